@@ -1,0 +1,69 @@
+"""Timing of the Eclipse combat odds solver.
+
+Run: ``PYTHONPATH=src:plugins python bench/bench_combat.py [--quick]``
+
+Prints, per battle, the best-of-N wall time of :func:`combat_odds` (each call starts with empty
+caches), the number of outcomes, P(attacker wins), and the Monte-Carlo cost per simulated battle.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from boardrules_eclipse.combat import combat_odds, parse_fleet, simulate_odds
+
+ORACLE = [
+    ("E1", "2 interceptor", "1 ancient"),
+    ("E2", "1 dreadnought", "3 interceptor(3/0/+1/0; 1O)"),
+    ("E3", "4 interceptor", "2 starbase"),
+    ("E4", "1 dreadnought(1/2/+1/0; 2R)", "4 interceptor"),
+    ("E5", "1 dreadnought(1/2/+1/0; 2R), +splitter", "4 interceptor"),
+]
+
+SUPPLY = "8 interceptor, 4 cruiser, 2 dreadnought, 4 starbase"
+UPGRADED = (
+    "8 interceptor(4/0/+1/-1; 1O), 4 cruiser(3/3/+2/-1; 2O; 2O), "
+    "2 dreadnought(2/4/+2/-2; 1R 1O), 4 starbase(5/4/+2/-1; 2O)"
+)
+LARGE = [
+    ("medium", "4 interceptor, 2 cruiser, 1 dreadnought", "4 interceptor, 2 cruiser, 1 dreadnought, 2 starbase"),
+    ("ships vs supply", "8 interceptor, 4 cruiser, 2 dreadnought", SUPPLY),
+    ("supply vs supply", SUPPLY, SUPPLY),
+    ("upgraded vs upgraded", UPGRADED, UPGRADED),
+    ("supply vs GCDS", "8 interceptor, 4 cruiser, 2 dreadnought", "1 gcds"),
+]
+
+
+def best_of(repeats: int, fn) -> tuple[float, object]:  # noqa: ANN001
+    best, result = float("inf"), None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def run(label: str, attacker: str, defender: str, repeats: int, mc_runs: int) -> None:
+    a, d = parse_fleet(attacker), parse_fleet(defender)
+    seconds, odds = best_of(repeats, lambda: combat_odds(a, d))
+    start = time.perf_counter()
+    simulate_odds(a, d, runs=mc_runs, seed=1)
+    mc = (time.perf_counter() - start) / mc_runs
+    p = odds.win_probability("attacker")  # type: ignore[attr-defined]
+    n = len(odds.outcomes)  # type: ignore[attr-defined]
+    print(f"{label:22} exact {seconds * 1000:10.2f} ms  outcomes {n:4d}  P(att) {p:.4f}  MC {mc * 1e6:8.1f} us/battle")
+
+
+def main(argv: list[str]) -> None:
+    quick = "--quick" in argv
+    print("oracle battles (best of 20)")
+    for bid, a, d in ORACLE:
+        run(bid, a, d, repeats=20, mc_runs=5_000)
+    print("large fleets (best of 1)")
+    for label, a, d in LARGE[: 2 if quick else None]:
+        run(label, a, d, repeats=1, mc_runs=500)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,319 @@
+"""Load the normalized Gaia Project record files (``../shared/gaia-records/*.json``).
+
+Each file is one real game from the largest online play site (format: the records' README and
+``rules/gaia-notation.md`` §3). :func:`load_record` turns one into frozen attrs objects:
+
+* ``players``, ``factions`` (seat order), ``options`` (as given to the site's engine), ``seed``;
+* ``setup``: the map placement and every hex, the dealt tiles, and how many leading lines
+  (``init`` plus any ``rotate``/``set``) the setup already accounts for;
+* ``lines`` / ``raw_lines``: the move lines *after* those leading lines, parsed with
+  :mod:`.notation` from ``moves_clean`` / ``moves`` (they are equal objects);
+* ``final``: the reference engine's state after the last move.
+
+Quirk documented here (checked by the tests): ``setup.map.placement`` gives the rotations *before*
+the leading ``rotate`` line, while ``setup.map.hexes`` is the map *after* it; and nine of the
+eighteen games are read mirrored because their seed is on the site's legacy list
+(:data:`.geometry.LEGACY_MIRRORED_SEEDS`) although ``placement.mirror`` is false.
+:meth:`Record.build_map` applies both.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from . import geometry
+from .geometry import GaiaMap, Hex, MapHex, MapPlacement
+from .notation import Line, NotationError, Rotate, parse_line
+
+__all__ = [
+    "RecordError",
+    "Tiles",
+    "Setup",
+    "PowerBowls",
+    "TechHeld",
+    "FederationHeld",
+    "PlayerFinal",
+    "FinalState",
+    "Record",
+    "load_record",
+    "list_records",
+    "load_records",
+]
+
+
+class RecordError(ValueError):
+    """A record file that is missing a field or holds an unparsable value (names file and field)."""
+
+
+@attrs.frozen
+class Tiles:
+    """Tiles dealt at setup.
+
+    ``boosters``: booster names in play (players + 3); ``tech``: slot (terra…sci, free1-3) ->
+    ``techN``; ``adv_tech``: slot (adv-terra…adv-sci) -> ``advtechN``; ``terraforming_federation``:
+    the ``fedN`` token on the terraforming track; ``round_scoring``: 6 ``scoreN`` for rounds 1-6;
+    ``final_scoring``: the 2 final scoring tile names.
+    """
+
+    boosters: tuple[str, ...]
+    tech: dict[str, str]
+    adv_tech: dict[str, str]
+    terraforming_federation: str
+    round_scoring: tuple[str, ...]
+    final_scoring: tuple[str, ...]
+
+
+@attrs.frozen
+class Setup:
+    """Map and tiles after the first ``consumes_leading_moves`` lines (see module doc)."""
+
+    placement: MapPlacement
+    hexes: tuple[MapHex, ...]
+    tiles: Tiles
+    consumes_leading_moves: int
+
+
+@attrs.frozen
+class PowerBowls:
+    """Power tokens per area (Taklons' brainstone is not counted; see ``PlayerFinal.brainstone``)."""
+
+    area1: int
+    area2: int
+    area3: int
+    gaia: int
+
+
+@attrs.frozen
+class TechHeld:
+    """A tech tile owned: tile (``tech4``/``advtech12``), slot it came from, enabled (not covered)."""
+
+    tile: str
+    pos: str
+    enabled: bool
+
+
+@attrs.frozen
+class FederationHeld:
+    """A federation token owned; ``green`` = not yet used (face up)."""
+
+    tile: str
+    green: bool
+
+
+@attrs.frozen
+class PlayerFinal:
+    """One player's state after the last move (units: resource counts and VP)."""
+
+    player: int
+    faction: str
+    vp: int
+    credits: int
+    ore: int
+    knowledge: int
+    qic: int
+    power: PowerBowls
+    brainstone: str | None
+    research: dict[str, int]
+    buildings: dict[str, int]
+    gaiaformers: int
+    gaiaformers_in_gaia: int
+    satellites: int
+    booster: str | None
+    techs: tuple[TechHeld, ...]
+    federations: tuple[FederationHeld, ...]
+    bid: int
+
+
+@attrs.frozen
+class FinalState:
+    """The reference engine's state after the last move."""
+
+    ended: bool
+    phase: str
+    round: int
+    players: tuple[PlayerFinal, ...]
+
+
+@attrs.frozen
+class Record:
+    """One game record; see the module docstring. ``lines`` are the moves to replay."""
+
+    name: str
+    path: Path
+    source: str
+    kind: str
+    players: int
+    factions: tuple[str, ...]
+    options: dict[str, Any]
+    seed: str
+    setup: Setup
+    moves_raw: tuple[str, ...]
+    moves_clean: tuple[str, ...]
+    leading_lines: tuple[Line, ...]
+    lines: tuple[Line, ...]
+    raw_lines: tuple[Line, ...]
+    final: FinalState
+    final_in_file: dict[str, Any] | None
+    final_vp_in_file: tuple[dict[str, Any], ...] | None
+
+    @property
+    def mirrored(self) -> bool:
+        """Whether the site reads the sector tiles mirrored for this game (flag or legacy seed)."""
+        return geometry.seed_is_mirrored(self.seed, self.setup.placement.mirror)
+
+    def rotations(self) -> tuple[tuple[Hex, int], ...]:
+        """``(centre, sixth-turns)`` of the ``rotate`` commands among the leading lines."""
+        out = []
+        for line in self.leading_lines:
+            for cmd in line.commands:
+                if isinstance(cmd, Rotate):
+                    out.extend((ref.resolve(self.setup.placement), n) for ref, n in cmd.turns)
+        return tuple(out)
+
+    def placement_after_setup(self) -> MapPlacement:
+        """``setup.placement`` with the leading ``rotate`` commands applied."""
+        return geometry.apply_rotations(self.setup.placement, self.rotations())
+
+    def build_map(self) -> GaiaMap:
+        """The map computed from the placement (rotations and mirroring applied)."""
+        return geometry.build_map(self.placement_after_setup(), mirror=self.mirrored)
+
+    def file_map(self) -> GaiaMap:
+        """The map exactly as listed in ``setup.map.hexes``."""
+        return geometry.map_from_hexes(self.setup.hexes, self.placement_after_setup(), self.mirrored)
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def _get(d: Mapping, key: str, where: str) -> Any:
+    try:
+        return d[key]
+    except (KeyError, TypeError):
+        raise RecordError(f"{where}: missing field {key!r}") from None
+
+
+def _tiles(d: Mapping, where: str) -> Tiles:
+    return Tiles(
+        boosters=tuple(_get(d, "boosters", where)),
+        tech=dict(_get(d, "techTiles", where)),
+        adv_tech=dict(_get(d, "advTechTiles", where)),
+        terraforming_federation=str(_get(d, "terraformingFederation", where)),
+        round_scoring=tuple(_get(d, "roundScoring", where)),
+        final_scoring=tuple(_get(d, "finalScoring", where)),
+    )
+
+
+def _player(d: Mapping, where: str) -> PlayerFinal:
+    pw = _get(d, "power", where)
+    return PlayerFinal(
+        player=int(_get(d, "player", where)),
+        faction=str(_get(d, "faction", where)),
+        vp=int(_get(d, "victoryPoints", where)),
+        credits=int(_get(d, "credits", where)),
+        ore=int(_get(d, "ores", where)),
+        knowledge=int(_get(d, "knowledge", where)),
+        qic=int(_get(d, "qics", where)),
+        power=PowerBowls(*(int(_get(pw, k, where + ".power")) for k in ("area1", "area2", "area3", "gaia"))),
+        brainstone=d.get("brainstone"),
+        research={k: int(v) for k, v in _get(d, "research", where).items()},
+        buildings={k: int(v) for k, v in _get(d, "buildings", where).items()},
+        gaiaformers=int(_get(d, "gaiaformers", where)),
+        gaiaformers_in_gaia=int(_get(d, "gaiaformersInGaia", where)),
+        satellites=int(_get(d, "satellites", where)),
+        booster=d.get("booster"),
+        techs=tuple(TechHeld(t["tile"], t["pos"], bool(t["enabled"])) for t in _get(d, "techs", where)),
+        federations=tuple(
+            FederationHeld(f["tile"], bool(f["green"])) for f in _get(d, "federations", where)
+        ),
+        bid=int(d.get("bid") or 0),
+    )
+
+
+def _lines(texts: tuple[str, ...], path: Path, field: str, first: int) -> tuple[Line, ...]:
+    out = []
+    for i, text in enumerate(texts, first):
+        try:
+            out.append(parse_line(text))
+        except NotationError as e:
+            raise RecordError(f"{path.name}: {field}[{i}]: {e}") from None
+    return tuple(out)
+
+
+def load_record(path: str | Path) -> Record:
+    """Load and parse one record file.
+
+    Raises :class:`RecordError` (a :class:`ValueError`) on a missing field, an unparsable move
+    line (with its index and the notation error) or ``moves``/``moves_clean`` of different length;
+    :class:`OSError` / :class:`json.JSONDecodeError` for unreadable files.
+    """
+    path = Path(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    where = path.name
+    setup_d = _get(data, "setup", where)
+    map_d = _get(setup_d, "map", where + ".setup")
+    placement = MapPlacement.from_json(_get(map_d, "placement", where + ".setup.map"))
+    hexes = tuple(
+        MapHex(h["name"], Hex(int(h["q"]), int(h["r"])), str(h["sector"]), h["planet"])
+        for h in _get(map_d, "hexes", where + ".setup.map")
+    )
+    n_lead = int(_get(setup_d, "consumesLeadingMoves", where + ".setup"))
+    tiles = _tiles(_get(setup_d, "tiles", where + ".setup"), where + ".setup.tiles")
+    setup = Setup(placement, hexes, tiles, n_lead)
+
+    raw = tuple(_get(data, "moves", where))
+    clean = tuple(_get(data, "moves_clean", where))
+    if len(raw) != len(clean):
+        raise RecordError(f"{where}: moves ({len(raw)}) and moves_clean ({len(clean)}) differ in length")
+    leading = _lines(clean[:n_lead], path, "moves_clean", 0)
+    if not leading or not leading[0].commands or leading[0].actor is not None:
+        raise RecordError(f"{where}: the first line must be 'init <players> <seed>'")
+    seed = leading[0].commands[0].seed  # type: ignore[attr-defined]
+
+    final_d = _get(data, "final", where)
+    final = FinalState(
+        ended=bool(_get(final_d, "ended", where + ".final")),
+        phase=str(_get(final_d, "phase", where + ".final")),
+        round=int(_get(final_d, "round", where + ".final")),
+        players=tuple(
+            _player(p, f"{where}.final.players[{i}]")
+            for i, p in enumerate(_get(final_d, "players", where + ".final"))
+        ),
+    )
+    vp_in_file = data.get("finalVPInFile")
+    return Record(
+        name=path.stem,
+        path=path,
+        source=str(data.get("source", "")),
+        kind=str(data.get("kind", "")),
+        players=int(_get(data, "players", where)),
+        factions=tuple(_get(data, "factions", where)),
+        options=dict(data.get("options") or {}),
+        seed=seed,
+        setup=setup,
+        moves_raw=raw,
+        moves_clean=clean,
+        leading_lines=leading,
+        lines=_lines(clean[n_lead:], path, "moves_clean", n_lead),
+        raw_lines=_lines(raw[n_lead:], path, "moves", n_lead),
+        final=final,
+        final_in_file=data.get("finalInFile"),
+        final_vp_in_file=tuple(vp_in_file) if vp_in_file is not None else None,
+    )
+
+
+def list_records(folder: str | Path) -> list[Path]:
+    """All record files in ``folder`` (``*.json`` except ``INDEX.json``), sorted by name."""
+    folder = Path(folder)
+    return sorted(p for p in folder.glob("*.json") if p.name != "INDEX.json")
+
+
+def load_records(folder: str | Path) -> Iterator[Record]:
+    """:func:`load_record` over :func:`list_records`."""
+    for p in list_records(folder):
+        yield load_record(p)

@@ -1,0 +1,54 @@
+"""The few exceptions boardrules raises, all under :class:`BoardrulesError`.
+
+* :class:`RulesError` — rule files that do not parse or check; carries every
+  :class:`~boardrules.lang.diagnostics.Diagnostic` found, formatted as
+  ``file:line:column: message`` with the source line, a caret and a hint.
+* :class:`IllegalActionError` (a ``ValueError``) — an action the rules forbid now;
+  names the rule it breaks. The game state is unchanged when it is raised.
+* :class:`NotationError` (a ``ValueError``) — action text that does not parse.
+* :class:`ReplayMismatch` — a replayed record ends in a state other than the one it claims.
+* :class:`PluginError` — a plugin, game or module that cannot be found or loaded.
+"""
+
+from __future__ import annotations
+
+
+class BoardrulesError(Exception):
+    """Base class of every error boardrules raises on purpose."""
+
+
+class RulesError(BoardrulesError):
+    """Rule files with errors. ``diagnostics`` lists all of them, in file order."""
+
+    def __init__(self, diagnostics):
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("\n".join(d.format() for d in self.diagnostics))
+
+
+class IllegalActionError(BoardrulesError, ValueError):
+    """An action that is not legal now.
+
+    ``rule`` names the rule broken (the declaration and, where there is one, the
+    ``require`` message); ``action`` is the action as given.
+    """
+
+    def __init__(self, message: str, *, rule: str = "", action: object = None):
+        self.rule = rule
+        self.action = action
+        super().__init__(message)
+
+
+class NotationError(BoardrulesError, ValueError):
+    """Action or record text that cannot be read."""
+
+
+class ReplayMismatch(BoardrulesError):
+    """A replay diverged from its record; ``move`` is the 1-based move number or None for the end state."""
+
+    def __init__(self, message: str, *, move: int | None = None):
+        self.move = move
+        super().__init__(message)
+
+
+class PluginError(BoardrulesError):
+    """An unknown game or module, or a plugin that failed to load."""

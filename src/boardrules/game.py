@@ -1,0 +1,655 @@
+"""The engine: a :class:`Game` is a ruleset, a state and the record that led to it.
+
+    game = boardrules.new_game("gaia-project", players=4, seed=7)
+    for action in game.legal_actions(): ...
+    game.play("p1 build_mine 3A11")     # text or Action; atomic; IllegalActionError if not legal
+    game.undo()
+
+Flow: the ruleset's ``flow`` runs its ``setup`` steps, then its ``rounds`` steps each
+round, then ``finish``. A ``do`` step runs rules; a ``turns`` step lets players act in
+an order (``seat``, ``snake``, ``reverse seat`` or ``by EXPR``) in a mode (``once``,
+``until_pass``, ``simultaneous``). A turn is one ``main`` action plus any number of
+``free`` actions, ended by ``done`` (automatic when the step has no free actions).
+Pending decisions (``choose``, ``draw``) come before anything else, front first.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Iterator
+
+import attrs
+
+from . import plugins
+from .errors import IllegalActionError, NotationError
+from .lang import semantics as S
+from .record import Record
+from .ruleset import Ruleset, build_ruleset
+from .runtime import CHANCE, Context, Dice, RuleViolation
+from .state import State
+
+DONE = "done"
+
+
+@attrs.frozen
+class Action:
+    """One move: ``player`` (0-based; ``CHANCE`` = -1 for chance), ``name`` (an action,
+    a decision's label, or ``done``) and ``args`` (a tuple; empty to decline an
+    optional decision)."""
+
+    player: int
+    name: str
+    args: tuple = ()
+
+    def __str__(self) -> str:
+        return format_action(self)
+
+
+def format_value(v) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, tuple):
+        return ",".join(format_value(x) for x in v)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return str(v)
+    return str(v)
+
+
+def format_action(a: Action) -> str:
+    """Canonical text: ``p1 build_mine 3A11``, ``chance tile tech3``, ``p2 charge`` (declined)."""
+    actor = "chance" if a.player == CHANCE else f"p{a.player + 1}"
+    return " ".join([actor, a.name, *(format_value(x) for x in a.args)])
+
+
+class Game:
+    """A game in progress. Build one with :func:`new_game` or :meth:`Game.from_record`."""
+
+    def __init__(self, ruleset: Ruleset, players: int, seed=0, *, auto_chance: bool = True):
+        lo, hi = ruleset.players
+        if not lo <= players <= hi:
+            raise ValueError(f"{ruleset.title} is for {lo}–{hi} players, not {players}")
+        self.ruleset = ruleset
+        self.players = players
+        self.seed = seed
+        self.auto_chance = auto_chance
+        self.record = Record(game=ruleset.game, modules=ruleset.modules,
+                             options=dict(ruleset.recipe.options), players=players, seed=seed,
+                             rules=ruleset.recipe.rules, texts=ruleset.recipe.texts)
+        self.log: list = []
+        self._history: list = []  # (state, record length, log length) before each action
+        self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
+            if ruleset.game else None
+        self.state = self._initial_state()
+        self._auto()
+
+    # ---- construction ----
+    def _initial_state(self) -> State:
+        rs = self.ruleset
+        ctx = Context(rs, {("nplayers",): self.players}, ply=0)
+        for p in range(self.players):
+            for r in rs.resources.values():
+                if r.start:
+                    ctx.set(("r", r.name, p), r.start)
+                    if r.scored:
+                        ctx.set(("s", p, "start"), r.start)
+            for t in rs.tracks.values():
+                if t.start:
+                    ctx.set(("t", t.name, p), t.start)
+        ctx.set(("f", "stage"), 0)
+        ctx.set(("f", "step"), 0)
+        pending: list = []
+        try:
+            self._advance(ctx, pending)
+        except RuleViolation as err:
+            raise IllegalActionError(f"the game cannot start: {err.message}", rule=err.rule) from None
+        self.log.extend(ctx.events)
+        return State(ctx.merged(), tuple(pending))
+
+    # ---- queries ----
+    @property
+    def over(self) -> bool:
+        """True once the flow has finished."""
+        return bool(self.state.values.get(("f", "over")))
+
+    def players_to_act(self) -> frozenset:
+        """The players who may act now (``CHANCE`` when a chance outcome is due)."""
+        st = self.state
+        if st.values.get(("f", "over")):
+            return frozenset()
+        if st.pending:
+            return frozenset({st.pending[0].player})
+        turn = st.values.get(("f", "turn"))
+        if turn is None:
+            return frozenset()
+        order, pos, player, _ = turn
+        if player is not None:
+            return frozenset({player})
+        acted = st.values.get(("f", "acted")) or ()
+        return frozenset(p for p in order if p not in acted)
+
+    def legal_actions(self, player: int | None = None) -> "LegalActions":
+        """A lazy view of the legal actions (of ``player``, else of everyone to act)."""
+        return LegalActions(self, player)
+
+    def get(self, name: str, player: int | None = None, index=None):
+        """Read a resource, track, component supply or variable by its rules name."""
+        ctx = Context(self.ruleset, self.state.values, me=player)
+        if index is not None:
+            return S.index(ctx, S.load_name(ctx, name), index)
+        return S.load_name(ctx, name)
+
+    def scores(self) -> list[dict]:
+        """Per player: ``{"total": int, "sources": {source: int}}`` for the scored resource."""
+        scored = [r.name for r in self.ruleset.resources.values() if r.scored]
+        out = []
+        for p in range(self.players):
+            sources = {k[2]: v for k, v in self.state.values.items() if k[0] == "s" and k[1] == p}
+            total = sum(self.state.values.get(("r", r, p), 0) for r in scored)
+            out.append({"total": total, "sources": dict(sorted(sources.items()))})
+        return out
+
+    def view(self, player: int | None) -> dict:
+        """What ``player`` may know (None: a spectator): hidden variables show only their size,
+        private ones only to their owner, pending chance decisions without their options."""
+        rs = self.ruleset
+        out = {}
+        for key, value in self.state.values.items():
+            if key[0] == "v":
+                var = rs.vars.get(key[1])
+                if var is not None and var.hidden:
+                    value = ("hidden", len(value) if isinstance(value, tuple) else 1)
+                elif var is not None and var.private and "player" in var.per:
+                    owner = key[2 + var.per.index("player")]
+                    if owner != player:
+                        value = ("hidden", 1)
+            out[key] = value
+        pending = [d if d.player != CHANCE else attrs.evolve(d, options=("hidden",))
+                   for d in self.state.pending]
+        return {"values": out, "pending": pending}
+
+    # ---- playing ----
+    def parse(self, text: str) -> Action:
+        """Read an action from text (the game's notation if it has one, else the generic one)."""
+        if self.notation is not None:
+            return self.notation.parse(self, text)
+        return parse_generic(self, text)
+
+    def format(self, action: Action) -> str:
+        return self.notation.format(self, action) if self.notation is not None else format_action(action)
+
+    def play(self, action, *, check: bool = True) -> None:
+        """Play ``action`` (an :class:`Action` or its text).
+
+        With ``check`` (the default) the action must be legal: otherwise
+        :class:`~boardrules.errors.IllegalActionError` names the rule it breaks and the
+        game is exactly as before. ``check=False`` is the fast path for trusted replays:
+        it skips the membership test but still refuses actions that break a rule.
+        Chance outcomes that follow are decided by the seeded generator when
+        ``auto_chance`` is on.
+        """
+        if isinstance(action, str):
+            action = self.parse(action)
+        self._apply(action, check)
+        self._auto()
+
+    def _auto(self) -> None:
+        while self.auto_chance and self.state.pending and self.state.pending[0].player == CHANCE:
+            d = self.state.pending[0]
+            rng = random.Random(f"{self.seed}/{len(self.record.actions)}")
+            if isinstance(d.options, Dice):
+                value = d.options.sample(rng)
+            elif d.bag is not None:
+                bag = self.state.values.get(("v", d.bag)) or self.ruleset.default_of(("v", d.bag))
+                value = rng.choice(bag)
+            else:
+                value = rng.choice(d.options)
+            self._apply(Action(CHANCE, d.label, (value,)), check=False)
+
+    def _apply(self, action: Action, check: bool) -> None:
+        new_state, events = self._try(action, check)
+        self._history.append((self.state, len(self.record.actions), len(self.log)))
+        self.state = new_state
+        self.record.actions.append(format_action(action))
+        self.log.extend(events)
+
+    def _try(self, action: Action, check: bool = True):
+        """Run ``action`` on a scratch context; return (new state, events) or raise."""
+        st = self.state
+        rs = self.ruleset
+        if st.values.get(("f", "over")):
+            raise IllegalActionError("the game is over", rule="flow", action=action)
+        ctx = Context(rs, st.values, ply=len(self.record.actions) + 1)
+        pending = list(st.pending)
+        try:
+            if pending:
+                self._resolve(ctx, pending, action, check)
+            else:
+                self._turn_action(ctx, pending, action, check)
+            self._advance(ctx, pending)
+        except RuleViolation as err:
+            rule = err.rule or action.name
+            where = f" ({err.span})" if err.span is not None and err.span.line else ""
+            raise IllegalActionError(f"{format_action(action)}: {err.message} [rule: {rule}{where}]",
+                                     rule=rule, action=action) from None
+        return State(ctx.merged(), tuple(pending)), ctx.events
+
+    def _resolve(self, ctx, pending, action, check) -> None:
+        d = pending[0]
+        if action.player != d.player or action.name != d.label:
+            who = "chance" if d.player == CHANCE else f"p{d.player + 1}"
+            raise RuleViolation(f"{who} must first decide '{d.label}'"
+                                + (f" ({d.prompt})" if d.prompt else ""), "decision")
+        if not action.args:
+            if not d.optional:
+                raise RuleViolation(f"'{d.label}' cannot be declined", "decision")
+            pending.pop(0)
+            return
+        value = action.args[0]
+        if len(action.args) != 1 or value not in d.options:
+            raise RuleViolation(f"{format_value(value)} is not one of the choices for '{d.label}'",
+                                "decision")
+        pending.pop(0)
+        if d.bag is not None:
+            bag = list(ctx.get(("v", d.bag)))
+            bag.remove(value)
+            ctx.set(("v", d.bag), tuple(bag))
+        env = dict(d.env)
+        env[d.label] = value
+        S.run_unit(ctx, ctx.rs.blocks[d.block], d.source, me=d.me, env=env)
+        pending[:0] = ctx.queued
+        ctx.queued = []
+
+    def _turn_action(self, ctx, pending, action, check) -> None:
+        rs = ctx.rs
+        turn = ctx.get(("f", "turn"))
+        if turn is None:
+            raise RuleViolation("nobody is to act now", "flow")
+        step = self._step(ctx)
+        order, pos, player, main_done = turn
+        simultaneous = step.mode == "simultaneous"
+        acted = ctx.get(("f", "acted")) or ()
+        if simultaneous:
+            if action.player not in order or action.player in acted:
+                raise RuleViolation(f"p{action.player + 1} has already acted in '{step.name}'", "turn")
+        elif action.player != player:
+            raise RuleViolation(f"it is p{player + 1}'s turn, not p{action.player + 1}'s", "turn order")
+        if action.name == DONE:
+            if not main_done:
+                raise RuleViolation("a turn needs its main action before it ends", "turn")
+            if action.args:
+                raise RuleViolation("'done' takes no arguments", "turn")
+            self._end_turn(ctx, pending, action.player)
+            return
+        if action.name in step.main:
+            if main_done:
+                raise RuleViolation("the main action of this turn is already taken", "turn")
+        elif action.name not in step.free:
+            allowed = ", ".join(step.main + step.free)
+            raise RuleViolation(f"'{action.name}' is not an action of '{step.name}' "
+                                f"(there: {allowed})", "turn")
+        adef = rs.actions[action.name]
+        if len(action.args) != len(adef.params):
+            raise RuleViolation(f"'{action.name}' takes {len(adef.params)} argument(s), "
+                                f"got {len(action.args)}", action.name)
+        ctx.me = action.player
+        if check:
+            for prm, value, dom in zip(adef.params, action.args, self._domains(ctx, adef)):
+                if value not in dom:
+                    raise RuleViolation(f"{format_value(value)} is not a possible {prm.name}",
+                                        action.name)
+        S.run_unit(ctx, rs.action_body(action.name), adef.entity or action.name,
+                   me=action.player, env={p.name: v for p, v in zip(adef.params, action.args)})
+        pending[:0] = ctx.queued
+        ctx.queued = []
+        if action.name in step.main:
+            if simultaneous:
+                ctx.set(("f", "acted"), acted + (action.player,))
+                self._run_after(ctx, pending)
+            elif not step.free or action.player in (ctx.get(("f", "passed")) or ()):
+                ctx.set(("f", "turn"), (order, pos, player, True))
+                self._end_turn(ctx, pending, action.player)
+            else:
+                ctx.set(("f", "turn"), (order, pos, player, True))
+
+    def _domains(self, ctx, adef):
+        rs = ctx.rs
+        out = []
+        for prm, dom in zip(adef.params, rs.param_domains[adef.name]):
+            if dom is not None:
+                saved = ctx.me
+                out.append(S.domain(ctx, dom(ctx)))
+                ctx.me = saved
+                continue
+            t = prm.type.name
+            if t == "player":
+                out.append(tuple(range(ctx.nplayers)))
+            elif t == "hex":
+                out.append(ctx.get(("v", "hexes")) or ())
+            elif t == "bool":
+                out.append((False, True))
+            else:
+                out.append(rs.by_kind.get(t, ()))
+        return out
+
+    def _end_turn(self, ctx, pending, player) -> None:
+        turn = ctx.get(("f", "turn"))
+        order, pos, _, _ = turn
+        ctx.set(("f", "turn"), (order, pos, None, False))
+        self._run_after(ctx, pending)
+
+    def _run_after(self, ctx, pending) -> None:
+        after = ctx.get(("f", "after")) or ()
+        ctx.set(("f", "after"), ())
+        queued = []
+        for block, env, me, source in after:
+            S.run_unit(ctx, ctx.rs.blocks[block], source, me=me, env=dict(env))
+            queued.extend(ctx.queued)
+            ctx.queued = []
+        pending[:0] = queued
+
+    def _step(self, ctx):
+        stage = self.ruleset.stages[ctx.get(("f", "stage"))]
+        return stage.steps[ctx.get(("f", "step"))]
+
+    def _advance(self, ctx, pending) -> None:
+        """Run the flow until someone must decide or act, or the game ends."""
+        rs = self.ruleset
+        for _ in range(100000):
+            if pending or ctx.get(("f", "over")):
+                return
+            stage_i = ctx.get(("f", "stage"))
+            if stage_i >= len(rs.stages):
+                ctx.set(("f", "over"), True)
+                ctx.events.append(S._event(ctx, "game over", None, None))
+                return
+            stage = rs.stages[stage_i]
+            step_i = ctx.get(("f", "step"))
+            if stage.kind == "rounds" and step_i == 0 and not ctx.get(("f", "round")):
+                ctx.set(("f", "round"), 1)
+                ctx.set(("f", "rounds"), stage.count(ctx) if stage.count else 1)
+            if step_i >= len(stage.steps):
+                if stage.kind == "rounds" and ctx.get(("f", "round")) < ctx.get(("f", "rounds")):
+                    ctx.set(("f", "round"), ctx.get(("f", "round")) + 1)
+                    ctx.events.append(S._event(ctx, "round", None, ctx.get(("f", "round"))))
+                else:
+                    ctx.set(("f", "stage"), stage_i + 1)
+                ctx.set(("f", "step"), 0)
+                continue
+            step = stage.steps[step_i]
+            if step.kind == "do":
+                ctx.set(("f", "step"), step_i + 1)
+                S.run_unit(ctx, step.body, step.name)
+                pending[:0] = ctx.queued
+                ctx.queued = []
+                continue
+            turn = ctx.get(("f", "turn"))
+            if turn is None:
+                ctx.set(("f", "turn"), (self._order(ctx, step), -1, None, False))
+                ctx.set(("f", "passed"), ())
+                ctx.set(("f", "acted"), ())
+                continue
+            order, pos, player, main_done = turn
+            if player is not None:
+                return  # waiting for the player
+            if step.mode == "simultaneous":
+                acted = ctx.get(("f", "acted")) or ()
+                if any(p not in acted for p in order):
+                    return
+                self._finish_step(ctx, step_i)
+                continue
+            nxt = self._next(ctx, step, order, pos)
+            if nxt is None:
+                self._finish_step(ctx, step_i)
+                continue
+            ctx.set(("f", "turn"), (order, nxt, order[nxt], False))
+            return
+        raise RuleViolation("the flow does not progress (a loop without turns?)", "flow")
+
+    def _finish_step(self, ctx, step_i) -> None:
+        ctx.set(("f", "turn"), None)
+        ctx.set(("f", "acted"), ())
+        ctx.set(("f", "step"), step_i + 1)
+
+    def _order(self, ctx, step) -> tuple:
+        n = ctx.nplayers
+        kind, fn = step.order
+        if kind == "by":
+            order = fn(ctx)
+            if not isinstance(order, tuple) or any(not isinstance(p, int) for p in order):
+                raise RuleViolation(f"the turn order of '{step.name}' must be a list of players",
+                                    step.name)
+            return order
+        seat = tuple(range(n))
+        return {"seat": seat, "reverse seat": seat[::-1], "snake": seat + seat[::-1],
+                "reverse snake": seat[::-1] + seat}[kind]
+
+    def _next(self, ctx, step, order, pos):
+        if not order:
+            return None
+        if step.mode == "once":
+            return pos + 1 if pos + 1 < len(order) else None
+        passed = ctx.get(("f", "passed")) or ()
+        for i in range(1, len(order) + 1):
+            j = (pos + i) % len(order)
+            if order[j] not in passed:
+                return j
+        return None
+
+    # ---- undo, records ----
+    def undo(self) -> None:
+        """Take back the last player action (and the chance outcomes that followed it)."""
+        if not self._history:
+            raise IllegalActionError("nothing to undo", rule="undo")
+        while self._history:
+            state, nrec, nlog = self._history.pop()
+            undone = self.record.actions[nrec:]
+            self.state = state
+            del self.record.actions[nrec:]
+            del self.log[nlog:]
+            if not undone or not undone[0].startswith("chance "):
+                break
+        self.log.append(S.Event(len(self.record.actions), "undo", None, tuple(undone), "undo")
+                        if hasattr(S, "Event") else None)
+
+    def candidates(self, player: int | None = None) -> Iterator[Action]:
+        """Every action worth trying now (legal or not); :class:`LegalActions` filters them."""
+        st = self.state
+        if st.values.get(("f", "over")):
+            return
+        if st.pending:
+            d = st.pending[0]
+            if player is not None and player != d.player:
+                return
+            opts = d.options
+            if d.bag is not None:
+                opts = tuple(dict.fromkeys(st.values.get(("v", d.bag)) or ()))
+            for o in opts:
+                yield Action(d.player, d.label, (o,))
+            if d.optional:
+                yield Action(d.player, d.label, ())
+            return
+        turn = st.values.get(("f", "turn"))
+        if turn is None:
+            return
+        ctx = Context(self.ruleset, st.values)
+        step = self._step(ctx)
+        order, pos, who, main_done = turn
+        actors = self.players_to_act() if who is None else {who}
+        for p in sorted(actors):
+            if player is not None and p != player:
+                continue
+            ctx.me = p
+            names = (() if main_done else step.main) + step.free
+            for name in names:
+                adef = self.ruleset.actions[name]
+                for args in itertools.product(*self._domains(ctx, adef)):
+                    yield Action(p, name, tuple(args))
+            if main_done and step.free:
+                yield Action(p, DONE, ())
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self._try(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    @classmethod
+    def from_record(cls, record: Record, *, check: bool = True) -> "Game":
+        """Replay ``record`` (with legality checks unless ``check=False``)."""
+        rs = build_ruleset(record.game, modules=record.modules, options=record.options,
+                           texts=dict(record.texts) if record.texts else None)
+        if record.rules:
+            from .ruleset import Recipe, _build
+            rs = _build(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules))))
+        game = cls(rs, record.players, record.seed, auto_chance=False)
+        for i, text in enumerate(record.actions, 1):
+            try:
+                game.play(text, check=check)
+            except IllegalActionError as err:
+                raise IllegalActionError(f"move {i}: {err}", rule=err.rule, action=err.action) from None
+        game.auto_chance = True
+        return game
+
+    def save(self) -> str:
+        """The game as JSON text: its record (load it with :func:`boardrules.load_game`)."""
+        return self.record.dumps()
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.ruleset.title} players={self.players} "
+                f"moves={len(self.record.actions)}{' over' if self.over else ''}>")
+
+
+class LegalActions:
+    """Lazy view of the legal actions: ``in`` tests one action, iteration and ``len``
+    try each candidate once (the result is cached)."""
+
+    def __init__(self, game: Game, player: int | None):
+        self._game = game
+        self._player = player
+        self._state = game.state
+        self._cache: list | None = None
+
+    def _fresh(self) -> None:
+        if self._game.state is not self._state:
+            raise RuntimeError("the game has moved on since these legal actions were listed")
+
+    def __contains__(self, action) -> bool:
+        self._fresh()
+        if isinstance(action, str):
+            try:
+                action = self._game.parse(action)
+            except NotationError:
+                return False
+        if self._player is not None and action.player != self._player:
+            return False
+        if self._cache is not None:
+            return action in self._cache
+        return self._game.is_legal(action)
+
+    def __iter__(self) -> Iterator[Action]:
+        self._fresh()
+        if self._cache is not None:
+            yield from self._cache
+            return
+        found = []
+        for a in self._game.candidates(self._player):
+            if self._game.is_legal(a):
+                found.append(a)
+                yield a
+        self._cache = found
+
+    def __len__(self) -> int:
+        if self._cache is None:
+            for _ in self:
+                pass
+        return len(self._cache)
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
+    def __repr__(self) -> str:
+        return f"<LegalActions {len(self)}>"
+
+
+def parse_generic(game: Game, text: str) -> Action:
+    """Read the canonical text form (see :func:`format_action`)."""
+    parts = text.split()
+    if len(parts) < 2:
+        raise NotationError(f"{text!r}: expected 'pN ACTION [ARGS...]' or 'chance LABEL VALUE'")
+    actor, name, raw = parts[0], parts[1], parts[2:]
+    if actor == "chance":
+        player = CHANCE
+    elif actor.startswith("p") and actor[1:].isdigit() and 1 <= int(actor[1:]) <= game.players:
+        player = int(actor[1:]) - 1
+    else:
+        raise NotationError(f"{text!r}: '{actor}' is not a player (p1..p{game.players}) or 'chance'")
+    st = game.state
+    if st.pending and st.pending[0].label == name and st.pending[0].player == player:
+        d = st.pending[0]
+        if not raw:
+            return Action(player, name, ())
+        arg = " ".join(raw)
+        opts = d.options
+        if d.bag is not None:
+            opts = tuple(st.values.get(("v", d.bag)) or ())
+        if isinstance(opts, Dice):
+            try:
+                return Action(player, name, (tuple(int(x) for x in arg.split(",")),))
+            except ValueError:
+                raise NotationError(f"{text!r}: dice are written as 1,6,3") from None
+        for o in opts:
+            if format_value(o) == arg:
+                return Action(player, name, (o,))
+        return Action(player, name, (arg,))
+    if name == DONE:
+        return Action(player, DONE, tuple(raw))
+    adef = game.ruleset.actions.get(name)
+    if adef is None:
+        return Action(player, name, tuple(raw))
+    if len(raw) != len(adef.params):
+        raise NotationError(f"{text!r}: '{name}' takes {len(adef.params)} argument(s)")
+    return Action(player, name, tuple(_convert(text, p.type.name, r) for p, r in zip(adef.params, raw)))
+
+
+def _convert(text, type_name, raw):
+    if type_name == "int":
+        try:
+            return int(raw)
+        except ValueError:
+            raise NotationError(f"{text!r}: {raw!r} is not a number") from None
+    if type_name == "player":
+        if raw.startswith("p") and raw[1:].isdigit():
+            return int(raw[1:]) - 1
+        raise NotationError(f"{text!r}: {raw!r} is not a player (p1, p2, ...)")
+    if type_name == "bool":
+        if raw in ("true", "false"):
+            return raw == "true"
+        raise NotationError(f"{text!r}: {raw!r} is not true or false")
+    if raw == "none":
+        return None
+    return raw
+
+
+def new_game(game: str | None = None, *, players: int, seed=0, modules=(), options=None,
+             rules=(), texts=None, backend: str = "compiled") -> Game:
+    """Start a game: the one obvious entry point.
+
+    ``game``: an installed game's name (``boardrules plugins`` lists them) or None with
+    ``texts`` (rule files as ``{path: text}``); ``players``: the player count; ``seed``:
+    decides chance outcomes not given explicitly; ``modules``: optional modules to
+    enable; ``options``: option values; ``rules``: house-rule file paths.
+    Raises :class:`~boardrules.errors.RulesError`, :class:`~boardrules.errors.PluginError`
+    or ``ValueError`` (player count).
+    """
+    rs = build_ruleset(game, modules=modules, options=options, rules=rules, texts=texts,
+                       backend=backend)
+    return Game(rs, players, seed)
+
+
+def load_game(text: str, *, check: bool = True) -> Game:
+    """Rebuild a game from :meth:`Game.save` output by replaying its record."""
+    return Game.from_record(Record.loads(text), check=check)

@@ -1,0 +1,392 @@
+"""Two back ends for one AST: a closure compiler and a tree-walking interpreter.
+
+Both turn a statement block into ``fn(ctx) -> None`` and an expression into
+``fn(ctx) -> value``, and both express every construct through
+:mod:`boardrules.lang.semantics`. The compiler resolves names and dispatches once,
+when the ruleset is built; the interpreter does it on every evaluation. The test
+suite runs random expressions and effects through both and compares.
+"""
+
+from __future__ import annotations
+
+from . import ast as A
+from . import semantics as S
+
+
+class Compiler:
+    """AST → Python closures, built once per ruleset.
+
+    ``block_ids`` maps ``id(node)`` of every ``choose``/``draw``/``after turn`` body
+    to its number in the ruleset's table of deferred blocks.
+    """
+
+    def __init__(self, rs):
+        self.rs = rs
+
+    # ---- expressions ----
+    def expr(self, e):
+        rs = self.rs
+        match e:
+            case None:
+                return None
+            case A.Int(value=v) | A.Str(value=v) | A.Bool(value=v):
+                return lambda ctx: v
+            case A.NoneLit():
+                return lambda ctx: None
+            case A.Name(id=n):
+                return self._name(n)
+            case A.Call(fn=fn, args=args):
+                fargs = [self.expr(a) for a in args]
+                if fn in S.BUILTIN_FUNCTIONS:
+                    f = S.BUILTIN_FUNCTIONS[fn]
+
+                    def builtin(ctx):
+                        try:
+                            return f(ctx, *[a(ctx) for a in fargs])
+                        except (TypeError, ValueError) as err:
+                            raise ctx.violation(f"{fn}() failed: {err}") from None
+                    return builtin
+                prim = rs.primitives[fn].fn
+                return lambda ctx: prim(ctx, *[a(ctx) for a in fargs])
+            case A.ListLit(items=items):
+                fs = [self.expr(i) for i in items]
+                return lambda ctx: tuple(f(ctx) for f in fs)
+            case A.Field(obj=o, name=n):
+                fo = self.expr(o)
+                return lambda ctx: S.field(ctx, fo(ctx), n)
+            case A.Index(obj=o, index=i):
+                fo, fi = self.expr(o), self.expr(i)
+                return lambda ctx: S.index(ctx, fo(ctx), fi(ctx))
+            case A.Of(expr=x, player=p):
+                fx, fp = self.expr(x), self.expr(p)
+                return lambda ctx: S.with_me(ctx, fp(ctx), lambda: fx(ctx))
+            case A.Neg(operand=o):
+                fo = self.expr(o)
+                return lambda ctx: -S._num(ctx, fo(ctx), "-")
+            case A.Not(operand=o):
+                fo = self.expr(o)
+                return lambda ctx: not fo(ctx)
+            case A.BinOp(op=op, left=l, right=r):
+                fl, fr = self.expr(l), self.expr(r)
+                return lambda ctx: S.binop(ctx, op, fl(ctx), fr(ctx))
+            case A.Compare(op=op, left=l, right=r):
+                fl, fr = self.expr(l), self.expr(r)
+                if op == "==":
+                    return lambda ctx: fl(ctx) == fr(ctx)
+                return lambda ctx: S.compare(ctx, op, fl(ctx), fr(ctx))
+            case A.Range(low=lo, high=hi):
+                flo, fhi = self.expr(lo), self.expr(hi)
+                return lambda ctx: S.rng(ctx, flo(ctx), fhi(ctx))
+            case A.BoolOp(op="and", items=items):
+                fs = [self.expr(i) for i in items]
+                return lambda ctx: all(f(ctx) for f in fs)
+            case A.BoolOp(op="or", items=items):
+                fs = [self.expr(i) for i in items]
+                return lambda ctx: any(f(ctx) for f in fs)
+            case A.Quant(kind=k, var=v, domain=d, where=w):
+                fd, fw = self.expr(d), self.expr(w)
+                return _quant(k, v, fd, fw)
+            case A.SumOf(expr=x, var=v, domain=d, where=w):
+                fx, fd, fw = self.expr(x), self.expr(d), self.expr(w)
+
+                def sum_of(ctx):
+                    saved = ctx.env
+                    total = 0
+                    try:
+                        for item in S.domain(ctx, fd(ctx)):
+                            ctx.env = {**saved, v: item}
+                            if fw is None or fw(ctx):
+                                total += S._num(ctx, fx(ctx), "sum")
+                    finally:
+                        ctx.env = saved
+                    return total
+                return sum_of
+        raise TypeError(f"cannot compile {e!r}")
+
+    def _name(self, n):
+        rs = self.rs
+        try:
+            cls, payload = S.classify(rs, n)
+        except S.RuleViolation:
+            return lambda ctx: S.load_name(ctx, n)
+
+        def local_or(ctx, _load=S.load, _cls=cls, _payload=payload):
+            env = ctx.env
+            if n in env:
+                return env[n]
+            return _load(ctx, _cls, _payload)
+        return local_or
+
+    def _amounts(self, am):
+        if isinstance(am, A.AmountExpr):
+            f = self.expr(am.expr)
+            return lambda ctx: S.amounts(ctx, f(ctx))
+        parts = [(self.expr(a.count), a.resource, self.expr(a.per)) for a in am]
+
+        def amounts(ctx):
+            out = []
+            for fc, res, fper in parts:
+                n = S._num(ctx, fc(ctx), "amount")
+                if fper is not None:
+                    n *= S._num(ctx, fper(ctx), "per")
+                out.append((n, res))
+            return out
+        return amounts
+
+    # ---- statements ----
+    def block(self, block):
+        fs = [self.stmt(s) for s in block.stmts]
+        if len(fs) == 1:
+            return fs[0]
+
+        def run(ctx):
+            for f in fs:
+                f(ctx)
+        return run
+
+    def stmt(self, s):
+        rs = self.rs
+        match s:
+            case A.Gain(amounts=am, to=to):
+                fa, ft = self._amounts(am), self.expr(to)
+                return lambda ctx: S.gain(ctx, fa(ctx), None if ft is None else ft(ctx))
+            case A.Lose(amounts=am, to=to):
+                fa, ft = self._amounts(am), self.expr(to)
+                return lambda ctx: S.lose(ctx, fa(ctx), None if ft is None else ft(ctx))
+            case A.Pay(amounts=am):
+                fa = self._amounts(am)
+                return lambda ctx: S.pay(ctx, fa(ctx))
+            case A.Set(target=t, value=v):
+                var = rs.vars[t.name]
+                fi, fo, fv = self.expr(t.index), self.expr(t.of), self.expr(v)
+                return lambda ctx: S.set_var(ctx, var, None if fi is None else fi(ctx),
+                                             None if fo is None else fo(ctx), fv(ctx))
+            case A.Let(name=n, value=v):
+                fv = self.expr(v)
+
+                def let(ctx):
+                    ctx.env = {**ctx.env, n: fv(ctx)}
+                return let
+            case A.Advance(track=t, by=by):
+                fb = self.expr(by)
+                return lambda ctx: S.advance(ctx, t, 1 if fb is None else fb(ctx))
+            case A.If(branches=branches, orelse=orelse):
+                compiled = [(self.expr(c), self.block(b)) for c, b in branches]
+                fe = self.block(orelse) if orelse is not None else None
+
+                def if_(ctx):
+                    for fc, fb in compiled:
+                        if fc(ctx):
+                            return fb(ctx)
+                    if fe is not None:
+                        fe(ctx)
+                return if_
+            case A.For(var=v, domain=d, where=w, body=b):
+                fd, fw, fb = self.expr(d), self.expr(w), self.block(b)
+
+                def for_(ctx):
+                    saved = ctx.env
+                    try:
+                        for item in S.domain(ctx, fd(ctx)):
+                            ctx.env = {**saved, v: item}
+                            if fw is None or fw(ctx):
+                                fb(ctx)
+                    finally:
+                        ctx.env = saved
+                return for_
+            case A.Require(cond=c, message=m):
+                fc = self.expr(c)
+                span = s.span
+                return lambda ctx: S.require(ctx, fc(ctx), m, span)
+            case A.Choose(var=v, domain=d, where=w, by=by, optional=opt, prompt=p, body=b):
+                bid = rs.block_id(b)
+                fd, fw, fby = self.expr(d), self.expr(w), self.expr(by)
+                return lambda ctx: S.choose(ctx, bid, v, fd(ctx), fw,
+                                            None if fby is None else fby(ctx), opt, p)
+            case A.Draw(var=v, bag=bag, body=b):
+                bid = rs.block_id(b)
+                return lambda ctx: S.draw(ctx, bid, v, bag)
+            case A.Emit(event=e, args=args):
+                fs = [self.expr(a) for a in args]
+                return lambda ctx: S.emit(ctx, e, [f(ctx) for f in fs])
+            case A.Run(target=A.Field(obj=o, name=slot), for_=f):
+                fo, ff = self.expr(o), self.expr(f)
+                return lambda ctx: S.run_slot(ctx, fo(ctx), slot, None if ff is None else ff(ctx))
+            case A.AfterTurn(body=b):
+                bid = rs.block_id(b)
+                return lambda ctx: S.after_turn(ctx, bid)
+            case A.Take(entity=e):
+                fe = self.expr(e)
+                return lambda ctx: S.take(ctx, fe(ctx))
+            case A.Give(entity=e, to=to):
+                fe, ft = self.expr(e), self.expr(to)
+                return lambda ctx: S.give(ctx, fe(ctx), ft(ctx))
+            case A.Discard(entity=e):
+                fe = self.expr(e)
+                return lambda ctx: S.discard(ctx, fe(ctx))
+            case A.CallStmt(fn=fn, args=args):
+                fs = [self.expr(a) for a in args]
+                return lambda ctx: S.call_procedure(ctx, fn, [f(ctx) for f in fs])
+            case A.Pass():
+                return S.do_pass
+            case A.Use(component=c):
+                return lambda ctx: S.use(ctx, c)
+            case A.Restore(component=c):
+                return lambda ctx: S.restore(ctx, c)
+        raise TypeError(f"cannot compile {s!r}")
+
+
+def _quant(kind, var, fd, fw):
+    def quant(ctx):
+        saved = ctx.env
+        n = 0
+        try:
+            for item in S.domain(ctx, fd(ctx)):
+                ctx.env = {**saved, var: item}
+                ok = fw is None or fw(ctx)
+                if kind == "any" and ok:
+                    return True
+                if kind == "all" and not ok:
+                    return False
+                n += bool(ok)
+        finally:
+            ctx.env = saved
+        return n if kind == "count" else kind == "all"
+    return quant
+
+
+class Interpreter:
+    """The same AST evaluated by walking it on every call (the oracle)."""
+
+    def __init__(self, rs):
+        self.rs = rs
+
+    def expr(self, e):
+        if e is None:
+            return None
+        return lambda ctx: self.eval(e, ctx)
+
+    def block(self, block):
+        return lambda ctx: self.exec_block(block, ctx)
+
+    def eval(self, e, ctx):
+        ev = self.eval
+        match e:
+            case A.Int(value=v) | A.Str(value=v) | A.Bool(value=v):
+                return v
+            case A.NoneLit():
+                return None
+            case A.Name(id=n):
+                return S.load_name(ctx, n)
+            case A.Call(fn=fn, args=args):
+                return S.call(ctx, fn, [ev(a, ctx) for a in args])
+            case A.ListLit(items=items):
+                return tuple(ev(i, ctx) for i in items)
+            case A.Field(obj=o, name=n):
+                return S.field(ctx, ev(o, ctx), n)
+            case A.Index(obj=o, index=i):
+                return S.index(ctx, ev(o, ctx), ev(i, ctx))
+            case A.Of(expr=x, player=p):
+                return S.with_me(ctx, ev(p, ctx), lambda: ev(x, ctx))
+            case A.Neg(operand=o):
+                return -S._num(ctx, ev(o, ctx), "-")
+            case A.Not(operand=o):
+                return not ev(o, ctx)
+            case A.BinOp(op=op, left=l, right=r):
+                return S.binop(ctx, op, ev(l, ctx), ev(r, ctx))
+            case A.Compare(op=op, left=l, right=r):
+                return S.compare(ctx, op, ev(l, ctx), ev(r, ctx))
+            case A.Range(low=lo, high=hi):
+                return S.rng(ctx, ev(lo, ctx), ev(hi, ctx))
+            case A.BoolOp(op="and", items=items):
+                return all(ev(i, ctx) for i in items)
+            case A.BoolOp(op="or", items=items):
+                return any(ev(i, ctx) for i in items)
+            case A.Quant(kind=k, var=v, domain=d, where=w):
+                return _quant(k, v, self.expr(d), self.expr(w))(ctx)
+            case A.SumOf(expr=x, var=v, domain=d, where=w):
+                saved, total = ctx.env, 0
+                try:
+                    for item in S.domain(ctx, ev(d, ctx)):
+                        ctx.env = {**saved, v: item}
+                        if w is None or ev(w, ctx):
+                            total += S._num(ctx, ev(x, ctx), "sum")
+                finally:
+                    ctx.env = saved
+                return total
+        raise TypeError(f"cannot evaluate {e!r}")
+
+    def amounts(self, am, ctx):
+        if isinstance(am, A.AmountExpr):
+            return S.amounts(ctx, self.eval(am.expr, ctx))
+        out = []
+        for a in am:
+            n = S._num(ctx, self.eval(a.count, ctx), "amount")
+            if a.per is not None:
+                n *= S._num(ctx, self.eval(a.per, ctx), "per")
+            out.append((n, a.resource))
+        return out
+
+    def exec_block(self, block, ctx):
+        for s in block.stmts:
+            self.exec(s, ctx)
+
+    def exec(self, s, ctx):
+        ev, rs = self.eval, self.rs
+        opt = lambda e: None if e is None else ev(e, ctx)  # noqa: E731
+        match s:
+            case A.Gain(amounts=am, to=to):
+                S.gain(ctx, self.amounts(am, ctx), opt(to))
+            case A.Lose(amounts=am, to=to):
+                S.lose(ctx, self.amounts(am, ctx), opt(to))
+            case A.Pay(amounts=am):
+                S.pay(ctx, self.amounts(am, ctx))
+            case A.Set(target=t, value=v):
+                S.set_var(ctx, rs.vars[t.name], opt(t.index), opt(t.of), ev(v, ctx))
+            case A.Let(name=n, value=v):
+                ctx.env = {**ctx.env, n: ev(v, ctx)}
+            case A.Advance(track=t, by=by):
+                S.advance(ctx, t, 1 if by is None else ev(by, ctx))
+            case A.If(branches=branches, orelse=orelse):
+                for cond, block in branches:
+                    if ev(cond, ctx):
+                        return self.exec_block(block, ctx)
+                if orelse is not None:
+                    self.exec_block(orelse, ctx)
+            case A.For(var=v, domain=d, where=w, body=b):
+                saved = ctx.env
+                try:
+                    for item in S.domain(ctx, ev(d, ctx)):
+                        ctx.env = {**saved, v: item}
+                        if w is None or ev(w, ctx):
+                            self.exec_block(b, ctx)
+                finally:
+                    ctx.env = saved
+            case A.Require(cond=c, message=m):
+                S.require(ctx, ev(c, ctx), m, s.span)
+            case A.Choose(var=v, domain=d, where=w, by=by, optional=o, prompt=p, body=b):
+                S.choose(ctx, rs.block_id(b), v, ev(d, ctx), self.expr(w), opt(by), o, p)
+            case A.Draw(var=v, bag=bag, body=b):
+                S.draw(ctx, rs.block_id(b), v, bag)
+            case A.Emit(event=e, args=args):
+                S.emit(ctx, e, [ev(a, ctx) for a in args])
+            case A.Run(target=A.Field(obj=o, name=slot), for_=f):
+                S.run_slot(ctx, ev(o, ctx), slot, opt(f))
+            case A.AfterTurn(body=b):
+                S.after_turn(ctx, rs.block_id(b))
+            case A.Take(entity=e):
+                S.take(ctx, ev(e, ctx))
+            case A.Give(entity=e, to=to):
+                S.give(ctx, ev(e, ctx), ev(to, ctx))
+            case A.Discard(entity=e):
+                S.discard(ctx, ev(e, ctx))
+            case A.CallStmt(fn=fn, args=args):
+                S.call_procedure(ctx, fn, [ev(a, ctx) for a in args])
+            case A.Pass():
+                S.do_pass(ctx)
+            case A.Use(component=c):
+                S.use(ctx, c)
+            case A.Restore(component=c):
+                S.restore(ctx, c)
+            case _:
+                raise TypeError(f"cannot execute {s!r}")

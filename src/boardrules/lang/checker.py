@@ -1,0 +1,826 @@
+"""The checker: turns merged rule files into a checked :class:`Program`.
+
+It resolves every name, checks statement targets, entity fields, slots, event
+arities, primitive signatures and the flow, and reports **all** errors of all files
+at once as diagnostics (``file:line:column``, source line, caret, hint).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from . import ast as A
+from .diagnostics import Diagnostic, did_you_mean
+from .merge import Merged
+
+BASIC_TYPES = {"int", "bool", "text", "player", "hex", "any"}
+CORE_KINDS = {"resource", "track", "component", "kind", "game"}
+CORE_PROPERTIES = {
+    "resource": {"start", "cap", "floor", "scored"},
+    "track": {"levels", "start"},
+    "component": {"supply"},
+    "game": {"title", "players"},
+    "kind": set(),
+}
+TURN_MODES = {"once", "until_pass", "simultaneous"}
+TURN_ORDERS = {"seat", "snake"}
+TURN_RULES = {"main", "free"}
+# Names every rule can use; each is documented in docs/language.md.
+BUILTIN_NAMES = {
+    "me": "player", "players": "list:player", "others": "list:player", "hexes": "list:hex",
+    "round": "int", "nplayers": "int", "chance": "player",
+}
+# name -> (min args, max args, result type)
+BUILTIN_FUNCTIONS = {
+    "len": (1, 1, "int"), "min": (1, 9, "int"), "max": (1, 9, "int"), "abs": (1, 1, "int"),
+    "holds": (1, 1, "bool"), "held": (1, 1, "list:any"), "owner": (1, 1, "player"),
+    "supply": (1, 1, "int"), "passed": (1, 1, "bool"), "table_after": (1, 1, "list:player"),
+    "without": (2, 2, "list:any"), "position": (2, 2, "int"), "kind_of": (1, 1, "text"),
+    "dice": (1, 1, "list:any"), "field": (2, 2, "any"), "first": (1, 1, "any"),
+    "sorted": (1, 1, "list:any"), "unique": (1, 1, "list:any"),
+}
+
+
+@attrs.frozen
+class ResourceDef:
+    name: str
+    start: int
+    cap: Any  # expression or None
+    floor: int
+    scored: bool
+    span: A.Span
+
+
+@attrs.frozen
+class TrackDef:
+    name: str
+    low: int
+    high: int
+    start: int
+    rewards: dict  # level -> Block
+    span: A.Span
+
+
+@attrs.frozen
+class ComponentDef:
+    name: str
+    supply: int
+    span: A.Span
+
+
+@attrs.frozen
+class KindDef:
+    name: str
+    fields: dict  # name -> (TypeRef, default value)
+    slots: dict  # name -> default Block or None
+    span: A.Span
+
+
+@attrs.frozen
+class EntityDef:
+    name: str
+    kind: str
+    fields: dict  # name -> constant value
+    slots: dict  # name -> Block
+    span: A.Span
+
+
+@attrs.frozen
+class VarDef:
+    name: str
+    type: A.TypeRef
+    per: tuple
+    default: Any
+    hidden: bool
+    private: bool
+    span: A.Span
+
+
+@attrs.frozen
+class ActionDef:
+    name: str
+    params: tuple  # A.Param
+    tags: tuple
+    body: A.Block
+    entity: str | None
+    span: A.Span
+
+
+@attrs.frozen
+class TriggerDef:
+    event: str
+    names: tuple
+    cond: Any
+    body: A.Block
+    entity: str | None
+    source: str
+    span: A.Span
+
+
+@attrs.frozen
+class OptionDef:
+    name: str
+    default: Any
+    doc: str
+    span: A.Span
+
+
+@attrs.frozen
+class Program:
+    """The checked rules: symbol tables over AST blocks, ready to compile."""
+
+    title: str
+    players: tuple  # (min, max)
+    options: dict
+    resources: dict
+    tracks: dict
+    components: dict
+    kinds: dict
+    entities: dict
+    by_kind: dict  # kind -> tuple of entity names
+    vars: dict
+    events: dict  # name -> tuple[A.Param]
+    actions: dict
+    triggers: tuple
+    flow: A.FlowDecl | None
+
+
+class _Scope:
+    def __init__(self, names: dict, parent: "_Scope | None" = None):
+        self.names = names
+        self.parent = parent
+
+    def lookup(self, name):
+        s = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+    def child(self, names=None) -> "_Scope":
+        return _Scope(dict(names or {}), self)
+
+    def all(self):
+        s, out = self, set()
+        while s is not None:
+            out |= set(s.names)
+            s = s.parent
+        return out
+
+
+class Checker:
+    """Check a merged set of rule files against the primitives on offer.
+
+    ``primitives`` maps a name to an object with ``params`` (tuple of (name, type)),
+    ``returns`` (a type name) and ``effect`` (True when it may change the state).
+    """
+
+    def __init__(self, merged: Merged, primitives: dict, option_values: dict | None = None):
+        self.m = merged
+        self.prims = primitives
+        self.option_values = option_values or {}
+        self.errors: list[Diagnostic] = []
+
+    # ---- reporting ----
+    def err(self, node, message: str, hint: str = "") -> None:
+        span = getattr(node, "span", None) or A.NOWHERE
+        self.errors.append(Diagnostic(span, message, hint, self.m.sources.get(span.file, "")))
+
+    # ---- constants ----
+    def const(self, expr, what: str = "value"):
+        """Evaluate a constant expression (literals, lists, ranges, entity and option names)."""
+        match expr:
+            case None:
+                return None
+            case A.Int(value=v) | A.Str(value=v) | A.Bool(value=v):
+                return v
+            case A.NoneLit():
+                return None
+            case A.Neg(operand=o):
+                v = self.const(o, what)
+                return -v if isinstance(v, int) else None
+            case A.ListLit(items=items):
+                return tuple(self.const(i, what) for i in items)
+            case A.Range(low=lo, high=hi):
+                lo_v, hi_v = self.const(lo, what), self.const(hi, what)
+                if isinstance(lo_v, int) and isinstance(hi_v, int):
+                    return tuple(range(lo_v, hi_v + 1))
+                return None
+            case A.Amount(count=c, resource=r):
+                if r not in self.resources:
+                    self.err(expr, f"unknown resource '{r}'", did_you_mean(r, self.resources))
+                return (self.const(c, what), r)
+            case A.BinOp(op=op, left=l, right=r):
+                a, b = self.const(l, what), self.const(r, what)
+                if isinstance(a, int) and isinstance(b, int):
+                    return {"+": a + b, "-": a - b, "*": a * b,
+                            "//": a // b if b else 0, "%": a % b if b else 0}[op]
+                if op == "+" and isinstance(a, tuple) and isinstance(b, tuple):
+                    return a + b
+            case A.Name(id=n):
+                if n in self.entity_kind:
+                    return n
+                if n in self.options:
+                    return self.options[n].default
+                if n in self.by_kind_names:
+                    return tuple(self.by_kind_names[n])
+                self.err(expr, f"'{n}' is not a constant here",
+                         did_you_mean(n, list(self.entity_kind) + list(self.options)))
+                return None
+        self.err(expr, f"the {what} must be a constant (a number, text, name or list)")
+        return None
+
+    # ---- main ----
+    def check(self) -> Program:
+        items = self.m.items
+        decls = [i for i in items.values() if isinstance(i, A.Decl)]
+        self.kinds_ast = {d.name: d for d in decls if d.kind == "kind"}
+        self.entity_kind = {d.name: d.kind for d in decls if d.kind not in CORE_KINDS}
+        self.by_kind_names: dict = {k: [] for k in self.kinds_ast}
+        for d in decls:
+            if d.kind not in CORE_KINDS:
+                if d.kind not in self.kinds_ast:
+                    self.err(d, f"unknown declaration kind '{d.kind}'",
+                             did_you_mean(d.kind, list(CORE_KINDS) + list(self.kinds_ast))
+                             or "declare it first with 'kind NAME { ... }'")
+                    continue
+                self.by_kind_names[d.kind].append(d.name)
+        self._check_unique_names(decls)
+
+        self.options = {}
+        for o in (i for i in items.values() if isinstance(i, A.OptionDecl)):
+            self.options[o.name] = OptionDef(o.name, None, o.doc, o.span)
+        for o in (i for i in items.values() if isinstance(i, A.OptionDecl)):
+            default = self.const(o.default, "option default")
+            value = self.option_values.get(o.name, default)
+            self.options[o.name] = OptionDef(o.name, value, o.doc, o.span)
+
+        self.resources, self.tracks, self.components = {}, {}, {}
+        for d in decls:
+            if d.kind == "resource":
+                self.resources[d.name] = None
+        for d in decls:
+            if d.kind in CORE_KINDS:
+                self._core_decl(d)
+        self.kinds = {n: self._kind(d) for n, d in self.kinds_ast.items()}
+        self.vars = {}
+        for v in (i for i in items.values() if isinstance(i, A.VarDecl)):
+            self.vars[v.name] = v
+        for v in list(self.vars.values()):
+            self._type(v.type)
+            for per in v.per:
+                if per not in ("player", "hex") and per not in self.kinds_ast:
+                    self.err(v, f"a variable can be kept per player, per hex or per entity kind, "
+                             f"not per '{per}'", did_you_mean(per, ["player", "hex", *self.kinds_ast]))
+            self.vars[v.name] = VarDef(v.name, v.type, v.per, self.const(v.default, "default"),
+                                       v.hidden, v.private, v.span)
+        self.events = {e.name: e.params for e in items.values() if isinstance(e, A.EventDecl)}
+        for params in self.events.values():
+            for p in params:
+                self._type(p.type)
+
+        self.entities = {}
+        self.actions = {}
+        self.triggers = []
+        for a in (i for i in items.values() if isinstance(i, A.ActionDecl)):
+            self.actions[a.name] = ActionDef(a.name, a.params, a.tags, a.body, None, a.span)
+        for d in decls:
+            if d.kind in self.kinds_ast:
+                self._entity(d)
+        for t in self.m.triggers:
+            self.triggers.append(TriggerDef(t.event, t.names, t.cond, t.body, None,
+                                            f"when {t.event}", t.span))
+
+        # bodies
+        for r in self.resources.values():
+            if r is not None and r.cap is not None:
+                self.expr(r.cap, self._root())
+        for t in self.tracks.values():
+            for block in t.rewards.values():
+                self.block(block, self._root(me=True))
+        for k in self.kinds.values():
+            for block in k.slots.values():
+                if block is not None:
+                    self.block(block, self._root(me=True, extra={"self": "entity:" + k.name}))
+        for e in self.entities.values():
+            for block in e.slots.values():
+                self.block(block, self._root(me=True, extra={"self": "entity:" + e.kind}))
+        for a in self.actions.values():
+            self._action(a)
+        for t in self.triggers:
+            self._trigger(t)
+        flow = items.get(("flow", "flow"))
+        if flow is not None:
+            self._flow(flow)
+
+        game = next((d for d in decls if d.kind == "game"), None)
+        title, players = "", (1, 9)
+        if game is not None:
+            props = {p.name: p for p in game.entries if isinstance(p, A.Property)}
+            if "title" in props:
+                title = self.const(props["title"].values[0]) or ""
+            if "players" in props:
+                rng = self.const(props["players"].values[0])
+                if isinstance(rng, tuple) and rng:
+                    players = (min(rng), max(rng))
+        return Program(
+            title=title, players=players, options=self.options,
+            resources={k: v for k, v in self.resources.items() if v is not None},
+            tracks=self.tracks, components=self.components, kinds=self.kinds,
+            entities=self.entities,
+            by_kind={k: tuple(v) for k, v in self.by_kind_names.items()},
+            vars=self.vars, events=self.events, actions=self.actions,
+            triggers=tuple(self.triggers), flow=flow)
+
+    def _check_unique_names(self, decls) -> None:
+        seen: dict = {}
+        for d in decls:
+            if d.kind in ("kind", "game"):
+                continue
+            if d.name in seen and seen[d.name].kind != d.kind:
+                other = seen[d.name]
+                self.err(d, f"'{d.name}' is already the name of a {other.kind} (at {other.span})",
+                         "names of resources, tracks, components and entities must differ")
+            seen.setdefault(d.name, d)
+
+    def _props(self, d: A.Decl, allowed: set) -> dict:
+        props = {}
+        for e in d.entries:
+            if isinstance(e, A.Property):
+                if e.name not in allowed:
+                    self.err(e, f"a {d.kind} has no property '{e.name}'",
+                             did_you_mean(e.name, allowed) or
+                             ("it takes: " + ", ".join(sorted(allowed)) if allowed else ""))
+                    continue
+                props[e.name] = e
+            elif not (d.kind == "track" and isinstance(e, A.AtDef)) and not (
+                    d.kind == "kind" and isinstance(e, (A.FieldDef, A.SlotDef))):
+                self.err(e, f"this entry is not allowed in a {d.kind}")
+        return props
+
+    def _single(self, prop, what):
+        if prop is None:
+            return None
+        if len(prop.values) != 1:
+            self.err(prop, f"'{prop.name}' takes one value")
+        return self.const(prop.values[0], what)
+
+    def _int(self, prop, default, what):
+        v = self._single(prop, what)
+        if v is None:
+            return default
+        if not isinstance(v, int) or isinstance(v, bool):
+            self.err(prop, f"'{prop.name}' must be a whole number")
+            return default
+        return v
+
+    def _core_decl(self, d: A.Decl) -> None:
+        props = self._props(d, CORE_PROPERTIES[d.kind])
+        if d.kind == "resource":
+            cap = props.get("cap")
+            scored = self._single(props.get("scored"), "scored") if "scored" in props else False
+            self.resources[d.name] = ResourceDef(
+                d.name, self._int(props.get("start"), 0, "start"),
+                cap.values[0] if cap else None,
+                self._int(props.get("floor"), 0, "floor"), bool(scored), d.span)
+        elif d.kind == "track":
+            levels = self._single(props.get("levels"), "levels") or (0,)
+            if not isinstance(levels, tuple) or not levels:
+                self.err(props.get("levels") or d, "'levels' must be a range such as 0..5")
+                levels = (0,)
+            rewards = {}
+            for e in d.entries:
+                if isinstance(e, A.AtDef):
+                    if e.level not in levels:
+                        self.err(e, f"level {e.level} is outside the track's levels "
+                                    f"{min(levels)}..{max(levels)}")
+                    rewards[e.level] = e.body
+            self.tracks[d.name] = TrackDef(d.name, min(levels), max(levels),
+                                           self._int(props.get("start"), min(levels), "start"),
+                                           rewards, d.span)
+        elif d.kind == "component":
+            self.components[d.name] = ComponentDef(d.name, self._int(props.get("supply"), 0, "supply"),
+                                                   d.span)
+
+    def _kind(self, d: A.Decl) -> KindDef:
+        self._props(d, set())
+        fields, slots = {}, {}
+        for e in d.entries:
+            if isinstance(e, A.FieldDef):
+                self._type(e.type)
+                fields[e.name] = (e.type, self.const(e.default, "field default"))
+            elif isinstance(e, A.SlotDef):
+                slots[e.name] = e.body
+        return KindDef(d.name, fields, slots, d.span)
+
+    def _entity(self, d: A.Decl) -> None:
+        kind = self.kinds[d.kind]
+        fields = {n: default for n, (_, default) in kind.fields.items()}
+        slots = {}
+        for e in d.entries:
+            if isinstance(e, A.Property):
+                if e.name not in kind.fields:
+                    self.err(e, f"a {d.kind} has no field '{e.name}'",
+                             did_you_mean(e.name, list(kind.fields) + list(kind.slots)) or
+                             f"declare it in 'kind {d.kind}' with 'field {e.name}: TYPE'")
+                    continue
+                value = tuple(self.const(v, "field value") for v in e.values)
+                ftype = kind.fields[e.name][0]
+                fields[e.name] = value if ftype.list_of is not None or len(value) > 1 else value[0]
+            elif isinstance(e, A.SlotUse):
+                if e.name not in kind.slots:
+                    self.err(e, f"a {d.kind} has no slot '{e.name}'",
+                             did_you_mean(e.name, kind.slots) or
+                             f"declare it in 'kind {d.kind}' with 'slot {e.name}'")
+                    continue
+                slots[e.name] = e.body
+            elif isinstance(e, A.Trigger):
+                self.triggers.append(TriggerDef(e.event, e.names, e.cond, e.body, d.name, d.name,
+                                                e.span))
+            elif isinstance(e, A.ActionDecl):
+                if e.name in self.actions:
+                    self.err(e, f"action '{e.name}' is already defined at {self.actions[e.name].span}")
+                    continue
+                self.actions[e.name] = ActionDef(e.name, e.params, e.tags, e.body, d.name, e.span)
+            else:
+                self.err(e, f"this entry is not allowed in a {d.kind}")
+        self.entities[d.name] = EntityDef(d.name, d.kind, fields, slots, d.span)
+
+    # ---- types ----
+    def _type(self, t: A.TypeRef) -> str:
+        if t.list_of is not None:
+            return "list:" + self._type(t.list_of)
+        if t.name in BASIC_TYPES:
+            return t.name
+        if t.name in self.kinds_ast:
+            return "entity:" + t.name
+        self.err(t, f"unknown type '{t.name}'",
+                 did_you_mean(t.name, list(BASIC_TYPES) + list(self.kinds_ast)))
+        return "any"
+
+    # ---- scopes ----
+    def _root(self, me: bool = True, extra: dict | None = None) -> _Scope:
+        names = dict(extra or {})
+        return _Scope(names)
+
+    def _action(self, a: ActionDef) -> None:
+        scope = self._root(extra={"self": f"entity:{self.entity_kind[a.entity]}"} if a.entity else None)
+        names = {}
+        for p in a.params:
+            t = self._type(p.type)
+            if p.domain is not None:
+                self.expr(p.domain, scope)
+            elif t not in ("player", "hex", "bool") and not t.startswith("entity:"):
+                self.err(p, f"parameter '{p.name}' of type {p.type} needs a domain: "
+                         f"'{p.name}: {p.type} in ...'", "for example 'n: int in 1..5'")
+            names[p.name] = t
+        self.block(a.body, scope.child(names))
+
+    def _trigger(self, t: TriggerDef) -> None:
+        if t.event not in self.events:
+            self.err(t, f"unknown event '{t.event}'", did_you_mean(t.event, self.events)
+                     or "declare it with 'event NAME(param: type, ...)'")
+            return
+        params = self.events[t.event]
+        if len(t.names) > len(params):
+            self.err(t, f"event '{t.event}' has {len(params)} parameters, "
+                        f"the trigger names {len(t.names)}")
+        names = {n: self._type(p.type) for n, p in zip(t.names, params)}
+        extra = {"self": "entity:" + self.entity_kind[t.entity]} if t.entity else {}
+        scope = self._root(extra=extra).child(names)
+        if t.cond is not None:
+            self.expr(t.cond, scope)
+        self.block(t.body, scope)
+
+    def _flow(self, flow: A.FlowDecl) -> None:
+        kinds = [s.kind for s in flow.stages]
+        for k in set(kinds):
+            if kinds.count(k) > 1:
+                self.err(flow, f"the flow has more than one '{k}' stage")
+        for stage in flow.stages:
+            if stage.count is not None:
+                self.expr(stage.count, self._root())
+            for step in stage.steps:
+                if isinstance(step, A.DoStep):
+                    self.block(step.body, self._root())
+                    continue
+                kind, arg = step.order
+                if kind in ("named", "reverse") and arg not in TURN_ORDERS:
+                    self.err(step, f"unknown turn order '{arg}'",
+                             did_you_mean(arg, TURN_ORDERS) or "use seat, snake, reverse seat or 'by EXPR'")
+                if kind == "by":
+                    self.expr(arg, self._root())
+                if step.mode not in TURN_MODES:
+                    self.err(step, f"unknown turn mode '{step.mode}'",
+                             did_you_mean(step.mode, TURN_MODES) or "use " + ", ".join(sorted(TURN_MODES)))
+                for rule_kind, names, span in step.rules:
+                    node = attrs.evolve(A.NoneLit(), span=span)
+                    if rule_kind not in TURN_RULES:
+                        self.err(node, f"unknown turn rule '{rule_kind}'",
+                                 did_you_mean(rule_kind, TURN_RULES) or "use 'main' or 'free'")
+                    for n in names:
+                        if n not in self.actions:
+                            self.err(node, f"unknown action '{n}'", did_you_mean(n, self.actions))
+
+    # ---- statements ----
+    def block(self, block: A.Block, scope: _Scope) -> None:
+        scope = scope.child()
+        for s in block.stmts:
+            self.stmt(s, scope)
+
+    def _amounts(self, amounts, scope) -> None:
+        if isinstance(amounts, A.AmountExpr):
+            self.expr(amounts.expr, scope)
+            return
+        for a in amounts:
+            if a.resource not in self.resources:
+                self.err(a, f"unknown resource '{a.resource}'", did_you_mean(a.resource, self.resources))
+            self._int_expr(a.count, scope)
+            if a.per is not None:
+                self._int_expr(a.per, scope)
+
+    def _int_expr(self, e, scope) -> None:
+        t = self.expr(e, scope)
+        if t not in ("int", "any"):
+            self.err(e, f"expected a number, found {_show(t)}")
+
+    def stmt(self, s, scope: _Scope) -> None:
+        match s:
+            case A.Gain(amounts=am, to=to) | A.Lose(amounts=am, to=to):
+                self._amounts(am, scope)
+                if to is not None:
+                    self._player_expr(to, scope)
+            case A.Pay(amounts=am):
+                self._amounts(am, scope)
+            case A.Set(target=t, value=v):
+                self._target(t, scope)
+                self.expr(v, scope)
+            case A.Let(name=n, value=v):
+                scope.names[n] = self.expr(v, scope)
+            case A.Advance(track=t, by=by):
+                if t not in self.tracks:
+                    self.err(s, f"unknown track '{t}'", did_you_mean(t, self.tracks))
+                if by is not None:
+                    self._int_expr(by, scope)
+            case A.If(branches=branches, orelse=orelse):
+                for cond, block in branches:
+                    self.expr(cond, scope)
+                    self.block(block, scope)
+                if orelse is not None:
+                    self.block(orelse, scope)
+            case A.For(var=v, domain=d, where=w, body=b):
+                inner = scope.child({v: _elem(self.expr(d, scope))})
+                if w is not None:
+                    self.expr(w, inner)
+                self.block(b, inner)
+            case A.Require(cond=c):
+                self.expr(c, scope)
+            case A.Choose(var=v, domain=d, where=w, by=by, body=b):
+                inner = scope.child({v: _elem(self.expr(d, scope))})
+                if w is not None:
+                    self.expr(w, inner)
+                if by is not None:
+                    self._player_expr(by, scope)
+                self.block(b, inner)
+            case A.Draw(var=v, bag=bag, body=b):
+                var = self.vars.get(bag)
+                if var is None or var.type.list_of is None or var.per:
+                    self.err(s, f"'{bag}' is not a list variable to draw from",
+                             did_you_mean(bag, [n for n, x in self.vars.items() if x.type.list_of])
+                             or "declare it with 'var NAME: list[TYPE] = [...]'")
+                    elem = "any"
+                else:
+                    elem = self._type(var.type.list_of)
+                self.block(b, scope.child({v: elem}))
+            case A.Emit(event=e, args=args):
+                if e not in self.events:
+                    self.err(s, f"unknown event '{e}'", did_you_mean(e, self.events))
+                elif len(args) != len(self.events[e]):
+                    self.err(s, f"event '{e}' takes {len(self.events[e])} arguments, "
+                                f"got {len(args)}")
+                for a in args:
+                    self.expr(a, scope)
+            case A.Run(target=t, for_=f):
+                if not isinstance(t, A.Field):
+                    self.err(s, "run takes ENTITY.SLOT, e.g. 'run b.income'")
+                else:
+                    et = self.expr(t.obj, scope)
+                    kind = et.split(":", 1)[1] if et.startswith("entity:") else None
+                    slots = self.kinds[kind].slots if kind in self.kinds else None
+                    if slots is not None and t.name not in slots:
+                        self.err(t, f"a {kind} has no slot '{t.name}'", did_you_mean(t.name, slots))
+                    elif slots is None and not any(t.name in k.slots for k in self.kinds.values()):
+                        self.err(t, f"no kind has a slot '{t.name}'",
+                                 did_you_mean(t.name, {n for k in self.kinds.values() for n in k.slots}))
+                if f is not None:
+                    self._player_expr(f, scope)
+            case A.AfterTurn(body=b):
+                self.block(b, scope)
+            case A.Take(entity=e) | A.Discard(entity=e):
+                self.expr(e, scope)
+            case A.Give(entity=e, to=to):
+                self.expr(e, scope)
+                self._player_expr(to, scope)
+            case A.CallStmt(fn=fn, args=args):
+                self._call(s, fn, args, scope, statement=True)
+            case A.Pass():
+                pass
+            case A.Use(component=c) | A.Restore(component=c):
+                if c not in self.components:
+                    self.err(s, f"unknown component '{c}'", did_you_mean(c, self.components))
+            case _:
+                self.err(s, "statement not understood")
+
+    def _player_expr(self, e, scope) -> None:
+        t = self.expr(e, scope)
+        if t not in ("player", "any", "int"):
+            self.err(e, f"expected a player, found {_show(t)}")
+
+    def _target(self, t: A.Target, scope) -> None:
+        var = self.vars.get(t.name)
+        if var is None:
+            hint = did_you_mean(t.name, self.vars)
+            if t.name in self.resources:
+                hint = f"'{t.name}' is a resource: use gain, pay or lose"
+            self.err(t, f"'{t.name}' is not a variable", hint or "declare it with 'var NAME: TYPE = value'")
+            return
+        needs_index = [p for p in var.per if p != "player"]
+        if needs_index and t.index is None:
+            self.err(t, f"'{t.name}' is kept per {needs_index[0]}: write '{t.name}[...]'")
+        if not needs_index and t.index is not None:
+            self.err(t, f"'{t.name}' takes no index")
+        if t.index is not None:
+            self.expr(t.index, scope)
+        if t.of is not None:
+            if "player" not in var.per:
+                self.err(t, f"'{t.name}' is not kept per player")
+            self._player_expr(t.of, scope)
+
+    def _call(self, node, fn, args, scope, statement=False) -> str:
+        for a in args:
+            self.expr(a, scope)
+        if fn in BUILTIN_FUNCTIONS and not statement:
+            lo, hi, result = BUILTIN_FUNCTIONS[fn]
+            if not lo <= len(args) <= hi:
+                self.err(node, f"{fn}() takes {lo if lo == hi else f'{lo} to {hi}'} "
+                               f"argument{'s' if hi > 1 else ''}, got {len(args)}")
+            return result
+        if fn in self.prims:
+            prim = self.prims[fn]
+            if len(args) != len(prim.params):
+                sig = ", ".join(f"{n}: {t}" for n, t in prim.params)
+                self.err(node, f"{fn}() takes {len(prim.params)} argument"
+                               f"{'s' if len(prim.params) != 1 else ''}, got {len(args)}",
+                         f"signature: {fn}({sig})")
+            if statement and not prim.effect:
+                self.err(node, f"{fn}() changes nothing, so 'call' is pointless here",
+                         "use its value in an expression")
+            if not statement and prim.effect:
+                self.err(node, f"{fn}() changes the state: use 'call {fn}(...)'")
+            return prim.returns
+        proc = self.actions.get(fn)
+        if statement and proc is not None and "procedure" in proc.tags:
+            if len(args) != len(proc.params):
+                self.err(node, f"{fn}() takes {len(proc.params)} arguments, got {len(args)}")
+            return "none"
+        candidates = list(self.prims) + [a for a, d in self.actions.items() if "procedure" in d.tags]
+        if not statement:
+            candidates += list(BUILTIN_FUNCTIONS)
+        self.err(node, f"unknown {'procedure' if statement else 'function'} '{fn}'",
+                 did_you_mean(fn, candidates))
+        return "any"
+
+    # ---- expressions ----
+    def expr(self, e, scope: _Scope) -> str:
+        """Check an expression; return its type name (``int``, ``entity:tech``, ``list:hex``…)."""
+        match e:
+            case A.Int():
+                return "int"
+            case A.Str():
+                return "text"
+            case A.Bool():
+                return "bool"
+            case A.NoneLit():
+                return "none"
+            case A.Name(id=n):
+                return self._name(e, n, scope)
+            case A.Call(fn=fn, args=args):
+                return self._call(e, fn, args, scope)
+            case A.ListLit(items=items):
+                types = {self.expr(i, scope) for i in items}
+                return "list:" + (types.pop() if len(types) == 1 else "any")
+            case A.Field(obj=o, name=n):
+                t = self.expr(o, scope)
+                if t.startswith("entity:"):
+                    kind = self.kinds.get(t[7:])
+                    if kind is not None:
+                        if n not in kind.fields:
+                            self.err(e, f"a {kind.name} has no field '{n}'", did_you_mean(n, kind.fields))
+                            return "any"
+                        return self._type(kind.fields[n][0])
+                if t == "any":
+                    if not any(n in k.fields for k in self.kinds.values()):
+                        self.err(e, f"no kind has a field '{n}'",
+                                 did_you_mean(n, {f for k in self.kinds.values() for f in k.fields}))
+                    return "any"
+                self.err(e, f"{_show(t)} has no fields")
+                return "any"
+            case A.Index(obj=o, index=i):
+                self.expr(i, scope)
+                if isinstance(o, A.Name) and o.id in self.vars and scope.lookup(o.id) is None:
+                    var = self.vars[o.id]
+                    if not [p for p in var.per if p != "player"]:
+                        t = self._type(var.type)
+                        return _elem(t) if t.startswith("list:") else "any"
+                    return self._type(var.type)
+                t = self.expr(o, scope)
+                return _elem(t)
+            case A.Of(expr=x, player=p):
+                self._player_expr(p, scope)
+                return self.expr(x, scope)
+            case A.Neg(operand=o):
+                self._int_expr(o, scope)
+                return "int"
+            case A.Not(operand=o):
+                self.expr(o, scope)
+                return "bool"
+            case A.BinOp(op=op, left=l, right=r):
+                lt, rt = self.expr(l, scope), self.expr(r, scope)
+                if op == "+" and lt.startswith("list") and rt.startswith("list"):
+                    return lt
+                for side, t in ((l, lt), (r, rt)):
+                    if t not in ("int", "any"):
+                        self.err(side, f"'{op}' needs numbers, found {_show(t)}")
+                return "int"
+            case A.Compare(op=op, left=l, right=r):
+                lt, rt = self.expr(l, scope), self.expr(r, scope)
+                if op in ("<", "<=", ">", ">="):
+                    for side, t in ((l, lt), (r, rt)):
+                        if t not in ("int", "any"):
+                            self.err(side, f"'{op}' compares numbers, found {_show(t)}")
+                return "bool"
+            case A.Range(low=lo, high=hi):
+                self._int_expr(lo, scope)
+                self._int_expr(hi, scope)
+                return "list:int"
+            case A.BoolOp(items=items):
+                for i in items:
+                    self.expr(i, scope)
+                return "bool"
+            case A.Quant(kind=k, var=v, domain=d, where=w):
+                inner = scope.child({v: _elem(self.expr(d, scope))})
+                if w is not None:
+                    self.expr(w, inner)
+                return "int" if k == "count" else "bool"
+            case A.SumOf(expr=x, var=v, domain=d, where=w):
+                inner = scope.child({v: _elem(self.expr(d, scope))})
+                if w is not None:
+                    self.expr(w, inner)
+                self._int_expr(x, inner)
+                return "int"
+        self.err(e, "expression not understood")
+        return "any"
+
+    def _name(self, node, n: str, scope: _Scope) -> str:
+        local = scope.lookup(n)
+        if local is not None:
+            return local
+        if n in BUILTIN_NAMES:
+            return BUILTIN_NAMES[n]
+        if n in self.resources or n in self.tracks or n in self.components:
+            return "int"
+        if n in self.vars:
+            var = self.vars[n]
+            if [p for p in var.per if p != "player"]:
+                return "any"  # indexed later
+            return self._type(var.type)
+        if n in self.options:
+            v = self.options[n].default
+            return {bool: "bool", int: "int", str: "text"}.get(type(v), "any")
+        if n in self.entity_kind:
+            return "entity:" + self.entity_kind[n]
+        if n in self.kinds_ast:
+            return "list:entity:" + n
+        candidates = (scope.all() | set(BUILTIN_NAMES) | set(self.resources) | set(self.tracks)
+                      | set(self.components) | set(self.vars) | set(self.options)
+                      | set(self.entity_kind) | set(self.kinds_ast))
+        self.err(node, f"unknown name '{n}'", did_you_mean(n, candidates))
+        return "any"
+
+
+def _elem(t: str) -> str:
+    if t.startswith("list:"):
+        return t[5:]
+    return "any"
+
+
+def _show(t: str) -> str:
+    if t.startswith("entity:"):
+        return f"a {t[7:]}"
+    if t.startswith("list:"):
+        return "a list"
+    return {"int": "a number", "bool": "a truth value", "text": "a text", "none": "none",
+            "player": "a player", "hex": "a hex"}.get(t, t)

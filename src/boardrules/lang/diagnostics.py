@@ -1,0 +1,51 @@
+"""Diagnostics: one error in a rule file, shown as a compiler would show it.
+
+    house.rules:3:12: unknown resource 'knowlege'
+        gain 2 knowlege
+               ^^^^^^^^
+    hint: did you mean 'knowledge'?
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable
+
+import attrs
+
+from .ast import Span
+
+
+@attrs.frozen
+class Diagnostic:
+    """An error at ``span``: ``message``, an optional ``hint``, and the file's text for display."""
+
+    span: Span
+    message: str
+    hint: str = ""
+    source: str = attrs.field(default="", eq=False, repr=False)
+
+    def format(self) -> str:
+        """``file:line:column: message``, the source line, a caret under the span, the hint."""
+        lines = [f"{self.span}: {self.message}"]
+        text_lines = self.source.splitlines()
+        if 0 < self.span.line <= len(text_lines):
+            line = text_lines[self.span.line - 1]
+            lines.append("    " + line)
+            start = max(self.span.column - 1, 0)
+            if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
+                width = self.span.end_column - self.span.column
+            else:
+                width = max(len(line.rstrip()) - start, 1)
+            lines.append("    " + " " * start + "^" * max(width, 1))
+        if self.hint:
+            lines.append(f"hint: {self.hint}")
+        return "\n".join(lines)
+
+    __str__ = format
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """A hint naming the closest candidate, or '' when nothing is close."""
+    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else ""

@@ -1,0 +1,498 @@
+"""Parsing rule files: Lark's LALR parser, then a transformer to the frozen AST.
+
+The grammar is ``grammars/rules.lark``. The parser is built once per process and
+its grammar analysis is cached on disk by Lark (``cache=True``). Syntax errors
+become :class:`~boardrules.lang.diagnostics.Diagnostic` objects with the position,
+the offending text and a hint; no Lark exception escapes.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+
+import lark
+from lark import Token, Transformer, v_args
+
+from ..errors import RulesError
+from . import ast as A
+from .diagnostics import Diagnostic
+
+MAX_FILE_BYTES = 1 << 20
+MAX_NESTING = 48
+
+
+def grammar_path(name: str = "rules.lark") -> Path:
+    """The grammar file: inside the installed package, else the checkout's ``grammars/``."""
+    packaged = resources.files("boardrules").joinpath("grammars", name)
+    if packaged.is_file():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[3] / "grammars" / name
+
+
+@functools.cache
+def _parser() -> lark.Lark:
+    return lark.Lark(
+        grammar_path().read_text(encoding="utf-8"),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        cache=True,
+    )
+
+
+_FRIENDLY = {
+    "_NL": "end of line",
+    "$END": "end of file",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a quoted text",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COLON": "':'",
+    "COMMA": "','",
+    "EQUAL": "'='",
+    "DOT": "'.'",
+}
+
+
+def _friendly(terminal: str) -> str:
+    if terminal in _FRIENDLY:
+        return _FRIENDLY[terminal]
+    try:
+        pattern = _parser().get_terminal(terminal).pattern
+    except KeyError:
+        return terminal.lower()
+    if isinstance(pattern, lark.lexer.PatternStr):
+        return f"'{pattern.value}'"
+    return terminal.lower()
+
+
+def _syntax_diagnostic(path: str, text: str, err: lark.exceptions.UnexpectedInput) -> Diagnostic:
+    line, column = err.line, err.column
+    if line is None or line < 1:  # unexpected end of input
+        line = text.count("\n") or 1
+        column = len(text.splitlines()[-1]) + 1 if text.strip() else 1
+    width = 1
+    if isinstance(err, lark.exceptions.UnexpectedToken):
+        token = err.token
+        if token.type == "$END":
+            message = "unexpected end of file"
+        elif token.type == "_NL":
+            message = "unexpected end of line"
+        else:
+            message = f"unexpected {_friendly(token.type)} '{token}'" if token.type in (
+                "NAME", "INT", "STRING") else f"unexpected '{token}'"
+            width = max(len(str(token).splitlines()[0]) if str(token) else 1, 1)
+        expected = sorted({_friendly(t) for t in err.expected if not t.startswith("__")})
+        hint = _hint_for(err, expected)
+    else:  # UnexpectedCharacters
+        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        message = f"unexpected character {char!r}"
+        hint = "names use letters, digits and '_'; text goes in double quotes"
+        expected = []
+    span = A.Span(path, line, column, line, column + width)
+    return Diagnostic(span, message, hint, text)
+
+
+def _hint_for(err, expected: list[str]) -> str:
+    token = err.token
+    if token.type == "$END" or (token.type == "RBRACE" and "'}'" not in expected):
+        if "'}'" in expected:
+            return "a '{' is not closed: add '}'"
+    if token.type == "EQUAL" and "'=='" in expected:
+        return "to compare, write '=='; to assign, use 'set NAME = value'"
+    if len(expected) <= 8:
+        return "expected " + ", ".join(expected)
+    return ""
+
+
+def _nesting_diagnostic(path: str, text: str) -> Diagnostic | None:
+    depth = 0
+    line, column = 1, 1
+    in_string = in_comment = False
+    for ch in text:
+        if ch == "\n":
+            line, column = line + 1, 1
+            in_comment = False
+            continue
+        if not in_comment:
+            if ch == '"':
+                in_string = not in_string
+            elif not in_string:
+                if ch == "#":
+                    in_comment = True
+                elif ch in "({[":
+                    depth += 1
+                    if depth > MAX_NESTING:
+                        return Diagnostic(A.Span(path, line, column, line, column + 1),
+                                          f"brackets nested deeper than {MAX_NESTING} levels",
+                                          "split the rule into smaller declarations", text)
+                elif ch in ")}]":
+                    depth = max(depth - 1, 0)
+        column += 1
+    return None
+
+
+def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
+    """Parse rule text into a :class:`~boardrules.lang.ast.RuleFile`.
+
+    Raises :class:`~boardrules.errors.RulesError` with one diagnostic on a syntax
+    error, on a file over 1 MiB, or on brackets nested deeper than 48 levels.
+    """
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        raise RulesError([Diagnostic(A.Span(path, 1, 1, 1, 2),
+                                     f"rule file is larger than {MAX_FILE_BYTES} bytes",
+                                     "split it into several files", text)])
+    deep = _nesting_diagnostic(path, text)
+    if deep:
+        raise RulesError([deep])
+    source = text if text.endswith("\n") else text + "\n"
+    try:
+        tree = _parser().parse(source)
+    except lark.exceptions.UnexpectedInput as err:
+        raise RulesError([_syntax_diagnostic(path, text, err)]) from None
+    items = _ToAst(path).transform(tree)
+    return A.RuleFile(path=path, text=text, items=items)
+
+
+def parse_file(path: str | Path) -> A.RuleFile:
+    """Read and parse a rule file (UTF-8). Errors as :func:`parse_text`."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise RulesError([Diagnostic(A.Span(str(path), 1, 1, 1, 2),
+                                     f"rule file is not UTF-8 text ({err.reason})")]) from None
+    return parse_text(text, str(path))
+
+
+def _s(token) -> str | None:
+    return None if token is None else str(token)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """Lark tree → AST nodes. Each method receives the node's meta (positions) and children."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    def _span(self, meta) -> A.Span:
+        if getattr(meta, "empty", True):
+            return A.NOWHERE
+        return A.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def __default_token__(self, token):
+        return token
+
+    # --- top level ---
+    def start(self, meta, items):
+        return tuple(i for i in items if i is not None)
+
+    def override(self, meta, _):
+        return "override"
+
+    def extend(self, meta, _):
+        return "extend"
+
+    def decl(self, meta, c):
+        modifier, kind, name, *entries = c
+        return A.Decl(modifier=modifier, kind=str(kind), name=str(name),
+                      entries=tuple(e for e in entries if e is not None), span=self._span(meta))
+
+    def property(self, meta, c):
+        return A.Property(name=str(c[0]), values=tuple(c[1:]), span=self._span(meta))
+
+    def field_def(self, meta, c):
+        return A.FieldDef(name=str(c[0]), type=c[1], default=c[2], span=self._span(meta))
+
+    def slot_def(self, meta, c):
+        return A.SlotDef(name=str(c[0]), body=c[1], span=self._span(meta))
+
+    def at_def(self, meta, c):
+        return A.AtDef(level=int(c[0]), body=c[1], span=self._span(meta))
+
+    def slot_use(self, meta, c):
+        return A.SlotUse(name=str(c[0]), body=c[1], span=self._span(meta))
+
+    def option_decl(self, meta, c):
+        modifier, name, default, doc = c
+        return A.OptionDecl(modifier=modifier, name=str(name), default=default,
+                            doc=_unquote(doc) if doc else "", span=self._span(meta))
+
+    def var_decl(self, meta, c):
+        modifier, name, type_, *rest = c
+        per = tuple(x for x in rest if isinstance(x, tuple) and x and x[0] == "per")
+        flags = [x for x in rest if x in ("hidden", "private")]
+        default = next((x for x in rest if not (isinstance(x, tuple) and x and x[0] == "per")
+                        and x not in ("hidden", "private")), None)
+        return A.VarDecl(modifier=modifier, name=str(name), type=type_,
+                         per=tuple(p[1] for p in per), default=default,
+                         hidden="hidden" in flags, private="private" in flags, span=self._span(meta))
+
+    def per(self, meta, c):
+        return ("per", str(c[0]))
+
+    def hidden(self, meta, c):
+        return "hidden"
+
+    def private(self, meta, c):
+        return "private"
+
+    def event_decl(self, meta, c):
+        return A.EventDecl(name=str(c[0]), params=tuple(p for p in c[1:] if p is not None),
+                           span=self._span(meta))
+
+    def remove_decl(self, meta, c):
+        return A.RemoveDecl(kind=str(c[0]), name=str(c[1]), span=self._span(meta))
+
+    def simple_type(self, meta, c):
+        return A.TypeRef(name=str(c[0]), span=self._span(meta))
+
+    def optional_type(self, meta, c):
+        return A.TypeRef(name=str(c[0]), optional=True, span=self._span(meta))
+
+    def list_type(self, meta, c):
+        return A.TypeRef(name="list", list_of=c[0], span=self._span(meta))
+
+    def trigger(self, meta, c):
+        event, *rest = c
+        cond, body = rest[-2], rest[-1]
+        names = tuple(str(n) for n in rest[:-2] if n is not None)
+        return A.Trigger(event=str(event), names=names, cond=cond, body=body, span=self._span(meta))
+
+    def action_decl(self, meta, c):
+        modifier, name, *rest = c
+        body = rest[-1]
+        params = tuple(x for x in rest[:-1] if isinstance(x, A.Param))
+        tags = tuple(x for x in rest[:-1] if isinstance(x, str))
+        return A.ActionDecl(modifier=modifier, name=str(name), params=params, tags=tags,
+                            body=body, span=self._span(meta))
+
+    def param(self, meta, c):
+        return A.Param(name=str(c[0]), type=c[1], domain=c[2], span=self._span(meta))
+
+    def tag(self, meta, c):
+        return str(c[0])
+
+    # --- flow ---
+    def flow_decl(self, meta, c):
+        modifier, *stages = c
+        return A.FlowDecl(modifier=modifier, stages=tuple(s for s in stages if s is not None),
+                          span=self._span(meta))
+
+    def setup_stage(self, meta, c):
+        return A.Stage(kind="setup", count=None, steps=c[0], span=self._span(meta))
+
+    def rounds_stage(self, meta, c):
+        return A.Stage(kind="rounds", count=c[0], steps=c[1], span=self._span(meta))
+
+    def finish_stage(self, meta, c):
+        return A.Stage(kind="finish", count=None, steps=c[0], span=self._span(meta))
+
+    def steps(self, meta, c):
+        return tuple(s for s in c if s is not None)
+
+    def do_step(self, meta, c):
+        return A.DoStep(name=str(c[0]), body=c[1], span=self._span(meta))
+
+    def turns_step(self, meta, c):
+        name, order, mode, *rules = c
+        return A.TurnsStep(name=str(name), order=order, mode=str(mode),
+                           rules=tuple(r for r in rules if r is not None), span=self._span(meta))
+
+    def order_named(self, meta, c):
+        return ("named", str(c[0]))
+
+    def order_reverse(self, meta, c):
+        return ("reverse", str(c[0]))
+
+    def order_var(self, meta, c):
+        return ("by", c[0])
+
+    def turn_rule(self, meta, c):
+        return (str(c[0]), tuple(str(x) for x in c[1:]), self._span(meta))
+
+    # --- statements ---
+    def body(self, meta, c):
+        return c[0] if isinstance(c[0], A.Block) else A.Block(stmts=(c[0],), span=self._span(meta))
+
+    def block(self, meta, c):
+        return A.Block(stmts=tuple(s for s in c if s is not None), span=self._span(meta))
+
+    def amount(self, meta, c):
+        return A.Amount(count=c[0], resource=str(c[1]), per=c[2], span=self._span(meta))
+
+    def amount_list(self, meta, c):
+        return tuple(c)
+
+    def amount_expr(self, meta, c):
+        return A.AmountExpr(expr=c[0], span=self._span(meta))
+
+    def gain(self, meta, c):
+        return A.Gain(amounts=c[0], to=c[1], span=self._span(meta))
+
+    def pay(self, meta, c):
+        return A.Pay(amounts=c[0], span=self._span(meta))
+
+    def lose(self, meta, c):
+        return A.Lose(amounts=c[0], to=c[1], span=self._span(meta))
+
+    def target(self, meta, c):
+        return A.Target(name=str(c[0]), index=c[1], of=c[2], span=self._span(meta))
+
+    def set_stmt(self, meta, c):
+        return A.Set(target=c[0], value=c[1], span=self._span(meta))
+
+    def let_stmt(self, meta, c):
+        return A.Let(name=str(c[0]), value=c[1], span=self._span(meta))
+
+    def advance(self, meta, c):
+        return A.Advance(track=str(c[0]), by=c[1], span=self._span(meta))
+
+    def if_stmt(self, meta, c):
+        cond, block, *rest = c
+        orelse = rest[-1] if rest and isinstance(rest[-1], A.Block) or (rest and rest[-1] is None) else None
+        elifs = tuple(r for r in rest if isinstance(r, tuple))
+        return A.If(branches=((cond, block),) + elifs, orelse=orelse, span=self._span(meta))
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def for_stmt(self, meta, c):
+        return A.For(var=str(c[0]), domain=c[1], where=c[2], body=c[3], span=self._span(meta))
+
+    def require(self, meta, c):
+        return A.Require(cond=c[0], message=_unquote(c[1]), span=self._span(meta))
+
+    def optional(self, meta, c):
+        return True
+
+    def choose(self, meta, c):
+        var, domain, where, by, optional, prompt, body = c
+        return A.Choose(var=str(var), domain=domain, where=where, by=by, optional=bool(optional),
+                        prompt=_unquote(prompt) if prompt else "", body=body, span=self._span(meta))
+
+    def draw(self, meta, c):
+        return A.Draw(var=str(c[0]), bag=str(c[1]), body=c[2], span=self._span(meta))
+
+    def emit(self, meta, c):
+        return A.Emit(event=str(c[0]), args=tuple(a for a in c[1:] if a is not None),
+                      span=self._span(meta))
+
+    def run_stmt(self, meta, c):
+        return A.Run(target=c[0], for_=c[1], span=self._span(meta))
+
+    def after_turn(self, meta, c):
+        return A.AfterTurn(body=c[0], span=self._span(meta))
+
+    def take(self, meta, c):
+        return A.Take(entity=c[0], span=self._span(meta))
+
+    def give(self, meta, c):
+        return A.Give(entity=c[0], to=c[1], span=self._span(meta))
+
+    def discard(self, meta, c):
+        return A.Discard(entity=c[0], span=self._span(meta))
+
+    def call_stmt(self, meta, c):
+        return A.CallStmt(fn=str(c[0]), args=tuple(a for a in c[1:] if a is not None),
+                          span=self._span(meta))
+
+    def pass_stmt(self, meta, c):
+        return A.Pass(span=self._span(meta))
+
+    def use_stmt(self, meta, c):
+        return A.Use(component=str(c[0]), span=self._span(meta))
+
+    def restore_stmt(self, meta, c):
+        return A.Restore(component=str(c[0]), span=self._span(meta))
+
+    # --- expressions ---
+    def count_of(self, meta, c):
+        return A.Quant(kind="count", var=str(c[0]), domain=c[1], where=c[2], span=self._span(meta))
+
+    def any_of(self, meta, c):
+        return A.Quant(kind="any", var=str(c[0]), domain=c[1], where=c[2], span=self._span(meta))
+
+    def all_of(self, meta, c):
+        return A.Quant(kind="all", var=str(c[0]), domain=c[1], where=c[2], span=self._span(meta))
+
+    def sum_of(self, meta, c):
+        return A.SumOf(expr=c[0], var=str(c[1]), domain=c[2], where=c[3], span=self._span(meta))
+
+    def or_expr(self, meta, c):
+        return A.BoolOp(op="or", items=tuple(c), span=self._span(meta))
+
+    def and_expr(self, meta, c):
+        return A.BoolOp(op="and", items=tuple(c), span=self._span(meta))
+
+    def not_(self, meta, c):
+        return A.Not(operand=c[0], span=self._span(meta))
+
+    def comp_op(self, meta, c):
+        return "notin" if len(c) == 2 else str(c[0])
+
+    def comparison(self, meta, c):
+        return A.Compare(op=c[1], left=c[0], right=c[2], span=self._span(meta))
+
+    def range(self, meta, c):
+        return A.Range(low=c[0], high=c[1], span=self._span(meta))
+
+    def _chain(self, meta, c):
+        node = c[0]
+        for i in range(1, len(c), 2):
+            node = A.BinOp(op=str(c[i]), left=node, right=c[i + 1], span=self._span(meta))
+        return node
+
+    sum = _chain
+    product = _chain
+
+    def neg(self, meta, c):
+        return A.Neg(operand=c[0], span=self._span(meta))
+
+    def field(self, meta, c):
+        return A.Field(obj=c[0], name=str(c[1]), span=self._span(meta))
+
+    def index(self, meta, c):
+        return A.Index(obj=c[0], index=c[1], span=self._span(meta))
+
+    def of_player(self, meta, c):
+        return A.Of(expr=c[0], player=c[1], span=self._span(meta))
+
+    def int(self, meta, c):
+        return A.Int(value=int(c[0]), span=self._span(meta))
+
+    def string(self, meta, c):
+        return A.Str(value=_unquote(c[0]), span=self._span(meta))
+
+    def true(self, meta, c):
+        return A.Bool(value=True, span=self._span(meta))
+
+    def false(self, meta, c):
+        return A.Bool(value=False, span=self._span(meta))
+
+    def none(self, meta, c):
+        return A.NoneLit(span=self._span(meta))
+
+    def name(self, meta, c):
+        return A.Name(id=str(c[0]), span=self._span(meta))
+
+    def call(self, meta, c):
+        return A.Call(fn=str(c[0]), args=tuple(a for a in c[1:] if a is not None),
+                      span=self._span(meta))
+
+    def list(self, meta, c):
+        return A.ListLit(items=tuple(a for a in c if a is not None), span=self._span(meta))
+
+
+def _unquote(token) -> str:
+    text = str(token)[1:-1]
+    return text.replace('\\"', '"').replace("\\\\", "\\").replace("\\n", "\n")

@@ -1,0 +1,476 @@
+"""What each construct of the rules language does, as plain functions on a
+:class:`~boardrules.runtime.Context`.
+
+Both back ends call these: the compiler (closures built once per ruleset) and the
+tree-walking interpreter (the oracle the compiler is tested against). Only the
+dispatch differs, so the two cannot drift apart in meaning.
+
+State keys: ``("r", resource, player)``, ``("t", track, player)``,
+``("c", component, player)`` (supply left), ``("v", var, *index)``,
+``("o", entity)`` (owner), ``("s", player, source)`` (score by source).
+"""
+
+from __future__ import annotations
+
+from ..runtime import CHANCE, Decision, Dice, RuleViolation
+
+# ---- names ------------------------------------------------------------------
+
+LOCAL, BUILTIN, RESOURCE, TRACK, COMPONENT, VAR, OPTION, ENTITY, KIND = range(9)
+
+
+def classify(rs, name: str):
+    """How a name that is not a local binding resolves: (class, payload)."""
+    if name in BUILTIN_VALUES:
+        return BUILTIN, BUILTIN_VALUES[name]
+    if name in rs.resources:
+        return RESOURCE, name
+    if name in rs.tracks:
+        return TRACK, name
+    if name in rs.components:
+        return COMPONENT, name
+    if name in rs.vars:
+        return VAR, rs.vars[name]
+    if name in rs.options:
+        return OPTION, rs.options[name]
+    if name in rs.entities:
+        return ENTITY, name
+    if name in rs.by_kind:
+        return KIND, rs.by_kind[name]
+    raise RuleViolation(f"unknown name '{name}'")
+
+
+def _me(ctx):
+    return ctx.player()
+
+
+BUILTIN_VALUES = {
+    "me": _me,
+    "players": lambda ctx: tuple(range(ctx.nplayers)),
+    "others": lambda ctx: tuple(p for p in range(ctx.nplayers) if p != ctx.me),
+    "hexes": lambda ctx: ctx.get(("v", "hexes")) or (),
+    "round": lambda ctx: ctx.get(("f", "round")),
+    "nplayers": lambda ctx: ctx.nplayers,
+    "chance": lambda ctx: CHANCE,
+}
+
+
+def var_key(ctx, var, index):
+    """The state key of variable ``var`` (a VarDef) for ``me`` and ``index``."""
+    key = ("v", var.name)
+    for per in var.per:
+        if per == "player":
+            key += (ctx.player(),)
+        else:
+            key += (index,)
+    return key
+
+
+def load_var(ctx, var):
+    if any(p != "player" for p in var.per):
+        return VarHandle(var)
+    return ctx.get(var_key(ctx, var, None))
+
+
+class VarHandle:
+    """A per-hex or per-entity variable named without its index (only indexing is allowed)."""
+
+    __slots__ = ("var",)
+
+    def __init__(self, var):
+        self.var = var
+
+
+def load(ctx, cls, payload):
+    if cls == BUILTIN:
+        return payload(ctx)
+    if cls == RESOURCE:
+        return ctx.get(("r", payload, ctx.player()))
+    if cls == TRACK:
+        return ctx.get(("t", payload, ctx.player()))
+    if cls == COMPONENT:
+        return ctx.get(("c", payload, ctx.player()))
+    if cls == VAR:
+        return load_var(ctx, payload)
+    if cls == OPTION:
+        return payload.default
+    if cls == ENTITY:
+        return payload
+    return payload  # KIND: the tuple of its entities
+
+
+def load_name(ctx, name):
+    env = ctx.env
+    if name in env:
+        return env[name]
+    cls, payload = classify(ctx.rs, name)
+    return load(ctx, cls, payload)
+
+
+def index(ctx, obj, idx):
+    if isinstance(obj, VarHandle):
+        return ctx.get(var_key(ctx, obj.var, idx))
+    if isinstance(obj, (tuple, str)):
+        if not isinstance(idx, int) or isinstance(idx, bool):
+            raise ctx.violation(f"a list index must be a number, not {idx!r}")
+        if not -len(obj) <= idx < len(obj):
+            raise ctx.violation(f"index {idx} is outside a list of {len(obj)}")
+        return obj[idx]
+    raise ctx.violation(f"cannot index {obj!r}")
+
+
+def field(ctx, obj, name):
+    ent = ctx.rs.entities.get(obj) if isinstance(obj, str) else None
+    if ent is None:
+        raise ctx.violation(f"{obj!r} is not an entity, so it has no field '{name}'")
+    try:
+        return ent.fields[name]
+    except KeyError:
+        raise ctx.violation(f"a {ent.kind} has no field '{name}'") from None
+
+
+def with_me(ctx, player, thunk):
+    saved = ctx.me
+    ctx.me = ctx.player(player)
+    try:
+        return thunk()
+    finally:
+        ctx.me = saved
+
+
+# ---- operators ----------------------------------------------------------------
+
+
+def _num(ctx, v, op):
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ctx.violation(f"'{op}' needs numbers, got {v!r}")
+    return v
+
+
+def binop(ctx, op, a, b):
+    if op == "+" and isinstance(a, tuple) and isinstance(b, tuple):
+        return a + b
+    a, b = _num(ctx, a, op), _num(ctx, b, op)
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if b == 0:
+        raise ctx.violation(f"division by zero in '{op}'")
+    return a // b if op == "//" else a % b
+
+
+def compare(ctx, op, a, b):
+    if op == "==":
+        return a == b
+    if op == "!=":
+        return a != b
+    if op in ("in", "notin"):
+        found = a in b if isinstance(b, (tuple, frozenset, Dice)) else False
+        return found if op == "in" else not found
+    a, b = _num(ctx, a, op), _num(ctx, b, op)
+    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+
+
+def truth(v) -> bool:
+    return bool(v)
+
+
+def rng(ctx, lo, hi):
+    return tuple(range(_num(ctx, lo, ".."), _num(ctx, hi, "..") + 1))
+
+
+def domain(ctx, value):
+    """A collection to iterate: lists as they are, a number n as 0..n-1."""
+    if isinstance(value, (tuple, Dice)):
+        return value
+    if isinstance(value, frozenset):
+        return tuple(sorted(value, key=repr))
+    raise ctx.violation(f"cannot iterate over {value!r}")
+
+
+# ---- built-in functions -----------------------------------------------------------
+
+
+def _owner(ctx, e):
+    return ctx.get(("o", e))
+
+
+def _held(ctx, kind):
+    me = ctx.player()
+    names = ctx.rs.by_kind.get(kind) if isinstance(kind, str) else kind
+    if names is None:
+        raise ctx.violation(f"'{kind}' is not a kind")
+    return tuple(e for e in names if ctx.get(("o", e)) == me)
+
+
+def _table_after(ctx, p):
+    n = ctx.nplayers
+    return tuple((p + i) % n for i in range(1, n))
+
+
+def _position(ctx, lst, x):
+    try:
+        return domain(ctx, lst).index(x)
+    except ValueError:
+        return -1
+
+
+def _field(ctx, e, name):
+    return field(ctx, e, name)
+
+
+BUILTIN_FUNCTIONS = {
+    "len": lambda ctx, x: len(domain(ctx, x)),
+    "min": lambda ctx, *xs: min(domain(ctx, xs[0]) if len(xs) == 1 else xs),
+    "max": lambda ctx, *xs: max(domain(ctx, xs[0]) if len(xs) == 1 else xs),
+    "abs": lambda ctx, x: abs(_num(ctx, x, "abs")),
+    "holds": lambda ctx, e: ctx.get(("o", e)) == ctx.player(),
+    "held": _held,
+    "owner": _owner,
+    "supply": lambda ctx, c: ctx.get(("c", c, ctx.player())),
+    "passed": lambda ctx, p: p in (ctx.get(("f", "passed")) or ()),
+    "table_after": _table_after,
+    "without": lambda ctx, lst, x: tuple(y for y in domain(ctx, lst) if y != x),
+    "position": _position,
+    "kind_of": lambda ctx, e: ctx.rs.entities[e].kind if e in ctx.rs.entities else None,
+    "dice": lambda ctx, n: Dice(_num(ctx, n, "dice")),
+    "field": _field,
+    "first": lambda ctx, lst: domain(ctx, lst)[0] if domain(ctx, lst) else None,
+    "sorted": lambda ctx, lst: tuple(sorted(domain(ctx, lst))),
+    "unique": lambda ctx, lst: tuple(dict.fromkeys(domain(ctx, lst))),
+}
+
+
+def call(ctx, fn, args):
+    if fn in BUILTIN_FUNCTIONS:
+        try:
+            return BUILTIN_FUNCTIONS[fn](ctx, *args)
+        except (TypeError, ValueError) as err:
+            raise ctx.violation(f"{fn}() failed: {err}") from None
+    return ctx.rs.primitives[fn].fn(ctx, *args)
+
+
+# ---- statements -----------------------------------------------------------------
+
+
+def amounts(ctx, pairs):
+    """Check a list of (count, resource) pairs produced by an amount expression."""
+    out = []
+    for pair in pairs:
+        if not (isinstance(pair, tuple) and len(pair) == 2 and pair[1] in ctx.rs.resources):
+            raise ctx.violation(f"{pair!r} is not an amount of a resource")
+        out.append((_num(ctx, pair[0], "amount"), pair[1]))
+    return out
+
+
+def gain(ctx, pairs, to):
+    for n, res in pairs:
+        ctx.gain(res, n, to)
+
+
+def pay(ctx, pairs):
+    for n, res in pairs:
+        ctx.pay(res, n)
+
+
+def lose(ctx, pairs, to):
+    for n, res in pairs:
+        ctx.lose(res, n, to)
+
+
+def set_var(ctx, var, idx, of, value):
+    if of is not None:
+        saved = ctx.me
+        ctx.me = ctx.player(of)
+        try:
+            key = var_key(ctx, var, idx)
+        finally:
+            ctx.me = saved
+    else:
+        key = var_key(ctx, var, idx)
+    ctx.set(key, value)
+    if var.name == "hexes":
+        pass
+
+
+def advance(ctx, track, by):
+    rs = ctx.rs
+    tdef = rs.tracks[track]
+    me = ctx.player()
+    key = ("t", track, me)
+    level = ctx.get(key)
+    steps = _num(ctx, by, "advance")
+    if level + steps > tdef.high:
+        raise ctx.violation(f"{track} is already at level {level} of {tdef.high}")
+    for _ in range(steps):
+        level += 1
+        ctx.set(key, level)
+        ctx.events.append(_event(ctx, "advance", me, (track, level)))
+        reward = rs.track_rewards.get((track, level))
+        if reward is not None:
+            run_unit(ctx, reward, f"{track} {level}")
+
+
+def _event(ctx, kind, player, detail):
+    from ..runtime import Event
+    return Event(ctx.ply, kind, player, detail, ctx.source or "rules")
+
+
+def run_unit(ctx, fn, source, me=None, env=None):
+    """Run a compiled block with its own source label (and optionally ``me`` and bindings)."""
+    saved = ctx.source, ctx.me, ctx.env
+    ctx.source = source
+    if me is not None:
+        ctx.me = me
+    if env is not None:
+        ctx.env = env
+    ctx.depth += 1
+    if ctx.depth > 200:
+        raise ctx.violation("rules call each other more than 200 levels deep (a loop of triggers?)")
+    try:
+        fn(ctx)
+    finally:
+        ctx.depth -= 1
+        ctx.source, ctx.me, ctx.env = saved
+
+
+def choose(ctx, block_id, var, options, where, by, optional, prompt):
+    """Queue a decision; ``where`` filters the options with ``var`` bound to each."""
+    if isinstance(options, Dice):
+        opts = options
+    else:
+        opts = domain(ctx, options)
+        if where is not None:
+            saved = ctx.env
+            kept = []
+            for o in opts:
+                ctx.env = {**saved, var: o}
+                if where(ctx):
+                    kept.append(o)
+            ctx.env = saved
+            opts = tuple(kept)
+    player = ctx.player() if by is None else (CHANCE if by == CHANCE else ctx.player(by))
+    if not optional and not isinstance(opts, Dice) and len(opts) == 0:
+        raise ctx.violation(f"no choice is possible for '{var}'")
+    ctx.queue(Decision(player, var, opts, optional, prompt, block_id,
+                       tuple(ctx.env.items()), ctx.me, ctx.source))
+
+
+def draw(ctx, block_id, var, bag):
+    contents = ctx.get(("v", bag))
+    if not contents:
+        raise ctx.violation(f"'{bag}' is empty: nothing to draw")
+    ctx.queue(Decision(CHANCE, var, tuple(dict.fromkeys(contents)), False, "", block_id,
+                       tuple(ctx.env.items()), ctx.me, ctx.source, bag))
+
+
+def emit(ctx, event, args):
+    rs = ctx.rs
+    for trig in rs.triggers_by_event.get(event, ()):
+        if trig.entity is not None:
+            holder = ctx.get(("o", trig.entity))
+            if holder is None:
+                continue
+            me = holder
+        else:
+            me = ctx.me
+        env = dict(zip(trig.names, args))
+        saved = ctx.me, ctx.env
+        ctx.me, ctx.env = me, env
+        try:
+            ok = trig.cond is None or trig.cond(ctx)
+        finally:
+            ctx.me, ctx.env = saved
+        if ok:
+            run_unit(ctx, trig.body, trig.source, me=me, env=env)
+
+
+def run_slot(ctx, entity, slot, for_):
+    rs = ctx.rs
+    ent = rs.entities.get(entity) if isinstance(entity, str) else None
+    if ent is None:
+        raise ctx.violation(f"{entity!r} is not an entity")
+    fn = rs.slot_fn(entity, slot)
+    if fn is None:
+        return
+    me = ctx.me if for_ is None else ctx.player(for_)
+    run_unit(ctx, fn, entity, me=me, env={"self": entity})
+
+
+def after_turn(ctx, block_id):
+    pending = ctx.get(("f", "after")) or ()
+    ctx.set(("f", "after"), pending + ((block_id, tuple(ctx.env.items()), ctx.me, ctx.source),))
+
+
+def _entity(ctx, e):
+    if e not in ctx.rs.entities:
+        raise ctx.violation(f"{e!r} is not an entity")
+    return e
+
+
+def take(ctx, e):
+    e = _entity(ctx, e)
+    owner = ctx.get(("o", e))
+    me = ctx.player()
+    if owner is not None and owner != me:
+        raise ctx.violation(f"{e} belongs to another player")
+    ctx.set(("o", e), me)
+    ctx.events.append(_event(ctx, "take", me, e))
+
+
+def give(ctx, e, to):
+    e = _entity(ctx, e)
+    to = ctx.player(to)
+    ctx.set(("o", e), to)
+    ctx.events.append(_event(ctx, "take", to, e))
+
+
+def discard(ctx, e):
+    e = _entity(ctx, e)
+    ctx.set(("o", e), None)
+    ctx.events.append(_event(ctx, "discard", ctx.me, e))
+
+
+def call_procedure(ctx, fn, args):
+    rs = ctx.rs
+    if fn in rs.primitives:
+        rs.primitives[fn].fn(ctx, *args)
+        return
+    proc = rs.actions[fn]
+    env = {p.name: a for p, a in zip(proc.params, args)}
+    run_unit(ctx, rs.action_body(fn), ctx.source or fn, env=env)
+
+
+def do_pass(ctx):
+    me = ctx.player()
+    passed = ctx.get(("f", "passed")) or ()
+    if me in passed:
+        raise ctx.violation("you have already passed")
+    ctx.set(("f", "passed"), passed + (me,))
+    ctx.events.append(_event(ctx, "pass", me, None))
+
+
+def use(ctx, comp):
+    me = ctx.player()
+    key = ("c", comp, me)
+    left = ctx.get(key)
+    if left <= 0:
+        raise ctx.violation(f"no {comp} left in the supply")
+    ctx.set(key, left - 1)
+
+
+def restore(ctx, comp):
+    me = ctx.player()
+    key = ("c", comp, me)
+    left = ctx.get(key)
+    if left >= ctx.rs.components[comp].supply:
+        raise ctx.violation(f"every {comp} is already in the supply")
+    ctx.set(key, left + 1)
+
+
+def require(ctx, ok, message, span):
+    if not ok:
+        raise RuleViolation(message, ctx.source, span)

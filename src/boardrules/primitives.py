@@ -1,0 +1,42 @@
+"""Primitives: Python functions that rules call by name, declared with a typed signature.
+
+A plugin returns them from ``boardrules_primitives``. The checker validates every
+call against ``params`` and ``returns``; at run time the function receives the
+:class:`~boardrules.runtime.Context` first, then the arguments::
+
+    @primitive("hex_distance", a="hex", b="hex", returns="int")
+    def hex_distance(ctx, a, b): ...
+
+Types are the rules language's: ``int``, ``bool``, ``text``, ``player``, ``hex``,
+``any``, an entity kind, or ``list:T``. A primitive with ``effect=True`` may change
+the state (through ``ctx.set``/``ctx.gain``…) and is called with ``call NAME(...)``;
+one without is a pure function used in expressions. A primitive signals a broken
+rule by raising ``ctx.violation("message")``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import attrs
+
+
+@attrs.frozen
+class Primitive:
+    """A named, typed Python function the rules language may call."""
+
+    name: str
+    fn: Callable
+    params: tuple  # ((name, type), ...)
+    returns: str = "any"
+    effect: bool = False
+    doc: str = ""
+
+
+def primitive(name: str, *, returns: str = "any", effect: bool = False, **params: str):
+    """Decorator: declare ``fn(ctx, *args)`` as primitive ``name`` with typed ``params``."""
+
+    def wrap(fn: Callable) -> Primitive:
+        return Primitive(name, fn, tuple(params.items()), returns, effect,
+                         (fn.__doc__ or "").strip())
+    return wrap

@@ -1,0 +1,322 @@
+"""Rulesets: rule files parsed, merged, checked and compiled once, then immutable.
+
+:func:`build_ruleset` is the one way to make one. It gathers the game's rule
+files, each enabled module's, and the user's house rules; merges them on the AST;
+checks them (all errors at once); and compiles every rule to Python callables.
+Results are cached per process, so building the same ruleset twice is free.
+A ruleset pickles as the recipe that built it.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+import attrs
+
+from . import plugins
+from .errors import BoardrulesError, PluginError, RulesError
+from .lang import ast as A
+from .lang.backends import Compiler, Interpreter
+from .lang.checker import Checker
+from .lang.merge import Layer, merge
+from .lang.parser import parse_text
+
+
+@attrs.frozen
+class Recipe:
+    """Everything needed to rebuild a ruleset: game, modules, options, house-rule texts."""
+
+    game: str | None
+    modules: tuple = ()
+    options: tuple = ()  # sorted (name, value) pairs
+    rules: tuple = ()  # ((path, text), ...)
+    backend: str = "compiled"
+    texts: tuple = ()  # for games without a plugin: ((path, text), ...) as the base layer
+
+
+@attrs.frozen
+class TriggerFn:
+    event: str
+    names: tuple
+    cond: object
+    body: object
+    entity: str | None
+    source: str
+
+
+@attrs.frozen
+class Step:
+    """One compiled flow step: ``do`` a block, or let players take ``turns``."""
+
+    name: str
+    kind: str
+    body: object = None
+    order: tuple = ()  # ("seat"|"snake"|"reverse seat", None) or ("by", fn)
+    mode: str = ""
+    main: tuple = ()
+    free: tuple = ()
+
+
+@attrs.frozen
+class Stage:
+    kind: str
+    count: object
+    steps: tuple
+
+
+class Ruleset:
+    """A compiled, immutable set of rules. Build it with :func:`build_ruleset`.
+
+    Attributes: ``title``, ``players`` (min, max), ``options`` (name → OptionDef with
+    the value in force as ``default``), ``resources``, ``tracks``, ``components``,
+    ``kinds``, ``entities``, ``by_kind``, ``vars``, ``events``, ``actions``,
+    ``primitives``, ``stages`` and ``id`` (a digest of the recipe).
+    """
+
+    def __init__(self, program, primitives: dict, recipe: Recipe):
+        self.recipe = recipe
+        self.game = recipe.game
+        self.modules = recipe.modules
+        self.id = hashlib.sha256(repr(recipe).encode()).hexdigest()[:16]
+        p = program
+        self.title = p.title or (recipe.game or "")
+        self.players = p.players
+        self.options = p.options
+        self.resources = p.resources
+        self.tracks = p.tracks
+        self.components = p.components
+        self.kinds = p.kinds
+        self.entities = p.entities
+        self.by_kind = p.by_kind
+        self.vars = p.vars
+        self.events = p.events
+        self.actions = p.actions
+        self.primitives = primitives
+        self._block_ids: dict = {}
+        self.blocks: list = []
+        self._defaults = {}
+        for name, var in self.vars.items():
+            self._defaults[("v", name)] = var.default
+        for name, comp in self.components.items():
+            self._defaults[("c", name)] = comp.supply
+        backend = Compiler(self) if recipe.backend == "compiled" else Interpreter(self)
+        self.backend = backend
+        self._register_blocks(p)
+        self.blocks = [backend.block(b) for b in self._block_nodes]
+        self.track_rewards = {(t.name, lv): backend.block(b)
+                              for t in self.tracks.values() for lv, b in t.rewards.items()}
+        self._slots = {}
+        for e in self.entities.values():
+            kind = self.kinds[e.kind]
+            for slot, default in kind.slots.items():
+                body = e.slots.get(slot, default)
+                if body is not None:
+                    self._slots[(e.name, slot)] = backend.block(body)
+        self._action_bodies = {n: backend.block(a.body) for n, a in self.actions.items()}
+        self.param_domains = {n: tuple(backend.expr(prm.domain) for prm in a.params)
+                              for n, a in self.actions.items()}
+        self.caps = {n: backend.expr(r.cap) for n, r in self.resources.items() if r.cap is not None}
+        by_event: dict = {}
+        for t in p.triggers:
+            by_event.setdefault(t.event, []).append(TriggerFn(
+                t.event, t.names, backend.expr(t.cond), backend.block(t.body), t.entity, t.source))
+        self.triggers_by_event = {k: tuple(v) for k, v in by_event.items()}
+        self.stages = self._compile_flow(p.flow, backend)
+        self.resources = {n: attrs.evolve(r, cap=_cap_fn(self.caps[n]) if n in self.caps else None)
+                          for n, r in p.resources.items()}
+
+    # ---- construction helpers ----
+    def _register_blocks(self, p) -> None:
+        nodes: list = []
+
+        def walk(node):
+            if isinstance(node, (A.Choose, A.Draw, A.AfterTurn)):
+                self._block_ids[id(node.body)] = len(nodes)
+                nodes.append(node.body)
+            if isinstance(node, A.Block):
+                for s in node.stmts:
+                    walk(s)
+            elif isinstance(node, A.If):
+                for _, b in node.branches:
+                    walk(b)
+                if node.orelse is not None:
+                    walk(node.orelse)
+            elif isinstance(node, (A.For, A.Choose, A.Draw, A.AfterTurn)):
+                walk(node.body)
+
+        for t in p.tracks.values():
+            for b in t.rewards.values():
+                walk(b)
+        for k in p.kinds.values():
+            for b in k.slots.values():
+                if b is not None:
+                    walk(b)
+        for e in p.entities.values():
+            for b in e.slots.values():
+                walk(b)
+        for a in p.actions.values():
+            walk(a.body)
+        for t in p.triggers:
+            walk(t.body)
+        if p.flow is not None:
+            for stage in p.flow.stages:
+                for step in stage.steps:
+                    if isinstance(step, A.DoStep):
+                        walk(step.body)
+        self._block_nodes = nodes
+
+    def _compile_flow(self, flow, backend) -> tuple:
+        if flow is None:
+            return ()
+        stages = []
+        for st in flow.stages:
+            steps = []
+            for s in st.steps:
+                if isinstance(s, A.DoStep):
+                    steps.append(Step(s.name, "do", body=backend.block(s.body)))
+                else:
+                    kind, arg = s.order
+                    order = ("by", backend.expr(arg)) if kind == "by" else (
+                        ("reverse " + arg) if kind == "reverse" else arg, None)
+                    rules = {"main": (), "free": ()}
+                    for rule_kind, names, _ in s.rules:
+                        rules[rule_kind] = rules.get(rule_kind, ()) + names
+                    steps.append(Step(s.name, "turns", order=order, mode=s.mode,
+                                      main=rules["main"], free=rules["free"]))
+            stages.append(Stage(st.kind, backend.expr(st.count), tuple(steps)))
+        return tuple(stages)
+
+    # ---- lookups used at run time ----
+    def block_id(self, body) -> int:
+        return self._block_ids[id(body)]
+
+    def slot_fn(self, entity: str, slot: str):
+        return self._slots.get((entity, slot))
+
+    def action_body(self, name: str):
+        return self._action_bodies[name]
+
+    def default_of(self, key: tuple):
+        if key[0] == "v" or key[0] == "c":
+            return self._defaults.get(key[:2], None)
+        if key[0] in ("r", "t", "s"):
+            return 0
+        return None
+
+    def option(self, name: str):
+        """The value in force of option ``name``."""
+        return self.options[name].default
+
+    def __reduce__(self):
+        return (_rebuild, (self.recipe,))
+
+    def __repr__(self) -> str:
+        mods = f" +{','.join(self.modules)}" if self.modules else ""
+        return f"<Ruleset {self.title}{mods} id={self.id}>"
+
+
+def _cap_fn(fn):
+    return lambda ctx, p: _with_player(ctx, p, fn)
+
+
+def _with_player(ctx, p, fn):
+    saved = ctx.me
+    ctx.me = p
+    try:
+        return fn(ctx)
+    finally:
+        ctx.me = saved
+
+
+def _rebuild(recipe: Recipe) -> Ruleset:
+    return _build(recipe)
+
+
+@functools.lru_cache(maxsize=64)
+def _build(recipe: Recipe) -> Ruleset:
+    diagnostics = []
+    layers = []
+    primitives: dict = {}
+
+    def parse_all(pairs):
+        files = []
+        for path, text in pairs:
+            try:
+                files.append(parse_text(text, path))
+            except RulesError as err:
+                diagnostics.extend(err.diagnostics)
+        return tuple(files)
+
+    if recipe.game is not None:
+        spec = plugins.game_spec(recipe.game)
+        primitives = plugins.primitives(recipe.game)
+        layers.append(Layer(recipe.game, "game", parse_all(_read(spec.rule_files))))
+        available = plugins.modules(recipe.game)
+        for name in recipe.modules:
+            if name not in available:
+                raise PluginError(f"{recipe.game} has no module {name!r}; "
+                                  f"available: {', '.join(sorted(available)) or 'none'}")
+            layers.append(Layer(name, "module", parse_all(_read(available[name].rule_files))))
+        extra = [f for group in plugins.manager().hook.boardrules_rule_files(
+            game=recipe.game, modules=recipe.modules) for f in (group or ())]
+        if extra:
+            layers.append(Layer("plugins", "module", parse_all(_read(extra))))
+    if recipe.texts:
+        layers.append(Layer("rules", "game", parse_all(recipe.texts)))
+    if recipe.rules:
+        layers.append(Layer("house rules", "house", parse_all(recipe.rules)))
+    merged, merge_errors = merge(layers)
+    diagnostics.extend(merge_errors)
+    known = {o.name for o in merged.items.values() if isinstance(o, A.OptionDecl)}
+    unknown = [name for name, _ in recipe.options if name not in known]
+    if unknown and not diagnostics:
+        raise BoardrulesError(f"unknown option(s): {', '.join(unknown)}; "
+                              f"known: {', '.join(sorted(known)) or 'none'}")
+    checker = Checker(merged, primitives, dict(recipe.options))
+    program = checker.check()
+    diagnostics.extend(checker.errors)
+    if diagnostics:
+        raise RulesError(sorted(diagnostics, key=lambda d: (d.span.file, d.span.line, d.span.column)))
+    rs = Ruleset(program, primitives, recipe)
+    if recipe.game is not None:
+        plugins.manager().hook.boardrules_ruleset_built(ruleset=rs)
+    return rs
+
+
+def _read(paths) -> tuple:
+    out = []
+    for p in paths:
+        path = Path(p)
+        try:
+            out.append((str(path), path.read_text(encoding="utf-8")))
+        except OSError as err:
+            raise PluginError(f"cannot read rule file {path}: {err.strerror}") from None
+    return tuple(out)
+
+
+def build_ruleset(game: str | None = None, *, modules=(), options=None, rules=(), texts=None,
+                  backend: str = "compiled") -> Ruleset:
+    """Build (or fetch from the cache) the ruleset for ``game``.
+
+    ``modules``: names of the game's optional modules to enable; ``options``: a dict
+    overriding option defaults; ``rules``: paths of house-rule files (merged last);
+    ``texts``: a dict ``{path: text}`` of rule files to use as the base layer instead
+    of (or on top of) a plugin game; ``backend``: ``"compiled"`` or ``"interpreted"``.
+
+    Raises :class:`~boardrules.errors.RulesError` (every diagnostic of every file),
+    :class:`~boardrules.errors.PluginError` (unknown game or module) or
+    :class:`~boardrules.errors.BoardrulesError` (unknown option).
+    """
+    if backend not in ("compiled", "interpreted"):
+        raise ValueError("backend must be 'compiled' or 'interpreted'")
+    recipe = Recipe(
+        game=game,
+        modules=tuple(modules),
+        options=tuple(sorted((options or {}).items())),
+        rules=_read(rules),
+        backend=backend,
+        texts=tuple(sorted((texts or {}).items())),
+    )
+    return _build(recipe)

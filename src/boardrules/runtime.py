@@ -1,0 +1,191 @@
+"""The runtime every rule runs on: a copy-on-write view of the state plus the
+effects of one action, shared by the compiled rules and the interpreter.
+
+A :class:`Context` reads the committed state's values and writes into a small
+overlay, so trying an action costs only what it changes, and an action that breaks
+a rule leaves the committed state untouched (the overlay is simply dropped).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from .lang.ast import Span
+
+MISSING = object()
+CHANCE = -1  # the "player" who decides chance outcomes
+
+
+class RuleViolation(Exception):
+    """Raised inside rules when an action breaks one; the engine turns it into
+    :class:`~boardrules.errors.IllegalActionError`."""
+
+    def __init__(self, message: str, rule: str = "", span: Span | None = None):
+        self.message = message
+        self.rule = rule
+        self.span = span
+        super().__init__(message)
+
+
+@attrs.frozen
+class Decision:
+    """A choice some player (or chance) must make before play goes on.
+
+    ``options`` is the tuple of allowed values (for dice, a :class:`Dice`);
+    ``block`` indexes the ``choose``/``draw`` body in the ruleset; ``env`` holds the
+    bindings the body sees; ``bag`` names the list variable a ``draw`` takes from.
+    """
+
+    player: int
+    label: str
+    options: Any
+    optional: bool
+    prompt: str
+    block: int
+    env: tuple
+    me: int | None
+    source: str
+    bag: str | None = None
+
+
+@attrs.frozen
+class Dice:
+    """The outcomes of rolling ``count`` six-sided dice: tuples of values 1..6."""
+
+    count: int
+
+    def __contains__(self, value) -> bool:
+        return (isinstance(value, tuple) and len(value) == self.count
+                and all(isinstance(v, int) and 1 <= v <= 6 for v in value))
+
+    def __iter__(self):
+        import itertools
+        return itertools.product(range(1, 7), repeat=self.count)
+
+    def __len__(self) -> int:
+        return 6 ** self.count
+
+    def sample(self, rng) -> tuple:
+        return tuple(rng.randint(1, 6) for _ in range(self.count))
+
+
+@attrs.frozen
+class Event:
+    """One entry of the event log: what changed, for whom, and which rule did it."""
+
+    ply: int
+    kind: str
+    player: int | None
+    detail: Any
+    source: str
+
+
+class Context:
+    """Working view of one state while an action runs.
+
+    ``base`` is the committed values (never mutated); writes go to ``w``.
+    ``me`` is the player the current rule speaks for; ``env`` the local bindings;
+    ``queued`` the decisions created so far; ``events`` what changed.
+    """
+
+    __slots__ = ("rs", "base", "w", "me", "env", "queued", "events", "source", "ply", "depth")
+
+    def __init__(self, rs, base: dict, me: int | None = None, ply: int = 0):
+        self.rs = rs
+        self.base = base
+        self.w: dict = {}
+        self.me = me
+        self.env: dict = {}
+        self.queued: list = []
+        self.events: list = []
+        self.source = ""
+        self.ply = ply
+        self.depth = 0
+
+    # ---- values ----
+    def get(self, key: tuple):
+        w = self.w
+        if key in w:
+            return w[key]
+        v = self.base.get(key, MISSING)
+        if v is MISSING:
+            return self.rs.default_of(key)
+        return v
+
+    def set(self, key: tuple, value) -> None:
+        self.w[key] = value
+
+    def merged(self) -> dict:
+        """The committed values with this context's writes applied (defaults dropped)."""
+        out = dict(self.base)
+        default_of = self.rs.default_of
+        for k, v in self.w.items():
+            if v == default_of(k):
+                out.pop(k, None)
+            else:
+                out[k] = v
+        return out
+
+    # ---- players ----
+    @property
+    def nplayers(self) -> int:
+        return self.get(("nplayers",))
+
+    def player(self, p=MISSING) -> int:
+        if p is MISSING:
+            p = self.me
+        if p is None or not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.nplayers:
+            raise RuleViolation(f"no player here (got {p!r})", self.source)
+        return p
+
+    # ---- resources ----
+    def gain(self, res: str, n: int, p: int | None = None) -> None:
+        rs = self.rs
+        p = self.player(self.me if p is None else p)
+        rdef = rs.resources[res]
+        if n < 0:
+            return self.lose(res, -n, p)
+        key = ("r", res, p)
+        old = self.get(key)
+        new = old + n
+        cap = rdef.cap(self, p) if rdef.cap is not None else None
+        if cap is not None and new > cap:
+            new = max(cap, old)
+        self._change(res, p, key, old, new, "gain")
+
+    def pay(self, res: str, n: int, p: int | None = None) -> None:
+        p = self.player(self.me if p is None else p)
+        rdef = self.rs.resources[res]
+        key = ("r", res, p)
+        old = self.get(key)
+        if n < 0:
+            raise RuleViolation(f"cannot pay a negative amount of {res}", self.source)
+        if old - n < rdef.floor:
+            raise RuleViolation(f"needs {n} {res}, has {old - rdef.floor}", self.source)
+        self._change(res, p, key, old, old - n, "pay")
+
+    def lose(self, res: str, n: int, p: int | None = None) -> None:
+        p = self.player(self.me if p is None else p)
+        rdef = self.rs.resources[res]
+        key = ("r", res, p)
+        old = self.get(key)
+        self._change(res, p, key, old, max(old - n, min(rdef.floor, old)), "lose")
+
+    def _change(self, res, p, key, old, new, kind) -> None:
+        if new == old:
+            return
+        self.set(key, new)
+        source = self.source or "rules"
+        if self.rs.resources[res].scored:
+            skey = ("s", p, source)
+            self.set(skey, self.get(skey) + new - old)
+        self.events.append(Event(self.ply, kind, p, (res, new - old), source))
+
+    # ---- decisions ----
+    def queue(self, decision: Decision) -> None:
+        self.queued.append(decision)
+
+    def violation(self, message: str, span: Span | None = None) -> RuleViolation:
+        return RuleViolation(message, self.source, span)

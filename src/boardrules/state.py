@@ -1,0 +1,89 @@
+"""Game state: a flat mapping of immutable values plus the decisions pending.
+
+A :class:`State` is never changed in place: playing an action makes a new one, so
+keeping the previous state (for undo, search or comparison) costs nothing. Two
+states are equal when their values and pending decisions are; their hash is cheap
+and cached. Values are ints, bools, text, None and tuples; keys are tuples (see
+:mod:`boardrules.lang.semantics`).
+"""
+
+from __future__ import annotations
+
+import json
+
+import attrs
+
+from .runtime import Decision, Dice
+
+
+@attrs.frozen(eq=False)
+class State:
+    """``values``: key tuple → immutable value (defaults are not stored);
+    ``pending``: decisions to make, front first."""
+
+    values: dict
+    pending: tuple = ()
+    _hash: list = attrs.field(factory=list, repr=False)
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, State) and self.pending == other.pending
+                and self.values == other.values)
+
+    def __hash__(self) -> int:
+        if not self._hash:
+            self._hash.append(hash((frozenset(self.values.items()), self.pending)))
+        return self._hash[0]
+
+    def get(self, *key, default=None):
+        """The stored value at ``key`` (a tuple given as arguments), else ``default``."""
+        return self.values.get(tuple(key), default)
+
+    # ---- JSON ----
+    def to_json(self) -> dict:
+        """A JSON-ready dict: ``{"values": [[key, value], ...], "pending": [...]}``."""
+        return {
+            "values": [[list(k), _enc(v)] for k, v in sorted(self.values.items(), key=repr)],
+            "pending": [_enc_decision(d) for d in self.pending],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "State":
+        """Inverse of :meth:`to_json`."""
+        values = {tuple(_dec(x) for x in k): _dec(v) for k, v in data["values"]}
+        return cls(values, tuple(_dec_decision(d) for d in data["pending"]))
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+
+def _enc(v):
+    if isinstance(v, tuple):
+        return {"t": [_enc(x) for x in v]}
+    if isinstance(v, Dice):
+        return {"dice": v.count}
+    return v
+
+
+def _dec(v):
+    if isinstance(v, dict):
+        if "t" in v:
+            return tuple(_dec(x) for x in v["t"])
+        if "dice" in v:
+            return Dice(v["dice"])
+    if isinstance(v, list):
+        return tuple(_dec(x) for x in v)
+    return v
+
+
+def _enc_decision(d: Decision) -> dict:
+    out = attrs.asdict(d, recurse=False)
+    out["options"] = _enc(d.options)
+    out["env"] = [[k, _enc(v)] for k, v in d.env]
+    return out
+
+
+def _dec_decision(data: dict) -> Decision:
+    data = dict(data)
+    data["options"] = _dec(data["options"])
+    data["env"] = tuple((k, _dec(v)) for k, v in data["env"])
+    return Decision(**data)

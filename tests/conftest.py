@@ -1,0 +1,31 @@
+"""Shared fixtures: where the team's reference material (`../shared/`) lives.
+
+Tests that read `../shared/` skip with a reason when it is absent, except under
+``CI=true``, where its absence is a failure (CI always has it beside the checkout).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+def shared_path(*parts: str) -> Path:
+    """Return ``../shared/<parts>``; skip (or fail under CI) when it is missing."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{path} is missing; CI must have ../shared beside the checkout")
+        pytest.skip(f"{path} is not here (the team's ../shared/ is beside the checkout in CI)")
+    return path
+
+
+@pytest.fixture
+def shared() -> Path:
+    """The ``../shared/`` folder as a Path (skips or fails as :func:`shared_path`)."""
+    return shared_path()

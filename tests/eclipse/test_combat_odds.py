@@ -1,0 +1,366 @@
+"""Eclipse combat odds: the oracle figures, Monte-Carlo agreement, notation and properties.
+
+The expected figures are read at run time from ../shared/rules/eclipse-combat-oracle.md.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boardrules_eclipse.combat import (
+    DEFAULT_POLICY,
+    NPC_POLICY,
+    OUTCOME_HEADERS,
+    SURVIVAL_HEADERS,
+    Fleet,
+    Hit,
+    NpcPolicy,
+    Odds,
+    Policy,
+    ShipType,
+    Side,
+    SizeClass,
+    Stalemate,
+    combat_odds,
+    format_fleet,
+    outcome_rows,
+    parse_fleet,
+    preset,
+    simulate_odds,
+    survival_rows,
+)
+from tests.conftest import shared_path
+
+# Our notation for each oracle battle, and the stat blocks its row in the oracle file must show.
+ORACLE_BATTLES = {
+    "E1": ("2 interceptor", "1 ancient", ["(3/0/0/0; 1Y)", "(2/1/+1/0; 2Y)"]),
+    "E2": ("1 dreadnought", "3 interceptor(3/0/+1/0; 1O)", ["(1/2/+1/0; 2Y)", "(3/0/+1/0; 1O)"]),
+    "E3": ("4 interceptor", "2 starbase", ["(3/0/0/0; 1Y)", "(4/2/+1/0; 1Y)"]),
+    "E4": ("1 dreadnought(1/2/+1/0; 2R)", "4 interceptor", ["(1/2/+1/0; 2R)", "(3/0/0/0; 1Y)"]),
+    "E5": ("1 dreadnought(1/2/+1/0; 2R), +splitter", "4 interceptor", ["Antimatter Splitter", "(3/0/0/0; 1Y)"]),
+}
+MC_RUNS = 6_000
+
+
+def _oracle_text() -> str:
+    return shared_path("rules", "eclipse-combat-oracle.md").read_text(encoding="utf-8")
+
+
+def _oracle_rows() -> dict[str, tuple[str, float]]:
+    rows = {}
+    for line in _oracle_text().splitlines():
+        m = re.match(r"\|\s*(E\d)\s*\|(.*)\|\s*([01]\.\d+)\s*\|\s*$", line)
+        if m:
+            rows[m.group(1)] = (m.group(2), float(m.group(3)))
+    return rows
+
+
+def _battle(bid: str) -> tuple[Fleet, Fleet]:
+    attacker, defender, _ = ORACLE_BATTLES[bid]
+    return parse_fleet(attacker), parse_fleet(defender)
+
+
+@pytest.fixture(scope="module")
+def oracle_rows() -> dict[str, tuple[str, float]]:
+    rows = _oracle_rows()
+    assert set(rows) == set(ORACLE_BATTLES), rows
+    return rows
+
+
+# ------------------------------------------------------------------------------------ oracle
+
+
+@pytest.mark.parametrize("bid", sorted(ORACLE_BATTLES))
+def test_oracle_win_probability(bid: str, oracle_rows: dict[str, tuple[str, float]]) -> None:
+    row_text, expected = oracle_rows[bid]
+    for block in ORACLE_BATTLES[bid][2]:
+        assert block in row_text, f"{bid}: oracle row no longer shows {block}"
+    odds = combat_odds(*_battle(bid))
+    assert round(float(odds.win_probability(Side.ATTACKER)), 4) == expected
+    assert math.isclose(float(odds.total()), 1.0, abs_tol=1e-12)
+
+
+def test_oracle_survival_details() -> None:
+    text = " ".join(_oracle_text().split())
+    m1 = re.search(r"in E1 the attacker keeps at least one interceptor with probability (\d\.\d+) and both with (\d\.\d+)", text)
+    m2 = re.search(r"in E2 the defender keeps at least 1 / 2 / 3 interceptors with (\d\.\d+) / (\d\.\d+) / (\d\.\d+)", text)
+    assert m1 and m2, "survival sentence in the oracle file changed"
+    e1 = combat_odds(*_battle("E1"))
+    assert f"{e1.survival('attacker', 'interceptor', 1):.3f}" == m1.group(1)
+    assert f"{e1.survival('attacker', 'interceptor', 2):.3f}" == m1.group(2)
+    e2 = combat_odds(*_battle("E2"))
+    for k in (1, 2, 3):
+        assert f"{e2.survival('defender', 'interceptor', k):.3f}" == m2.group(k)
+
+
+def test_oracle_battles_policy_independent(oracle_rows: dict[str, tuple[str, float]]) -> None:
+    """The oracle says targeting is forced in E1-E5: both shipped policies agree."""
+    for bid in ORACLE_BATTLES:
+        a, d = _battle(bid)
+        for pa in (DEFAULT_POLICY, NPC_POLICY):
+            for pd in (DEFAULT_POLICY, NPC_POLICY):
+                p = combat_odds(a, d, pa, pd).win_probability("attacker")
+                assert round(p, 4) == oracle_rows[bid][1], (bid, pa, pd)
+
+
+@pytest.mark.parametrize("bid", sorted(ORACLE_BATTLES))
+def test_monte_carlo_within_three_standard_errors(bid: str) -> None:
+    a, d = _battle(bid)
+    exact = combat_odds(a, d)
+    mc = simulate_odds(a, d, runs=MC_RUNS, seed=20240 + int(bid[1]))
+    assert mc.runs == MC_RUNS and not mc.exact
+    assert math.isclose(mc.total(), 1.0, abs_tol=1e-9)
+    checks = [(exact.win_probability(Side.ATTACKER), mc.win_probability(Side.ATTACKER))]
+    for side, fleet in ((Side.ATTACKER, a), (Side.DEFENDER, d)):
+        for ship, count in fleet.ships:
+            for k in range(1, count + 1):
+                checks.append((exact.survival(side, ship.name, k), mc.survival(side, ship.name, k)))
+    for p_exact, p_mc in checks:
+        se = mc.std_error(p_exact)
+        assert abs(p_mc - p_exact) <= 3 * se + 1e-12, (bid, p_exact, p_mc, se)
+
+
+def test_fraction_mode_is_exact() -> None:
+    a, d = _battle("E1")
+    exact = combat_odds(a, d, fractions=True)
+    assert all(isinstance(p, Fraction) for p in exact.outcomes.values())
+    assert exact.total() == 1
+    assert abs(float(exact.win_probability("attacker")) - combat_odds(a, d).win_probability("attacker")) < 1e-12
+
+
+def test_splitter_helps_and_only_antimatter_cannons() -> None:
+    a, d = _battle("E4")
+    plain = combat_odds(a, d).win_probability("attacker")
+    split = combat_odds(parse_fleet("1 dreadnought(1/2/+1/0; 2R), +splitter"), d).win_probability("attacker")
+    assert split > plain
+    ion = parse_fleet("1 dreadnought")
+    ion_split = parse_fleet("1 dreadnought, +splitter")
+    assert combat_odds(ion, d).outcomes == combat_odds(ion_split, d).outcomes
+
+
+# --------------------------------------------------------------------------- rules edge cases
+
+
+def test_missiles_only_stalemate_rules() -> None:
+    attacker = parse_fleet("1 interceptor(3/0/0/0; -; 2O)")
+    defender = parse_fleet("1 interceptor(3/0/0/0; -)")
+    kill = 1 - Fraction(5, 6) ** 2  # two plasma missiles, computer 0: only a 6 hits
+    odds = combat_odds(attacker, defender, fractions=True)
+    assert odds.win_probability("attacker") == kill
+    assert odds.win_probability("defender") == 1 - kill
+    draw = combat_odds(attacker, defender, stalemate="draw", fractions=True)
+    assert draw.win_probability(None) == 1 - kill
+    gone = combat_odds(attacker, defender, stalemate=Stalemate.ATTACKER_DESTROYED, fractions=True)
+    assert gone.survival("attacker", "interceptor") == kill
+
+
+def test_distortion_shield_against_missiles() -> None:
+    attacker = parse_fleet("1 interceptor(3/0/+2/0; -; 1O)")
+    target = "1 interceptor(3/0/0/0; -)"
+    assert combat_odds(attacker, parse_fleet(target), fractions=True).win_probability("attacker") == Fraction(1, 2)
+    shielded = combat_odds(attacker, parse_fleet(target + ", +distortion"), fractions=True)
+    assert shielded.win_probability("attacker") == Fraction(1, 6)
+
+
+def test_defender_fires_first_on_initiative_tie() -> None:
+    one = "1 interceptor(3/0/+5/0; 1Y)"  # hits on 2+: 5/6
+    odds = combat_odds(parse_fleet(one), parse_fleet(one), fractions=True)
+    # Defender fires first each round: attacker wins iff defender misses and attacker hits, repeated.
+    miss, hit = Fraction(1, 6), Fraction(5, 6)
+    assert odds.win_probability("attacker") == miss * hit / (1 - miss * miss)
+
+
+def test_natural_one_misses_and_six_hits() -> None:
+    odds = combat_odds(parse_fleet("1 interceptor(5/0/+9/0; 1Y)"), parse_fleet("1 cruiser(1/0/0/9; -)"), fractions=True)
+    assert odds.win_probability("attacker") == 1  # only 6s hit, but the unarmed cruiser falls eventually
+    first = combat_odds(
+        parse_fleet("1 interceptor(5/0/+9/0; -; 1Y)"), parse_fleet("1 cruiser(1/0/0/0; -)"), fractions=True
+    )
+    assert first.win_probability("attacker") == Fraction(5, 6)  # only the natural 1 misses
+    shielded = combat_odds(
+        parse_fleet("1 interceptor(5/0/+9/0; -; 1Y)"), parse_fleet("1 cruiser(1/0/0/-9; -)"), fractions=True
+    )
+    assert shielded.win_probability("attacker") == Fraction(1, 6)  # computer 9 - shield 9: only a 6 hits
+
+
+def test_npc_policy_targets_largest_it_can_destroy() -> None:
+    ships = (preset("interceptor"), preset("cruiser"), preset("dreadnought"))
+    state = ((0, 0), (0,), (0,))
+    # Two ion hits: cannot destroy the dreadnought (needs 3), can destroy the cruiser (needs 2).
+    hits = (Hit(1, (0, 1, 2)), Hit(1, (0, 1, 2)))
+    assert NPC_POLICY.assign(ships, state, hits) == ((0, 0), (), (0,))
+    # One ion hit that reaches only interceptors and the dreadnought: kill an interceptor.
+    assert NPC_POLICY.assign(ships, state, (Hit(1, (0, 2)),)) == ((0,), (0,), (0,))
+    # One ion hit that reaches only the dreadnought: damage it.
+    assert NPC_POLICY.assign(ships, state, (Hit(1, (2,)),)) == ((0, 0), (0,), (1,))
+
+
+def test_custom_policy_protocol() -> None:
+    class Spread:
+        """Put each hit on the least damaged reachable ship (a deliberately poor policy)."""
+
+        name = "spread"
+
+        def assign(self, ships, state, hits):  # noqa: ANN001, ANN201
+            alive = [[t, d] for t, ds in enumerate(state) for d in ds]
+            for hit in hits:
+                options = [s for s in alive if s[0] in hit.targets]
+                if options:
+                    target = min(options, key=lambda s: s[1])
+                    target[1] += hit.damage
+                    if target[1] > ships[target[0]].hull:
+                        alive.remove(target)
+            out = [[] for _ in state]
+            for t, d in alive:
+                out[t].append(d)
+            return tuple(tuple(sorted(ds, reverse=True)) for ds in out)
+
+    assert isinstance(Spread(), Policy)
+    a, d = parse_fleet("6 interceptor"), parse_fleet("2 starbase")
+    focused = combat_odds(a, d).win_probability("attacker")
+    spread = combat_odds(a, d, attacker_policy=Spread()).win_probability("attacker")
+    assert spread < focused
+    with pytest.raises(TypeError):
+        combat_odds(a, d, attacker_policy=object())  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------------ notation
+
+
+def test_parse_presets_and_custom() -> None:
+    fleet = parse_fleet("2 interceptor, 1x raider:cruiser(2/1/+1/-1; 1O 1Y; 2O), +splitter")
+    assert fleet.counts == (2, 1)
+    raider = fleet.types[1]
+    assert raider == ShipType("raider", SizeClass.CRUISER, 2, 1, 1, 1, (2, 1), (2, 2))
+    assert fleet.antimatter_splitter and not fleet.npc
+    assert parse_fleet("1 ancient").npc and parse_fleet("1 gcds").types[0].hull == 7
+    assert parse_fleet("2 interceptor 3/0/0/0 Y") == parse_fleet("2 × interceptor (3/0/0/0; 1Y)")
+    assert parse_fleet("1 interceptor, 1 interceptor").counts == (2,)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "2",
+        "2 frigate",
+        "2 frigate(3/0/0/0; 1Y)",
+        "2 interceptor(3/0/0; 1Y)",
+        "2 interceptor(3/0/0/0; 1Q)",
+        "2 interceptor(3/0/0/0; 1Y",
+        "2 interceptor(3/-1/0/0; 1Y)",
+        "0 interceptor",
+        "2 interceptor, +shields",
+        "2 interceptor(3/0/0/0; 1Y; 1Y; 1Y)",
+        "1 interceptor, 1 interceptor(3/0/1/0; 1Y)",
+        "2 interceptor,",
+    ],
+)
+def test_parse_errors(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_fleet(text)
+
+
+def test_rows() -> None:
+    odds = combat_odds(*_battle("E1"))
+    rows = outcome_rows(odds)
+    assert all(len(r) == len(OUTCOME_HEADERS) for r in rows)
+    assert rows[0] == ("attacker", "all outcomes", "", "0.2014")
+    assert ("attacker", "2 interceptor", "-", "0.1191") in rows
+    srows = survival_rows(odds)
+    assert all(len(r) == len(SURVIVAL_HEADERS) for r in srows)
+    assert ("attacker", "interceptor", "2", "0.1191") in srows
+    mc_rows = outcome_rows(simulate_odds(*_battle("E1"), runs=200, seed=1))
+    assert "±" in mc_rows[0][3]
+
+
+# ---------------------------------------------------------------------------------- properties
+
+DICE = st.sampled_from([1, 2, 4])
+
+
+@st.composite
+def ship_types(draw: st.DrawFn, name: str) -> ShipType:
+    return ShipType(
+        name=name,
+        size=draw(st.sampled_from(list(SizeClass))),
+        initiative=draw(st.integers(0, 4)),
+        hull=draw(st.integers(0, 2)),
+        computer=draw(st.integers(0, 2)),
+        shield=draw(st.integers(0, 2)),
+        cannons=draw(st.lists(DICE, max_size=2)),
+        missiles=draw(st.lists(DICE, max_size=1)),
+    )
+
+
+@st.composite
+def fleets(draw: st.DrawFn, prefix: str, max_types: int = 2, max_count: int = 2) -> Fleet:
+    n = draw(st.integers(1, max_types))
+    ships = [(draw(ship_types(f"{prefix}{i}")), draw(st.integers(1, max_count))) for i in range(n)]
+    return Fleet(
+        tuple(ships),
+        antimatter_splitter=draw(st.booleans()),
+        distortion_shield=draw(st.booleans()),
+        npc=draw(st.booleans()),
+    )
+
+
+PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@PROPS
+@given(fleets("a"), fleets("d"), st.sampled_from(list(Stalemate)))
+def test_probabilities_sum_to_one(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> None:
+    odds = combat_odds(attacker, defender, stalemate=stalemate)
+    assert math.isclose(float(odds.total()), 1.0, abs_tol=1e-9)
+    assert all(p >= 0 for p in odds.outcomes.values())
+    for o in odds.outcomes:
+        if o.winner is Side.ATTACKER:
+            assert not any(o.defender) and any(o.attacker)
+        if o.winner is None:
+            assert stalemate is Stalemate.DRAW
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fleets("a", 2, 2), fleets("d", 2, 2), st.integers(0, 2**32 - 1))
+def test_exact_agrees_with_monte_carlo(attacker: Fleet, defender: Fleet, seed: int) -> None:
+    exact = combat_odds(attacker, defender)
+    mc = simulate_odds(attacker, defender, runs=400, seed=seed)
+    p = exact.win_probability("attacker")
+    assert abs(mc.win_probability("attacker") - p) <= 5 * mc.std_error(p) + 0.02
+
+
+@PROPS
+@given(fleets("a"), fleets("d"))
+def test_unarmed_attacker_never_wins(attacker: Fleet, defender: Fleet) -> None:
+    unarmed = Fleet(
+        tuple((ShipType(s.name, s.size, s.initiative, s.hull, s.computer, s.shield), n) for s, n in attacker.ships)
+    )
+    odds = combat_odds(unarmed, defender)
+    assert odds.win_probability("attacker") == 0
+    # The untouched defender keeps every ship.
+    assert math.isclose(odds.survival("defender", 0, defender.counts[0]), 1.0)
+
+
+@PROPS
+@given(fleets("s", 2, 2))
+def test_mirror_battle_favours_defender(fleet: Fleet) -> None:
+    odds = combat_odds(fleet, fleet)
+    assert odds.win_probability("defender") >= odds.win_probability("attacker") - 1e-12
+
+
+@PROPS
+@given(fleets("a", 3, 3))
+def test_notation_round_trip(fleet: Fleet) -> None:
+    assert parse_fleet(format_fleet(fleet)) == fleet
+
+
+def test_npc_policy_is_a_policy() -> None:
+    assert isinstance(NpcPolicy(), Policy) and isinstance(DEFAULT_POLICY, Policy)
+    assert isinstance(combat_odds(*_battle("E3")), Odds)
