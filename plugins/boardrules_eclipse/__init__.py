@@ -1,0 +1,29 @@
+"""Eclipse (first edition): the base game as a boardrules plugin.
+
+The rules are in ``rules/*.rules`` (content and flow); ``primitives.py`` wraps the galaxy
+geometry (``galaxy.py``) and the combat engine (``combat.py``) for them. Imports stay light:
+the primitives are loaded only when an Eclipse ruleset is built.
+"""
+
+from __future__ import annotations
+
+from boardrules.plugins import GameSpec, hookimpl, rule_files_dir
+
+GAME = "eclipse"
+RULE_FILES = ("base.rules", "techs.rules", "ships.rules", "species.rules", "sectors.rules",
+              "tiles.rules", "actions.rules", "phases.rules")
+
+
+@hookimpl
+def boardrules_games():
+    rules = rule_files_dir(__file__)
+    return [GameSpec(GAME, "Eclipse", tuple(rules / f for f in RULE_FILES), players=(2, 6),
+                     description="Eclipse, first edition: the base game (see rules/README.md).")]
+
+
+@hookimpl
+def boardrules_primitives(game):
+    if game != GAME:
+        return []
+    from .primitives import PRIMITIVES
+    return PRIMITIVES

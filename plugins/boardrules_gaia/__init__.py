@@ -1,0 +1,29 @@
+"""Gaia Project as a boardrules game plugin.
+
+The rules are in ``rules/*.rules`` (see ``rules/README.md`` for what is covered); the
+algorithms they call (map, distances, federations) are in :mod:`.primitives`, imported only
+when a ruleset is built so that importing the plugin stays light.
+"""
+
+from __future__ import annotations
+
+from boardrules.plugins import GameSpec, hookimpl, rule_files_dir
+
+GAME = "gaia-project"
+RULE_FILES = ("resources.rules", "research.rules", "buildings.rules", "tiles.rules",
+              "factions.rules", "flow.rules")
+
+
+@hookimpl
+def boardrules_games():
+    rules = rule_files_dir(__file__)
+    return [GameSpec(GAME, "Gaia Project", rule_files=tuple(rules / f for f in RULE_FILES),
+                     players=(1, 4), description="Gaia Project base game, 1-4 players")]
+
+
+@hookimpl
+def boardrules_primitives(game):
+    if game != GAME:
+        return []
+    from .primitives import PRIMITIVES
+    return list(PRIMITIVES)

@@ -330,7 +330,33 @@ class _Prep:
         self.allowed_hexes = frozenset(allowed)
         self.A = self.mask(allowed)
         self.cnbr = [self.nbr(m) & ~m for m in self.cmask]
+        self.touch = [(m | nb, m) for m, nb in zip(self.cmask, self.cnbr)]
         self.K = len(self.clusters)
+        # usable space hexes grouped by the set of clusters they touch (bit k = cluster k):
+        # a hex is in the region of member set N iff its signature is a subset of N
+        groups: dict[int, int] = {}
+        for h in allowed:
+            sig = 0
+            for n in neighbours(h):
+                k = self.hex_cluster.get(n)
+                if k is not None:
+                    sig |= 1 << k
+            groups[sig] = groups.get(sig, 0) | (1 << self.bit(h))
+        self.free = groups.pop(0, 0)
+        self.sig_groups = sorted(groups.items())
+        # connected components of the free space, for the fast feasibility flood
+        comps_free = []
+        rest = self.free
+        while rest:
+            x = rest & -rest
+            while True:
+                y = x | (self.nbr(x) & self.free)
+                if y == x:
+                    break
+                x = y
+            comps_free.append(x)
+            rest &= ~x
+        self.free_comps = comps_free
         self.D = [self._free_dist(k) for k in range(self.K)]
         self.sat_memo: dict[int, tuple[int, bool]] = {}
 
@@ -361,25 +387,29 @@ class _Prep:
         return ((x << a) | (x >> a) | (x << b) | (x >> b) | (x << c) | (x >> c)) & self.board_mask
 
     @staticmethod
-    def zc(x: int, h: int, nbr) -> int:
-        """Add the zero-cost hexes ``h`` reachable from ``x`` through ``h``."""
-        while True:
-            y = x | (nbr(x) & h)
-            if y == x:
-                return x
-            x = y
+    def zc(x: int, tl) -> int:
+        """Add every member cluster that ``x`` touches (entering a member hex costs nothing).
+
+        ``tl`` lists (cluster + its neighbours, cluster) masks; clusters are never adjacent to
+        each other, so one pass is enough.
+        """
+        for t, c in tl:
+            if x & t:
+                x |= c
+        return x
 
     def _free_dist(self, k: int) -> list[int]:
         """Satellites on a cheapest path from cluster k to every cluster, all clusters free."""
-        nbr, A, H = self.nbr, self.A, self.all_cmask
+        nbr, A = self.nbr, self.A
+        tl = self.touch
         dist = [_INF] * self.K
-        x = self.zc(self.cmask[k], H, nbr)
+        x = self.zc(self.cmask[k], tl)
         j = 0
         while True:
             for t in range(self.K):
                 if dist[t] == _INF and x & self.cmask[t]:
                     dist[t] = j
-            y = self.zc(x | (nbr(x) & A), H, nbr)
+            y = self.zc(x | (nbr(x) & A), tl)
             if y == x:
                 return dist
             x, j = y, j + 1
@@ -408,101 +438,262 @@ class _Prep:
         return (total + 1) // 2
 
     # -- exact Steiner (Dreyfus-Wagner on bitset layers)
-    def region(self, ks: list[int]) -> tuple[int, int]:
+    def region(self, ks: list[int]):
+        """(usable space mask, member hex mask, touch list) for member clusters ``ks``."""
+        nb = 0
         H = 0
-        bad = 0
         for k in ks:
+            nb |= 1 << k
             H |= self.cmask[k]
-        kset = set(ks)
-        for k in range(self.K):
-            if k not in kset:
-                bad |= self.cnbr[k]
-        return self.A & ~bad, H
+        A = self.free
+        for sig, m in self.sig_groups:
+            if not sig & ~nb:
+                A |= m
+        return A, H, [self.touch[k] for k in ks]
+
+    def feasible(self, ks: list[int], An: int, tl) -> bool:
+        """Whether the member clusters can be joined at all inside their region."""
+        nbr, zc = self.nbr, self.zc
+        x = zc(self.cmask[ks[0]], tl)
+        comps = self.free_comps
+        while True:
+            y = zc(x | (nbr(x) & An), tl)
+            for c in comps:
+                if y & c:
+                    y |= c
+            if y == x:
+                break
+            x = y
+        return all(x & self.cmask[k] for k in ks)
 
     def steiner(self, ks: list[int], limit: int, want_tree: bool = False):
         """Fewest satellites connecting clusters ``ks`` (closure-consistent), if <= limit.
 
         Returns ``(s, satellites-mask or None)`` or ``None`` when more than ``limit`` are needed.
+        Region bounds first: lower bound = max(largest pairwise distance, ceil(MST / 2)) over
+        distances inside the region; upper bound = the shortest-path heuristic (grow a tree from
+        one cluster, joining the nearest cluster each time).  Equal bounds are the answer; else
+        the exact Dreyfus-Wagner programme decides below the upper bound.
         """
         n = len(ks)
         if n == 1:
             return (0, 0)
         if limit < 0:
             return None
-        An, Hn = self.region(ks)
+        An, Hn, tl = self.region(ks)
+        if not self.feasible(ks, An, tl):
+            return None
         nbr, zc = self.nbr, self.zc
-        R = An | Hn
-        full = (1 << n) - 1
+        term = [self.cmask[k] for k in ks]
+        # BFS layers from every member cluster inside the region (other members free)
+        lays = []
+        dist = [[_INF] * n for _ in range(n)]
+        for i in range(n):
+            x = zc(term[i], tl)
+            lay = [x]
+            j = 0
+            todo = n
+            while True:
+                for t in range(n):
+                    if dist[i][t] == _INF and x & term[t]:
+                        dist[i][t] = j
+                        todo -= 1
+                if not todo or j >= limit:
+                    break
+                y = zc(x | (nbr(x) & An), tl)
+                if y == x:
+                    break
+                x, j = y, j + 1
+                lay.append(x)
+            if todo:
+                return None  # some member out of reach within the limit
+            lays.append(lay)
+        lb = max(max(r) for r in dist)
+        best = dist[0][:]
+        used = [False] * n
+        used[0] = True
+        mst = 0
+        for _ in range(n - 1):
+            j = min((i for i in range(n) if not used[i]), key=best.__getitem__)
+            mst += best[j]
+            used[j] = True
+            for i in range(n):
+                if not used[i] and dist[j][i] < best[i]:
+                    best[i] = dist[j][i]
+        lb = max(lb, (mst + 1) // 2)
+        if lb > limit:
+            return None
+        ub, tree = self._heuristic(term, An, Hn, tl)
+        if ub == lb:
+            return (ub, tree)
+        if n >= 3:
+            lb = self._triple_lb(lays, lb, min(ub, limit + 1), An, Hn, tl)
+            if lb > limit:
+                return None
+            if ub == lb:
+                return (ub, tree)
+            for start in range(1, n):
+                u2, t2 = self._heuristic(term[start:] + term[:start], An, Hn, tl)
+                if u2 < ub:
+                    ub, tree = u2, t2
+                    if ub == lb:
+                        return (ub, tree)
+        res = self._dw(ks, min(limit, ub - 1), want_tree, An, Hn, tl)
+        if res is not None:
+            return res
+        return (ub, tree) if ub <= limit else None
+
+    def _triple_lb(self, lays, lb: int, stop: int, An: int, Hn: int, tl) -> int:
+        """max(lb, the largest exact Steiner value over any three members), capped at ``stop``.
+
+        Three clusters are joined by three shortest paths from one meeting hex v:
+        cost = d_a(v) + d_b(v) + d_c(v) - 2 w(v).  Layers are extended on demand.
+        """
+        nbr, zc = self.nbr, self.zc
+        n = len(lays)
+
+        def layer(i: int, d: int) -> int:
+            lay = lays[i]
+            while len(lay) <= d:
+                x = lay[-1]
+                lay.append(zc(x | (nbr(x) & An), tl))
+            return lay[d]
+
+        for a in range(n):
+            for b in range(a + 1, n):
+                for c in range(b + 1, n):
+                    t = lb
+                    while t < stop:
+                        found = False
+                        for w, msk in ((2, An), (0, Hn)):
+                            tot = t + w
+                            for da in range(tot + 1):
+                                La = layer(a, da) & msk
+                                if not La:
+                                    continue
+                                for db in range(tot - da + 1):
+                                    if La & layer(b, db) & layer(c, tot - da - db):
+                                        found = True
+                                        break
+                                if found:
+                                    break
+                            if found:
+                                break
+                        if found:
+                            break
+                        t += 1
+                    if t > lb:
+                        lb = t
+                        if lb >= stop:
+                            return lb
+        return lb
+
+    def _heuristic(self, term: list[int], An: int, Hn: int, tl) -> tuple[int, int]:
+        """Shortest-path heuristic Steiner tree: (satellites, mask); callers know all connect."""
+        nbr, zc = self.nbr, self.zc
+        tree = zc(term[0], tl)
+        sats = 0
+        left = [t for t in term[1:] if not tree & t]
+        while left:
+            lays = [tree]
+            pres = [tree]
+            while True:
+                prev = lays[-1]
+                p = prev | (nbr(prev) & An)
+                x = zc(p, tl)
+                pres.append(p)
+                lays.append(x)
+                hit = [t for t in left if x & t]
+                if hit:
+                    break
+            j = len(lays) - 1
+            h = lays[j] & hit[0]
+            v = (h & -h).bit_length() - 1
+            path = 0
+            while j > 0:
+                bv = 1 << v
+                if lays[j - 1] & bv:
+                    j -= 1
+                    continue
+                if not pres[j] & bv:  # entered a member cluster at no cost
+                    k = self.hex_cluster[self.unbit(v)]
+                    u = pres[j] & (self.cmask[k] | self.cnbr[k])
+                    v = (u & -u).bit_length() - 1
+                    continue
+                path |= bv
+                u = nbr(bv) & lays[j - 1]
+                v = (u & -u).bit_length() - 1
+                j -= 1
+            sats += bin(path).count("1")
+            tree = zc(tree | path, tl)
+            left = [t for t in left if not tree & t]
+        return sats, tree & An
+
+    def _dw(self, ks: list[int], limit: int, want_tree: bool, An: int, Hn: int, tl):
+        """Fewest satellites connecting clusters ``ks`` (closure-consistent), if <= limit.
+
+        Returns ``(s, satellites-mask or None)``, or ``None`` when more than ``limit`` are
+        needed.  Dreyfus-Wagner over the terminals except the last (the root), deepened one
+        satellite at a time; layer ``L[S][j]`` = hexes v with dp[S][v] <= j.
+        """
+        n = len(ks)
+        nbr, zc = self.nbr, self.zc
+        m = n - 1
+        full = (1 << m) - 1
+        root = 1 << m
+        term = [self.cmask[k] for k in ks]
+        order = sorted(range(1, full + 1), key=lambda x: bin(x).count("1"))
+        splits: dict[int, list[tuple[int, int]]] = {}
+        for S in order:
+            sp = []
+            if S & (S - 1):
+                S1 = (S - 1) & S
+                while S1:
+                    S2 = S ^ S1
+                    if S1 < S2:
+                        sp.append((S1, S2))
+                    S1 = (S1 - 1) & S
+            splits[S] = sp
+        splits[root | full] = [(full, root)]
         L: dict[int, list[int]] = {}
         P: dict[int, list[int]] = {}
-        term = [self.cmask[k] for k in ks]
-        for i in range(n):
-            S = 1 << i
-            lay = [zc(term[i], Hn, nbr)]
-            pre = [term[i]]
-            top = limit if n > 2 or i == 0 else -1
-            for j in range(1, top + 1):
-                prev = lay[-1]
-                p = prev | (nbr(prev) & An)
-                pre.append(p)
-                lay.append(zc(p, Hn, nbr))
-            L[S], P[S] = lay, pre
-        if n == 2:
-            lay = L[1]
-            for j, x in enumerate(lay):
-                if x & term[1]:
-                    break
-            else:
-                return None
-            if not want_tree:
-                return (j, None)
-            v = ((lay[j] & term[1]) & -(lay[j] & term[1])).bit_length() - 1
-            return (j, self._trace(1, v, j, L, P, {}, An, Hn))
-        splits: dict[int, list[tuple[int, int]]] = {}
-        for S in sorted(range(1, full + 1), key=lambda s: bin(s).count("1")):
-            if S & (S - 1) == 0:
-                continue
-            sp = []
-            S1 = (S - 1) & S
-            while S1:
-                S2 = S ^ S1
-                if S1 < S2:
-                    sp.append((S1, S2))
-                S1 = (S1 - 1) & S
-            splits[S] = sp
-            self._layers_for(S, sp, L, P, limit, An, Hn)
-        lay = L[full]
-        for j, x in enumerate(lay):
-            if x & term[0]:
-                break
-        else:
-            return None
-        if not want_tree:
-            return (j, None)
-        v = ((lay[j] & term[0]) & -(lay[j] & term[0])).bit_length() - 1
-        return (j, self._trace(full, v, j, L, P, splits, An, Hn))
-
-    def _layers_for(self, S, sp, L, P, limit, An, Hn):
-        nbr, zc = self.nbr, self.zc
-        lay: list[int] = []
-        pre: list[int] = []
-        for j in range(limit + 1):
-            m = 0
-            for S1, S2 in sp:
-                L1, L2 = L[S1], L[S2]
-                for a in range(0, j + 2):
-                    b = j + 1 - a
-                    if a < len(L1) and b < len(L2):
-                        m |= L1[a] & L2[b] & An
-                    b -= 1
-                    if b >= 0 and a < len(L1) and b < len(L2):
-                        m |= L1[a] & L2[b] & Hn
+        singles = [(1 << i, term[i]) for i in range(m)] + [(root, term[m])]
+        for S, t in singles:
+            L[S], P[S] = [zc(t, tl)], [t]
+        for S in order:
+            if S & (S - 1):
+                L[S], P[S] = [], []
+        L[root | full], P[root | full] = [], []
+        composite = [S for S in order if S & (S - 1)] + [root | full]
+        for j in range(0, limit + 1):
             if j:
-                prev = lay[-1]
-                m |= prev | (nbr(prev) & An)
-            pre.append(m)
-            lay.append(zc(m, Hn, nbr))
-        L[S], P[S] = lay, pre
+                for S, _ in singles:
+                    prev = L[S][-1]
+                    p = prev | (nbr(prev) & An)
+                    P[S].append(p)
+                    L[S].append(zc(p, tl))
+            for S in composite:
+                acc = 0
+                for S1, S2 in splits[S]:
+                    L1, L2 = L[S1], L[S2]
+                    # space hexes: dp1 + dp2 - 1 <= j; member hexes: dp1 + dp2 <= j
+                    for a in range(1, j + 1):
+                        acc |= L1[a] & L2[j + 1 - a] & An
+                    for a in range(0, j + 1):
+                        acc |= L1[a] & L2[j - a] & Hn
+                lay = L[S]
+                if j:
+                    prev = lay[-1]
+                    acc |= prev | (nbr(prev) & An)
+                P[S].append(acc)
+                lay.append(zc(acc, tl))
+            hit = L[root | full][j] & Hn
+            if hit:
+                if not want_tree:
+                    return (j, None)
+                v = (hit & -hit).bit_length() - 1
+                return (j, self._trace(root | full, v, j, L, P, splits, An, Hn))
+        return None
 
     def _trace(self, S, v, j, L, P, splits, An, Hn) -> int:
         lay, pre = L[S], P[S]
@@ -692,34 +883,75 @@ def candidates(position: Position) -> list[Federation]:
     """
     prep = _prep(position)
     thr, B, K = position.threshold, position.budget, prep.K
-    out: list[Federation] = []
     cp = prep.cpower
-
-    def visit(ks: list[int], power: int, cap: int) -> None:
-        start = ks[-1] + 1 if ks else 0
-        for i in range(start, K):
-            nks = ks + [i]
-            bound = min(B, cap)
-            if prep.mst_lb(nks) > bound:
-                continue
-            npower = power + cp[i]
-            ncap = cap
-            if npower >= thr:
-                s = prep.sat(nks, bound)
-                if s is not None:
-                    ncap = min(cap, s)
-                    if prep.superfluous(nks, s) is None:
-                        _, tree = prep.steiner(nks, s, want_tree=True) if s else (0, 0)
-                        out.append(prep.federation(nks, tree))
-            visit(nks, npower, ncap)
-
-    if prep.ivits:
-        cap = _INF
-        if cp[0] >= thr:  # the federation grew by adjacency alone: no satellite, nothing new
-            out.append(prep.federation([0], 0))
-            cap = 0
-        visit([0], cp[0], cap)
+    out: list[Federation] = []
+    base: tuple[int, ...] = (0,) if prep.ivits else ()
+    first = 1 if prep.ivits else 0
+    # info[free part] = (power, cap, maxpair): cap = least sat() over the sub-unions with
+    # power >= thr (the no-superfluous-planet bound for every superset); maxpair = largest
+    # free distance between two of its clusters; absent = pruned
+    D = prep.D
+    if not prep.ivits or not K:
+        info = {(): (0, _INF, 0)}
     else:
-        visit([], 0, _INF)
+        p0 = cp[0]
+        cap0 = _INF
+        if p0 >= thr:  # the federation grew by adjacency alone: no satellite, nothing new
+            out.append(prep.federation([0], 0))
+            cap0 = 0
+        info = {(): (p0, cap0, 0)}
+    level = [()]
+    size = 0
+    while level:
+        size += 1
+        nxt: dict[tuple[int, ...], tuple[int, int, int]] = {}
+        if size == 1:
+            gen = [(i,) for i in range(first, K)]
+        else:  # Apriori join: two survivors sharing all but their last cluster
+            groups: dict[tuple[int, ...], list[int]] = {}
+            for f in level:
+                groups.setdefault(f[:-1], []).append(f[-1])
+            gen = []
+            for pre, lasts in groups.items():
+                lasts.sort()
+                for x in range(len(lasts)):
+                    for y in range(x + 1, len(lasts)):
+                        gen.append(pre + (lasts[x], lasts[y]))
+        for f in gen:
+            capsub = _INF
+            ok = True
+            for c in range(len(f)):
+                sub = info.get(f[:c] + f[c + 1 :])
+                if sub is None:
+                    ok = False
+                    break
+                if sub[1] < capsub:
+                    capsub = sub[1]
+            if not ok:
+                continue
+            ks = list(base + f)
+            bound = min(B, capsub)
+            parent = info[f[:-1]]
+            last = f[-1]
+            dl = D[last]
+            maxpair = parent[2]
+            for k in ks[:-1]:
+                if dl[k] > maxpair:
+                    maxpair = dl[k]
+            if maxpair > bound:
+                continue  # monotone: every superset is over budget or superfluous
+            if (len(ks) - 1) * maxpair > 2 * bound and prep.mst_lb(ks) > bound:
+                continue  # same, with the MST bound (only useful when it can exceed maxpair)
+            power = parent[0] + cp[last]
+            cap = capsub
+            if power >= thr:
+                sat = prep.sat(ks, bound)
+                if sat is not None:  # sat <= every sub-union's: not superfluous
+                    cap = sat
+                    tree = prep.steiner(ks, sat, want_tree=True)[1] if sat else 0
+                    out.append(prep.federation(ks, tree))
+            nxt[f] = (power, cap, maxpair)
+        info.update(nxt)
+        level = sorted(nxt)
     out.sort(key=lambda f: (len(f.satellites), f.hexes))
     return out

@@ -202,7 +202,7 @@ class Game:
             if isinstance(d.options, Dice):
                 value = d.options.sample(rng)
             elif d.bag is not None:
-                bag = self.state.values.get(("v", d.bag)) or self.ruleset.default_of(("v", d.bag))
+                bag = _bag(self, d.bag)
                 value = rng.choice(bag)
             else:
                 value = rng.choice(d.options)
@@ -253,7 +253,9 @@ class Game:
                                 "decision")
         pending.pop(0)
         if d.bag is not None:
-            bag = list(ctx.get(("v", d.bag)))
+            bag = list(ctx.get(("v", d.bag)) or ())
+            if value not in bag:
+                raise RuleViolation(f"{format_value(value)} is no longer in '{d.bag}'", "decision")
             bag.remove(value)
             ctx.set(("v", d.bag), tuple(bag))
         env = dict(d.env)
@@ -465,7 +467,7 @@ class Game:
                 return
             opts = d.options
             if d.bag is not None:
-                opts = tuple(dict.fromkeys(st.values.get(("v", d.bag)) or ()))
+                opts = tuple(dict.fromkeys(_bag(self, d.bag)))
             for o in opts:
                 yield Action(d.player, d.label, (o,))
             if d.optional:
@@ -515,7 +517,9 @@ class Game:
         return game
 
     def save(self) -> str:
-        """The game as JSON text: its record (load it with :func:`boardrules.load_game`)."""
+        """The game as JSON text: its record with the final state's digest
+        (load it with :func:`boardrules.load_game`)."""
+        self.record.final = self.state.digest()
         return self.record.dumps()
 
     def __repr__(self) -> str:
@@ -575,6 +579,13 @@ class LegalActions:
         return f"<LegalActions {len(self)}>"
 
 
+def _bag(game: Game, name: str) -> tuple:
+    """The contents of list variable ``name`` now (its default when never changed)."""
+    values = game.state.values
+    key = ("v", name)
+    return tuple((values[key] if key in values else game.ruleset.default_of(key)) or ())
+
+
 def parse_generic(game: Game, text: str) -> Action:
     """Read the canonical text form (see :func:`format_action`)."""
     parts = text.split()
@@ -595,7 +606,7 @@ def parse_generic(game: Game, text: str) -> Action:
         arg = " ".join(raw)
         opts = d.options
         if d.bag is not None:
-            opts = tuple(st.values.get(("v", d.bag)) or ())
+            opts = _bag(game, d.bag)
         if isinstance(opts, Dice):
             try:
                 return Action(player, name, (tuple(int(x) for x in arg.split(",")),))

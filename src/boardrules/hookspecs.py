@@ -65,3 +65,17 @@ def boardrules_notation(game: str):
 @hookspec
 def boardrules_renderers(game: str):
     """Return a dict of renderer name to ``fn(game) -> str`` (SVG text)."""
+
+
+# ---- records from elsewhere and the command line ------------------------------------
+
+
+@hookspec(firstresult=True)
+def boardrules_replay(path, data, check):
+    """Replay a foreign record file (``data`` is its parsed JSON; ``check``: legality
+    checks on) if this plugin reads that format: return a :class:`boardrules.replay.ReplayReport`, else None."""
+
+
+@hookspec
+def boardrules_cli(app):
+    """Add commands to the ``boardrules`` command line (``app`` is a typer.Typer)."""

@@ -19,7 +19,7 @@ from .errors import PluginError
 
 hookimpl = pluggy.HookimplMarker("boardrules")
 
-BUNDLED = ("boardrules_gaia", "boardrules_eclipse")
+BUNDLED = ("boardrules_demo", "boardrules_gaia", "boardrules_eclipse")
 
 
 @attrs.frozen

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import attrs
+import cattrs
 
 from .errors import NotationError
 
@@ -23,21 +24,17 @@ class Record:
     (canonical action texts, in order)."""
 
     game: str | None
-    modules: tuple
+    modules: tuple[str, ...]
     options: dict
     players: int
-    seed: object
-    rules: tuple = ()
-    texts: tuple = ()
+    seed: int | str
+    rules: tuple[tuple[str, str], ...] = ()
+    texts: tuple[tuple[str, str], ...] = ()
     actions: list = attrs.field(factory=list)
+    final: str | None = None  # State.digest() after the last action, when saved
 
     def to_json(self) -> dict:
-        return {
-            "format": FORMAT, "game": self.game, "modules": list(self.modules),
-            "options": self.options, "players": self.players, "seed": self.seed,
-            "rules": [list(r) for r in self.rules], "texts": [list(t) for t in self.texts],
-            "actions": list(self.actions),
-        }
+        return {"format": FORMAT, **_converter.unstructure(self)}
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)
@@ -51,8 +48,12 @@ class Record:
             raise NotationError(f"not a boardrules record: {err}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise NotationError(f"not a boardrules record (expected format {FORMAT!r})")
-        return cls(game=data["game"], modules=tuple(data["modules"]), options=dict(data["options"]),
-                   players=data["players"], seed=data["seed"],
-                   rules=tuple(tuple(r) for r in data.get("rules", ())),
-                   texts=tuple(tuple(t) for t in data.get("texts", ())),
-                   actions=list(data["actions"]))
+        data.pop("format")
+        try:
+            return _converter.structure(data, cls)
+        except Exception as err:  # cattrs groups every field error
+            raise NotationError(f"malformed boardrules record: {err}") from None
+
+
+_converter = cattrs.Converter()
+_converter.register_structure_hook(int | str, lambda v, _: v)

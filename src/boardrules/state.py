@@ -9,6 +9,7 @@ and cached. Values are ints, bools, text, None and tuples; keys are tuples (see
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import attrs
@@ -54,6 +55,10 @@ class State:
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
+
+    def digest(self) -> str:
+        """A stable fingerprint of the state (the same in every process), for records."""
+        return hashlib.sha256(self.dumps().encode()).hexdigest()[:24]
 
 
 def _enc(v):

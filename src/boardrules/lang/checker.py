@@ -36,10 +36,11 @@ BUILTIN_NAMES = {
 BUILTIN_FUNCTIONS = {
     "len": (1, 1, "int"), "min": (1, 9, "int"), "max": (1, 9, "int"), "abs": (1, 1, "int"),
     "holds": (1, 1, "bool"), "held": (1, 1, "list:any"), "owner": (1, 1, "player"),
-    "supply": (1, 1, "int"), "passed": (1, 1, "bool"), "table_after": (1, 1, "list:player"),
+    "passed": (1, 1, "bool"), "table_after": (1, 1, "list:player"),
     "without": (2, 2, "list:any"), "position": (2, 2, "int"), "kind_of": (1, 1, "text"),
     "dice": (1, 1, "list:any"), "field": (2, 2, "any"), "first": (1, 1, "any"),
     "sorted": (1, 1, "list:any"), "unique": (1, 1, "list:any"),
+    "without_one": (2, 2, "list:any"),
 }
 
 
@@ -486,8 +487,10 @@ class Checker:
             return
         params = self.events[t.event]
         if len(t.names) > len(params):
-            self.err(t, f"event '{t.event}' has {len(params)} parameters, "
-                        f"the trigger names {len(t.names)}")
+            self.err(t, f"event '{t.event}' has {len(params)} parameter"
+                        f"{'s' if len(params) != 1 else ''}, but the trigger names "
+                        f"{len(t.names)}: {', '.join(t.names)}",
+                     f"declared as {_signature(t.event, params)}")
         names = {n: self._type(p.type) for n, p in zip(t.names, params)}
         extra = {"self": "entity:" + self.entity_kind[t.entity]} if t.entity else {}
         scope = self._root(extra=extra).child(names)
@@ -599,8 +602,10 @@ class Checker:
                 if e not in self.events:
                     self.err(s, f"unknown event '{e}'", did_you_mean(e, self.events))
                 elif len(args) != len(self.events[e]):
-                    self.err(s, f"event '{e}' takes {len(self.events[e])} arguments, "
-                                f"got {len(args)}")
+                    n = len(self.events[e])
+                    self.err(s, f"event '{e}' takes {n} argument{'s' if n != 1 else ''}, "
+                                f"got {len(args)}",
+                             f"declared as {_signature(e, self.events[e])}")
                 for a in args:
                     self.expr(a, scope)
             case A.Run(target=t, for_=f):
@@ -649,7 +654,8 @@ class Checker:
             return
         needs_index = [p for p in var.per if p != "player"]
         if needs_index and t.index is None:
-            self.err(t, f"'{t.name}' is kept per {needs_index[0]}: write '{t.name}[...]'")
+            self.err(t, f"'{t.name}' is kept per {needs_index[0]}: write '{t.name}[...]'",
+                     f"name the {needs_index[0]}, e.g. 'set {t.name}[{needs_index[0][0]}] = ...'")
         if not needs_index and t.index is not None:
             self.err(t, f"'{t.name}' takes no index")
         if t.index is not None:
@@ -809,6 +815,10 @@ class Checker:
                       | set(self.entity_kind) | set(self.kinds_ast))
         self.err(node, f"unknown name '{n}'", did_you_mean(n, candidates))
         return "any"
+
+
+def _signature(name: str, params) -> str:
+    return f"{name}(" + ", ".join(f"{p.name}: {p.type}" for p in params) + ")"
 
 
 def _elem(t: str) -> str:

@@ -86,30 +86,66 @@ def _syntax_diagnostic(path: str, text: str, err: lark.exceptions.UnexpectedInpu
         elif token.type == "_NL":
             message = "unexpected end of line"
         else:
-            message = f"unexpected {_friendly(token.type)} '{token}'" if token.type in (
-                "NAME", "INT", "STRING") else f"unexpected '{token}'"
+            kind = {"NAME": "name ", "INT": "number ", "STRING": "text "}.get(token.type, "")
+            shown = str(token) if token.type == "STRING" else f"'{token}'"
+            message = f"unexpected {kind}{shown}"
             width = max(len(str(token).splitlines()[0]) if str(token) else 1, 1)
         expected = sorted({_friendly(t) for t in err.expected if not t.startswith("__")})
-        hint = _hint_for(err, expected)
+        hint = _hint_for(err, expected, _open_bracket(text, line, column))
     else:  # UnexpectedCharacters
         char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
-        message = f"unexpected character {char!r}"
-        hint = "names use letters, digits and '_'; text goes in double quotes"
+        if char == '"':
+            message = "this text has no closing '\"'"
+            hint = "a text in double quotes must end on the same line"
+        else:
+            message = f"unexpected character {char!r}"
+            hint = "names use letters, digits and '_'; text goes in double quotes"
         expected = []
     span = A.Span(path, line, column, line, column + width)
     return Diagnostic(span, message, hint, text)
 
 
-def _hint_for(err, expected: list[str]) -> str:
+def _hint_for(err, expected: list[str], opened) -> str:
     token = err.token
-    if token.type == "$END" or (token.type == "RBRACE" and "'}'" not in expected):
-        if "'}'" in expected:
-            return "a '{' is not closed: add '}'"
-    if token.type == "EQUAL" and "'=='" in expected:
+    closes = "'}'" in expected
+    if closes and opened is not None and opened[2] == "{" and (
+            token.type == "$END" or getattr(token, "column", 0) == 1):
+        # a declaration keyword at the start of a line, or the end of the file,
+        # while a block is still open: the block lacks its '}'
+        return f"the '{{' at line {opened[0]}, column {opened[1]} is not closed: add '}}'"
+    if token.type == "RBRACE" and opened is None:
+        return "this '}' closes nothing: remove it"
+    if token.type == "EQUAL" and "EQUAL" not in err.expected:
         return "to compare, write '=='; to assign, use 'set NAME = value'"
     if len(expected) <= 8:
         return "expected " + ", ".join(expected)
     return ""
+
+
+def _open_bracket(text: str, line: int, column: int):
+    """The innermost bracket still open before ``line``:``column``, as (line, column, char)."""
+    stack: list = []
+    ln, col = 1, 1
+    in_string = in_comment = False
+    for ch in text:
+        if (ln, col) >= (line, column):
+            break
+        if ch == "\n":
+            ln, col = ln + 1, 1
+            in_comment = in_string = False
+            continue
+        if not in_comment:
+            if ch == '"':
+                in_string = not in_string
+            elif not in_string:
+                if ch == "#":
+                    in_comment = True
+                elif ch in "({[":
+                    stack.append((ln, col, ch))
+                elif ch in ")}]" and stack:
+                    stack.pop()
+        col += 1
+    return stack[-1] if stack else None
 
 
 def _nesting_diagnostic(path: str, text: str) -> Diagnostic | None:
@@ -211,7 +247,7 @@ class _ToAst(Transformer):
         return A.Property(name=str(c[0]), values=tuple(c[1:]), span=self._span(meta))
 
     def field_def(self, meta, c):
-        return A.FieldDef(name=str(c[0]), type=c[1], default=c[2], span=self._span(meta))
+        return A.FieldDef(name=str(c[0]), type=c[1], default=c[2] if len(c) > 2 else None, span=self._span(meta))
 
     def slot_def(self, meta, c):
         return A.SlotDef(name=str(c[0]), body=c[1], span=self._span(meta))

@@ -222,6 +222,16 @@ def _field(ctx, e, name):
     return field(ctx, e, name)
 
 
+def _without_one(ctx, lst, x):
+    """``lst`` without its first ``x`` (unchanged when ``x`` is absent): for lists with repeats."""
+    items = domain(ctx, lst)
+    try:
+        i = items.index(x)
+    except ValueError:
+        return items
+    return items[:i] + items[i + 1:]
+
+
 BUILTIN_FUNCTIONS = {
     "len": lambda ctx, x: len(domain(ctx, x)),
     "min": lambda ctx, *xs: min(domain(ctx, xs[0]) if len(xs) == 1 else xs),
@@ -230,7 +240,6 @@ BUILTIN_FUNCTIONS = {
     "holds": lambda ctx, e: ctx.get(("o", e)) == ctx.player(),
     "held": _held,
     "owner": _owner,
-    "supply": lambda ctx, c: ctx.get(("c", c, ctx.player())),
     "passed": lambda ctx, p: p in (ctx.get(("f", "passed")) or ()),
     "table_after": _table_after,
     "without": lambda ctx, lst, x: tuple(y for y in domain(ctx, lst) if y != x),
@@ -241,6 +250,7 @@ BUILTIN_FUNCTIONS = {
     "first": lambda ctx, lst: domain(ctx, lst)[0] if domain(ctx, lst) else None,
     "sorted": lambda ctx, lst: tuple(sorted(domain(ctx, lst))),
     "unique": lambda ctx, lst: tuple(dict.fromkeys(domain(ctx, lst))),
+    "without_one": _without_one,
 }
 
 

@@ -1,0 +1,111 @@
+"""Benchmark: ``candidates`` on dense late-game-like Gaia Project boards.
+
+Run as a script (prints median and worst per budget):
+
+    PYTHONPATH=src:plugins python bench/bench_federation.py
+
+or under pytest-benchmark:
+
+    PYTHONPATH=src:plugins python -m pytest bench/bench_federation.py --benchmark-enable
+
+Boards: the real 10-sector map of a shared record (``../shared/gaia-records/deep-mind-2.json``;
+a radius-8 disk with every third hex a planet if that file is absent), one player holding 20
+structures (8 mines, 4 trading stations, 3 labs, PI, 2 academies, Lost Planet, 1 extra mine
+worth of power on a planet: the full late-game set) on random planets, no federation formed
+yet (nothing excluded: the hardest case), threshold 7.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from boardrules_gaia import federation as F
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORD = ROOT.parent / "shared" / "gaia-records" / "deep-mind-2.json"
+
+POWERS = [1] * 8 + [2] * 4 + [2] * 3 + [3, 3, 3] + [1, 1]  # 20 structures
+
+
+def board() -> tuple[set, set]:
+    if RECORD.exists():
+        hexes = json.loads(RECORD.read_text())["setup"]["map"]["hexes"]
+        allh = {(h["q"], h["r"]) for h in hexes}
+        planets = {(h["q"], h["r"]) for h in hexes if h["planet"] != "e"}
+        return allh - planets, planets
+    allh = {(q, r) for q in range(-8, 9) for r in range(-8, 9) if abs(q + r) <= 8}
+    planets = {h for i, h in enumerate(sorted(allh)) if i % 3 == 0}
+    return allh - planets, planets
+
+
+def late_game(seed: int, budget: int) -> F.Position:
+    space, planets = board()
+    rng = random.Random(seed)
+    own = rng.sample(sorted(planets), len(POWERS))
+    return F.Position(
+        space=space,
+        planets=planets,
+        structures=dict(zip(own, POWERS)),
+        budget=budget,
+        threshold=7,
+    )
+
+
+def clustered(seed: int, budget: int) -> F.Position:
+    """Structures packed in one region of the map (a player who expanded locally)."""
+    space, planets = board()
+    rng = random.Random(seed)
+    centre = rng.choice(sorted(planets))
+    near = sorted(planets, key=lambda h: (_dist(h, centre), h))[: len(POWERS) + 6]
+    own = rng.sample(near, len(POWERS))
+    return F.Position(
+        space=space, planets=planets, structures=dict(zip(own, POWERS)), budget=budget
+    )
+
+
+def _dist(a, b) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def time_once(pos: F.Position) -> tuple[float, int]:
+    F._prep.cache_clear()  # measure preparation too
+    t = time.perf_counter()
+    n = len(F.candidates(pos))
+    return (time.perf_counter() - t) * 1000.0, n
+
+
+def main(seeds: int = 30) -> None:
+    print(f"python {sys.version.split()[0]}; {seeds} boards per row; times in ms")
+    for kind, make in (("spread", late_game), ("clustered", clustered)):
+        for budget in (8, 12, 16, 25):
+            times, counts = [], []
+            for seed in range(seeds):
+                dt, n = time_once(make(seed, budget))
+                times.append(dt)
+                counts.append(n)
+            print(
+                f"{kind:9} budget {budget:2}: median {statistics.median(times):7.1f}  "
+                f"worst {max(times):7.1f}  candidates median {statistics.median(counts):.0f} "
+                f"max {max(counts)}"
+            )
+
+
+def test_bench_candidates_late_game(benchmark):
+    positions = [clustered(seed, 12) for seed in range(5)]
+
+    def run():
+        for pos in positions:
+            F._prep.cache_clear()
+            F.candidates(pos)
+
+    benchmark(run)
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)

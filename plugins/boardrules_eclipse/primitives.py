@@ -1,0 +1,881 @@
+"""Eclipse primitives: the rules' window onto galaxy geometry (galaxy.py) and combat (combat.py).
+
+Every number (costs, stats, tables) is read from the rule files' entities and variables; this
+module holds bookkeeping and geometry only. State lives in the rule variables declared in
+``rules/base.rules`` (keys ``("v", name, *index)``); hex ids are ``"q,r"`` texts.
+
+Option texts used by decisions (so that records stay plain text):
+
+* build ``"cruiser@2,0"`` (also ``orbital@…``, ``monolith@…``); move ``"interceptor@2,0>1,0"``;
+  upgrade ``"cruiser#5=plasma_cannon"`` (class, slot index, part); colonize ``"2,0|1:science"``
+  (hex, planet square index or ``o`` for the orbital, population type).
+
+Combat runs one volley at a time: :func:`battle_dice` says how many dice the next volley rolls,
+the rules ask chance for them (``choose rolls in dice(n) by chance``, a recorded action) and
+:func:`battle_fire` applies them. Hit assignment uses combat.py's policies (NPC rule for
+Ancients/GCDS, focus fire for players). Not modelled: retreat, more than two parties at once
+(battles are fought pairwise, latest arrival first).
+"""
+
+from __future__ import annotations
+
+from boardrules.primitives import primitive
+
+from . import combat as C
+from . import galaxy as G
+
+RESOURCES = ("money", "science", "materials")
+ADVANCED_TECH = {"money": "tech_advanced_economy", "science": "tech_advanced_labs",
+                 "materials": "tech_advanced_mining"}
+STRUCTURES = {"orbital": ("tech_orbital", 4), "monolith": ("tech_monolith", 5)}  # tech, cost index
+NPC = "npc"
+MAX_ROUNDS = 100  # engagement rounds before a battle counts as a stalemate
+
+
+# ---- small helpers -----------------------------------------------------------------------------
+
+def _pos(h: str) -> G.Pos:
+    q, r = h.split(",")
+    return int(q), int(r)
+
+
+def _hid(pos: G.Pos) -> str:
+    return f"{pos[0]},{pos[1]}"
+
+
+def _v(ctx, name, *idx):
+    return ctx.get(("v", name, *idx))
+
+
+def _set(ctx, name, idx: tuple, value) -> None:
+    ctx.set(("v", name, *idx), value)
+
+
+def _f(ctx, entity, field):
+    return ctx.rs.entities[entity].fields[field]
+
+
+def _kind(ctx, kind):
+    return ctx.rs.by_kind.get(kind, ())
+
+
+def _species(ctx, p):
+    return _v(ctx, "species_of", p)
+
+
+def _has(ctx, p, tech) -> bool:
+    return tech in (_v(ctx, "techs", p) or ())
+
+
+def _hexes(ctx) -> tuple:
+    return _v(ctx, "hexes") or ()
+
+
+def _controlled(ctx, p) -> list:
+    return [h for h in _hexes(ctx) if _v(ctx, "controller", h) == p]
+
+
+def _ships(ctx, h) -> tuple:
+    return _v(ctx, "ships", h) or ()
+
+
+def _npcs(ctx, h) -> tuple:
+    return _v(ctx, "npcs", h) or ()
+
+
+def _friendly_ancients(ctx, p) -> bool:
+    sp = _species(ctx, p)
+    return bool(sp and _f(ctx, sp, "ancients_friendly"))
+
+
+def _hostile_npcs(ctx, h, p) -> tuple:
+    """NPCs in h that fight (and pin) player p: the GCDS always, Ancients unless p is Draco."""
+    friendly = _friendly_ancients(ctx, p)
+    return tuple(n for n in _npcs(ctx, h) if not (friendly and n == "ancient"))
+
+
+def _enemy_ships(ctx, h, p) -> int:
+    return sum(1 for owner, _ in _ships(ctx, h) if owner != p)
+
+
+def _own_ships(ctx, h, p) -> int:
+    return sum(1 for owner, _ in _ships(ctx, h) if owner == p)
+
+
+def _disc_take(ctx, p) -> None:
+    key = ("c", "disc", p)
+    left = ctx.get(key)
+    if left <= 0:
+        raise ctx.violation("no influence disc left on the track")
+    ctx.set(key, left - 1)
+
+
+def _disc_return(ctx, p) -> None:
+    key = ("c", "disc", p)
+    ctx.set(key, ctx.get(key) + 1)
+
+
+def _wg(ctx, p) -> bool:
+    return _has(ctx, p, "tech_wormhole_generator")
+
+
+_GALAXY_CACHE: dict = {}
+
+
+def _galaxy(ctx) -> G.Galaxy:
+    key = (id(ctx.rs),) + tuple((h, _v(ctx, "sector_at", h), _v(ctx, "rotation_at", h))
+                                for h in _hexes(ctx))
+    gal = _GALAXY_CACHE.get(key)
+    if gal is None:
+        if len(_GALAXY_CACHE) > 4096:
+            _GALAXY_CACHE.clear()
+        placed = [G.PlacedHex(_pos(h), _tile(ctx, s), rot) for h, s, rot in key[1:]]
+        gal = _GALAXY_CACHE[key] = G.Galaxy(placed)
+    return gal
+
+
+def _tile(ctx, sector) -> G.SectorTile:
+    mask = 0
+    for e in _f(ctx, sector, "wormholes"):
+        mask |= 1 << e
+    return G.SectorTile(sector, mask)
+
+
+def _opt(ctx, value, sep, what):
+    if not isinstance(value, str) or sep not in value:
+        raise ctx.violation(f"{value!r} is not a {what} option")
+    return value.split(sep, 1)
+
+
+# ---- setup -------------------------------------------------------------------------------------
+
+@primitive("setup_galaxy", effect=True)
+def setup_galaxy(ctx):
+    """Lay the galactic centre and every player's home sector (turned so that a wormhole faces
+    the centre), with the start ship, a disc and population cubes on the home planets
+    (advanced squares only with the matching technology) [M: eclipse.md §2.1-2.2]."""
+    n = ctx.nplayers
+    layout = G.galaxy_layout(n)
+    centre = next(s for s in _kind(ctx, "sector") if _f(ctx, s, "ring") == 0)
+    _place(ctx, _hid(G.CENTER), centre, 0)
+    used = set()
+    for seat in range(n):
+        p = seat
+        sp = _species(ctx, p)
+        if sp is None:
+            raise ctx.violation(f"p{p + 1} has no species")
+        home = next(s for s in _f(ctx, sp, "homes") if s not in used)
+        used.add(home)
+        pos = layout.start_positions[seat]
+        toward = next(e for e, nb in enumerate(G.neighbours(pos)) if G.distance(nb) < G.distance(pos))
+        tile = _tile(ctx, home)
+        rot = next(k for k in range(6) if G.rotate_mask(tile.wormholes, k) >> toward & 1)
+        h = _hid(pos)
+        _place(ctx, h, home, rot)
+        _disc_take(ctx, p)
+        _set(ctx, "controller", (h,), p)
+        _set(ctx, "ships", (h,), ((p, _f(ctx, sp, "start_ship")),))
+        cubes = []
+        for i, planet in enumerate(_f(ctx, home, "planets")):
+            res = planet.rstrip("*")
+            if res in RESOURCES and (not planet.endswith("*") or _has(ctx, p, ADVANCED_TECH[res])):
+                cubes.append(f"{i}:{res}")
+                _set(ctx, f"out_{res}", (p,), _v(ctx, f"out_{res}", p) + 1)
+        _set(ctx, "cubes", (h,), tuple(cubes))
+
+
+def _place(ctx, h, sector, rotation):
+    _set(ctx, "hexes", (), _hexes(ctx) + (h,))
+    _set(ctx, "sector_at", (h,), sector)
+    _set(ctx, "rotation_at", (h,), rotation)
+    npcs = ("ancient",) * _f(ctx, sector, "ancients") + (("gcds",) if _f(ctx, sector, "gcds") else ())
+    _set(ctx, "npcs", (h,), npcs)
+    _set(ctx, "discovery_at", (h,), bool(_f(ctx, sector, "discovery")))
+
+
+# ---- exploring -------------------------------------------------------------------------------
+
+@primitive("ring_of", returns="int", h="hex")
+def ring_of(ctx, h):
+    """The ring of a hex position: 0 centre, 1 inner, 2 middle, 3 outer (and beyond)."""
+    return int(G.ring(_pos(h)))
+
+
+def _anchors(ctx, p):
+    return [_pos(h) for h in _hexes(ctx)
+            if _v(ctx, "controller", h) == p or _own_ships(ctx, h, p)]
+
+
+@primitive("explore_targets", returns="list:hex")
+def explore_targets(ctx):
+    """Unexplored spaces ``me`` may explore whose ring still has sectors to draw."""
+    me = ctx.player()
+    radius = ctx.rs.options["max_radius"].default
+    spaces = G.explorable_positions(_galaxy(ctx), _anchors(ctx, me), wormhole_generator=_wg(ctx, me),
+                                    max_radius=radius)
+    left = {1: bool(_v(ctx, "stack_inner")), 2: bool(_v(ctx, "stack_middle")),
+            3: bool(_v(ctx, "stack_outer")) and _v(ctx, "outer_left") > 0}
+    return tuple(_hid(s) for s in sorted(spaces) if left[min(3, G.distance(s))])
+
+
+@primitive("sector_rotations", returns="list:int", h="hex", s="sector")
+def sector_rotations(ctx, h, s):
+    """Distinct legal rotations of sector ``s`` at the unexplored space ``h`` for ``me``."""
+    me = ctx.player()
+    return G.legal_rotations(_galaxy(ctx), _pos(h), _tile(ctx, s), _anchors(ctx, me),
+                             wormhole_generator=_wg(ctx, me), distinct=True)
+
+
+@primitive("place_sector", effect=True, h="hex", s="sector", rotation="int")
+def place_sector(ctx, h, s, rotation):
+    """Put sector ``s`` at ``h`` turned ``rotation``, with its Ancients, GCDS and discovery."""
+    if h in _hexes(ctx):
+        raise ctx.violation(f"{h} is already explored")
+    _place(ctx, h, s, rotation)
+
+
+@primitive("may_influence", returns="bool", h="hex")
+def may_influence(ctx, h):
+    """True if ``me`` may put a disc on ``h``: nobody controls it, no enemy ships, no hostile NPCs."""
+    me = ctx.player()
+    return (_v(ctx, "controller", h) is None and not _enemy_ships(ctx, h, me)
+            and not _hostile_npcs(ctx, h, me))
+
+
+# ---- influence and colony ships -----------------------------------------------------------------
+
+@primitive("influence_hexes", returns="list:hex")
+def influence_hexes(ctx):
+    """Hexes ``me`` may take a disc from (controlled) or place one on (connected to a hex I
+    control or hold a ship in, or holding my ship; free of enemies) [M: eclipse.md §2.2]."""
+    me = ctx.player()
+    own = _controlled(ctx, me)
+    out = set(own)
+    if ctx.get(("c", "disc", me)) > 0:
+        ship_hexes = [h for h in _hexes(ctx) if _own_ships(ctx, h, me)]
+        sources = [_pos(h) for h in set(own) | set(ship_hexes)]
+        near = {_hid(p) for p in G.influence_targets(_galaxy(ctx), sources, wormhole_generator=_wg(ctx, me))}
+        for h in near | set(ship_hexes):
+            if may_influence.fn(ctx, h):
+                out.add(h)
+    return tuple(sorted(out))
+
+
+@primitive("release_hex", effect=True, h="hex")
+def release_hex(ctx, h):
+    """The controller's disc leaves ``h`` for their track; its cubes go back to their tracks."""
+    p = _v(ctx, "controller", h)
+    if p is None:
+        raise ctx.violation(f"nobody controls {h}")
+    for cube in _v(ctx, "cubes", h) or ():
+        res = cube.split(":")[1]
+        _set(ctx, f"out_{res}", (p,), _v(ctx, f"out_{res}", p) - 1)
+    _set(ctx, "cubes", (h,), ())
+    _set(ctx, "controller", (h,), None)
+    _disc_return(ctx, p)
+
+
+def _free_squares(ctx, h, p):
+    sector = _v(ctx, "sector_at", h)
+    taken = {c.split(":")[0] for c in _v(ctx, "cubes", h) or ()}
+    for i, planet in enumerate(_f(ctx, sector, "planets")):
+        if str(i) in taken:
+            continue
+        base = planet.rstrip("*")
+        if planet.endswith("*") and not _has(ctx, p, ADVANCED_TECH[base]):
+            continue
+        for res in (RESOURCES if base == "any" else (base,)):
+            yield str(i), res
+    if _v(ctx, "orbital_at", h) and "o" not in taken:
+        for res in _v(ctx, "orbital_types"):
+            yield "o", res
+
+
+@primitive("colony_options", returns="list:text")
+def colony_options(ctx):
+    """Where ``me`` may put a cube with a colony ship: ``"hex|square:type"``."""
+    me = ctx.player()
+    sp = _species(ctx, me)
+    if sp is None or _v(ctx, "colony_used", me) >= _f(ctx, sp, "colony_ships"):
+        return ()
+    full = _v(ctx, "track_cubes")
+    out = []
+    for h in _controlled(ctx, me):
+        for square, res in _free_squares(ctx, h, me):
+            if _v(ctx, f"out_{res}", me) < full:
+                out.append(f"{h}|{square}:{res}")
+    return tuple(out)
+
+
+@primitive("apply_colonize", effect=True, o="text")
+def apply_colonize(ctx, o):
+    me = ctx.player()
+    if o not in colony_options.fn(ctx):
+        raise ctx.violation(f"{o} is not a free population square of yours (or no colony ship is left)")
+    h, cube = _opt(ctx, o, "|", "colony")
+    res = cube.split(":")[1]
+    _set(ctx, "cubes", (h,), (_v(ctx, "cubes", h) or ()) + (cube,))
+    _set(ctx, f"out_{res}", (me,), _v(ctx, f"out_{res}", me) + 1)
+
+
+# ---- blueprints, ships, building -------------------------------------------------------------------
+
+def _design(ctx, p, cls):
+    return _v(ctx, "design_of", p, cls)
+
+
+def _blueprint(ctx, p, cls) -> tuple:
+    return _v(ctx, "blueprint", p, cls) or ()
+
+
+_STATS_CACHE: dict = {}
+_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "energy")
+
+
+def _stats(ctx, parts, design):
+    """Summed part stats plus the design's printed bonuses (memoised per ruleset)."""
+    key = (id(ctx.rs), tuple(parts), design)
+    s = _STATS_CACHE.get(key)
+    if s is not None:
+        return s
+    s = dict.fromkeys(_STAT_FIELDS, 0)
+    cannons, missiles = [], []
+    for part in parts:
+        f = ctx.rs.entities[part].fields
+        for k in _STAT_FIELDS:
+            s[k] += f[k]
+        cannons += f["cannons"]
+        missiles += f["missiles"]
+    if design is not None:
+        d = ctx.rs.entities[design].fields
+        s["initiative"] += d["initiative"]
+        s["energy"] += d["energy"]
+        s["computer"] += d["computer"]
+    s["cannons"], s["missiles"] = tuple(cannons), tuple(missiles)
+    if len(_STATS_CACHE) > 100000:
+        _STATS_CACHE.clear()
+    _STATS_CACHE[key] = s
+    return s
+
+
+def _valid_blueprint(ctx, cls, parts, design) -> bool:
+    s = _stats(ctx, parts, design)
+    if s["energy"] < 0:
+        return False
+    if _f(ctx, cls, "mobile"):
+        return s["move"] > 0
+    return s["move"] == 0
+
+
+def ship_type(ctx, p, cls) -> C.ShipType:
+    """Player ``p``'s ``cls`` as combat.py sees it."""
+    s = _stats(ctx, _blueprint(ctx, p, cls), _design(ctx, p, cls))
+    return C.ShipType(cls, C.SizeClass(cls), max(0, s["initiative"]), s["hull"], s["computer"],
+                      s["shield"], s["cannons"], s["missiles"])
+
+
+def npc_type(ctx, name) -> C.ShipType:
+    f = ctx.rs.entities[name].fields
+    size = C.SizeClass.GCDS if name == "gcds" else C.SizeClass.ANCIENT
+    return C.ShipType(name, size, f["initiative"], f["hull"], f["computer"], f["shield"], f["cannons"])
+
+
+def _count_ships(ctx, p, cls) -> int:
+    return sum(1 for h in _hexes(ctx) for owner, c in _ships(ctx, h) if owner == p and c == cls)
+
+
+def _cost_index(ctx, what):
+    return STRUCTURES[what][1] if what in STRUCTURES else _f(ctx, what, "cost_index")
+
+
+@primitive("build_cost", returns="int", o="text")
+def build_cost(ctx, o):
+    """Materials ``me`` pays to build ``o`` (``"what@hex"``), from the species' cost list."""
+    what, _ = _opt(ctx, o, "@", "build")
+    return _f(ctx, _species(ctx, ctx.player()), "costs")[_cost_index(ctx, what)]
+
+
+@primitive("build_options", returns="list:text")
+def build_options(ctx):
+    """Ships and structures ``me`` can afford to build now: ``"what@hex"``."""
+    me = ctx.player()
+    costs = _f(ctx, _species(ctx, me), "costs")
+    have = ctx.get(("r", "materials", me))
+    out = []
+    classes = [c for c in _kind(ctx, "ship_class")
+               if _count_ships(ctx, me, c) < _f(ctx, c, "limit") and have >= costs[_f(ctx, c, "cost_index")]
+               and (c != "starbase" or _has(ctx, me, "tech_starbase"))]
+    for h in _controlled(ctx, me):
+        for c in classes:
+            out.append(f"{c}@{h}")
+        for what, (tech, idx) in STRUCTURES.items():
+            if _has(ctx, me, tech) and not _v(ctx, f"{what}_at", h) and have >= costs[idx]:
+                out.append(f"{what}@{h}")
+    return tuple(out)
+
+
+@primitive("apply_build", effect=True, o="text")
+def apply_build(ctx, o):
+    me = ctx.player()
+    what, h = _opt(ctx, o, "@", "build")
+    if _v(ctx, "controller", h) != me:
+        raise ctx.violation(f"you do not control {h}")
+    if what in STRUCTURES:
+        if _v(ctx, f"{what}_at", h):
+            raise ctx.violation(f"{h} already has a {what}")
+        _set(ctx, f"{what}_at", (h,), True)
+        return
+    add_ship.fn(ctx, h, what)
+
+
+@primitive("add_ship", effect=True, h="hex", cls="ship_class")
+def add_ship(ctx, h, cls):
+    """A new ship of ``me`` in ``h`` (nothing when the class's limit is reached)."""
+    me = ctx.player()
+    if _count_ships(ctx, me, cls) >= _f(ctx, cls, "limit"):
+        return
+    _set(ctx, "ships", (h,), _ships(ctx, h) + ((me, cls),))
+
+
+def _available_parts(ctx, me) -> list:
+    techs = set(_v(ctx, "techs", me) or ())
+    avail = [p for p in _kind(ctx, "part")
+             if p != "empty" and (_f(ctx, p, "basic") or _f(ctx, p, "tech") in techs)]
+    avail += [p for p in dict.fromkeys(_v(ctx, "spare_parts", me) or ()) if p not in avail]
+    avail.append("empty")
+    return avail
+
+
+@primitive("upgrade_options", returns="list:text")
+def upgrade_options(ctx):
+    """Every single-part change of ``me``'s blueprints that stays legal: ``"cls#slot=part"``."""
+    me = ctx.player()
+    avail = _available_parts(ctx, me)
+    out = []
+    for cls in _kind(ctx, "ship_class"):
+        bp = _blueprint(ctx, me, cls)
+        design = _design(ctx, me, cls)
+        for i, old in enumerate(bp):
+            for part in avail:
+                if part == old:
+                    continue
+                new = bp[:i] + (part,) + bp[i + 1:]
+                if _valid_blueprint(ctx, cls, new, design):
+                    out.append(f"{cls}#{i}={part}")
+    return tuple(out)
+
+
+@primitive("apply_upgrade", effect=True, o="text")
+def apply_upgrade(ctx, o):
+    me = ctx.player()
+    try:
+        left, part = o.split("=")
+        cls, i = left.split("#")
+        i = int(i)
+    except ValueError:
+        raise ctx.violation(f"{o!r} is not an upgrade (class#slot=part)") from None
+    bp = _blueprint(ctx, me, cls)
+    if part not in _available_parts(ctx, me) or not 0 <= i < len(bp) or bp[i] == part:
+        raise ctx.violation(f"{o} is not a legal upgrade")
+    new = bp[:i] + (part,) + bp[i + 1:]
+    if not _valid_blueprint(ctx, cls, new, _design(ctx, me, cls)):
+        raise ctx.violation(f"{o}: the blueprint would lack energy or break the drive rule")
+    _set(ctx, "blueprint", (me, cls), new)
+    spare = _v(ctx, "spare_parts", me) or ()
+    if part in spare and not (_f(ctx, part, "basic") or _f(ctx, part, "tech") in (_v(ctx, "techs", me) or ())):
+        i2 = spare.index(part)
+        _set(ctx, "spare_parts", (me,), spare[:i2] + spare[i2 + 1:])
+
+
+# ---- moving ----------------------------------------------------------------------------------
+
+def _pinning(ctx, p) -> G.Pinning:
+    pins, own = {}, {}
+    for h in _hexes(ctx):
+        enemies = _enemy_ships(ctx, h, p) + len(_hostile_npcs(ctx, h, p))
+        if enemies:
+            pins[_pos(h)] = enemies
+        mine = _own_ships(ctx, h, p)
+        if mine:
+            own[_pos(h)] = mine
+    return G.Pinning(pins, own)
+
+
+@primitive("move_options", returns="list:text")
+def move_options(ctx):
+    """One ship of ``me`` from a hex to a reachable hex: ``"cls@from>to"`` (pinning applies)."""
+    me = ctx.player()
+    gal = _galaxy(ctx)
+    pin = _pinning(ctx, me)
+    wg = _wg(ctx, me)
+    out = []
+    for h in _hexes(ctx):
+        classes = dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == me)
+        for cls in classes:
+            steps = _stats(ctx, _blueprint(ctx, me, cls), _design(ctx, me, cls))["move"]
+            if steps <= 0 or not _f(ctx, cls, "mobile"):
+                continue
+            for dest in sorted(G.reachable(gal, _pos(h), steps, wormhole_generator=wg, pinning=pin)):
+                if dest != _pos(h):
+                    out.append(f"{cls}@{h}>{_hid(dest)}")
+    return tuple(out)
+
+
+@primitive("apply_move", effect=True, o="text")
+def apply_move(ctx, o):
+    me = ctx.player()
+    if o not in move_options.fn(ctx):
+        raise ctx.violation(f"{o} is not a legal move")
+    cls, rest = o.split("@")
+    src, dst = rest.split(">")
+    ships = list(_ships(ctx, src))
+    for i in range(len(ships) - 1, -1, -1):
+        if ships[i] == (me, cls):
+            del ships[i]
+            break
+    _set(ctx, "ships", (src,), tuple(ships))
+    _set(ctx, "ships", (dst,), _ships(ctx, dst) + ((me, cls),))
+
+
+# ---- research helpers ------------------------------------------------------------------------------
+
+@primitive("cheapest_missing_tech", returns="tech")
+def cheapest_missing_tech(ctx):
+    """The cheapest technology in the supply ``me`` lacks and has room for (ties: the first in
+    the rules), or none."""
+    me = ctx.player()
+    techs = set(_v(ctx, "techs", me) or ())
+    row = _v(ctx, "row_spaces")
+    full = {c for c in ("military", "grid", "nano")
+            if sum(1 for t in techs if _f(ctx, t, "category") == c) >= row}
+    market = [t for t in dict.fromkeys(_v(ctx, "tech_market") or ())
+              if t not in techs and _f(ctx, t, "category") not in full]
+    order = {t: i for i, t in enumerate(_kind(ctx, "tech"))}
+    if not market:
+        return None
+    return min(market, key=lambda t: (_f(ctx, t, "cost"), order[t]))
+
+
+# ---- upkeep ------------------------------------------------------------------------------------
+
+@primitive("settle_shortfall", effect=True, short="int")
+def settle_shortfall(ctx, short):
+    """``me`` cannot pay ``short`` more money than they have: all money goes, then science and
+    materials are traded at the species' rate, then hexes are given up (fewest VP first), each
+    lowering the upkeep [M: eclipse.md §2.3]. What cannot be covered is forgiven [X]."""
+    me = ctx.player()
+    ctx.lose("money", ctx.get(("r", "money", me)))
+    rate = _f(ctx, _species(ctx, me), "trade")
+    table = _v(ctx, "upkeep_table")
+    need = short
+    for res in ("science", "materials"):
+        while need > 0 and ctx.get(("r", res, me)) >= rate:
+            ctx.pay(res, rate)
+            need -= 1
+    while need > 0:
+        own = _controlled(ctx, me)
+        if not own:
+            break
+        h = min(own, key=lambda x: (_f(ctx, _v(ctx, "sector_at", x), "vp"), x))
+        before = table[min(ctx.get(("c", "disc", me)), len(table) - 1)]
+        release_hex.fn(ctx, h)
+        after = table[min(ctx.get(("c", "disc", me)), len(table) - 1)]
+        need -= before - after
+    if need < 0:
+        ctx.gain("money", -need)
+
+
+# ---- combat ------------------------------------------------------------------------------------
+
+def _parties(ctx, h) -> list:
+    """Parties in ``h`` in order of arrival: NPCs first (they were there), then players."""
+    out = [NPC] if _npcs(ctx, h) else []
+    for owner, _ in _ships(ctx, h):
+        if owner not in out:
+            out.append(owner)
+    return out
+
+
+def _enemies(ctx, h, a, b) -> bool:
+    if a == b:
+        return False
+    if NPC in (a, b):
+        p = b if a == NPC else a
+        return bool(_hostile_npcs(ctx, h, p))
+    return True
+
+
+def _pairs(ctx, h):
+    parties = _parties(ctx, h)
+    done = set(tuple(x) for x in (_v(ctx, "battles_fought") or ()) if x[0] == h)
+    for i, a in enumerate(parties):
+        for b in parties[i + 1:]:
+            if _enemies(ctx, h, a, b) and (h, a, b) not in done and (h, b, a) not in done:
+                yield a, b
+
+
+@primitive("next_battle_hex", returns="hex")
+def next_battle_hex(ctx):
+    """The first hex (in exploration order) where enemies still have to fight, or none."""
+    for h in _hexes(ctx):
+        if any(True for _ in _pairs(ctx, h)):
+            return h
+    return None
+
+
+def _fleet(ctx, h, party):
+    if party == NPC:
+        names = list(dict.fromkeys(_npcs(ctx, h)))
+        return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for n in names), npc=True)
+    classes = list(dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == party))
+    counts = [sum(1 for owner, c in _ships(ctx, h) if owner == party and c == cls) for cls in classes]
+    return C.Fleet(tuple((ship_type(ctx, party, c), n) for c, n in zip(classes, counts)))
+
+
+def _engine(ctx, b):
+    att = _fleet(ctx, b["h"], b["att"])
+    dfn = _fleet(ctx, b["h"], b["dfn"])
+    return C._Battle(att, dfn, None, None, C.Stalemate.DEFENDER_WINS, 1.0)
+
+
+@primitive("begin_battle", effect=True, h="hex")
+def begin_battle(ctx, h):
+    """Start the next battle in ``h``: the defender is the NPCs, else the controller, else the
+    earliest arrival; the attacker the latest arrival among its enemies [M: eclipse.md §2.5]."""
+    parties = _parties(ctx, h)
+    pairs = list(_pairs(ctx, h))
+    if not pairs:
+        raise ctx.violation(f"no battle in {h}")
+    involved = [p for p in parties if any(p in pair for pair in pairs)]
+    ctrl = _v(ctx, "controller", h)
+    if NPC in involved:
+        dfn = NPC
+    elif ctrl in involved:
+        dfn = ctrl
+    else:
+        dfn = involved[0]
+    att = [p for p in reversed(parties) if (dfn, p) in pairs or (p, dfn) in pairs][0]
+    b = {"h": h, "att": att, "dfn": dfn}
+    eng = _engine(ctx, b)
+    b.update(state=eng.start, stage=0, idx=0, rounds=0, status="next")
+    _set(ctx, "battle", (), _freeze(b))
+    _set(ctx, "battles_fought", (), (_v(ctx, "battles_fought") or ()) + ((h, att, dfn),))
+
+
+def _freeze(b: dict) -> tuple:
+    return tuple(sorted(b.items()))
+
+
+def _thaw(ctx) -> dict:
+    b = _v(ctx, "battle")
+    if not b:
+        raise ctx.violation("no battle is being fought")
+    return dict(b)
+
+
+def _alive(state, act) -> int:
+    return len(state[act.side][act.index])
+
+
+@primitive("battle_advance", effect=True)
+def battle_advance(ctx):
+    """Move the battle to the next ship type that has something to fire, or end it."""
+    b = _thaw(ctx)
+    eng = _engine(ctx, b)
+    state = b["state"]
+    while b["status"] == "next":
+        if eng.finished(state):
+            b["status"] = "done"
+        elif b["stage"] == 0:
+            if b["idx"] < len(eng.missile_acts):
+                if _alive(state, eng.missile_acts[b["idx"]]):
+                    b["status"] = "ready"
+                else:
+                    b["idx"] += 1
+            else:
+                b["stage"], b["idx"] = 1, 0
+        elif not eng.armed(state):
+            b["status"] = "done"  # stalemate: nobody can fire cannons
+        elif b["idx"] >= len(eng.cannon_acts):
+            b["idx"] = 0
+            b["rounds"] += 1
+            if b["rounds"] >= MAX_ROUNDS:
+                b["status"] = "done"
+        elif _alive(state, eng.cannon_acts[b["idx"]]):
+            b["status"] = "ready"
+        else:
+            b["idx"] += 1
+    _set(ctx, "battle", (), _freeze(b))
+
+
+def _current_act(eng, b):
+    acts = eng.missile_acts if b["stage"] == 0 else eng.cannon_acts
+    return acts[b["idx"]]
+
+
+def _volley_dice(eng, b, act) -> list:
+    ship = act.ship
+    per_ship = ship.missiles if b["stage"] == 0 else ship.cannons
+    return list(per_ship) * _alive(b["state"], act)
+
+
+@primitive("battle_dice", returns="int")
+def battle_dice(ctx):
+    """Dice the next volley rolls (0 when the battle is over)."""
+    b = _v(ctx, "battle")
+    if not b:
+        return 0
+    b = dict(b)
+    if b["status"] != "ready":
+        return 0
+    eng = _engine(ctx, b)
+    return len(_volley_dice(eng, b, _current_act(eng, b)))
+
+
+@primitive("battle_fire", effect=True, rolls="any")
+def battle_fire(ctx, rolls):
+    """Apply one volley: ``rolls`` are the die faces, one per die, in fleet order."""
+    b = _thaw(ctx)
+    if b["status"] != "ready":
+        raise ctx.violation("no volley is due")
+    eng = _engine(ctx, b)
+    act = _current_act(eng, b)
+    missile = b["stage"] == 0
+    dice = _volley_dice(eng, b, act)
+    if len(rolls) != len(dice):
+        raise ctx.violation(f"this volley rolls {len(dice)} dice, got {len(rolls)}")
+    state = b["state"]
+    enemy = state[1 - act.side]
+    faces = eng.faces(act, enemy, missile)
+    hits = eng.make_hits(act, [(d, faces[r - 1]) for d, r in zip(dice, rolls)], missile)
+    new_enemy = eng.assign(act, enemy, hits)
+    state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
+    b.update(state=state, idx=b["idx"] + 1, status="next")
+    _set(ctx, "battle", (), _freeze(b))
+
+
+@primitive("end_battle", effect=True)
+def end_battle(ctx):
+    """Remove destroyed ships, note the reputation draws owed, clear the battle."""
+    b = _thaw(ctx)
+    eng = _engine(ctx, b)
+    h = b["h"]
+    losses = {}
+    for side, party in ((0, b["att"]), (1, b["dfn"])):
+        fleet = eng.fleets[side]
+        lost = {ship.name: count - len(b["state"][side][i])
+                for i, (ship, count) in enumerate(fleet.ships)}
+        losses[side] = lost
+        if party == NPC:
+            npcs = list(_npcs(ctx, h))
+            for name, k in lost.items():
+                for _ in range(k):
+                    npcs.remove(name)
+            _set(ctx, "npcs", (h,), tuple(npcs))
+        else:
+            ships = list(_ships(ctx, h))
+            for name, k in lost.items():
+                for _ in range(k):
+                    i = max(j for j, s in enumerate(ships) if s == (party, name))
+                    del ships[i]
+            _set(ctx, "ships", (h,), tuple(ships))
+    cap = _v(ctx, "max_rep_draws")
+    for side, party in ((0, b["att"]), (1, b["dfn"])):
+        if party == NPC:
+            continue
+        kills = sum(k * _f(ctx, name, "kill_draws") for name, k in losses[1 - side].items())
+        owed = _v(ctx, "rep_owed", party) or ()
+        _set(ctx, "rep_owed", (party,), owed + (min(cap, 1 + kills),))
+    _set(ctx, "battle", (), None)
+
+
+# ---- after the battles: population, control -------------------------------------------------------
+
+def _sole_player(ctx, h):
+    """The one player with ships in ``h`` when no other player's ships or hostile NPCs are there."""
+    owners = {owner for owner, _ in _ships(ctx, h)}
+    if len(owners) != 1:
+        return None
+    p = owners.pop()
+    return None if _hostile_npcs(ctx, h, p) else p
+
+
+@primitive("bombard_hexes", returns="list:hex")
+def bombard_hexes(ctx):
+    """Hexes where one player's ships face another player's population cubes."""
+    out = []
+    for h in _hexes(ctx):
+        p = _sole_player(ctx, h)
+        ctrl = _v(ctx, "controller", h)
+        if p is not None and ctrl is not None and ctrl != p and _v(ctx, "cubes", h):
+            if bombard_dice.fn(ctx, h) != 0:
+                out.append(h)
+    return tuple(out)
+
+
+def _auto_bombard(ctx, h, p) -> bool:
+    ctrl = _v(ctx, "controller", h)
+    return _has(ctx, p, "tech_neutron_bombs") or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
+
+
+def _bombard_dice(ctx, h, p):
+    out = []
+    for owner, cls in _ships(ctx, h):
+        if owner == p:
+            t = ship_type(ctx, p, cls)
+            out += [(d, t.computer) for d in t.cannons]
+    return out
+
+
+@primitive("bombard_dice", returns="int", h="hex")
+def bombard_dice(ctx, h):
+    """Dice the ships in ``h`` roll at population: -1 when every cube dies without a roll."""
+    p = _sole_player(ctx, h)
+    if p is None:
+        return 0
+    if _auto_bombard(ctx, h, p):
+        return -1
+    return len(_bombard_dice(ctx, h, p))
+
+
+@primitive("apply_bombard", effect=True, h="hex", rolls="any")
+def apply_bombard(ctx, h, rolls):
+    """Kill cubes in ``h``: every damage point of a hit kills one (latest placed first [X])."""
+    p = _sole_player(ctx, h)
+    if p is None:
+        return
+    cubes = list(_v(ctx, "cubes", h) or ())
+    if _auto_bombard(ctx, h, p):
+        kills = len(cubes)
+    else:
+        dice = _bombard_dice(ctx, h, p)
+        if len(rolls) != len(dice):
+            raise ctx.violation(f"this bombardment rolls {len(dice)} dice, got {len(rolls)}")
+        kills = sum(d for (d, comp), r in zip(dice, rolls) if r == 6 or (r != 1 and r + comp >= 6))
+    ctrl = _v(ctx, "controller", h)
+    for _ in range(min(kills, len(cubes))):
+        res = cubes.pop().split(":")[1]
+        _set(ctx, f"out_{res}", (ctrl,), _v(ctx, f"out_{res}", ctrl) - 1)
+    _set(ctx, "cubes", (h,), tuple(cubes))
+
+
+@primitive("resolve_takeovers", effect=True)
+def resolve_takeovers(ctx):
+    """A hex without cubes where another player's ships hold the field loses its controller's
+    disc [S base rules p.21 via BGG]."""
+    for h in _hexes(ctx):
+        p = _sole_player(ctx, h)
+        ctrl = _v(ctx, "controller", h)
+        if p is not None and ctrl is not None and ctrl != p and not _v(ctx, "cubes", h):
+            release_hex.fn(ctx, h)
+
+
+@primitive("claimable_hexes", returns="list:hex")
+def claimable_hexes(ctx):
+    """Hexes nobody controls where only ``me``'s ships are (no hostile NPCs)."""
+    me = ctx.player()
+    return tuple(h for h in _hexes(ctx)
+                 if _v(ctx, "controller", h) is None and _sole_player(ctx, h) == me)
+
+
+PRIMITIVES = [v for v in list(globals().values()) if type(v).__name__ == "Primitive"]

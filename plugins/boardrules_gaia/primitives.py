@@ -1,0 +1,236 @@
+"""Gaia Project primitives: the algorithms the rule files call (geometry, federations).
+
+Only algorithms live here; every rule value (costs, ranges, rewards) is in ``rules/*.rules``.
+The map is kept in the state by the rules' variables:
+
+* ``hexes`` (list of hex names, ``"3A11"``), ``planet[h]`` (planet letter, ``"e"`` = space),
+  ``map_layout`` (``"5A:2"`` per sector in centre order, written by :func:`deal_map`);
+* ``pval[h]`` (power value of the structure at ``h``), ``owner_at[h]``, ``my_hexes`` (per player),
+  ``fed_groups`` (per player, each federation as ``"h1,h2,..."``), ``fed_threshold`` (per player).
+
+Hexes are their names (text); the :class:`~.geometry.GaiaMap` is rebuilt from ``map_layout``
+(cached), so distances are exact axial distances.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+from boardrules.primitives import primitive
+
+from . import federation as F
+from . import geometry as G
+
+
+# ---- the map in the state ------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=16)
+def _map(layout: tuple) -> G.GaiaMap:
+    centres = G.standard_centres(len(layout))
+    sectors = []
+    for text, centre in zip(layout, centres):
+        name, rot = text.split(":")
+        sectors.append(G.SectorPlacement(name, int(rot), centre))
+    return G.build_map(G.MapPlacement(tuple(sectors)))
+
+
+def _gmap(ctx) -> G.GaiaMap:
+    layout = ctx.get(("v", "map_layout"))
+    if not layout:
+        raise ctx.violation("the map is not dealt yet")
+    return _map(tuple(layout))
+
+
+@functools.lru_cache(maxsize=100_000)
+def _dist(layout: tuple, a: str, b: str) -> int:
+    m = _map(layout)
+    return m.by_name[a].hex.distance(m.by_name[b].hex)
+
+
+@functools.lru_cache(maxsize=100_000)
+def _within(layout: tuple, h: str, d: int) -> tuple:
+    m = _map(layout)
+    return tuple(sorted(m.name(x) for x in m.within(m.by_name[h].hex, d)))
+
+
+def _state_cache(ctx, key, compute):
+    """Memoise a pure query on the committed state (only while the action wrote nothing)."""
+    if ctx.w:
+        return compute()
+    cache = ctx.rs.__dict__.setdefault("_gaia_cache", {})
+    base = ctx.base
+    hit = cache.get(key)
+    if hit is not None and hit[0] is base:
+        return hit[1]
+    value = compute()
+    if len(cache) > 256:
+        cache.clear()
+    cache[key] = (base, value)
+    return value
+
+
+@primitive("deal_map", effect=True, seed="int")
+def deal_map(ctx, seed):
+    """Deal a random valid map from ``seed`` (a chance draw) and store it in the state."""
+    gmap = G.deal_map(random.Random(seed), ctx.nplayers)
+    layout = tuple(f"{p.sector}:{p.rotation}" for p in gmap.placement.sectors)
+    ctx.set(("v", "map_layout"), layout)
+    ctx.set(("v", "hexes"), tuple(mh.name for mh in gmap.hexes))
+    for mh in gmap.hexes:
+        if mh.planet != G.EMPTY:
+            ctx.set(("v", "planet", mh.name), mh.planet)
+
+
+@primitive("hex_distance", returns="int", a="hex", b="hex")
+def hex_distance(ctx, a, b):
+    """Number of hex steps between two hexes."""
+    return _dist(tuple(ctx.get(("v", "map_layout"))), a, b)
+
+
+@primitive("hexes_within", returns="list:hex", h="hex", d="int")
+def hexes_within(ctx, h, d):
+    """The map's hexes at distance <= d of h (h included)."""
+    return _within(tuple(ctx.get(("v", "map_layout"))), h, d)
+
+
+@primitive("distance_from", returns="int", h="hex", sources="list:hex")
+def distance_from(ctx, h, sources):
+    """Least distance from h to any hex of ``sources`` (99 when there is none)."""
+    layout = tuple(ctx.get(("v", "map_layout")))
+    return min((_dist(layout, h, s) for s in sources), default=99)
+
+
+@primitive("planets_near", returns="list:hex", sources="list:hex", d="int")
+def planets_near(ctx, sources, d):
+    """Planet hexes (not empty space) within distance d of any hex of ``sources``."""
+    layout = tuple(ctx.get(("v", "map_layout")))
+
+    def compute():
+        out = set()
+        for s in sources:
+            out.update(_within(layout, s, d))
+        return tuple(sorted(h for h in out if ctx.get(("v", "planet", h)) != G.EMPTY))
+    return _state_cache(ctx, ("planets_near", tuple(sources), d), compute)
+
+
+@primitive("space_near", returns="list:hex", sources="list:hex", d="int")
+def space_near(ctx, sources, d):
+    """Empty space hexes within distance d of any hex of ``sources``."""
+    layout = tuple(ctx.get(("v", "map_layout")))
+    out = set()
+    for s in sources:
+        out.update(_within(layout, s, d))
+    return tuple(sorted(h for h in out if ctx.get(("v", "planet", h)) == G.EMPTY))
+
+
+@primitive("sector_of", returns="text", h="hex")
+def sector_of(ctx, h):
+    """The sector number part of a hex name (``"10A3"`` → ``"10"``)."""
+    m = G._NAME_RE.fullmatch(h)
+    return m.group(1) if m else ""
+
+
+@primitive("track_level", returns="int", track="text")
+def track_level(ctx, track):
+    """The level of ``me`` on the track called ``track``."""
+    if track not in ctx.rs.tracks:
+        raise ctx.violation(f"no track {track!r}")
+    return ctx.get(("t", track, ctx.player()))
+
+
+# ---- federations ----------------------------------------------------------------------------
+
+def _position(ctx) -> F.Position:
+    gmap = _gmap(ctx)
+    me = ctx.player()
+    space, planets = set(), set()
+    for mh in gmap.hexes:
+        if ctx.get(("v", "planet", mh.name)) == G.EMPTY:
+            space.add((mh.q, mh.r))
+        else:
+            planets.add((mh.q, mh.r))
+
+    def ax(name):
+        h = gmap.by_name[name].hex
+        return (h.q, h.r)
+    structures = {ax(h): ctx.get(("v", "pval", h)) for h in ctx.get(("v", "my_hexes", me)) or ()}
+    structures = {h: v for h, v in structures.items() if v > 0}
+    groups = [frozenset(ax(x) for x in g.split(",")) for g in ctx.get(("v", "fed_groups", me)) or ()]
+    budget = (ctx.get(("r", "bowl1", me)) + ctx.get(("r", "bowl2", me))
+              + ctx.get(("r", "bowl3", me)))
+    budget = min(budget, 25 - len(ctx.get(("v", "satellites", me)) or ()))
+    threshold = ctx.get(("v", "fed_threshold", me)) or 7
+    return F.Position(space=space, planets=planets, structures=structures, federations=groups,
+                      budget=max(budget, 0), threshold=threshold)
+
+
+def _encode(ctx, fed) -> str:
+    gmap = _gmap(ctx)
+    names = sorted(gmap.name(G.Hex(q, r)) for q, r in fed.members | fed.satellites)
+    return ",".join(names)
+
+
+@primitive("federation_options", returns="list:text")
+def federation_options(ctx):
+    """Every legal federation of ``me`` now, each as its sorted hex names joined by commas."""
+    me = ctx.player()
+
+    def compute():
+        try:
+            feds = F.candidates(_position(ctx))
+        except ValueError:
+            return ()
+        return tuple(_encode(ctx, f) for f in feds)
+    return _state_cache(ctx, ("federation_options", me), compute)
+
+
+@primitive("federation_satellites", returns="list:hex", code="text")
+def federation_satellites(ctx, code):
+    """Validate the federation ``code`` for ``me``; return the hexes that need satellites."""
+    gmap = _gmap(ctx)
+    hexes = [gmap.by_name[h].hex for h in code.split(",")]
+    try:
+        fed = F.validate(_position(ctx), [(h.q, h.r) for h in hexes])
+    except F.FederationError as err:
+        raise ctx.violation(f"not a federation: {err}") from None
+    return tuple(sorted(gmap.name(G.Hex(q, r)) for q, r in fed.satellites))
+
+
+@primitive("federated_structures", returns="int", p="player")
+def federated_structures(ctx, p):
+    """How many structures of ``p`` are in (or joined by adjacency to) its federations."""
+    gmap = _gmap(ctx)
+    mine = set(ctx.get(("v", "my_hexes", p)) or ())
+    inside = set()
+    for g in ctx.get(("v", "fed_groups", p)) or ():
+        inside.update(g.split(","))
+    frontier = list(inside)
+    while frontier:
+        h = frontier.pop()
+        for n in gmap.neighbours(gmap.by_name[h].hex):
+            name = gmap.name(n)
+            if name in mine and name not in inside:
+                inside.add(name)
+                frontier.append(name)
+    return len(mine & inside)
+
+
+PRIMITIVES = [deal_map, hex_distance, hexes_within, distance_from, planets_near, space_near,
+              sector_of, track_level, federation_options, federation_satellites,
+              federated_structures]
+
+
+@primitive("count_sectors", returns="int", hs="list:hex")
+def count_sectors(ctx, hs):
+    """How many different sectors the hexes ``hs`` are in."""
+    return len({G._NAME_RE.fullmatch(h).group(1) for h in hs})
+
+
+@primitive("planets_of", returns="list:hex", letter="text")
+def planets_of(ctx, letter):
+    """Hexes whose planet is ``letter``."""
+    return tuple(h for h in ctx.get(("v", "hexes")) or () if ctx.get(("v", "planet", h)) == letter)
+
+
+PRIMITIVES += [count_sectors, planets_of]

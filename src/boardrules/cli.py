@@ -1,0 +1,187 @@
+"""The ``boardrules`` command line: plugins, check, play, replay (and plugin commands).
+
+    boardrules plugins
+    boardrules check house.rules --game gaia-project
+    boardrules play gaia-project --players 4 --seed 1
+    boardrules replay game.json
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from . import plugins
+from .bots import RandomBot
+from .errors import BoardrulesError, IllegalActionError, NotationError, RulesError
+from .game import new_game
+from .replay import replay_file
+from .ruleset import build_ruleset
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Play heavy board games by their exact rules.")
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _fail(message: str, code: int = 1):
+    err_console.print(f"[red]error:[/red] {message}", highlight=False, markup=True)
+    raise typer.Exit(code)
+
+
+@app.command("plugins")
+def plugins_cmd() -> None:
+    """List installed plugins: their games and each game's modules."""
+    table = Table(title="Games")
+    for col in ("game", "title", "players", "modules"):
+        table.add_column(col)
+    for name, spec in sorted(plugins.games().items()):
+        mods = ", ".join(sorted(plugins.modules(name))) or "-"
+        table.add_row(name, spec.title, f"{spec.players[0]}-{spec.players[1]}", mods)
+    console.print(table)
+    pm = plugins.manager()
+    names = sorted(n for n, _ in pm.list_name_plugin() if n)
+    console.print("plugins: " + ", ".join(names))
+
+
+@app.command()
+def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
+          game: Optional[str] = typer.Option(None, help="check FILES as house rules of this game"),
+          module: List[str] = typer.Option([], "--module", "-m", help="enable a module")) -> None:
+    """Check rule files; print every error with its place and exit 1 if any."""
+    try:
+        if game:
+            build_ruleset(game, modules=module, rules=files)
+        else:
+            texts = {}
+            for f in files:
+                try:
+                    texts[str(f)] = f.read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError) as err:
+                    _fail(f"cannot read {f}: {err}")
+            build_ruleset(None, texts=texts)
+    except RulesError as err:
+        err_console.print(str(err), highlight=False, markup=False)
+        n = len(err.diagnostics)
+        err_console.print(f"{n} error{'s' if n != 1 else ''}", style="red")
+        raise typer.Exit(1)
+    except BoardrulesError as err:
+        _fail(str(err))
+    console.print(f"ok: {', '.join(map(str, files))}")
+
+
+def _options(pairs: List[str]) -> dict:
+    out = {}
+    for pair in pairs:
+        if "=" not in pair:
+            _fail(f"option {pair!r} must be NAME=VALUE")
+        k, v = pair.split("=", 1)
+        out[k] = int(v) if v.lstrip("-").isdigit() else {"true": True, "false": False}.get(v, v)
+    return out
+
+
+@app.command()
+def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugins')"),
+         players: int = typer.Option(..., help="number of players"),
+         seed: int = typer.Option(1, help="seed for chance and the bots"),
+         module: List[str] = typer.Option([], "--module", "-m", help="enable a module"),
+         option: List[str] = typer.Option([], "--option", "-o", help="NAME=VALUE"),
+         rules: List[Path] = typer.Option([], help="house-rule files"),
+         out: Path = typer.Option(Path("out"), help="folder for the record and the SVG"),
+         quiet: bool = typer.Option(False, help="no progress display")) -> None:
+    """Let bots play a whole game; print the scores and write the record (and an SVG)."""
+    try:
+        g = new_game(game, players=players, seed=seed, modules=module,
+                     options=_options(option), rules=rules)
+    except RulesError as err:
+        err_console.print(str(err), highlight=False, markup=False)
+        raise typer.Exit(1)
+    except (BoardrulesError, ValueError) as err:
+        _fail(str(err))
+    bot = RandomBot(seed)
+    start = time.perf_counter()
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
+                  TimeElapsedColumn(), console=console, disable=quiet, transient=True) as progress:
+        task = progress.add_task(g.ruleset.title, total=None, info="")
+        while not g.over:
+            g.play(bot.choose(g), check=False)
+            rnd = g.state.values.get(("f", "round"), 0)
+            progress.update(task, info=f"round {rnd} · {len(g.record.actions)} actions")
+    elapsed = time.perf_counter() - start
+    _print_scores(g)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = f"{game}-{players}p-seed{seed}"
+    record_path = out / f"{stem}.json"
+    record_path.write_text(g.save(), encoding="utf-8")
+    console.print(f"{len(g.record.actions)} actions in {elapsed:.2f} s · record: {record_path}")
+    renderers = {}
+    for group in plugins.manager().hook.boardrules_renderers(game=game):
+        renderers.update(group or {})
+    if "map" in renderers:
+        svg_path = out / f"{stem}.svg"
+        svg_path.write_text(renderers["map"](g), encoding="utf-8")
+        console.print(f"map: {svg_path}")
+
+
+def _print_scores(g) -> None:
+    scores = g.scores()
+    sources = sorted({s for sc in scores for s in sc["sources"]})
+    table = Table(title=f"{g.ruleset.title}: final scores")
+    table.add_column("source")
+    names = [_player_name(g, p) for p in range(g.players)]
+    for n in names:
+        table.add_column(n, justify="right")
+    for s in sources:
+        table.add_row(s, *[str(sc["sources"].get(s, 0)) for sc in scores])
+    table.add_row("[bold]total[/bold]", *[f"[bold]{sc['total']}[/bold]" for sc in scores])
+    console.print(table)
+
+
+def _player_name(g, p: int) -> str:
+    faction = None
+    for kind in ("faction", "species"):
+        for e in g.ruleset.by_kind.get(kind, ()):
+            if g.state.values.get(("o", e)) == p:
+                faction = e
+    return f"p{p + 1}" + (f" {faction}" if faction else "")
+
+
+@app.command()
+def replay(file: Path = typer.Argument(..., help="a record: boardrules JSON or a format a plugin reads"),
+           unchecked: bool = typer.Option(False, help="skip legality checks (trusted records)")) -> None:
+    """Replay a record; exit 1 naming the first difference if it does not match its final state."""
+    try:
+        report = replay_file(file, check=not unchecked)
+    except (IllegalActionError, NotationError) as err:
+        _fail(str(err))
+    except BoardrulesError as err:
+        _fail(str(err))
+    if report.differences:
+        err_console.print(f"{file}: {report.moves} moves replayed; the final state differs:")
+        for d in report.differences[:20]:
+            err_console.print(f"  {d}", highlight=False, markup=False)
+        raise typer.Exit(1)
+    console.print(f"{file}: {report.moves} moves replayed, final state matches")
+    _print_scores(report.game)
+
+
+def main() -> None:
+    """Entry point of the ``boardrules`` script."""
+    plugins.manager().hook.boardrules_cli(app=app)
+    try:
+        app()
+    except BoardrulesError as err:  # last resort: never a traceback for a user's mistake
+        err_console.print(f"error: {err}", highlight=False, markup=False)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
+

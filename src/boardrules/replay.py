@@ -1,0 +1,51 @@
+"""Replaying records: boardrules' own JSON records and, through plugins, other sites' logs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import attrs
+
+from . import plugins
+from .errors import NotationError
+from .game import Game
+from .record import FORMAT, Record
+
+
+@attrs.frozen
+class ReplayReport:
+    """The outcome of a replay: the game reached, the number of moves replayed and the
+    differences from the state the record claims (empty when it matches)."""
+
+    game: Game
+    moves: int
+    differences: tuple = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences
+
+
+def replay_file(path: str | Path, *, check: bool = True) -> ReplayReport:
+    """Replay a record file: a boardrules record, or any format a plugin reads.
+
+    Raises :class:`~boardrules.errors.NotationError` for a file no plugin reads and
+    :class:`~boardrules.errors.IllegalActionError` (naming the move) for an illegal move.
+    """
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise NotationError(f"{path}: cannot read a record ({err})") from None
+    if isinstance(data, dict) and data.get("format") == FORMAT:
+        record = Record.loads(path.read_text(encoding="utf-8"))
+        game = Game.from_record(record, check=check)
+        differences = ()
+        if record.final is not None and game.state.digest() != record.final:
+            differences = (f"state digest {game.state.digest()} != recorded {record.final}",)
+        return ReplayReport(game, len(record.actions), differences)
+    report = plugins.manager().hook.boardrules_replay(path=path, data=data, check=check)
+    if report is None:
+        raise NotationError(f"{path}: no installed plugin reads this kind of record")
+    return report

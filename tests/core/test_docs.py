@@ -1,0 +1,214 @@
+"""The documentation is tested: its examples build, run and say what the code does.
+
+* ``docs/language.md``: every fenced block tagged ``rules`` builds on its own;
+  ``rules fragment`` blocks parse; ``rules house`` blocks build as house rules on top of
+  ``harvest.rules``; ``rules error`` blocks fail with exactly the message of the
+  ``text`` block after them. Together the examples use every construct of the grammar,
+  every turn order and mode, and every built-in name and function is documented.
+* ``docs/plugins.md`` documents every hook of :mod:`boardrules.hookspecs`, and names no
+  hook that does not exist; its example plugin works.
+* ``docs/api.md``: its Python blocks run, in order, as one program (with their asserts).
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from pathlib import Path
+
+import lark
+import pytest
+
+import boardrules
+from boardrules import hookspecs
+from boardrules.lang import checker
+from boardrules.lang.parser import _parser, parse_text
+
+REPO = Path(__file__).resolve().parents[2]
+DOCS = REPO / "docs"
+FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```\s*$", re.S | re.M)
+
+
+def blocks(name: str) -> list[tuple[str, str, int]]:
+    """(info string, text, line number) of every fenced block in ``docs/NAME``."""
+    text = (DOCS / name).read_text(encoding="utf-8")
+    return [(m.group(1).strip(), m.group(2), text.count("\n", 0, m.start()) + 1)
+            for m in FENCE.finditer(text)]
+
+
+def harvest_text() -> str:
+    for path in (REPO / "plugins" / "boardrules_demo" / "rules" / "harvest.rules",
+                 REPO / "tests" / "core" / "rules" / "harvest.rules"):
+        if path.exists():
+            return path.read_text(encoding="utf-8")
+    pytest.fail("harvest.rules not found")
+
+
+LANG = blocks("language.md")
+RULES = [(info.split()[1:], text, line) for info, text, line in LANG
+         if info.split()[:1] == ["rules"]]
+
+
+def _ids(items):
+    return [f"language.md:{line}" for _, _, line in items]
+
+
+def test_language_has_examples():
+    assert len(RULES) >= 30
+    unknown = {tag for tags, _, _ in RULES for tag in tags} - {"fragment", "house", "error"}
+    assert not unknown, f"unknown rules block tags: {unknown}"
+
+
+@pytest.mark.parametrize("tags,text,line", [r for r in RULES if not r[0]], ids=_ids(
+    [r for r in RULES if not r[0]]))
+def test_complete_example_builds(tags, text, line):
+    boardrules.build_ruleset(texts={"example.rules": text})
+
+
+@pytest.mark.parametrize("tags,text,line", [r for r in RULES if r[0] == ["fragment"]], ids=_ids(
+    [r for r in RULES if r[0] == ["fragment"]]))
+def test_fragment_parses(tags, text, line):
+    parse_text(text, "example.rules")
+
+
+@pytest.mark.parametrize("tags,text,line", [r for r in RULES if r[0] == ["house"]], ids=_ids(
+    [r for r in RULES if r[0] == ["house"]]))
+def test_house_rules_build_on_harvest(tags, text, line, tmp_path):
+    house = tmp_path / "house.rules"
+    house.write_text(text, encoding="utf-8")
+    rs = boardrules.build_ruleset(texts={"harvest.rules": harvest_text()}, rules=[house])
+    game = boardrules.new_game(texts={"harvest.rules": harvest_text()}, rules=[house],
+                               players=2, seed=1)
+    assert game.ruleset is rs and game.legal_actions()
+
+
+def test_error_examples_fail_as_documented():
+    pairs = [(LANG[i], LANG[i + 1]) for i in range(len(LANG) - 1)
+             if LANG[i][0] == "rules error"]
+    assert pairs
+    for (_, text, line), (info, expected, _) in pairs:
+        assert info == "text", f"language.md:{line}: a 'rules error' block needs a 'text' block after it"
+        with pytest.raises(boardrules.RulesError) as err:
+            boardrules.build_ruleset(texts={"example.rules": text})
+        assert str(err.value) == expected.rstrip("\n"), f"language.md:{line}"
+
+
+def _tree_names(text: str) -> set[str]:
+    source = text if text.endswith("\n") else text + "\n"
+    tree = _parser().parse(source)
+    names = {t.data for t in tree.iter_subtrees()}
+    names |= {tok.type for tok in tree.scan_values(lambda v: isinstance(v, lark.Token))}
+    return {str(n) for n in names}
+
+
+def test_examples_use_every_construct():
+    """Every rule and alternative of the grammar appears in some example."""
+    used: set[str] = set()
+    words: set[str] = set()
+    for tags, text, _ in RULES:
+        if tags != ["error"]:
+            used |= _tree_names(text)
+            words |= set(re.findall(r"[A-Za-z_]+", text))
+    grammar = {str(r.alias or r.origin.name) for r in _parser().rules}
+    grammar = {g for g in grammar if not g.startswith("_") and g != "start"}
+    # '?' rules only show up as tree nodes when they do something (an operator, ...)
+    inlined = {"expr", "or_expr", "and_expr", "not_expr", "comparison", "range", "sum",
+               "product", "unary", "postfix", "atom", "quantified"}
+    missing = sorted(grammar - used - inlined)
+    assert not missing, f"no example in docs/language.md uses: {missing}"
+    needed = (checker.TURN_MODES | checker.TURN_ORDERS | {"reverse", "by", "main", "free",
+              "procedure", "hidden", "private", "per", "start", "cap", "floor", "scored",
+              "supply", "levels", "title", "players", "override", "extend", "remove"})
+    for props in checker.CORE_PROPERTIES.values():
+        needed |= props
+    assert not needed - words, f"never used in an example: {sorted(needed - words)}"
+
+
+def test_builtins_are_documented():
+    text = (DOCS / "language.md").read_text(encoding="utf-8")
+    for name in checker.BUILTIN_NAMES:
+        assert f"| `{name}` |" in text, f"built-in name {name!r} is not in the table"
+    for fn in checker.BUILTIN_FUNCTIONS:
+        assert f"`{fn}(" in text, f"built-in function {fn!r} is not documented"
+    used = set()
+    for tags, src, _ in RULES:
+        if tags != ["error"]:
+            used |= set(re.findall(r"\b([a-z_]+)\s*\(", src))
+            used |= set(re.findall(r"[A-Za-z_]+", src))
+    assert not (set(checker.BUILTIN_FUNCTIONS) | set(checker.BUILTIN_NAMES)) - used
+
+
+def test_limits_are_documented():
+    from boardrules.lang import parser
+    text = (DOCS / "language.md").read_text(encoding="utf-8")
+    assert f"{parser.MAX_NESTING} levels" in text
+    assert f"{parser.MAX_FILE_BYTES} bytes" in text
+    with pytest.raises(boardrules.RulesError, match="nested deeper than 48 levels"):
+        parse_text("action a main { gain " + "(" * 48 + "1" + ")" * 48 + " coins }\n")
+    with pytest.raises(boardrules.RulesError, match="larger than 1048576 bytes"):
+        parse_text("#" * parser.MAX_FILE_BYTES + "\n")
+
+
+def test_module_conflict_message_is_as_documented():
+    from boardrules.lang.merge import Layer, merge
+    base = parse_text("resource coins { start 5 }\n", "game.rules")
+    a = parse_text("override resource coins { start 6 }\n", "a.rules")
+    b = parse_text("extend resource coins { cap 9 }\n", "b.rules")
+    _, errors = merge([Layer("game", "game", (base,)), Layer("a", "module", (a,)),
+                       Layer("b", "module", (b,))])
+    (err,) = errors
+    assert err.message == ("modules 'a' and 'b' both change resource 'coins' "
+                           "(the other change is at a.rules:1:1)")
+    assert err.hint == "enable only one of them, or resolve it in a house-rule file"
+    text = (DOCS / "language.md").read_text(encoding="utf-8")
+    assert err.message in text.replace("\n  ", " ") and err.hint in text
+
+
+# ---- plugins.md -----------------------------------------------------------------------
+
+
+def _hooks() -> set[str]:
+    return {n for n in dir(hookspecs) if n.startswith("boardrules_")
+            and callable(getattr(hookspecs, n))}
+
+
+def test_every_hook_is_documented():
+    text = (DOCS / "plugins.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^### `(boardrules_\w+)", text, re.M))
+    assert documented == _hooks(), (
+        f"undocumented hooks: {sorted(_hooks() - documented)}; "
+        f"documented but not hooks: {sorted(documented - _hooks())}")
+    mentioned = set(re.findall(r"\bboardrules_[a-z_]+(?=\()", text))
+    assert mentioned <= _hooks(), f"plugins.md names unknown hooks: {mentioned - _hooks()}"
+
+
+def test_plugin_example_works(tmp_path):
+    """The example plugin of plugins.md, registered for the length of this test."""
+    code = next(t for info, t, _ in blocks("plugins.md") if info == "python")
+    rules = next(t for info, t, _ in blocks("plugins.md") if info == "rules")
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "orchard.rules").write_text(rules, encoding="utf-8")
+    module = types.ModuleType("boardrules_orchard_doc_example")
+    module.__file__ = str(tmp_path / "boardrules_orchard.py")
+    exec(compile(code, "plugins.md", "exec"), module.__dict__)
+    pm = boardrules.plugins.manager()
+    pm.register(module)
+    try:
+        game = boardrules.new_game("orchard", players=2, seed=3)
+        assert "p1 plant a1" in game.legal_actions()
+        game.play("p1 plant a1")
+        assert game.get("apples", 0) == 2
+        assert "p2 plant a1" not in game.legal_actions()
+    finally:
+        pm.unregister(module)
+
+
+# ---- api.md -------------------------------------------------------------------------
+
+
+def test_api_examples_run():
+    namespace: dict = {"__name__": "api_md"}
+    code = [t for info, t, _ in blocks("api.md") if info == "python"]
+    assert code
+    for i, text in enumerate(code):
+        exec(compile(text, f"docs/api.md block {i + 1}", "exec"), namespace)

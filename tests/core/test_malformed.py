@@ -1,0 +1,143 @@
+"""The malformed-rules corpus: every file in ``malformed/`` must fail with exactly
+the diagnostics in its ``.expected`` file, as a :class:`RulesError`.
+
+A case file may start with a directive line:
+
+* ``#! base: layers/X.rules`` — the case is a house-rule file on top of that game;
+* ``#! modules: layers/X.rules`` — the case is a module enabled after module X, both
+  on top of ``layers/base.rules`` (merged directly with :func:`merge`).
+
+Set ``BOARDRULES_REGEN=1`` to rewrite the ``.expected`` files (then review the diff).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from boardrules.errors import RulesError
+from boardrules.lang.merge import Layer, merge
+from boardrules.lang.parser import MAX_FILE_BYTES, MAX_NESTING, parse_text
+from boardrules.ruleset import _build, build_ruleset
+
+HERE = Path(__file__).parent / "malformed"
+CASES = sorted(p.name for p in HERE.glob("*.rules"))
+
+
+def _directive(text: str) -> tuple[str, str] | None:
+    first = text.splitlines()[0] if text else ""
+    if first.startswith("#!"):
+        key, _, value = first[2:].partition(":")
+        return key.strip(), value.strip()
+    return None
+
+
+def diagnose(name: str) -> RulesError:
+    """Build the case named ``name`` (run with the corpus folder as cwd); return its error."""
+    text = Path(name).read_text(encoding="utf-8")
+    directive = _directive(text)
+    _build.cache_clear()
+    try:
+        if directive is None:
+            build_ruleset(texts={name: text})
+        elif directive[0] == "base":
+            base = directive[1]
+            build_ruleset(texts={base: Path(base).read_text()}, rules=[name])
+        elif directive[0] == "modules":
+            base, other = "layers/base.rules", directive[1]
+            layers = [Layer("tiny", "game", (parse_text(Path(base).read_text(), base),)),
+                      Layer(Path(other).stem, "module", (parse_text(Path(other).read_text(), other),)),
+                      Layer(Path(name).stem, "module", (parse_text(text, name),))]
+            _, errors = merge(layers)
+            if errors:
+                raise RulesError(errors)
+        else:
+            raise AssertionError(f"unknown directive {directive[0]!r} in {name}")
+    except RulesError as err:
+        return err
+    raise AssertionError(f"{name} built without errors")
+
+
+def test_corpus_is_large_enough():
+    assert len(CASES) >= 30
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_malformed(name, monkeypatch):
+    monkeypatch.chdir(HERE)
+    err = diagnose(name)  # any other exception fails the test with its traceback
+    assert isinstance(err, RulesError)
+    assert err.diagnostics, "a RulesError carries at least one diagnostic"
+    got = str(err).rstrip("\n") + "\n"
+    expected_path = HERE / (name[:-len(".rules")] + ".expected")
+    if os.environ.get("BOARDRULES_REGEN") == "1":
+        expected_path.write_text(got, encoding="utf-8")
+    assert got == expected_path.read_text(encoding="utf-8")
+    for d in err.diagnostics:
+        assert d.span.line >= 1 and d.span.column >= 1, d.format()
+
+
+def test_every_expected_file_has_a_case():
+    for exp in HERE.glob("*.expected"):
+        assert (HERE / (exp.stem + ".rules")).exists(), exp.name
+
+
+def test_all_errors_are_reported_at_once(monkeypatch):
+    monkeypatch.chdir(HERE)
+    err = diagnose("multi_three_errors.rules")
+    assert [d.message for d in err.diagnostics] == [
+        "unknown resource 'coinz'", "unknown track 'farmng'", "'coins' is not a variable"]
+    assert [d.span.line for d in err.diagnostics] == [5, 6, 7]
+
+
+def test_errors_of_several_files_are_reported_together(tmp_path):
+    a = "game tiny { players 2..3 }\nresource coins { start 3 }\naction a main { gain 1 coinz }\n"
+    b = "action b main { advance nowhere }\n"
+    c = "action c main {\n"  # a syntax error in a third file
+    with pytest.raises(RulesError) as info:
+        build_ruleset(texts={"a.rules": a, "b.rules": b, "c.rules": c})
+    files = [d.span.file for d in info.value.diagnostics]
+    assert files == ["a.rules", "b.rules", "c.rules"]
+
+
+def test_file_over_one_mebibyte():
+    filler = "# padding to make a generated rule file too large\n"
+    text = "game tiny { players 2..3 }\n" + filler * (MAX_FILE_BYTES // len(filler) + 1)
+    assert len(text.encode()) > MAX_FILE_BYTES
+    with pytest.raises(RulesError) as info:
+        build_ruleset(texts={"huge.rules": text})
+    (d,) = info.value.diagnostics
+    assert d.format().splitlines()[0] == f"huge.rules:1:1: rule file is larger than {MAX_FILE_BYTES} bytes"
+    assert "hint: split it into several files" in d.format()
+
+
+def test_file_of_exactly_one_mebibyte_is_read():
+    head = "game tiny { players 2..3 }\n"
+    text = head + "#" * (MAX_FILE_BYTES - len(head) - 1) + "\n"
+    assert len(text.encode()) == MAX_FILE_BYTES
+    rf = parse_text(text, "big.rules")
+    assert len(rf.items) == 1
+
+
+def test_nesting_limit_is_exact():
+    ok = "var x: int = " + "(" * (MAX_NESTING - 1) + "1" + ")" * (MAX_NESTING - 1) + "\n"
+    parse_text("game g { players 1..2 }\n" + ok)
+    deep = "var x: int = " + "(" * (MAX_NESTING + 1) + "1" + ")" * (MAX_NESTING + 1) + "\n"
+    with pytest.raises(RulesError, match="nested deeper than 48"):
+        parse_text(deep)
+
+
+def test_brackets_in_text_and_comments_do_not_count():
+    text = ('game g { title "' + "(" * 60 + '"; players 1..2 }\n'
+            "# " + "{" * 60 + "\n")
+    assert parse_text(text).items
+
+
+def test_non_utf8_file(tmp_path):
+    path = tmp_path / "latin1.rules"
+    path.write_bytes("game g { title \"Caf\xe9\" }\n".encode("latin-1"))
+    from boardrules.lang.parser import parse_file
+    with pytest.raises(RulesError, match="not UTF-8"):
+        parse_file(path)

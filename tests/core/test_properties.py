@@ -1,0 +1,235 @@
+"""Property tests of the core.
+
+(a) The closure compiler and the tree-walking interpreter agree on random effect
+    blocks: same resulting :class:`State`, or the same :class:`IllegalActionError`.
+(b) Random legal play of ``harvest.rules``: save/load and undo round-trip, illegal
+    actions change nothing, resources stay within caps, scores add up.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boardrules.errors import IllegalActionError, NotationError
+from boardrules.game import Action, load_game, new_game
+
+HARVEST = (Path(__file__).parent / "rules" / "harvest.rules").read_text()
+
+# ---- (a) the two back ends agree ------------------------------------------------
+
+PRELUDE = """\
+game t { players 2..2 }
+resource a { start 3; cap 9 }
+resource b { start 2; floor 1 }
+resource vp { scored true }
+var x: int = 1
+var y: int per player = 2
+var l: list[int] = [1, 2, 3]
+action go main {
+BODY
+}
+flow { rounds 1 { step play: turns seat once { main go } } }
+"""
+
+INT_NAMES = ["a", "b", "x", "y", "vp"]
+
+
+def int_expr(local: tuple[str, ...] = ()):
+    leaves = st.one_of(
+        st.integers(-3, 12).map(str),
+        st.sampled_from(INT_NAMES + list(local)),
+        st.just("len(l)"),
+        st.sampled_from(["(a of 1)", "(x)", "(count v in l where v > 1)", "(sum v for v in l)"]),
+    )
+
+    def extend(inner):
+        return st.one_of(
+            st.tuples(inner, st.sampled_from(["+", "-", "*", "//", "%"]), inner).map(
+                lambda t: f"({t[0]} {t[1]} {t[2]})"),
+            inner.map(lambda e: f"(-{e})"),
+            st.tuples(st.sampled_from(["min", "max"]), inner, inner).map(
+                lambda t: f"{t[0]}({t[1]}, {t[2]})"),
+            inner.map(lambda e: f"abs({e})"),
+            st.tuples(inner, inner).map(lambda t: f"(count v in l where v * {t[0]} > {t[1]})"),
+        )
+    return st.recursive(leaves, extend, max_leaves=6)
+
+
+def bool_expr(local=()):
+    e = int_expr(local)
+    cmp = st.tuples(e, st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), e).map(
+        lambda t: f"{t[0]} {t[1]} {t[2]}")
+    member = e.map(lambda x: f"{x} in l")
+    base = st.one_of(cmp, member, st.sampled_from(["true", "false"]))
+    return st.recursive(base, lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(["and", "or"]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        inner.map(lambda b: f"not ({b})"),
+        st.just("(any v in l where v == x)"), st.just("(all v in l where v > 0)")), max_leaves=4)
+
+
+@st.composite
+def statements(draw, depth=0, local=()):
+    e = lambda: draw(int_expr(local))  # noqa: E731
+    kinds = ["gain", "pay", "lose", "set_x", "set_y", "set_l", "require", "let"]
+    if depth < 2:
+        kinds += ["if", "for"]
+    kind = draw(st.sampled_from(kinds))
+    res = draw(st.sampled_from(["a", "b", "vp"]))
+    if kind == "gain":
+        to = draw(st.sampled_from(["", " to 1", " to 0"]))
+        return [f"gain ({e()}) {res}{to}"]
+    if kind == "pay":
+        return [f"pay ({e()}) {res}"]
+    if kind == "lose":
+        return [f"lose ({e()}) {res}"]
+    if kind == "set_x":
+        return [f"set x = {e()}"]
+    if kind == "set_y":
+        of = draw(st.sampled_from(["", " of 1"]))
+        return [f"set y{of} = {e()}"]
+    if kind == "set_l":
+        return [f"set l = l + [{e()}]"]
+    if kind == "require":
+        return [f'require {draw(bool_expr(local))} else "nope"']
+    if kind == "let":
+        return [f"set x = x + {e()}"]
+    body = draw(blocks(depth + 1, local + (("v",) if kind == "for" else ())))
+    if kind == "if":
+        other = draw(blocks(depth + 1, local))
+        return [f"if {draw(bool_expr(local))} {{", *body, "} else {", *other, "}"]
+    return [f"for v in l where {draw(bool_expr(local + ('v',)))} {{", *body, "}"]
+
+
+@st.composite
+def blocks(draw, depth=0, local=()):
+    n = draw(st.integers(1, 4 if depth == 0 else 2))
+    out = []
+    for _ in range(n):
+        out.extend(draw(statements(depth, local)))
+    return out
+
+
+def _outcome(text: str, backend: str):
+    g = new_game(texts={"random.rules": text}, players=2, backend=backend)
+    try:
+        g.play("p1 go")
+    except IllegalActionError as err:
+        return ("illegal", str(err), g.state)
+    return ("ok", "", g.state)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(blocks())
+def test_backends_agree_on_random_effects(body):
+    text = PRELUDE.replace("BODY", "\n".join(body))
+    compiled = _outcome(text, "compiled")
+    interpreted = _outcome(text, "interpreted")
+    assert compiled[0] == interpreted[0], text
+    assert compiled[1] == interpreted[1], text
+    assert compiled[2] == interpreted[2], text
+    if compiled[0] == "illegal":
+        # the refused action changed nothing: the state is the initial one
+        fresh = new_game(texts={"random.rules": text}, players=2).state
+        assert compiled[2] == fresh
+
+
+@settings(max_examples=150, deadline=None)
+@given(int_expr())
+def test_backends_agree_on_random_expressions(expr):
+    text = PRELUDE.replace("BODY", f"set x = {expr}\nset y = {expr} + y")
+    assert _outcome(text, "compiled") == _outcome(text, "interpreted")
+
+
+def test_backends_agree_on_a_known_division_by_zero():
+    text = PRELUDE.replace("BODY", "gain 1 a\nset x = 3 // (x - 1)")
+    c, i = _outcome(text, "compiled"), _outcome(text, "interpreted")
+    assert c == i and c[0] == "illegal" and "division by zero" in c[1]
+
+
+# ---- (b) random legal play of harvest.rules ------------------------------------------
+
+CAPS = {"coins": 12, "grain": 9}
+
+
+def check_invariants(g) -> None:
+    for p in range(g.players):
+        for res, cap in CAPS.items():
+            assert 0 <= g.get(res, p) <= cap
+        assert g.get("vp", p) >= 0
+        assert 0 <= g.get("farming", p) <= 3
+        assert 0 <= g.get("farm", p) <= 4
+    for s in g.scores():
+        assert s["total"] == sum(s["sources"].values())
+
+
+def try_illegal(g, rnd) -> None:
+    """Every non-legal candidate (a few, chosen at random) and malformed actions are refused
+    without touching the state."""
+    legal = set(g.legal_actions())
+    illegal = [a for a in g.candidates() if a not in legal]
+    actor = sorted(g.players_to_act())[0] if g.players_to_act() else 0
+    illegal += [Action(actor, "no_such_action"), Action(actor, "sell", (99,)),
+                Action(actor, "build_farm", ("zz9",)), Action(actor, "buy", ()),
+                Action((actor + 1) % g.players, "study"), Action(actor, "done", ("x",))]
+    before, h = g.state, hash(g.state)
+    snapshot = dict(before.values), before.pending
+    nrec, nlog = len(g.record.actions), len(g.log)
+    for a in rnd.sample(illegal, min(len(illegal), 4)):
+        if a in legal:
+            continue
+        with pytest.raises(IllegalActionError):
+            g.play(a)
+        assert g.state is before and hash(g.state) == h
+        assert (dict(g.state.values), g.state.pending) == snapshot
+        assert (len(g.record.actions), len(g.log)) == (nrec, nlog)
+    for text in ("p9 study", "p1", "nobody study"):
+        with pytest.raises(NotationError):
+            g.play(text)
+        assert g.state is before
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 4), seed=st.integers(0, 10**6), rnd=st.randoms(use_true_random=False),
+       backend=st.sampled_from(["compiled", "interpreted"]))
+def test_random_play_of_harvest(players, seed, rnd, backend):
+    g = new_game(texts={"harvest.rules": HARVEST}, players=players, seed=seed, backend=backend)
+    check_invariants(g)
+    moves = 0
+    while not g.over and moves < 200:
+        legal = list(g.legal_actions())
+        assert legal, "a game that is not over has a legal action"
+        if moves % 5 == 0:
+            try_illegal(g, rnd)
+        action = rnd.choice(legal)
+        before = g.state
+        g.play(action)
+        after = g.state
+        check_invariants(g)
+        if moves % 7 == 0:
+            assert load_game(g.save()).state == after
+        if g.record.actions[0:1] != [] and len(g._history) > 0 and moves % 3 == 0:
+            g.undo()
+            assert g.state == before
+            g.play(action)
+            assert g.state == after
+        moves += 1
+    assert g.over
+    assert load_game(g.save()).state == g.state
+    assert g.players_to_act() == frozenset() and not list(g.legal_actions())
+
+
+def test_harvest_save_load_keeps_pending_decisions():
+    g = new_game(texts={"harvest.rules": HARVEST}, players=2, seed=5)
+    g.play("p2 buy reap")
+    g.play("p1 study")  # setup done; round 1: seat order from p1
+    g.play("p1 build_farm a1")
+    g.play("p2 build_farm a2")
+    # after p2's turn, p1 (another farm owner) may take a neighbour bonus
+    assert g.state.pending and g.state.pending[0].player == 0
+    h = load_game(g.save())
+    assert h.state == g.state
+    assert sorted(map(str, h.legal_actions())) == sorted(map(str, g.legal_actions()))

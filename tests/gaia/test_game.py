@@ -1,0 +1,251 @@
+"""Gaia Project played by the engine: random bots to the end, and rules with concrete values.
+
+Rule values: shared/rules/gaia-project.md (§2 costs, §5 research, §12.1 power charges,
+§10 final scoring) and the seed summary shared/seeds/002_*.txt.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import boardrules
+from boardrules.state import State
+from boardrules_gaia.primitives import _within
+
+GAME = "gaia-project"
+CAPS = {"credits": 30, "ore": 15, "knowledge": 15}
+BOWLS = ("bowl1", "bowl2", "bowl3", "gaia_power")
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+def res(g, name, p):
+    return g.state.values.get(("r", name, p), 0)
+
+
+def var(g, name, *index, default=None):
+    return g.state.values.get(("v", name, *index), default)
+
+
+def patch(g, changes: dict) -> None:
+    """Replace values of the current state (test positions); None removes a key."""
+    values = dict(g.state.values)
+    for k, v in changes.items():
+        if v is None:
+            values.pop(k, None)
+        else:
+            values[k] = v
+    g.state = State(values, g.state.pending)
+
+
+def check_invariants(g) -> None:
+    v = g.state.values
+    scores = g.scores()
+    for p in range(g.players):
+        for r, cap in CAPS.items():
+            assert 0 <= v.get(("r", r, p), 0) <= cap, (r, p)
+        for r in ("qic", "vp", *BOWLS):
+            assert v.get(("r", r, p), 0) >= 0, (r, p)
+        if v.get(("v", "myfaction", p)) is not None:
+            tokens = sum(v.get(("r", r, p), 0) for r in (*BOWLS, "tokens_removed"))
+            assert tokens == v.get(("v", "tokens_start", p), 6) + v.get(("r", "tokens_gained", p), 0)
+        s = scores[p]
+        assert s["total"] == res(g, "vp", p) == sum(s["sources"].values())
+
+
+def bot_game(players, seed):
+    g = boardrules.new_game(GAME, players=players, seed=seed)
+    rng = random.Random(seed)
+    while not g.over:
+        actions = list(g.legal_actions())
+        assert actions, f"no legal action after {g.record.actions[-3:]}"
+        g.play(rng.choice(actions))
+        check_invariants(g)
+    return g
+
+
+def start(players=2, factions=("terrans", "hadsch_hallas"), seed=3):
+    """A game after setup with the given factions (seat order), first legal placements."""
+    g = boardrules.new_game(GAME, players=players, seed=seed)
+    for i, f in enumerate(factions):
+        g.play(f"p{i + 1} pick_faction {f}")
+    while g.get("round") is None:
+        g.play(next(iter(g.legal_actions())))
+    return g
+
+
+def home_mine(g, p):
+    return var(g, "my_hexes", p)[0]
+
+
+def free_hexes_near(g, h, d):
+    layout = tuple(var(g, "map_layout"))
+    return [x for x in _within(layout, h, d)
+            if x != h and var(g, "owner_at", x) is None and var(g, "gf_at", x) is None]
+
+
+# ---- bots play complete games --------------------------------------------------------------------
+
+@pytest.mark.parametrize("players,seed", [(2, 0), (3, 0), (4, 0), (4, 1)])
+def test_random_bots_finish(players, seed):
+    g = bot_game(players, seed)
+    assert g.get("round") == 6
+    for p in range(players):
+        assert g.scores()[p]["sources"]["start"] == 10
+
+
+def test_record_replays_to_same_state():
+    g = bot_game(2, 5)
+    again = boardrules.load_game(g.save())
+    assert again.state == g.state
+
+
+# ---- rules with concrete values ------------------------------------------------------------------
+
+def test_setup_faction_start():
+    g = boardrules.new_game(GAME, players=2, seed=3)
+    g.play("p1 pick_faction geodens")
+    g.play("p2 pick_faction terrans")
+    # Geodens: terraforming 1 pays +2 ore (15/6/3/1); Terrans: bowls 4/4/0 and a Gaiaformer (§4)
+    assert (res(g, "credits", 0), res(g, "ore", 0), res(g, "knowledge", 0), res(g, "qic", 0)) == (15, 6, 3, 1)
+    assert g.get("terraforming", 0) == 1
+    assert res(g, "gaiaformers", 1) == 1 and g.get("gaia", 1) == 1
+    assert (res(g, "bowl1", 1), res(g, "bowl2", 1), res(g, "bowl3", 1)) == (4, 4, 0)
+    # mines in snake order: p1, p2, p2, p1
+    assert var(g, "mine_order") == (0, 1, 1, 0)
+    while g.get("round") is None:
+        g.play(next(iter(g.legal_actions())))
+    assert len(var(g, "my_hexes", 0)) == len(var(g, "my_hexes", 1)) == 2
+    assert [res(g, "vp", p) for p in range(2)] == [10, 10]
+
+
+def test_mine_cost_home_planet_and_terraforming():
+    for planet, ore_cost in (("r", 1), ("o", 1 + 3), ("v", 1 + 6), ("d", 1 + 9), ("i", 1 + 3)):
+        g = start()
+        h = free_hexes_near(g, home_mine(g, 0), 1)[0]
+        patch(g, {("v", "planet", h): planet, ("r", "ore", 0): 15})
+        before = (res(g, "credits", 0), res(g, "ore", 0), res(g, "qic", 0))
+        g.play(f"p1 build_mine {h}")
+        after = (res(g, "credits", 0), res(g, "ore", 0), res(g, "qic", 0))
+        # mine 2c + 1o; terraforming 3 ore per step at level 0 (§2, §3)
+        assert before[0] - after[0] == 2 and before[1] - after[1] == ore_cost and before[2] == after[2]
+        assert var(g, "owner_at", h) == 0 and var(g, "bld", h) == "mine"
+
+
+def test_mine_out_of_range_costs_qic():
+    g = start()
+    h = next(x for x in free_hexes_near(g, home_mine(g, 0), 3)
+             if all(x not in _within(tuple(var(g, "map_layout")), m, 2) for m in var(g, "my_hexes", 0)))
+    patch(g, {("v", "planet", h): "r", ("r", "qic", 0): 2})
+    g.play(f"p1 build_mine {h}")
+    assert res(g, "qic", 0) == 1   # distance 3 with range 1: one QIC adds 2
+
+
+def test_trading_station_discount_near_opponent():
+    g = start()
+    h = home_mine(g, 0)
+    near = hexes_of_others = [x for x in _within(tuple(var(g, "map_layout")), h, 2)
+                              if var(g, "owner_at", x) not in (None, 0)]
+    for x in hexes_of_others:  # nobody near: full price
+        patch(g, {("v", "owner_at", x): None})
+    base = (res(g, "credits", 0), res(g, "ore", 0))
+    g.play(f"p1 upgrade {h} ts")
+    assert (base[0] - res(g, "credits", 0), base[1] - res(g, "ore", 0)) == (6, 2)
+
+    g = start()
+    h = home_mine(g, 0)
+    x = free_hexes_near(g, h, 2)[0]
+    patch(g, {("v", "owner_at", x): 1, ("v", "bld", x): "mine", ("v", "pval", x): 1})
+    base = (res(g, "credits", 0), res(g, "ore", 0))
+    g.play(f"p1 upgrade {h} ts")
+    assert (base[0] - res(g, "credits", 0), base[1] - res(g, "ore", 0)) == (3, 2)
+    assert near is not None
+
+
+def test_research_level_rewards():
+    g = start()
+    patch(g, {("r", "knowledge", 0): 15, ("r", "ore", 0): 0})
+    g.play("p1 research terraforming")          # level 1: +2 ore, costs 4 knowledge
+    assert (res(g, "ore", 0), res(g, "knowledge", 0)) == (2, 11)
+
+    g = start()
+    patch(g, {("r", "knowledge", 0): 4, ("t", "intelligence", 0): 2,
+              ("r", "bowl1", 0): 2, ("r", "bowl2", 0): 4, ("r", "bowl3", 0): 0, ("r", "qic", 0): 0})
+    g.play("p1 research intelligence")          # level 3: +2 QIC and charge 3 power
+    assert res(g, "qic", 0) == 2
+    assert (res(g, "bowl1", 0), res(g, "bowl2", 0), res(g, "bowl3", 0)) == (0, 5, 1)
+
+    g = start()
+    patch(g, {("r", "knowledge", 0): 4, ("t", "navigation", 0): 1})
+    g.play("p1 research navigation")            # level 2: range 2
+    assert g.get("navigation", 0) == 2
+
+    # level 5 needs a green federation token, which is flipped
+    g = start()
+    patch(g, {("r", "knowledge", 0): 8, ("t", "science", 0): 4})
+    assert "p1 research science" not in g.legal_actions()
+    patch(g, {("r", "green_feds", 0): 1})
+    g.play("p1 research science")
+    assert res(g, "green_feds", 0) == 0 and res(g, "knowledge", 0) == 8 - 4 + 9
+
+
+def test_power_charge_costs_vp():
+    for vp, expect in ((10, 2), (0, 1)):
+        g = start()
+        h = free_hexes_near(g, home_mine(g, 0), 1)[0]
+        layout = tuple(var(g, "map_layout"))
+        # an opponent TS (power 2) at distance 2 of the new mine
+        x = next(y for y in _within(layout, h, 2) if y not in _within(layout, h, 1)
+                 and var(g, "owner_at", y) is None)
+        for y in _within(layout, h, 2):
+            if var(g, "owner_at", y) == 1:
+                patch(g, {("v", "owner_at", y): None})
+        patch(g, {("v", "planet", h): "r", ("v", "owner_at", x): 1, ("v", "bld", x): "ts",
+                  ("v", "pval", x): 2, ("r", "vp", 1): vp, ("s", 1, "start"): vp,
+                  ("r", "bowl1", 1): 2, ("r", "bowl2", 1): 4, ("r", "bowl3", 1): 0})
+        g.play(f"p1 build_mine {h}")
+        g.play("p1 done")
+        d = g.state.pending[0]
+        assert (d.player, d.label, d.options) == (1, "n", (expect,))
+        g.play(f"p2 n {expect}")
+        assert res(g, "vp", 1) == vp - (expect - 1)
+        assert res(g, "bowl1", 1) == 2 - expect and res(g, "bowl2", 1) == 4 + expect
+        check_invariants(g)
+
+
+def _end_with_final_tile(g, tile, counts):
+    """Jump to round 6, keep only final tile ``tile``, give each player ``counts`` structures."""
+    hexes = list(var(g, "hexes"))
+    changes = {("f", "round"): 6, ("v", "final_tiles"): (tile,)}
+    for p, n in enumerate(counts):
+        changes[("v", "my_hexes", p)] = tuple(hexes[10 * p:10 * p + n])
+    patch(g, changes)
+    while not g.over:
+        if g.state.pending:
+            d = g.state.pending[0]
+            g.play(boardrules.Action(d.player, d.label, ()))
+            continue
+        (p,) = g.players_to_act()
+        g.play(f"p{p + 1} pass_last")
+
+
+def test_final_scoring_shares_ties():
+    g = start(3, ("terrans", "hadsch_hallas", "geodens"))
+    _end_with_final_tile(g, "structure", (3, 3, 1))
+    got = [g.scores()[p]["sources"].get("structure", 0) for p in range(3)]
+    assert got == [(18 + 12) // 2, (18 + 12) // 2, 6]
+
+
+def test_final_scoring_neutral_player_in_two_player_games():
+    g = start(2, ("terrans", "hadsch_hallas"))
+    _end_with_final_tile(g, "structure", (11, 12))   # neutral counts 11
+    got = [g.scores()[p]["sources"].get("structure", 0) for p in range(2)]
+    assert got == [(12 + 6) // 2, 18]
+
+
+def test_zero_count_scores_nothing():
+    g = start(3, ("terrans", "hadsch_hallas", "geodens"))
+    _end_with_final_tile(g, "structure", (2, 0, 0))
+    assert [g.scores()[p]["sources"].get("structure", 0) for p in range(3)] == [18, 0, 0]
