@@ -120,20 +120,22 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
     stem = f"{game}-{players}p-seed{seed}"
     record_path = out / f"{stem}.json"
     record_path.write_text(g.save(), encoding="utf-8")
-    console.print(f"{len(g.record.actions)} actions in {elapsed:.2f} s · record: {record_path}")
+    console.print(f"{len(g.record.actions)} actions in {elapsed:.2f} s · record: {record_path}",
+                  soft_wrap=True)
     renderers = {}
     for group in plugins.manager().hook.boardrules_renderers(game=game):
         renderers.update(group or {})
     if "map" in renderers:
         svg_path = out / f"{stem}.svg"
         svg_path.write_text(renderers["map"](g), encoding="utf-8")
-        console.print(f"map: {svg_path}")
+        console.print(f"map: {svg_path}", soft_wrap=True)
 
 
 def _print_scores(g) -> None:
     scores = g.scores()
     sources = sorted({s for sc in scores for s in sc["sources"]})
-    table = Table(title=f"{g.ruleset.title}: final scores")
+    console.print(f"[bold]{g.ruleset.title}: final scores[/bold]")
+    table = Table()
     table.add_column("source")
     names = [_player_name(g, p) for p in range(g.players)]
     for n in names:
@@ -168,7 +170,7 @@ def replay(file: Path = typer.Argument(..., help="a record: boardrules JSON or a
         for d in report.differences[:20]:
             err_console.print(f"  {d}", highlight=False, markup=False)
         raise typer.Exit(1)
-    console.print(f"{file}: {report.moves} moves replayed, final state matches")
+    console.print(f"{file}: {report.moves} moves replayed, final state matches", soft_wrap=True)
     _print_scores(report.game)
 
 

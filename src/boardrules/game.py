@@ -26,7 +26,7 @@ from .errors import IllegalActionError, NotationError
 from .lang import semantics as S
 from .record import Record
 from .ruleset import Ruleset, build_ruleset
-from .runtime import CHANCE, Context, Dice, RuleViolation
+from .runtime import CHANCE, Context, Dice, Event, RuleViolation
 from .state import State
 
 DONE = "done"
@@ -212,8 +212,18 @@ class Game:
         new_state, events = self._try(action, check)
         self._history.append((self.state, len(self.record.actions), len(self.log)))
         self.state = new_state
-        self.record.actions.append(format_action(action))
+        self.record.actions.append(self.canonical(action))
         self.log.extend(events)
+
+    def canonical(self, action: Action) -> str:
+        """The canonical text of ``action`` (player-typed arguments written ``pN``)."""
+        adef = self.ruleset.actions.get(action.name)
+        if adef is None or action.player == CHANCE or not any(
+                p.type.name == "player" for p in adef.params):
+            return format_action(action)
+        args = tuple(f"p{v + 1}" if p.type.name == "player" and isinstance(v, int) else v
+                     for p, v in zip(adef.params, action.args))
+        return format_action(Action(action.player, action.name, args))
 
     def _try(self, action: Action, check: bool = True):
         """Run ``action`` on a scratch context; return (new state, events) or raise."""
@@ -302,8 +312,11 @@ class Game:
                 if value not in dom:
                     raise RuleViolation(f"{format_value(value)} is not a possible {prm.name}",
                                         action.name)
+        env = {p.name: v for p, v in zip(adef.params, action.args)}
+        if adef.entity is not None:
+            env["self"] = adef.entity
         S.run_unit(ctx, rs.action_body(action.name), adef.entity or action.name,
-                   me=action.player, env={p.name: v for p, v in zip(adef.params, action.args)})
+                   me=action.player, env=env)
         pending[:0] = ctx.queued
         ctx.queued = []
         if action.name in step.main:
@@ -383,6 +396,7 @@ class Game:
             step = stage.steps[step_i]
             if step.kind == "do":
                 ctx.set(("f", "step"), step_i + 1)
+                ctx.me = None  # a do step speaks for no player: rules name them
                 S.run_unit(ctx, step.body, step.name)
                 pending[:0] = ctx.queued
                 ctx.queued = []
@@ -453,8 +467,7 @@ class Game:
             del self.log[nlog:]
             if not undone or not undone[0].startswith("chance "):
                 break
-        self.log.append(S.Event(len(self.record.actions), "undo", None, tuple(undone), "undo")
-                        if hasattr(S, "Event") else None)
+        self.log.append(Event(len(self.record.actions), "undo", None, tuple(undone), "undo"))
 
     def candidates(self, player: int | None = None) -> Iterator[Action]:
         """Every action worth trying now (legal or not); :class:`LegalActions` filters them."""

@@ -56,7 +56,9 @@ def boardrules_setup_steps(game: str):
 
 @hookspec(firstresult=True)
 def boardrules_notation(game: str):
-    """Return a :class:`boardrules.notation.Notation` for ``game``'s actions, or None."""
+    """Return a notation object for ``game``'s actions, or None: it has
+    ``parse(game, text) -> Action`` (accepting the canonical text too) and
+    ``format(game, action) -> str``."""
 
 
 # ---- renderers ------------------------------------------------------------------

@@ -388,6 +388,8 @@ def emit(ctx, event, args):
         else:
             me = ctx.me
         env = dict(zip(trig.names, args))
+        if trig.entity is not None:
+            env["self"] = trig.entity
         saved = ctx.me, ctx.env
         ctx.me, ctx.env = me, env
         try:
