@@ -151,6 +151,23 @@ class Game:
             out.append({"total": total, "sources": dict(sorted(sources.items()))})
         return out
 
+    def ranking(self) -> list[tuple[int, ...]]:
+        """Players from first to last: by score, then by the game's ``tiebreak``
+        expressions in order. Players still tied share a place: each entry is a tuple
+        of the players on that place."""
+        ctx = Context(self.ruleset, self.state.values)
+        keys = {}
+        for p, sc in enumerate(self.scores()):
+            ctx.me = p
+            keys[p] = (sc["total"], *(fn(ctx) for fn in self.ruleset.tiebreak))
+        places: list = []
+        for p in sorted(keys, key=lambda q: keys[q], reverse=True):
+            if places and keys[places[-1][0]] == keys[p]:
+                places[-1] = places[-1] + (p,)
+            else:
+                places.append((p,))
+        return places
+
     def view(self, player: int | None) -> dict:
         """What ``player`` may know (None: a spectator): hidden variables show only their size,
         private ones only to their owner, pending chance decisions without their options."""

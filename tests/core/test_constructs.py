@@ -603,9 +603,11 @@ def test_house_rule_extend_keeps_other_entries(tmp_path):
     rules = house(tmp_path, "extend resource coins { start 7 }\n")
     g = make(BASE, players=1, rules=[rules])
     assert g.get("coins", 0) == 7
-    g.play("p1 work"), g.play("p1 work")
-    g.play("p1 work") if not g.over else None
+    g.play("p1 work")
+    g.play("p1 work")
+    assert g.over
     assert g.ruleset.resources["coins"].start == 7
+    assert g.ruleset.resources["coins"].cap is not None  # the base file's cap is kept
     assert g.get("coins", 0) == 9
 
 

@@ -115,14 +115,16 @@ def blocks(draw, depth=0, local=()):
 
 def _outcome(text: str, backend: str):
     g = new_game(texts={"random.rules": text}, players=2, backend=backend)
+    start = g.state
     try:
         g.play("p1 go")
     except IllegalActionError as err:
+        assert g.state is start  # the refused action changed nothing
         return ("illegal", str(err), g.state)
     return ("ok", "", g.state)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(blocks())
 def test_backends_agree_on_random_effects(body):
     text = PRELUDE.replace("BODY", "\n".join(body))
@@ -131,13 +133,9 @@ def test_backends_agree_on_random_effects(body):
     assert compiled[0] == interpreted[0], text
     assert compiled[1] == interpreted[1], text
     assert compiled[2] == interpreted[2], text
-    if compiled[0] == "illegal":
-        # the refused action changed nothing: the state is the initial one
-        fresh = new_game(texts={"random.rules": text}, players=2).state
-        assert compiled[2] == fresh
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(int_expr())
 def test_backends_agree_on_random_expressions(expr):
     text = PRELUDE.replace("BODY", f"set x = {expr}\nset y = {expr} + y")
@@ -227,7 +225,9 @@ def test_harvest_save_load_keeps_pending_decisions():
     g.play("p2 buy reap")
     g.play("p1 study")  # setup done; round 1: seat order from p1
     g.play("p1 build_farm a1")
+    g.play("p1 done")  # the actions step has a free action (sell): turns end with 'done'
     g.play("p2 build_farm a2")
+    g.play("p2 done")
     # after p2's turn, p1 (another farm owner) may take a neighbour bonus
     assert g.state.pending and g.state.pending[0].player == 0
     h = load_game(g.save())

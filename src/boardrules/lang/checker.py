@@ -21,7 +21,7 @@ CORE_PROPERTIES = {
     "resource": {"start", "cap", "floor", "scored"},
     "track": {"levels", "start"},
     "component": {"supply"},
-    "game": {"title", "players"},
+    "game": {"title", "players", "tiebreak"},
     "kind": set(),
 }
 TURN_MODES = {"once", "until_pass", "simultaneous"}
@@ -134,6 +134,7 @@ class Program:
 
     title: str
     players: tuple  # (min, max)
+    tiebreak: tuple  # expressions evaluated per player, compared in order after the score
     options: dict
     resources: dict
     tracks: dict
@@ -318,9 +319,13 @@ class Checker:
             self._flow(flow)
 
         game = next((d for d in decls if d.kind == "game"), None)
-        title, players = "", (1, 9)
+        title, players, tiebreak = "", (1, 9), ()
         if game is not None:
             props = {p.name: p for p in game.entries if isinstance(p, A.Property)}
+            if "tiebreak" in props:
+                tiebreak = props["tiebreak"].values
+                for e in tiebreak:
+                    self._int_expr(e, self._root())
             if "title" in props:
                 title = self.const(props["title"].values[0]) or ""
             if "players" in props:
@@ -328,7 +333,7 @@ class Checker:
                 if isinstance(rng, tuple) and rng:
                     players = (min(rng), max(rng))
         return Program(
-            title=title, players=players, options=self.options,
+            title=title, players=players, tiebreak=tiebreak, options=self.options,
             resources={k: v for k, v in self.resources.items() if v is not None},
             tracks=self.tracks, components=self.components, kinds=self.kinds,
             entities=self.entities,
@@ -461,6 +466,14 @@ class Checker:
         self.err(t, f"unknown type '{t.name}'",
                  did_you_mean(t.name, list(BASIC_TYPES) + list(self.kinds_ast)))
         return "any"
+
+    def _norm(self, t: str) -> str:
+        """A primitive's declared type in the checker's spelling (``tech`` → ``entity:tech``)."""
+        if t.startswith("list:"):
+            return "list:" + self._norm(t[5:])
+        if t in self.kinds_ast:
+            return "entity:" + t
+        return t
 
     # ---- scopes ----
     def _root(self, me: bool = True, extra: dict | None = None) -> _Scope:
@@ -666,8 +679,7 @@ class Checker:
             self._player_expr(t.of, scope)
 
     def _call(self, node, fn, args, scope, statement=False) -> str:
-        for a in args:
-            self.expr(a, scope)
+        arg_types = [self.expr(a, scope) for a in args]
         if fn in BUILTIN_FUNCTIONS and not statement:
             lo, hi, result = BUILTIN_FUNCTIONS[fn]
             if not lo <= len(args) <= hi:
@@ -676,6 +688,10 @@ class Checker:
             return result
         if fn in self.prims:
             prim = self.prims[fn]
+            for a, t, (pname, ptype) in zip(args, arg_types, prim.params):
+                if not _compatible(t, self._norm(ptype)):
+                    self.err(a, f"argument '{pname}' of {fn}() must be {_show(self._norm(ptype))}, "
+                                f"found {_show(t)}")
             if len(args) != len(prim.params):
                 sig = ", ".join(f"{n}: {t}" for n, t in prim.params)
                 self.err(node, f"{fn}() takes {len(prim.params)} argument"
@@ -819,6 +835,20 @@ class Checker:
 
 def _signature(name: str, params) -> str:
     return f"{name}(" + ", ".join(f"{p.name}: {p.type}" for p in params) + ")"
+
+
+_FAMILY = {"int": "num", "player": "num", "text": "str", "hex": "str"}
+
+
+def _compatible(found: str, wanted: str) -> bool:
+    """Whether a value of type ``found`` may be passed where ``wanted`` is declared."""
+    if "any" in (found, wanted) or found == wanted or found == "none":
+        return True
+    if found.startswith("list:") and wanted.startswith("list:"):
+        return _compatible(found[5:], wanted[5:])
+    if found.startswith("entity:") and wanted in ("text", "entity"):
+        return True
+    return _FAMILY.get(found, found) == _FAMILY.get(wanted, wanted)
 
 
 def _elem(t: str) -> str:
