@@ -537,6 +537,16 @@ def apply_move(ctx, o):
     _set(ctx, "ships", (dst,), _ships(ctx, dst) + ((me, cls),))
 
 
+# ---- the end of the action phase ----------------------------------------------------------------
+
+@primitive("end_turns", effect=True)
+def end_turns(ctx):
+    """Everybody has passed: end the current ``turns`` step now. Eclipse players keep their
+    turns after passing (for reactions), so the rules track passing themselves and only tell
+    the engine at the end, by marking every player passed (the engine's ``("f", "passed")``)."""
+    ctx.set(("f", "passed"), tuple(range(ctx.nplayers)))
+
+
 # ---- research helpers ------------------------------------------------------------------------------
 
 @primitive("cheapest_missing_tech", returns="tech")

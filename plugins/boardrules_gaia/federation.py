@@ -344,6 +344,12 @@ class _Prep:
             groups[sig] = groups.get(sig, 0) | (1 << self.bit(h))
         self.free = groups.pop(0, 0)
         self.sig_groups = sorted(groups.items())
+        # (signature, power of the clusters around such a hex), strongest first
+        self.sig_power = sorted(
+            ((sig, sum(self.cpower[k] for k in range(self.K) if sig >> k & 1)) for sig in groups),
+            key=lambda x: -x[1],
+        )
+        self.star_max = self.sig_power[0][1] if self.sig_power else 0
         # connected components of the free space, for the fast feasibility flood
         comps_free = []
         rest = self.free
@@ -891,6 +897,12 @@ def candidates(position: Position) -> list[Federation]:
     # power >= thr (the no-superfluous-planet bound for every superset); maxpair = largest
     # free distance between two of its clusters; absent = pruned
     D = prep.D
+    # Star test (a consequence of the two minimality rules): in a valid federation with
+    # satellites, removing one satellite and the clusters hanging on it (all adjacent to that
+    # hex) leaves a formable federation with fewer planets and satellites, so
+    # power - power(clusters around one usable hex) < threshold.
+    sig_power = prep.sig_power
+    star = prep.star_max
     if not prep.ivits or not K:
         info = {(): (0, _INF, 0)}
     else:
@@ -943,6 +955,20 @@ def candidates(position: Position) -> list[Federation]:
             if (len(ks) - 1) * maxpair > 2 * bound and prep.mst_lb(ks) > bound:
                 continue  # same, with the MST bound (only useful when it can exceed maxpair)
             power = parent[0] + cp[last]
+            if power >= thr + star:
+                continue  # monotone: too much power to pass the star test below
+            if power >= thr and len(ks) >= 2:
+                zbits = 0
+                for k in ks:
+                    zbits |= 1 << k
+                for sig, spow in sig_power:
+                    if not sig & ~zbits:
+                        break
+                else:
+                    spow = 0
+                if power - spow >= thr:
+                    nxt[f] = (power, capsub, maxpair)
+                    continue  # star test failed: invalid, but supersets may pass
             cap = capsub
             if power >= thr:
                 sat = prep.sat(ks, bound)

@@ -105,6 +105,7 @@ def distance_from(ctx, h, sources):
 def planets_near(ctx, sources, d):
     """Planet hexes (not empty space) within distance d of any hex of ``sources``."""
     layout = tuple(ctx.get(("v", "map_layout")))
+    d = min(d, 30)  # wider than any map
 
     def compute():
         out = set()

@@ -110,6 +110,7 @@ def test_research_cost_discount_and_minimum():
     assert "tech_plasma_cannon" in g.get("techs", 0)
     g.play("p1 done")
     g.play("p2 pass_turn")
+    g.play("p2 done")   # a passed player keeps turns for reactions; the round goes on
     g.play(Action(0, "research"))
     # Gluon Computer 16/8 with 4 military techs: discount 4, so 16 - 4 = 12 (minimum 8)
     g.play(Action(0, "t", ("tech_gluon_computer",)))
@@ -125,7 +126,8 @@ def test_upkeep_by_discs():
     st[("r", "money", 0)] = 10
     g.state = type(g.state)(st, g.state.pending)
     g.play("p1 pass_turn")
-    g.play("p2 pass_turn")
+    g.play("p1 done")
+    g.play("p2 pass_turn")   # the last to pass ends the action phase
     # production 3 (one cube off the money track) - upkeep 5 (leftmost empty circle) = -2
     assert g.get("money", 0) == 8
     assert g.get("money", 1) == 2 + 3  # p2: 12 discs on the track, no upkeep
@@ -143,11 +145,33 @@ def test_upkeep_shortfall_trades_then_gives_up_hexes():
     st[("r", "materials", 0)] = 0
     g.state = type(g.state)(st, g.state.pending)
     g.play("p1 pass_turn")
-    g.play("p2 pass_turn")
+    g.play("p1 done")
+    g.play("p2 pass_turn")   # the last to pass ends the action phase
     check_invariants(g)
     # science: 10 + 3 produced = 13 -> traded 6 x 2; short 21 - 3 - 6 = 12 more: the home is given up
     assert g.get("money", 0) >= 0
     assert g.get("science", 0) == 1
+
+
+def test_reactions_after_passing():
+    g = new(2)
+    g.play("p1 pass_turn")
+    g.play("p1 done")
+    g.play("p2 upgrade")
+    g.play(Action(1, "o", (g.state.pending[0].options[0],)))
+    g.play("p2 done")
+    legal = {a.name for a in g.legal_actions()}
+    assert {"react_upgrade", "react_build", "pass_turn"} <= legal  # no ship can move yet
+    assert not legal & {"explore", "influence", "research", "upgrade", "build", "move"}
+    discs = g.get("disc", 0)
+    g.play("p1 react_upgrade")
+    g.play(Action(0, "o", ("interceptor#3=hull",)))
+    assert g.get("disc", 0) == discs - 1                       # a reaction costs a disc
+    assert "again" not in {a.name for a in g.legal_actions()}  # and is a single activation
+    g.play("p1 done")
+    g.play("p2 pass_turn")
+    assert g.get("round") == 2 and g.get("passed_players") == ()
+    assert g.get("turn_order") == (0, 1)                       # p1 passed first
 
 
 def test_combat_resolved_from_given_dice():
@@ -163,7 +187,8 @@ def test_combat_resolved_from_given_dice():
     st[("v", "ships", h)] = ((0, "interceptor"), (0, "interceptor"))
     g.state = type(g.state)(st, g.state.pending)
     g.play("p1 pass_turn")
-    g.play("p2 pass_turn")
+    g.play("p1 done")
+    g.play("p2 pass_turn")   # the last to pass ends the action phase
     d = g.state.pending[0]
     assert d.player == CHANCE and d.label == "rolls"
     # interceptors (initiative 3) fire first: 2 dice. A 6 and a 5: one hit (computer 0).

@@ -146,7 +146,7 @@ def test_mine_out_of_range_costs_qic():
 def test_trading_station_discount_near_opponent():
     g = start()
     h = home_mine(g, 0)
-    near = hexes_of_others = [x for x in _within(tuple(var(g, "map_layout")), h, 2)
+    hexes_of_others = [x for x in _within(tuple(var(g, "map_layout")), h, 2)
                               if var(g, "owner_at", x) not in (None, 0)]
     for x in hexes_of_others:  # nobody near: full price
         patch(g, {("v", "owner_at", x): None})
@@ -161,7 +161,6 @@ def test_trading_station_discount_near_opponent():
     base = (res(g, "credits", 0), res(g, "ore", 0))
     g.play(f"p1 upgrade {h} ts")
     assert (base[0] - res(g, "credits", 0), base[1] - res(g, "ore", 0)) == (3, 2)
-    assert near is not None
 
 
 def test_research_level_rewards():
@@ -208,8 +207,8 @@ def test_power_charge_costs_vp():
         g.play(f"p1 build_mine {h}")
         g.play("p1 done")
         d = g.state.pending[0]
-        assert (d.player, d.label, d.options) == (1, "n", (expect,))
-        g.play(f"p2 n {expect}")
+        assert (d.player, d.label, d.options) == (1, "leech", (expect,))
+        g.play(f"p2 leech {expect}")
         assert res(g, "vp", 1) == vp - (expect - 1)
         assert res(g, "bowl1", 1) == 2 - expect and res(g, "bowl2", 1) == 4 + expect
         check_invariants(g)
@@ -249,3 +248,128 @@ def test_zero_count_scores_nothing():
     g = start(3, ("terrans", "hadsch_hallas", "geodens"))
     _end_with_final_tile(g, "structure", (2, 0, 0))
     assert [g.scores()[p]["sources"].get("structure", 0) for p in range(3)] == [18, 0, 0]
+
+
+def pass_everyone(g):
+    """Everyone passes (first booster on offer) until the next round's actions begin."""
+    r = g.get("round")
+    while g.get("round") == r and not g.over:
+        if g.state.pending:
+            d = g.state.pending[0]
+            g.play(boardrules.Action(d.player, d.label, () if d.optional else (d.options[0],)))
+            continue
+        (p,) = g.players_to_act()
+        g.play(next(a for a in g.legal_actions(p) if a.name in ("pass_round", "pass_last")))
+
+
+def test_gaia_project_then_mine():
+    g = start(2, ("terrans", "hadsch_hallas"))
+    h = free_hexes_near(g, home_mine(g, 0), 1)[0]
+    patch(g, {("v", "planet", h): "m", ("r", "bowl1", 0): 4, ("r", "bowl2", 0): 4,
+              ("r", "bowl3", 0): 0})
+    g.play(f"p1 gaia_project {h}")              # Gaia level 1: 6 tokens from bowls of one's choice
+    d = g.state.pending[0]
+    assert d.label == "bowls" and d.options[0] == (4, 2, 0) and (0, 4, 2) not in d.options
+    assert set(d.options) == {(4, 2, 0), (3, 3, 0), (2, 4, 0)}
+    g.play(boardrules.Action(0, "bowls", ((4, 2, 0),)))   # the engine's default: bowl I first
+    assert (res(g, "bowl1", 0), res(g, "bowl2", 0), res(g, "gaia_power", 0)) == (0, 2, 6)
+    assert res(g, "gaiaformers", 0) == 0 and var(g, "gf_at", h) == 0
+    g.play("p1 done")
+    pass_everyone(g)
+    # Gaia phase: the transdim planet turned Gaia; Terrans' tokens return to bowl II
+    assert var(g, "planet", h) == "g" and res(g, "gaia_power", 0) == 0
+    first = g.state.values[("v", "turn_order")][0]
+    if first != 0:
+        g.play(next(a for a in g.legal_actions(first) if a.name == "pass_round"))
+    qic = res(g, "qic", 0)
+    g.play(f"p1 build_mine {h}")                # no QIC: the Gaiaformer was there
+    assert res(g, "qic", 0) == qic and res(g, "gaiaformers", 0) == 1
+    assert var(g, "bld", h) == "mine" and var(g, "gf_at", h) is None
+
+
+def test_lab_takes_tech_tile_and_step():
+    g = start()
+    h = home_mine(g, 0)
+    patch(g, {("v", "bld", h): "ts", ("v", "built", 0, "mine"): 1, ("v", "built", 0, "ts"): 1,
+              ("r", "credits", 0): 20, ("r", "ore", 0): 10})
+    g.play(f"p1 upgrade {h} lab")
+    d = g.state.pending[0]
+    assert d.label == "tile" and set(d.options) == set(var(g, "tech_slots"))
+    tile = var(g, "tech_slots")[1]              # the tile under navigation
+    g.play(boardrules.Action(0, "tile", (tile,)))
+    assert var(g, "has_tech", 0, tile) is True and g.get("navigation", 0) == 1
+
+
+def test_pass_order_is_next_turn_order_and_boosters_swap():
+    g = start(3, ("terrans", "hadsch_hallas", "geodens"))
+    order = []
+    while g.get("round") == 1:
+        if g.state.pending:
+            d = g.state.pending[0]
+            g.play(boardrules.Action(d.player, d.label, ()))
+            continue
+        (p,) = g.players_to_act()
+        old = next(b for b in var(g, "booster_pool") if g.state.values.get(("o", b)) == p)
+        a = next(a for a in g.legal_actions(p) if a.name == "pass_round")
+        g.play(a)
+        order.append(p)
+        assert g.state.values.get(("o", a.args[0])) == p and g.state.values.get(("o", old)) is None
+    assert tuple(var(g, "turn_order")) == tuple(order)   # the next round goes in passing order
+
+
+def test_federation_without_satellites():
+    g = start()
+    layout = tuple(var(g, "map_layout"))
+    h = home_mine(g, 0)
+    # a cluster of three adjacent planets of p1 with power 3 + 2 + 2 = 7
+    a = free_hexes_near(g, h, 3)
+    x = next(y for y in a if all(z not in _within(layout, y, 1) for z in var(g, "my_hexes", 0)))
+    y, z = [n for n in _within(layout, x, 1) if n != x and var(g, "owner_at", n) is None][:2]
+    changes = {}
+    for hx, b, v in ((x, "pi", 3), (y, "ts", 2), (z, "lab", 2)):
+        changes.update({("v", "planet", hx): "r", ("v", "owner_at", hx): 0, ("v", "bld", hx): b,
+                        ("v", "pval", hx): v})
+    changes[("v", "my_hexes", 0)] = var(g, "my_hexes", 0) + (x, y, z)
+    patch(g, changes)
+    fed = [act for act in g.legal_actions(0) if act.name == "form_federation"]
+    assert fed, "a federation of power 7 should be possible"
+    code = next(act.args[0] for act in fed if set(act.args[0].split(",")) == {x, y, z})
+    tokens = sum(res(g, b, 0) for b in ("bowl1", "bowl2", "bowl3"))
+    vp = res(g, "vp", 0)
+    g.play(f"p1 form_federation {code}")
+    d = g.state.pending[0]
+    assert d.label == "fed_token" and "fed1" in d.options
+    g.play(boardrules.Action(0, "fed_token", ("fed1",)))
+    assert res(g, "vp", 0) >= vp + 12 and res(g, "fed_count", 0) == 1
+    assert sum(res(g, b, 0) for b in ("bowl1", "bowl2", "bowl3")) == tokens   # no satellite
+
+
+def test_navigation_five_places_the_lost_planet():
+    g = start()
+    patch(g, {("t", "navigation", 0): 4, ("r", "green_feds", 0): 1, ("r", "knowledge", 0): 4})
+    g.play("p1 research navigation")
+    d = g.state.pending[0]
+    assert d.label == "lost_at" and d.options
+    h = d.options[0]
+    assert var(g, "planet", h) is None          # empty space
+    g.play(boardrules.Action(0, "lost_at", (h,)))
+    assert (var(g, "planet", h), var(g, "bld", h), var(g, "owner_at", h)) == ("l", "mine", 0)
+    assert "l" in var(g, "ptypes", 0) and res(g, "green_feds", 0) == 0
+
+
+def test_advanced_tile_covers_a_standard_one():
+    g = start()
+    h = home_mine(g, 0)
+    adv = var(g, "adv_slots")[5]                # the advanced tile over science
+    std = var(g, "tech_slots")[0]
+    patch(g, {("v", "bld", h): "ts", ("v", "built", 0, "mine"): 1, ("v", "built", 0, "ts"): 1,
+              ("r", "credits", 0): 20, ("r", "ore", 0): 10, ("t", "science", 0): 4,
+              ("r", "green_feds", 0): 1, ("v", "has_tech", 0, std): True})
+    g.play(f"p1 upgrade {h} lab")
+    assert adv in g.state.pending[0].options
+    g.play(boardrules.Action(0, "tile", (adv,)))
+    d = g.state.pending[0]
+    assert d.label == "cover" and d.options == (std,)
+    g.play(boardrules.Action(0, "cover", (std,)))
+    assert var(g, "covered", 0, std) is True and g.state.values.get(("o", adv)) == 0
+    assert res(g, "green_feds", 0) == 0

@@ -87,20 +87,7 @@ class Compiler:
                 fd, fw = self.expr(d), self.expr(w)
                 return _quant(k, v, fd, fw)
             case A.SumOf(expr=x, var=v, domain=d, where=w):
-                fx, fd, fw = self.expr(x), self.expr(d), self.expr(w)
-
-                def sum_of(ctx):
-                    saved = ctx.env
-                    total = 0
-                    try:
-                        for item in S.domain(ctx, fd(ctx)):
-                            ctx.env = {**saved, v: item}
-                            if fw is None or fw(ctx):
-                                total += S._num(ctx, fx(ctx), "sum")
-                    finally:
-                        ctx.env = saved
-                    return total
-                return sum_of
+                return _sum_of(v, self.expr(x), self.expr(d), self.expr(w))
         raise TypeError(f"cannot compile {e!r}")
 
     def _name(self, n):
@@ -236,6 +223,22 @@ class Compiler:
         raise TypeError(f"cannot compile {s!r}")
 
 
+def _sum_of(var, fx, fd, fw):
+    """``sum E for var in D where C`` from the compiled parts (shared by both back ends)."""
+    def sum_of(ctx):
+        saved = ctx.env
+        total = 0
+        try:
+            for item in S.domain(ctx, fd(ctx)):
+                ctx.env = {**saved, var: item}
+                if fw is None or fw(ctx):
+                    total += S._num(ctx, fx(ctx), "sum")
+        finally:
+            ctx.env = saved
+        return total
+    return sum_of
+
+
 def _quant(kind, var, fd, fw):
     def quant(ctx):
         saved = ctx.env
@@ -305,15 +308,7 @@ class Interpreter:
             case A.Quant(kind=k, var=v, domain=d, where=w):
                 return _quant(k, v, self.expr(d), self.expr(w))(ctx)
             case A.SumOf(expr=x, var=v, domain=d, where=w):
-                saved, total = ctx.env, 0
-                try:
-                    for item in S.domain(ctx, ev(d, ctx)):
-                        ctx.env = {**saved, v: item}
-                        if w is None or ev(w, ctx):
-                            total += S._num(ctx, ev(x, ctx), "sum")
-                finally:
-                    ctx.env = saved
-                return total
+                return _sum_of(v, self.expr(x), self.expr(d), self.expr(w))(ctx)
         raise TypeError(f"cannot evaluate {e!r}")
 
     def amounts(self, am, ctx):
