@@ -15,7 +15,6 @@ Pending decisions (``choose``, ``draw``) come before anything else, front first.
 
 from __future__ import annotations
 
-import itertools
 import random
 from typing import Iterator
 
@@ -324,11 +323,8 @@ class Game:
             raise RuleViolation(f"'{action.name}' takes {len(adef.params)} argument(s), "
                                 f"got {len(action.args)}", action.name)
         ctx.me = action.player
-        if check:
-            for prm, value, dom in zip(adef.params, action.args, self._domains(ctx, adef)):
-                if value not in dom:
-                    raise RuleViolation(f"{format_value(value)} is not a possible {prm.name}",
-                                        action.name)
+        if check or any(w is not None for w in rs.param_wheres[action.name]):
+            self._check_args(ctx, adef, action.args)
         env = {p.name: v for p, v in zip(adef.params, action.args)}
         if adef.entity is not None:
             env["self"] = adef.entity
@@ -346,25 +342,46 @@ class Game:
             else:
                 ctx.set(("f", "turn"), (order, pos, player, True))
 
-    def _domains(self, ctx, adef):
-        rs = ctx.rs
-        out = []
-        for prm, dom in zip(adef.params, rs.param_domains[adef.name]):
-            if dom is not None:
-                saved = ctx.me
-                out.append(S.domain(ctx, dom(ctx)))
-                ctx.me = saved
-                continue
-            t = prm.type.name
-            if t == "player":
-                out.append(tuple(range(ctx.nplayers)))
-            elif t == "hex":
-                out.append(ctx.get(("v", "hexes")) or ())
-            elif t == "bool":
-                out.append((False, True))
-            else:
-                out.append(rs.by_kind.get(t, ()))
-        return out
+    def _domain(self, ctx, adef, i):
+        """The values parameter ``i`` of ``adef`` may take (earlier ones bound in ctx.env)."""
+        dom = ctx.rs.param_domains[adef.name][i]
+        if dom is not None:
+            return S.domain(ctx, dom(ctx))
+        t = adef.params[i].type.name
+        if t == "player":
+            return tuple(range(ctx.nplayers))
+        if t == "hex":
+            return ctx.get(("v", "hexes")) or ()
+        if t == "bool":
+            return (False, True)
+        return ctx.rs.by_kind.get(t, ())
+
+    def _arg_tuples(self, ctx, adef, i=0, bound=()):
+        """Every argument tuple allowed by the parameters' domains and ``where`` conditions."""
+        if i == len(adef.params):
+            yield bound
+            return
+        prm, where = adef.params[i], ctx.rs.param_wheres[adef.name][i]
+        ctx.env = dict(zip((p.name for p in adef.params), bound))
+        values = self._domain(ctx, adef, i)
+        for v in values:
+            ctx.env = {**dict(zip((p.name for p in adef.params), bound)), prm.name: v}
+            if where is None or where(ctx):
+                yield from self._arg_tuples(ctx, adef, i + 1, bound + (v,))
+
+    def _check_args(self, ctx, adef, args) -> None:
+        env = {}
+        for i, (prm, v) in enumerate(zip(adef.params, args)):
+            ctx.env = dict(env)
+            if v not in self._domain(ctx, adef, i):
+                raise RuleViolation(f"{format_value(v)} is not a possible {prm.name}", adef.name)
+            env[prm.name] = v
+            where = ctx.rs.param_wheres[adef.name][i]
+            ctx.env = dict(env)
+            if where is not None and not where(ctx):
+                raise RuleViolation(prm.message or f"{format_value(v)} is not a possible {prm.name} here",
+                                    adef.name, prm.where.span)
+        ctx.env = {}
 
     def _end_turn(self, ctx, pending, player) -> None:
         turn = ctx.get(("f", "turn"))
@@ -517,8 +534,8 @@ class Game:
             names = (() if main_done else step.main) + step.free
             for name in names:
                 adef = self.ruleset.actions[name]
-                for args in itertools.product(*self._domains(ctx, adef)):
-                    yield Action(p, name, tuple(args))
+                for args in self._arg_tuples(ctx, adef):
+                    yield Action(p, name, args)
             if main_done and step.free:
                 yield Action(p, DONE, ())
 

@@ -117,6 +117,8 @@ class Ruleset:
         self._action_bodies = {n: backend.block(a.body) for n, a in self.actions.items()}
         self.param_domains = {n: tuple(backend.expr(prm.domain) for prm in a.params)
                               for n, a in self.actions.items()}
+        self.param_wheres = {n: tuple(backend.expr(prm.where) for prm in a.params)
+                             for n, a in self.actions.items()}
         self.tiebreak = tuple(backend.expr(e) for e in p.tiebreak)
         self.caps = {n: backend.expr(r.cap) for n, r in self.resources.items() if r.cap is not None}
         by_event: dict = {}

@@ -376,9 +376,14 @@ class Block:
 
 @_node
 class Param:
+    """``name: type [in DOMAIN] [where CONDITION]`` — the condition prunes the candidates
+    before an action is tried, and is part of its legality."""
+
     name: str
     type: TypeRef
     domain: object = None
+    where: object = None
+    message: str = ""
     span: Span = _span()
 
 

@@ -283,6 +283,8 @@ class Checker:
         for params in self.events.values():
             for p in params:
                 self._type(p.type)
+                if p.domain is not None or p.where is not None:
+                    self.err(p, "an event's parameters take no 'in' or 'where'")
 
         self.entities = {}
         self.actions = {}
@@ -486,11 +488,13 @@ class Checker:
         for p in a.params:
             t = self._type(p.type)
             if p.domain is not None:
-                self.expr(p.domain, scope)
+                self.expr(p.domain, scope.child(names))
             elif t not in ("player", "hex", "bool") and not t.startswith("entity:"):
                 self.err(p, f"parameter '{p.name}' of type {p.type} needs a domain: "
                          f"'{p.name}: {p.type} in ...'", "for example 'n: int in 1..5'")
             names[p.name] = t
+            if p.where is not None:
+                self.expr(p.where, scope.child(names))
         self.block(a.body, scope.child(names))
 
     def _trigger(self, t: TriggerDef) -> None:

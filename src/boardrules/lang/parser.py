@@ -313,7 +313,8 @@ class _ToAst(Transformer):
                             body=body, span=self._span(meta))
 
     def param(self, meta, c):
-        return A.Param(name=str(c[0]), type=c[1], domain=c[2], span=self._span(meta))
+        return A.Param(name=str(c[0]), type=c[1], domain=c[2], where=c[3],
+                       message=_unquote(c[4]) if c[4] else "", span=self._span(meta))
 
     def tag(self, meta, c):
         return str(c[0])
