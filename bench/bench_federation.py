@@ -80,8 +80,29 @@ def time_once(pos: F.Position) -> tuple[float, int]:
     return (time.perf_counter() - t) * 1000.0, n
 
 
+def record_positions(budget: int) -> list[F.Position]:
+    """The board before each of the 68 recorded federations (rough reconstruction, see tests)."""
+    import attrs
+
+    sys.path.insert(0, str(ROOT))
+    from tests.gaia import test_federation as T
+
+    out = []
+    for _, rec in T._records():
+        for _, _, pos in T._replay_federations(rec):
+            out.append(attrs.evolve(pos, budget=budget))
+    return out
+
+
 def main(seeds: int = 30) -> None:
     print(f"python {sys.version.split()[0]}; {seeds} boards per row; times in ms")
+    if RECORD.exists():
+        for budget in (8, 12, 25):
+            times = [time_once(p)[0] for p in record_positions(budget)]
+            print(
+                f"records   budget {budget:2}: median {statistics.median(times):7.1f}  "
+                f"worst {max(times):7.1f}  ({len(times)} positions)"
+            )
     for kind, make in (("spread", late_game), ("clustered", clustered)):
         for budget in (8, 12, 16, 25):
             times, counts = [], []

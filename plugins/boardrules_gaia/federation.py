@@ -54,19 +54,32 @@ BoardGameGeek):
 Algorithm (exact).  The player's usable structures are grouped into clusters (connected
 components).  A federation with satellites is determined by its member clusters ``M``; ``sat(M)``
 is a node-weighted Steiner tree problem on the hex grid (space hexes cost 1, member hexes 0, hexes
-next to non-member clusters forbidden).  It is solved exactly by the Dreyfus-Wagner dynamic
-programme over subsets of the (few) member clusters, with every layer "hexes reachable within j
-satellites" held as one Python integer bitset over the map, so a breadth-first step is six shifts
-and an AND; costs above the current bound are never built.  :func:`candidates` walks subsets of
-clusters depth-first in index order and prunes a whole subtree with two monotone facts: (1) for
-``Z`` containing ``N``, ``sat(Z) >= ceil(MST(N) / 2)`` where the MST is over the cluster-to-cluster
-satellite distances in the graph in which *all* own clusters are free (the doubled Steiner tree of
-``Z`` is a closed walk through the clusters of ``N``); (2) a valid ``Z`` needs ``sat(Z) <=
-budget`` and ``sat(Z) <= sat(N')`` for every subset ``N'`` on the path with power >= threshold
-(no-superfluous-planet rule).  Nothing pruned can be valid, so the enumeration is exact; each
-surviving member set is checked with the exact rules and one satellite set of minimum size is
-reconstructed from the DP tables (deterministically).  Results are canonical: one per member set
-(the satellite count of a member set is forced by the fewest-satellites rule).
+next to non-member clusters forbidden).  Every hex set is one Python integer bitset over the map,
+so a breadth-first step is six shifts and an AND.  ``sat`` first floods the region (whole
+components of "free" space - hexes touching no own cluster - at once) to reject disconnected
+member sets, then brackets the answer: lower bound = max(largest pairwise distance, ceil(MST/2),
+the exact three-cluster value of every triple via a meeting hex), upper bound = the
+shortest-path heuristic from each cluster.  Only when the bounds differ does the exact
+Dreyfus-Wagner programme run (one root terminal, layers deepened one satellite at a time up to
+the upper bound); its tables also give a minimum satellite set.
+
+:func:`candidates` enumerates member sets level by level (Apriori: a set is tried only if every
+subset one cluster smaller survived) and prunes with facts that hold for every superset ``Z`` of a
+set ``N``: (1) ``sat(Z) >= max pairwise distance of N`` and ``>= ceil(MST(N)/2)``, distances taken
+with *all* own clusters free (the doubled Steiner tree of ``Z`` is a closed walk through the
+clusters of ``N``), and ``sat(Z) <= budget``; (2) no-superfluous-planet rule: ``sat(Z) <= sat(N')``
+for every sub-union ``N'`` with power >= threshold, whose minimum ``cap`` is carried up the
+levels; (3) star test: removing a leaf satellite of an optimal tree together with the clusters
+hanging on it leaves a formable federation with fewer planets and satellites, so a valid ``Z``
+has ``power(Z) - power(clusters around one usable hex) < threshold``; hence ``power(Z) >=
+threshold + (largest such hex power)`` prunes the subtree, and a failed test skips the Steiner
+computation for that set.  Nothing pruned can be valid, so the enumeration is exact (checked
+against brute force over all satellite subsets on random small boards).  One result per member
+set (its satellite count is forced by the fewest-satellites rule).
+
+Cost: real positions (the 68 federations of the shared records, reconstructed) take about 1 ms
+(median); boards with many separate single-planet clusters and a large budget make the subset
+enumeration grow exponentially (see bench/bench_federation.py).
 """
 
 from __future__ import annotations

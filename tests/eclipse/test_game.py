@@ -9,6 +9,7 @@ import pytest
 import boardrules
 from boardrules.game import Action
 from boardrules.runtime import CHANCE
+from boardrules_eclipse.galaxy import distance
 
 RESOURCES = ("money", "science", "materials", "vp")
 TOTAL_DISCS = 16  # 13 track circles + Advanced Robotics 1 + Quantum Grid 2 (base.rules)
@@ -210,4 +211,57 @@ def test_combat_resolved_from_given_dice():
     g.play(Action(CHANCE, "t", (2,)))
     g.play(Action(CHANCE, "t", (4,)))
     assert g.get("reputation", 0) == (4,)
+    check_invariants(g)
+
+
+def test_explore_place_claim_and_colonize():
+    g = new(2, seed=3)
+    g.auto_chance = False
+    home = next(h for h in g.get("hexes") if g.get("controller", index=h) == 0)
+    g.play("p1 explore")
+    d = g.state.pending[0]
+    assert (d.player, d.label) == (0, "h") and d.options    # spaces next to the home sector
+    space = d.options[0]
+    g.play(Action(0, "h", (space,)))
+    q, r = map(int, space.split(","))
+    stack = {1: "stack_inner", 2: "stack_middle"}.get(distance((q, r)), "stack_outer")
+    ring = g.get(stack)
+    g.play(Action(CHANCE, "s", (ring[0],)))                   # the sector drawn
+    rot = g.state.pending[0]
+    assert (rot.player, rot.label) == (0, "rotation") and rot.optional
+    g.play(Action(0, "rotation", (rot.options[0],)))
+    assert space in g.get("hexes") and g.get("sector_at", index=space) == ring[0]
+    claim = g.state.pending[0] if g.state.pending else None
+    if claim is not None and claim.options:                   # no Ancients there: claim it
+        g.play(Action(0, "claim", (True,)))
+        while g.state.pending:                                # a discovery, if any
+            d = g.state.pending[0]
+            g.play(Action(d.player, d.label, (d.options[0],)))
+        assert g.get("controller", index=space) == 0
+        assert g.get("disc", 0) == 12 - 2                     # action disc + the new hex
+    check_invariants(g)
+    colonies = [a for a in g.legal_actions() if a.name == "colonize"]
+    assert all(a.args[0].split("|")[0] in (home, space) for a in colonies)
+
+
+def test_end_scoring_by_source():
+    g = new(2, species=["terrans", "planta"])
+    st = dict(g.state.values)
+    st[("f", "round")] = 9                               # the last round
+    home = next(h for h in g.get("hexes") if g.get("controller", index=h) == 0)
+    st[("v", "reputation", 0)] = (4, 3)
+    st[("v", "discoveries_kept", 0)] = 1
+    st[("v", "techs", 0)] = ("tech_starbase", "tech_neutron_bombs", "tech_plasma_cannon",
+                             "tech_phase_shield")      # 4 military techs: 1 VP
+    st[("v", "monolith_at", home)] = True
+    g.state = type(g.state)(st, g.state.pending)
+    g.play("p1 pass_turn")
+    g.play("p1 done")
+    g.play("p2 pass_turn")
+    assert g.over
+    assert g.scores()[0] == {"total": 16, "sources": {
+        "score_discoveries": 2, "score_hexes": 3, "score_monoliths": 3, "score_reputation": 7,
+        "score_techs": 1}}
+    # Planta: 3 VP home sector + 1 VP per controlled hex
+    assert g.scores()[1]["sources"] == {"score_hexes": 3, "score_species": 1}
     check_invariants(g)
