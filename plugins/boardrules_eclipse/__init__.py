@@ -27,3 +27,10 @@ def boardrules_primitives(game):
         return []
     from .primitives import PRIMITIVES
     return PRIMITIVES
+
+
+@hookimpl
+def boardrules_cli(app):
+    """``boardrules odds ATTACKER DEFENDER``: the exact combat calculator."""
+    from .odds_cli import odds
+    app.command("odds")(odds)

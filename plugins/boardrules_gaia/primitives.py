@@ -27,12 +27,17 @@ from . import geometry as G
 
 @functools.lru_cache(maxsize=16)
 def _map(layout: tuple) -> G.GaiaMap:
+    """The map of a ``map_layout``: ``"5A:2"`` per sector in standard centre order, then
+    ``"mirror"`` when the sector tiles are read mirrored (the site's legacy reading)."""
+    mirror = bool(layout) and layout[-1] == "mirror"
+    if mirror:
+        layout = layout[:-1]
     centres = G.standard_centres(len(layout))
     sectors = []
     for text, centre in zip(layout, centres):
         name, rot = text.split(":")
         sectors.append(G.SectorPlacement(name, int(rot), centre))
-    return G.build_map(G.MapPlacement(tuple(sectors)))
+    return G.build_map(G.MapPlacement(tuple(sectors), mirror))
 
 
 def _gmap(ctx) -> G.GaiaMap:
@@ -74,12 +79,32 @@ def _state_cache(ctx, key, compute):
 def deal_map(ctx, seed):
     """Deal a random valid map from ``seed`` (a chance draw) and store it in the state."""
     gmap = G.deal_map(random.Random(seed), ctx.nplayers)
-    layout = tuple(f"{p.sector}:{p.rotation}" for p in gmap.placement.sectors)
+    _store_map(ctx, tuple(f"{p.sector}:{p.rotation}" for p in gmap.placement.sectors))
+
+
+def _store_map(ctx, layout: tuple) -> None:
+    gmap = _map(layout)
     ctx.set(("v", "map_layout"), layout)
     ctx.set(("v", "hexes"), tuple(mh.name for mh in gmap.hexes))
     for mh in gmap.hexes:
         if mh.planet != G.EMPTY:
             ctx.set(("v", "planet", mh.name), mh.planet)
+
+
+@primitive("set_map", effect=True, layout="text")
+def set_map(ctx, layout):
+    """Lay out an explicit map (option ``fixed_map``): ``"4:3,6B:4,…"`` (sector:rotation in
+    standard centre order, 7 or 10 sectors) with an optional last item ``mirror``."""
+    items = tuple(x.strip() for x in layout.split(",") if x.strip())
+    try:
+        body = items[:-1] if items and items[-1] == "mirror" else items
+        for text in body:
+            name, rot = text.split(":")
+            G.sector_contents(name, int(rot))
+        _map(items)
+    except (ValueError, G.GeometryError) as err:
+        raise ctx.violation(f"not a map layout: {layout!r} ({err})") from None
+    _store_map(ctx, items)
 
 
 @primitive("hex_distance", returns="int", a="hex", b="hex")
@@ -217,7 +242,7 @@ def federated_structures(ctx, p):
     return len(mine & inside)
 
 
-PRIMITIVES = [deal_map, hex_distance, hexes_within, distance_from, planets_near, space_near,
+PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, distance_from, planets_near, space_near,
               sector_of, track_level, federation_options, federation_satellites,
               federated_structures]
 

@@ -68,7 +68,7 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
                     _fail(f"cannot read {f}: {err}")
             build_ruleset(None, texts=texts)
     except RulesError as err:
-        err_console.print(str(err), highlight=False, markup=False)
+        err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
         n = len(err.diagnostics)
         err_console.print(f"{n} error{'s' if n != 1 else ''}", style="red")
         raise typer.Exit(1)
@@ -101,7 +101,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         g = new_game(game, players=players, seed=seed, modules=module,
                      options=_options(option), rules=rules)
     except RulesError as err:
-        err_console.print(str(err), highlight=False, markup=False)
+        err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1)
     except (BoardrulesError, ValueError) as err:
         _fail(str(err))

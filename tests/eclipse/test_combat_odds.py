@@ -364,3 +364,19 @@ def test_notation_round_trip(fleet: Fleet) -> None:
 def test_npc_policy_is_a_policy() -> None:
     assert isinstance(NpcPolicy(), Policy) and isinstance(DEFAULT_POLICY, Policy)
     assert isinstance(combat_odds(*_battle("E3")), Odds)
+
+
+def test_odds_command_line():
+    """``boardrules odds`` prints the exact figure (oracle E1) and a Monte-Carlo cross-check."""
+    from typer.testing import CliRunner
+
+    from boardrules import plugins
+    from boardrules.cli import app
+
+    plugins.manager().hook.boardrules_cli(app=app)
+    result = CliRunner().invoke(app, ["odds", "2 interceptor", "1 ancient", "--mc", "2000"],
+                                env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    assert "0.2014" in result.output and "Monte-Carlo (2000 battles)" in result.output
+    bad = CliRunner().invoke(app, ["odds", "2 intercepter", "1 ancient"])
+    assert bad.exit_code == 1 and "intercepter" in bad.output
