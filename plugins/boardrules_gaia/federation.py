@@ -968,8 +968,17 @@ def candidates(position: Position) -> list[Federation]:
             if (len(ks) - 1) * maxpair > 2 * bound and prep.mst_lb(ks) > bound:
                 continue  # same, with the MST bound (only useful when it can exceed maxpair)
             power = parent[0] + cp[last]
+            if len(ks) == 1:
+                # one cluster alone needs no satellite: the star test does not apply to it
+                # (it may have no usable hex around it at all, star 0).  Every superset needs
+                # a satellite, so with enough power it is superfluous: prune them all.
+                if power >= thr:
+                    out.append(prep.federation(ks, 0))
+                    continue
+                nxt[f] = (power, capsub, maxpair)
+                continue
             if power >= thr + star:
-                continue  # monotone: too much power to pass the star test below
+                continue  # monotone (sets of >= 2 clusters): too much power for the star test
             if power >= thr and len(ks) >= 2:
                 zbits = 0
                 for k in ks:

@@ -241,20 +241,25 @@ class Game:
                      for p, v in zip(adef.params, action.args))
         return format_action(Action(action.player, action.name, args))
 
-    def _try(self, action: Action, check: bool = True):
-        """Run ``action`` on a scratch context; return (new state, events) or raise."""
+    def _run(self, action: Action, check: bool = True):
+        """Run ``action`` on a scratch context over the current state; return
+        (context, pending decisions). Raises RuleViolation; changes nothing."""
         st = self.state
-        rs = self.ruleset
         if st.values.get(("f", "over")):
-            raise IllegalActionError("the game is over", rule="flow", action=action)
-        ctx = Context(rs, st.values, ply=len(self.record.actions) + 1)
+            raise RuleViolation("the game is over", "flow")
+        ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1)
         pending = list(st.pending)
+        if pending:
+            self._resolve(ctx, pending, action, check)
+        else:
+            self._turn_action(ctx, pending, action, check)
+        self._advance(ctx, pending)
+        return ctx, pending
+
+    def _try(self, action: Action, check: bool = True):
+        """Run ``action``; return (new state, events) or raise IllegalActionError."""
         try:
-            if pending:
-                self._resolve(ctx, pending, action, check)
-            else:
-                self._turn_action(ctx, pending, action, check)
-            self._advance(ctx, pending)
+            ctx, pending = self._run(action, check)
         except RuleViolation as err:
             rule = err.rule or action.name
             where = f" ({err.span})" if err.span is not None and err.span.line else ""
@@ -540,9 +545,10 @@ class Game:
                 yield Action(p, DONE, ())
 
     def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` may be played now (tries it on a scratch copy)."""
         try:
-            self._try(action)
-        except IllegalActionError:
+            self._run(action)
+        except RuleViolation:
             return False
         return True
 
