@@ -1,0 +1,65 @@
+"""Engine guarantees that are not about one construct: hooks stay out of play,
+rulesets and states pickle, bad player counts are refused, chance is recorded."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import boardrules
+from boardrules import plugins
+from boardrules.bots import RandomBot
+
+
+def test_no_hook_runs_during_play():
+    game = boardrules.new_game("harvest", players=3, seed=5)
+    calls = []
+    undo = plugins.manager().add_hookcall_monitoring(
+        lambda name, impls, kwargs: calls.append(name), lambda *a: None)
+    try:
+        bot = RandomBot(5)
+        for _ in range(30):
+            if game.over:
+                break
+            game.play(bot.choose(game))
+            list(game.legal_actions())
+    finally:
+        undo()
+    assert calls == []
+
+
+def test_ruleset_and_state_pickle():
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    game.play(RandomBot(1).choose(game))
+    rs = pickle.loads(pickle.dumps(game.ruleset))
+    assert rs is game.ruleset or rs.id == game.ruleset.id  # rebuilt from its recipe (cached)
+    state = pickle.loads(pickle.dumps(game.state))
+    assert state == game.state and hash(state) == hash(game.state)
+
+
+def test_player_count_is_checked():
+    with pytest.raises(ValueError, match="2–4 players, not 5"):
+        boardrules.new_game("harvest", players=5)
+
+
+def test_unknown_game_and_module():
+    with pytest.raises(boardrules.PluginError, match="no game named 'chess'"):
+        boardrules.new_game("chess", players=2)
+    with pytest.raises(boardrules.PluginError, match="has no module 'nope'"):
+        boardrules.new_game("harvest", players=2, modules=["nope"])
+
+
+def test_chance_outcomes_are_in_the_record_and_replay_without_rng():
+    game = boardrules.new_game("harvest", players=2, seed=11)
+    assert game.record.actions[0].startswith("chance c ")
+    # Another seed with the same record: the replay follows the record, not the seed.
+    record = boardrules.Record.loads(game.save())
+    record.seed = 999
+    replayed = boardrules.Game.from_record(record)
+    assert replayed.state == game.state
+
+
+def test_players_to_act_is_a_set():
+    game = boardrules.new_game("harvest", players=3, seed=2)
+    assert isinstance(game.players_to_act(), frozenset) and len(game.players_to_act()) == 1
