@@ -34,3 +34,11 @@ def boardrules_cli(app):
     """``boardrules odds ATTACKER DEFENDER``: the exact combat calculator."""
     from .odds_cli import odds
     app.command("odds")(odds)
+
+
+@hookimpl
+def boardrules_renderers(game):
+    if game != GAME:
+        return {}
+    from .render import render_map
+    return {"map": render_map}

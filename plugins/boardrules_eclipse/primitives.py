@@ -8,13 +8,17 @@ Option texts used by decisions (so that records stay plain text):
 
 * build ``"cruiser@2,0"`` (also ``orbital@…``, ``monolith@…``); move ``"interceptor@2,0>1,0"``;
   upgrade ``"cruiser#5=plasma_cannon"`` (class, slot index, part); colonize ``"2,0|1:science"``
-  (hex, planet square index or ``o`` for the orbital, population type).
+  (hex, planet square index or ``o`` for the orbital, population type); a hit ``"cruiser:1"``
+  (class, damage already taken); a bombarded cube ``"1:science"``; a player ``"p2"``
+  (diplomacy). ``docs/eclipse.md`` documents the whole notation.
 
-Combat runs one volley at a time: :func:`battle_dice` says how many dice the next volley rolls,
-the rules ask chance for them (``choose rolls in dice(n) by chance``, a recorded action) and
-:func:`battle_fire` applies them. Hit assignment uses combat.py's policies (NPC rule for
-Ancients/GCDS, focus fire for players). Not modelled: retreat, more than two parties at once
-(battles are fought pairwise, latest arrival first).
+Combat runs one volley at a time: :func:`battle_status` says what comes next, :func:`battle_dice`
+how many dice the next volley rolls, the rules ask chance for them (``choose rolls in dice(n) by
+chance``, a recorded action) and :func:`battle_roll` applies them. NPC hits are assigned by combat.py's NPC rule; a player assigns
+their own hits one die at a time (:func:`hit_options`, a ``choose``), unless the game option
+``auto_combat`` hands that (and retreat and bombardment targets) to combat.py's policies, as
+simulations and bots may. A player's ship type may announce a retreat instead of firing and
+leaves at its next activation. More than two parties fight pairwise, in reverse order of entry.
 """
 
 from __future__ import annotations
@@ -534,17 +538,125 @@ def apply_move(ctx, o):
             del ships[i]
             break
     _set(ctx, "ships", (src,), tuple(ships))
+    # An act of aggression: moving into a hex a diplomatic partner controls or holds ships in
+    # breaks the relations and makes the mover the Traitor [M; Second Dawn's wording, dized].
+    for q in _v(ctx, "ambassadors", me) or ():
+        if _v(ctx, "controller", dst) == q or any(o == q for o, _ in _ships(ctx, dst)):
+            _break_relations(ctx, me, q)
     _set(ctx, "ships", (dst,), _ships(ctx, dst) + ((me, cls),))
 
 
-# ---- the end of the action phase ----------------------------------------------------------------
+# ---- diplomacy ------------------------------------------------------------------------------------
+# Diplomatic relations (eclipse.md §2.7; 1st-edition wording M, Second Dawn's dized text as a
+# labelled comparison): two players whose controlled hexes are joined by a wormhole connection
+# (the Wormhole Generator does not count), neither holding the Traitor, without ships in each
+# other's hexes, each with room on the reputation column, exchange ambassadors; each sends a
+# population cube of their own (raising their production) on the ambassador they give.
 
-@primitive("end_turns", effect=True)
-def end_turns(ctx):
-    """Everybody has passed: end the current ``turns`` step now. Eclipse players keep their
-    turns after passing (for reactions), so the rules track passing themselves and only tell
-    the engine at the end, by marking every player passed (the engine's ``("f", "passed")``)."""
-    ctx.set(("f", "passed"), tuple(range(ctx.nplayers)))
+def _rep_slots(ctx, p):
+    sp = _species(ctx, p)
+    rep_only, amb_only = _f(ctx, sp, "rep_only"), _f(ctx, sp, "amb_only")
+    either = _f(ctx, sp, "rep_slots") - rep_only
+    return rep_only, amb_only, either
+
+
+@primitive("rep_capacity", returns="int")
+def rep_capacity(ctx):
+    """Reputation tiles ``me`` may hold now: reputation-only slots plus the either-slots that
+    ambassadors beyond the ambassador-only slots do not take [S boards: slot kinds]."""
+    me = ctx.player()
+    rep_only, amb_only, either = _rep_slots(ctx, me)
+    held = len(_v(ctx, "ambassadors", me) or ())
+    return rep_only + either - max(0, held - amb_only)
+
+
+def _amb_room(ctx, p) -> bool:
+    rep_only, amb_only, either = _rep_slots(ctx, p)
+    tiles = len(_v(ctx, "reputation", p) or ())
+    held = len(_v(ctx, "ambassadors", p) or ())
+    return held + 1 <= amb_only + either - max(0, tiles - rep_only)
+
+
+def _envoy_types(ctx, p) -> tuple:
+    full = _v(ctx, "track_cubes")
+    return tuple(r for r in RESOURCES if _v(ctx, f"out_{r}", p) < full)
+
+
+def _ships_meet(ctx, a, b) -> bool:
+    """Whether a ship of ``a`` is in a hex ``b`` controls or holds ships in, or vice versa."""
+    for h in _hexes(ctx):
+        owners = {o for o, _ in _ships(ctx, h)}
+        ctrl = _v(ctx, "controller", h)
+        for x, y in ((a, b), (b, a)):
+            if x in owners and (ctrl == y or y in owners):
+                return True
+    return False
+
+
+@primitive("may_ally", returns="bool", p="player")
+def may_ally(ctx, p):
+    """Whether ``me`` may propose diplomatic relations to ``p`` now [M; see above]."""
+    me = ctx.player()
+    if p == me or ctx.nplayers < _v(ctx, "diplomacy_players") or _species(ctx, p) is None:
+        return False
+    if _v(ctx, "traitor") in (me, p) or p in (_v(ctx, "ambassadors", me) or ()):
+        return False
+    if p in (_v(ctx, "proposed", me) or ()):
+        return False
+    if not (_amb_room(ctx, me) and _amb_room(ctx, p) and _envoy_types(ctx, me) and _envoy_types(ctx, p)):
+        return False
+    gal = _galaxy(ctx)
+    theirs = {_pos(h) for h in _controlled(ctx, p)}
+    if not any(n in theirs for h in _controlled(ctx, me) for n in gal.connected_neighbours(_pos(h))):
+        return False
+    return not _ships_meet(ctx, me, p)
+
+
+@primitive("ally_options", returns="list:text")
+def ally_options(ctx):
+    """The players ``me`` may propose relations to now, written ``p1``..``p6``."""
+    return tuple(f"p{q + 1}" for q in range(ctx.nplayers) if may_ally.fn(ctx, q))
+
+
+@primitive("player_named", returns="player", text="text")
+def player_named(ctx, text):
+    """The player written ``text`` (``p1`` is the first)."""
+    if not (isinstance(text, str) and text[:1] == "p" and text[1:].isdigit()
+            and 1 <= int(text[1:]) <= ctx.nplayers):
+        raise ctx.violation(f"{text!r} is not a player (p1..p{ctx.nplayers})")
+    return int(text[1:]) - 1
+
+
+@primitive("envoy_types", returns="list:text", p="player")
+def envoy_types(ctx, p):
+    """Population tracks ``p`` may take a cube from for an ambassador (a track with cubes)."""
+    return _envoy_types(ctx, p)
+
+
+@primitive("send_envoy", effect=True, frm="player", to="player", res="text")
+def send_envoy(ctx, frm, to, res):
+    """``frm`` gives ``to`` an ambassador carrying a ``res`` cube from ``frm``'s track."""
+    if res not in _envoy_types(ctx, frm):
+        raise ctx.violation(f"no {res} cube is left on the track")
+    _set(ctx, f"out_{res}", (frm,), _v(ctx, f"out_{res}", frm) + 1)
+    _set(ctx, "envoys", (frm,), (_v(ctx, "envoys", frm) or ()) + ((to, res),))
+    _set(ctx, "ambassadors", (to,), (_v(ctx, "ambassadors", to) or ()) + (frm,))
+
+
+def _break_relations(ctx, aggressor, victim) -> None:
+    """Both ambassadors go home, their cubes back to the track they came from [X: Second Dawn
+    lets the owner pick the track]; the aggressor takes the Traitor card."""
+    for holder, giver in ((aggressor, victim), (victim, aggressor)):
+        held = list(_v(ctx, "ambassadors", holder) or ())
+        held.remove(giver)
+        _set(ctx, "ambassadors", (holder,), tuple(held))
+        envoys = list(_v(ctx, "envoys", giver) or ())
+        entry = next(e for e in envoys if e[0] == holder)
+        envoys.remove(entry)
+        _set(ctx, "envoys", (giver,), tuple(envoys))
+        res = entry[1]
+        _set(ctx, f"out_{res}", (giver,), _v(ctx, f"out_{res}", giver) - 1)
+    _set(ctx, "traitor", (), aggressor)
 
 
 # ---- research helpers ------------------------------------------------------------------------------
@@ -598,8 +710,12 @@ def settle_shortfall(ctx, short):
 # ---- combat ------------------------------------------------------------------------------------
 
 def _parties(ctx, h) -> list:
-    """Parties in ``h`` in order of arrival: NPCs first (they were there), then players."""
+    """Parties in ``h`` in order of entry: NPCs first (they were there), then the hex's
+    controller (a defender), then the other players by arrival."""
     out = [NPC] if _npcs(ctx, h) else []
+    ctrl = _v(ctx, "controller", h)
+    if any(owner == ctrl for owner, _ in _ships(ctx, h)):
+        out.append(ctrl)
     for owner, _ in _ships(ctx, h):
         if owner not in out:
             out.append(owner)
@@ -650,24 +766,24 @@ def _engine(ctx, b):
 
 @primitive("begin_battle", effect=True, h="hex")
 def begin_battle(ctx, h):
-    """Start the next battle in ``h``: the defender is the NPCs, else the controller, else the
-    earliest arrival; the attacker the latest arrival among its enemies [M: eclipse.md §2.5]."""
+    """Start the next battle in ``h``. Battles go in reverse order of entry: the latest party
+    with an enemy still to fight attacks its latest earlier enemy; NPCs and the controller
+    count as earliest, so they always defend [M: eclipse.md §2.5 and §4 case 11; Second Dawn
+    says the same (dized quick reference)]."""
     parties = _parties(ctx, h)
     pairs = list(_pairs(ctx, h))
     if not pairs:
         raise ctx.violation(f"no battle in {h}")
-    involved = [p for p in parties if any(p in pair for pair in pairs)]
-    ctrl = _v(ctx, "controller", h)
-    if NPC in involved:
-        dfn = NPC
-    elif ctrl in involved:
-        dfn = ctrl
-    else:
-        dfn = involved[0]
-    att = [p for p in reversed(parties) if (dfn, p) in pairs or (p, dfn) in pairs][0]
+    att = dfn = None
+    for later in reversed(parties):
+        foes = [a for a, b in pairs if b == later]
+        if foes:
+            att, dfn = later, max(foes, key=parties.index)
+            break
     b = {"h": h, "att": att, "dfn": dfn}
     eng = _engine(ctx, b)
-    b.update(state=eng.start, stage=0, idx=0, rounds=0, status="next")
+    b.update(state=eng.start, stage=0, idx=0, rounds=0, status="next", retreating=(), fled=(),
+             hits=())
     _set(ctx, "battle", (), _freeze(b))
     _set(ctx, "battles_fought", (), (_v(ctx, "battles_fought") or ()) + ((h, att, dfn),))
 
@@ -712,9 +828,118 @@ def battle_advance(ctx):
             if b["rounds"] >= MAX_ROUNDS:
                 b["status"] = "done"
         elif _alive(state, eng.cannon_acts[b["idx"]]):
-            b["status"] = "ready"
+            b["status"] = _activation(ctx, b, eng.cannon_acts[b["idx"]])
         else:
             b["idx"] += 1
+    _set(ctx, "battle", (), _freeze(b))
+
+
+def _activation(ctx, b, act) -> str:
+    """What an engagement-round activation of a ship type starts with: ``"leave"`` (it
+    announced a retreat and a hex to retreat to exists), ``"announce"`` (a player may announce
+    a retreat instead of firing) or ``"ready"`` (it fires)."""
+    key = (act.side, act.index)
+    party = b["att"] if act.side == 0 else b["dfn"]
+    if key in b["retreating"]:
+        if _retreat_targets(ctx, b["h"], party):
+            return "leave"
+        b["retreating"] = tuple(k for k in b["retreating"] if k != key)  # nowhere to go: it fights
+        return "ready"
+    if party != NPC and not _auto_combat(ctx) and _retreat_targets(ctx, b["h"], party):
+        return "announce"
+    return "ready"
+
+
+def _auto_combat(ctx) -> bool:
+    return bool(ctx.rs.option("auto_combat"))
+
+
+def _retreat_targets(ctx, h, p) -> tuple:
+    """Hexes ``p``'s ships in ``h`` may retreat to: connected to ``h`` (Wormhole Generator
+    counts), controlled by ``p``, without enemy ships or hostile NPCs (eclipse.md §4 case 9)."""
+    gal = _galaxy(ctx)
+    out = []
+    for pos in gal.connected_neighbours(_pos(h), wormhole_generator=_wg(ctx, p)):
+        h2 = _hid(pos)
+        if _v(ctx, "controller", h2) == p and not _enemy_ships(ctx, h2, p) \
+                and not _hostile_npcs(ctx, h2, p):
+            out.append(h2)
+    return tuple(sorted(out))
+
+
+def _party_of(b, act):
+    return b["att"] if act.side == 0 else b["dfn"]
+
+
+@primitive("battle_status", returns="text")
+def battle_status(ctx):
+    """The battle's next step: ``"announce"`` (the firing player may announce a retreat),
+    ``"leave"`` (retreating ships leave), ``"ready"`` (dice are due), ``"assign"`` (the firing
+    player assigns hits) or ``"done"``."""
+    b = _v(ctx, "battle")
+    if not b:
+        return "done"
+    return dict(b)["status"]
+
+
+@primitive("battle_firer", returns="player")
+def battle_firer(ctx):
+    """The player whose ship type is active (none for NPCs or when no battle is on)."""
+    b = _v(ctx, "battle")
+    if not b:
+        return None
+    b = dict(b)
+    if b["status"] == "done":
+        return None
+    eng = _engine(ctx, b)
+    party = _party_of(b, _current_act(eng, b))
+    return None if party == NPC else party
+
+
+@primitive("retreat_targets", returns="list:hex")
+def retreat_targets(ctx):
+    """Hexes the active (retreating) ship type may retreat to."""
+    b = _thaw(ctx)
+    eng = _engine(ctx, b)
+    return _retreat_targets(ctx, b["h"], _party_of(b, _current_act(eng, b)))
+
+
+@primitive("battle_announce", effect=True, retreat="bool")
+def battle_announce(ctx, retreat):
+    """The active ship type fires (false) or announces a retreat instead (true): it does not
+    fire this round, may still be hit, and leaves at its next activation [M: eclipse.md §4
+    cases 8 and 12; 1st-edition wording unconfirmed]."""
+    b = _thaw(ctx)
+    if b["status"] != "announce":
+        raise ctx.violation("no retreat can be announced now")
+    if retreat:
+        eng = _engine(ctx, b)
+        act = _current_act(eng, b)
+        b.update(retreating=b["retreating"] + ((act.side, act.index),), idx=b["idx"] + 1,
+                 status="next")
+    else:
+        b["status"] = "ready"
+    _set(ctx, "battle", (), _freeze(b))
+
+
+@primitive("battle_leave", effect=True, to="hex")
+def battle_leave(ctx, to):
+    """The retreating ship type leaves the battle for ``to`` (moved when the battle ends)."""
+    b = _thaw(ctx)
+    if b["status"] != "leave":
+        raise ctx.violation("no ships are retreating now")
+    eng = _engine(ctx, b)
+    act = _current_act(eng, b)
+    if to not in _retreat_targets(ctx, b["h"], _party_of(b, act)):
+        raise ctx.violation(f"cannot retreat to {to}")
+    state = b["state"]
+    side = list(state[act.side])
+    count = len(side[act.index])
+    side[act.index] = ()
+    state = (tuple(side), state[1]) if act.side == 0 else (state[0], tuple(side))
+    b.update(state=state, idx=b["idx"] + 1, status="next",
+             retreating=tuple(k for k in b["retreating"] if k != (act.side, act.index)),
+             fled=b["fled"] + ((act.side, act.index, to, count),))
     _set(ctx, "battle", (), _freeze(b))
 
 
@@ -742,9 +967,12 @@ def battle_dice(ctx):
     return len(_volley_dice(eng, b, _current_act(eng, b)))
 
 
-@primitive("battle_fire", effect=True, rolls="any")
-def battle_fire(ctx, rolls):
-    """Apply one volley: ``rolls`` are the die faces, one per die, in fleet order."""
+@primitive("battle_roll", effect=True, rolls="any")
+def battle_roll(ctx, rolls):
+    """Apply one volley's dice: ``rolls`` are the die faces, one per die, in fleet order. NPC
+    hits (and every hit with the ``auto_combat`` option) are assigned by combat.py's policies
+    at once; a player's are assigned one die at a time (:func:`hit_options`), the forced ones
+    automatically."""
     b = _thaw(ctx)
     if b["status"] != "ready":
         raise ctx.violation("no volley is due")
@@ -758,9 +986,82 @@ def battle_fire(ctx, rolls):
     enemy = state[1 - act.side]
     faces = eng.faces(act, enemy, missile)
     hits = eng.make_hits(act, [(d, faces[r - 1]) for d, r in zip(dice, rolls)], missile)
-    new_enemy = eng.assign(act, enemy, hits)
+    if _party_of(b, act) == NPC or _auto_combat(ctx):
+        new_enemy = eng.assign(act, enemy, hits)
+        state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
+        b.update(state=state, idx=b["idx"] + 1, status="next")
+    else:
+        b.update(hits=tuple(tuple(h) for h in hits), status="assign")
+        _settle_hits(eng, b, act)
+    _set(ctx, "battle", (), _freeze(b))
+
+
+def _hit_choices(eng, b, act) -> list:
+    """The distinct ships the next hit may go to: ``"class:damage"`` (damage already taken)."""
+    hit = b["hits"][0]
+    enemy = b["state"][1 - act.side]
+    types = eng.fleets[1 - act.side].types
+    out = []
+    for j in hit[1]:
+        for d in dict.fromkeys(enemy[j]):
+            out.append(f"{types[j].name}:{d}")
+    return out
+
+
+def _give_hit(eng, b, act, j, d) -> None:
+    damage = b["hits"][0][0]
+    state = b["state"]
+    enemy = [list(ds) for ds in state[1 - act.side]]
+    enemy[j].remove(d)
+    if d + damage <= eng.fleets[1 - act.side].types[j].hull:
+        enemy[j].append(d + damage)
+    new_enemy = tuple(tuple(sorted(ds, reverse=True)) for ds in enemy)
     state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
-    b.update(state=state, idx=b["idx"] + 1, status="next")
+    b.update(state=state, hits=b["hits"][1:])
+
+
+def _settle_hits(eng, b, act) -> None:
+    """Assign every hit with at most one choice; stop at the first real decision."""
+    while b["hits"]:
+        choices = _hit_choices(eng, b, act)
+        if len(choices) > 1:
+            return
+        if not choices:
+            b["hits"] = b["hits"][1:]          # nothing left it can reach
+            continue
+        name, d = choices[0].rsplit(":", 1)
+        j = next(i for i, t in enumerate(eng.fleets[1 - act.side].types) if t.name == name)
+        _give_hit(eng, b, act, j, int(d))
+    b.update(idx=b["idx"] + 1, status="next")
+
+
+@primitive("hit_options", returns="list:text")
+def hit_options(ctx):
+    """Where the next hit of the active player's volley may go: ``"class:damage"``, one per
+    distinct enemy ship it reaches (ships of a class with equal damage are interchangeable).
+    One die's damage goes to one ship (eclipse.md §4 case 6); hits come largest first."""
+    b = _v(ctx, "battle")
+    if not b or dict(b)["status"] != "assign":
+        return ()
+    b = dict(b)
+    eng = _engine(ctx, b)
+    return tuple(_hit_choices(eng, b, _current_act(eng, b)))
+
+
+@primitive("battle_hit", effect=True, target="text")
+def battle_hit(ctx, target):
+    """Give the next hit to ``target`` (one of :func:`hit_options`)."""
+    b = _thaw(ctx)
+    if b["status"] != "assign":
+        raise ctx.violation("no hit is waiting to be assigned")
+    eng = _engine(ctx, b)
+    act = _current_act(eng, b)
+    if target not in _hit_choices(eng, b, act):
+        raise ctx.violation(f"{target} is not a ship this hit can reach")
+    name, d = target.rsplit(":", 1)
+    j = next(i for i, t in enumerate(eng.fleets[1 - act.side].types) if t.name == name)
+    _give_hit(eng, b, act, j, int(d))
+    _settle_hits(eng, b, act)
     _set(ctx, "battle", (), _freeze(b))
 
 
@@ -773,7 +1074,8 @@ def end_battle(ctx):
     losses = {}
     for side, party in ((0, b["att"]), (1, b["dfn"])):
         fleet = eng.fleets[side]
-        lost = {ship.name: count - len(b["state"][side][i])
+        fled = {i: k for sd, i, _, k in b["fled"] if sd == side}
+        lost = {ship.name: count - len(b["state"][side][i]) - fled.get(i, 0)
                 for i, (ship, count) in enumerate(fleet.ships)}
         losses[side] = lost
         if party == NPC:
@@ -788,6 +1090,14 @@ def end_battle(ctx):
                 for _ in range(k):
                     i = max(j for j, s in enumerate(ships) if s == (party, name))
                     del ships[i]
+            for sd, i, dest, k in b["fled"]:
+                if sd != side:
+                    continue
+                name = fleet.ships[i][0].name
+                for _ in range(k):
+                    j = max(j for j, s in enumerate(ships) if s == (party, name))
+                    del ships[j]
+                _set(ctx, "ships", (dest,), _ships(ctx, dest) + ((party, name),) * k)
             _set(ctx, "ships", (h,), tuple(ships))
     cap = _v(ctx, "max_rep_draws")
     for side, party in ((0, b["att"]), (1, b["dfn"])):
@@ -850,7 +1160,10 @@ def bombard_dice(ctx, h):
 
 @primitive("apply_bombard", effect=True, h="hex", rolls="any")
 def apply_bombard(ctx, h, rolls):
-    """Kill cubes in ``h``: every damage point of a hit kills one (latest placed first [X])."""
+    """Roll at the population of ``h``: every damage point of a hit kills one cube of the
+    attacker's choice (eclipse.md §4 case 7 [S rules p.20 via BGG]). When the kills leave a
+    choice the attacker makes it cube by cube (:func:`bombard_options`); with ``auto_combat``
+    or when every cube dies, they die at once (latest placed first [X])."""
     p = _sole_player(ctx, h)
     if p is None:
         return
@@ -862,11 +1175,50 @@ def apply_bombard(ctx, h, rolls):
         if len(rolls) != len(dice):
             raise ctx.violation(f"this bombardment rolls {len(dice)} dice, got {len(rolls)}")
         kills = sum(d for (d, comp), r in zip(dice, rolls) if r == 6 or (r != 1 and r + comp >= 6))
+    if kills and kills < len(cubes) and not _auto_combat(ctx):
+        _set(ctx, "bombard_kills", (), kills)
+        return
+    for cube in cubes[::-1][:kills]:
+        _kill_cube(ctx, h, cube)
+
+
+def _kill_cube(ctx, h, cube) -> None:
     ctrl = _v(ctx, "controller", h)
-    for _ in range(min(kills, len(cubes))):
-        res = cubes.pop().split(":")[1]
-        _set(ctx, f"out_{res}", (ctrl,), _v(ctx, f"out_{res}", ctrl) - 1)
+    cubes = list(_v(ctx, "cubes", h) or ())
+    cubes.remove(cube)
+    res = cube.split(":")[1]
+    _set(ctx, f"out_{res}", (ctrl,), _v(ctx, f"out_{res}", ctrl) - 1)
     _set(ctx, "cubes", (h,), tuple(cubes))
+
+
+@primitive("bombard_options", returns="list:text", h="hex")
+def bombard_options(ctx, h):
+    """Cubes in ``h`` the bombarding player may destroy next (``"square:type"``), while kills
+    of the current bombardment are left to assign."""
+    if not _v(ctx, "bombard_kills"):
+        return ()
+    return tuple(_v(ctx, "cubes", h) or ())
+
+
+@primitive("bombard_player", returns="player", h="hex")
+def bombard_player(ctx, h):
+    """The player whose ships attack the population of ``h``."""
+    return _sole_player(ctx, h)
+
+
+@primitive("kill_cube", effect=True, h="hex", cube="text")
+def kill_cube(ctx, h, cube):
+    """Destroy population cube ``cube`` of ``h`` (it goes back to its owner's track)."""
+    left = _v(ctx, "bombard_kills") or 0
+    if left <= 0 or cube not in (_v(ctx, "cubes", h) or ()):
+        raise ctx.violation(f"{cube} is not a cube you may destroy now")
+    _kill_cube(ctx, h, cube)
+    left -= 1
+    if left >= len(_v(ctx, "cubes", h) or ()):
+        for c in list(_v(ctx, "cubes", h) or ()):
+            _kill_cube(ctx, h, c)
+        left = 0
+    _set(ctx, "bombard_kills", (), left)
 
 
 @primitive("resolve_takeovers", effect=True)

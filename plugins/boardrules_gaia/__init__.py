@@ -27,3 +27,18 @@ def boardrules_primitives(game):
         return []
     from .primitives import PRIMITIVES
     return list(PRIMITIVES)
+
+
+@hookimpl
+def boardrules_replay(path, data, check):
+    """Replay a record of the largest Gaia Project play site (``shared/gaia-records``)."""
+    from .replay import boardrules_report
+    return boardrules_report(path, data, check)
+
+
+@hookimpl
+def boardrules_renderers(game):
+    if game != GAME:
+        return {}
+    from .render import render_map
+    return {"map": render_map}

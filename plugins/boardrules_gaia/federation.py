@@ -54,36 +54,52 @@ BoardGameGeek):
 Algorithm (exact).  The player's usable structures are grouped into clusters (connected
 components).  A federation with satellites is determined by its member clusters ``M``; ``sat(M)``
 is a node-weighted Steiner tree problem on the hex grid (space hexes cost 1, member hexes 0, hexes
-next to non-member clusters forbidden).  Every hex set is one Python integer bitset over the map,
-so a breadth-first step is six shifts and an AND.  ``sat`` first floods the region (whole
-components of "free" space - hexes touching no own cluster - at once) to reject disconnected
-member sets, then brackets the answer: lower bound = max(largest pairwise distance, ceil(MST/2),
-the exact three-cluster value of every triple via a meeting hex), upper bound = the
-shortest-path heuristic from each cluster.  Only when the bounds differ does the exact
-Dreyfus-Wagner programme run (one root terminal, layers deepened one satellite at a time up to
-the upper bound); its tables also give a minimum satellite set.
+next to non-member clusters forbidden: the *region* of ``M``).  Every hex set is one Python integer
+bitset over the map, so a breadth-first step is six shifts and an AND.  ``sat`` brackets the
+answer: lower bound = max(largest pairwise distance, ceil(MST/2), the exact three-cluster value of
+every triple via a meeting hex), upper bound = the shortest-path heuristic from each cluster.  Only
+when the bounds differ does the exact Dreyfus-Wagner programme run (one root terminal, layers
+deepened one satellite at a time up to the upper bound, each layer cut to the hexes from which
+every terminal outside the subset is still within the remaining budget); its tables also give a
+minimum satellite set.
 
-:func:`candidates` enumerates member sets level by level (Apriori: a set is tried only if every
-subset one cluster smaller survived) and prunes with facts that hold for every superset ``Z`` of a
-set ``N``: (1) ``sat(Z) >= max pairwise distance of N`` and ``>= ceil(MST(N)/2)``, distances taken
-with *all* own clusters free (the doubled Steiner tree of ``Z`` is a closed walk through the
-clusters of ``N``), and ``sat(Z) <= budget``; (2) no-superfluous-planet rule: ``sat(Z) <= sat(N')``
-for every sub-union ``N'`` with power >= threshold, whose minimum ``cap`` is carried up the
-levels; (3) star test: removing a leaf satellite of an optimal tree together with the clusters
-hanging on it leaves a formable federation with fewer planets and satellites, so a valid ``Z``
-has ``power(Z) - power(clusters around one usable hex) < threshold``; hence ``power(Z) >=
-threshold + (largest such hex power)`` prunes the subtree, and a failed test skips the Steiner
-computation for that set.  Nothing pruned can be valid, so the enumeration is exact (checked
-against brute force over all satellite subsets on random small boards).  One result per member
-set (its satellite count is forced by the fewest-satellites rule).
+:func:`candidates` never tries a member set that cannot be joined.  Key fact: take a valid
+federation ``Z`` with ``s >= 1`` satellites and an optimal tree rooted at its lowest cluster (Ivits:
+at the old federation); remove a deepest satellite ``v`` with the leaf clusters hanging on it.
+What is left joins a smaller member set ``N`` with ``s - 1`` satellites inside ``N``'s region, so
+``power(N) < threshold`` (else ``Z`` is superfluous), ``v`` is next to ``N``'s tree, and ``Z = N``
++ the clusters around ``v``.  Hence:
 
-Cost: real positions (the 68 federations of the shared records, reconstructed) take about 1 ms
-(median); boards with many separate single-planet clusters and a large budget make the subset
-enumeration grow exponentially (see bench/bench_federation.py).
+1. *Bases*: member sets ``N`` that can be joined inside their own region, with power below the
+   threshold.  They are grown from each root by adding the clusters around one usable hex next to
+   the part of the region reachable from the root (so every set generated is joinable, and every
+   base is reached: walk along its tree), using only hexes within ``budget - 1`` satellites of
+   every cluster so far (free distances) and keeping free pairwise distances <= ``budget - 1``.
+2. *Candidates*: a base plus the clusters around one more such hex ``v``, power reaching the
+   threshold.  For each base, breadth-first layers inside its region give, for every ``v``, a lower
+   bound on ``g_N(v)`` = fewest satellites joining ``N`` next to ``v`` (exact for bases of one or
+   two clusters, via the meeting hex); for a valid ``Z``, ``sat(Z) = 1 + min g_N(v)`` over its
+   generating pairs, so the least bound ``lz`` is a lower bound on ``sat(Z)`` for valid ``Z``.
+3. *Validity*, by increasing cluster count: ``Z`` is valid iff ``sat(Z) <= cap`` = min(budget,
+   ``sat`` of every valid proper subset) - a superfluity witness of least satellite count is itself
+   valid, and single clusters over the threshold (0 satellites) are valid and end every superset.
+   ``val(Z) = max(sat(Z), lz)`` can stand in for ``sat(Z)`` (equal for valid ``Z``, never below
+   it), which lets the Steiner bounds stop at ``lz``, and skips the Steiner search entirely when
+   the exact bases give ``lz``.
+
+The enumeration is exact (checked against brute force over all satellite subsets on random small
+boards, Ivits included).  One result per member set (its satellite count is forced by the
+fewest-satellites rule).
+
+Cost (bench/bench_federation.py; 2 shared cores): see the numbers printed by the benchmark.
+Real positions (the 68 federations of the shared records, reconstructed) take about 2 ms (median);
+the worst synthetic case is 20 scattered single-planet structures with a large budget, where the
+number of legal federations itself runs into the hundreds and each needs a Steiner solution.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Optional
@@ -272,6 +288,8 @@ class Position:
 # --------------------------------------------------------------------------- preparation
 
 _INF = 10**9
+#: Layers of the exact two-cluster programme in the candidate bounds (cost grows as its square).
+_PAIR_LAYERS = 12
 
 
 class _Prep:
@@ -356,13 +374,17 @@ class _Prep:
                     sig |= 1 << k
             groups[sig] = groups.get(sig, 0) | (1 << self.bit(h))
         self.free = groups.pop(0, 0)
+        self.sig_at: dict[int, int] = {}
+        self.groups_by_cluster: list[list[tuple[int, int]]] = [[] for _ in range(self.K)]
+        for sig, m in groups.items():
+            for k in range(self.K):
+                if sig >> k & 1:
+                    self.groups_by_cluster[k].append((sig, m))
+            while m:
+                b = m & -m
+                m ^= b
+                self.sig_at[b.bit_length() - 1] = sig
         self.sig_groups = sorted(groups.items())
-        # (signature, power of the clusters around such a hex), strongest first
-        self.sig_power = sorted(
-            ((sig, sum(self.cpower[k] for k in range(self.K) if sig >> k & 1)) for sig in groups),
-            key=lambda x: -x[1],
-        )
-        self.star_max = self.sig_power[0][1] if self.sig_power else 0
         # connected components of the free space, for the fast feasibility flood
         comps_free = []
         rest = self.free
@@ -376,6 +398,7 @@ class _Prep:
             comps_free.append(x)
             rest &= ~x
         self.free_comps = comps_free
+        self.free_lay: list[list[int]] = []
         self.D = [self._free_dist(k) for k in range(self.K)]
         self.sat_memo: dict[int, tuple[int, bool]] = {}
 
@@ -418,20 +441,27 @@ class _Prep:
         return x
 
     def _free_dist(self, k: int) -> list[int]:
-        """Satellites on a cheapest path from cluster k to every cluster, all clusters free."""
+        """Satellites on a cheapest path from cluster k to every cluster, all clusters free.
+
+        Also records ``free_lay[k]``: hexes within j satellites of cluster k, all clusters
+        free, a space hex counting itself (the last layer repeats beyond its index).
+        """
         nbr, A = self.nbr, self.A
         tl = self.touch
         dist = [_INF] * self.K
         x = self.zc(self.cmask[k], tl)
         j = 0
+        lay = [x]
         while True:
             for t in range(self.K):
                 if dist[t] == _INF and x & self.cmask[t]:
                     dist[t] = j
             y = self.zc(x | (nbr(x) & A), tl)
             if y == x:
+                self.free_lay.append(lay)
                 return dist
             x, j = y, j + 1
+            lay.append(x)
 
     # -- lower bound
     def mst_lb(self, ks: list[int]) -> int:
@@ -485,22 +515,32 @@ class _Prep:
             x = y
         return all(x & self.cmask[k] for k in ks)
 
-    def steiner(self, ks: list[int], limit: int, want_tree: bool = False):
+    def steiner(
+        self,
+        ks: list[int],
+        limit: int,
+        want_tree: bool = False,
+        floor: int = 0,
+        connected: bool = False,
+    ):
         """Fewest satellites connecting clusters ``ks`` (closure-consistent), if <= limit.
 
         Returns ``(s, satellites-mask or None)`` or ``None`` when more than ``limit`` are needed.
-        Region bounds first: lower bound = max(largest pairwise distance, ceil(MST / 2)) over
-        distances inside the region; upper bound = the shortest-path heuristic (grow a tree from
-        one cluster, joining the nearest cluster each time).  Equal bounds are the answer; else
-        the exact Dreyfus-Wagner programme decides below the upper bound.
+        With ``floor``, returns ``max(s, floor)`` instead (the tree then has s satellites; the
+        caller knows the set can only matter if s >= floor).  ``connected``: the caller knows the
+        clusters can be joined.  Region bounds first: lower bound = max(largest pairwise
+        distance, ceil(MST / 2)) over distances inside the region; upper bound = the
+        shortest-path heuristic (grow a tree from one cluster, joining the nearest cluster each
+        time).  Equal bounds are the answer; else the exact Dreyfus-Wagner programme decides
+        below the upper bound.
         """
         n = len(ks)
         if n == 1:
-            return (0, 0)
-        if limit < 0:
+            return (max(0, floor), 0) if floor <= limit else None
+        if limit < 0 or floor > limit:
             return None
         An, Hn, tl = self.region(ks)
-        if not self.feasible(ks, An, tl):
+        if not connected and not self.feasible(ks, An, tl):
             return None
         nbr, zc = self.nbr, self.zc
         term = [self.cmask[k] for k in ks]
@@ -539,34 +579,48 @@ class _Prep:
             for i in range(n):
                 if not used[i] and dist[j][i] < best[i]:
                     best[i] = dist[j][i]
-        lb = max(lb, (mst + 1) // 2)
+        lb = max(lb, (mst + 1) // 2, floor)
         if lb > limit:
             return None
+        sums: dict = {}
+        if n >= 3:  # can every three clusters meet within the limit?  Often settles "more"
+            if self._triple_lb(lays, dist, lb, limit + 1, An, Hn, tl, sums, quick=True) > limit:
+                return None
         ub, tree = self._heuristic(term, An, Hn, tl)
-        if ub == lb:
-            return (ub, tree)
+        if ub <= lb:
+            return (lb, tree)
         if n >= 3:
-            lb = self._triple_lb(lays, lb, min(ub, limit + 1), An, Hn, tl)
+            lb = self._triple_lb(lays, dist, lb, min(ub, limit + 1), An, Hn, tl, sums)
             if lb > limit:
                 return None
-            if ub == lb:
-                return (ub, tree)
+            if ub <= lb:
+                return (lb, tree)
             for start in range(1, n):
                 u2, t2 = self._heuristic(term[start:] + term[:start], An, Hn, tl)
                 if u2 < ub:
                     ub, tree = u2, t2
-                    if ub == lb:
-                        return (ub, tree)
-        res = self._dw(ks, min(limit, ub - 1), want_tree, An, Hn, tl)
+                    if ub <= lb:
+                        return (lb, tree)
+        # root the programme at the most central cluster (a little less work)
+        r = min(range(n), key=lambda i: max(dist[i]))
+        order = [i for i in range(n) if i != r] + [r]
+        res = self._dw(
+            [ks[i] for i in order], min(limit, ub - 1), want_tree, An, Hn, tl, [lays[i] for i in order]
+        )
         if res is not None:
-            return res
+            return (max(res[0], floor), res[1])
         return (ub, tree) if ub <= limit else None
 
-    def _triple_lb(self, lays, lb: int, stop: int, An: int, Hn: int, tl) -> int:
+    def _triple_lb(
+        self, lays, dist, lb: int, stop: int, An: int, Hn: int, tl, sums: dict, quick=False
+    ) -> int:
         """max(lb, the largest exact Steiner value over any three members), capped at ``stop``.
 
         Three clusters are joined by three shortest paths from one meeting hex v:
-        cost = d_a(v) + d_b(v) + d_c(v) - 2 w(v).  Layers are extended on demand.
+        cost = d_a(v) + d_b(v) + d_c(v) - 2 w(v).  Layers are extended on demand; the pair
+        sums ``d_b + d_c <= k`` are built once per pair (kept in ``sums`` across calls); every
+        triple is first tested at the cap.  ``quick``: only that test (returns ``stop`` if some
+        triple fails it, else ``lb``).
         """
         nbr, zc = self.nbr, self.zc
         n = len(lays)
@@ -578,33 +632,47 @@ class _Prep:
                 lay.append(zc(x | (nbr(x) & An), tl))
             return lay[d]
 
-        for a in range(n):
-            for b in range(a + 1, n):
-                for c in range(b + 1, n):
-                    t = lb
-                    while t < stop:
-                        found = False
-                        for w, msk in ((2, An), (0, Hn)):
-                            tot = t + w
-                            for da in range(tot + 1):
-                                La = layer(a, da) & msk
-                                if not La:
-                                    continue
-                                for db in range(tot - da + 1):
-                                    if La & layer(b, db) & layer(c, tot - da - db):
-                                        found = True
-                                        break
-                                if found:
-                                    break
-                            if found:
-                                break
-                        if found:
-                            break
-                        t += 1
-                    if t > lb:
-                        lb = t
-                        if lb >= stop:
-                            return lb
+        top = stop + 1  # largest index needed: meeting on a space hex at t = stop - 1
+        for i in range(n):
+            layer(i, top)
+
+        def meets(a: int, b: int, c: int, t: int) -> bool:
+            ps = sums.get((b, c))
+            if ps is None:
+                ps = sums[(b, c)] = []
+            if len(ps) <= top:
+                Lb, Lc = lays[b], lays[c]
+                for k in range(len(ps), top + 1):
+                    x = 0
+                    for i in range(k + 1):
+                        x |= Lb[i] & Lc[k - i]
+                    ps.append(x)
+            La = lays[a]
+            tot = t + 2
+            for da in range(1, tot):
+                if La[da] & An & ps[tot - da]:
+                    return True
+            for da in range(t + 1):
+                if La[da] & Hn & ps[t - da]:
+                    return True
+            return False
+
+        # widest triples first: a triple that cannot meet within the cap settles it at once
+        triples = sorted(
+            itertools.combinations(range(n), 3),
+            key=lambda abc: -(dist[abc[0]][abc[1]] + dist[abc[0]][abc[2]] + dist[abc[1]][abc[2]]),
+        )
+        for a, b, c in triples:
+            if not meets(a, b, c, stop - 1):
+                return stop
+        if quick:
+            return lb
+        for a, b, c in triples:
+            t = lb
+            while not meets(a, b, c, t):
+                t += 1
+            if t > lb:
+                lb = t
         return lb
 
     def _heuristic(self, term: list[int], An: int, Hn: int, tl) -> tuple[int, int]:
@@ -648,12 +716,16 @@ class _Prep:
             left = [t for t in left if not tree & t]
         return sats, tree & An
 
-    def _dw(self, ks: list[int], limit: int, want_tree: bool, An: int, Hn: int, tl):
+    def _dw(self, ks: list[int], limit: int, want_tree: bool, An: int, Hn: int, tl, lays):
         """Fewest satellites connecting clusters ``ks`` (closure-consistent), if <= limit.
 
         Returns ``(s, satellites-mask or None)``, or ``None`` when more than ``limit`` are
         needed.  Dreyfus-Wagner over the terminals except the last (the root), deepened one
-        satellite at a time; layer ``L[S][j]`` = hexes v with dp[S][v] <= j.
+        satellite at a time; layer ``L[S][j]`` = hexes v with dp[S][v] <= j that can still be
+        completed within ``limit``: a tree of cost <= limit containing the partial tree of cost j
+        for S at v also holds a path from v to every terminal t outside S, so
+        j + d_t(v) - w(v) <= limit (``lays`` = the BFS layers d_t <= k of each terminal).
+        Whatever such a tree is built from passes these masks, so the result stays exact.
         """
         n = len(ks)
         nbr, zc = self.nbr, self.zc
@@ -661,6 +733,19 @@ class _Prep:
         full = (1 << m) - 1
         root = 1 << m
         term = [self.cmask[k] for k in ks]
+
+        def layer(i: int, d: int) -> int:
+            lay = lays[i]
+            while len(lay) <= d:
+                x = lay[-1]
+                lay.append(zc(x | (nbr(x) & An), tl))
+            return lay[d]
+
+        # E[t][j]: hexes v with d_t(v) <= limit - j + w(v)
+        E = [
+            [layer(t, limit - j) | (layer(t, limit - j + 1) & An) for j in range(limit + 1)]
+            for t in range(n)
+        ]
         order = sorted(range(1, full + 1), key=lambda x: bin(x).count("1"))
         splits: dict[int, list[tuple[int, int]]] = {}
         for S in order:
@@ -674,44 +759,70 @@ class _Prep:
                     S1 = (S1 - 1) & S
             splits[S] = sp
         splits[root | full] = [(full, root)]
+        everything = root | full
+        outside = {S: [t for t in range(n) if not (S >> t) & 1] for S in order}
+        outside[root] = list(range(m))
+        outside[everything] = []
+
+        def mask(S: int, j: int) -> int:
+            x = -1
+            for t in outside[S]:
+                x &= E[t][j]
+            return x
+
         L: dict[int, list[int]] = {}
         P: dict[int, list[int]] = {}
+        lo: dict[int, int] = {}
         singles = [(1 << i, term[i]) for i in range(m)] + [(root, term[m])]
         for S, t in singles:
-            L[S], P[S] = [zc(t, tl)], [t]
-        for S in order:
-            if S & (S - 1):
-                L[S], P[S] = [], []
-        L[root | full], P[root | full] = [], []
-        composite = [S for S in order if S & (S - 1)] + [root | full]
+            first = zc(t, tl) & mask(S, 0)
+            L[S], P[S] = [first], [t]
+            lo[S] = 0 if first else _INF
+        composite = [S for S in order if S & (S - 1)] + [everything]
+        for S in composite:
+            L[S], P[S], lo[S] = [], [], _INF
         for j in range(0, limit + 1):
             if j:
                 for S, _ in singles:
                     prev = L[S][-1]
                     p = prev | (nbr(prev) & An)
                     P[S].append(p)
-                    L[S].append(zc(p, tl))
+                    x = zc(p, tl) & mask(S, j)
+                    L[S].append(x)
+                    if x and lo[S] > j:
+                        lo[S] = j
             for S in composite:
                 acc = 0
                 for S1, S2 in splits[S]:
+                    lo1, lo2 = lo[S1], lo[S2]
+                    if lo1 + lo2 > j + 1:
+                        continue
                     L1, L2 = L[S1], L[S2]
                     # space hexes: dp1 + dp2 - 1 <= j; member hexes: dp1 + dp2 <= j
-                    for a in range(1, j + 1):
-                        acc |= L1[a] & L2[j + 1 - a] & An
-                    for a in range(0, j + 1):
-                        acc |= L1[a] & L2[j - a] & Hn
+                    for a in range(max(1, lo1), j + 2 - max(1, lo2)):
+                        x = L1[a]
+                        if x:
+                            acc |= x & L2[j + 1 - a] & An
+                    for a in range(lo1, j + 1 - lo2):
+                        x = L1[a]
+                        if x:
+                            acc |= x & L2[j - a] & Hn
                 lay = L[S]
                 if j:
                     prev = lay[-1]
-                    acc |= prev | (nbr(prev) & An)
+                    if prev:
+                        acc |= prev | (nbr(prev) & An)
                 P[S].append(acc)
-                lay.append(zc(acc, tl))
-            hit = L[root | full][j] & Hn
+                x = zc(acc, tl) & mask(S, j) if acc else 0
+                lay.append(x)
+                if x and lo[S] > j:
+                    lo[S] = j
+            hit = L[everything][j] & Hn
             if hit:
                 if not want_tree:
                     return (j, None)
                 v = (hit & -hit).bit_length() - 1
-                return (j, self._trace(root | full, v, j, L, P, splits, An, Hn))
+                return (j, self._trace(everything, v, j, L, P, splits, An, Hn))
         return None
 
     def _trace(self, S, v, j, L, P, splits, An, Hn) -> int:
@@ -763,6 +874,222 @@ class _Prep:
             return None
         self.sat_memo[key] = (res[0], True)
         return res[0]
+
+    def grow(self, roots: list[int], thr: int, B: int, strong: int) -> dict[int, list[int]]:
+        """Candidate member sets (cluster bitmasks) with >= 2 clusters and power >= thr.
+
+        Returns candidate -> ``[u, b]``: for a valid candidate, sat = the least over its
+        generating pairs (base N, hex v) of 1 + (fewest satellites joining N next to v); ``u`` is
+        that least value over the pairs where it is known exactly (bases of one or two
+        clusters; always >= sat), ``b`` the least lower bound over the other pairs.
+
+        Bases: member sets that can be joined inside their own region, with power < thr,
+        grown from a root (their lowest cluster; Ivits: the federation) by adding the clusters
+        around one usable hex next to the reachable part of the region.  Candidates: a base plus
+        the clusters around one more such hex, power reaching thr.  Every valid federation Z of
+        >= 2 clusters is a candidate: in an optimal tree rooted at the root, removing a deepest
+        satellite v and its leaf clusters leaves a base N (joined with s - 1 satellites, power
+        below thr, else Z would be superfluous), v next to N's tree, Z = N + clusters around v.
+        So only hexes within reach are used: v lies on Z's tree, at most s <= budget satellites
+        from every cluster (free distances); the same holds for the hexes that build N (taken
+        along N's tree, at most budget - 1 satellites), and s >= 1 + (free distances in N),
+        which gives the returned bound.
+        """
+        cp, nbr, A = self.cpower, self.nbr, self.A
+        sig_at = self.sig_at
+        gby = self.groups_by_cluster
+        D = self.D
+        flay = self.free_lay
+
+        def within(k: int, d: int) -> int:
+            lay = flay[k]
+            return lay[d] if d < len(lay) else lay[-1]
+
+        cands: dict[int, list[int]] = {}
+        ivits = self.ivits
+        for root in roots:
+            low = 0 if ivits else (1 << root) - 1
+            M0 = 1 << root
+            Q0 = self.free | self.cmask[root]
+            for sig, m in gby[root]:
+                if sig == M0:
+                    Q0 |= m
+            R0 = self._flood(self.cmask[root], Q0)
+            seen = {M0}
+            stack = [(M0, Q0, R0, cp[root], 0, within(root, B - 1), within(root, B))]
+            while stack:
+                M, Q, R, p, mp, near1, near = stack.pop()
+                fr = nbr(R) & near & A & ~R
+                done: dict[int, Optional[tuple]] = {}
+                G = None
+                rmp = 0
+                exact_upto = -1
+                while fr:
+                    b = fr & -fr
+                    fr ^= b
+                    bi = b.bit_length() - 1
+                    sig = sig_at[bi]
+                    info = done.get(sig, 0)
+                    if info == 0:
+                        if sig & low or sig & strong:
+                            info = None
+                        else:
+                            M2 = M | sig
+                            new = sig & ~M
+                            mp2 = mp
+                            p2 = p
+                            nb = new
+                            while nb:
+                                c = nb & -nb
+                                nb ^= c
+                                k = c.bit_length() - 1
+                                p2 += cp[k]
+                                dk = D[k]
+                                x = M2
+                                while x:
+                                    c = x & -x
+                                    x ^= c
+                                    d = dk[c.bit_length() - 1]
+                                    if d > mp2:
+                                        mp2 = d
+                            info = (M2, new, p2, mp2)
+                        done[sig] = info
+                    if info is None:
+                        continue
+                    M2, new, p2, mp2 = info
+                    if p2 >= thr:
+                        if G is None:
+                            G, rmp, exact_upto = self._reach(M, Q, B - 1)
+                        if rmp + 1 > B or not b & G[-1]:
+                            continue
+                        j = 0
+                        while not b & G[j]:
+                            j += 1
+                        # exact: 1 + j satellites are enough for M2 (and needed via this N, h)
+                        exact = j <= exact_upto
+                        lz = j + 1 if exact else max(rmp + 1, mp2, j + 1)
+                        old = cands.get(M2)
+                        if old is None:
+                            cands[M2] = [lz, _INF] if exact else [_INF, lz]
+                        elif exact:
+                            if lz < old[0]:
+                                old[0] = lz
+                        elif lz < old[1]:
+                            old[1] = lz
+                        continue
+                    if M2 in seen or mp2 > B - 1 or not b & near1:
+                        continue
+                    seen.add(M2)
+                    Q2 = Q
+                    n1, n2 = near1, near
+                    nb = new
+                    while nb:
+                        c = nb & -nb
+                        nb ^= c
+                        k = c.bit_length() - 1
+                        Q2 |= self.cmask[k]
+                        n1 &= within(k, B - 1)
+                        n2 &= within(k, B)
+                        for sg, m in gby[k]:
+                            if not sg & ~M2:
+                                Q2 |= m
+                    stack.append((M2, Q2, self._flood(R, Q2), p2, mp2, n1, n2))
+        return cands
+
+    def _reach(self, M: int, Q: int, limit: int) -> tuple[list[int], int, bool]:
+        """Distances inside the region of the member clusters ``M`` (mask ``Q``: its usable
+        space hexes and member hexes).
+
+        Returns ``(G, maxpair, exact)``.  ``G[j]`` (j = 0..limit) holds every hex next to a
+        formation of ``M`` with <= j satellites (inside the region): the hexes next to a tree
+        joining the farthest two members with <= j satellites (for j above ``_PAIR_LAYERS``:
+        next to hexes within j of every member); with one or two members, for j <= ``exact``,
+        exactly the hexes next to such a formation (``exact`` = -1: never).  ``maxpair`` = the
+        largest distance between two members (a lower bound on their satellite count), or _INF
+        if over ``limit`` (G is then empty).
+        """
+        nbr, zc = self.nbr, self.zc
+        ks = []
+        x = M
+        while x:
+            c = x & -x
+            x ^= c
+            ks.append(c.bit_length() - 1)
+        tl = [self.touch[k] for k in ks]
+        maxpair = 0
+        lays = []
+        for k in ks:
+            x = zc(self.cmask[k], tl)
+            todo = [t for t in ks if t != k]
+            lay = []
+            for j in range(limit + 1):
+                if todo:
+                    rest = [t for t in todo if not x & self.cmask[t]]
+                    if len(rest) < len(todo):
+                        maxpair = max(maxpair, j)
+                        todo = rest
+                lay.append(x)
+                if j < limit:
+                    y = zc(x | (nbr(x) & Q), tl)
+                    if y == x:  # closed: the remaining layers are all equal
+                        lay.extend([x] * (limit - j))
+                        break
+                    x = y
+            if todo:
+                maxpair = _INF
+            lays.append(lay)
+        n = len(ks)
+        if n == 1:
+            return [nbr(x) for x in lays[0]], maxpair, limit
+        if maxpair > limit:
+            return [0] * (limit + 1), maxpair, -1
+        # The farthest pair (with two members: the pair itself): a formation of M next to v
+        # holds a tree joining the two next to v; such trees with <= j satellites cover exactly
+        # the hexes where the two distances meet (meeting hex v: d_a + d_b - w(v) <= j), grown.
+        # (Intersecting more pairs or the single-cluster layers barely tightens it.)
+        Hn = 0
+        for k in ks:
+            Hn |= self.cmask[k]
+        An = Q & ~Hn
+
+        def gap(ab: tuple[int, int]) -> int:
+            row, target = lays[ab[0]], self.cmask[ks[ab[1]]]
+            return next(j for j in range(limit + 1) if row[j] & target)
+
+        a, b = max(((a, b) for a in range(n) for b in range(a + 1, n)), key=gap)
+        La, Lb = lays[a], lays[b]
+        G = []
+        prev = 0
+        top = min(limit, _PAIR_LAYERS)  # the pair programme costs O(top^2)
+        for j in range(top + 1):
+            acc = prev | (nbr(prev) & An)
+            for i in range(1, j + 1):
+                acc |= La[i] & Lb[j + 1 - i] & An
+            for i in range(0, j + 1):
+                acc |= La[i] & Lb[j - i] & Hn
+            prev = zc(acc, tl)
+            G.append(nbr(prev))
+        for j in range(top + 1, limit + 1):  # beyond: next to hexes near every member
+            x = -1
+            for lay in lays:
+                x &= nbr(lay[j])
+            G.append(x)
+        return G, maxpair, top if n == 2 else -1
+
+    def _flood(self, x: int, Q: int) -> int:
+        """Hexes of ``Q`` connected to ``x`` (free-space components added whole)."""
+        nbr = self.nbr
+        comps = self.free_comps
+        while True:
+            y = x | (nbr(x) & Q)
+            if y == x:
+                return x
+            new = y & ~x & self.free
+            if new:
+                for c in comps:
+                    if new & c:
+                        y |= c
+            x = y
 
     def federation(self, ks: list[int], sats: int) -> Federation:
         members = frozenset().union(*(self.clusters[k] for k in ks))
@@ -904,102 +1231,51 @@ def candidates(position: Position) -> list[Federation]:
     thr, B, K = position.threshold, position.budget, prep.K
     cp = prep.cpower
     out: list[Federation] = []
-    base: tuple[int, ...] = (0,) if prep.ivits else ()
-    first = 1 if prep.ivits else 0
-    # info[free part] = (power, cap, maxpair): cap = least sat() over the sub-unions with
-    # power >= thr (the no-superfluous-planet bound for every superset); maxpair = largest
-    # free distance between two of its clusters; absent = pruned
-    D = prep.D
-    # Star test (a consequence of the two minimality rules): in a valid federation with
-    # satellites, removing one satellite and the clusters hanging on it (all adjacent to that
-    # hex) leaves a formable federation with fewer planets and satellites, so
-    # power - power(clusters around one usable hex) < threshold.
-    sig_power = prep.sig_power
-    star = prep.star_max
-    if not prep.ivits or not K:
-        info = {(): (0, _INF, 0)}
+    if not K:
+        return out
+    if prep.ivits:
+        if cp[0] >= thr:  # grown by adjacency alone: no satellite, nothing may be added
+            return [prep.federation([0], 0)]
+        roots = [0]
+        strong = 0
     else:
-        p0 = cp[0]
-        cap0 = _INF
-        if p0 >= thr:  # the federation grew by adjacency alone: no satellite, nothing new
-            out.append(prep.federation([0], 0))
-            cap0 = 0
-        info = {(): (p0, cap0, 0)}
-    level = [()]
-    size = 0
-    while level:
-        size += 1
-        nxt: dict[tuple[int, ...], tuple[int, int, int]] = {}
-        if size == 1:
-            gen = [(i,) for i in range(first, K)]
-        else:  # Apriori join: two survivors sharing all but their last cluster
-            groups: dict[tuple[int, ...], list[int]] = {}
-            for f in level:
-                groups.setdefault(f[:-1], []).append(f[-1])
-            gen = []
-            for pre, lasts in groups.items():
-                lasts.sort()
-                for x in range(len(lasts)):
-                    for y in range(x + 1, len(lasts)):
-                        gen.append(pre + (lasts[x], lasts[y]))
-        for f in gen:
-            capsub = _INF
-            ok = True
-            for c in range(len(f)):
-                sub = info.get(f[:c] + f[c + 1 :])
-                if sub is None:
-                    ok = False
-                    break
-                if sub[1] < capsub:
-                    capsub = sub[1]
-            if not ok:
+        strong = 0  # clusters that are federations on their own (0 satellites)
+        for k in range(K):
+            if cp[k] >= thr:
+                strong |= 1 << k
+                out.append(prep.federation([k], 0))
+        roots = [k for k in range(K) if not strong >> k & 1]
+    if B == 0:
+        out.sort(key=lambda f: (len(f.satellites), f.hexes))
+        return out
+    cands = prep.grow(roots, thr, B, strong)
+    # Validity, by increasing cluster count: a candidate is valid iff sat(Z) <= budget and no
+    # valid proper subset has fewer satellites (a superfluity witness of least satellite count
+    # is itself valid, and every valid set is a candidate).
+    valid: dict[int, int] = {}
+    for Z in sorted(cands, key=lambda z: (bin(z).count("1"), z)):
+        cap = B
+        sub = (Z - 1) & Z
+        while sub:
+            v = valid.get(sub)
+            if v is not None and v < cap:
+                cap = v
+            sub = (sub - 1) & Z
+        u, b = cands[Z]
+        lz = min(u, b)
+        if lz > cap:
+            continue  # a valid Z would need more satellites than allowed
+        ks = [k for k in range(K) if Z >> k & 1]
+        # val(Z) = max(sat(Z), lz) serves as well as sat(Z): it is sat(Z) when Z is valid
+        # and never below it.  When u <= b, val(Z) = u (sat <= u = lz).
+        if u <= b:
+            res = prep.steiner(ks, u, want_tree=True, floor=u, connected=True)
+            assert res is not None
+        else:
+            res = prep.steiner(ks, cap, want_tree=True, floor=lz, connected=True)
+            if res is None:
                 continue
-            ks = list(base + f)
-            bound = min(B, capsub)
-            parent = info[f[:-1]]
-            last = f[-1]
-            dl = D[last]
-            maxpair = parent[2]
-            for k in ks[:-1]:
-                if dl[k] > maxpair:
-                    maxpair = dl[k]
-            if maxpair > bound:
-                continue  # monotone: every superset is over budget or superfluous
-            if (len(ks) - 1) * maxpair > 2 * bound and prep.mst_lb(ks) > bound:
-                continue  # same, with the MST bound (only useful when it can exceed maxpair)
-            power = parent[0] + cp[last]
-            if len(ks) == 1:
-                # one cluster alone needs no satellite: the star test does not apply to it
-                # (it may have no usable hex around it at all, star 0).  Every superset needs
-                # a satellite, so with enough power it is superfluous: prune them all.
-                if power >= thr:
-                    out.append(prep.federation(ks, 0))
-                    continue
-                nxt[f] = (power, capsub, maxpair)
-                continue
-            if power >= thr + star:
-                continue  # monotone (sets of >= 2 clusters): too much power for the star test
-            if power >= thr and len(ks) >= 2:
-                zbits = 0
-                for k in ks:
-                    zbits |= 1 << k
-                for sig, spow in sig_power:
-                    if not sig & ~zbits:
-                        break
-                else:
-                    spow = 0
-                if power - spow >= thr:
-                    nxt[f] = (power, capsub, maxpair)
-                    continue  # star test failed: invalid, but supersets may pass
-            cap = capsub
-            if power >= thr:
-                sat = prep.sat(ks, bound)
-                if sat is not None:  # sat <= every sub-union's: not superfluous
-                    cap = sat
-                    tree = prep.steiner(ks, sat, want_tree=True)[1] if sat else 0
-                    out.append(prep.federation(ks, tree))
-            nxt[f] = (power, cap, maxpair)
-        info.update(nxt)
-        level = sorted(nxt)
+        valid[Z] = res[0]
+        out.append(prep.federation(ks, res[1]))
     out.sort(key=lambda f: (len(f.satellites), f.hexes))
     return out

@@ -19,6 +19,7 @@ import random
 
 from boardrules.primitives import primitive
 
+from . import faction_primitives as FP
 from . import federation as F
 from . import geometry as G
 
@@ -180,15 +181,15 @@ def _position(ctx) -> F.Position:
     def ax(name):
         h = gmap.by_name[name].hex
         return (h.q, h.r)
-    structures = {ax(h): ctx.get(("v", "pval", h)) for h in ctx.get(("v", "my_hexes", me)) or ()}
-    structures = {h: v for h, v in structures.items() if v > 0}
+    # faction abilities (Lantids shared mines, Ivits stations and growing federation, QIC budget)
+    own, grown, budget = FP.federation_inputs(ctx, me)
+    structures = {ax(h): v for h, v in own.items() if v > 0}
     groups = [frozenset(ax(x) for x in g.split(",")) for g in ctx.get(("v", "fed_groups", me)) or ()]
-    budget = (ctx.get(("r", "bowl1", me)) + ctx.get(("r", "bowl2", me))
-              + ctx.get(("r", "bowl3", me)))
     budget = min(budget, 25 - len(ctx.get(("v", "satellites", me)) or ()))
     threshold = ctx.get(("v", "fed_threshold", me)) or 7
     return F.Position(space=space, planets=planets, structures=structures, federations=groups,
-                      budget=max(budget, 0), threshold=threshold)
+                      budget=max(budget, 0), threshold=threshold,
+                      ivits_federation=None if grown is None else [ax(h) for h in grown])
 
 
 def _encode(ctx, fed) -> str:
@@ -197,17 +198,41 @@ def _encode(ctx, fed) -> str:
     return ",".join(names)
 
 
+class FederationChoices(tuple):
+    """The federations ``me`` may form. Iterating lists one per member set (the candidates a bot
+    picks from); ``in`` accepts every legal federation, whichever of the equally short satellite
+    placements it uses (the site's records name their own placement, e.g. djfjjv4k move 84)."""
+
+    def __new__(cls, items, check):
+        obj = super().__new__(cls, items)
+        obj._check = check
+        return obj
+
+    def __contains__(self, code) -> bool:
+        return tuple.__contains__(self, code) or (isinstance(code, str) and self._check(code))
+
+
 @primitive("federation_options", returns="list:text")
 def federation_options(ctx):
     """Every legal federation of ``me`` now, each as its sorted hex names joined by commas."""
     me = ctx.player()
 
     def compute():
+        position = _position(ctx)
         try:
-            feds = F.candidates(_position(ctx))
+            feds = F.candidates(position)
         except ValueError:
-            return ()
-        return tuple(_encode(ctx, f) for f in feds)
+            feds = ()
+        gmap = _gmap(ctx)
+
+        def check(code):
+            try:
+                hexes = [gmap.by_name[h].hex for h in code.split(",")]
+                fed = F.validate(position, [(h.q, h.r) for h in hexes])
+            except (KeyError, ValueError):
+                return False
+            return ",".join(sorted(gmap.name(G.Hex(q, r)) for q, r in fed.members | fed.satellites)) == code
+        return FederationChoices((_encode(ctx, f) for f in feds), check)
     return _state_cache(ctx, ("federation_options", me), compute)
 
 
@@ -260,3 +285,4 @@ def planets_of(ctx, letter):
 
 
 PRIMITIVES += [count_sectors, planets_of]
+PRIMITIVES += FP.PRIMITIVES

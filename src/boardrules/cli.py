@@ -88,7 +88,7 @@ def _options(pairs: List[str]) -> dict:
 
 
 @app.command()
-def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugins')"),
+def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugins'), or a .rules file"),
          players: int = typer.Option(..., help="number of players"),
          seed: int = typer.Option(1, help="seed for chance and the bots"),
          module: List[str] = typer.Option([], "--module", "-m", help="enable a module"),
@@ -96,10 +96,17 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
          rules: List[Path] = typer.Option([], help="house-rule files"),
          out: Path = typer.Option(Path("out"), help="folder for the record and the SVG"),
          quiet: bool = typer.Option(False, help="no progress display")) -> None:
-    """Let bots play a whole game; print the scores and write the record (and an SVG)."""
+    """Let bots play a whole game; print the scores and write the record (and the map as
+    SVG when the game has a renderer). GAME may also be a rule file of your own."""
+    texts = None
+    if game.endswith(".rules"):
+        try:
+            texts = {game: Path(game).read_text(encoding="utf-8")}
+        except (OSError, UnicodeDecodeError) as err:
+            _fail(f"cannot read {game}: {err}")
     try:
-        g = new_game(game, players=players, seed=seed, modules=module,
-                     options=_options(option), rules=rules)
+        g = new_game(None if texts else game, players=players, seed=seed, modules=module,
+                     options=_options(option), rules=rules, texts=texts)
     except RulesError as err:
         err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1)
@@ -111,15 +118,23 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
                   TimeElapsedColumn(), console=console, disable=quiet, transient=True) as progress:
         task = progress.add_task(g.ruleset.title, total=None, info="")
         while not g.over:
-            g.play(bot.choose(g), check=False)
+            try:
+                action = bot.choose(g)
+            except LookupError:
+                _fail(f"the game is stuck after {len(g.record.actions)} actions: nobody can act "
+                      f"(a rule that can never be met?)")
+            g.play(action, check=False)
             rnd = g.state.values.get(("f", "round"), 0)
             progress.update(task, info=f"round {rnd} · {len(g.record.actions)} actions")
     elapsed = time.perf_counter() - start
     _print_scores(g)
-    out.mkdir(parents=True, exist_ok=True)
-    stem = f"{game}-{players}p-seed{seed}"
+    stem = f"{Path(game).stem if texts else game}-{players}p-seed{seed}"
     record_path = out / f"{stem}.json"
-    record_path.write_text(g.save(), encoding="utf-8")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        record_path.write_text(g.save(), encoding="utf-8")
+    except OSError as err:
+        _fail(f"cannot write the record to {out}: {err.strerror or err}")
     console.print(f"{len(g.record.actions)} actions in {elapsed:.2f} s · record: {record_path}",
                   soft_wrap=True)
     renderers = {}
@@ -144,6 +159,10 @@ def _print_scores(g) -> None:
         table.add_row(s, *[str(sc["sources"].get(s, 0)) for sc in scores])
     table.add_row("[bold]total[/bold]", *[f"[bold]{sc['total']}[/bold]" for sc in scores])
     console.print(table)
+    if g.over:
+        places = g.ranking()
+        first = " and ".join(names[p] for p in places[0])
+        console.print(f"winner: {first}" if len(places[0]) == 1 else f"tie for first: {first}")
 
 
 def _player_name(g, p: int) -> str:

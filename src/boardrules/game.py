@@ -21,7 +21,7 @@ from typing import Iterator
 import attrs
 
 from . import plugins
-from .errors import IllegalActionError, NotationError
+from .errors import BoardrulesError, IllegalActionError, NotationError
 from .lang import semantics as S
 from .record import Record
 from .ruleset import Ruleset, build_ruleset
@@ -43,6 +43,10 @@ class Action:
 
     def __str__(self) -> str:
         return format_action(self)
+
+
+def _who(p) -> str:
+    return "chance" if p == CHANCE else (f"p{p + 1}" if isinstance(p, int) else repr(p))
 
 
 def format_value(v) -> str:
@@ -76,7 +80,8 @@ class Game:
         self.auto_chance = auto_chance
         self.record = Record(game=ruleset.game, modules=ruleset.modules,
                              options=dict(ruleset.recipe.options), players=players, seed=seed,
-                             rules=ruleset.recipe.rules, texts=ruleset.recipe.texts)
+                             rules=ruleset.recipe.rules, texts=ruleset.recipe.texts,
+                             ruleset=ruleset.id)
         self.log: list = []
         self._history: list = []  # (state, record length, log length) before each action
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
@@ -131,14 +136,31 @@ class Game:
 
     def legal_actions(self, player: int | None = None) -> "LegalActions":
         """A lazy view of the legal actions (of ``player``, else of everyone to act)."""
+        self._check_player(player)
         return LegalActions(self, player)
 
+    def _check_player(self, player) -> None:
+        if player is not None and player != CHANCE and not (
+                isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.players):
+            raise ValueError(f"no player {player!r} in a {self.players}-player game "
+                             f"(players are 0..{self.players - 1})")
+
     def get(self, name: str, player: int | None = None, index=None):
-        """Read a resource, track, component supply or variable by its rules name."""
+        """Read a resource, track, component supply or variable by its rules name
+        (``player``: whose, for what is kept per player; ``index``: the hex or entity of a
+        per-hex or per-entity variable). Raises :class:`~boardrules.errors.BoardrulesError`."""
         ctx = Context(self.ruleset, self.state.values, me=player)
-        if index is not None:
-            return S.index(ctx, S.load_name(ctx, name), index)
-        return S.load_name(ctx, name)
+        try:
+            value = S.load_name(ctx, name)
+            if index is not None:
+                return S.index(ctx, value, index)
+        except RuleViolation as err:
+            if player is None and "no player" in err.message:
+                raise BoardrulesError(f"'{name}' is kept per player: pass player=") from None
+            raise BoardrulesError(err.message) from None
+        if isinstance(value, S.VarHandle):
+            raise BoardrulesError(f"'{name}' is kept per {value.var.per[-1]}: pass index=")
+        return value
 
     def scores(self) -> list[dict]:
         """Per player: ``{"total": int, "sources": {source: int}}`` for the scored resource."""
@@ -169,7 +191,10 @@ class Game:
 
     def view(self, player: int | None) -> dict:
         """What ``player`` may know (None: a spectator): hidden variables show only their size,
-        private ones only to their owner, pending chance decisions without their options."""
+        private ones only to their owner, pending chance decisions without their options, and
+        other players' pending decisions without their bindings (``env``: e.g. a tile drawn for
+        that player)."""
+        self._check_player(player)
         rs = self.ruleset
         out = {}
         for key, value in self.state.values.items():
@@ -182,8 +207,13 @@ class Game:
                     if owner != player:
                         value = ("hidden", 1)
             out[key] = value
-        pending = [d if d.player != CHANCE else attrs.evolve(d, options=("hidden",))
-                   for d in self.state.pending]
+        pending = []
+        for d in self.state.pending:
+            if d.player == CHANCE:
+                d = attrs.evolve(d, options=("hidden",), env=())
+            elif d.player != player:
+                d = attrs.evolve(d, env=())   # its bindings may hold what was drawn for d.player
+            pending.append(d)
         return {"values": out, "pending": pending}
 
     # ---- playing ----
@@ -244,6 +274,12 @@ class Game:
     def _run(self, action: Action, check: bool = True):
         """Run ``action`` on a scratch context over the current state; return
         (context, pending decisions). Raises RuleViolation; changes nothing."""
+        if not isinstance(action, Action):
+            raise RuleViolation(f"{action!r} is not an action", "notation")
+        if action.player != CHANCE and not (isinstance(action.player, int)
+                                            and 0 <= action.player < self.players):
+            raise RuleViolation(f"there is no player {_who(action.player)} in a "
+                                f"{self.players}-player game", "players")
         st = self.state
         if st.values.get(("f", "over")):
             raise RuleViolation("the game is over", "flow")
@@ -306,9 +342,9 @@ class Game:
         acted = ctx.get(("f", "acted")) or ()
         if simultaneous:
             if action.player not in order or action.player in acted:
-                raise RuleViolation(f"p{action.player + 1} has already acted in '{step.name}'", "turn")
+                raise RuleViolation(f"{_who(action.player)} has already acted in '{step.name}'", "turn")
         elif action.player != player:
-            raise RuleViolation(f"it is p{player + 1}'s turn, not p{action.player + 1}'s", "turn order")
+            raise RuleViolation(f"it is {_who(player)}'s turn, not {_who(action.player)}'s", "turn order")
         if action.name == DONE:
             if not main_done:
                 raise RuleViolation("a turn needs its main action before it ends", "turn")
@@ -422,8 +458,15 @@ class Game:
             stage = rs.stages[stage_i]
             step_i = ctx.get(("f", "step"))
             if stage.kind == "rounds" and step_i == 0 and not ctx.get(("f", "round")):
+                count = stage.count(ctx) if stage.count else 1
+                if not isinstance(count, int) or isinstance(count, bool):
+                    raise RuleViolation(f"the number of rounds must be a whole number, not {count!r}",
+                                        "flow")
+                if count <= 0:  # no rounds at all: go straight to the next stage
+                    ctx.set(("f", "stage"), stage_i + 1)
+                    continue
                 ctx.set(("f", "round"), 1)
-                ctx.set(("f", "rounds"), stage.count(ctx) if stage.count else 1)
+                ctx.set(("f", "rounds"), count)
             if step_i >= len(stage.steps):
                 if stage.kind == "rounds" and ctx.get(("f", "round")) < ctx.get(("f", "rounds")):
                     ctx.set(("f", "round"), ctx.get(("f", "round")) + 1)
@@ -436,7 +479,11 @@ class Game:
             if step.kind == "do":
                 ctx.set(("f", "step"), step_i + 1)
                 ctx.me = None  # a do step speaks for no player: rules name them
-                S.run_unit(ctx, step.body, step.name)
+                try:
+                    S.run_unit(ctx, step.body, step.name)
+                except RuleViolation as err:
+                    raise RuleViolation(f"the game cannot go on: step '{step.name}' breaks a rule "
+                                        f"({err.message})", err.rule or step.name, err.span) from None
                 pending[:0] = ctx.queued
                 ctx.queued = []
                 continue
@@ -487,6 +534,8 @@ class Game:
         if step.mode == "once":
             return pos + 1 if pos + 1 < len(order) else None
         passed = ctx.get(("f", "passed")) or ()
+        if step.mode == "until_all_pass":   # passed players keep their turns
+            return None if all(p in passed for p in order) else (pos + 1) % len(order)
         for i in range(1, len(order) + 1):
             j = (pos + i) % len(order)
             if order[j] not in passed:
@@ -496,8 +545,9 @@ class Game:
     # ---- undo, records ----
     def undo(self) -> None:
         """Take back the last player action (and the chance outcomes that followed it)."""
-        if not self._history:
-            raise IllegalActionError("nothing to undo", rule="undo")
+        if not any(not self.record.actions[nrec].startswith("chance ")
+                   for _, nrec, _ in self._history):
+            raise IllegalActionError("nothing to undo: no player has acted yet", rule="undo")
         while self._history:
             state, nrec, nlog = self._history.pop()
             undone = self.record.actions[nrec:]
@@ -560,12 +610,19 @@ class Game:
         if record.rules:
             from .ruleset import Recipe, _build
             rs = _build(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules))))
-        game = cls(rs, record.players, record.seed, auto_chance=False)
+        try:
+            game = cls(rs, record.players, record.seed, auto_chance=False)
+        except ValueError as err:
+            raise NotationError(f"this record cannot start a game: {err}") from None
         for i, text in enumerate(record.actions, 1):
             try:
                 game.play(text, check=check)
             except IllegalActionError as err:
-                raise IllegalActionError(f"move {i}: {err}", rule=err.rule, action=err.action) from None
+                changed = (f" (note: the rules changed since this record was written: ruleset "
+                           f"{record.ruleset} then, {rs.id} now)"
+                           if record.ruleset and record.ruleset != rs.id else "")
+                raise IllegalActionError(f"move {i}: {err}{changed}", rule=err.rule,
+                                         action=err.action) from None
         game.auto_chance = True
         return game
 
@@ -578,6 +635,17 @@ class Game:
     def __repr__(self) -> str:
         return (f"<Game {self.ruleset.title} players={self.players} "
                 f"moves={len(self.record.actions)}{' over' if self.over else ''}>")
+
+    def _repr_svg_(self) -> str | None:
+        """The picture notebooks show: the game's ``map`` renderer (a plugin's
+        ``boardrules_renderers``), or None when no plugin draws this game."""
+        if not self.ruleset.game:
+            return None
+        renderers: dict = {}
+        for group in plugins.manager().hook.boardrules_renderers(game=self.ruleset.game):
+            renderers.update(group or {})
+        draw = renderers.get("map")
+        return draw(self) if draw is not None else None
 
 
 class LegalActions:

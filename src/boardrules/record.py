@@ -30,8 +30,9 @@ class Record:
     seed: int | str
     rules: tuple[tuple[str, str], ...] = ()
     texts: tuple[tuple[str, str], ...] = ()
-    actions: list = attrs.field(factory=list)
+    actions: list[str] = attrs.field(factory=list)
     final: str | None = None  # State.digest() after the last action, when saved
+    ruleset: str | None = None  # Ruleset.id of the rules that wrote it
 
     def to_json(self) -> dict:
         return {"format": FORMAT, **_converter.unstructure(self)}
@@ -44,15 +45,21 @@ class Record:
         """Read :meth:`dumps` output. Raises :class:`~boardrules.errors.NotationError`."""
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as err:
+        except (json.JSONDecodeError, RecursionError) as err:
             raise NotationError(f"not a boardrules record: {err}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise NotationError(f"not a boardrules record (expected format {FORMAT!r})")
         data.pop("format")
         try:
-            return _converter.structure(data, cls)
-        except Exception as err:  # cattrs groups every field error
-            raise NotationError(f"malformed boardrules record: {err}") from None
+            record = _converter.structure(data, cls)
+        except Exception as err:  # cattrs groups every field error; name each
+            details = "; ".join(cattrs.transform_error(err)) if isinstance(
+                err, cattrs.BaseValidationError) else str(err)
+            raise NotationError(f"malformed boardrules record: {details}") from None
+        bad = [a for a in record.actions if not isinstance(a, str)]
+        if bad:
+            raise NotationError(f"malformed boardrules record: actions must be texts, got {bad[0]!r}")
+        return record
 
 
 _converter = cattrs.Converter()

@@ -36,7 +36,7 @@ def replay_file(path: str | Path, *, check: bool = True) -> ReplayReport:
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
         raise NotationError(f"{path}: cannot read a record ({err})") from None
     if isinstance(data, dict) and data.get("format") == FORMAT:
         record = Record.loads(path.read_text(encoding="utf-8"))

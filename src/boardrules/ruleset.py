@@ -75,11 +75,12 @@ class Ruleset:
     ``primitives``, ``stages`` and ``id`` (a digest of the recipe).
     """
 
-    def __init__(self, program, primitives: dict, recipe: Recipe):
+    def __init__(self, program, primitives: dict, recipe: Recipe, digest: str = ""):
         self.recipe = recipe
         self.game = recipe.game
         self.modules = recipe.modules
-        self.id = hashlib.sha256(repr(recipe).encode()).hexdigest()[:16]
+        # The id names the rules' content: every rule file's text plus the recipe.
+        self.id = hashlib.sha256((repr(recipe) + digest).encode()).hexdigest()[:16]
         p = program
         self.title = p.title or (recipe.game or "")
         self.players = p.players
@@ -243,9 +244,12 @@ def _build(recipe: Recipe) -> Ruleset:
     layers = []
     primitives: dict = {}
 
+    content = hashlib.sha256()
+
     def parse_all(pairs):
         files = []
         for path, text in pairs:
+            content.update(text.encode())
             try:
                 files.append(parse_text(text, path))
             except RulesError as err:
@@ -280,9 +284,11 @@ def _build(recipe: Recipe) -> Ruleset:
     checker = Checker(merged, primitives, dict(recipe.options))
     program = checker.check()
     diagnostics.extend(checker.errors)
+    if checker.bad_options and not diagnostics:
+        raise BoardrulesError("; ".join(checker.bad_options))
     if diagnostics:
         raise RulesError(sorted(diagnostics, key=lambda d: (d.span.file, d.span.line, d.span.column)))
-    rs = Ruleset(program, primitives, recipe)
+    rs = Ruleset(program, primitives, recipe, content.hexdigest())
     if recipe.game is not None:
         plugins.manager().hook.boardrules_ruleset_built(ruleset=rs)
     return rs

@@ -40,7 +40,10 @@ def check_invariants(g) -> None:
         for res in ("money", "science", "materials"):
             on_map = sum(1 for h in controlled for c in g.get("cubes", index=h)
                          if c.endswith(":" + res))
-            assert g.get(f"out_{res}", p) == on_map, (p, res)
+            envoys = sum(1 for _, r in g.get("envoys", p) if r == res)   # cubes on ambassadors
+            assert g.get(f"out_{res}", p) == on_map + envoys, (p, res)
+        for q in g.get("ambassadors", p):                 # relations are mutual
+            assert p in g.get("ambassadors", q)
     for h in hexes:
         if g.get("controller", index=h) is None:
             assert not g.get("cubes", index=h), h
@@ -106,15 +109,14 @@ def test_research_cost_discount_and_minimum():
     g.state = type(g.state)(st, g.state.pending)
     g.play(Action(0, "research"))
     # Plasma Cannon 6/4 with 3 military techs: 6 - 3 = 3, but never below 4
-    g.play(Action(0, "t", ("tech_plasma_cannon",)))
+    g.play(Action(0, "tile", ("tech_plasma_cannon",)))
     assert g.get("science", 0) == 16
     assert "tech_plasma_cannon" in g.get("techs", 0)
     g.play("p1 done")
-    g.play("p2 pass_turn")
-    g.play("p2 done")   # a passed player keeps turns for reactions; the round goes on
+    g.play("p2 pass_turn")   # a passed player keeps turns for reactions; the round goes on
     g.play(Action(0, "research"))
     # Gluon Computer 16/8 with 4 military techs: discount 4, so 16 - 4 = 12 (minimum 8)
-    g.play(Action(0, "t", ("tech_gluon_computer",)))
+    g.play(Action(0, "tile", ("tech_gluon_computer",)))
     assert g.get("science", 0) == 16 - 12
 
 
@@ -127,7 +129,6 @@ def test_upkeep_by_discs():
     st[("r", "money", 0)] = 10
     g.state = type(g.state)(st, g.state.pending)
     g.play("p1 pass_turn")
-    g.play("p1 done")
     g.play("p2 pass_turn")   # the last to pass ends the action phase
     # production 3 (one cube off the money track) - upkeep 5 (leftmost empty circle) = -2
     assert g.get("money", 0) == 8
@@ -146,7 +147,6 @@ def test_upkeep_shortfall_trades_then_gives_up_hexes():
     st[("r", "materials", 0)] = 0
     g.state = type(g.state)(st, g.state.pending)
     g.play("p1 pass_turn")
-    g.play("p1 done")
     g.play("p2 pass_turn")   # the last to pass ends the action phase
     check_invariants(g)
     # science: 10 + 3 produced = 13 -> traded 6 x 2; short 21 - 3 - 6 = 12 more: the home is given up
@@ -157,21 +157,20 @@ def test_upkeep_shortfall_trades_then_gives_up_hexes():
 def test_reactions_after_passing():
     g = new(2)
     g.play("p1 pass_turn")
-    g.play("p1 done")
     g.play("p2 upgrade")
-    g.play(Action(1, "o", (g.state.pending[0].options[0],)))
+    g.play(Action(1, "install", (g.state.pending[0].options[0],)))
     g.play("p2 done")
     legal = {a.name for a in g.legal_actions()}
     assert {"react_upgrade", "react_build", "pass_turn"} <= legal  # no ship can move yet
     assert not legal & {"explore", "influence", "research", "upgrade", "build", "move"}
     discs = g.get("disc", 0)
     g.play("p1 react_upgrade")
-    g.play(Action(0, "o", ("interceptor#3=hull",)))
+    g.play(Action(0, "install", ("interceptor#3=hull",)))
     assert g.get("disc", 0) == discs - 1                       # a reaction costs a disc
-    assert "again" not in {a.name for a in g.legal_actions()}  # and is a single activation
-    g.play("p1 done")
+    # a single activation: the reaction ends the turn; p2 (not passed) is next
+    assert g.players_to_act() == frozenset({1})
     g.play("p2 pass_turn")
-    assert g.get("round") == 2 and g.get("passed_players") == ()
+    assert g.get("round") == 2
     assert g.get("turn_order") == (0, 1)                       # p1 passed first
 
 
@@ -188,7 +187,6 @@ def test_combat_resolved_from_given_dice():
     st[("v", "ships", h)] = ((0, "interceptor"), (0, "interceptor"))
     g.state = type(g.state)(st, g.state.pending)
     g.play("p1 pass_turn")
-    g.play("p1 done")
     g.play("p2 pass_turn")   # the last to pass ends the action phase
     d = g.state.pending[0]
     assert d.player == CHANCE and d.label == "rolls"
@@ -208,8 +206,8 @@ def test_combat_resolved_from_given_dice():
     g.play(Action(0, "claim", (True,)))
     assert g.get("controller", index=h) == 0
     # then the two reputation draws are chance actions; p1 keeps the better tile
-    g.play(Action(CHANCE, "t", (2,)))
-    g.play(Action(CHANCE, "t", (4,)))
+    g.play(Action(CHANCE, "rep_tile", (2,)))
+    g.play(Action(CHANCE, "rep_tile", (4,)))
     assert g.get("reputation", 0) == (4,)
     check_invariants(g)
 
@@ -220,13 +218,13 @@ def test_explore_place_claim_and_colonize():
     home = next(h for h in g.get("hexes") if g.get("controller", index=h) == 0)
     g.play("p1 explore")
     d = g.state.pending[0]
-    assert (d.player, d.label) == (0, "h") and d.options    # spaces next to the home sector
+    assert (d.player, d.label) == (0, "space") and d.options    # spaces next to the home sector
     space = d.options[0]
-    g.play(Action(0, "h", (space,)))
+    g.play(Action(0, "space", (space,)))
     q, r = map(int, space.split(","))
     stack = {1: "stack_inner", 2: "stack_middle"}.get(distance((q, r)), "stack_outer")
     ring = g.get(stack)
-    g.play(Action(CHANCE, "s", (ring[0],)))                   # the sector drawn
+    g.play(Action(CHANCE, "sector", (ring[0],)))                   # the sector drawn
     rot = g.state.pending[0]
     assert (rot.player, rot.label) == (0, "rotation") and rot.optional
     g.play(Action(0, "rotation", (rot.options[0],)))
@@ -256,7 +254,6 @@ def test_end_scoring_by_source():
     st[("v", "monolith_at", home)] = True
     g.state = type(g.state)(st, g.state.pending)
     g.play("p1 pass_turn")
-    g.play("p1 done")
     g.play("p2 pass_turn")
     assert g.over
     assert g.scores()[0] == {"total": 16, "sources": {
@@ -265,3 +262,13 @@ def test_end_scoring_by_source():
     # Planta: 3 VP home sector + 1 VP per controlled hex
     assert g.scores()[1]["sources"] == {"score_hexes": 3, "score_species": 1}
     check_invariants(g)
+
+
+def test_tie_broken_by_resources():
+    """eclipse.md §2.7: tie-break by resources [M]."""
+    g = new(2)
+    st = dict(g.state.values)
+    st[("r", "materials", 1)] = 9
+    g.state = type(g.state)(st, g.state.pending)
+    assert g.scores()[0]["total"] == g.scores()[1]["total"]
+    assert g.ranking() == [(1,), (0,)]

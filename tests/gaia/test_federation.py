@@ -208,6 +208,32 @@ def test_ivits_growth_without_satellites():
     assert keyset(candidates(pos)) == {(fed.members, 0)}
 
 
+def test_enclosed_cluster_over_threshold_with_budget_0():
+    # regression (hypothesis): the only structure has no usable space hex around it (map edge
+    # and planets), so no hex-based bound applies; power 2 >= threshold 2 with 0 satellites
+    board = disk(2)
+    planets = {(-2, 0), (-2, 1), (-2, 2), (-1, -1), (-1, 0)}
+    pos = Position(
+        space=board - planets, planets=planets, structures={(-2, 0): 2}, budget=0, threshold=2
+    )
+    expected = {(frozenset({(-2, 0)}), 0)}
+    assert keyset(candidates(pos)) == expected == brute(pos)
+    assert validate(pos, [(-2, 0)]).satellites == frozenset()
+
+
+def test_enclosed_strong_cluster_beside_other_clusters():
+    # a strong cluster (power 10) walled in by planets, and elsewhere a satellite hex touching
+    # two clusters (power 3): the lone cluster is a federation with 0 satellites
+    wall = {(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)}
+    st_ = {(0, 0): 10, (3, -1): 1, (3, 1): 2}
+    alone = (frozenset({(0, 0)}), 0)
+    pos = position(st_, other_planets=wall, budget=0)
+    assert keyset(candidates(pos)) == {alone} == brute(pos)
+    got = keyset(candidates(attrs_evolve(pos, budget=3)))
+    assert alone in got
+    assert (frozenset({(3, -1), (3, 1)}), 1) not in got  # power 3 < 7
+
+
 def test_position_input_errors():
     with pytest.raises(ValueError):
         Position(space={(0, 0)}, planets={(0, 0)}, structures={})
@@ -328,6 +354,81 @@ def test_candidates_match_brute_force(pos):
         assert validate(pos, f.hexes) == f
         if f.satellites:
             assert validate(pos, sorted(f.satellites)) == f
+
+
+def brute_ivits(pos: Position):
+    """Independent reference for Ivits positions (no exclusions): every satellite subset."""
+    power = pos.power_of
+    own = set(power)
+    old = set(pos.ivits_federation) & (pos.space | pos.planets)
+
+    def components(hexes):
+        hexes, seen, out = set(hexes), set(), []
+        for h in sorted(hexes):
+            if h in seen:
+                continue
+            comp, stack = {h}, [h]
+            seen.add(h)
+            while stack:
+                for n in neighbours(stack.pop()):
+                    if n in hexes and n not in seen:
+                        seen.add(n)
+                        comp.add(n)
+                        stack.append(n)
+            out.append(comp)
+        return out
+
+    fed = set(old)
+    rest = []
+    for c in components(own):
+        if c & old or any(n in old for h in c for n in neighbours(h)):
+            fed |= c
+        else:
+            rest.append(c)
+    parts = [fed] + rest
+    where = {h: i for i, c in enumerate(parts) for h in c}
+    allowed = sorted(pos.space - own - old)
+    best = {frozenset([0]): 0}
+    for size in range(1, pos.budget + 1):
+        for T in itertools.combinations(allowed, size):
+            M = frozenset([0]) | {where[n] for h in T for n in neighbours(h) if n in where}
+            if M in best and best[M] <= size:
+                continue
+            if len(components(set(T).union(*(parts[i] for i in M)))) == 1:
+                best[M] = min(best.get(M, size), size)
+    pw = {M: sum(power.get(h, 0) for i in M for h in parts[i]) for M in best}
+    thr = pos.threshold
+    return {
+        (frozenset(h for i in M for h in parts[i] if h in power), s)
+        for M, s in best.items()
+        if pw[M] >= thr and not any(M2 < M and pw[M2] >= thr and s2 < s for M2, s2 in best.items())
+    }
+
+
+@st.composite
+def ivits_boards(draw):
+    pos = draw(small_boards())
+    first = pos.structures[0][0]
+    fed = {first}
+    space_next = sorted(n for n in neighbours(first) if n in pos.space)
+    if space_next and draw(st.booleans()):
+        fed.add(draw(st.sampled_from(space_next)))  # a satellite of the old federation
+    return attrs_evolve(
+        pos,
+        federations=(),
+        excluded=(),
+        ivits_federation=fed,
+        threshold=draw(st.integers(2, 16)),
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ivits_boards())
+def test_ivits_candidates_match_brute_force(pos):
+    got = candidates(pos)
+    assert keyset(got) == brute_ivits(pos)
+    for f in got:
+        assert validate(pos, f.hexes) == f
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

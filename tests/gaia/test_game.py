@@ -51,12 +51,20 @@ def check_invariants(g) -> None:
         if v.get(("v", "myfaction", p)) is not None:
             tokens = sum(v.get(("r", r, p), 0) for r in (*BOWLS, "tokens_removed"))
             assert tokens == v.get(("v", "tokens_start", p), 6) + v.get(("r", "tokens_gained", p), 0)
+        # the Taklons brainstone is one of the tokens of the place it is in
+        brain = v.get(("v", "brain", p))
+        if brain in ("area1", "area2", "area3", "gaia"):
+            place = {"area1": "bowl1", "area2": "bowl2", "area3": "bowl3", "gaia": "gaia_power"}[brain]
+            assert v.get(("r", place, p), 0) >= 1, (p, brain)
         s = scores[p]
         assert s["total"] == res(g, "vp", p) == sum(s["sources"].values())
 
 
-def bot_game(players, seed):
+def bot_game(players, seed, factions=()):
+    """Random legal moves to the end; ``factions`` forces the faction picks (seat order)."""
     g = boardrules.new_game(GAME, players=players, seed=seed)
+    for i, f in enumerate(factions):
+        g.play(f"p{i + 1} pick_faction {f}")
     rng = random.Random(seed)
     while not g.over:
         actions = list(g.legal_actions())
@@ -94,6 +102,20 @@ def test_random_bots_finish(players, seed):
     assert g.get("round") == 6
     for p in range(players):
         assert g.scores()[p]["sources"]["start"] == 10
+
+
+# every faction plays a whole game (one colour each per game: 4 games cover the 14)
+FACTION_GAMES = [("terrans", "hadsch_hallas", "geodens", "xenos"),
+                 ("lantids", "ivits", "baltaks", "gleens"),
+                 ("taklons", "firaks", "nevlas", "terrans"),
+                 ("ambas", "bescods", "itars", "lantids")]
+
+
+@pytest.mark.parametrize("factions", FACTION_GAMES, ids=lambda fs: "-".join(fs))
+def test_random_bots_finish_with_every_faction(factions):
+    g = bot_game(len(factions), 7, factions)
+    assert g.get("round") == 6
+    assert [g.get("myfaction", p) for p in range(len(factions))] == list(factions)
 
 
 def test_record_replays_to_same_state():

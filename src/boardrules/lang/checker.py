@@ -24,7 +24,7 @@ CORE_PROPERTIES = {
     "game": {"title", "players", "tiebreak"},
     "kind": set(),
 }
-TURN_MODES = {"once", "until_pass", "simultaneous"}
+TURN_MODES = {"once", "until_pass", "until_all_pass", "simultaneous"}
 TURN_ORDERS = {"seat", "snake"}
 TURN_RULES = {"main", "free"}
 # Names every rule can use; each is documented in docs/language.md.
@@ -185,6 +185,7 @@ class Checker:
         self.prims = primitives
         self.option_values = option_values or {}
         self.errors: list[Diagnostic] = []
+        self.bad_options: list[str] = []  # user-given option values of the wrong kind
 
     # ---- reporting ----
     def err(self, node, message: str, hint: str = "") -> None:
@@ -258,6 +259,10 @@ class Checker:
         for o in (i for i in items.values() if isinstance(i, A.OptionDecl)):
             default = self.const(o.default, "option default")
             value = self.option_values.get(o.name, default)
+            if _kind_of_value(value) != _kind_of_value(default):
+                self.bad_options.append(
+                    f"option '{o.name}' needs {_kind_of_value(default)}, got {value!r}")
+                value = default
             self.options[o.name] = OptionDef(o.name, value, o.doc, o.span)
 
         self.resources, self.tracks, self.components = {}, {}, {}
@@ -279,6 +284,13 @@ class Checker:
                              f"not per '{per}'", did_you_mean(per, ["player", "hex", *self.kinds_ast]))
             self.vars[v.name] = VarDef(v.name, v.type, v.per, self.const(v.default, "default"),
                                        v.hidden, v.private, v.span)
+        for v in list(self.vars.values()):
+            ast_default = items[("var", v.name)].default
+            if ast_default is not None:
+                found, wanted = self.expr(ast_default, self._root()), self._type(v.type, False)
+                if not _compatible(found, wanted):
+                    self.err(ast_default, f"'{v.name}' is {_show(wanted)}, "
+                                          f"but its default is {_show(found)}")
         self.events = {e.name: e.params for e in items.values() if isinstance(e, A.EventDecl)}
         for params in self.events.values():
             for p in params:
@@ -394,6 +406,12 @@ class Checker:
                 d.name, self._int(props.get("start"), 0, "start"),
                 cap.values[0] if cap else None,
                 self._int(props.get("floor"), 0, "floor"), bool(scored), d.span)
+            r = self.resources[d.name]
+            if cap is not None and isinstance(cap.values[0], A.Int) and r.start > cap.values[0].value:
+                self.err(props["start"], f"{d.name} starts at {r.start}, above its cap "
+                                         f"{cap.values[0].value}")
+            if r.start < r.floor:
+                self.err(props.get("start") or d, f"{d.name} starts at {r.start}, below its floor {r.floor}")
         elif d.kind == "track":
             levels = self._single(props.get("levels"), "levels") or (0,)
             if not isinstance(levels, tuple) or not levels:
@@ -458,15 +476,16 @@ class Checker:
         self.entities[d.name] = EntityDef(d.name, d.kind, fields, slots, d.span)
 
     # ---- types ----
-    def _type(self, t: A.TypeRef) -> str:
+    def _type(self, t: A.TypeRef, report: bool = True) -> str:
         if t.list_of is not None:
-            return "list:" + self._type(t.list_of)
+            return "list:" + self._type(t.list_of, report)
         if t.name in BASIC_TYPES:
             return t.name
         if t.name in self.kinds_ast:
             return "entity:" + t.name
-        self.err(t, f"unknown type '{t.name}'",
-                 did_you_mean(t.name, list(BASIC_TYPES) + list(self.kinds_ast)))
+        if report:
+            self.err(t, f"unknown type '{t.name}'",
+                     did_you_mean(t.name, list(BASIC_TYPES) + list(self.kinds_ast)))
         return "any"
 
     def _norm(self, t: str) -> str:
@@ -577,7 +596,12 @@ class Checker:
                 self._amounts(am, scope)
             case A.Set(target=t, value=v):
                 self._target(t, scope)
-                self.expr(v, scope)
+                found = self.expr(v, scope)
+                var = self.vars.get(t.name)
+                if var is not None:
+                    wanted = self._type(var.type, False)
+                    if not _compatible(found, wanted):
+                        self.err(v, f"'{t.name}' is {_show(wanted)}, this value is {_show(found)}")
             case A.Let(name=n, value=v):
                 scope.names[n] = self.expr(v, scope)
             case A.Advance(track=t, by=by):
@@ -855,16 +879,34 @@ def _compatible(found: str, wanted: str) -> bool:
     return _FAMILY.get(found, found) == _FAMILY.get(wanted, wanted)
 
 
+def _kind_of_value(v) -> str:
+    if isinstance(v, bool):
+        return "true or false"
+    if isinstance(v, int):
+        return "a whole number"
+    if isinstance(v, str):
+        return "a text"
+    if isinstance(v, tuple):
+        return "a list"
+    return "none"
+
+
 def _elem(t: str) -> str:
     if t.startswith("list:"):
         return t[5:]
     return "any"
 
 
+_PLURAL = {"int": "numbers", "bool": "truth values", "text": "texts", "player": "players",
+           "hex": "hexes", "any": "values"}
+
+
 def _show(t: str) -> str:
     if t.startswith("entity:"):
         return f"a {t[7:]}"
     if t.startswith("list:"):
-        return "a list"
+        inner = t[5:]
+        return "a list of " + (inner[7:] + "s" if inner.startswith("entity:")
+                               else _PLURAL.get(inner, "lists" if inner.startswith("list:") else inner))
     return {"int": "a number", "bool": "a truth value", "text": "a text", "none": "none",
             "player": "a player", "hex": "a hex"}.get(t, t)

@@ -31,8 +31,12 @@ class Diagnostic:
         text_lines = self.source.splitlines()
         if 0 < self.span.line <= len(text_lines):
             line = text_lines[self.span.line - 1]
-            lines.append("    " + line)
             start = max(self.span.column - 1, 0)
+            if len(line) > 200:  # show a window around the caret, not a huge line
+                left = max(start - 60, 0)
+                line = ("…" if left else "") + line[left:left + 160] + ("…" if left + 160 < len(line) else "")
+                start = start - left + (1 if left else 0)
+            lines.append("    " + line)
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                 width = self.span.end_column - self.span.column
             else:

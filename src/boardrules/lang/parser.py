@@ -181,6 +181,7 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
     Raises :class:`~boardrules.errors.RulesError` with one diagnostic on a syntax
     error, on a file over 1 MiB, or on brackets nested deeper than 48 levels.
     """
+    text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark is not part of the rules
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         raise RulesError([Diagnostic(A.Span(path, 1, 1, 1, 2),
                                      f"rule file is larger than {MAX_FILE_BYTES} bytes",

@@ -313,8 +313,13 @@ def advance(ctx, track, by):
     key = ("t", track, me)
     level = ctx.get(key)
     steps = _num(ctx, by, "advance")
-    if level + steps > tdef.high:
+    if steps < 0:
+        raise ctx.violation(f"cannot advance {track} by a negative number ({steps})")
+    if level == tdef.high and steps:
         raise ctx.violation(f"{track} is already at level {level} of {tdef.high}")
+    if level + steps > tdef.high:
+        raise ctx.violation(f"{track} is at level {level} of {tdef.high}: "
+                            f"{steps} more levels would pass the top")
     for _ in range(steps):
         level += 1
         ctx.set(key, level)

@@ -1,0 +1,721 @@
+"""Replaying the real Gaia Project records (``shared/gaia-records/*.json``) move by move.
+
+A record (loaded by :mod:`.records`, its lines parsed by :mod:`.notation`) is replayed on a fresh
+game of the rules in ``rules/*.rules``:
+
+* **Setup.** The record's map enters through the ``fixed_map`` option (``"sector:rotation"`` per
+  standard centre, then ``mirror`` for the site's mirrored reading: :func:`map_option`), so a
+  saved boardrules record of the replay carries it too. The dealt tiles are fed as the chance
+  outcomes the setup draws (``chance std_tile tech3`` …, :func:`setup_outcomes`), in the order the
+  flow draws them. The game runs with ``auto_chance=False``.
+* **Lines to actions.** :class:`Replayer` turns each site line into boardrules actions
+  (:meth:`Replayer._command`): the main action with its follow-up decisions (``tile``, ``cover``,
+  ``step_on``, ``lost_at``, ``fed_token``, ``rescore``; a forced research step the rules applied
+  already is skipped), free conversions (``convert NAME``: a ``spend`` of several units is several
+  conversions, a faction's grouped conversion first, :data:`GROUPED`), the ``done`` that closes a
+  turn (played when the next action is not a free action of the same player), leech answers
+  (``leech N``, ``leech`` to decline, Taklons PI ``leech 4,1t``/``leech 1t,4``), income order
+  (``income [n, "pw"|"t"]`` per ``income`` command, matched to the rules' questions per player),
+  Gaia-phase choices (``itars_tech``, Terrans ``gaia_spend 1o``) and ``brainstone``.
+  Decisions the site never writes take the site engine's default: ``bowls`` = the bowls the raw
+  line's ``using area1: a, …`` annotation names, else the first option (bowl I, then II, then III,
+  gaia-project.md §13); ``income`` when the site did not ask (the order makes no difference then)
+  = the first item; ``itars_tech``/``gaia_spend`` = declined; ``brainstone`` asked inside a
+  multi-unit ``spend`` = the line's next ``brainstone`` command, else the first option.
+  Federations are named by their closure (:meth:`Replayer._federation_code`): some lines list only
+  the satellites.
+* **Checks.** Every action is played with ``check=True`` (the engine's legality check); with
+  ``strict=True`` the main action of each line is also asserted to be in
+  ``game.legal_actions()``. At the end :func:`compare_final` lists every field of the record's
+  ``final`` that differs.
+
+:func:`replay_record` never raises for a divergence: it returns an :class:`Outcome` naming the first
+illegal or untranslatable move (index in ``moves``, line text, reason), the first line whose power
+log (the raw line's ``(a/b/c/d ⇒ e/f/g/h)``) disagrees with the game, and the final differences.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import attrs
+
+from boardrules.errors import IllegalActionError
+from boardrules.game import DONE, Action, Game
+from boardrules.ruleset import build_ruleset
+from boardrules.runtime import CHANCE
+
+from . import geometry as G
+from . import notation as N
+from .records import Record, load_record
+
+GAME = "gaia-project"
+
+TRACKS = {"terra": "terraforming", "nav": "navigation", "int": "intelligence", "gaia": "gaia",
+          "eco": "economy", "sci": "science"}
+TRACK_ORDER = ("terra", "nav", "int", "gaia", "eco", "sci")
+BUILDINGS = {"m": "mine", "ts": "ts", "lab": "lab", "PI": "pi", "ac1": "ac1", "ac2": "ac2"}
+FINAL_TILES = {"gaia": "gaia_planets", "sector": "sectors"}  # site name -> rules name where they differ
+# Free conversions: (paid resource, gained resource) -> (conversion, paid per unit, gained per unit).
+CONVERSIONS = {
+    ("pw", "c"): ("pw_c", 1, 1), ("pw", "o"): ("pw_ore", 3, 1), ("pw", "q"): ("pw_qic", 4, 1),
+    ("pw", "k"): ("pw_k", 4, 1), ("q", "o"): ("qic_ore", 1, 1), ("o", "t"): ("ore_token", 1, 1),
+    ("k", "c"): ("k_c", 1, 1), ("o", "c"): ("ore_c", 1, 1),
+    ("c", "q"): ("hh_qic", 4, 1), ("c", "o"): ("hh_ore", 3, 1), ("c", "k"): ("hh_k", 4, 1),
+    ("gf", "q"): ("baltaks_gf", 1, 1), ("t-a3", "k"): ("nevlas_k", 1, 1),
+}
+# Optional decisions the site's lines only mention when taken (Itars' and Terrans' Gaia phase).
+DECLINED_UNLESS_WRITTEN = ("itars_tech", "gaia_spend")
+# Conversions of several units at once that a faction pays differently (Nevlas PI: a bowl-III
+# token is 2 power; Taklons: the brainstone pays 3), tried before the unit conversion.
+GROUPED = {("pw", "c"): (("nevlas", "nevlas_c", 2, 2), ("taklons", "taklons_c", 3, 3)),
+           ("pw", "o"): (("nevlas", "nevlas_o", 6, 2),)}
+# ``special`` reward text -> the tech tile whose action it is.
+TECH_SPECIALS = {"4pw": "tech9", "3k": "advtech13", "3o": "advtech11", "q,5c": "advtech3"}
+
+
+class ReplayError(Exception):
+    """A line that cannot be translated or an action the rules refuse."""
+
+
+@attrs.frozen
+class Divergence:
+    """The first move that does not replay: ``index`` (0-based in ``moves``), the line, the
+    boardrules action tried (text, may be empty) and why."""
+
+    index: int
+    line: str
+    action: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"move {self.index} {self.line!r}: {self.action + ': ' if self.action else ''}{self.reason}"
+
+
+@attrs.frozen
+class Outcome:
+    """Result of :func:`replay_record`: the game reached, lines and actions replayed, the first
+    divergence (None when every line replayed) and the final differences."""
+
+    game: Game
+    lines: int
+    actions: int
+    divergence: Divergence | None
+    differences: tuple[str, ...]
+    seconds: float
+    power_log: str | None = None  # first line whose power log disagrees with the game
+
+    @property
+    def ok(self) -> bool:
+        return self.divergence is None and not self.differences
+
+    def first_problem(self) -> str | None:
+        if self.divergence is not None:
+            return str(self.divergence)
+        return self.differences[0] if self.differences else None
+
+
+# ---- setup ------------------------------------------------------------------------------------
+
+def map_option(record: Record) -> str:
+    """The ``fixed_map`` option text for the record's map (rotations and mirroring applied)."""
+    placement = record.placement_after_setup()
+    centres = G.standard_centres(len(placement.sectors))
+    if tuple(p.center for p in placement.sectors) != centres:
+        raise ReplayError(f"{record.name}: the sectors are not on the standard centres")
+    items = [f"{p.sector}:{p.rotation}" for p in placement.sectors]
+    if record.mirrored:
+        items.append("mirror")
+    return ",".join(items)
+
+
+def setup_outcomes(record: Record) -> dict[str, list]:
+    """The chance outcomes of the setup draws, per draw label, in drawing order."""
+    t = record.setup.tiles
+    return {
+        "std_tile": [t.tech[s] for s in (*TRACK_ORDER, "free1", "free2", "free3")],
+        "adv_tile": [t.adv_tech[f"adv-{s}"] for s in TRACK_ORDER],
+        "terra_fed": [t.terraforming_federation],
+        "booster_tile": list(t.boosters),
+        "round_tile": list(t.round_scoring),
+        "final_tile": [FINAL_TILES.get(x, x) for x in t.final_scoring],
+    }
+
+
+def new_replay_game(record: Record) -> Game:
+    """A game of the record's player count on its map, before any chance draw."""
+    rs = build_ruleset(GAME, options={"fixed_map": map_option(record)})
+    return Game(rs, record.players, record.seed, auto_chance=False)
+
+
+# ---- translation ---------------------------------------------------------------------------------
+
+class Replayer:
+    """Plays a record's lines on a game; see the module docstring."""
+
+    def __init__(self, record: Record, *, strict: bool = False, check: bool = True):
+        self.record = record
+        self.strict = strict
+        self.check = check
+        self.game = new_replay_game(record)
+        self.gmap = record.build_map()
+        self.outcomes = {k: list(v) for k, v in setup_outcomes(record).items()}
+        self.tiles = dict(record.setup.tiles.tech)
+        self.tiles.update(record.setup.tiles.adv_tech)
+        self.income_plan: dict[int, list] = {}
+        self.actions = 0
+        self.follow = False  # a main action (or a tile) was played in this line
+        self.cmds: list = []  # the commands of the line being played, the index of the current one
+        self.cmd_index = 0
+        self.consumed: set[int] = set()
+        self.using: list[tuple[int, int, int]] = []  # bowls named by the line's annotations
+
+    # -- helpers --
+    def seat(self, line: N.Line) -> int:
+        if line.seat is not None:
+            return line.seat - 1
+        try:
+            return self.record.factions.index(line.faction)
+        except ValueError:
+            raise ReplayError(f"{line.actor} is not in this game") from None
+
+    def hex(self, ref: N.HexRef) -> str:
+        try:
+            return self.gmap.name(ref.resolve(self.gmap))
+        except (G.GeometryError, KeyError, ValueError) as err:
+            raise ReplayError(f"no hex {ref} on this map ({err})") from None
+
+    def _step(self):
+        g = self.game
+        st = g.state.values
+        return g.ruleset.stages[st[("f", "stage")]].steps[st[("f", "step")]]
+
+    def settle(self, action: Action, end_turn: bool = True) -> None:
+        """Make the decisions and the ``done`` the site does not write, up to ``action``."""
+        g = self.game
+        for _ in range(1000):
+            st = g.state
+            if st.pending:
+                d = st.pending[0]
+                if d.player == CHANCE:
+                    queue = self.outcomes.get(d.label)
+                    if not queue:
+                        raise ReplayError(f"no recorded outcome for the chance draw '{d.label}'")
+                    self._play(Action(CHANCE, d.label, (queue.pop(0),)))
+                    continue
+                if d.player == action.player and d.label == action.name:
+                    return
+                if d.label == "bowls":
+                    self._play(Action(d.player, "bowls", (self._bowls_choice(d),)))
+                    continue
+                if d.label == "income":
+                    self._play(Action(d.player, "income", (self._income_choice(d),)))
+                    continue
+                if d.label == "brainstone":
+                    self._play(Action(d.player, "brainstone", (self._brainstone_choice(d),)))
+                    continue
+                if d.label in DECLINED_UNLESS_WRITTEN and d.optional and not (
+                        d.player == action.player and self._gaia_spend_ahead()):
+                    self._play(Action(d.player, d.label, ()))
+                    continue
+                who = self.record.factions[d.player] if d.player >= 0 else "chance"
+                raise ReplayError(f"the rules wait for {who} to decide '{d.label}' "
+                                  f"(options {_short(d.options)})")
+            turn = st.values.get(("f", "turn"))
+            if end_turn and turn is not None and turn[2] is not None and turn[3]:
+                player = turn[2]
+                if action.player != player or action.name not in self._step().free:
+                    self._play(Action(player, DONE, ()))
+                    continue
+            return
+
+    def _income_choice(self, d):
+        """The next income item the player's ``income`` line names (any when the site did not
+        ask: then the order makes no difference)."""
+        plan = self.income_plan.get(d.player)
+        if plan:
+            want = plan.pop(0)
+            # "income pw" is "income 1pw" (a reward without a number is one)
+            for o in d.options:
+                if o[1] == want.resource and o[0] == want.amount:
+                    return o
+            raise ReplayError(f"income {want} is not among the items left ({_short(d.options)})")
+        return d.options[0]
+
+    def _gaia_spend_ahead(self) -> bool:
+        """Whether the rest of the line spends Gaia-area tokens (``spend 4tg for …``)."""
+        return any(isinstance(c, N.Spend) and c.cost[0].resource == "tg"
+                   for c in self.cmds[self.cmd_index + 1:])
+
+    def _brainstone_choice(self, d):
+        """A brainstone decision the line does not answer where the rules ask it (a ``spend`` of
+        several units is several conversions): the line's next ``brainstone`` command if it is a
+        choice here (then consumed), else the first option."""
+        for j in range(self.cmd_index + 1, len(self.cmds)):
+            c = self.cmds[j]
+            if isinstance(c, N.Brainstone) and j not in self.consumed:
+                if c.dest in d.options:
+                    self.consumed.add(j)
+                    return c.dest
+                break
+        return d.options[0]
+
+    def _income(self, p: int) -> None:
+        """An ``income`` command of ``p``: the next item of the plan, when the rules ask for it
+        (the plan entry may be taken already, when the rules asked p before the line came)."""
+        plan = self.income_plan.get(p)
+        if not plan:
+            return
+        self.settle(Action(p, "income", ()), end_turn=False)
+        d = self.game.state.pending[0] if self.game.state.pending else None
+        if d is not None and d.player == p and d.label == "income":
+            self._play(Action(p, "income", (self._income_choice(d),)))
+        else:
+            plan.pop(0)  # nothing left to order: the rules received the rest already
+
+    def _bowls_choice(self, d):
+        """The bowls the site's ``using area1: a, area2: b`` annotation names, else the default."""
+        if self.using:
+            want = self.using.pop(0)
+            for o in d.options:
+                if tuple(o) == want:
+                    return o
+            raise ReplayError(f"the tokens {want} from bowls I/II/III are not a choice here "
+                              f"(options {_short(d.options)})")
+        return d.options[0]
+
+    def finish_line(self, p: int) -> None:
+        """Decisions of ``p`` the site settles inside its line (bowls for satellites/Gaia projects)."""
+        while True:
+            st = self.game.state
+            if st.pending and st.pending[0].player == p and st.pending[0].label == "bowls":
+                self._play(Action(p, "bowls", (self._bowls_choice(st.pending[0]),)))
+            else:
+                return
+
+    def _play(self, action: Action, main: bool = False) -> None:
+        g = self.game
+        if main and self.strict and action not in g.legal_actions():
+            try:
+                g._try(action)
+            except IllegalActionError as err:
+                raise ReplayError(f"{g.canonical(action)} is illegal: {err}") from None
+            raise ReplayError(f"{g.canonical(action)} is not among the legal actions")
+        try:
+            g.play(action, check=self.check)
+        except IllegalActionError as err:
+            raise ReplayError(str(err)) from None
+        self.actions += 1
+
+    def act(self, action: Action, main: bool = False) -> None:
+        self.settle(action)
+        self._play(action, main)
+        if main or action.name in ("tile", "itars_tech"):
+            self.follow = True
+
+    def _settled_quiet(self, action: Action) -> bool:
+        """Settle up to ``action``; True when nothing is waiting for a decision of its player."""
+        try:
+            self.settle(action, end_turn=False)
+        except ReplayError:
+            return False
+        st = self.game.state
+        return not (st.pending and st.pending[0].player == action.player)
+
+    # -- lines --
+    def line(self, index: int, lines: tuple, raw: str | None = None) -> None:
+        line = lines[index]
+        self.using = [_using(u) for u in _USING.findall(raw)] if raw else []
+        p = self.seat(line)
+        cmds = list(line.commands)
+        if cmds and isinstance(cmds[0], N.Income) and (
+                index == 0 or not lines[index - 1].commands
+                or not isinstance(lines[index - 1].commands[0], N.Income)):
+            # the income-order answers of this block of income lines, as the rules ask them
+            self.income_plan = {}
+            for nxt in lines[index:]:
+                if not nxt.commands or not isinstance(nxt.commands[0], N.Income):
+                    break
+                self.income_plan.setdefault(self.seat(nxt), []).extend(
+                    r for c in nxt.commands if isinstance(c, N.Income) for r in c.rewards)
+        i = 0
+        self.follow = False
+        self.cmds = cmds
+        self.consumed: set[int] = set()
+        while i < len(cmds):
+            self.cmd_index = i
+            i = i + 1 if i in self.consumed else self._command(p, cmds, i)
+        self.finish_line(p)
+
+    def _command(self, p: int, cmds: list, i: int) -> int:
+        """Play command ``cmds[i]`` (with the follow-ups it absorbs); return the next index."""
+        c = cmds[i]
+        nxt = cmds[i + 1] if i + 1 < len(cmds) else None
+        A = lambda name, *args: Action(p, name, tuple(args))  # noqa: E731
+        if isinstance(c, N.ChooseFaction):
+            self.act(A("pick_faction", c.faction.replace("-", "_")), True)
+        elif isinstance(c, N.ChooseBooster):
+            self.act(A("pick_booster", c.booster), True)
+        elif isinstance(c, N.Build):
+            h = self.hex(c.hex)
+            if self._in_step("mines", "third_mine", "ivits_pi"):
+                self.act(A("place_pi" if c.building == "PI" else "place_mine", h), True)
+            elif c.building == "m":
+                self.act(A("build_mine", h), True)
+            elif c.building == "gf":
+                self.act(A("gaia_project", h), True)
+            elif c.building == "sp":
+                self.act(A("ivits_station", h), True)
+            else:
+                self.act(A("upgrade", h, BUILDINGS[c.building]), True)
+        elif isinstance(c, N.Up):
+            if self.follow:
+                # a research step granted by the command before: the choice if the rules ask
+                # for it, nothing when they applied a forced step already
+                self._settled_quiet(A("step_on", TRACKS[c.track]))
+                if self._pending_label(p) == "step_on":
+                    self._play(A("step_on", TRACKS[c.track]))
+            else:
+                self.act(A("research", TRACKS[c.track]), True)
+        elif isinstance(c, N.Action):
+            if c.action in ("power2", "power6"):
+                if not isinstance(nxt, N.Build):
+                    raise ReplayError(f"action {c.action} without the mine it builds")
+                self.act(A("power_mine", c.action, self.hex(nxt.hex)), True)
+                return i + 2
+            self.act(A("board", c.action), True)
+        elif isinstance(c, N.Special):
+            return self._special(p, c, cmds, i)
+        elif isinstance(c, N.Federation):
+            self.act(A("form_federation", self._federation_code(p, c)), True)
+            self.act(A("fed_token", c.tile))
+        elif isinstance(c, N.Pass):
+            self.act(A("pass_round", c.booster) if c.booster else A("pass_last"), True)
+        elif isinstance(c, N.Tech):
+            self.act(A("tile", self.tiles[c.pos]))
+        elif isinstance(c, N.Cover):
+            self.act(A("cover", self.tiles[c.pos]))
+        elif isinstance(c, N.LostPlanet):
+            self.act(A("lost_at", self.hex(c.hex)))
+        elif isinstance(c, N.FedTile):
+            self.act(A("rescore", c.tile))
+        elif isinstance(c, N.Spend):
+            self._spend(p, c)
+        elif isinstance(c, N.Burn):
+            for _ in range(c.amount):
+                self.act(A("convert", "burn"))
+        elif isinstance(c, N.Charge):
+            self._charge(p, c)
+        elif isinstance(c, N.Decline):
+            if c.what == "tech":
+                self.act(A("itars_tech"))
+            elif c.what is None and self._pending_label(p) in ("step_on",):
+                self.act(A("step_on"))
+            else:
+                self.act(A("leech"))
+        elif isinstance(c, N.Brainstone):
+            self.act(A("brainstone", c.dest))
+        elif isinstance(c, N.SwapPI):
+            self.act(A("ambas_swap", self.hex(c.hex)), True)
+        elif isinstance(c, N.Income):
+            self._income(p)
+        elif isinstance(c, N.EndTurn):
+            pass
+        else:
+            raise ReplayError(f"no translation for '{c}'")
+        return i + 1
+
+    def _federation_code(self, p: int, c: N.Federation) -> str:
+        """The rules' name of the federation a site line lists: some lines name only the
+        satellites or part of the structures (federation.py); the members are their closure."""
+        from boardrules.runtime import Context
+
+        from . import federation as F
+        from . import primitives as P
+        names = sorted(self.hex(h) for h in c.hexes)
+        ctx = Context(self.game.ruleset, self.game.state.values, me=p)
+        try:
+            fed = F.validate(P._position(ctx), [(self.gmap.by_name[h].hex.q, self.gmap.by_name[h].hex.r)
+                                                for h in names])
+        except (ValueError, KeyError) as err:
+            raise ReplayError(f"federation {','.join(names)}: {err}") from None
+        return P._encode(ctx, fed)
+
+    def _charge(self, p: int, c: N.Charge) -> None:
+        pw = [r.amount for r in c.offer if r.resource == "pw"]
+        if len(c.offer) == 1:
+            self.act(Action(p, "leech", (pw[0] if pw else 0,)))
+            return
+        # Taklons PI: the token before ("1t,4pw") or after ("4pw,1t") the charge
+        token_first = c.offer[0].resource == "t"
+        probe = Action(p, "leech", ())
+        self.settle(probe)
+        d = self.game.state.pending[0] if self.game.state.pending else None
+        if d is None or d.player != p or d.label != "leech":
+            raise ReplayError("no power charge offer to answer")
+        for o in d.options:
+            if isinstance(o, tuple) and (o[0] == "1t") == token_first:
+                self._play(Action(p, "leech", (o,)))
+                return
+        raise ReplayError(f"'charge {N.format_rewards(c.offer)}' is not an offer here ({_short(d.options)})")
+
+    def _pending_label(self, p: int):
+        st = self.game.state
+        return st.pending[0].label if st.pending and st.pending[0].player == p else None
+
+    def _in_step(self, *names) -> bool:
+        st = self.game.state
+        if st.pending:
+            return False
+        return self._step().name in names
+
+    def _special(self, p: int, c: N.Special, cmds: list, i: int) -> int:
+        A = lambda name, *args: Action(p, name, tuple(args))  # noqa: E731
+        text = N.format_rewards(c.rewards)
+        nxt = cmds[i + 1] if i + 1 < len(cmds) else None
+        if text in TECH_SPECIALS:
+            self.act(A("tech_action", TECH_SPECIALS[text]), True)
+        elif text in ("q", "4c"):
+            self.act(A("academy_qic"), True)
+        elif text in ("step", "range+3"):
+            if not isinstance(nxt, N.Build):
+                raise ReplayError(f"special {text} without the build it is for")
+            h = self.hex(nxt.hex)
+            self.act(A("booster_gaia_project" if nxt.building == "gf" else "booster_mine", h), True)
+            return i + 2
+        elif text == "space-station":
+            if not isinstance(nxt, N.Build):
+                raise ReplayError("special space-station without the station")
+            self.act(A("ivits_station", self.hex(nxt.hex)), True)
+            return i + 2
+        elif text == "up-lowest":
+            if not isinstance(nxt, N.Up):
+                raise ReplayError("special up-lowest without the track")
+            self.act(A("bescods_research", TRACKS[nxt.track]), True)
+            return i + 2
+        elif text == "swap-PI":
+            if not isinstance(nxt, N.SwapPI):
+                raise ReplayError("special swap-PI without the hex")
+            self.act(A("ambas_swap", self.hex(nxt.hex)), True)
+            return i + 2
+        elif text == "down-lab":
+            if not isinstance(nxt, N.Build):
+                raise ReplayError("special down-lab without the lab")
+            self.act(A("firaks_downgrade", self.hex(nxt.hex)), True)
+            return i + 2
+        else:
+            raise ReplayError(f"no translation for 'special {text}'")
+        return i + 1
+
+    def _spend(self, p: int, c: N.Spend) -> None:
+        if len(c.cost) != 1 or len(c.gain) != 1:
+            raise ReplayError(f"no translation for the combined conversion '{c}'")
+        cost, gain = c.cost[0], c.gain[0]
+        if cost.resource == "tg" and gain.resource == "tech":
+            self.act(Action(p, "itars_tech", (4,)))
+            return
+        if cost.resource == "tg":  # Terrans PI in the Gaia phase: one decision per unit gained
+            for _ in range(gain.amount):
+                self.act(Action(p, "gaia_spend", (f"1{gain.resource}",)))
+            return
+        conv = CONVERSIONS.get((cost.resource, gain.resource))
+        if conv is None:
+            raise ReplayError(f"no conversion for '{c}'")
+        name, per_cost, per_gain = conv
+        n_cost, n_gain = cost.amount, gain.amount
+        faction = self.record.factions[p]
+        for who, gname, g_cost, g_gain in GROUPED.get((cost.resource, gain.resource), ()):
+            while who == faction and n_cost >= g_cost and n_gain >= g_gain:
+                try:
+                    self.act(Action(p, "convert", (gname,)))
+                except ReplayError:
+                    break
+                n_cost -= g_cost
+                n_gain -= g_gain
+        n = n_gain // per_gain
+        if n * per_gain != n_gain or n * per_cost != n_cost:
+            raise ReplayError(f"'{c}' is not a whole number of {name} conversions")
+        for _ in range(n):
+            self.act(Action(p, "convert", (name,)))
+
+
+_USING = re.compile(r"using ((?:(?:area[123]|gaia|brainstone): \d+(?:, )?)+)")
+
+
+def _using(text: str) -> tuple[int, int, int]:
+    amounts = dict((k, int(v)) for k, v in re.findall(r"(area[123]|gaia|brainstone): (\d+)", text))
+    return (amounts.get("area1", 0), amounts.get("area2", 0), amounts.get("area3", 0))
+
+
+def _short(options) -> str:
+    opts = tuple(options) if not isinstance(options, tuple) else options
+    text = ", ".join(str(o) for o in opts[:6])
+    return text + (", …" if len(opts) > 6 else "")
+
+
+_POWER_LOG = re.compile(r"\((\d+)(?:,B)?/(\d+)(?:,B)?/(\d+)(?:,B)?/(\d+)(?:,B)? ⇒ "
+                        r"(\d+)(?:,B)?/(\d+)(?:,B)?/(\d+)(?:,B)?/(\d+)(?:,B)?\)")
+
+
+def power_after(raw_line: str) -> tuple[int, ...] | None:
+    """The actor's bowls I/II/III/Gaia after a raw site line, from its last power log."""
+    logs = _POWER_LOG.findall(raw_line)
+    return tuple(int(x) for x in logs[-1][4:]) if logs else None
+
+
+AREAS = ("area1", "area2", "area3", "gaia")
+
+
+def bowls(game: Game, p: int) -> tuple[int, ...]:
+    """Power tokens in bowls I/II/III and the Gaia area, the Taklons brainstone not counted
+    (the rules count it as a token of its bowl; the site shows it apart)."""
+    v = game.state.values
+    out = [v.get(("r", k, p), 0) for k in ("bowl1", "bowl2", "bowl3", "gaia_power")]
+    brain = v.get(("v", "brain", p))
+    if brain in AREAS:
+        out[AREAS.index(brain)] -= 1
+    return tuple(out)
+
+
+def brainstone(game: Game, p: int) -> str | None:
+    brain = game.state.values.get(("v", "brain", p))
+    return None if brain in (None, "none") else brain
+
+
+# ---- final state ---------------------------------------------------------------------------------
+
+def final_state(game: Game, record: Record) -> list[dict]:
+    """Per player, the fields of the record's ``final`` as the rules hold them."""
+    v = game.state.values
+    rs = game.ruleset
+
+    def r(name, p):
+        return v.get(("r", name, p), 0)
+
+    def var(name, *idx, default=None):
+        key = ("v", name, *idx)
+        return v[key] if key in v else rs.default_of(key) if hasattr(rs, "default_of") else default
+
+    slot_of = {tile: pos for pos, tile in record.setup.tiles.tech.items()}
+    slot_of.update({tile: pos for pos, tile in record.setup.tiles.adv_tech.items()})
+    out = []
+    for p in range(game.players):
+        built = {k: var("built", p, b) or 0 for k, b in BUILDINGS.items()}
+        gf_map = len(var("gf_hexes", p) or ())
+        built["gf"] = gf_map
+        built["sp"] = len(var("stations", p) or ())
+        techs = sorted((t, slot_of.get(t, "?"), not bool(var("covered", p, t)))
+                       for t in (*record.setup.tiles.tech.values(), *record.setup.tiles.adv_tech.values())
+                       if var("has_tech", p, t))
+        feds = []
+        for t in ("fed1", "fed2", "fed3", "fed4", "fed5", "fed6", "fed_gleens"):
+            feds += [t] * (var("fed_held", p, t) or 0)
+        out.append({
+            "vp": r("vp", p), "credits": r("credits", p), "ore": r("ore", p),
+            "knowledge": r("knowledge", p), "qic": r("qic", p),
+            "power": bowls(game, p),
+            "brainstone": brainstone(game, p),
+            "research": {k: v.get(("t", TRACKS[k], p), 0) for k in TRACK_ORDER},
+            "buildings": built,
+            "gaiaformers": r("gaiaformers", p) + gf_map + r("gf_resting", p),
+            "gaiaformers_in_gaia": r("gf_resting", p),
+            "satellites": len(var("satellites", p) or ()),
+            "techs": techs,
+            "federations": sorted(feds),
+            "green_federations": r("green_feds", p),
+        })
+    return out
+
+
+def record_final(record: Record) -> list[dict]:
+    """The record's ``final`` in the shape of :func:`final_state`."""
+    out = []
+    for pf in record.final.players:
+        b = {k: pf.buildings.get(k, 0) for k in (*BUILDINGS, "gf", "sp")}
+        feds = sorted("fed_gleens" if f.tile == "gleens" else f.tile for f in pf.federations)
+        out.append({
+            "vp": pf.vp, "credits": pf.credits, "ore": pf.ore, "knowledge": pf.knowledge,
+            "qic": pf.qic,
+            "power": (pf.power.area1, pf.power.area2, pf.power.area3, pf.power.gaia),
+            "brainstone": pf.brainstone,
+            "research": {k: pf.research.get(k, 0) for k in TRACK_ORDER},
+            "buildings": b,
+            "gaiaformers": pf.gaiaformers,
+            "gaiaformers_in_gaia": pf.gaiaformers_in_gaia,
+            "satellites": pf.satellites,
+            "techs": sorted((t.tile, t.pos, t.enabled) for t in pf.techs),
+            "federations": feds,
+            "green_federations": sum(1 for f in pf.federations if f.green),
+        })
+    return out
+
+
+def compare_final(game: Game, record: Record) -> tuple[str, ...]:
+    """Every field of the record's final state that the game does not have, as text."""
+    diffs = []
+    ours, theirs = final_state(game, record), record_final(record)
+    for p, (a, b) in enumerate(zip(ours, theirs)):
+        for k in b:
+            if a[k] != b[k]:
+                diffs.append(f"{record.factions[p]} {k}: {a[k]} != recorded {b[k]}")
+    return tuple(diffs)
+
+
+# ---- entry points --------------------------------------------------------------------------------
+
+def replay_record(record: Record | str | Path, *, strict: bool = False, check: bool = True) -> Outcome:
+    """Replay a record to its end or to its first divergence; compare with ``final``.
+
+    ``check``: the engine's legality check on every action (``game.play(check=True)``);
+    ``strict``: also assert that the main action of each line is in ``game.legal_actions()``."""
+    if not isinstance(record, Record):
+        record = load_record(record)
+    t0 = time.perf_counter()
+    rp = Replayer(record, strict=strict, check=check)
+    lines = record.lines
+    n_lead = record.setup.consumes_leading_moves
+    divergence = None
+    power_log = None
+    done = 0
+    for i in range(len(lines)):
+        try:
+            rp.line(i, lines, record.moves_raw[n_lead + i])
+        except ReplayError as err:
+            divergence = Divergence(n_lead + i, record.moves_clean[n_lead + i], "", str(err))
+            break
+        done += 1
+        if power_log is None:
+            raw = record.moves_raw[n_lead + i]
+            want = power_after(raw)
+            gaia_phase = all(isinstance(c, N.Spend) and c.cost[0].resource == "tg" for c in lines[i].commands)
+            if want is not None and not isinstance(lines[i].commands[0], N.Income) and not gaia_phase:
+                have = bowls(rp.game, rp.seat(lines[i]))
+                if have != want:
+                    power_log = f"move {n_lead + i} {raw!r}: bowls {have} != logged {want}"
+    seconds = time.perf_counter() - t0
+    diffs = compare_final(rp.game, record)
+    return Outcome(rp.game, done, rp.actions, divergence, diffs, seconds, power_log)
+
+
+def is_site_record(data) -> bool:
+    """Whether parsed JSON is one of the normalized site records (gaia-records README)."""
+    return (isinstance(data, dict) and isinstance(data.get("moves_clean"), list)
+            and isinstance(data.get("setup"), dict) and "final" in data and "factions" in data)
+
+
+def boardrules_report(path, data, check: bool = True):
+    """The :class:`boardrules.replay.ReplayReport` of a site record (``boardrules replay``):
+    ``differences`` starts with the first divergence (move, line, reason), then every final field
+    that differs. ``check=False`` still refuses actions that break a rule (the engine's fast path)."""
+    from boardrules.replay import ReplayReport
+
+    if not is_site_record(data):
+        return None
+    out = replay_record(path, check=check)
+    diffs = ()
+    if out.divergence is not None:
+        diffs = (f"first divergence: {out.divergence}",)
+    diffs += tuple(out.differences)
+    return ReplayReport(out.game, out.actions, diffs)

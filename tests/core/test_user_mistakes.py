@@ -1,0 +1,95 @@
+"""Mistakes a new user made, each answered with a clear error (found by trying it as one)."""
+
+from __future__ import annotations
+
+import pytest
+
+import boardrules
+import boardrules.bots
+from boardrules import BoardrulesError, IllegalActionError, NotationError, RulesError
+from boardrules.lang.parser import parse_text
+
+
+def test_option_values_are_type_checked():
+    with pytest.raises(BoardrulesError, match="option 'rounds' needs a whole number, got 'abc'"):
+        boardrules.new_game("harvest", players=2, options={"rounds": "abc"})
+
+
+def test_zero_rounds_play_no_round():
+    game = boardrules.new_game("harvest", players=2, seed=1, options={"rounds": 0})
+    boardrules.bots.play_out(game)
+    assert game.state.values.get(("f", "round")) is None  # straight from setup to the finish
+    assert not any(a.split()[1] in ("harvest_now", "build_farm") for a in game.record.actions)
+
+
+def test_undo_at_the_start_is_refused_and_changes_nothing():
+    game = boardrules.new_game("harvest", players=3, seed=7)
+    before = game.state
+    with pytest.raises(IllegalActionError, match="nothing to undo"):
+        game.undo()
+    assert game.state is before and game.record.actions[0].startswith("chance ")
+
+
+def test_get_errors_are_boardrules_errors():
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    with pytest.raises(BoardrulesError, match="'coins' is kept per player: pass player="):
+        game.get("coins")
+    with pytest.raises(BoardrulesError, match="unknown name 'nosuch'"):
+        game.get("nosuch", 0)
+    with pytest.raises(BoardrulesError, match="kept per hex: pass index="):
+        game.get("field_owner")
+    assert game.get("field_owner", index="a1") is None
+
+
+def test_bad_players_are_named():
+    game = boardrules.new_game("harvest", players=3, seed=2)
+    with pytest.raises(IllegalActionError, match="there is no player p6 in a 3-player game"):
+        game.play(boardrules.Action(5, "study"))
+    with pytest.raises(ValueError, match="no player 5"):
+        game.view(5)
+    with pytest.raises(ValueError, match="no player 5"):
+        game.legal_actions(5)
+    with pytest.raises(IllegalActionError, match="it is p3's turn, not chance's"):
+        game.play(boardrules.Action(boardrules.CHANCE, "c", ("sow",)))
+
+
+def test_checker_checks_defaults_and_assignments():
+    text = ('var n: int = "x"\nvar h: list[hex] = [1, 2]\nresource coins { start 8; cap 6 }\n'
+            'action a main { set n = "y" }\n')
+    with pytest.raises(RulesError) as err:
+        boardrules.build_ruleset(texts={"t.rules": text})
+    messages = [d.message for d in err.value.diagnostics]
+    assert messages == ["'n' is a number, but its default is a text",
+                        "'h' is a list of hexes, but its default is a list of numbers",
+                        "coins starts at 8, above its cap 6",
+                        "'n' is a number, this value is a text"]
+
+
+def test_byte_order_mark_is_accepted():
+    assert parse_text("\ufeffresource coins { start 1 }\n", "bom.rules").items
+
+
+def test_long_lines_are_clipped_in_diagnostics():
+    with pytest.raises(RulesError) as err:
+        parse_text("resource coins { start 1 }\n" + "x " * 50_000 + "@\n", "long.rules")
+    shown = err.value.diagnostics[0].format().splitlines()[1]
+    assert len(shown) < 200 and shown.endswith("…")
+
+
+def test_malformed_records():
+    with pytest.raises(NotationError, match=r"\$\.players"):
+        boardrules.Record.loads('{"format": "boardrules-record/1", "game": "harvest", "modules": [],'
+                                ' "options": {}, "players": "three", "seed": 1, "actions": []}')
+    with pytest.raises(NotationError, match="cannot start a game"):
+        boardrules.load_game('{"format": "boardrules-record/1", "game": "harvest", "modules": [],'
+                             ' "options": {}, "players": 7, "seed": 1, "actions": []}')
+
+
+def test_a_record_of_other_rules_says_so(tmp_path):
+    game = boardrules.new_game("harvest", players=2, seed=3)
+    boardrules.bots.play_out(game)
+    record = boardrules.Record.loads(game.save())
+    record.ruleset = "0000000000000000"
+    record.actions.insert(1, "p1 nonsense")
+    with pytest.raises(IllegalActionError, match="the rules changed since this record was written"):
+        boardrules.Game.from_record(record)
