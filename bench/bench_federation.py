@@ -12,8 +12,9 @@ Three board families, each at several satellite budgets:
 
 * ``records``: the board before each of the 68 recorded federations of the shared records
   (rough reconstruction, see tests/gaia/test_federation.py), budget overridden;
-* ``spread``: the real 10-sector map of a shared record (``../shared/gaia-records/deep-mind-2.json``;
-  a radius-8 disk with every third hex a planet if that file is absent), one player holding 20
+* ``spread``: the real 10-sector map of a shared record
+  (``../shared/gaia-records/deep-mind-2.json``; a radius-8 disk with every third hex a planet
+  if that file is absent), one player holding 20
   structures (8 mines, 4 trading stations, 3 labs, PI, 2 academies, Lost Planet, 1 extra mine
   worth of power on a planet: the full late-game set) on random planets, no federation formed
   yet (nothing excluded), threshold 7 - mostly single-planet clusters all over the map, the

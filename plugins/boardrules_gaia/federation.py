@@ -605,7 +605,13 @@ class _Prep:
         r = min(range(n), key=lambda i: max(dist[i]))
         order = [i for i in range(n) if i != r] + [r]
         res = self._dw(
-            [ks[i] for i in order], min(limit, ub - 1), want_tree, An, Hn, tl, [lays[i] for i in order]
+            [ks[i] for i in order],
+            min(limit, ub - 1),
+            want_tree,
+            An,
+            Hn,
+            tl,
+            [lays[i] for i in order],
         )
         if res is not None:
             return (max(res[0], floor), res[1])
@@ -617,61 +623,86 @@ class _Prep:
         """max(lb, the largest exact Steiner value over any three members), capped at ``stop``.
 
         Three clusters are joined by three shortest paths from one meeting hex v:
-        cost = d_a(v) + d_b(v) + d_c(v) - 2 w(v).  Layers are extended on demand; the pair
-        sums ``d_b + d_c <= k`` are built once per pair (kept in ``sums`` across calls); every
-        triple is first tested at the cap.  ``quick``: only that test (returns ``stop`` if some
-        triple fails it, else ``lb``).
+        cost = d_a(v) + d_b(v) + d_c(v) - 2 w(v).  The distances are held bit-sliced (bit k of
+        every hex's distance in one integer), so a sum is a ripple-carry adder over a few
+        integers and its least value over a hex set is read from the top bit down.  Pair sums
+        are kept in ``sums`` across calls.  ``quick``: stop at the first triple over the cap
+        (returns ``stop``), else return ``lb`` unchanged.
         """
         nbr, zc = self.nbr, self.zc
         n = len(lays)
-
-        def layer(i: int, d: int) -> int:
-            lay = lays[i]
-            while len(lay) <= d:
+        top = stop + 1  # distances beyond this index are all "far": the value is >= stop
+        for lay in lays:
+            while len(lay) <= top:
                 x = lay[-1]
                 lay.append(zc(x | (nbr(x) & An), tl))
-            return lay[d]
+        universe = An | Hn
 
-        top = stop + 1  # largest index needed: meeting on a space hex at t = stop - 1
-        for i in range(n):
-            layer(i, top)
+        def planes(i: int) -> list[int]:
+            got = sums.get(i)
+            if got is None or got[0] != top:
+                lay = lays[i]
+                out = [0] * top.bit_length()
+                prev = 0
+                for d in range(top + 1):
+                    ring = lay[d] & ~prev
+                    prev = lay[d]
+                    k = 0
+                    while d >> k:
+                        if d >> k & 1:
+                            out[k] |= ring
+                        k += 1
+                far = universe & ~prev  # farther than top: counted as top
+                k = 0
+                while top >> k:
+                    if top >> k & 1:
+                        out[k] |= far
+                    k += 1
+                got = sums[i] = (top, out)
+            return got[1]
 
-        def meets(a: int, b: int, c: int, t: int) -> bool:
-            ps = sums.get((b, c))
-            if ps is None:
-                ps = sums[(b, c)] = []
-            if len(ps) <= top:
-                Lb, Lc = lays[b], lays[c]
-                for k in range(len(ps), top + 1):
-                    x = 0
-                    for i in range(k + 1):
-                        x |= Lb[i] & Lc[k - i]
-                    ps.append(x)
-            La = lays[a]
-            tot = t + 2
-            for da in range(1, tot):
-                if La[da] & An & ps[tot - da]:
-                    return True
-            for da in range(t + 1):
-                if La[da] & Hn & ps[t - da]:
-                    return True
-            return False
+        def add(xs: list[int], ys: list[int]) -> list[int]:
+            if len(xs) < len(ys):
+                xs, ys = ys, xs
+            out = []
+            carry = 0
+            for k, x in enumerate(xs):
+                y = ys[k] if k < len(ys) else 0
+                xy = x ^ y
+                out.append(xy ^ carry)
+                carry = (x & y) | (carry & xy)
+            out.append(carry)
+            return out
 
-        # widest triples first: a triple that cannot meet within the cap settles it at once
+        def least(ps: list[int], within: int) -> int:
+            if not within:
+                return _INF
+            val = 0
+            for k in range(len(ps) - 1, -1, -1):
+                z = within & ~ps[k]
+                if z:
+                    within = z
+                else:
+                    val |= 1 << k
+            return val
+
+        def pair(b: int, c: int) -> list[int]:
+            got = sums.get((b, c))
+            if got is None or got[0] != top:
+                got = sums[(b, c)] = (top, add(planes(b), planes(c)))
+            return got[1]
+
+        # widest triples first: a triple over the cap settles it at once
         triples = sorted(
             itertools.combinations(range(n), 3),
             key=lambda abc: -(dist[abc[0]][abc[1]] + dist[abc[0]][abc[2]] + dist[abc[1]][abc[2]]),
         )
         for a, b, c in triples:
-            if not meets(a, b, c, stop - 1):
+            tot = add(pair(b, c), planes(a))
+            t = min(least(tot, An) - 2, least(tot, Hn))
+            if t >= stop:
                 return stop
-        if quick:
-            return lb
-        for a, b, c in triples:
-            t = lb
-            while not meets(a, b, c, t):
-                t += 1
-            if t > lb:
+            if not quick and t > lb:
                 lb = t
         return lb
 

@@ -180,7 +180,14 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
 
     Raises :class:`~boardrules.errors.RulesError` with one diagnostic on a syntax
     error, on a file over 1 MiB, or on brackets nested deeper than 48 levels.
+    The AST is immutable, so results are cached per (text, path): rebuilding a
+    ruleset with other options or modules does not parse its files again.
     """
+    return _parse_cached(text, path)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_cached(text: str, path: str) -> A.RuleFile:
     text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark is not part of the rules
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         raise RulesError([Diagnostic(A.Span(path, 1, 1, 1, 2),

@@ -1,0 +1,254 @@
+"""Eclipse: property tests of the game's invariants over random games (hypothesis).
+
+A random bot, whose every choice is drawn from hypothesis data, plays games of 2-6 players
+from random seeds (cut after a number of actions; the ``rounds`` option is sometimes lowered
+and the bot sometimes prefers passing, so that combat, upkeep and end scoring are reached).
+After every action the invariants below are checked; around every action ``undo`` and an
+illegal action are tried; save -> ``load_game`` is checked now and then and at the end.
+
+Invariants (the state variables are those of ``rules/base.rules``):
+
+* no resource (``("r", res, p)``) or component supply (``("c", comp, p)``) is negative;
+* influence discs are conserved: track + action spaces + controlled hexes + box = 16;
+* population cubes are conserved per track: ``out_RES`` (cubes off the track) equals the cubes
+  of that type on the player's hexes plus those sent on ambassadors (``envoys``), and lies in
+  0..``track_cubes`` (destroyed cubes go straight back to the track: there is no graveyard);
+  cubes lie only on controlled hexes, on distinct squares the sector has (``o`` = an orbital);
+* ships: known owners and classes, on explored hexes, never more of a class than its limit;
+* blueprints: the printed slots, energy balance >= 0, a drive on mobile classes, none on
+  starbases;
+* VP: the ``vp`` resource equals ``scores()[p]["total"]`` equals the sum of its sources;
+* tiles: reputation tiles (bag + held + being drawn) and technology tiles (bag + supply +
+  researched beyond the species' start techs) are conserved;
+* ``undo()`` restores the previous state exactly (``==`` and ``hash``) and the record, and
+  playing the action again gives the same state;
+* an illegal action (a non-legal candidate, a malformed text or Action) raises
+  ``IllegalActionError`` or ``NotationError`` and leaves the state and the record unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import boardrules
+from boardrules import Action, IllegalActionError, NotationError
+
+TOTAL_DISCS = 16        # 13 track circles + Advanced Robotics 1 + Quantum Grid 2 (base.rules)
+RESOURCES = ("money", "science", "materials")
+NPCS = ("ancient", "gcds")
+
+
+def _field(g, entity, name):
+    return g.ruleset.entities[entity].fields[name]
+
+
+def _kind(g, kind):
+    return g.ruleset.by_kind[kind]
+
+
+# ---- invariants ------------------------------------------------------------------------------
+
+def check_invariants(g) -> None:
+    values = g.state.values
+    for key, val in values.items():
+        if key[0] in ("r", "c"):
+            assert val >= 0, f"negative {key}: {val}"
+    if values.get(("f", "stage"), 0) < 1:      # species not all picked yet: no boards
+        return
+    hexes = g.get("hexes")
+    assert len(set(hexes)) == len(hexes), "a hex was placed twice"
+    classes = _kind(g, "ship_class")
+    track = g.get("track_cubes")
+    ships = Counter()
+    for h in hexes:
+        for owner, cls in g.get("ships", index=h):
+            assert 0 <= owner < g.players and cls in classes, (h, owner, cls)
+            ships[owner, cls] += 1
+        assert all(n in NPCS for n in g.get("npcs", index=h)), h
+        cubes = g.get("cubes", index=h)
+        if g.get("controller", index=h) is None:
+            assert not cubes, f"cubes {cubes} on {h}, which nobody controls"
+        squares = [c.split(":")[0] for c in cubes]
+        assert len(set(squares)) == len(squares), f"two cubes on one square of {h}: {cubes}"
+        planets = _field(g, g.get("sector_at", index=h), "planets")
+        for sq in squares:
+            assert (sq == "o" and g.get("orbital_at", index=h)) or int(sq) < len(planets), (h, cubes)
+    for key in values:                          # no ships left on a hex that does not exist
+        if key[:2] == ("v", "ships") and values[key]:
+            assert key[2] in hexes, key
+
+    for p in range(g.players):
+        who = f"p{p + 1}"
+        controlled = [h for h in hexes if g.get("controller", index=h) == p]
+        # influence discs
+        parts = (g.get("disc", p), g.get("action_discs", p), len(controlled), g.get("discs_in_box", p))
+        assert min(parts) >= 0 and sum(parts) == TOTAL_DISCS, \
+            f"{who} discs track/actions/hexes/box = {parts}, not {TOTAL_DISCS} in all"
+        # population cubes
+        envoys = g.get("envoys", p)
+        for res in RESOURCES:
+            out = g.get(f"out_{res}", p)
+            on_map = sum(1 for h in controlled for c in g.get("cubes", index=h) if c.endswith(":" + res))
+            sent = sum(1 for _, r in envoys if r == res)
+            assert out == on_map + sent, f"{who} {res}: {out} off the track, {on_map} on hexes + {sent} on ambassadors"
+            assert 0 <= out <= track, f"{who} {res}: {out} cubes off an {track}-cube track"
+        # ship supply
+        for cls in classes:
+            assert ships[p, cls] <= _field(g, cls, "limit"), f"{who} has {ships[p, cls]} {cls}s"
+        # blueprints
+        for cls in classes:
+            design = g.get("design_of", p, index=cls)
+            bp = g.get("blueprint", p, index=cls)
+            assert design is not None and len(bp) == len(_field(g, design, "parts")), (who, cls, bp)
+            energy = _field(g, design, "energy") + sum(_field(g, part, "energy") for part in bp)
+            move = sum(_field(g, part, "move") for part in bp)
+            assert energy >= 0, f"{who} {cls} blueprint {bp} has energy {energy}"
+            if _field(g, cls, "mobile"):
+                assert move > 0, f"{who} {cls} blueprint {bp} has no drive"
+            else:
+                assert move == 0, f"{who} {cls} blueprint {bp} has a drive"
+        # victory points
+        score = g.scores()[p]
+        assert g.get("vp", p) == score["total"] == sum(score["sources"].values()), (who, score)
+        # diplomacy is mutual
+        for q in g.get("ambassadors", p):
+            assert p in g.get("ambassadors", q) and any(t == p for t, _ in g.get("envoys", q)), (p, q)
+        assert len(envoys) == len(set(t for t, _ in envoys))
+
+    # reputation tiles: nothing made or lost
+    tiles = Counter(g.get("reputation_bag"))
+    for p in range(g.players):
+        tiles.update(g.get("reputation", p))
+        tiles.update(g.get("rep_drawn", p))
+        if g.get("rep_best", p):
+            tiles[g.get("rep_best", p)] += 1
+    assert tiles == Counter(g.ruleset.default_of(("v", "reputation_bag"))), tiles
+    # technology tiles: bag + supply + researched (beyond the start techs) = every copy
+    if g.get("tech_bag") or g.get("tech_market"):
+        copies = g.get("tile_copies")
+        expected = Counter({t: copies[_field(g, t, "cost") // 2 - 1] for t in _kind(g, "tech")})
+        seen = Counter(g.get("tech_bag")) + Counter(g.get("tech_market"))
+        for p in range(g.players):
+            start = set(_field(g, g.get("species_of", p), "start_techs"))
+            seen.update(t for t in g.get("techs", p) if t not in start)
+        assert seen == expected, (seen - expected, expected - seen)
+
+
+# ---- illegal actions -------------------------------------------------------------------------
+
+def _bad_texts(g) -> list:
+    n = g.players
+    texts = ["", "p1", "explore", f"p{n + 1} explore", "p0 explore", "chance", "p1 research 3",
+             "p1 colonize", "p1 nosuchaction", "p1 pick_species klingons", "p1 diplomacy p9",
+             "p1 colonize 9,9|0:money", "p1 again", "p2 done", "p1 space", "chance rolls x,y",
+             "chance rolls 7"]
+    for d in g.state.pending[:1]:
+        who = "chance" if d.player < 0 else f"p{d.player + 1}"
+        texts += [f"{who} {d.label} no-such-option", f"{who} {d.label} 1 2 3"]
+        other = (max(d.player, 0) + 1) % n
+        texts.append(f"p{other + 1} {d.label}")
+    return texts
+
+
+def _bad_actions(g) -> list:
+    n = g.players
+    return [Action(n, "explore"), Action(-7, "explore"), Action(0, "explore", ("extra",)),
+            Action(0, "colonize", (3,)), Action(0, "install", ("interceptor#9=hull",)),
+            Action(0, "fly", ("interceptor@0,0>9,9",)), Action(0, "pick_species", (None,))]
+
+
+def check_illegal(g, legal, data) -> None:
+    """Play one illegal action; it must raise and change nothing."""
+    legal_set = set(legal)
+    bad = [a for a in g.candidates() if a not in legal_set]
+    texts = [t for t in _bad_texts(g) if not _parses_to_legal(g, t, legal_set)]
+    actions = [a for a in _bad_actions(g) if a not in legal_set]
+    pool = bad + texts + actions
+    choice = pool[data.draw(st.integers(0, len(pool) - 1), label="illegal")]
+    state, h, record, nlog = g.state, hash(g.state), list(g.record.actions), len(g.log)
+    try:
+        g.play(choice)
+    except (IllegalActionError, NotationError):
+        pass
+    else:
+        raise AssertionError(f"illegal {choice!r} was played")
+    assert g.state == state and hash(g.state) == h, f"{choice!r} changed the state"
+    assert g.record.actions == record and len(g.log) == nlog, f"{choice!r} changed the record"
+
+
+def _parses_to_legal(g, text, legal_set) -> bool:
+    try:
+        return g.parse(text) in legal_set
+    except NotationError:
+        return False
+
+
+# ---- the random bot --------------------------------------------------------------------------
+
+def play_checked(data, g, *, max_actions: int, pass_bias: int, save_every: int) -> int:
+    """Play up to ``max_actions`` player actions drawn from ``data``, checking every one."""
+    check_invariants(g)
+    n = 0
+    while not g.over and n < max_actions:
+        legal = list(g.legal_actions())
+        assert legal, f"no legal action at {g!r}"
+        check_illegal(g, legal, data)
+        passes = [a for a in legal if a.name == "pass_turn"]
+        if passes and data.draw(st.integers(0, 99), label="eager") < pass_bias:
+            action = passes[0]
+        else:
+            action = legal[data.draw(st.integers(0, len(legal) - 1), label="action")]
+        before, h_before, record = g.state, hash(g.state), list(g.record.actions)
+        g.play(action)
+        n += 1
+        check_invariants(g)
+        after, record_after = g.state, list(g.record.actions)
+        # undo gives the previous state exactly, and the game goes on from it
+        g.undo()
+        assert g.state == before and hash(g.state) == h_before, f"undo of {action} differs"
+        assert g.record.actions == record
+        g.play(action)
+        assert g.state == after and g.record.actions == record_after, f"{action} replayed differently"
+        if n % save_every == 0:
+            check_save_load(g)
+    return n
+
+
+def check_save_load(g) -> None:
+    again = boardrules.load_game(g.save(), check=False)
+    assert again.state == g.state and hash(again.state) == hash(g.state)
+    assert again.record.actions == g.record.actions
+
+
+# BOARDRULES_STRESS=N multiplies the examples (a longer bug hunt; the default keeps the file
+# under a minute on a loaded 2-core machine).
+STRESS = int(os.environ.get("BOARDRULES_STRESS", "1"))
+SETTINGS = dict(deadline=None, derandomize=False, database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@settings(max_examples=8 * STRESS, **SETTINGS)
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**16), rounds=st.integers(1, 9),
+       auto_combat=st.booleans(), pass_bias=st.sampled_from([0, 30, 60]), data=st.data())
+def test_invariants_random_games(players, seed, rounds, auto_combat, pass_bias, data):
+    g = boardrules.new_game("eclipse", players=players, seed=seed,
+                            options={"rounds": rounds, "auto_combat": auto_combat})
+    play_checked(data, g, max_actions=200, pass_bias=pass_bias, save_every=50)
+    check_save_load(g)
+
+
+@settings(max_examples=3 * STRESS, **SETTINGS)
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**16), rounds=st.integers(3, 9),
+       pass_bias=st.sampled_from([5, 20]), data=st.data())
+def test_invariants_to_the_end(players, seed, rounds, pass_bias, data):
+    """Whole games (of 3-9 rounds): combat, upkeep, cleanup and end scoring are reached."""
+    g = boardrules.new_game("eclipse", players=players, seed=seed, options={"rounds": rounds})
+    play_checked(data, g, max_actions=2000, pass_bias=pass_bias, save_every=150)
+    assert g.over
+    check_save_load(g)
+    again = boardrules.load_game(g.save())          # with legality checks
+    assert again.state == g.state
