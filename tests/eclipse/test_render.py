@@ -14,23 +14,9 @@ from boardrules.cli import app
 from boardrules.state import State
 from boardrules_eclipse.galaxy import rotate_mask
 from boardrules_eclipse.render import render_map
+from tests.svg import count, elements, var
 
 GAME = "eclipse"
-
-
-def elements(svg: str) -> list:
-    """(tag without namespace, set of classes, attributes) of every element of the SVG."""
-    root = ET.fromstring(svg)
-    return [(e.tag.rsplit("}", 1)[-1], set(e.get("class", "").split()), e.attrib)
-            for e in root.iter()]
-
-
-def count(els, *classes) -> int:
-    return sum(1 for _, cls, _ in els if set(classes) <= cls)
-
-
-def var(g, name, *index, default=None):
-    return g.state.values.get(("v", name, *index), default)
 
 
 def check_matches_state(g, svg: str) -> None:

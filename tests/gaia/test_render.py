@@ -14,6 +14,7 @@ from boardrules.bots import RandomBot, play_out
 from boardrules.cli import app
 from boardrules.state import State
 from boardrules_gaia.render import faction_name, render_map
+from tests.svg import count, elements, var
 
 GAME = "gaia-project"
 BUILDINGS = ("mine", "ts", "lab", "pi", "ac1", "ac2")
@@ -31,21 +32,6 @@ class BuilderBot(RandomBot):
         if wanted and self.rng.random() < 0.8:
             return self.rng.choice(wanted)
         return self.rng.choice(actions)
-
-
-def elements(svg: str) -> list:
-    """(tag without namespace, set of classes, attributes) of every element of the SVG."""
-    root = ET.fromstring(svg)
-    return [(e.tag.rsplit("}", 1)[-1], set(e.get("class", "").split()), e.attrib)
-            for e in root.iter()]
-
-
-def count(els, *classes) -> int:
-    return sum(1 for _, cls, _ in els if set(classes) <= cls)
-
-
-def var(g, name, *index, default=None):
-    return g.state.values.get(("v", name, *index), default)
 
 
 def check_matches_state(g, svg: str) -> None:
