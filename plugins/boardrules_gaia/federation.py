@@ -91,10 +91,14 @@ The enumeration is exact (checked against brute force over all satellite subsets
 boards, Ivits included).  One result per member set (its satellite count is forced by the
 fewest-satellites rule).
 
-Cost (bench/bench_federation.py; 2 shared cores): see the numbers printed by the benchmark.
-Real positions (the 68 federations of the shared records, reconstructed) take about 2 ms (median);
-the worst synthetic case is 20 scattered single-planet structures with a large budget, where the
-number of legal federations itself runs into the hundreds and each needs a Steiner solution.
+Cost (bench/bench_federation.py, CPU ms on a shared 2-core machine, 30 boards per row): the
+68 reconstructed record positions take 1-2 ms (median), 35-70 ms (worst) at budgets 8-25;
+20 late-game structures packed in one region 15-35 ms median, 65-140 ms worst; the synthetic
+worst case, 20 structures scattered over the map (mostly single-planet clusters), 55 ms median /
+280 ms worst at budget 8, 170 / 830 ms at 12, and seconds at 16-25, where the legal federations
+themselves number in the hundreds (up to ~1300) and each needs an exact Steiner solution (the
+long chains of 10-25 satellites are the slow ones: their lower bounds rarely meet the heuristic,
+and the Dreyfus-Wagner programme over five or six clusters does the rest).
 """
 
 from __future__ import annotations
