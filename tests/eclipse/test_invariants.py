@@ -2,7 +2,8 @@
 
 A random bot, whose every choice is drawn from hypothesis data, plays games of 2-6 players
 from random seeds (cut after a number of actions; the ``rounds`` option is sometimes lowered
-and the bot sometimes prefers passing, so that combat, upkeep and end scoring are reached).
+and the bot sometimes prefers passing, so that combat, upkeep and end scoring are reached;
+a bot "style" prefers war or diplomacy).
 After every action the invariants below are checked; around every action ``undo`` and an
 illegal action are tried; save -> ``load_game`` is checked now and then and at the end.
 
@@ -81,6 +82,7 @@ def check_invariants(g) -> None:
         if key[:2] == ("v", "ships") and values[key]:
             assert key[2] in hexes, key
 
+    envoy_pending = bool(g.state.pending) and g.state.pending[0].label == "envoy"
     for p in range(g.players):
         who = f"p{p + 1}"
         controlled = [h for h in hexes if g.get("controller", index=h) == p]
@@ -114,8 +116,15 @@ def check_invariants(g) -> None:
         # victory points
         score = g.scores()[p]
         assert g.get("vp", p) == score["total"] == sum(score["sources"].values()), (who, score)
-        # diplomacy is mutual
-        for q in g.get("ambassadors", p):
+        # reputation column: tiles and ambassadors within the species' slots
+        sp = g.get("species_of", p)
+        rep_only, amb_only = _field(g, sp, "rep_only"), _field(g, sp, "amb_only")
+        either = _field(g, sp, "rep_slots") - rep_only
+        tiles, held = len(g.get("reputation", p)), len(g.get("ambassadors", p))
+        assert max(0, tiles - rep_only) + max(0, held - amb_only) <= either, \
+            f"{who}: {tiles} reputation tiles and {held} ambassadors overflow the column"
+        # diplomacy is mutual (once both envoys are chosen)
+        for q in g.get("ambassadors", p) if not envoy_pending else ():
             assert p in g.get("ambassadors", q) and any(t == p for t, _ in g.get("envoys", q)), (p, q)
         assert len(envoys) == len(set(t for t, _ in envoys))
 
@@ -189,8 +198,20 @@ def _parses_to_legal(g, text, legal_set) -> bool:
 
 # ---- the random bot --------------------------------------------------------------------------
 
-def play_checked(data, g, *, max_actions: int, pass_bias: int, save_every: int) -> int:
+# Bot styles: action names the bot prefers (when one is legal, with probability 60 %).
+STYLES = {
+    "uniform": (),
+    "warlike": ("build", "again", "make", "move", "fly", "react_move", "react_build", "retreat",
+                "retreat_to", "upgrade", "install"),
+    "diplomat": ("diplomacy", "accept", "envoy", "influence", "target", "colonize", "explore",
+                 "space", "claim"),
+}
+
+
+def play_checked(data, g, *, max_actions: int, pass_bias: int, save_every: int,
+                 style: str = "uniform") -> int:
     """Play up to ``max_actions`` player actions drawn from ``data``, checking every one."""
+    prefer = set(STYLES[style])
     check_invariants(g)
     n = 0
     while not g.over and n < max_actions:
@@ -198,8 +219,11 @@ def play_checked(data, g, *, max_actions: int, pass_bias: int, save_every: int) 
         assert legal, f"no legal action at {g!r}"
         check_illegal(g, legal, data)
         passes = [a for a in legal if a.name == "pass_turn"]
+        liked = [a for a in legal if a.name in prefer and a.args != (False,)]
         if passes and data.draw(st.integers(0, 99), label="eager") < pass_bias:
             action = passes[0]
+        elif liked and data.draw(st.integers(0, 99), label="style") < 60:
+            action = liked[data.draw(st.integers(0, len(liked) - 1), label="liked")]
         else:
             action = legal[data.draw(st.integers(0, len(legal) - 1), label="action")]
         before, h_before, record = g.state, hash(g.state), list(g.record.actions)
@@ -233,21 +257,22 @@ SETTINGS = dict(deadline=None, derandomize=False, database=None,
 
 @settings(max_examples=8 * STRESS, **SETTINGS)
 @given(players=st.integers(2, 6), seed=st.integers(0, 2**16), rounds=st.integers(1, 9),
-       auto_combat=st.booleans(), pass_bias=st.sampled_from([0, 30, 60]), data=st.data())
-def test_invariants_random_games(players, seed, rounds, auto_combat, pass_bias, data):
+       auto_combat=st.booleans(), pass_bias=st.sampled_from([0, 30, 60]),
+       style=st.sampled_from(sorted(STYLES)), data=st.data())
+def test_invariants_random_games(players, seed, rounds, auto_combat, pass_bias, style, data):
     g = boardrules.new_game("eclipse", players=players, seed=seed,
                             options={"rounds": rounds, "auto_combat": auto_combat})
-    play_checked(data, g, max_actions=200, pass_bias=pass_bias, save_every=50)
+    play_checked(data, g, max_actions=150, pass_bias=pass_bias, save_every=50, style=style)
     check_save_load(g)
 
 
 @settings(max_examples=3 * STRESS, **SETTINGS)
-@given(players=st.integers(2, 6), seed=st.integers(0, 2**16), rounds=st.integers(3, 9),
-       pass_bias=st.sampled_from([5, 20]), data=st.data())
-def test_invariants_to_the_end(players, seed, rounds, pass_bias, data):
-    """Whole games (of 3-9 rounds): combat, upkeep, cleanup and end scoring are reached."""
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**16), rounds=st.integers(2, 5),
+       pass_bias=st.sampled_from([5, 20]), style=st.sampled_from(sorted(STYLES)), data=st.data())
+def test_invariants_to_the_end(players, seed, rounds, pass_bias, style, data):
+    """Whole games (of 2-5 rounds): combat, upkeep, cleanup and end scoring are reached."""
     g = boardrules.new_game("eclipse", players=players, seed=seed, options={"rounds": rounds})
-    play_checked(data, g, max_actions=2000, pass_bias=pass_bias, save_every=150)
+    play_checked(data, g, max_actions=2000, pass_bias=pass_bias, save_every=150, style=style)
     assert g.over
     check_save_load(g)
     again = boardrules.load_game(g.save())          # with legality checks
