@@ -145,10 +145,13 @@ def planets_near(ctx, sources, d):
 def space_near(ctx, sources, d):
     """Empty space hexes within distance d of any hex of ``sources``."""
     layout = tuple(ctx.get(("v", "map_layout")))
-    out = set()
-    for s in sources:
-        out.update(_within(layout, s, d))
-    return tuple(sorted(h for h in out if ctx.get(("v", "planet", h)) == G.EMPTY))
+
+    def compute():
+        out = set()
+        for s in sources:
+            out.update(_within(layout, s, d))
+        return tuple(sorted(h for h in out if ctx.get(("v", "planet", h)) == G.EMPTY))
+    return _state_cache(ctx, ("space_near", tuple(sources), d), compute)
 
 
 @primitive("sector_of", returns="text", h="hex")
@@ -169,6 +172,11 @@ def track_level(ctx, track):
 # ---- federations ----------------------------------------------------------------------------
 
 def _position(ctx) -> F.Position:
+    """The federation position of ``me`` (memoised per committed state: it is immutable)."""
+    return _state_cache(ctx, ("position", ctx.player()), lambda: _compute_position(ctx))
+
+
+def _compute_position(ctx) -> F.Position:
     gmap = _gmap(ctx)
     me = ctx.player()
     space, planets = set(), set()

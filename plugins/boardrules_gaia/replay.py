@@ -711,9 +711,17 @@ def boardrules_report(path, data, check: bool = True):
     that differs. ``check=False`` still refuses actions that break a rule (the engine's fast path)."""
     from boardrules.replay import ReplayReport
 
+    from boardrules.errors import NotationError
+
+    from .records import RecordError
+
     if not is_site_record(data):
         return None
-    out = replay_record(path, check=check)
+    try:
+        record = load_record(path)
+    except RecordError as err:  # a missing field or an unreadable line: a clean CLI error
+        raise NotationError(str(err)) from None
+    out = replay_record(record, check=check)
     diffs = ()
     if out.divergence is not None:
         diffs = (f"first divergence: {out.divergence}",)

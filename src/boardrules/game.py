@@ -271,9 +271,11 @@ class Game:
                      for p, v in zip(adef.params, action.args))
         return format_action(Action(action.player, action.name, args))
 
-    def _run(self, action: Action, check: bool = True):
+    def _run(self, action: Action, check: bool = True, args_checked: bool = False):
         """Run ``action`` on a scratch context over the current state; return
-        (context, pending decisions). Raises RuleViolation; changes nothing."""
+        (context, pending decisions). Raises RuleViolation; changes nothing.
+        ``args_checked``: the arguments come from :meth:`_arg_tuples` on this very state (a
+        candidate), so their domains and ``where`` conditions hold already."""
         if not isinstance(action, Action):
             raise RuleViolation(f"{action!r} is not an action", "notation")
         if action.player != CHANCE and not (isinstance(action.player, int)
@@ -288,7 +290,7 @@ class Game:
         if pending:
             self._resolve(ctx, pending, action, check)
         else:
-            self._turn_action(ctx, pending, action, check)
+            self._turn_action(ctx, pending, action, check, args_checked)
         self._advance(ctx, pending)
         return ctx, pending
 
@@ -331,7 +333,7 @@ class Game:
         pending[:0] = ctx.queued
         ctx.queued = []
 
-    def _turn_action(self, ctx, pending, action, check) -> None:
+    def _turn_action(self, ctx, pending, action, check, args_checked=False) -> None:
         rs = ctx.rs
         turn = ctx.get(("f", "turn"))
         if turn is None:
@@ -364,7 +366,7 @@ class Game:
             raise RuleViolation(f"'{action.name}' takes {len(adef.params)} argument(s), "
                                 f"got {len(action.args)}", action.name)
         ctx.me = action.player
-        if check or any(w is not None for w in rs.param_wheres[action.name]):
+        if not args_checked and (check or any(w is not None for w in rs.param_wheres[action.name])):
             self._check_args(ctx, adef, action.args)
         env = {p.name: v for p, v in zip(adef.params, action.args)}
         if adef.entity is not None:
@@ -602,6 +604,15 @@ class Game:
             return False
         return True
 
+    def _candidate_legal(self, action: Action) -> bool:
+        """:meth:`is_legal` for an action :meth:`candidates` just listed (its arguments are
+        within their domains and ``where`` conditions: they are not checked again)."""
+        try:
+            self._run(action, args_checked=True)
+        except RuleViolation:
+            return False
+        return True
+
     @classmethod
     def from_record(cls, record: Record, *, check: bool = True) -> "Game":
         """Replay ``record`` (with legality checks unless ``check=False``)."""
@@ -682,7 +693,7 @@ class LegalActions:
             return
         found = []
         for a in self._game.candidates(self._player):
-            if self._game.is_legal(a):
+            if self._game._candidate_legal(a):
                 found.append(a)
                 yield a
         self._cache = found

@@ -136,6 +136,8 @@ class Context:
     def player(self, p=MISSING) -> int:
         if p is MISSING:
             p = self.me
+        if type(p) is int and 0 <= p < self.nplayers:  # the common case, checked as below
+            return p
         if p is None or not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.nplayers:
             raise RuleViolation(f"no player here (got {p!r})", self.source)
         return p

@@ -56,6 +56,34 @@ class Compiler:
                 return lambda ctx: S.field(ctx, fo(ctx), n)
             case A.Index(obj=o, index=i):
                 fo, fi = self.expr(o), self.expr(i)
+                var = self._indexed_var(o)
+                if var is not None:
+                    # ``v[i]`` of a per-hex/per-entity variable: the state key directly (the
+                    # same as loading its VarHandle and indexing it, unless a local hides it)
+                    name, vname = o.id, var.name
+                    if len(var.per) == 2 and var.per[0] == "player":
+                        # ``v[i]`` of a variable per player per X: key ("v", v, me, i)
+                        def index_mine(ctx):
+                            env = ctx.env
+                            if name in env:
+                                return S.index(ctx, env[name], fi(ctx))
+                            i = fi(ctx)
+                            return ctx.get(("v", vname, ctx.player(), i))
+                        return index_mine
+                    if len(var.per) == 1:
+                        def index_one(ctx):
+                            env = ctx.env
+                            if name in env:
+                                return S.index(ctx, env[name], fi(ctx))
+                            return ctx.get(("v", vname, fi(ctx)))
+                        return index_one
+
+                    def index_var(ctx, _key=S.var_key):
+                        env = ctx.env
+                        if name in env:
+                            return S.index(ctx, env[name], fi(ctx))
+                        return ctx.get(_key(ctx, var, fi(ctx)))
+                    return index_var
                 return lambda ctx: S.index(ctx, fo(ctx), fi(ctx))
             case A.Of(expr=x, player=p):
                 fx, fp = self.expr(x), self.expr(p)
@@ -79,16 +107,46 @@ class Compiler:
                 return lambda ctx: S.rng(ctx, flo(ctx), fhi(ctx))
             case A.BoolOp(op="and", items=items):
                 fs = [self.expr(i) for i in items]
-                return lambda ctx: all(f(ctx) for f in fs)
+                if len(fs) == 2:  # (as all(): short-circuit, a bool)
+                    fa, fb = fs
+                    return lambda ctx: True if fa(ctx) and fb(ctx) else False
+
+                def and_(ctx):
+                    for f in fs:
+                        if not f(ctx):
+                            return False
+                    return True
+                return and_
             case A.BoolOp(op="or", items=items):
                 fs = [self.expr(i) for i in items]
-                return lambda ctx: any(f(ctx) for f in fs)
+                if len(fs) == 2:  # (as any(): short-circuit, a bool)
+                    fa, fb = fs
+                    return lambda ctx: True if fa(ctx) or fb(ctx) else False
+
+                def or_(ctx):
+                    for f in fs:
+                        if f(ctx):
+                            return True
+                    return False
+                return or_
             case A.Quant(kind=k, var=v, domain=d, where=w):
                 fd, fw = self.expr(d), self.expr(w)
                 return _quant(k, v, fd, fw)
             case A.SumOf(expr=x, var=v, domain=d, where=w):
                 return _sum_of(v, self.expr(x), self.expr(d), self.expr(w))
         raise TypeError(f"cannot compile {e!r}")
+
+    def _indexed_var(self, o):
+        """The VarDef when ``o`` names a variable indexed by something other than the player."""
+        if not isinstance(o, A.Name):
+            return None
+        try:
+            cls, payload = S.classify(self.rs, o.id)
+        except S.RuleViolation:
+            return None
+        if cls == S.VAR and any(p != "player" for p in payload.per):
+            return payload
+        return None
 
     def _name(self, n):
         rs = self.rs
