@@ -28,6 +28,11 @@ game of the rules in ``rules/*.rules``:
   ``strict=True`` the main action of each line is also asserted to be in
   ``game.legal_actions()``. At the end :func:`compare_final` lists every field of the record's
   ``final`` that differs.
+* **Lenient mode** (gaia-project.md §13). The rules refuse actions without effect (§12.9); old
+  records may contain them. A record is replayed under the rules first; only when that replay
+  stops at such an action is it replayed again with the option ``lenient_no_effect``, and the
+  :class:`Outcome` says so (``lenient``, ``notes``; the CLI prints the note). None of the 18
+  shared records needs it.
 
 :func:`replay_record` never raises for a divergence: it returns an :class:`Outcome` naming the first
 illegal or untranslatable move (index in ``moves``, line text, reason), the first line whose power
@@ -106,6 +111,17 @@ class Outcome:
     differences: tuple[str, ...]
     seconds: float
     power_log: str | None = None  # first line whose power log disagrees with the game
+    lenient: bool = False  # replayed with the option lenient_no_effect (§13), see replay_record
+    lenient_reason: str | None = None  # the refusal of the strict replay that made it necessary
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the replay allowed beyond the rules (empty for a strict replay)."""
+        if not self.lenient:
+            return ()
+        why = f" (strict replay refused {self.lenient_reason})" if self.lenient_reason else ""
+        return (f"replayed in lenient mode (option lenient_no_effect): actions without effect "
+                f"allowed (gaia-project.md §12.9, §13){why}",)
 
     @property
     def ok(self) -> bool:
@@ -144,9 +160,17 @@ def setup_outcomes(record: Record) -> dict[str, list]:
     }
 
 
-def new_replay_game(record: Record) -> Game:
-    """A game of the record's player count on its map, before any chance draw."""
-    rs = build_ruleset(GAME, options={"fixed_map": map_option(record)})
+#: The refusal of an action without effect (``effect_check`` in ``rules/resources.rules``).
+NO_EFFECT = "an action without effect is illegal"
+
+
+def new_replay_game(record: Record, lenient: bool = False) -> Game:
+    """A game of the record's player count on its map, before any chance draw; ``lenient``
+    sets the option ``lenient_no_effect`` (actions without effect allowed, §13)."""
+    options = {"fixed_map": map_option(record)}
+    if lenient:
+        options["lenient_no_effect"] = True
+    rs = build_ruleset(GAME, options=options)
     return Game(rs, record.players, record.seed, auto_chance=False)
 
 
@@ -155,11 +179,11 @@ def new_replay_game(record: Record) -> Game:
 class Replayer:
     """Plays a record's lines on a game; see the module docstring."""
 
-    def __init__(self, record: Record, *, strict: bool = False, check: bool = True):
+    def __init__(self, record: Record, *, strict: bool = False, check: bool = True, lenient: bool = False):
         self.record = record
         self.strict = strict
         self.check = check
-        self.game = new_replay_game(record)
+        self.game = new_replay_game(record, lenient)
         self.gmap = record.build_map()
         self.outcomes = {k: list(v) for k, v in setup_outcomes(record).items()}
         self.tiles = dict(record.setup.tiles.tech)
@@ -665,15 +689,29 @@ def compare_final(game: Game, record: Record) -> tuple[str, ...]:
 
 # ---- entry points --------------------------------------------------------------------------------
 
-def replay_record(record: Record | str | Path, *, strict: bool = False, check: bool = True) -> Outcome:
+def replay_record(record: Record | str | Path, *, strict: bool = False, check: bool = True,
+                  lenient: bool | None = None) -> Outcome:
     """Replay a record to its end or to its first divergence; compare with ``final``.
 
     ``check``: the engine's legality check on every action (``game.play(check=True)``);
-    ``strict``: also assert that the main action of each line is in ``game.legal_actions()``."""
+    ``strict``: also assert that the main action of each line is in ``game.legal_actions()``.
+    ``lenient``: the option ``lenient_no_effect`` (actions without effect allowed, §12.9/§13).
+    ``None`` (the default) replays under the rules and, only when that replay stops at an
+    action without effect, replays again in lenient mode; ``Outcome.lenient`` (and
+    ``Outcome.notes``, printed by ``boardrules replay``) then says so and why. ``False``: never
+    lenient; ``True``: lenient from the start."""
     if not isinstance(record, Record):
         record = load_record(record)
+    out = _replay(record, strict, check, bool(lenient))
+    if lenient is None and out.divergence is not None and NO_EFFECT in out.divergence.reason:
+        again = _replay(record, strict, check, True)
+        return attrs.evolve(again, lenient_reason=str(out.divergence))
+    return out
+
+
+def _replay(record: Record, strict: bool, check: bool, lenient: bool) -> Outcome:
     t0 = time.perf_counter()
-    rp = Replayer(record, strict=strict, check=check)
+    rp = Replayer(record, strict=strict, check=check, lenient=lenient)
     lines = record.lines
     n_lead = record.setup.consumes_leading_moves
     divergence = None
@@ -696,7 +734,7 @@ def replay_record(record: Record | str | Path, *, strict: bool = False, check: b
                     power_log = f"move {n_lead + i} {raw!r}: bowls {have} != logged {want}"
     seconds = time.perf_counter() - t0
     diffs = compare_final(rp.game, record)
-    return Outcome(rp.game, done, rp.actions, divergence, diffs, seconds, power_log)
+    return Outcome(rp.game, done, rp.actions, divergence, diffs, seconds, power_log, lenient)
 
 
 def is_site_record(data) -> bool:
@@ -726,4 +764,4 @@ def boardrules_report(path, data, check: bool = True):
     if out.divergence is not None:
         diffs = (f"first divergence: {out.divergence}",)
     diffs += tuple(out.differences)
-    return ReplayReport(out.game, out.actions, diffs)
+    return ReplayReport(out.game, out.actions, diffs, out.notes)

@@ -184,6 +184,8 @@ def replay(file: Path = typer.Argument(..., help="a record: boardrules JSON or a
         _fail(str(err))
     except BoardrulesError as err:
         _fail(str(err))
+    for note in report.notes:
+        err_console.print(f"{file}: note: {note}", highlight=False, markup=False)
     if report.differences:
         err_console.print(f"{file}: {report.moves} moves replayed; the final state differs:")
         for d in report.differences[:20]:

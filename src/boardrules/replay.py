@@ -15,12 +15,14 @@ from .record import FORMAT, Record
 
 @attrs.frozen
 class ReplayReport:
-    """The outcome of a replay: the game reached, the number of moves replayed and the
-    differences from the state the record claims (empty when it matches)."""
+    """The outcome of a replay: the game reached, the number of moves replayed, the
+    differences from the state the record claims (empty when it matches) and notes on how it
+    was replayed (e.g. a plugin's lenient mode for old records; printed by the CLI)."""
 
     game: Game
     moves: int
     differences: tuple = ()
+    notes: tuple = ()
 
     @property
     def ok(self) -> bool:

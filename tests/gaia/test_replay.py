@@ -53,6 +53,8 @@ def test_record_replays_exactly(name):
     assert out.lines == len(_load(name).lines)
     assert out.differences == (), "\n".join(out.differences)
     assert out.power_log is None, out.power_log
+    # every shared record replays under the rules: none needs the lenient mode (§13)
+    assert not out.lenient and out.notes == ()
 
 
 @pytest.mark.parametrize("name", RECORD_NAMES)
