@@ -122,16 +122,13 @@ def _hint_for(err, expected: list[str], opened) -> str:
     return ""
 
 
-def _open_bracket(text: str, line: int, column: int):
-    """The innermost bracket still open before ``line``:``column``, as (line, column, char)."""
-    stack: list = []
-    ln, col = 1, 1
+def _brackets(text: str):
+    """Every bracket outside text and comments, in order, as (line, column, char)."""
+    line, column = 1, 1
     in_string = in_comment = False
     for ch in text:
-        if (ln, col) >= (line, column):
-            break
         if ch == "\n":
-            ln, col = ln + 1, 1
+            line, column = line + 1, 1
             in_comment = in_string = False
             continue
         if not in_comment:
@@ -140,38 +137,35 @@ def _open_bracket(text: str, line: int, column: int):
             elif not in_string:
                 if ch == "#":
                     in_comment = True
-                elif ch in "({[":
-                    stack.append((ln, col, ch))
-                elif ch in ")}]" and stack:
-                    stack.pop()
-        col += 1
+                elif ch in "({[)}]":
+                    yield line, column, ch
+        column += 1
+
+
+def _open_bracket(text: str, line: int, column: int):
+    """The innermost bracket still open before ``line``:``column``, as (line, column, char)."""
+    stack: list = []
+    for ln, col, ch in _brackets(text):
+        if (ln, col) >= (line, column):
+            break
+        if ch in "({[":
+            stack.append((ln, col, ch))
+        elif stack:
+            stack.pop()
     return stack[-1] if stack else None
 
 
 def _nesting_diagnostic(path: str, text: str) -> Diagnostic | None:
     depth = 0
-    line, column = 1, 1
-    in_string = in_comment = False
-    for ch in text:
-        if ch == "\n":
-            line, column = line + 1, 1
-            in_comment = False
-            continue
-        if not in_comment:
-            if ch == '"':
-                in_string = not in_string
-            elif not in_string:
-                if ch == "#":
-                    in_comment = True
-                elif ch in "({[":
-                    depth += 1
-                    if depth > MAX_NESTING:
-                        return Diagnostic(A.Span(path, line, column, line, column + 1),
-                                          f"brackets nested deeper than {MAX_NESTING} levels",
-                                          "split the rule into smaller declarations", text)
-                elif ch in ")}]":
-                    depth = max(depth - 1, 0)
-        column += 1
+    for line, column, ch in _brackets(text):
+        if ch in "({[":
+            depth += 1
+            if depth > MAX_NESTING:
+                return Diagnostic(A.Span(path, line, column, line, column + 1),
+                                  f"brackets nested deeper than {MAX_NESTING} levels",
+                                  "split the rule into smaller declarations", text)
+        else:
+            depth = max(depth - 1, 0)
     return None
 
 
