@@ -36,7 +36,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import boardrules
-from boardrules import Action, IllegalActionError, NotationError
+from boardrules import Action
+from tests.engine_checks import assert_refused, illegal_pool
 
 TOTAL_DISCS = 16        # 13 track circles + Advanced Robotics 1 + Quantum Grid 2 (base.rules)
 RESOURCES = ("money", "science", "materials")
@@ -172,28 +173,8 @@ def _bad_actions(g) -> list:
 
 def check_illegal(g, legal, data) -> None:
     """Play one illegal action; it must raise and change nothing."""
-    legal_set = set(legal)
-    bad = [a for a in g.candidates() if a not in legal_set]
-    texts = [t for t in _bad_texts(g) if not _parses_to_legal(g, t, legal_set)]
-    actions = [a for a in _bad_actions(g) if a not in legal_set]
-    pool = bad + texts + actions
-    choice = pool[data.draw(st.integers(0, len(pool) - 1), label="illegal")]
-    state, h, record, nlog = g.state, hash(g.state), list(g.record.actions), len(g.log)
-    try:
-        g.play(choice)
-    except (IllegalActionError, NotationError):
-        pass
-    else:
-        raise AssertionError(f"illegal {choice!r} was played")
-    assert g.state == state and hash(g.state) == h, f"{choice!r} changed the state"
-    assert g.record.actions == record and len(g.log) == nlog, f"{choice!r} changed the record"
-
-
-def _parses_to_legal(g, text, legal_set) -> bool:
-    try:
-        return g.parse(text) in legal_set
-    except NotationError:
-        return False
+    _, pool = illegal_pool(g, legal, _bad_texts(g), _bad_actions(g))
+    assert_refused(g, pool[data.draw(st.integers(0, len(pool) - 1), label="illegal")])
 
 
 # ---- the random bot --------------------------------------------------------------------------

@@ -248,6 +248,24 @@ def test_position_input_errors():
 # ----------------------------------------------------------------- brute force
 
 
+def components(hexes) -> list[set]:
+    """The connected groups of ``hexes`` (hex adjacency), in order of their smallest hex."""
+    hexes, seen, out = set(hexes), set(), []
+    for h in sorted(hexes):
+        if h in seen:
+            continue
+        comp, stack = {h}, [h]
+        seen.add(h)
+        while stack:
+            for n in neighbours(stack.pop()):
+                if n in hexes and n not in seen:
+                    seen.add(n)
+                    comp.add(n)
+                    stack.append(n)
+        out.append(comp)
+    return out
+
+
 def brute(pos: Position):
     """Independent reference: every satellite subset within the budget, rules applied."""
     power = pos.power_of
@@ -258,20 +276,7 @@ def brute(pos: Position):
             forb.add(h)
             forb.update(neighbours(h))
     own = set(power)
-    clusters = []
-    seen = set()
-    for h in sorted(own):
-        if h in seen:
-            continue
-        comp, stack = {h}, [h]
-        seen.add(h)
-        while stack:
-            for n in neighbours(stack.pop()):
-                if n in own and n not in seen:
-                    seen.add(n)
-                    comp.add(n)
-                    stack.append(n)
-        clusters.append(frozenset(comp))
+    clusters = [frozenset(c) for c in components(own)]
     usable = []
     for c in clusters:
         if c & forb:
@@ -361,22 +366,6 @@ def brute_ivits(pos: Position):
     power = pos.power_of
     own = set(power)
     old = set(pos.ivits_federation) & (pos.space | pos.planets)
-
-    def components(hexes):
-        hexes, seen, out = set(hexes), set(), []
-        for h in sorted(hexes):
-            if h in seen:
-                continue
-            comp, stack = {h}, [h]
-            seen.add(h)
-            while stack:
-                for n in neighbours(stack.pop()):
-                    if n in hexes and n not in seen:
-                        seen.add(n)
-                        comp.add(n)
-                        stack.append(n)
-            out.append(comp)
-        return out
 
     fed = set(old)
     rest = []

@@ -42,9 +42,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import boardrules
-from boardrules import Action, IllegalActionError, NotationError
+from boardrules import Action, IllegalActionError
 from boardrules.game import CHANCE
 from tests.conftest import SHARED, shared_path
+from tests.engine_checks import assert_refused, illegal_pool
 from tests.gaia.test_game import GAME, check_invariants
 
 MAX_ACTIONS = 600
@@ -93,32 +94,11 @@ def _bad_actions(g) -> list[Action]:
             Action(0, "convert", ((1, 2),)), Action(CHANCE, "std_tile", ("no-such-tile",))]
 
 
-def _parses_to_legal(g, text, legal_set) -> bool:
-    try:
-        return g.parse(text) in legal_set
-    except NotationError:
-        return False
-
-
 def check_illegal(g, legal, pick) -> None:
     """Play one illegal action (``pick(n)`` chooses among ``n``): it must raise and change nothing."""
-    legal_set = set(legal)
-    bad = [a for a in g.candidates() if a not in legal_set]
-    texts = [t for t in _bad_texts(g) if not _parses_to_legal(g, t, legal_set)]
-    actions = [a for a in _bad_actions(g) if a not in legal_set]
-    pool = bad + texts + actions
+    bad, pool = illegal_pool(g, legal, _bad_texts(g), _bad_actions(g))
     # a non-legal candidate half of the time when there are some (they are the subtle ones)
-    choice = bad[pick(len(bad))] if bad and pick(2) else pool[pick(len(pool))]
-    state, h, record, nlog = g.state, hash(g.state), list(g.record.actions), len(g.log)
-    try:
-        g.play(choice)
-    except (IllegalActionError, NotationError):
-        pass
-    else:
-        raise AssertionError(f"illegal {choice!r} was played (after {record[-3:]})")
-    assert g.state == state, f"{choice!r} changed the state"
-    assert hash(g.state) == h, f"{choice!r} changed the state's hash"
-    assert g.record.actions == record and len(g.log) == nlog, f"{choice!r} changed the record"
+    assert_refused(g, bad[pick(len(bad))] if bad and pick(2) else pool[pick(len(pool))])
 
 
 def check_undo_redo(g, action, before, h_before, record_before) -> None:
