@@ -3,15 +3,29 @@ virtual environment, run the command line and one game from there."""
 
 from __future__ import annotations
 
-import os
+import site
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 import pytest
 
+from tests.fresh_env import make_venv, run
+
 REPO = Path(__file__).resolve().parents[1]
+
+
+def test_fresh_env_sees_nothing_of_the_base_interpreter(tmp_path):
+    """The kind of fault that broke the quick start: a test venv that reads the base
+    interpreter's site packages passes on a machine where someone installed the
+    dependencies there by hand, and fails on a fresh one."""
+    py = make_venv(tmp_path / "venv")
+    paths = run(py, "-c", "import sys; print('\\n'.join(sys.path))", cwd=tmp_path).stdout.split()
+    base_sites = set(site.getsitepackages([sys.base_prefix])) - {sys.prefix}
+    assert not base_sites & set(paths), (base_sites & set(paths))
+    run(py, "-c", "import lark, attrs, pluggy, typer", cwd=tmp_path)
+    missing = subprocess.run([str(py), "-c", "import boardrules.game"], cwd=tmp_path, capture_output=True)
+    assert missing.returncode != 0, "boardrules must come only from what the test installs"
 
 
 @pytest.mark.slow
@@ -21,25 +35,15 @@ def test_wheel_installs_and_plays(tmp_path):
                     "--no-build-isolation", "-w", str(wheels), str(REPO)], check=True)
     (wheel,) = wheels.glob("boardrules-*.whl")
     env_dir = tmp_path / "venv"
-    # System site packages provide the dependencies (already installed for the tests);
-    # boardrules itself comes only from the wheel, installed into the new environment.
-    venv.EnvBuilder(with_pip=True, system_site_packages=True).create(env_dir)
-    py = env_dir / "bin" / "python"
-    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)], check=True)
-    run_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"COLUMNS": "120"}
-    where = subprocess.run([str(py), "-c", "import boardrules, boardrules_demo; "
-                            "print(boardrules.__file__); print(boardrules_demo.__file__)"],
-                           cwd=tmp_path, env=run_env, capture_output=True, text=True, check=True)
+    py = make_venv(env_dir)
+    run(py, "-m", "pip", "install", "--quiet", "--no-deps", str(wheel), cwd=tmp_path)
+    where = run(py, "-c", "import boardrules, boardrules_demo; "
+                "print(boardrules.__file__); print(boardrules_demo.__file__)", cwd=tmp_path)
     assert all(str(env_dir) in line for line in where.stdout.split()), where.stdout
     cli = env_dir / "bin" / "boardrules"
-    listed = subprocess.run([str(cli), "plugins"], cwd=tmp_path, env=run_env,
-                            capture_output=True, text=True, check=True)
-    assert "harvest" in listed.stdout
-    played = subprocess.run([str(cli), "play", "harvest", "--players", "2", "--seed", "3", "--quiet",
-                             "--out", str(tmp_path / "out")], cwd=tmp_path, env=run_env,
-                            capture_output=True, text=True, check=True)
+    assert "harvest" in run(cli, "plugins", cwd=tmp_path).stdout
+    played = run(cli, "play", "harvest", "--players", "2", "--seed", "3", "--quiet",
+                 "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert "Harvest: final scores" in played.stdout and "total" in played.stdout
     (record,) = (tmp_path / "out").glob("*.json")
-    replayed = subprocess.run([str(cli), "replay", str(record)], cwd=tmp_path, env=run_env,
-                              capture_output=True, text=True, check=True)
-    assert "final state matches" in replayed.stdout
+    assert "final state matches" in run(cli, "replay", str(record), cwd=tmp_path).stdout
