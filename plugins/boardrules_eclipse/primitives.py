@@ -29,9 +29,6 @@ from . import combat as C
 from . import galaxy as G
 
 RESOURCES = ("money", "science", "materials")
-ADVANCED_TECH = {"money": "tech_advanced_economy", "science": "tech_advanced_labs",
-                 "materials": "tech_advanced_mining"}
-STRUCTURES = {"orbital": ("tech_orbital", 4), "monolith": ("tech_monolith", 5)}  # tech, cost index
 NPC = "npc"
 MAX_ROUNDS = 100  # engagement rounds before a battle counts as a stalemate
 
@@ -71,6 +68,16 @@ def _has(ctx, p, tech) -> bool:
     return tech in (_v(ctx, "techs", p) or ())
 
 
+def _tech_gives(ctx, p, field, value=True) -> bool:
+    """Whether one of ``p``'s technologies has ``field`` equal to ``value`` (techs.rules)."""
+    return any(_f(ctx, t, field) == value for t in _v(ctx, "techs", p) or ())
+
+
+def _advanced_ok(ctx, p, res) -> bool:
+    """Whether ``p`` may put a ``res`` cube on an advanced ("*") square."""
+    return _tech_gives(ctx, p, "advanced", res)
+
+
 def _hexes(ctx) -> tuple:
     return _v(ctx, "hexes") or ()
 
@@ -87,15 +94,10 @@ def _npcs(ctx, h) -> tuple:
     return _v(ctx, "npcs", h) or ()
 
 
-def _friendly_ancients(ctx, p) -> bool:
-    sp = _species(ctx, p)
-    return bool(sp and _f(ctx, sp, "ancients_friendly"))
-
-
 def _hostile_npcs(ctx, h, p) -> tuple:
-    """NPCs in h that fight (and pin) player p: the GCDS always, Ancients unless p is Draco."""
-    friendly = _friendly_ancients(ctx, p)
-    return tuple(n for n in _npcs(ctx, h) if not (friendly and n == "ancient"))
+    """NPCs in h that fight (and pin) player p: all but those ``peaceful_with`` p's species."""
+    sp = _species(ctx, p)
+    return tuple(n for n in _npcs(ctx, h) if sp not in _f(ctx, n, "peaceful_with"))
 
 
 def _enemy_ships(ctx, h, p) -> int:
@@ -120,7 +122,8 @@ def _disc_return(ctx, p) -> None:
 
 
 def _wg(ctx, p) -> bool:
-    return _has(ctx, p, "tech_wormhole_generator")
+    """Whether ``p`` goes through half wormhole connections (a ``half_connections`` tech)."""
+    return _tech_gives(ctx, p, "half_connections")
 
 
 _GALAXY_CACHE: dict = {}
@@ -149,6 +152,16 @@ def _opt(ctx, value, sep, what):
     if not isinstance(value, str) or sep not in value:
         raise ctx.violation(f"{value!r} is not a {what} option")
     return value.split(sep, 1)
+
+
+@primitive("option_part", returns="text", o="text", sep="text", i="int")
+def option_part(ctx, o, sep, i):
+    """Part ``i`` of an option text split at ``sep`` (``option_part("cruiser@2,0", "@", 1)`` is
+    ``"2,0"``); a violation when there is no such part."""
+    parts = o.split(sep) if isinstance(o, str) else []
+    if not 0 <= i < len(parts):
+        raise ctx.violation(f"{o!r} has no part {i} at {sep!r}")
+    return parts[i]
 
 
 # ---- setup -------------------------------------------------------------------------------------
@@ -182,7 +195,7 @@ def setup_galaxy(ctx):
         cubes = []
         for i, planet in enumerate(_f(ctx, home, "planets")):
             res = planet.rstrip("*")
-            if res in RESOURCES and (not planet.endswith("*") or _has(ctx, p, ADVANCED_TECH[res])):
+            if res in RESOURCES and (not planet.endswith("*") or _advanced_ok(ctx, p, res)):
                 cubes.append(f"{i}:{res}")
                 _set(ctx, f"out_{res}", (p,), _v(ctx, f"out_{res}", p) + 1)
         _set(ctx, "cubes", (h,), tuple(cubes))
@@ -192,9 +205,6 @@ def _place(ctx, h, sector, rotation):
     _set(ctx, "hexes", (), _hexes(ctx) + (h,))
     _set(ctx, "sector_at", (h,), sector)
     _set(ctx, "rotation_at", (h,), rotation)
-    npcs = ("ancient",) * _f(ctx, sector, "ancients") + (("gcds",) if _f(ctx, sector, "gcds") else ())
-    _set(ctx, "npcs", (h,), npcs)
-    _set(ctx, "discovery_at", (h,), bool(_f(ctx, sector, "discovery")))
 
 
 # ---- exploring -------------------------------------------------------------------------------
@@ -232,7 +242,8 @@ def sector_rotations(ctx, h, s):
 
 @primitive("place_sector", effect=True, h="hex", s="sector", rotation="int")
 def place_sector(ctx, h, s, rotation):
-    """Put sector ``s`` at ``h`` turned ``rotation``, with its Ancients, GCDS and discovery."""
+    """Put sector ``s`` at ``h`` turned ``rotation`` (its contents: ``sector_contents`` in the
+    rules)."""
     if h in _hexes(ctx):
         raise ctx.violation(f"{h} is already explored")
     _place(ctx, h, s, rotation)
@@ -286,13 +297,15 @@ def _free_squares(ctx, h, p):
         if str(i) in taken:
             continue
         base = planet.rstrip("*")
-        if planet.endswith("*") and not _has(ctx, p, ADVANCED_TECH[base]):
+        if planet.endswith("*") and not _advanced_ok(ctx, p, base):
             continue
         for res in (RESOURCES if base == "any" else (base,)):
             yield str(i), res
-    if _v(ctx, "orbital_at", h) and "o" not in taken:
-        for res in _v(ctx, "orbital_types"):
-            yield "o", res
+    for what in _kind(ctx, "structure"):       # a structure's own square (the orbital's)
+        square = _f(ctx, what, "square")
+        if square and _v(ctx, f"{what}_at", h) and square not in taken:
+            for res in _f(ctx, what, "cube_types"):
+                yield square, res
 
 
 @primitive("colony_options", returns="list:text")
@@ -374,13 +387,13 @@ def _valid_blueprint(ctx, cls, parts, design) -> bool:
 def ship_type(ctx, p, cls) -> C.ShipType:
     """Player ``p``'s ``cls`` as combat.py sees it."""
     s = _stats(ctx, _blueprint(ctx, p, cls), _design(ctx, p, cls))
-    return C.ShipType(cls, C.SizeClass(cls), max(0, s["initiative"]), s["hull"], s["computer"],
+    return C.ShipType(cls, C.SizeClass(_f(ctx, cls, "size")), max(0, s["initiative"]), s["hull"], s["computer"],
                       s["shield"], s["cannons"], s["missiles"])
 
 
 def npc_type(ctx, name) -> C.ShipType:
     f = ctx.rs.entities[name].fields
-    size = C.SizeClass.GCDS if name == "gcds" else C.SizeClass.ANCIENT
+    size = C.SizeClass(f["size"])
     return C.ShipType(name, size, f["initiative"], f["hull"], f["computer"], f["shield"], f["cannons"])
 
 
@@ -389,7 +402,7 @@ def _count_ships(ctx, p, cls) -> int:
 
 
 def _cost_index(ctx, what):
-    return STRUCTURES[what][1] if what in STRUCTURES else _f(ctx, what, "cost_index")
+    return _f(ctx, what, "cost_index")   # ship classes and structures alike
 
 
 @primitive("build_cost", returns="int", o="text")
@@ -408,12 +421,13 @@ def build_options(ctx):
     out = []
     classes = [c for c in _kind(ctx, "ship_class")
                if _count_ships(ctx, me, c) < _f(ctx, c, "limit") and have >= costs[_f(ctx, c, "cost_index")]
-               and (c != "starbase" or _has(ctx, me, "tech_starbase"))]
+               and (_f(ctx, c, "tech") is None or _has(ctx, me, _f(ctx, c, "tech")))]
     for h in _controlled(ctx, me):
         for c in classes:
             out.append(f"{c}@{h}")
-        for what, (tech, idx) in STRUCTURES.items():
-            if _has(ctx, me, tech) and not _v(ctx, f"{what}_at", h) and have >= costs[idx]:
+        for what in _kind(ctx, "structure"):
+            if _has(ctx, me, _f(ctx, what, "tech")) and not _v(ctx, f"{what}_at", h) \
+                    and have >= costs[_f(ctx, what, "cost_index")]:
                 out.append(f"{what}@{h}")
     return tuple(out)
 
@@ -424,7 +438,7 @@ def apply_build(ctx, o):
     what, h = _opt(ctx, o, "@", "build")
     if _v(ctx, "controller", h) != me:
         raise ctx.violation(f"you do not control {h}")
-    if what in STRUCTURES:
+    if what in _kind(ctx, "structure"):
         if _v(ctx, f"{what}_at", h):
             raise ctx.violation(f"{h} already has a {what}")
         _set(ctx, f"{what}_at", (h,), True)
@@ -443,10 +457,8 @@ def add_ship(ctx, h, cls):
 
 def _available_parts(ctx, me) -> list:
     techs = set(_v(ctx, "techs", me) or ())
-    avail = [p for p in _kind(ctx, "part")
-             if p != "empty" and (_f(ctx, p, "basic") or _f(ctx, p, "tech") in techs)]
+    avail = [p for p in _kind(ctx, "part") if _f(ctx, p, "basic") or _f(ctx, p, "tech") in techs]
     avail += [p for p in dict.fromkeys(_v(ctx, "spare_parts", me) or ()) if p not in avail]
-    avail.append("empty")
     return avail
 
 
@@ -1130,7 +1142,8 @@ def bombard_hexes(ctx):
 
 def _auto_bombard(ctx, h, p) -> bool:
     ctrl = _v(ctx, "controller", h)
-    return _has(ctx, p, "tech_neutron_bombs") or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
+    return _tech_gives(ctx, p, "destroys_population") \
+        or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
 
 
 def _bombard_dice(ctx, h, p):
