@@ -100,8 +100,14 @@ def _hostile_npcs(ctx, h, p) -> tuple:
     return tuple(n for n in _npcs(ctx, h) if sp not in _f(ctx, n, "peaceful_with"))
 
 
+def _side(ctx, p) -> set:
+    """``p`` and the players on ``p``'s side (the ``allies`` variable)."""
+    return {p, *(_v(ctx, "allies", p) or ())}
+
+
 def _enemy_ships(ctx, h, p) -> int:
-    return sum(1 for owner, _ in _ships(ctx, h) if owner != p)
+    side = _side(ctx, p)
+    return sum(1 for owner, _ in _ships(ctx, h) if owner not in side)
 
 
 def _own_ships(ctx, h, p) -> int:
@@ -130,13 +136,13 @@ _GALAXY_CACHE: dict = {}
 
 
 def _galaxy(ctx) -> G.Galaxy:
-    key = (id(ctx.rs),) + tuple((h, _v(ctx, "sector_at", h), _v(ctx, "rotation_at", h))
-                                for h in _hexes(ctx))
+    key = (id(ctx.rs),) + tuple((h, _v(ctx, "sector_at", h), _v(ctx, "rotation_at", h),
+                                 bool(_v(ctx, "warp_portal_at", h))) for h in _hexes(ctx))
     gal = _GALAXY_CACHE.get(key)
     if gal is None:
         if len(_GALAXY_CACHE) > 4096:
             _GALAXY_CACHE.clear()
-        placed = [G.PlacedHex(_pos(h), _tile(ctx, s), rot) for h, s, rot in key[1:]]
+        placed = [G.PlacedHex(_pos(h), _tile(ctx, s), rot, warp) for h, s, rot, warp in key[1:]]
         gal = _GALAXY_CACHE[key] = G.Galaxy(placed)
     return gal
 
@@ -145,7 +151,7 @@ def _tile(ctx, sector) -> G.SectorTile:
     mask = 0
     for e in _f(ctx, sector, "wormholes"):
         mask |= 1 << e
-    return G.SectorTile(sector, mask)
+    return G.SectorTile(sector, mask, bool(_f(ctx, sector, "warp_portal")))
 
 
 def _opt(ctx, value, sep, what):
@@ -346,7 +352,7 @@ def _blueprint(ctx, p, cls) -> tuple:
 
 
 _STATS_CACHE: dict = {}
-_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "energy")
+_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy")
 
 
 def _stats(ctx, parts, design):
@@ -380,8 +386,8 @@ def _valid_blueprint(ctx, cls, parts, design) -> bool:
     if s["energy"] < 0:
         return False
     if _f(ctx, cls, "mobile"):
-        return s["move"] > 0
-    return s["move"] == 0
+        return s["move"] > 0 or s["jumps"] > 0    # a drive (or a jump drive alone, RotA)
+    return s["move"] == 0 and s["jumps"] == 0
 
 
 def ship_type(ctx, p, cls) -> C.ShipType:
@@ -506,12 +512,17 @@ def apply_upgrade(ctx, o):
 # ---- moving ----------------------------------------------------------------------------------
 
 def _pinning(ctx, p) -> G.Pinning:
+    """What pins ``p``'s ships: in each hex, enemy ships and hostile NPCs (each NPC counting
+    its ``pins``), divided by the ``pinned_by`` of ``p``'s technologies (a Cloaking Device
+    makes opponents need two ships per ship); ``p``'s side's ships count together."""
+    need = max([1] + [_f(ctx, t, "pinned_by") for t in _v(ctx, "techs", p) or ()])
+    side = _side(ctx, p)
     pins, own = {}, {}
     for h in _hexes(ctx):
-        enemies = _enemy_ships(ctx, h, p) + len(_hostile_npcs(ctx, h, p))
-        if enemies:
-            pins[_pos(h)] = enemies
-        mine = _own_ships(ctx, h, p)
+        enemies = _enemy_ships(ctx, h, p) + sum(_f(ctx, n, "pins") for n in _hostile_npcs(ctx, h, p))
+        if enemies // need:
+            pins[_pos(h)] = enemies // need
+        mine = sum(1 for owner, _ in _ships(ctx, h) if owner in side)
         if mine:
             own[_pos(h)] = mine
     return G.Pinning(pins, own)
@@ -528,10 +539,12 @@ def move_options(ctx):
     for h in _hexes(ctx):
         classes = dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == me)
         for cls in classes:
-            steps = _stats(ctx, _blueprint(ctx, me, cls), _design(ctx, me, cls))["move"]
-            if steps <= 0 or not _f(ctx, cls, "mobile"):
+            s = _stats(ctx, _blueprint(ctx, me, cls), _design(ctx, me, cls))
+            steps, jumps = max(0, s["move"]), max(0, s["jumps"])
+            if not (steps or jumps) or not _f(ctx, cls, "mobile"):
                 continue
-            for dest in sorted(G.reachable(gal, _pos(h), steps, wormhole_generator=wg, pinning=pin)):
+            for dest in sorted(G.reachable(gal, _pos(h), steps, wormhole_generator=wg, pinning=pin,
+                                           jumps=jumps)):
                 if dest != _pos(h):
                     out.append(f"{cls}@{h}>{_hid(dest)}")
     return tuple(out)
@@ -721,7 +734,7 @@ def _enemies(ctx, h, a, b) -> bool:
     if NPC in (a, b):
         p = b if a == NPC else a
         return bool(_hostile_npcs(ctx, h, p))
-    return True
+    return b not in _side(ctx, a)
 
 
 def _pairs(ctx, h):
