@@ -91,3 +91,25 @@ def test_jumps_reach_any_neighbour(tmp_path):
     jump = {m.split(">")[1] for m in _moves(g) if m.startswith(f"interceptor@{HOME}>")}
     assert jump == set(around) and drive < jump
     check_invariants(g)
+
+
+def test_a_module_step_goes_between_named_flow_steps(tmp_path):
+    """The round's steps are named (phases.rules), so a module adds one where the seed puts
+    it -- here after the new technology tiles, before the start player changes."""
+    house = tmp_path / "tally.rules"
+    house.write_text("var seen: list[int] = []\n"
+                     "step tally after new_techs: do { set seen = seen + [len(tech_market)] }\n",
+                     encoding="utf-8")
+    g = boardrules.new_game("eclipse", players=2, rules=[house])
+    for p in (1, 0):
+        g.play(f"p{p + 1} pick_species terrans")
+    start = len(g.get("tech_market"))
+    while not g.over:
+        for a in g.legal_actions():
+            if a.name == "pass_turn":
+                g.play(a)
+                break
+        else:
+            g.play(next(iter(g.legal_actions())))
+    per_round = g.get("techs_per_round")[2]
+    assert g.get("seen") == tuple(start + per_round * r for r in range(1, 9)) + (start + 8 * per_round,)
