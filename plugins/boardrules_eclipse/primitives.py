@@ -716,25 +716,38 @@ def settle_shortfall(ctx, short):
 # ---- combat ------------------------------------------------------------------------------------
 
 def _parties(ctx, h) -> list:
-    """Parties in ``h`` in order of entry: NPCs first (they were there), then the hex's
-    controller (a defender), then the other players by arrival."""
-    out = [NPC] if _npcs(ctx, h) else []
+    """The sides in ``h`` in order of entry: NPCs first (they were there), then the hex's
+    controller's side (a defender), then the other players' by arrival. A side is one player
+    (an int) or, when players in ``h`` are ``allies``, a tuple of them in order of entry: they
+    fight as one [seed, alliances: allied ships fight together]."""
     ctrl = _v(ctx, "controller", h)
-    if any(owner == ctrl for owner, _ in _ships(ctx, h)):
-        out.append(ctrl)
-    for owner, _ in _ships(ctx, h):
-        if owner not in out:
-            out.append(owner)
+    order = [ctrl] if any(owner == ctrl for owner, _ in _ships(ctx, h)) else []
+    order += [owner for owner in dict.fromkeys(o for o, _ in _ships(ctx, h)) if owner not in order]
+    out = [NPC] if _npcs(ctx, h) else []
+    seen = set()
+    for p in order:
+        if p in seen:
+            continue
+        side = tuple(q for q in order if q in _side(ctx, p))
+        seen.update(side)
+        out.append(side[0] if len(side) == 1 else side)
     return out
+
+
+def _members(party) -> tuple:
+    """The players of a side (none for the NPCs)."""
+    if party == NPC:
+        return ()
+    return party if isinstance(party, tuple) else (party,)
 
 
 def _enemies(ctx, h, a, b) -> bool:
     if a == b:
         return False
     if NPC in (a, b):
-        p = b if a == NPC else a
-        return bool(_hostile_npcs(ctx, h, p))
-    return b not in _side(ctx, a)
+        side = b if a == NPC else a
+        return any(_hostile_npcs(ctx, h, p) for p in _members(side))
+    return True   # _parties joined allies into one side
 
 
 def _pairs(ctx, h):
@@ -755,13 +768,37 @@ def next_battle_hex(ctx):
     return max(fights, key=lambda h: _f(ctx, _v(ctx, "sector_at", h), "number"), default=None)
 
 
-def _fleet(ctx, h, party):
+def _type_keys(ctx, h, party) -> list:
+    """``(owner, entity)`` of each ship type of a side's fleet in ``h``, in fleet order (owner
+    ``NPC`` for NPC ships)."""
     if party == NPC:
-        names = list(dict.fromkeys(_npcs(ctx, h)))
-        return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for n in names), npc=True)
-    classes = list(dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == party))
-    counts = [sum(1 for owner, c in _ships(ctx, h) if owner == party and c == cls) for cls in classes]
-    return C.Fleet(tuple((ship_type(ctx, party, c), n) for c, n in zip(classes, counts)))
+        return [(NPC, n) for n in dict.fromkeys(_npcs(ctx, h))]
+    members = _members(party)
+    return list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
+
+
+def _fleet(ctx, h, party):
+    """A side's fleet for combat.py. Ship types are named by their entity; on a side of
+    several players by ``entity/pN`` (``"interceptor/p2"``), so hits say whose ship."""
+    keys = _type_keys(ctx, h, party)
+    if party == NPC:
+        return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for _, n in keys), npc=True)
+    types = []
+    for owner, cls in keys:
+        t = ship_type(ctx, owner, cls)
+        if isinstance(party, tuple):
+            t = C.ShipType(f"{cls}/p{owner + 1}", t.size, t.initiative, t.hull, t.computer,
+                           t.shield, t.cannons, t.missiles)
+        types.append((t, sum(1 for s in _ships(ctx, h) if s == (owner, cls))))
+    return C.Fleet(tuple(types))
+
+
+def _owner(ctx, b, act):
+    """The player whose ship type ``act`` is (``NPC`` for NPC ships)."""
+    party = b["att"] if act.side == 0 else b["dfn"]
+    if party == NPC:
+        return NPC
+    return _type_keys(ctx, b["h"], party)[act.index][0]
 
 
 def _engine(ctx, b):
@@ -846,7 +883,7 @@ def _activation(ctx, b, act) -> str:
     that does not retreat: nothing to do). Types without cannons activate too, so that they
     may retreat [M: eclipse.md §2.5, every ship type "fires or retreats"; docs/eclipse.md]."""
     key = (act.side, act.index)
-    party = b["att"] if act.side == 0 else b["dfn"]
+    party = _owner(ctx, b, act)
     fires = "ready" if act.ship.cannons else "next"
     if key in b["retreating"]:
         if _retreat_targets(ctx, b["h"], party):
@@ -875,8 +912,6 @@ def _retreat_targets(ctx, h, p) -> tuple:
     return tuple(sorted(out))
 
 
-def _party_of(b, act):
-    return b["att"] if act.side == 0 else b["dfn"]
 
 
 @primitive("battle_next_round", effect=True)
@@ -911,7 +946,7 @@ def battle_firer(ctx):
     if b["status"] in ("done", "round"):
         return None
     eng = _engine(ctx, b)
-    party = _party_of(b, _current_act(eng, b))
+    party = _owner(ctx, b, _current_act(eng, b))
     return None if party == NPC else party
 
 
@@ -920,7 +955,7 @@ def retreat_targets(ctx):
     """Hexes the active (retreating) ship type may retreat to."""
     b = _thaw(ctx)
     eng = _engine(ctx, b)
-    return _retreat_targets(ctx, b["h"], _party_of(b, _current_act(eng, b)))
+    return _retreat_targets(ctx, b["h"], _owner(ctx, b, _current_act(eng, b)))
 
 
 @primitive("battle_announce", effect=True, retreat="bool")
@@ -951,7 +986,7 @@ def battle_leave(ctx, to):
         raise ctx.violation("no ships are retreating now")
     eng = _engine(ctx, b)
     act = _current_act(eng, b)
-    if to not in _retreat_targets(ctx, b["h"], _party_of(b, act)):
+    if to not in _retreat_targets(ctx, b["h"], _owner(ctx, b, act)):
         raise ctx.violation(f"cannot retreat to {to}")
     state = b["state"]
     side = list(state[act.side])
@@ -1007,7 +1042,7 @@ def battle_roll(ctx, rolls):
     enemy = state[1 - act.side]
     faces = eng.faces(act, enemy, missile)
     hits = eng.make_hits(act, [(d, faces[r - 1]) for d, r in zip(dice, rolls)], missile)
-    if _party_of(b, act) == NPC or _auto_combat(ctx):
+    if _owner(ctx, b, act) == NPC or _auto_combat(ctx):
         new_enemy = eng.assign(act, enemy, hits)
         state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
         b.update(state=state, idx=b["idx"] + 1, status="next")
@@ -1095,37 +1130,36 @@ def end_battle(ctx):
     losses = {}
     for side, party in ((0, b["att"]), (1, b["dfn"])):
         fleet = eng.fleets[side]
+        keys = _type_keys(ctx, h, party)
         fled = {i: k for sd, i, _, k in b["fled"] if sd == side}
-        lost = {ship.name: count - len(b["state"][side][i]) - fled.get(i, 0)
-                for i, (ship, count) in enumerate(fleet.ships)}
+        lost = {keys[i]: count - len(b["state"][side][i]) - fled.get(i, 0)
+                for i, (_, count) in enumerate(fleet.ships)}
         losses[side] = lost
         if party == NPC:
             npcs = list(_npcs(ctx, h))
-            for name, k in lost.items():
+            for (_, name), k in lost.items():
                 for _ in range(k):
                     npcs.remove(name)
             _set(ctx, "npcs", (h,), tuple(npcs))
         else:
             ships = list(_ships(ctx, h))
-            for name, k in lost.items():
+            for key, k in lost.items():
                 for _ in range(k):
-                    i = max(j for j, s in enumerate(ships) if s == (party, name))
-                    del ships[i]
+                    del ships[max(j for j, s in enumerate(ships) if s == key)]
             for sd, i, dest, k in b["fled"]:
                 if sd != side:
                     continue
-                name = fleet.ships[i][0].name
                 for _ in range(k):
-                    j = max(j for j, s in enumerate(ships) if s == (party, name))
-                    del ships[j]
-                _set(ctx, "ships", (dest,), _ships(ctx, dest) + ((party, name),) * k)
+                    del ships[max(j for j, s in enumerate(ships) if s == keys[i])]
+                _set(ctx, "ships", (dest,), _ships(ctx, dest) + (keys[i],) * k)
             _set(ctx, "ships", (h,), tuple(ships))
+    # Every player of a side draws for all the kills of that side [X: the seed's alliance rule
+    # names the draws per ally, not how kills are shared; docs/eclipse.md].
     for side, party in ((0, b["att"]), (1, b["dfn"])):
-        if party == NPC:
-            continue
-        kills = sum(k * _f(ctx, name, "kill_draws") for name, k in losses[1 - side].items())
-        _set(ctx, "fought", (party,), True)
-        _set(ctx, "kill_draws", (party,), _v(ctx, "kill_draws", party) + kills)
+        kills = sum(k * _f(ctx, name, "kill_draws") for (_, name), k in losses[1 - side].items())
+        for p in _members(party):
+            _set(ctx, "fought", (p,), True)
+            _set(ctx, "kill_draws", (p,), _v(ctx, "kill_draws", p) + kills)
     _set(ctx, "battle", (), None)
 
 

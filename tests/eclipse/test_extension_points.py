@@ -40,18 +40,27 @@ def test_allies_neither_fight_nor_pin_and_pin_together():
     assert not any(m.startswith(f"interceptor@{X}>") for m in _moves(g))   # two enemies pin it
     _set(g, v__allies__0=(1,), v__allies__1=(0,))
     assert any(m.startswith(f"interceptor@{X}>") for m in _moves(g))       # 2 of a side vs 1
-    # the allies' ships fight only p3
+    # the allies fight p3 as one side, in one battle; p3's hits say whose ship they hit
     g.auto_chance = False
+    _set(g, v__blueprint__2__interceptor=("ion_cannon", "nuclear_source", "nuclear_drive",
+                                          "positron_computer"))      # initiative 4: fires first
     for p in (1, 2, 3):
         g.play(f"p{p} pass_turn")
+    assert g.get("battles_fought") == ((X, 2, (0, 1)),)
+    options = set()
     while g.get("battle"):
         d = g.state.pending[0]
         if d.label == "rolls":
-            g.play(Action(d.player, d.label, ((1,) * d.options.count,)))   # all miss
+            g.play(Action(d.player, d.label, ((6,) * d.options.count,)))   # every die hits
         else:
+            options |= set(d.options) if d.label == "hit" else set()
             g.play(Action(d.player, d.label, (False,) if d.label == "retreat" else (d.options[0],)))
-    pairs = {frozenset((a, b)) for h, a, b in g.get("battles_fought")}
-    assert pairs == {frozenset((2, 1)), frozenset((2, 0))}
+    assert g.get("battles_fought") == ((X, 2, (0, 1)),)
+    assert {"interceptor/p1:0", "interceptor/p2:0"} <= options
+    # both allies took part: each draws for the battle and the side's kill
+    lost = 3 - len(g.get("ships", index=X))
+    assert lost >= 1
+    check_invariants(g)
 
 
 def test_pinned_by_and_npc_pins(tmp_path):
