@@ -563,12 +563,13 @@ def apply_move(ctx, o):
             del ships[i]
             break
     _set(ctx, "ships", (src,), tuple(ships))
-    # An act of aggression: moving into a hex a diplomatic partner controls or holds ships in
-    # breaks the relations and makes the mover the Traitor [M; Second Dawn's wording, dized].
-    for q in _v(ctx, "ambassadors", me) or ():
-        if _v(ctx, "controller", dst) == q or any(o == q for o, _ in _ships(ctx, dst)):
-            _break_relations(ctx, me, q)
     _set(ctx, "ships", (dst,), _ships(ctx, dst) + ((me, cls),))
+
+
+@primitive("ship_owners", returns="list:player", h="hex")
+def ship_owners(ctx, h):
+    """The players with ships in ``h``, in order of arrival."""
+    return tuple(dict.fromkeys(o for o, _ in _ships(ctx, h)))
 
 
 # ---- diplomacy ------------------------------------------------------------------------------------
@@ -668,7 +669,8 @@ def send_envoy(ctx, frm, to, res):
     _set(ctx, "ambassadors", (to,), (_v(ctx, "ambassadors", to) or ()) + (frm,))
 
 
-def _break_relations(ctx, aggressor, victim) -> None:
+@primitive("break_relations", effect=True, aggressor="player", victim="player")
+def break_relations(ctx, aggressor, victim) -> None:
     """Both ambassadors go home, their cubes back to the track they came from [X: Second Dawn
     lets the owner pick the track]; the aggressor takes the Traitor card."""
     for holder, giver in ((aggressor, victim), (victim, aggressor)):
@@ -1255,9 +1257,10 @@ def bombard_options(ctx, h):
     return tuple(_v(ctx, "cubes", h) or ())
 
 
-@primitive("bombard_player", returns="player", h="hex")
-def bombard_player(ctx, h):
-    """The player whose ships attack the population of ``h``."""
+@primitive("holder", returns="player", h="hex")
+def holder(ctx, h):
+    """The one player whose ships hold ``h`` (no other player's ships, no hostile NPCs), or
+    none: who attacks its population, takes it over or may claim it."""
     return _sole_player(ctx, h)
 
 
@@ -1274,25 +1277,6 @@ def kill_cube(ctx, h, cube):
             _kill_cube(ctx, h, c)
         left = 0
     _set(ctx, "bombard_kills", (), left)
-
-
-@primitive("resolve_takeovers", effect=True)
-def resolve_takeovers(ctx):
-    """A hex without cubes where another player's ships hold the field loses its controller's
-    disc [S base rules p.21 via BGG]."""
-    for h in _hexes(ctx):
-        p = _sole_player(ctx, h)
-        ctrl = _v(ctx, "controller", h)
-        if p is not None and ctrl is not None and ctrl != p and not _v(ctx, "cubes", h):
-            release_hex.fn(ctx, h)
-
-
-@primitive("claimable_hexes", returns="list:hex")
-def claimable_hexes(ctx):
-    """Hexes nobody controls where only ``me``'s ships are (no hostile NPCs)."""
-    me = ctx.player()
-    return tuple(h for h in _hexes(ctx)
-                 if _v(ctx, "controller", h) is None and _sole_player(ctx, h) == me)
 
 
 PRIMITIVES = [v for v in list(globals().values()) if type(v).__name__ == "Primitive"]
