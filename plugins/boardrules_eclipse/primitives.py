@@ -686,35 +686,6 @@ def break_relations(ctx, aggressor, victim) -> None:
     _set(ctx, "traitor", (), aggressor)
 
 
-# ---- upkeep ------------------------------------------------------------------------------------
-
-@primitive("settle_shortfall", effect=True, short="int")
-def settle_shortfall(ctx, short):
-    """``me`` cannot pay ``short`` more money than they have: all money goes, then science and
-    materials are traded at the species' rate, then hexes are given up (fewest VP first), each
-    lowering the upkeep [M: eclipse.md §2.3]. What cannot be covered is forgiven [X]."""
-    me = ctx.player()
-    ctx.lose("money", ctx.get(("r", "money", me)))
-    rate = _f(ctx, _species(ctx, me), "trade")
-    table = _v(ctx, "upkeep_table")
-    need = short
-    for res in ("science", "materials"):
-        while need > 0 and ctx.get(("r", res, me)) >= rate:
-            ctx.pay(res, rate)
-            need -= 1
-    while need > 0:
-        own = _controlled(ctx, me)
-        if not own:
-            break
-        h = min(own, key=lambda x: (_f(ctx, _v(ctx, "sector_at", x), "vp"), x))
-        before = table[min(ctx.get(("c", "disc", me)), len(table) - 1)]
-        release_hex.fn(ctx, h)
-        after = table[min(ctx.get(("c", "disc", me)), len(table) - 1)]
-        need -= before - after
-    if need < 0:
-        ctx.gain("money", -need)
-
-
 # ---- combat ------------------------------------------------------------------------------------
 
 def _parties(ctx, h) -> list:
