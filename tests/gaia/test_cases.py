@@ -19,8 +19,6 @@ CASE_NAMES = sorted(p.stem for p in (SHARED / "cases" / "gaia").glob("*.json")) 
 
 # The kind each file shows that is not fixed yet (README of shared/cases/gaia).
 NOT_YET: dict[str, str] = {
-    "random-2p-2014": "end-of-game conversions above the caps (Itars)",
-    "random-2p-2009": "end-of-game conversions above the caps",
     "random-4p-5025": "Taklons: a brainstone question per power income item",
     "random-2p-2002": "Taklons: the brainstone question when it is the only choice",
     "random-4p-4032": "Taklons: a Gaia project paid with 'brainstone: 1'",
