@@ -196,7 +196,7 @@ class Replayer:
         self.cmds: list = []  # the commands of the line being played, the index of the current one
         self.cmd_index = 0
         self.consumed: set[int] = set()
-        self.using: list[tuple[int, int, int]] = []  # bowls named by the line's annotations
+        self.using: list[tuple[int, int, int, int]] = []  # bowls (and brainstone) the line names
 
     # -- helpers --
     def seat(self, line: N.Line) -> int:
@@ -304,7 +304,14 @@ class Replayer:
     def _bowls_choice(self, d):
         """The bowls the site's ``using area1: a, area2: b`` annotation names, else the default."""
         if self.using:
-            want = self.using.pop(0)
+            want = list(self.using.pop(0))
+            # `brainstone: 1` is the Taklons brainstone paid from the bowl it is in (the rules
+            # count it as a token of that bowl; cases/gaia random-4p-4032 move 35)
+            stone = want.pop()
+            place = brainstone(self.game, d.player)
+            if stone and place in AREAS[:3]:
+                want[AREAS.index(place)] += stone
+            want = tuple(want)
             for o in d.options:
                 if tuple(o) == want:
                     return o
@@ -578,9 +585,11 @@ class Replayer:
 _USING = re.compile(r"using ((?:(?:area[123]|gaia|brainstone): \d+(?:, )?)+)")
 
 
-def _using(text: str) -> tuple[int, int, int]:
+def _using(text: str) -> tuple[int, int, int, int]:
+    """Tokens from bowls I, II, III and the brainstone named by a ``using …`` annotation."""
     amounts = dict((k, int(v)) for k, v in re.findall(r"(area[123]|gaia|brainstone): (\d+)", text))
-    return (amounts.get("area1", 0), amounts.get("area2", 0), amounts.get("area3", 0))
+    return (amounts.get("area1", 0), amounts.get("area2", 0), amounts.get("area3", 0),
+            amounts.get("brainstone", 0))
 
 
 def _short(options) -> str:
@@ -738,8 +747,13 @@ def _replay(record: Record, strict: bool, check: bool, lenient: bool) -> Outcome
             raw = record.moves_raw[n_lead + i]
             want = power_after(raw)
             gaia_phase = all(isinstance(c, N.Spend) and c.cost[0].resource == "tg" for c in lines[i].commands)
-            if want is not None and not isinstance(lines[i].commands[0], N.Income) and not gaia_phase:
-                have = bowls(rp.game, rp.seat(lines[i]))
+            seat = rp.seat(lines[i])
+            # (a question of the actor still open, e.g. the Taklons brainstone of the income that
+            # the line's pass started: the site logs its effects with the answer, on a later line)
+            asked = any(d.player == seat for d in rp.game.state.pending)
+            if want is not None and not isinstance(lines[i].commands[0], N.Income) and not gaia_phase \
+                    and not asked:
+                have = bowls(rp.game, seat)
                 if have != want:
                     power_log = f"move {n_lead + i} {raw!r}: bowls {have} != logged {want}"
     seconds = time.perf_counter() - t0

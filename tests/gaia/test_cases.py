@@ -17,12 +17,8 @@ from tests.conftest import SHARED, shared_path
 
 CASE_NAMES = sorted(p.stem for p in (SHARED / "cases" / "gaia").glob("*.json")) or ["(missing)"]
 
-# The kind each file shows that is not fixed yet (README of shared/cases/gaia).
-NOT_YET: dict[str, str] = {
-    "random-4p-5025": "Taklons: a brainstone question per power income item",
-    "random-2p-2002": "Taklons: the brainstone question when it is the only choice",
-    "random-4p-4032": "Taklons: a Gaia project paid with 'brainstone: 1'",
-}
+# The kind each file shows that is not fixed yet (README of shared/cases/gaia): none left.
+NOT_YET: dict[str, str] = {}
 
 _outcomes: dict = {}
 
@@ -45,3 +41,4 @@ def test_case_replays_exactly_without_lenient_mode(name):
     assert out.lines == len(rec.lines)
     assert out.differences == (), "\n".join(out.differences)
     assert not out.lenient and out.notes == ()
+    assert out.power_log is None, out.power_log
