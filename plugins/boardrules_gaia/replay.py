@@ -79,6 +79,9 @@ DECLINED_UNLESS_WRITTEN = ("itars_tech", "gaia_spend")
 # token is 2 power; Taklons: the brainstone pays 3), tried before the unit conversion.
 GROUPED = {("pw", "c"): (("nevlas", "nevlas_c", 2, 2), ("taklons", "taklons_c", 3, 3)),
            ("pw", "o"): (("nevlas", "nevlas_o", 6, 2),)}
+# Conversions the site writes with several gains: (cost resource, cost per unit, gains per unit)
+# -> (faction, conversion). Nevlas PI: 4pw (two bowl-III tokens) -> 1o + 1c (§4).
+COMBINED = {("pw", 4, (("o", 1), ("c", 1))): ("nevlas", "nevlas_oc")}
 # ``special`` reward text -> the tech tile whose action it is.
 TECH_SPECIALS = {"4pw": "tech9", "3k": "advtech13", "3o": "advtech11", "q,5c": "advtech3"}
 
@@ -532,6 +535,12 @@ class Replayer:
             self.act(A("ivits_station", self.hex(nxt.hex)), True)
             return i + 2
         elif text == "up-lowest":
+            if isinstance(nxt, N.Decline):
+                # the site's engine lets the Bescods decline their own action's step; the rules
+                # keep it illegal: an action without effect (gaia-project.md §12.9, §13)
+                raise ReplayError("Bescods' up-lowest with its step declined is an action without "
+                                  "effect (gaia-project.md §12.9): the rules refuse it, the site's "
+                                  "engine allows it")
             if not isinstance(nxt, N.Up):
                 raise ReplayError("special up-lowest without the track")
             self.act(A("bescods_research", TRACKS[nxt.track]), True)
@@ -551,6 +560,9 @@ class Replayer:
         return i + 1
 
     def _spend(self, p: int, c: N.Spend) -> None:
+        if len(c.cost) == 1 and len(c.gain) > 1:
+            self._combined(p, c)
+            return
         if len(c.cost) != 1 or len(c.gain) != 1:
             raise ReplayError(f"no translation for the combined conversion '{c}'")
         cost, gain = c.cost[0], c.gain[0]
@@ -580,6 +592,22 @@ class Replayer:
             raise ReplayError(f"'{c}' is not a whole number of {name} conversions")
         for _ in range(n):
             self.act(Action(p, "convert", (name,)))
+
+
+    def _combined(self, p: int, c: N.Spend) -> None:
+        """A conversion with several gains (``spend 4pw for 1o,1c``): whole units of a
+        :data:`COMBINED` conversion of the player's faction."""
+        cost = c.cost[0]
+        faction = self.record.factions[p]
+        gains = sorted((g.resource, g.amount) for g in c.gain)
+        for (res, per_cost, per_gain), (who, name) in COMBINED.items():
+            n = cost.amount // per_cost
+            if (res == cost.resource and who == faction and n > 0 and n * per_cost == cost.amount
+                    and gains == sorted((r, a * n) for r, a in per_gain)):
+                for _ in range(n):
+                    self.act(Action(p, "convert", (name,)))
+                return
+        raise ReplayError(f"no translation for the combined conversion '{c}' of {faction}")
 
 
 _USING = re.compile(r"using ((?:(?:area[123]|gaia|brainstone): \d+(?:, )?)+)")
