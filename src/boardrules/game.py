@@ -15,6 +15,7 @@ Pending decisions (``choose``, ``draw``) come before anything else, front first.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Iterator
 
@@ -85,6 +86,9 @@ class Game:
                              ruleset=ruleset.id)
         self.log: list = []
         self._history: list = []  # (state, record length, log length) before each action
+        # what the last listing of legal actions found, to play one of them without running it
+        # again: (state, record length, {action: (context, pending)})
+        self._tried: tuple = (None, 0, {})
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -297,6 +301,12 @@ class Game:
 
     def _try(self, action: Action, check: bool = True):
         """Run ``action``; return (new state, events) or raise IllegalActionError."""
+        state, nrec, tried = self._tried
+        if state is self.state and nrec == len(self.record.actions) and action in tried:
+            # listed as legal on this very state: its run is known (the same with or without
+            # ``check``, as a candidate's arguments pass the argument checks)
+            ctx, pending = tried[action]
+            return State(ctx.merged(), tuple(pending)), ctx.events
         try:
             ctx, pending = self._run(action, check)
         except RuleViolation as err:
@@ -626,11 +636,12 @@ class Game:
             return False
         return True
 
-    def _candidate_legal(self, action: Action) -> bool:
+    def _candidate_legal(self, action: Action, tried: dict) -> bool:
         """:meth:`is_legal` for an action :meth:`candidates` just listed (its arguments are
-        within their domains and ``where`` conditions: they are not checked again)."""
+        within their domains and ``where`` conditions: they are not checked again); the run of
+        a legal one is kept in ``tried``."""
         try:
-            self._run(action, args_checked=True)
+            tried[action] = self._run(action, args_checked=True)
         except RuleViolation:
             return False
         return True
@@ -659,6 +670,21 @@ class Game:
                                          action=err.action) from None
         game.auto_chance = True
         return game
+
+    def copy(self) -> "Game":
+        """An independent game at the same point, for search: it shares the ruleset and the
+        (immutable) state, and has its own record, event log and undo history, so playing or
+        undoing on either leaves the other as it was. Costs a few µs (three list copies);
+        ``copy.copy(game)`` does the same."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.record = copy.copy(self.record)
+        new.record.actions = self.record.actions.copy()
+        new.log = self.log.copy()
+        new._history = self._history.copy()
+        return new
+
+    __copy__ = copy
 
     def save(self) -> str:
         """The game as JSON text: its record with the final state's digest
@@ -714,9 +740,12 @@ class LegalActions:
         if self._cache is not None:
             yield from self._cache
             return
-        found = []
-        for a in self._game.candidates(self._player):
-            if self._game._candidate_legal(a):
+        game = self._game
+        found: list = []
+        tried: dict = {}
+        game._tried = (self._state, len(game.record.actions), tried)
+        for a in game.candidates(self._player):
+            if game._candidate_legal(a, tried):
                 found.append(a)
                 yield a
         self._cache = found
