@@ -343,6 +343,11 @@ class Game:
         S.run_unit(ctx, ctx.rs.blocks[d.block], d.source, me=d.me, env=env)
         pending[:0] = ctx.queued
         ctx.queued = []
+        turn = ctx.get(("f", "turn"))
+        if turn is None or turn[2] is None:
+            # decided outside anyone's turn: its 'after turn' blocks run now, not after the
+            # next player's turn (docs/language.md, 'after turn')
+            self._run_after(ctx, pending)
 
     def _turn_action(self, ctx, pending, action, check, args_checked=False) -> None:
         rs = ctx.rs
@@ -516,6 +521,9 @@ class Game:
                 try:
                     self._emit(ctx, "step_begins", step.name)
                     S.run_unit(ctx, step.body, step.name)
+                    pending[:0] = ctx.queued
+                    ctx.queued = []
+                    self._run_after(ctx, pending)  # a do step is no turn: 'after turn' runs now
                     self._emit(ctx, "step_ends", step.name)
                 except RuleViolation as err:
                     raise RuleViolation(f"the game cannot go on: step '{step.name}' breaks a rule "
