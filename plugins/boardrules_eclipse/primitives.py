@@ -255,31 +255,26 @@ def place_sector(ctx, h, s, rotation):
     _place(ctx, h, s, rotation)
 
 
-@primitive("may_influence", returns="bool", h="hex")
-def may_influence(ctx, h):
-    """True if ``me`` may put a disc on ``h``: nobody controls it, no enemy ships, no hostile NPCs."""
+@primitive("foes", returns="int", h="hex")
+def foes(ctx, h):
+    """Ships in ``h`` that are ``me``'s enemies: other players' not on ``me``'s side (``allies``)
+    and NPC ships not ``peaceful_with`` ``me``'s species."""
     me = ctx.player()
-    return (_v(ctx, "controller", h) is None and not _enemy_ships(ctx, h, me)
-            and not _hostile_npcs(ctx, h, me))
+    return _enemy_ships(ctx, h, me) + len(_hostile_npcs(ctx, h, me))
 
 
 # ---- influence and colony ships -----------------------------------------------------------------
 
-@primitive("influence_hexes", returns="list:hex")
-def influence_hexes(ctx):
-    """Hexes ``me`` may take a disc from (controlled) or place one on (connected to a hex I
-    control or hold a ship in, or holding my ship; free of enemies) [M: eclipse.md §2.2]."""
+@primitive("influence_reach", returns="list:hex")
+def influence_reach(ctx):
+    """Hexes an influence disc of ``me`` can reach: connected by a wormhole (half connections
+    with ``half_connections``; warp portals) to a hex ``me`` controls or holds a ship in, and
+    the hexes holding ``me``'s ships [M: eclipse.md §2.2]."""
     me = ctx.player()
-    own = _controlled(ctx, me)
-    out = set(own)
-    if ctx.get(("c", "disc", me)) > 0:
-        ship_hexes = [h for h in _hexes(ctx) if _own_ships(ctx, h, me)]
-        sources = [_pos(h) for h in set(own) | set(ship_hexes)]
-        near = {_hid(p) for p in G.influence_targets(_galaxy(ctx), sources, wormhole_generator=_wg(ctx, me))}
-        for h in near | set(ship_hexes):
-            if may_influence.fn(ctx, h):
-                out.add(h)
-    return tuple(sorted(out))
+    ship_hexes = {h for h in _hexes(ctx) if _own_ships(ctx, h, me)}
+    sources = [_pos(h) for h in set(_controlled(ctx, me)) | ship_hexes]
+    near = {_hid(p) for p in G.influence_targets(_galaxy(ctx), sources, wormhole_generator=_wg(ctx, me))}
+    return tuple(sorted(near | ship_hexes))
 
 
 @primitive("release_hex", effect=True, h="hex")
