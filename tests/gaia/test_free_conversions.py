@@ -1,5 +1,6 @@
 """Property over random games (issue 14): a free conversion with the resource to spend is always
-legal, and no resource ever exceeds its cap, at the end of the game too.
+legal, no resource ever exceeds its cap, at the end of the game too, and every decision on what a
+player *may* do can be declined.
 
 Rules: gaia-project.md §12.9 (free conversions are not actions: always legal, even when a cap
 cuts off their whole gain, the excess lost), §1 and §12.6 (caps credits 30, ore 15, knowledge 15,
@@ -78,6 +79,18 @@ def in_turn(g) -> int | None:
     return turn[2] if "convert" in step.free else None
 
 
+# Decisions on what the rules say a player *may* do: the research step after a tech tile or
+# Firaks' downgrade (§6, seed 技術タイル "できます"), a power charge offer (§12.1), the Terrans' PI
+# conversions and the Itars' PI trade (§4): each can be declined, by the label alone.
+MAY = ("step_on", "leech", "gaia_spend", "itars_tech")
+
+
+def check_may_decline(g, legal) -> None:
+    for d in g.state.pending[:1]:
+        if d.label in MAY:
+            assert d.optional and Action(d.player, d.label, ()) in legal, f"{d.label} cannot be declined"
+
+
 def check_conversions(g, legal) -> None:
     p = in_turn(g)
     if p is None:
@@ -103,6 +116,7 @@ def test_free_conversions_always_legal_and_caps_hold(players, seed, data):
         legal = list(g.legal_actions())
         assert legal, f"no legal action after {g.record.actions[-3:]}"
         check_conversions(g, legal)
+        check_may_decline(g, legal)
         converts = [a for a in legal if a.name == "convert"]
         if converts and len(converts) < len(legal) and pick(2, "convert?"):
             legal = converts
