@@ -599,7 +599,6 @@ class Replayer:
         for _ in range(n):
             self.act(Action(p, "convert", (name,)))
 
-
     def _combined(self, p: int, c: N.Spend) -> None:
         """A conversion with several gains (``spend 4pw for 1o,1c``): whole units of a
         :data:`COMBINED` conversion of the player's faction."""
