@@ -36,7 +36,26 @@ for every destroyed ship), so the chain of round-start states is acyclic apart f
 and a state left with probability ``1 - p_stay`` passes on its mass divided by ``1 - p_stay``
 (the geometric series), states being visited in increasing progress.
 
-Not modelled: retreat, point defense, regeneration (Morph Shield and regenerating ancients),
+Who assigns hits how is a *policy* per side: the NPC rule (:data:`NPC_POLICY`, or
+:data:`NPC_SPREAD_POLICY` where the rule leaves a choice, :class:`NpcTies`), the focus-fire
+heuristic (:data:`FOCUS_FIRE_POLICY`, the default for players), or optimal play
+(:data:`OPTIMAL_POLICY`; winning is defined in :class:`OptimalPolicy`). Optimal play is solved
+exactly as a two-player zero-sum stochastic game with perfect information: every battle state
+that any assignment can reach is enumerated, then the attacker's value (P(win) + P(draw)/2) is
+computed in decreasing progress, each side taking the best of its options after every roll, with
+the same closed form for the "nothing hit" cycle of a round. When both sides play optimally,
+assignments that leave the enemy strictly less damaged than another option are dropped: more
+damage on the enemy never lowers a side's value, since the damaged side's choices and dice can
+be mirrored in the less damaged one. Cost grows with the number of battle states (the product
+of both sides' damage patterns); a work budget stops oversized problems with
+:class:`CombatTooLarge` (see ``bench/bench_combat.py`` for timings).
+
+Input limits (:data:`MAX_SHIPS`, :data:`MAX_STAT`, :data:`MAX_DICE`, :data:`MAX_RUNS`) keep
+hostile fleets from exhausting the process; dice probabilities are exact integer counts over
+``6**dice``, so no float overflows however many dice roll.
+
+Not modelled: retreat (under the winning objective it never helps the side that retreats, see
+:class:`OptimalPolicy`), point defense, regeneration (Morph Shield and regenerating ancients),
 population bombing, more than two parties.
 """
 
@@ -50,6 +69,7 @@ import random
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from operator import mul
 from typing import NamedTuple, Protocol, TypeAlias, runtime_checkable
 
 import attrs
@@ -575,6 +595,20 @@ def _dominates(a: SideState, b: SideState) -> bool:
     return True
 
 
+@attrs.define
+class _Trans:
+    """One cannon volley at one enemy side state, for optimal play: the hit lists that leave the
+    firing side no choice (probability, enemy id), those that do (probability, enemy ids to
+    choose from), the probability that nothing hits, and every enemy id it can lead to."""
+
+    forced_p: list
+    forced: list[int]
+    choice_p: list
+    choices: list[tuple[int, ...]]
+    miss: Number
+    reach: set[int]
+
+
 class _Battle:
     """Shared machinery of the exact solver and the simulator for one pair of fleets."""
 
@@ -724,9 +758,13 @@ class _Battle:
         self._options[key] = found
         return found
 
-    def _maximal(self, states: set[SideState]) -> set[SideState]:
-        def dealt(st: SideState) -> int:
-            return -sum(sum(ds) - len(ds) * 1000 for ds in st)
+    @staticmethod
+    def _maximal(states: set[SideState]) -> set[SideState]:
+        """The states no other state dominates (a dominating state sorts first: it has no more
+        living ships and, with as many, no less damage)."""
+
+        def dealt(st: SideState) -> tuple[int, int]:
+            return (-sum(map(len, st)), sum(map(sum, st)))
 
         kept: list[SideState] = []
         for st in sorted(states, key=dealt, reverse=True):
@@ -898,23 +936,29 @@ class _Battle:
             self._states[side].append(st)
         return i
 
-    def trans(self, pos: int, shooters: int, enemy: int) -> tuple[list[tuple[Number, tuple[int, ...]]], Number, frozenset[int]]:
+    def trans(self, pos: int, shooters: int, enemy: int) -> _Trans:
         """Cannon activation ``pos`` fired by ``shooters`` ships at the enemy side state ``enemy``
-        (an id): per hit list its probability and the enemy ids the firing side may leave, the
-        probability that nothing hits, and the set of all those ids."""
+        (an id), as :class:`_Trans`."""
         key = (pos, shooters, enemy)
         found = self._trans.get(key)
         if found is None:
             act = self.cannon_acts[pos]
             st = self._states[1 - act.side][enemy]
-            out, miss = [], 0 * self.one
+            found = _Trans([], [], [], [], 0 * self.one, set())
             for hits, p in self.rolls(act, st, shooters, False):
-                if hits:
-                    out.append((p, tuple(self.sid(1 - act.side, e) for e in self.options(act, st, hits))))
+                if not hits:
+                    found.miss += p
+                    continue
+                ids = tuple(self.sid(1 - act.side, e) for e in self.options(act, st, hits))
+                found.reach.update(ids)
+                if len(ids) == 1:
+                    found.forced_p.append(p)
+                    found.forced.append(ids[0])
                 else:
-                    miss += p
-            self.tick(len(out))
-            found = self._trans[key] = (out, miss, frozenset(i for _, opts in out for i in opts))
+                    found.choice_p.append(p)
+                    found.choices.append(ids)
+            self.tick(len(found.forced) + len(found.choices))
+            self._trans[key] = found
         return found
 
     def solve_values(self) -> None:
@@ -934,28 +978,32 @@ class _Battle:
         n = len(acts)
         empty = [self.sid(side, tuple(() for _ in fleet.ships)) for side, fleet in enumerate(self.fleets)]
         counts = self._counts
-        # After a cannon activation the firing side is still armed, so the only battle that ends
-        # there is one whose target side is gone (value 1 for the attacker, 0 for the defender).
-        seen: set[tuple[int, int]] = set()
-        for state in layers[-1]:
-            if self.terminal_value(state) is None:
-                seen.add((self.sid(0, state[0]), self.sid(1, state[1])))
-        stack = list(seen)
-        while stack:
-            a, d = stack.pop()
-            self.tick()
-            for k, act in enumerate(acts):
-                side = act.side
-                shooters = counts[side][a if side == 0 else d][act.index]
-                if not shooters:
-                    continue
-                for e in self.trans(k, shooters, d if side == 0 else a)[2]:
-                    if e != empty[1 - side]:
-                        new = (a, e) if side == 0 else (e, d)
-                        if new not in seen:
-                            seen.add(new)
-                            stack.append(new)
-        prog = [[self.side_progress(side, st) for st in self._states[side]] for side in (0, 1)]
+        # Each side's damage patterns that any volley can reach (any number of shooters); every
+        # armed pair of them is solved, in an order where successors come first: defender
+        # patterns by decreasing progress, and within one, attacker patterns by decreasing
+        # progress (a volley adds damage to one side and leaves the other as it is).
+        post = [s for s in layers[-1] if self.terminal_value(s) is None]
+        closure: list[list[int]] = []
+        for side in (0, 1):
+            found = {self.sid(side, s[side]) for s in post}
+            stack = list(found)
+            while stack:
+                st = stack.pop()
+                self.tick()
+                for k, act in enumerate(acts):
+                    if act.side == side:
+                        continue
+                    for shooters in range(1, self.fleets[act.side].counts[act.index] + 1):
+                        for e in self.trans(k, shooters, st).reach:
+                            if e not in found and e != empty[side]:
+                                found.add(e)
+                                stack.append(e)
+            prog = {i: self.side_progress(side, self._states[side][i]) for i in found}
+            closure.append(sorted(found, key=prog.__getitem__, reverse=True))
+        cannon_types = [{a.index for a in acts if a.side == side} for side in (0, 1)]
+        armed = [
+            {i: any(counts[side][i][t] for t in cannon_types[side]) for i in closure[side]} for side in (0, 1)
+        ]
         rows: list[dict[int, dict[int, Number]]] = [{} for _ in acts]  # rows[k][a][d]
         cols: list[dict[int, dict[int, Number]]] = [{} for _ in acts]  # cols[k][d][a]
         self._rows = rows
@@ -973,7 +1021,9 @@ class _Battle:
                 c = cols[k][d] = {empty[0]: zero}
             return c
 
-        for a, d in sorted(seen, key=lambda ad: prog[0][ad[0]] + prog[1][ad[1]], reverse=True):
+        for a, d in ((a, d) for d in closure[1] for a in closure[0]):
+            if not (armed[0][a] or armed[1][d]):
+                continue
             self.tick(work)
             work = 1
             c: list[Number] = []
@@ -985,19 +1035,19 @@ class _Battle:
                     c.append(zero)
                     q.append(one)
                     continue
-                out, miss, _ = self.trans(k, shooters, d if side == 0 else a)
-                work += len(out)
-                ck = zero
+                t = self.trans(k, shooters, d if side == 0 else a)
+                work += len(t.forced) + len(t.choices)
                 if side == 0:
                     get = row((k + 1) % n, a).__getitem__
-                    for p, opts in out:
-                        ck += p * max(map(get, opts))
+                    best = max
                 else:
                     get = col((k + 1) % n, d).__getitem__
-                    for p, opts in out:
-                        ck += p * min(map(get, opts))
+                    best = min
+                ck = sum(map(mul, t.forced_p, map(get, t.forced)), zero)
+                if t.choices:
+                    ck += sum(map(mul, t.choice_p, [best(map(get, ids)) for ids in t.choices]), zero)
                 c.append(ck)
-                q.append(miss)
+                q.append(t.miss)
             # x_k = c_k + q_k x_{k+1} around the round (x_n = x_0), solved in closed form.
             num, loop = zero, one
             for k in range(n):
