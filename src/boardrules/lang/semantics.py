@@ -203,7 +203,8 @@ def _held(ctx, kind):
     names = ctx.rs.by_kind.get(kind) if isinstance(kind, str) else kind
     if names is None:
         raise ctx.violation(f"'{kind}' is not a kind")
-    return tuple(e for e in names if ctx.get(("o", e)) == me)
+    w, base = ctx.w, ctx.base  # (Context.get inlined: an owner's default is None)
+    return tuple(e for e in names if (w[k] if (k := ("o", e)) in w else base.get(k)) == me)
 
 
 def _table_after(ctx, p):
@@ -327,6 +328,8 @@ def advance(ctx, track, by):
         reward = rs.track_rewards.get((track, level))
         if reward is not None:
             run_unit(ctx, reward, f"{track} {level}")
+        if "advanced" in rs.triggers_by_event:
+            emit(ctx, "advanced", [me, track, level])
 
 
 def _event(ctx, kind, player, detail):
