@@ -75,6 +75,7 @@ class Game:
         lo, hi = ruleset.players
         if not lo <= players <= hi:
             raise ValueError(f"{ruleset.title} is for {lo}–{hi} players, not {players}")
+        plugins.check_players(ruleset.game, ruleset.modules, players)
         self.ruleset = ruleset
         self.players = players
         self.seed = seed
@@ -342,6 +343,11 @@ class Game:
         S.run_unit(ctx, ctx.rs.blocks[d.block], d.source, me=d.me, env=env)
         pending[:0] = ctx.queued
         ctx.queued = []
+        turn = ctx.get(("f", "turn"))
+        if turn is None or turn[2] is None:
+            # decided outside anyone's turn: its 'after turn' blocks run now, not after the
+            # next player's turn (docs/language.md, 'after turn')
+            self._run_after(ctx, pending)
 
     def _turn_action(self, ctx, pending, action, check, args_checked=False) -> None:
         rs = ctx.rs
@@ -383,6 +389,8 @@ class Game:
             env["self"] = adef.entity
         S.run_unit(ctx, rs.action_body(action.name), adef.entity or action.name,
                    me=action.player, env=env)
+        if "action_taken" in rs.triggers_by_event:
+            S.emit(ctx, "action_taken", [action.player, action.name])
         pending[:0] = ctx.queued
         ctx.queued = []
         if action.name in step.main:
@@ -472,6 +480,9 @@ class Game:
         """Run the flow until someone must decide or act, or the game ends."""
         rs = self.ruleset
         for _ in range(100000):
+            if ctx.queued:  # decisions the engine's events queued
+                pending[:0] = ctx.queued
+                ctx.queued = []
             if pending or ctx.get(("f", "over")):
                 return
             stage_i = ctx.get(("f", "stage"))
@@ -491,10 +502,14 @@ class Game:
                     continue
                 ctx.set(("f", "round"), 1)
                 ctx.set(("f", "rounds"), count)
+                self._emit(ctx, "round_begins", 1)
             if step_i >= len(stage.steps):
+                if stage.kind == "rounds":
+                    self._emit(ctx, "round_ends", ctx.get(("f", "round")))
                 if stage.kind == "rounds" and ctx.get(("f", "round")) < ctx.get(("f", "rounds")):
                     ctx.set(("f", "round"), ctx.get(("f", "round")) + 1)
                     ctx.events.append(S._event(ctx, "round", None, ctx.get(("f", "round"))))
+                    self._emit(ctx, "round_begins", ctx.get(("f", "round")))
                 else:
                     ctx.set(("f", "stage"), stage_i + 1)
                 ctx.set(("f", "step"), 0)
@@ -504,7 +519,12 @@ class Game:
                 ctx.set(("f", "step"), step_i + 1)
                 ctx.me = None  # a do step speaks for no player: rules name them
                 try:
+                    self._emit(ctx, "step_begins", step.name)
                     S.run_unit(ctx, step.body, step.name)
+                    pending[:0] = ctx.queued
+                    ctx.queued = []
+                    self._run_after(ctx, pending)  # a do step is no turn: 'after turn' runs now
+                    self._emit(ctx, "step_ends", step.name)
                 except RuleViolation as err:
                     raise RuleViolation(f"the game cannot go on: step '{step.name}' breaks a rule "
                                         f"({err.message})", err.rule or step.name, err.span) from None
@@ -516,6 +536,7 @@ class Game:
                 ctx.set(("f", "turn"), (self._order(ctx, step), -1, None, False))
                 ctx.set(("f", "passed"), ())
                 ctx.set(("f", "acted"), ())
+                self._emit(ctx, "step_begins", step.name)
                 continue
             order, pos, player, main_done = turn
             if player is not None:
@@ -538,6 +559,15 @@ class Game:
         ctx.set(("f", "turn"), None)
         ctx.set(("f", "acted"), ())
         ctx.set(("f", "step"), step_i + 1)
+        self._emit(ctx, "step_ends", self.ruleset.stages[ctx.get(("f", "stage"))].steps[step_i].name)
+
+    @staticmethod
+    def _emit(ctx, event, arg) -> None:
+        """Raise one of the engine's own events (only when some rule reacts to it); decisions
+        its triggers queue stay in ``ctx.queued`` for the flow to pick up."""
+        if event in ctx.rs.triggers_by_event:
+            ctx.me = None
+            S.emit(ctx, event, [arg])
 
     def _order(self, ctx, step) -> tuple:
         n = ctx.nplayers
@@ -639,7 +669,8 @@ class Game:
     @classmethod
     def from_record(cls, record: Record, *, check: bool = True) -> "Game":
         """Replay ``record`` (with legality checks unless ``check=False``)."""
-        rs = build_ruleset(record.game, modules=record.modules, options=record.options,
+        rs = build_ruleset(record.game, modules=plugins.exactly(record.game, record.modules),
+                           options=record.options,
                            texts=dict(record.texts) if record.texts else None)
         if record.rules:
             from .ruleset import Recipe, _build
@@ -824,9 +855,11 @@ def new_game(game: str | None = None, *, players: int, seed=0, modules=(), optio
 
     ``game``: an installed game's name (``boardrules plugins`` lists them) or None with
     ``texts`` (rule files as ``{path: text}``); ``players``: the player count; ``seed``:
-    decides chance outcomes not given explicitly; ``modules``: optional modules to
-    enable; ``options``: option values; ``rules``: house-rule file paths.
+    decides chance outcomes not given explicitly; ``modules``: module ids to switch on
+    (default modules are on; ``"-ID"`` switches one off; requirements come along);
+    ``options``: option values; ``rules``: house-rule file paths.
     Raises :class:`~boardrules.errors.RulesError`, :class:`~boardrules.errors.PluginError`
+    (unknown or conflicting modules, a module that does not allow this player count)
     or ``ValueError`` (player count).
     """
     rs = build_ruleset(game, modules=modules, options=options, rules=rules, texts=texts,
