@@ -38,3 +38,6 @@ def test_the_site_builds_strictly(tmp_path):
     reference = (tmp_path / "site" / "reference" / "index.html").read_text(encoding="utf-8")
     for name in ("boardrules.new_game", "boardrules.Game.play", "boardrules.adapters.pettingzoo"):
         assert f'id="{name}"' in reference
+    # the docstrings' Sphinx roles become links (docs/_ext/sphinx_roles.py), never raw text
+    assert ":class:" not in reference and "<autoref" not in reference
+    assert 'href="#boardrules.IllegalActionError"><code>IllegalActionError</code>' in reference
