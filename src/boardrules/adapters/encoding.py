@@ -24,6 +24,7 @@ import hashlib
 from typing import Iterable
 
 from ..game import Action, Game, format_value
+from ..ruleset import Ruleset
 
 ACTION_BITS = 16
 """Default size of the action space: ``2**16`` ids."""
@@ -31,6 +32,14 @@ OBSERVATION_BITS = 12
 """Default length of the observation vector: ``2**12`` numbers."""
 OBSERVATION_LIMIT = 1_000_000.0
 """Observation entries are clipped to ``±OBSERVATION_LIMIT``."""
+
+
+def game_name(ruleset: Ruleset) -> str:
+    """The game's name for the toolkits' registries: its plugin name, or for rules given as
+    texts their ``title`` (else ``rules_`` and the start of the ruleset's id), lower case,
+    other characters than letters and digits as ``_`` (``gaia_project``)."""
+    name = ruleset.game or ruleset.title or f"rules_{ruleset.id[:8]}"
+    return "".join(c if c.isalnum() else "_" for c in name.lower())
 
 
 def action_key(action: Action) -> str:
