@@ -67,6 +67,10 @@ def test_game_type_follows_the_rules():
     assert harvest.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     with pytest.raises(Exception, match="2–4 players, not 7"):
         pyspiel.load_game(register("harvest"), {"players": 7})
+    with pytest.raises(ValueError, match="bits must be an int"):
+        register("harvest", action_bits=40, short_name="boardrules_harvest_wide")
+    state = eclipse.new_initial_state()
+    assert state.observation_string(0) == repr(state.game.view(0))      # p1's view only
 
 
 DICE_GAME = """

@@ -107,6 +107,8 @@ def test_max_moves_truncates():
 def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="2–4 players, not 9"):
         env("harvest", players=9)
+    with pytest.raises(ValueError, match="bits must be an int from 1 to 30, not 0"):
+        env("harvest", players=2, action_bits=0)
     with pytest.raises(ValueError, match="render_mode"):
         env("harvest", players=2, render_mode="human")
     e = env("harvest", players=2, render_mode="ansi")

@@ -34,6 +34,14 @@ OBSERVATION_LIMIT = 1_000_000.0
 """Observation entries are clipped to ``±OBSERVATION_LIMIT``."""
 
 
+def check_bits(bits: int) -> int:
+    """``bits`` if it is a size these encodings allow (an int from 1 to 30), else
+    ``ValueError``."""
+    if isinstance(bits, bool) or not isinstance(bits, int) or not 1 <= bits <= 30:
+        raise ValueError(f"bits must be an int from 1 to 30, not {bits!r}")
+    return bits
+
+
 def game_name(ruleset: Ruleset) -> str:
     """The game's name for the toolkits' registries: its plugin name, or for rules given as
     texts their ``title`` (else ``rules_`` and the start of the ruleset's id), lower case,
@@ -60,9 +68,7 @@ def action_id(action: Action, bits: int = ACTION_BITS) -> int:
 def encode_actions(actions: Iterable[Action], bits: int = ACTION_BITS) -> dict[int, Action]:
     """Ids of the actions legal in one state: ``{id: action}``, one-to-one (see the
     module's docstring for how colliding ids are moved)."""
-    size = 1 << bits
-    if size <= 0:
-        raise ValueError("bits must be positive")
+    size = 1 << check_bits(bits)
     out: dict[int, Action] = {}
     for action in sorted(actions, key=action_key):
         i = action_id(action, bits)
@@ -88,7 +94,7 @@ def observation(game: Game, player: int | None, bits: int = OBSERVATION_BITS) ->
     see (``pending|LABEL|P``; a chance decision shows none). Entries are clipped to
     ``±OBSERVATION_LIMIT``.
     """
-    size = 1 << bits
+    size = 1 << check_bits(bits)
     vec = [0.0] * size
     view = game.view(player)
     items: list[tuple[tuple[object, ...], object]] = [(("seat", player), True)]

@@ -58,7 +58,9 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
     the name; other rules under a name already taken raise ``ValueError``. The game's
     parameters: ``players`` (default: the game's smallest count) and ``seed`` (0).
     ``max_moves`` bounds the game length OpenSpiel is told. Raises what
-    :func:`boardrules.build_ruleset` raises."""
+    :func:`boardrules.build_ruleset` raises, and ``ValueError`` for ``action_bits`` out of
+    range; loading the game with a player count the game does not allow raises too."""
+    encoding.check_bits(action_bits)
     ruleset = build_ruleset(game, modules=modules, options=options, texts=texts)
     name = short_name or f"boardrules_{encoding.game_name(ruleset)}"
     if name in pyspiel.registered_names():
@@ -79,7 +81,7 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=hi, min_num_players=lo,
         provides_information_state_string=False, provides_information_state_tensor=False,
-        provides_observation_string=False, provides_observation_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=False,
         parameter_specification={"players": lo, "seed": 0})
 
     class BoardrulesGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
@@ -88,9 +90,8 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             params = {"players": lo, "seed": 0, **(params or {})}
             self.players = int(params["players"])
-            if not lo <= self.players <= hi:
-                raise ValueError(f"{ruleset.title} is for {lo}–{hi} players, not {self.players}")
             self.seed = int(params["seed"])
+            Game(ruleset, self.players, self.seed, auto_chance=False)  # the engine checks them
             self.ruleset = ruleset
             self.action_bits = action_bits
             size = 1 << action_bits

@@ -46,7 +46,7 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     ``observation_bits`` the sizes of the action and observation spaces (powers of two);
     ``max_moves`` the number of player moves after which a game is truncated (None: never);
     ``render_mode`` None or ``"ansi"``. Raises what :func:`boardrules.build_ruleset` raises,
-    and ``ValueError`` for a player count the game does not allow.
+    and ``ValueError`` for a player count the game does not allow or sizes out of range.
     """
 
     metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
@@ -59,9 +59,10 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         super().__init__()
         self.ruleset = build_ruleset(game, modules=modules, options=options, rules=rules,
                                      texts=texts)
-        lo, hi = self.ruleset.players
-        if not lo <= players <= hi:
-            raise ValueError(f"{self.ruleset.title} is for {lo}–{hi} players, not {players}")
+        # the engine checks the player count; this game is replaced by reset()
+        self.game: Game | None = Game(self.ruleset, players)
+        for bits in (action_bits, observation_bits):
+            encoding.check_bits(bits)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.metadata = {**self.metadata, "name": f"boardrules_{encoding.game_name(self.ruleset)}_v0"}
@@ -80,7 +81,6 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         })
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: gymnasium.spaces.Discrete(n_act) for a in self.possible_agents}
-        self.game: Game | None = None
         self._ids_state: object = None
         self._ids: dict[int, dict[int, Action]] = {}
         self._next_seed = 0
