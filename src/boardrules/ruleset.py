@@ -187,8 +187,10 @@ class Ruleset:
                     rules = {"main": (), "free": ()}
                     for rule_kind, names, _ in s.rules:
                         rules[rule_kind] = rules.get(rule_kind, ()) + names
+                    # (modules' 'extend step' may name an action twice)
                     steps.append(Step(s.name, "turns", order=order, mode=s.mode,
-                                      main=rules["main"], free=rules["free"]))
+                                      main=tuple(dict.fromkeys(rules["main"])),
+                                      free=tuple(dict.fromkeys(rules["free"]))))
             stages.append(Stage(st.kind, backend.expr(st.count), tuple(steps)))
         return tuple(stages)
 

@@ -363,6 +363,11 @@ class _ToAst(Transformer):
         return A.StepEdit(modifier=modifier, name=str(name), place=place,
                           step=self._step(str(name), body, meta), span=self._span(meta))
 
+    def step_extend(self, meta, c):
+        modifier, name, *rules = c
+        return A.StepExtend(modifier=modifier, name=str(name),
+                            rules=tuple(r for r in rules if r is not None), span=self._span(meta))
+
     def place_before(self, meta, c):
         return ("before", str(c[0]))
 
