@@ -471,6 +471,11 @@ class Game:
             if ctx.queued:  # decisions the engine's events queued
                 pending[:0] = ctx.queued
                 ctx.queued = []
+            while pending and pending[0].player is None:  # a 'queue' block's turn has come
+                d = pending.pop(0)
+                S.run_unit(ctx, rs.blocks[d.block], d.source, me=d.me, env=dict(d.env))
+                pending[:0] = ctx.queued
+                ctx.queued = []
             if pending or ctx.get(("f", "over")):
                 return
             stage_i = ctx.get(("f", "stage"))

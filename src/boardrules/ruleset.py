@@ -136,7 +136,7 @@ class Ruleset:
         nodes: list = []
 
         def walk(node):
-            if isinstance(node, (A.Choose, A.Draw, A.AfterTurn)):
+            if isinstance(node, (A.Choose, A.Draw, A.AfterTurn, A.Queue)):
                 self._block_ids[id(node.body)] = len(nodes)
                 nodes.append(node.body)
             if isinstance(node, A.Block):
@@ -147,7 +147,7 @@ class Ruleset:
                     walk(b)
                 if node.orelse is not None:
                     walk(node.orelse)
-            elif isinstance(node, (A.For, A.Choose, A.Draw, A.AfterTurn)):
+            elif isinstance(node, (A.For, A.Choose, A.Draw, A.AfterTurn, A.Queue)):
                 walk(node.body)
 
         for t in p.tracks.values():

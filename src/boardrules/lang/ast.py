@@ -323,6 +323,15 @@ class AfterTurn:
 
 
 @_node
+class Queue:
+    """``queue { ... }``: the block runs when the decisions raised before it are decided
+    (what it computes, e.g. an offer's size, is computed then)."""
+
+    body: "Block"
+    span: Span = _span()
+
+
+@_node
 class Take:
     entity: object
     span: Span = _span()

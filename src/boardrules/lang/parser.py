@@ -459,6 +459,9 @@ class _ToAst(Transformer):
     def after_turn(self, meta, c):
         return A.AfterTurn(body=c[0], span=self._span(meta))
 
+    def queue_stmt(self, meta, c):
+        return A.Queue(body=c[0], span=self._span(meta))
+
     def take(self, meta, c):
         return A.Take(entity=c[0], span=self._span(meta))
 
