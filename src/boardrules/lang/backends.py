@@ -1,22 +1,22 @@
-"""Two back ends for one AST: a closure compiler and a tree-walking interpreter.
+"""Two back ends for one AST: a compiler and a tree-walking interpreter.
 
 Both turn a statement block into ``fn(ctx) -> None`` and an expression into
 ``fn(ctx) -> value``, and both express every construct through
 :mod:`boardrules.lang.semantics`. The compiler resolves names and dispatches once,
-when the ruleset is built; the interpreter does it on every evaluation. The test
+when the ruleset is built (statements as closures, expressions as generated Python
+source: :mod:`.codegen`); the interpreter does it on every evaluation. The test
 suite runs random expressions and effects through both and compares.
 """
 
 from __future__ import annotations
 
-import operator
-
 from . import ast as A
 from . import semantics as S
+from .codegen import ExprCompiler
 
 
 class Compiler:
-    """AST → Python closures, built once per ruleset.
+    """AST → Python callables, built once per ruleset.
 
     ``block_ids`` maps ``id(node)`` of every ``choose``/``draw``/``after turn`` body
     to its number in the ruleset's table of deferred blocks.
@@ -24,217 +24,11 @@ class Compiler:
 
     def __init__(self, rs):
         self.rs = rs
+        self._exprs = ExprCompiler(rs)
 
-    # ---- expressions ----
+    # ---- expressions: generated Python source (see codegen) ----
     def expr(self, e):
-        rs = self.rs
-        match e:
-            case None:
-                return None
-            case A.Int(value=v) | A.Str(value=v) | A.Bool(value=v):
-                return lambda ctx: v
-            case A.NoneLit():
-                return lambda ctx: None
-            case A.Name(id=n):
-                return self._name(n)
-            case A.Call(fn=fn, args=args):
-                fargs = [self.expr(a) for a in args]
-                if fn in S.BUILTIN_FUNCTIONS:
-                    f = S.BUILTIN_FUNCTIONS[fn]
-                    call = _call_with(f, fargs)
-
-                    def builtin(ctx):
-                        try:
-                            return call(ctx)
-                        except (TypeError, ValueError) as err:
-                            raise ctx.violation(f"{fn}() failed: {err}") from None
-                    return builtin
-                return _call_with(rs.primitives[fn].fn, fargs)
-            case A.ListLit(items=items):
-                fs = [self.expr(i) for i in items]
-                return lambda ctx: tuple(f(ctx) for f in fs)
-            case A.Field(obj=o, name=n):
-                fo = self.expr(o)
-                entities = rs.entities
-
-                def field(ctx):
-                    obj = fo(ctx)
-                    ent = entities.get(obj) if type(obj) is str else None
-                    if ent is not None:
-                        fields = ent.fields
-                        if n in fields:
-                            return fields[n]
-                    return S.field(ctx, obj, n)  # (raises the violation)
-                return field
-            case A.Index(obj=o, index=i):
-                fo, fi = self.expr(o), self.expr(i)
-                var = self._indexed_var(o)
-                if var is not None:
-                    # ``v[i]`` of a per-hex/per-entity variable: the state key directly (the
-                    # same as loading its VarHandle and indexing it, unless a local hides it)
-                    name, vname = o.id, var.name
-                    default = rs.default_of(("v", vname))
-                    if len(var.per) == 2 and var.per[0] == "player":
-                        # ``v[i]`` of a variable per player per X: key ("v", v, me, i)
-                        def index_mine(ctx):
-                            env = ctx.env
-                            if name in env:
-                                return S.index(ctx, env[name], fi(ctx))
-                            i = fi(ctx)
-                            key = ("v", vname, ctx.player(), i)
-                            w = ctx.w
-                            return w[key] if key in w else ctx.base.get(key, default)
-                        return index_mine
-                    if len(var.per) == 1:
-                        def index_one(ctx):
-                            env = ctx.env
-                            if name in env:
-                                return S.index(ctx, env[name], fi(ctx))
-                            key = ("v", vname, fi(ctx))
-                            w = ctx.w
-                            return w[key] if key in w else ctx.base.get(key, default)
-                        return index_one
-
-                    def index_var(ctx, _key=S.var_key):
-                        env = ctx.env
-                        if name in env:
-                            return S.index(ctx, env[name], fi(ctx))
-                        return ctx.get(_key(ctx, var, fi(ctx)))
-                    return index_var
-                return lambda ctx: S.index(ctx, fo(ctx), fi(ctx))
-            case A.Of(expr=x, player=p):
-                fx, fp = self.expr(x), self.expr(p)
-                return lambda ctx: S.with_me(ctx, fp(ctx), lambda: fx(ctx))
-            case A.Neg(operand=o):
-                fo = self.expr(o)
-                return lambda ctx: -S._num(ctx, fo(ctx), "-")
-            case A.Not(operand=o):
-                fo = self.expr(o)
-                return lambda ctx: not fo(ctx)
-            case A.BinOp(op=op, left=l, right=r):
-                fl, fr = self.expr(l), self.expr(r)
-                if op in _INT_OPS:
-                    return _int_fast(_INT_OPS[op], S.binop, op, fl, fr)
-                return lambda ctx: S.binop(ctx, op, fl(ctx), fr(ctx))
-            case A.Compare(op=op, left=l, right=r):
-                fl, fr = self.expr(l), self.expr(r)
-                if op == "==":
-                    return lambda ctx: fl(ctx) == fr(ctx)
-                if op == "!=":
-                    return lambda ctx: fl(ctx) != fr(ctx)
-                if op in _INT_OPS:
-                    return _int_fast(_INT_OPS[op], S.compare, op, fl, fr)
-                return lambda ctx: S.compare(ctx, op, fl(ctx), fr(ctx))
-            case A.Range(low=lo, high=hi):
-                flo, fhi = self.expr(lo), self.expr(hi)
-                return lambda ctx: S.rng(ctx, flo(ctx), fhi(ctx))
-            case A.BoolOp(op="and", items=items):
-                fs = [self.expr(i) for i in items]
-                if len(fs) == 2:  # (as all(): short-circuit, a bool)
-                    fa, fb = fs
-                    return lambda ctx: True if fa(ctx) and fb(ctx) else False
-
-                def and_(ctx):
-                    for f in fs:
-                        if not f(ctx):
-                            return False
-                    return True
-                return and_
-            case A.BoolOp(op="or", items=items):
-                fs = [self.expr(i) for i in items]
-                if len(fs) == 2:  # (as any(): short-circuit, a bool)
-                    fa, fb = fs
-                    return lambda ctx: True if fa(ctx) or fb(ctx) else False
-
-                def or_(ctx):
-                    for f in fs:
-                        if f(ctx):
-                            return True
-                    return False
-                return or_
-            case A.Quant(kind=k, var=v, domain=d, where=w):
-                fd, fw = self.expr(d), self.expr(w)
-                return _quant(k, v, fd, fw)
-            case A.SumOf(expr=x, var=v, domain=d, where=w):
-                return _sum_of(v, self.expr(x), self.expr(d), self.expr(w))
-        raise TypeError(f"cannot compile {e!r}")
-
-    def _indexed_var(self, o):
-        """The VarDef when ``o`` names a variable indexed by something other than the player."""
-        if not isinstance(o, A.Name):
-            return None
-        try:
-            cls, payload = S.classify(self.rs, o.id)
-        except S.RuleViolation:
-            return None
-        if cls == S.VAR and any(p != "player" for p in payload.per):
-            return payload
-        return None
-
-    def _name(self, n):
-        # (the readers below inline Context.get: the overlay, then the committed values, then
-        # the key's default, which the ruleset fixes per variable/resource/component)
-        rs = self.rs
-        try:
-            cls, payload = S.classify(rs, n)
-        except S.RuleViolation:  # a local binding (parameter, loop variable, let)
-            def load_local(ctx):
-                env = ctx.env
-                return env[n] if n in env else S.load_name(ctx, n)
-            return load_local
-        # the common classes read their state key directly (as S.load does, unless a local
-        # binding hides the name)
-        if cls in (S.RESOURCE, S.TRACK, S.COMPONENT):
-            tag = {S.RESOURCE: "r", S.TRACK: "t", S.COMPONENT: "c"}[cls]
-            default = rs.default_of((tag, payload))
-
-            def load_kept(ctx):
-                env = ctx.env
-                if n in env:
-                    return env[n]
-                key = (tag, payload, ctx.player())
-                w = ctx.w
-                return w[key] if key in w else ctx.base.get(key, default)
-            return load_kept
-        if cls == S.VAR and payload.per in ((), ("player",)):
-            key = ("v", payload.name)
-            default = rs.default_of(key)
-            if not payload.per:
-                def load_global(ctx):
-                    env = ctx.env
-                    if n in env:
-                        return env[n]
-                    w = ctx.w
-                    return w[key] if key in w else ctx.base.get(key, default)
-                return load_global
-
-            def load_mine(ctx):
-                env = ctx.env
-                if n in env:
-                    return env[n]
-                k = key + (ctx.player(),)
-                w = ctx.w
-                return w[k] if k in w else ctx.base.get(k, default)
-            return load_mine
-        if cls == S.BUILTIN:
-            def load_builtin(ctx):
-                env = ctx.env
-                return env[n] if n in env else payload(ctx)
-            return load_builtin
-        if cls in (S.OPTION, S.ENTITY, S.KIND):
-            value = S.load(None, cls, payload)
-
-            def load_constant(ctx):
-                env = ctx.env
-                return env[n] if n in env else value
-            return load_constant
-
-        def local_or(ctx, _load=S.load, _cls=cls, _payload=payload):
-            env = ctx.env
-            if n in env:
-                return env[n]
-            return _load(ctx, _cls, _payload)
-        return local_or
+        return self._exprs.compile(e)
 
     def _amounts(self, am):
         if isinstance(am, A.AmountExpr):
@@ -358,35 +152,6 @@ class Compiler:
             case A.Restore(component=c):
                 return lambda ctx: S.restore(ctx, c)
         raise TypeError(f"cannot compile {s!r}")
-
-
-def _call_with(f, fargs):
-    """``f(ctx, *args)`` with each argument computed by ``fargs``, without a list for 0-3."""
-    match fargs:
-        case []:
-            return lambda ctx: f(ctx)
-        case [a]:
-            return lambda ctx: f(ctx, a(ctx))
-        case [a, b]:
-            return lambda ctx: f(ctx, a(ctx), b(ctx))
-        case [a, b, c]:
-            return lambda ctx: f(ctx, a(ctx), b(ctx), c(ctx))
-    return lambda ctx: f(ctx, *[a(ctx) for a in fargs])
-
-
-_INT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<": operator.lt,
-            "<=": operator.le, ">": operator.gt, ">=": operator.ge}
-
-
-def _int_fast(py_op, general, op, fl, fr):
-    """``op`` on two ints directly (bools are not ints here); anything else through
-    ``general`` (S.binop or S.compare), which checks the operands and names the fault."""
-    def int_op(ctx):
-        a, b = fl(ctx), fr(ctx)
-        if type(a) is int and type(b) is int:
-            return py_op(a, b)
-        return general(ctx, op, a, b)
-    return int_op
 
 
 def _sum_of(var, fx, fd, fw):
