@@ -304,6 +304,11 @@ def _read(paths) -> tuple:
     return tuple(out)
 
 
+def _frozen(value):
+    """Option values as the rules hold them: lists become tuples (hashable, for the cache)."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, (list, tuple)) else value
+
+
 def build_ruleset(game: str | None = None, *, modules=(), options=None, rules=(), texts=None,
                   backend: str = "compiled") -> Ruleset:
     """Build (or fetch from the cache) the ruleset for ``game``.
@@ -327,7 +332,7 @@ def build_ruleset(game: str | None = None, *, modules=(), options=None, rules=()
     recipe = Recipe(
         game=game,
         modules=plugins.resolve_modules(game, modules),
-        options=tuple(sorted((options or {}).items())),
+        options=tuple(sorted((k, _frozen(v)) for k, v in (options or {}).items())),
         rules=_read(rules),
         backend=backend,
         texts=tuple(sorted((texts or {}).items())),
