@@ -614,38 +614,26 @@ def _ships_meet(ctx, a, b) -> bool:
     return False
 
 
-@primitive("may_ally", returns="bool", p="player")
-def may_ally(ctx, p):
-    """Whether ``me`` may propose diplomatic relations to ``p`` now [M; see above]."""
-    me = ctx.player()
-    if p == me or ctx.nplayers < _v(ctx, "diplomacy_players") or _species(ctx, p) is None:
-        return False
-    if _v(ctx, "traitor") in (me, p) or p in (_v(ctx, "ambassadors", me) or ()):
-        return False
-    if p in (_v(ctx, "proposed", me) or ()):
-        return False
-    if not (_amb_room(ctx, me) and _amb_room(ctx, p) and _envoy_types(ctx, me) and _envoy_types(ctx, p)):
-        return False
+@primitive("ambassador_room", returns="bool", p="player")
+def ambassador_room(ctx, p):
+    """Whether ``p``'s reputation column has a free slot for one more ambassador (the slot
+    kinds of ``p``'s species)."""
+    return _amb_room(ctx, p)
+
+
+@primitive("hexes_joined", returns="bool", a="player", b="player")
+def hexes_joined(ctx, a, b):
+    """Whether a hex ``a`` controls and one ``b`` controls are joined by a full wormhole
+    connection (half connections do not count)."""
     gal = _galaxy(ctx)
-    theirs = {_pos(h) for h in _controlled(ctx, p)}
-    if not any(n in theirs for h in _controlled(ctx, me) for n in gal.connected_neighbours(_pos(h))):
-        return False
-    return not _ships_meet(ctx, me, p)
+    theirs = {_pos(h) for h in _controlled(ctx, b)}
+    return any(n in theirs for h in _controlled(ctx, a) for n in gal.connected_neighbours(_pos(h)))
 
 
-@primitive("ally_options", returns="list:text")
-def ally_options(ctx):
-    """The players ``me`` may propose relations to now, written ``p1``..``p6``."""
-    return tuple(f"p{q + 1}" for q in range(ctx.nplayers) if may_ally.fn(ctx, q))
-
-
-@primitive("player_named", returns="player", text="text")
-def player_named(ctx, text):
-    """The player written ``text`` (``p1`` is the first)."""
-    if not (isinstance(text, str) and text[:1] == "p" and text[1:].isdigit()
-            and 1 <= int(text[1:]) <= ctx.nplayers):
-        raise ctx.violation(f"{text!r} is not a player (p1..p{ctx.nplayers})")
-    return int(text[1:]) - 1
+@primitive("ships_meet", returns="bool", a="player", b="player")
+def ships_meet(ctx, a, b):
+    """Whether a ship of ``a`` is in a hex ``b`` controls or holds ships in, or vice versa."""
+    return _ships_meet(ctx, a, b)
 
 
 @primitive("envoy_types", returns="list:text", p="player")
