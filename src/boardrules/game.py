@@ -113,7 +113,8 @@ class Game:
         try:
             self._advance(ctx, pending)
         except RuleViolation as err:
-            raise IllegalActionError(f"the game cannot start: {err.message}", rule=err.rule) from None
+            message = err.message.removeprefix("the game cannot go on: ")
+            raise IllegalActionError(f"the game cannot start: {message}", rule=err.rule) from None
         self.log.extend(ctx.events)
         return State(ctx.merged(), tuple(pending))
 
@@ -487,6 +488,11 @@ class Game:
             if ctx.queued:  # decisions the engine's events queued
                 pending[:0] = ctx.queued
                 ctx.queued = []
+            while pending and pending[0].player is None:  # a 'queue' block's turn has come
+                d = pending.pop(0)
+                S.run_unit(ctx, rs.blocks[d.block], d.source, me=d.me, env=dict(d.env))
+                pending[:0] = ctx.queued
+                ctx.queued = []
             if pending or ctx.get(("f", "over")):
                 return
             stage_i = ctx.get(("f", "stage"))
@@ -699,12 +705,14 @@ class Game:
     @classmethod
     def from_record(cls, record: Record, *, check: bool = True) -> "Game":
         """Replay ``record`` (with legality checks unless ``check=False``)."""
+        # (options a house rule declares exist only with the house rules: both at once)
         rs = build_ruleset(record.game, modules=plugins.exactly(record.game, record.modules),
-                           options=record.options,
+                           options=None if record.rules else record.options,
                            texts=dict(record.texts) if record.texts else None)
         if record.rules:
-            from .ruleset import Recipe, _build
-            rs = _build(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules))))
+            from .ruleset import _build, _frozen
+            rs = _build(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules)), options=tuple(
+                sorted((k, _frozen(v)) for k, v in record.options.items()))))
         try:
             game = cls(rs, record.players, record.seed, auto_chance=False)
         except ValueError as err:
