@@ -418,7 +418,7 @@ def test_cli_too_large_suggests_monte_carlo(monkeypatch: pytest.MonkeyPatch) -> 
 def test_cli_help_explains_fleets() -> None:
     text = _odds_cli("--help").output
     for needle in ("I/H/C/S", "initiative", "hull", "computer", "shield", "Y ion", "O plasma",
-                   "R antimatter", "+splitter", "+point-defense", "NAME:CLASS", "optimal", "npc-spread", "Winning"):
+                   "R antimatter", "+splitter", "+point-defense", "repairs", "NAME:CLASS", "optimal", "npc-spread", "Winning"):
         assert needle in text, needle
 
 
