@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import OrderedDict
 from typing import Iterator
 
 import attrs
@@ -86,9 +87,8 @@ class Game:
                              ruleset=ruleset.id)
         self.log: list = []
         self._history: list = []  # (state, record length, log length) before each action
-        # what the last listing of legal actions found, to play one of them without running it
-        # again: (state, record length, {action: (context, pending)})
-        self._tried: tuple = (None, 0, {})
+        # id(state) -> _Known, most recently used last (shared by copies: see _known_for)
+        self._known: OrderedDict = OrderedDict()
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -302,12 +302,16 @@ class Game:
 
     def _try(self, action: Action, check: bool = True):
         """Run ``action``; return (new state, events) or raise IllegalActionError."""
-        state, nrec, tried = self._tried
-        if state is self.state and nrec == len(self.record.actions) and action in tried:
+        known = self._known_for(self.state)
+        run = None if known is None else known.runs.get(action)
+        if run is not None:
             # listed as legal on this very state: its run is known (the same with or without
-            # ``check``, as a candidate's arguments pass the argument checks)
-            ctx, pending = tried[action]
-            return State(ctx.merged(), tuple(pending)), ctx.events
+            # ``check``, as a candidate's arguments pass the argument checks); once played, the
+            # resulting state is kept, so search that comes back here meets the same objects
+            if type(run[0]) is Context:
+                ctx, pending = run
+                run = known.runs[action] = (State(ctx.merged(), tuple(pending)), ctx.events)
+            return run
         try:
             ctx, pending = self._run(action, check)
         except RuleViolation as err:
@@ -656,11 +660,30 @@ class Game:
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` may be played now (tries it on a scratch copy)."""
+        known = self._known_for(self.state)
+        if known is not None and action in known.runs:
+            return True
         try:
             self._run(action)
         except RuleViolation:
             return False
         return True
+
+    def _known_for(self, state: State, create: bool = False) -> "_Known | None":
+        """What is known about the actions from ``state`` at this point of the record (None
+        if nothing and not ``create``). A run depends only on the state, the ruleset and the
+        ply (its events carry it), so copies of this game share these entries."""
+        ply = len(self.record.actions) + 1
+        known = self._known.get(id(state))
+        if known is not None and known.state is state and known.ply == ply:
+            self._known.move_to_end(id(state))
+            return known
+        if not create:
+            return None
+        known = self._known[id(state)] = _Known(state, ply)
+        if len(self._known) > KNOWN_STATES:
+            self._known.popitem(last=False)
+        return known
 
     def _candidate_legal(self, action: Action, tried: dict) -> bool:
         """:meth:`is_legal` for an action :meth:`candidates` just listed (its arguments are
@@ -736,6 +759,24 @@ class Game:
         return draw(self) if draw is not None else None
 
 
+# how many states a game remembers its action runs for (search comes back to a state by undo)
+KNOWN_STATES = 256
+
+
+class _Known:
+    """What is known about the actions from one ``state`` at one ``ply``: the legal actions
+    ``listed`` per player filter, and the ``runs`` of the actions found legal: (context,
+    pending decisions), replaced by (resulting state, events) once played."""
+
+    __slots__ = ("state", "ply", "listed", "runs")
+
+    def __init__(self, state: State, ply: int):
+        self.state = state
+        self.ply = ply
+        self.listed: dict = {}
+        self.runs: dict = {}
+
+
 class LegalActions:
     """Lazy view of the legal actions: ``in`` tests one action, iteration and ``len``
     try each candidate once (the result is cached)."""
@@ -769,14 +810,19 @@ class LegalActions:
             yield from self._cache
             return
         game = self._game
+        known = game._known_for(self._state, create=True)
+        listed = known.listed.get(self._player)
+        if listed is not None:  # listed before on this very state (search came back to it)
+            self._cache = listed
+            yield from listed
+            return
         found: list = []
-        tried: dict = {}
-        game._tried = (self._state, len(game.record.actions), tried)
+        runs = known.runs
         for a in game.candidates(self._player):
-            if game._candidate_legal(a, tried):
+            if a in runs or game._candidate_legal(a, runs):
                 found.append(a)
                 yield a
-        self._cache = found
+        self._cache = known.listed[self._player] = found
 
     def __len__(self) -> int:
         if self._cache is None:
