@@ -25,6 +25,13 @@ the Ancients rulebook for the rare technologies):
    This is modelled by turning each such die into four 1-damage hits with the same targets.
 5. *Distortion Shield* (RotA rare technology): enemy missiles get -2 to hit this side (a natural 6
    still hits).
+   *Point Defense* (RotA rare technology; ../shared/rules/eclipse-rota-rules.md §1 and
+   eclipse.md §4 case 14): after the enemy has rolled and placed the missile hits of one ship
+   type, and before they land, every cannon die of this side's living ships rolls once; each die
+   that hits (natural 6, never a natural 1, else die + computer >= 6; shields do not count)
+   destroys one incoming missile of this side's choice. Optimal play chooses which; a fixed
+   policy destroys the largest missiles first, those aimed at the largest, then most damaged
+   ship first [X]. Every missile volley meets point defense (the "per ship type" reading).
 6. The battle ends when one side has no ships. If neither side has a cannon left (so nothing can
    ever change) the battle is a stalemate, resolved by :class:`Stalemate` — by default a defender
    win, as in ../shared/rules/eclipse-combat-oracle.md (the 1st-edition wording is unconfirmed,
@@ -36,7 +43,26 @@ for every destroyed ship), so the chain of round-start states is acyclic apart f
 and a state left with probability ``1 - p_stay`` passes on its mass divided by ``1 - p_stay``
 (the geometric series), states being visited in increasing progress.
 
-Not modelled: retreat, point defense, regeneration (Morph Shield and regenerating ancients),
+Who assigns hits how is a *policy* per side: the NPC rule (:data:`NPC_POLICY`, or
+:data:`NPC_SPREAD_POLICY` where the rule leaves a choice, :class:`NpcTies`), the focus-fire
+heuristic (:data:`FOCUS_FIRE_POLICY`, the default for players), or optimal play
+(:data:`OPTIMAL_POLICY`; winning is defined in :class:`OptimalPolicy`). Optimal play is solved
+exactly as a two-player zero-sum stochastic game with perfect information: every battle state
+that any assignment can reach is enumerated, then the attacker's value (P(win) + P(draw)/2) is
+computed in decreasing progress, each side taking the best of its options after every roll, with
+the same closed form for the "nothing hit" cycle of a round. When both sides play optimally,
+assignments that leave the enemy strictly less damaged than another option are dropped: more
+damage on the enemy never lowers a side's value, since the damaged side's choices and dice can
+be mirrored in the less damaged one. Cost grows with the number of battle states (the product
+of both sides' damage patterns); a work budget stops oversized problems with
+:class:`CombatTooLarge` (see ``bench/bench_combat.py`` for timings).
+
+Input limits (:data:`MAX_SHIPS`, :data:`MAX_STAT`, :data:`MAX_DICE`, :data:`MAX_RUNS`) keep
+hostile fleets from exhausting the process; dice probabilities are exact integer counts over
+``6**dice``, so no float overflows however many dice roll.
+
+Not modelled: retreat (under the winning objective it never helps the side that retreats, see
+:class:`OptimalPolicy`), the Antimatter Splitter against missiles, regeneration (Morph Shield and regenerating ancients),
 population bombing, more than two parties.
 """
 
@@ -50,6 +76,7 @@ import random
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from operator import mul
 from typing import NamedTuple, Protocol, TypeAlias, runtime_checkable
 
 import attrs
@@ -67,8 +94,21 @@ __all__ = [
     "Policy",
     "NpcPolicy",
     "FocusFirePolicy",
+    "NpcTies",
+    "OptimalPolicy",
     "NPC_POLICY",
+    "NPC_SPREAD_POLICY",
+    "FOCUS_FIRE_POLICY",
     "DEFAULT_POLICY",
+    "OPTIMAL_POLICY",
+    "POLICIES",
+    "policy",
+    "CombatTooLarge",
+    "MAX_SHIPS",
+    "MAX_STAT",
+    "MAX_DICE",
+    "MAX_RUNS",
+    "DEFAULT_BUDGET",
     "PRESETS",
     "preset",
     "combat_odds",
@@ -134,8 +174,15 @@ def _dice(value: Iterable[int]) -> tuple[int, ...]:
 
 
 def _check_dice(_inst: object, attribute: attrs.Attribute, value: tuple[int, ...]) -> None:
-    if any(v < 1 for v in value):
-        raise ValueError(f"{attribute.name}: die damage must be a positive integer, got {value}")
+    if any(not 1 <= v <= MAX_DICE for v in value):
+        raise ValueError(f"{attribute.name}: die damage must be an integer from 1 to {MAX_DICE}, got {value}")
+    if len(value) > MAX_DICE:
+        raise ValueError(f"{attribute.name}: at most {MAX_DICE} dice per ship, got {len(value)}")
+
+
+def _check_stat(_inst: object, attribute: attrs.Attribute, value: int) -> None:
+    if not 0 <= value <= MAX_STAT:
+        raise ValueError(f"{attribute.name} must be an integer from 0 to {MAX_STAT}, got {value}")
 
 
 @attrs.frozen
@@ -144,17 +191,17 @@ class ShipType:
 
     ``initiative``, ``hull`` (extra hit points: destroyed when damage > hull), ``computer`` (added to
     the die) and ``shield`` (its magnitude, subtracted from enemy dice: a Gauss Shield is 1) are
-    non-negative integers. ``cannons`` and ``missiles`` list the damage of each die (1 = ion,
-    2 = plasma, 4 = antimatter), kept sorted largest first. Raises ``ValueError`` for negative stats
-    or non-positive dice.
+    integers from 0 to :data:`MAX_STAT`. ``cannons`` and ``missiles`` list the damage of each die
+    (1 = ion, 2 = plasma, 4 = antimatter; at most :data:`MAX_DICE` dice of at most that damage),
+    kept sorted largest first. Raises ``ValueError`` for a value out of range.
     """
 
     name: str
     size: SizeClass = attrs.field(converter=SizeClass)
-    initiative: int = attrs.field(validator=attrs.validators.ge(0))
-    hull: int = attrs.field(validator=attrs.validators.ge(0))
-    computer: int = attrs.field(default=0, validator=attrs.validators.ge(0))
-    shield: int = attrs.field(default=0, validator=attrs.validators.ge(0))
+    initiative: int = attrs.field(validator=_check_stat)
+    hull: int = attrs.field(validator=_check_stat)
+    computer: int = attrs.field(default=0, validator=_check_stat)
+    shield: int = attrs.field(default=0, validator=_check_stat)
     cannons: tuple[int, ...] = attrs.field(default=(), converter=_dice, validator=_check_dice)
     missiles: tuple[int, ...] = attrs.field(default=(), converter=_dice, validator=_check_dice)
 
@@ -178,22 +225,26 @@ def _check_groups(_inst: object, _attr: attrs.Attribute, value: tuple[tuple[Ship
             raise ValueError(f"not a ShipType: {ship!r}")
         if count < 1:
             raise ValueError(f"{ship.name}: count must be at least 1, got {count}")
+    total = sum(count for _, count in value)
+    if total > MAX_SHIPS:
+        raise ValueError(f"a fleet has at most {MAX_SHIPS} ships, got {total}")
 
 
 @attrs.frozen
 class Fleet:
     """One side of a battle: ``ships`` is a tuple of ``(ShipType, count)`` with distinct names.
 
-    Side flags: ``antimatter_splitter`` and ``distortion_shield`` (RotA rare technologies, see the
-    module docstring) and ``npc`` (Ancients / GCDS / ancient cruisers and dreadnoughts: chooses
-    :data:`NPC_POLICY` when no policy is given). Raises ``ValueError`` for a repeated name or a
-    count below 1.
+    Side flags: ``antimatter_splitter``, ``distortion_shield`` and ``point_defense`` (RotA rare
+    technologies, see the module docstring) and ``npc`` (Ancients / GCDS / ancient cruisers and dreadnoughts: chooses
+    :data:`NPC_POLICY` when no policy is given). Raises ``ValueError`` for a repeated name, a
+    count below 1 or more than :data:`MAX_SHIPS` ships.
     """
 
     ships: tuple[tuple[ShipType, int], ...] = attrs.field(converter=_groups, validator=_check_groups)
     antimatter_splitter: bool = False
     distortion_shield: bool = False
     npc: bool = False
+    point_defense: bool = False
 
     @property
     def types(self) -> tuple[ShipType, ...]:
@@ -355,40 +406,82 @@ def _cheapest_kill(usable: list[tuple[int, Hit]], need: int) -> list[int] | None
     return chosen
 
 
-def _greedy_assign(
-    ships: Sequence[ShipType], state: SideState, hits: Sequence[Hit], priority: PriorityKey
-) -> SideState:
-    """Kill the highest-priority ship the remaining hits can destroy (cheapest way), repeat; then
-    put every left-over hit on the highest-priority living ship it can reach."""
-    alive = [[t, d] for t, damages in enumerate(state) for d in damages]
+Placement: TypeAlias = tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+"""Where the hits of one volley go before they land: per enemy ship type, per living ship (sorted
+largest first) its damage and the damage of each hit placed on it (largest first)."""
+
+
+def _canonical(entries: Iterable[Iterable[tuple[int, Iterable[int]]]]) -> Placement:
+    return tuple(
+        tuple(sorted(((d, tuple(sorted(hs, reverse=True))) for d, hs in ship_list), reverse=True))
+        for ship_list in entries
+    )
+
+
+def land(ships: Sequence[ShipType], placement: Placement) -> SideState:
+    """The enemy's state once every placed hit lands: destroyed ships (damage > hull) removed."""
+    return tuple(
+        tuple(sorted((d + sum(hs) for d, hs in entries if d + sum(hs) <= ships[t].hull), reverse=True))
+        for t, entries in enumerate(placement)
+    )
+
+
+def _greedy_place(
+    ships: Sequence[ShipType],
+    state: SideState,
+    hits: Sequence[Hit],
+    priority: PriorityKey,
+    leftover: PriorityKey | None = None,
+) -> Placement:
+    """Kill the highest-``priority`` ship the remaining hits can destroy (cheapest way), repeat;
+    then put each left-over hit, largest first, on the living ship it can reach that ranks highest
+    by ``leftover`` (default ``priority``), re-ranking after every hit."""
+    # [type, damage with the hits placed so far, damage before the volley, hits placed]
+    alive: list[list] = [[t, d, d, []] for t, damages in enumerate(state) for d in damages]
+    done: list[list] = []
     remaining = list(hits)
 
-    def ordered() -> list[list[int]]:
-        return sorted(alive, key=lambda s: priority(ships[s[0]], s[0], s[1]), reverse=True)
+    def ordered(key: PriorityKey) -> list[list]:
+        return sorted(alive, key=lambda s: key(ships[s[0]], s[0], s[1]), reverse=True)
 
     while remaining and alive:
-        for ship in ordered():
-            t, d = ship
+        for ship in ordered(priority):
+            t, d = ship[0], ship[1]
             usable = [(i, h) for i, h in enumerate(remaining) if t in h.targets]
             chosen = _cheapest_kill(usable, ships[t].hull + 1 - d) if usable else None
             if chosen is not None:
                 alive.remove(ship)
+                done.append(ship)
+                ship[3].extend(remaining[i].damage for i in chosen)
                 drop = set(chosen)
                 remaining = [h for i, h in enumerate(remaining) if i not in drop]
                 break
         else:
             break
-    if remaining and alive:
-        order = ordered()
-        for hit in remaining:
-            for ship in order:
-                if ship[0] in hit.targets:
-                    ship[1] += hit.damage
-                    break
-    result: list[list[int]] = [[] for _ in state]
-    for t, d in alive:
-        result[t].append(d)
-    return tuple(tuple(sorted(ds, reverse=True)) for ds in result)
+    # No remaining subset can destroy a ship any more, so piling or spreading kills nothing.
+    for hit in remaining:
+        for ship in ordered(leftover or priority):
+            if ship[0] in hit.targets:
+                ship[1] += hit.damage
+                ship[3].append(hit.damage)
+                break
+    entries: list[list[tuple[int, list[int]]]] = [[] for _ in state]
+    for t, _, d0, placed in alive + done:
+        entries[t].append((d0, placed))
+    return _canonical(entries)
+
+
+class NpcTies(enum.Enum):
+    """Where the NPC rule leaves a choice: hits that destroy nothing, among equally large ships.
+
+    ``CONCENTRATE`` (the default) piles them on the most damaged of the largest ships, so the
+    next volley may finish it; ``SPREAD`` puts each hit on the least damaged of the largest ships
+    it can reach. The rule text ("inflict as much damage as possible, largest first",
+    ../shared/rules/eclipse.md §2.5) does not say which; both are our choice [X].
+    """
+
+    CONCENTRATE = "concentrate"
+    SPREAD = "spread"
 
 
 @attrs.frozen
@@ -399,27 +492,41 @@ class NpcPolicy:
 
     "Largest" is :attr:`SizeClass.rank`, ties broken by the most damaged ship, then fleet order.
     A kill uses the hits of least total damage (then fewest dice, then narrowest targets).
+    ``ties`` (:class:`NpcTies`) settles hits that destroy nothing among equally large ships.
     """
 
-    name: str = "npc"
+    ties: NpcTies = attrs.field(default=NpcTies.CONCENTRATE, converter=NpcTies)
+
+    @property
+    def name(self) -> str:
+        return "npc" if self.ties is NpcTies.CONCENTRATE else f"npc-{self.ties.value}"
 
     @staticmethod
     def priority(ship: ShipType, index: int, damage: int) -> tuple:
         return (ship.size.rank, damage, -index)
 
+    @staticmethod
+    def spread(ship: ShipType, index: int, damage: int) -> tuple:
+        return (ship.size.rank, -damage, -index)
+
     def assign(self, ships: Sequence[ShipType], state: SideState, hits: Sequence[Hit]) -> SideState:
-        return _greedy_assign(ships, state, hits, self.priority)
+        return land(ships, self.place(ships, state, hits))
+
+    def place(self, ships: Sequence[ShipType], state: SideState, hits: Sequence[Hit]) -> Placement:
+        """Where the hits go, before they land (point defense needs it)."""
+        leftover = self.spread if self.ties is NpcTies.SPREAD else None
+        return _greedy_place(ships, state, hits, self.priority, leftover)
 
 
 @attrs.frozen
 class FocusFirePolicy:
-    """Default player policy ("focus fire"): repeatedly destroy the ship with the most firepower
+    """The "focus fire" heuristic for players: repeatedly destroy the ship with the most firepower
     per damage point still needed to destroy it (:attr:`ShipType.firepower` / (hull + 1 - damage)),
     ties to the larger, then more damaged ship; left-over hits are piled on the living ship ranked
     highest by the same key, so damage concentrates instead of spreading.
 
-    A heuristic, not optimal play; in forced situations (all oracle battles) it agrees with the NPC
-    rule.
+    A heuristic, not optimal play (see :data:`OPTIMAL_POLICY`); in forced situations (all oracle
+    battles) it agrees with the NPC rule.
     """
 
     name: str = "focus-fire"
@@ -430,22 +537,117 @@ class FocusFirePolicy:
         return (ship.firepower / need, ship.size.rank, damage, -index)
 
     def assign(self, ships: Sequence[ShipType], state: SideState, hits: Sequence[Hit]) -> SideState:
-        return _greedy_assign(ships, state, hits, self.priority)
+        return land(ships, self.place(ships, state, hits))
+
+    def place(self, ships: Sequence[ShipType], state: SideState, hits: Sequence[Hit]) -> Placement:
+        """Where the hits go, before they land (point defense needs it)."""
+        return _greedy_place(ships, state, hits, self.priority)
+
+
+@attrs.frozen
+class OptimalPolicy:
+    """Optimal play: every hit assignment of this side maximises its own chance of winning, given
+    the rest of the battle (the other side optimal too, or playing its fixed policy).
+
+    *Winning* means being the side left in the hex: the attacker wins when every defending ship is
+    destroyed; the defender wins when every attacking ship is destroyed, and also a stalemate
+    under :attr:`Stalemate.DEFENDER_WINS` or :attr:`Stalemate.ATTACKER_DESTROYED`. A draw
+    (:attr:`Stalemate.DRAW`) counts half a win for each side, so the battle is a two-player
+    zero-sum stochastic game with value ``P(attacker wins) + P(draw) / 2``, which the attacker
+    maximises and the defender minimises. Surviving ships do not count.
+
+    Retreat is not a decision here: under this objective it never helps the side that retreats
+    (a retreating ship type gives up its fire and, once gone, no longer shields its fleet, and a
+    side whose last ships leave has lost), so optimal play never retreats.
+
+    Not a :class:`Policy`: the choice depends on the whole battle state, so only
+    :func:`combat_odds` and :func:`simulate_odds` can play it (they solve the game exactly first).
+    Among equally good assignments the first in canonical state order is taken.
+    """
+
+    name: str = "optimal"
 
 
 NPC_POLICY = NpcPolicy()
-DEFAULT_POLICY = FocusFirePolicy()
+"""The NPC rule, concentrating hits that destroy nothing (:class:`NpcTies`)."""
+NPC_SPREAD_POLICY = NpcPolicy(NpcTies.SPREAD)
+"""The NPC rule, spreading hits that destroy nothing over equally large ships."""
+FOCUS_FIRE_POLICY = FocusFirePolicy()
+DEFAULT_POLICY = FOCUS_FIRE_POLICY
+"""The policy of a player fleet when none is given: :data:`FOCUS_FIRE_POLICY`."""
+OPTIMAL_POLICY = OptimalPolicy()
+
+AnyPolicy: TypeAlias = "Policy | OptimalPolicy"
+
+POLICIES: dict[str, AnyPolicy] = {
+    p.name: p for p in (OPTIMAL_POLICY, FOCUS_FIRE_POLICY, NPC_POLICY, NPC_SPREAD_POLICY)
+}
+"""Every shipped policy by name: ``optimal``, ``focus-fire``, ``npc``, ``npc-spread``."""
+
+
+def policy(name: str) -> AnyPolicy:
+    """The shipped policy called ``name`` (:data:`POLICIES`); ``ValueError`` naming the choices."""
+    try:
+        return POLICIES[name.strip().lower()]
+    except KeyError:
+        raise ValueError(f"unknown policy {name!r}; choose one of {', '.join(POLICIES)}") from None
+
+
+# ------------------------------------------------------------------------------------------ limits
+
+MAX_SHIPS = 60
+"""Most ships in one fleet (three allied players' full supplies are 54, eclipse-data.md §4)."""
+MAX_STAT = 99
+"""Largest initiative, hull, computer or shield value accepted."""
+MAX_DICE = 16
+"""Most cannon dice, and most missile dice, on one ship type; a die deals at most this damage too."""
+MAX_RUNS = 10_000_000
+"""Most Monte-Carlo battles in one :func:`simulate_odds` call."""
+DEFAULT_BUDGET = 3_000_000
+"""Default work budget of :func:`combat_odds`: battle states visited plus dice outcomes and hit
+assignments enumerated (the largest supply-limited battles need well under a tenth of it)."""
+
+
+class CombatTooLarge(ValueError):
+    """An exact solution would exceed the work budget; use :func:`simulate_odds` or a larger budget."""
 
 
 # ------------------------------------------------------------------------------------------ solver
 
 BattleState: TypeAlias = tuple[SideState, SideState]  # (attacker, defender)
+Roll: TypeAlias = tuple[tuple[Hit, ...], Number]  # the hits of one volley and their probability
 
 
 class _Act(NamedTuple):
     side: int  # 0 attacker, 1 defender
     index: int
     ship: ShipType
+
+
+def _dominates(a: SideState, b: SideState) -> bool:
+    """``a`` can be reached from ``b`` by adding damage (destroying ships included)."""
+    for da, db in zip(a, b):
+        if len(da) > len(db):
+            return False
+        # Destroyed ships are best taken from b's most damaged; then pair survivors by rank.
+        for x, y in zip(reversed(da), reversed(db)):
+            if x < y:
+                return False
+    return True
+
+
+@attrs.define
+class _Trans:
+    """One cannon volley at one enemy side state, for optimal play: the hit lists that leave the
+    firing side no choice (probability, enemy id), those that do (probability, enemy ids to
+    choose from), the probability that nothing hits, and every enemy id it can lead to."""
+
+    forced_p: list
+    forced: list[int]
+    choice_p: list
+    choices: list[tuple[int, ...]]
+    miss: Number
+    reach: set[int]
 
 
 class _Battle:
@@ -455,10 +657,11 @@ class _Battle:
         self,
         attacker: Fleet,
         defender: Fleet,
-        attacker_policy: Policy | None,
-        defender_policy: Policy | None,
+        attacker_policy: AnyPolicy | None,
+        defender_policy: AnyPolicy | None,
         stalemate: Stalemate,
         one: Number,
+        budget: int = DEFAULT_BUDGET,
     ) -> None:
         if not attacker.ships and not defender.ships:
             raise ValueError("both fleets are empty")
@@ -468,11 +671,16 @@ class _Battle:
             for p, f in ((attacker_policy, attacker), (defender_policy, defender))
         )
         for p in self.policies:
-            if not isinstance(p, Policy):
+            if not isinstance(p, (Policy, OptimalPolicy)):
                 raise TypeError(f"not a Policy: {p!r}")
+        self.optimal = tuple(isinstance(p, OptimalPolicy) for p in self.policies)
+        # Dropping dominated assignments is sound when both sides choose optimally (more damage on
+        # the enemy never lowers a side's value); a fixed policy may react non-monotonically.
+        self.prune = all(self.optimal)
         self.stalemate = Stalemate(stalemate)
         self.one = one
-        self.sixth = one / 6
+        self.budget = budget
+        self.work = 0
         acts = [
             _Act(side, i, ship)
             for side, fleet in enumerate(self.fleets)
@@ -480,14 +688,40 @@ class _Battle:
         ]
         # Higher initiative first; ties: defender (side 1) first; then fleet order.
         acts.sort(key=lambda a: (-a.ship.initiative, -a.side, a.index))
+        self.acts = acts  # every ship type, in activation order (types without cannons retreat)
         self.missile_acts = [a for a in acts if a.ship.missiles]
         self.cannon_acts = [a for a in acts if a.ship.cannons]
         self.start: BattleState = tuple(  # type: ignore[assignment]
             tuple((0,) * count for count in fleet.counts) for fleet in self.fleets
         )
         self._faces: dict[tuple, list[tuple[int, ...]]] = {}
+        self._rolls: dict[tuple, list[Roll]] = {}
         self._volleys: dict[tuple, list[tuple[SideState, Number]]] = {}
         self._assign: dict[tuple, SideState] = {}
+        self._options: dict[tuple, tuple[SideState, ...]] = {}
+        # Optimal play: value (attacker's win + half a draw) before each cannon activation of a
+        # round-start state, and before each missile activation.
+        self._rows: list[dict[int, dict[int, Number]]] = []
+        self._missile_value: list[dict[BattleState, Number]] = []
+        self._ids: tuple[dict[SideState, int], dict[SideState, int]] = ({}, {})
+        self._states: tuple[list[SideState], list[SideState]] = ([], [])
+        self._counts: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
+        self._trans: dict[tuple[int, int, int], tuple] = {}
+        self._pd: dict[tuple, tuple] = {}
+        for side, fleet in enumerate(self.fleets):
+            policy_ = self.policies[side]
+            if self.fleets[1 - side].point_defense and any(fleet.types[i].missiles for i in range(len(fleet.ships))) \
+                    and not self.optimal[side] and not hasattr(policy_, "place"):
+                raise TypeError(f"{policy_!r} cannot fire missiles at point defense: it has no place() method")
+
+    def tick(self, amount: int = 1) -> None:
+        self.work += amount
+        if self.work > self.budget:
+            raise CombatTooLarge(
+                f"exact odds of {format_fleet(self.fleets[0])} vs {format_fleet(self.fleets[1])} need "
+                f"more than {self.budget:,} steps of work; use Monte-Carlo (simulate_odds, --mc) or "
+                "smaller fleets"
+            )
 
     # -- helpers -----------------------------------------------------------------------------
     def faces(self, act: _Act, enemy: SideState, missile: bool) -> list[tuple[int, ...]]:
@@ -526,16 +760,65 @@ class _Battle:
         return tuple(hits)
 
     def assign(self, act: _Act, enemy: SideState, hits: tuple[Hit, ...]) -> SideState:
+        """The enemy's state after ``act``'s fixed policy assigns ``hits``."""
         if not hits:
             return enemy
         key = (act.side, enemy, hits)
         new = self._assign.get(key)
         if new is None:
+            self.tick(len(hits))
             types = self.fleets[1 - act.side].types
-            new = self.policies[act.side].assign(types, enemy, hits)
+            new = self.policies[act.side].assign(types, enemy, hits)  # type: ignore[union-attr]
             new = tuple(tuple(sorted(ds, reverse=True)) for ds in new)
             self._assign[key] = new
         return new
+
+    def options(self, act: _Act, enemy: SideState, hits: tuple[Hit, ...]) -> tuple[SideState, ...]:
+        """Every enemy state the firing side may leave after assigning ``hits`` (for a fixed
+        policy, the one it picks), in canonical order; dominated ones dropped when pruning."""
+        if not self.optimal[act.side]:
+            return (self.assign(act, enemy, hits),)
+        key = (act.side, enemy, hits)
+        found = self._options.get(key)
+        if found is not None:
+            return found
+        hulls = [ship.hull for ship in self.fleets[1 - act.side].types]
+        partial = {enemy}
+        for hit in hits:
+            nxt: set[SideState] = set()
+            for st in partial:
+                placed = False
+                for t in hit.targets:
+                    ds = st[t]
+                    for d in set(ds):
+                        placed = True
+                        rest = list(ds)
+                        rest.remove(d)
+                        if d + hit.damage <= hulls[t]:
+                            rest.append(d + hit.damage)
+                            rest.sort(reverse=True)
+                        nxt.add(st[:t] + (tuple(rest),) + st[t + 1:])
+                if not placed:  # every ship this die can reach is already destroyed
+                    nxt.add(st)
+            self.tick(len(nxt))
+            partial = self._maximal(nxt) if self.prune else nxt
+        found = tuple(sorted(partial))
+        self._options[key] = found
+        return found
+
+    @staticmethod
+    def _maximal(states: set[SideState]) -> set[SideState]:
+        """The states no other state dominates (a dominating state sorts first: it has no more
+        living ships and, with as many, no less damage)."""
+
+        def dealt(st: SideState) -> tuple[int, int]:
+            return (-sum(map(len, st)), sum(map(sum, st)))
+
+        kept: list[SideState] = []
+        for st in sorted(states, key=dealt, reverse=True):
+            if not any(_dominates(k, st) for k in kept):
+                kept.append(st)
+        return set(kept)
 
     @staticmethod
     def finished(state: BattleState) -> bool:
@@ -558,25 +841,33 @@ class _Battle:
         # Defender survives, or both sides are gone (cannot happen in sequential fire, kept safe).
         return Outcome(Side.DEFENDER, att, dfn)
 
+    def side_progress(self, side: int, st: SideState) -> int:
+        """Damage dealt to one side so far, a destroyed ship counting its hull + 1."""
+        return sum(
+            sum(ds) + (count - len(ds)) * (ship.hull + 1)
+            for (ship, count), ds in zip(self.fleets[side].ships, st)
+        )
+
     def progress(self, state: BattleState) -> int:
-        total = 0
-        for fleet, side in zip(self.fleets, state):
-            for (ship, count), ds in zip(fleet.ships, side):
-                total += sum(ds) + (count - len(ds)) * (ship.hull + 1)
-        return total
+        return self.side_progress(0, state[0]) + self.side_progress(1, state[1])
+
+    @staticmethod
+    def merge(state: BattleState, act: _Act, new_enemy: SideState) -> BattleState:
+        return (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
 
     # -- exact -------------------------------------------------------------------------------
-    def volley(self, act: _Act, enemy: SideState, shooters: int, missile: bool) -> list[tuple[SideState, Number]]:
-        key = (act.side, act.index, shooters, enemy, missile)
-        cached = self._volleys.get(key)
+    def rolls(self, act: _Act, enemy: SideState, shooters: int, missile: bool) -> list[Roll]:
+        """The distinct hit lists one volley of ``shooters`` ships of ``act`` can produce, with
+        their probabilities (exact integer counts over ``6**dice``: no float overflow)."""
+        table = self.faces(act, enemy, missile)
+        key = (act.side, act.index, shooters, table[-1], missile)
+        cached = self._rolls.get(key)
         if cached is not None:
             return cached
-        table = self.faces(act, enemy, missile)
         cats: dict[tuple[int, ...], int] = {}
         for targets in table:
             cats[targets] = cats.get(targets, 0) + 1
         categories = list(cats.items())  # (targets, faces)
-        probs = [self.sixth * n for _, n in categories]
         per_die = act.ship.missiles if missile else act.ship.cannons
         by_damage: dict[int, int] = {}
         for d in per_die:
@@ -585,42 +876,398 @@ class _Battle:
         for damage, n in by_damage.items():
             options = []
             for split in _compositions(n, len(categories)):
-                p = math.factorial(n) * self.one
-                for c, q in zip(split, probs):
-                    if c:
-                        p = p * q**c / math.factorial(c)
+                ways = math.factorial(n)
+                for c, (_, faces) in zip(split, categories):
+                    ways = ways // math.factorial(c) * faces**c
                 rolled = [(damage, categories[i][0]) for i, c in enumerate(split) for _ in range(c)]
-                options.append((rolled, p))
+                options.append((rolled, ways))
+                self.tick(n)
             group_outcomes.append(options)
-        result: dict[SideState, Number] = {}
+        counts: dict[tuple[Hit, ...], int] = {}
         for combo in itertools.product(*group_outcomes):
-            p = self.one
+            ways = 1
             rolled: list[tuple[int, tuple[int, ...]]] = []
-            for part, q in combo:
-                p = p * q
+            for part, w in combo:
+                ways *= w
                 rolled.extend(part)
-            new = self.assign(act, enemy, self.make_hits(act, rolled, missile))
+            hits = self.make_hits(act, rolled, missile)
+            self.tick(len(rolled))
+            counts[hits] = counts.get(hits, 0) + ways
+        total = 6 ** sum(by_damage.values())
+        if isinstance(self.one, Fraction):
+            out: list[Roll] = [(h, Fraction(w, total)) for h, w in counts.items()]
+        else:
+            out = [(h, w / total) for h, w in counts.items()]  # int / int: correctly rounded
+        self._rolls[key] = out
+        return out
+
+    def volley(self, act: _Act, enemy: SideState, shooters: int, missile: bool) -> list[tuple[SideState, Number]]:
+        """Distribution of the enemy's state after one volley under ``act``'s fixed policy."""
+        key = (act.side, act.index, shooters, enemy, missile)
+        cached = self._volleys.get(key)
+        if cached is not None:
+            return cached
+        result: dict[SideState, Number] = {}
+        for hits, p in self.rolls(act, enemy, shooters, missile):
+            new = self.assign(act, enemy, hits)
             result[new] = result.get(new, 0) + p
         out = list(result.items())
         self._volleys[key] = out
         return out
 
+    def moves(self, state: BattleState, pos: int, missile: bool) -> list[tuple[SideState, Number]]:
+        """Distribution of the enemy's state after activation ``pos`` (of the missile or cannon
+        sequence) fires from ``state``; an optimal side picks its best option per roll."""
+        act = (self.missile_acts if missile else self.cannon_acts)[pos]
+        enemy = state[1 - act.side]
+        shooters = len(state[act.side][act.index])
+        result: dict[SideState, Number] = {}
+        if missile and self.point_defense(act, enemy):
+            for hits, p in self.rolls(act, enemy, shooters, missile):
+                for new, q in self.pd_volley(state, pos, hits)[0] if hits else [(enemy, self.one)]:
+                    result[new] = result.get(new, 0) + p * q
+            return list(result.items())
+        if not self.optimal[act.side]:
+            return self.volley(act, enemy, shooters, missile)
+        for hits, p in self.rolls(act, enemy, shooters, missile):
+            new = self.choose(state, act, pos, missile, hits)[0] if hits else enemy
+            result[new] = result.get(new, 0) + p
+        return list(result.items())
+
+    def terminal_value(self, state: BattleState) -> Number | None:
+        """The attacker's value of a battle that is over in ``state``, else ``None``."""
+        if self.finished(state):
+            o = self.outcome(state)
+        elif not self.armed(state):
+            o = self.outcome(state, stalemate=True)
+        else:
+            return None
+        if o.winner is None:
+            return self.one / 2
+        return self.one if o.winner is Side.ATTACKER else 0 * self.one
+
+    def value(self, state: BattleState, pos: int, missile: bool) -> Number:
+        """The attacker's value (win + half a draw, optimal play) before activation ``pos``."""
+        if missile:
+            if pos < len(self.missile_acts):
+                return self._missile_value[pos][state]
+            pos = 0
+        v = self.terminal_value(state)
+        if v is not None:
+            return v
+        return self._rows[pos][self._ids[0][state[0]]][self._ids[1][state[1]]]
+
+    def choose(self, state: BattleState, act: _Act, pos: int, missile: bool, hits: tuple[Hit, ...]) -> tuple[SideState, Number]:
+        """The optimal side's best option for ``hits`` and its value for the attacker."""
+        nxt = pos + 1 if missile else (pos + 1) % len(self.cannon_acts)
+        best: tuple[SideState, Number] | None = None
+        for new_enemy in self.options(act, state[1 - act.side], hits):
+            v = self.value(self.merge(state, act, new_enemy), nxt, missile)
+            if best is None or (v > best[1] if act.side == 0 else v < best[1]):
+                best = (new_enemy, v)
+        assert best is not None
+        return best
+
+    # -- point defense -------------------------------------------------------------------------
+    def point_defense(self, act: _Act, enemy: SideState) -> bool:
+        """Whether the enemy's point defense meets ``act``'s missiles (it needs a living cannon)."""
+        fleet = self.fleets[1 - act.side]
+        return fleet.point_defense and any(ds and fleet.types[t].cannons for t, ds in enumerate(enemy))
+
+    def pd_faces(self, side: int, st: SideState) -> list[int]:
+        """Per point-defense die of ``side`` in ``st``: how many of its six faces destroy a missile
+        (the natural 6, and die + computer >= 6 from 2 up; shields do not count)."""
+        return [
+            1 + min(4, ship.computer)
+            for ship, ds in zip(self.fleets[side].types, st)
+            for _ in range(len(ds) * len(ship.cannons))
+        ]
+
+    def pd_dist(self, side: int, st: SideState) -> list[tuple[int, Number]]:
+        """Distribution of the number of missiles ``side``'s point defense destroys."""
+        faces = self.pd_faces(side, st)
+        ways = [1]
+        for f in faces:  # exact integer counts over 6**dice
+            ways = [a * (6 - f) + b * f for a, b in zip(ways + [0], [0] + ways)]
+        total = 6 ** len(faces)
+        if isinstance(self.one, Fraction):
+            return [(k, Fraction(w, total)) for k, w in enumerate(ways) if w]
+        return [(k, w / total) for k, w in enumerate(ways) if w]
+
+    def placements(self, act: _Act, enemy: SideState, hits: tuple[Hit, ...], every: bool) -> list[Placement]:
+        """Where ``act``'s side may place ``hits``: every way (``every``) or its policy's way."""
+        types = self.fleets[1 - act.side].types
+        if not every:
+            return [self.policies[act.side].place(types, enemy, hits)]  # type: ignore[union-attr]
+        partial = {tuple(tuple((d, ()) for d in ds) for ds in enemy)}
+        for hit in hits:
+            nxt: set[Placement] = set()
+            for pl in partial:
+                for t in hit.targets:
+                    for i, (d, hs) in enumerate(pl[t]):
+                        if i and pl[t][i - 1] == (d, hs):
+                            continue  # the same as the previous, identical ship
+                        ships = list(pl[t])
+                        ships[i] = (d, hs + (hit.damage,))
+                        nxt.add(_canonical(pl[:t] + (tuple(ships),) + pl[t + 1:]))
+            self.tick(len(nxt))
+            partial = nxt
+        return sorted(partial)
+
+    def removals(self, side: int, placement: Placement, k: int | None, every: bool) -> list[SideState]:
+        """The states ``side`` may leave by destroying ``k`` placed missiles (all if fewer; any
+        number when ``k`` is None): every choice (``every``) or the fixed rule's (largest missile,
+        then the largest, most damaged target first)."""
+        types = self.fleets[side].types
+        items = [
+            (t, i, h)
+            for t, entries in enumerate(placement)
+            for i, (_, hs) in enumerate(entries)
+            for h in range(len(hs))
+        ]
+
+        def without(chosen: Iterable[tuple[int, int, int]]) -> SideState:
+            entries = [[(d, list(hs)) for d, hs in ships] for ships in placement]
+            for t, i, h in sorted(chosen, reverse=True):
+                del entries[t][i][1][h]
+            return land(types, _canonical(entries))
+
+        sizes = range(len(items) + 1) if k is None else [min(k, len(items))]
+        if not every:
+            key = lambda x: (-placement[x[0]][x[1]][1][x[2]], -types[x[0]].size.rank, -placement[x[0]][x[1]][0])  # noqa: E731
+            return [without(sorted(items, key=key)[: sizes[0]])]
+        found: set[SideState] = set()
+        for size in sizes:
+            for chosen in itertools.combinations(items, size):
+                found.add(without(chosen))
+            self.tick(len(found))
+        return sorted(found)
+
+    def pd_land(self, state: BattleState, pos: int, placement: Placement, k: int) -> SideState:
+        """The enemy's state after missile activation ``pos``'s ``placement`` meets ``k`` point
+        defense hits, the defending side choosing which missiles to destroy."""
+        act = self.missile_acts[pos]
+        outs = self.removals(1 - act.side, placement, k, self.optimal[1 - act.side])
+        if len(outs) == 1:
+            return outs[0]
+        sign = 1 if act.side == 0 else -1  # the point-defense side minimises the firing side's value
+        return min(outs, key=lambda e: sign * self.value(self.merge(state, act, e), pos + 1, True))
+
+    def pd_volley(self, state: BattleState, pos: int, hits: tuple[Hit, ...]) -> tuple[list[tuple[SideState, Number]], Number, Placement]:
+        """Missile activation ``pos``'s ``hits`` against point defense: the distribution of the
+        enemy's state, its value for the attacker (optimal play present, else 0) and the placement
+        the firing side chose."""
+        key = (state, pos, hits)
+        found = self._pd.get(key)
+        if found is not None:
+            return found
+        act = self.missile_acts[pos]
+        enemy = state[1 - act.side]
+        valued = any(self.optimal)
+        sign = 1 if act.side == 0 else -1
+        best: tuple[list[tuple[SideState, Number]], Number, Placement] | None = None
+        for placement in self.placements(act, enemy, hits, self.optimal[act.side]):
+            dist: dict[SideState, Number] = {}
+            total = 0 * self.one
+            for k, pk in self.pd_dist(1 - act.side, enemy):
+                new = self.pd_land(state, pos, placement, k)
+                dist[new] = dist.get(new, 0) + pk
+                if valued:
+                    total += pk * self.value(self.merge(state, act, new), pos + 1, True)
+            if best is None or sign * total > sign * best[1]:
+                best = (list(dist.items()), total, placement)
+        assert best is not None
+        self._pd[key] = best
+        return best
+
+    def successors(self, state: BattleState, pos: int) -> Iterator[BattleState]:
+        """Every state missile activation ``pos`` may leave (misses included)."""
+        act = self.missile_acts[pos]
+        enemy = state[1 - act.side]
+        shooters = len(state[act.side][act.index])
+        yield state
+        if shooters and not self.finished(state):
+            pd = self.point_defense(act, enemy)
+            for hits, _ in self.rolls(act, enemy, shooters, True):
+                if pd and hits:
+                    news = {
+                        new
+                        for placement in self.placements(act, enemy, hits, True)
+                        for new in self.removals(1 - act.side, placement, None, True)
+                    }
+                else:
+                    news = set(self.options(act, enemy, hits))
+                for new_enemy in news:
+                    yield self.merge(state, act, new_enemy)
+
+    def sid(self, side: int, st: SideState) -> int:
+        """The id of one side's state (ids keep the value tables' keys small and fast)."""
+        ids = self._ids[side]
+        i = ids.get(st)
+        if i is None:
+            i = ids[st] = len(self._counts[side])
+            self._counts[side].append(tuple(len(ds) for ds in st))
+            self._states[side].append(st)
+        return i
+
+    def trans(self, pos: int, shooters: int, enemy: int) -> _Trans:
+        """Cannon activation ``pos`` fired by ``shooters`` ships at the enemy side state ``enemy``
+        (an id), as :class:`_Trans`."""
+        key = (pos, shooters, enemy)
+        found = self._trans.get(key)
+        if found is None:
+            act = self.cannon_acts[pos]
+            st = self._states[1 - act.side][enemy]
+            found = _Trans([], [], [], [], 0 * self.one, set())
+            for hits, p in self.rolls(act, st, shooters, False):
+                if not hits:
+                    found.miss += p
+                    continue
+                ids = tuple(self.sid(1 - act.side, e) for e in self.options(act, st, hits))
+                found.reach.update(ids)
+                if len(ids) == 1:
+                    found.forced_p.append(p)
+                    found.forced.append(ids[0])
+                else:
+                    found.choice_p.append(p)
+                    found.choices.append(ids)
+            self.tick(len(found.forced) + len(found.choices))
+            self._trans[key] = found
+        return found
+
+    def solve_values(self) -> None:
+        """Solve the game for optimal play: enumerate every battle state either side's choices can
+        reach, then compute the attacker's value backwards, in decreasing progress."""
+        if self._rows:
+            return
+        one, zero = self.one, 0 * self.one
+        layers: list[set[BattleState]] = [{self.start}]
+        for j in range(len(self.missile_acts)):
+            layer: set[BattleState] = set()
+            for state in layers[-1]:
+                layer.update(self.successors(state, j))
+            self.tick(len(layer))
+            layers.append(layer)
+        acts = self.cannon_acts
+        n = len(acts)
+        empty = [self.sid(side, tuple(() for _ in fleet.ships)) for side, fleet in enumerate(self.fleets)]
+        counts = self._counts
+        # Each side's damage patterns that any volley can reach (any number of shooters); every
+        # armed pair of them is solved, in an order where successors come first: defender
+        # patterns by decreasing progress, and within one, attacker patterns by decreasing
+        # progress (a volley adds damage to one side and leaves the other as it is).
+        post = [s for s in layers[-1] if self.terminal_value(s) is None]
+        closure: list[list[int]] = []
+        for side in (0, 1):
+            found = {self.sid(side, s[side]) for s in post}
+            stack = list(found)
+            while stack:
+                st = stack.pop()
+                self.tick()
+                for k, act in enumerate(acts):
+                    if act.side == side:
+                        continue
+                    for shooters in range(1, self.fleets[act.side].counts[act.index] + 1):
+                        for e in self.trans(k, shooters, st).reach:
+                            if e not in found and e != empty[side]:
+                                found.add(e)
+                                stack.append(e)
+            prog = {i: self.side_progress(side, self._states[side][i]) for i in found}
+            closure.append(sorted(found, key=prog.__getitem__, reverse=True))
+        cannon_types = [{a.index for a in acts if a.side == side} for side in (0, 1)]
+        armed = [
+            {i: any(counts[side][i][t] for t in cannon_types[side]) for i in closure[side]} for side in (0, 1)
+        ]
+        rows: list[dict[int, dict[int, Number]]] = [{} for _ in acts]  # rows[k][a][d]
+        cols: list[dict[int, dict[int, Number]]] = [{} for _ in acts]  # cols[k][d][a]
+        self._rows = rows
+        work = 0
+
+        def row(k: int, a: int) -> dict[int, Number]:
+            r = rows[k].get(a)
+            if r is None:
+                r = rows[k][a] = {empty[1]: one}
+            return r
+
+        def col(k: int, d: int) -> dict[int, Number]:
+            c = cols[k].get(d)
+            if c is None:
+                c = cols[k][d] = {empty[0]: zero}
+            return c
+
+        for a, d in ((a, d) for d in closure[1] for a in closure[0]):
+            if not (armed[0][a] or armed[1][d]):
+                continue
+            self.tick(work)
+            work = 1
+            c: list[Number] = []
+            q: list[Number] = []
+            for k, act in enumerate(acts):
+                side = act.side
+                shooters = counts[side][a if side == 0 else d][act.index]
+                if not shooters:
+                    c.append(zero)
+                    q.append(one)
+                    continue
+                t = self.trans(k, shooters, d if side == 0 else a)
+                work += len(t.forced) + len(t.choices)
+                if side == 0:
+                    get = row((k + 1) % n, a).__getitem__
+                    best = max
+                else:
+                    get = col((k + 1) % n, d).__getitem__
+                    best = min
+                ck = sum(map(mul, t.forced_p, map(get, t.forced)), zero)
+                if t.choices:
+                    ck += sum(map(mul, t.choice_p, [best(map(get, ids)) for ids in t.choices]), zero)
+                c.append(ck)
+                q.append(t.miss)
+            # x_k = c_k + q_k x_{k+1} around the round (x_n = x_0), solved in closed form.
+            num, loop = zero, one
+            for k in range(n):
+                num += loop * c[k]
+                loop *= q[k]
+            x = nxt = num / (one - loop)
+            row(0, a)[d] = col(0, d)[a] = x
+            for k in range(n - 1, 0, -1):
+                nxt = c[k] + q[k] * nxt
+                row(k, a)[d] = col(k, d)[a] = nxt
+        self._missile_value = [{} for _ in self.missile_acts]
+        for j in range(len(self.missile_acts) - 1, -1, -1):
+            act = self.missile_acts[j]
+            for state in layers[j]:
+                shooters = len(state[act.side][act.index])
+                if shooters == 0 or self.finished(state):
+                    v = self.value(state, j + 1, True)
+                else:
+                    v = zero
+                    pd = self.point_defense(act, state[1 - act.side])
+                    for hits, p in self.rolls(act, state[1 - act.side], shooters, True):
+                        if hits and pd:
+                            v += p * self.pd_volley(state, j, hits)[1]
+                        elif hits:
+                            v += p * self.choose(state, act, j, True, hits)[1]
+                        else:
+                            v += p * self.value(state, j + 1, True)
+                self._missile_value[j][state] = v
+
     def phase(self, dist: dict[BattleState, Number], acts: list[_Act], missile: bool) -> dict[BattleState, Number]:
-        for act in acts:
+        for pos, act in enumerate(acts):
             nxt: dict[BattleState, Number] = {}
             for state, p in dist.items():
                 shooters = len(state[act.side][act.index])
                 if shooters == 0 or self.finished(state):
                     nxt[state] = nxt.get(state, 0) + p
                     continue
-                enemy = state[1 - act.side]
-                for new_enemy, q in self.volley(act, enemy, shooters, missile):
-                    new = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
+                for new_enemy, q in self.moves(state, pos, missile):
+                    new = self.merge(state, act, new_enemy)
                     nxt[new] = nxt.get(new, 0) + p * q  # type: ignore[index]
             dist = nxt
         return dist
 
     def solve(self) -> dict[Outcome, Number]:
+        if any(self.optimal):
+            self.solve_values()
         outcomes: dict[Outcome, Number] = {}
 
         def settle(state: BattleState, p: Number) -> bool:
@@ -651,6 +1298,7 @@ class _Battle:
                 return
             a = inflow.get(state)
             if a is None:
+                self.tick()
                 a = inflow[state] = [0] * n if n else [0]
                 heapq.heappush(heap, (self.progress(state), next(counter), state))
             a[step] += p
@@ -666,26 +1314,24 @@ class _Battle:
             if not self.armed(state):
                 settle(state, sum(a, 0 * self.one))
                 continue
-            moves: list[list[tuple[BattleState, Number, Outcome | None]]] = []
+            moves: list[list[tuple[BattleState, Number]]] = []
             q: list[Number] = []
-            for act in acts:
-                shooters = len(state[act.side][act.index])
-                if not shooters:
+            for k, act in enumerate(acts):
+                if not state[act.side][act.index]:
                     moves.append([])
                     q.append(self.one)
                     continue
                 enemy = state[1 - act.side]
                 out = []
                 stay: Number = 0 * self.one
-                for new_enemy, p in self.volley(act, enemy, shooters, False):
+                for new_enemy, p in self.moves(state, k, False):
                     if new_enemy == enemy:
                         stay += p
-                        continue
-                    new = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
-                    done = None if any(new_enemy) else self.outcome(new)  # type: ignore[arg-type]
-                    out.append((new, p, done))
+                    else:
+                        out.append((self.merge(state, act, new_enemy), p))
                 moves.append(out)
                 q.append(stay)
+                self.tick(len(out))
             loop = self.one
             for qk in q:
                 loop = loop * qk
@@ -698,20 +1344,13 @@ class _Battle:
             for k in range(n):
                 if k:
                     x = a[k] + q[k - 1] * x
-                nxt = (k + 1) % n
-                for new, p, done in moves[k]:
-                    if done is not None:
-                        outcomes[done] = outcomes.get(done, 0) + x * p
-                        continue
-                    b = inflow.get(new)
-                    if b is None:
-                        b = inflow[new] = [0] * n
-                        heapq.heappush(heap, (self.progress(new), next(counter), new))
-                    b[nxt] += x * p
+                for new, p in moves[k]:
+                    push(new, (k + 1) % n, x * p)
         return outcomes
 
     # -- Monte-Carlo ---------------------------------------------------------------------------
-    def fire_random(self, state: BattleState, act: _Act, rng: random.Random, missile: bool) -> BattleState:
+    def fire_random(self, state: BattleState, pos: int, rng: random.Random, missile: bool) -> BattleState:
+        act = (self.missile_acts if missile else self.cannon_acts)[pos]
         shooters = len(state[act.side][act.index])
         if shooters == 0:
             return state
@@ -720,22 +1359,33 @@ class _Battle:
         per_die = act.ship.missiles if missile else act.ship.cannons
         rnd = rng.random
         rolled = [(d, table[int(rnd() * 6)]) for _ in range(shooters) for d in per_die]
-        new_enemy = self.assign(act, enemy, self.make_hits(act, rolled, missile))
-        return (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
+        hits = self.make_hits(act, rolled, missile)
+        if missile and hits and self.point_defense(act, enemy):
+            if self.optimal[act.side]:
+                placement = self.pd_volley(state, pos, hits)[2]
+            else:
+                placement = self.placements(act, enemy, hits, False)[0]
+            k = sum(1 for f in self.pd_faces(1 - act.side, enemy) if int(rnd() * 6) < f)
+            new_enemy = self.pd_land(state, pos, placement, k)
+        elif self.optimal[act.side] and hits:
+            new_enemy = self.choose(state, act, pos, missile, hits)[0]
+        else:
+            new_enemy = self.assign(act, enemy, hits)
+        return self.merge(state, act, new_enemy)
 
     def simulate(self, rng: random.Random) -> Outcome:
         state = self.start
-        for act in self.missile_acts:
+        for pos in range(len(self.missile_acts)):
             if self.finished(state):
                 return self.outcome(state)
-            state = self.fire_random(state, act, rng, missile=True)
+            state = self.fire_random(state, pos, rng, missile=True)
         while True:
             if self.finished(state):
                 return self.outcome(state)
             if not self.armed(state):
                 return self.outcome(state, stalemate=True)
-            for act in self.cannon_acts:
-                state = self.fire_random(state, act, rng, missile=False)
+            for pos in range(len(self.cannon_acts)):
+                state = self.fire_random(state, pos, rng, missile=False)
                 if self.finished(state):
                     return self.outcome(state)
 
@@ -757,46 +1407,57 @@ def _sorted_outcomes(outcomes: dict[Outcome, Number]) -> dict[Outcome, Number]:
 def combat_odds(
     attacker: Fleet,
     defender: Fleet,
-    attacker_policy: Policy | None = None,
-    defender_policy: Policy | None = None,
+    attacker_policy: AnyPolicy | None = None,
+    defender_policy: AnyPolicy | None = None,
     *,
     stalemate: Stalemate | str = Stalemate.DEFENDER_WINS,
     fractions: bool = False,
+    budget: int = DEFAULT_BUDGET,
 ) -> Odds:
     """Exact outcome distribution of a battle between ``attacker`` and ``defender``.
 
     Policies default to :data:`NPC_POLICY` for an ``npc`` fleet and :data:`DEFAULT_POLICY`
-    otherwise. ``stalemate`` scores battles nobody can finish (:class:`Stalemate`). With
+    otherwise; :data:`OPTIMAL_POLICY` on one side makes it play its best against the other side's
+    policy, on both sides solves the zero-sum game (see :class:`OptimalPolicy` for what winning
+    means). ``stalemate`` scores battles nobody can finish (:class:`Stalemate`). With
     ``fractions=True`` the probabilities are exact ``Fraction`` values (slower) instead of floats.
-    Returns an :class:`Odds` with ``runs=None``. Raises ``ValueError`` if both fleets are empty and
-    ``TypeError`` for an object that is not a :class:`Policy`.
+    Returns an :class:`Odds` with ``runs=None``. Raises ``ValueError`` if both fleets are empty,
+    :class:`CombatTooLarge` (a ``ValueError``) when the work would exceed ``budget`` (battle states
+    plus enumerated dice outcomes and assignments), and ``TypeError`` for an object that is not a
+    policy.
     """
     one: Number = Fraction(1) if fractions else 1.0
-    battle = _Battle(attacker, defender, attacker_policy, defender_policy, Stalemate(stalemate), one)
+    battle = _Battle(attacker, defender, attacker_policy, defender_policy, Stalemate(stalemate), one, budget)
     return Odds(attacker, defender, _sorted_outcomes(battle.solve()), battle.stalemate, None)
 
 
 def simulate_odds(
     attacker: Fleet,
     defender: Fleet,
-    attacker_policy: Policy | None = None,
-    defender_policy: Policy | None = None,
+    attacker_policy: AnyPolicy | None = None,
+    defender_policy: AnyPolicy | None = None,
     *,
     runs: int = 10_000,
     seed: int | random.Random | None = 0,
     stalemate: Stalemate | str = Stalemate.DEFENDER_WINS,
+    budget: int = DEFAULT_BUDGET,
 ) -> Odds:
     """Monte-Carlo estimate of :func:`combat_odds` from ``runs`` simulated battles.
 
     ``seed`` is an int (or ``None``) for a fresh :class:`random.Random`, or a ``Random`` to use.
-    Returns an :class:`Odds` whose probabilities are frequencies and whose ``runs`` is set, so
-    :meth:`Odds.std_error` gives the standard error of any probability derived from it.
-    Raises ``ValueError`` if ``runs < 1`` or both fleets are empty.
+    A side playing :data:`OPTIMAL_POLICY` first has the game solved exactly (within ``budget``),
+    then follows those choices in every simulated battle. Returns an :class:`Odds` whose
+    probabilities are frequencies and whose ``runs`` is set, so :meth:`Odds.std_error` gives the
+    standard error of any probability derived from it. Raises ``ValueError`` unless
+    ``1 <= runs <= MAX_RUNS``, or if both fleets are empty; :class:`CombatTooLarge` as
+    :func:`combat_odds`.
     """
-    if runs < 1:
-        raise ValueError(f"runs must be at least 1, got {runs}")
+    if not 1 <= runs <= MAX_RUNS:
+        raise ValueError(f"runs must be between 1 and {MAX_RUNS:,}, got {runs}")
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    battle = _Battle(attacker, defender, attacker_policy, defender_policy, Stalemate(stalemate), 1.0)
+    battle = _Battle(attacker, defender, attacker_policy, defender_policy, Stalemate(stalemate), 1.0, budget)
+    if any(battle.optimal):
+        battle.solve_values()
     counts: dict[Outcome, int] = {}
     for _ in range(runs):
         o = battle.simulate(rng)
@@ -829,6 +1490,8 @@ _FLAGS = {
     "antimatter-splitter": "antimatter_splitter",
     "distortion": "distortion_shield",
     "distortion-shield": "distortion_shield",
+    "point-defense": "point_defense",
+    "pd": "point_defense",
     "npc": "npc",
     "player": "player",
 }
@@ -932,7 +1595,8 @@ def parse_fleet(text: str) -> Fleet:
       ``1O 1Y``; ``-`` or nothing for none. Missiles are the third field: ``(2/1/1/0; Y; 2O)``.
     * shields may be written negative as printed (``-1``) or as a magnitude (``1``).
 
-    Flags: ``+splitter`` (Antimatter Splitter), ``+distortion`` (Distortion Shield), ``+npc``
+    Flags: ``+splitter`` (Antimatter Splitter), ``+distortion`` (Distortion Shield),
+    ``+point-defense`` or ``+pd`` (Point Defense), ``+npc``
     (use the NPC targeting rule; implied when every ship is an NPC class unless ``+player`` is
     given). Example:
     ``"1 dreadnought(1/2/+1/0; 2R), +splitter"``. Returns a :class:`Fleet`; raises ``ValueError``
@@ -1020,6 +1684,8 @@ def format_fleet(fleet: Fleet) -> str:
         items.append("+splitter")
     if fleet.distortion_shield:
         items.append("+distortion")
+    if fleet.point_defense:
+        items.append("+point-defense")
     all_npc = all(ship.size.is_npc for ship, _ in fleet.ships)
     if fleet.npc and not all_npc:
         items.append("+npc")

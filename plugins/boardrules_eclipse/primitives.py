@@ -29,9 +29,6 @@ from . import combat as C
 from . import galaxy as G
 
 RESOURCES = ("money", "science", "materials")
-ADVANCED_TECH = {"money": "tech_advanced_economy", "science": "tech_advanced_labs",
-                 "materials": "tech_advanced_mining"}
-STRUCTURES = {"orbital": ("tech_orbital", 4), "monolith": ("tech_monolith", 5)}  # tech, cost index
 NPC = "npc"
 MAX_ROUNDS = 100  # engagement rounds before a battle counts as a stalemate
 
@@ -71,6 +68,16 @@ def _has(ctx, p, tech) -> bool:
     return tech in (_v(ctx, "techs", p) or ())
 
 
+def _tech_gives(ctx, p, field, value=True) -> bool:
+    """Whether one of ``p``'s technologies has ``field`` equal to ``value`` (techs.rules)."""
+    return any(_f(ctx, t, field) == value for t in _v(ctx, "techs", p) or ())
+
+
+def _advanced_ok(ctx, p, res) -> bool:
+    """Whether ``p`` may put a ``res`` cube on an advanced ("*") square."""
+    return _tech_gives(ctx, p, "advanced", res)
+
+
 def _hexes(ctx) -> tuple:
     return _v(ctx, "hexes") or ()
 
@@ -87,19 +94,20 @@ def _npcs(ctx, h) -> tuple:
     return _v(ctx, "npcs", h) or ()
 
 
-def _friendly_ancients(ctx, p) -> bool:
-    sp = _species(ctx, p)
-    return bool(sp and _f(ctx, sp, "ancients_friendly"))
-
-
 def _hostile_npcs(ctx, h, p) -> tuple:
-    """NPCs in h that fight (and pin) player p: the GCDS always, Ancients unless p is Draco."""
-    friendly = _friendly_ancients(ctx, p)
-    return tuple(n for n in _npcs(ctx, h) if not (friendly and n == "ancient"))
+    """NPCs in h that fight (and pin) player p: all but those ``peaceful_with`` p's species."""
+    sp = _species(ctx, p)
+    return tuple(n for n in _npcs(ctx, h) if sp not in _f(ctx, n, "peaceful_with"))
+
+
+def _side(ctx, p) -> set:
+    """``p`` and the players on ``p``'s side (the ``allies`` variable)."""
+    return {p, *(_v(ctx, "allies", p) or ())}
 
 
 def _enemy_ships(ctx, h, p) -> int:
-    return sum(1 for owner, _ in _ships(ctx, h) if owner != p)
+    side = _side(ctx, p)
+    return sum(1 for owner, _ in _ships(ctx, h) if owner not in side)
 
 
 def _own_ships(ctx, h, p) -> int:
@@ -120,20 +128,21 @@ def _disc_return(ctx, p) -> None:
 
 
 def _wg(ctx, p) -> bool:
-    return _has(ctx, p, "tech_wormhole_generator")
+    """Whether ``p`` goes through half wormhole connections (a ``half_connections`` tech)."""
+    return _tech_gives(ctx, p, "half_connections")
 
 
 _GALAXY_CACHE: dict = {}
 
 
 def _galaxy(ctx) -> G.Galaxy:
-    key = (id(ctx.rs),) + tuple((h, _v(ctx, "sector_at", h), _v(ctx, "rotation_at", h))
-                                for h in _hexes(ctx))
+    key = (id(ctx.rs),) + tuple((h, _v(ctx, "sector_at", h), _v(ctx, "rotation_at", h),
+                                 bool(_v(ctx, "warp_portal_at", h))) for h in _hexes(ctx))
     gal = _GALAXY_CACHE.get(key)
     if gal is None:
         if len(_GALAXY_CACHE) > 4096:
             _GALAXY_CACHE.clear()
-        placed = [G.PlacedHex(_pos(h), _tile(ctx, s), rot) for h, s, rot in key[1:]]
+        placed = [G.PlacedHex(_pos(h), _tile(ctx, s), rot, warp) for h, s, rot, warp in key[1:]]
         gal = _GALAXY_CACHE[key] = G.Galaxy(placed)
     return gal
 
@@ -142,13 +151,23 @@ def _tile(ctx, sector) -> G.SectorTile:
     mask = 0
     for e in _f(ctx, sector, "wormholes"):
         mask |= 1 << e
-    return G.SectorTile(sector, mask)
+    return G.SectorTile(sector, mask, bool(_f(ctx, sector, "warp_portal")))
 
 
 def _opt(ctx, value, sep, what):
     if not isinstance(value, str) or sep not in value:
         raise ctx.violation(f"{value!r} is not a {what} option")
     return value.split(sep, 1)
+
+
+@primitive("option_part", returns="text", o="text", sep="text", i="int")
+def option_part(ctx, o, sep, i):
+    """Part ``i`` of an option text split at ``sep`` (``option_part("cruiser@2,0", "@", 1)`` is
+    ``"2,0"``); a violation when there is no such part."""
+    parts = o.split(sep) if isinstance(o, str) else []
+    if not 0 <= i < len(parts):
+        raise ctx.violation(f"{o!r} has no part {i} at {sep!r}")
+    return parts[i]
 
 
 # ---- setup -------------------------------------------------------------------------------------
@@ -182,7 +201,7 @@ def setup_galaxy(ctx):
         cubes = []
         for i, planet in enumerate(_f(ctx, home, "planets")):
             res = planet.rstrip("*")
-            if res in RESOURCES and (not planet.endswith("*") or _has(ctx, p, ADVANCED_TECH[res])):
+            if res in RESOURCES and (not planet.endswith("*") or _advanced_ok(ctx, p, res)):
                 cubes.append(f"{i}:{res}")
                 _set(ctx, f"out_{res}", (p,), _v(ctx, f"out_{res}", p) + 1)
         _set(ctx, "cubes", (h,), tuple(cubes))
@@ -192,9 +211,6 @@ def _place(ctx, h, sector, rotation):
     _set(ctx, "hexes", (), _hexes(ctx) + (h,))
     _set(ctx, "sector_at", (h,), sector)
     _set(ctx, "rotation_at", (h,), rotation)
-    npcs = ("ancient",) * _f(ctx, sector, "ancients") + (("gcds",) if _f(ctx, sector, "gcds") else ())
-    _set(ctx, "npcs", (h,), npcs)
-    _set(ctx, "discovery_at", (h,), bool(_f(ctx, sector, "discovery")))
 
 
 # ---- exploring -------------------------------------------------------------------------------
@@ -232,7 +248,8 @@ def sector_rotations(ctx, h, s):
 
 @primitive("place_sector", effect=True, h="hex", s="sector", rotation="int")
 def place_sector(ctx, h, s, rotation):
-    """Put sector ``s`` at ``h`` turned ``rotation``, with its Ancients, GCDS and discovery."""
+    """Put sector ``s`` at ``h`` turned ``rotation`` (its contents: ``sector_contents`` in the
+    rules)."""
     if h in _hexes(ctx):
         raise ctx.violation(f"{h} is already explored")
     _place(ctx, h, s, rotation)
@@ -286,13 +303,15 @@ def _free_squares(ctx, h, p):
         if str(i) in taken:
             continue
         base = planet.rstrip("*")
-        if planet.endswith("*") and not _has(ctx, p, ADVANCED_TECH[base]):
+        if planet.endswith("*") and not _advanced_ok(ctx, p, base):
             continue
         for res in (RESOURCES if base == "any" else (base,)):
             yield str(i), res
-    if _v(ctx, "orbital_at", h) and "o" not in taken:
-        for res in _v(ctx, "orbital_types"):
-            yield "o", res
+    for what in _kind(ctx, "structure"):       # a structure's own square (the orbital's)
+        square = _f(ctx, what, "square")
+        if square and _v(ctx, f"{what}_at", h) and square not in taken:
+            for res in _f(ctx, what, "cube_types"):
+                yield square, res
 
 
 @primitive("colony_options", returns="list:text")
@@ -333,7 +352,7 @@ def _blueprint(ctx, p, cls) -> tuple:
 
 
 _STATS_CACHE: dict = {}
-_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "energy")
+_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy")
 
 
 def _stats(ctx, parts, design):
@@ -367,20 +386,20 @@ def _valid_blueprint(ctx, cls, parts, design) -> bool:
     if s["energy"] < 0:
         return False
     if _f(ctx, cls, "mobile"):
-        return s["move"] > 0
-    return s["move"] == 0
+        return s["move"] > 0 or s["jumps"] > 0    # a drive (or a jump drive alone, RotA)
+    return s["move"] == 0 and s["jumps"] == 0
 
 
 def ship_type(ctx, p, cls) -> C.ShipType:
     """Player ``p``'s ``cls`` as combat.py sees it."""
     s = _stats(ctx, _blueprint(ctx, p, cls), _design(ctx, p, cls))
-    return C.ShipType(cls, C.SizeClass(cls), max(0, s["initiative"]), s["hull"], s["computer"],
+    return C.ShipType(cls, C.SizeClass(_f(ctx, cls, "size")), max(0, s["initiative"]), s["hull"], s["computer"],
                       s["shield"], s["cannons"], s["missiles"])
 
 
 def npc_type(ctx, name) -> C.ShipType:
     f = ctx.rs.entities[name].fields
-    size = C.SizeClass.GCDS if name == "gcds" else C.SizeClass.ANCIENT
+    size = C.SizeClass(f["size"])
     return C.ShipType(name, size, f["initiative"], f["hull"], f["computer"], f["shield"], f["cannons"])
 
 
@@ -389,7 +408,7 @@ def _count_ships(ctx, p, cls) -> int:
 
 
 def _cost_index(ctx, what):
-    return STRUCTURES[what][1] if what in STRUCTURES else _f(ctx, what, "cost_index")
+    return _f(ctx, what, "cost_index")   # ship classes and structures alike
 
 
 @primitive("build_cost", returns="int", o="text")
@@ -408,12 +427,13 @@ def build_options(ctx):
     out = []
     classes = [c for c in _kind(ctx, "ship_class")
                if _count_ships(ctx, me, c) < _f(ctx, c, "limit") and have >= costs[_f(ctx, c, "cost_index")]
-               and (c != "starbase" or _has(ctx, me, "tech_starbase"))]
+               and (_f(ctx, c, "tech") is None or _has(ctx, me, _f(ctx, c, "tech")))]
     for h in _controlled(ctx, me):
         for c in classes:
             out.append(f"{c}@{h}")
-        for what, (tech, idx) in STRUCTURES.items():
-            if _has(ctx, me, tech) and not _v(ctx, f"{what}_at", h) and have >= costs[idx]:
+        for what in _kind(ctx, "structure"):
+            if _has(ctx, me, _f(ctx, what, "tech")) and not _v(ctx, f"{what}_at", h) \
+                    and have >= costs[_f(ctx, what, "cost_index")]:
                 out.append(f"{what}@{h}")
     return tuple(out)
 
@@ -424,7 +444,7 @@ def apply_build(ctx, o):
     what, h = _opt(ctx, o, "@", "build")
     if _v(ctx, "controller", h) != me:
         raise ctx.violation(f"you do not control {h}")
-    if what in STRUCTURES:
+    if what in _kind(ctx, "structure"):
         if _v(ctx, f"{what}_at", h):
             raise ctx.violation(f"{h} already has a {what}")
         _set(ctx, f"{what}_at", (h,), True)
@@ -443,10 +463,8 @@ def add_ship(ctx, h, cls):
 
 def _available_parts(ctx, me) -> list:
     techs = set(_v(ctx, "techs", me) or ())
-    avail = [p for p in _kind(ctx, "part")
-             if p != "empty" and (_f(ctx, p, "basic") or _f(ctx, p, "tech") in techs)]
+    avail = [p for p in _kind(ctx, "part") if _f(ctx, p, "basic") or _f(ctx, p, "tech") in techs]
     avail += [p for p in dict.fromkeys(_v(ctx, "spare_parts", me) or ()) if p not in avail]
-    avail.append("empty")
     return avail
 
 
@@ -494,12 +512,17 @@ def apply_upgrade(ctx, o):
 # ---- moving ----------------------------------------------------------------------------------
 
 def _pinning(ctx, p) -> G.Pinning:
+    """What pins ``p``'s ships: in each hex, enemy ships and hostile NPCs (each NPC counting
+    its ``pins``), divided by the ``pinned_by`` of ``p``'s technologies (a Cloaking Device
+    makes opponents need two ships per ship); ``p``'s side's ships count together."""
+    need = max([1] + [_f(ctx, t, "pinned_by") for t in _v(ctx, "techs", p) or ()])
+    side = _side(ctx, p)
     pins, own = {}, {}
     for h in _hexes(ctx):
-        enemies = _enemy_ships(ctx, h, p) + len(_hostile_npcs(ctx, h, p))
-        if enemies:
-            pins[_pos(h)] = enemies
-        mine = _own_ships(ctx, h, p)
+        enemies = _enemy_ships(ctx, h, p) + sum(_f(ctx, n, "pins") for n in _hostile_npcs(ctx, h, p))
+        if enemies // need:
+            pins[_pos(h)] = enemies // need
+        mine = sum(1 for owner, _ in _ships(ctx, h) if owner in side)
         if mine:
             own[_pos(h)] = mine
     return G.Pinning(pins, own)
@@ -516,10 +539,12 @@ def move_options(ctx):
     for h in _hexes(ctx):
         classes = dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == me)
         for cls in classes:
-            steps = _stats(ctx, _blueprint(ctx, me, cls), _design(ctx, me, cls))["move"]
-            if steps <= 0 or not _f(ctx, cls, "mobile"):
+            s = _stats(ctx, _blueprint(ctx, me, cls), _design(ctx, me, cls))
+            steps, jumps = max(0, s["move"]), max(0, s["jumps"])
+            if not (steps or jumps) or not _f(ctx, cls, "mobile"):
                 continue
-            for dest in sorted(G.reachable(gal, _pos(h), steps, wormhole_generator=wg, pinning=pin)):
+            for dest in sorted(G.reachable(gal, _pos(h), steps, wormhole_generator=wg, pinning=pin,
+                                           jumps=jumps)):
                 if dest != _pos(h):
                     out.append(f"{cls}@{h}>{_hid(dest)}")
     return tuple(out)
@@ -538,12 +563,13 @@ def apply_move(ctx, o):
             del ships[i]
             break
     _set(ctx, "ships", (src,), tuple(ships))
-    # An act of aggression: moving into a hex a diplomatic partner controls or holds ships in
-    # breaks the relations and makes the mover the Traitor [M; Second Dawn's wording, dized].
-    for q in _v(ctx, "ambassadors", me) or ():
-        if _v(ctx, "controller", dst) == q or any(o == q for o, _ in _ships(ctx, dst)):
-            _break_relations(ctx, me, q)
     _set(ctx, "ships", (dst,), _ships(ctx, dst) + ((me, cls),))
+
+
+@primitive("ship_owners", returns="list:player", h="hex")
+def ship_owners(ctx, h):
+    """The players with ships in ``h``, in order of arrival."""
+    return tuple(dict.fromkeys(o for o, _ in _ships(ctx, h)))
 
 
 # ---- diplomacy ------------------------------------------------------------------------------------
@@ -643,7 +669,8 @@ def send_envoy(ctx, frm, to, res):
     _set(ctx, "ambassadors", (to,), (_v(ctx, "ambassadors", to) or ()) + (frm,))
 
 
-def _break_relations(ctx, aggressor, victim) -> None:
+@primitive("break_relations", effect=True, aggressor="player", victim="player")
+def break_relations(ctx, aggressor, victim) -> None:
     """Both ambassadors go home, their cubes back to the track they came from [X: Second Dawn
     lets the owner pick the track]; the aggressor takes the Traitor card."""
     for holder, giver in ((aggressor, victim), (victim, aggressor)):
@@ -659,76 +686,41 @@ def _break_relations(ctx, aggressor, victim) -> None:
     _set(ctx, "traitor", (), aggressor)
 
 
-# ---- research helpers ------------------------------------------------------------------------------
-
-@primitive("cheapest_missing_tech", returns="tech")
-def cheapest_missing_tech(ctx):
-    """The cheapest technology in the supply ``me`` lacks and has room for (ties: the first in
-    the rules), or none."""
-    me = ctx.player()
-    techs = set(_v(ctx, "techs", me) or ())
-    row = _v(ctx, "row_spaces")
-    full = {c for c in ("military", "grid", "nano")
-            if sum(1 for t in techs if _f(ctx, t, "category") == c) >= row}
-    market = [t for t in dict.fromkeys(_v(ctx, "tech_market") or ())
-              if t not in techs and _f(ctx, t, "category") not in full]
-    order = {t: i for i, t in enumerate(_kind(ctx, "tech"))}
-    if not market:
-        return None
-    return min(market, key=lambda t: (_f(ctx, t, "cost"), order[t]))
-
-
-# ---- upkeep ------------------------------------------------------------------------------------
-
-@primitive("settle_shortfall", effect=True, short="int")
-def settle_shortfall(ctx, short):
-    """``me`` cannot pay ``short`` more money than they have: all money goes, then science and
-    materials are traded at the species' rate, then hexes are given up (fewest VP first), each
-    lowering the upkeep [M: eclipse.md §2.3]. What cannot be covered is forgiven [X]."""
-    me = ctx.player()
-    ctx.lose("money", ctx.get(("r", "money", me)))
-    rate = _f(ctx, _species(ctx, me), "trade")
-    table = _v(ctx, "upkeep_table")
-    need = short
-    for res in ("science", "materials"):
-        while need > 0 and ctx.get(("r", res, me)) >= rate:
-            ctx.pay(res, rate)
-            need -= 1
-    while need > 0:
-        own = _controlled(ctx, me)
-        if not own:
-            break
-        h = min(own, key=lambda x: (_f(ctx, _v(ctx, "sector_at", x), "vp"), x))
-        before = table[min(ctx.get(("c", "disc", me)), len(table) - 1)]
-        release_hex.fn(ctx, h)
-        after = table[min(ctx.get(("c", "disc", me)), len(table) - 1)]
-        need -= before - after
-    if need < 0:
-        ctx.gain("money", -need)
-
-
 # ---- combat ------------------------------------------------------------------------------------
 
 def _parties(ctx, h) -> list:
-    """Parties in ``h`` in order of entry: NPCs first (they were there), then the hex's
-    controller (a defender), then the other players by arrival."""
-    out = [NPC] if _npcs(ctx, h) else []
+    """The sides in ``h`` in order of entry: NPCs first (they were there), then the hex's
+    controller's side (a defender), then the other players' by arrival. A side is one player
+    (an int) or, when players in ``h`` are ``allies``, a tuple of them in order of entry: they
+    fight as one [seed, alliances: allied ships fight together]."""
     ctrl = _v(ctx, "controller", h)
-    if any(owner == ctrl for owner, _ in _ships(ctx, h)):
-        out.append(ctrl)
-    for owner, _ in _ships(ctx, h):
-        if owner not in out:
-            out.append(owner)
+    order = [ctrl] if any(owner == ctrl for owner, _ in _ships(ctx, h)) else []
+    order += [owner for owner in dict.fromkeys(o for o, _ in _ships(ctx, h)) if owner not in order]
+    out = [NPC] if _npcs(ctx, h) else []
+    seen = set()
+    for p in order:
+        if p in seen:
+            continue
+        side = tuple(q for q in order if q in _side(ctx, p))
+        seen.update(side)
+        out.append(side[0] if len(side) == 1 else side)
     return out
+
+
+def _members(party) -> tuple:
+    """The players of a side (none for the NPCs)."""
+    if party == NPC:
+        return ()
+    return party if isinstance(party, tuple) else (party,)
 
 
 def _enemies(ctx, h, a, b) -> bool:
     if a == b:
         return False
     if NPC in (a, b):
-        p = b if a == NPC else a
-        return bool(_hostile_npcs(ctx, h, p))
-    return True
+        side = b if a == NPC else a
+        return any(_hostile_npcs(ctx, h, p) for p in _members(side))
+    return True   # _parties joined allies into one side
 
 
 def _pairs(ctx, h):
@@ -742,20 +734,44 @@ def _pairs(ctx, h):
 
 @primitive("next_battle_hex", returns="hex")
 def next_battle_hex(ctx):
-    """The first hex (in exploration order) where enemies still have to fight, or none."""
-    for h in _hexes(ctx):
-        if any(True for _ in _pairs(ctx, h)):
-            return h
-    return None
+    """The hex where enemies still have to fight with the highest sector ``number``, or none:
+    battles go in descending sector-number order [S Second Dawn rules on dized, "Determine
+    Battles"; 1st edition the same, M; docs/eclipse.md "Rulings"]."""
+    fights = [h for h in _hexes(ctx) if any(True for _ in _pairs(ctx, h))]
+    return max(fights, key=lambda h: _f(ctx, _v(ctx, "sector_at", h), "number"), default=None)
+
+
+def _type_keys(ctx, h, party) -> list:
+    """``(owner, entity)`` of each ship type of a side's fleet in ``h``, in fleet order (owner
+    ``NPC`` for NPC ships)."""
+    if party == NPC:
+        return [(NPC, n) for n in dict.fromkeys(_npcs(ctx, h))]
+    members = _members(party)
+    return list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
 
 
 def _fleet(ctx, h, party):
+    """A side's fleet for combat.py. Ship types are named by their entity; on a side of
+    several players by ``entity/pN`` (``"interceptor/p2"``), so hits say whose ship."""
+    keys = _type_keys(ctx, h, party)
     if party == NPC:
-        names = list(dict.fromkeys(_npcs(ctx, h)))
-        return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for n in names), npc=True)
-    classes = list(dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == party))
-    counts = [sum(1 for owner, c in _ships(ctx, h) if owner == party and c == cls) for cls in classes]
-    return C.Fleet(tuple((ship_type(ctx, party, c), n) for c, n in zip(classes, counts)))
+        return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for _, n in keys), npc=True)
+    types = []
+    for owner, cls in keys:
+        t = ship_type(ctx, owner, cls)
+        if isinstance(party, tuple):
+            t = C.ShipType(f"{cls}/p{owner + 1}", t.size, t.initiative, t.hull, t.computer,
+                           t.shield, t.cannons, t.missiles)
+        types.append((t, sum(1 for s in _ships(ctx, h) if s == (owner, cls))))
+    return C.Fleet(tuple(types))
+
+
+def _owner(ctx, b, act):
+    """The player whose ship type ``act`` is (``NPC`` for NPC ships)."""
+    party = b["att"] if act.side == 0 else b["dfn"]
+    if party == NPC:
+        return NPC
+    return _type_keys(ctx, b["h"], party)[act.index][0]
 
 
 def _engine(ctx, b):
@@ -822,13 +838,12 @@ def battle_advance(ctx):
                 b["stage"], b["idx"] = 1, 0
         elif not eng.armed(state):
             b["status"] = "done"  # stalemate: nobody can fire cannons
-        elif b["idx"] >= len(eng.cannon_acts):
-            b["idx"] = 0
-            b["rounds"] += 1
-            if b["rounds"] >= MAX_ROUNDS:
-                b["status"] = "done"
-        elif _alive(state, eng.cannon_acts[b["idx"]]):
-            b["status"] = _activation(ctx, b, eng.cannon_acts[b["idx"]])
+        elif b["idx"] >= len(eng.acts):
+            b["status"] = "round"  # the engagement round has ended (battle_next_round)
+        elif _alive(state, eng.acts[b["idx"]]):
+            b["status"] = _activation(ctx, b, eng.acts[b["idx"]])
+            if b["status"] == "next":
+                b["idx"] += 1
         else:
             b["idx"] += 1
     _set(ctx, "battle", (), _freeze(b))
@@ -837,17 +852,20 @@ def battle_advance(ctx):
 def _activation(ctx, b, act) -> str:
     """What an engagement-round activation of a ship type starts with: ``"leave"`` (it
     announced a retreat and a hex to retreat to exists), ``"announce"`` (a player may announce
-    a retreat instead of firing) or ``"ready"`` (it fires)."""
+    a retreat instead of firing), ``"ready"`` (it fires) or ``"next"`` (a type without cannons
+    that does not retreat: nothing to do). Types without cannons activate too, so that they
+    may retreat [M: eclipse.md §2.5, every ship type "fires or retreats"; docs/eclipse.md]."""
     key = (act.side, act.index)
-    party = b["att"] if act.side == 0 else b["dfn"]
+    party = _owner(ctx, b, act)
+    fires = "ready" if act.ship.cannons else "next"
     if key in b["retreating"]:
         if _retreat_targets(ctx, b["h"], party):
             return "leave"
         b["retreating"] = tuple(k for k in b["retreating"] if k != key)  # nowhere to go: it fights
-        return "ready"
+        return fires
     if party != NPC and not _auto_combat(ctx) and _retreat_targets(ctx, b["h"], party):
         return "announce"
-    return "ready"
+    return fires
 
 
 def _auto_combat(ctx) -> bool:
@@ -867,15 +885,24 @@ def _retreat_targets(ctx, h, p) -> tuple:
     return tuple(sorted(out))
 
 
-def _party_of(b, act):
-    return b["att"] if act.side == 0 else b["dfn"]
+
+
+@primitive("battle_next_round", effect=True)
+def battle_next_round(ctx):
+    """Start the next engagement round (after ``"round"``); a battle still going after
+    ``MAX_ROUNDS`` rounds ends as a stalemate."""
+    b = _thaw(ctx)
+    if b["status"] != "round":
+        raise ctx.violation("the engagement round has not ended")
+    b.update(idx=0, rounds=b["rounds"] + 1, status="done" if b["rounds"] + 1 >= MAX_ROUNDS else "next")
+    _set(ctx, "battle", (), _freeze(b))
 
 
 @primitive("battle_status", returns="text")
 def battle_status(ctx):
     """The battle's next step: ``"announce"`` (the firing player may announce a retreat),
     ``"leave"`` (retreating ships leave), ``"ready"`` (dice are due), ``"assign"`` (the firing
-    player assigns hits) or ``"done"``."""
+    player assigns hits), ``"round"`` (an engagement round has ended) or ``"done"``."""
     b = _v(ctx, "battle")
     if not b:
         return "done"
@@ -889,10 +916,10 @@ def battle_firer(ctx):
     if not b:
         return None
     b = dict(b)
-    if b["status"] == "done":
+    if b["status"] in ("done", "round"):
         return None
     eng = _engine(ctx, b)
-    party = _party_of(b, _current_act(eng, b))
+    party = _owner(ctx, b, _current_act(eng, b))
     return None if party == NPC else party
 
 
@@ -901,7 +928,7 @@ def retreat_targets(ctx):
     """Hexes the active (retreating) ship type may retreat to."""
     b = _thaw(ctx)
     eng = _engine(ctx, b)
-    return _retreat_targets(ctx, b["h"], _party_of(b, _current_act(eng, b)))
+    return _retreat_targets(ctx, b["h"], _owner(ctx, b, _current_act(eng, b)))
 
 
 @primitive("battle_announce", effect=True, retreat="bool")
@@ -917,8 +944,10 @@ def battle_announce(ctx, retreat):
         act = _current_act(eng, b)
         b.update(retreating=b["retreating"] + ((act.side, act.index),), idx=b["idx"] + 1,
                  status="next")
-    else:
+    elif _current_act(_engine(ctx, b), b).ship.cannons:
         b["status"] = "ready"
+    else:
+        b.update(idx=b["idx"] + 1, status="next")  # no cannons: nothing to fire
     _set(ctx, "battle", (), _freeze(b))
 
 
@@ -930,7 +959,7 @@ def battle_leave(ctx, to):
         raise ctx.violation("no ships are retreating now")
     eng = _engine(ctx, b)
     act = _current_act(eng, b)
-    if to not in _retreat_targets(ctx, b["h"], _party_of(b, act)):
+    if to not in _retreat_targets(ctx, b["h"], _owner(ctx, b, act)):
         raise ctx.violation(f"cannot retreat to {to}")
     state = b["state"]
     side = list(state[act.side])
@@ -944,7 +973,7 @@ def battle_leave(ctx, to):
 
 
 def _current_act(eng, b):
-    acts = eng.missile_acts if b["stage"] == 0 else eng.cannon_acts
+    acts = eng.missile_acts if b["stage"] == 0 else eng.acts
     return acts[b["idx"]]
 
 
@@ -986,7 +1015,7 @@ def battle_roll(ctx, rolls):
     enemy = state[1 - act.side]
     faces = eng.faces(act, enemy, missile)
     hits = eng.make_hits(act, [(d, faces[r - 1]) for d, r in zip(dice, rolls)], missile)
-    if _party_of(b, act) == NPC or _auto_combat(ctx):
+    if _owner(ctx, b, act) == NPC or _auto_combat(ctx):
         new_enemy = eng.assign(act, enemy, hits)
         state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
         b.update(state=state, idx=b["idx"] + 1, status="next")
@@ -1074,38 +1103,36 @@ def end_battle(ctx):
     losses = {}
     for side, party in ((0, b["att"]), (1, b["dfn"])):
         fleet = eng.fleets[side]
+        keys = _type_keys(ctx, h, party)
         fled = {i: k for sd, i, _, k in b["fled"] if sd == side}
-        lost = {ship.name: count - len(b["state"][side][i]) - fled.get(i, 0)
-                for i, (ship, count) in enumerate(fleet.ships)}
+        lost = {keys[i]: count - len(b["state"][side][i]) - fled.get(i, 0)
+                for i, (_, count) in enumerate(fleet.ships)}
         losses[side] = lost
         if party == NPC:
             npcs = list(_npcs(ctx, h))
-            for name, k in lost.items():
+            for (_, name), k in lost.items():
                 for _ in range(k):
                     npcs.remove(name)
             _set(ctx, "npcs", (h,), tuple(npcs))
         else:
             ships = list(_ships(ctx, h))
-            for name, k in lost.items():
+            for key, k in lost.items():
                 for _ in range(k):
-                    i = max(j for j, s in enumerate(ships) if s == (party, name))
-                    del ships[i]
+                    del ships[max(j for j, s in enumerate(ships) if s == key)]
             for sd, i, dest, k in b["fled"]:
                 if sd != side:
                     continue
-                name = fleet.ships[i][0].name
                 for _ in range(k):
-                    j = max(j for j, s in enumerate(ships) if s == (party, name))
-                    del ships[j]
-                _set(ctx, "ships", (dest,), _ships(ctx, dest) + ((party, name),) * k)
+                    del ships[max(j for j, s in enumerate(ships) if s == keys[i])]
+                _set(ctx, "ships", (dest,), _ships(ctx, dest) + (keys[i],) * k)
             _set(ctx, "ships", (h,), tuple(ships))
-    cap = _v(ctx, "max_rep_draws")
+    # Every player of a side draws for all the kills of that side [X: the seed's alliance rule
+    # names the draws per ally, not how kills are shared; docs/eclipse.md].
     for side, party in ((0, b["att"]), (1, b["dfn"])):
-        if party == NPC:
-            continue
-        kills = sum(k * _f(ctx, name, "kill_draws") for name, k in losses[1 - side].items())
-        owed = _v(ctx, "rep_owed", party) or ()
-        _set(ctx, "rep_owed", (party,), owed + (min(cap, 1 + kills),))
+        kills = sum(k * _f(ctx, name, "kill_draws") for (_, name), k in losses[1 - side].items())
+        for p in _members(party):
+            _set(ctx, "fought", (p,), True)
+            _set(ctx, "kill_draws", (p,), _v(ctx, "kill_draws", p) + kills)
     _set(ctx, "battle", (), None)
 
 
@@ -1135,7 +1162,8 @@ def bombard_hexes(ctx):
 
 def _auto_bombard(ctx, h, p) -> bool:
     ctrl = _v(ctx, "controller", h)
-    return _has(ctx, p, "tech_neutron_bombs") or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
+    return _tech_gives(ctx, p, "destroys_population") \
+        or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
 
 
 def _bombard_dice(ctx, h, p):
@@ -1200,9 +1228,10 @@ def bombard_options(ctx, h):
     return tuple(_v(ctx, "cubes", h) or ())
 
 
-@primitive("bombard_player", returns="player", h="hex")
-def bombard_player(ctx, h):
-    """The player whose ships attack the population of ``h``."""
+@primitive("holder", returns="player", h="hex")
+def holder(ctx, h):
+    """The one player whose ships hold ``h`` (no other player's ships, no hostile NPCs), or
+    none: who attacks its population, takes it over or may claim it."""
     return _sole_player(ctx, h)
 
 
@@ -1219,25 +1248,6 @@ def kill_cube(ctx, h, cube):
             _kill_cube(ctx, h, c)
         left = 0
     _set(ctx, "bombard_kills", (), left)
-
-
-@primitive("resolve_takeovers", effect=True)
-def resolve_takeovers(ctx):
-    """A hex without cubes where another player's ships hold the field loses its controller's
-    disc [S base rules p.21 via BGG]."""
-    for h in _hexes(ctx):
-        p = _sole_player(ctx, h)
-        ctrl = _v(ctx, "controller", h)
-        if p is not None and ctrl is not None and ctrl != p and not _v(ctx, "cubes", h):
-            release_hex.fn(ctx, h)
-
-
-@primitive("claimable_hexes", returns="list:hex")
-def claimable_hexes(ctx):
-    """Hexes nobody controls where only ``me``'s ships are (no hostile NPCs)."""
-    me = ctx.player()
-    return tuple(h for h in _hexes(ctx)
-                 if _v(ctx, "controller", h) is None and _sole_player(ctx, h) == me)
 
 
 PRIMITIVES = [v for v in list(globals().values()) if type(v).__name__ == "Primitive"]

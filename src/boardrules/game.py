@@ -15,7 +15,9 @@ Pending decisions (``choose``, ``draw``) come before anything else, front first.
 
 from __future__ import annotations
 
+import copy
 import random
+from collections import OrderedDict
 from typing import Iterator
 
 import attrs
@@ -74,6 +76,7 @@ class Game:
         lo, hi = ruleset.players
         if not lo <= players <= hi:
             raise ValueError(f"{ruleset.title} is for {lo}–{hi} players, not {players}")
+        plugins.check_players(ruleset.game, ruleset.modules, players)
         self.ruleset = ruleset
         self.players = players
         self.seed = seed
@@ -84,6 +87,8 @@ class Game:
                              ruleset=ruleset.id)
         self.log: list = []
         self._history: list = []  # (state, record length, log length) before each action
+        # id(state) -> _Known, most recently used last (shared by copies: see _known_for)
+        self._known: OrderedDict = OrderedDict()
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -108,7 +113,8 @@ class Game:
         try:
             self._advance(ctx, pending)
         except RuleViolation as err:
-            raise IllegalActionError(f"the game cannot start: {err.message}", rule=err.rule) from None
+            message = err.message.removeprefix("the game cannot go on: ")
+            raise IllegalActionError(f"the game cannot start: {message}", rule=err.rule) from None
         self.log.extend(ctx.events)
         return State(ctx.merged(), tuple(pending))
 
@@ -296,6 +302,16 @@ class Game:
 
     def _try(self, action: Action, check: bool = True):
         """Run ``action``; return (new state, events) or raise IllegalActionError."""
+        known = self._known_for(self.state)
+        run = None if known is None else known.runs.get(action)
+        if run is not None:
+            # listed as legal on this very state: its run is known (the same with or without
+            # ``check``, as a candidate's arguments pass the argument checks); once played, the
+            # resulting state is kept, so search that comes back here meets the same objects
+            if type(run[0]) is Context:
+                ctx, pending = run
+                run = known.runs[action] = (State(ctx.merged(), tuple(pending)), ctx.events)
+            return run
         try:
             ctx, pending = self._run(action, check)
         except RuleViolation as err:
@@ -332,6 +348,11 @@ class Game:
         S.run_unit(ctx, ctx.rs.blocks[d.block], d.source, me=d.me, env=env)
         pending[:0] = ctx.queued
         ctx.queued = []
+        turn = ctx.get(("f", "turn"))
+        if turn is None or turn[2] is None:
+            # decided outside anyone's turn: its 'after turn' blocks run now, not after the
+            # next player's turn (docs/language.md, 'after turn')
+            self._run_after(ctx, pending)
 
     def _turn_action(self, ctx, pending, action, check, args_checked=False) -> None:
         rs = ctx.rs
@@ -373,6 +394,8 @@ class Game:
             env["self"] = adef.entity
         S.run_unit(ctx, rs.action_body(action.name), adef.entity or action.name,
                    me=action.player, env=env)
+        if "action_taken" in rs.triggers_by_event:
+            S.emit(ctx, "action_taken", [action.player, action.name])
         pending[:0] = ctx.queued
         ctx.queued = []
         if action.name in step.main:
@@ -399,18 +422,30 @@ class Game:
             return (False, True)
         return ctx.rs.by_kind.get(t, ())
 
-    def _arg_tuples(self, ctx, adef, i=0, bound=()):
-        """Every argument tuple allowed by the parameters' domains and ``where`` conditions."""
-        if i == len(adef.params):
+    def _arg_tuples(self, ctx, adef, i=0, bound=(), env=None):
+        """Every argument tuple allowed by the parameters' domains and ``where`` conditions
+        (``env``: the earlier parameters' bindings)."""
+        params = adef.params
+        if i == len(params):
             yield bound
             return
-        prm, where = adef.params[i], ctx.rs.param_wheres[adef.name][i]
-        ctx.env = dict(zip((p.name for p in adef.params), bound))
-        values = self._domain(ctx, adef, i)
-        for v in values:
-            ctx.env = {**dict(zip((p.name for p in adef.params), bound)), prm.name: v}
-            if where is None or where(ctx):
-                yield from self._arg_tuples(ctx, adef, i + 1, bound + (v,))
+        name, where = params[i].name, ctx.rs.param_wheres[adef.name][i]
+        env = {} if env is None else env
+        last = i + 1 == len(params)
+        ctx.env = env
+        for v in self._domain(ctx, adef, i):
+            if where is None and last:
+                yield bound + (v,)
+                continue
+            inner = {**env, name: v}
+            if where is not None:
+                ctx.env = inner
+                if not where(ctx):
+                    continue
+            if last:
+                yield bound + (v,)
+            else:
+                yield from self._arg_tuples(ctx, adef, i + 1, bound + (v,), inner)
 
     def _check_args(self, ctx, adef, args) -> None:
         env = {}
@@ -450,6 +485,14 @@ class Game:
         """Run the flow until someone must decide or act, or the game ends."""
         rs = self.ruleset
         for _ in range(100000):
+            if ctx.queued:  # decisions the engine's events queued
+                pending[:0] = ctx.queued
+                ctx.queued = []
+            while pending and pending[0].player is None:  # a 'queue' block's turn has come
+                d = pending.pop(0)
+                S.run_unit(ctx, rs.blocks[d.block], d.source, me=d.me, env=dict(d.env))
+                pending[:0] = ctx.queued
+                ctx.queued = []
             if pending or ctx.get(("f", "over")):
                 return
             stage_i = ctx.get(("f", "stage"))
@@ -469,10 +512,14 @@ class Game:
                     continue
                 ctx.set(("f", "round"), 1)
                 ctx.set(("f", "rounds"), count)
+                self._emit(ctx, "round_begins", 1)
             if step_i >= len(stage.steps):
+                if stage.kind == "rounds":
+                    self._emit(ctx, "round_ends", ctx.get(("f", "round")))
                 if stage.kind == "rounds" and ctx.get(("f", "round")) < ctx.get(("f", "rounds")):
                     ctx.set(("f", "round"), ctx.get(("f", "round")) + 1)
                     ctx.events.append(S._event(ctx, "round", None, ctx.get(("f", "round"))))
+                    self._emit(ctx, "round_begins", ctx.get(("f", "round")))
                 else:
                     ctx.set(("f", "stage"), stage_i + 1)
                 ctx.set(("f", "step"), 0)
@@ -482,7 +529,12 @@ class Game:
                 ctx.set(("f", "step"), step_i + 1)
                 ctx.me = None  # a do step speaks for no player: rules name them
                 try:
+                    self._emit(ctx, "step_begins", step.name)
                     S.run_unit(ctx, step.body, step.name)
+                    pending[:0] = ctx.queued
+                    ctx.queued = []
+                    self._run_after(ctx, pending)  # a do step is no turn: 'after turn' runs now
+                    self._emit(ctx, "step_ends", step.name)
                 except RuleViolation as err:
                     raise RuleViolation(f"the game cannot go on: step '{step.name}' breaks a rule "
                                         f"({err.message})", err.rule or step.name, err.span) from None
@@ -494,6 +546,7 @@ class Game:
                 ctx.set(("f", "turn"), (self._order(ctx, step), -1, None, False))
                 ctx.set(("f", "passed"), ())
                 ctx.set(("f", "acted"), ())
+                self._emit(ctx, "step_begins", step.name)
                 continue
             order, pos, player, main_done = turn
             if player is not None:
@@ -516,6 +569,15 @@ class Game:
         ctx.set(("f", "turn"), None)
         ctx.set(("f", "acted"), ())
         ctx.set(("f", "step"), step_i + 1)
+        self._emit(ctx, "step_ends", self.ruleset.stages[ctx.get(("f", "stage"))].steps[step_i].name)
+
+    @staticmethod
+    def _emit(ctx, event, arg) -> None:
+        """Raise one of the engine's own events (only when some rule reacts to it); decisions
+        its triggers queue stay in ``ctx.queued`` for the flow to pick up."""
+        if event in ctx.rs.triggers_by_event:
+            ctx.me = None
+            S.emit(ctx, event, [arg])
 
     def _order(self, ctx, step) -> tuple:
         n = ctx.nplayers
@@ -598,17 +660,37 @@ class Game:
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` may be played now (tries it on a scratch copy)."""
+        known = self._known_for(self.state)
+        if known is not None and action in known.runs:
+            return True
         try:
             self._run(action)
         except RuleViolation:
             return False
         return True
 
-    def _candidate_legal(self, action: Action) -> bool:
+    def _known_for(self, state: State, create: bool = False) -> "_Known | None":
+        """What is known about the actions from ``state`` at this point of the record (None
+        if nothing and not ``create``). A run depends only on the state, the ruleset and the
+        ply (its events carry it), so copies of this game share these entries."""
+        ply = len(self.record.actions) + 1
+        known = self._known.get(id(state))
+        if known is not None and known.state is state and known.ply == ply:
+            self._known.move_to_end(id(state))
+            return known
+        if not create:
+            return None
+        known = self._known[id(state)] = _Known(state, ply)
+        if len(self._known) > KNOWN_STATES:
+            self._known.popitem(last=False)
+        return known
+
+    def _candidate_legal(self, action: Action, tried: dict) -> bool:
         """:meth:`is_legal` for an action :meth:`candidates` just listed (its arguments are
-        within their domains and ``where`` conditions: they are not checked again)."""
+        within their domains and ``where`` conditions: they are not checked again); the run of
+        a legal one is kept in ``tried``."""
         try:
-            self._run(action, args_checked=True)
+            tried[action] = self._run(action, args_checked=True)
         except RuleViolation:
             return False
         return True
@@ -616,11 +698,14 @@ class Game:
     @classmethod
     def from_record(cls, record: Record, *, check: bool = True) -> "Game":
         """Replay ``record`` (with legality checks unless ``check=False``)."""
-        rs = build_ruleset(record.game, modules=record.modules, options=record.options,
+        # (options a house rule declares exist only with the house rules: both at once)
+        rs = build_ruleset(record.game, modules=plugins.exactly(record.game, record.modules),
+                           options=None if record.rules else record.options,
                            texts=dict(record.texts) if record.texts else None)
         if record.rules:
-            from .ruleset import Recipe, _build
-            rs = _build(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules))))
+            from .ruleset import _build, _frozen
+            rs = _build(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules)), options=tuple(
+                sorted((k, _frozen(v)) for k, v in record.options.items()))))
         try:
             game = cls(rs, record.players, record.seed, auto_chance=False)
         except ValueError as err:
@@ -636,6 +721,21 @@ class Game:
                                          action=err.action) from None
         game.auto_chance = True
         return game
+
+    def copy(self) -> "Game":
+        """An independent game at the same point, for search: it shares the ruleset and the
+        (immutable) state, and has its own record, event log and undo history, so playing or
+        undoing on either leaves the other as it was. Costs a few µs (three list copies);
+        ``copy.copy(game)`` does the same."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.record = copy.copy(self.record)
+        new.record.actions = self.record.actions.copy()
+        new.log = self.log.copy()
+        new._history = self._history.copy()
+        return new
+
+    __copy__ = copy
 
     def save(self) -> str:
         """The game as JSON text: its record with the final state's digest
@@ -657,6 +757,24 @@ class Game:
             renderers.update(group or {})
         draw = renderers.get("map")
         return draw(self) if draw is not None else None
+
+
+# how many states a game remembers its action runs for (search comes back to a state by undo)
+KNOWN_STATES = 256
+
+
+class _Known:
+    """What is known about the actions from one ``state`` at one ``ply``: the legal actions
+    ``listed`` per player filter, and the ``runs`` of the actions found legal: (context,
+    pending decisions), replaced by (resulting state, events) once played."""
+
+    __slots__ = ("state", "ply", "listed", "runs")
+
+    def __init__(self, state: State, ply: int):
+        self.state = state
+        self.ply = ply
+        self.listed: dict = {}
+        self.runs: dict = {}
 
 
 class LegalActions:
@@ -691,12 +809,20 @@ class LegalActions:
         if self._cache is not None:
             yield from self._cache
             return
-        found = []
-        for a in self._game.candidates(self._player):
-            if self._game._candidate_legal(a):
+        game = self._game
+        known = game._known_for(self._state, create=True)
+        listed = known.listed.get(self._player)
+        if listed is not None:  # listed before on this very state (search came back to it)
+            self._cache = listed
+            yield from listed
+            return
+        found: list = []
+        runs = known.runs
+        for a in game.candidates(self._player):
+            if a in runs or game._candidate_legal(a, runs):
                 found.append(a)
                 yield a
-        self._cache = found
+        self._cache = known.listed[self._player] = found
 
     def __len__(self) -> int:
         if self._cache is None:
@@ -783,9 +909,11 @@ def new_game(game: str | None = None, *, players: int, seed=0, modules=(), optio
 
     ``game``: an installed game's name (``boardrules plugins`` lists them) or None with
     ``texts`` (rule files as ``{path: text}``); ``players``: the player count; ``seed``:
-    decides chance outcomes not given explicitly; ``modules``: optional modules to
-    enable; ``options``: option values; ``rules``: house-rule file paths.
+    decides chance outcomes not given explicitly; ``modules``: module ids to switch on
+    (default modules are on; ``"-ID"`` switches one off; requirements come along);
+    ``options``: option values; ``rules``: house-rule file paths.
     Raises :class:`~boardrules.errors.RulesError`, :class:`~boardrules.errors.PluginError`
+    (unknown or conflicting modules, a module that does not allow this player count)
     or ``ValueError`` (player count).
     """
     rs = build_ruleset(game, modules=modules, options=options, rules=rules, texts=texts,

@@ -323,6 +323,15 @@ class AfterTurn:
 
 
 @_node
+class Queue:
+    """``queue { ... }``: the block runs when the decisions raised before it are decided
+    (what it computes, e.g. an offer's size, is computed then)."""
+
+    body: "Block"
+    span: Span = _span()
+
+
+@_node
 class Take:
     entity: object
     span: Span = _span()
@@ -424,6 +433,16 @@ class SlotUse:
 
 
 @_node
+class SlotExtend:
+    """``extend SLOT { ... }`` inside an ``extend`` of an entity: the statements run after
+    what the slot does already (several modules may each add some)."""
+
+    name: str
+    body: Block
+    span: Span = _span()
+
+
+@_node
 class Trigger:
     event: str
     names: tuple
@@ -505,6 +524,29 @@ class TurnsStep:
 
 
 @_node
+class StepEdit:
+    """A module's change to one named flow step, outside the flow: a new ``step`` placed
+    ``before`` or ``after`` a named one (``place`` = ("before"|"after", name)), or an
+    ``override step`` that replaces one (``modifier`` = "override", no place)."""
+
+    modifier: Optional[str]
+    name: str
+    place: Optional[tuple]
+    step: object  # DoStep | TurnsStep
+    span: Span = _span()
+
+
+@_node
+class StepExtend:
+    """``extend step NAME { main a, b; free c }``: actions added to a ``turns`` step."""
+
+    modifier: Optional[str]
+    name: str
+    rules: tuple  # ((kind, (action names...), span), ...)
+    span: Span = _span()
+
+
+@_node
 class Stage:
     kind: str  # setup | rounds | finish
     count: object
@@ -543,6 +585,8 @@ def decl_key(item) -> tuple[str, str] | None:
             return ("action", name)
         case FlowDecl():
             return ("flow", "flow")
+        case StepEdit(name=name) | StepExtend(name=name):
+            return ("step", name)
         case RemoveDecl(kind=kind, name=name):
             return (kind, name)
     return None

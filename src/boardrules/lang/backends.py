@@ -1,9 +1,10 @@
-"""Two back ends for one AST: a closure compiler and a tree-walking interpreter.
+"""Two back ends for one AST: a compiler and a tree-walking interpreter.
 
 Both turn a statement block into ``fn(ctx) -> None`` and an expression into
 ``fn(ctx) -> value``, and both express every construct through
 :mod:`boardrules.lang.semantics`. The compiler resolves names and dispatches once,
-when the ruleset is built; the interpreter does it on every evaluation. The test
+when the ruleset is built (statements as closures, expressions as generated Python
+source: :mod:`.codegen`); the interpreter does it on every evaluation. The test
 suite runs random expressions and effects through both and compares.
 """
 
@@ -11,10 +12,11 @@ from __future__ import annotations
 
 from . import ast as A
 from . import semantics as S
+from .codegen import ExprCompiler
 
 
 class Compiler:
-    """AST → Python closures, built once per ruleset.
+    """AST → Python callables, built once per ruleset.
 
     ``block_ids`` maps ``id(node)`` of every ``choose``/``draw``/``after turn`` body
     to its number in the ruleset's table of deferred blocks.
@@ -22,145 +24,11 @@ class Compiler:
 
     def __init__(self, rs):
         self.rs = rs
+        self._exprs = ExprCompiler(rs)
 
-    # ---- expressions ----
+    # ---- expressions: generated Python source (see codegen) ----
     def expr(self, e):
-        rs = self.rs
-        match e:
-            case None:
-                return None
-            case A.Int(value=v) | A.Str(value=v) | A.Bool(value=v):
-                return lambda ctx: v
-            case A.NoneLit():
-                return lambda ctx: None
-            case A.Name(id=n):
-                return self._name(n)
-            case A.Call(fn=fn, args=args):
-                fargs = [self.expr(a) for a in args]
-                if fn in S.BUILTIN_FUNCTIONS:
-                    f = S.BUILTIN_FUNCTIONS[fn]
-
-                    def builtin(ctx):
-                        try:
-                            return f(ctx, *[a(ctx) for a in fargs])
-                        except (TypeError, ValueError) as err:
-                            raise ctx.violation(f"{fn}() failed: {err}") from None
-                    return builtin
-                prim = rs.primitives[fn].fn
-                return lambda ctx: prim(ctx, *[a(ctx) for a in fargs])
-            case A.ListLit(items=items):
-                fs = [self.expr(i) for i in items]
-                return lambda ctx: tuple(f(ctx) for f in fs)
-            case A.Field(obj=o, name=n):
-                fo = self.expr(o)
-                return lambda ctx: S.field(ctx, fo(ctx), n)
-            case A.Index(obj=o, index=i):
-                fo, fi = self.expr(o), self.expr(i)
-                var = self._indexed_var(o)
-                if var is not None:
-                    # ``v[i]`` of a per-hex/per-entity variable: the state key directly (the
-                    # same as loading its VarHandle and indexing it, unless a local hides it)
-                    name, vname = o.id, var.name
-                    if len(var.per) == 2 and var.per[0] == "player":
-                        # ``v[i]`` of a variable per player per X: key ("v", v, me, i)
-                        def index_mine(ctx):
-                            env = ctx.env
-                            if name in env:
-                                return S.index(ctx, env[name], fi(ctx))
-                            i = fi(ctx)
-                            return ctx.get(("v", vname, ctx.player(), i))
-                        return index_mine
-                    if len(var.per) == 1:
-                        def index_one(ctx):
-                            env = ctx.env
-                            if name in env:
-                                return S.index(ctx, env[name], fi(ctx))
-                            return ctx.get(("v", vname, fi(ctx)))
-                        return index_one
-
-                    def index_var(ctx, _key=S.var_key):
-                        env = ctx.env
-                        if name in env:
-                            return S.index(ctx, env[name], fi(ctx))
-                        return ctx.get(_key(ctx, var, fi(ctx)))
-                    return index_var
-                return lambda ctx: S.index(ctx, fo(ctx), fi(ctx))
-            case A.Of(expr=x, player=p):
-                fx, fp = self.expr(x), self.expr(p)
-                return lambda ctx: S.with_me(ctx, fp(ctx), lambda: fx(ctx))
-            case A.Neg(operand=o):
-                fo = self.expr(o)
-                return lambda ctx: -S._num(ctx, fo(ctx), "-")
-            case A.Not(operand=o):
-                fo = self.expr(o)
-                return lambda ctx: not fo(ctx)
-            case A.BinOp(op=op, left=l, right=r):
-                fl, fr = self.expr(l), self.expr(r)
-                return lambda ctx: S.binop(ctx, op, fl(ctx), fr(ctx))
-            case A.Compare(op=op, left=l, right=r):
-                fl, fr = self.expr(l), self.expr(r)
-                if op == "==":
-                    return lambda ctx: fl(ctx) == fr(ctx)
-                return lambda ctx: S.compare(ctx, op, fl(ctx), fr(ctx))
-            case A.Range(low=lo, high=hi):
-                flo, fhi = self.expr(lo), self.expr(hi)
-                return lambda ctx: S.rng(ctx, flo(ctx), fhi(ctx))
-            case A.BoolOp(op="and", items=items):
-                fs = [self.expr(i) for i in items]
-                if len(fs) == 2:  # (as all(): short-circuit, a bool)
-                    fa, fb = fs
-                    return lambda ctx: True if fa(ctx) and fb(ctx) else False
-
-                def and_(ctx):
-                    for f in fs:
-                        if not f(ctx):
-                            return False
-                    return True
-                return and_
-            case A.BoolOp(op="or", items=items):
-                fs = [self.expr(i) for i in items]
-                if len(fs) == 2:  # (as any(): short-circuit, a bool)
-                    fa, fb = fs
-                    return lambda ctx: True if fa(ctx) or fb(ctx) else False
-
-                def or_(ctx):
-                    for f in fs:
-                        if f(ctx):
-                            return True
-                    return False
-                return or_
-            case A.Quant(kind=k, var=v, domain=d, where=w):
-                fd, fw = self.expr(d), self.expr(w)
-                return _quant(k, v, fd, fw)
-            case A.SumOf(expr=x, var=v, domain=d, where=w):
-                return _sum_of(v, self.expr(x), self.expr(d), self.expr(w))
-        raise TypeError(f"cannot compile {e!r}")
-
-    def _indexed_var(self, o):
-        """The VarDef when ``o`` names a variable indexed by something other than the player."""
-        if not isinstance(o, A.Name):
-            return None
-        try:
-            cls, payload = S.classify(self.rs, o.id)
-        except S.RuleViolation:
-            return None
-        if cls == S.VAR and any(p != "player" for p in payload.per):
-            return payload
-        return None
-
-    def _name(self, n):
-        rs = self.rs
-        try:
-            cls, payload = S.classify(rs, n)
-        except S.RuleViolation:
-            return lambda ctx: S.load_name(ctx, n)
-
-        def local_or(ctx, _load=S.load, _cls=cls, _payload=payload):
-            env = ctx.env
-            if n in env:
-                return env[n]
-            return _load(ctx, _cls, _payload)
-        return local_or
+        return self._exprs.compile(e)
 
     def _amounts(self, am):
         if isinstance(am, A.AmountExpr):
@@ -231,9 +99,11 @@ class Compiler:
 
                 def for_(ctx):
                     saved = ctx.env
+                    env = dict(saved)  # one binding dict for the loop (see _quant)
                     try:
                         for item in S.domain(ctx, fd(ctx)):
-                            ctx.env = {**saved, v: item}
+                            env[v] = item
+                            ctx.env = env
                             if fw is None or fw(ctx):
                                 fb(ctx)
                     finally:
@@ -260,6 +130,9 @@ class Compiler:
             case A.AfterTurn(body=b):
                 bid = rs.block_id(b)
                 return lambda ctx: S.after_turn(ctx, bid)
+            case A.Queue(body=b):
+                bid = rs.block_id(b)
+                return lambda ctx: S.queue_block(ctx, bid)
             case A.Take(entity=e):
                 fe = self.expr(e)
                 return lambda ctx: S.take(ctx, fe(ctx))
@@ -285,10 +158,12 @@ def _sum_of(var, fx, fd, fw):
     """``sum E for var in D where C`` from the compiled parts (shared by both back ends)."""
     def sum_of(ctx):
         saved = ctx.env
+        env = dict(saved)  # one binding dict for the loop (see _quant)
         total = 0
         try:
             for item in S.domain(ctx, fd(ctx)):
-                ctx.env = {**saved, var: item}
+                env[var] = item
+                ctx.env = env
                 if fw is None or fw(ctx):
                     total += S._num(ctx, fx(ctx), "sum")
         finally:
@@ -300,10 +175,15 @@ def _sum_of(var, fx, fd, fw):
 def _quant(kind, var, fd, fw):
     def quant(ctx):
         saved = ctx.env
+        # one binding dict for the whole loop, rebound per item: nothing keeps a reference to
+        # ctx.env past an iteration (decisions and deferred blocks copy their bindings, ``let``
+        # makes a new dict), so this is the same as a fresh dict per item, without the copies
+        env = dict(saved)
         n = 0
         try:
             for item in S.domain(ctx, fd(ctx)):
-                ctx.env = {**saved, var: item}
+                env[var] = item
+                ctx.env = env
                 ok = fw is None or fw(ctx)
                 if kind == "any" and ok:
                     return True
@@ -427,6 +307,8 @@ class Interpreter:
                 S.run_slot(ctx, ev(o, ctx), slot, opt(f))
             case A.AfterTurn(body=b):
                 S.after_turn(ctx, rs.block_id(b))
+            case A.Queue(body=b):
+                S.queue_block(ctx, rs.block_id(b))
             case A.Take(entity=e):
                 S.take(ctx, ev(e, ctx))
             case A.Give(entity=e, to=to):

@@ -32,6 +32,16 @@ BUILTIN_NAMES = {
     "me": "player", "players": "list:player", "others": "list:player", "hexes": "list:hex",
     "round": "int", "nplayers": "int", "chance": "player",
 }
+# Events the engine raises itself (docs/plugins.md#events), beside those a game declares:
+# name -> ((parameter, type), ...).
+BUILTIN_EVENTS = {
+    "action_taken": (("p", "player"), ("action", "text")),
+    "advanced": (("p", "player"), ("track", "text"), ("level", "int")),
+    "round_begins": (("n", "int"),),
+    "round_ends": (("n", "int"),),
+    "step_begins": (("step", "text"),),
+    "step_ends": (("step", "text"),),
+}
 # name -> (min args, max args, result type)
 BUILTIN_FUNCTIONS = {
     "len": (1, 1, "int"), "min": (1, 9, "int"), "max": (1, 9, "int"), "abs": (1, 1, "int"),
@@ -291,7 +301,15 @@ class Checker:
                 if not _compatible(found, wanted):
                     self.err(ast_default, f"'{v.name}' is {_show(wanted)}, "
                                           f"but its default is {_show(found)}")
-        self.events = {e.name: e.params for e in items.values() if isinstance(e, A.EventDecl)}
+        self.events = {name: tuple(A.Param(name=n, type=A.TypeRef(name=t)) for n, t in params)
+                       for name, params in BUILTIN_EVENTS.items()}
+        for e in items.values():
+            if isinstance(e, A.EventDecl):
+                if e.name in BUILTIN_EVENTS:
+                    self.err(e, f"event '{e.name}' is built in: the engine raises it",
+                             "react to it with 'when' without declaring it, or choose another name")
+                    continue
+                self.events[e.name] = e.params
         for params in self.events.values():
             for p in params:
                 self._type(p.type)
@@ -663,7 +681,7 @@ class Checker:
                                  did_you_mean(t.name, {n for k in self.kinds.values() for n in k.slots}))
                 if f is not None:
                     self._player_expr(f, scope)
-            case A.AfterTurn(body=b):
+            case A.AfterTurn(body=b) | A.Queue(body=b):
                 self.block(b, scope)
             case A.Take(entity=e) | A.Discard(entity=e):
                 self.expr(e, scope)

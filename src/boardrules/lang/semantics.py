@@ -203,7 +203,8 @@ def _held(ctx, kind):
     names = ctx.rs.by_kind.get(kind) if isinstance(kind, str) else kind
     if names is None:
         raise ctx.violation(f"'{kind}' is not a kind")
-    return tuple(e for e in names if ctx.get(("o", e)) == me)
+    w, base = ctx.w, ctx.base  # (Context.get inlined: an owner's default is None)
+    return tuple(e for e in names if (w[k] if (k := ("o", e)) in w else base.get(k)) == me)
 
 
 def _table_after(ctx, p):
@@ -327,6 +328,8 @@ def advance(ctx, track, by):
         reward = rs.track_rewards.get((track, level))
         if reward is not None:
             run_unit(ctx, reward, f"{track} {level}")
+        if "advanced" in rs.triggers_by_event:
+            emit(ctx, "advanced", [me, track, level])
 
 
 def _event(ctx, kind, player, detail):
@@ -415,6 +418,13 @@ def run_slot(ctx, entity, slot, for_):
         return
     me = ctx.me if for_ is None else ctx.player(for_)
     run_unit(ctx, fn, entity, me=me, env={"self": entity})
+
+
+def queue_block(ctx, block_id):
+    """``queue { ... }``: a pending entry of no player; the flow runs it when it reaches the
+    front (game.py), so the decisions queued before it are decided first."""
+    ctx.queue(Decision(None, "queue", (), False, "", block_id, tuple(ctx.env.items()), ctx.me,
+                       ctx.source))
 
 
 def after_turn(ctx, block_id):

@@ -1,0 +1,142 @@
+"""Stable action ids and per-player observation vectors.
+
+Learning toolkits want a fixed set of action numbers and fixed-length numeric
+observations, while a boardrules game has open-ended action texts and a state of named
+values. This module maps one onto the other the same way in every state, game and process:
+
+* **Action id.** An action's *key* is its canonical text without the actor
+  (``"build_farm a1"`` for ``p2 build_farm a1``, ``"c sow"`` for ``chance c sow``). Its id
+  is the first 8 bytes of the BLAKE2b digest of the key (UTF-8), big-endian, modulo
+  ``2**bits``. The same action thus has the same id in every state, for every player,
+  in every run. When two actions legal in one state share an id (rare: about
+  ``n*n / 2**(bits+1)`` expected for ``n`` legal actions), they are taken in key order and
+  each later one moves to the next free id (wrapping around), so ids stay one-to-one
+  within the state.
+* **Observation.** :func:`observation` hashes the named values of ``Game.view(player)``
+  (feature hashing) into a vector of ``2**bits`` float32 numbers: what the player may not
+  know is not in the view, so it is not in the vector.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from typing import Iterable
+
+from ..game import Action, Game, format_value
+from ..ruleset import Ruleset
+
+ACTION_BITS = 16
+"""Default size of the action space: ``2**16`` ids."""
+OBSERVATION_BITS = 12
+"""Default length of the observation vector: ``2**12`` numbers."""
+OBSERVATION_LIMIT = 1_000_000.0
+"""Observation entries are clipped to ``±OBSERVATION_LIMIT``."""
+
+
+def check_bits(bits: int) -> int:
+    """``bits`` if it is a size these encodings allow (an int from 1 to 30), else
+    ``ValueError``."""
+    if isinstance(bits, bool) or not isinstance(bits, int) or not 1 <= bits <= 30:
+        raise ValueError(f"bits must be an int from 1 to 30, not {bits!r}")
+    return bits
+
+
+def game_name(ruleset: Ruleset) -> str:
+    """The game's name for the toolkits' registries: its plugin name, or for rules given as
+    texts their ``title`` (else ``rules_`` and the start of the ruleset's id), lower case,
+    other characters than letters and digits as ``_`` (``gaia_project``)."""
+    name = ruleset.game or ruleset.title or f"rules_{ruleset.id[:8]}"
+    return "".join(c if c.isalnum() else "_" for c in name.lower())
+
+
+def action_key(action: Action) -> str:
+    """The canonical text of ``action`` without its actor: ``"build_farm a1"``."""
+    return " ".join([action.name, *(format_value(a) for a in action.args)])
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _digest(text: str) -> int:
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+def action_id(action: Action, bits: int = ACTION_BITS) -> int:
+    """The id of ``action`` before collisions are resolved: ``0 <= id < 2**bits``."""
+    return _digest(action_key(action)) % (1 << bits)
+
+
+def encode_actions(actions: Iterable[Action], bits: int = ACTION_BITS) -> dict[int, Action]:
+    """Ids of the actions legal in one state: ``{id: action}``, one-to-one (see the
+    module's docstring for how colliding ids are moved)."""
+    size = 1 << check_bits(bits)
+    out: dict[int, Action] = {}
+    for action in sorted(actions, key=action_key):
+        i = action_id(action, bits)
+        for _ in range(size):
+            if i not in out:
+                break
+            i = (i + 1) % size
+        else:
+            raise ValueError(f"more than {size} legal actions: use more action bits")
+        out[i] = action
+    return out
+
+
+def observation(game: Game, player: int | None, bits: int = OBSERVATION_BITS) -> list[float]:
+    """``player``'s observation of ``game`` (``None``: a spectator's): ``2**bits`` numbers.
+
+    Built from ``game.view(player)`` only. Each named value adds to the entry its feature's
+    name hashes to (as for action ids; the name is the key's parts joined by ``|``): a
+    number or truth value its amount under its name (``r|coins|0``), a list its length
+    (``NAME#``) and 1 for each element (``NAME=element``), any other value 1 under
+    ``NAME=value``. Also the observer's seat (``seat|P``: 1), each player to act
+    (``to_act|P``: 1) and each pending decision as the list of the options the player may
+    see (``pending|LABEL|P``; a chance decision shows none). Entries are clipped to
+    ``±OBSERVATION_LIMIT``.
+    """
+    size = 1 << check_bits(bits)
+    vec = [0.0] * size
+    view = game.view(player)
+    items: list[tuple[tuple[object, ...], object]] = [(("seat", player), True)]
+    items += [(("to_act", p), True) for p in sorted(game.players_to_act())]
+    items += view["values"].items()
+    for d in view["pending"]:
+        # dice show no options: their outcome is still to come
+        items.append((("pending", d.label, d.player), d.options if isinstance(d.options, tuple) else ()))
+    for key, value in items:
+        for i, amount in _features(key, value, size):
+            vec[i] += amount
+    if max(vec) > OBSERVATION_LIMIT or min(vec) < -OBSERVATION_LIMIT:
+        vec = [min(max(x, -OBSERVATION_LIMIT), OBSERVATION_LIMIT) for x in vec]
+    return vec
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _features(key: tuple[object, ...], value: object, size: int) -> tuple[tuple[int, float], ...]:
+    """The (entry, amount) pairs one named value adds (cached: state values are immutable
+    and most stay the same from one move to the next)."""
+    name = "|".join(str(k) for k in key)
+    if isinstance(value, (bool, int, float)):
+        pairs = [(name, float(value))]
+    elif isinstance(value, tuple):
+        pairs = [(name + "#", float(len(value)))]
+        pairs += [(f"{name}={format_value(element)}", 1.0) for element in value]
+    else:
+        pairs = [(f"{name}={format_value(value)}", 1.0)]
+    return tuple((_digest(feature) % size, amount) for feature, amount in pairs)
+
+
+def outcome(game: Game) -> list[float]:
+    """Each player's result of a finished game in ``[-1, 1]`` from
+    :meth:`Game.ranking`: first place 1, last place -1, places between evenly spaced;
+    players sharing a place share its value; 0 for everyone while the game goes on or when
+    all share one place."""
+    result = [0.0] * game.players
+    if not game.over:
+        return result
+    places = game.ranking()
+    if len(places) > 1:
+        for i, place in enumerate(places):
+            for p in place:
+                result[p] = 1.0 - 2.0 * i / (len(places) - 1)
+    return result
