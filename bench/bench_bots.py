@@ -1,8 +1,8 @@
 """The bots, measured: the default bot's games, the search bots against the random bot, the
 search speed, and how simulation scales over processes.
 
-Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts N] [--only PART]``
-(parts: ``default``, ``versus``, ``speed``, ``scaling``).
+Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts N] [--only PART]
+[--game GAME ...]`` (parts: ``default``, ``versus``, ``speed``, ``scaling``).
 
 * default: N seeded 4-player games (seeds 0..N-1) with the default bot (greedy) in every seat.
   Gaia Project: the winners' median VP and the share of games with a federation and with a
@@ -33,8 +33,8 @@ from boardrules.simulate import SimulationSpec, proportion_ci, simulate, task_by
 GAMES = ("gaia-project", "eclipse", "harvest")
 
 
-def default_games(n: int, workers: int) -> None:
-    for name in ("gaia-project", "eclipse"):
+def default_games(n: int, workers: int, games=("gaia-project", "eclipse")) -> None:
+    for name in games:
         spec = SimulationSpec(boardrules.build_ruleset(name), 4, n, bots=("greedy",))
         t = time.perf_counter()
         rows = simulate(spec, workers=workers)
@@ -77,8 +77,8 @@ def homes_lost_by_round_3(record: str) -> int:
     return sum(1 for p, h in homes.items() if g.get("controller", index=h) != p)
 
 
-def versus(n: int, iterations: int, workers: int) -> None:
-    for name in GAMES:
+def versus(n: int, iterations: int, workers: int, games=GAMES) -> None:
+    for name in games:
         players = 3 if name == "harvest" else 4
         for bot in ("greedy", f"mcts:{iterations}"):
             spec = SimulationSpec(boardrules.build_ruleset(name), players, n, first_seed=1000,
@@ -94,8 +94,8 @@ def versus(n: int, iterations: int, workers: int) -> None:
                   f"{rnd:.1f}; {time.perf_counter() - t:.0f} s", flush=True)
 
 
-def speed(iterations: int) -> None:
-    for name in GAMES:
+def speed(iterations: int, games=GAMES) -> None:
+    for name in games:
         players = 3 if name == "harvest" else 4
         figures = {}
         for label, bot in (("random", RandomBot(1)), ("greedy", make_bot("greedy", 1)),
@@ -136,15 +136,17 @@ def main() -> None:
     ap.add_argument("--mcts", type=int, default=30)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", choices=("default", "versus", "speed", "scaling"))
+    ap.add_argument("--game", action="append", choices=GAMES, help="only these games (repeatable)")
     a = ap.parse_args()
+    games = tuple(a.game or GAMES)
     if a.only in (None, "speed"):
-        speed(a.mcts)
+        speed(a.mcts, games)
     if a.only in (None, "scaling"):
         scaling(max(4, a.workers * 4), a.workers)
     if a.only in (None, "default"):
-        default_games(a.games, a.workers)
+        default_games(a.games, a.workers, tuple(g for g in games if g != "harvest"))
     if a.only in (None, "versus"):
-        versus(a.vs, a.mcts, a.workers)
+        versus(a.vs, a.mcts, a.workers, games)
 
 
 if __name__ == "__main__":
