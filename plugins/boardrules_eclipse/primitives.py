@@ -428,7 +428,8 @@ def build_options(ctx):
         for c in classes:
             out.append(f"{c}@{h}")
         for what in _kind(ctx, "structure"):
-            if _has(ctx, me, _f(ctx, what, "tech")) and not _v(ctx, f"{what}_at", h) \
+            tech = _f(ctx, what, "tech")
+            if tech is not None and _has(ctx, me, tech) and not _v(ctx, f"{what}_at", h) \
                     and have >= costs[_f(ctx, what, "cost_index")]:
                 out.append(f"{what}@{h}")
     return tuple(out)
