@@ -5,6 +5,8 @@
   ``file:line:column: message`` with the source line, a caret and a hint.
 * :class:`IllegalActionError` (a ``ValueError``) — an action the rules forbid now;
   names the rule it breaks. The game state is unchanged when it is raised.
+* :class:`ExecutionBudgetError` (an :class:`IllegalActionError`) — rules that ran past
+  the execution budget; names the rule and its position.
 * :class:`NotationError` (a ``ValueError``) — action text that does not parse.
 * :class:`ReplayMismatch` — a replayed record ends in a state other than the one it claims.
 * :class:`PluginError` — a plugin, game or module that cannot be found or loaded.
@@ -36,6 +38,12 @@ class IllegalActionError(BoardrulesError, ValueError):
         self.rule = rule
         self.action = action
         super().__init__(message)
+
+
+class ExecutionBudgetError(IllegalActionError):
+    """Rules that ran past the execution budget (``max_steps`` of :func:`boardrules.new_game`):
+    a loop too long or rules calling each other without end. The message names the
+    rule and its position; the game state is unchanged."""
 
 
 class NotationError(BoardrulesError, ValueError):

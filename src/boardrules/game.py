@@ -21,11 +21,11 @@ from typing import Iterator
 import attrs
 
 from . import plugins
-from .errors import BoardrulesError, IllegalActionError, NotationError
+from .errors import BoardrulesError, ExecutionBudgetError, IllegalActionError, NotationError
 from .lang import semantics as S
 from .record import Record
 from .ruleset import Ruleset, build_ruleset
-from .runtime import CHANCE, Context, Dice, Event, RuleViolation
+from .runtime import CHANCE, MAX_STEPS, BudgetExceeded, Context, Dice, Event, RuleViolation
 from .state import State
 
 DONE = "done"
@@ -70,7 +70,11 @@ def format_action(a: Action) -> str:
 class Game:
     """A game in progress. Build one with :func:`new_game` or :meth:`Game.from_record`."""
 
-    def __init__(self, ruleset: Ruleset, players: int, seed=0, *, auto_chance: bool = True):
+    def __init__(self, ruleset: Ruleset, players: int, seed=0, *, auto_chance: bool = True,
+                 max_steps: int = MAX_STEPS):
+        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+            raise ValueError(f"max_steps must be a whole number of at least 1, not {max_steps!r}")
+        self.max_steps = max_steps
         lo, hi = ruleset.players
         if not lo <= players <= hi:
             raise ValueError(f"{ruleset.title} is for {lo}–{hi} players, not {players}")
@@ -92,7 +96,7 @@ class Game:
     # ---- construction ----
     def _initial_state(self) -> State:
         rs = self.ruleset
-        ctx = Context(rs, {("nplayers",): self.players}, ply=0)
+        ctx = Context(rs, {("nplayers",): self.players}, ply=0, budget=self.max_steps)
         for p in range(self.players):
             for r in rs.resources.values():
                 if r.start:
@@ -108,7 +112,10 @@ class Game:
         try:
             self._advance(ctx, pending)
         except RuleViolation as err:
-            raise IllegalActionError(f"the game cannot start: {err.message}", rule=err.rule) from None
+            where = f" ({err.span})" if err.span is not None and err.span.line else ""
+            cls = ExecutionBudgetError if isinstance(err, BudgetExceeded) else IllegalActionError
+            raise cls(f"the game cannot start: {err.message} [rule: {err.rule or 'setup'}{where}]",
+                      rule=err.rule) from None
         self.log.extend(ctx.events)
         return State(ctx.merged(), tuple(pending))
 
@@ -285,7 +292,8 @@ class Game:
         st = self.state
         if st.values.get(("f", "over")):
             raise RuleViolation("the game is over", "flow")
-        ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1)
+        ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
+                      budget=self.max_steps)
         pending = list(st.pending)
         if pending:
             self._resolve(ctx, pending, action, check)
@@ -301,8 +309,9 @@ class Game:
         except RuleViolation as err:
             rule = err.rule or action.name
             where = f" ({err.span})" if err.span is not None and err.span.line else ""
-            raise IllegalActionError(f"{format_action(action)}: {err.message} [rule: {rule}{where}]",
-                                     rule=rule, action=action) from None
+            cls = ExecutionBudgetError if isinstance(err, BudgetExceeded) else IllegalActionError
+            raise cls(f"{format_action(action)}: {err.message} [rule: {rule}{where}]",
+                      rule=rule, action=action) from None
         return State(ctx.merged(), tuple(pending)), ctx.events
 
     def _resolve(self, ctx, pending, action, check) -> None:
@@ -483,9 +492,9 @@ class Game:
                 ctx.me = None  # a do step speaks for no player: rules name them
                 try:
                     S.run_unit(ctx, step.body, step.name)
-                except RuleViolation as err:
-                    raise RuleViolation(f"the game cannot go on: step '{step.name}' breaks a rule "
-                                        f"({err.message})", err.rule or step.name, err.span) from None
+                except RuleViolation as err:  # (a budget error stays one)
+                    raise type(err)(f"the game cannot go on: step '{step.name}' breaks a rule "
+                                    f"({err.message})", err.rule or step.name, err.span) from None
                 pending[:0] = ctx.queued
                 ctx.queued = []
                 continue
@@ -580,7 +589,7 @@ class Game:
         turn = st.values.get(("f", "turn"))
         if turn is None:
             return
-        ctx = Context(self.ruleset, st.values)
+        ctx = Context(self.ruleset, st.values, budget=self.max_steps)
         step = self._step(ctx)
         order, pos, who, main_done = turn
         actors = self.players_to_act() if who is None else {who}
@@ -591,8 +600,15 @@ class Game:
             names = (() if main_done else step.main) + step.free
             for name in names:
                 adef = self.ruleset.actions[name]
-                for args in self._arg_tuples(ctx, adef):
-                    yield Action(p, name, args)
+                ctx.steps = self.max_steps  # each action's arguments have the whole budget
+                try:
+                    for args in self._arg_tuples(ctx, adef):
+                        yield Action(p, name, args)
+                except BudgetExceeded as err:
+                    where = f" ({err.span})" if err.span is not None and err.span.line else ""
+                    raise ExecutionBudgetError(
+                        f"listing the arguments of '{name}': {err.message} [rule: {name}{where}]",
+                        rule=name) from None
             if main_done and step.free:
                 yield Action(p, DONE, ())
 
@@ -614,15 +630,17 @@ class Game:
         return True
 
     @classmethod
-    def from_record(cls, record: Record, *, check: bool = True) -> "Game":
-        """Replay ``record`` (with legality checks unless ``check=False``)."""
+    def from_record(cls, record: Record, *, check: bool = True,
+                    max_steps: int = MAX_STEPS) -> "Game":
+        """Replay ``record`` (with legality checks unless ``check=False``; ``max_steps``:
+        the execution budget per action, as for :func:`new_game`)."""
         rs = build_ruleset(record.game, modules=record.modules, options=record.options,
                            texts=dict(record.texts) if record.texts else None)
         if record.rules:
             from .ruleset import Recipe, _build
             rs = _build(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules))))
         try:
-            game = cls(rs, record.players, record.seed, auto_chance=False)
+            game = cls(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
         except ValueError as err:
             raise NotationError(f"this record cannot start a game: {err}") from None
         for i, text in enumerate(record.actions, 1):
@@ -632,8 +650,8 @@ class Game:
                 changed = (f" (note: the rules changed since this record was written: ruleset "
                            f"{record.ruleset} then, {rs.id} now)"
                            if record.ruleset and record.ruleset != rs.id else "")
-                raise IllegalActionError(f"move {i}: {err}{changed}", rule=err.rule,
-                                         action=err.action) from None
+                raise type(err)(f"move {i}: {err}{changed}", rule=err.rule,
+                                action=err.action) from None
         game.auto_chance = True
         return game
 
@@ -778,21 +796,24 @@ def _convert(text, type_name, raw):
 
 
 def new_game(game: str | None = None, *, players: int, seed=0, modules=(), options=None,
-             rules=(), texts=None, backend: str = "compiled") -> Game:
+             rules=(), texts=None, backend: str = "compiled", max_steps: int = MAX_STEPS) -> Game:
     """Start a game: the one obvious entry point.
 
     ``game``: an installed game's name (``boardrules plugins`` lists them) or None with
     ``texts`` (rule files as ``{path: text}``); ``players``: the player count; ``seed``:
     decides chance outcomes not given explicitly; ``modules``: optional modules to
-    enable; ``options``: option values; ``rules``: house-rule file paths.
+    enable; ``options``: option values; ``rules``: house-rule file paths; ``max_steps``:
+    the execution budget, the steps (loop iterations, list elements walked or built,
+    rules run) one action or the setup may take before
+    :class:`~boardrules.errors.ExecutionBudgetError` stops it.
     Raises :class:`~boardrules.errors.RulesError`, :class:`~boardrules.errors.PluginError`
     or ``ValueError`` (player count).
     """
     rs = build_ruleset(game, modules=modules, options=options, rules=rules, texts=texts,
                        backend=backend)
-    return Game(rs, players, seed)
+    return Game(rs, players, seed, max_steps=max_steps)
 
 
-def load_game(text: str, *, check: bool = True) -> Game:
+def load_game(text: str, *, check: bool = True, max_steps: int = MAX_STEPS) -> Game:
     """Rebuild a game from :meth:`Game.save` output by replaying its record."""
-    return Game.from_record(Record.loads(text), check=check)
+    return Game.from_record(Record.loads(text), check=check, max_steps=max_steps)

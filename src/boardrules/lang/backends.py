@@ -96,7 +96,14 @@ class Compiler:
                 return lambda ctx: not fo(ctx)
             case A.BinOp(op=op, left=l, right=r):
                 fl, fr = self.expr(l), self.expr(r)
-                return lambda ctx: S.binop(ctx, op, fl(ctx), fr(ctx))
+                span = e.span
+
+                def binop(ctx):
+                    try:
+                        return S.binop(ctx, op, fl(ctx), fr(ctx))
+                    except S.RuleViolation as err:  # (a list or number too large)
+                        raise S.at(err, span)
+                return binop
             case A.Compare(op=op, left=l, right=r):
                 fl, fr = self.expr(l), self.expr(r)
                 if op == "==":
@@ -104,7 +111,14 @@ class Compiler:
                 return lambda ctx: S.compare(ctx, op, fl(ctx), fr(ctx))
             case A.Range(low=lo, high=hi):
                 flo, fhi = self.expr(lo), self.expr(hi)
-                return lambda ctx: S.rng(ctx, flo(ctx), fhi(ctx))
+                span = e.span
+
+                def rng(ctx):
+                    try:
+                        return S.rng(ctx, flo(ctx), fhi(ctx))
+                    except S.RuleViolation as err:  # (a range too long)
+                        raise S.at(err, span)
+                return rng
             case A.BoolOp(op="and", items=items):
                 fs = [self.expr(i) for i in items]
                 if len(fs) == 2:  # (as all(): short-circuit, a bool)
@@ -131,9 +145,9 @@ class Compiler:
                 return or_
             case A.Quant(kind=k, var=v, domain=d, where=w):
                 fd, fw = self.expr(d), self.expr(w)
-                return _quant(k, v, fd, fw)
+                return _quant(k, v, fd, fw, e.span)
             case A.SumOf(expr=x, var=v, domain=d, where=w):
-                return _sum_of(v, self.expr(x), self.expr(d), self.expr(w))
+                return _sum_of(v, self.expr(x), self.expr(d), self.expr(w), e.span)
         raise TypeError(f"cannot compile {e!r}")
 
     def _indexed_var(self, o):
@@ -228,6 +242,7 @@ class Compiler:
                 return if_
             case A.For(var=v, domain=d, where=w, body=b):
                 fd, fw, fb = self.expr(d), self.expr(w), self.block(b)
+                span = s.span
 
                 def for_(ctx):
                     saved = ctx.env
@@ -236,6 +251,8 @@ class Compiler:
                             ctx.env = {**saved, v: item}
                             if fw is None or fw(ctx):
                                 fb(ctx)
+                    except S.BudgetExceeded as err:
+                        raise S.at(err, span)
                     finally:
                         ctx.env = saved
                 return for_
@@ -246,8 +263,14 @@ class Compiler:
             case A.Choose(var=v, domain=d, where=w, by=by, optional=opt, prompt=p, body=b):
                 bid = rs.block_id(b)
                 fd, fw, fby = self.expr(d), self.expr(w), self.expr(by)
-                return lambda ctx: S.choose(ctx, bid, v, fd(ctx), fw,
-                                            None if fby is None else fby(ctx), opt, p)
+                span = s.span
+
+                def choose(ctx):
+                    try:
+                        S.choose(ctx, bid, v, fd(ctx), fw, None if fby is None else fby(ctx), opt, p)
+                    except S.BudgetExceeded as err:
+                        raise S.at(err, span)
+                return choose
             case A.Draw(var=v, bag=bag, body=b):
                 bid = rs.block_id(b)
                 return lambda ctx: S.draw(ctx, bid, v, bag)
@@ -281,7 +304,7 @@ class Compiler:
         raise TypeError(f"cannot compile {s!r}")
 
 
-def _sum_of(var, fx, fd, fw):
+def _sum_of(var, fx, fd, fw, span):
     """``sum E for var in D where C`` from the compiled parts (shared by both back ends)."""
     def sum_of(ctx):
         saved = ctx.env
@@ -291,13 +314,15 @@ def _sum_of(var, fx, fd, fw):
                 ctx.env = {**saved, var: item}
                 if fw is None or fw(ctx):
                     total += S._num(ctx, fx(ctx), "sum")
+        except S.BudgetExceeded as err:
+            raise S.at(err, span)
         finally:
             ctx.env = saved
-        return total
+        return S.bounded(ctx, total)
     return sum_of
 
 
-def _quant(kind, var, fd, fw):
+def _quant(kind, var, fd, fw, span):
     def quant(ctx):
         saved = ctx.env
         n = 0
@@ -310,6 +335,8 @@ def _quant(kind, var, fd, fw):
                 if kind == "all" and not ok:
                     return False
                 n += bool(ok)
+        except S.BudgetExceeded as err:
+            raise S.at(err, span)
         finally:
             ctx.env = saved
         return n if kind == "count" else kind == "all"
@@ -354,19 +381,25 @@ class Interpreter:
             case A.Not(operand=o):
                 return not ev(o, ctx)
             case A.BinOp(op=op, left=l, right=r):
-                return S.binop(ctx, op, ev(l, ctx), ev(r, ctx))
+                try:
+                    return S.binop(ctx, op, ev(l, ctx), ev(r, ctx))
+                except S.RuleViolation as err:
+                    raise S.at(err, e.span)
             case A.Compare(op=op, left=l, right=r):
                 return S.compare(ctx, op, ev(l, ctx), ev(r, ctx))
             case A.Range(low=lo, high=hi):
-                return S.rng(ctx, ev(lo, ctx), ev(hi, ctx))
+                try:
+                    return S.rng(ctx, ev(lo, ctx), ev(hi, ctx))
+                except S.RuleViolation as err:
+                    raise S.at(err, e.span)
             case A.BoolOp(op="and", items=items):
                 return all(ev(i, ctx) for i in items)
             case A.BoolOp(op="or", items=items):
                 return any(ev(i, ctx) for i in items)
             case A.Quant(kind=k, var=v, domain=d, where=w):
-                return _quant(k, v, self.expr(d), self.expr(w))(ctx)
+                return _quant(k, v, self.expr(d), self.expr(w), e.span)(ctx)
             case A.SumOf(expr=x, var=v, domain=d, where=w):
-                return _sum_of(v, self.expr(x), self.expr(d), self.expr(w))(ctx)
+                return _sum_of(v, self.expr(x), self.expr(d), self.expr(w), e.span)(ctx)
         raise TypeError(f"cannot evaluate {e!r}")
 
     def amounts(self, am, ctx):
@@ -413,12 +446,17 @@ class Interpreter:
                         ctx.env = {**saved, v: item}
                         if w is None or ev(w, ctx):
                             self.exec_block(b, ctx)
+                except S.BudgetExceeded as err:
+                    raise S.at(err, s.span)
                 finally:
                     ctx.env = saved
             case A.Require(cond=c, message=m):
                 S.require(ctx, ev(c, ctx), m, s.span)
             case A.Choose(var=v, domain=d, where=w, by=by, optional=o, prompt=p, body=b):
-                S.choose(ctx, rs.block_id(b), v, ev(d, ctx), self.expr(w), opt(by), o, p)
+                try:
+                    S.choose(ctx, rs.block_id(b), v, ev(d, ctx), self.expr(w), opt(by), o, p)
+                except S.BudgetExceeded as err:
+                    raise S.at(err, s.span)
             case A.Draw(var=v, bag=bag, body=b):
                 S.draw(ctx, rs.block_id(b), v, bag)
             case A.Emit(event=e, args=args):

@@ -14,6 +14,7 @@ import attrs
 from . import ast as A
 from .diagnostics import Diagnostic, did_you_mean
 from .merge import Merged
+from ..runtime import MAX_LIST
 
 BASIC_TYPES = {"int", "bool", "text", "player", "hex", "any"}
 CORE_KINDS = {"resource", "track", "component", "kind", "game"}
@@ -185,6 +186,10 @@ class Checker:
         self.prims = primitives
         self.option_values = option_values or {}
         self.errors: list[Diagnostic] = []
+        # Tables filled as check() goes; empty until then, so an expression checked
+        # early (a variable's default) that names an action or event finds none.
+        self.actions: dict = {}
+        self.events: dict = {}
         self.bad_options: list[str] = []  # user-given option values of the wrong kind
 
     # ---- reporting ----
@@ -210,6 +215,10 @@ class Checker:
             case A.Range(low=lo, high=hi):
                 lo_v, hi_v = self.const(lo, what), self.const(hi, what)
                 if isinstance(lo_v, int) and isinstance(hi_v, int):
+                    if hi_v - lo_v >= MAX_LIST:
+                        self.err(expr, f"the range {lo_v}..{hi_v} is too long (at most "
+                                       f"{MAX_LIST} numbers)")
+                        return None
                     return tuple(range(lo_v, hi_v + 1))
                 return None
             case A.Amount(count=c, resource=r):
@@ -222,6 +231,9 @@ class Checker:
                     return {"+": a + b, "-": a - b, "*": a * b,
                             "//": a // b if b else 0, "%": a % b if b else 0}[op]
                 if op == "+" and isinstance(a, tuple) and isinstance(b, tuple):
+                    if len(a) + len(b) > MAX_LIST:
+                        self.err(expr, f"this list is too long (at most {MAX_LIST} elements)")
+                        return None
                     return a + b
             case A.Name(id=n):
                 if n in self.entity_kind:
