@@ -98,7 +98,8 @@ def _syntax_diagnostic(path: str, text: str, err: lark.exceptions.UnexpectedInpu
             message = f"unexpected {kind}{shown}"
             width = max(len(str(token).splitlines()[0]) if str(token) else 1, 1)
         expected = sorted({_friendly(t) for t in err.expected if not t.startswith("__")})
-        hint = _hint_for(err, expected, _open_bracket(text, line, column))
+        hint = _hint_for(err, expected, _open_bracket(text, line, column),
+                         _unclosed_brace(text, line, column))
     else:  # UnexpectedCharacters
         char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
         if char == '"':
@@ -112,8 +113,10 @@ def _syntax_diagnostic(path: str, text: str, err: lark.exceptions.UnexpectedInpu
     return Diagnostic(span, message, hint, text)
 
 
-def _hint_for(err, expected: list[str], opened) -> str:
+def _hint_for(err, expected: list[str], opened, unclosed) -> str:
     token = err.token
+    if unclosed is not None:
+        return f"the '{{' at line {unclosed[0]}, column {unclosed[1]} is not closed: add '}}'"
     closes = "'}'" in expected
     if closes and opened is not None and opened[2] == "{" and (
             token.type == "$END" or getattr(token, "column", 0) == 1):
@@ -147,6 +150,38 @@ def _brackets(text: str):
                 elif ch in "({[)}]":
                     yield line, column, ch
         column += 1
+
+
+def _unclosed_brace(text: str, line: int, column: int):
+    """When the file has more '{' than '}', the '{' most likely left open before
+    ``line``:``column``, as (line, column): the innermost block that a later line,
+    indented no deeper than the block's first line, leaves without its '}'; else the
+    innermost '{' still open there."""
+    opened: dict[int, list] = {}
+    balance = 0
+    for ln, col, ch in _brackets(text):
+        if ch in "{}":
+            opened.setdefault(ln, []).append((col, ch))
+            balance += 1 if ch == "{" else -1
+    if balance <= 0:
+        return None
+    stack: list = []  # (line, column, indentation of its line)
+    for ln, row in enumerate(text.splitlines(), 1):
+        if (ln, 1) > (line, column):
+            break
+        body = row.strip()
+        indent = len(row) - len(row.lstrip())
+        if body and not body.startswith(("#", "}")) and stack and stack[-1][0] < ln \
+                and indent <= stack[-1][2]:
+            return stack[-1][:2]
+        for col, ch in opened.get(ln, ()):
+            if (ln, col) >= (line, column):
+                break
+            if ch == "{":
+                stack.append((ln, col, indent))
+            elif stack:
+                stack.pop()
+    return stack[-1][:2] if stack else None
 
 
 def _open_bracket(text: str, line: int, column: int):
