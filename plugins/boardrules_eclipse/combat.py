@@ -480,6 +480,7 @@ class _Battle:
         ]
         # Higher initiative first; ties: defender (side 1) first; then fleet order.
         acts.sort(key=lambda a: (-a.ship.initiative, -a.side, a.index))
+        self.acts = acts  # every ship type, in activation order (types without cannons retreat)
         self.missile_acts = [a for a in acts if a.ship.missiles]
         self.cannon_acts = [a for a in acts if a.ship.cannons]
         self.start: BattleState = tuple(  # type: ignore[assignment]

@@ -659,25 +659,6 @@ def _break_relations(ctx, aggressor, victim) -> None:
     _set(ctx, "traitor", (), aggressor)
 
 
-# ---- research helpers ------------------------------------------------------------------------------
-
-@primitive("cheapest_missing_tech", returns="tech")
-def cheapest_missing_tech(ctx):
-    """The cheapest technology in the supply ``me`` lacks and has room for (ties: the first in
-    the rules), or none."""
-    me = ctx.player()
-    techs = set(_v(ctx, "techs", me) or ())
-    row = _v(ctx, "row_spaces")
-    full = {c for c in ("military", "grid", "nano")
-            if sum(1 for t in techs if _f(ctx, t, "category") == c) >= row}
-    market = [t for t in dict.fromkeys(_v(ctx, "tech_market") or ())
-              if t not in techs and _f(ctx, t, "category") not in full]
-    order = {t: i for i, t in enumerate(_kind(ctx, "tech"))}
-    if not market:
-        return None
-    return min(market, key=lambda t: (_f(ctx, t, "cost"), order[t]))
-
-
 # ---- upkeep ------------------------------------------------------------------------------------
 
 @primitive("settle_shortfall", effect=True, short="int")
@@ -742,11 +723,11 @@ def _pairs(ctx, h):
 
 @primitive("next_battle_hex", returns="hex")
 def next_battle_hex(ctx):
-    """The first hex (in exploration order) where enemies still have to fight, or none."""
-    for h in _hexes(ctx):
-        if any(True for _ in _pairs(ctx, h)):
-            return h
-    return None
+    """The hex where enemies still have to fight with the highest sector ``number``, or none:
+    battles go in descending sector-number order [S Second Dawn rules on dized, "Determine
+    Battles"; 1st edition the same, M; docs/eclipse.md "Rulings"]."""
+    fights = [h for h in _hexes(ctx) if any(True for _ in _pairs(ctx, h))]
+    return max(fights, key=lambda h: _f(ctx, _v(ctx, "sector_at", h), "number"), default=None)
 
 
 def _fleet(ctx, h, party):
@@ -822,13 +803,12 @@ def battle_advance(ctx):
                 b["stage"], b["idx"] = 1, 0
         elif not eng.armed(state):
             b["status"] = "done"  # stalemate: nobody can fire cannons
-        elif b["idx"] >= len(eng.cannon_acts):
-            b["idx"] = 0
-            b["rounds"] += 1
-            if b["rounds"] >= MAX_ROUNDS:
-                b["status"] = "done"
-        elif _alive(state, eng.cannon_acts[b["idx"]]):
-            b["status"] = _activation(ctx, b, eng.cannon_acts[b["idx"]])
+        elif b["idx"] >= len(eng.acts):
+            b["status"] = "round"  # the engagement round has ended (battle_next_round)
+        elif _alive(state, eng.acts[b["idx"]]):
+            b["status"] = _activation(ctx, b, eng.acts[b["idx"]])
+            if b["status"] == "next":
+                b["idx"] += 1
         else:
             b["idx"] += 1
     _set(ctx, "battle", (), _freeze(b))
@@ -837,17 +817,20 @@ def battle_advance(ctx):
 def _activation(ctx, b, act) -> str:
     """What an engagement-round activation of a ship type starts with: ``"leave"`` (it
     announced a retreat and a hex to retreat to exists), ``"announce"`` (a player may announce
-    a retreat instead of firing) or ``"ready"`` (it fires)."""
+    a retreat instead of firing), ``"ready"`` (it fires) or ``"next"`` (a type without cannons
+    that does not retreat: nothing to do). Types without cannons activate too, so that they
+    may retreat [M: eclipse.md §2.5, every ship type "fires or retreats"; docs/eclipse.md]."""
     key = (act.side, act.index)
     party = b["att"] if act.side == 0 else b["dfn"]
+    fires = "ready" if act.ship.cannons else "next"
     if key in b["retreating"]:
         if _retreat_targets(ctx, b["h"], party):
             return "leave"
         b["retreating"] = tuple(k for k in b["retreating"] if k != key)  # nowhere to go: it fights
-        return "ready"
+        return fires
     if party != NPC and not _auto_combat(ctx) and _retreat_targets(ctx, b["h"], party):
         return "announce"
-    return "ready"
+    return fires
 
 
 def _auto_combat(ctx) -> bool:
@@ -871,11 +854,22 @@ def _party_of(b, act):
     return b["att"] if act.side == 0 else b["dfn"]
 
 
+@primitive("battle_next_round", effect=True)
+def battle_next_round(ctx):
+    """Start the next engagement round (after ``"round"``); a battle still going after
+    ``MAX_ROUNDS`` rounds ends as a stalemate."""
+    b = _thaw(ctx)
+    if b["status"] != "round":
+        raise ctx.violation("the engagement round has not ended")
+    b.update(idx=0, rounds=b["rounds"] + 1, status="done" if b["rounds"] + 1 >= MAX_ROUNDS else "next")
+    _set(ctx, "battle", (), _freeze(b))
+
+
 @primitive("battle_status", returns="text")
 def battle_status(ctx):
     """The battle's next step: ``"announce"`` (the firing player may announce a retreat),
     ``"leave"`` (retreating ships leave), ``"ready"`` (dice are due), ``"assign"`` (the firing
-    player assigns hits) or ``"done"``."""
+    player assigns hits), ``"round"`` (an engagement round has ended) or ``"done"``."""
     b = _v(ctx, "battle")
     if not b:
         return "done"
@@ -889,7 +883,7 @@ def battle_firer(ctx):
     if not b:
         return None
     b = dict(b)
-    if b["status"] == "done":
+    if b["status"] in ("done", "round"):
         return None
     eng = _engine(ctx, b)
     party = _party_of(b, _current_act(eng, b))
@@ -917,8 +911,10 @@ def battle_announce(ctx, retreat):
         act = _current_act(eng, b)
         b.update(retreating=b["retreating"] + ((act.side, act.index),), idx=b["idx"] + 1,
                  status="next")
-    else:
+    elif _current_act(_engine(ctx, b), b).ship.cannons:
         b["status"] = "ready"
+    else:
+        b.update(idx=b["idx"] + 1, status="next")  # no cannons: nothing to fire
     _set(ctx, "battle", (), _freeze(b))
 
 
@@ -944,7 +940,7 @@ def battle_leave(ctx, to):
 
 
 def _current_act(eng, b):
-    acts = eng.missile_acts if b["stage"] == 0 else eng.cannon_acts
+    acts = eng.missile_acts if b["stage"] == 0 else eng.acts
     return acts[b["idx"]]
 
 
@@ -1099,13 +1095,12 @@ def end_battle(ctx):
                     del ships[j]
                 _set(ctx, "ships", (dest,), _ships(ctx, dest) + ((party, name),) * k)
             _set(ctx, "ships", (h,), tuple(ships))
-    cap = _v(ctx, "max_rep_draws")
     for side, party in ((0, b["att"]), (1, b["dfn"])):
         if party == NPC:
             continue
         kills = sum(k * _f(ctx, name, "kill_draws") for name, k in losses[1 - side].items())
-        owed = _v(ctx, "rep_owed", party) or ()
-        _set(ctx, "rep_owed", (party,), owed + (min(cap, 1 + kills),))
+        _set(ctx, "fought", (party,), True)
+        _set(ctx, "kill_draws", (party,), _v(ctx, "kill_draws", party) + kills)
     _set(ctx, "battle", (), None)
 
 

@@ -16,6 +16,8 @@ game of the rules in ``rules/*.rules``:
   turn (played when the next action is not a free action of the same player), leech answers
   (``leech N``, ``leech`` to decline, Taklons PI ``leech 4,1t``/``leech 1t,4``), income order
   (``income [n, "pw"|"t"]`` per ``income`` command, matched to the rules' questions per player),
+  the optional research step after a tech tile (``up TRACK`` takes it, ``decline up`` declines it,
+  also where no step is possible: gaia-project.md §6),
   Gaia-phase choices (``itars_tech``, Terrans ``gaia_spend 1o``) and ``brainstone``.
   Decisions the site never writes take the site engine's default: ``bowls`` = the bowls the raw
   line's ``using area1: a, …`` annotation names, else the first option (bowl I, then II, then III,
@@ -396,11 +398,10 @@ class Replayer:
                 self.act(A("upgrade", h, BUILDINGS[c.building]), True)
         elif isinstance(c, N.Up):
             if self.follow:
-                # a research step granted by the command before: the choice if the rules ask
-                # for it, nothing when they applied a forced step already
-                self._settled_quiet(A("step_on", TRACKS[c.track]))
-                if self._pending_label(p) == "step_on":
-                    self._play(A("step_on", TRACKS[c.track]))
+                # the research step granted by the command before (a tech tile, Firaks' downgrade)
+                if self._settled_pending(A("step_on", TRACKS[c.track])) != "step_on":
+                    raise ReplayError(f"'up {c.track}' but no research step is offered here")
+                self._play(A("step_on", TRACKS[c.track]))
             else:
                 self.act(A("research", TRACKS[c.track]), True)
         elif isinstance(c, N.Action):
@@ -435,8 +436,12 @@ class Replayer:
         elif isinstance(c, N.Decline):
             if c.what == "tech":
                 self.act(A("itars_tech"))
-            elif c.what is None and self._pending_label(p) in ("step_on",):
+            elif c.what in (None, "up") and self._settled_pending(A("step_on")) == "step_on":
+                # the research step after a tech tile (or Firaks' downgrade) declined (§6);
+                # `decline up` answers only that decision, never a power charge
                 self.act(A("step_on"))
+            elif c.what == "up":
+                raise ReplayError("'decline up' but no research step is offered here")
             else:
                 self.act(A("leech"))
         elif isinstance(c, N.Brainstone):
@@ -484,6 +489,11 @@ class Replayer:
                 self._play(Action(p, "leech", (o,)))
                 return
         raise ReplayError(f"'charge {N.format_rewards(c.offer)}' is not an offer here ({_short(d.options)})")
+
+    def _settled_pending(self, action: Action):
+        """The label of the decision of ``action``'s player waiting once settled up to it."""
+        self._settled_quiet(action)
+        return self._pending_label(action.player)
 
     def _pending_label(self, p: int):
         st = self.game.state

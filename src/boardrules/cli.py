@@ -46,6 +46,18 @@ def plugins_cmd() -> None:
         mods = ", ".join(sorted(plugins.modules(name))) or "-"
         table.add_row(name, spec.title, f"{spec.players[0]}-{spec.players[1]}", mods)
     console.print(table)
+    console.print("Modules (-m ID switches one on, -m -ID switches a default one off):")
+    for game in sorted(plugins.games()):
+        for name, spec in sorted(plugins.modules(game).items()):
+            facts = [f"{'on' if spec.default else 'off'} by default",
+                     "players " + ("-".join(map(str, spec.players)) if spec.players else "any")]
+            facts += [f"requires {', '.join(spec.requires)}"] if spec.requires else []
+            facts += [f"conflicts with {', '.join(spec.conflicts)}"] if spec.conflicts else []
+            options = plugins.module_options(spec)
+            facts += [f"options {', '.join(options)}"] if options else []
+            title = f"{spec.title}: " if spec.title else ""
+            console.print(f"  {game} {name}: {title}{spec.description} ({'; '.join(facts)})",
+                          highlight=False, markup=False, soft_wrap=True)
     pm = plugins.manager()
     names = sorted(n for n, _ in pm.list_name_plugin() if n)
     console.print("plugins: " + ", ".join(names))
@@ -91,7 +103,8 @@ def _options(pairs: List[str]) -> dict:
 def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugins'), or a .rules file"),
          players: int = typer.Option(..., help="number of players"),
          seed: int = typer.Option(1, help="seed for chance and the bots"),
-         module: List[str] = typer.Option([], "--module", "-m", help="enable a module"),
+         module: List[str] = typer.Option([], "--module", "-m",
+                                           help="switch a module on (-ID: a default one off)"),
          option: List[str] = typer.Option([], "--option", "-o", help="NAME=VALUE"),
          rules: List[Path] = typer.Option([], help="house-rule files"),
          out: Path = typer.Option(Path("out"), help="folder for the record and the SVG"),

@@ -15,6 +15,7 @@ Pending decisions (``choose``, ``draw``) come before anything else, front first.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Iterator
 
@@ -78,6 +79,7 @@ class Game:
         lo, hi = ruleset.players
         if not lo <= players <= hi:
             raise ValueError(f"{ruleset.title} is for {lo}–{hi} players, not {players}")
+        plugins.check_players(ruleset.game, ruleset.modules, players)
         self.ruleset = ruleset
         self.players = players
         self.seed = seed
@@ -88,6 +90,9 @@ class Game:
                              ruleset=ruleset.id)
         self.log: list = []
         self._history: list = []  # (state, record length, log length) before each action
+        # what the last listing of legal actions found, to play one of them without running it
+        # again: (state, record length, {action: (context, pending)})
+        self._tried: tuple = (None, 0, {})
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -304,6 +309,12 @@ class Game:
 
     def _try(self, action: Action, check: bool = True):
         """Run ``action``; return (new state, events) or raise IllegalActionError."""
+        state, nrec, tried = self._tried
+        if state is self.state and nrec == len(self.record.actions) and action in tried:
+            # listed as legal on this very state: its run is known (the same with or without
+            # ``check``, as a candidate's arguments pass the argument checks)
+            ctx, pending = tried[action]
+            return State(ctx.merged(), tuple(pending)), ctx.events
         try:
             ctx, pending = self._run(action, check)
         except RuleViolation as err:
@@ -382,6 +393,8 @@ class Game:
             env["self"] = adef.entity
         S.run_unit(ctx, rs.action_body(action.name), adef.entity or action.name,
                    me=action.player, env=env)
+        if "action_taken" in rs.triggers_by_event:
+            S.emit(ctx, "action_taken", [action.player, action.name])
         pending[:0] = ctx.queued
         ctx.queued = []
         if action.name in step.main:
@@ -459,6 +472,9 @@ class Game:
         """Run the flow until someone must decide or act, or the game ends."""
         rs = self.ruleset
         for _ in range(100000):
+            if ctx.queued:  # decisions the engine's events queued
+                pending[:0] = ctx.queued
+                ctx.queued = []
             if pending or ctx.get(("f", "over")):
                 return
             stage_i = ctx.get(("f", "stage"))
@@ -478,10 +494,14 @@ class Game:
                     continue
                 ctx.set(("f", "round"), 1)
                 ctx.set(("f", "rounds"), count)
+                self._emit(ctx, "round_begins", 1)
             if step_i >= len(stage.steps):
+                if stage.kind == "rounds":
+                    self._emit(ctx, "round_ends", ctx.get(("f", "round")))
                 if stage.kind == "rounds" and ctx.get(("f", "round")) < ctx.get(("f", "rounds")):
                     ctx.set(("f", "round"), ctx.get(("f", "round")) + 1)
                     ctx.events.append(S._event(ctx, "round", None, ctx.get(("f", "round"))))
+                    self._emit(ctx, "round_begins", ctx.get(("f", "round")))
                 else:
                     ctx.set(("f", "stage"), stage_i + 1)
                 ctx.set(("f", "step"), 0)
@@ -491,7 +511,9 @@ class Game:
                 ctx.set(("f", "step"), step_i + 1)
                 ctx.me = None  # a do step speaks for no player: rules name them
                 try:
+                    self._emit(ctx, "step_begins", step.name)
                     S.run_unit(ctx, step.body, step.name)
+                    self._emit(ctx, "step_ends", step.name)
                 except RuleViolation as err:  # (a budget error stays one)
                     raise type(err)(f"the game cannot go on: step '{step.name}' breaks a rule "
                                     f"({err.message})", err.rule or step.name, err.span) from None
@@ -503,6 +525,7 @@ class Game:
                 ctx.set(("f", "turn"), (self._order(ctx, step), -1, None, False))
                 ctx.set(("f", "passed"), ())
                 ctx.set(("f", "acted"), ())
+                self._emit(ctx, "step_begins", step.name)
                 continue
             order, pos, player, main_done = turn
             if player is not None:
@@ -525,6 +548,15 @@ class Game:
         ctx.set(("f", "turn"), None)
         ctx.set(("f", "acted"), ())
         ctx.set(("f", "step"), step_i + 1)
+        self._emit(ctx, "step_ends", self.ruleset.stages[ctx.get(("f", "stage"))].steps[step_i].name)
+
+    @staticmethod
+    def _emit(ctx, event, arg) -> None:
+        """Raise one of the engine's own events (only when some rule reacts to it); decisions
+        its triggers queue stay in ``ctx.queued`` for the flow to pick up."""
+        if event in ctx.rs.triggers_by_event:
+            ctx.me = None
+            S.emit(ctx, event, [arg])
 
     def _order(self, ctx, step) -> tuple:
         n = ctx.nplayers
@@ -620,11 +652,12 @@ class Game:
             return False
         return True
 
-    def _candidate_legal(self, action: Action) -> bool:
+    def _candidate_legal(self, action: Action, tried: dict) -> bool:
         """:meth:`is_legal` for an action :meth:`candidates` just listed (its arguments are
-        within their domains and ``where`` conditions: they are not checked again)."""
+        within their domains and ``where`` conditions: they are not checked again); the run of
+        a legal one is kept in ``tried``."""
         try:
-            self._run(action, args_checked=True)
+            tried[action] = self._run(action, args_checked=True)
         except RuleViolation:
             return False
         return True
@@ -634,7 +667,8 @@ class Game:
                     max_steps: int = MAX_STEPS) -> "Game":
         """Replay ``record`` (with legality checks unless ``check=False``; ``max_steps``:
         the execution budget per action, as for :func:`new_game`)."""
-        rs = build_ruleset(record.game, modules=record.modules, options=record.options,
+        rs = build_ruleset(record.game, modules=plugins.exactly(record.game, record.modules),
+                           options=record.options,
                            texts=dict(record.texts) if record.texts else None)
         if record.rules:
             from .ruleset import Recipe, _build
@@ -654,6 +688,21 @@ class Game:
                                 action=err.action) from None
         game.auto_chance = True
         return game
+
+    def copy(self) -> "Game":
+        """An independent game at the same point, for search: it shares the ruleset and the
+        (immutable) state, and has its own record, event log and undo history, so playing or
+        undoing on either leaves the other as it was. Costs a few µs (three list copies);
+        ``copy.copy(game)`` does the same."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.record = copy.copy(self.record)
+        new.record.actions = self.record.actions.copy()
+        new.log = self.log.copy()
+        new._history = self._history.copy()
+        return new
+
+    __copy__ = copy
 
     def save(self) -> str:
         """The game as JSON text: its record with the final state's digest
@@ -709,9 +758,12 @@ class LegalActions:
         if self._cache is not None:
             yield from self._cache
             return
-        found = []
-        for a in self._game.candidates(self._player):
-            if self._game._candidate_legal(a):
+        game = self._game
+        found: list = []
+        tried: dict = {}
+        game._tried = (self._state, len(game.record.actions), tried)
+        for a in game.candidates(self._player):
+            if game._candidate_legal(a, tried):
                 found.append(a)
                 yield a
         self._cache = found
@@ -801,12 +853,14 @@ def new_game(game: str | None = None, *, players: int, seed=0, modules=(), optio
 
     ``game``: an installed game's name (``boardrules plugins`` lists them) or None with
     ``texts`` (rule files as ``{path: text}``); ``players``: the player count; ``seed``:
-    decides chance outcomes not given explicitly; ``modules``: optional modules to
-    enable; ``options``: option values; ``rules``: house-rule file paths; ``max_steps``:
-    the execution budget, the steps (loop iterations, list elements walked or built,
-    rules run) one action or the setup may take before
+    decides chance outcomes not given explicitly; ``modules``: module ids to switch on
+    (default modules are on; ``"-ID"`` switches one off; requirements come along);
+    ``options``: option values; ``rules``: house-rule file paths; ``max_steps``: the
+    execution budget, the steps (loop iterations, list elements walked or built, rules
+    run) one action or the setup may take before
     :class:`~boardrules.errors.ExecutionBudgetError` stops it.
     Raises :class:`~boardrules.errors.RulesError`, :class:`~boardrules.errors.PluginError`
+    (unknown or conflicting modules, a module that does not allow this player count)
     or ``ValueError`` (player count).
     """
     rs = build_ruleset(game, modules=modules, options=options, rules=rules, texts=texts,

@@ -31,12 +31,19 @@ class Primitive:
     returns: str = "any"
     effect: bool = False
     doc: str = ""
+    replaces: bool = False  # a module's: takes the place of the game's primitive of this name
+    wraps: bool = False  # a module's: fn(ctx, inner, *args) around the game's primitive
 
 
-def primitive(name: str, *, returns: str = "any", effect: bool = False, **params: str):
-    """Decorator: declare ``fn(ctx, *args)`` as primitive ``name`` with typed ``params``."""
+def primitive(name: str, *, returns: str = "any", effect: bool = False,
+              replaces: bool = False, wraps: bool = False, **params: str):
+    """Decorator: declare ``fn(ctx, *args)`` as primitive ``name`` with typed ``params``.
+
+    In a module (``ModuleSpec.primitives``), ``replaces=True`` puts it in the place of the
+    game's primitive ``name``; ``wraps=True`` makes it ``fn(ctx, inner, *args)``, called
+    instead of the game's with that one as ``inner`` (same signature in both cases)."""
 
     def wrap(fn: Callable) -> Primitive:
         return Primitive(name, fn, tuple(params.items()), returns, effect,
-                         (fn.__doc__ or "").strip())
+                         (fn.__doc__ or "").strip(), replaces, wraps)
     return wrap

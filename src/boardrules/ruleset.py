@@ -258,13 +258,10 @@ def _build(recipe: Recipe) -> Ruleset:
 
     if recipe.game is not None:
         spec = plugins.game_spec(recipe.game)
-        primitives = plugins.primitives(recipe.game)
+        primitives = plugins.primitives(recipe.game, recipe.modules)
         layers.append(Layer(recipe.game, "game", parse_all(_read(spec.rule_files))))
         available = plugins.modules(recipe.game)
         for name in recipe.modules:
-            if name not in available:
-                raise PluginError(f"{recipe.game} has no module {name!r}; "
-                                  f"available: {', '.join(sorted(available)) or 'none'}")
             layers.append(Layer(name, "module", parse_all(_read(available[name].rule_files))))
         extra = [f for group in plugins.manager().hook.boardrules_rule_files(
             game=recipe.game, modules=recipe.modules) for f in (group or ())]
@@ -309,20 +306,25 @@ def build_ruleset(game: str | None = None, *, modules=(), options=None, rules=()
                   backend: str = "compiled") -> Ruleset:
     """Build (or fetch from the cache) the ruleset for ``game``.
 
-    ``modules``: names of the game's optional modules to enable; ``options``: a dict
+    ``modules``: ids of the game's modules to switch on (the default ones are on
+    unless named with a leading ``-``, e.g. ``"-factions"``; what they require comes
+    along; see :func:`boardrules.plugins.resolve_modules`); ``options``: a dict
     overriding option defaults; ``rules``: paths of house-rule files (merged last);
     ``texts``: a dict ``{path: text}`` of rule files to use as the base layer instead
     of (or on top of) a plugin game; ``backend``: ``"compiled"`` or ``"interpreted"``.
 
     Raises :class:`~boardrules.errors.RulesError` (every diagnostic of every file),
-    :class:`~boardrules.errors.PluginError` (unknown game or module) or
+    :class:`~boardrules.errors.PluginError` (unknown game or module, a requirement
+    switched off, conflicting modules) or
     :class:`~boardrules.errors.BoardrulesError` (unknown option).
     """
     if backend not in ("compiled", "interpreted"):
         raise ValueError("backend must be 'compiled' or 'interpreted'")
+    if game is not None:
+        plugins.game_spec(game)  # an unknown game is named before its modules
     recipe = Recipe(
         game=game,
-        modules=tuple(modules),
+        modules=plugins.resolve_modules(game, modules),
         options=tuple(sorted((options or {}).items())),
         rules=_read(rules),
         backend=backend,

@@ -103,7 +103,7 @@ class Context:
     ``queued`` the decisions created so far; ``events`` what changed.
     """
 
-    __slots__ = ("rs", "base", "w", "me", "env", "queued", "events", "source", "ply", "depth",
+    __slots__ = ("rs", "base", "w", "me", "env", "queued", "events", "source", "ply", "depth", "np",
                  "steps", "budget")
 
     def __init__(self, rs, base: dict, me: int | None = None, ply: int = 0,
@@ -118,6 +118,8 @@ class Context:
         self.source = ""
         self.ply = ply
         self.depth = 0
+        # the player count never changes during a game: read once (rules ask for it constantly)
+        self.np = base.get(("nplayers",))
         self.budget = budget
         self.steps = budget  # left of the execution budget
 
@@ -148,12 +150,12 @@ class Context:
     # ---- players ----
     @property
     def nplayers(self) -> int:
-        return self.get(("nplayers",))
+        return self.np
 
     def player(self, p=MISSING) -> int:
         if p is MISSING:
             p = self.me
-        if type(p) is int and 0 <= p < self.nplayers:  # the common case, checked as below
+        if type(p) is int and 0 <= p < self.np:  # the common case, checked as below
             return p
         if p is None or not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.nplayers:
             raise RuleViolation(f"no player here (got {p!r})", self.source)

@@ -3,6 +3,7 @@ rulesets and states pickle, bad player counts are refused, chance is recorded.""
 
 from __future__ import annotations
 
+import copy
 import pickle
 
 import pytest
@@ -63,3 +64,30 @@ def test_chance_outcomes_are_in_the_record_and_replay_without_rng():
 def test_players_to_act_is_a_set():
     game = boardrules.new_game("harvest", players=3, seed=2)
     assert isinstance(game.players_to_act(), frozenset) and len(game.players_to_act()) == 1
+
+
+@pytest.mark.parametrize("make_copy", [boardrules.Game.copy, copy.copy], ids=["copy", "copy.copy"])
+def test_a_copy_is_independent_of_its_original(make_copy):
+    """Issues 12 and 13: playing or undoing on a copy leaves the original's record, event log,
+    undo history and state as they were, and the other way round."""
+    game = boardrules.new_game("harvest", players=3, seed=4)
+    bot = RandomBot(4)
+    for _ in range(6):
+        game.play(bot.choose(game))
+
+    def snapshot(g):
+        return g.state, list(g.record.actions), list(g.log), list(g._history)
+
+    before = snapshot(game)
+    twin = make_copy(game)
+    assert snapshot(twin) == before and twin.record == game.record
+    for _ in range(4):
+        twin.play(bot.choose(twin))
+    twin.undo()
+    assert snapshot(game) == before
+    assert twin.state != game.state and len(twin.record.actions) > len(game.record.actions)
+    game.undo()
+    assert snapshot(twin)[1][:len(before[1])] == before[1]   # the copy kept its own history
+    # the copy plays on from where it was, as a game replayed from its record would
+    replayed = boardrules.Game.from_record(twin.record)
+    assert replayed.state == twin.state

@@ -26,6 +26,7 @@ def test_case1_disc_lifted_and_put_back_costs_both_moves():
     g = new(2)
     g.play("p1 influence")
     g.play(f"p1 target {HOME}")                   # lift the home disc (move 1)
+    g.play("p1 to")                               # ... onto the track, not on to another hex
     assert g.get("controller", index=HOME) is None
     g.play("p1 again")
     g.play(f"p1 target {HOME}")                   # put it back (move 2)
@@ -46,7 +47,7 @@ def test_case2_colony_ships_when_and_after_passing():
     g.play("p1 colonize 2,0|2:science")          # a colony ship, then pass in the same turn
     g.play("p1 pass_turn")
     g.play("p2 influence")
-    g.play("p2 target -2,0")
+    g.play("p2 target")                           # no disc move: colony ships only
     g.play("p2 done")
     # p1 has passed: their turn offers reactions, passing again, and colony ships
     assert "p1 colonize 2,0|4:materials" in g.legal_actions()
@@ -142,8 +143,9 @@ def test_case9_retreat_only_to_own_enemy_free_connected_hex():
     """SD wording (dized): a connected neighbour you control without enemy ships."""
     g = new(2)
     g.auto_chance = False
-    _stage(g, NEAR, "s105", ships=[(0, "interceptor")], npcs=["ancient"])
-    # the only connected hex p1 controls (the home) holds an enemy ship; fight NEAR first
+    _stage(g, NEAR, "s301", ships=[(0, "interceptor")], npcs=["ancient"])
+    # the only connected hex p1 controls (the home, sector 221) holds an enemy ship; NEAR's
+    # battle comes first (sector 301: battles go from the highest sector number down)
     _set(g, **{"v__ships__" + HOME: ((0, "interceptor"), (1, "interceptor"))},
          v__hexes=("0,0", NEAR, HOME, "-2,0"))
     _end_actions(g)

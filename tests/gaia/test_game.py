@@ -319,6 +319,9 @@ def test_lab_takes_tech_tile_and_step():
     assert d.label == "tile" and set(d.options) == set(var(g, "tech_slots"))
     tile = var(g, "tech_slots")[1]              # the tile under navigation
     g.play(boardrules.Action(0, "tile", (tile,)))
+    d = g.state.pending[0]                      # the step on its track, optional (§6)
+    assert d.label == "step_on" and d.options == ("navigation",) and d.optional
+    g.play(boardrules.Action(0, "step_on", ("navigation",)))
     assert var(g, "has_tech", 0, tile) is True and g.get("navigation", 0) == 1
 
 

@@ -424,6 +424,16 @@ class SlotUse:
 
 
 @_node
+class SlotExtend:
+    """``extend SLOT { ... }`` inside an ``extend`` of an entity: the statements run after
+    what the slot does already (several modules may each add some)."""
+
+    name: str
+    body: Block
+    span: Span = _span()
+
+
+@_node
 class Trigger:
     event: str
     names: tuple
@@ -505,6 +515,19 @@ class TurnsStep:
 
 
 @_node
+class StepEdit:
+    """A module's change to one named flow step, outside the flow: a new ``step`` placed
+    ``before`` or ``after`` a named one (``place`` = ("before"|"after", name)), or an
+    ``override step`` that replaces one (``modifier`` = "override", no place)."""
+
+    modifier: Optional[str]
+    name: str
+    place: Optional[tuple]
+    step: object  # DoStep | TurnsStep
+    span: Span = _span()
+
+
+@_node
 class Stage:
     kind: str  # setup | rounds | finish
     count: object
@@ -543,6 +566,8 @@ def decl_key(item) -> tuple[str, str] | None:
             return ("action", name)
         case FlowDecl():
             return ("flow", "flow")
+        case StepEdit(name=name):
+            return ("step", name)
         case RemoveDecl(kind=kind, name=name):
             return (kind, name)
     return None

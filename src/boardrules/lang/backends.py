@@ -9,6 +9,8 @@ suite runs random expressions and effects through both and compares.
 
 from __future__ import annotations
 
+import operator
+
 from . import ast as A
 from . import semantics as S
 
@@ -39,21 +41,31 @@ class Compiler:
                 fargs = [self.expr(a) for a in args]
                 if fn in S.BUILTIN_FUNCTIONS:
                     f = S.BUILTIN_FUNCTIONS[fn]
+                    call = _call_with(f, fargs)
 
                     def builtin(ctx):
                         try:
-                            return f(ctx, *[a(ctx) for a in fargs])
+                            return call(ctx)
                         except (TypeError, ValueError) as err:
                             raise ctx.violation(f"{fn}() failed: {err}") from None
                     return builtin
-                prim = rs.primitives[fn].fn
-                return lambda ctx: prim(ctx, *[a(ctx) for a in fargs])
+                return _call_with(rs.primitives[fn].fn, fargs)
             case A.ListLit(items=items):
                 fs = [self.expr(i) for i in items]
                 return lambda ctx: tuple(f(ctx) for f in fs)
             case A.Field(obj=o, name=n):
                 fo = self.expr(o)
-                return lambda ctx: S.field(ctx, fo(ctx), n)
+                entities = rs.entities
+
+                def field(ctx):
+                    obj = fo(ctx)
+                    ent = entities.get(obj) if type(obj) is str else None
+                    if ent is not None:
+                        fields = ent.fields
+                        if n in fields:
+                            return fields[n]
+                    return S.field(ctx, obj, n)  # (raises the violation)
+                return field
             case A.Index(obj=o, index=i):
                 fo, fi = self.expr(o), self.expr(i)
                 var = self._indexed_var(o)
@@ -61,6 +73,7 @@ class Compiler:
                     # ``v[i]`` of a per-hex/per-entity variable: the state key directly (the
                     # same as loading its VarHandle and indexing it, unless a local hides it)
                     name, vname = o.id, var.name
+                    default = rs.default_of(("v", vname))
                     if len(var.per) == 2 and var.per[0] == "player":
                         # ``v[i]`` of a variable per player per X: key ("v", v, me, i)
                         def index_mine(ctx):
@@ -68,14 +81,18 @@ class Compiler:
                             if name in env:
                                 return S.index(ctx, env[name], fi(ctx))
                             i = fi(ctx)
-                            return ctx.get(("v", vname, ctx.player(), i))
+                            key = ("v", vname, ctx.player(), i)
+                            w = ctx.w
+                            return w[key] if key in w else ctx.base.get(key, default)
                         return index_mine
                     if len(var.per) == 1:
                         def index_one(ctx):
                             env = ctx.env
                             if name in env:
                                 return S.index(ctx, env[name], fi(ctx))
-                            return ctx.get(("v", vname, fi(ctx)))
+                            key = ("v", vname, fi(ctx))
+                            w = ctx.w
+                            return w[key] if key in w else ctx.base.get(key, default)
                         return index_one
 
                     def index_var(ctx, _key=S.var_key):
@@ -96,18 +113,18 @@ class Compiler:
                 return lambda ctx: not fo(ctx)
             case A.BinOp(op=op, left=l, right=r):
                 fl, fr = self.expr(l), self.expr(r)
-                span = e.span
-
-                def binop(ctx):
-                    try:
-                        return S.binop(ctx, op, fl(ctx), fr(ctx))
-                    except S.RuleViolation as err:  # (a list or number too large)
-                        raise S.at(err, span)
-                return binop
+                general = _placed(S.binop, e.span)  # its errors (a list or number too large) placed
+                if op in _INT_OPS:
+                    return _int_fast(_INT_OPS[op], general, op, fl, fr)
+                return lambda ctx: general(ctx, op, fl(ctx), fr(ctx))
             case A.Compare(op=op, left=l, right=r):
                 fl, fr = self.expr(l), self.expr(r)
                 if op == "==":
                     return lambda ctx: fl(ctx) == fr(ctx)
+                if op == "!=":
+                    return lambda ctx: fl(ctx) != fr(ctx)
+                if op in _INT_OPS:
+                    return _int_fast(_INT_OPS[op], S.compare, op, fl, fr)
                 return lambda ctx: S.compare(ctx, op, fl(ctx), fr(ctx))
             case A.Range(low=lo, high=hi):
                 flo, fhi = self.expr(lo), self.expr(hi)
@@ -163,11 +180,62 @@ class Compiler:
         return None
 
     def _name(self, n):
+        # (the readers below inline Context.get: the overlay, then the committed values, then
+        # the key's default, which the ruleset fixes per variable/resource/component)
         rs = self.rs
         try:
             cls, payload = S.classify(rs, n)
-        except S.RuleViolation:
-            return lambda ctx: S.load_name(ctx, n)
+        except S.RuleViolation:  # a local binding (parameter, loop variable, let)
+            def load_local(ctx):
+                env = ctx.env
+                return env[n] if n in env else S.load_name(ctx, n)
+            return load_local
+        # the common classes read their state key directly (as S.load does, unless a local
+        # binding hides the name)
+        if cls in (S.RESOURCE, S.TRACK, S.COMPONENT):
+            tag = {S.RESOURCE: "r", S.TRACK: "t", S.COMPONENT: "c"}[cls]
+            default = rs.default_of((tag, payload))
+
+            def load_kept(ctx):
+                env = ctx.env
+                if n in env:
+                    return env[n]
+                key = (tag, payload, ctx.player())
+                w = ctx.w
+                return w[key] if key in w else ctx.base.get(key, default)
+            return load_kept
+        if cls == S.VAR and payload.per in ((), ("player",)):
+            key = ("v", payload.name)
+            default = rs.default_of(key)
+            if not payload.per:
+                def load_global(ctx):
+                    env = ctx.env
+                    if n in env:
+                        return env[n]
+                    w = ctx.w
+                    return w[key] if key in w else ctx.base.get(key, default)
+                return load_global
+
+            def load_mine(ctx):
+                env = ctx.env
+                if n in env:
+                    return env[n]
+                k = key + (ctx.player(),)
+                w = ctx.w
+                return w[k] if k in w else ctx.base.get(k, default)
+            return load_mine
+        if cls == S.BUILTIN:
+            def load_builtin(ctx):
+                env = ctx.env
+                return env[n] if n in env else payload(ctx)
+            return load_builtin
+        if cls in (S.OPTION, S.ENTITY, S.KIND):
+            value = S.load(None, cls, payload)
+
+            def load_constant(ctx):
+                env = ctx.env
+                return env[n] if n in env else value
+            return load_constant
 
         def local_or(ctx, _load=S.load, _cls=cls, _payload=payload):
             env = ctx.env
@@ -246,9 +314,11 @@ class Compiler:
 
                 def for_(ctx):
                     saved = ctx.env
+                    env = dict(saved)  # one binding dict for the loop (see _quant)
                     try:
                         for item in S.domain(ctx, fd(ctx)):
-                            ctx.env = {**saved, v: item}
+                            env[v] = item
+                            ctx.env = env
                             if fw is None or fw(ctx):
                                 fb(ctx)
                     except S.BudgetExceeded as err:
@@ -304,14 +374,69 @@ class Compiler:
         raise TypeError(f"cannot compile {s!r}")
 
 
+def _call_with(f, fargs):
+    """``f(ctx, *args)`` with each argument computed by ``fargs``, without a list for 0-3."""
+    match fargs:
+        case []:
+            return lambda ctx: f(ctx)
+        case [a]:
+            return lambda ctx: f(ctx, a(ctx))
+        case [a, b]:
+            return lambda ctx: f(ctx, a(ctx), b(ctx))
+        case [a, b, c]:
+            return lambda ctx: f(ctx, a(ctx), b(ctx), c(ctx))
+    return lambda ctx: f(ctx, *[a(ctx) for a in fargs])
+
+
+_INT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<": operator.lt,
+            "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+def _int_fast(py_op, general, op, fl, fr):
+    """``op`` on two ints directly (bools are not ints here); anything else through
+    ``general`` (S.binop or S.compare), which checks the operands and names the fault.
+    Arithmetic results beyond the numbers rules may use go through ``general`` too."""
+    if op in _ARITHMETIC:
+        def arith_op(ctx, _max=S.MAX_NUMBER):
+            a, b = fl(ctx), fr(ctx)
+            if type(a) is int and type(b) is int:
+                r = py_op(a, b)
+                if -_max <= r <= _max:
+                    return r
+            return general(ctx, op, a, b)
+        return arith_op
+
+    def int_op(ctx):
+        a, b = fl(ctx), fr(ctx)
+        if type(a) is int and type(b) is int:
+            return py_op(a, b)
+        return general(ctx, op, a, b)
+    return int_op
+
+
+_ARITHMETIC = frozenset({"+", "-", "*"})
+
+
+def _placed(f, span):
+    """``f(ctx, *args)`` whose errors raised without a position get ``span``."""
+    def placed(ctx, *args):
+        try:
+            return f(ctx, *args)
+        except S.RuleViolation as err:
+            raise S.at(err, span)
+    return placed
+
+
 def _sum_of(var, fx, fd, fw, span):
     """``sum E for var in D where C`` from the compiled parts (shared by both back ends)."""
     def sum_of(ctx):
         saved = ctx.env
+        env = dict(saved)  # one binding dict for the loop (see _quant)
         total = 0
         try:
             for item in S.domain(ctx, fd(ctx)):
-                ctx.env = {**saved, var: item}
+                env[var] = item
+                ctx.env = env
                 if fw is None or fw(ctx):
                     total += S._num(ctx, fx(ctx), "sum")
         except S.BudgetExceeded as err:
@@ -325,10 +450,15 @@ def _sum_of(var, fx, fd, fw, span):
 def _quant(kind, var, fd, fw, span):
     def quant(ctx):
         saved = ctx.env
+        # one binding dict for the whole loop, rebound per item: nothing keeps a reference to
+        # ctx.env past an iteration (decisions and deferred blocks copy their bindings, ``let``
+        # makes a new dict), so this is the same as a fresh dict per item, without the copies
+        env = dict(saved)
         n = 0
         try:
             for item in S.domain(ctx, fd(ctx)):
-                ctx.env = {**saved, var: item}
+                env[var] = item
+                ctx.env = env
                 ok = fw is None or fw(ctx)
                 if kind == "any" and ok:
                     return True

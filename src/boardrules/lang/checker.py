@@ -33,6 +33,16 @@ BUILTIN_NAMES = {
     "me": "player", "players": "list:player", "others": "list:player", "hexes": "list:hex",
     "round": "int", "nplayers": "int", "chance": "player",
 }
+# Events the engine raises itself (docs/plugins.md#events), beside those a game declares:
+# name -> ((parameter, type), ...).
+BUILTIN_EVENTS = {
+    "action_taken": (("p", "player"), ("action", "text")),
+    "advanced": (("p", "player"), ("track", "text"), ("level", "int")),
+    "round_begins": (("n", "int"),),
+    "round_ends": (("n", "int"),),
+    "step_begins": (("step", "text"),),
+    "step_ends": (("step", "text"),),
+}
 # name -> (min args, max args, result type)
 BUILTIN_FUNCTIONS = {
     "len": (1, 1, "int"), "min": (1, 9, "int"), "max": (1, 9, "int"), "abs": (1, 1, "int"),
@@ -305,7 +315,15 @@ class Checker:
             if ast_default is not None:
                 self._conforms(ast_default, self._type(v.type, False), v.type.optional,
                                f"'{v.name}'", self._root(), "its default")
-        self.events = {e.name: e.params for e in items.values() if isinstance(e, A.EventDecl)}
+        self.events = {name: tuple(A.Param(name=n, type=A.TypeRef(name=t)) for n, t in params)
+                       for name, params in BUILTIN_EVENTS.items()}
+        for e in items.values():
+            if isinstance(e, A.EventDecl):
+                if e.name in BUILTIN_EVENTS:
+                    self.err(e, f"event '{e.name}' is built in: the engine raises it",
+                             "react to it with 'when' without declaring it, or choose another name")
+                    continue
+                self.events[e.name] = e.params
         for params in self.events.values():
             for p in params:
                 self._type(p.type)

@@ -1,10 +1,13 @@
 """Merging rule files on the AST: the game's files, then modules, then house rules.
 
 A later file may add a definition, ``override`` one (replace it whole), ``extend``
-one (add or replace entries inside it) or ``remove`` one. Redefining a name without
-``override``, overriding something that does not exist, and two modules changing the
-same definition are errors; every node keeps its own file's span, so errors point
-into the file that caused them. House rules (the last layer) win over modules.
+one (add or replace entries inside it, or ``extend SLOT { ... }`` to add to what a slot
+does) or ``remove`` one; it may put a new flow step ``before``/``after`` a named one,
+``override step`` or ``remove step``. Redefining a name without ``override``, changing
+something that does not exist, and two modules replacing the same thing (the same
+definition, entry or step) are errors; additions (slot extensions, triggers, new steps)
+compose in layer order. Every node keeps its own file's span, so errors point into the
+file that caused them. House rules (the last layer) win over modules.
 """
 
 from __future__ import annotations
@@ -47,68 +50,171 @@ def _entry_key(entry) -> tuple:
             return ("at", lv)
         case A.ActionDecl(name=n):
             return ("action", n)
-    return ("trigger", id(entry))  # triggers accumulate
+    return ("add", id(entry))  # triggers and slot extensions accumulate
 
 
-def _extend(base: A.Decl, ext: A.Decl) -> A.Decl:
+def _extend(base: A.Decl, ext: A.Decl, items: dict) -> A.Decl:
     entries = {_entry_key(e): e for e in base.entries}
     for e in ext.entries:
-        entries[_entry_key(e)] = e
+        if isinstance(e, A.SlotExtend):
+            old = entries.get(("entry", e.name))
+            if old is None:
+                old = A.SlotUse(name=e.name, body=_slot_default(items, base.kind, e.name)
+                                or A.Block(stmts=()), span=e.span)
+            entries[("entry", e.name)] = attrs.evolve(
+                old, body=attrs.evolve(old.body, stmts=old.body.stmts + e.body.stmts))
+        else:
+            entries[_entry_key(e)] = e
     return attrs.evolve(base, entries=tuple(entries.values()))
+
+
+def _slot_default(items: dict, kind: str, slot: str):
+    kind_decl = items.get(("kind", kind))
+    for e in kind_decl.entries if kind_decl is not None else ():
+        if isinstance(e, A.SlotDef) and e.name == slot:
+            return e.body
+    return None
+
+
+def _replacing(item) -> frozenset | None:
+    """What a change replaces: None for the whole definition, else the entry keys an
+    ``extend`` replaces (its slot extensions and triggers replace nothing)."""
+    if isinstance(item, A.Decl) and item.modifier == "extend":
+        return frozenset(_entry_key(e) for e in item.entries
+                         if not isinstance(e, (A.SlotExtend, A.Trigger)))
+    return None
+
+
+class _Merger:
+    def __init__(self):
+        self.items: dict = {}
+        self.origin: dict = {}  # key -> span of the definition
+        self.changes: dict = {}  # key -> [(layer, span, replaced entries or None)]
+        self.after_tail: dict = {}  # step name -> the last step a module put after it
+        self.errors: list[Diagnostic] = []
+
+    def error(self, node, message, hint, rf) -> None:
+        self.errors.append(Diagnostic(node.span, message, hint, rf.text))
+
+    def conflicts(self, key, layer, item, rf) -> bool:
+        """Two modules changing the same thing (the same entries of it) is an error."""
+        touched = _replacing(item)
+        if layer.kind == "module":
+            for prev, span, prev_touched in self.changes.get(key, ()):
+                if prev.kind == "module" and prev.name != layer.name and (
+                        touched is None or prev_touched is None or touched & prev_touched):
+                    what = f"{key[0]} '{key[1]}'"
+                    if touched is not None and prev_touched is not None:
+                        entries = sorted(f"'{k[1]}'" for k in touched & prev_touched)
+                        what = f"{', '.join(entries)} of {what}"
+                    self.error(item, f"modules '{prev.name}' and '{layer.name}' both change "
+                               f"{what} (the other change is at {span})",
+                               "enable only one of them, or resolve it in a house-rule file", rf)
+                    return True
+        self.changes.setdefault(key, []).append((layer, item.span, touched))
+        return False
+
+    def add(self, layer, rf, item) -> None:
+        key = A.decl_key(item)
+        if isinstance(item, A.StepEdit) or (isinstance(item, A.RemoveDecl) and item.kind == "step"):
+            self.edit_step(layer, rf, item)
+            return
+        modifier = getattr(item, "modifier", None)
+        if isinstance(item, A.RemoveDecl) or modifier is not None:
+            if key not in self.items:
+                verb = "remove" if isinstance(item, A.RemoveDecl) else modifier
+                names = [n for (k, n) in self.items if k == key[0]]
+                self.error(item, f"nothing to {verb}: no {key[0]} named '{key[1]}'",
+                           did_you_mean(key[1], names), rf)
+                return
+            if self.conflicts(key, layer, item, rf):
+                return
+            if isinstance(item, A.RemoveDecl):
+                del self.items[key]
+            elif modifier == "extend" and isinstance(item, A.Decl):
+                self.items[key] = _extend(self.items[key], item, self.items)
+            else:
+                self.items[key] = self.new_decl(attrs.evolve(item, modifier=None))
+        elif key in self.items:
+            self.error(item, f"{key[0]} '{key[1]}' is already defined at {self.origin[key]}",
+                       f"write 'override {_keyword(item)} {key[1]}' to replace it"
+                       if key[0] != "flow" else "write 'override flow' to replace it", rf)
+        else:
+            self.items[key] = self.new_decl(item)
+            self.origin[key] = item.span
+
+    def new_decl(self, item):
+        """A definition written whole: its ``extend SLOT`` entries add to the kind's default."""
+        if isinstance(item, A.Decl) and any(isinstance(e, A.SlotExtend) for e in item.entries):
+            plain = attrs.evolve(item, entries=tuple(
+                e for e in item.entries if not isinstance(e, A.SlotExtend)))
+            return _extend(plain, attrs.evolve(item, entries=tuple(
+                e for e in item.entries if isinstance(e, A.SlotExtend))), self.items)
+        return item
+
+    # ---- named flow steps ----
+    def edit_step(self, layer, rf, item) -> None:
+        flow = self.items.get(("flow", "flow"))
+        if flow is None:
+            self.error(item, "there is no flow whose steps to change",
+                       "a step edit belongs in a module of a game that has a flow", rf)
+            return
+        where = {s.name: (i, j) for i, st in enumerate(flow.stages) for j, s in enumerate(st.steps)}
+        stages = [list(st.steps) for st in flow.stages]
+        if isinstance(item, A.StepEdit) and item.modifier is None and item.place is not None:
+            side, anchor = item.place
+            if anchor not in where:
+                self.error(item, f"no step named '{anchor}' to put '{item.name}' {side}",
+                           did_you_mean(anchor, where), rf)
+                return
+            if item.name in where:
+                self.error(item, f"step '{item.name}' is already defined",
+                           f"write 'override step {item.name}: ...' to replace it", rf)
+                return
+            i, j = where[anchor]
+            if side == "after":
+                # several modules after one step: in module order
+                i, j = where.get(self.after_tail.get(anchor), (i, j))
+                j += 1
+                self.after_tail[anchor] = item.name
+            stages[i].insert(j, item.step)
+        elif isinstance(item, A.RemoveDecl) or (isinstance(item, A.StepEdit)
+                                                and item.modifier == "override" and item.place is None):
+            verb = "remove" if isinstance(item, A.RemoveDecl) else "override"
+            if item.name not in where:
+                self.error(item, f"nothing to {verb}: no step named '{item.name}'",
+                           did_you_mean(item.name, where), rf)
+                return
+            if self.conflicts(("step", item.name), layer, item, rf):
+                return
+            i, j = where[item.name]
+            if isinstance(item, A.RemoveDecl):
+                del stages[i][j]
+            else:
+                stages[i][j] = item.step
+        else:
+            self.error(item, "a step outside the flow is placed before or after a named step, "
+                       "or replaces one", f"write 'step {item.name} after STEP: ...' or "
+                       f"'override step {item.name}: ...'", rf)
+            return
+        self.items[("flow", "flow")] = attrs.evolve(flow, stages=tuple(
+            attrs.evolve(st, steps=tuple(steps)) for st, steps in zip(flow.stages, stages)))
 
 
 def merge(layers: Iterable[Layer]) -> tuple[Merged, list[Diagnostic]]:
     """Merge layers in order. Returns the result and every diagnostic found."""
-    items: dict = {}
-    origin: dict = {}  # key -> (layer, span) of the last change
+    m = _Merger()
     triggers: list = []
     sources: dict = {}
-    errors: list[Diagnostic] = []
     for layer in layers:
         for rf in layer.files:
             sources[rf.path] = rf.text
             for item in rf.items:
                 if isinstance(item, A.Trigger):
                     triggers.append(item)
-                    continue
-                key = A.decl_key(item)
-                modifier = getattr(item, "modifier", None)
-                changes = isinstance(item, A.RemoveDecl) or modifier is not None
-                if changes:
-                    if key not in items:
-                        verb = "remove" if isinstance(item, A.RemoveDecl) else modifier
-                        names = [n for (k, n) in items if k == key[0]]
-                        errors.append(Diagnostic(
-                            item.span, f"nothing to {verb}: no {key[0]} named '{key[1]}'",
-                            did_you_mean(key[1], names), rf.text))
-                        continue
-                    prev_layer, prev_span = origin[key]
-                    if (layer.kind == "module" and prev_layer.kind == "module"
-                            and prev_layer.name != layer.name):
-                        errors.append(Diagnostic(
-                            item.span,
-                            f"modules '{prev_layer.name}' and '{layer.name}' both change "
-                            f"{key[0]} '{key[1]}' (the other change is at {prev_span})",
-                            "enable only one of them, or resolve it in a house-rule file",
-                            rf.text))
-                        continue
-                    if isinstance(item, A.RemoveDecl):
-                        del items[key]
-                    elif modifier == "extend" and isinstance(item, A.Decl):
-                        items[key] = _extend(items[key], item)
-                    else:
-                        items[key] = attrs.evolve(item, modifier=None)
-                    origin[key] = (layer, item.span)
-                elif key in items:
-                    errors.append(Diagnostic(
-                        item.span, f"{key[0]} '{key[1]}' is already defined at {origin[key][1]}",
-                        f"write 'override {_keyword(item)} {key[1]}' to replace it"
-                        if key[0] != "flow" else "write 'override flow' to replace it",
-                        rf.text))
                 else:
-                    items[key] = item
-                    origin[key] = (layer, item.span)
-    return Merged(items=items, triggers=tuple(triggers), sources=sources), errors
+                    m.add(layer, rf, item)
+    return Merged(items=m.items, triggers=tuple(triggers), sources=sources), m.errors
 
 
 def _keyword(item) -> str:

@@ -329,6 +329,9 @@ class _ToAst(Transformer):
     def slot_use(self, meta, c):
         return A.SlotUse(name=str(c[0]), body=c[1], span=self._span(meta))
 
+    def slot_extend(self, meta, c):
+        return A.SlotExtend(name=str(c[0]), body=c[1], span=self._span(meta))
+
     def option_decl(self, meta, c):
         modifier, name, default, doc = c
         return A.OptionDecl(modifier=modifier, name=str(name), default=default,
@@ -408,13 +411,32 @@ class _ToAst(Transformer):
     def steps(self, meta, c):
         return tuple(s for s in c if s is not None)
 
-    def do_step(self, meta, c):
-        return A.DoStep(name=str(c[0]), body=c[1], span=self._span(meta))
+    def step(self, meta, c):
+        return self._step(str(c[0]), c[1], meta)
 
-    def turns_step(self, meta, c):
-        name, order, mode, *rules = c
-        return A.TurnsStep(name=str(name), order=order, mode=str(mode),
-                           rules=tuple(r for r in rules if r is not None), span=self._span(meta))
+    def _step(self, name, body, meta):
+        if body[0] == "do":
+            return A.DoStep(name=name, body=body[1], span=self._span(meta))
+        _, order, mode, rules = body
+        return A.TurnsStep(name=name, order=order, mode=mode, rules=rules, span=self._span(meta))
+
+    def do_body(self, meta, c):
+        return ("do", c[0])
+
+    def turns_body(self, meta, c):
+        order, mode, *rules = c
+        return ("turns", order, str(mode), tuple(r for r in rules if r is not None))
+
+    def step_edit(self, meta, c):
+        modifier, name, place, body = c
+        return A.StepEdit(modifier=modifier, name=str(name), place=place,
+                          step=self._step(str(name), body, meta), span=self._span(meta))
+
+    def place_before(self, meta, c):
+        return ("before", str(c[0]))
+
+    def place_after(self, meta, c):
+        return ("after", str(c[0]))
 
     def order_named(self, meta, c):
         return ("named", str(c[0]))

@@ -386,6 +386,8 @@ def advance(ctx, track, by):
         reward = rs.track_rewards.get((track, level))
         if reward is not None:
             run_unit(ctx, reward, f"{track} {level}")
+        if "advanced" in rs.triggers_by_event:
+            emit(ctx, "advanced", [me, track, level])
 
 
 def _event(ctx, kind, player, detail):

@@ -1,0 +1,232 @@
+"""The speed targets of issue 12, each printed beside its reference measured or quoted in one run.
+
+Run: ``PYTHONPATH=src:plugins python bench/bench_speed.py [--quick] [--only rpslcb]``
+(needs the ``bench`` extra: ``pip install -e ".[bench]"`` for python-chess).
+
+Sections (``--only`` picks them by letter):
+
+r) **random play**: python-chess random play (plies per second: list the legal moves, play a
+   uniformly random one, until the game is over) and, in the same run, random play of Gaia
+   Project (4 players), Eclipse (4 players) and Harvest (3 players): player decisions per second
+   (each a uniform choice from ``legal_actions()`` played with ``check=False``; the chance
+   outcomes that follow are included in the time, not in the count); whole games of ours alternate
+   with stretches of chess games as long, so both see the same load. Target ratios to chess:
+   ≥ 0.1, ≥ 0.2, ≥ 1.
+p) **replay** of the ended shared Gaia records (``shared/gaia-records``, ``ended`` in INDEX.json),
+   median of 5 after a warm-up, in process, ruleset built beforehand: with legality checks and
+   without, beside the site engine's figures the issue quotes for deep-mind-2 (strict 477 ms,
+   replay mode 134 ms; targets ≤ 0.25× and ≤ 0.5×).
+s) **legal_actions()** on every state of every shared record (each state after an engine action,
+   timed once; the Gaia plugin's per-state memo emptied first): median, p99, worst (targets
+   ≤ 5 ms, ≤ 10 ms).
+c) **Game.copy()** of a late Gaia game, and ``copy.copy``: µs per copy (target ≤ 20 µs).
+b) **ruleset build** per game, cold (every in-process cache emptied: rulesets and parsed files;
+   Lark's grammar tables stay cached on disk as in any second run) and cached (targets ≤ 300 ms,
+   ≤ 30 ms).
+
+Times are wall-clock (``time.perf_counter``): the reference runs in the same process right
+before, so both see the same machine load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import boardrules
+from boardrules import ruleset as RS
+from boardrules.lang import parser as P
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_gaia import RECORDS, percentile, record_paths, replay_lines  # noqa: E402
+
+clock = time.perf_counter
+HARVEST = {"harvest.rules": (Path(__file__).resolve().parents[1] / "plugins" / "boardrules_demo"
+                             / "rules" / "harvest.rules").read_text()}
+SITE_STRICT_MS, SITE_REPLAY_MS = 477.0, 134.0   # issue 12: the site engine on deep-mind-2
+
+
+def row(what: str, ours: str, ref: str, target: str, ok: bool | None) -> None:
+    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
+    print(f"  {what:38} {ours:>16}   {ref:>24}   {target:>14}{mark}")
+
+
+# ---- r) random play ----------------------------------------------------------------------------
+
+def chess_plies(rnd) -> int:
+    """One random game of python-chess; the number of plies."""
+    import chess
+    board, plies = chess.Board(), 0
+    while not board.is_game_over():
+        board.push(rnd.choice(list(board.legal_moves)))
+        plies += 1
+    return plies
+
+
+def random_rates(new, seconds: float) -> tuple[float, float, int]:
+    """(our player decisions/s, chess plies/s, games): whole seeded games of ours alternate with
+    as long a stretch of chess games, so both see the same load of a shared machine."""
+    ours = [0, 0.0]
+    ref = [0, 0.0]
+    games, seed, crnd = 0, 0, random.Random(1)
+    while ours[1] < seconds:
+        seed += 1
+        t = clock()
+        g, rnd = new(seed), random.Random(seed)
+        while not g.over:
+            g.play(rnd.choice(list(g.legal_actions())), check=False)
+            ours[0] += 1
+        took = clock() - t
+        ours[1] += took
+        games += 1
+        t = clock()
+        while clock() - t < took:
+            ref[0] += chess_plies(crnd)
+        ref[1] += clock() - t
+    return ours[0] / ours[1], ref[0] / ref[1], games
+
+
+def section_random(seconds: float) -> None:
+    games = {
+        "Gaia Project, 4 players": (lambda s: boardrules.new_game("gaia-project", players=4, seed=s), 0.1),
+        "Eclipse, 4 players": (lambda s: boardrules.new_game("eclipse", players=4, seed=s), 0.2),
+        "Harvest, 3 players": (lambda s: boardrules.new_game(texts=HARVEST, players=3, seed=s), 1.0),
+    }
+    print("r) random play (player decisions/s; python-chess plies/s in alternating stretches)")
+    for label, (new, target) in games.items():
+        new(0)  # the ruleset build, not timed
+        rate, ref, n = random_rates(new, seconds)
+        row(f"{label} ({n} games)", f"{rate:,.0f}/s", f"chess {ref:,.0f}/s",
+            f"≥ {target}× chess", rate / ref >= target)
+        print(f"  {'':38} {rate / ref:>15.3f}×")
+    print()
+
+
+# ---- p) replay -----------------------------------------------------------------------------------
+
+def ended_records() -> list:
+    index = json.loads((RECORDS / "INDEX.json").read_text())
+    ended = {Path(e["file"]).stem for e in index if e.get("ended")}
+    return record_paths(ended)
+
+
+def median_ms(fn, runs: int = 5) -> float:
+    fn()  # warm-up
+    times = []
+    for _ in range(runs):
+        t = clock()
+        fn()
+        times.append(clock() - t)
+    return statistics.median(times) * 1e3
+
+
+def section_replay(runs: int) -> None:
+    from boardrules_gaia.records import load_record
+    print(f"p) replay of the ended records (median of {runs} after a warm-up; site engine on deep-mind-2)")
+    for path in ended_records():
+        record = load_record(path)
+        checked = median_ms(lambda: replay_lines(record, True), runs)
+        fast = median_ms(lambda: replay_lines(record, False), runs)
+        label = f"{path.stem} ({record.players}p, {len(record.lines)} lines)"
+        row(label + " checked", f"{checked:.0f} ms", f"site strict {SITE_STRICT_MS:.0f} ms",
+            f"≤ {SITE_STRICT_MS / 4:.0f} ms", checked <= SITE_STRICT_MS / 4)
+        row(label + " unchecked", f"{fast:.0f} ms", f"site replay {SITE_REPLAY_MS:.0f} ms",
+            f"≤ {SITE_REPLAY_MS / 2:.0f} ms", fast <= SITE_REPLAY_MS / 2)
+    print()
+
+
+# ---- s) legal actions over every record state --------------------------------------------------
+
+def section_legal() -> None:
+    from boardrules_gaia.records import load_record
+    print("s) legal_actions() on every state of every shared record (each timed once, cold memo)")
+    samples = []
+    for path in record_paths():
+        record = load_record(path)
+        states = []
+        game = replay_lines(record, False, lambda move, g: states.append((move, g.state))).game
+        for move, st in states:
+            if st.values.get(("f", "over")):
+                continue
+            game.state = st
+            game.ruleset.__dict__.pop("_gaia_cache", None)
+            t = clock()
+            n = len(game.legal_actions())
+            samples.append((clock() - t, path.stem, move, n))
+    times = [s[0] * 1e3 for s in samples]
+    worst = max(samples)
+    row(f"{len(times)} states: median", f"{statistics.median(times):.2f} ms", "", "", None)
+    row("p99", f"{percentile(times, .99):.2f} ms", "", "≤ 5 ms", percentile(times, .99) <= 5)
+    row("worst", f"{worst[0] * 1e3:.2f} ms", f"{worst[1]} move {worst[2]}", "≤ 10 ms",
+        worst[0] * 1e3 <= 10)
+    print()
+
+
+# ---- c) copies -----------------------------------------------------------------------------------
+
+def section_copy() -> None:
+    print("c) copying a game (a random 4-player Gaia game after 150 decisions)")
+    g, rnd = boardrules.new_game("gaia-project", players=4, seed=3), random.Random(3)
+    for _ in range(150):
+        g.play(rnd.choice(list(g.legal_actions())), check=False)
+    n = 20000
+    for label, fn in (("Game.copy()", g.copy), ("copy.copy(game)", lambda: copy.copy(g))):
+        t = clock()
+        for _ in range(n):
+            fn()
+        us = (clock() - t) / n * 1e6
+        row(label, f"{us:.1f} µs", f"{len(g.record.actions)} actions", "≤ 20 µs", us <= 20)
+    print()
+
+
+# ---- b) ruleset builds ---------------------------------------------------------------------------
+
+def section_build(repeat: int) -> None:
+    print(f"b) ruleset build (best of {repeat})")
+    recipes = {"gaia-project": {"game": "gaia-project"}, "eclipse": {"game": "eclipse"},
+               "harvest (texts)": {"texts": HARVEST}}
+    for label, kw in recipes.items():
+        def cold():
+            RS._build.cache_clear()
+            P._parse_cached.cache_clear()
+            RS.build_ruleset(**kw)
+        cold_ms = min(_timed(cold) for _ in range(repeat)) * 1e3
+        cached_ms = min(_timed(lambda: RS.build_ruleset(**kw)) for _ in range(repeat * 10)) * 1e3
+        row(f"{label} cold", f"{cold_ms:.0f} ms", "", "≤ 300 ms", cold_ms <= 300)
+        row(f"{label} cached", f"{cached_ms:.3f} ms", "", "≤ 30 ms", cached_ms <= 30)
+    print()
+
+
+def _timed(fn) -> float:
+    t = clock()
+    fn()
+    return clock() - t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="shorter random play, 3 replays")
+    ap.add_argument("--only", default="rpscb", help="sections: any of r, p, s, c, b")
+    args = ap.parse_args()
+    print(f"Python {sys.version.split()[0]}; wall-clock times")
+    print(f"  {'':38} {'boardrules':>16}   {'reference':>24}   {'target':>14}")
+    if "r" in args.only:
+        section_random(4.0 if args.quick else 15.0)
+    if "p" in args.only:
+        section_replay(3 if args.quick else 5)
+    if "s" in args.only:
+        section_legal()
+    if "c" in args.only:
+        section_copy()
+    if "b" in args.only:
+        section_build(2 if args.quick else 5)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""A boardrules game as an OpenSpiel Python game (needs the ``openspiel`` extra).
+
+    import pyspiel
+    from boardrules.adapters.openspiel import register
+    name = register("harvest")                  # "boardrules_harvest"
+    game = pyspiel.load_game(name, {"players": 3, "seed": 7})
+    state = game.new_initial_state()
+
+Then OpenSpiel's algorithms play it (``open_spiel.python.algorithms.mcts.MCTSBot`` …).
+Action ids are those of :mod:`boardrules.adapters.encoding` (``num_distinct_actions`` is
+``2**action_bits``); chance is explicit: at a chance node (a pending ``draw`` or
+``choose … by chance``) ``chance_outcomes()`` lists the outcomes with their
+probabilities (a bag's copies counted, dice rolls and other options uniform). Several players to
+act at once act one after another, lowest seat first. Returns are
+:func:`~boardrules.adapters.encoding.outcome` (1 for first place … -1 for last), given
+when the game ends. The game type says imperfect information when the rules declare
+``hidden`` or ``private`` variables; ``observation_string(player)`` is that player's
+view.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import attrs
+
+try:
+    import pyspiel
+except ImportError as err:  # pragma: no cover - depends on the installed extras
+    raise ImportError("the OpenSpiel adapter needs the 'openspiel' extra: "
+                      "pip install 'boardrules[openspiel]'") from err
+
+from ..game import Action, Game
+from ..ruleset import build_ruleset
+from ..runtime import CHANCE
+from . import encoding
+
+_DEFAULT_MAX_MOVES = 10_000
+
+
+def register(game: str = "harvest", *, modules: tuple = (), options: dict | None = None,
+             action_bits: int = encoding.ACTION_BITS, short_name: str | None = None,
+             max_moves: int = _DEFAULT_MAX_MOVES) -> str:
+    """Register ``game`` (with ``modules`` and ``options``, as for
+    :func:`boardrules.build_ruleset`) with OpenSpiel and return its short name
+    (``boardrules_<game>`` unless ``short_name`` is given). Registering the same name again
+    replaces nothing and returns the name. Its parameters: ``players`` (default: the
+    game's smallest count) and ``seed`` (0). ``max_moves`` bounds the game length OpenSpiel
+    is told. Raises what :func:`boardrules.build_ruleset` raises."""
+    name = short_name or f"boardrules_{game.replace('-', '_')}"
+    if name in pyspiel.registered_names():
+        return name
+    ruleset = build_ruleset(game, modules=modules, options=options)
+    lo, hi = ruleset.players
+    hidden = any(v.hidden or v.private for v in ruleset.vars.values())
+    info = pyspiel.GameType.Information
+    game_type = pyspiel.GameType(
+        short_name=name, long_name=f"{ruleset.title} (boardrules)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=info.IMPERFECT_INFORMATION if hidden else info.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=hi, min_num_players=lo,
+        provides_information_state_string=False, provides_information_state_tensor=False,
+        provides_observation_string=False, provides_observation_tensor=False,
+        parameter_specification={"players": lo, "seed": 0})
+
+    class BoardrulesGame(pyspiel.Game):
+        """``game`` as an OpenSpiel game (parameters ``players`` and ``seed``)."""
+
+        def __init__(self, params=None):
+            params = {"players": lo, "seed": 0, **(params or {})}
+            self.players = int(params["players"])
+            if not lo <= self.players <= hi:
+                raise ValueError(f"{ruleset.title} is for {lo}–{hi} players, not {self.players}")
+            self.seed = int(params["seed"])
+            self.ruleset = ruleset
+            self.action_bits = action_bits
+            size = 1 << action_bits
+            super().__init__(game_type, pyspiel.GameInfo(
+                num_distinct_actions=size, max_chance_outcomes=size, num_players=self.players,
+                min_utility=-1.0, max_utility=1.0, max_game_length=max_moves), params)
+
+        def new_initial_state(self):
+            return BoardrulesState(self, Game(ruleset, self.players, self.seed, auto_chance=False))
+
+    pyspiel.register_game(game_type, BoardrulesGame)
+    return name
+
+
+class BoardrulesState(pyspiel.State):
+    """An OpenSpiel state holding a boardrules :class:`~boardrules.Game`
+    (``self.game``; read it, do not play on it directly)."""
+
+    def __init__(self, spiel_game, game: Game):
+        super().__init__(spiel_game)
+        self.game = game
+        self._bits = spiel_game.action_bits
+        self._ids_state: object = None
+        self._ids: dict[int, Action] = {}
+
+    def _legal(self) -> dict[int, Action]:
+        """``{id: action}`` for the actions legal now (the chance outcomes at a chance node)."""
+        if self._ids_state is not self.game.state:
+            self._ids_state = self.game.state
+            self._ids = encoding.encode_actions(self.game.legal_actions(), self._bits)
+        return self._ids
+
+    def current_player(self) -> int:
+        if self.game.over:
+            return pyspiel.PlayerId.TERMINAL
+        to_act = self.game.players_to_act()
+        if CHANCE in to_act:
+            return pyspiel.PlayerId.CHANCE
+        return min(to_act)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self._legal()) if player == self.current_player() else []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        legal = self._legal()
+        decision = self.game.state.pending[0]
+        if decision.bag is not None:        # a draw from a list: each copy equally likely
+            counts = Counter(self.game.get(decision.bag))
+            total = sum(counts.values())
+            return sorted((i, counts[a.args[0]] / total) for i, a in legal.items())
+        return sorted((i, 1.0 / len(legal)) for i in legal)
+
+    def _apply_action(self, action: int) -> None:
+        chosen = self._legal().get(action)
+        if chosen is None:
+            raise ValueError(f"action id {action} is not legal now")
+        self.game.play(chosen, check=False)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        chosen = self._legal().get(action)
+        return str(chosen) if chosen is not None else f"action id {action}"
+
+    def is_terminal(self) -> bool:
+        return self.game.over
+
+    def returns(self) -> list[float]:
+        return encoding.outcome(self.game)
+
+    def observation_string(self, player: int) -> str:
+        return repr(self.game.view(player))
+
+    def __str__(self) -> str:
+        return f"{self.game!r} {self.game.record.actions[-3:]}"
+
+    def clone(self) -> "BoardrulesState":
+        """A copy that plays on independently (same ruleset, state and record so far)."""
+        return BoardrulesState(self.get_game(), _fork(self.game))
+
+
+def _fork(game: Game) -> Game:
+    """An independent copy of ``game``: states are immutable and shared; the record, log
+    and undo history are copied."""
+    twin = Game.__new__(Game)
+    twin.__dict__.update(game.__dict__)
+    twin.record = attrs.evolve(game.record, actions=list(game.record.actions))
+    twin.log = list(game.log)
+    twin._history = list(game._history)
+    return twin

@@ -1,0 +1,174 @@
+"""A PettingZoo AEC environment for any boardrules game (needs the ``rl`` extra).
+
+    from boardrules.adapters.pettingzoo import env
+    e = env("harvest", players=3)
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else \\
+            e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+Agents are ``player_0`` … ``player_{n-1}`` (seats p1 … pn). The action space is
+``Discrete(2**action_bits)`` with the ids of :mod:`boardrules.adapters.encoding`; the
+observation is ``{"observation": float32[2**observation_bits], "action_mask":
+int8[2**action_bits]}``, built from ``Game.view(player)`` so it holds only what that
+player may know. Chance is played by the game from the seed given to :meth:`reset`.
+Several players to act at once (a ``simultaneous`` step) act one after another, lowest
+seat first. Rewards come at the end: :func:`~boardrules.adapters.encoding.outcome` (1 for
+first place … -1 for last). ``max_moves`` truncates long games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    import gymnasium
+    import numpy as np
+    from pettingzoo import AECEnv
+except ImportError as err:  # pragma: no cover - depends on the installed extras
+    raise ImportError("the PettingZoo adapter needs the 'rl' extra: "
+                      "pip install 'boardrules[rl]'") from err
+
+from ..errors import IllegalActionError
+from ..game import Action, Game
+from ..ruleset import build_ruleset
+from . import encoding
+
+
+class BoardrulesEnv(AECEnv):
+    """A boardrules game as a PettingZoo AEC environment (see the module docstring).
+
+    ``game``, ``modules``, ``options`` and ``rules`` are those of
+    :func:`boardrules.build_ruleset`; ``players`` the player count; ``action_bits`` and
+    ``observation_bits`` the sizes of the action and observation spaces (powers of two);
+    ``max_moves`` the number of player moves after which a game is truncated (None: never);
+    ``render_mode`` None or ``"ansi"``. Raises what :func:`boardrules.build_ruleset` raises,
+    and ``ValueError`` for a player count the game does not allow.
+    """
+
+    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, game: str, *, players: int, modules: tuple = (), options: dict | None = None,
+                 rules: tuple = (), action_bits: int = encoding.ACTION_BITS,
+                 observation_bits: int = encoding.OBSERVATION_BITS, max_moves: int | None = None,
+                 render_mode: str | None = None):
+        super().__init__()
+        self.ruleset = build_ruleset(game, modules=modules, options=options, rules=rules)
+        lo, hi = self.ruleset.players
+        if not lo <= players <= hi:
+            raise ValueError(f"{self.ruleset.title} is for {lo}–{hi} players, not {players}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.metadata = {**self.metadata, "name": f"boardrules_{game.replace('-', '_')}_v0"}
+        self.players = players
+        self.action_bits = action_bits
+        self.observation_bits = observation_bits
+        self.max_moves = max_moves
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{p}" for p in range(players)]
+        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
+        n_obs, n_act = 1 << observation_bits, 1 << action_bits
+        space = gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(-encoding.OBSERVATION_LIMIT, encoding.OBSERVATION_LIMIT,
+                                                (n_obs,), np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (n_act,), np.int8),
+        })
+        self.observation_spaces = {a: space for a in self.possible_agents}
+        self.action_spaces = {a: gymnasium.spaces.Discrete(n_act) for a in self.possible_agents}
+        self.game: Game | None = None
+        self._ids_state: object = None
+        self._ids: dict[int, dict[int, Action]] = {}
+        self._next_seed = 0
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    # ---- the game ----
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game: with ``seed``, else with the seed after the last one used
+        (0 first). Same seed, same actions: same game."""
+        if seed is not None:
+            self._next_seed = int(seed)
+        self.game = Game(self.ruleset, self.players, self._next_seed)
+        self._next_seed += 1
+        self._moves = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self._to_act()
+
+    def _to_act(self) -> str:
+        return self.possible_agents[min(self.game.players_to_act())]
+
+    def legal_ids(self, agent: str) -> dict[int, Action]:
+        """``{id: action}`` for the actions ``agent`` may play now (empty when it is not
+        that agent's turn)."""
+        state = self.game.state
+        if self._ids_state is not state:     # states are immutable: cache per state
+            self._ids_state, self._ids = state, {}
+        seat = self._seat[agent]
+        if seat not in self._ids:
+            self._ids[seat] = encoding.encode_actions(self.game.legal_actions(seat), self.action_bits)
+        return self._ids[seat]
+
+    def observe(self, agent: str) -> dict:
+        mask = np.zeros(1 << self.action_bits, np.int8)
+        mask[list(self.legal_ids(agent))] = 1
+        vec = encoding.observation(self.game, self._seat[agent], self.observation_bits)
+        return {"observation": np.asarray(vec, np.float32), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play action id ``action`` for the agent selected (None once it is done).
+        Raises :class:`~boardrules.IllegalActionError` for an id that is not legal now
+        (the game is unchanged)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        legal = self.legal_ids(agent)
+        chosen = legal.get(int(action)) if action is not None else None
+        if chosen is None:
+            raise IllegalActionError(f"{agent}: action id {action!r} is not legal now "
+                                     f"({len(legal)} legal ids)", rule="action_mask")
+        self._cumulative_rewards[agent] = 0.0
+        self.game.play(chosen)
+        self._moves += 1
+        self.rewards = {a: 0.0 for a in self.agents}
+        if self.game.over:
+            for a, value in zip(self.possible_agents, encoding.outcome(self.game)):
+                self.rewards[a] = value
+                self.terminations[a] = True
+        elif self.max_moves is not None and self._moves >= self.max_moves:
+            self.truncations = {a: True for a in self.agents}
+        if not self.game.over:
+            self.agent_selection = self._to_act()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """``"ansi"``: the game, its scores and who is to act, as text."""
+        if self.render_mode != "ansi" or self.game is None:
+            return None
+        scores = ", ".join(f"p{p + 1} {s['total']}" for p, s in enumerate(self.game.scores()))
+        to_act = ", ".join(f"p{p + 1}" for p in sorted(self.game.players_to_act()))
+        return f"{self.game!r} scores: {scores}; to act: {to_act or '-'}"
+
+    def close(self) -> None:
+        self.game = None
+
+
+def env(game: str = "harvest", **kwargs) -> BoardrulesEnv:
+    """A :class:`BoardrulesEnv` for ``game`` (arguments as the class's); ``players``
+    defaults to the game's smallest player count."""
+    if "players" not in kwargs:
+        kwargs["players"] = build_ruleset(game, modules=kwargs.get("modules", ()),
+                                          options=kwargs.get("options"),
+                                          rules=kwargs.get("rules", ())).players[0]
+    return BoardrulesEnv(game, **kwargs)

@@ -1,0 +1,69 @@
+"""OpenSpiel's algorithms play boardrules games (extra ``openspiel``)."""
+
+from __future__ import annotations
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the 'openspiel' extra is not installed (CI installs it)")
+
+import numpy as np  # noqa: E402
+from open_spiel.python.algorithms import mcts  # noqa: E402
+
+import boardrules  # noqa: E402
+from boardrules.adapters import encoding  # noqa: E402
+from boardrules.adapters.openspiel import register  # noqa: E402
+
+
+def test_mcts_bots_play_a_whole_game_of_harvest():
+    name = register("harvest")
+    assert register("harvest") == name == "boardrules_harvest"
+    game = pyspiel.load_game(name, {"players": 2, "seed": 3})
+    assert game.num_players() == 2 and game.num_distinct_actions() == 2**16
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bots = [mcts.MCTSBot(game, uct_c=2, max_simulations=6, evaluator=evaluator, random_state=rng)
+            for _ in range(2)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            ids, probs = zip(*state.chance_outcomes())
+            assert sum(probs) == pytest.approx(1.0)
+            action = rng.choice(ids, p=probs)
+        else:
+            action = bots[state.current_player()].step(state)
+            assert action in state.legal_actions()
+        state.apply_action(action)
+    # the boardrules game behind it was played by the rules, and its result is the return
+    replay = boardrules.load_game(state.game.save())
+    assert replay.over and replay.state == state.game.state
+    assert state.returns() == encoding.outcome(replay)
+    assert sorted(state.returns()) == [-1.0, 1.0] or state.returns() == [0.0, 0.0]
+
+
+def test_chance_nodes_and_clones():
+    game = pyspiel.load_game(register("harvest"), {"players": 3})
+    state = game.new_initial_state()
+    assert state.is_chance_node()                     # setup draws a card from the deck
+    outcomes = dict(state.chance_outcomes())
+    deck = state.game.get("deck")
+    for i, p in outcomes.items():
+        card = state.action_to_string(pyspiel.PlayerId.CHANCE, i).split()[-1]
+        assert p == pytest.approx(deck.count(card) / len(deck))
+    state.apply_action(min(outcomes))
+    twin = state.clone()
+    twin.apply_action(twin.legal_actions()[0])
+    assert len(twin.game.record.actions) == len(state.game.record.actions) + 1
+    assert state.game.state is not twin.game.state
+    waiting = (state.current_player() + 1) % 3
+    assert state.legal_actions(waiting) == []         # not that player's turn
+
+
+def test_game_type_follows_the_rules():
+    eclipse = pyspiel.load_game(register("eclipse"), {"players": 3})
+    kind = eclipse.get_type()
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert (kind.min_num_players, kind.max_num_players) == (2, 6)
+    harvest = pyspiel.load_game(register("harvest")).get_type()
+    assert harvest.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    with pytest.raises(Exception, match="2–4 players, not 7"):
+        pyspiel.load_game(register("harvest"), {"players": 7})

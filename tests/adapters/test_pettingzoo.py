@@ -1,0 +1,114 @@
+"""The PettingZoo environments pass PettingZoo's own API test (extra ``rl``)."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the 'rl' extra is not installed (CI installs it)")
+
+import numpy as np  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+
+import boardrules  # noqa: E402
+from boardrules.adapters import encoding  # noqa: E402
+from boardrules.adapters.pettingzoo import env  # noqa: E402
+
+# api_test warns about every Dict observation (the masked form PettingZoo's own board
+# games use); any other warning is a fault
+DICT_OBSERVATION = ("Observation is not a NumPy array",
+                    "Observation space for each agent probably should be")
+
+
+@pytest.mark.parametrize("game, players", [("harvest", 3), ("gaia-project", 2), ("eclipse", 2)])
+def test_api_test_passes(game, players):
+    e = env(game, players=players)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(e, num_cycles=1000)
+    others = [str(w.message) for w in caught if not str(w.message).startswith(DICT_OBSERVATION)]
+    assert others == []
+    assert e.metadata["name"] == f"boardrules_{game.replace('-', '_')}_v0"
+
+
+def play_out(e, seed):
+    """Play the lowest legal id each turn; the action texts in order."""
+    e.reset(seed=seed)
+    texts = []
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        legal = e.legal_ids(agent)
+        assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(legal)
+        action = min(legal)
+        texts.append(str(legal[action]))
+        e.step(action)
+    return texts
+
+
+def test_a_game_is_the_boardrules_game_and_ends_with_ranked_rewards():
+    e = env("harvest", players=2)
+    texts = play_out(e, seed=5)
+    assert play_out(e, seed=5) == texts              # same seed, same game
+    replay = boardrules.new_game("harvest", players=2, seed=5)
+    for text in texts:
+        replay.play(text)
+    assert replay.over and replay.state == e.game.state
+    e.reset(seed=5)
+    rewards = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        rewards[agent] += reward
+        e.step(None if terminated or truncated else min(e.legal_ids(agent)))
+    assert list(rewards.values()) == encoding.outcome(replay)
+
+
+def test_an_illegal_id_is_refused_and_changes_nothing():
+    e = env("harvest", players=2)
+    e.reset(seed=1)
+    agent = e.agent_selection
+    mask = e.observe(agent)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    state = e.game.state
+    with pytest.raises(boardrules.IllegalActionError, match=f"action id {bad} is not legal"):
+        e.step(bad)
+    assert e.game.state is state and e.agent_selection == agent
+    other = next(a for a in e.agents if a != agent)
+    assert not e.observe(other)["action_mask"].any()   # not its turn
+
+
+def test_observations_are_views():
+    e = env("eclipse", players=2, observation_bits=10)
+    e.reset(seed=2)
+    for p, agent in enumerate(e.possible_agents):
+        vec = e.observe(agent)["observation"]
+        assert vec.shape == (1024,) and vec.dtype == np.float32
+        assert vec.tolist() == encoding.observation(e.game, p, bits=10)
+
+
+def test_max_moves_truncates():
+    e = env("harvest", players=2, max_moves=3)
+    e.reset(seed=1)
+    moves = 0
+    for agent in e.agent_iter():
+        _, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            e.step(None)
+            continue
+        e.step(min(e.legal_ids(agent)))
+        moves += 1
+    assert moves == 3 and not e.game.over and e.agents == []
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="2–4 players, not 9"):
+        env("harvest", players=9)
+    with pytest.raises(ValueError, match="render_mode"):
+        env("harvest", players=2, render_mode="human")
+    e = env("harvest", players=2, render_mode="ansi")
+    e.reset(seed=1)
+    assert e.render().startswith("<Game Harvest players=2")

@@ -1,0 +1,296 @@
+"""Modules that compose: metadata and resolution, named flow steps, slots several modules
+extend, the engine's events, primitives a module adds, wraps or replaces, records.
+
+Harvest's bundled modules (``plugins/boardrules_demo/modules/``) are the examples; the
+cases they cannot show (a default module, two modules at one step, two replacing one
+primitive) come from small plugins registered for one test.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import boardrules
+from boardrules import ModuleSpec, PluginError, RulesError, hookimpl, plugins, primitive
+from boardrules.cli import app
+from boardrules.ruleset import _build
+
+
+def steps(rs) -> list[str]:
+    return [s.name for st in rs.stages for s in st.steps]
+
+
+@pytest.fixture
+def extra_modules(tmp_path):
+    """register(name, *specs, files={name: text}): a plugin offering Harvest modules,
+    unregistered (and the ruleset cache cleared) after the test."""
+    pm = plugins.manager()
+    added = []
+
+    def register(plugin_name, *specs, files=None):
+        for fname, text in (files or {}).items():
+            (tmp_path / fname).write_text(text, encoding="utf-8")
+
+        class Plugin:
+            @hookimpl
+            def boardrules_modules(self):
+                return [attrs_evolve_files(s, tmp_path) for s in specs]
+
+        obj = Plugin()
+        pm.register(obj, plugin_name)
+        added.append(obj)
+        _build.cache_clear()
+
+    yield register
+    for obj in added:
+        pm.unregister(obj)
+    _build.cache_clear()
+
+
+def attrs_evolve_files(spec: ModuleSpec, folder: Path) -> ModuleSpec:
+    import attrs
+    return attrs.evolve(spec, rule_files=tuple(folder / f for f in spec.rule_files))
+
+
+# ---- metadata and resolution --------------------------------------------------------------
+
+def test_resolution_adds_requirements_in_load_order():
+    rs = boardrules.build_ruleset("harvest", modules=["guilds", "drought"])
+    # a module after what it requires, otherwise by id
+    assert rs.modules == ("weather", "drought", "market-day", "guilds")
+    assert boardrules.build_ruleset("harvest").modules == ()
+
+
+@pytest.mark.parametrize("mods,message", [
+    (["drought", "monsoon"], "modules 'drought' and 'monsoon' conflict: enable only one of them"),
+    (["hail"], "harvest has no module 'hail' (available: drought, guilds, market-day, monsoon, "
+               "weather)"),
+    (["drought", "-weather"], "module 'drought' requires 'weather', which is switched off"),
+    (["weather", "-weather"], "module 'weather' is both switched on and off"),
+    (["-hail", "monsoon", "drought"], "harvest has no module 'hail' (available: drought, guilds, "
+     "market-day, monsoon, weather); modules 'drought' and 'monsoon' conflict: enable only one "
+     "of them"),
+])
+def test_resolution_refuses_with_one_clear_message(mods, message):
+    with pytest.raises(PluginError) as err:
+        boardrules.new_game("harvest", players=3, modules=mods)
+    assert str(err.value) == message
+
+
+def test_module_player_counts():
+    boardrules.new_game("harvest", players=3, modules=["monsoon"])
+    with pytest.raises(PluginError, match="module 'monsoon' is for 3–4 players, not 2; "
+                                          "switch it off with '-monsoon'"):
+        boardrules.new_game("harvest", players=2, modules=["monsoon"])
+
+
+def test_modules_belong_to_games():
+    with pytest.raises(PluginError, match="modules belong to a game"):
+        boardrules.build_ruleset(texts={"a.rules": "resource vp { scored true }"}, modules=["x"])
+
+
+def test_a_default_module_is_on_unless_switched_off(extra_modules):
+    extra_modules("test_festival", ModuleSpec(
+        "festival", "harvest", ("festival.rules",), "a coin before income", default=True,
+        title="Festival"), files={"festival.rules":
+                                  "step festival before income: do { for p in players "
+                                  "{ gain 1 coins to p } }\n"})
+    on = boardrules.new_game("harvest", players=2, seed=3)
+    assert on.ruleset.modules == ("festival",) and "festival" in steps(on.ruleset)
+    off = boardrules.new_game("harvest", players=2, seed=3, modules=["-festival"])
+    assert off.ruleset.modules == () and "festival" not in steps(off.ruleset)
+    assert on.ruleset.id != off.ruleset.id
+    # a record stores the modules in force: the one without the default module stays without
+    again = boardrules.load_game(off.save())
+    assert again.ruleset.modules == () and again.state == off.state
+    assert json.loads(on.save())["modules"] == ["festival"]
+    result = CliRunner().invoke(app, ["plugins"])
+    assert ("harvest festival: Festival: a coin before income (on by default; players any)"
+            in result.output)
+
+
+def test_plugins_command_shows_every_module():
+    result = CliRunner().invoke(app, ["plugins"])
+    assert result.exit_code == 0
+    assert ("harvest monsoon: Monsoon: 2 grain of rain a round; farms cost a coin more (off by "
+            "default; players 3-4; requires weather; conflicts with drought)") in result.output
+    assert ("harvest market-day: Market day: coins for everyone after income; coins score at "
+            "the end (off by default; players any; options market_coins)") in result.output
+
+
+def test_play_with_modules_from_the_command_line(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(app, ["play", "harvest", "--players", "3", "--quiet", "-m", "guilds",
+                                 "-m", "monsoon", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    record = json.loads(next(tmp_path.glob("*.json")).read_text())
+    assert record["modules"] == ["market-day", "guilds", "weather", "monsoon"]
+    assert runner.invoke(app, ["replay", str(next(tmp_path.glob("*.json")))]).exit_code == 0
+    result = runner.invoke(app, ["play", "harvest", "--players", "3", "--quiet", "-m", "drought",
+                                 "-m", "-weather", "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "module 'drought' requires 'weather', which is switched off" in result.output
+
+
+def test_records_store_modules_and_the_ruleset_id_covers_them():
+    plain = boardrules.new_game("harvest", players=3, seed=4)
+    withm = boardrules.new_game("harvest", players=3, seed=4, modules=["market-day"])
+    assert plain.ruleset.id != withm.ruleset.id
+    saved = json.loads(withm.save())
+    assert saved["modules"] == ["market-day"] and saved["ruleset"] == withm.ruleset.id
+    assert boardrules.load_game(withm.save()).ruleset is withm.ruleset
+
+
+# ---- named flow steps ---------------------------------------------------------------------
+
+def test_steps_of_several_modules_at_one_point_compose_in_module_order(extra_modules):
+    extra_modules("test_steps", ModuleSpec("aa-early", "harvest", ("aa.rules",)),
+                  ModuleSpec("zz-late", "harvest", ("zz.rules",)), files={
+                      "aa.rules": "step aa_before before income: do { set order = [] }\n"
+                                  "step aa_after after income: do { set order = [] }\n",
+                      "zz.rules": "step zz_before before income: do { set order = [] }\n"
+                                  "step zz_after after income: do { set order = [] }\n"})
+    rs = boardrules.build_ruleset("harvest", modules=["zz-late", "aa-early", "market-day"])
+    assert rs.modules == ("aa-early", "market-day", "zz-late")
+    assert steps(rs) == ["reveal", "pick", "aa_before", "zz_before", "income", "aa_after",
+                         "market_day", "zz_after", "actions", "tidy", "final"]
+
+
+def test_a_module_step_runs_where_it_was_put():
+    g = boardrules.new_game("harvest", players=2, seed=1, modules=["market-day"],
+                            options={"market_coins": 3})
+    g.play("p2 buy sow")
+    g.play("p1 study")              # setup over: income, then market day (+3 coins each)
+    assert g.get("coins", 1) == 5 - 1 + 3 and g.get("coins", 0) == 5 - 3 + 2 + 3  # farming 1: +2
+    assert [e.source for e in g.log if e.kind != "round"][-2:] == ["market_day", "market_day"]
+
+
+def test_two_modules_replacing_one_step_conflict(extra_modules):
+    text = "override step tidy: do { set order = [] }\n"
+    extra_modules("test_tidy", ModuleSpec("neat", "harvest", ("neat.rules",)),
+                  ModuleSpec("tidy2", "harvest", ("tidy2.rules",)),
+                  files={"neat.rules": text, "tidy2.rules": text})
+    boardrules.build_ruleset("harvest", modules=["neat"])
+    with pytest.raises(RulesError) as err:
+        boardrules.build_ruleset("harvest", modules=["neat", "tidy2"])
+    assert "modules 'neat' and 'tidy2' both change step 'tidy'" in str(err.value)
+
+
+# ---- slots several modules extend ------------------------------------------------------------
+
+def test_modules_add_to_a_slot_in_module_order(extra_modules):
+    extra_modules("test_sow", ModuleSpec("sow-grain", "harvest", ("sg.rules",)), files={
+        "sg.rules": "extend card sow { extend income { gain 2 grain } }\n"})
+    g = boardrules.new_game("harvest", players=2, seed=1, modules=["guilds", "sow-grain"])
+    g.play("p2 buy sow")
+    g.play("p1 study")
+    # sow's own income (1 grain), guilds' (+1 coin) and sow-grain's (+2 grain); market day +1 coin
+    assert (g.get("grain", 1), g.get("coins", 1)) == (3, 5 - 1 + 1 + 1)
+    body = g.ruleset.entities["sow"].slots["income"]
+    assert [type(s).__name__ for s in body.stmts] == ["Gain", "Gain", "Gain"]
+
+
+def test_a_slot_extension_of_an_entity_without_the_slot_starts_from_the_kind_default():
+    rs = boardrules.build_ruleset(texts={"g.rules": (
+        "resource vp { scored true }\nkind card { slot income { gain 1 vp } }\ncard a { }\n"
+        "extend card a { extend income { gain 2 vp } }\n")})
+    assert len(rs.entities["a"].slots["income"].stmts) == 2
+
+
+# ---- events ---------------------------------------------------------------------------------
+
+def test_engine_events_action_taken_round_and_step():
+    g = boardrules.new_game("harvest", players=2, seed=1, modules=["guilds"])
+    g.play("p2 buy sow")
+    g.play("p1 study")
+    assert g.get("coins", 0) == 5 - 3 + 2 + 1 + 1  # farming 1, study refund, market day
+    rs = boardrules.build_ruleset(texts={"e.rules": (
+        "resource vp { scored true }\nvar seen: list[text] = []\n"
+        "when step_begins(s) { set seen = seen + [\"begin\", s] }\n"
+        "when step_ends(s) { set seen = seen + [\"end\", s] }\n"
+        "when round_begins(n) { set seen = seen + [\"round\"] }\n"
+        "when round_ends(n) { gain n vp to 0 }\n"
+        "action go main { gain 1 vp }\n"
+        "flow { rounds 2 { step a: do { set seen = seen }\n step b: turns seat once { main go } } }\n")})
+    g = boardrules.Game(rs, 1)
+    assert g.get("seen") == ("round", "begin", "a", "end", "a", "begin", "b")
+    g.play("p1 go")
+    g.play("p1 go")
+    assert g.over and g.get("vp", 0) == 2 + 1 + 2
+    assert g.get("seen") == ("round", "begin", "a", "end", "a", "begin", "b", "end", "b") * 2
+
+
+def test_advanced_event():
+    rs = boardrules.build_ruleset(texts={"e.rules": (
+        "resource vp { scored true }\ntrack skill { levels 0..3; at 2 { gain 10 vp } }\n"
+        "when advanced(p, t, lv) if t == \"skill\" { gain lv vp to p }\n"
+        "action learn main { advance skill by 2 }\n"
+        "flow { rounds 1 { step b: turns seat once { main learn } } }\n")})
+    g = boardrules.Game(rs, 2)
+    g.play("p1 learn")
+    # each level reached raises the event, after the track's own reward
+    assert g.get("vp", 0) == 1 + 10 + 2
+    assert g.scores()[0]["sources"] == {"skill 2": 10, "when advanced": 3}
+
+
+def test_a_built_in_event_cannot_be_declared():
+    with pytest.raises(RulesError, match="event 'round_ends' is built in"):
+        boardrules.build_ruleset(texts={"e.rules": "event round_ends(n: int)\n"})
+
+
+# ---- primitives -----------------------------------------------------------------------------
+
+def rain(**modules) -> list[int]:
+    g = boardrules.new_game("harvest", players=3, seed=1, **modules)
+    fn = g.ruleset.primitives["rainfall"].fn
+    return [fn(None, n) for n in range(1, 7)]
+
+
+def test_a_module_adds_wraps_or_replaces_a_primitive():
+    assert rain(modules=["weather"]) == [1, 2, 0, 1, 2, 0]
+    assert rain(modules=["drought"]) == [0, 1, 0, 0, 1, 0]
+    assert rain(modules=["monsoon"]) == [2] * 6
+    assert "rainfall" not in boardrules.build_ruleset("harvest").primitives
+
+
+def _rain_module(name, prim, **kw):
+    return ModuleSpec(name, "harvest", (), requires=("weather",), primitives=(prim,), **kw)
+
+
+def test_two_modules_replacing_one_primitive_conflict(extra_modules):
+    @primitive("rainfall", n="int", returns="int", replaces=True)
+    def dry(ctx, n):
+        return 0
+    extra_modules("test_dry", _rain_module("desert", dry))
+    assert rain(modules=["desert"]) == [0] * 6
+    with pytest.raises(PluginError, match="modules 'desert' and 'monsoon' both replace the "
+                                          "primitive 'rainfall': enable only one of them"):
+        boardrules.build_ruleset("harvest", modules=["desert", "monsoon"])
+
+
+def test_wrappers_compose_and_signatures_must_match(extra_modules):
+    @primitive("rainfall", n="int", returns="int", wraps=True)
+    def double(ctx, inner, n):
+        return 2 * inner(ctx, n)
+
+    @primitive("rainfall", n="hex", returns="int", replaces=True)
+    def bad(ctx, n):
+        return 0
+
+    @primitive("snowfall", n="int", returns="int", wraps=True)
+    def nothing(ctx, inner, n):
+        return 0
+    extra_modules("test_wrap", _rain_module("zz-double", double), _rain_module("bad-sig", bad),
+                  _rain_module("no-snow", nothing))
+    # drought's wrapper is inside (it comes first), the double outside
+    assert rain(modules=["drought", "zz-double"]) == [0, 2, 0, 0, 2, 0]
+    with pytest.raises(PluginError, match=r"another signature: rainfall\(n: hex\) -> int "
+                                          r"instead of rainfall\(n: int\) -> int"):
+        boardrules.build_ruleset("harvest", modules=["bad-sig"])
+    with pytest.raises(PluginError, match="would wrap the primitive 'snowfall', which harvest "
+                                          "does not have"):
+        boardrules.build_ruleset("harvest", modules=["no-snow"])
