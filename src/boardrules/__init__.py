@@ -9,7 +9,7 @@ modules are pluggy plugins (``boardrules.hookimpl``).
 """
 
 from .errors import (BoardrulesError, ExecutionBudgetError, IllegalActionError, NotationError,
-                     PluginError, ReplayMismatch, RulesError)
+                     OptionError, PluginError, ReplayMismatch, RulesError)
 from .game import Action, Game, LegalActions, load_game, new_game
 from .plugins import GameSpec, ModuleSpec, hookimpl
 from .primitives import Primitive, primitive
@@ -22,7 +22,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "BoardrulesError", "CHANCE", "ExecutionBudgetError", "Game", "GameSpec",
-    "IllegalActionError", "LegalActions", "ModuleSpec", "NotationError", "PluginError", "Primitive", "Record",
+    "IllegalActionError", "LegalActions", "ModuleSpec", "NotationError", "OptionError",
+    "PluginError", "Primitive", "Record",
     "ReplayMismatch", "Ruleset", "RulesError", "State", "build_ruleset", "hookimpl",
     "load_game", "new_game", "primitive",
 ]

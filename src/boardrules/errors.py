@@ -9,6 +9,7 @@
   the execution budget; names the rule and its position.
 * :class:`NotationError` (a ``ValueError``) — action text that does not parse.
 * :class:`ReplayMismatch` — a replayed record ends in a state other than the one it claims.
+* :class:`OptionError` (a ``ValueError``) — an unknown option or a value of the wrong kind.
 * :class:`PluginError` — a plugin, game or module that cannot be found or loaded.
 """
 
@@ -56,6 +57,10 @@ class ReplayMismatch(BoardrulesError):
     def __init__(self, message: str, *, move: int | None = None):
         self.move = move
         super().__init__(message)
+
+
+class OptionError(BoardrulesError, ValueError):
+    """An unknown option, or an option value of the wrong kind."""
 
 
 class PluginError(BoardrulesError):

@@ -32,15 +32,36 @@ from .state import State
 DONE = "done"
 
 
+def _action_player(value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"Action: player must be a number counted from 0 (CHANCE = -1 for "
+                        f"chance), not {value!r}; to write 'p1 study', use Game.parse")
+
+
+def _action_name(value: object) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"Action: name must be the action's name as a text, not {value!r}")
+
+
+def _action_args(value: object) -> tuple:
+    """A tuple of arguments; one text stands for itself (not split into characters)."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (tuple, list)):
+        return tuple(value)
+    raise TypeError(f"Action: args must be a tuple of values, not {value!r}")
+
+
 @attrs.frozen
 class Action:
     """One move: ``player`` (0-based; ``CHANCE`` = -1 for chance), ``name`` (an action,
     a decision's label, or ``done``) and ``args`` (a tuple; empty to decline an
-    optional decision)."""
+    optional decision; a single text is one argument). Raises ``TypeError`` for values
+    of the wrong type."""
 
-    player: int
-    name: str
-    args: tuple = ()
+    player: int = attrs.field(validator=lambda _s, _a, v: _action_player(v))
+    name: str = attrs.field(validator=lambda _s, _a, v: _action_name(v))
+    args: tuple = attrs.field(default=(), converter=_action_args)
 
     def __str__(self) -> str:
         return format_action(self)
@@ -71,10 +92,14 @@ def format_action(a: Action) -> str:
 class Game:
     """A game in progress. Build one with :func:`new_game` or :meth:`Game.from_record`."""
 
-    def __init__(self, ruleset: Ruleset, players: int, seed=0, *, auto_chance: bool = True,
-                 max_steps: int = MAX_STEPS):
+    def __init__(self, ruleset: Ruleset, players: int, seed: int | str = 0, *,
+                 auto_chance: bool = True, max_steps: int = MAX_STEPS):
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
             raise ValueError(f"max_steps must be a whole number of at least 1, not {max_steps!r}")
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise TypeError(f"players must be a whole number, not {players!r}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise TypeError(f"seed must be a whole number, not {seed!r}")
         self.max_steps = max_steps
         lo, hi = ruleset.players
         if not lo <= players <= hi:
@@ -248,10 +273,18 @@ class Game:
         Chance outcomes that follow are decided by the seeded generator when
         ``auto_chance`` is on.
         """
-        if isinstance(action, str):
-            action = self.parse(action)
+        action = self._action(action)
         self._apply(action, check)
         self._auto()
+
+    def _action(self, action: "Action | str") -> "Action":
+        """``action`` as an :class:`Action` (text is parsed); ``TypeError`` for anything else."""
+        if isinstance(action, str):
+            return self.parse(action)
+        if not isinstance(action, Action):
+            raise TypeError(f"an action is an Action or its text such as 'p1 study', "
+                            f"not {action!r}")
+        return action
 
     def _auto(self) -> None:
         while self.auto_chance and self.state.pending and self.state.pending[0].player == CHANCE:
@@ -438,8 +471,10 @@ class Game:
         env = {}
         for i, (prm, v) in enumerate(zip(adef.params, args)):
             ctx.env = dict(env)
-            if v not in self._domain(ctx, adef, i):
-                raise RuleViolation(f"{format_value(v)} is not a possible {prm.name}", adef.name)
+            if v not in self._domain(ctx, adef, i):  # the rule's own words when it has them
+                raise RuleViolation(f"{prm.message} ({format_value(v)})" if prm.message else
+                                    f"{format_value(v)} is not a possible {prm.name}",
+                                    adef.name, prm.span)
             env[prm.name] = v
             where = ctx.rs.param_wheres[adef.name][i]
             ctx.env = dict(env)
@@ -644,8 +679,14 @@ class Game:
             if main_done and step.free:
                 yield Action(p, DONE, ())
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` may be played now (tries it on a scratch copy)."""
+    def is_legal(self, action: "Action | str") -> bool:
+        """Whether ``action`` (an :class:`Action` or its text) may be played now (tries it on
+        a scratch copy): the same answer as ``action in game.legal_actions()``. Text that
+        does not parse is not legal; ``TypeError`` for anything else."""
+        try:
+            action = self._action(action)
+        except NotationError:
+            return False
         try:
             self._run(action)
         except RuleViolation:
@@ -740,13 +781,14 @@ class LegalActions:
         if self._game.state is not self._state:
             raise RuntimeError("the game has moved on since these legal actions were listed")
 
-    def __contains__(self, action) -> bool:
+    def __contains__(self, action: object) -> bool:
         self._fresh()
-        if isinstance(action, str):
-            try:
-                action = self._game.parse(action)
-            except NotationError:
-                return False
+        if not isinstance(action, (str, Action)):
+            return False
+        try:
+            action = self._game._action(action)
+        except NotationError:
+            return False
         if self._player is not None and action.player != self._player:
             return False
         if self._cache is not None:
@@ -777,8 +819,18 @@ class LegalActions:
     def __bool__(self) -> bool:
         return any(True for _ in self)
 
+    def __getitem__(self, index: int) -> Action:
+        """The action at ``index`` in listing order (negative indexes count from the end)."""
+        if isinstance(index, bool) or not isinstance(index, (int, slice)):
+            raise TypeError(f"legal actions are indexed by number, not {index!r}")
+        len(self)  # lists them all once
+        return self._cache[index]
+
     def __repr__(self) -> str:
-        return f"<LegalActions {len(self)}>"
+        n = len(self)
+        shown = ", ".join(self._game.format(a) for a in self._cache[:5])
+        more = f", … {n - 5} more" if n > 5 else ""
+        return f"<LegalActions {n}: {shown}{more}>"
 
 
 def _bag(game: Game, name: str) -> tuple:
@@ -863,6 +915,10 @@ def new_game(game: str | None = None, *, players: int, seed=0, modules=(), optio
     (unknown or conflicting modules, a module that does not allow this player count)
     or ``ValueError`` (player count).
     """
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise TypeError(f"players must be a whole number, not {players!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be a whole number, not {seed!r}")
     rs = build_ruleset(game, modules=modules, options=options, rules=rules, texts=texts,
                        backend=backend)
     return Game(rs, players, seed, max_steps=max_steps)
