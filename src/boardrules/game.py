@@ -727,6 +727,8 @@ class Game:
                            if record.ruleset and record.ruleset != rs.id else "")
                 raise type(err)(f"move {i}: {err}{changed}", rule=err.rule,
                                 action=err.action) from None
+            except (NotationError, TypeError) as err:  # text that is not a move
+                raise NotationError(f"move {i}: {err}") from None
         game.auto_chance = True
         return game
 

@@ -301,6 +301,9 @@ def _read(paths) -> tuple:
             out.append((str(path), path.read_text(encoding="utf-8")))
         except OSError as err:
             raise PluginError(f"cannot read rule file {path}: {err.strerror}") from None
+        except UnicodeDecodeError as err:
+            raise PluginError(f"cannot read rule file {path}: it is not UTF-8 text "
+                              f"({err.reason} at byte {err.start})") from None
     return tuple(out)
 
 
