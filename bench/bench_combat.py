@@ -1,9 +1,12 @@
 """Timing of the Eclipse combat odds solver.
 
-Run: ``PYTHONPATH=src:plugins python bench/bench_combat.py [--quick]``
+Run: ``PYTHONPATH=src:plugins python bench/bench_combat.py [--quick] [--optimal-large]``
 
 Prints, per battle, the best-of-N wall time of :func:`combat_odds` (each call starts with empty
 caches), the number of outcomes, P(attacker wins), and the Monte-Carlo cost per simulated battle.
+Then the same battles with optimal play on both sides (:data:`OPTIMAL_POLICY`), as a ratio to the
+fixed policies' time in the same run; ``--optimal-large`` adds the supply-limited fleets, which
+need more work than the default budget allows (reported as such).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import sys
 import time
 
-from boardrules_eclipse.combat import combat_odds, parse_fleet, simulate_odds
+from boardrules_eclipse.combat import OPTIMAL_POLICY, CombatTooLarge, combat_odds, parse_fleet, simulate_odds
 
 ORACLE = [
     ("E1", "2 interceptor", "1 ancient"),
@@ -44,6 +47,27 @@ def best_of(repeats: int, fn) -> tuple[float, object]:  # noqa: ANN001
     return best, result
 
 
+SMALL = [
+    ("3 vs 3", "2 interceptor, 1 starbase", "2 interceptor, 1 ancient, +player"),
+    ("4 vs 4", "2 interceptor, 2 cruiser", "2 interceptor, 1 cruiser, 1 dreadnought"),
+    ("5 vs 5", "3 interceptor, 2 cruiser", "2 interceptor, 2 cruiser, 1 starbase"),
+    ("6 vs 6", "4 interceptor, 2 cruiser", "4 interceptor, 2 cruiser"),
+]
+
+
+def run_optimal(label: str, attacker: str, defender: str, repeats: int) -> None:
+    a, d = parse_fleet(attacker), parse_fleet(defender)
+    fixed, odds = best_of(repeats, lambda: combat_odds(a, d))
+    try:
+        seconds, best = best_of(repeats, lambda: combat_odds(a, d, OPTIMAL_POLICY, OPTIMAL_POLICY))
+    except CombatTooLarge as error:
+        print(f"{label:22} optimal: over the work budget ({error})")
+        return
+    p, q = best.win_probability("attacker"), odds.win_probability("attacker")  # type: ignore[attr-defined]
+    print(f"{label:22} optimal {seconds * 1000:10.2f} ms  = {seconds / fixed:6.1f} x fixed policies  "
+          f"P(att) {p:.4f} (fixed policies {q:.4f})")
+
+
 def run(label: str, attacker: str, defender: str, repeats: int, mc_runs: int) -> None:
     a, d = parse_fleet(attacker), parse_fleet(defender)
     seconds, odds = best_of(repeats, lambda: combat_odds(a, d))
@@ -63,6 +87,12 @@ def main(argv: list[str]) -> None:
     print("large fleets (best of 1)")
     for label, a, d in LARGE[: 2 if quick else None]:
         run(label, a, d, repeats=1, mc_runs=500)
+    print("optimal play on both sides (best of 5; large: best of 1)")
+    for bid, a, d in ORACLE + SMALL:
+        run_optimal(bid, a, d, repeats=5)
+    if "--optimal-large" in argv:
+        for label, a, d in LARGE:
+            run_optimal(label, a, d, repeats=1)
 
 
 if __name__ == "__main__":

@@ -67,8 +67,21 @@ __all__ = [
     "Policy",
     "NpcPolicy",
     "FocusFirePolicy",
+    "NpcTies",
+    "OptimalPolicy",
     "NPC_POLICY",
+    "NPC_SPREAD_POLICY",
+    "FOCUS_FIRE_POLICY",
     "DEFAULT_POLICY",
+    "OPTIMAL_POLICY",
+    "POLICIES",
+    "policy",
+    "CombatTooLarge",
+    "MAX_SHIPS",
+    "MAX_STAT",
+    "MAX_DICE",
+    "MAX_RUNS",
+    "DEFAULT_BUDGET",
     "PRESETS",
     "preset",
     "combat_odds",
@@ -134,8 +147,15 @@ def _dice(value: Iterable[int]) -> tuple[int, ...]:
 
 
 def _check_dice(_inst: object, attribute: attrs.Attribute, value: tuple[int, ...]) -> None:
-    if any(v < 1 for v in value):
-        raise ValueError(f"{attribute.name}: die damage must be a positive integer, got {value}")
+    if any(not 1 <= v <= MAX_DICE for v in value):
+        raise ValueError(f"{attribute.name}: die damage must be an integer from 1 to {MAX_DICE}, got {value}")
+    if len(value) > MAX_DICE:
+        raise ValueError(f"{attribute.name}: at most {MAX_DICE} dice per ship, got {len(value)}")
+
+
+def _check_stat(_inst: object, attribute: attrs.Attribute, value: int) -> None:
+    if not 0 <= value <= MAX_STAT:
+        raise ValueError(f"{attribute.name} must be an integer from 0 to {MAX_STAT}, got {value}")
 
 
 @attrs.frozen
@@ -144,17 +164,17 @@ class ShipType:
 
     ``initiative``, ``hull`` (extra hit points: destroyed when damage > hull), ``computer`` (added to
     the die) and ``shield`` (its magnitude, subtracted from enemy dice: a Gauss Shield is 1) are
-    non-negative integers. ``cannons`` and ``missiles`` list the damage of each die (1 = ion,
-    2 = plasma, 4 = antimatter), kept sorted largest first. Raises ``ValueError`` for negative stats
-    or non-positive dice.
+    integers from 0 to :data:`MAX_STAT`. ``cannons`` and ``missiles`` list the damage of each die
+    (1 = ion, 2 = plasma, 4 = antimatter; at most :data:`MAX_DICE` dice of at most that damage),
+    kept sorted largest first. Raises ``ValueError`` for a value out of range.
     """
 
     name: str
     size: SizeClass = attrs.field(converter=SizeClass)
-    initiative: int = attrs.field(validator=attrs.validators.ge(0))
-    hull: int = attrs.field(validator=attrs.validators.ge(0))
-    computer: int = attrs.field(default=0, validator=attrs.validators.ge(0))
-    shield: int = attrs.field(default=0, validator=attrs.validators.ge(0))
+    initiative: int = attrs.field(validator=_check_stat)
+    hull: int = attrs.field(validator=_check_stat)
+    computer: int = attrs.field(default=0, validator=_check_stat)
+    shield: int = attrs.field(default=0, validator=_check_stat)
     cannons: tuple[int, ...] = attrs.field(default=(), converter=_dice, validator=_check_dice)
     missiles: tuple[int, ...] = attrs.field(default=(), converter=_dice, validator=_check_dice)
 
@@ -178,6 +198,9 @@ def _check_groups(_inst: object, _attr: attrs.Attribute, value: tuple[tuple[Ship
             raise ValueError(f"not a ShipType: {ship!r}")
         if count < 1:
             raise ValueError(f"{ship.name}: count must be at least 1, got {count}")
+    total = sum(count for _, count in value)
+    if total > MAX_SHIPS:
+        raise ValueError(f"a fleet has at most {MAX_SHIPS} ships, got {total}")
 
 
 @attrs.frozen
@@ -186,8 +209,8 @@ class Fleet:
 
     Side flags: ``antimatter_splitter`` and ``distortion_shield`` (RotA rare technologies, see the
     module docstring) and ``npc`` (Ancients / GCDS / ancient cruisers and dreadnoughts: chooses
-    :data:`NPC_POLICY` when no policy is given). Raises ``ValueError`` for a repeated name or a
-    count below 1.
+    :data:`NPC_POLICY` when no policy is given). Raises ``ValueError`` for a repeated name, a
+    count below 1 or more than :data:`MAX_SHIPS` ships.
     """
 
     ships: tuple[tuple[ShipType, int], ...] = attrs.field(converter=_groups, validator=_check_groups)
@@ -356,18 +379,23 @@ def _cheapest_kill(usable: list[tuple[int, Hit]], need: int) -> list[int] | None
 
 
 def _greedy_assign(
-    ships: Sequence[ShipType], state: SideState, hits: Sequence[Hit], priority: PriorityKey
+    ships: Sequence[ShipType],
+    state: SideState,
+    hits: Sequence[Hit],
+    priority: PriorityKey,
+    leftover: PriorityKey | None = None,
 ) -> SideState:
-    """Kill the highest-priority ship the remaining hits can destroy (cheapest way), repeat; then
-    put every left-over hit on the highest-priority living ship it can reach."""
+    """Kill the highest-``priority`` ship the remaining hits can destroy (cheapest way), repeat;
+    then put each left-over hit, largest first, on the living ship it can reach that ranks highest
+    by ``leftover`` (default ``priority``), re-ranking after every hit."""
     alive = [[t, d] for t, damages in enumerate(state) for d in damages]
     remaining = list(hits)
 
-    def ordered() -> list[list[int]]:
-        return sorted(alive, key=lambda s: priority(ships[s[0]], s[0], s[1]), reverse=True)
+    def ordered(key: PriorityKey) -> list[list[int]]:
+        return sorted(alive, key=lambda s: key(ships[s[0]], s[0], s[1]), reverse=True)
 
     while remaining and alive:
-        for ship in ordered():
+        for ship in ordered(priority):
             t, d = ship
             usable = [(i, h) for i, h in enumerate(remaining) if t in h.targets]
             chosen = _cheapest_kill(usable, ships[t].hull + 1 - d) if usable else None
@@ -378,17 +406,29 @@ def _greedy_assign(
                 break
         else:
             break
-    if remaining and alive:
-        order = ordered()
-        for hit in remaining:
-            for ship in order:
-                if ship[0] in hit.targets:
-                    ship[1] += hit.damage
-                    break
+    # No remaining subset can destroy a ship any more, so piling or spreading kills nothing.
+    for hit in remaining:
+        for ship in ordered(leftover or priority):
+            if ship[0] in hit.targets:
+                ship[1] += hit.damage
+                break
     result: list[list[int]] = [[] for _ in state]
     for t, d in alive:
         result[t].append(d)
     return tuple(tuple(sorted(ds, reverse=True)) for ds in result)
+
+
+class NpcTies(enum.Enum):
+    """Where the NPC rule leaves a choice: hits that destroy nothing, among equally large ships.
+
+    ``CONCENTRATE`` (the default) piles them on the most damaged of the largest ships, so the
+    next volley may finish it; ``SPREAD`` puts each hit on the least damaged of the largest ships
+    it can reach. The rule text ("inflict as much damage as possible, largest first",
+    ../shared/rules/eclipse.md §2.5) does not say which; both are our choice [X].
+    """
+
+    CONCENTRATE = "concentrate"
+    SPREAD = "spread"
 
 
 @attrs.frozen
@@ -399,27 +439,37 @@ class NpcPolicy:
 
     "Largest" is :attr:`SizeClass.rank`, ties broken by the most damaged ship, then fleet order.
     A kill uses the hits of least total damage (then fewest dice, then narrowest targets).
+    ``ties`` (:class:`NpcTies`) settles hits that destroy nothing among equally large ships.
     """
 
-    name: str = "npc"
+    ties: NpcTies = attrs.field(default=NpcTies.CONCENTRATE, converter=NpcTies)
+
+    @property
+    def name(self) -> str:
+        return "npc" if self.ties is NpcTies.CONCENTRATE else f"npc-{self.ties.value}"
 
     @staticmethod
     def priority(ship: ShipType, index: int, damage: int) -> tuple:
         return (ship.size.rank, damage, -index)
 
+    @staticmethod
+    def spread(ship: ShipType, index: int, damage: int) -> tuple:
+        return (ship.size.rank, -damage, -index)
+
     def assign(self, ships: Sequence[ShipType], state: SideState, hits: Sequence[Hit]) -> SideState:
-        return _greedy_assign(ships, state, hits, self.priority)
+        leftover = self.spread if self.ties is NpcTies.SPREAD else None
+        return _greedy_assign(ships, state, hits, self.priority, leftover)
 
 
 @attrs.frozen
 class FocusFirePolicy:
-    """Default player policy ("focus fire"): repeatedly destroy the ship with the most firepower
+    """The "focus fire" heuristic for players: repeatedly destroy the ship with the most firepower
     per damage point still needed to destroy it (:attr:`ShipType.firepower` / (hull + 1 - damage)),
     ties to the larger, then more damaged ship; left-over hits are piled on the living ship ranked
     highest by the same key, so damage concentrates instead of spreading.
 
-    A heuristic, not optimal play; in forced situations (all oracle battles) it agrees with the NPC
-    rule.
+    A heuristic, not optimal play (see :data:`OPTIMAL_POLICY`); in forced situations (all oracle
+    battles) it agrees with the NPC rule.
     """
 
     name: str = "focus-fire"
@@ -433,19 +483,96 @@ class FocusFirePolicy:
         return _greedy_assign(ships, state, hits, self.priority)
 
 
+@attrs.frozen
+class OptimalPolicy:
+    """Optimal play: every hit assignment of this side maximises its own chance of winning, given
+    the rest of the battle (the other side optimal too, or playing its fixed policy).
+
+    *Winning* means being the side left in the hex: the attacker wins when every defending ship is
+    destroyed; the defender wins when every attacking ship is destroyed, and also a stalemate
+    under :attr:`Stalemate.DEFENDER_WINS` or :attr:`Stalemate.ATTACKER_DESTROYED`. A draw
+    (:attr:`Stalemate.DRAW`) counts half a win for each side, so the battle is a two-player
+    zero-sum stochastic game with value ``P(attacker wins) + P(draw) / 2``, which the attacker
+    maximises and the defender minimises. Surviving ships do not count.
+
+    Retreat is not a decision here: under this objective it never helps the side that retreats
+    (a retreating ship type gives up its fire and, once gone, no longer shields its fleet, and a
+    side whose last ships leave has lost), so optimal play never retreats.
+
+    Not a :class:`Policy`: the choice depends on the whole battle state, so only
+    :func:`combat_odds` and :func:`simulate_odds` can play it (they solve the game exactly first).
+    Among equally good assignments the first in canonical state order is taken.
+    """
+
+    name: str = "optimal"
+
+
 NPC_POLICY = NpcPolicy()
-DEFAULT_POLICY = FocusFirePolicy()
+"""The NPC rule, concentrating hits that destroy nothing (:class:`NpcTies`)."""
+NPC_SPREAD_POLICY = NpcPolicy(NpcTies.SPREAD)
+"""The NPC rule, spreading hits that destroy nothing over equally large ships."""
+FOCUS_FIRE_POLICY = FocusFirePolicy()
+DEFAULT_POLICY = FOCUS_FIRE_POLICY
+"""The policy of a player fleet when none is given: :data:`FOCUS_FIRE_POLICY`."""
+OPTIMAL_POLICY = OptimalPolicy()
+
+AnyPolicy: TypeAlias = "Policy | OptimalPolicy"
+
+POLICIES: dict[str, AnyPolicy] = {
+    p.name: p for p in (OPTIMAL_POLICY, FOCUS_FIRE_POLICY, NPC_POLICY, NPC_SPREAD_POLICY)
+}
+"""Every shipped policy by name: ``optimal``, ``focus-fire``, ``npc``, ``npc-spread``."""
+
+
+def policy(name: str) -> AnyPolicy:
+    """The shipped policy called ``name`` (:data:`POLICIES`); ``ValueError`` naming the choices."""
+    try:
+        return POLICIES[name.strip().lower()]
+    except KeyError:
+        raise ValueError(f"unknown policy {name!r}; choose one of {', '.join(POLICIES)}") from None
+
+
+# ------------------------------------------------------------------------------------------ limits
+
+MAX_SHIPS = 60
+"""Most ships in one fleet (three allied players' full supplies are 54, eclipse-data.md §4)."""
+MAX_STAT = 99
+"""Largest initiative, hull, computer or shield value accepted."""
+MAX_DICE = 16
+"""Most cannon dice, and most missile dice, on one ship type; a die deals at most this damage too."""
+MAX_RUNS = 10_000_000
+"""Most Monte-Carlo battles in one :func:`simulate_odds` call."""
+DEFAULT_BUDGET = 3_000_000
+"""Default work budget of :func:`combat_odds`: battle states visited plus dice outcomes and hit
+assignments enumerated (the largest supply-limited battles need well under a tenth of it)."""
+
+
+class CombatTooLarge(ValueError):
+    """An exact solution would exceed the work budget; use :func:`simulate_odds` or a larger budget."""
 
 
 # ------------------------------------------------------------------------------------------ solver
 
 BattleState: TypeAlias = tuple[SideState, SideState]  # (attacker, defender)
+Roll: TypeAlias = tuple[tuple[Hit, ...], Number]  # the hits of one volley and their probability
 
 
 class _Act(NamedTuple):
     side: int  # 0 attacker, 1 defender
     index: int
     ship: ShipType
+
+
+def _dominates(a: SideState, b: SideState) -> bool:
+    """``a`` can be reached from ``b`` by adding damage (destroying ships included)."""
+    for da, db in zip(a, b):
+        if len(da) > len(db):
+            return False
+        # Destroyed ships are best taken from b's most damaged; then pair survivors by rank.
+        for x, y in zip(reversed(da), reversed(db)):
+            if x < y:
+                return False
+    return True
 
 
 class _Battle:
@@ -455,10 +582,11 @@ class _Battle:
         self,
         attacker: Fleet,
         defender: Fleet,
-        attacker_policy: Policy | None,
-        defender_policy: Policy | None,
+        attacker_policy: AnyPolicy | None,
+        defender_policy: AnyPolicy | None,
         stalemate: Stalemate,
         one: Number,
+        budget: int = DEFAULT_BUDGET,
     ) -> None:
         if not attacker.ships and not defender.ships:
             raise ValueError("both fleets are empty")
@@ -468,11 +596,16 @@ class _Battle:
             for p, f in ((attacker_policy, attacker), (defender_policy, defender))
         )
         for p in self.policies:
-            if not isinstance(p, Policy):
+            if not isinstance(p, (Policy, OptimalPolicy)):
                 raise TypeError(f"not a Policy: {p!r}")
+        self.optimal = tuple(isinstance(p, OptimalPolicy) for p in self.policies)
+        # Dropping dominated assignments is sound when both sides choose optimally (more damage on
+        # the enemy never lowers a side's value); a fixed policy may react non-monotonically.
+        self.prune = all(self.optimal)
         self.stalemate = Stalemate(stalemate)
         self.one = one
-        self.sixth = one / 6
+        self.budget = budget
+        self.work = 0
         acts = [
             _Act(side, i, ship)
             for side, fleet in enumerate(self.fleets)
@@ -487,8 +620,27 @@ class _Battle:
             tuple((0,) * count for count in fleet.counts) for fleet in self.fleets
         )
         self._faces: dict[tuple, list[tuple[int, ...]]] = {}
+        self._rolls: dict[tuple, list[Roll]] = {}
         self._volleys: dict[tuple, list[tuple[SideState, Number]]] = {}
         self._assign: dict[tuple, SideState] = {}
+        self._options: dict[tuple, tuple[SideState, ...]] = {}
+        # Optimal play: value (attacker's win + half a draw) before each cannon activation of a
+        # round-start state, and before each missile activation.
+        self._rows: list[dict[int, dict[int, Number]]] = []
+        self._missile_value: list[dict[BattleState, Number]] = []
+        self._ids: tuple[dict[SideState, int], dict[SideState, int]] = ({}, {})
+        self._states: tuple[list[SideState], list[SideState]] = ([], [])
+        self._counts: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
+        self._trans: dict[tuple[int, int, int], tuple] = {}
+
+    def tick(self, amount: int = 1) -> None:
+        self.work += amount
+        if self.work > self.budget:
+            raise CombatTooLarge(
+                f"exact odds of {format_fleet(self.fleets[0])} vs {format_fleet(self.fleets[1])} need "
+                f"more than {self.budget:,} steps of work; use Monte-Carlo (simulate_odds, --mc) or "
+                "smaller fleets"
+            )
 
     # -- helpers -----------------------------------------------------------------------------
     def faces(self, act: _Act, enemy: SideState, missile: bool) -> list[tuple[int, ...]]:
@@ -527,16 +679,61 @@ class _Battle:
         return tuple(hits)
 
     def assign(self, act: _Act, enemy: SideState, hits: tuple[Hit, ...]) -> SideState:
+        """The enemy's state after ``act``'s fixed policy assigns ``hits``."""
         if not hits:
             return enemy
         key = (act.side, enemy, hits)
         new = self._assign.get(key)
         if new is None:
+            self.tick(len(hits))
             types = self.fleets[1 - act.side].types
-            new = self.policies[act.side].assign(types, enemy, hits)
+            new = self.policies[act.side].assign(types, enemy, hits)  # type: ignore[union-attr]
             new = tuple(tuple(sorted(ds, reverse=True)) for ds in new)
             self._assign[key] = new
         return new
+
+    def options(self, act: _Act, enemy: SideState, hits: tuple[Hit, ...]) -> tuple[SideState, ...]:
+        """Every enemy state the firing side may leave after assigning ``hits`` (for a fixed
+        policy, the one it picks), in canonical order; dominated ones dropped when pruning."""
+        if not self.optimal[act.side]:
+            return (self.assign(act, enemy, hits),)
+        key = (act.side, enemy, hits)
+        found = self._options.get(key)
+        if found is not None:
+            return found
+        hulls = [ship.hull for ship in self.fleets[1 - act.side].types]
+        partial = {enemy}
+        for hit in hits:
+            nxt: set[SideState] = set()
+            for st in partial:
+                placed = False
+                for t in hit.targets:
+                    ds = st[t]
+                    for d in set(ds):
+                        placed = True
+                        rest = list(ds)
+                        rest.remove(d)
+                        if d + hit.damage <= hulls[t]:
+                            rest.append(d + hit.damage)
+                            rest.sort(reverse=True)
+                        nxt.add(st[:t] + (tuple(rest),) + st[t + 1:])
+                if not placed:  # every ship this die can reach is already destroyed
+                    nxt.add(st)
+            self.tick(len(nxt))
+            partial = self._maximal(nxt) if self.prune else nxt
+        found = tuple(sorted(partial))
+        self._options[key] = found
+        return found
+
+    def _maximal(self, states: set[SideState]) -> set[SideState]:
+        def dealt(st: SideState) -> int:
+            return -sum(sum(ds) - len(ds) * 1000 for ds in st)
+
+        kept: list[SideState] = []
+        for st in sorted(states, key=dealt, reverse=True):
+            if not any(_dominates(k, st) for k in kept):
+                kept.append(st)
+        return set(kept)
 
     @staticmethod
     def finished(state: BattleState) -> bool:
@@ -559,25 +756,33 @@ class _Battle:
         # Defender survives, or both sides are gone (cannot happen in sequential fire, kept safe).
         return Outcome(Side.DEFENDER, att, dfn)
 
+    def side_progress(self, side: int, st: SideState) -> int:
+        """Damage dealt to one side so far, a destroyed ship counting its hull + 1."""
+        return sum(
+            sum(ds) + (count - len(ds)) * (ship.hull + 1)
+            for (ship, count), ds in zip(self.fleets[side].ships, st)
+        )
+
     def progress(self, state: BattleState) -> int:
-        total = 0
-        for fleet, side in zip(self.fleets, state):
-            for (ship, count), ds in zip(fleet.ships, side):
-                total += sum(ds) + (count - len(ds)) * (ship.hull + 1)
-        return total
+        return self.side_progress(0, state[0]) + self.side_progress(1, state[1])
+
+    @staticmethod
+    def merge(state: BattleState, act: _Act, new_enemy: SideState) -> BattleState:
+        return (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
 
     # -- exact -------------------------------------------------------------------------------
-    def volley(self, act: _Act, enemy: SideState, shooters: int, missile: bool) -> list[tuple[SideState, Number]]:
-        key = (act.side, act.index, shooters, enemy, missile)
-        cached = self._volleys.get(key)
+    def rolls(self, act: _Act, enemy: SideState, shooters: int, missile: bool) -> list[Roll]:
+        """The distinct hit lists one volley of ``shooters`` ships of ``act`` can produce, with
+        their probabilities (exact integer counts over ``6**dice``: no float overflow)."""
+        table = self.faces(act, enemy, missile)
+        key = (act.side, act.index, shooters, table[-1], missile)
+        cached = self._rolls.get(key)
         if cached is not None:
             return cached
-        table = self.faces(act, enemy, missile)
         cats: dict[tuple[int, ...], int] = {}
         for targets in table:
             cats[targets] = cats.get(targets, 0) + 1
         categories = list(cats.items())  # (targets, faces)
-        probs = [self.sixth * n for _, n in categories]
         per_die = act.ship.missiles if missile else act.ship.cannons
         by_damage: dict[int, int] = {}
         for d in per_die:
@@ -586,42 +791,257 @@ class _Battle:
         for damage, n in by_damage.items():
             options = []
             for split in _compositions(n, len(categories)):
-                p = math.factorial(n) * self.one
-                for c, q in zip(split, probs):
-                    if c:
-                        p = p * q**c / math.factorial(c)
+                ways = math.factorial(n)
+                for c, (_, faces) in zip(split, categories):
+                    ways = ways // math.factorial(c) * faces**c
                 rolled = [(damage, categories[i][0]) for i, c in enumerate(split) for _ in range(c)]
-                options.append((rolled, p))
+                options.append((rolled, ways))
+                self.tick(n)
             group_outcomes.append(options)
-        result: dict[SideState, Number] = {}
+        counts: dict[tuple[Hit, ...], int] = {}
         for combo in itertools.product(*group_outcomes):
-            p = self.one
+            ways = 1
             rolled: list[tuple[int, tuple[int, ...]]] = []
-            for part, q in combo:
-                p = p * q
+            for part, w in combo:
+                ways *= w
                 rolled.extend(part)
-            new = self.assign(act, enemy, self.make_hits(act, rolled, missile))
+            hits = self.make_hits(act, rolled, missile)
+            self.tick(len(rolled))
+            counts[hits] = counts.get(hits, 0) + ways
+        total = 6 ** sum(by_damage.values())
+        if isinstance(self.one, Fraction):
+            out: list[Roll] = [(h, Fraction(w, total)) for h, w in counts.items()]
+        else:
+            out = [(h, w / total) for h, w in counts.items()]  # int / int: correctly rounded
+        self._rolls[key] = out
+        return out
+
+    def volley(self, act: _Act, enemy: SideState, shooters: int, missile: bool) -> list[tuple[SideState, Number]]:
+        """Distribution of the enemy's state after one volley under ``act``'s fixed policy."""
+        key = (act.side, act.index, shooters, enemy, missile)
+        cached = self._volleys.get(key)
+        if cached is not None:
+            return cached
+        result: dict[SideState, Number] = {}
+        for hits, p in self.rolls(act, enemy, shooters, missile):
+            new = self.assign(act, enemy, hits)
             result[new] = result.get(new, 0) + p
         out = list(result.items())
         self._volleys[key] = out
         return out
 
+    def moves(self, state: BattleState, pos: int, missile: bool) -> list[tuple[SideState, Number]]:
+        """Distribution of the enemy's state after activation ``pos`` (of the missile or cannon
+        sequence) fires from ``state``; an optimal side picks its best option per roll."""
+        act = (self.missile_acts if missile else self.cannon_acts)[pos]
+        enemy = state[1 - act.side]
+        shooters = len(state[act.side][act.index])
+        if not self.optimal[act.side]:
+            return self.volley(act, enemy, shooters, missile)
+        result: dict[SideState, Number] = {}
+        for hits, p in self.rolls(act, enemy, shooters, missile):
+            new = self.choose(state, act, pos, missile, hits)[0] if hits else enemy
+            result[new] = result.get(new, 0) + p
+        return list(result.items())
+
+    def terminal_value(self, state: BattleState) -> Number | None:
+        """The attacker's value of a battle that is over in ``state``, else ``None``."""
+        if self.finished(state):
+            o = self.outcome(state)
+        elif not self.armed(state):
+            o = self.outcome(state, stalemate=True)
+        else:
+            return None
+        if o.winner is None:
+            return self.one / 2
+        return self.one if o.winner is Side.ATTACKER else 0 * self.one
+
+    def value(self, state: BattleState, pos: int, missile: bool) -> Number:
+        """The attacker's value (win + half a draw, optimal play) before activation ``pos``."""
+        if missile:
+            if pos < len(self.missile_acts):
+                return self._missile_value[pos][state]
+            pos = 0
+        v = self.terminal_value(state)
+        if v is not None:
+            return v
+        return self._rows[pos][self._ids[0][state[0]]][self._ids[1][state[1]]]
+
+    def choose(self, state: BattleState, act: _Act, pos: int, missile: bool, hits: tuple[Hit, ...]) -> tuple[SideState, Number]:
+        """The optimal side's best option for ``hits`` and its value for the attacker."""
+        nxt = pos + 1 if missile else (pos + 1) % len(self.cannon_acts)
+        best: tuple[SideState, Number] | None = None
+        for new_enemy in self.options(act, state[1 - act.side], hits):
+            v = self.value(self.merge(state, act, new_enemy), nxt, missile)
+            if best is None or (v > best[1] if act.side == 0 else v < best[1]):
+                best = (new_enemy, v)
+        assert best is not None
+        return best
+
+    def successors(self, state: BattleState, pos: int) -> Iterator[BattleState]:
+        """Every state missile activation ``pos`` may leave (misses included)."""
+        act = self.missile_acts[pos]
+        enemy = state[1 - act.side]
+        shooters = len(state[act.side][act.index])
+        yield state
+        if shooters and not self.finished(state):
+            for hits, _ in self.rolls(act, enemy, shooters, True):
+                for new_enemy in self.options(act, enemy, hits):
+                    yield self.merge(state, act, new_enemy)
+
+    def sid(self, side: int, st: SideState) -> int:
+        """The id of one side's state (ids keep the value tables' keys small and fast)."""
+        ids = self._ids[side]
+        i = ids.get(st)
+        if i is None:
+            i = ids[st] = len(self._counts[side])
+            self._counts[side].append(tuple(len(ds) for ds in st))
+            self._states[side].append(st)
+        return i
+
+    def trans(self, pos: int, shooters: int, enemy: int) -> tuple[list[tuple[Number, tuple[int, ...]]], Number, frozenset[int]]:
+        """Cannon activation ``pos`` fired by ``shooters`` ships at the enemy side state ``enemy``
+        (an id): per hit list its probability and the enemy ids the firing side may leave, the
+        probability that nothing hits, and the set of all those ids."""
+        key = (pos, shooters, enemy)
+        found = self._trans.get(key)
+        if found is None:
+            act = self.cannon_acts[pos]
+            st = self._states[1 - act.side][enemy]
+            out, miss = [], 0 * self.one
+            for hits, p in self.rolls(act, st, shooters, False):
+                if hits:
+                    out.append((p, tuple(self.sid(1 - act.side, e) for e in self.options(act, st, hits))))
+                else:
+                    miss += p
+            self.tick(len(out))
+            found = self._trans[key] = (out, miss, frozenset(i for _, opts in out for i in opts))
+        return found
+
+    def solve_values(self) -> None:
+        """Solve the game for optimal play: enumerate every battle state either side's choices can
+        reach, then compute the attacker's value backwards, in decreasing progress."""
+        if self._rows:
+            return
+        one, zero = self.one, 0 * self.one
+        layers: list[set[BattleState]] = [{self.start}]
+        for j in range(len(self.missile_acts)):
+            layer: set[BattleState] = set()
+            for state in layers[-1]:
+                layer.update(self.successors(state, j))
+            self.tick(len(layer))
+            layers.append(layer)
+        acts = self.cannon_acts
+        n = len(acts)
+        empty = [self.sid(side, tuple(() for _ in fleet.ships)) for side, fleet in enumerate(self.fleets)]
+        counts = self._counts
+        # After a cannon activation the firing side is still armed, so the only battle that ends
+        # there is one whose target side is gone (value 1 for the attacker, 0 for the defender).
+        seen: set[tuple[int, int]] = set()
+        for state in layers[-1]:
+            if self.terminal_value(state) is None:
+                seen.add((self.sid(0, state[0]), self.sid(1, state[1])))
+        stack = list(seen)
+        while stack:
+            a, d = stack.pop()
+            self.tick()
+            for k, act in enumerate(acts):
+                side = act.side
+                shooters = counts[side][a if side == 0 else d][act.index]
+                if not shooters:
+                    continue
+                for e in self.trans(k, shooters, d if side == 0 else a)[2]:
+                    if e != empty[1 - side]:
+                        new = (a, e) if side == 0 else (e, d)
+                        if new not in seen:
+                            seen.add(new)
+                            stack.append(new)
+        prog = [[self.side_progress(side, st) for st in self._states[side]] for side in (0, 1)]
+        rows: list[dict[int, dict[int, Number]]] = [{} for _ in acts]  # rows[k][a][d]
+        cols: list[dict[int, dict[int, Number]]] = [{} for _ in acts]  # cols[k][d][a]
+        self._rows = rows
+        work = 0
+
+        def row(k: int, a: int) -> dict[int, Number]:
+            r = rows[k].get(a)
+            if r is None:
+                r = rows[k][a] = {empty[1]: one}
+            return r
+
+        def col(k: int, d: int) -> dict[int, Number]:
+            c = cols[k].get(d)
+            if c is None:
+                c = cols[k][d] = {empty[0]: zero}
+            return c
+
+        for a, d in sorted(seen, key=lambda ad: prog[0][ad[0]] + prog[1][ad[1]], reverse=True):
+            self.tick(work)
+            work = 1
+            c: list[Number] = []
+            q: list[Number] = []
+            for k, act in enumerate(acts):
+                side = act.side
+                shooters = counts[side][a if side == 0 else d][act.index]
+                if not shooters:
+                    c.append(zero)
+                    q.append(one)
+                    continue
+                out, miss, _ = self.trans(k, shooters, d if side == 0 else a)
+                work += len(out)
+                ck = zero
+                if side == 0:
+                    get = row((k + 1) % n, a).__getitem__
+                    for p, opts in out:
+                        ck += p * max(map(get, opts))
+                else:
+                    get = col((k + 1) % n, d).__getitem__
+                    for p, opts in out:
+                        ck += p * min(map(get, opts))
+                c.append(ck)
+                q.append(miss)
+            # x_k = c_k + q_k x_{k+1} around the round (x_n = x_0), solved in closed form.
+            num, loop = zero, one
+            for k in range(n):
+                num += loop * c[k]
+                loop *= q[k]
+            x = nxt = num / (one - loop)
+            row(0, a)[d] = col(0, d)[a] = x
+            for k in range(n - 1, 0, -1):
+                nxt = c[k] + q[k] * nxt
+                row(k, a)[d] = col(k, d)[a] = nxt
+        self._missile_value = [{} for _ in self.missile_acts]
+        for j in range(len(self.missile_acts) - 1, -1, -1):
+            act = self.missile_acts[j]
+            for state in layers[j]:
+                shooters = len(state[act.side][act.index])
+                if shooters == 0 or self.finished(state):
+                    v = self.value(state, j + 1, True)
+                else:
+                    v = zero
+                    for hits, p in self.rolls(act, state[1 - act.side], shooters, True):
+                        if hits:
+                            v += p * self.choose(state, act, j, True, hits)[1]
+                        else:
+                            v += p * self.value(state, j + 1, True)
+                self._missile_value[j][state] = v
+
     def phase(self, dist: dict[BattleState, Number], acts: list[_Act], missile: bool) -> dict[BattleState, Number]:
-        for act in acts:
+        for pos, act in enumerate(acts):
             nxt: dict[BattleState, Number] = {}
             for state, p in dist.items():
                 shooters = len(state[act.side][act.index])
                 if shooters == 0 or self.finished(state):
                     nxt[state] = nxt.get(state, 0) + p
                     continue
-                enemy = state[1 - act.side]
-                for new_enemy, q in self.volley(act, enemy, shooters, missile):
-                    new = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
+                for new_enemy, q in self.moves(state, pos, missile):
+                    new = self.merge(state, act, new_enemy)
                     nxt[new] = nxt.get(new, 0) + p * q  # type: ignore[index]
             dist = nxt
         return dist
 
     def solve(self) -> dict[Outcome, Number]:
+        if any(self.optimal):
+            self.solve_values()
         outcomes: dict[Outcome, Number] = {}
 
         def settle(state: BattleState, p: Number) -> bool:
@@ -652,6 +1072,7 @@ class _Battle:
                 return
             a = inflow.get(state)
             if a is None:
+                self.tick()
                 a = inflow[state] = [0] * n if n else [0]
                 heapq.heappush(heap, (self.progress(state), next(counter), state))
             a[step] += p
@@ -667,26 +1088,24 @@ class _Battle:
             if not self.armed(state):
                 settle(state, sum(a, 0 * self.one))
                 continue
-            moves: list[list[tuple[BattleState, Number, Outcome | None]]] = []
+            moves: list[list[tuple[BattleState, Number]]] = []
             q: list[Number] = []
-            for act in acts:
-                shooters = len(state[act.side][act.index])
-                if not shooters:
+            for k, act in enumerate(acts):
+                if not state[act.side][act.index]:
                     moves.append([])
                     q.append(self.one)
                     continue
                 enemy = state[1 - act.side]
                 out = []
                 stay: Number = 0 * self.one
-                for new_enemy, p in self.volley(act, enemy, shooters, False):
+                for new_enemy, p in self.moves(state, k, False):
                     if new_enemy == enemy:
                         stay += p
-                        continue
-                    new = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
-                    done = None if any(new_enemy) else self.outcome(new)  # type: ignore[arg-type]
-                    out.append((new, p, done))
+                    else:
+                        out.append((self.merge(state, act, new_enemy), p))
                 moves.append(out)
                 q.append(stay)
+                self.tick(len(out))
             loop = self.one
             for qk in q:
                 loop = loop * qk
@@ -699,20 +1118,13 @@ class _Battle:
             for k in range(n):
                 if k:
                     x = a[k] + q[k - 1] * x
-                nxt = (k + 1) % n
-                for new, p, done in moves[k]:
-                    if done is not None:
-                        outcomes[done] = outcomes.get(done, 0) + x * p
-                        continue
-                    b = inflow.get(new)
-                    if b is None:
-                        b = inflow[new] = [0] * n
-                        heapq.heappush(heap, (self.progress(new), next(counter), new))
-                    b[nxt] += x * p
+                for new, p in moves[k]:
+                    push(new, (k + 1) % n, x * p)
         return outcomes
 
     # -- Monte-Carlo ---------------------------------------------------------------------------
-    def fire_random(self, state: BattleState, act: _Act, rng: random.Random, missile: bool) -> BattleState:
+    def fire_random(self, state: BattleState, pos: int, rng: random.Random, missile: bool) -> BattleState:
+        act = (self.missile_acts if missile else self.cannon_acts)[pos]
         shooters = len(state[act.side][act.index])
         if shooters == 0:
             return state
@@ -721,22 +1133,26 @@ class _Battle:
         per_die = act.ship.missiles if missile else act.ship.cannons
         rnd = rng.random
         rolled = [(d, table[int(rnd() * 6)]) for _ in range(shooters) for d in per_die]
-        new_enemy = self.assign(act, enemy, self.make_hits(act, rolled, missile))
-        return (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
+        hits = self.make_hits(act, rolled, missile)
+        if self.optimal[act.side] and hits:
+            new_enemy = self.choose(state, act, pos, missile, hits)[0]
+        else:
+            new_enemy = self.assign(act, enemy, hits)
+        return self.merge(state, act, new_enemy)
 
     def simulate(self, rng: random.Random) -> Outcome:
         state = self.start
-        for act in self.missile_acts:
+        for pos in range(len(self.missile_acts)):
             if self.finished(state):
                 return self.outcome(state)
-            state = self.fire_random(state, act, rng, missile=True)
+            state = self.fire_random(state, pos, rng, missile=True)
         while True:
             if self.finished(state):
                 return self.outcome(state)
             if not self.armed(state):
                 return self.outcome(state, stalemate=True)
-            for act in self.cannon_acts:
-                state = self.fire_random(state, act, rng, missile=False)
+            for pos in range(len(self.cannon_acts)):
+                state = self.fire_random(state, pos, rng, missile=False)
                 if self.finished(state):
                     return self.outcome(state)
 
@@ -758,46 +1174,57 @@ def _sorted_outcomes(outcomes: dict[Outcome, Number]) -> dict[Outcome, Number]:
 def combat_odds(
     attacker: Fleet,
     defender: Fleet,
-    attacker_policy: Policy | None = None,
-    defender_policy: Policy | None = None,
+    attacker_policy: AnyPolicy | None = None,
+    defender_policy: AnyPolicy | None = None,
     *,
     stalemate: Stalemate | str = Stalemate.DEFENDER_WINS,
     fractions: bool = False,
+    budget: int = DEFAULT_BUDGET,
 ) -> Odds:
     """Exact outcome distribution of a battle between ``attacker`` and ``defender``.
 
     Policies default to :data:`NPC_POLICY` for an ``npc`` fleet and :data:`DEFAULT_POLICY`
-    otherwise. ``stalemate`` scores battles nobody can finish (:class:`Stalemate`). With
+    otherwise; :data:`OPTIMAL_POLICY` on one side makes it play its best against the other side's
+    policy, on both sides solves the zero-sum game (see :class:`OptimalPolicy` for what winning
+    means). ``stalemate`` scores battles nobody can finish (:class:`Stalemate`). With
     ``fractions=True`` the probabilities are exact ``Fraction`` values (slower) instead of floats.
-    Returns an :class:`Odds` with ``runs=None``. Raises ``ValueError`` if both fleets are empty and
-    ``TypeError`` for an object that is not a :class:`Policy`.
+    Returns an :class:`Odds` with ``runs=None``. Raises ``ValueError`` if both fleets are empty,
+    :class:`CombatTooLarge` (a ``ValueError``) when the work would exceed ``budget`` (battle states
+    plus enumerated dice outcomes and assignments), and ``TypeError`` for an object that is not a
+    policy.
     """
     one: Number = Fraction(1) if fractions else 1.0
-    battle = _Battle(attacker, defender, attacker_policy, defender_policy, Stalemate(stalemate), one)
+    battle = _Battle(attacker, defender, attacker_policy, defender_policy, Stalemate(stalemate), one, budget)
     return Odds(attacker, defender, _sorted_outcomes(battle.solve()), battle.stalemate, None)
 
 
 def simulate_odds(
     attacker: Fleet,
     defender: Fleet,
-    attacker_policy: Policy | None = None,
-    defender_policy: Policy | None = None,
+    attacker_policy: AnyPolicy | None = None,
+    defender_policy: AnyPolicy | None = None,
     *,
     runs: int = 10_000,
     seed: int | random.Random | None = 0,
     stalemate: Stalemate | str = Stalemate.DEFENDER_WINS,
+    budget: int = DEFAULT_BUDGET,
 ) -> Odds:
     """Monte-Carlo estimate of :func:`combat_odds` from ``runs`` simulated battles.
 
     ``seed`` is an int (or ``None``) for a fresh :class:`random.Random`, or a ``Random`` to use.
-    Returns an :class:`Odds` whose probabilities are frequencies and whose ``runs`` is set, so
-    :meth:`Odds.std_error` gives the standard error of any probability derived from it.
-    Raises ``ValueError`` if ``runs < 1`` or both fleets are empty.
+    A side playing :data:`OPTIMAL_POLICY` first has the game solved exactly (within ``budget``),
+    then follows those choices in every simulated battle. Returns an :class:`Odds` whose
+    probabilities are frequencies and whose ``runs`` is set, so :meth:`Odds.std_error` gives the
+    standard error of any probability derived from it. Raises ``ValueError`` unless
+    ``1 <= runs <= MAX_RUNS``, or if both fleets are empty; :class:`CombatTooLarge` as
+    :func:`combat_odds`.
     """
-    if runs < 1:
-        raise ValueError(f"runs must be at least 1, got {runs}")
+    if not 1 <= runs <= MAX_RUNS:
+        raise ValueError(f"runs must be between 1 and {MAX_RUNS:,}, got {runs}")
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    battle = _Battle(attacker, defender, attacker_policy, defender_policy, Stalemate(stalemate), 1.0)
+    battle = _Battle(attacker, defender, attacker_policy, defender_policy, Stalemate(stalemate), 1.0, budget)
+    if any(battle.optimal):
+        battle.solve_values()
     counts: dict[Outcome, int] = {}
     for _ in range(runs):
         o = battle.simulate(rng)

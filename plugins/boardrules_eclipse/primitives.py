@@ -29,9 +29,6 @@ from . import combat as C
 from . import galaxy as G
 
 RESOURCES = ("money", "science", "materials")
-ADVANCED_TECH = {"money": "tech_advanced_economy", "science": "tech_advanced_labs",
-                 "materials": "tech_advanced_mining"}
-STRUCTURES = {"orbital": ("tech_orbital", 4), "monolith": ("tech_monolith", 5)}  # tech, cost index
 NPC = "npc"
 MAX_ROUNDS = 100  # engagement rounds before a battle counts as a stalemate
 
@@ -71,6 +68,16 @@ def _has(ctx, p, tech) -> bool:
     return tech in (_v(ctx, "techs", p) or ())
 
 
+def _tech_gives(ctx, p, field, value=True) -> bool:
+    """Whether one of ``p``'s technologies has ``field`` equal to ``value`` (techs.rules)."""
+    return any(_f(ctx, t, field) == value for t in _v(ctx, "techs", p) or ())
+
+
+def _advanced_ok(ctx, p, res) -> bool:
+    """Whether ``p`` may put a ``res`` cube on an advanced ("*") square."""
+    return _tech_gives(ctx, p, "advanced", res)
+
+
 def _hexes(ctx) -> tuple:
     return _v(ctx, "hexes") or ()
 
@@ -87,19 +94,20 @@ def _npcs(ctx, h) -> tuple:
     return _v(ctx, "npcs", h) or ()
 
 
-def _friendly_ancients(ctx, p) -> bool:
-    sp = _species(ctx, p)
-    return bool(sp and _f(ctx, sp, "ancients_friendly"))
-
-
 def _hostile_npcs(ctx, h, p) -> tuple:
-    """NPCs in h that fight (and pin) player p: the GCDS always, Ancients unless p is Draco."""
-    friendly = _friendly_ancients(ctx, p)
-    return tuple(n for n in _npcs(ctx, h) if not (friendly and n == "ancient"))
+    """NPCs in h that fight (and pin) player p: all but those ``peaceful_with`` p's species."""
+    sp = _species(ctx, p)
+    return tuple(n for n in _npcs(ctx, h) if sp not in _f(ctx, n, "peaceful_with"))
+
+
+def _side(ctx, p) -> set:
+    """``p`` and the players on ``p``'s side (the ``allies`` variable)."""
+    return {p, *(_v(ctx, "allies", p) or ())}
 
 
 def _enemy_ships(ctx, h, p) -> int:
-    return sum(1 for owner, _ in _ships(ctx, h) if owner != p)
+    side = _side(ctx, p)
+    return sum(1 for owner, _ in _ships(ctx, h) if owner not in side)
 
 
 def _own_ships(ctx, h, p) -> int:
@@ -120,20 +128,21 @@ def _disc_return(ctx, p) -> None:
 
 
 def _wg(ctx, p) -> bool:
-    return _has(ctx, p, "tech_wormhole_generator")
+    """Whether ``p`` goes through half wormhole connections (a ``half_connections`` tech)."""
+    return _tech_gives(ctx, p, "half_connections")
 
 
 _GALAXY_CACHE: dict = {}
 
 
 def _galaxy(ctx) -> G.Galaxy:
-    key = (id(ctx.rs),) + tuple((h, _v(ctx, "sector_at", h), _v(ctx, "rotation_at", h))
-                                for h in _hexes(ctx))
+    key = (id(ctx.rs),) + tuple((h, _v(ctx, "sector_at", h), _v(ctx, "rotation_at", h),
+                                 bool(_v(ctx, "warp_portal_at", h))) for h in _hexes(ctx))
     gal = _GALAXY_CACHE.get(key)
     if gal is None:
         if len(_GALAXY_CACHE) > 4096:
             _GALAXY_CACHE.clear()
-        placed = [G.PlacedHex(_pos(h), _tile(ctx, s), rot) for h, s, rot in key[1:]]
+        placed = [G.PlacedHex(_pos(h), _tile(ctx, s), rot, warp) for h, s, rot, warp in key[1:]]
         gal = _GALAXY_CACHE[key] = G.Galaxy(placed)
     return gal
 
@@ -142,13 +151,23 @@ def _tile(ctx, sector) -> G.SectorTile:
     mask = 0
     for e in _f(ctx, sector, "wormholes"):
         mask |= 1 << e
-    return G.SectorTile(sector, mask)
+    return G.SectorTile(sector, mask, bool(_f(ctx, sector, "warp_portal")))
 
 
 def _opt(ctx, value, sep, what):
     if not isinstance(value, str) or sep not in value:
         raise ctx.violation(f"{value!r} is not a {what} option")
     return value.split(sep, 1)
+
+
+@primitive("option_part", returns="text", o="text", sep="text", i="int")
+def option_part(ctx, o, sep, i):
+    """Part ``i`` of an option text split at ``sep`` (``option_part("cruiser@2,0", "@", 1)`` is
+    ``"2,0"``); a violation when there is no such part."""
+    parts = o.split(sep) if isinstance(o, str) else []
+    if not 0 <= i < len(parts):
+        raise ctx.violation(f"{o!r} has no part {i} at {sep!r}")
+    return parts[i]
 
 
 # ---- setup -------------------------------------------------------------------------------------
@@ -182,7 +201,7 @@ def setup_galaxy(ctx):
         cubes = []
         for i, planet in enumerate(_f(ctx, home, "planets")):
             res = planet.rstrip("*")
-            if res in RESOURCES and (not planet.endswith("*") or _has(ctx, p, ADVANCED_TECH[res])):
+            if res in RESOURCES and (not planet.endswith("*") or _advanced_ok(ctx, p, res)):
                 cubes.append(f"{i}:{res}")
                 _set(ctx, f"out_{res}", (p,), _v(ctx, f"out_{res}", p) + 1)
         _set(ctx, "cubes", (h,), tuple(cubes))
@@ -192,9 +211,6 @@ def _place(ctx, h, sector, rotation):
     _set(ctx, "hexes", (), _hexes(ctx) + (h,))
     _set(ctx, "sector_at", (h,), sector)
     _set(ctx, "rotation_at", (h,), rotation)
-    npcs = ("ancient",) * _f(ctx, sector, "ancients") + (("gcds",) if _f(ctx, sector, "gcds") else ())
-    _set(ctx, "npcs", (h,), npcs)
-    _set(ctx, "discovery_at", (h,), bool(_f(ctx, sector, "discovery")))
 
 
 # ---- exploring -------------------------------------------------------------------------------
@@ -232,7 +248,8 @@ def sector_rotations(ctx, h, s):
 
 @primitive("place_sector", effect=True, h="hex", s="sector", rotation="int")
 def place_sector(ctx, h, s, rotation):
-    """Put sector ``s`` at ``h`` turned ``rotation``, with its Ancients, GCDS and discovery."""
+    """Put sector ``s`` at ``h`` turned ``rotation`` (its contents: ``sector_contents`` in the
+    rules)."""
     if h in _hexes(ctx):
         raise ctx.violation(f"{h} is already explored")
     _place(ctx, h, s, rotation)
@@ -286,13 +303,15 @@ def _free_squares(ctx, h, p):
         if str(i) in taken:
             continue
         base = planet.rstrip("*")
-        if planet.endswith("*") and not _has(ctx, p, ADVANCED_TECH[base]):
+        if planet.endswith("*") and not _advanced_ok(ctx, p, base):
             continue
         for res in (RESOURCES if base == "any" else (base,)):
             yield str(i), res
-    if _v(ctx, "orbital_at", h) and "o" not in taken:
-        for res in _v(ctx, "orbital_types"):
-            yield "o", res
+    for what in _kind(ctx, "structure"):       # a structure's own square (the orbital's)
+        square = _f(ctx, what, "square")
+        if square and _v(ctx, f"{what}_at", h) and square not in taken:
+            for res in _f(ctx, what, "cube_types"):
+                yield square, res
 
 
 @primitive("colony_options", returns="list:text")
@@ -333,7 +352,7 @@ def _blueprint(ctx, p, cls) -> tuple:
 
 
 _STATS_CACHE: dict = {}
-_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "energy")
+_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy")
 
 
 def _stats(ctx, parts, design):
@@ -367,20 +386,20 @@ def _valid_blueprint(ctx, cls, parts, design) -> bool:
     if s["energy"] < 0:
         return False
     if _f(ctx, cls, "mobile"):
-        return s["move"] > 0
-    return s["move"] == 0
+        return s["move"] > 0 or s["jumps"] > 0    # a drive (or a jump drive alone, RotA)
+    return s["move"] == 0 and s["jumps"] == 0
 
 
 def ship_type(ctx, p, cls) -> C.ShipType:
     """Player ``p``'s ``cls`` as combat.py sees it."""
     s = _stats(ctx, _blueprint(ctx, p, cls), _design(ctx, p, cls))
-    return C.ShipType(cls, C.SizeClass(cls), max(0, s["initiative"]), s["hull"], s["computer"],
+    return C.ShipType(cls, C.SizeClass(_f(ctx, cls, "size")), max(0, s["initiative"]), s["hull"], s["computer"],
                       s["shield"], s["cannons"], s["missiles"])
 
 
 def npc_type(ctx, name) -> C.ShipType:
     f = ctx.rs.entities[name].fields
-    size = C.SizeClass.GCDS if name == "gcds" else C.SizeClass.ANCIENT
+    size = C.SizeClass(f["size"])
     return C.ShipType(name, size, f["initiative"], f["hull"], f["computer"], f["shield"], f["cannons"])
 
 
@@ -389,7 +408,7 @@ def _count_ships(ctx, p, cls) -> int:
 
 
 def _cost_index(ctx, what):
-    return STRUCTURES[what][1] if what in STRUCTURES else _f(ctx, what, "cost_index")
+    return _f(ctx, what, "cost_index")   # ship classes and structures alike
 
 
 @primitive("build_cost", returns="int", o="text")
@@ -408,12 +427,13 @@ def build_options(ctx):
     out = []
     classes = [c for c in _kind(ctx, "ship_class")
                if _count_ships(ctx, me, c) < _f(ctx, c, "limit") and have >= costs[_f(ctx, c, "cost_index")]
-               and (c != "starbase" or _has(ctx, me, "tech_starbase"))]
+               and (_f(ctx, c, "tech") is None or _has(ctx, me, _f(ctx, c, "tech")))]
     for h in _controlled(ctx, me):
         for c in classes:
             out.append(f"{c}@{h}")
-        for what, (tech, idx) in STRUCTURES.items():
-            if _has(ctx, me, tech) and not _v(ctx, f"{what}_at", h) and have >= costs[idx]:
+        for what in _kind(ctx, "structure"):
+            if _has(ctx, me, _f(ctx, what, "tech")) and not _v(ctx, f"{what}_at", h) \
+                    and have >= costs[_f(ctx, what, "cost_index")]:
                 out.append(f"{what}@{h}")
     return tuple(out)
 
@@ -424,7 +444,7 @@ def apply_build(ctx, o):
     what, h = _opt(ctx, o, "@", "build")
     if _v(ctx, "controller", h) != me:
         raise ctx.violation(f"you do not control {h}")
-    if what in STRUCTURES:
+    if what in _kind(ctx, "structure"):
         if _v(ctx, f"{what}_at", h):
             raise ctx.violation(f"{h} already has a {what}")
         _set(ctx, f"{what}_at", (h,), True)
@@ -443,10 +463,8 @@ def add_ship(ctx, h, cls):
 
 def _available_parts(ctx, me) -> list:
     techs = set(_v(ctx, "techs", me) or ())
-    avail = [p for p in _kind(ctx, "part")
-             if p != "empty" and (_f(ctx, p, "basic") or _f(ctx, p, "tech") in techs)]
+    avail = [p for p in _kind(ctx, "part") if _f(ctx, p, "basic") or _f(ctx, p, "tech") in techs]
     avail += [p for p in dict.fromkeys(_v(ctx, "spare_parts", me) or ()) if p not in avail]
-    avail.append("empty")
     return avail
 
 
@@ -494,12 +512,17 @@ def apply_upgrade(ctx, o):
 # ---- moving ----------------------------------------------------------------------------------
 
 def _pinning(ctx, p) -> G.Pinning:
+    """What pins ``p``'s ships: in each hex, enemy ships and hostile NPCs (each NPC counting
+    its ``pins``), divided by the ``pinned_by`` of ``p``'s technologies (a Cloaking Device
+    makes opponents need two ships per ship); ``p``'s side's ships count together."""
+    need = max([1] + [_f(ctx, t, "pinned_by") for t in _v(ctx, "techs", p) or ()])
+    side = _side(ctx, p)
     pins, own = {}, {}
     for h in _hexes(ctx):
-        enemies = _enemy_ships(ctx, h, p) + len(_hostile_npcs(ctx, h, p))
-        if enemies:
-            pins[_pos(h)] = enemies
-        mine = _own_ships(ctx, h, p)
+        enemies = _enemy_ships(ctx, h, p) + sum(_f(ctx, n, "pins") for n in _hostile_npcs(ctx, h, p))
+        if enemies // need:
+            pins[_pos(h)] = enemies // need
+        mine = sum(1 for owner, _ in _ships(ctx, h) if owner in side)
         if mine:
             own[_pos(h)] = mine
     return G.Pinning(pins, own)
@@ -516,10 +539,12 @@ def move_options(ctx):
     for h in _hexes(ctx):
         classes = dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == me)
         for cls in classes:
-            steps = _stats(ctx, _blueprint(ctx, me, cls), _design(ctx, me, cls))["move"]
-            if steps <= 0 or not _f(ctx, cls, "mobile"):
+            s = _stats(ctx, _blueprint(ctx, me, cls), _design(ctx, me, cls))
+            steps, jumps = max(0, s["move"]), max(0, s["jumps"])
+            if not (steps or jumps) or not _f(ctx, cls, "mobile"):
                 continue
-            for dest in sorted(G.reachable(gal, _pos(h), steps, wormhole_generator=wg, pinning=pin)):
+            for dest in sorted(G.reachable(gal, _pos(h), steps, wormhole_generator=wg, pinning=pin,
+                                           jumps=jumps)):
                 if dest != _pos(h):
                     out.append(f"{cls}@{h}>{_hid(dest)}")
     return tuple(out)
@@ -709,7 +734,7 @@ def _enemies(ctx, h, a, b) -> bool:
     if NPC in (a, b):
         p = b if a == NPC else a
         return bool(_hostile_npcs(ctx, h, p))
-    return True
+    return b not in _side(ctx, a)
 
 
 def _pairs(ctx, h):
@@ -1130,7 +1155,8 @@ def bombard_hexes(ctx):
 
 def _auto_bombard(ctx, h, p) -> bool:
     ctrl = _v(ctx, "controller", h)
-    return _has(ctx, p, "tech_neutron_bombs") or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
+    return _tech_gives(ctx, p, "destroys_population") \
+        or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
 
 
 def _bombard_dice(ctx, h, p):

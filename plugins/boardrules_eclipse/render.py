@@ -139,18 +139,22 @@ def _hex_contents(game, h: str, x: float, y: float) -> list:
                    f'</title></circle>')
         if str(i) in cubes and owner is not None:
             out.append(_cube(owner, px, py, cubes[str(i)]))
-    if v.get(("v", "orbital_at", h)):
-        ox, oy = x - SIZE * 0.3, y + SIZE * 0.22
-        out.append(f'<rect class="orbital" x="{_n(ox - 9)}" y="{_n(oy - 6)}" width="18" '
-                   f'height="12" rx="6" fill="#505872" stroke="#c0c8e8" stroke-width="1.2">'
-                   f'<title>orbital</title></rect>')
-        if "o" in cubes and owner is not None:
-            out.append(_cube(owner, ox, oy, cubes["o"]))
-    if v.get(("v", "monolith_at", h)):
-        mx, my = x + SIZE * 0.3, y + SIZE * 0.2
-        out.append(f'<rect class="monolith" x="{_n(mx - 4)}" y="{_n(my - 10)}" width="8" '
-                   f'height="20" fill="#151515" stroke="#d0d0d0" stroke-width="1.2">'
-                   f'<title>monolith</title></rect>')
+    for what in game.ruleset.by_kind.get("structure", ()):   # by its icon (ships.rules)
+        if not v.get(("v", f"{what}_at", h)):
+            continue
+        if _field(game, what, "icon", "") == "ring":
+            ox, oy = x - SIZE * 0.3, y + SIZE * 0.22
+            out.append(f'<rect class="{what}" x="{_n(ox - 9)}" y="{_n(oy - 6)}" width="18" '
+                       f'height="12" rx="6" fill="#505872" stroke="#c0c8e8" stroke-width="1.2">'
+                       f'<title>{escape(what)}</title></rect>')
+        else:
+            ox, oy = x + SIZE * 0.3, y + SIZE * 0.2
+            out.append(f'<rect class="{what}" x="{_n(ox - 4)}" y="{_n(oy - 10)}" width="8" '
+                       f'height="20" fill="#151515" stroke="#d0d0d0" stroke-width="1.2">'
+                       f'<title>{escape(what)}</title></rect>')
+        square = _field(game, what, "square", "")
+        if square and square in cubes and owner is not None:
+            out.append(_cube(owner, ox, oy, cubes[square]))
 
     # the influence disc
     if owner is not None:
@@ -165,10 +169,12 @@ def _hex_contents(game, h: str, x: float, y: float) -> list:
     if v.get(("v", "discovery_at", h)):
         row.append("discovery")
     row.extend(v.get(("v", "npcs", h)) or ())
-    widths = [SIZE * (0.34 if kind == "gcds" else 0.2) for kind in row]
+    icons = [_field(game, kind, "icon", kind) for kind in row]
+    widths = [SIZE * (0.34 if icon == "core" else 0.2) for icon in icons]
     cx = x - sum(widths) / 2
-    for kind, w in zip(row, widths):
-        out.append(_npc(kind, cx + w / 2, y + SIZE * 0.3))
+    for kind, icon, w in zip(row, icons, widths):
+        out.append(_npc(kind, cx + w / 2, y + SIZE * 0.3, icon=icon,
+                        title=_field(game, kind, "title", kind)))
         cx += w
 
     # ships, by player in order of arrival: a wide row under the disc, a narrower one below;
@@ -181,8 +187,8 @@ def _hex_contents(game, h: str, x: float, y: float) -> list:
         sy = y + SIZE * (0.49 + 0.18 * j)
         sx = x - step * (len(group) - 1) / 2
         for i, (p, cls) in enumerate(group):
-            out.append(_ship(cls, p, sx + i * step, sy, _player_label(game, p),
-                             1.5 * step / (SIZE * 0.19)))
+            out.append(_ship(cls, _field(game, cls, "icon", ""), p, sx + i * step, sy,
+                             _player_label(game, p), 1.5 * step / (SIZE * 0.19)))
     out.append("</g>")
     return out
 
@@ -195,19 +201,21 @@ def _cube(owner: int, x: float, y: float, res: str) -> str:
             f'<title>{escape(res)} cube</title></rect>')
 
 
-def _ship(cls: str, p: int, x: float, y: float, owner: str, scale: float = 1.0) -> str:
-    """One ship as one path: interceptor a small dart, cruiser a larger one, dreadnought a
-    heavy wedge, starbase a square station."""
+SHIP_ICONS = {   # a ship class's ``icon`` (ships.rules): (dx, dy) in units of SIZE, nose up
+    "dart": ((0, -.075), (.05, .06), (0, .03), (-.05, .06)),
+    "frigate": ((0, -.095), (.06, .01), (.06, .075), (-.06, .075), (-.06, .01)),
+    "wedge": ((0, -.1), (.075, -.02), (.075, .08), (.025, .06), (-.025, .06), (-.075, .08),
+              (-.075, -.02)),
+    "station": ((-.06, -.06), (.06, -.06), (.06, .06), (-.06, .06)),
+}
+
+
+def _ship(cls: str, icon: str, p: int, x: float, y: float, owner: str,
+          scale: float = 1.0) -> str:
+    """One ship as one path, shaped by its class's ``icon`` (a triangle when unknown)."""
     fill, edge = PLAYER_COLOURS[p % len(PLAYER_COLOURS)] if p >= 0 else ("#d0d0d0", "#000")
     s = SIZE * scale
-    shapes = {   # (dx, dy) in units of SIZE, nose up
-        "interceptor": ((0, -.075), (.05, .06), (0, .03), (-.05, .06)),
-        "cruiser": ((0, -.095), (.06, .01), (.06, .075), (-.06, .075), (-.06, .01)),
-        "dreadnought": ((0, -.1), (.075, -.02), (.075, .08), (.025, .06), (-.025, .06),
-                        (-.075, .08), (-.075, -.02)),
-        "starbase": ((-.06, -.06), (.06, -.06), (.06, .06), (-.06, .06)),
-    }
-    pts = shapes.get(cls, ((0, -.07), (.07, .07), (-.07, .07)))
+    pts = SHIP_ICONS.get(icon, ((0, -.07), (.07, .07), (-.07, .07)))
     d = "M" + " L".join(f"{_n(x + dx * s)},{_n(y + dy * s)}" for dx, dy in pts) + " Z"
     cls_attr = f"ship {cls} p{p + 1}" if p >= 0 else "key"
     return (f'<path class="{cls_attr}" d="{d}" fill="{fill}" stroke="{edge}" stroke-width="1.3" '
@@ -219,23 +227,25 @@ def _key_label(x: float, y: float, text: str) -> str:
             f'{escape(text)}</text>')
 
 
-def _npc(kind: str, x: float, y: float, cls: str | None = None, r: float | None = None) -> str:
-    """An Ancient (a red crest), the GCDS (a large dark red core) or a discovery tile."""
+def _npc(kind: str, x: float, y: float, cls: str | None = None, r: float | None = None, *,
+         icon: str = "crest", title: str = "") -> str:
+    """An NPC ship by its ``icon`` (ships.rules): ``crest`` (red), ``core`` (a large dark red
+    disc); or, for ``kind == "discovery"``, a discovery tile."""
     if kind == "discovery":
         a = SIZE * 0.14
         return (f'<rect class="{cls or "discovery"}" x="{_n(x - a / 2)}" y="{_n(y - a / 2)}" '
                 f'width="{_n(a)}" height="{_n(a)}" rx="2" fill="#d8b04a" stroke="#4a3600" '
                 f'stroke-width="1.2"><title>discovery tile</title></rect>')
-    if kind == "gcds":
+    if icon == "core":
         r = r or SIZE * 0.15
-        return (f'<circle class="{cls or "npc gcds"}" cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" '
+        return (f'<circle class="{cls or "npc " + kind}" cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" '
                 f'fill="#7a0c14" stroke="#ff5a5a" stroke-width="2.5">'
-                f'<title>Galactic Center Defense System</title></circle>')
+                f'<title>{escape(title or kind)}</title></circle>')
     r = SIZE * 0.085
     d = (f"M{_n(x)},{_n(y - r)} L{_n(x + r)},{_n(y - r * 0.2)} L{_n(x + r * 0.6)},{_n(y + r)} "
          f"L{_n(x - r * 0.6)},{_n(y + r)} L{_n(x - r)},{_n(y - r * 0.2)} Z")
     return (f'<path class="{cls or "npc " + kind}" d="{d}" fill="#c8242c" stroke="#ffd0d0" '
-            f'stroke-width="1.2" stroke-linejoin="round"><title>{escape(kind.title())} ship</title>'
+            f'stroke-width="1.2" stroke-linejoin="round"><title>{escape(title or kind)} ship</title>'
             f'</path>')
 
 
@@ -282,9 +292,9 @@ def _legend(game, left: float, top: float) -> tuple:
 
     y += 32
     out.append(f'<text x="{_n(x0)}" y="{_n(y)}" font-size="11" fill="{DIM_TEXT}">ships</text>')
-    for i, cls in enumerate(("interceptor", "cruiser", "dreadnought", "starbase")):
+    for i, cls in enumerate(game.ruleset.by_kind.get("ship_class", ())):
         cx = x0 + 20 + i * 62
-        out.append(_ship(cls, -1, cx, y + 20, "—", 1.6))
+        out.append(_ship(cls, _field(game, cls, "icon", ""), -1, cx, y + 20, "—", 1.6))
         out.append(f'<text x="{_n(cx)}" y="{_n(y + 42)}" font-size="8.5" text-anchor="middle" '
                    f'fill="{DIM_TEXT}">{cls}</text>')
     y += 62
@@ -300,13 +310,14 @@ def _legend(game, left: float, top: float) -> tuple:
     out.append(f'<path class="key" d="M{_n(x0 + 1)},{_n(y + 4)} A7,7 0 0 1 {_n(x0 + 15)},'
                f'{_n(y + 4)} Z" fill="#000" stroke="{WORMHOLE}" stroke-width="1.8"/>')
     out.append(_key_label(x0 + 20, y, "wormhole"))
-    out.append(_npc("ancient", x0 + 88, y, "key"))
-    out.append(_key_label(x0 + 98, y, "Ancient"))
-    out.append(_npc("discovery", x0 + 160, y, "key"))
-    out.append(_key_label(x0 + 170, y, "discovery"))
-    y += 26
-    out.append(_npc("gcds", x0 + 8, y, "key", 7.0))
-    out.append(_key_label(x0 + 20, y, "Galactic Center Defense System"))
+    out.append(_npc("discovery", x0 + 88, y, "key"))
+    out.append(_key_label(x0 + 98, y, "discovery"))
+    for npc in game.ruleset.by_kind.get("npc_ship", ()):   # one line each: the icon, the title
+        y += 26
+        title = _field(game, npc, "title", npc)
+        out.append(_npc(npc, x0 + 8, y, "key", 7.0, icon=_field(game, npc, "icon", "crest"),
+                        title=title))
+        out.append(_key_label(x0 + 20, y, title))
     out.append("</g>")
     return out, y + 12
 

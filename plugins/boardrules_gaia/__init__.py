@@ -42,3 +42,12 @@ def boardrules_renderers(game):
         return {}
     from .render import render_map
     return {"map": render_map}
+
+
+@hookimpl
+def boardrules_evaluation(game):
+    """The bots' evaluation of a Gaia Project position (:mod:`.bot`)."""
+    if game != GAME:
+        return None
+    from .bot import evaluate
+    return evaluate

@@ -79,6 +79,9 @@ DECLINED_UNLESS_WRITTEN = ("itars_tech", "gaia_spend")
 # token is 2 power; Taklons: the brainstone pays 3), tried before the unit conversion.
 GROUPED = {("pw", "c"): (("nevlas", "nevlas_c", 2, 2), ("taklons", "taklons_c", 3, 3)),
            ("pw", "o"): (("nevlas", "nevlas_o", 6, 2),)}
+# Conversions the site writes with several gains: (cost resource, cost per unit, gains per unit)
+# -> (faction, conversion). Nevlas PI: 4pw (two bowl-III tokens) -> 1o + 1c (§4).
+COMBINED = {("pw", 4, (("o", 1), ("c", 1))): ("nevlas", "nevlas_oc")}
 # ``special`` reward text -> the tech tile whose action it is.
 TECH_SPECIALS = {"4pw": "tech9", "3k": "advtech13", "3o": "advtech11", "q,5c": "advtech3"}
 
@@ -196,7 +199,7 @@ class Replayer:
         self.cmds: list = []  # the commands of the line being played, the index of the current one
         self.cmd_index = 0
         self.consumed: set[int] = set()
-        self.using: list[tuple[int, int, int]] = []  # bowls named by the line's annotations
+        self.using: list[tuple[int, int, int, int]] = []  # bowls (and brainstone) the line names
 
     # -- helpers --
     def seat(self, line: N.Line) -> int:
@@ -304,7 +307,14 @@ class Replayer:
     def _bowls_choice(self, d):
         """The bowls the site's ``using area1: a, area2: b`` annotation names, else the default."""
         if self.using:
-            want = self.using.pop(0)
+            want = list(self.using.pop(0))
+            # `brainstone: 1` is the Taklons brainstone paid from the bowl it is in (the rules
+            # count it as a token of that bowl; cases/gaia random-4p-4032 move 35)
+            stone = want.pop()
+            place = brainstone(self.game, d.player)
+            if stone and place in AREAS[:3]:
+                want[AREAS.index(place)] += stone
+            want = tuple(want)
             for o in d.options:
                 if tuple(o) == want:
                     return o
@@ -525,6 +535,12 @@ class Replayer:
             self.act(A("ivits_station", self.hex(nxt.hex)), True)
             return i + 2
         elif text == "up-lowest":
+            if isinstance(nxt, N.Decline):
+                # the site's engine lets the Bescods decline their own action's step; the rules
+                # keep it illegal: an action without effect (gaia-project.md §12.9, §13)
+                raise ReplayError("Bescods' up-lowest with its step declined is an action without "
+                                  "effect (gaia-project.md §12.9): the rules refuse it, the site's "
+                                  "engine allows it")
             if not isinstance(nxt, N.Up):
                 raise ReplayError("special up-lowest without the track")
             self.act(A("bescods_research", TRACKS[nxt.track]), True)
@@ -544,6 +560,9 @@ class Replayer:
         return i + 1
 
     def _spend(self, p: int, c: N.Spend) -> None:
+        if len(c.cost) == 1 and len(c.gain) > 1:
+            self._combined(p, c)
+            return
         if len(c.cost) != 1 or len(c.gain) != 1:
             raise ReplayError(f"no translation for the combined conversion '{c}'")
         cost, gain = c.cost[0], c.gain[0]
@@ -575,12 +594,30 @@ class Replayer:
             self.act(Action(p, "convert", (name,)))
 
 
+    def _combined(self, p: int, c: N.Spend) -> None:
+        """A conversion with several gains (``spend 4pw for 1o,1c``): whole units of a
+        :data:`COMBINED` conversion of the player's faction."""
+        cost = c.cost[0]
+        faction = self.record.factions[p]
+        gains = sorted((g.resource, g.amount) for g in c.gain)
+        for (res, per_cost, per_gain), (who, name) in COMBINED.items():
+            n = cost.amount // per_cost
+            if (res == cost.resource and who == faction and n > 0 and n * per_cost == cost.amount
+                    and gains == sorted((r, a * n) for r, a in per_gain)):
+                for _ in range(n):
+                    self.act(Action(p, "convert", (name,)))
+                return
+        raise ReplayError(f"no translation for the combined conversion '{c}' of {faction}")
+
+
 _USING = re.compile(r"using ((?:(?:area[123]|gaia|brainstone): \d+(?:, )?)+)")
 
 
-def _using(text: str) -> tuple[int, int, int]:
+def _using(text: str) -> tuple[int, int, int, int]:
+    """Tokens from bowls I, II, III and the brainstone named by a ``using …`` annotation."""
     amounts = dict((k, int(v)) for k, v in re.findall(r"(area[123]|gaia|brainstone): (\d+)", text))
-    return (amounts.get("area1", 0), amounts.get("area2", 0), amounts.get("area3", 0))
+    return (amounts.get("area1", 0), amounts.get("area2", 0), amounts.get("area3", 0),
+            amounts.get("brainstone", 0))
 
 
 def _short(options) -> str:
@@ -738,8 +775,13 @@ def _replay(record: Record, strict: bool, check: bool, lenient: bool) -> Outcome
             raw = record.moves_raw[n_lead + i]
             want = power_after(raw)
             gaia_phase = all(isinstance(c, N.Spend) and c.cost[0].resource == "tg" for c in lines[i].commands)
-            if want is not None and not isinstance(lines[i].commands[0], N.Income) and not gaia_phase:
-                have = bowls(rp.game, rp.seat(lines[i]))
+            seat = rp.seat(lines[i])
+            # (a question of the actor still open, e.g. the Taklons brainstone of the income that
+            # the line's pass started: the site logs its effects with the answer, on a later line)
+            asked = any(d.player == seat for d in rp.game.state.pending)
+            if want is not None and not isinstance(lines[i].commands[0], N.Income) and not gaia_phase \
+                    and not asked:
+                have = bowls(rp.game, seat)
                 if have != want:
                     power_log = f"move {n_lead + i} {raw!r}: bowls {have} != logged {want}"
     seconds = time.perf_counter() - t0

@@ -19,11 +19,15 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from . import plugins
-from .bots import RandomBot
+from .bots import DEFAULT_BOT, play_out, seat_bots
 from .errors import BoardrulesError, IllegalActionError, NotationError, RulesError
 from .game import Game, new_game
 from .replay import replay_file
 from .ruleset import build_ruleset
+from .simulate import player_role
+
+BOT_HELP = (f"random, greedy or mcts (mcts:N: N iterations per decision), for every seat, or "
+            f"pN=BOT for seat N; repeatable (default {DEFAULT_BOT})")
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Play heavy board games by their exact rules.")
@@ -112,6 +116,16 @@ def _options(pairs: List[str]) -> dict:
     return out
 
 
+def _game_texts(game: str) -> dict | None:
+    """A GAME argument that is a rule file of one's own: ``{path: text}``; else None."""
+    if not game.endswith(".rules"):
+        return None
+    try:
+        return {game: Path(game).read_text(encoding="utf-8")}
+    except (OSError, UnicodeDecodeError) as err:
+        _fail(f"cannot read {game}: {err}")
+
+
 @app.command()
 def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugins'), or a .rules file"),
          players: int = typer.Option(..., help="number of players"),
@@ -121,15 +135,11 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
          option: List[str] = typer.Option([], "--option", "-o", help="NAME=VALUE"),
          rules: List[Path] = typer.Option([], help="house-rule files"),
          out: Path = typer.Option(Path("out"), help="folder for the record and the SVG"),
+         bot: List[str] = typer.Option([], help=BOT_HELP),
          quiet: bool = typer.Option(False, help="no progress display")) -> None:
     """Let bots play a whole game; print the scores and write the record (and the map as
     SVG when the game has a renderer). GAME may also be a rule file of your own."""
-    texts = None
-    if game.endswith(".rules"):
-        try:
-            texts = {game: Path(game).read_text(encoding="utf-8")}
-        except (OSError, UnicodeDecodeError) as err:
-            _fail(f"cannot read {game}: {err}")
+    texts = _game_texts(game)
     try:
         g = new_game(None if texts else game, players=players, seed=seed, modules=module,
                      options=_options(option), rules=rules, texts=texts)
@@ -138,20 +148,22 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         raise typer.Exit(1)
     except (BoardrulesError, ValueError) as err:
         _fail(str(err))
-    bot = RandomBot(seed)
+    try:
+        bots = seat_bots(bot, players, seed)
+    except ValueError as err:
+        _fail(str(err))
     start = time.perf_counter()
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
                   TimeElapsedColumn(), console=console, disable=quiet, transient=True) as progress:
         task = progress.add_task(g.ruleset.title, total=None, info="")
-        while not g.over:
-            try:
-                action = bot.choose(g)
-            except LookupError:
-                _fail(f"the game is stuck after {len(g.record.actions)} actions: nobody can act "
-                      f"(a rule that can never be met?)")
-            g.play(action, check=False)
+        def shown(g, action):
             rnd = g.state.values.get(("f", "round"), 0)
             progress.update(task, info=f"round {rnd} · {len(g.record.actions)} actions")
+        try:
+            play_out(g, bots, on_action=shown)
+        except LookupError:
+            _fail(f"the game is stuck after {len(g.record.actions)} actions: nobody can act "
+                  f"(a rule that can never be met?)")
     elapsed = time.perf_counter() - start
     _print_scores(g)
     stem = f"{Path(game).stem if texts else game}-{players}p-seed{seed}"
@@ -202,22 +214,9 @@ def _source_label(g: Game, source: str) -> str:
     return title if isinstance(title, str) and title else source
 
 
-_SIDES = ("faction", "species")  # the kinds that name what a player plays
-
-
 def _player_name(g: Game, p: int) -> str:
-    """``p1``, with the player's faction or species: one they hold, or the value of a
-    per-player variable of that kind (Eclipse's ``species_of``)."""
-    rs, values = g.ruleset, g.state.values
-    side = None
-    for kind in _SIDES:
-        for e in rs.by_kind.get(kind, ()):
-            if values.get(("o", e)) == p:
-                side = e
-        for var in rs.vars.values():
-            if side is None and var.type.name == kind and var.per == ("player",):
-                side = values.get(("v", var.name, p))
-    return f"p{p + 1}" + (f" {_source_label(g, side)}" if isinstance(side, str) else "")
+    role = player_role(g, p)
+    return f"p{p + 1}" + (f" {_source_label(g, role)}" if role else "")
 
 
 @app.command()
@@ -240,6 +239,11 @@ def replay(file: Path = typer.Argument(..., help="a record: boardrules JSON or a
     state = "final state matches" if report.game.over else "the game is not finished"
     console.print(f"{file}: {report.moves} moves replayed, {state}", soft_wrap=True)
     _print_scores(report.game)
+
+
+from .simulate_cli import simulate_command  # noqa: E402  (it uses this module's helpers)
+
+app.command("simulate")(simulate_command)
 
 
 def main() -> None:

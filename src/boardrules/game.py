@@ -385,6 +385,11 @@ class Game:
         S.run_unit(ctx, ctx.rs.blocks[d.block], d.source, me=d.me, env=env)
         pending[:0] = ctx.queued
         ctx.queued = []
+        turn = ctx.get(("f", "turn"))
+        if turn is None or turn[2] is None:
+            # decided outside anyone's turn: its 'after turn' blocks run now, not after the
+            # next player's turn (docs/language.md, 'after turn')
+            self._run_after(ctx, pending)
 
     def _turn_action(self, ctx, pending, action, check, args_checked=False) -> None:
         rs = ctx.rs
@@ -454,18 +459,30 @@ class Game:
             return (False, True)
         return ctx.rs.by_kind.get(t, ())
 
-    def _arg_tuples(self, ctx, adef, i=0, bound=()):
-        """Every argument tuple allowed by the parameters' domains and ``where`` conditions."""
-        if i == len(adef.params):
+    def _arg_tuples(self, ctx, adef, i=0, bound=(), env=None):
+        """Every argument tuple allowed by the parameters' domains and ``where`` conditions
+        (``env``: the earlier parameters' bindings)."""
+        params = adef.params
+        if i == len(params):
             yield bound
             return
-        prm, where = adef.params[i], ctx.rs.param_wheres[adef.name][i]
-        ctx.env = dict(zip((p.name for p in adef.params), bound))
-        values = self._domain(ctx, adef, i)
-        for v in values:
-            ctx.env = {**dict(zip((p.name for p in adef.params), bound)), prm.name: v}
-            if where is None or where(ctx):
-                yield from self._arg_tuples(ctx, adef, i + 1, bound + (v,))
+        name, where = params[i].name, ctx.rs.param_wheres[adef.name][i]
+        env = {} if env is None else env
+        last = i + 1 == len(params)
+        ctx.env = env
+        for v in self._domain(ctx, adef, i):
+            if where is None and last:
+                yield bound + (v,)
+                continue
+            inner = {**env, name: v}
+            if where is not None:
+                ctx.env = inner
+                if not where(ctx):
+                    continue
+            if last:
+                yield bound + (v,)
+            else:
+                yield from self._arg_tuples(ctx, adef, i + 1, bound + (v,), inner)
 
     def _check_args(self, ctx, adef, args) -> None:
         env = {}
@@ -548,6 +565,9 @@ class Game:
                 try:
                     self._emit(ctx, "step_begins", step.name)
                     S.run_unit(ctx, step.body, step.name)
+                    pending[:0] = ctx.queued
+                    ctx.queued = []
+                    self._run_after(ctx, pending)  # a do step is no turn: 'after turn' runs now
                     self._emit(ctx, "step_ends", step.name)
                 except RuleViolation as err:  # (a budget error stays one)
                     raise type(err)(f"the game cannot go on: step '{step.name}' breaks a rule "

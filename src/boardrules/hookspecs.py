@@ -69,6 +69,16 @@ def boardrules_renderers(game: str):
     """Return a dict of renderer name to ``fn(game) -> str`` (SVG text)."""
 
 
+# ---- bots -------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def boardrules_evaluation(game: str):
+    """Return ``fn(game, player) -> float``: how good the position is for ``player``, in
+    victory points (score so far plus what the position is worth), for the greedy and
+    search bots of :mod:`boardrules.bots`; or None."""
+
+
 # ---- records from elsewhere and the command line ------------------------------------
 
 

@@ -212,3 +212,56 @@ def test_api_examples_run():
     assert code
     for i, text in enumerate(code):
         exec(compile(text, f"docs/api.md block {i + 1}", "exec"), namespace)
+
+
+# ---- plugins.md: the modules tutorial ------------------------------------------------------
+
+DEMO = REPO / "plugins" / "boardrules_demo"
+
+
+def test_module_examples_are_the_tested_demo_modules():
+    """The tutorial's examples are Harvest's modules, which tests/core/test_modules.py and the
+    module-combination property exercise: rule files verbatim, Python excerpts verbatim."""
+    shown = [(info.split(), text) for info, text, _ in blocks("plugins.md")
+             if info.split()[1:2] == ["demo"]]
+    assert len(shown) >= 5
+    source = (DEMO / "__init__.py").read_text(encoding="utf-8")
+    for info, text in shown:
+        if info[0] == "rules":
+            assert text == (DEMO / "modules" / info[2]).read_text(encoding="utf-8"), info[2]
+        else:
+            assert text in source, f"not in boardrules_demo/__init__.py:\n{text}"
+
+
+def _signature(name, params) -> str:
+    def show(t):
+        if t.list_of is not None:
+            return f"list[{show(t.list_of)}]"
+        return t.name + ("?" if t.optional else "")
+    return f"{name}({', '.join(f'{p.name}: {show(p.type)}' for p in params)})"
+
+
+def _events_table(text: str, heading: str) -> set[str]:
+    section = text.split(heading + "\n", 1)[1]
+    section = re.split(r"^#{2,4} ", section, maxsplit=1, flags=re.M)[0]
+    return set(re.findall(r"^\| `([a-z_]+\([^`]*\))` \|", section, re.M))
+
+
+def test_events_are_documented_for_the_engine_and_every_game():
+    text = (DOCS / "plugins.md").read_text(encoding="utf-8")
+    builtin = {_signature(n, [types.SimpleNamespace(name=p, type=types.SimpleNamespace(
+        name=t, optional=False, list_of=None)) for p, t in params])
+        for n, params in checker.BUILTIN_EVENTS.items()}
+    assert _events_table(text, "### React to an event") == builtin
+    for game in ("harvest", "gaia-project", "eclipse"):
+        rs = boardrules.build_ruleset(game)
+        declared = {_signature(n, ps) for n, ps in rs.events.items()
+                    if n not in checker.BUILTIN_EVENTS}
+        assert _events_table(text, f"#### {game}") == declared, game
+
+
+def test_module_step_order_is_as_documented():
+    text = (DOCS / "plugins.md").read_text(encoding="utf-8").replace("\n  ", " ")
+    rs = boardrules.build_ruleset("harvest", modules=["weather", "market-day", "guilds"])
+    rounds = [s.name for s in rs.stages[1].steps]
+    assert "Harvest's rounds run " + ", ".join(f"`{s}`" for s in rounds) + "." in text

@@ -148,6 +148,33 @@ def test_backends_agree_on_a_known_division_by_zero():
     assert c == i and c[0] == "illegal" and "division by zero" in c[1]
 
 
+@pytest.mark.parametrize("body", [
+    # a quantifier's variable hides a rule binding of the same name, inside and across nesting
+    "for v in l {\n  set x = x + (count v in l where v > 1) + v\n}",
+    "let v = 7\nset x = (sum v * (count w in l where w < v) for v in l) + v",
+    "set x = (count v in l where (any w in l where w * v == 6))",
+    "let k = 2\nset x = (sum (v of 1) for v in [a, b, k]) + (count p in players where y of p > k)",
+    "set x = (count v in l where (y of 1) > v and (a of (v // 2)) > 0)",
+])
+def test_backends_agree_on_bindings_inside_quantifiers(body):
+    """The compiled back end keeps a quantifier's variable as a Python local of the generated
+    code (the interpreter binds it in the environment): both resolve names alike."""
+    text = PRELUDE.replace("BODY", body)
+    assert _outcome(text, "compiled") == _outcome(text, "interpreted")
+
+
+def test_generated_rule_code_is_in_linecache():
+    """Tracebacks through compiled expressions show the generated line, named by its rule."""
+    import linecache
+
+    rs = new_game(texts={"random.rules": PRELUDE.replace("BODY", "set x = x + 1")}, players=2).ruleset
+    fn = rs.caps["a"]
+    code = fn.__code__
+    assert code.co_filename.startswith("<rules random.rules:")
+    # (line 2 is the 'try:' that places errors raised without a position at the expression)
+    assert linecache.getline(code.co_filename, code.co_firstlineno + 2).strip() == "return 9"
+
+
 # ---- (b) random legal play of harvest.rules ------------------------------------------
 
 CAPS = {"coins": 12, "grain": 9}

@@ -17,6 +17,7 @@ from boardrules_eclipse.combat import (
     DEFAULT_POLICY,
     NPC_POLICY,
     OUTCOME_HEADERS,
+    POLICIES,
     SURVIVAL_HEADERS,
     Fleet,
     Hit,
@@ -100,11 +101,14 @@ def test_oracle_survival_details() -> None:
 
 
 def test_oracle_battles_policy_independent(oracle_rows: dict[str, tuple[str, float]]) -> None:
-    """The oracle says targeting is forced in E1-E5: both shipped policies agree."""
+    """The oracle says targeting is forced in E1-E5: every shipped policy, optimal play included,
+    gives the oracle's figure, except ``npc-spread``, which by design spreads damage that kills
+    nothing (in E3 the interceptors spread over the starbases and win less often)."""
+    forced = [p for name, p in POLICIES.items() if name != "npc-spread"]
     for bid in ORACLE_BATTLES:
         a, d = _battle(bid)
-        for pa in (DEFAULT_POLICY, NPC_POLICY):
-            for pd in (DEFAULT_POLICY, NPC_POLICY):
+        for pa in forced:
+            for pd in forced:
                 p = combat_odds(a, d, pa, pd).win_probability("attacker")
                 assert round(p, 4) == oracle_rows[bid][1], (bid, pa, pd)
 

@@ -17,14 +17,8 @@ from tests.conftest import SHARED, shared_path
 
 CASE_NAMES = sorted(p.stem for p in (SHARED / "cases" / "gaia").glob("*.json")) or ["(missing)"]
 
-# The kind each file shows that is not fixed yet (README of shared/cases/gaia).
-NOT_YET: dict[str, str] = {
-    "random-2p-2014": "end-of-game conversions above the caps (Itars)",
-    "random-2p-2009": "end-of-game conversions above the caps",
-    "random-4p-5025": "Taklons: a brainstone question per power income item",
-    "random-2p-2002": "Taklons: the brainstone question when it is the only choice",
-    "random-4p-4032": "Taklons: a Gaia project paid with 'brainstone: 1'",
-}
+# The kind each file shows that is not fixed yet (README of shared/cases/gaia): none left.
+NOT_YET: dict[str, str] = {}
 
 _outcomes: dict = {}
 
@@ -47,3 +41,69 @@ def test_case_replays_exactly_without_lenient_mode(name):
     assert out.lines == len(rec.lines)
     assert out.differences == (), "\n".join(out.differences)
     assert not out.lenient and out.notes == ()
+    assert out.power_log is None, out.power_log
+
+
+# ---- kinds seen without a file (README of shared/cases/gaia) ----------------------------------
+
+def _replayer_before(record_name: str, move: int):
+    """A replayer of a shared record with every line before ``move`` (index in ``moves``) played."""
+    rec = load_record(shared_path("gaia-records", f"{record_name}.json"))
+    rp = R.Replayer(rec, strict=True)
+    lead = rec.setup.consumes_leading_moves
+    for i in range(move - lead):
+        rp.line(i, rec.lines, rec.moves_raw[lead + i])
+    return rec, rp, move - lead
+
+
+def _play_instead(rec, rp, k: int, text: str):
+    from boardrules_gaia import notation as N
+
+    rp.line(k, (*rec.lines[:k], N.parse_line(text)))
+
+
+def _res(rp, name, p):
+    return rp.game.state.values.get(("r", name, p), 0)
+
+
+def test_nevlas_pi_combined_conversion_is_translated():
+    """The site's `spend 4pw for 1o,1c` (Nevlas with the PI: two bowl-III tokens worth 2 each,
+    §4) is the rules' conversion nevlas_oc; record deep-mind-2, its move 201 played instead as
+    `special 4pw. spend 4pw for 1o,1c.`"""
+    rec, rp, k = _replayer_before("deep-mind-2", 201)
+    p = rec.factions.index("nevlas")
+    assert rp.game.state.values[("v", "built", p, "pi")] == 1
+    o, c = _res(rp, "ore", p), _res(rp, "credits", p)
+    bowls = [_res(rp, f"bowl{i}", p) for i in (1, 2, 3)]
+    _play_instead(rec, rp, k, "nevlas special 4pw. spend 4pw for 1o,1c.")
+    assert (_res(rp, "ore", p), _res(rp, "credits", p)) == (o + 1, c + 1)
+    assert [str(a) for a in rp.game.record.actions[-1:]] == [f"p{p + 1} convert nevlas_oc"]
+    # the charge of 4 and two bowl-III tokens spent
+    after = [_res(rp, f"bowl{i}", p) for i in (1, 2, 3)]
+    assert sum(after) == sum(bowls) and after[0] >= 2
+
+
+def test_combined_conversion_of_another_faction_is_refused():
+    from boardrules_gaia.replay import ReplayError
+
+    rec, rp, k = _replayer_before("deep-mind-2", 201)
+    with pytest.raises(ReplayError, match="combined conversion"):
+        _play_instead(rec, rp, k, "xenos spend 4pw for 1o,1c.")
+
+
+def test_bescods_up_lowest_declined_stays_illegal():
+    """Where the site's engine is wrong, the rule holds: Bescods' `special up-lowest` followed by
+    `decline up` is an action without effect, refused (§12.9 and the rulings behind it), never
+    replayed leniently; record JaeggaFun04, its move 54 played instead that way."""
+    from boardrules_gaia.replay import ReplayError
+
+    rec, rp, k = _replayer_before("JaeggaFun04", 54)
+    p = rec.factions.index("bescods")
+    before = rp.game.state
+    with pytest.raises(ReplayError, match=r"without effect \(gaia-project.md §12.9\)"):
+        _play_instead(rec, rp, k, "bescods special up-lowest. decline up.")
+    assert rp.game.state.values.get(("v", "special_used", p)) in (None, False)
+    assert rp.game.state.values == before.values
+    # the rules' own action needs a track: there is no way to take it without its step
+    legal = {a for a in rp.game.legal_actions() if a.name == "bescods_research"}
+    assert legal and all(len(a.args) == 1 for a in legal)

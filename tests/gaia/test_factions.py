@@ -225,6 +225,10 @@ def test_taklons_brainstone_spent_from_bowl_three_gives_three_power():
               ("v", "brain", 0): "area3"})
     c = res(g, "credits", 0)
     g.play("p1 board power4")                       # 4 power: the brainstone (3) + 1 token
+    # the spend could use the brainstone: asked, even as the only choice (cases/gaia random-2p-2002)
+    d = g.state.pending[0]
+    assert d.label == "brainstone" and d.options == ("area1",)
+    g.play(boardrules.Action(0, "brainstone", ("area1",)))
     assert res(g, "credits", 0) == c + 7
     assert bowls(g, 0) == (7, 0, 0) and var(g, "brain", 0) == "area1"
     check_invariants(g)
@@ -273,6 +277,9 @@ def test_taklons_brainstone_counts_one_for_a_gaia_project():
     patch(g, {("v", "planet", h): "m", ("r", "gaiaformers", 0): 1,
               ("r", "bowl1", 0): 6, ("r", "bowl2", 0): 0, ("r", "bowl3", 0): 0})
     g.play(f"p1 gaia_project {h}")                  # 6 tokens: the whole bowl I, brainstone too
+    d = g.state.pending[0]                          # asked with its only choice (random-4p-4032)
+    assert d.label == "brainstone" and d.options == ("gaia",)
+    g.play(boardrules.Action(0, "brainstone", ("gaia",)))
     assert var(g, "brain", 0) == "gaia" and res(g, "gaia_power", 0) == 6
     g.play("p1 done")
     pass_everyone(g)
@@ -291,6 +298,28 @@ def test_taklons_brainstone_stays_or_goes_when_some_tokens_leave():
     assert var(g, "brain", 0) == "area1"
     g.play(boardrules.Action(0, "brainstone", ("gaia",)))
     assert var(g, "brain", 0) == "gaia" and bowls(g, 0) == (1, 0, 0) and res(g, "gaia_power", 0) == 6
+
+
+def test_taklons_brainstone_asked_for_each_power_item_of_the_income():
+    """Income items are applied one at a time in the owner's order (§12.2): each power item asks
+    the brainstone question before the next item comes (cases/gaia random-4p-5025 move 27)."""
+    g = start(2, ("taklons", "terrans"))
+    # two power items: economy level 1 (+1pw) and tech5 (+1o +1pw); the booster passed with
+    # (pass_everyone: the first on offer) brings none
+    patch(g, {("r", "bowl1", 0): 9, ("r", "bowl2", 0): 0, ("r", "bowl3", 0): 0, ("t", "economy", 0): 1,
+              ("v", "has_tech", 0, "tech5"): True})
+    pass_everyone(g)
+    assert not any(b in ("booster2", "booster5", "booster9") for b in var(g, "booster_pool")
+                   if g.state.values.get(("o", b)) == 0)
+    answers = []
+    while g.state.pending and g.state.pending[0].player == 0:
+        d = g.state.pending[0]
+        assert d.label == "brainstone" and d.options == ("area2", "area1")
+        answers.append(bowls(g, 0))
+        g.play(boardrules.Action(0, "brainstone", ("area1",)))    # it stays in bowl I
+    # one question per item, the second asked after the first item alone was charged
+    assert answers == [(8, 1, 0), (7, 2, 0)]
+    assert var(g, "brain", 0) == "area1" and bowls(g, 0) == (7, 2, 0)
 
 
 def test_taklons_pi_leech_token_before_or_after():
@@ -323,6 +352,8 @@ def test_taklons_convenience_conversion_with_the_brainstone():
               ("v", "brain", 0): "area3", ("r", "credits", 0): 0, ("r", "ore", 0): 0,
               ("r", "knowledge", 0): 0, ("r", "qic", 0): 0})
     g.play("p1 convert taklons_c")                  # 3pw -> 3c with the brainstone alone
+    assert g.state.pending[0].options == ("area1",)  # asked, as the only choice
+    g.play(boardrules.Action(0, "brainstone", ("area1",)))
     assert res(g, "credits", 0) == 3 and var(g, "brain", 0) == "area1"
 
 

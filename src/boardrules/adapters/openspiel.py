@@ -21,11 +21,10 @@ view.
 from __future__ import annotations
 
 from collections import Counter
-
-import attrs
+from typing import Any
 
 try:
-    import pyspiel
+    import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 except ImportError as err:  # pragma: no cover - depends on the installed extras
     raise ImportError("the OpenSpiel adapter needs the 'openspiel' extra: "
                       "pip install 'boardrules[openspiel]'") from err
@@ -38,7 +37,8 @@ from . import encoding
 _DEFAULT_MAX_MOVES = 10_000
 
 
-def register(game: str = "harvest", *, modules: tuple = (), options: dict | None = None,
+def register(game: str = "harvest", *, modules: tuple[str, ...] = (),
+             options: dict[str, Any] | None = None,
              action_bits: int = encoding.ACTION_BITS, short_name: str | None = None,
              max_moves: int = _DEFAULT_MAX_MOVES) -> str:
     """Register ``game`` (with ``modules`` and ``options``, as for
@@ -66,10 +66,10 @@ def register(game: str = "harvest", *, modules: tuple = (), options: dict | None
         provides_observation_string=False, provides_observation_tensor=False,
         parameter_specification={"players": lo, "seed": 0})
 
-    class BoardrulesGame(pyspiel.Game):
+    class BoardrulesGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
         """``game`` as an OpenSpiel game (parameters ``players`` and ``seed``)."""
 
-        def __init__(self, params=None):
+        def __init__(self, params: dict[str, Any] | None = None) -> None:
             params = {"players": lo, "seed": 0, **(params or {})}
             self.players = int(params["players"])
             if not lo <= self.players <= hi:
@@ -82,18 +82,18 @@ def register(game: str = "harvest", *, modules: tuple = (), options: dict | None
                 num_distinct_actions=size, max_chance_outcomes=size, num_players=self.players,
                 min_utility=-1.0, max_utility=1.0, max_game_length=max_moves), params)
 
-        def new_initial_state(self):
+        def new_initial_state(self) -> BoardrulesState:
             return BoardrulesState(self, Game(ruleset, self.players, self.seed, auto_chance=False))
 
     pyspiel.register_game(game_type, BoardrulesGame)
     return name
 
 
-class BoardrulesState(pyspiel.State):
+class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
     """An OpenSpiel state holding a boardrules :class:`~boardrules.Game`
     (``self.game``; read it, do not play on it directly)."""
 
-    def __init__(self, spiel_game, game: Game):
+    def __init__(self, spiel_game: Any, game: Game) -> None:
         super().__init__(spiel_game)
         self.game = game
         self._bits = spiel_game.action_bits
@@ -109,11 +109,11 @@ class BoardrulesState(pyspiel.State):
 
     def current_player(self) -> int:
         if self.game.over:
-            return pyspiel.PlayerId.TERMINAL
+            return int(pyspiel.PlayerId.TERMINAL)
         to_act = self.game.players_to_act()
         if CHANCE in to_act:
-            return pyspiel.PlayerId.CHANCE
-        return min(to_act)
+            return int(pyspiel.PlayerId.CHANCE)
+        return int(min(to_act))
 
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(self._legal()) if player == self.current_player() else []
@@ -151,15 +151,5 @@ class BoardrulesState(pyspiel.State):
 
     def clone(self) -> "BoardrulesState":
         """A copy that plays on independently (same ruleset, state and record so far)."""
-        return BoardrulesState(self.get_game(), _fork(self.game))
+        return BoardrulesState(self.get_game(), self.game.copy())
 
-
-def _fork(game: Game) -> Game:
-    """An independent copy of ``game``: states are immutable and shared; the record, log
-    and undo history are copied."""
-    twin = Game.__new__(Game)
-    twin.__dict__.update(game.__dict__)
-    twin.record = attrs.evolve(game.record, actions=list(game.record.actions))
-    twin.log = list(game.log)
-    twin._history = list(game._history)
-    return twin

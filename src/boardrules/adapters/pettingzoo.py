@@ -26,7 +26,7 @@ from typing import Any
 try:
     import gymnasium
     import numpy as np
-    from pettingzoo import AECEnv
+    from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 except ImportError as err:  # pragma: no cover - depends on the installed extras
     raise ImportError("the PettingZoo adapter needs the 'rl' extra: "
                       "pip install 'boardrules[rl]'") from err
@@ -37,7 +37,7 @@ from ..ruleset import build_ruleset
 from . import encoding
 
 
-class BoardrulesEnv(AECEnv):
+class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     """A boardrules game as a PettingZoo AEC environment (see the module docstring).
 
     ``game``, ``modules``, ``options`` and ``rules`` are those of
@@ -50,8 +50,8 @@ class BoardrulesEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, game: str, *, players: int, modules: tuple = (), options: dict | None = None,
-                 rules: tuple = (), action_bits: int = encoding.ACTION_BITS,
+    def __init__(self, game: str, *, players: int, modules: tuple[str, ...] = (),
+                 options: dict[str, Any] | None = None, rules: tuple[str, ...] = (), action_bits: int = encoding.ACTION_BITS,
                  observation_bits: int = encoding.OBSERVATION_BITS, max_moves: int | None = None,
                  render_mode: str | None = None):
         super().__init__()
@@ -67,7 +67,7 @@ class BoardrulesEnv(AECEnv):
         self.observation_bits = observation_bits
         self.max_moves = max_moves
         self.render_mode = render_mode
-        self.possible_agents = [f"player_{p}" for p in range(players)]
+        self.possible_agents: list[str] = [f"player_{p}" for p in range(players)]
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         n_obs, n_act = 1 << observation_bits, 1 << action_bits
         space = gymnasium.spaces.Dict({
@@ -82,14 +82,14 @@ class BoardrulesEnv(AECEnv):
         self._ids: dict[int, dict[int, Action]] = {}
         self._next_seed = 0
 
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ---- the game ----
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: with ``seed``, else with the seed after the last one used
         (0 first). Same seed, same actions: same game."""
         if seed is not None:
@@ -105,24 +105,30 @@ class BoardrulesEnv(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self._to_act()
 
+    def _game(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("call reset() first: no game is running")
+        return self.game
+
     def _to_act(self) -> str:
-        return self.possible_agents[min(self.game.players_to_act())]
+        return self.possible_agents[int(min(self._game().players_to_act()))]
 
     def legal_ids(self, agent: str) -> dict[int, Action]:
         """``{id: action}`` for the actions ``agent`` may play now (empty when it is not
         that agent's turn)."""
-        state = self.game.state
+        game = self._game()
+        state = game.state
         if self._ids_state is not state:     # states are immutable: cache per state
             self._ids_state, self._ids = state, {}
         seat = self._seat[agent]
         if seat not in self._ids:
-            self._ids[seat] = encoding.encode_actions(self.game.legal_actions(seat), self.action_bits)
+            self._ids[seat] = encoding.encode_actions(game.legal_actions(seat), self.action_bits)
         return self._ids[seat]
 
-    def observe(self, agent: str) -> dict:
+    def observe(self, agent: str) -> dict[str, Any]:
         mask = np.zeros(1 << self.action_bits, np.int8)
         mask[list(self.legal_ids(agent))] = 1
-        vec = encoding.observation(self.game, self._seat[agent], self.observation_bits)
+        vec = encoding.observation(self._game(), self._seat[agent], self.observation_bits)
         return {"observation": np.asarray(vec, np.float32), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -138,17 +144,18 @@ class BoardrulesEnv(AECEnv):
         if chosen is None:
             raise IllegalActionError(f"{agent}: action id {action!r} is not legal now "
                                      f"({len(legal)} legal ids)", rule="action_mask")
+        game = self._game()
         self._cumulative_rewards[agent] = 0.0
-        self.game.play(chosen)
+        game.play(chosen)
         self._moves += 1
         self.rewards = {a: 0.0 for a in self.agents}
-        if self.game.over:
-            for a, value in zip(self.possible_agents, encoding.outcome(self.game)):
+        if game.over:
+            for a, value in zip(self.possible_agents, encoding.outcome(game)):
                 self.rewards[a] = value
                 self.terminations[a] = True
         elif self.max_moves is not None and self._moves >= self.max_moves:
             self.truncations = {a: True for a in self.agents}
-        if not self.game.over:
+        if not game.over:
             self.agent_selection = self._to_act()
         self._accumulate_rewards()
 
@@ -164,7 +171,7 @@ class BoardrulesEnv(AECEnv):
         self.game = None
 
 
-def env(game: str = "harvest", **kwargs) -> BoardrulesEnv:
+def env(game: str = "harvest", **kwargs: Any) -> BoardrulesEnv:
     """A :class:`BoardrulesEnv` for ``game`` (arguments as the class's); ``players``
     defaults to the game's smallest player count."""
     if "players" not in kwargs:

@@ -1,22 +1,22 @@
-"""Two back ends for one AST: a closure compiler and a tree-walking interpreter.
+"""Two back ends for one AST: a compiler and a tree-walking interpreter.
 
 Both turn a statement block into ``fn(ctx) -> None`` and an expression into
 ``fn(ctx) -> value``, and both express every construct through
 :mod:`boardrules.lang.semantics`. The compiler resolves names and dispatches once,
-when the ruleset is built; the interpreter does it on every evaluation. The test
+when the ruleset is built (statements as closures, expressions as generated Python
+source: :mod:`.codegen`); the interpreter does it on every evaluation. The test
 suite runs random expressions and effects through both and compares.
 """
 
 from __future__ import annotations
 
-import operator
-
 from . import ast as A
 from . import semantics as S
+from .codegen import ExprCompiler
 
 
 class Compiler:
-    """AST → Python closures, built once per ruleset.
+    """AST → Python callables, built once per ruleset.
 
     ``block_ids`` maps ``id(node)`` of every ``choose``/``draw``/``after turn`` body
     to its number in the ruleset's table of deferred blocks.
@@ -24,225 +24,11 @@ class Compiler:
 
     def __init__(self, rs):
         self.rs = rs
+        self._exprs = ExprCompiler(rs)
 
-    # ---- expressions ----
+    # ---- expressions: generated Python source (see codegen) ----
     def expr(self, e):
-        rs = self.rs
-        match e:
-            case None:
-                return None
-            case A.Int(value=v) | A.Str(value=v) | A.Bool(value=v):
-                return lambda ctx: v
-            case A.NoneLit():
-                return lambda ctx: None
-            case A.Name(id=n):
-                return self._name(n)
-            case A.Call(fn=fn, args=args):
-                fargs = [self.expr(a) for a in args]
-                if fn in S.BUILTIN_FUNCTIONS:
-                    f = S.BUILTIN_FUNCTIONS[fn]
-                    call = _call_with(f, fargs)
-
-                    def builtin(ctx):
-                        try:
-                            return call(ctx)
-                        except (TypeError, ValueError) as err:
-                            raise ctx.violation(f"{fn}() failed: {err}") from None
-                    return builtin
-                return _call_with(rs.primitives[fn].fn, fargs)
-            case A.ListLit(items=items):
-                fs = [self.expr(i) for i in items]
-                return lambda ctx: tuple(f(ctx) for f in fs)
-            case A.Field(obj=o, name=n):
-                fo = self.expr(o)
-                entities = rs.entities
-
-                def field(ctx):
-                    obj = fo(ctx)
-                    ent = entities.get(obj) if type(obj) is str else None
-                    if ent is not None:
-                        fields = ent.fields
-                        if n in fields:
-                            return fields[n]
-                    return S.field(ctx, obj, n)  # (raises the violation)
-                return field
-            case A.Index(obj=o, index=i):
-                fo, fi = self.expr(o), self.expr(i)
-                var = self._indexed_var(o)
-                if var is not None:
-                    # ``v[i]`` of a per-hex/per-entity variable: the state key directly (the
-                    # same as loading its VarHandle and indexing it, unless a local hides it)
-                    name, vname = o.id, var.name
-                    default = rs.default_of(("v", vname))
-                    if len(var.per) == 2 and var.per[0] == "player":
-                        # ``v[i]`` of a variable per player per X: key ("v", v, me, i)
-                        def index_mine(ctx):
-                            env = ctx.env
-                            if name in env:
-                                return S.index(ctx, env[name], fi(ctx))
-                            i = fi(ctx)
-                            key = ("v", vname, ctx.player(), i)
-                            w = ctx.w
-                            return w[key] if key in w else ctx.base.get(key, default)
-                        return index_mine
-                    if len(var.per) == 1:
-                        def index_one(ctx):
-                            env = ctx.env
-                            if name in env:
-                                return S.index(ctx, env[name], fi(ctx))
-                            key = ("v", vname, fi(ctx))
-                            w = ctx.w
-                            return w[key] if key in w else ctx.base.get(key, default)
-                        return index_one
-
-                    def index_var(ctx, _key=S.var_key):
-                        env = ctx.env
-                        if name in env:
-                            return S.index(ctx, env[name], fi(ctx))
-                        return ctx.get(_key(ctx, var, fi(ctx)))
-                    return index_var
-                return lambda ctx: S.index(ctx, fo(ctx), fi(ctx))
-            case A.Of(expr=x, player=p):
-                fx, fp = self.expr(x), self.expr(p)
-                return lambda ctx: S.with_me(ctx, fp(ctx), lambda: fx(ctx))
-            case A.Neg(operand=o):
-                fo = self.expr(o)
-                return lambda ctx: -S._num(ctx, fo(ctx), "-")
-            case A.Not(operand=o):
-                fo = self.expr(o)
-                return lambda ctx: not fo(ctx)
-            case A.BinOp(op=op, left=l, right=r):
-                fl, fr = self.expr(l), self.expr(r)
-                general = _placed(S.binop, e.span)  # its errors (a list or number too large) placed
-                if op in _INT_OPS:
-                    return _int_fast(_INT_OPS[op], general, op, fl, fr)
-                return lambda ctx: general(ctx, op, fl(ctx), fr(ctx))
-            case A.Compare(op=op, left=l, right=r):
-                fl, fr = self.expr(l), self.expr(r)
-                if op == "==":
-                    return lambda ctx: fl(ctx) == fr(ctx)
-                if op == "!=":
-                    return lambda ctx: fl(ctx) != fr(ctx)
-                if op in _INT_OPS:
-                    return _int_fast(_INT_OPS[op], S.compare, op, fl, fr)
-                return lambda ctx: S.compare(ctx, op, fl(ctx), fr(ctx))
-            case A.Range(low=lo, high=hi):
-                flo, fhi = self.expr(lo), self.expr(hi)
-                span = e.span
-
-                def rng(ctx):
-                    try:
-                        return S.rng(ctx, flo(ctx), fhi(ctx))
-                    except S.RuleViolation as err:  # (a range too long)
-                        raise S.at(err, span)
-                return rng
-            case A.BoolOp(op="and", items=items):
-                fs = [self.expr(i) for i in items]
-                if len(fs) == 2:  # (as all(): short-circuit, a bool)
-                    fa, fb = fs
-                    return lambda ctx: True if fa(ctx) and fb(ctx) else False
-
-                def and_(ctx):
-                    for f in fs:
-                        if not f(ctx):
-                            return False
-                    return True
-                return and_
-            case A.BoolOp(op="or", items=items):
-                fs = [self.expr(i) for i in items]
-                if len(fs) == 2:  # (as any(): short-circuit, a bool)
-                    fa, fb = fs
-                    return lambda ctx: True if fa(ctx) or fb(ctx) else False
-
-                def or_(ctx):
-                    for f in fs:
-                        if f(ctx):
-                            return True
-                    return False
-                return or_
-            case A.Quant(kind=k, var=v, domain=d, where=w):
-                fd, fw = self.expr(d), self.expr(w)
-                return _quant(k, v, fd, fw, e.span)
-            case A.SumOf(expr=x, var=v, domain=d, where=w):
-                return _sum_of(v, self.expr(x), self.expr(d), self.expr(w), e.span)
-        raise TypeError(f"cannot compile {e!r}")
-
-    def _indexed_var(self, o):
-        """The VarDef when ``o`` names a variable indexed by something other than the player."""
-        if not isinstance(o, A.Name):
-            return None
-        try:
-            cls, payload = S.classify(self.rs, o.id)
-        except S.RuleViolation:
-            return None
-        if cls == S.VAR and any(p != "player" for p in payload.per):
-            return payload
-        return None
-
-    def _name(self, n):
-        # (the readers below inline Context.get: the overlay, then the committed values, then
-        # the key's default, which the ruleset fixes per variable/resource/component)
-        rs = self.rs
-        try:
-            cls, payload = S.classify(rs, n)
-        except S.RuleViolation:  # a local binding (parameter, loop variable, let)
-            def load_local(ctx):
-                env = ctx.env
-                return env[n] if n in env else S.load_name(ctx, n)
-            return load_local
-        # the common classes read their state key directly (as S.load does, unless a local
-        # binding hides the name)
-        if cls in (S.RESOURCE, S.TRACK, S.COMPONENT):
-            tag = {S.RESOURCE: "r", S.TRACK: "t", S.COMPONENT: "c"}[cls]
-            default = rs.default_of((tag, payload))
-
-            def load_kept(ctx):
-                env = ctx.env
-                if n in env:
-                    return env[n]
-                key = (tag, payload, ctx.player())
-                w = ctx.w
-                return w[key] if key in w else ctx.base.get(key, default)
-            return load_kept
-        if cls == S.VAR and payload.per in ((), ("player",)):
-            key = ("v", payload.name)
-            default = rs.default_of(key)
-            if not payload.per:
-                def load_global(ctx):
-                    env = ctx.env
-                    if n in env:
-                        return env[n]
-                    w = ctx.w
-                    return w[key] if key in w else ctx.base.get(key, default)
-                return load_global
-
-            def load_mine(ctx):
-                env = ctx.env
-                if n in env:
-                    return env[n]
-                k = key + (ctx.player(),)
-                w = ctx.w
-                return w[k] if k in w else ctx.base.get(k, default)
-            return load_mine
-        if cls == S.BUILTIN:
-            def load_builtin(ctx):
-                env = ctx.env
-                return env[n] if n in env else payload(ctx)
-            return load_builtin
-        if cls in (S.OPTION, S.ENTITY, S.KIND):
-            value = S.load(None, cls, payload)
-
-            def load_constant(ctx):
-                env = ctx.env
-                return env[n] if n in env else value
-            return load_constant
-
-        def local_or(ctx, _load=S.load, _cls=cls, _payload=payload):
-            env = ctx.env
-            if n in env:
-                return env[n]
-            return _load(ctx, _cls, _payload)
-        return local_or
+        return self._exprs.compile(e)
 
     def _amounts(self, am):
         if isinstance(am, A.AmountExpr):
@@ -374,60 +160,7 @@ class Compiler:
         raise TypeError(f"cannot compile {s!r}")
 
 
-def _call_with(f, fargs):
-    """``f(ctx, *args)`` with each argument computed by ``fargs``, without a list for 0-3."""
-    match fargs:
-        case []:
-            return lambda ctx: f(ctx)
-        case [a]:
-            return lambda ctx: f(ctx, a(ctx))
-        case [a, b]:
-            return lambda ctx: f(ctx, a(ctx), b(ctx))
-        case [a, b, c]:
-            return lambda ctx: f(ctx, a(ctx), b(ctx), c(ctx))
-    return lambda ctx: f(ctx, *[a(ctx) for a in fargs])
-
-
-_INT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<": operator.lt,
-            "<=": operator.le, ">": operator.gt, ">=": operator.ge}
-
-
-def _int_fast(py_op, general, op, fl, fr):
-    """``op`` on two ints directly (bools are not ints here); anything else through
-    ``general`` (S.binop or S.compare), which checks the operands and names the fault.
-    Arithmetic results beyond the numbers rules may use go through ``general`` too."""
-    if op in _ARITHMETIC:
-        def arith_op(ctx, _max=S.MAX_NUMBER):
-            a, b = fl(ctx), fr(ctx)
-            if type(a) is int and type(b) is int:
-                r = py_op(a, b)
-                if -_max <= r <= _max:
-                    return r
-            return general(ctx, op, a, b)
-        return arith_op
-
-    def int_op(ctx):
-        a, b = fl(ctx), fr(ctx)
-        if type(a) is int and type(b) is int:
-            return py_op(a, b)
-        return general(ctx, op, a, b)
-    return int_op
-
-
-_ARITHMETIC = frozenset({"+", "-", "*"})
-
-
-def _placed(f, span):
-    """``f(ctx, *args)`` whose errors raised without a position get ``span``."""
-    def placed(ctx, *args):
-        try:
-            return f(ctx, *args)
-        except S.RuleViolation as err:
-            raise S.at(err, span)
-    return placed
-
-
-def _sum_of(var, fx, fd, fw, span):
+def _sum_of(var, fx, fd, fw):
     """``sum E for var in D where C`` from the compiled parts (shared by both back ends)."""
     def sum_of(ctx):
         saved = ctx.env
@@ -439,15 +172,13 @@ def _sum_of(var, fx, fd, fw, span):
                 ctx.env = env
                 if fw is None or fw(ctx):
                     total += S._num(ctx, fx(ctx), "sum")
-        except S.BudgetExceeded as err:
-            raise S.at(err, span)
         finally:
             ctx.env = saved
         return S.bounded(ctx, total)
     return sum_of
 
 
-def _quant(kind, var, fd, fw, span):
+def _quant(kind, var, fd, fw):
     def quant(ctx):
         saved = ctx.env
         # one binding dict for the whole loop, rebound per item: nothing keeps a reference to
@@ -465,8 +196,6 @@ def _quant(kind, var, fd, fw, span):
                 if kind == "all" and not ok:
                     return False
                 n += bool(ok)
-        except S.BudgetExceeded as err:
-            raise S.at(err, span)
         finally:
             ctx.env = saved
         return n if kind == "count" else kind == "all"
@@ -482,10 +211,22 @@ class Interpreter:
     def expr(self, e):
         if e is None:
             return None
-        return lambda ctx: self.eval(e, ctx)
+        return lambda ctx: self.eval_root(e, ctx)
+
+    def _inner(self, e):
+        """A part of an expression (the compiler inlines it: errors are placed at the whole)."""
+        return None if e is None else (lambda ctx: self.eval(e, ctx))
 
     def block(self, block):
         return lambda ctx: self.exec_block(block, ctx)
+
+    def eval_root(self, e, ctx):
+        """Evaluate a whole expression; an error raised without a position gets its span (as
+        the compiler's generated functions do)."""
+        try:
+            return self.eval(e, ctx)
+        except S.RuleViolation as err:
+            raise S.at(err, e.span)
 
     def eval(self, e, ctx):
         ev = self.eval
@@ -511,35 +252,29 @@ class Interpreter:
             case A.Not(operand=o):
                 return not ev(o, ctx)
             case A.BinOp(op=op, left=l, right=r):
-                try:
-                    return S.binop(ctx, op, ev(l, ctx), ev(r, ctx))
-                except S.RuleViolation as err:
-                    raise S.at(err, e.span)
+                return S.binop(ctx, op, ev(l, ctx), ev(r, ctx))
             case A.Compare(op=op, left=l, right=r):
                 return S.compare(ctx, op, ev(l, ctx), ev(r, ctx))
             case A.Range(low=lo, high=hi):
-                try:
-                    return S.rng(ctx, ev(lo, ctx), ev(hi, ctx))
-                except S.RuleViolation as err:
-                    raise S.at(err, e.span)
+                return S.rng(ctx, ev(lo, ctx), ev(hi, ctx))
             case A.BoolOp(op="and", items=items):
                 return all(ev(i, ctx) for i in items)
             case A.BoolOp(op="or", items=items):
                 return any(ev(i, ctx) for i in items)
             case A.Quant(kind=k, var=v, domain=d, where=w):
-                return _quant(k, v, self.expr(d), self.expr(w), e.span)(ctx)
+                return _quant(k, v, self._inner(d), self._inner(w))(ctx)
             case A.SumOf(expr=x, var=v, domain=d, where=w):
-                return _sum_of(v, self.expr(x), self.expr(d), self.expr(w), e.span)(ctx)
+                return _sum_of(v, self._inner(x), self._inner(d), self._inner(w))(ctx)
         raise TypeError(f"cannot evaluate {e!r}")
 
     def amounts(self, am, ctx):
         if isinstance(am, A.AmountExpr):
-            return S.amounts(ctx, self.eval(am.expr, ctx))
+            return S.amounts(ctx, self.eval_root(am.expr, ctx))
         out = []
         for a in am:
-            n = S._num(ctx, self.eval(a.count, ctx), "amount")
+            n = S._num(ctx, self.eval_root(a.count, ctx), "amount")
             if a.per is not None:
-                n *= S._num(ctx, self.eval(a.per, ctx), "per")
+                n *= S._num(ctx, self.eval_root(a.per, ctx), "per")
             out.append((n, a.resource))
         return out
 
@@ -548,7 +283,7 @@ class Interpreter:
             self.exec(s, ctx)
 
     def exec(self, s, ctx):
-        ev, rs = self.eval, self.rs
+        ev, rs = self.eval_root, self.rs
         opt = lambda e: None if e is None else ev(e, ctx)  # noqa: E731
         match s:
             case A.Gain(amounts=am, to=to):

@@ -252,7 +252,8 @@ def _held(ctx, kind):
     names = ctx.rs.by_kind.get(kind) if isinstance(kind, str) else kind
     if names is None:
         raise ctx.violation(f"'{kind}' is not a kind")
-    return tuple(e for e in names if ctx.get(("o", e)) == me)
+    w, base = ctx.w, ctx.base  # (Context.get inlined: an owner's default is None)
+    return tuple(e for e in names if (w[k] if (k := ("o", e)) in w else base.get(k)) == me)
 
 
 def _table_after(ctx, p):

@@ -1,0 +1,93 @@
+"""Bots that play legal moves: for demonstrations, tests, research and simulation.
+
+Every bot has ``choose(game, player=None) -> Action`` and plays through the public API only:
+
+- :class:`RandomBot`: uniform over the legal actions (the engine's smoke test);
+- :class:`GreedyBot`: one ply over the game's evaluation (the plugin's ``boardrules_evaluation``
+  hook, e.g. ``boardrules_gaia/bot.py``), fast and sensible: the default of ``boardrules play``;
+- :class:`MCTSBot`: information-set Monte-Carlo tree search, for any game and module.
+
+:func:`make_bot` builds one by name (``random``, ``greedy``, ``mcts``; ``mcts:N`` with N
+iterations per decision), :func:`play_out` plays a game to its end with one bot per seat.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .common import actor, evaluation_for, sample_chance
+from .greedy import GreedyBot
+from .mcts import MCTSBot
+
+
+class RandomBot:
+    """Plays a uniformly random legal action (seeded, so games are reproducible)."""
+
+    name = "random"
+
+    def __init__(self, seed=0):
+        self.rng = random.Random(seed)
+
+    def choose(self, game, player=None):
+        """A random legal action of ``player`` (or of anyone to act). Raises
+        ``LookupError`` when nobody can act."""
+        actions = list(game.legal_actions(player))
+        if not actions:
+            raise LookupError(f"no legal action in {game!r}")
+        return self.rng.choice(actions)
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
+DEFAULT_BOT = "greedy"
+
+
+def make_bot(name: str, seed=0):
+    """A bot by name: ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N iterations per
+    decision). Raises ``ValueError`` naming the bots there are."""
+    kind, _, budget = name.partition(":")
+    if kind not in BOTS or (budget and (kind != "mcts" or not budget.isdigit() or int(budget) < 1)):
+        raise ValueError(f"no bot {name!r}: choose random, greedy, mcts or mcts:N (N iterations)")
+    if budget:
+        return MCTSBot(seed, iterations=int(budget))
+    return BOTS[kind](seed)
+
+
+def seat_bots(specs, players: int, seed=0) -> list:
+    """One bot per seat from ``specs`` such as ``["greedy"]`` (every seat) or
+    ``["random", "p2=mcts"]`` (seat 2 MCTS, the others random). Each seat's bot gets its own
+    seed derived from ``seed``. Raises ``ValueError`` for an unknown bot or seat."""
+    default, per_seat = DEFAULT_BOT, {}
+    for spec in specs or ():
+        seat, eq, name = spec.partition("=")
+        if not eq:
+            default = spec
+            continue
+        if not (seat.startswith("p") and seat[1:].isdigit() and 1 <= int(seat[1:]) <= players):
+            raise ValueError(f"--bot {spec!r}: {seat!r} is not a seat (p1..p{players})")
+        per_seat[int(seat[1:]) - 1] = name
+    return [make_bot(per_seat.get(p, default), seed=f"{seed}/{p}") for p in range(players)]
+
+
+def play_out(game, bot=None, *, max_actions: int = 100_000, on_action=None):
+    """Let ``bot`` (a RandomBot by default; or a list with one bot per seat) play ``game``
+    to its end; return the game. Raises ``RuntimeError`` if it does not end within
+    ``max_actions`` and ``LookupError`` if nobody can act."""
+    bot = bot or RandomBot(game.seed)
+    for _ in range(max_actions):
+        if game.over:
+            return game
+        if isinstance(bot, (list, tuple)):
+            p = actor(game)
+            if p is None:
+                raise LookupError(f"no legal action in {game!r}")
+            action = bot[p].choose(game, p)
+        else:
+            action = bot.choose(game)
+        game.play(action, check=False)
+        if on_action is not None:
+            on_action(game, action)
+    raise RuntimeError(f"the game did not end within {max_actions} actions")
+
+
+__all__ = ["BOTS", "DEFAULT_BOT", "GreedyBot", "MCTSBot", "RandomBot", "evaluation_for",
+           "make_bot", "play_out", "sample_chance", "seat_bots"]

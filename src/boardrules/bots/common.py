@@ -1,0 +1,100 @@
+"""What every bot shares: chance sampling, looking ahead by play and undo, evaluations.
+
+Bots use only the public API: :meth:`Game.legal_actions`, :meth:`Game.play`,
+:meth:`Game.undo`, :meth:`Game.get`, :meth:`Game.scores`. While a bot looks ahead the game's
+own chance generator is switched off and the bot draws chance outcomes itself from its own
+seeded generator, so it never learns the outcomes the real game will draw (the order of hidden
+stacks and bags) — each look-ahead is one determinisation of what the bot cannot know.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+
+from .. import plugins
+from ..game import Action
+from ..runtime import CHANCE, Dice
+
+
+def sample_chance(game, rng) -> int:
+    """Decide every chance outcome now due with ``rng`` (the uniform draw the game's own
+    generator makes: a die roll, a uniform pick from a bag's contents or from the options);
+    return how many were played."""
+    n = 0
+    while game.state.pending and game.state.pending[0].player == CHANCE:
+        d = game.state.pending[0]
+        if isinstance(d.options, Dice):
+            value = d.options.sample(rng)
+        elif d.bag is not None:
+            value = rng.choice(tuple(game.get(d.bag)))
+        else:
+            value = rng.choice(tuple(d.options))
+        game.play(Action(CHANCE, d.label, (value,)), check=False)
+        n += 1
+    return n
+
+
+@contextlib.contextmanager
+def searching(game):
+    """Within the block the game draws no chance by itself and its event log does not grow
+    (bots play and undo many actions; the real game's log keeps only real moves)."""
+    auto, nlog = game.auto_chance, len(game.log)
+    game.auto_chance = False
+    try:
+        yield game
+    finally:
+        game.auto_chance = auto
+        del game.log[nlog:]
+
+
+def try_action(game, action, rng) -> None:
+    """Play ``action`` and the chance outcomes that follow it (drawn with ``rng``);
+    ``game.undo()`` takes all of it back."""
+    game.play(action, check=False)
+    sample_chance(game, rng)
+
+
+def actor(game) -> int | None:
+    """The one player a bot decides for now: the first in seat order of those to act."""
+    who = game.players_to_act()
+    return min(who) if who else None
+
+
+def decision(game, player=None) -> tuple:
+    """``(player, legal actions)`` for a bot about to choose: ``player`` defaults to the
+    first to act. Raises ``LookupError`` when that player cannot act."""
+    player = actor(game) if player is None else player
+    actions = list(game.legal_actions(player)) if player is not None else []
+    if not actions:
+        raise LookupError(f"no legal action in {game!r}")
+    return player, actions
+
+
+def score_evaluation(game, player: int) -> float:
+    """The evaluation of games without their own: the player's score (its scored resource)."""
+    return float(game.scores()[player]["total"])
+
+
+def evaluation_for(game):
+    """The game's evaluation ``fn(game, player) -> float`` in victory points (the hook
+    ``boardrules_evaluation`` of the game's plugin), else :func:`score_evaluation`."""
+    name = game.ruleset.game
+    fn = plugins.manager().hook.boardrules_evaluation(game=name) if name else None
+    return fn or score_evaluation
+
+
+def rewards(game, evaluate, scale: float) -> list:
+    """Each player's reward in [0, 1]: ``evaluate``'s lead over the best other player,
+    squashed by a logistic of ``scale`` points; at the end, the ranking decides (a win 1,
+    a shared first place split, else 0)."""
+    n = game.players
+    if game.over:
+        first = game.ranking()[0]
+        return [1.0 / len(first) if p in first else 0.0 for p in range(n)]
+    values = [evaluate(game, p) for p in range(n)]
+    out = []
+    for p in range(n):
+        best_other = max((values[q] for q in range(n) if q != p), default=0.0)
+        out.append(1.0 / (1.0 + math.exp(-(values[p] - best_other) / scale)))
+    return out

@@ -1,0 +1,58 @@
+"""The greedy bot: one ply of search over the game's evaluation."""
+
+from __future__ import annotations
+
+import random
+
+from .common import decision, evaluation_for, searching, try_action
+
+
+class GreedyBot:
+    """Tries each legal action of the player to act and plays the one whose position the
+    game's evaluation (:func:`~boardrules.bots.common.evaluation_for`) rates best for that
+    player; ties are broken at random. An action that leaves the same player a decision to
+    make (where to place an explored sector, which tech tile to take) is rated after that
+    decision too, taken greedily, up to ``follow`` decisions deep: its worth shows only then.
+    Chance outcomes an action triggers are drawn once by the bot, never the real game's.
+    ``seed``: for ties and those draws, so games are reproducible."""
+
+    name = "greedy"
+
+    def __init__(self, seed=0, evaluate=None, follow: int = 4):
+        self.rng = random.Random(seed)
+        self.evaluate = evaluate
+        self.follow = follow
+
+    def choose(self, game, player=None):
+        """The best legal action of ``player`` (default: the first player to act).
+        Raises ``LookupError`` when nobody can act."""
+        player, actions = decision(game, player)
+        if len(actions) == 1:
+            return actions[0]
+        evaluate = self.evaluate or evaluation_for(game)
+        with searching(game):
+            return self._best(game, actions, player, evaluate, self.follow)[0]
+
+    def _best(self, game, actions, player, evaluate, follow):
+        best, best_value = [], None
+        for a in actions:
+            value = self._rate(game, a, player, evaluate, follow)
+            if best_value is None or value > best_value + 1e-9:
+                best, best_value = [a], value
+            elif value >= best_value - 1e-9:
+                best.append(a)
+        return self.rng.choice(best), best_value
+
+    def _rate(self, game, action, player, evaluate, follow) -> float:
+        """The evaluation after ``action`` and the greedy answers to the decisions it leaves
+        ``player`` (the game is as before afterwards)."""
+        try_action(game, action, self.rng)
+        pending = game.state.pending
+        if follow and not game.over and pending and pending[0].player == player:
+            nexts = list(game.legal_actions(player))
+            value = (self._best(game, nexts, player, evaluate, follow - 1)[1] if nexts
+                     else evaluate(game, player))
+        else:
+            value = evaluate(game, player)
+        game.undo()
+        return value

@@ -1,0 +1,121 @@
+"""Monte-Carlo tree search with determinisation (information-set MCTS), for any game.
+
+Open-loop search: a tree node is a sequence of player actions from the root, never a state.
+Every iteration draws its own chance outcomes (with the bot's generator, never the game's),
+so each iteration plays in one determinisation of what the bot cannot know (hidden stacks and
+bags are drawn from at random), and a node's children are the actions legal in the iteration's
+determinisation; selection is UCB1 over those available (Cowling, Powley, Whitehouse 2012,
+"Information Set Monte Carlo Tree Search"). Each player maximises its own reward (max^n).
+A playout is a few random actions, then the game's evaluation (the score for games without
+one) turned into a reward per player (:func:`~boardrules.bots.common.rewards`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from .common import actor, decision, evaluation_for, rewards, sample_chance, searching, try_action
+
+
+class _Node:
+    __slots__ = ("children", "visits", "value", "avail")
+
+    def __init__(self):
+        self.children: dict = {}
+        self.visits = 0
+        self.value = 0.0   # the sum of the rewards of the player who moved into this node
+        self.avail = 0     # iterations in which this node's action was legal (ISMCTS)
+
+
+class MCTSBot:
+    """Information-set Monte-Carlo tree search.
+
+    ``iterations``: iterations per decision (default 200) or ``seconds``: a time budget per
+    decision (whichever ends first when both are given); ``playout``: random actions after the
+    tree before evaluating (or fewer, at the end of the game); ``scale``: victory points that make a lead worth about 0.73 reward;
+    ``c``: UCB1 exploration. ``seed`` makes every decision reproducible with an iteration
+    budget (a time budget depends on the machine). Decisions with one legal action are not
+    searched. Speed: see ``bench/bench_bots.py`` (playouts per second).
+    """
+
+    name = "mcts"
+
+    def __init__(self, seed=0, *, iterations: int | None = 200, seconds: float | None = None,
+                 playout: int = 8, scale: float = 10.0,
+                 c: float = 0.7, evaluate=None):
+        if iterations is None and seconds is None:
+            raise ValueError("give MCTSBot an iteration or a time budget")
+        self.rng = random.Random(seed)
+        self.iterations, self.seconds = iterations, seconds
+        self.playout = playout
+        self.scale, self.c = scale, c
+        self.evaluate = evaluate
+        self.playouts = 0   # iterations run so far (for playouts per second)
+
+    def choose(self, game, player=None):
+        """The most visited legal action of ``player`` (default: the first to act) after the
+        search. Raises ``LookupError`` when nobody can act."""
+        player, actions = decision(game, player)
+        if len(actions) == 1:
+            return actions[0]
+        evaluate = self.evaluate or evaluation_for(game)
+        depth = self.playout
+        root = _Node()
+        end = None if self.seconds is None else time.perf_counter() + self.seconds
+        n = 0
+        with searching(game):
+            while (self.iterations is None or n < self.iterations) and (
+                    end is None or time.perf_counter() < end):
+                self._iterate(game, root, actions, player, evaluate, depth)
+                n += 1
+        self.playouts += n
+        return max(actions, key=lambda a: (root.children[a].visits, root.children[a].value)
+                   if a in root.children else (-1, 0.0))
+
+    def _iterate(self, game, root, root_actions, root_player, evaluate, depth) -> None:
+        rng = self.rng
+        node, path, played = root, [], 0
+        legal, mover = root_actions, root_player
+        while True:   # selection and expansion
+            untried = [a for a in legal if a not in node.children]
+            if untried:
+                a = rng.choice(untried)
+                child = node.children[a] = _Node()
+                child.avail = 1
+            else:
+                for a in legal:
+                    node.children[a].avail += 1
+                a = max(legal, key=lambda a: self._ucb(node.children[a]))
+                child = node.children[a]
+            try_action(game, a, rng)
+            played += 1
+            path.append((child, mover))
+            node = child
+            if untried or game.over:
+                break
+            mover = actor(game)
+            legal = list(game.legal_actions(mover)) if mover is not None else []
+            if not legal:
+                break
+        for _ in range(depth):   # playout
+            if game.over:
+                break
+            mover = actor(game)
+            legal = list(game.legal_actions(mover)) if mover is not None else []
+            if not legal:
+                break
+            game.play(rng.choice(legal), check=False)
+            sample_chance(game, rng)
+            played += 1
+        reward = rewards(game, evaluate, self.scale)
+        for child, p in path:
+            child.visits += 1
+            child.value += reward[p]
+        root.visits += 1
+        for _ in range(played):
+            game.undo()
+
+    def _ucb(self, child) -> float:
+        return child.value / child.visits + self.c * math.sqrt(math.log(max(1, child.avail)) / child.visits)

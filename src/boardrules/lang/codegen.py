@@ -1,0 +1,245 @@
+"""Rule expressions compiled to generated Python source (the compiled back end's expressions).
+
+Each expression of a ruleset becomes one Python function ``fn(ctx) -> value`` whose body is a
+single Python expression: comparisons, ``and``/``or``, constants, field reads and the loops of
+``any``/``all``/``count``/``sum`` run inline instead of as one closure call per AST node. The
+meaning of every construct stays in :mod:`boardrules.lang.semantics` (the helpers below call
+it for everything but the plain cases), so the interpreter remains the oracle the property
+tests compare against.
+
+The variable of a quantifier or ``sum`` is a Python local of the generator it drives (the
+closure compiler put it in ``ctx.env``); a name bound by a rule (parameter, ``for``, ``let``,
+``choose``) is still read from ``ctx.env`` first, so locals hide game names exactly as before.
+The source is registered with :mod:`linecache` under ``<rules FILE:LINE:COL>``, so a traceback
+through a rule shows the generated line.
+"""
+
+from __future__ import annotations
+
+import itertools
+import linecache
+
+from . import ast as A
+from . import semantics as S
+from ..runtime import MISSING
+
+_ids = itertools.count()
+
+
+# ---- helpers the generated code calls (named in every function's globals) -----------------------
+
+def _rv(ctx, key, default):
+    """``ctx.get(key)`` with the key's default known in advance."""
+    w = ctx.w
+    if key in w:
+        return w[key]
+    return ctx.base.get(key, default)
+
+
+def _rv_mine(ctx, vname, i, default):
+    """``v[i]`` of a variable kept per player per hex/entity: key ("v", v, me, i)."""
+    key = ("v", vname, ctx.player(), i)
+    w = ctx.w
+    if key in w:
+        return w[key]
+    return ctx.base.get(key, default)
+
+
+def _index_var(ctx, var, i):
+    return ctx.get(S.var_key(ctx, var, i))
+
+
+def _field(ctx, obj, name, entities):
+    ent = entities.get(obj) if type(obj) is str else None
+    if ent is not None:
+        v = ent.fields.get(name, MISSING)
+        if v is not MISSING:
+            return v
+    return S.field(ctx, obj, name)  # (raises the violation)
+
+
+def _guard(ctx, fn, call):
+    """A built-in function call; Python's TypeError/ValueError become a rule violation."""
+    try:
+        return call()
+    except (TypeError, ValueError) as err:
+        raise ctx.violation(f"{fn}() failed: {err}") from None
+
+
+def _int_op(op, py):
+    if op in "+-*":  # results beyond the numbers rules may use go to S.binop, which refuses them
+        def arith(ctx, a, b, _max=S.MAX_NUMBER):
+            if type(a) is int and type(b) is int:
+                r = py(a, b)
+                if -_max <= r <= _max:
+                    return r
+            return S.binop(ctx, op, a, b)
+        return arith
+
+    def f(ctx, a, b):
+        if type(a) is int and type(b) is int:
+            return py(a, b)
+        return S.compare(ctx, op, a, b)
+    return f
+
+
+_HELPERS = {
+    "_rv": _rv, "_rv_mine": _rv_mine, "_index_var": _index_var, "_field": _field,
+    "_guard": _guard, "_load_name": S.load_name, "_load": S.load, "_index": S.index,
+    "_with_me": S.with_me, "_num": S._num, "_binop": S.binop, "_compare": S.compare,
+    "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
+    "_add": _int_op("+", int.__add__), "_sub": _int_op("-", int.__sub__),
+    "_mul": _int_op("*", int.__mul__), "_lt": _int_op("<", int.__lt__),
+    "_le": _int_op("<=", int.__le__), "_gt": _int_op(">", int.__gt__),
+    "_ge": _int_op(">=", int.__ge__),
+}
+_INT_OPS = {"+": "_add", "-": "_sub", "*": "_mul", "<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+
+
+class ExprCompiler:
+    """AST expression → generated function, for one ruleset."""
+
+    def __init__(self, rs):
+        self.rs = rs
+
+    def compile(self, e):
+        """``fn(ctx) -> value`` for expression ``e`` (None for None)."""
+        if e is None:
+            return None
+        ns = dict(_HELPERS)
+        body = _Gen(self.rs, ns).gen(e, {})
+        span = e.span
+        ns["_span"] = span
+        filename = f"<rules {span.file}:{span.line}:{span.column} #{next(_ids)}>"
+        # an error raised without a position (the execution budget spent in a quantifier, a
+        # range or list too long, a number too large) gets the expression's
+        src = (f"def rule_expr(ctx):\n    try:\n        return {body}\n"
+               f"    except _RuleViolation as err:\n        raise _at(err, _span)\n")
+        try:
+            code = compile(src, filename, "exec")
+        except (SyntaxError, RecursionError, MemoryError):
+            # nested deeper than Python's own parser allows (about 200 brackets): the
+            # interpreter evaluates it, with the same meaning and error positions
+            from .backends import Interpreter
+            return Interpreter(self.rs).expr(e)
+        exec(code, ns)
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        return ns["rule_expr"]
+
+
+class _Gen:
+    def __init__(self, rs, ns):
+        self.rs = rs
+        self.ns = ns
+
+    def const(self, value) -> str:
+        """A name for ``value`` in the generated function's globals."""
+        if value is None or type(value) in (int, bool, str):
+            return repr(value)
+        name = f"_k{len(self.ns)}"
+        self.ns[name] = value
+        return name
+
+    def local_or(self, n: str, otherwise: str) -> str:
+        """Name ``n`` from the rule's bindings if one has it, else ``otherwise``."""
+        return f"(ctx.env[{n!r}] if {n!r} in ctx.env else {otherwise})"
+
+    def gen(self, e, sc: dict) -> str:
+        """Python source of ``e``; ``sc`` maps quantifier variables in scope to Python names."""
+        g = self.gen
+        match e:
+            case A.Int(value=v) | A.Str(value=v) | A.Bool(value=v):
+                return repr(v)
+            case A.NoneLit():
+                return "None"
+            case A.Name(id=n):
+                return sc[n] if n in sc else self.name(n)
+            case A.Call(fn=fn, args=args):
+                a = "".join(f", {g(x, sc)}" for x in args)
+                if fn in S.BUILTIN_FUNCTIONS:
+                    f = self.const(S.BUILTIN_FUNCTIONS[fn])
+                    return f"_guard(ctx, {fn!r}, lambda: {f}(ctx{a}))"
+                return f"{self.const(self.rs.primitives[fn].fn)}(ctx{a})"
+            case A.ListLit(items=items):
+                return "(" + "".join(f"{g(x, sc)}, " for x in items) + ")"
+            case A.Field(obj=o, name=n):
+                return f"_field(ctx, {g(o, sc)}, {n!r}, {self.const(self.rs.entities)})"
+            case A.Index(obj=o, index=i):
+                return self.index(o, i, sc)
+            case A.Of(expr=x, player=p):
+                return f"_with_me(ctx, {g(p, sc)}, lambda: {g(x, sc)})"
+            case A.Neg(operand=o):
+                return f"(-_num(ctx, {g(o, sc)}, '-'))"
+            case A.Not(operand=o):
+                return f"(not {g(o, sc)})"
+            case A.BinOp(op=op, left=l, right=r):
+                if op in _INT_OPS:
+                    return f"{_INT_OPS[op]}(ctx, {g(l, sc)}, {g(r, sc)})"
+                return f"_binop(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
+            case A.Compare(op=op, left=l, right=r):
+                if op in ("==", "!="):
+                    return f"({g(l, sc)} {op} {g(r, sc)})"
+                if op in _INT_OPS:
+                    return f"{_INT_OPS[op]}(ctx, {g(l, sc)}, {g(r, sc)})"
+                return f"_compare(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
+            case A.Range(low=lo, high=hi):
+                return f"_rng(ctx, {g(lo, sc)}, {g(hi, sc)})"
+            case A.BoolOp(op=op, items=items):  # short-circuit, a bool (as all()/any())
+                return f"(True if {f' {op} '.join(g(x, sc) for x in items)} else False)"
+            case A.Quant(kind=k, var=v, domain=d, where=w):
+                dom = g(d, sc)
+                inner = {**sc, v: f"q{len(sc)}_{v}"}
+                q = inner[v]
+                cond = "True" if w is None else g(w, inner)
+                if k == "count":
+                    return f"sum(1 for {q} in _dom(ctx, {dom}) if {cond})"
+                return f"{k}({cond} for {q} in _dom(ctx, {dom}))"
+            case A.SumOf(expr=x, var=v, domain=d, where=w):
+                dom = g(d, sc)
+                inner = {**sc, v: f"q{len(sc)}_{v}"}
+                q = inner[v]
+                cond = "" if w is None else f" if {g(w, inner)}"
+                return f"sum(_num(ctx, {g(x, inner)}, 'sum') for {q} in _dom(ctx, {dom}){cond})"
+        raise TypeError(f"cannot compile {e!r}")
+
+    def name(self, n: str) -> str:
+        rs = self.rs
+        try:
+            cls, payload = S.classify(rs, n)
+        except S.RuleViolation:  # a binding of the rule (parameter, loop variable, let)
+            return self.local_or(n, f"_load_name(ctx, {n!r})")
+        if cls in (S.RESOURCE, S.TRACK, S.COMPONENT):
+            tag = {S.RESOURCE: "r", S.TRACK: "t", S.COMPONENT: "c"}[cls]
+            default = self.const(rs.default_of((tag, payload)))
+            return self.local_or(n, f"_rv(ctx, ({tag!r}, {payload!r}, ctx.player()), {default})")
+        if cls == S.VAR and payload.per in ((), ("player",)):
+            default = self.const(rs.default_of(("v", payload.name)))
+            me = ", ctx.player()" if payload.per else ""
+            return self.local_or(n, f"_rv(ctx, ('v', {payload.name!r}{me}), {default})")
+        if cls in (S.OPTION, S.ENTITY, S.KIND):
+            return self.local_or(n, self.const(S.load(None, cls, payload)))
+        # built-in values (me, players, round...) and variables kept per hex or entity
+        return self.local_or(n, f"_load(ctx, {cls}, {self.const(payload)})")
+
+    def index(self, o, i, sc) -> str:
+        var = None
+        if isinstance(o, A.Name) and o.id not in sc:
+            try:
+                cls, payload = S.classify(self.rs, o.id)
+            except S.RuleViolation:
+                cls = None
+            if cls == S.VAR and any(p != "player" for p in payload.per):
+                var = payload
+        idx = self.gen(i, sc)
+        if var is None:
+            return f"_index(ctx, {self.gen(o, sc)}, {idx})"
+        # ``v[i]`` of a per-hex/per-entity variable: its state key directly (the same as
+        # loading its VarHandle and indexing it, unless a binding hides the name)
+        n = o.id
+        hidden = f"_index(ctx, ctx.env[{n!r}], {idx}) if {n!r} in ctx.env else "
+        default = self.const(self.rs.default_of(("v", var.name)))
+        if len(var.per) == 1:
+            return f"({hidden}_rv(ctx, ('v', {var.name!r}, {idx}), {default}))"
+        if len(var.per) == 2 and var.per[0] == "player":
+            return f"({hidden}_rv_mine(ctx, {var.name!r}, {idx}, {default}))"
+        return f"({hidden}_index_var(ctx, {self.const(var)}, {idx}))"

@@ -1,0 +1,259 @@
+"""Many seeded games at once, for balance testing and bot research.
+
+    rs = boardrules.build_ruleset("gaia-project", rules=["house.rules"])
+    rows = simulate(SimulationSpec(rs, players=4, games=100, bots=("greedy",)), workers=2)
+
+Game ``i`` of a simulation uses seed ``first_seed + i`` for chance and its bots (each seat's
+bot is seeded from it), so every game is reproducible alone; each row keeps the game's record
+(JSON), so :func:`boardrules.load_game` replays any of them. Games run in a process pool by
+default, or on a Ray cluster (``backend="ray"``, the optional extra ``boardrules[ray]``). A task
+is a small :class:`GameTask` (no ruleset or state: each worker builds and caches the ruleset).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+import attrs
+
+from .bots import play_out, seat_bots
+from .game import Game
+from .ruleset import Ruleset
+
+ROLE_KINDS = ("faction", "species")
+
+
+@attrs.frozen
+class GameTask:
+    """One game to play: everything a worker needs (it is pickled; a ruleset pickles as the
+    recipe that built it: game, modules, options and house-rule texts, so workers on other
+    machines need no files). ``bots``: bot specs as for :func:`boardrules.bots.seat_bots`."""
+
+    ruleset: Ruleset
+    players: int
+    seed: int
+    bots: tuple = ()
+    max_actions: int = 100_000
+
+
+@attrs.frozen
+class SimulationSpec:
+    """``games`` games with ``players`` players under ``ruleset``, seeds ``first_seed`` onwards."""
+
+    ruleset: Ruleset
+    players: int
+    games: int
+    first_seed: int = 0
+    bots: tuple = ()
+    max_actions: int = 100_000
+
+    def tasks(self) -> list:
+        return [GameTask(self.ruleset, self.players, self.first_seed + i, self.bots,
+                         self.max_actions) for i in range(self.games)]
+
+
+def player_role(game, player: int) -> str | None:
+    """The faction or species ``player`` plays (an entity of kind ``faction``/``species``
+    owned by that player, else the value of a per-player variable of that kind, such as
+    Eclipse's ``species_of``), or None."""
+    found = None
+    values = game.state.values
+    for kind in ROLE_KINDS:
+        for e in game.ruleset.by_kind.get(kind, ()):
+            if values.get(("o", e)) == player:
+                found = e
+        for var in game.ruleset.vars.values():
+            if found is None and var.type.name == kind and var.per == ("player",):
+                found = values.get(("v", var.name, player))
+    return found
+
+
+def run_game(task: GameTask) -> dict:
+    """Play ``task``'s game to its end; return its row: ``seed``, ``players``, ``actions``
+    (record length), ``rounds``, ``seconds``, ``winners`` (seats, 0-based), per seat
+    ``scores``, ``roles`` and ``ranks`` (1 = first; shared places share a rank), ``bots`` and
+    ``record`` (the game's JSON record). Exceptions propagate (a game that cannot end is a bug)."""
+    start = time.perf_counter()
+    g = Game(task.ruleset, task.players, task.seed)
+    bots = seat_bots(task.bots, task.players, task.seed)
+    play_out(g, bots, max_actions=task.max_actions)
+    ranks = [0] * task.players
+    place = 1
+    ranking = g.ranking()
+    for group in ranking:
+        for p in group:
+            ranks[p] = place
+        place += len(group)
+    return {
+        "seed": task.seed, "players": task.players, "actions": len(g.record.actions),
+        "rounds": g.state.values.get(("f", "round"), 0),
+        "seconds": round(time.perf_counter() - start, 3),
+        "winners": list(ranking[0]),
+        "scores": [s["total"] for s in g.scores()],
+        "roles": [player_role(g, p) for p in range(task.players)],
+        "ranks": ranks,
+        "bots": [b.name for b in bots],
+        "record": json.dumps(json.loads(g.save()), separators=(",", ":")),
+    }
+
+
+def run_tasks(tasks, *, workers: int = 0, backend: str = "process", on_result=None) -> list:
+    """Run ``tasks`` (:class:`GameTask`) and return their rows in task order. ``workers``:
+    processes (0: one per CPU; 1: in this process); ``backend``: ``process`` or ``ray`` (the
+    running Ray cluster, else a local one with ``workers`` CPUs); ``on_result(row)`` is called
+    as each game ends. Raises ``ValueError`` for an unknown backend and ``ImportError`` naming
+    the extra to install when Ray is missing."""
+    tasks = list(tasks)
+    workers = workers or os.cpu_count() or 1
+    rows: list = [None] * len(tasks)
+
+    def done(i, row):
+        rows[i] = row
+        if on_result is not None:
+            on_result(row)
+
+    if backend == "ray":
+        _run_ray(tasks, workers, done)
+    elif backend != "process":
+        raise ValueError(f"no backend {backend!r}: choose process or ray")
+    elif workers == 1 or len(tasks) <= 1:
+        for i, t in enumerate(tasks):
+            done(i, run_game(t))
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
+            futures = {pool.submit(run_game, t): i for i, t in enumerate(tasks)}
+            for f in as_completed(futures):
+                done(futures[f], f.result())
+    return rows
+
+
+def _run_ray(tasks, workers, done) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise ImportError('the ray backend needs Ray: pip install "boardrules[ray]"') from None
+    if not ray.is_initialized():
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(run_game)
+    pending = {remote.remote(t): i for i, t in enumerate(tasks)}
+    while pending:
+        ready, _ = ray.wait(list(pending), num_returns=1)
+        for ref in ready:
+            done(pending.pop(ref), ray.get(ref))
+
+
+def simulate(spec: SimulationSpec, *, workers: int = 0, backend: str = "process", on_result=None) -> list:
+    """Play every game of ``spec``; return the rows (see :func:`run_game`) in seed order."""
+    return run_tasks(spec.tasks(), workers=workers, backend=backend, on_result=on_result)
+
+
+# ---- results -------------------------------------------------------------------------------
+
+COLUMNS = ("seed", "players", "seat", "role", "bot", "score", "rank", "won", "actions", "rounds",
+           "seconds", "record")
+
+
+def seat_rows(rows) -> list:
+    """One flat row per game and seat (the columns of :data:`COLUMNS`); the record is kept
+    on seat 1's row only (empty on the others), so each game's record is stored once."""
+    out = []
+    for r in rows:
+        for p in range(r["players"]):
+            out.append({"seed": r["seed"], "players": r["players"], "seat": p + 1,
+                        "role": r["roles"][p] or "", "bot": r["bots"][p], "score": r["scores"][p],
+                        "rank": r["ranks"][p], "won": int(p in r["winners"]),
+                        "actions": r["actions"], "rounds": r["rounds"], "seconds": r["seconds"],
+                        "record": r["record"] if p == 0 else ""})
+    return out
+
+
+def write_results(rows, path: Path) -> Path:
+    """Write the per-seat table to ``path``: Parquet when it ends in ``.parquet`` (needs
+    pyarrow, the extra ``boardrules[analysis]``), else CSV. Returns the path."""
+    flat = seat_rows(rows)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".parquet":
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise ImportError('Parquet output needs pyarrow: pip install "boardrules[analysis]"') from None
+        pq.write_table(pa.Table.from_pylist(flat), path)
+        return path
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w.writeheader()
+        w.writerows(flat)
+    return path
+
+
+def read_results(path: Path) -> list:
+    """The per-seat rows of a results file (CSV or Parquet), numbers as ints/floats."""
+    path = Path(path)
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+        return pq.read_table(path).to_pylist()
+    with path.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        for k in ("seed", "players", "seat", "score", "rank", "won", "actions", "rounds"):
+            r[k] = int(r[k])
+        r["seconds"] = float(r["seconds"])
+    return rows
+
+
+# ---- summaries ------------------------------------------------------------------------------
+
+def proportion_ci(k: int, n: int, z: float = 1.96) -> tuple:
+    """Wilson score interval of a proportion ``k/n`` (95% by default): (low, high)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values, z: float = 1.96) -> tuple:
+    """Mean of ``values`` with a normal-approximation interval (95%): (mean, low, high)."""
+    values = list(values)
+    if not values:
+        return (math.nan, math.nan, math.nan)
+    m = statistics.fmean(values)
+    if len(values) < 2:
+        return (m, m, m)
+    half = z * statistics.stdev(values) / math.sqrt(len(values))
+    return (m, m - half, m + half)
+
+
+def summarise(flat, by: str) -> list:
+    """Per value of column ``by`` (``role``, ``seat``, ``bot``): games, wins, win rate with
+    its 95% interval, and the score's mean, its interval, median, min and max; sorted by
+    win rate."""
+    groups: dict = {}
+    for r in flat:
+        groups.setdefault(r[by], []).append(r)
+    out = []
+    for key, rs in groups.items():
+        wins = sum(r["won"] for r in rs)
+        scores = [r["score"] for r in rs]
+        mean, lo, hi = mean_ci(scores)
+        out.append({by: key, "games": len(rs), "wins": wins, "win_rate": wins / len(rs),
+                    "win_ci": proportion_ci(wins, len(rs)), "score_mean": mean,
+                    "score_ci": (lo, hi), "score_median": statistics.median(scores),
+                    "score_min": min(scores), "score_max": max(scores)})
+    return sorted(out, key=lambda s: (-s["win_rate"], str(s[by])))
+
+
+def task_bytes(task: GameTask) -> int:
+    """Bytes a task costs to send to a worker (pickled)."""
+    import pickle
+    return len(pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL))

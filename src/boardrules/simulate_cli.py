@@ -1,0 +1,114 @@
+"""``boardrules simulate``: many seeded bot games, a summary table and a results file."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .bots import DEFAULT_BOT, seat_bots
+from .errors import BoardrulesError, RulesError
+from .ruleset import build_ruleset
+from .simulate import SimulationSpec, seat_rows, simulate, summarise, task_bytes, write_results
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _fail(message: str):
+    err_console.print(f"[red]error:[/red] {message}", highlight=False)
+    raise typer.Exit(1)
+
+
+def simulate_command(
+        game: str = typer.Argument(..., help="game name (see 'boardrules plugins'), or a .rules file"),
+        games: int = typer.Option(100, "--games", "-n", min=1, help="number of games"),
+        players: int = typer.Option(..., help="players per game"),
+        seed: int = typer.Option(0, help="seed of the first game; game i has seed SEED + i"),
+        module: List[str] = typer.Option([], "--module", "-m", help="enable a module"),
+        option: List[str] = typer.Option([], "--option", "-o", help="NAME=VALUE"),
+        rules: List[Path] = typer.Option([], help="house-rule files"),
+        bot: List[str] = typer.Option([], help=f"random, greedy, mcts or mcts:N for every seat, or "
+                                               f"pN=BOT for seat N; repeatable (default {DEFAULT_BOT})"),
+        workers: int = typer.Option(0, "--workers", "-w", min=0, help="processes (0: one per CPU)"),
+        backend: str = typer.Option("process", help="process (a local pool) or ray"),
+        out: Optional[Path] = typer.Option(None, help="results file (.csv, or .parquet with pyarrow); "
+                                                      "default out/sim-GAME-Pp-seedS-N.csv"),
+        quiet: bool = typer.Option(False, help="no progress bar")) -> None:
+    """Play GAMES seeded games with bots; print win rates and score distributions per faction
+    (or species) and per seat, and game lengths; write one row per game and seat with each
+    game's record (replay one with 'boardrules replay' after saving its record column)."""
+    from .cli import _game_texts, _options   # read GAME and NAME=VALUE as play does
+    texts = _game_texts(game)
+    try:
+        rs = build_ruleset(None if texts else game, modules=module, options=_options(option),
+                           rules=rules, texts=texts)
+        lo, hi = rs.players
+        if not lo <= players <= hi:
+            raise ValueError(f"{rs.title} is for {lo}–{hi} players, not {players}")
+        seat_bots(bot, players)   # refuses unknown bots and seats before any game starts
+    except RulesError as err:
+        err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
+        raise typer.Exit(1)
+    except (BoardrulesError, ValueError) as err:
+        _fail(str(err))
+    spec = SimulationSpec(rs, players, games, seed, tuple(bot))
+    stem = Path(game).stem if texts else game
+    out = out or Path("out") / f"sim-{stem}-{players}p-seed{seed}-{games}.csv"
+    start = time.perf_counter()
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=quiet,
+                  transient=True) as progress:
+        task = progress.add_task(f"{rs.title}: {games} games", total=games)
+        try:
+            rows = simulate(spec, workers=workers, backend=backend,
+                            on_result=lambda row: progress.advance(task))
+        except (ImportError, ValueError) as err:
+            _fail(str(err))
+    elapsed = time.perf_counter() - start
+    _print_summary(rs.title, rows)
+    try:
+        written = [write_results(rows, out)]
+        if out.suffix == ".csv":
+            try:
+                import pyarrow  # noqa: F401
+            except ImportError:
+                pass
+            else:
+                written.append(write_results(rows, out.with_suffix(".parquet")))
+    except (OSError, ImportError) as err:
+        _fail(f"cannot write the results to {out}: {err}")
+    console.print(f"{games} games in {elapsed:.1f} s ({games / elapsed:.2f} games/s, "
+                  f"{backend}, {task_bytes(spec.tasks()[0])} bytes per task) · results: "
+                  + ", ".join(map(str, written)), soft_wrap=True)
+
+
+def _print_summary(title: str, rows) -> None:
+    flat = seat_rows(rows)
+    for by, label in (("role", "faction / species"), ("seat", "seat"), ("bot", "bot")):
+        groups = summarise(flat, by)
+        if by == "role" and all(g["role"] == "" for g in groups):
+            continue
+        if by == "bot" and len(groups) < 2:
+            continue
+        table = Table(title=f"{title}: by {label}")
+        for col in (label, "games", "win rate", "95% CI", "mean score", "95% CI", "median", "min–max"):
+            table.add_column(col, justify="left" if col == label else "right")
+        for g in groups:
+            lo, hi = g["win_ci"]
+            slo, shi = g["score_ci"]
+            table.add_row(str(g[by]), str(g["games"]), f"{g['win_rate']:.0%}", f"{lo:.0%}–{hi:.0%}",
+                          f"{g['score_mean']:.1f}", f"{slo:.1f}–{shi:.1f}", f"{g['score_median']:g}",
+                          f"{g['score_min']}–{g['score_max']}")
+        console.print(table)
+    lengths = [r["actions"] for r in rows]
+    winners = [max(r["scores"]) for r in rows]
+    console.print(f"game length: {statistics.median(lengths):g} actions median "
+                  f"({min(lengths)}–{max(lengths)}), {statistics.median(r['rounds'] for r in rows):g} rounds; "
+                  f"winner's score median {statistics.median(winners):g}", soft_wrap=True)

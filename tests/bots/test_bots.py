@@ -1,0 +1,161 @@
+"""The bots: choosing never changes the game, seeds reproduce games, the search bots beat the
+random bot, the greedy bot reaches the deep rules (property tests over its games)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import boardrules
+from boardrules.bots import (GreedyBot, MCTSBot, RandomBot, evaluation_for, make_bot, play_out,
+                             sample_chance, seat_bots)
+from boardrules.bots.common import score_evaluation, searching
+from boardrules.runtime import CHANCE
+
+SETTINGS = dict(deadline=None, database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def snapshot(g):
+    return g.state, hash(g.state), list(g.record.actions), len(g.log), g.auto_chance
+
+
+def test_make_bot_and_seats():
+    assert isinstance(make_bot("random"), RandomBot) and isinstance(make_bot("greedy"), GreedyBot)
+    assert make_bot("mcts:7").iterations == 7
+    bots = seat_bots(["random", "p2=mcts:5", "p4=greedy"], 4, seed=3)
+    assert [b.name for b in bots] == ["random", "mcts", "random", "greedy"]
+    assert [b.name for b in seat_bots([], 2)] == ["greedy", "greedy"]   # the default
+    for bad in (["chess"], ["mcts:0"], ["greedy:3"], ["p5=random"], ["x2=random"]):
+        with pytest.raises(ValueError):
+            seat_bots(bad, 4)
+
+
+def test_evaluation_hook():
+    g = boardrules.new_game("harvest", players=2, seed=1)
+    assert evaluation_for(g) is score_evaluation          # no plugin evaluation: the score
+    from boardrules_eclipse.bot import evaluate as eclipse_eval
+    from boardrules_gaia.bot import evaluate as gaia_eval
+    assert evaluation_for(boardrules.new_game("gaia-project", players=2, seed=1)) is gaia_eval
+    assert evaluation_for(boardrules.new_game("eclipse", players=2, seed=1)) is eclipse_eval
+
+
+@pytest.mark.parametrize("game,players", [("harvest", 3), ("gaia-project", 2), ("eclipse", 2)])
+@pytest.mark.parametrize("bot", ["greedy", "mcts:6"])
+def test_choosing_changes_nothing(game, players, bot):
+    """A bot looks ahead with play and undo: afterwards state, record, log and the chance
+    switch are exactly as before, and the choice is legal."""
+    g = boardrules.new_game(game, players=players, seed=2)
+    rnd = RandomBot(4)
+    b = make_bot(bot, seed=1)
+    for i in range(60):
+        if g.over:
+            break
+        if i % 15 == 0:
+            before = snapshot(g)
+            action = b.choose(g)
+            assert snapshot(g) == before
+            assert action in g.legal_actions()
+        g.play(rnd.choose(g))
+
+
+def test_sample_chance_draws_what_the_game_would_leave_pending():
+    """While a bot searches, the game leaves chance pending; the bot draws it with its own
+    generator (different generators, different sectors), and one undo takes it all back."""
+    import random
+    g = boardrules.new_game("eclipse", players=2, seed=5)
+    rnd = RandomBot(2)
+    while not any(a.name == "explore" for a in g.legal_actions()):
+        g.play(rnd.choose(g))
+    explore = next(a for a in g.legal_actions() if a.name == "explore")
+    before = snapshot(g)
+    drawn = set()
+    with searching(g):
+        for seed in range(8):
+            g.play(explore)
+            while g.state.pending[0].player != CHANCE:        # which space to explore
+                g.play(list(g.legal_actions())[0])
+            assert g.state.pending[0].label == "sector"     # the game drew nothing itself
+            mark = len(g.record.actions)
+            assert sample_chance(g, random.Random(seed)) >= 1
+            assert not g.state.pending or g.state.pending[0].player != CHANCE
+            drawn.add(g.record.actions[mark])
+            while len(g.record.actions) > len(before[2]):
+                g.undo()
+    assert snapshot(g) == before and len(drawn) > 1
+
+
+@pytest.mark.parametrize("bot", ["greedy", "mcts:8"])
+def test_seeded_games_are_reproducible(bot):
+    games = []
+    for _ in range(2):
+        g = boardrules.new_game("harvest", players=3, seed=9)
+        play_out(g, seat_bots([bot, "p2=random"], 3, seed=9))
+        games.append(g.record.actions)
+    assert games[0] == games[1]
+    again = boardrules.load_game(g.save())          # every move legal, with checks on
+    assert again.state == g.state
+
+
+def test_mcts_budget():
+    g = boardrules.new_game("harvest", players=2, seed=3)
+    bot = MCTSBot(1, iterations=12)
+    while len(list(g.legal_actions())) < 2:
+        g.play(RandomBot(0).choose(g))
+    bot.choose(g)
+    assert bot.playouts == 12
+    timed = MCTSBot(1, iterations=None, seconds=0.05)
+    timed.choose(g)
+    assert timed.playouts >= 1
+    with pytest.raises(ValueError):
+        MCTSBot(iterations=None)
+
+
+def _games(game, players, bot, seeds, options=None) -> list:
+    """Seat 1 played by ``bot``, the others by random bots: the scores and rankings."""
+    out = []
+    for seed in seeds:
+        g = boardrules.new_game(game, players=players, seed=seed, options=options)
+        play_out(g, seat_bots(["random", f"p1={bot}"], players, seed))
+        out.append(([s["total"] for s in g.scores()], g.ranking()))
+    return out
+
+
+def test_greedy_beats_random():
+    """bench/bench_bots.py measures win rates over many games; here a few games each."""
+    for scores, _ in _games("gaia-project", 4, "greedy", [1, 2]):
+        assert scores[0] > sum(scores[1:]) / 3 + 10
+    for scores, ranking in _games("eclipse", 4, "greedy", [1, 2], {"rounds": 3}):
+        assert 0 in ranking[0]
+
+
+def test_mcts_beats_random_at_harvest():
+    assert all(0 in ranking[0] for _, ranking in _games("harvest", 3, "mcts:30", [1, 2, 3]))
+
+
+# ---- property tests over greedy games: the deep rules get visited ----------------------------
+
+@settings(max_examples=2, **SETTINGS)
+@given(players=st.integers(3, 4), seed=st.integers(0, 2**16))
+def test_greedy_gaia_games_keep_the_invariants(players, seed):
+    from tests.gaia.test_game import check_invariants
+    g = boardrules.new_game("gaia-project", players=players, seed=seed)
+    play_out(g, seat_bots(["greedy"], players, seed), on_action=lambda g, a: check_invariants(g))
+    assert g.over and g.get("round") == 6
+    built_pi = sum(g.get("built", p, "pi") for p in range(players))
+    federations = sum(len(g.get("fed_groups", p)) for p in range(players))
+    assert built_pi >= 1 and federations >= 1, "greedy players reach PIs and federations"
+    assert boardrules.load_game(g.save()).state == g.state
+
+
+@settings(max_examples=2, **SETTINGS)
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**16), rounds=st.integers(2, 3))
+def test_greedy_eclipse_games_keep_the_invariants(players, seed, rounds):
+    from tests.eclipse.test_game import check_invariants
+    g = boardrules.new_game("eclipse", players=players, seed=seed, options={"rounds": rounds})
+    play_out(g, seat_bots(["greedy"], players, seed), on_action=lambda g, a: check_invariants(g))
+    assert g.over
+    explored = [h for h in g.get("hexes") if g.get("controller", index=h) is not None]
+    assert len(explored) > players, "greedy players explore and take hexes"
+    assert boardrules.load_game(g.save()).state == g.state

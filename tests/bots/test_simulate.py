@@ -1,0 +1,124 @@
+"""Simulation at scale: seeded, reproducible games in a pool (or on Ray), results files that
+hold each game's record, and summaries with confidence intervals."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import boardrules
+from boardrules.cli import app
+from boardrules.simulate import (GameTask, SimulationSpec, mean_ci, proportion_ci, read_results,
+                                 run_game, seat_rows, simulate, summarise, task_bytes, write_results)
+
+runner = CliRunner()
+
+
+def _spec(games=4, **kw):
+    rs = boardrules.build_ruleset("harvest")
+    return SimulationSpec(rs, players=3, games=games, first_seed=10, bots=("greedy", "p3=random"), **kw)
+
+
+def _stable(rows):
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+
+def test_pool_and_single_process_give_the_same_games():
+    spec = _spec()
+    alone = simulate(spec, workers=1)
+    pooled = simulate(spec, workers=2)
+    assert _stable(alone) == _stable(pooled)
+    assert [r["seed"] for r in alone] == [10, 11, 12, 13]
+    for r in alone:
+        g = boardrules.load_game(r["record"])          # each record replays, checks on
+        assert [s["total"] for s in g.scores()] == r["scores"]
+        assert g.seed == r["seed"] and sorted(r["ranks"])[0] == 1
+        assert r["bots"] == ["greedy", "greedy", "random"]
+
+
+def test_tasks_are_small_and_carry_house_rules(tmp_path):
+    house = tmp_path / "house.rules"
+    house.write_text("override resource coins { start 9 }\n")
+    rs = boardrules.build_ruleset("harvest", rules=[house])
+    task = GameTask(rs, 3, 1, ("random",))
+    assert task_bytes(task) < 1000          # the ruleset travels as its recipe
+    house.unlink()                          # a worker elsewhere needs no file
+    row = run_game(task)
+    g = boardrules.load_game(row["record"])
+    assert g.ruleset.id == rs.id
+
+
+def test_results_files_round_trip(tmp_path):
+    rows = simulate(_spec(games=3), workers=1)
+    flat = seat_rows(rows)
+    assert len(flat) == 9 and sum(r["won"] for r in flat) >= 3
+    back = read_results(write_results(rows, tmp_path / "r.csv"))
+    assert [{k: r[k] for k in ("seed", "seat", "score", "rank", "won")} for r in back] == \
+        [{k: r[k] for k in ("seed", "seat", "score", "rank", "won")} for r in flat]
+    assert boardrules.load_game(back[0]["record"]).scores()[0]["total"] == back[0]["score"]
+    pytest.importorskip("pyarrow", reason="Parquet needs the extra boardrules[analysis]")
+    parquet = read_results(write_results(rows, tmp_path / "r.parquet"))
+    assert [r["score"] for r in parquet] == [r["score"] for r in flat]
+
+
+def test_intervals():
+    lo, hi = proportion_ci(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert proportion_ci(0, 10)[0] == 0.0 and proportion_ci(10, 10)[1] == 1.0
+    m, lo, hi = mean_ci([1, 2, 3, 4])
+    assert m == 2.5 and lo == pytest.approx(2.5 - 1.96 * 1.2910 / 2, abs=1e-3)
+    flat = [{"seat": 1, "won": 1, "score": 10}, {"seat": 1, "won": 0, "score": 4},
+            {"seat": 2, "won": 0, "score": 6}, {"seat": 2, "won": 1, "score": 12}]
+    s = summarise(flat, "seat")
+    assert [(x["seat"], x["wins"], x["score_median"]) for x in s] == [(1, 1, 7.0), (2, 1, 9.0)]
+
+
+def test_ray_backend_gives_the_same_games():
+    pytest.importorskip("ray", reason="the ray backend needs the extra boardrules[ray]")
+    import ray
+    spec = _spec(games=2)
+    try:
+        rows = simulate(spec, workers=1, backend="ray")
+    finally:
+        ray.shutdown()
+    assert _stable(rows) == _stable(simulate(spec, workers=1))
+
+
+def test_unknown_backend():
+    with pytest.raises(ValueError, match="no backend 'spark'"):
+        simulate(_spec(games=2), backend="spark")
+
+
+def test_simulate_command(tmp_path):
+    out = tmp_path / "sim.csv"
+    result = runner.invoke(app, ["simulate", "gaia-project", "--players", "2", "-n", "2", "-w", "2",
+                                 "--bot", "random", "--quiet", "--out", str(out)],
+                           env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    assert "by faction / species" in result.output and "by seat" in result.output
+    assert "game length" in result.output and "bytes per task" in result.output
+    rows = read_results(out)
+    assert len(rows) == 4 and {r["seed"] for r in rows} == {0, 1}
+    first = boardrules.load_game(rows[0]["record"])
+    assert json.loads(first.save())["seed"] == 0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--bot", "chess"], "no bot 'chess'"), (["--bot", "p9=random"], "not a seat"),
+    (["--players", "9"], "not 9"), (["--backend", "spark"], "no backend")])
+def test_simulate_command_errors(args, message, tmp_path):
+    argv = ["simulate", "harvest", "-n", "1", "--quiet", "--out", str(tmp_path / "x.csv")]
+    if "--players" not in args:
+        argv += ["--players", "3"]
+    result = runner.invoke(app, argv + args)
+    assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
+
+
+def test_play_with_bots_per_seat(tmp_path):
+    result = runner.invoke(app, ["play", "harvest", "--players", "3", "--bot", "random", "--bot",
+                                 "p2=greedy", "--quiet", "--out", str(tmp_path)], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    bad = runner.invoke(app, ["play", "harvest", "--players", "3", "--bot", "p4=greedy"])
+    assert bad.exit_code == 1 and "not a seat" in bad.output

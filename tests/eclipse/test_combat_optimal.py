@@ -1,0 +1,373 @@
+"""Optimal play in the Eclipse odds solver, checked against a brute-force reference.
+
+The reference below shares no code with ``combat.py``'s solver: it rolls every die separately,
+lets the firing side put every hit on any ship the die reaches (wasting damage on a ship other
+dice destroy is allowed, as at the table), and finds the values by value iteration.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boardrules_eclipse.combat import (
+    DEFAULT_BUDGET,
+    FOCUS_FIRE_POLICY,
+    MAX_RUNS,
+    NPC_POLICY,
+    NPC_SPREAD_POLICY,
+    OPTIMAL_POLICY,
+    POLICIES,
+    CombatTooLarge,
+    Fleet,
+    Hit,
+    NpcPolicy,
+    NpcTies,
+    OptimalPolicy,
+    Policy,
+    ShipType,
+    SizeClass,
+    Stalemate,
+    combat_odds,
+    parse_fleet,
+    policy,
+    preset,
+    simulate_odds,
+)
+
+# ----------------------------------------------------------------------------- reference solver
+
+
+def _reference_value(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> float:
+    """P(attacker wins) + P(draw)/2 under optimal play on both sides, by value iteration."""
+    fleets = (attacker, defender)
+    order = sorted(
+        ((side, i, ship) for side, f in enumerate(fleets) for i, ship in enumerate(f.types)),
+        key=lambda a: (-a[2].initiative, -a[0], a[1]),
+    )
+    missiles = [a for a in order if a[2].missiles]
+    cannons = [a for a in order if a[2].cannons]
+
+    def canon(ships: list[tuple[int, int]], n_types: int) -> tuple:
+        return tuple(tuple(sorted((d for t, d in ships if t == j), reverse=True)) for j in range(n_types))
+
+    def ships_of(side_state: tuple) -> list[tuple[int, int]]:
+        return [(t, d) for t, ds in enumerate(side_state) for d in ds]
+
+    def end_value(state: tuple) -> float | None:
+        if not any(state[1]):
+            return 1.0
+        if not any(state[0]):
+            return 0.0
+        if not any(state[side][i] for side, i, _ in cannons):
+            return {Stalemate.DRAW: 0.5}.get(stalemate, 0.0)
+        return None
+
+    def results(state: tuple, act: tuple, missile: bool) -> list[tuple[float, list[tuple]]]:
+        """Per equally likely roll of every die: the states the firing side may choose."""
+        side, i, ship = act
+        enemy_fleet = fleets[1 - side]
+        enemy = ships_of(state[1 - side])
+        dice = (ship.missiles if missile else ship.cannons) * len(state[side][i])
+        penalty = 2 if missile and enemy_fleet.distortion_shield else 0
+        split = not missile and fleets[side].antimatter_splitter
+        out: dict[tuple, float] = {}
+        for rolls in itertools.product(range(1, 7), repeat=len(dice)):
+            hits = []
+            for dmg, r in zip(dice, rolls):
+                reach = [k for k, (t, _) in enumerate(enemy)
+                         if r == 6 or (r != 1 and r + ship.computer - enemy_fleet.types[t].shield - penalty >= 6)]
+                if reach:
+                    hits.extend([(1, reach)] * 4 if split and dmg == 4 else [(dmg, reach)])
+            choices = set()
+            for targets in itertools.product(*(reach for _, reach in hits)):
+                damage = [d for _, d in enemy]
+                for (dmg, _), k in zip(hits, targets):
+                    damage[k] += dmg
+                alive = [(t, dmg) for (t, _), dmg in zip(enemy, damage) if dmg <= enemy_fleet.types[t].hull]
+                new_side = canon(alive, len(enemy_fleet.types))
+                choices.add((state[0], new_side) if side == 0 else (new_side, state[1]))
+            key = tuple(sorted(choices))
+            out[key] = out.get(key, 0.0) + 6.0 ** -len(dice)
+        return [(p, list(choices)) for choices, p in out.items()]
+
+    start = tuple(tuple((0,) * n for n in f.counts) for f in fleets)
+    # Missiles: a finite tree, searched directly after the rounds are solved.
+    n = len(cannons)
+    values: dict[tuple, list[float]] = {}
+    graph: dict[tuple, list] = {}
+
+    def explore(state: tuple) -> None:
+        stack = [state]
+        while stack:
+            s = stack.pop()
+            if s in graph or end_value(s) is not None:
+                continue
+            graph[s] = [results(s, act, False) for act in cannons]
+            values[s] = [0.0] * n
+            for per_act in graph[s]:
+                stack.extend(c for _, choices in per_act for c in choices)
+
+    def node_value(s: tuple, k: int) -> float:
+        v = end_value(s)
+        return v if v is not None else values[s][k % n]
+
+    def missile_value(s: tuple, j: int) -> float:
+        if j == len(missiles):
+            return node_value(s, 0) if n else end_value(s)  # type: ignore[return-value]
+        if end_value(s) is not None and (not any(s[0]) or not any(s[1])):
+            return end_value(s)  # type: ignore[return-value]
+        side = missiles[j][0]
+        pick = max if side == 0 else min
+        return sum(p * pick(missile_value(c, j + 1) for c in choices) for p, choices in results(s, missiles[j], True))
+
+    def after_missiles(s: tuple, j: int) -> None:
+        if j == len(missiles) or not any(s[0]) or not any(s[1]):
+            explore(s)
+            return
+        for _, choices in results(s, missiles[j], True):
+            for c in choices:
+                after_missiles(c, j + 1)
+
+    after_missiles(start, 0)
+    for _ in range(5000):
+        delta = 0.0
+        for s, per_act in graph.items():
+            for k, act in enumerate(cannons):
+                pick = max if act[0] == 0 else min
+                v = sum(p * pick(node_value(c, k + 1) for c in choices) for p, choices in per_act[k])
+                delta = max(delta, abs(v - values[s][k]))
+                values[s][k] = v
+        if delta < 1e-13:
+            break
+    return missile_value(start, 0)
+
+
+def _value(odds) -> float:  # noqa: ANN001
+    return float(odds.win_probability("attacker") + odds.win_probability(None) / 2)
+
+
+# ------------------------------------------------------------------------------ small fleets
+
+DICE = st.sampled_from([1, 2, 4])
+
+
+@st.composite
+def small_ships(draw: st.DrawFn, name: str) -> ShipType:
+    return ShipType(
+        name=name,
+        size=draw(st.sampled_from(list(SizeClass))),
+        initiative=draw(st.integers(0, 3)),
+        hull=draw(st.integers(0, 2)),
+        computer=draw(st.integers(0, 2)),
+        shield=draw(st.integers(0, 2)),
+        cannons=draw(st.lists(DICE, min_size=1, max_size=1)),
+        missiles=draw(st.lists(DICE, max_size=1)),
+    )
+
+
+@st.composite
+def small_fleets(draw: st.DrawFn, prefix: str) -> Fleet:
+    n = draw(st.integers(1, 2))
+    ships = tuple((draw(small_ships(f"{prefix}{i}")), draw(st.integers(1, 2 if n == 1 else 1))) for i in range(n))
+    return Fleet(ships, antimatter_splitter=draw(st.booleans()), distortion_shield=draw(st.booleans()))
+
+
+SMALL = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SMALL
+@given(small_fleets("a"), small_fleets("d"), st.sampled_from(list(Stalemate)))
+def test_optimal_matches_brute_force(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> None:
+    """The solver (dominated assignments pruned, cycles in closed form) equals value iteration
+    over every assignment the table allows."""
+    odds = combat_odds(attacker, defender, OPTIMAL_POLICY, OPTIMAL_POLICY, stalemate=stalemate)
+    assert math.isclose(float(odds.total()), 1.0, abs_tol=1e-9)
+    assert math.isclose(_value(odds), _reference_value(attacker, defender, stalemate), abs_tol=1e-9)
+
+
+@SMALL
+@given(small_fleets("a"), small_fleets("d"), st.sampled_from([FOCUS_FIRE_POLICY, NPC_POLICY, NPC_SPREAD_POLICY]))
+def test_optimal_is_the_best_reply_and_the_game_value(attacker: Fleet, defender: Fleet, fixed: Policy) -> None:
+    """For any fixed policy Y: min_D P(Y, D) <= P(opt, opt) <= max_A P(A, Y), and a best reply
+    does at least as well as Y itself."""
+    def p(a, d):  # noqa: ANN001, ANN202
+        return float(combat_odds(attacker, defender, a, d).win_probability("attacker"))
+
+    value = p(OPTIMAL_POLICY, OPTIMAL_POLICY)
+    tol = 1e-9
+    assert p(fixed, OPTIMAL_POLICY) <= value + tol <= p(OPTIMAL_POLICY, fixed) + 2 * tol
+    assert p(OPTIMAL_POLICY, fixed) >= p(fixed, fixed) - tol
+    assert p(fixed, OPTIMAL_POLICY) <= p(fixed, fixed) + tol
+
+
+def test_optimal_beats_focus_fire_where_it_matters() -> None:
+    """Against two interceptors and an Ancient, focus fire shoots at the Ancient (most firepower
+    per damage point); optimal play takes the interceptors first and wins far more often."""
+    a = parse_fleet("2 interceptor, 1 starbase")
+    d = parse_fleet("2 interceptor, 1 ancient, +player")
+    optimal = combat_odds(a, d, OPTIMAL_POLICY, OPTIMAL_POLICY)
+    heuristic = combat_odds(a, d, FOCUS_FIRE_POLICY, OPTIMAL_POLICY)
+    assert math.isclose(_value(optimal), _reference_value(a, d, Stalemate.DEFENDER_WINS), abs_tol=1e-9)
+    assert optimal.win_probability("attacker") > heuristic.win_probability("attacker") + 0.15
+
+
+def test_optimal_fraction_mode_is_exact() -> None:
+    a, d = parse_fleet("2 interceptor, 1 cruiser"), parse_fleet("1 ancient, 1 interceptor, +player")
+    exact = combat_odds(a, d, OPTIMAL_POLICY, OPTIMAL_POLICY, fractions=True)
+    assert exact.total() == 1
+    floats = combat_odds(a, d, OPTIMAL_POLICY, OPTIMAL_POLICY)
+    assert math.isclose(float(exact.win_probability("attacker")), floats.win_probability("attacker"), abs_tol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_optimal_monte_carlo_within_three_standard_errors(seed: int) -> None:
+    """Simulated battles that follow the solved choices reproduce the exact distribution."""
+    a = parse_fleet("2 interceptor, 1 cruiser(2/1/+1/0; 1Y; 1O)")
+    d = parse_fleet("1 dreadnought, 2 interceptor(3/0/+1/0; 1Y)")
+    exact = combat_odds(a, d, OPTIMAL_POLICY, OPTIMAL_POLICY)
+    mc = simulate_odds(a, d, OPTIMAL_POLICY, OPTIMAL_POLICY, runs=4_000, seed=seed)
+    for side, fleet in (("attacker", a), ("defender", d)):
+        p = exact.win_probability(side)
+        assert abs(mc.win_probability(side) - p) <= 3 * mc.std_error(p)
+        for ship, count in fleet.ships:
+            for k in range(1, count + 1):
+                p = exact.survival(side, ship.name, k)
+                assert abs(mc.survival(side, ship.name, k) - p) <= 3 * mc.std_error(p) + 1e-12
+
+
+def test_policy_names() -> None:
+    assert set(POLICIES) == {"optimal", "focus-fire", "npc", "npc-spread"}
+    assert policy("Optimal") is OPTIMAL_POLICY and policy("npc-spread") == NpcPolicy(NpcTies.SPREAD)
+    assert not isinstance(OPTIMAL_POLICY, Policy) and isinstance(OPTIMAL_POLICY, OptimalPolicy)
+    with pytest.raises(ValueError, match="optimal, focus-fire, npc, npc-spread"):
+        policy("best")
+
+
+# --------------------------------------------------------------------------- NPC tie option
+
+
+def test_npc_ties_concentrate_or_spread() -> None:
+    """Hits that destroy nothing: piled on one of two equally large ships, or spread over them."""
+    ships = (preset("dreadnought"), preset("interceptor"))
+    state = ((0, 0), ())
+    hits = (Hit(1, (0,)), Hit(1, (0,)))
+    assert NPC_POLICY.assign(ships, state, hits) == ((2, 0), ())
+    assert NPC_SPREAD_POLICY.assign(ships, state, hits) == ((1, 1), ())
+    # Kills still come first, and spreading prefers the least damaged of the largest.
+    hits = (Hit(1, (0, 1)), Hit(1, (0, 1)))
+    state = ((1, 0), (0,))
+    assert NPC_SPREAD_POLICY.assign(ships, state, hits) == ((0,), (0,))  # 1 + 2 > hull 2: the damaged one dies
+    assert NPC_SPREAD_POLICY.assign(ships, ((0, 0, 0), ()), (Hit(1, (0,)),) * 2) == ((1, 1, 0), ())
+
+
+def test_npc_spread_changes_the_odds() -> None:
+    a = parse_fleet("2 ancient")
+    d = parse_fleet("2 dreadnought")
+    conc = combat_odds(a, d, NPC_POLICY, fractions=True).win_probability("attacker")
+    spread = combat_odds(a, d, NPC_SPREAD_POLICY, fractions=True).win_probability("attacker")
+    assert conc != spread and conc > spread  # spreading damage over dreadnoughts wastes it
+
+
+# ------------------------------------------------------------------------------------ limits
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("200 interceptor", "at most 60 ships"),
+        ("40 interceptor, 21 cruiser", "at most 60 ships"),
+        ("1 interceptor(3/100/0/0; 1Y)", "hull must be an integer from 0 to 99"),
+        ("1 interceptor(3/0/+100/0; 1Y)", "computer must be"),
+        ("1 interceptor(3/0/0/-100; 1Y)", "shield must be"),
+        ("1 interceptor(100/0/0/0; 1Y)", "initiative must be"),
+        ("1 interceptor(3/0/0/0; 17Y)", "at most 16 dice"),
+        ("1 interceptor(3/0/0/0; -; 17O)", "at most 16 dice"),
+    ],
+)
+def test_fleet_limits(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_fleet(text)
+
+
+def test_many_dice_do_not_overflow() -> None:
+    """Probabilities are exact integer counts over 6**dice, so hundreds of dice in one volley stay
+    finite (this used to raise OverflowError: a factorial times a float)."""
+    odds = combat_odds(parse_fleet("60 interceptor(3/0/0/0; 4Y)"), parse_fleet("1 ancient"))
+    assert math.isclose(float(odds.total()), 1.0, abs_tol=1e-9)
+    assert odds.win_probability("attacker") > 0.999
+
+
+def test_work_budget() -> None:
+    a, d = parse_fleet("4 interceptor, 2 cruiser"), parse_fleet("4 interceptor, 2 cruiser, 1 dreadnought")
+    with pytest.raises(CombatTooLarge, match="Monte-Carlo"):
+        combat_odds(a, d, OPTIMAL_POLICY, OPTIMAL_POLICY, budget=1_000)
+    with pytest.raises(CombatTooLarge):
+        combat_odds(a, d, budget=100)
+    with pytest.raises(CombatTooLarge):
+        combat_odds(parse_fleet("20 interceptor(3/0/0/0; 16Y)"), parse_fleet("1 gcds"), budget=10_000)
+    assert combat_odds(a, d, budget=DEFAULT_BUDGET).total() == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="runs must be between 1 and"):
+        simulate_odds(a, d, runs=MAX_RUNS + 1)
+    with pytest.raises(ValueError, match="runs must be between 1 and"):
+        simulate_odds(a, d, runs=-5)
+
+
+# ------------------------------------------------------------------------------ command line
+
+
+def _odds_cli(*args: str):  # noqa: ANN202
+    from typer.testing import CliRunner
+
+    from boardrules import plugins
+    from boardrules.cli import app
+
+    plugins.manager().hook.boardrules_cli(app=app)
+    return CliRunner().invoke(app, ["odds", *args], env={"COLUMNS": "120"})
+
+
+def test_cli_policies() -> None:
+    a, d = "2 interceptor, 1 starbase", "2 interceptor, 1 ancient, +player"
+    expected = {}
+    for name, pol in (("optimal", OPTIMAL_POLICY), ("focus-fire", FOCUS_FIRE_POLICY)):
+        p = combat_odds(parse_fleet(a), parse_fleet(d), pol, OPTIMAL_POLICY).win_probability("attacker")
+        expected[name] = f"{p:.4f}"
+        result = _odds_cli(a, d, "--attacker-policy", name, "--defender-policy", "optimal")
+        assert result.exit_code == 0, result.output
+        line = next(x for x in result.output.splitlines() if "attacker" in x and "all outcomes" in x)
+        assert expected[name] in line
+    assert expected["optimal"] != expected["focus-fire"]
+    spread = _odds_cli("2 ancient", "2 dreadnought", "--attacker-policy", "npc-spread")
+    npc = _odds_cli("2 ancient", "2 dreadnought")
+    assert spread.exit_code == npc.exit_code == 0 and spread.output != npc.output
+    bad = _odds_cli(a, d, "--attacker-policy", "best")
+    assert bad.exit_code == 2 and "optimal" in bad.output
+
+
+def test_cli_rejects_bad_numbers() -> None:
+    negative = _odds_cli("2 interceptor", "1 ancient", "--mc", "-5")
+    assert negative.exit_code == 2 and "--mc" in negative.output
+    huge = _odds_cli("200 interceptor", "1 ancient")
+    assert huge.exit_code == 1 and "at most 60 ships" in huge.output
+    assert isinstance(huge.exception, SystemExit)  # a clean exit, not an OverflowError
+
+
+def test_cli_too_large_suggests_monte_carlo(monkeypatch: pytest.MonkeyPatch) -> None:
+    from boardrules_eclipse import combat
+
+    monkeypatch.setattr(combat, "combat_odds", functools.partial(combat.combat_odds, budget=50))
+    result = _odds_cli("4 interceptor", "2 starbase", "--mc", "500")
+    assert result.exit_code == 1
+    assert "Monte-Carlo (500 battles)" in result.output and "steps of work" in result.output
+
+
+def test_cli_help_explains_fleets() -> None:
+    text = _odds_cli("--help").output
+    for needle in ("I/H/C/S", "initiative", "hull", "computer", "shield", "Y ion", "O plasma",
+                   "R antimatter", "+splitter", "NAME:CLASS", "optimal", "npc-spread", "Winning"):
+        assert needle in text, needle

@@ -1,0 +1,93 @@
+"""Issue 8: adjacency, pinning, movement reach and who fights whom are computations a module
+extends through the rule files' data (warp portals, allies, ``pinned_by``, NPC ``pins``, part
+``jumps``), not private Python. Each test sets the data as a module would and checks the
+computation follows it, and that the base game is unchanged without it."""
+
+from __future__ import annotations
+
+import boardrules
+from boardrules.game import Action
+from boardrules.runtime import Context
+
+from boardrules_eclipse.galaxy import neighbours
+from boardrules_eclipse.primitives import move_options
+
+from .test_combat_play import FAR, NEAR, _end_actions, _stage
+from .test_edge_cases import HOME, _set
+from .test_game import check_invariants, new
+
+X, X_SECTOR = NEAR, "s301"    # next to p1's home, joined to it by a wormhole
+
+
+def _moves(g, p=0):
+    return set(move_options.fn(Context(g.ruleset, g.state.values, me=p)))
+
+
+def test_warp_portals_are_adjacent_to_each_other():
+    """Seed (RotA warp portals): every warp portal is adjacent to every other."""
+    g = new(2)
+    _stage(g, FAR, "s106")
+    assert f"interceptor@{HOME}>{FAR}" not in _moves(g)
+    _set(g, **{f"v__warp_portal_at__{HOME}": True, f"v__warp_portal_at__{FAR}": True})
+    assert f"interceptor@{HOME}>{FAR}" in _moves(g)
+
+
+def test_allies_neither_fight_nor_pin_and_pin_together():
+    """Seed (RotA alliances): allies do not attack or pin each other and count together
+    against an opponent's pinning."""
+    g = new(3)
+    _stage(g, X, X_SECTOR, ships=[(0, "interceptor"), (1, "interceptor"), (2, "interceptor")])
+    assert not any(m.startswith(f"interceptor@{X}>") for m in _moves(g))   # two enemies pin it
+    _set(g, v__allies__0=(1,), v__allies__1=(0,))
+    assert any(m.startswith(f"interceptor@{X}>") for m in _moves(g))       # 2 of a side vs 1
+    # the allies' ships fight only p3
+    g.auto_chance = False
+    for p in (1, 2, 3):
+        g.play(f"p{p} pass_turn")
+    while g.get("battle"):
+        d = g.state.pending[0]
+        if d.label == "rolls":
+            g.play(Action(d.player, d.label, ((1,) * d.options.count,)))   # all miss
+        else:
+            g.play(Action(d.player, d.label, (False,) if d.label == "retreat" else (d.options[0],)))
+    pairs = {frozenset((a, b)) for h, a, b in g.get("battles_fought")}
+    assert pairs == {frozenset((2, 1)), frozenset((2, 0))}
+
+
+def test_pinned_by_and_npc_pins(tmp_path):
+    """Player aid (Cloaking Device): opponents need two ships to pin each of yours -- as data:
+    a technology's ``pinned_by``; an NPC ship's ``pins`` says how many ships it pins."""
+    house = tmp_path / "cloak.rules"
+    house.write_text("extend tech tech_gauss_shield { pinned_by 2 }\n"
+                     "extend npc_ship ancient { pins 2 }\n", encoding="utf-8")
+    g = boardrules.new_game("eclipse", players=2, rules=[house])
+    for p in (1, 0):
+        g.play(f"p{p + 1} pick_species terrans")
+    _stage(g, X, X_SECTOR, ships=[(0, "interceptor"), (0, "interceptor"), (1, "interceptor")])
+    leave = f"interceptor@{X}>"
+    assert any(m.startswith(leave) for m in _moves(g))            # 2 ships vs 1 pin: one goes
+    _set(g, **{f"v__npcs__{X}": ("ancient",)})                     # + an Ancient pinning 2
+    assert not any(m.startswith(leave) for m in _moves(g))         # 2 ships vs 3 pins
+    _set(g, v__techs__0=("tech_starbase", "tech_gauss_shield"))     # cloaked: 3 // 2 = 1 pin
+    assert any(m.startswith(leave) for m in _moves(g))
+
+
+def test_jumps_reach_any_neighbour(tmp_path):
+    """Seed (Jump Drive): a jump goes to any neighbouring hex, wormholes or not, and may be
+    the ship's only drive -- as data: a part's ``jumps``."""
+    house = tmp_path / "jump.rules"
+    house.write_text("part jump_drive { jumps 1; energy -2 }\n", encoding="utf-8")
+    g = boardrules.new_game("eclipse", players=2, rules=[house])
+    for p in (1, 0):
+        g.play(f"p{p + 1} pick_species terrans")
+    q, r = map(int, HOME.split(","))
+    around = [f"{a},{b}" for a, b in neighbours((q, r))]
+    for h in around:
+        if h not in g.get("hexes"):
+            _stage(g, h, "s304", rotation=1)
+    drive = {m.split(">")[1] for m in _moves(g) if m.startswith(f"interceptor@{HOME}>")}
+    _set(g, **{"v__blueprint__0__interceptor": ("ion_cannon", "nuclear_source", "jump_drive",
+                                                "empty")})
+    jump = {m.split(">")[1] for m in _moves(g) if m.startswith(f"interceptor@{HOME}>")}
+    assert jump == set(around) and drive < jump
+    check_invariants(g)
