@@ -15,6 +15,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from .lang.diagnostics import Diagnostic
+
 
 class BoardrulesError(Exception):
     """Base class of every error boardrules raises on purpose."""
@@ -23,7 +28,7 @@ class BoardrulesError(Exception):
 class RulesError(BoardrulesError):
     """Rule files with errors. ``diagnostics`` lists all of them, in file order."""
 
-    def __init__(self, diagnostics):
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
         self.diagnostics = tuple(diagnostics)
         super().__init__("\n".join(d.format() for d in self.diagnostics))
 

@@ -16,8 +16,10 @@ Pending decisions (``choose``, ``draw``) come before anything else, front first.
 from __future__ import annotations
 
 import copy
+import os
 import random
-from typing import Iterator
+from collections.abc import Iterable, Mapping
+from typing import Any, Iterator, TypedDict, overload
 
 import attrs
 
@@ -26,10 +28,26 @@ from .errors import BoardrulesError, ExecutionBudgetError, IllegalActionError, N
 from .lang import semantics as S
 from .record import Record
 from .ruleset import Ruleset, build_ruleset
-from .runtime import CHANCE, MAX_STEPS, BudgetExceeded, Context, Dice, Event, RuleViolation
+from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
+                      RuleViolation)
 from .state import State
 
 DONE = "done"
+
+
+class Score(TypedDict):
+    """One player's score: ``total`` and the victory points by ``sources`` (rule or entity)."""
+
+    total: int
+    sources: dict[str, int]
+
+
+class View(TypedDict):
+    """What one player may know (:meth:`Game.view`): state ``values`` by key, ``pending``
+    decisions (others' without their bindings, chance's without their options)."""
+
+    values: dict[tuple[Any, ...], Any]
+    pending: list[Decision]
 
 
 def _action_player(value: object) -> None:
@@ -43,7 +61,7 @@ def _action_name(value: object) -> None:
         raise TypeError(f"Action: name must be the action's name as a text, not {value!r}")
 
 
-def _action_args(value: object) -> tuple:
+def _action_args(value: object) -> tuple[Any, ...]:
     """A tuple of arguments; one text stands for itself (not split into characters)."""
     if isinstance(value, str):
         return (value,)
@@ -59,19 +77,26 @@ class Action:
     optional decision; a single text is one argument). Raises ``TypeError`` for values
     of the wrong type."""
 
-    player: int = attrs.field(validator=lambda _s, _a, v: _action_player(v))
-    name: str = attrs.field(validator=lambda _s, _a, v: _action_name(v))
-    args: tuple = attrs.field(default=(), converter=_action_args)
+    player: int
+    name: str
+    args: tuple[Any, ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        # one cheap test on the common case: the engine makes actions by the thousand
+        if type(self.player) is not int or type(self.name) is not str or type(self.args) is not tuple:
+            _action_player(self.player)
+            _action_name(self.name)
+            object.__setattr__(self, "args", _action_args(self.args))
 
     def __str__(self) -> str:
         return format_action(self)
 
 
-def _who(p) -> str:
+def _who(p: object) -> str:
     return "chance" if p == CHANCE else (f"p{p + 1}" if isinstance(p, int) else repr(p))
 
 
-def format_value(v) -> str:
+def format_value(v: object) -> str:
     if v is None:
         return "none"
     if isinstance(v, bool):
@@ -113,11 +138,11 @@ class Game:
                              options=dict(ruleset.recipe.options), players=players, seed=seed,
                              rules=ruleset.recipe.rules, texts=ruleset.recipe.texts,
                              ruleset=ruleset.id)
-        self.log: list = []
-        self._history: list = []  # (state, record length, log length) before each action
+        self.log: list[Event] = []
+        self._history: list[tuple[State, int, int]] = []  # (state, record length, log length) before each action
         # what the last listing of legal actions found, to play one of them without running it
         # again: (state, record length, {action: (context, pending)})
-        self._tried: tuple = (None, 0, {})
+        self._tried: tuple[Any, int, dict[Any, Any]] = (None, 0, {})
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -138,7 +163,7 @@ class Game:
                     ctx.set(("t", t.name, p), t.start)
         ctx.set(("f", "stage"), 0)
         ctx.set(("f", "step"), 0)
-        pending: list = []
+        pending: list[Any] = []
         try:
             self._advance(ctx, pending)
         except RuleViolation as err:
@@ -155,7 +180,7 @@ class Game:
         """True once the flow has finished."""
         return bool(self.state.values.get(("f", "over")))
 
-    def players_to_act(self) -> frozenset:
+    def players_to_act(self) -> frozenset[int]:
         """The players who may act now (``CHANCE`` when a chance outcome is due)."""
         st = self.state
         if st.values.get(("f", "over")):
@@ -176,13 +201,13 @@ class Game:
         self._check_player(player)
         return LegalActions(self, player)
 
-    def _check_player(self, player) -> None:
+    def _check_player(self, player: object) -> None:
         if player is not None and player != CHANCE and not (
                 isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.players):
             raise ValueError(f"no player {player!r} in a {self.players}-player game "
                              f"(players are 0..{self.players - 1})")
 
-    def get(self, name: str, player: int | None = None, index=None):
+    def get(self, name: str, player: int | None = None, index: Any = None) -> Any:
         """Read a resource, track, component supply or variable by its rules name
         (``player``: whose, for what is kept per player; ``index``: the hex or entity of a
         per-hex or per-entity variable). Raises :class:`~boardrules.errors.BoardrulesError`."""
@@ -199,10 +224,10 @@ class Game:
             raise BoardrulesError(f"'{name}' is kept per {value.var.per[-1]}: pass index=")
         return value
 
-    def scores(self) -> list[dict]:
+    def scores(self) -> list[Score]:
         """Per player: ``{"total": int, "sources": {source: int}}`` for the scored resource."""
         scored = [r.name for r in self.ruleset.resources.values() if r.scored]
-        out = []
+        out: list[Score] = []
         for p in range(self.players):
             sources = {k[2]: v for k, v in self.state.values.items() if k[0] == "s" and k[1] == p}
             total = sum(self.state.values.get(("r", r, p), 0) for r in scored)
@@ -218,7 +243,7 @@ class Game:
         for p, sc in enumerate(self.scores()):
             ctx.me = p
             keys[p] = (sc["total"], *(fn(ctx) for fn in self.ruleset.tiebreak))
-        places: list = []
+        places: list[tuple[int, ...]] = []
         for p in sorted(keys, key=lambda q: keys[q], reverse=True):
             if places and keys[places[-1][0]] == keys[p]:
                 places[-1] = places[-1] + (p,)
@@ -226,7 +251,7 @@ class Game:
                 places.append((p,))
         return places
 
-    def view(self, player: int | None) -> dict:
+    def view(self, player: int | None) -> View:
         """What ``player`` may know (None: a spectator): hidden variables show only their size,
         private ones only to their owner, pending chance decisions without their options, and
         other players' pending decisions without their bindings (``env``: e.g. a tile drawn for
@@ -257,13 +282,14 @@ class Game:
     def parse(self, text: str) -> Action:
         """Read an action from text (the game's notation if it has one, else the generic one)."""
         if self.notation is not None:
-            return self.notation.parse(self, text)
+            action: Action = self.notation.parse(self, text)
+            return action
         return parse_generic(self, text)
 
     def format(self, action: Action) -> str:
         return self.notation.format(self, action) if self.notation is not None else format_action(action)
 
-    def play(self, action, *, check: bool = True) -> None:
+    def play(self, action: Action | str, *, check: bool = True) -> None:
         """Play ``action`` (an :class:`Action` or its text).
 
         With ``check`` (the default) the action must be legal: otherwise
@@ -316,7 +342,8 @@ class Game:
                      for p, v in zip(adef.params, action.args))
         return format_action(Action(action.player, action.name, args))
 
-    def _run(self, action: Action, check: bool = True, args_checked: bool = False):
+    def _run(self, action: Action, check: bool = True,
+             args_checked: bool = False) -> tuple[Context, list[Any]]:
         """Run ``action`` on a scratch context over the current state; return
         (context, pending decisions). Raises RuleViolation; changes nothing.
         ``args_checked``: the arguments come from :meth:`_arg_tuples` on this very state (a
@@ -340,7 +367,7 @@ class Game:
         self._advance(ctx, pending)
         return ctx, pending
 
-    def _try(self, action: Action, check: bool = True):
+    def _try(self, action: Action, check: bool = True) -> tuple[State, list[Event]]:
         """Run ``action``; return (new state, events) or raise IllegalActionError."""
         state, nrec, tried = self._tried
         if state is self.state and nrec == len(self.record.actions) and action in tried:
@@ -358,7 +385,7 @@ class Game:
                       rule=rule, action=action) from None
         return State(ctx.merged(), tuple(pending)), ctx.events
 
-    def _resolve(self, ctx, pending, action, check) -> None:
+    def _resolve(self, ctx: Any, pending: Any, action: Any, check: Any) -> None:
         d = pending[0]
         if action.player != d.player or action.name != d.label:
             who = "chance" if d.player == CHANCE else f"p{d.player + 1}"
@@ -391,7 +418,8 @@ class Game:
             # next player's turn (docs/language.md, 'after turn')
             self._run_after(ctx, pending)
 
-    def _turn_action(self, ctx, pending, action, check, args_checked=False) -> None:
+    def _turn_action(self, ctx: Any, pending: Any, action: Any, check: Any,
+                     args_checked: bool = False) -> None:
         rs = ctx.rs
         turn = ctx.get(("f", "turn"))
         if turn is None:
@@ -445,7 +473,7 @@ class Game:
             else:
                 ctx.set(("f", "turn"), (order, pos, player, True))
 
-    def _domain(self, ctx, adef, i):
+    def _domain(self, ctx: Any, adef: Any, i: int) -> Any:
         """The values parameter ``i`` of ``adef`` may take (earlier ones bound in ctx.env)."""
         dom = ctx.rs.param_domains[adef.name][i]
         if dom is not None:
@@ -459,7 +487,8 @@ class Game:
             return (False, True)
         return ctx.rs.by_kind.get(t, ())
 
-    def _arg_tuples(self, ctx, adef, i=0, bound=(), env=None):
+    def _arg_tuples(self, ctx: Any, adef: Any, i: int = 0, bound: tuple[Any, ...] = (),
+                    env: Any = None) -> Iterator[tuple[Any, ...]]:
         """Every argument tuple allowed by the parameters' domains and ``where`` conditions
         (``env``: the earlier parameters' bindings)."""
         params = adef.params
@@ -484,8 +513,8 @@ class Game:
             else:
                 yield from self._arg_tuples(ctx, adef, i + 1, bound + (v,), inner)
 
-    def _check_args(self, ctx, adef, args) -> None:
-        env = {}
+    def _check_args(self, ctx: Any, adef: Any, args: Any) -> None:
+        env: dict[str, Any] = {}
         for i, (prm, v) in enumerate(zip(adef.params, args)):
             ctx.env = dict(env)
             if v not in self._domain(ctx, adef, i):  # the rule's own words when it has them
@@ -500,13 +529,13 @@ class Game:
                                     adef.name, prm.where.span)
         ctx.env = {}
 
-    def _end_turn(self, ctx, pending, player) -> None:
+    def _end_turn(self, ctx: Any, pending: Any, player: Any) -> None:
         turn = ctx.get(("f", "turn"))
         order, pos, _, _ = turn
         ctx.set(("f", "turn"), (order, pos, None, False))
         self._run_after(ctx, pending)
 
-    def _run_after(self, ctx, pending) -> None:
+    def _run_after(self, ctx: Any, pending: Any) -> None:
         after = ctx.get(("f", "after")) or ()
         ctx.set(("f", "after"), ())
         queued = []
@@ -516,11 +545,11 @@ class Game:
             ctx.queued = []
         pending[:0] = queued
 
-    def _step(self, ctx):
+    def _step(self, ctx: Any) -> Any:
         stage = self.ruleset.stages[ctx.get(("f", "stage"))]
         return stage.steps[ctx.get(("f", "step"))]
 
-    def _advance(self, ctx, pending) -> None:
+    def _advance(self, ctx: Any, pending: Any) -> None:
         """Run the flow until someone must decide or act, or the game ends."""
         rs = self.ruleset
         for _ in range(100000):
@@ -599,21 +628,21 @@ class Game:
             return
         raise RuleViolation("the flow does not progress (a loop without turns?)", "flow")
 
-    def _finish_step(self, ctx, step_i) -> None:
+    def _finish_step(self, ctx: Any, step_i: int) -> None:
         ctx.set(("f", "turn"), None)
         ctx.set(("f", "acted"), ())
         ctx.set(("f", "step"), step_i + 1)
         self._emit(ctx, "step_ends", self.ruleset.stages[ctx.get(("f", "stage"))].steps[step_i].name)
 
     @staticmethod
-    def _emit(ctx, event, arg) -> None:
+    def _emit(ctx: Any, event: str, arg: Any) -> None:
         """Raise one of the engine's own events (only when some rule reacts to it); decisions
         its triggers queue stay in ``ctx.queued`` for the flow to pick up."""
         if event in ctx.rs.triggers_by_event:
             ctx.me = None
             S.emit(ctx, event, [arg])
 
-    def _order(self, ctx, step) -> tuple:
+    def _order(self, ctx: Any, step: Any) -> tuple[int, ...]:
         n = ctx.nplayers
         kind, fn = step.order
         if kind == "by":
@@ -626,7 +655,7 @@ class Game:
         return {"seat": seat, "reverse seat": seat[::-1], "snake": seat + seat[::-1],
                 "reverse snake": seat[::-1] + seat}[kind]
 
-    def _next(self, ctx, step, order, pos):
+    def _next(self, ctx: Any, step: Any, order: Any, pos: int) -> int | None:
         if not order:
             return None
         if step.mode == "once":
@@ -713,7 +742,7 @@ class Game:
             return False
         return True
 
-    def _candidate_legal(self, action: Action, tried: dict) -> bool:
+    def _candidate_legal(self, action: Action, tried: dict[Any, Any]) -> bool:
         """:meth:`is_legal` for an action :meth:`candidates` just listed (its arguments are
         within their domains and ``where`` conditions: they are not checked again); the run of
         a legal one is kept in ``tried``."""
@@ -782,7 +811,7 @@ class Game:
         ``boardrules_renderers``), or None when no plugin draws this game."""
         if not self.ruleset.game:
             return None
-        renderers: dict = {}
+        renderers: dict[str, Any] = {}
         for group in plugins.manager().hook.boardrules_renderers(game=self.ruleset.game):
             renderers.update(group or {})
         draw = renderers.get("map")
@@ -797,7 +826,7 @@ class LegalActions:
         self._game = game
         self._player = player
         self._state = game.state
-        self._cache: list | None = None
+        self._cache: list[Action] | None = None
 
     def _fresh(self) -> None:
         if self._game.state is not self._state:
@@ -823,8 +852,8 @@ class LegalActions:
             yield from self._cache
             return
         game = self._game
-        found: list = []
-        tried: dict = {}
+        found: list[Action] = []
+        tried: dict[Any, Any] = {}
         game._tried = (self._state, len(game.record.actions), tried)
         for a in game.candidates(self._player):
             if game._candidate_legal(a, tried):
@@ -832,30 +861,41 @@ class LegalActions:
                 yield a
         self._cache = found
 
-    def __len__(self) -> int:
+    def _all(self) -> list[Action]:
+        """Every legal action, listed once."""
         if self._cache is None:
             for _ in self:
                 pass
-        return len(self._cache)
+        assert self._cache is not None
+        return self._cache
+
+    def __len__(self) -> int:
+        return len(self._all())
 
     def __bool__(self) -> bool:
         return any(True for _ in self)
 
-    def __getitem__(self, index: int) -> Action:
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
         """The action at ``index`` in listing order (negative indexes count from the end)."""
         if isinstance(index, bool) or not isinstance(index, (int, slice)):
             raise TypeError(f"legal actions are indexed by number, not {index!r}")
-        len(self)  # lists them all once
-        return self._cache[index]
+        return self._all()[index]
 
     def __repr__(self) -> str:
-        n = len(self)
-        shown = ", ".join(self._game.format(a) for a in self._cache[:5])
+        listed = self._all()
+        n = len(listed)
+        shown = ", ".join(self._game.format(a) for a in listed[:5])
         more = f", … {n - 5} more" if n > 5 else ""
         return f"<LegalActions {n}: {shown}{more}>"
 
 
-def _bag(game: Game, name: str) -> tuple:
+def _bag(game: Game, name: str) -> tuple[Any, ...]:
     """The contents of list variable ``name`` now (its default when never changed)."""
     values = game.state.values
     key = ("v", name)
@@ -902,7 +942,7 @@ def parse_generic(game: Game, text: str) -> Action:
     return Action(player, name, tuple(_convert(text, p.type.name, r) for p, r in zip(adef.params, raw)))
 
 
-def _convert(text, type_name, raw):
+def _convert(text: str, type_name: str, raw: str) -> Any:
     if type_name == "int":
         try:
             return int(raw)
@@ -921,8 +961,11 @@ def _convert(text, type_name, raw):
     return raw
 
 
-def new_game(game: str | None = None, *, players: int, seed=0, modules=(), options=None,
-             rules=(), texts=None, backend: str = "compiled", max_steps: int = MAX_STEPS) -> Game:
+def new_game(game: str | None = None, *, players: int, seed: int = 0,
+             modules: str | Iterable[str] = (), options: Mapping[str, Any] | None = None,
+             rules: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] = (),
+             texts: Mapping[str, str] | None = None, backend: str = "compiled",
+             max_steps: int = MAX_STEPS) -> Game:
     """Start a game: the one obvious entry point.
 
     ``game``: an installed game's name (``boardrules plugins`` lists them) or None with

@@ -116,3 +116,8 @@ def test_legal_actions_index_and_show_the_first_few(game):
     assert shown.startswith(f"<LegalActions {len(listed)}: {game.format(listed[0])}, ")
     many = boardrules.new_game("gaia-project", players=2, seed=1).legal_actions()
     assert len(many) > 5 and repr(many).endswith(f", … {len(many) - 5} more>")
+
+
+def test_the_package_is_marked_typed():
+    from importlib import resources
+    assert resources.files("boardrules").joinpath("py.typed").is_file()
