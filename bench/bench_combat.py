@@ -5,8 +5,9 @@ Run: ``PYTHONPATH=src:plugins python bench/bench_combat.py [--quick] [--optimal-
 Prints, per battle, the best-of-N wall time of :func:`combat_odds` (each call starts with empty
 caches), the number of outcomes, P(attacker wins), and the Monte-Carlo cost per simulated battle.
 Then the same battles with optimal play on both sides (:data:`OPTIMAL_POLICY`), as a ratio to the
-fixed policies' time in the same run; ``--optimal-large`` adds the supply-limited fleets, which
-need more work than the default budget allows (reported as such).
+fixed policies' time in the same run, and the largest supply-limited fleet playing optimally
+against NPC fleets; ``--optimal-large`` adds the large player-vs-player battles with optimal play
+on both sides (most need more work than the default budget allows, reported as such).
 """
 
 from __future__ import annotations
@@ -55,11 +56,20 @@ SMALL = [
 ]
 
 
-def run_optimal(label: str, attacker: str, defender: str, repeats: int) -> None:
+# The largest supply-limited fleet (eclipse-data.md §4; the attacker has no starbases) against
+# NPC fleets: the player plays optimally, the NPCs by their rule.
+SUPPLY_VS_NPC = [
+    ("supply vs GCDS", "8 interceptor, 4 cruiser, 2 dreadnought", "1 gcds"),
+    ("supply vs 3 Ancients", "8 interceptor, 4 cruiser, 2 dreadnought", "3 ancient"),
+    ("upgraded vs GCDS", UPGRADED.replace(", 4 starbase(5/4/+2/-1; 2O)", ""), "1 gcds"),
+]
+
+
+def run_optimal(label: str, attacker: str, defender: str, repeats: int, both: bool = True) -> None:
     a, d = parse_fleet(attacker), parse_fleet(defender)
     fixed, odds = best_of(repeats, lambda: combat_odds(a, d))
     try:
-        seconds, best = best_of(repeats, lambda: combat_odds(a, d, OPTIMAL_POLICY, OPTIMAL_POLICY))
+        seconds, best = best_of(repeats, lambda: combat_odds(a, d, OPTIMAL_POLICY, OPTIMAL_POLICY if both else None))
     except CombatTooLarge as error:
         print(f"{label:22} optimal: over the work budget ({error})")
         return
@@ -90,6 +100,9 @@ def main(argv: list[str]) -> None:
     print("optimal play on both sides (best of 5; large: best of 1)")
     for bid, a, d in ORACLE + SMALL:
         run_optimal(bid, a, d, repeats=5)
+    print("optimal attacker against the NPC rule (best of 3)")
+    for label, a, d in SUPPLY_VS_NPC:
+        run_optimal(label, a, d, repeats=3, both=False)
     if "--optimal-large" in argv:
         for label, a, d in LARGE:
             run_optimal(label, a, d, repeats=1)

@@ -35,6 +35,14 @@ def test_the_site_builds_strictly(tmp_path):
                           str(tmp_path / "site")], cwd=REPO, capture_output=True, text=True,
                          env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"})
     assert run.returncode == 0, run.stderr[-3000:]
+    for page in (tmp_path / "site").glob("*/index.html"):
+        # no markdown left unrendered (a fence that did not open swallows the rest of a page)
+        raw = [line for line in page.read_text(encoding="utf-8").splitlines()
+               if line.startswith(("```", "## ", "### "))]
+        assert raw == [], f"{page.parent.name}: {raw[:3]}"
     reference = (tmp_path / "site" / "reference" / "index.html").read_text(encoding="utf-8")
     for name in ("boardrules.new_game", "boardrules.Game.play", "boardrules.adapters.pettingzoo"):
         assert f'id="{name}"' in reference
+    # the docstrings' Sphinx roles become links (docs/_ext/sphinx_roles.py), never raw text
+    assert ":class:" not in reference and "<autoref" not in reference
+    assert 'href="#boardrules.IllegalActionError"><code>IllegalActionError</code>' in reference

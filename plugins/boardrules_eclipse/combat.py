@@ -25,6 +25,13 @@ the Ancients rulebook for the rare technologies):
    This is modelled by turning each such die into four 1-damage hits with the same targets.
 5. *Distortion Shield* (RotA rare technology): enemy missiles get -2 to hit this side (a natural 6
    still hits).
+   *Point Defense* (RotA rare technology; ../shared/rules/eclipse-rota-rules.md §1 and
+   eclipse.md §4 case 14): after the enemy has rolled and placed the missile hits of one ship
+   type, and before they land, every cannon die of this side's living ships rolls once; each die
+   that hits (natural 6, never a natural 1, else die + computer >= 6; shields do not count)
+   destroys one incoming missile of this side's choice. Optimal play chooses which; a fixed
+   policy destroys the largest missiles first, those aimed at the largest, then most damaged
+   ship first [X]. Every missile volley meets point defense (the "per ship type" reading).
 6. The battle ends when one side has no ships. If neither side has a cannon left (so nothing can
    ever change) the battle is a stalemate, resolved by :class:`Stalemate` — by default a defender
    win, as in ../shared/rules/eclipse-combat-oracle.md (the 1st-edition wording is unconfirmed,
@@ -36,7 +43,26 @@ for every destroyed ship), so the chain of round-start states is acyclic apart f
 and a state left with probability ``1 - p_stay`` passes on its mass divided by ``1 - p_stay``
 (the geometric series), states being visited in increasing progress.
 
-Not modelled: retreat, point defense, regeneration (Morph Shield and regenerating ancients),
+Who assigns hits how is a *policy* per side: the NPC rule (:data:`NPC_POLICY`, or
+:data:`NPC_SPREAD_POLICY` where the rule leaves a choice, :class:`NpcTies`), the focus-fire
+heuristic (:data:`FOCUS_FIRE_POLICY`, the default for players), or optimal play
+(:data:`OPTIMAL_POLICY`; winning is defined in :class:`OptimalPolicy`). Optimal play is solved
+exactly as a two-player zero-sum stochastic game with perfect information: every battle state
+that any assignment can reach is enumerated, then the attacker's value (P(win) + P(draw)/2) is
+computed in decreasing progress, each side taking the best of its options after every roll, with
+the same closed form for the "nothing hit" cycle of a round. When both sides play optimally,
+assignments that leave the enemy strictly less damaged than another option are dropped: more
+damage on the enemy never lowers a side's value, since the damaged side's choices and dice can
+be mirrored in the less damaged one. Cost grows with the number of battle states (the product
+of both sides' damage patterns); a work budget stops oversized problems with
+:class:`CombatTooLarge` (see ``bench/bench_combat.py`` for timings).
+
+Input limits (:data:`MAX_SHIPS`, :data:`MAX_STAT`, :data:`MAX_DICE`, :data:`MAX_RUNS`) keep
+hostile fleets from exhausting the process; dice probabilities are exact integer counts over
+``6**dice``, so no float overflows however many dice roll.
+
+Not modelled: retreat (under the winning objective it never helps the side that retreats, see
+:class:`OptimalPolicy`), the Antimatter Splitter against missiles, regeneration (Morph Shield and regenerating ancients),
 population bombing, more than two parties.
 """
 
@@ -50,6 +76,7 @@ import random
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from operator import mul
 from typing import NamedTuple, Protocol, TypeAlias, runtime_checkable
 
 import attrs
@@ -207,8 +234,8 @@ def _check_groups(_inst: object, _attr: attrs.Attribute, value: tuple[tuple[Ship
 class Fleet:
     """One side of a battle: ``ships`` is a tuple of ``(ShipType, count)`` with distinct names.
 
-    Side flags: ``antimatter_splitter`` and ``distortion_shield`` (RotA rare technologies, see the
-    module docstring) and ``npc`` (Ancients / GCDS / ancient cruisers and dreadnoughts: chooses
+    Side flags: ``antimatter_splitter``, ``distortion_shield`` and ``point_defense`` (RotA rare
+    technologies, see the module docstring) and ``npc`` (Ancients / GCDS / ancient cruisers and dreadnoughts: chooses
     :data:`NPC_POLICY` when no policy is given). Raises ``ValueError`` for a repeated name, a
     count below 1 or more than :data:`MAX_SHIPS` ships.
     """
@@ -217,6 +244,7 @@ class Fleet:
     antimatter_splitter: bool = False
     distortion_shield: bool = False
     npc: bool = False
+    point_defense: bool = False
 
     @property
     def types(self) -> tuple[ShipType, ...]:
@@ -378,29 +406,53 @@ def _cheapest_kill(usable: list[tuple[int, Hit]], need: int) -> list[int] | None
     return chosen
 
 
-def _greedy_assign(
+Placement: TypeAlias = tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+"""Where the hits of one volley go before they land: per enemy ship type, per living ship (sorted
+largest first) its damage and the damage of each hit placed on it (largest first)."""
+
+
+def _canonical(entries: Iterable[Iterable[tuple[int, Iterable[int]]]]) -> Placement:
+    return tuple(
+        tuple(sorted(((d, tuple(sorted(hs, reverse=True))) for d, hs in ship_list), reverse=True))
+        for ship_list in entries
+    )
+
+
+def land(ships: Sequence[ShipType], placement: Placement) -> SideState:
+    """The enemy's state once every placed hit lands: destroyed ships (damage > hull) removed."""
+    return tuple(
+        tuple(sorted((d + sum(hs) for d, hs in entries if d + sum(hs) <= ships[t].hull), reverse=True))
+        for t, entries in enumerate(placement)
+    )
+
+
+def _greedy_place(
     ships: Sequence[ShipType],
     state: SideState,
     hits: Sequence[Hit],
     priority: PriorityKey,
     leftover: PriorityKey | None = None,
-) -> SideState:
+) -> Placement:
     """Kill the highest-``priority`` ship the remaining hits can destroy (cheapest way), repeat;
     then put each left-over hit, largest first, on the living ship it can reach that ranks highest
     by ``leftover`` (default ``priority``), re-ranking after every hit."""
-    alive = [[t, d] for t, damages in enumerate(state) for d in damages]
+    # [type, damage with the hits placed so far, damage before the volley, hits placed]
+    alive: list[list] = [[t, d, d, []] for t, damages in enumerate(state) for d in damages]
+    done: list[list] = []
     remaining = list(hits)
 
-    def ordered(key: PriorityKey) -> list[list[int]]:
+    def ordered(key: PriorityKey) -> list[list]:
         return sorted(alive, key=lambda s: key(ships[s[0]], s[0], s[1]), reverse=True)
 
     while remaining and alive:
         for ship in ordered(priority):
-            t, d = ship
+            t, d = ship[0], ship[1]
             usable = [(i, h) for i, h in enumerate(remaining) if t in h.targets]
             chosen = _cheapest_kill(usable, ships[t].hull + 1 - d) if usable else None
             if chosen is not None:
                 alive.remove(ship)
+                done.append(ship)
+                ship[3].extend(remaining[i].damage for i in chosen)
                 drop = set(chosen)
                 remaining = [h for i, h in enumerate(remaining) if i not in drop]
                 break
@@ -411,11 +463,12 @@ def _greedy_assign(
         for ship in ordered(leftover or priority):
             if ship[0] in hit.targets:
                 ship[1] += hit.damage
+                ship[3].append(hit.damage)
                 break
-    result: list[list[int]] = [[] for _ in state]
-    for t, d in alive:
-        result[t].append(d)
-    return tuple(tuple(sorted(ds, reverse=True)) for ds in result)
+    entries: list[list[tuple[int, list[int]]]] = [[] for _ in state]
+    for t, _, d0, placed in alive + done:
+        entries[t].append((d0, placed))
+    return _canonical(entries)
 
 
 class NpcTies(enum.Enum):
@@ -457,8 +510,12 @@ class NpcPolicy:
         return (ship.size.rank, -damage, -index)
 
     def assign(self, ships: Sequence[ShipType], state: SideState, hits: Sequence[Hit]) -> SideState:
+        return land(ships, self.place(ships, state, hits))
+
+    def place(self, ships: Sequence[ShipType], state: SideState, hits: Sequence[Hit]) -> Placement:
+        """Where the hits go, before they land (point defense needs it)."""
         leftover = self.spread if self.ties is NpcTies.SPREAD else None
-        return _greedy_assign(ships, state, hits, self.priority, leftover)
+        return _greedy_place(ships, state, hits, self.priority, leftover)
 
 
 @attrs.frozen
@@ -480,7 +537,11 @@ class FocusFirePolicy:
         return (ship.firepower / need, ship.size.rank, damage, -index)
 
     def assign(self, ships: Sequence[ShipType], state: SideState, hits: Sequence[Hit]) -> SideState:
-        return _greedy_assign(ships, state, hits, self.priority)
+        return land(ships, self.place(ships, state, hits))
+
+    def place(self, ships: Sequence[ShipType], state: SideState, hits: Sequence[Hit]) -> Placement:
+        """Where the hits go, before they land (point defense needs it)."""
+        return _greedy_place(ships, state, hits, self.priority)
 
 
 @attrs.frozen
@@ -575,6 +636,20 @@ def _dominates(a: SideState, b: SideState) -> bool:
     return True
 
 
+@attrs.define
+class _Trans:
+    """One cannon volley at one enemy side state, for optimal play: the hit lists that leave the
+    firing side no choice (probability, enemy id), those that do (probability, enemy ids to
+    choose from), the probability that nothing hits, and every enemy id it can lead to."""
+
+    forced_p: list
+    forced: list[int]
+    choice_p: list
+    choices: list[tuple[int, ...]]
+    miss: Number
+    reach: set[int]
+
+
 class _Battle:
     """Shared machinery of the exact solver and the simulator for one pair of fleets."""
 
@@ -632,6 +707,12 @@ class _Battle:
         self._states: tuple[list[SideState], list[SideState]] = ([], [])
         self._counts: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
         self._trans: dict[tuple[int, int, int], tuple] = {}
+        self._pd: dict[tuple, tuple] = {}
+        for side, fleet in enumerate(self.fleets):
+            policy_ = self.policies[side]
+            if self.fleets[1 - side].point_defense and any(fleet.types[i].missiles for i in range(len(fleet.ships))) \
+                    and not self.optimal[side] and not hasattr(policy_, "place"):
+                raise TypeError(f"{policy_!r} cannot fire missiles at point defense: it has no place() method")
 
     def tick(self, amount: int = 1) -> None:
         self.work += amount
@@ -725,9 +806,13 @@ class _Battle:
         self._options[key] = found
         return found
 
-    def _maximal(self, states: set[SideState]) -> set[SideState]:
-        def dealt(st: SideState) -> int:
-            return -sum(sum(ds) - len(ds) * 1000 for ds in st)
+    @staticmethod
+    def _maximal(states: set[SideState]) -> set[SideState]:
+        """The states no other state dominates (a dominating state sorts first: it has no more
+        living ships and, with as many, no less damage)."""
+
+        def dealt(st: SideState) -> tuple[int, int]:
+            return (-sum(map(len, st)), sum(map(sum, st)))
 
         kept: list[SideState] = []
         for st in sorted(states, key=dealt, reverse=True):
@@ -836,9 +921,14 @@ class _Battle:
         act = (self.missile_acts if missile else self.cannon_acts)[pos]
         enemy = state[1 - act.side]
         shooters = len(state[act.side][act.index])
+        result: dict[SideState, Number] = {}
+        if missile and self.point_defense(act, enemy):
+            for hits, p in self.rolls(act, enemy, shooters, missile):
+                for new, q in self.pd_volley(state, pos, hits)[0] if hits else [(enemy, self.one)]:
+                    result[new] = result.get(new, 0) + p * q
+            return list(result.items())
         if not self.optimal[act.side]:
             return self.volley(act, enemy, shooters, missile)
-        result: dict[SideState, Number] = {}
         for hits, p in self.rolls(act, enemy, shooters, missile):
             new = self.choose(state, act, pos, missile, hits)[0] if hits else enemy
             result[new] = result.get(new, 0) + p
@@ -878,6 +968,118 @@ class _Battle:
         assert best is not None
         return best
 
+    # -- point defense -------------------------------------------------------------------------
+    def point_defense(self, act: _Act, enemy: SideState) -> bool:
+        """Whether the enemy's point defense meets ``act``'s missiles (it needs a living cannon)."""
+        fleet = self.fleets[1 - act.side]
+        return fleet.point_defense and any(ds and fleet.types[t].cannons for t, ds in enumerate(enemy))
+
+    def pd_faces(self, side: int, st: SideState) -> list[int]:
+        """Per point-defense die of ``side`` in ``st``: how many of its six faces destroy a missile
+        (the natural 6, and die + computer >= 6 from 2 up; shields do not count)."""
+        return [
+            1 + min(4, ship.computer)
+            for ship, ds in zip(self.fleets[side].types, st)
+            for _ in range(len(ds) * len(ship.cannons))
+        ]
+
+    def pd_dist(self, side: int, st: SideState) -> list[tuple[int, Number]]:
+        """Distribution of the number of missiles ``side``'s point defense destroys."""
+        faces = self.pd_faces(side, st)
+        ways = [1]
+        for f in faces:  # exact integer counts over 6**dice
+            ways = [a * (6 - f) + b * f for a, b in zip(ways + [0], [0] + ways)]
+        total = 6 ** len(faces)
+        if isinstance(self.one, Fraction):
+            return [(k, Fraction(w, total)) for k, w in enumerate(ways) if w]
+        return [(k, w / total) for k, w in enumerate(ways) if w]
+
+    def placements(self, act: _Act, enemy: SideState, hits: tuple[Hit, ...], every: bool) -> list[Placement]:
+        """Where ``act``'s side may place ``hits``: every way (``every``) or its policy's way."""
+        types = self.fleets[1 - act.side].types
+        if not every:
+            return [self.policies[act.side].place(types, enemy, hits)]  # type: ignore[union-attr]
+        partial = {tuple(tuple((d, ()) for d in ds) for ds in enemy)}
+        for hit in hits:
+            nxt: set[Placement] = set()
+            for pl in partial:
+                for t in hit.targets:
+                    for i, (d, hs) in enumerate(pl[t]):
+                        if i and pl[t][i - 1] == (d, hs):
+                            continue  # the same as the previous, identical ship
+                        ships = list(pl[t])
+                        ships[i] = (d, hs + (hit.damage,))
+                        nxt.add(_canonical(pl[:t] + (tuple(ships),) + pl[t + 1:]))
+            self.tick(len(nxt))
+            partial = nxt
+        return sorted(partial)
+
+    def removals(self, side: int, placement: Placement, k: int | None, every: bool) -> list[SideState]:
+        """The states ``side`` may leave by destroying ``k`` placed missiles (all if fewer; any
+        number when ``k`` is None): every choice (``every``) or the fixed rule's (largest missile,
+        then the largest, most damaged target first)."""
+        types = self.fleets[side].types
+        items = [
+            (t, i, h)
+            for t, entries in enumerate(placement)
+            for i, (_, hs) in enumerate(entries)
+            for h in range(len(hs))
+        ]
+
+        def without(chosen: Iterable[tuple[int, int, int]]) -> SideState:
+            entries = [[(d, list(hs)) for d, hs in ships] for ships in placement]
+            for t, i, h in sorted(chosen, reverse=True):
+                del entries[t][i][1][h]
+            return land(types, _canonical(entries))
+
+        sizes = range(len(items) + 1) if k is None else [min(k, len(items))]
+        if not every:
+            key = lambda x: (-placement[x[0]][x[1]][1][x[2]], -types[x[0]].size.rank, -placement[x[0]][x[1]][0])  # noqa: E731
+            return [without(sorted(items, key=key)[: sizes[0]])]
+        found: set[SideState] = set()
+        for size in sizes:
+            for chosen in itertools.combinations(items, size):
+                found.add(without(chosen))
+            self.tick(len(found))
+        return sorted(found)
+
+    def pd_land(self, state: BattleState, pos: int, placement: Placement, k: int) -> SideState:
+        """The enemy's state after missile activation ``pos``'s ``placement`` meets ``k`` point
+        defense hits, the defending side choosing which missiles to destroy."""
+        act = self.missile_acts[pos]
+        outs = self.removals(1 - act.side, placement, k, self.optimal[1 - act.side])
+        if len(outs) == 1:
+            return outs[0]
+        sign = 1 if act.side == 0 else -1  # the point-defense side minimises the firing side's value
+        return min(outs, key=lambda e: sign * self.value(self.merge(state, act, e), pos + 1, True))
+
+    def pd_volley(self, state: BattleState, pos: int, hits: tuple[Hit, ...]) -> tuple[list[tuple[SideState, Number]], Number, Placement]:
+        """Missile activation ``pos``'s ``hits`` against point defense: the distribution of the
+        enemy's state, its value for the attacker (optimal play present, else 0) and the placement
+        the firing side chose."""
+        key = (state, pos, hits)
+        found = self._pd.get(key)
+        if found is not None:
+            return found
+        act = self.missile_acts[pos]
+        enemy = state[1 - act.side]
+        valued = any(self.optimal)
+        sign = 1 if act.side == 0 else -1
+        best: tuple[list[tuple[SideState, Number]], Number, Placement] | None = None
+        for placement in self.placements(act, enemy, hits, self.optimal[act.side]):
+            dist: dict[SideState, Number] = {}
+            total = 0 * self.one
+            for k, pk in self.pd_dist(1 - act.side, enemy):
+                new = self.pd_land(state, pos, placement, k)
+                dist[new] = dist.get(new, 0) + pk
+                if valued:
+                    total += pk * self.value(self.merge(state, act, new), pos + 1, True)
+            if best is None or sign * total > sign * best[1]:
+                best = (list(dist.items()), total, placement)
+        assert best is not None
+        self._pd[key] = best
+        return best
+
     def successors(self, state: BattleState, pos: int) -> Iterator[BattleState]:
         """Every state missile activation ``pos`` may leave (misses included)."""
         act = self.missile_acts[pos]
@@ -885,8 +1087,17 @@ class _Battle:
         shooters = len(state[act.side][act.index])
         yield state
         if shooters and not self.finished(state):
+            pd = self.point_defense(act, enemy)
             for hits, _ in self.rolls(act, enemy, shooters, True):
-                for new_enemy in self.options(act, enemy, hits):
+                if pd and hits:
+                    news = {
+                        new
+                        for placement in self.placements(act, enemy, hits, True)
+                        for new in self.removals(1 - act.side, placement, None, True)
+                    }
+                else:
+                    news = set(self.options(act, enemy, hits))
+                for new_enemy in news:
                     yield self.merge(state, act, new_enemy)
 
     def sid(self, side: int, st: SideState) -> int:
@@ -899,23 +1110,29 @@ class _Battle:
             self._states[side].append(st)
         return i
 
-    def trans(self, pos: int, shooters: int, enemy: int) -> tuple[list[tuple[Number, tuple[int, ...]]], Number, frozenset[int]]:
+    def trans(self, pos: int, shooters: int, enemy: int) -> _Trans:
         """Cannon activation ``pos`` fired by ``shooters`` ships at the enemy side state ``enemy``
-        (an id): per hit list its probability and the enemy ids the firing side may leave, the
-        probability that nothing hits, and the set of all those ids."""
+        (an id), as :class:`_Trans`."""
         key = (pos, shooters, enemy)
         found = self._trans.get(key)
         if found is None:
             act = self.cannon_acts[pos]
             st = self._states[1 - act.side][enemy]
-            out, miss = [], 0 * self.one
+            found = _Trans([], [], [], [], 0 * self.one, set())
             for hits, p in self.rolls(act, st, shooters, False):
-                if hits:
-                    out.append((p, tuple(self.sid(1 - act.side, e) for e in self.options(act, st, hits))))
+                if not hits:
+                    found.miss += p
+                    continue
+                ids = tuple(self.sid(1 - act.side, e) for e in self.options(act, st, hits))
+                found.reach.update(ids)
+                if len(ids) == 1:
+                    found.forced_p.append(p)
+                    found.forced.append(ids[0])
                 else:
-                    miss += p
-            self.tick(len(out))
-            found = self._trans[key] = (out, miss, frozenset(i for _, opts in out for i in opts))
+                    found.choice_p.append(p)
+                    found.choices.append(ids)
+            self.tick(len(found.forced) + len(found.choices))
+            self._trans[key] = found
         return found
 
     def solve_values(self) -> None:
@@ -935,28 +1152,32 @@ class _Battle:
         n = len(acts)
         empty = [self.sid(side, tuple(() for _ in fleet.ships)) for side, fleet in enumerate(self.fleets)]
         counts = self._counts
-        # After a cannon activation the firing side is still armed, so the only battle that ends
-        # there is one whose target side is gone (value 1 for the attacker, 0 for the defender).
-        seen: set[tuple[int, int]] = set()
-        for state in layers[-1]:
-            if self.terminal_value(state) is None:
-                seen.add((self.sid(0, state[0]), self.sid(1, state[1])))
-        stack = list(seen)
-        while stack:
-            a, d = stack.pop()
-            self.tick()
-            for k, act in enumerate(acts):
-                side = act.side
-                shooters = counts[side][a if side == 0 else d][act.index]
-                if not shooters:
-                    continue
-                for e in self.trans(k, shooters, d if side == 0 else a)[2]:
-                    if e != empty[1 - side]:
-                        new = (a, e) if side == 0 else (e, d)
-                        if new not in seen:
-                            seen.add(new)
-                            stack.append(new)
-        prog = [[self.side_progress(side, st) for st in self._states[side]] for side in (0, 1)]
+        # Each side's damage patterns that any volley can reach (any number of shooters); every
+        # armed pair of them is solved, in an order where successors come first: defender
+        # patterns by decreasing progress, and within one, attacker patterns by decreasing
+        # progress (a volley adds damage to one side and leaves the other as it is).
+        post = [s for s in layers[-1] if self.terminal_value(s) is None]
+        closure: list[list[int]] = []
+        for side in (0, 1):
+            found = {self.sid(side, s[side]) for s in post}
+            stack = list(found)
+            while stack:
+                st = stack.pop()
+                self.tick()
+                for k, act in enumerate(acts):
+                    if act.side == side:
+                        continue
+                    for shooters in range(1, self.fleets[act.side].counts[act.index] + 1):
+                        for e in self.trans(k, shooters, st).reach:
+                            if e not in found and e != empty[side]:
+                                found.add(e)
+                                stack.append(e)
+            prog = {i: self.side_progress(side, self._states[side][i]) for i in found}
+            closure.append(sorted(found, key=prog.__getitem__, reverse=True))
+        cannon_types = [{a.index for a in acts if a.side == side} for side in (0, 1)]
+        armed = [
+            {i: any(counts[side][i][t] for t in cannon_types[side]) for i in closure[side]} for side in (0, 1)
+        ]
         rows: list[dict[int, dict[int, Number]]] = [{} for _ in acts]  # rows[k][a][d]
         cols: list[dict[int, dict[int, Number]]] = [{} for _ in acts]  # cols[k][d][a]
         self._rows = rows
@@ -974,7 +1195,9 @@ class _Battle:
                 c = cols[k][d] = {empty[0]: zero}
             return c
 
-        for a, d in sorted(seen, key=lambda ad: prog[0][ad[0]] + prog[1][ad[1]], reverse=True):
+        for a, d in ((a, d) for d in closure[1] for a in closure[0]):
+            if not (armed[0][a] or armed[1][d]):
+                continue
             self.tick(work)
             work = 1
             c: list[Number] = []
@@ -986,19 +1209,19 @@ class _Battle:
                     c.append(zero)
                     q.append(one)
                     continue
-                out, miss, _ = self.trans(k, shooters, d if side == 0 else a)
-                work += len(out)
-                ck = zero
+                t = self.trans(k, shooters, d if side == 0 else a)
+                work += len(t.forced) + len(t.choices)
                 if side == 0:
                     get = row((k + 1) % n, a).__getitem__
-                    for p, opts in out:
-                        ck += p * max(map(get, opts))
+                    best = max
                 else:
                     get = col((k + 1) % n, d).__getitem__
-                    for p, opts in out:
-                        ck += p * min(map(get, opts))
+                    best = min
+                ck = sum(map(mul, t.forced_p, map(get, t.forced)), zero)
+                if t.choices:
+                    ck += sum(map(mul, t.choice_p, [best(map(get, ids)) for ids in t.choices]), zero)
                 c.append(ck)
-                q.append(miss)
+                q.append(t.miss)
             # x_k = c_k + q_k x_{k+1} around the round (x_n = x_0), solved in closed form.
             num, loop = zero, one
             for k in range(n):
@@ -1018,8 +1241,11 @@ class _Battle:
                     v = self.value(state, j + 1, True)
                 else:
                     v = zero
+                    pd = self.point_defense(act, state[1 - act.side])
                     for hits, p in self.rolls(act, state[1 - act.side], shooters, True):
-                        if hits:
+                        if hits and pd:
+                            v += p * self.pd_volley(state, j, hits)[1]
+                        elif hits:
                             v += p * self.choose(state, act, j, True, hits)[1]
                         else:
                             v += p * self.value(state, j + 1, True)
@@ -1134,7 +1360,14 @@ class _Battle:
         rnd = rng.random
         rolled = [(d, table[int(rnd() * 6)]) for _ in range(shooters) for d in per_die]
         hits = self.make_hits(act, rolled, missile)
-        if self.optimal[act.side] and hits:
+        if missile and hits and self.point_defense(act, enemy):
+            if self.optimal[act.side]:
+                placement = self.pd_volley(state, pos, hits)[2]
+            else:
+                placement = self.placements(act, enemy, hits, False)[0]
+            k = sum(1 for f in self.pd_faces(1 - act.side, enemy) if int(rnd() * 6) < f)
+            new_enemy = self.pd_land(state, pos, placement, k)
+        elif self.optimal[act.side] and hits:
             new_enemy = self.choose(state, act, pos, missile, hits)[0]
         else:
             new_enemy = self.assign(act, enemy, hits)
@@ -1257,6 +1490,8 @@ _FLAGS = {
     "antimatter-splitter": "antimatter_splitter",
     "distortion": "distortion_shield",
     "distortion-shield": "distortion_shield",
+    "point-defense": "point_defense",
+    "pd": "point_defense",
     "npc": "npc",
     "player": "player",
 }
@@ -1360,7 +1595,8 @@ def parse_fleet(text: str) -> Fleet:
       ``1O 1Y``; ``-`` or nothing for none. Missiles are the third field: ``(2/1/1/0; Y; 2O)``.
     * shields may be written negative as printed (``-1``) or as a magnitude (``1``).
 
-    Flags: ``+splitter`` (Antimatter Splitter), ``+distortion`` (Distortion Shield), ``+npc``
+    Flags: ``+splitter`` (Antimatter Splitter), ``+distortion`` (Distortion Shield),
+    ``+point-defense`` or ``+pd`` (Point Defense), ``+npc``
     (use the NPC targeting rule; implied when every ship is an NPC class unless ``+player`` is
     given). Example:
     ``"1 dreadnought(1/2/+1/0; 2R), +splitter"``. Returns a :class:`Fleet`; raises ``ValueError``
@@ -1448,6 +1684,8 @@ def format_fleet(fleet: Fleet) -> str:
         items.append("+splitter")
     if fleet.distortion_shield:
         items.append("+distortion")
+    if fleet.point_defense:
+        items.append("+point-defense")
     all_npc = all(ship.size.is_npc for ship, _ in fleet.ships)
     if fleet.npc and not all_npc:
         items.append("+npc")

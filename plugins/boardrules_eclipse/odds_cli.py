@@ -45,7 +45,8 @@ def odds(attacker: str = typer.Argument(..., help='attacking fleet, e.g. "2 inte
     Dice: Y ion (1 damage), O plasma (2), R antimatter (4), with counts: 2Y, 1O 1Y,
     YYR; '-' for none; missiles are the optional third field.
     Flags: +splitter (Antimatter Splitter), +distortion (Distortion Shield),
-    +npc / +player (who assigns hits; fleets of NPC classes are NPCs).
+    +point-defense or +pd (Point Defense: cannons fire once at each incoming
+    missile volley), +npc / +player (who assigns hits; fleets of NPC classes are NPCs).
     Examples: "2 interceptor"   "3 interceptor(3/0/+1/0; 1O)"
               "2 raider:cruiser(2/1/+1/-1; 1O 1Y; 2O), 1 dreadnought, +splitter"
 

@@ -563,12 +563,13 @@ def apply_move(ctx, o):
             del ships[i]
             break
     _set(ctx, "ships", (src,), tuple(ships))
-    # An act of aggression: moving into a hex a diplomatic partner controls or holds ships in
-    # breaks the relations and makes the mover the Traitor [M; Second Dawn's wording, dized].
-    for q in _v(ctx, "ambassadors", me) or ():
-        if _v(ctx, "controller", dst) == q or any(o == q for o, _ in _ships(ctx, dst)):
-            _break_relations(ctx, me, q)
     _set(ctx, "ships", (dst,), _ships(ctx, dst) + ((me, cls),))
+
+
+@primitive("ship_owners", returns="list:player", h="hex")
+def ship_owners(ctx, h):
+    """The players with ships in ``h``, in order of arrival."""
+    return tuple(dict.fromkeys(o for o, _ in _ships(ctx, h)))
 
 
 # ---- diplomacy ------------------------------------------------------------------------------------
@@ -668,7 +669,8 @@ def send_envoy(ctx, frm, to, res):
     _set(ctx, "ambassadors", (to,), (_v(ctx, "ambassadors", to) or ()) + (frm,))
 
 
-def _break_relations(ctx, aggressor, victim) -> None:
+@primitive("break_relations", effect=True, aggressor="player", victim="player")
+def break_relations(ctx, aggressor, victim) -> None:
     """Both ambassadors go home, their cubes back to the track they came from [X: Second Dawn
     lets the owner pick the track]; the aggressor takes the Traitor card."""
     for holder, giver in ((aggressor, victim), (victim, aggressor)):
@@ -684,57 +686,41 @@ def _break_relations(ctx, aggressor, victim) -> None:
     _set(ctx, "traitor", (), aggressor)
 
 
-# ---- upkeep ------------------------------------------------------------------------------------
-
-@primitive("settle_shortfall", effect=True, short="int")
-def settle_shortfall(ctx, short):
-    """``me`` cannot pay ``short`` more money than they have: all money goes, then science and
-    materials are traded at the species' rate, then hexes are given up (fewest VP first), each
-    lowering the upkeep [M: eclipse.md §2.3]. What cannot be covered is forgiven [X]."""
-    me = ctx.player()
-    ctx.lose("money", ctx.get(("r", "money", me)))
-    rate = _f(ctx, _species(ctx, me), "trade")
-    table = _v(ctx, "upkeep_table")
-    need = short
-    for res in ("science", "materials"):
-        while need > 0 and ctx.get(("r", res, me)) >= rate:
-            ctx.pay(res, rate)
-            need -= 1
-    while need > 0:
-        own = _controlled(ctx, me)
-        if not own:
-            break
-        h = min(own, key=lambda x: (_f(ctx, _v(ctx, "sector_at", x), "vp"), x))
-        before = table[min(ctx.get(("c", "disc", me)), len(table) - 1)]
-        release_hex.fn(ctx, h)
-        after = table[min(ctx.get(("c", "disc", me)), len(table) - 1)]
-        need -= before - after
-    if need < 0:
-        ctx.gain("money", -need)
-
-
 # ---- combat ------------------------------------------------------------------------------------
 
 def _parties(ctx, h) -> list:
-    """Parties in ``h`` in order of entry: NPCs first (they were there), then the hex's
-    controller (a defender), then the other players by arrival."""
-    out = [NPC] if _npcs(ctx, h) else []
+    """The sides in ``h`` in order of entry: NPCs first (they were there), then the hex's
+    controller's side (a defender), then the other players' by arrival. A side is one player
+    (an int) or, when players in ``h`` are ``allies``, a tuple of them in order of entry: they
+    fight as one [seed, alliances: allied ships fight together]."""
     ctrl = _v(ctx, "controller", h)
-    if any(owner == ctrl for owner, _ in _ships(ctx, h)):
-        out.append(ctrl)
-    for owner, _ in _ships(ctx, h):
-        if owner not in out:
-            out.append(owner)
+    order = [ctrl] if any(owner == ctrl for owner, _ in _ships(ctx, h)) else []
+    order += [owner for owner in dict.fromkeys(o for o, _ in _ships(ctx, h)) if owner not in order]
+    out = [NPC] if _npcs(ctx, h) else []
+    seen = set()
+    for p in order:
+        if p in seen:
+            continue
+        side = tuple(q for q in order if q in _side(ctx, p))
+        seen.update(side)
+        out.append(side[0] if len(side) == 1 else side)
     return out
+
+
+def _members(party) -> tuple:
+    """The players of a side (none for the NPCs)."""
+    if party == NPC:
+        return ()
+    return party if isinstance(party, tuple) else (party,)
 
 
 def _enemies(ctx, h, a, b) -> bool:
     if a == b:
         return False
     if NPC in (a, b):
-        p = b if a == NPC else a
-        return bool(_hostile_npcs(ctx, h, p))
-    return b not in _side(ctx, a)
+        side = b if a == NPC else a
+        return any(_hostile_npcs(ctx, h, p) for p in _members(side))
+    return True   # _parties joined allies into one side
 
 
 def _pairs(ctx, h):
@@ -755,13 +741,37 @@ def next_battle_hex(ctx):
     return max(fights, key=lambda h: _f(ctx, _v(ctx, "sector_at", h), "number"), default=None)
 
 
-def _fleet(ctx, h, party):
+def _type_keys(ctx, h, party) -> list:
+    """``(owner, entity)`` of each ship type of a side's fleet in ``h``, in fleet order (owner
+    ``NPC`` for NPC ships)."""
     if party == NPC:
-        names = list(dict.fromkeys(_npcs(ctx, h)))
-        return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for n in names), npc=True)
-    classes = list(dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == party))
-    counts = [sum(1 for owner, c in _ships(ctx, h) if owner == party and c == cls) for cls in classes]
-    return C.Fleet(tuple((ship_type(ctx, party, c), n) for c, n in zip(classes, counts)))
+        return [(NPC, n) for n in dict.fromkeys(_npcs(ctx, h))]
+    members = _members(party)
+    return list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
+
+
+def _fleet(ctx, h, party):
+    """A side's fleet for combat.py. Ship types are named by their entity; on a side of
+    several players by ``entity/pN`` (``"interceptor/p2"``), so hits say whose ship."""
+    keys = _type_keys(ctx, h, party)
+    if party == NPC:
+        return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for _, n in keys), npc=True)
+    types = []
+    for owner, cls in keys:
+        t = ship_type(ctx, owner, cls)
+        if isinstance(party, tuple):
+            t = C.ShipType(f"{cls}/p{owner + 1}", t.size, t.initiative, t.hull, t.computer,
+                           t.shield, t.cannons, t.missiles)
+        types.append((t, sum(1 for s in _ships(ctx, h) if s == (owner, cls))))
+    return C.Fleet(tuple(types))
+
+
+def _owner(ctx, b, act):
+    """The player whose ship type ``act`` is (``NPC`` for NPC ships)."""
+    party = b["att"] if act.side == 0 else b["dfn"]
+    if party == NPC:
+        return NPC
+    return _type_keys(ctx, b["h"], party)[act.index][0]
 
 
 def _engine(ctx, b):
@@ -846,7 +856,7 @@ def _activation(ctx, b, act) -> str:
     that does not retreat: nothing to do). Types without cannons activate too, so that they
     may retreat [M: eclipse.md §2.5, every ship type "fires or retreats"; docs/eclipse.md]."""
     key = (act.side, act.index)
-    party = b["att"] if act.side == 0 else b["dfn"]
+    party = _owner(ctx, b, act)
     fires = "ready" if act.ship.cannons else "next"
     if key in b["retreating"]:
         if _retreat_targets(ctx, b["h"], party):
@@ -875,8 +885,6 @@ def _retreat_targets(ctx, h, p) -> tuple:
     return tuple(sorted(out))
 
 
-def _party_of(b, act):
-    return b["att"] if act.side == 0 else b["dfn"]
 
 
 @primitive("battle_next_round", effect=True)
@@ -911,7 +919,7 @@ def battle_firer(ctx):
     if b["status"] in ("done", "round"):
         return None
     eng = _engine(ctx, b)
-    party = _party_of(b, _current_act(eng, b))
+    party = _owner(ctx, b, _current_act(eng, b))
     return None if party == NPC else party
 
 
@@ -920,7 +928,7 @@ def retreat_targets(ctx):
     """Hexes the active (retreating) ship type may retreat to."""
     b = _thaw(ctx)
     eng = _engine(ctx, b)
-    return _retreat_targets(ctx, b["h"], _party_of(b, _current_act(eng, b)))
+    return _retreat_targets(ctx, b["h"], _owner(ctx, b, _current_act(eng, b)))
 
 
 @primitive("battle_announce", effect=True, retreat="bool")
@@ -951,7 +959,7 @@ def battle_leave(ctx, to):
         raise ctx.violation("no ships are retreating now")
     eng = _engine(ctx, b)
     act = _current_act(eng, b)
-    if to not in _retreat_targets(ctx, b["h"], _party_of(b, act)):
+    if to not in _retreat_targets(ctx, b["h"], _owner(ctx, b, act)):
         raise ctx.violation(f"cannot retreat to {to}")
     state = b["state"]
     side = list(state[act.side])
@@ -1007,7 +1015,7 @@ def battle_roll(ctx, rolls):
     enemy = state[1 - act.side]
     faces = eng.faces(act, enemy, missile)
     hits = eng.make_hits(act, [(d, faces[r - 1]) for d, r in zip(dice, rolls)], missile)
-    if _party_of(b, act) == NPC or _auto_combat(ctx):
+    if _owner(ctx, b, act) == NPC or _auto_combat(ctx):
         new_enemy = eng.assign(act, enemy, hits)
         state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
         b.update(state=state, idx=b["idx"] + 1, status="next")
@@ -1095,37 +1103,36 @@ def end_battle(ctx):
     losses = {}
     for side, party in ((0, b["att"]), (1, b["dfn"])):
         fleet = eng.fleets[side]
+        keys = _type_keys(ctx, h, party)
         fled = {i: k for sd, i, _, k in b["fled"] if sd == side}
-        lost = {ship.name: count - len(b["state"][side][i]) - fled.get(i, 0)
-                for i, (ship, count) in enumerate(fleet.ships)}
+        lost = {keys[i]: count - len(b["state"][side][i]) - fled.get(i, 0)
+                for i, (_, count) in enumerate(fleet.ships)}
         losses[side] = lost
         if party == NPC:
             npcs = list(_npcs(ctx, h))
-            for name, k in lost.items():
+            for (_, name), k in lost.items():
                 for _ in range(k):
                     npcs.remove(name)
             _set(ctx, "npcs", (h,), tuple(npcs))
         else:
             ships = list(_ships(ctx, h))
-            for name, k in lost.items():
+            for key, k in lost.items():
                 for _ in range(k):
-                    i = max(j for j, s in enumerate(ships) if s == (party, name))
-                    del ships[i]
+                    del ships[max(j for j, s in enumerate(ships) if s == key)]
             for sd, i, dest, k in b["fled"]:
                 if sd != side:
                     continue
-                name = fleet.ships[i][0].name
                 for _ in range(k):
-                    j = max(j for j, s in enumerate(ships) if s == (party, name))
-                    del ships[j]
-                _set(ctx, "ships", (dest,), _ships(ctx, dest) + ((party, name),) * k)
+                    del ships[max(j for j, s in enumerate(ships) if s == keys[i])]
+                _set(ctx, "ships", (dest,), _ships(ctx, dest) + (keys[i],) * k)
             _set(ctx, "ships", (h,), tuple(ships))
+    # Every player of a side draws for all the kills of that side [X: the seed's alliance rule
+    # names the draws per ally, not how kills are shared; docs/eclipse.md].
     for side, party in ((0, b["att"]), (1, b["dfn"])):
-        if party == NPC:
-            continue
-        kills = sum(k * _f(ctx, name, "kill_draws") for name, k in losses[1 - side].items())
-        _set(ctx, "fought", (party,), True)
-        _set(ctx, "kill_draws", (party,), _v(ctx, "kill_draws", party) + kills)
+        kills = sum(k * _f(ctx, name, "kill_draws") for (_, name), k in losses[1 - side].items())
+        for p in _members(party):
+            _set(ctx, "fought", (p,), True)
+            _set(ctx, "kill_draws", (p,), _v(ctx, "kill_draws", p) + kills)
     _set(ctx, "battle", (), None)
 
 
@@ -1221,9 +1228,10 @@ def bombard_options(ctx, h):
     return tuple(_v(ctx, "cubes", h) or ())
 
 
-@primitive("bombard_player", returns="player", h="hex")
-def bombard_player(ctx, h):
-    """The player whose ships attack the population of ``h``."""
+@primitive("holder", returns="player", h="hex")
+def holder(ctx, h):
+    """The one player whose ships hold ``h`` (no other player's ships, no hostile NPCs), or
+    none: who attacks its population, takes it over or may claim it."""
     return _sole_player(ctx, h)
 
 
@@ -1240,25 +1248,6 @@ def kill_cube(ctx, h, cube):
             _kill_cube(ctx, h, c)
         left = 0
     _set(ctx, "bombard_kills", (), left)
-
-
-@primitive("resolve_takeovers", effect=True)
-def resolve_takeovers(ctx):
-    """A hex without cubes where another player's ships hold the field loses its controller's
-    disc [S base rules p.21 via BGG]."""
-    for h in _hexes(ctx):
-        p = _sole_player(ctx, h)
-        ctrl = _v(ctx, "controller", h)
-        if p is not None and ctrl is not None and ctrl != p and not _v(ctx, "cubes", h):
-            release_hex.fn(ctx, h)
-
-
-@primitive("claimable_hexes", returns="list:hex")
-def claimable_hexes(ctx):
-    """Hexes nobody controls where only ``me``'s ships are (no hostile NPCs)."""
-    me = ctx.player()
-    return tuple(h for h in _hexes(ctx)
-                 if _v(ctx, "controller", h) is None and _sole_player(ctx, h) == me)
 
 
 PRIMITIVES = [v for v in list(globals().values()) if type(v).__name__ == "Primitive"]

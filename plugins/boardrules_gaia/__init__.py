@@ -7,6 +7,7 @@ when a ruleset is built so that importing the plugin stays light.
 
 from __future__ import annotations
 
+from boardrules.errors import BoardrulesError
 from boardrules.plugins import GameSpec, hookimpl, rule_files_dir
 
 GAME = "gaia-project"
@@ -27,6 +28,18 @@ def boardrules_primitives(game):
         return []
     from .primitives import PRIMITIVES
     return list(PRIMITIVES)
+
+
+@hookimpl
+def boardrules_ruleset_built(ruleset):
+    """The option ``factions`` names factions of this ruleset (issue 7)."""
+    if ruleset.game != GAME or "factions" not in ruleset.options:
+        return
+    known = ruleset.by_kind.get("faction", ())
+    unknown = [n for n in ruleset.option("factions") if n not in known]
+    if unknown:
+        raise BoardrulesError(f"option 'factions': no faction {', '.join(map(repr, unknown))}; "
+                              f"the factions are {', '.join(sorted(known))}")
 
 
 @hookimpl

@@ -22,7 +22,8 @@ game of the rules in ``rules/*.rules``:
   Decisions the site never writes take the site engine's default: ``bowls`` = the bowls the raw
   line's ``using area1: a, …`` annotation names, else the first option (bowl I, then II, then III,
   gaia-project.md §13); ``income`` when the site did not ask (the order makes no difference then)
-  = the first item; ``itars_tech``/``gaia_spend`` = declined; ``brainstone`` asked inside a
+  = the first item; ``itars_tech``/``gaia_spend`` = declined; a ``step_on`` with no step possible
+  = declined; ``brainstone`` asked inside a
   multi-unit ``spend`` = the line's next ``brainstone`` command, else the first option.
   Federations are named by their closure (:meth:`Replayer._federation_code`): some lines list only
   the satellites.
@@ -236,6 +237,11 @@ class Replayer:
                     continue
                 if d.player == action.player and d.label == action.name:
                     return
+                if d.label == "step_on" and d.optional and not d.options:
+                    # no research step possible after a tile: the decline is the only answer
+                    # (the site writes it as `decline up`, which answers it when it comes first)
+                    self._play(Action(d.player, "step_on", ()))
+                    continue
                 if d.label == "bowls":
                     self._play(Action(d.player, "bowls", (self._bowls_choice(d),)))
                     continue
@@ -592,7 +598,6 @@ class Replayer:
             raise ReplayError(f"'{c}' is not a whole number of {name} conversions")
         for _ in range(n):
             self.act(Action(p, "convert", (name,)))
-
 
     def _combined(self, p: int, c: N.Spend) -> None:
         """A conversion with several gains (``spend 4pw for 1o,1c``): whole units of a

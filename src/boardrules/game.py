@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import os
 import random
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any, Iterator, TypedDict, overload
 
@@ -140,9 +141,8 @@ class Game:
                              ruleset=ruleset.id)
         self.log: list[Event] = []
         self._history: list[tuple[State, int, int]] = []  # (state, record length, log length) before each action
-        # what the last listing of legal actions found, to play one of them without running it
-        # again: (state, record length, {action: (context, pending)})
-        self._tried: tuple[Any, int, dict[Any, Any]] = (None, 0, {})
+        # id(state) -> _Known, most recently used last (shared by copies: see _known_for)
+        self._known: OrderedDict[int, _Known] = OrderedDict()
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -167,9 +167,10 @@ class Game:
         try:
             self._advance(ctx, pending)
         except RuleViolation as err:
+            message = err.message.removeprefix("the game cannot go on: ")
             where = f" ({err.span})" if err.span is not None and err.span.line else ""
             cls = ExecutionBudgetError if isinstance(err, BudgetExceeded) else IllegalActionError
-            raise cls(f"the game cannot start: {err.message} [rule: {err.rule or 'setup'}{where}]",
+            raise cls(f"the game cannot start: {message} [rule: {err.rule or 'setup'}{where}]",
                       rule=err.rule) from None
         self.log.extend(ctx.events)
         return State(ctx.merged(), tuple(pending))
@@ -369,12 +370,17 @@ class Game:
 
     def _try(self, action: Action, check: bool = True) -> tuple[State, list[Event]]:
         """Run ``action``; return (new state, events) or raise IllegalActionError."""
-        state, nrec, tried = self._tried
-        if state is self.state and nrec == len(self.record.actions) and action in tried:
+        known = self._known_for(self.state)
+        run = None if known is None else known.runs.get(action)
+        if run is not None:
             # listed as legal on this very state: its run is known (the same with or without
-            # ``check``, as a candidate's arguments pass the argument checks)
-            ctx, pending = tried[action]
-            return State(ctx.merged(), tuple(pending)), ctx.events
+            # ``check``, as a candidate's arguments pass the argument checks); once played, the
+            # resulting state is kept, so search that comes back here meets the same objects
+            if type(run[0]) is Context:
+                ctx, pending = run
+                assert known is not None
+                run = known.runs[action] = (State(ctx.merged(), tuple(pending)), ctx.events)
+            return run
         try:
             ctx, pending = self._run(action, check)
         except RuleViolation as err:
@@ -554,6 +560,11 @@ class Game:
         rs = self.ruleset
         for _ in range(100000):
             if ctx.queued:  # decisions the engine's events queued
+                pending[:0] = ctx.queued
+                ctx.queued = []
+            while pending and pending[0].player is None:  # a 'queue' block's turn has come
+                d = pending.pop(0)
+                S.run_unit(ctx, rs.blocks[d.block], d.source, me=d.me, env=dict(d.env))
                 pending[:0] = ctx.queued
                 ctx.queued = []
             if pending or ctx.get(("f", "over")):
@@ -736,11 +747,30 @@ class Game:
             action = self._action(action)
         except NotationError:
             return False
+        known = self._known_for(self.state)
+        if known is not None and action in known.runs:
+            return True
         try:
             self._run(action)
         except RuleViolation:
             return False
         return True
+
+    def _known_for(self, state: State, create: bool = False) -> "_Known | None":
+        """What is known about the actions from ``state`` at this point of the record (None
+        if nothing and not ``create``). A run depends only on the state, the ruleset and the
+        ply (its events carry it), so copies of this game share these entries."""
+        ply = len(self.record.actions) + 1
+        known = self._known.get(id(state))
+        if known is not None and known.state is state and known.ply == ply:
+            self._known.move_to_end(id(state))
+            return known
+        if not create:
+            return None
+        known = self._known[id(state)] = _Known(state, ply)
+        if len(self._known) > KNOWN_STATES:
+            self._known.popitem(last=False)
+        return known
 
     def _candidate_legal(self, action: Action, tried: dict[Any, Any]) -> bool:
         """:meth:`is_legal` for an action :meth:`candidates` just listed (its arguments are
@@ -757,12 +787,14 @@ class Game:
                     max_steps: int = MAX_STEPS) -> "Game":
         """Replay ``record`` (with legality checks unless ``check=False``; ``max_steps``:
         the execution budget per action, as for :func:`new_game`)."""
+        # (options a house rule declares exist only with the house rules: both at once)
         rs = build_ruleset(record.game, modules=plugins.exactly(record.game, record.modules),
-                           options=record.options,
+                           options=None if record.rules else record.options,
                            texts=dict(record.texts) if record.texts else None)
         if record.rules:
-            from .ruleset import Recipe, _build
-            rs = _build(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules))))
+            from .ruleset import _build, _frozen
+            rs = _build(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules)), options=tuple(
+                sorted((k, _frozen(v)) for k, v in record.options.items()))))
         try:
             game = cls(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
         except ValueError as err:
@@ -818,6 +850,24 @@ class Game:
         return draw(self) if draw is not None else None
 
 
+# how many states a game remembers its action runs for (search comes back to a state by undo)
+KNOWN_STATES = 256
+
+
+class _Known:
+    """What is known about the actions from one ``state`` at one ``ply``: the legal actions
+    ``listed`` per player filter, and the ``runs`` of the actions found legal: (context,
+    pending decisions), replaced by (resulting state, events) once played."""
+
+    __slots__ = ("state", "ply", "listed", "runs")
+
+    def __init__(self, state: State, ply: int):
+        self.state = state
+        self.ply = ply
+        self.listed: dict[int | None, list[Action]] = {}
+        self.runs: dict[Action, Any] = {}
+
+
 class LegalActions:
     """Lazy view of the legal actions: ``in`` tests one action, iteration and ``len``
     try each candidate once (the result is cached)."""
@@ -852,14 +902,20 @@ class LegalActions:
             yield from self._cache
             return
         game = self._game
+        known = game._known_for(self._state, create=True)
+        assert known is not None  # (created when missing)
+        listed = known.listed.get(self._player)
+        if listed is not None:  # listed before on this very state (search came back to it)
+            self._cache = listed
+            yield from listed
+            return
         found: list[Action] = []
-        tried: dict[Any, Any] = {}
-        game._tried = (self._state, len(game.record.actions), tried)
+        runs = known.runs
         for a in game.candidates(self._player):
-            if game._candidate_legal(a, tried):
+            if a in runs or game._candidate_legal(a, runs):
                 found.append(a)
                 yield a
-        self._cache = found
+        self._cache = known.listed[self._player] = found
 
     def _all(self) -> list[Action]:
         """Every legal action, listed once."""

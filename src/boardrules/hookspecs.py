@@ -21,7 +21,9 @@ def boardrules_games():
 
 @hookspec
 def boardrules_modules():
-    """Return a list of :class:`boardrules.plugins.ModuleSpec`: optional modules for games."""
+    """Return a list of :class:`boardrules.plugins.ModuleSpec`: modules of games, with their
+    metadata (default on or off, requires, conflicts, player counts) and the primitives they
+    add, wrap or replace (docs/plugins.md, "Modules")."""
 
 
 # ---- building a ruleset: rule files and primitives ------------------------------

@@ -138,7 +138,7 @@ class Ruleset:
         nodes: list = []
 
         def walk(node):
-            if isinstance(node, (A.Choose, A.Draw, A.AfterTurn)):
+            if isinstance(node, (A.Choose, A.Draw, A.AfterTurn, A.Queue)):
                 self._block_ids[id(node.body)] = len(nodes)
                 nodes.append(node.body)
             if isinstance(node, A.Block):
@@ -149,7 +149,7 @@ class Ruleset:
                     walk(b)
                 if node.orelse is not None:
                     walk(node.orelse)
-            elif isinstance(node, (A.For, A.Choose, A.Draw, A.AfterTurn)):
+            elif isinstance(node, (A.For, A.Choose, A.Draw, A.AfterTurn, A.Queue)):
                 walk(node.body)
 
         for t in p.tracks.values():
@@ -189,8 +189,10 @@ class Ruleset:
                     rules = {"main": (), "free": ()}
                     for rule_kind, names, _ in s.rules:
                         rules[rule_kind] = rules.get(rule_kind, ()) + names
+                    # (modules' 'extend step' may name an action twice)
                     steps.append(Step(s.name, "turns", order=order, mode=s.mode,
-                                      main=rules["main"], free=rules["free"]))
+                                      main=tuple(dict.fromkeys(rules["main"])),
+                                      free=tuple(dict.fromkeys(rules["free"]))))
             stages.append(Stage(st.kind, backend.expr(st.count), tuple(steps)))
         return tuple(stages)
 
@@ -318,6 +320,11 @@ def _several(value, what: str) -> tuple:
     raise TypeError(f"{what} must be a name or a list of names, not {value!r}")
 
 
+def _frozen(value):
+    """Option values as the rules hold them: lists become tuples (hashable, for the cache)."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, (list, tuple)) else value
+
+
 def build_ruleset(game: str | None = None, *, modules=(), options=None, rules=(), texts=None,
                   backend: str = "compiled") -> Ruleset:
     """Build (or fetch from the cache) the ruleset for ``game``.
@@ -349,7 +356,7 @@ def build_ruleset(game: str | None = None, *, modules=(), options=None, rules=()
     recipe = Recipe(
         game=game,
         modules=plugins.resolve_modules(game, modules),
-        options=tuple(sorted((options or {}).items())),
+        options=tuple(sorted((k, _frozen(v)) for k, v in (options or {}).items())),
         rules=_read(rules),
         backend=backend,
         texts=tuple(sorted((texts or {}).items())),

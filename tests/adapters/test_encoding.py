@@ -31,6 +31,9 @@ def test_colliding_ids_move_to_the_next_free_id_in_key_order():
     assert ids[first] == a                 # 'x' sorts first and keeps its own id
     with pytest.raises(ValueError, match="more than 2 legal actions"):
         encoding.encode_actions([a, b, Action(0, "z")], bits=1)
+    for bits in (0, 31, 2.5, True):
+        with pytest.raises(ValueError, match="bits must be an int from 1 to 30"):
+            encoding.encode_actions([a], bits=bits)
 
 
 @settings(max_examples=30, deadline=None)
@@ -99,3 +102,31 @@ def test_outcome_ranks_finished_games_only():
     assert all(result[p] == 1.0 for p in places[0])
     if len(places) > 1:
         assert all(result[p] == -1.0 for p in places[-1])
+
+
+def test_observation_is_the_documented_feature_sum():
+    game = boardrules.new_game(texts={"t.rules": """
+game t { players 2 }
+resource coins { start 3 }
+var seen: list[int] = [4, 4, 7]
+action work main { gain 1 coins }
+flow { rounds 1 { step play: turns seat once { main work } } }
+"""}, players=2)
+    bits = 20                                   # large: no two of these features share an entry
+    vec = encoding.observation(game, 1, bits)
+
+    def at(feature):
+        return vec[int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(),
+                                  "big") % 2**bits]
+
+    assert at("seat|1") == 1 and at("seat|0") == 0 and at("to_act|0") == 1
+    assert at("r|coins|0") == 3 and at("r|coins|1") == 3
+    game.play("p1 work")
+    game.state = boardrules.State({**game.state.values, ("v", "seen"): (4, 4, 7)}, game.state.pending)
+    vec = encoding.observation(game, 1, bits)
+    assert at("r|coins|0") == 4 and at("to_act|1") == 1 and at("to_act|0") == 0
+    assert (at("v|seen#"), at("v|seen=4"), at("v|seen=7")) == (3, 2, 1)
+    # nothing is hidden in this game: a spectator sees the same but for the seat
+    spectator = encoding.observation(game, None, bits)
+    diff = [(a - b) for a, b in zip(vec, spectator) if a != b]
+    assert sorted(diff) == [-1.0, 1.0] and at("seat|None") == 0

@@ -67,3 +67,41 @@ def test_game_type_follows_the_rules():
     assert harvest.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     with pytest.raises(Exception, match="2–4 players, not 7"):
         pyspiel.load_game(register("harvest"), {"players": 7})
+    with pytest.raises(ValueError, match="bits must be an int"):
+        register("harvest", action_bits=40, short_name="boardrules_harvest_wide")
+    state = eclipse.new_initial_state()
+    assert state.observation_string(0) == repr(state.game.view(0))      # p1's view only
+
+
+DICE_GAME = """
+game dice_duel { title "Dice duel"; players 2 }
+resource vp { start 0; scored true }
+action roll_few main { choose r in dice(2) by chance { gain r[0] vp } }
+action roll_many main { choose r in dice(6) by chance { gain r[5] vp } }
+flow { rounds 2 { step play: turns seat once { main roll_few, roll_many } } }
+"""
+
+
+def test_rolls_listed_whole_or_sampled_and_your_own_rules():
+    from boardrules.adapters.openspiel import MAX_ROLLS
+    name = register(None, texts={"dice.rules": DICE_GAME})
+    assert name == "boardrules_dice_duel"
+    assert register(None, texts={"dice.rules": DICE_GAME}) == name
+    with pytest.raises(ValueError, match="already has a game named 'boardrules_dice_duel'"):
+        register(None, texts={"dice.rules": DICE_GAME.replace("gain r[0]", "gain r[1]")})
+    game = pyspiel.load_game(name, {"players": 2, "seed": 5})
+    state = game.new_initial_state()
+    by_text = {state.action_to_string(0, i): i for i in state.legal_actions()}
+    few = state.clone()
+    few.apply_action(by_text["p1 roll_few"])
+    outcomes = few.chance_outcomes()
+    assert len(outcomes) == 36 and all(p == pytest.approx(1 / 36) for _, p in outcomes)
+    state.apply_action(by_text["p1 roll_many"])          # 6**6 rolls: a sample of them
+    outcomes = state.chance_outcomes()
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert 1000 < len(outcomes) <= MAX_ROLLS < 6**6
+    assert state.clone().chance_outcomes() == outcomes    # the same sample at the same point
+    rolls = [state.action_to_string(pyspiel.PlayerId.CHANCE, i).split()[-1] for i, _ in outcomes]
+    assert all(len(r.split(",")) == 6 for r in rolls)
+    state.apply_action(outcomes[0][0])
+    assert state.current_player() == 1

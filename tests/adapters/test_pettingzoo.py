@@ -107,8 +107,34 @@ def test_max_moves_truncates():
 def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="2–4 players, not 9"):
         env("harvest", players=9)
+    with pytest.raises(ValueError, match="bits must be an int from 1 to 30, not 0"):
+        env("harvest", players=2, action_bits=0)
     with pytest.raises(ValueError, match="render_mode"):
         env("harvest", players=2, render_mode="human")
     e = env("harvest", players=2, render_mode="ansi")
     e.reset(seed=1)
     assert e.render().startswith("<Game Harvest players=2")
+
+
+def test_a_simultaneous_step_lets_each_player_act_lowest_seat_first():
+    rules = """
+game bids { players 3 }
+resource vp { start 0; scored true }
+action bid(n: int in 1..3) main { gain n vp }
+flow { rounds 1 { step bids: turns seat simultaneous { main bid } } }
+"""
+    e = env(None, texts={"bids.rules": rules}, players=3)
+    assert e.metadata["name"] == f"boardrules_rules_{e.ruleset.id[:8]}_v0"    # no title
+    e.reset(seed=1)
+    order = []
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        assert len(e.game.players_to_act()) == 3 - len(order)     # all still to bid may act
+        order.append(agent)
+        legal = e.legal_ids(agent)
+        e.step(max(legal, key=lambda i: legal[i].args))            # bid 3
+    assert order == ["player_0", "player_1", "player_2"]
+    assert [s["total"] for s in e.game.scores()] == [3, 3, 3]

@@ -265,3 +265,15 @@ def test_module_step_order_is_as_documented():
     rs = boardrules.build_ruleset("harvest", modules=["weather", "market-day", "guilds"])
     rounds = [s.name for s in rs.stages[1].steps]
     assert "Harvest's rounds run " + ", ".join(f"`{s}`" for s in rounds) + "." in text
+
+
+def test_faction_example_is_the_tested_third_party_plugin():
+    package = REPO / "tests" / "thirdparty" / "weavers" / "boardrules_weavers"
+    shown = [(info.split(), text) for info, text, _ in blocks("plugins.md")
+             if info.split()[1:2] == ["weavers"]]
+    assert len(shown) == 2
+    for info, text in shown:
+        if info[0] == "rules":
+            assert text == (package / info[2]).read_text(encoding="utf-8")
+        else:
+            assert text in (package / "__init__.py").read_text(encoding="utf-8")

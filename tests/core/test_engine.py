@@ -91,3 +91,28 @@ def test_a_copy_is_independent_of_its_original(make_copy):
     # the copy plays on from where it was, as a game replayed from its record would
     replayed = boardrules.Game.from_record(twin.record)
     assert replayed.state == twin.state
+
+
+def test_search_coming_back_to_a_state_reuses_its_runs(monkeypatch):
+    """Issue 12 (caches keyed by state): after undo, listing the legal actions again and
+    playing one of them runs no rule; the game ends up exactly where the first play put it,
+    as a replay of its record confirms."""
+    game = boardrules.new_game("harvest", players=3, seed=2)
+    bot = RandomBot(2)
+    for _ in range(5):
+        game.play(bot.choose(game))
+    legal = list(game.legal_actions())
+    action = legal[len(legal) // 2]
+    game.play(action)
+    after, log = game.state, list(game.log)
+    game.undo()
+
+    runs = []
+    real_run = boardrules.Game._run
+    monkeypatch.setattr(boardrules.Game, "_run", lambda self, *a, **k: runs.append(a) or real_run(self, *a, **k))
+    assert list(game.legal_actions()) == legal and game.is_legal(action)
+    game.play(action)
+    assert runs == [] and game.state is after
+    assert [e for e in game.log if e.kind != "undo"] == log
+    # a state reached another way (a replay) is the same state
+    assert boardrules.Game.from_record(game.record).state == after

@@ -294,3 +294,11 @@ def test_wrappers_compose_and_signatures_must_match(extra_modules):
     with pytest.raises(PluginError, match="would wrap the primitive 'snowfall', which harvest "
                                           "does not have"):
         boardrules.build_ruleset("harvest", modules=["no-snow"])
+
+
+def test_a_record_whose_house_rules_declare_an_option_loads(tmp_path):
+    house = tmp_path / "bonus.rules"
+    house.write_text('option bonus = 1 "a house option"\n', encoding="utf-8")
+    g = boardrules.new_game("harvest", players=2, seed=1, rules=[house], options={"bonus": 2})
+    again = boardrules.load_game(g.save())
+    assert again.ruleset.option("bonus") == 2 and again.ruleset is g.ruleset

@@ -10,7 +10,9 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from fractions import Fraction
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -76,6 +78,21 @@ def _reference_value(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> 
         dice = (ship.missiles if missile else ship.cannons) * len(state[side][i])
         penalty = 2 if missile and enemy_fleet.distortion_shield else 0
         split = not missile and fleets[side].antimatter_splitter
+        pd_dice = [
+            fleets[1 - side].types[t].computer
+            for t, _ in enemy
+            for _ in fleets[1 - side].types[t].cannons
+        ] if missile and enemy_fleet.point_defense else []
+
+        def land(placed: list[tuple[int, int]], gone: tuple[int, ...]) -> tuple:
+            damage = [d for _, d in enemy]
+            for n_hit, (dmg, k) in enumerate(placed):
+                if n_hit not in gone:
+                    damage[k] += dmg
+            alive = [(t, dmg) for (t, _), dmg in zip(enemy, damage) if dmg <= enemy_fleet.types[t].hull]
+            new_side = canon(alive, len(enemy_fleet.types))
+            return (state[0], new_side) if side == 0 else (new_side, state[1])
+
         out: dict[tuple, float] = {}
         for rolls in itertools.product(range(1, 7), repeat=len(dice)):
             hits = []
@@ -86,12 +103,21 @@ def _reference_value(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> 
                     hits.extend([(1, reach)] * 4 if split and dmg == 4 else [(dmg, reach)])
             choices = set()
             for targets in itertools.product(*(reach for _, reach in hits)):
-                damage = [d for _, d in enemy]
-                for (dmg, _), k in zip(hits, targets):
-                    damage[k] += dmg
-                alive = [(t, dmg) for (t, _), dmg in zip(enemy, damage) if dmg <= enemy_fleet.types[t].hull]
-                new_side = canon(alive, len(enemy_fleet.types))
-                choices.add((state[0], new_side) if side == 0 else (new_side, state[1]))
+                placed = [(dmg, k) for (dmg, _), k in zip(hits, targets)]
+                if pd_dice and placed:
+                    # Point defense: each of its dice rolls; the defending side destroys any
+                    # min(K, missiles) of the placed missiles.
+                    by_k: dict[int, float] = {}
+                    for pd_rolls in itertools.product(range(1, 7), repeat=len(pd_dice)):
+                        k = sum(1 for r, comp in zip(pd_rolls, pd_dice) if r == 6 or (r != 1 and r + comp >= 6))
+                        by_k[k] = by_k.get(k, 0.0) + 6.0 ** -len(pd_dice)
+                    choices.add(("pd", tuple(
+                        (pk, tuple(sorted({land(placed, gone) for gone in
+                                           itertools.combinations(range(len(placed)), min(k, len(placed)))})))
+                        for k, pk in sorted(by_k.items())
+                    )))
+                else:
+                    choices.add(land(placed, ()))
             key = tuple(sorted(choices))
             out[key] = out.get(key, 0.0) + 6.0 ** -len(dice)
         return [(p, list(choices)) for choices, p in out.items()]
@@ -123,8 +149,14 @@ def _reference_value(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> 
         if end_value(s) is not None and (not any(s[0]) or not any(s[1])):
             return end_value(s)  # type: ignore[return-value]
         side = missiles[j][0]
-        pick = max if side == 0 else min
-        return sum(p * pick(missile_value(c, j + 1) for c in choices) for p, choices in results(s, missiles[j], True))
+        pick, counter = (max, min) if side == 0 else (min, max)
+
+        def choice_value(c: tuple) -> float:
+            if c[0] != "pd":
+                return missile_value(c, j + 1)
+            return sum(pk * counter(missile_value(x, j + 1) for x in xs) for pk, xs in c[1])
+
+        return sum(p * pick(map(choice_value, choices)) for p, choices in results(s, missiles[j], True))
 
     def after_missiles(s: tuple, j: int) -> None:
         if j == len(missiles) or not any(s[0]) or not any(s[1]):
@@ -132,7 +164,8 @@ def _reference_value(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> 
             return
         for _, choices in results(s, missiles[j], True):
             for c in choices:
-                after_missiles(c, j + 1)
+                for x in ([c] if c[0] != "pd" else [x for _, xs in c[1] for x in xs]):
+                    after_missiles(x, j + 1)
 
     after_missiles(start, 0)
     for _ in range(5000):
@@ -175,7 +208,12 @@ def small_ships(draw: st.DrawFn, name: str) -> ShipType:
 def small_fleets(draw: st.DrawFn, prefix: str) -> Fleet:
     n = draw(st.integers(1, 2))
     ships = tuple((draw(small_ships(f"{prefix}{i}")), draw(st.integers(1, 2 if n == 1 else 1))) for i in range(n))
-    return Fleet(ships, antimatter_splitter=draw(st.booleans()), distortion_shield=draw(st.booleans()))
+    return Fleet(
+        ships,
+        antimatter_splitter=draw(st.booleans()),
+        distortion_shield=draw(st.booleans()),
+        point_defense=draw(st.booleans()),
+    )
 
 
 SMALL = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -369,5 +407,71 @@ def test_cli_too_large_suggests_monte_carlo(monkeypatch: pytest.MonkeyPatch) -> 
 def test_cli_help_explains_fleets() -> None:
     text = _odds_cli("--help").output
     for needle in ("I/H/C/S", "initiative", "hull", "computer", "shield", "Y ion", "O plasma",
-                   "R antimatter", "+splitter", "NAME:CLASS", "optimal", "npc-spread", "Winning"):
+                   "R antimatter", "+splitter", "+point-defense", "NAME:CLASS", "optimal", "npc-spread", "Winning"):
         assert needle in text, needle
+
+
+# ------------------------------------------------------------------------------ point defense
+
+
+@pytest.mark.parametrize(
+    ("defender", "expected"),
+    [
+        ("1 interceptor(3/0/0/0; 1Y), +point-defense", Fraction(5, 6) * Fraction(5, 6)),  # only a 6 stops it
+        ("1 interceptor(3/0/+2/0; 1Y), +pd", Fraction(5, 6) * Fraction(1, 2)),  # computer +2: 4, 5, 6
+        ("1 interceptor(3/0/+7/0; 1Y), +pd", Fraction(5, 6) * Fraction(1, 6)),  # only a 1 misses
+        ("1 interceptor(3/0/+2/0; 1Y)", Fraction(5, 6)),  # no point defense
+    ],
+)
+def test_point_defense_destroys_missiles(defender: str, expected: Fraction) -> None:
+    """One ion missile hitting on 2+ against an interceptor whose cannon fires at it first; the
+    attacker has no cannon, so only the missile can win (RotA: computers count; the firing ship's
+    shield 3 does not)."""
+    attacker = parse_fleet("1 interceptor(3/0/+5/3; -; 1Y)")
+    for pol in (None, OPTIMAL_POLICY):
+        odds = combat_odds(attacker, parse_fleet(defender), pol, pol, fractions=True)
+        assert odds.win_probability("attacker") == expected
+
+
+def test_point_defense_picks_the_missiles_to_destroy() -> None:
+    """Plasma and ion missiles (5/6 each) at a cruiser (hull 1) whose one point-defense die hits on
+    2+: the defender destroys the plasma missile, the only one that kills alone; optimal and fixed
+    choices agree (the fixed rule takes the largest). The cruiser dies only if point defense
+    misses (1/6) while the plasma missile hit (5/6): P = 5/6 * 1/6."""
+    attacker = parse_fleet("1 interceptor(3/0/+5/0; -; 1O 1Y)")
+    defender = parse_fleet("1 cruiser(3/1/+5/0; 1Y), +point-defense")
+    for pol in (None, OPTIMAL_POLICY):
+        odds = combat_odds(attacker, defender, pol, pol, fractions=True)
+        assert odds.win_probability("attacker") == Fraction(5, 36)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_fleets("a"), small_fleets("d"), st.integers(0, 2**32 - 1))
+def test_point_defense_monte_carlo_agrees(attacker: Fleet, defender: Fleet, seed: int) -> None:
+    defender = attrs.evolve(defender, point_defense=True)
+    attacker = attrs.evolve(attacker, point_defense=True)
+    for pol in (None, OPTIMAL_POLICY):
+        exact = combat_odds(attacker, defender, pol, pol)
+        mc = simulate_odds(attacker, defender, pol, pol, runs=600, seed=seed)
+        p = exact.win_probability("attacker")
+        assert abs(mc.win_probability("attacker") - p) <= 4 * mc.std_error(p) + 0.01
+
+
+def test_point_defense_notation_round_trip() -> None:
+    fleet = parse_fleet("2 interceptor, +pd")
+    assert fleet.point_defense and parse_fleet(str(fleet)) == fleet
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender"),
+    [
+        ("2 interceptor(3/0/+2/0; 1Y; 1O)", "1 cruiser(2/1/+1/0; 1Y), 1 interceptor(3/0/0/0; 1Y), +pd"),
+        ("1 cruiser(2/1/+1/0; 1Y; 1Y 1O), +pd", "2 interceptor(3/0/+1/0; 1Y; 1Y), +pd"),
+    ],
+)
+def test_point_defense_optimal_matches_brute_force(attacker: str, defender: str) -> None:
+    """Several missiles, several targets, point defense destroying some: both sides' choices
+    (placing the missiles, then which to destroy) against the brute-force reference."""
+    a, d = parse_fleet(attacker), parse_fleet(defender)
+    odds = combat_odds(a, d, OPTIMAL_POLICY, OPTIMAL_POLICY)
+    assert math.isclose(_value(odds), _reference_value(a, d, Stalemate.DEFENDER_WINS), abs_tol=1e-9)

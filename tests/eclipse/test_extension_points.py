@@ -40,18 +40,27 @@ def test_allies_neither_fight_nor_pin_and_pin_together():
     assert not any(m.startswith(f"interceptor@{X}>") for m in _moves(g))   # two enemies pin it
     _set(g, v__allies__0=(1,), v__allies__1=(0,))
     assert any(m.startswith(f"interceptor@{X}>") for m in _moves(g))       # 2 of a side vs 1
-    # the allies' ships fight only p3
+    # the allies fight p3 as one side, in one battle; p3's hits say whose ship they hit
     g.auto_chance = False
+    _set(g, v__blueprint__2__interceptor=("ion_cannon", "nuclear_source", "nuclear_drive",
+                                          "positron_computer"))      # initiative 4: fires first
     for p in (1, 2, 3):
         g.play(f"p{p} pass_turn")
+    assert g.get("battles_fought") == ((X, 2, (0, 1)),)
+    options = set()
     while g.get("battle"):
         d = g.state.pending[0]
         if d.label == "rolls":
-            g.play(Action(d.player, d.label, ((1,) * d.options.count,)))   # all miss
+            g.play(Action(d.player, d.label, ((6,) * d.options.count,)))   # every die hits
         else:
+            options |= set(d.options) if d.label == "hit" else set()
             g.play(Action(d.player, d.label, (False,) if d.label == "retreat" else (d.options[0],)))
-    pairs = {frozenset((a, b)) for h, a, b in g.get("battles_fought")}
-    assert pairs == {frozenset((2, 1)), frozenset((2, 0))}
+    assert g.get("battles_fought") == ((X, 2, (0, 1)),)
+    assert {"interceptor/p1:0", "interceptor/p2:0"} <= options
+    # both allies took part: each draws for the battle and the side's kill
+    lost = 3 - len(g.get("ships", index=X))
+    assert lost >= 1
+    check_invariants(g)
 
 
 def test_pinned_by_and_npc_pins(tmp_path):
@@ -91,3 +100,25 @@ def test_jumps_reach_any_neighbour(tmp_path):
     jump = {m.split(">")[1] for m in _moves(g) if m.startswith(f"interceptor@{HOME}>")}
     assert jump == set(around) and drive < jump
     check_invariants(g)
+
+
+def test_a_module_step_goes_between_named_flow_steps(tmp_path):
+    """The round's steps are named (phases.rules), so a module adds one where the seed puts
+    it -- here after the new technology tiles, before the start player changes."""
+    house = tmp_path / "tally.rules"
+    house.write_text("var seen: list[int] = []\n"
+                     "step tally after new_techs: do { set seen = seen + [len(tech_market)] }\n",
+                     encoding="utf-8")
+    g = boardrules.new_game("eclipse", players=2, rules=[house])
+    for p in (1, 0):
+        g.play(f"p{p + 1} pick_species terrans")
+    start = len(g.get("tech_market"))
+    while not g.over:
+        for a in g.legal_actions():
+            if a.name == "pass_turn":
+                g.play(a)
+                break
+        else:
+            g.play(next(iter(g.legal_actions())))
+    per_round = g.get("techs_per_round")[2]
+    assert g.get("seen") == tuple(start + per_round * r for r in range(1, 9)) + (start + 8 * per_round,)

@@ -148,9 +148,14 @@ def test_upkeep_shortfall_trades_then_gives_up_hexes():
     g.state = type(g.state)(st, g.state.pending)
     g.play("p1 pass_turn")
     g.play("p2 pass_turn")   # the last to pass ends the action phase
+    # science: 10 + 3 produced = 13 -> traded 6 x 2; short 21 - 3 - 6 = 12 more: a hex goes,
+    # the player's choice (the home is the only one)
+    d = g.state.pending[0]
+    assert (d.player, d.label, tuple(d.options)) == (0, "abandon", ("2,0",))
+    g.play("p1 abandon 2,0")
     check_invariants(g)
-    # science: 10 + 3 produced = 13 -> traded 6 x 2; short 21 - 3 - 6 = 12 more: the home is given up
-    assert g.get("money", 0) >= 0
+    assert g.get("controller", index="2,0") is None
+    assert g.get("money", 0) == 0     # 12 short, the upkeep fell by 1 only: the rest forgiven
     assert g.get("science", 0) == 1
 
 

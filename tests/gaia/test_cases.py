@@ -107,3 +107,25 @@ def test_bescods_up_lowest_declined_stays_illegal():
     # the rules' own action needs a track: there is no way to take it without its step
     legal = {a for a in rp.game.legal_actions() if a.name == "bescods_research"}
     assert legal and all(len(a.args) == 1 for a in legal)
+
+
+def test_step_with_no_option_declined_whether_or_not_written(tmp_path):
+    """random-2p-12005 move 18: the Bal T'aks' navigation tile before their PI offers no step;
+    the record's `decline up` answers that decision; a line that leaves it out replays the same."""
+    import json
+
+    data = json.loads(shared_path("cases", "gaia", "random-2p-12005.json").read_text(encoding="utf-8"))
+    for key in ("moves", "moves_clean"):
+        assert ". decline up." in data[key][18]
+        data[key][18] = data[key][18].replace(". decline up.", ".")
+    path = tmp_path / "random-2p-12005-unwritten.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    out = R.replay_record(path, strict=True, lenient=False)
+    assert out.divergence is None and out.differences == ()
+    # `decline up` where no step is offered at all is an error, never a declined power charge
+    data["moves_clean"][19] = data["moves_clean"][19].replace(". pass", ". decline up. pass")
+    assert ". decline up. pass" in data["moves_clean"][19]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    out = R.replay_record(path, strict=True, lenient=False)
+    assert out.divergence is not None and out.divergence.index == 19
+    assert "no research step is offered" in out.divergence.reason

@@ -106,3 +106,30 @@ def test_firaks_downgrade_step_may_be_declined():
     g.play(boardrules.Action(0, "step_on", ()))
     assert var(g, "bld", h) == "ts" and sum(g.get(t, 0) for t in (
         "terraforming", "navigation", "intelligence", "gaia", "economy", "science")) == 0
+
+
+def test_lab_is_built_when_no_tile_is_left():
+    """The tile comes with a lab or academy (§6); with none left to take (every standard tile
+    held, no advanced one possible) the building still goes up, with no tile decision."""
+    g = start(2, ("terrans", "hadsch_hallas"))
+    h = home_mine(g, 0)
+    patch(g, {("v", "bld", h): "ts", ("v", "built", 0, "mine"): 1, ("v", "built", 0, "ts"): 1,
+              ("r", "credits", 0): 20, ("r", "ore", 0): 10,
+              **{("v", "has_tech", 0, t): True for t in var(g, "tech_slots")}})
+    g.play(f"p1 upgrade {h} lab")
+    assert var(g, "bld", h) == "lab" and res(g, "credits", 0) == 15
+    assert not any(d.label == "tile" for d in g.state.pending)
+
+
+def test_itars_trade_not_offered_without_a_tile_to_take():
+    g = start(2, ("itars", "terrans"))
+    patch(g, {("v", "built", 0, "pi"): 1, ("r", "gaia_power", 0): 4,
+              **{("v", "has_tech", 0, t): True for t in var(g, "tech_slots")}})
+    from .test_game import pass_everyone
+    pass_everyone(g)
+    while g.state.pending:                       # income orders, then the Gaia phase
+        d = g.state.pending[0]
+        assert d.label != "itars_tech"
+        g.play(boardrules.Action(d.player, d.label, () if d.optional else (d.options[0],)))
+    assert res(g, "gaia_power", 0) == 0          # back to bowl I, no trade offered
+    assert not any(d.label == "itars_tech" for d in g.state.pending)

@@ -24,6 +24,7 @@ import hashlib
 from typing import Iterable
 
 from ..game import Action, Game, format_value
+from ..ruleset import Ruleset
 
 ACTION_BITS = 16
 """Default size of the action space: ``2**16`` ids."""
@@ -31,6 +32,22 @@ OBSERVATION_BITS = 12
 """Default length of the observation vector: ``2**12`` numbers."""
 OBSERVATION_LIMIT = 1_000_000.0
 """Observation entries are clipped to ``±OBSERVATION_LIMIT``."""
+
+
+def check_bits(bits: int) -> int:
+    """``bits`` if it is a size these encodings allow (an int from 1 to 30), else
+    ``ValueError``."""
+    if isinstance(bits, bool) or not isinstance(bits, int) or not 1 <= bits <= 30:
+        raise ValueError(f"bits must be an int from 1 to 30, not {bits!r}")
+    return bits
+
+
+def game_name(ruleset: Ruleset) -> str:
+    """The game's name for the toolkits' registries: its plugin name, or for rules given as
+    texts their ``title`` (else ``rules_`` and the start of the ruleset's id), lower case,
+    other characters than letters and digits as ``_`` (``gaia_project``)."""
+    name = ruleset.game or ruleset.title or f"rules_{ruleset.id[:8]}"
+    return "".join(c if c.isalnum() else "_" for c in name.lower())
 
 
 def action_key(action: Action) -> str:
@@ -51,9 +68,7 @@ def action_id(action: Action, bits: int = ACTION_BITS) -> int:
 def encode_actions(actions: Iterable[Action], bits: int = ACTION_BITS) -> dict[int, Action]:
     """Ids of the actions legal in one state: ``{id: action}``, one-to-one (see the
     module's docstring for how colliding ids are moved)."""
-    size = 1 << bits
-    if size <= 0:
-        raise ValueError("bits must be positive")
+    size = 1 << check_bits(bits)
     out: dict[int, Action] = {}
     for action in sorted(actions, key=action_key):
         i = action_id(action, bits)
@@ -70,40 +85,45 @@ def encode_actions(actions: Iterable[Action], bits: int = ACTION_BITS) -> dict[i
 def observation(game: Game, player: int | None, bits: int = OBSERVATION_BITS) -> list[float]:
     """``player``'s observation of ``game`` (``None``: a spectator's): ``2**bits`` numbers.
 
-    Built from ``game.view(player)`` only. Each value adds to the entry its feature's name
-    hashes to (as for action ids): a number or truth value under its key (``"r|coins|0"``),
-    any other value as ``key=value`` counted once, a list as its length (``key#``) and
-    each element counted (``key=element``); pending decisions as ``pending|label|player``
-    and their visible options; the observer's seat (``seat=P``) and the players to act
-    (``to_act=P``). Entries are clipped to ``±OBSERVATION_LIMIT``.
+    Built from ``game.view(player)`` only. Each named value adds to the entry its feature's
+    name hashes to (as for action ids; the name is the key's parts joined by ``|``): a
+    number or truth value its amount under its name (``r|coins|0``), a list its length
+    (``NAME#``) and 1 for each element (``NAME=element``), any other value 1 under
+    ``NAME=value``. Also the observer's seat (``seat|P``: 1), each player to act
+    (``to_act|P``: 1) and each pending decision as the list of the options the player may
+    see (``pending|LABEL|P``; a chance decision shows none). Entries are clipped to
+    ``±OBSERVATION_LIMIT``.
     """
-    size = 1 << bits
+    size = 1 << check_bits(bits)
     vec = [0.0] * size
-
-    def add(feature: str, amount: float = 1.0) -> None:
-        vec[_digest(feature) % size] += amount
-
-    add(f"seat={player}")
-    for p in game.players_to_act():
-        add(f"to_act={p}")
     view = game.view(player)
-    for key, value in view["values"].items():
-        name = "|".join(str(k) for k in key)
-        if isinstance(value, (bool, int, float)):
-            add(name, float(value))
-        elif isinstance(value, tuple):
-            add(name + "#", float(len(value)))
-            for element in value:
-                add(f"{name}={format_value(element)}")
-        else:
-            add(f"{name}={format_value(value)}")
+    items: list[tuple[tuple[object, ...], object]] = [(("seat", player), True)]
+    items += [(("to_act", p), True) for p in sorted(game.players_to_act())]
+    items += view["values"].items()
     for d in view["pending"]:
-        prefix = f"pending|{d.label}|{d.player}"
-        add(prefix)
-        if isinstance(d.options, tuple):     # dice show no options: their outcome is to come
-            for option in d.options:
-                add(f"{prefix}={format_value(option)}")
-    return [min(max(x, -OBSERVATION_LIMIT), OBSERVATION_LIMIT) for x in vec]
+        # dice show no options: their outcome is still to come
+        items.append((("pending", d.label, d.player), d.options if isinstance(d.options, tuple) else ()))
+    for key, value in items:
+        for i, amount in _features(key, value, size):
+            vec[i] += amount
+    if max(vec) > OBSERVATION_LIMIT or min(vec) < -OBSERVATION_LIMIT:
+        vec = [min(max(x, -OBSERVATION_LIMIT), OBSERVATION_LIMIT) for x in vec]
+    return vec
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _features(key: tuple[object, ...], value: object, size: int) -> tuple[tuple[int, float], ...]:
+    """The (entry, amount) pairs one named value adds (cached: state values are immutable
+    and most stay the same from one move to the next)."""
+    name = "|".join(str(k) for k in key)
+    if isinstance(value, (bool, int, float)):
+        pairs = [(name, float(value))]
+    elif isinstance(value, tuple):
+        pairs = [(name + "#", float(len(value)))]
+        pairs += [(f"{name}={format_value(element)}", 1.0) for element in value]
+    else:
+        pairs = [(f"{name}={format_value(value)}", 1.0)]
+    return tuple((_digest(feature) % size, amount) for feature, amount in pairs)
 
 
 def outcome(game: Game) -> list[float]:

@@ -10,8 +10,11 @@ Then OpenSpiel's algorithms play it (``open_spiel.python.algorithms.mcts.MCTSBot
 Action ids are those of :mod:`boardrules.adapters.encoding` (``num_distinct_actions`` is
 ``2**action_bits``); chance is explicit: at a chance node (a pending ``draw`` or
 ``choose … by chance``) ``chance_outcomes()`` lists the outcomes with their
-probabilities (a bag's copies counted, dice rolls and other options uniform). Several players to
-act at once act one after another, lowest seat first. Returns are
+probabilities (a bag's copies counted, dice rolls and other options uniform; a roll of
+more than :data:`MAX_ROLLS` outcomes is given as that many rolls sampled from the game's
+seed and move number, each as likely: an unbiased sample, since listing 6**n rolls is out
+of reach). Several players to act at once act one after another, lowest seat first.
+Returns are
 :func:`~boardrules.adapters.encoding.outcome` (1 for first place … -1 for last), given
 when the game ends. The game type says imperfect information when the rules declare
 ``hidden`` or ``private`` variables; ``observation_string(player)`` is that player's
@@ -20,6 +23,7 @@ view.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -31,26 +35,40 @@ except ImportError as err:  # pragma: no cover - depends on the installed extras
 
 from ..game import Action, Game
 from ..ruleset import build_ruleset
-from ..runtime import CHANCE
+from ..runtime import CHANCE, Dice
 from . import encoding
 
 _DEFAULT_MAX_MOVES = 10_000
+MAX_ROLLS = 1296
+"""Dice rolls with at most this many outcomes (four dice) are listed whole at a chance
+node; larger ones (an Eclipse battle's volley) by this many sampled rolls."""
 
 
-def register(game: str = "harvest", *, modules: tuple[str, ...] = (),
-             options: dict[str, Any] | None = None,
+_registered: dict[str, str] = {}   # short name → Ruleset.id of the rules registered under it
+
+
+def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
+             options: dict[str, Any] | None = None, texts: dict[str, str] | None = None,
              action_bits: int = encoding.ACTION_BITS, short_name: str | None = None,
              max_moves: int = _DEFAULT_MAX_MOVES) -> str:
-    """Register ``game`` (with ``modules`` and ``options``, as for
-    :func:`boardrules.build_ruleset`) with OpenSpiel and return its short name
-    (``boardrules_<game>`` unless ``short_name`` is given). Registering the same name again
-    replaces nothing and returns the name. Its parameters: ``players`` (default: the
-    game's smallest count) and ``seed`` (0). ``max_moves`` bounds the game length OpenSpiel
-    is told. Raises what :func:`boardrules.build_ruleset` raises."""
-    name = short_name or f"boardrules_{game.replace('-', '_')}"
+    """Register ``game`` (with ``modules``, ``options`` and ``texts``, as for
+    :func:`boardrules.build_ruleset`; ``game`` None with ``texts``: your own rules) with
+    OpenSpiel and return its short name (``boardrules_<game>``, from the title for your
+    own rules, unless ``short_name`` is given). Registering the same rules again returns
+    the name; other rules under a name already taken raise ``ValueError``. The game's
+    parameters: ``players`` (default: the game's smallest count) and ``seed`` (0).
+    ``max_moves`` bounds the game length OpenSpiel is told. Raises what
+    :func:`boardrules.build_ruleset` raises, and ``ValueError`` for ``action_bits`` out of
+    range; loading the game with a player count the game does not allow raises too."""
+    encoding.check_bits(action_bits)
+    ruleset = build_ruleset(game, modules=modules, options=options, texts=texts)
+    name = short_name or f"boardrules_{encoding.game_name(ruleset)}"
     if name in pyspiel.registered_names():
+        if _registered.get(name) != ruleset.id:
+            raise ValueError(f"OpenSpiel already has a game named {name!r} (other rules): "
+                             f"give another short_name")
         return name
-    ruleset = build_ruleset(game, modules=modules, options=options)
+    _registered[name] = ruleset.id
     lo, hi = ruleset.players
     hidden = any(v.hidden or v.private for v in ruleset.vars.values())
     info = pyspiel.GameType.Information
@@ -63,7 +81,7 @@ def register(game: str = "harvest", *, modules: tuple[str, ...] = (),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=hi, min_num_players=lo,
         provides_information_state_string=False, provides_information_state_tensor=False,
-        provides_observation_string=False, provides_observation_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=False,
         parameter_specification={"players": lo, "seed": 0})
 
     class BoardrulesGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
@@ -72,9 +90,8 @@ def register(game: str = "harvest", *, modules: tuple[str, ...] = (),
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             params = {"players": lo, "seed": 0, **(params or {})}
             self.players = int(params["players"])
-            if not lo <= self.players <= hi:
-                raise ValueError(f"{ruleset.title} is for {lo}–{hi} players, not {self.players}")
             self.seed = int(params["seed"])
+            Game(ruleset, self.players, self.seed, auto_chance=False)  # the engine checks them
             self.ruleset = ruleset
             self.action_bits = action_bits
             size = 1 << action_bits
@@ -99,13 +116,36 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
         self._bits = spiel_game.action_bits
         self._ids_state: object = None
         self._ids: dict[int, Action] = {}
+        self._probs: dict[int, float] = {}
 
     def _legal(self) -> dict[int, Action]:
         """``{id: action}`` for the actions legal now (the chance outcomes at a chance node)."""
         if self._ids_state is not self.game.state:
             self._ids_state = self.game.state
-            self._ids = encoding.encode_actions(self.game.legal_actions(), self._bits)
+            weights = self._chance_weights()
+            self._ids = encoding.encode_actions(
+                self.game.legal_actions() if weights is None else weights, self._bits)
+            total = sum(weights.values()) if weights else 0
+            self._probs = {i: weights[a] / total for i, a in self._ids.items()} if weights else {}
         return self._ids
+
+    def _chance_weights(self) -> Counter[Action] | None:
+        """At a chance node, each outcome with its weight (else None): a bag's copies
+        counted, other options once each; a roll of more than :data:`MAX_ROLLS` outcomes as
+        that many rolls sampled from the game's seed and move number."""
+        pending = self.game.state.pending
+        if not pending or pending[0].player != CHANCE:
+            return None
+        decision = pending[0]
+        values: Any
+        if decision.bag is not None:
+            values = self.game.get(decision.bag)
+        elif isinstance(decision.options, Dice) and len(decision.options) > MAX_ROLLS:
+            rng = random.Random(f"{self.game.seed}/{len(self.game.record.actions)}")
+            values = [decision.options.sample(rng) for _ in range(MAX_ROLLS)]
+        else:
+            values = decision.options
+        return Counter(Action(CHANCE, decision.label, (v,)) for v in values)
 
     def current_player(self) -> int:
         if self.game.over:
@@ -119,13 +159,8 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
         return sorted(self._legal()) if player == self.current_player() else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        legal = self._legal()
-        decision = self.game.state.pending[0]
-        if decision.bag is not None:        # a draw from a list: each copy equally likely
-            counts = Counter(self.game.get(decision.bag))
-            total = sum(counts.values())
-            return sorted((i, counts[a.args[0]] / total) for i, a in legal.items())
-        return sorted((i, 1.0 / len(legal)) for i in legal)
+        self._legal()
+        return sorted(self._probs.items())
 
     def _apply_action(self, action: int) -> None:
         chosen = self._legal().get(action)

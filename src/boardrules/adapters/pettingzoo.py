@@ -40,28 +40,32 @@ from . import encoding
 class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     """A boardrules game as a PettingZoo AEC environment (see the module docstring).
 
-    ``game``, ``modules``, ``options`` and ``rules`` are those of
-    :func:`boardrules.build_ruleset`; ``players`` the player count; ``action_bits`` and
+    ``game``, ``modules``, ``options``, ``rules`` and ``texts`` are those of
+    :func:`boardrules.build_ruleset` (``game`` None with ``texts``: your own rules);
+    ``players`` the player count; ``action_bits`` and
     ``observation_bits`` the sizes of the action and observation spaces (powers of two);
     ``max_moves`` the number of player moves after which a game is truncated (None: never);
     ``render_mode`` None or ``"ansi"``. Raises what :func:`boardrules.build_ruleset` raises,
-    and ``ValueError`` for a player count the game does not allow.
+    and ``ValueError`` for a player count the game does not allow or sizes out of range.
     """
 
     metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, game: str, *, players: int, modules: tuple[str, ...] = (),
-                 options: dict[str, Any] | None = None, rules: tuple[str, ...] = (), action_bits: int = encoding.ACTION_BITS,
+    def __init__(self, game: str | None, *, players: int, modules: tuple[str, ...] = (),
+                 options: dict[str, Any] | None = None, rules: tuple[str, ...] = (),
+                 texts: dict[str, str] | None = None, action_bits: int = encoding.ACTION_BITS,
                  observation_bits: int = encoding.OBSERVATION_BITS, max_moves: int | None = None,
                  render_mode: str | None = None):
         super().__init__()
-        self.ruleset = build_ruleset(game, modules=modules, options=options, rules=rules)
-        lo, hi = self.ruleset.players
-        if not lo <= players <= hi:
-            raise ValueError(f"{self.ruleset.title} is for {lo}–{hi} players, not {players}")
+        self.ruleset = build_ruleset(game, modules=modules, options=options, rules=rules,
+                                     texts=texts)
+        # the engine checks the player count; this game is replaced by reset()
+        self.game: Game | None = Game(self.ruleset, players)
+        for bits in (action_bits, observation_bits):
+            encoding.check_bits(bits)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.metadata = {**self.metadata, "name": f"boardrules_{game.replace('-', '_')}_v0"}
+        self.metadata = {**self.metadata, "name": f"boardrules_{encoding.game_name(self.ruleset)}_v0"}
         self.players = players
         self.action_bits = action_bits
         self.observation_bits = observation_bits
@@ -77,7 +81,6 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         })
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: gymnasium.spaces.Discrete(n_act) for a in self.possible_agents}
-        self.game: Game | None = None
         self._ids_state: object = None
         self._ids: dict[int, dict[int, Action]] = {}
         self._next_seed = 0
@@ -171,11 +174,12 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         self.game = None
 
 
-def env(game: str = "harvest", **kwargs: Any) -> BoardrulesEnv:
+def env(game: str | None = "harvest", **kwargs: Any) -> BoardrulesEnv:
     """A :class:`BoardrulesEnv` for ``game`` (arguments as the class's); ``players``
     defaults to the game's smallest player count."""
     if "players" not in kwargs:
         kwargs["players"] = build_ruleset(game, modules=kwargs.get("modules", ()),
                                           options=kwargs.get("options"),
-                                          rules=kwargs.get("rules", ())).players[0]
+                                          rules=kwargs.get("rules", ()),
+                                          texts=kwargs.get("texts")).players[0]
     return BoardrulesEnv(game, **kwargs)

@@ -323,6 +323,15 @@ class AfterTurn:
 
 
 @_node
+class Queue:
+    """``queue { ... }``: the block runs when the decisions raised before it are decided
+    (what it computes, e.g. an offer's size, is computed then)."""
+
+    body: "Block"
+    span: Span = _span()
+
+
+@_node
 class Take:
     entity: object
     span: Span = _span()
@@ -528,6 +537,16 @@ class StepEdit:
 
 
 @_node
+class StepExtend:
+    """``extend step NAME { main a, b; free c }``: actions added to a ``turns`` step."""
+
+    modifier: Optional[str]
+    name: str
+    rules: tuple  # ((kind, (action names...), span), ...)
+    span: Span = _span()
+
+
+@_node
 class Stage:
     kind: str  # setup | rounds | finish
     count: object
@@ -566,7 +585,7 @@ def decl_key(item) -> tuple[str, str] | None:
             return ("action", name)
         case FlowDecl():
             return ("flow", "flow")
-        case StepEdit(name=name):
+        case StepEdit(name=name) | StepExtend(name=name):
             return ("step", name)
         case RemoveDecl(kind=kind, name=name):
             return (kind, name)

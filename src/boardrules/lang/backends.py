@@ -139,6 +139,9 @@ class Compiler:
             case A.AfterTurn(body=b):
                 bid = rs.block_id(b)
                 return lambda ctx: S.after_turn(ctx, bid)
+            case A.Queue(body=b):
+                bid = rs.block_id(b)
+                return lambda ctx: S.queue_block(ctx, bid)
             case A.Take(entity=e):
                 fe = self.expr(e)
                 return lambda ctx: S.take(ctx, fe(ctx))
@@ -330,6 +333,8 @@ class Interpreter:
                 S.run_slot(ctx, ev(o, ctx), slot, opt(f))
             case A.AfterTurn(body=b):
                 S.after_turn(ctx, rs.block_id(b))
+            case A.Queue(body=b):
+                S.queue_block(ctx, rs.block_id(b))
             case A.Take(entity=e):
                 S.take(ctx, ev(e, ctx))
             case A.Give(entity=e, to=to):

@@ -737,7 +737,7 @@ class Checker:
                                  did_you_mean(t.name, {n for k in self.kinds.values() for n in k.slots}))
                 if f is not None:
                     self._player_expr(f, scope)
-            case A.AfterTurn(body=b):
+            case A.AfterTurn(body=b) | A.Queue(body=b):
                 self.block(b, scope)
             case A.Take(entity=e) | A.Discard(entity=e):
                 self.expr(e, scope)

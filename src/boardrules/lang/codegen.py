@@ -58,10 +58,11 @@ def _field(ctx, obj, name, entities):
     return S.field(ctx, obj, name)  # (raises the violation)
 
 
-def _guard(ctx, fn, call):
-    """A built-in function call; Python's TypeError/ValueError become a rule violation."""
+def _builtin(ctx, fn, f, *args):
+    """Built-in function ``fn`` (``f``) on arguments already computed (as the interpreter does);
+    Python's TypeError/ValueError become a rule violation."""
     try:
-        return call()
+        return f(ctx, *args)
     except (TypeError, ValueError) as err:
         raise ctx.violation(f"{fn}() failed: {err}") from None
 
@@ -85,7 +86,7 @@ def _int_op(op, py):
 
 _HELPERS = {
     "_rv": _rv, "_rv_mine": _rv_mine, "_index_var": _index_var, "_field": _field,
-    "_guard": _guard, "_load_name": S.load_name, "_load": S.load, "_index": S.index,
+    "_builtin": _builtin, "_load_name": S.load_name, "_load": S.load, "_index": S.index,
     "_with_me": S.with_me, "_num": S._num, "_binop": S.binop, "_compare": S.compare,
     "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
     "_add": _int_op("+", int.__add__), "_sub": _int_op("-", int.__sub__),
@@ -158,7 +159,7 @@ class _Gen:
                 a = "".join(f", {g(x, sc)}" for x in args)
                 if fn in S.BUILTIN_FUNCTIONS:
                     f = self.const(S.BUILTIN_FUNCTIONS[fn])
-                    return f"_guard(ctx, {fn!r}, lambda: {f}(ctx{a}))"
+                    return f"_builtin(ctx, {fn!r}, {f}{a})"
                 return f"{self.const(self.rs.primitives[fn].fn)}(ctx{a})"
             case A.ListLit(items=items):
                 return "(" + "".join(f"{g(x, sc)}, " for x in items) + ")"

@@ -116,7 +116,8 @@ class _Merger:
 
     def add(self, layer, rf, item) -> None:
         key = A.decl_key(item)
-        if isinstance(item, A.StepEdit) or (isinstance(item, A.RemoveDecl) and item.kind == "step"):
+        if isinstance(item, (A.StepEdit, A.StepExtend)) or (
+                isinstance(item, A.RemoveDecl) and item.kind == "step"):
             self.edit_step(layer, rf, item)
             return
         modifier = getattr(item, "modifier", None)
@@ -161,7 +162,24 @@ class _Merger:
             return
         where = {s.name: (i, j) for i, st in enumerate(flow.stages) for j, s in enumerate(st.steps)}
         stages = [list(st.steps) for st in flow.stages]
-        if isinstance(item, A.StepEdit) and item.modifier is None and item.place is not None:
+        if isinstance(item, A.StepExtend):
+            if item.modifier != "extend":
+                self.error(item, "a block of turn rules adds actions to a turns step",
+                           f"write 'extend step {item.name} {{ main ... }}'", rf)
+                return
+            if item.name not in where:
+                self.error(item, f"nothing to extend: no step named '{item.name}'",
+                           did_you_mean(item.name, where), rf)
+                return
+            i, j = where[item.name]
+            step = stages[i][j]
+            if not isinstance(step, A.TurnsStep):
+                self.error(item, f"step '{item.name}' is a 'do' step: only a 'turns' step has "
+                           "actions to add to", "add a step of your own with 'step NAME after "
+                           f"{item.name}: turns ...'", rf)
+                return
+            stages[i][j] = attrs.evolve(step, rules=step.rules + item.rules)
+        elif isinstance(item, A.StepEdit) and item.modifier is None and item.place is not None:
             side, anchor = item.place
             if anchor not in where:
                 self.error(item, f"no step named '{anchor}' to put '{item.name}' {side}",

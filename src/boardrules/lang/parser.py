@@ -432,6 +432,11 @@ class _ToAst(Transformer):
         return A.StepEdit(modifier=modifier, name=str(name), place=place,
                           step=self._step(str(name), body, meta), span=self._span(meta))
 
+    def step_extend(self, meta, c):
+        modifier, name, *rules = c
+        return A.StepExtend(modifier=modifier, name=str(name),
+                            rules=tuple(r for r in rules if r is not None), span=self._span(meta))
+
     def place_before(self, meta, c):
         return ("before", str(c[0]))
 
@@ -522,6 +527,9 @@ class _ToAst(Transformer):
 
     def after_turn(self, meta, c):
         return A.AfterTurn(body=c[0], span=self._span(meta))
+
+    def queue_stmt(self, meta, c):
+        return A.Queue(body=c[0], span=self._span(meta))
 
     def take(self, meta, c):
         return A.Take(entity=c[0], span=self._span(meta))

@@ -488,6 +488,13 @@ def run_slot(ctx, entity, slot, for_):
     run_unit(ctx, fn, entity, me=me, env={"self": entity})
 
 
+def queue_block(ctx, block_id):
+    """``queue { ... }``: a pending entry of no player; the flow runs it when it reaches the
+    front (game.py), so the decisions queued before it are decided first."""
+    ctx.queue(Decision(None, "queue", (), False, "", block_id, tuple(ctx.env.items()), ctx.me,
+                       ctx.source))
+
+
 def after_turn(ctx, block_id):
     pending = ctx.get(("f", "after")) or ()
     ctx.set(("f", "after"), pending + ((block_id, tuple(ctx.env.items()), ctx.me, ctx.source),))

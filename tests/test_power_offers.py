@@ -1,0 +1,92 @@
+"""Power charge offers are sized when they come up (issue 7): a neighbour of two structures
+built in one turn who charges on the first offer is offered the second one at its size then
+(here: nothing left to charge, so no offer), not at the size it had when the turn ended.
+The Gaia Project rules are used as they are; a house-rule action builds two mines in one turn.
+The engine's mechanism, ``queue { ... }``, is tested on its own too."""
+
+from __future__ import annotations
+
+import boardrules
+from boardrules.runtime import Context
+from boardrules.state import State
+
+TWO_MINES = """
+action two_mines(h1: hex, h2: hex) main {
+  call place(h1, mine)
+  call place(h2, mine)
+}
+extend step actions { main two_mines }
+"""
+
+
+def test_the_second_offer_is_sized_after_the_first_is_decided(tmp_path):
+    house = tmp_path / "two.rules"
+    house.write_text(TWO_MINES, encoding="utf-8")
+    g = boardrules.new_game("gaia-project", players=2, seed=3, rules=[house])
+    g.play("p1 pick_faction xenos")
+    g.play("p2 pick_faction terrans")
+    while "pass_round" not in {a.name for a in g.legal_actions()}:
+        g.play(next(iter(g.legal_actions())))
+    ctx = Context(g.ruleset, g.state.values)
+    within = g.ruleset.primitives["hexes_within"].fn
+    theirs = g.get("my_hexes", 1)[0]
+    free = [h for h in within(ctx, theirs, 2) if g.get("owner_at", index=h) is None
+            and g.get("planet", index=h) not in ("e", "m")]
+    h1, h2 = free[:2]
+    # p2: a trading station there (power value 2), room for exactly 2 power in the bowls
+    g.state = State({**g.state.values, ("v", "bld", theirs): "ts", ("v", "pval", theirs): 2,
+                     ("r", "bowl1", 1): 0, ("r", "bowl2", 1): 2, ("r", "bowl3", 1): 4},
+                    g.state.pending)
+    vp = g.get("vp", 1)
+    g.play(boardrules.Action(0, "two_mines", (h1, h2)))
+    g.play("p1 done")                                    # offers go out when the turn ends
+    first = [a for a in g.legal_actions() if a.name == "leech"]
+    assert {a.player for a in first} == {1} and [a.args for a in first] == [(2,), ()]
+    g.play(boardrules.Action(1, "leech", (2,)))          # charge 2 for 1 VP
+    assert (g.get("bowl2", 1), g.get("bowl3", 1), g.get("vp", 1)) == (0, 6, vp - 1)
+    # the second offer, sized now: nothing left to charge, so no offer and no VP paid
+    assert not [a for a in g.legal_actions() if a.name == "leech"]
+    assert g.players_to_act() == {1}                     # p2's turn in round 1
+
+
+QUEUE = """
+resource power { }
+resource vp { scored true }
+action build main {
+  after turn {
+    for p in others {
+      queue {
+        let amount = 3 - power of p
+        if amount > 0 {
+          choose take in [amount] by p optional "offer" { gain take power to p }
+        }
+      }
+    }
+  }
+}
+action double main {
+  after turn {
+    for i in 1..2 {
+      queue {
+        let amount = min(2, 3 - power of 1)
+        if amount > 0 {
+          choose take in [amount] by 1 optional "offer" { gain take power to 1 }
+        }
+      }
+    }
+  }
+}
+flow { rounds 1 { step play: turns seat once { main build, double } } }
+"""
+
+
+def test_queue_runs_when_the_decisions_before_it_are_decided():
+    g = boardrules.new_game(texts={"q.rules": QUEUE}, players=2)
+    g.play("p1 double")
+    assert [str(a) for a in g.legal_actions()] == ["p2 take 2", "p2 take"]
+    g.play("p2 take 2")
+    # the second offer was sized after the first: 3 - 2 = 1, not 2
+    assert [str(a) for a in g.legal_actions()] == ["p2 take 1", "p2 take"]
+    g.play("p2 take")
+    assert g.players_to_act() == {1} and g.get("power", 1) == 2
+    assert boardrules.load_game(g.save()).state == g.state
