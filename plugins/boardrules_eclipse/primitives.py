@@ -255,31 +255,26 @@ def place_sector(ctx, h, s, rotation):
     _place(ctx, h, s, rotation)
 
 
-@primitive("may_influence", returns="bool", h="hex")
-def may_influence(ctx, h):
-    """True if ``me`` may put a disc on ``h``: nobody controls it, no enemy ships, no hostile NPCs."""
+@primitive("foes", returns="int", h="hex")
+def foes(ctx, h):
+    """Ships in ``h`` that are ``me``'s enemies: other players' not on ``me``'s side (``allies``)
+    and NPC ships not ``peaceful_with`` ``me``'s species."""
     me = ctx.player()
-    return (_v(ctx, "controller", h) is None and not _enemy_ships(ctx, h, me)
-            and not _hostile_npcs(ctx, h, me))
+    return _enemy_ships(ctx, h, me) + len(_hostile_npcs(ctx, h, me))
 
 
 # ---- influence and colony ships -----------------------------------------------------------------
 
-@primitive("influence_hexes", returns="list:hex")
-def influence_hexes(ctx):
-    """Hexes ``me`` may take a disc from (controlled) or place one on (connected to a hex I
-    control or hold a ship in, or holding my ship; free of enemies) [M: eclipse.md §2.2]."""
+@primitive("influence_reach", returns="list:hex")
+def influence_reach(ctx):
+    """Hexes an influence disc of ``me`` can reach: connected by a wormhole (half connections
+    with ``half_connections``; warp portals) to a hex ``me`` controls or holds a ship in, and
+    the hexes holding ``me``'s ships [M: eclipse.md §2.2]."""
     me = ctx.player()
-    own = _controlled(ctx, me)
-    out = set(own)
-    if ctx.get(("c", "disc", me)) > 0:
-        ship_hexes = [h for h in _hexes(ctx) if _own_ships(ctx, h, me)]
-        sources = [_pos(h) for h in set(own) | set(ship_hexes)]
-        near = {_hid(p) for p in G.influence_targets(_galaxy(ctx), sources, wormhole_generator=_wg(ctx, me))}
-        for h in near | set(ship_hexes):
-            if may_influence.fn(ctx, h):
-                out.add(h)
-    return tuple(sorted(out))
+    ship_hexes = {h for h in _hexes(ctx) if _own_ships(ctx, h, me)}
+    sources = [_pos(h) for h in set(_controlled(ctx, me)) | ship_hexes]
+    near = {_hid(p) for p in G.influence_targets(_galaxy(ctx), sources, wormhole_generator=_wg(ctx, me))}
+    return tuple(sorted(near | ship_hexes))
 
 
 @primitive("release_hex", effect=True, h="hex")
@@ -619,38 +614,26 @@ def _ships_meet(ctx, a, b) -> bool:
     return False
 
 
-@primitive("may_ally", returns="bool", p="player")
-def may_ally(ctx, p):
-    """Whether ``me`` may propose diplomatic relations to ``p`` now [M; see above]."""
-    me = ctx.player()
-    if p == me or ctx.nplayers < _v(ctx, "diplomacy_players") or _species(ctx, p) is None:
-        return False
-    if _v(ctx, "traitor") in (me, p) or p in (_v(ctx, "ambassadors", me) or ()):
-        return False
-    if p in (_v(ctx, "proposed", me) or ()):
-        return False
-    if not (_amb_room(ctx, me) and _amb_room(ctx, p) and _envoy_types(ctx, me) and _envoy_types(ctx, p)):
-        return False
+@primitive("ambassador_room", returns="bool", p="player")
+def ambassador_room(ctx, p):
+    """Whether ``p``'s reputation column has a free slot for one more ambassador (the slot
+    kinds of ``p``'s species)."""
+    return _amb_room(ctx, p)
+
+
+@primitive("hexes_joined", returns="bool", a="player", b="player")
+def hexes_joined(ctx, a, b):
+    """Whether a hex ``a`` controls and one ``b`` controls are joined by a full wormhole
+    connection (half connections do not count)."""
     gal = _galaxy(ctx)
-    theirs = {_pos(h) for h in _controlled(ctx, p)}
-    if not any(n in theirs for h in _controlled(ctx, me) for n in gal.connected_neighbours(_pos(h))):
-        return False
-    return not _ships_meet(ctx, me, p)
+    theirs = {_pos(h) for h in _controlled(ctx, b)}
+    return any(n in theirs for h in _controlled(ctx, a) for n in gal.connected_neighbours(_pos(h)))
 
 
-@primitive("ally_options", returns="list:text")
-def ally_options(ctx):
-    """The players ``me`` may propose relations to now, written ``p1``..``p6``."""
-    return tuple(f"p{q + 1}" for q in range(ctx.nplayers) if may_ally.fn(ctx, q))
-
-
-@primitive("player_named", returns="player", text="text")
-def player_named(ctx, text):
-    """The player written ``text`` (``p1`` is the first)."""
-    if not (isinstance(text, str) and text[:1] == "p" and text[1:].isdigit()
-            and 1 <= int(text[1:]) <= ctx.nplayers):
-        raise ctx.violation(f"{text!r} is not a player (p1..p{ctx.nplayers})")
-    return int(text[1:]) - 1
+@primitive("ships_meet", returns="bool", a="player", b="player")
+def ships_meet(ctx, a, b):
+    """Whether a ship of ``a`` is in a hex ``b`` controls or holds ships in, or vice versa."""
+    return _ships_meet(ctx, a, b)
 
 
 @primitive("envoy_types", returns="list:text", p="player")

@@ -105,3 +105,22 @@ def test_rolls_listed_whole_or_sampled_and_your_own_rules():
     assert all(len(r.split(",")) == 6 for r in rolls)
     state.apply_action(outcomes[0][0])
     assert state.current_player() == 1
+
+
+def test_a_simultaneous_step_is_played_one_seat_after_another():
+    rules = """
+game sealed_bids { title "Sealed bids"; players 3 }
+resource vp { start 0; scored true }
+action bid(n: int in 1..3) main { gain n vp }
+flow { rounds 1 { step bids: turns seat simultaneous { main bid } } }
+"""
+    game = pyspiel.load_game(register(None, texts={"bids.rules": rules}), {"players": 3})
+    state = game.new_initial_state()
+    seats = []
+    while not state.is_terminal():
+        player = state.current_player()
+        seats.append(player)
+        texts = [state.action_to_string(player, i) for i in state.legal_actions()]
+        assert sorted(texts) == [f"p{player + 1} bid {n}" for n in (1, 2, 3)]   # its own bids only
+        state.apply_action(state.legal_actions()[0])
+    assert seats == [0, 1, 2]

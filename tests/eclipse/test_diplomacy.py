@@ -3,6 +3,9 @@ Second Dawn's dized text as a labelled comparison; choices documented in rules/R
 
 from __future__ import annotations
 
+import pytest
+
+from boardrules.errors import IllegalActionError
 from boardrules.game import Action
 
 from .test_game import check_invariants, new
@@ -102,3 +105,19 @@ def test_reputation_room_shared_with_ambassadors():
     ctx = Context(g.ruleset, g.state.values)
     assert _amb_room(ctx, 0)            # a 4th ambassador fits in the last either-slot
     assert not _amb_room(ctx, 1)        # 3 reputation tiles + 2 ambassadors fill all 5
+
+
+def test_refused_proposals_name_the_rule_and_change_nothing():
+    """Each condition of the diplomacy rule (actions.rules) has its own message."""
+    two = new(2)
+    before = two.state
+    with pytest.raises(IllegalActionError, match="4 or more players"):
+        two.play("p1 diplomacy p2")
+    assert two.state == before
+    g = _four()
+    with pytest.raises(IllegalActionError, match="joined by a wormhole"):
+        g.play("p1 diplomacy p3")                       # p3's hexes are not connected
+    g.play("p1 diplomacy p2")
+    g.play("p2 accept false")
+    with pytest.raises(IllegalActionError, match="one proposal to each player per round"):
+        g.play("p1 diplomacy p2")

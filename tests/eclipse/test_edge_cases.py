@@ -4,9 +4,7 @@ Open rulings are our documented choices (rules/README.md, "Edge cases")."""
 from __future__ import annotations
 
 from boardrules.game import Action
-from boardrules.runtime import CHANCE, Context
-
-from boardrules_eclipse.primitives import may_influence
+from boardrules.runtime import CHANCE
 
 from .test_combat_play import FAR, NEAR, _end_actions, _stage
 from .test_game import check_invariants, new
@@ -84,12 +82,18 @@ def test_case5_gcds_is_no_ancient_for_draco():
     """Official FAQ: the GCDS is not an Ancient; Draco may not influence the centre while it
     lives (but may share hexes with Ancients [S boards icon])."""
     g = new(2, species=["draco", "terrans"])
-    ctx = Context(g.ruleset, g.state.values, me=0)
     assert g.get("npcs", index="0,0") == ("gcds",)
-    assert not may_influence.fn(ctx, "0,0")
-    _stage(g, FAR, "s303", npcs=["ancient"])
-    assert may_influence.fn(Context(g.ruleset, g.state.values, me=0), FAR)
-    assert not may_influence.fn(Context(g.ruleset, g.state.values, me=1), FAR)
+    _stage(g, FAR, "s303", ships=[(0, "interceptor"), (1, "cruiser")], npcs=["ancient"])
+    _set(g, **{"v__ships__0,0": ((0, "interceptor"), (1, "interceptor"))},
+         v__allies__0=(1,), v__allies__1=(0,))            # no enemy ships: only the NPCs count
+    g.play("p1 influence")
+    targets = set(g.state.pending[0].options)
+    assert "0,0" not in targets and FAR in targets           # Draco: the GCDS fights, Ancients not
+    g.play("p1 target")
+    g.play("p1 done")
+    g.play("p2 influence")
+    targets = set(g.state.pending[0].options)
+    assert "0,0" not in targets and FAR not in targets       # the Terrans: both fight
 
 
 def test_case6_one_die_one_ship():

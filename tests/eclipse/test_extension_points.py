@@ -12,7 +12,7 @@ from boardrules.runtime import Context
 from boardrules_eclipse.galaxy import neighbours
 from boardrules_eclipse.primitives import move_options
 
-from .test_combat_play import FAR, NEAR, _end_actions, _stage
+from .test_combat_play import FAR, NEAR, _stage
 from .test_edge_cases import HOME, _set
 from .test_game import check_invariants, new
 

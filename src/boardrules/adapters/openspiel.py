@@ -123,8 +123,12 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
         if self._ids_state is not self.game.state:
             self._ids_state = self.game.state
             weights = self._chance_weights()
-            self._ids = encoding.encode_actions(
-                self.game.legal_actions() if weights is None else weights, self._bits)
+            if weights is None:   # only the player OpenSpiel is told to act, in a simultaneous step too
+                player = self.current_player()
+                actions: Any = self.game.legal_actions(player) if player >= 0 else ()
+            else:
+                actions = weights
+            self._ids = encoding.encode_actions(actions, self._bits)
             total = sum(weights.values()) if weights else 0
             self._probs = {i: weights[a] / total for i, a in self._ids.items()} if weights else {}
         return self._ids
