@@ -125,7 +125,7 @@ class Game:
         if isinstance(players, bool) or not isinstance(players, int):
             raise TypeError(f"players must be a whole number, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-            raise TypeError(f"seed must be a whole number, not {seed!r}")
+            raise TypeError(f"seed must be a whole number or a text, not {seed!r}")
         self.max_steps = max_steps
         lo, hi = ruleset.players
         if not lo <= players <= hi:
@@ -862,7 +862,7 @@ class Game:
 KNOWN_STATES = 256
 
 
-def _get(runs: dict, action):
+def _get(runs: dict[Action, Any], action: Action) -> Any:
     """``runs.get(action)``; None for an action that cannot be a key (arguments that are not
     values of the rules language, such as lists: the rules refuse those)."""
     try:
@@ -1035,7 +1035,7 @@ def _convert(text: str, type_name: str, raw: str) -> Any:
     return raw
 
 
-def new_game(game: str | None = None, *, players: int, seed: int = 0,
+def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
              modules: str | Iterable[str] = (), options: Mapping[str, Any] | None = None,
              rules: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] = (),
              texts: Mapping[str, str] | None = None, backend: str = "compiled",
@@ -1056,8 +1056,8 @@ def new_game(game: str | None = None, *, players: int, seed: int = 0,
     """
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be a whole number, not {players!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be a whole number, not {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise TypeError(f"seed must be a whole number or a text, not {seed!r}")
     rs = build_ruleset(game, modules=modules, options=options, rules=rules, texts=texts,
                        backend=backend)
     return Game(rs, players, seed, max_steps=max_steps)

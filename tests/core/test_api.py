@@ -71,9 +71,8 @@ def test_a_single_module_or_rules_file_is_one_name(tmp_path):
 @pytest.mark.parametrize("kwargs, error, message", [
     ({"players": "2"}, TypeError, "players must be a whole number, not '2'"),
     ({"players": 2.0}, TypeError, "players must be a whole number"),
-    ({"players": 2, "seed": None}, TypeError, "seed must be a whole number, not None"),
-    ({"players": 2, "seed": "abc"}, TypeError, "seed must be a whole number, not 'abc'"),
-    ({"players": 2, "seed": 1.5}, TypeError, "seed must be a whole number, not 1.5"),
+    ({"players": 2, "seed": None}, TypeError, "seed must be a whole number or a text, not None"),
+    ({"players": 2, "seed": 1.5}, TypeError, "seed must be a whole number or a text, not 1.5"),
     ({"players": 2, "seed": True}, TypeError, "seed must be a whole number"),
     ({"players": 2, "options": "rounds=2"}, TypeError, "options must be a dict"),
     ({"players": 2, "modules": 5}, TypeError, "modules must be a name or a list of names"),
