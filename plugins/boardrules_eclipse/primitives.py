@@ -395,7 +395,8 @@ def ship_type(ctx, p, cls) -> C.ShipType:
 def npc_type(ctx, name) -> C.ShipType:
     f = ctx.rs.entities[name].fields
     size = C.SizeClass(f["size"])
-    return C.ShipType(name, size, f["initiative"], f["hull"], f["computer"], f["shield"], f["cannons"])
+    return C.ShipType(name, size, f["initiative"], f["hull"], f["computer"], f["shield"], f["cannons"],
+                      f["missiles"])
 
 
 def _count_ships(ctx, p, cls) -> int:
@@ -577,7 +578,7 @@ def ship_owners(ctx, h):
 def _rep_slots(ctx, p):
     sp = _species(ctx, p)
     rep_only, amb_only = _f(ctx, sp, "rep_only"), _f(ctx, sp, "amb_only")
-    either = _f(ctx, sp, "rep_slots") - rep_only
+    either = _f(ctx, sp, "rep_slots") - rep_only + (_v(ctx, "extra_rep_slots", p) or 0)
     return rep_only, amb_only, either
 
 
@@ -878,7 +879,21 @@ def battle_next_round(ctx):
     if b["status"] != "round":
         raise ctx.violation("the engagement round has not ended")
     b.update(idx=0, rounds=b["rounds"] + 1, status="done" if b["rounds"] + 1 >= MAX_ROUNDS else "next")
+    _regenerate(ctx, b)
     _set(ctx, "battle", (), _freeze(b))
+
+
+def _regenerate(ctx, b) -> None:
+    """NPC ships remove their ``regenerates`` damage after every engagement round (RotA
+    Regeneration: one damage cube [seed])."""
+    state = list(b["state"])
+    for side, party in enumerate((b["att"], b["dfn"])):
+        if party == NPC:
+            keys = _type_keys(ctx, b["h"], NPC)
+            state[side] = tuple(
+                tuple(sorted((max(0, d - _f(ctx, n, "regenerates")) for d in ds), reverse=True))
+                for (_, n), ds in zip(keys, state[side]))
+    b["state"] = tuple(state)
 
 
 @primitive("battle_status", returns="text")
