@@ -291,49 +291,38 @@ def release_hex(ctx, h):
     _disc_return(ctx, p)
 
 
-def _free_squares(ctx, h, p):
-    sector = _v(ctx, "sector_at", h)
-    taken = {c.split(":")[0] for c in _v(ctx, "cubes", h) or ()}
-    for i, planet in enumerate(_f(ctx, sector, "planets")):
-        if str(i) in taken:
-            continue
+def _squares(ctx, h):
+    """``(square, cube type, advanced)`` for every population square of ``h``: its sector's
+    planets (a grey "any" square takes each type) and the squares of structures built there."""
+    for i, planet in enumerate(_f(ctx, _v(ctx, "sector_at", h), "planets")):
         base = planet.rstrip("*")
-        if planet.endswith("*") and not _advanced_ok(ctx, p, base):
-            continue
         for res in (RESOURCES if base == "any" else (base,)):
-            yield str(i), res
+            yield str(i), res, planet.endswith("*")
     for what in _kind(ctx, "structure"):       # a structure's own square (the orbital's)
         square = _f(ctx, what, "square")
-        if square and _v(ctx, f"{what}_at", h) and square not in taken:
+        if square and _v(ctx, f"{what}_at", h):
             for res in _f(ctx, what, "cube_types"):
-                yield square, res
+                yield square, res, False
 
 
-@primitive("colony_options", returns="list:text")
-def colony_options(ctx):
-    """Where ``me`` may put a cube with a colony ship: ``"hex|square:type"``."""
-    me = ctx.player()
-    sp = _species(ctx, me)
-    if sp is None or _v(ctx, "colony_used", me) >= _f(ctx, sp, "colony_ships"):
-        return ()
-    full = _v(ctx, "track_cubes")
-    out = []
-    for h in _controlled(ctx, me):
-        for square, res in _free_squares(ctx, h, me):
-            if _v(ctx, f"out_{res}", me) < full:
-                out.append(f"{h}|{square}:{res}")
-    return tuple(out)
+@primitive("squares_of", returns="list:text", p="player")
+def squares_of(ctx, p):
+    """Every population square, taken or free, in the hexes ``p`` controls, one entry per cube
+    type it takes: ``"hex|square:type"`` (``"2,0|1:science"``; square ``o`` is the orbital's).
+    Which of them a colony ship may fill is the rules' ``colonize``."""
+    return tuple(f"{h}|{sq}:{res}" for h in _controlled(ctx, p) for sq, res, _ in _squares(ctx, h))
 
 
-@primitive("apply_colonize", effect=True, o="text")
-def apply_colonize(ctx, o):
-    me = ctx.player()
-    if o not in colony_options.fn(ctx):
-        raise ctx.violation(f"{o} is not a free population square of yours (or no colony ship is left)")
-    h, cube = _opt(ctx, o, "|", "colony")
-    res = cube.split(":")[1]
-    _set(ctx, "cubes", (h,), (_v(ctx, "cubes", h) or ()) + (cube,))
-    _set(ctx, f"out_{res}", (me,), _v(ctx, f"out_{res}", me) + 1)
+@primitive("square_advanced", returns="bool", h="hex", square="text")
+def square_advanced(ctx, h, square):
+    """Whether population square ``square`` of ``h`` is an advanced ("*") square."""
+    return any(sq == square and adv for sq, _, adv in _squares(ctx, h))
+
+
+@primitive("square_taken", returns="bool", h="hex", square="text")
+def square_taken(ctx, h, square):
+    """Whether a population cube stands on square ``square`` of ``h``."""
+    return any(c.split(":")[0] == square for c in _v(ctx, "cubes", h) or ())
 
 
 # ---- blueprints, ships, building -------------------------------------------------------------------

@@ -1,0 +1,61 @@
+"""Issue 8: behaviour moved from primitives.py into the rule files. Each rule keeps its meaning
+and now says, in one precise message, which condition an illegal action breaks; the state is
+unchanged when it does."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardrules.errors import IllegalActionError
+
+from .test_edge_cases import HOME, _set
+from .test_game import check_invariants, new
+
+
+def _colonies(g):
+    return sorted(a.args[0] for a in g.legal_actions() if a.name == "colonize")
+
+
+def _refused(g, text, match):
+    before = g.state
+    with pytest.raises(IllegalActionError, match=match):
+        g.play(text)
+    assert g.state == before
+
+
+def test_colonize_free_squares_of_the_type_and_advanced_ones_with_their_technology():
+    """eclipse.md §2.2 and the boards: a cube onto a free square of its type in a hex you
+    control; "*" squares need the technology opening them (Advanced Economy: money)."""
+    g = new(2)                                     # p1's home s221: money, money*, science, science*, materials
+    _set(g, **{"v__cubes__" + HOME: ("0:money",)}, v__out_science__0=0, v__out_materials__0=0)
+    assert _colonies(g) == ["2,0|2:science", "2,0|4:materials"]
+    _refused(g, "p1 colonize 2,0|1:money", "advanced square needs the technology")
+    _refused(g, "p1 colonize 2,0|0:money", "already stands on that square")
+    _set(g, v__techs__0=("tech_advanced_economy",))
+    assert _colonies(g) == ["2,0|1:money", "2,0|2:science", "2,0|4:materials"]
+    g.play("p1 colonize 2,0|1:money")
+    assert g.get("cubes", index=HOME) == ("0:money", "1:money")
+    assert g.get("out_money", player=0) == 2 and g.get("colony_used", player=0) == 1
+    check_invariants(g)
+
+
+def test_colonize_needs_a_face_up_colony_ship_and_a_cube_on_the_track():
+    """The species' colony ships (species.rules) and the 11-square tracks [S boards]."""
+    g = new(2)
+    _set(g, **{"v__cubes__" + HOME: ("0:money",)}, v__out_science__0=11, v__out_materials__0=0)
+    _refused(g, "p1 colonize 2,0|2:science", "no cube is left on the science track")
+    g.play("p1 colonize 2,0|4:materials")
+    ships = g.get("colony_used", player=0)
+    _set(g, v__colony_used__0=99)
+    assert _colonies(g) == [] and ships == 1
+    _refused(g, "p1 colonize 2,0|2:science", "no colony ship is left face up")
+
+
+def test_colonize_the_orbital_square_takes_money_or_science():
+    """The orbital's square [M]: money or science, square "o", once built."""
+    g = new(2)
+    _set(g, **{"v__cubes__" + HOME: ("0:money", "2:science", "4:materials")})
+    assert _colonies(g) == []
+    _set(g, **{"v__orbital_at__" + HOME: True})
+    assert _colonies(g) == ["2,0|o:money", "2,0|o:science"]
+    _refused(g, "p1 colonize 3,0|0:money", "not a possible o")   # no hex of p1
