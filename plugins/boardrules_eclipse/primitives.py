@@ -365,15 +365,6 @@ def _stats(ctx, parts, design):
     return s
 
 
-def _valid_blueprint(ctx, cls, parts, design) -> bool:
-    s = _stats(ctx, parts, design)
-    if s["energy"] < 0:
-        return False
-    if _f(ctx, cls, "mobile"):
-        return s["move"] > 0 or s["jumps"] > 0    # a drive (or a jump drive alone, RotA)
-    return s["move"] == 0 and s["jumps"] == 0
-
-
 def ship_type(ctx, p, cls) -> C.ShipType:
     """Player ``p``'s ``cls`` as combat.py sees it."""
     s = _stats(ctx, _blueprint(ctx, p, cls), _design(ctx, p, cls))
@@ -452,45 +443,64 @@ def _available_parts(ctx, me) -> list:
     return avail
 
 
-@primitive("upgrade_options", returns="list:text")
-def upgrade_options(ctx):
-    """Every single-part change of ``me``'s blueprints that stays legal: ``"cls#slot=part"``."""
-    me = ctx.player()
-    avail = _available_parts(ctx, me)
-    out = []
-    for cls in _kind(ctx, "ship_class"):
-        bp = _blueprint(ctx, me, cls)
-        design = _design(ctx, me, cls)
-        for i, old in enumerate(bp):
-            for part in avail:
-                if part == old:
-                    continue
-                new = bp[:i] + (part,) + bp[i + 1:]
-                if _valid_blueprint(ctx, cls, new, design):
-                    out.append(f"{cls}#{i}={part}")
-    return tuple(out)
-
-
-@primitive("apply_upgrade", effect=True, o="text")
-def apply_upgrade(ctx, o):
-    me = ctx.player()
+def _change(ctx, o):
+    """``(class, slot, part)`` of a blueprint change ``"cls#slot=part"`` of ``me``'s."""
     try:
         left, part = o.split("=")
         cls, i = left.split("#")
         i = int(i)
-    except ValueError:
+    except (ValueError, AttributeError):
         raise ctx.violation(f"{o!r} is not an upgrade (class#slot=part)") from None
+    if cls not in _kind(ctx, "ship_class") or part not in _kind(ctx, "part") \
+            or not 0 <= i < len(_blueprint(ctx, ctx.player(), cls)):
+        raise ctx.violation(f"{o!r} names no slot of your blueprints or no ship part")
+    return cls, i, part
+
+
+@primitive("blueprint_changes", returns="list:text")
+def blueprint_changes(ctx):
+    """Every single-part change of ``me``'s blueprints with a part ``me`` may place (a basic
+    part, one whose technology ``me`` has, a spare discovery part): ``"cls#slot=part"``. Which
+    blueprints are legal is the rules' ``upgrade_step``."""
+    me = ctx.player()
+    avail = _available_parts(ctx, me)
+    return tuple(f"{cls}#{i}={part}" for cls in _kind(ctx, "ship_class")
+                 for i, old in enumerate(_blueprint(ctx, me, cls)) for part in avail if part != old)
+
+
+@primitive("change_class", returns="any", o="text")
+def change_class(ctx, o):
+    """The ship class a blueprint change ``"cls#slot=part"`` is for."""
+    return _change(ctx, o)[0]
+
+
+@primitive("change_part", returns="any", o="text")
+def change_part(ctx, o):
+    """The part a blueprint change ``"cls#slot=part"`` places."""
+    return _change(ctx, o)[2]
+
+
+@primitive("stat_after", returns="int", o="text", stat="text")
+def stat_after(ctx, o, stat):
+    """``me``'s blueprint total of ``stat`` (``energy``, ``move``, ``jumps``, ``hull``,
+    ``computer``, ``shield`` or ``initiative``: the parts' sum plus the design's printed bonus)
+    after the change ``o`` (``"cls#slot=part"``)."""
+    if stat not in _STAT_FIELDS:
+        raise ctx.violation(f"{stat!r} is not a blueprint statistic")
+    me = ctx.player()
+    cls, i, part = _change(ctx, o)
     bp = _blueprint(ctx, me, cls)
-    if part not in _available_parts(ctx, me) or not 0 <= i < len(bp) or bp[i] == part:
-        raise ctx.violation(f"{o} is not a legal upgrade")
-    new = bp[:i] + (part,) + bp[i + 1:]
-    if not _valid_blueprint(ctx, cls, new, _design(ctx, me, cls)):
-        raise ctx.violation(f"{o}: the blueprint would lack energy or break the drive rule")
-    _set(ctx, "blueprint", (me, cls), new)
-    spare = _v(ctx, "spare_parts", me) or ()
-    if part in spare and not (_f(ctx, part, "basic") or _f(ctx, part, "tech") in (_v(ctx, "techs", me) or ())):
-        i2 = spare.index(part)
-        _set(ctx, "spare_parts", (me,), spare[:i2] + spare[i2 + 1:])
+    return _stats(ctx, bp[:i] + (part,) + bp[i + 1:], _design(ctx, me, cls))[stat]
+
+
+@primitive("install_part", effect=True, o="text")
+def install_part(ctx, o):
+    """Put the part of ``o`` (``"cls#slot=part"``) into that slot of ``me``'s blueprint (the
+    rules decide whether the blueprint is legal)."""
+    me = ctx.player()
+    cls, i, part = _change(ctx, o)
+    bp = _blueprint(ctx, me, cls)
+    _set(ctx, "blueprint", (me, cls), bp[:i] + (part,) + bp[i + 1:])
 
 
 # ---- moving ----------------------------------------------------------------------------------

@@ -59,3 +59,39 @@ def test_colonize_the_orbital_square_takes_money_or_science():
     _set(g, **{"v__orbital_at__" + HOME: True})
     assert _colonies(g) == ["2,0|o:money", "2,0|o:science"]
     _refused(g, "p1 colonize 3,0|0:money", "not a possible o")   # no hex of p1
+
+
+def _upgrades(g):
+    g.play("p1 upgrade")
+    return set(g.state.pending[0].options)
+
+
+def test_blueprint_legal_with_energy_to_spare_and_the_drive_rule():
+    """The boards and player aid: parts use no more energy than the blueprint produces; a
+    ship that moves keeps a drive, the starbase (not `mobile`) takes none."""
+    g = new(2)       # the standard interceptor: ion cannon, nuclear source, nuclear drive, empty
+    options = _upgrades(g)
+    interceptor = {o for o in options if o.startswith("interceptor#")}
+    assert interceptor == {f"interceptor#{i}={p}" for i in (0, 3) for p in
+                           ("hull", "nuclear_drive", "electron_computer", "nuclear_source")} \
+        | {"interceptor#0=empty", "interceptor#3=ion_cannon"}
+    assert "interceptor#1=hull" not in options      # no source: -2 energy
+    assert "interceptor#2=hull" not in options      # no drive left
+    assert "starbase#4=ion_cannon" in options       # 3 printed energy pays for it
+    assert "starbase#4=nuclear_drive" not in options
+    _refused(g, "p1 install interceptor#2=hull", "interceptor#2=hull")
+    _refused(g, "p1 install interceptor#9=hull", "interceptor#9=hull")
+    g.play("p1 install interceptor#3=nuclear_drive")
+    assert g.get("blueprint", 0, index="interceptor") == ("ion_cannon", "nuclear_source",
+                                                      "nuclear_drive", "nuclear_drive")
+    check_invariants(g)
+
+
+def test_a_spare_discovery_part_is_used_up_once_placed():
+    """Discovery parts [S tile art]: one tile each, no technology needed."""
+    g = new(2)
+    _set(g, v__spare_parts__0=("shard_hull",))
+    assert "interceptor#3=shard_hull" in _upgrades(g)
+    g.play("p1 install interceptor#3=shard_hull")
+    assert g.get("spare_parts", 0) == ()
+    assert g.get("blueprint", 0, index="interceptor")[3] == "shard_hull"
