@@ -65,6 +65,13 @@ SUPPLY_VS_NPC = [
 ]
 
 
+# Rise of the Ancients effects, with the fixed policies and with optimal play on both sides.
+ROTA = [
+    ("point defense", "2 cruiser(2/1/+1/0; 1Y; 2O), 2 interceptor", "2 cruiser(2/1/+2/0; 1Y), 1 interceptor, +pd"),
+    ("regeneration", "3 interceptor(3/0/+1/0; 1O), 1 cruiser", "1 ancient:ancient-cruiser(3/5/+2/0/1; 2O)"),
+]
+
+
 def run_optimal(label: str, attacker: str, defender: str, repeats: int, both: bool = True) -> None:
     a, d = parse_fleet(attacker), parse_fleet(defender)
     fixed, odds = best_of(repeats, lambda: combat_odds(a, d))
@@ -100,6 +107,10 @@ def main(argv: list[str]) -> None:
     print("optimal play on both sides (best of 5; large: best of 1)")
     for bid, a, d in ORACLE + SMALL:
         run_optimal(bid, a, d, repeats=5)
+    print("Rise of the Ancients effects (best of 3)")
+    for label, a, d in ROTA:
+        run(label, a, d, repeats=3, mc_runs=2_000)
+        run_optimal(label, a, d, repeats=3)
     print("optimal attacker against the NPC rule (best of 3)")
     for label, a, d in SUPPLY_VS_NPC:
         run_optimal(label, a, d, repeats=3, both=False)

@@ -9,12 +9,15 @@ The number of examples per game is bounded for CI (``EXAMPLES``, times ``BOARDRU
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardrules import plugins
+from boardrules.ruleset import _build
 from tests.combinations import draw_example, play_example
 
 STRESS = int(os.environ.get("BOARDRULES_STRESS", "1"))
@@ -54,6 +57,27 @@ OTHERS = sorted(set(plugins.games()) - set(EXAMPLES))
 @given(data=st.data())
 def test_module_combinations_of_other_installed_games(data):
     _run(data.draw(st.sampled_from(OTHERS or ["-"])), data)
+
+
+WEAVERS = Path(__file__).resolve().parent / "thirdparty" / "weavers"
+
+
+@settings(max_examples=2 * STRESS, **SETTINGS)
+@given(data=st.data())
+def test_module_combinations_of_gaia_with_a_third_party_faction(data):
+    """Gaia Project with the Weavers (tests/thirdparty/weavers, on by default) installed: the
+    drawn set may switch them off; when on, the random players may pick them."""
+    sys.path.insert(0, str(WEAVERS))
+    import boardrules_weavers
+    pm = plugins.manager()
+    pm.register(boardrules_weavers, "boardrules_weavers")
+    _build.cache_clear()
+    try:
+        _run("gaia-project", data)
+    finally:
+        pm.unregister(boardrules_weavers)
+        sys.path.remove(str(WEAVERS))
+        _build.cache_clear()
 
 
 def test_the_drawn_sets_are_valid_and_vary():

@@ -32,8 +32,11 @@ the Ancients rulebook for the rare technologies):
    destroys one incoming missile of this side's choice. Optimal play chooses which; a fixed
    policy destroys the largest missiles first, those aimed at the largest, then most damaged
    ship first [X]. Every missile volley meets point defense (the "per ship type" reading).
-6. The battle ends when one side has no ships. If neither side has a cannon left (so nothing can
-   ever change) the battle is a stalemate, resolved by :class:`Stalemate` — by default a defender
+6. *Regeneration* (Morph Shield, regenerating Ancients; RotA, eclipse-rota-rules.md): after every
+   engagement round each ship of a type with ``regenerate = r`` repairs ``r`` damage. Repairs
+   can undo progress, so these battles are solved iteratively (floats only, to within 1e-13).
+7. The battle ends when one side has no ships. If neither side has a cannon left (so nothing can
+   ever change), or, with regeneration, the battle can never end, it is a stalemate, resolved by :class:`Stalemate` — by default a defender
    win, as in ../shared/rules/eclipse-combat-oracle.md (the 1st-edition wording is unconfirmed,
    eclipse.md §4 case 16).
 
@@ -62,7 +65,7 @@ hostile fleets from exhausting the process; dice probabilities are exact integer
 ``6**dice``, so no float overflows however many dice roll.
 
 Not modelled: retreat (under the winning objective it never helps the side that retreats, see
-:class:`OptimalPolicy`), the Antimatter Splitter against missiles, regeneration (Morph Shield and regenerating ancients),
+:class:`OptimalPolicy`), the Antimatter Splitter against missiles,
 population bombing, more than two parties.
 """
 
@@ -193,7 +196,9 @@ class ShipType:
     the die) and ``shield`` (its magnitude, subtracted from enemy dice: a Gauss Shield is 1) are
     integers from 0 to :data:`MAX_STAT`. ``cannons`` and ``missiles`` list the damage of each die
     (1 = ion, 2 = plasma, 4 = antimatter; at most :data:`MAX_DICE` dice of at most that damage),
-    kept sorted largest first. Raises ``ValueError`` for a value out of range.
+    kept sorted largest first. ``regenerate``: damage removed from each ship of this type after
+    every engagement round (Morph Shield, regenerating Ancients; RotA). Raises ``ValueError`` for
+    a value out of range.
     """
 
     name: str
@@ -204,6 +209,7 @@ class ShipType:
     shield: int = attrs.field(default=0, validator=_check_stat)
     cannons: tuple[int, ...] = attrs.field(default=(), converter=_dice, validator=_check_dice)
     missiles: tuple[int, ...] = attrs.field(default=(), converter=_dice, validator=_check_dice)
+    regenerate: int = attrs.field(default=0, validator=_check_stat)
 
     @property
     def firepower(self) -> float:
@@ -601,11 +607,13 @@ MAX_STAT = 99
 """Largest initiative, hull, computer or shield value accepted."""
 MAX_DICE = 16
 """Most cannon dice, and most missile dice, on one ship type; a die deals at most this damage too."""
-MAX_RUNS = 10_000_000
+MAX_RUNS = 1_000_000
 """Most Monte-Carlo battles in one :func:`simulate_odds` call."""
-DEFAULT_BUDGET = 3_000_000
+DEFAULT_BUDGET = 4_000_000
 """Default work budget of :func:`combat_odds`: battle states visited plus dice outcomes and hit
-assignments enumerated (the largest supply-limited battles need well under a tenth of it)."""
+assignments enumerated. Enough for every supply-limited battle with the fixed policies (the
+largest, upgraded supply against upgraded supply, needs about 1.3 million) and for 7 against 9
+ships with optimal play on both sides (about 2.8 million); a few seconds to a minute of work."""
 
 
 class CombatTooLarge(ValueError):
@@ -708,6 +716,11 @@ class _Battle:
         self._counts: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
         self._trans: dict[tuple[int, int, int], tuple] = {}
         self._pd: dict[tuple, tuple] = {}
+        self.regen = any(ship.regenerate for fleet in self.fleets for ship in fleet.types)
+        if self.regen and isinstance(one, Fraction):
+            raise ValueError("regeneration makes the exact solution iterative: use floats, not fractions")
+        self._node_value: dict[BattleState, list[Number]] = {}
+        self._solved = False
         for side, fleet in enumerate(self.fleets):
             policy_ = self.policies[side]
             if self.fleets[1 - side].point_defense and any(fleet.types[i].missiles for i in range(len(fleet.ships))) \
@@ -786,7 +799,10 @@ class _Battle:
         partial = {enemy}
         for hit in hits:
             nxt: set[SideState] = set()
+            grown = 0
             for st in partial:
+                self.tick(1 + len(nxt) - grown)  # as it grows, so one step cannot run away
+                grown = len(nxt)
                 placed = False
                 for t in hit.targets:
                     ds = st[t]
@@ -800,14 +816,13 @@ class _Battle:
                         nxt.add(st[:t] + (tuple(rest),) + st[t + 1:])
                 if not placed:  # every ship this die can reach is already destroyed
                     nxt.add(st)
-            self.tick(len(nxt))
+            self.tick(len(nxt) - grown)
             partial = self._maximal(nxt) if self.prune else nxt
         found = tuple(sorted(partial))
         self._options[key] = found
         return found
 
-    @staticmethod
-    def _maximal(states: set[SideState]) -> set[SideState]:
+    def _maximal(self, states: set[SideState]) -> set[SideState]:
         """The states no other state dominates (a dominating state sorts first: it has no more
         living ships and, with as many, no less damage)."""
 
@@ -816,6 +831,7 @@ class _Battle:
 
         kept: list[SideState] = []
         for st in sorted(states, key=dealt, reverse=True):
+            self.tick(1 + len(kept))
             if not any(_dominates(k, st) for k in kept):
                 kept.append(st)
         return set(kept)
@@ -955,14 +971,18 @@ class _Battle:
         v = self.terminal_value(state)
         if v is not None:
             return v
+        if self.regen:
+            return self._node_value[state][pos]
         return self._rows[pos][self._ids[0][state[0]]][self._ids[1][state[1]]]
 
     def choose(self, state: BattleState, act: _Act, pos: int, missile: bool, hits: tuple[Hit, ...]) -> tuple[SideState, Number]:
         """The optimal side's best option for ``hits`` and its value for the attacker."""
-        nxt = pos + 1 if missile else (pos + 1) % len(self.cannon_acts)
         best: tuple[SideState, Number] | None = None
         for new_enemy in self.options(act, state[1 - act.side], hits):
-            v = self.value(self.merge(state, act, new_enemy), nxt, missile)
+            if missile:
+                v = self.value(self.merge(state, act, new_enemy), pos + 1, True)
+            else:
+                v = self.value(*self.next_node(self.merge(state, act, new_enemy), pos), False)
             if best is None or (v > best[1] if act.side == 0 else v < best[1]):
                 best = (new_enemy, v)
         assert best is not None
@@ -1002,7 +1022,10 @@ class _Battle:
         partial = {tuple(tuple((d, ()) for d in ds) for ds in enemy)}
         for hit in hits:
             nxt: set[Placement] = set()
+            grown = 0
             for pl in partial:
+                self.tick(1 + len(nxt) - grown)
+                grown = len(nxt)
                 for t in hit.targets:
                     for i, (d, hs) in enumerate(pl[t]):
                         if i and pl[t][i - 1] == (d, hs):
@@ -1010,7 +1033,6 @@ class _Battle:
                         ships = list(pl[t])
                         ships[i] = (d, hs + (hit.damage,))
                         nxt.add(_canonical(pl[:t] + (tuple(ships),) + pl[t + 1:]))
-            self.tick(len(nxt))
             partial = nxt
         return sorted(partial)
 
@@ -1039,8 +1061,8 @@ class _Battle:
         found: set[SideState] = set()
         for size in sizes:
             for chosen in itertools.combinations(items, size):
+                self.tick()
                 found.add(without(chosen))
-            self.tick(len(found))
         return sorted(found)
 
     def pd_land(self, state: BattleState, pos: int, placement: Placement, k: int) -> SideState:
@@ -1138,9 +1160,10 @@ class _Battle:
     def solve_values(self) -> None:
         """Solve the game for optimal play: enumerate every battle state either side's choices can
         reach, then compute the attacker's value backwards, in decreasing progress."""
-        if self._rows:
+        if self._solved:
             return
-        one, zero = self.one, 0 * self.one
+        self._solved = True
+        zero = 0 * self.one
         layers: list[set[BattleState]] = [{self.start}]
         for j in range(len(self.missile_acts)):
             layer: set[BattleState] = set()
@@ -1148,6 +1171,33 @@ class _Battle:
                 layer.update(self.successors(state, j))
             self.tick(len(layer))
             layers.append(layer)
+        if self.regen:
+            self._iterate_values([st for st in layers[-1] if self.terminal_value(st) is None])
+        else:
+            self._solve_cannon_values(layers[-1])
+        self._missile_value = [{} for _ in self.missile_acts]
+        for j in range(len(self.missile_acts) - 1, -1, -1):
+            act = self.missile_acts[j]
+            for state in layers[j]:
+                shooters = len(state[act.side][act.index])
+                if shooters == 0 or self.finished(state):
+                    v = self.value(state, j + 1, True)
+                else:
+                    v = zero
+                    pd = self.point_defense(act, state[1 - act.side])
+                    for hits, p in self.rolls(act, state[1 - act.side], shooters, True):
+                        if hits and pd:
+                            v += p * self.pd_volley(state, j, hits)[1]
+                        elif hits:
+                            v += p * self.choose(state, act, j, True, hits)[1]
+                        else:
+                            v += p * self.value(state, j + 1, True)
+                self._missile_value[j][state] = v
+
+    def _solve_cannon_values(self, post_missiles: set[BattleState]) -> None:
+        """Engagement-round values without regeneration: every armed pair of reachable damage
+        patterns, successors first (a volley only ever adds damage)."""
+        one, zero = self.one, 0 * self.one
         acts = self.cannon_acts
         n = len(acts)
         empty = [self.sid(side, tuple(() for _ in fleet.ships)) for side, fleet in enumerate(self.fleets)]
@@ -1156,7 +1206,7 @@ class _Battle:
         # armed pair of them is solved, in an order where successors come first: defender
         # patterns by decreasing progress, and within one, attacker patterns by decreasing
         # progress (a volley adds damage to one side and leaves the other as it is).
-        post = [s for s in layers[-1] if self.terminal_value(s) is None]
+        post = [s for s in post_missiles if self.terminal_value(s) is None]
         closure: list[list[int]] = []
         for side in (0, 1):
             found = {self.sid(side, s[side]) for s in post}
@@ -1232,24 +1282,119 @@ class _Battle:
             for k in range(n - 1, 0, -1):
                 nxt = c[k] + q[k] * nxt
                 row(k, a)[d] = col(k, d)[a] = nxt
-        self._missile_value = [{} for _ in self.missile_acts]
-        for j in range(len(self.missile_acts) - 1, -1, -1):
-            act = self.missile_acts[j]
-            for state in layers[j]:
+
+    def regenerated(self, state: BattleState) -> BattleState:
+        """``state`` after the end of an engagement round: regenerating ships repair."""
+        if not self.regen:
+            return state
+        return tuple(  # type: ignore[return-value]
+            tuple(
+                tuple(sorted((max(0, d - ship.regenerate) for d in ds), reverse=True)) if ship.regenerate else ds
+                for ship, ds in zip(fleet.types, side)
+            )
+            for fleet, side in zip(self.fleets, state)
+        )
+
+    def next_node(self, state: BattleState, pos: int) -> tuple[BattleState, int]:
+        """Where the battle goes once cannon activation ``pos`` has left ``state``."""
+        if pos + 1 < len(self.cannon_acts):
+            return state, pos + 1
+        return self.regenerated(state), 0
+
+    def _iterate_values(self, post_missiles: list[BattleState]) -> None:
+        """Engagement-round values with regeneration, which can undo damage, so states no longer
+        follow one order: value iteration (Gauss-Seidel sweeps, most damaged states first) over
+        every state any choice and repair can reach, until no value moves by 1e-13. Values start
+        at the stalemate's, so play that can never end the battle scores as a stalemate."""
+        acts = self.cannon_acts
+        zero = 0 * self.one
+        seen = set(post_missiles)
+        stack = list(seen)
+        while stack:
+            state = stack.pop()
+            self.tick()
+            found = [self.regenerated(state)]
+            for act in acts:
                 shooters = len(state[act.side][act.index])
-                if shooters == 0 or self.finished(state):
-                    v = self.value(state, j + 1, True)
-                else:
-                    v = zero
-                    pd = self.point_defense(act, state[1 - act.side])
-                    for hits, p in self.rolls(act, state[1 - act.side], shooters, True):
-                        if hits and pd:
-                            v += p * self.pd_volley(state, j, hits)[1]
-                        elif hits:
-                            v += p * self.choose(state, act, j, True, hits)[1]
-                        else:
-                            v += p * self.value(state, j + 1, True)
-                self._missile_value[j][state] = v
+                enemy = state[1 - act.side]
+                for hits, _ in self.rolls(act, enemy, shooters, False) if shooters else ():
+                    for e in self.options(act, enemy, hits):
+                        new = self.merge(state, act, e)
+                        found += (new, self.regenerated(new))
+            for new in found:
+                if new not in seen and self.terminal_value(new) is None:
+                    seen.add(new)
+                    stack.append(new)
+        stale = self.one / 2 if self.stalemate is Stalemate.DRAW else zero
+        values = self._node_value = {state: [stale] * len(acts) for state in seen}
+        order = sorted(seen, key=self.progress, reverse=True)
+        while True:
+            delta = 0.0
+            for state in order:
+                x = values[state]
+                for k in range(len(acts) - 1, -1, -1):
+                    act = acts[k]
+                    shooters = len(state[act.side][act.index])
+                    unchanged = self.value(*self.next_node(state, k), False)
+                    v = unchanged
+                    if shooters:
+                        v = zero
+                        for hits, p in self.rolls(act, state[1 - act.side], shooters, False):
+                            v += p * (self.choose(state, act, k, False, hits)[1] if hits else unchanged)
+                    delta = max(delta, abs(v - x[k]))
+                    x[k] = v
+                self.tick(len(acts))
+            if delta < 1e-13:
+                return
+
+    def _solve_regen(self, start: dict[BattleState, Number]) -> dict[Outcome, Number]:
+        """Outcome distribution with regeneration: the battle's mass is pushed one activation at a
+        time until less than 1e-15 of it is still fighting. Mass in a state from which the battle
+        can never end (damage repaired as fast as it can be dealt) is scored as a stalemate."""
+        acts = self.cannon_acts
+        edges: dict[tuple[BattleState, int], list[tuple[tuple[BattleState, int], Number]] | None] = {}
+        stack = [(state, 0) for state in start]
+        seen = set(stack)
+        while stack:
+            node = stack.pop()
+            state, k = node
+            self.tick()
+            if self.finished(state) or (k == 0 and not self.armed(state)):
+                edges[node] = None
+                continue
+            act = acts[k]
+            moves = self.moves(state, k, False) if state[act.side][act.index] else [(state[1 - act.side], self.one)]
+            edges[node] = out = [(self.next_node(self.merge(state, act, e), k), p) for e, p in moves]
+            for nxt, _ in out:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        before: dict[tuple[BattleState, int], list[tuple[BattleState, int]]] = {}
+        for node, out in edges.items():
+            for nxt, _ in out or ():
+                before.setdefault(nxt, []).append(node)
+        can_end = {node for node, out in edges.items() if out is None}
+        stack = list(can_end)
+        while stack:
+            for node in before.get(stack.pop(), ()):
+                if node not in can_end:
+                    can_end.add(node)
+                    stack.append(node)
+        outcomes: dict[Outcome, Number] = {}
+        mass: dict[tuple[BattleState, int], Number] = {(state, 0): p for state, p in start.items()}
+        while mass and sum(mass.values()) > 1e-15:
+            nxt_mass: dict[tuple[BattleState, int], Number] = {}
+            for node, m in mass.items():
+                out = edges[node]
+                if out is None or node not in can_end:
+                    o = self.outcome(node[0], stalemate=not self.finished(node[0]))
+                    outcomes[o] = outcomes.get(o, 0) + m
+                    continue
+                for nxt, p in out:
+                    nxt_mass[nxt] = nxt_mass.get(nxt, 0) + m * p
+            self.tick(len(mass))
+            mass = nxt_mass
+        return outcomes
 
     def phase(self, dist: dict[BattleState, Number], acts: list[_Act], missile: bool) -> dict[BattleState, Number]:
         for pos, act in enumerate(acts):
@@ -1306,6 +1451,8 @@ class _Battle:
         start = {self.start: self.one}
         if self.missile_acts:
             start = self.phase(start, self.missile_acts, missile=True)
+        if self.regen:
+            return self._solve_regen(start)
         for state, p in start.items():
             push(state, 0, p)
         while heap:
@@ -1388,6 +1535,7 @@ class _Battle:
                 state = self.fire_random(state, pos, rng, missile=False)
                 if self.finished(state):
                     return self.outcome(state)
+            state = self.regenerated(state)
 
 
 def _compositions(n: int, k: int) -> Iterator[tuple[int, ...]]:
@@ -1497,7 +1645,9 @@ _FLAGS = {
 }
 _COUNT = re.compile(r"(\d+)\s*(?:[x×*]\s*)?")
 _NAME = re.compile(r"([A-Za-z][\w\-]*)(?::([A-Za-z][\w\-]*))?")
-_STATS = re.compile(r"([+-]?\d+)\s*/\s*([+-]?\d+)\s*/\s*([+-]?\d+)\s*/\s*([+-]?\d+)(?:\s+(.*))?", re.S)
+_STATS = re.compile(
+    r"([+-]?\d+)\s*/\s*([+-]?\d+)\s*/\s*([+-]?\d+)\s*/\s*([+-]?\d+)(?:\s*/\s*(\d+))?(?:\s+(.*))?", re.S
+)
 _DIE = re.compile(r"(\d*)([YORyor])")
 
 
@@ -1553,7 +1703,8 @@ def _parse_group(item: str) -> tuple[ShipType, int]:
     if not sm:
         raise ValueError(f"{item.strip()!r}: stats must be init/hull/computer/shield, e.g. 3/0/+1/-1")
     init, hull, comp, shield = (int(sm.group(i)) for i in range(1, 5))
-    cannon_text = sm.group(5) or ""
+    regenerate = int(sm.group(5) or 0)
+    cannon_text = sm.group(6) or ""
     if len(parts) >= 2:
         if cannon_text.strip():
             raise ValueError(f"{item.strip()!r}: cannons given twice")
@@ -1578,6 +1729,7 @@ def _parse_group(item: str) -> tuple[ShipType, int]:
         shield=abs(shield),  # printed shields are negative (Gauss -1); accept either sign
         cannons=_parse_dice(cannon_text, item.strip()),
         missiles=_parse_dice(missile_text, item.strip()),
+        regenerate=regenerate,
     )
     return ship, count
 
@@ -1593,7 +1745,9 @@ def parse_fleet(text: str) -> Fleet:
       the size class unless written ``name:class`` (``3 raider:interceptor(...)``);
     * dice: ``Y`` ion, ``O`` plasma, ``R`` antimatter, with optional counts: ``2Y``, ``YYR``,
       ``1O 1Y``; ``-`` or nothing for none. Missiles are the third field: ``(2/1/1/0; Y; 2O)``.
-    * shields may be written negative as printed (``-1``) or as a magnitude (``1``).
+    * shields may be written negative as printed (``-1``) or as a magnitude (``1``);
+    * a fifth stat is regeneration, the damage each ship repairs after every engagement round:
+      ``1 ancient:ancient-cruiser(3/5/+2/0/1; 2O)``.
 
     Flags: ``+splitter`` (Antimatter Splitter), ``+distortion`` (Distortion Shield),
     ``+point-defense`` or ``+pd`` (Point Defense), ``+npc``
@@ -1671,7 +1825,8 @@ def _format_dice(dice: tuple[int, ...]) -> str:
 def format_ship(ship: ShipType) -> str:
     """``name[:class](init/hull/+computer/shield; cannons[; missiles])`` — parseable."""
     label = ship.name if ship.name.lower() == ship.size.value else f"{ship.name}:{ship.size.value}"
-    spec = f"{ship.initiative}/{ship.hull}/+{ship.computer}/{ship.shield}; {_format_dice(ship.cannons)}"
+    regen = f"/{ship.regenerate}" if ship.regenerate else ""
+    spec = f"{ship.initiative}/{ship.hull}/+{ship.computer}/{ship.shield}{regen}; {_format_dice(ship.cannons)}"
     if ship.missiles:
         spec += f"; {_format_dice(ship.missiles)}"
     return f"{label}({spec})"

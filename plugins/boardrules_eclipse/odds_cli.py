@@ -38,7 +38,9 @@ def odds(attacker: str = typer.Argument(..., help='attacking fleet, e.g. "2 inte
                                   starbase, ancient, gcds (1st-edition blueprints)
       COUNT NAME(I/H/C/S; CANNONS; MISSILES)
                                   a ship given by its statistics: initiative,
-                                  hull, computer, shield (-1 or 1 for a Gauss shield)
+                                  hull, computer, shield (-1 or 1 for a Gauss shield);
+                                  I/H/C/S/N adds N, the damage each ship repairs
+                                  after every engagement round (Morph Shield)
       COUNT NAME:CLASS(...)       a named ship of a size class (interceptor,
                                   starbase, cruiser, dreadnought, ancient, gcds,
                                   ancient-cruiser, ancient-dreadnought)

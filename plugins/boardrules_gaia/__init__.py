@@ -8,9 +8,10 @@ when a ruleset is built so that importing the plugin stays light.
 from __future__ import annotations
 
 from boardrules.errors import BoardrulesError
-from boardrules.plugins import GameSpec, hookimpl, rule_files_dir
+from boardrules.plugins import GameSpec, ModuleSpec, hookimpl, rule_files_dir
 
 GAME = "gaia-project"
+MODULES = rule_files_dir(__file__).parent / "modules"
 RULE_FILES = ("resources.rules", "research.rules", "buildings.rules", "tiles.rules",
               "factions.rules", "flow.rules")
 
@@ -20,6 +21,22 @@ def boardrules_games():
     rules = rule_files_dir(__file__)
     return [GameSpec(GAME, "Gaia Project", rule_files=tuple(rules / f for f in RULE_FILES),
                      players=(1, 4), description="Gaia Project base game, 1-4 players")]
+
+
+@hookimpl
+def boardrules_modules():
+    """The site's variants as modules (docs/gaia-project.md, "Variants")."""
+    from .primitives import xshape_deal_map
+
+    def module(name, title, description, **kw):
+        return ModuleSpec(name, GAME, (MODULES / f"{name}.rules",), description, title=title, **kw)
+
+    return [
+        module("random-factions", "Random factions",
+               "each player is dealt a faction board at random and chooses a side (seed 002)"),
+        module("xshape", "X-shape map", "the site's x-shape layout: sectors 1-8 for any player count",
+               primitives=(xshape_deal_map,)),
+    ]
 
 
 @hookimpl

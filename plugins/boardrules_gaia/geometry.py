@@ -44,6 +44,11 @@ __all__ = [
     "BIG_MAP_SECTORS",
     "CENTRES_7",
     "CENTRES_10",
+    "XSHAPE_SECTORS",
+    "CENTRES_XSHAPE",
+    "LEGACY_CENTRES_7",
+    "LEGACY_CENTRES_10",
+    "LAYOUTS",
     "LEGACY_MIRRORED_SEEDS",
     "SectorPlacement",
     "MapPlacement",
@@ -61,6 +66,8 @@ __all__ = [
     "is_valid_map",
     "deal_map",
     "standard_centres",
+    "layout_centres",
+    "layout_sectors",
     "seed_is_mirrored",
 ]
 
@@ -215,6 +222,26 @@ CENTRES_7: tuple[Hex, ...] = (
 )  # fmt: skip
 CENTRES_10: tuple[Hex, ...] = (*CENTRES_7, Hex(-1, 8), Hex(-6, 10), Hex(-8, 7))
 
+#: The site's x-shape layout (option ``layout: "xshape"``, any player count): sectors 1-8 (A sides
+#: of 5-7) on the 7-sector ring without its last centre plus the two centres beside ``-6x10``
+#: (boardgamers/gaia-project ``engine/src/map.ts``, ``xConfiguration``). Its maps must pass the
+#: same validity rule as the standard maps (:func:`is_valid_map`).
+XSHAPE_SECTORS: tuple[str, ...] = ("1", "2", "3", "4", "5A", "6A", "7A", "8")
+CENTRES_XSHAPE: tuple[Hex, ...] = (*CENTRES_7[:6], Hex(-1, 8), Hex(-8, 7))
+
+#: The site's older centre order, used for a map given as a sector list *without* centres (old
+#: records; same engine file, ``smallCenters`` / ``bigCenters`` in ``load``).
+LEGACY_CENTRES_7: tuple[Hex, ...] = (
+    Hex(5, -2), Hex(2, 3), Hex(3, -5), Hex(0, 0), Hex(-3, 5), Hex(-2, -3), Hex(-5, 2),
+)  # fmt: skip
+LEGACY_CENTRES_10: tuple[Hex, ...] = (
+    Hex(5, -2), Hex(2, 3), Hex(-1, 8), Hex(3, -5), Hex(0, 0), Hex(-3, 5), Hex(-6, 10), Hex(-2, -3),
+    Hex(-5, 2), Hex(-8, 7),
+)  # fmt: skip
+
+#: Map layouts the site offers that we lay out (its option ``layout``); ``"balanced"`` is not one.
+LAYOUTS: tuple[str, ...] = ("standard", "xshape")
+
 #: Seeds for which the site reads every sector tile mirrored regardless of ``map.mirror``
 #: (a compatibility list for old games). Fact taken from boardgamers/gaia-project
 #: ``engine/src/map.ts`` (``load``). Nine of the eighteen shared records are such games.
@@ -238,6 +265,24 @@ def standard_centres(n_sectors: int) -> tuple[Hex, ...]:
     if n_sectors == 10:
         return CENTRES_10
     raise GeometryError(f"no standard layout with {n_sectors} sectors (7 or 10)")
+
+
+def layout_centres(n_sectors: int) -> tuple[Hex, ...]:
+    """Centres in placement order of the layout with ``n_sectors`` sectors: 7 and 10 standard,
+    8 the x-shape layout; raises :class:`GeometryError` otherwise."""
+    if n_sectors == len(CENTRES_XSHAPE):
+        return CENTRES_XSHAPE
+    return standard_centres(n_sectors)
+
+
+def layout_sectors(layout: str, players: int) -> tuple[tuple[str, ...], tuple[Hex, ...]]:
+    """``(sector tiles, centres)`` of a site layout for a player count; :class:`GeometryError`
+    for a layout not in :data:`LAYOUTS`."""
+    if layout == "xshape":
+        return XSHAPE_SECTORS, CENTRES_XSHAPE
+    if layout != "standard":
+        raise GeometryError(f"unknown map layout {layout!r} (known: {', '.join(LAYOUTS)})")
+    return (SMALL_MAP_SECTORS, CENTRES_7) if players <= 2 else (BIG_MAP_SECTORS, CENTRES_10)
 
 
 def sector_number(sector: str) -> int:
@@ -306,10 +351,17 @@ class MapPlacement:
     def from_json(cls, data: Mapping) -> MapPlacement:
         """From the records' / site's ``{"sectors": [{"sector", "rotation", "center"}], "mirror"}``.
 
-        A missing ``center`` takes the standard centre of that index; missing ``mirror`` is False.
+        A missing ``center`` takes the centre of that index in the site's older centre order
+        (:data:`LEGACY_CENTRES_7` / :data:`LEGACY_CENTRES_10`); missing ``mirror`` is False.
+        Raises :class:`GeometryError` for a sector list without centres of another length.
         """
         raw = list(data["sectors"])
-        centres = standard_centres(len(raw)) if any("center" not in s for s in raw) else ()
+        centres: tuple[Hex, ...] = ()
+        if any("center" not in s for s in raw):
+            legacy = {7: LEGACY_CENTRES_7, 10: LEGACY_CENTRES_10}
+            if len(raw) not in legacy:
+                raise GeometryError(f"a sector list without centres must have 7 or 10 sectors, not {len(raw)}")
+            centres = legacy[len(raw)]
         sectors = []
         for i, s in enumerate(raw):
             c = s.get("center")
@@ -519,17 +571,19 @@ def deal_map(
     *,
     mirror: bool = False,
     max_tries: int = 10_000,
+    layout: str = "standard",
 ) -> GaiaMap:
     """Deal a random valid standard map: shuffle the sector tiles, random rotations, retry.
 
     2 players use :data:`SMALL_MAP_SECTORS` on :data:`CENTRES_7`, 3-5 players
-    :data:`BIG_MAP_SECTORS` on :data:`CENTRES_10` (rules/gaia-notation.md §2.4/§2.6). This is our
+    :data:`BIG_MAP_SECTORS` on :data:`CENTRES_10` (rules/gaia-notation.md §2.4/§2.6); ``layout``
+    ``"xshape"``: :data:`XSHAPE_SECTORS` on :data:`CENTRES_XSHAPE` for any count. This is our
     own generator driven by ``rng``; it does not reproduce the site's PRNG. Raises
     :class:`GeometryError` for a bad player count or if no valid map is found in ``max_tries``.
     """
     if not 1 <= players <= 5:
         raise GeometryError(f"player count must be 1..5, not {players}")
-    names, centres = (SMALL_MAP_SECTORS, CENTRES_7) if players <= 2 else (BIG_MAP_SECTORS, CENTRES_10)
+    names, centres = layout_sectors(layout, players)
     for _ in range(max_tries):
         order = list(names)
         rng.shuffle(order)

@@ -28,12 +28,13 @@ from . import geometry as G
 
 @functools.lru_cache(maxsize=16)
 def _map(layout: tuple) -> G.GaiaMap:
-    """The map of a ``map_layout``: ``"5A:2"`` per sector in standard centre order, then
+    """The map of a ``map_layout``: ``"5A:2"`` per sector in the layout's centre order (7 or 10
+    sectors: standard; 8: the x-shape layout, :func:`.geometry.layout_centres`), then
     ``"mirror"`` when the sector tiles are read mirrored (the site's legacy reading)."""
     mirror = bool(layout) and layout[-1] == "mirror"
     if mirror:
         layout = layout[:-1]
-    centres = G.standard_centres(len(layout))
+    centres = G.layout_centres(len(layout))
     sectors = []
     for text, centre in zip(layout, centres):
         name, rot = text.split(":")
@@ -83,6 +84,13 @@ def deal_map(ctx, seed):
     _store_map(ctx, tuple(f"{p.sector}:{p.rotation}" for p in gmap.placement.sectors))
 
 
+@primitive("deal_map", effect=True, seed="int", replaces=True)
+def xshape_deal_map(ctx, seed):
+    """Module ``xshape``: deal a random valid x-shape map from ``seed`` (a chance draw)."""
+    gmap = G.deal_map(random.Random(seed), ctx.nplayers, layout="xshape")
+    _store_map(ctx, tuple(f"{p.sector}:{p.rotation}" for p in gmap.placement.sectors))
+
+
 def _store_map(ctx, layout: tuple) -> None:
     gmap = _map(layout)
     ctx.set(("v", "map_layout"), layout)
@@ -95,7 +103,7 @@ def _store_map(ctx, layout: tuple) -> None:
 @primitive("set_map", effect=True, layout="text")
 def set_map(ctx, layout):
     """Lay out an explicit map (option ``fixed_map``): ``"4:3,6B:4,…"`` (sector:rotation in
-    standard centre order, 7 or 10 sectors) with an optional last item ``mirror``."""
+    layout centre order: 7 or 10 sectors standard, 8 the x-shape layout) with an optional last item ``mirror``."""
     items = tuple(x.strip() for x in layout.split(",") if x.strip())
     try:
         body = items[:-1] if items and items[-1] == "mirror" else items

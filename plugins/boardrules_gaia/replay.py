@@ -58,6 +58,7 @@ from boardrules.runtime import CHANCE
 from . import geometry as G
 from . import notation as N
 from .records import Record, load_record
+from .site_options import check_site_options, site_modules
 
 GAME = "gaia-project"
 
@@ -142,12 +143,18 @@ class Outcome:
 # ---- setup ------------------------------------------------------------------------------------
 
 def map_option(record: Record) -> str:
-    """The ``fixed_map`` option text for the record's map (rotations and mirroring applied)."""
+    """The ``fixed_map`` option text for the record's map (rotations and mirroring applied):
+    the sectors in the centre order of their layout (:func:`.geometry.layout_centres`), whatever
+    order the record lists them in. Raises :class:`ReplayError` for a map of another shape."""
     placement = record.placement_after_setup()
-    centres = G.standard_centres(len(placement.sectors))
-    if tuple(p.center for p in placement.sectors) != centres:
-        raise ReplayError(f"{record.name}: the sectors are not on the standard centres")
-    items = [f"{p.sector}:{p.rotation}" for p in placement.sectors]
+    try:
+        centres = G.layout_centres(len(placement.sectors))
+    except G.GeometryError as err:
+        raise ReplayError(f"{record.name}: {err}") from None
+    at = {p.center: p for p in placement.sectors}
+    if set(at) != set(centres):
+        raise ReplayError(f"{record.name}: the sectors are not on the centres of a site layout")
+    items = [f"{at[c].sector}:{at[c].rotation}" for c in centres]
     if record.mirrored:
         items.append("mirror")
     return ",".join(items)
@@ -171,12 +178,13 @@ NO_EFFECT = "an action without effect is illegal"
 
 
 def new_replay_game(record: Record, lenient: bool = False) -> Game:
-    """A game of the record's player count on its map, before any chance draw; ``lenient``
-    sets the option ``lenient_no_effect`` (actions without effect allowed, §13)."""
+    """A game of the record's player count on its map, before any chance draw, with the modules
+    its options switch on (:func:`.site_options.site_modules`); ``lenient`` sets the option
+    ``lenient_no_effect`` (actions without effect allowed, §13)."""
     options = {"fixed_map": map_option(record)}
     if lenient:
         options["lenient_no_effect"] = True
-    rs = build_ruleset(GAME, options=options)
+    rs = build_ruleset(GAME, modules=site_modules(record.options), options=options)
     return Game(rs, record.players, record.seed, auto_chance=False)
 
 
@@ -192,6 +200,10 @@ class Replayer:
         self.game = new_replay_game(record, lenient)
         self.gmap = record.build_map()
         self.outcomes = {k: list(v) for k, v in setup_outcomes(record).items()}
+        self.random_factions = "random-factions" in self.game.ruleset.modules
+        if self.random_factions:  # the board dealt to each seat: its faction's home planet
+            ents = self.game.ruleset.entities
+            self.outcomes["board"] = [ents[f.replace("-", "_")].fields["home"] for f in record.factions]
         self.tiles = dict(record.setup.tiles.tech)
         self.tiles.update(record.setup.tiles.adv_tech)
         self.income_plan: dict[int, list] = {}
@@ -397,7 +409,7 @@ class Replayer:
         nxt = cmds[i + 1] if i + 1 < len(cmds) else None
         A = lambda name, *args: Action(p, name, tuple(args))  # noqa: E731
         if isinstance(c, N.ChooseFaction):
-            self.act(A("pick_faction", c.faction.replace("-", "_")), True)
+            self.act(A("pick_side" if self.random_factions else "pick_faction", c.faction.replace("-", "_")), True)
         elif isinstance(c, N.ChooseBooster):
             self.act(A("pick_booster", c.booster), True)
         elif isinstance(c, N.Build):
@@ -745,6 +757,9 @@ def replay_record(record: Record | str | Path, *, strict: bool = False, check: b
                   lenient: bool | None = None) -> Outcome:
     """Replay a record to its end or to its first divergence; compare with ``final``.
 
+    Raises :class:`.site_options.UnsupportedOption` before the first move when the record's
+    options ask for a variant we do not play (:func:`.site_options.check_site_options`).
+
     ``check``: the engine's legality check on every action (``game.play(check=True)``);
     ``strict``: also assert that the main action of each line is in ``game.legal_actions()``.
     ``lenient``: the option ``lenient_no_effect`` (actions without effect allowed, §12.9/§13).
@@ -754,6 +769,7 @@ def replay_record(record: Record | str | Path, *, strict: bool = False, check: b
     lenient; ``True``: lenient from the start."""
     if not isinstance(record, Record):
         record = load_record(record)
+    check_site_options(record.options, len(record.setup.placement.sectors))
     out = _replay(record, strict, check, bool(lenient))
     if lenient is None and out.divergence is not None and NO_EFFECT in out.divergence.reason:
         again = _replay(record, strict, check, True)
@@ -814,8 +830,8 @@ def boardrules_report(path, data, check: bool = True):
         return None
     try:
         record = load_record(path)
-    except RecordError as err:  # a missing field or an unreadable line: a clean CLI error
-        raise NotationError(str(err)) from None
+    except (RecordError, G.GeometryError) as err:  # a missing field, an unreadable line or map
+        raise NotationError(f"{path}: {err}") from None
     out = replay_record(record, check=check)
     diffs = ()
     if out.divergence is not None:

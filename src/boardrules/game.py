@@ -303,7 +303,7 @@ class Game:
     def _try(self, action: Action, check: bool = True):
         """Run ``action``; return (new state, events) or raise IllegalActionError."""
         known = self._known_for(self.state)
-        run = None if known is None else known.runs.get(action)
+        run = None if known is None else _get(known.runs, action)
         if run is not None:
             # listed as legal on this very state: its run is known (the same with or without
             # ``check``, as a candidate's arguments pass the argument checks); once played, the
@@ -661,7 +661,7 @@ class Game:
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` may be played now (tries it on a scratch copy)."""
         known = self._known_for(self.state)
-        if known is not None and action in known.runs:
+        if known is not None and _get(known.runs, action) is not None:
             return True
         try:
             self._run(action)
@@ -680,6 +680,13 @@ class Game:
             return known
         if not create:
             return None
+        if self._known:
+            # only the newest state keeps the runs of actions not played: holding every
+            # candidate's context alive for long costs the garbage collector more than
+            # running one again when search comes back
+            _, last = self._known.popitem(last=True)
+            last.runs = {a: r for a, r in last.runs.items() if type(r[0]) is not Context}
+            self._known[id(last.state)] = last
         known = self._known[id(state)] = _Known(state, ply)
         if len(self._known) > KNOWN_STATES:
             self._known.popitem(last=False)
@@ -726,7 +733,8 @@ class Game:
         """An independent game at the same point, for search: it shares the ruleset and the
         (immutable) state, and has its own record, event log and undo history, so playing or
         undoing on either leaves the other as it was. Costs a few µs (three list copies);
-        ``copy.copy(game)`` does the same."""
+        ``copy.copy(game)`` does the same. What the game learnt about the actions from the
+        states it saw (see ``_known_for``) stays shared: it holds for any game of the ruleset."""
         new = Game.__new__(Game)
         new.__dict__.update(self.__dict__)
         new.record = copy.copy(self.record)
@@ -763,10 +771,20 @@ class Game:
 KNOWN_STATES = 256
 
 
+def _get(runs: dict, action):
+    """``runs.get(action)``; None for an action that cannot be a key (arguments that are not
+    values of the rules language, such as lists: the rules refuse those)."""
+    try:
+        return runs.get(action)
+    except TypeError:
+        return None
+
+
 class _Known:
     """What is known about the actions from one ``state`` at one ``ply``: the legal actions
     ``listed`` per player filter, and the ``runs`` of the actions found legal: (context,
-    pending decisions), replaced by (resulting state, events) once played."""
+    pending decisions), replaced by (resulting state, events) once played (only the newest
+    state keeps the runs of actions not played)."""
 
     __slots__ = ("state", "ply", "listed", "runs")
 

@@ -252,3 +252,58 @@ def task_bytes(task: GameTask) -> int:
     """Bytes a task costs to send to a worker (pickled)."""
     import pickle
     return len(pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def compare(base, variant, by: str = "seat") -> list:
+    """Base game vs house rule: per value of column ``by`` (over the per-seat rows of each),
+    the change in win rate and in mean score, each with a 95% normal-approximation interval
+    (Welch's for the means). Rows: ``{by, games, win_rate: (base, variant), win_diff: (diff,
+    low, high), score_mean: (base, variant), score_diff: (diff, low, high)}``; a difference
+    whose interval excludes 0 is unlikely to be chance."""
+    z = 1.96
+    a, b = ({}, {})
+    for rows, out in ((base, a), (variant, b)):
+        for r in rows:
+            out.setdefault(r[by], []).append(r)
+    result = []
+    for key in sorted(set(a) & set(b), key=str):
+        ra, rb = a[key], b[key]
+        pa = sum(r["won"] for r in ra) / len(ra)
+        pb = sum(r["won"] for r in rb) / len(rb)
+        half = z * math.sqrt(pa * (1 - pa) / len(ra) + pb * (1 - pb) / len(rb))
+        sa, sb = [r["score"] for r in ra], [r["score"] for r in rb]
+        ma, mb = statistics.fmean(sa), statistics.fmean(sb)
+        va = statistics.variance(sa) if len(sa) > 1 else 0.0
+        vb = statistics.variance(sb) if len(sb) > 1 else 0.0
+        shalf = z * math.sqrt(va / len(sa) + vb / len(sb))
+        result.append({by: key, "games": (len(ra), len(rb)), "win_rate": (pa, pb),
+                       "win_diff": (pb - pa, pb - pa - half, pb - pa + half),
+                       "score_mean": (ma, mb), "score_diff": (mb - ma, mb - ma - shalf, mb - ma + shalf)})
+    return result
+
+
+def plot_scores(groups: dict, path, title: str = "scores") -> Path:
+    """Draw the score distribution of each group (``{label: [score, ...]}``) as overlaid
+    histograms to ``path`` (PNG or SVG by its suffix). Needs matplotlib (the extra
+    ``boardrules[analysis]``); raises ``ImportError`` naming it otherwise."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError('plots need matplotlib: pip install "boardrules[analysis]"') from None
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    lo = min(min(v) for v in groups.values())
+    hi = max(max(v) for v in groups.values())
+    bins = range(int(lo), int(hi) + 2, max(1, (int(hi) - int(lo)) // 20 or 1))
+    for label, scores in groups.items():
+        ax.hist(scores, bins=bins, alpha=0.5, label=f"{label} (n={len(scores)})")
+    ax.set_xlabel("final score (VP)")
+    ax.set_ylabel("players")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path)
+    plt.close(fig)
+    return path

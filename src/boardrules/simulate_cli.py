@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import statistics
 import time
 from pathlib import Path
@@ -76,11 +77,7 @@ def simulate_command(
     try:
         written = [write_results(rows, out)]
         if out.suffix == ".csv":
-            try:
-                import pyarrow  # noqa: F401
-            except ImportError:
-                pass
-            else:
+            if importlib.util.find_spec("pyarrow") is not None:
                 written.append(write_results(rows, out.with_suffix(".parquet")))
     except (OSError, ImportError) as err:
         _fail(f"cannot write the results to {out}: {err}")

@@ -18,10 +18,10 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed=0, evaluate=None, follow: int = 4):
+    def __init__(self, seed=0, evaluate=None, follow: int = 4, tolerance: float = 1e-9):
         self.rng = random.Random(seed)
         self.evaluate = evaluate
-        self.follow = follow
+        self.follow, self.tolerance = follow, tolerance
 
     def choose(self, game, player=None):
         """The best legal action of ``player`` (default: the first player to act).
@@ -31,28 +31,21 @@ class GreedyBot:
             return actions[0]
         evaluate = self.evaluate or evaluation_for(game)
         with searching(game):
-            return self._best(game, actions, player, evaluate, self.follow)[0]
+            return self._best(game, actions, player, evaluate, self.follow, self.tolerance)[0]
 
-    def _best(self, game, actions, player, evaluate, follow):
-        best, best_value = [], None
-        for a in actions:
-            value = self._rate(game, a, player, evaluate, follow)
-            if best_value is None or value > best_value + 1e-9:
-                best, best_value = [a], value
-            elif value >= best_value - 1e-9:
-                best.append(a)
-        return self.rng.choice(best), best_value
+    def _best(self, game, actions, player, evaluate, follow, tolerance=1e-9):
+        rated = [(self._rate(game, a, player, evaluate, follow), a) for a in actions]
+        top = max(v for v, _ in rated)
+        return self.rng.choice([a for v, a in rated if v >= top - tolerance]), top
 
     def _rate(self, game, action, player, evaluate, follow) -> float:
         """The evaluation after ``action`` and the greedy answers to the decisions it leaves
         ``player`` (the game is as before afterwards)."""
         try_action(game, action, self.rng)
         pending = game.state.pending
-        if follow and not game.over and pending and pending[0].player == player:
-            nexts = list(game.legal_actions(player))
-            value = (self._best(game, nexts, player, evaluate, follow - 1)[1] if nexts
-                     else evaluate(game, player))
-        else:
-            value = evaluate(game, player)
+        nexts = (list(game.legal_actions(player))
+                 if follow and not game.over and pending and pending[0].player == player else ())
+        value = (self._best(game, nexts, player, evaluate, follow - 1)[1] if nexts
+                 else evaluate(game, player))
         game.undo()
         return value

@@ -11,7 +11,10 @@ The variable of a quantifier or ``sum`` is a Python local of the generator it dr
 closure compiler put it in ``ctx.env``); a name bound by a rule (parameter, ``for``, ``let``,
 ``choose``) is still read from ``ctx.env`` first, so locals hide game names exactly as before.
 The source is registered with :mod:`linecache` under ``<rules FILE:LINE:COL>``, so a traceback
-through a rule shows the generated line.
+through a rule shows the generated line. Nothing of the rule files enters the source as code:
+texts and names appear only as ``repr()`` literals, values as named constants, and a
+quantifier's variable as the suffix of a ``qN_`` identifier (rule names match
+``[A-Za-z_][A-Za-z0-9_]*``).
 """
 
 from __future__ import annotations

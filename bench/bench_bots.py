@@ -1,0 +1,153 @@
+"""The bots, measured: the default bot's games, the search bots against the random bot, the
+search speed, and how simulation scales over processes.
+
+Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts N] [--only PART]
+[--game GAME ...]`` (parts: ``default``, ``versus``, ``speed``, ``scaling``).
+
+* default: N seeded 4-player games (seeds 0..N-1) with the default bot (greedy) in every seat.
+  Gaia Project: the winners' median VP and the share of games with a federation and with a
+  planetary institute. Eclipse: the winners' median VP and how many players do not control
+  their home sector at the end of round 3 (upkeep, or battle, took it).
+* versus: seat 1 played by the greedy bot, then by MCTS (``--mcts`` iterations per decision),
+  the other three by random bots, over ``--vs`` seeds per game: seat 1's win rate with its 95%
+  Wilson interval.
+* speed: random-bot decisions per second, greedy decisions per second and MCTS playouts per
+  second on the same games, side by side (ratios to the random bot in the same run).
+* scaling: the same simulation with 1 and K worker processes: games per second, the ratio (per
+  core: ratio / K), and the pickled bytes of one task.
+
+Other sessions may load the machine: the figures are from one run, side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import boardrules
+from boardrules.bots import MCTSBot, RandomBot, make_bot
+from boardrules.game import Game
+from boardrules.simulate import SimulationSpec, proportion_ci, simulate, task_bytes
+
+GAMES = ("gaia-project", "eclipse", "harvest")
+
+
+def default_games(n: int, workers: int, games=("gaia-project", "eclipse")) -> None:
+    for name in games:
+        spec = SimulationSpec(boardrules.build_ruleset(name), 4, n, bots=("greedy",))
+        t = time.perf_counter()
+        rows = simulate(spec, workers=workers)
+        took = time.perf_counter() - t
+        winners = [max(r["scores"]) for r in rows]
+        line = (f"{name}: {n} games, greedy in every seat, {took:.0f} s: winners' median "
+                f"{statistics.median(winners):g} VP (range {min(winners)}-{max(winners)})")
+        if name == "gaia-project":
+            feds = pis = 0
+            for r in rows:
+                g = boardrules.load_game(r["record"], check=False)
+                feds += any(g.get("fed_groups", p) for p in range(4))
+                pis += any(g.get("built", p, "pi") for p in range(4))
+            line += f"; games with a federation {feds}/{n}, with a planetary institute {pis}/{n}"
+        else:
+            lost = [homes_lost_by_round_3(r["record"]) for r in rows]
+            line += (f"; players without their home sector after round 3: {sum(lost)} "
+                     f"(in {sum(1 for x in lost if x)}/{n} games)")
+        print(line, flush=True)
+
+
+def homes_lost_by_round_3(record: str) -> int:
+    """Replays an Eclipse record; counts the players who do not control their home sector when
+    round 4 begins (or the game ends before)."""
+    rec = boardrules.Record.loads(record)
+    rs = boardrules.build_ruleset(rec.game, options=rec.options)
+    g = Game(rs, rec.players, rec.seed, auto_chance=False)
+    homes = {}
+    for text in rec.actions:
+        g.play(text, check=False)
+        rnd = g.get("round") or 0
+        if rnd == 1 and not homes:
+            for p in range(g.players):
+                species = g.get("species_of", p)
+                sectors = set(rs.entities[species].fields["homes"])
+                homes[p] = next(h for h in g.get("hexes") if g.get("sector_at", index=h) in sectors
+                                and g.get("controller", index=h) == p)
+        if rnd >= 4 or g.over:
+            break
+    return sum(1 for p, h in homes.items() if g.get("controller", index=h) != p)
+
+
+def versus(n: int, iterations: int, workers: int, games=GAMES) -> None:
+    for name in games:
+        players = 3 if name == "harvest" else 4
+        for bot in ("greedy", f"mcts:{iterations}"):
+            spec = SimulationSpec(boardrules.build_ruleset(name), players, n, first_seed=1000,
+                                  bots=("random", f"p1={bot}"))
+            t = time.perf_counter()
+            rows = simulate(spec, workers=workers)
+            wins = sum(0 in r["winners"] for r in rows)
+            lo, hi = proportion_ci(wins, n)
+            mean = statistics.fmean(r["scores"][0] for r in rows)
+            rnd = statistics.fmean(s for r in rows for s in r["scores"][1:])
+            print(f"{name}: {bot} (seat 1) vs {players - 1} random: wins {wins}/{n} = "
+                  f"{wins / n:.0%} (95% CI {lo:.0%}-{hi:.0%}); mean score {mean:.1f} vs random "
+                  f"{rnd:.1f}; {time.perf_counter() - t:.0f} s", flush=True)
+
+
+def speed(iterations: int, games=GAMES) -> None:
+    for name in games:
+        players = 3 if name == "harvest" else 4
+        figures = {}
+        for label, bot in (("random", RandomBot(1)), ("greedy", make_bot("greedy", 1)),
+                           ("mcts", MCTSBot(1, iterations=iterations))):
+            g = boardrules.new_game(name, players=players, seed=7)
+            decisions = 0
+            t = time.perf_counter()
+            limit = 60 if label == "mcts" else 10_000
+            while not g.over and decisions < limit:
+                g.play(bot.choose(g), check=False)
+                decisions += 1
+            took = time.perf_counter() - t
+            figures[label] = decisions / took
+            if label == "mcts":
+                figures["playouts"] = bot.playouts / took
+        print(f"{name}: decisions/s random {figures['random']:.0f}, greedy {figures['greedy']:.1f} "
+              f"({figures['greedy'] / figures['random']:.3f}x random), mcts:{iterations} "
+              f"{figures['mcts']:.2f}; MCTS playouts/s {figures['playouts']:.0f}", flush=True)
+
+
+def scaling(n: int, workers: int) -> None:
+    spec = SimulationSpec(boardrules.build_ruleset("gaia-project"), 4, n, bots=("random",))
+    rates = {}
+    for k in (1, workers):
+        t = time.perf_counter()
+        simulate(spec, workers=k)
+        rates[k] = n / (time.perf_counter() - t)
+    ratio = rates[workers] / rates[1]
+    print(f"scaling (gaia-project, {n} random games): {rates[1]:.2f} games/s with 1 process, "
+          f"{rates[workers]:.2f} with {workers}: {ratio:.2f}x, {ratio / workers:.0%} per core; "
+          f"{task_bytes(spec.tasks()[0])} bytes pickled per task", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--vs", type=int, default=20)
+    ap.add_argument("--mcts", type=int, default=30)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--only", choices=("default", "versus", "speed", "scaling"))
+    ap.add_argument("--game", action="append", choices=GAMES, help="only these games (repeatable)")
+    a = ap.parse_args()
+    games = tuple(a.game or GAMES)
+    if a.only in (None, "speed"):
+        speed(a.mcts, games)
+    if a.only in (None, "scaling"):
+        scaling(max(4, a.workers * 4), a.workers)
+    if a.only in (None, "default"):
+        default_games(a.games, a.workers, tuple(g for g in games if g != "harvest"))
+    if a.only in (None, "versus"):
+        versus(a.vs, a.mcts, a.workers, games)
+
+
+if __name__ == "__main__":
+    main()
