@@ -382,49 +382,43 @@ def _count_ships(ctx, p, cls) -> int:
     return sum(1 for h in _hexes(ctx) for owner, c in _ships(ctx, h) if owner == p and c == cls)
 
 
-def _cost_index(ctx, what):
-    return _f(ctx, what, "cost_index")   # ship classes and structures alike
+def _builds(ctx):
+    return tuple(_kind(ctx, "ship_class")) + tuple(_kind(ctx, "structure"))
 
 
-@primitive("build_cost", returns="int", o="text")
-def build_cost(ctx, o):
-    """Materials ``me`` pays to build ``o`` (``"what@hex"``), from the species' cost list."""
+@primitive("build_sites", returns="list:text")
+def build_sites(ctx):
+    """Every ship class and structure in every hex ``me`` controls: ``"what@hex"``. What may be
+    built is the rules' ``build_step``."""
+    builds = _builds(ctx)
+    return tuple(f"{what}@{h}" for h in _controlled(ctx, ctx.player()) for what in builds)
+
+
+@primitive("build_what", returns="any", o="text")
+def build_what(ctx, o):
+    """The ship class or structure a build option ``"what@hex"`` names."""
     what, _ = _opt(ctx, o, "@", "build")
-    return _f(ctx, _species(ctx, ctx.player()), "costs")[_cost_index(ctx, what)]
+    if what not in _builds(ctx):
+        raise ctx.violation(f"{what!r} is neither a ship class nor a structure")
+    return what
 
 
-@primitive("build_options", returns="list:text")
-def build_options(ctx):
-    """Ships and structures ``me`` can afford to build now: ``"what@hex"``."""
-    me = ctx.player()
-    costs = _f(ctx, _species(ctx, me), "costs")
-    have = ctx.get(("r", "materials", me))
-    out = []
-    classes = [c for c in _kind(ctx, "ship_class")
-               if _count_ships(ctx, me, c) < _f(ctx, c, "limit") and have >= costs[_f(ctx, c, "cost_index")]
-               and (_f(ctx, c, "tech") is None or _has(ctx, me, _f(ctx, c, "tech")))]
-    for h in _controlled(ctx, me):
-        for c in classes:
-            out.append(f"{c}@{h}")
-        for what in _kind(ctx, "structure"):
-            if _has(ctx, me, _f(ctx, what, "tech")) and not _v(ctx, f"{what}_at", h) \
-                    and have >= costs[_f(ctx, what, "cost_index")]:
-                out.append(f"{what}@{h}")
-    return tuple(out)
+@primitive("fleet_size", returns="int", cls="ship_class")
+def fleet_size(ctx, cls):
+    """How many ships of class ``cls`` ``me`` has on the board."""
+    return _count_ships(ctx, ctx.player(), cls)
 
 
-@primitive("apply_build", effect=True, o="text")
-def apply_build(ctx, o):
-    me = ctx.player()
-    what, h = _opt(ctx, o, "@", "build")
-    if _v(ctx, "controller", h) != me:
-        raise ctx.violation(f"you do not control {h}")
-    if what in _kind(ctx, "structure"):
-        if _v(ctx, f"{what}_at", h):
-            raise ctx.violation(f"{h} already has a {what}")
-        _set(ctx, f"{what}_at", (h,), True)
-        return
-    add_ship.fn(ctx, h, what)
+@primitive("structure_at", returns="bool", h="hex", what="structure")
+def structure_at(ctx, h, what):
+    """Whether structure ``what`` stands in ``h`` (its ``NAME_at`` variable)."""
+    return bool(_v(ctx, f"{what}_at", h))
+
+
+@primitive("put_structure", effect=True, h="hex", what="structure")
+def put_structure(ctx, h, what):
+    """Structure ``what`` now stands in ``h``."""
+    _set(ctx, f"{what}_at", (h,), True)
 
 
 @primitive("add_ship", effect=True, h="hex", cls="ship_class")

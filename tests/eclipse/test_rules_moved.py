@@ -95,3 +95,29 @@ def test_a_spare_discovery_part_is_used_up_once_placed():
     g.play("p1 install interceptor#3=shard_hull")
     assert g.get("spare_parts", 0) == ()
     assert g.get("blueprint", 0, index="interceptor")[3] == "shard_hull"
+
+
+def _builds(g):
+    g.play("p1 build")
+    return set(g.state.pending[0].options)
+
+
+def test_build_what_the_species_can_pay_with_its_technology_within_the_limits():
+    """Player aid and boards: build costs by species (Terrans 3/5/8/3/5/10), the starbase,
+    orbital and monolith need their technology, a class's supply limits it (2 dreadnoughts),
+    one structure of each kind per hex."""
+    g = new(2)
+    _set(g, r__materials__0=8, v__techs__0=())           # Terrans start with Starbase: not here
+    assert _builds(g) == {"interceptor@2,0", "cruiser@2,0", "dreadnought@2,0"}
+    g = new(2)
+    _set(g, r__materials__0=7, v__techs__0=("tech_starbase", "tech_orbital"),
+         **{"v__orbital_at__" + HOME: True})
+    assert _builds(g) == {"interceptor@2,0", "cruiser@2,0", "starbase@2,0"}
+    _refused(g, "p1 make dreadnought@2,0", "dreadnought@2,0")
+    _refused(g, "p1 make orbital@2,0", "orbital@2,0")
+    g.play("p1 make starbase@2,0")
+    assert g.get("materials", 0) == 4 and (0, "starbase") in g.get("ships", index=HOME)
+    g = new(2)
+    _set(g, r__materials__0=30, **{"v__ships__" + HOME: ((0, "dreadnought"),) * 2})
+    assert "dreadnought@2,0" not in _builds(g)      # both dreadnoughts are on the board
+    check_invariants(g)
