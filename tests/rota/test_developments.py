@@ -130,10 +130,9 @@ def test_end_scoring_of_developments():
 
 def test_shellworld_has_a_science_population_square():
     """Seed: the Shellworld tile has one science population square (cube notation ``w``)."""
-    from boardrules_eclipse.primitives import colony_options
     from tests.eclipse.test_invariants import check_invariants
     g = _start()
-    options = lambda: set(colony_options.fn(Context(g.ruleset, g.state.values, me=0)))
+    options = lambda: {str(a.args[0]) for a in g.legal_actions() if a.name == "colonize"}
     assert not any("|w:" in o for o in options())
     _supply(g, "dev_shellworld", materials=20)
     g.play("p1 develop")
@@ -143,6 +142,9 @@ def test_shellworld_has_a_science_population_square():
     g.play(f"p1 colonize {HOME}|w:science")
     assert f"w:science" in g.get("cubes", index=HOME)
     assert not any("|w:" in o for o in options())
+    from boardrules_eclipse.primitives import build_sites
+    sites = build_sites.fn(Context(g.ruleset, g.state.values, me=0))
+    assert sites and not any(s.startswith("shellworld@") for s in sites)   # never built
     check_invariants(g)
     developments_invariant(g)
 
