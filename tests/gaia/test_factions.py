@@ -487,3 +487,20 @@ def test_lost_planet_may_use_qic_for_range():
     assert far                                    # range 4 + 2 for the QIC
     g.play(boardrules.Action(0, "lost_at", (far[0],)))
     assert res(g, "qic", 0) == 0 and var(g, "planet", far[0]) == "l"
+
+
+# ---- burning (§9; Itars §4) ----------------------------------------------------------------------
+
+def test_burnt_token_leaves_the_game_except_for_itars():
+    """Burning removes a bowl-II token from the game; the Itars' goes to the Gaia area (§4)."""
+    for faction in ("terrans", "itars"):
+        g = start(2, (faction, "hadsch_hallas"))
+        b1, b2, b3 = bowls(g, 0)
+        assert b2 >= 2
+        before = (res(g, "gaia_power", 0), res(g, "tokens_removed", 0))
+        g.play(boardrules.Action(0, "convert", ("burn",)))
+        assert bowls(g, 0) == (b1, b2 - 2, b3 + 1)
+        to_gaia = 1 if faction == "itars" else 0
+        assert (res(g, "gaia_power", 0), res(g, "tokens_removed", 0)) == \
+            (before[0] + to_gaia, before[1] + 1 - to_gaia), faction
+        check_invariants(g)
