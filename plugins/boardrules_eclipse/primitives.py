@@ -291,49 +291,38 @@ def release_hex(ctx, h):
     _disc_return(ctx, p)
 
 
-def _free_squares(ctx, h, p):
-    sector = _v(ctx, "sector_at", h)
-    taken = {c.split(":")[0] for c in _v(ctx, "cubes", h) or ()}
-    for i, planet in enumerate(_f(ctx, sector, "planets")):
-        if str(i) in taken:
-            continue
+def _squares(ctx, h):
+    """``(square, cube type, advanced)`` for every population square of ``h``: its sector's
+    planets (a grey "any" square takes each type) and the squares of structures built there."""
+    for i, planet in enumerate(_f(ctx, _v(ctx, "sector_at", h), "planets")):
         base = planet.rstrip("*")
-        if planet.endswith("*") and not _advanced_ok(ctx, p, base):
-            continue
         for res in (RESOURCES if base == "any" else (base,)):
-            yield str(i), res
+            yield str(i), res, planet.endswith("*")
     for what in _kind(ctx, "structure"):       # a structure's own square (the orbital's)
         square = _f(ctx, what, "square")
-        if square and _v(ctx, f"{what}_at", h) and square not in taken:
+        if square and _v(ctx, f"{what}_at", h):
             for res in _f(ctx, what, "cube_types"):
-                yield square, res
+                yield square, res, False
 
 
-@primitive("colony_options", returns="list:text")
-def colony_options(ctx):
-    """Where ``me`` may put a cube with a colony ship: ``"hex|square:type"``."""
-    me = ctx.player()
-    sp = _species(ctx, me)
-    if sp is None or _v(ctx, "colony_used", me) >= _f(ctx, sp, "colony_ships"):
-        return ()
-    full = _v(ctx, "track_cubes")
-    out = []
-    for h in _controlled(ctx, me):
-        for square, res in _free_squares(ctx, h, me):
-            if _v(ctx, f"out_{res}", me) < full:
-                out.append(f"{h}|{square}:{res}")
-    return tuple(out)
+@primitive("squares_of", returns="list:text", p="player")
+def squares_of(ctx, p):
+    """Every population square, taken or free, in the hexes ``p`` controls, one entry per cube
+    type it takes: ``"hex|square:type"`` (``"2,0|1:science"``; square ``o`` is the orbital's).
+    Which of them a colony ship may fill is the rules' ``colonize``."""
+    return tuple(f"{h}|{sq}:{res}" for h in _controlled(ctx, p) for sq, res, _ in _squares(ctx, h))
 
 
-@primitive("apply_colonize", effect=True, o="text")
-def apply_colonize(ctx, o):
-    me = ctx.player()
-    if o not in colony_options.fn(ctx):
-        raise ctx.violation(f"{o} is not a free population square of yours (or no colony ship is left)")
-    h, cube = _opt(ctx, o, "|", "colony")
-    res = cube.split(":")[1]
-    _set(ctx, "cubes", (h,), (_v(ctx, "cubes", h) or ()) + (cube,))
-    _set(ctx, f"out_{res}", (me,), _v(ctx, f"out_{res}", me) + 1)
+@primitive("square_advanced", returns="bool", h="hex", square="text")
+def square_advanced(ctx, h, square):
+    """Whether population square ``square`` of ``h`` is an advanced ("*") square."""
+    return any(sq == square and adv for sq, _, adv in _squares(ctx, h))
+
+
+@primitive("square_taken", returns="bool", h="hex", square="text")
+def square_taken(ctx, h, square):
+    """Whether a population cube stands on square ``square`` of ``h``."""
+    return any(c.split(":")[0] == square for c in _v(ctx, "cubes", h) or ())
 
 
 # ---- blueprints, ships, building -------------------------------------------------------------------
@@ -376,15 +365,6 @@ def _stats(ctx, parts, design):
     return s
 
 
-def _valid_blueprint(ctx, cls, parts, design) -> bool:
-    s = _stats(ctx, parts, design)
-    if s["energy"] < 0:
-        return False
-    if _f(ctx, cls, "mobile"):
-        return s["move"] > 0 or s["jumps"] > 0    # a drive (or a jump drive alone, RotA)
-    return s["move"] == 0 and s["jumps"] == 0
-
-
 def ship_type(ctx, p, cls) -> C.ShipType:
     """Player ``p``'s ``cls`` as combat.py sees it."""
     s = _stats(ctx, _blueprint(ctx, p, cls), _design(ctx, p, cls))
@@ -395,56 +375,51 @@ def ship_type(ctx, p, cls) -> C.ShipType:
 def npc_type(ctx, name) -> C.ShipType:
     f = ctx.rs.entities[name].fields
     size = C.SizeClass(f["size"])
-    return C.ShipType(name, size, f["initiative"], f["hull"], f["computer"], f["shield"], f["cannons"])
+    return C.ShipType(name, size, f["initiative"], f["hull"], f["computer"], f["shield"], f["cannons"],
+                      f["missiles"])
 
 
 def _count_ships(ctx, p, cls) -> int:
     return sum(1 for h in _hexes(ctx) for owner, c in _ships(ctx, h) if owner == p and c == cls)
 
 
-def _cost_index(ctx, what):
-    return _f(ctx, what, "cost_index")   # ship classes and structures alike
+def _builds(ctx):
+    return tuple(_kind(ctx, "ship_class")) + tuple(_kind(ctx, "structure"))
 
 
-@primitive("build_cost", returns="int", o="text")
-def build_cost(ctx, o):
-    """Materials ``me`` pays to build ``o`` (``"what@hex"``), from the species' cost list."""
+@primitive("build_sites", returns="list:text")
+def build_sites(ctx):
+    """Every ship class and structure in every hex ``me`` controls: ``"what@hex"``. What may be
+    built is the rules' ``build_step``."""
+    builds = _builds(ctx)
+    return tuple(f"{what}@{h}" for h in _controlled(ctx, ctx.player()) for what in builds)
+
+
+@primitive("build_what", returns="any", o="text")
+def build_what(ctx, o):
+    """The ship class or structure a build option ``"what@hex"`` names."""
     what, _ = _opt(ctx, o, "@", "build")
-    return _f(ctx, _species(ctx, ctx.player()), "costs")[_cost_index(ctx, what)]
+    if what not in _builds(ctx):
+        raise ctx.violation(f"{what!r} is neither a ship class nor a structure")
+    return what
 
 
-@primitive("build_options", returns="list:text")
-def build_options(ctx):
-    """Ships and structures ``me`` can afford to build now: ``"what@hex"``."""
-    me = ctx.player()
-    costs = _f(ctx, _species(ctx, me), "costs")
-    have = ctx.get(("r", "materials", me))
-    out = []
-    classes = [c for c in _kind(ctx, "ship_class")
-               if _count_ships(ctx, me, c) < _f(ctx, c, "limit") and have >= costs[_f(ctx, c, "cost_index")]
-               and (_f(ctx, c, "tech") is None or _has(ctx, me, _f(ctx, c, "tech")))]
-    for h in _controlled(ctx, me):
-        for c in classes:
-            out.append(f"{c}@{h}")
-        for what in _kind(ctx, "structure"):
-            if _has(ctx, me, _f(ctx, what, "tech")) and not _v(ctx, f"{what}_at", h) \
-                    and have >= costs[_f(ctx, what, "cost_index")]:
-                out.append(f"{what}@{h}")
-    return tuple(out)
+@primitive("fleet_size", returns="int", cls="ship_class")
+def fleet_size(ctx, cls):
+    """How many ships of class ``cls`` ``me`` has on the board."""
+    return _count_ships(ctx, ctx.player(), cls)
 
 
-@primitive("apply_build", effect=True, o="text")
-def apply_build(ctx, o):
-    me = ctx.player()
-    what, h = _opt(ctx, o, "@", "build")
-    if _v(ctx, "controller", h) != me:
-        raise ctx.violation(f"you do not control {h}")
-    if what in _kind(ctx, "structure"):
-        if _v(ctx, f"{what}_at", h):
-            raise ctx.violation(f"{h} already has a {what}")
-        _set(ctx, f"{what}_at", (h,), True)
-        return
-    add_ship.fn(ctx, h, what)
+@primitive("structure_at", returns="bool", h="hex", what="structure")
+def structure_at(ctx, h, what):
+    """Whether structure ``what`` stands in ``h`` (its ``NAME_at`` variable)."""
+    return bool(_v(ctx, f"{what}_at", h))
+
+
+@primitive("put_structure", effect=True, h="hex", what="structure")
+def put_structure(ctx, h, what):
+    """Structure ``what`` now stands in ``h``."""
+    _set(ctx, f"{what}_at", (h,), True)
 
 
 @primitive("add_ship", effect=True, h="hex", cls="ship_class")
@@ -463,45 +438,64 @@ def _available_parts(ctx, me) -> list:
     return avail
 
 
-@primitive("upgrade_options", returns="list:text")
-def upgrade_options(ctx):
-    """Every single-part change of ``me``'s blueprints that stays legal: ``"cls#slot=part"``."""
-    me = ctx.player()
-    avail = _available_parts(ctx, me)
-    out = []
-    for cls in _kind(ctx, "ship_class"):
-        bp = _blueprint(ctx, me, cls)
-        design = _design(ctx, me, cls)
-        for i, old in enumerate(bp):
-            for part in avail:
-                if part == old:
-                    continue
-                new = bp[:i] + (part,) + bp[i + 1:]
-                if _valid_blueprint(ctx, cls, new, design):
-                    out.append(f"{cls}#{i}={part}")
-    return tuple(out)
-
-
-@primitive("apply_upgrade", effect=True, o="text")
-def apply_upgrade(ctx, o):
-    me = ctx.player()
+def _change(ctx, o):
+    """``(class, slot, part)`` of a blueprint change ``"cls#slot=part"`` of ``me``'s."""
     try:
         left, part = o.split("=")
         cls, i = left.split("#")
         i = int(i)
-    except ValueError:
+    except (ValueError, AttributeError):
         raise ctx.violation(f"{o!r} is not an upgrade (class#slot=part)") from None
+    if cls not in _kind(ctx, "ship_class") or part not in _kind(ctx, "part") \
+            or not 0 <= i < len(_blueprint(ctx, ctx.player(), cls)):
+        raise ctx.violation(f"{o!r} names no slot of your blueprints or no ship part")
+    return cls, i, part
+
+
+@primitive("blueprint_changes", returns="list:text")
+def blueprint_changes(ctx):
+    """Every single-part change of ``me``'s blueprints with a part ``me`` may place (a basic
+    part, one whose technology ``me`` has, a spare discovery part): ``"cls#slot=part"``. Which
+    blueprints are legal is the rules' ``upgrade_step``."""
+    me = ctx.player()
+    avail = _available_parts(ctx, me)
+    return tuple(f"{cls}#{i}={part}" for cls in _kind(ctx, "ship_class")
+                 for i, old in enumerate(_blueprint(ctx, me, cls)) for part in avail if part != old)
+
+
+@primitive("change_class", returns="any", o="text")
+def change_class(ctx, o):
+    """The ship class a blueprint change ``"cls#slot=part"`` is for."""
+    return _change(ctx, o)[0]
+
+
+@primitive("change_part", returns="any", o="text")
+def change_part(ctx, o):
+    """The part a blueprint change ``"cls#slot=part"`` places."""
+    return _change(ctx, o)[2]
+
+
+@primitive("stat_after", returns="int", o="text", stat="text")
+def stat_after(ctx, o, stat):
+    """``me``'s blueprint total of ``stat`` (``energy``, ``move``, ``jumps``, ``hull``,
+    ``computer``, ``shield`` or ``initiative``: the parts' sum plus the design's printed bonus)
+    after the change ``o`` (``"cls#slot=part"``)."""
+    if stat not in _STAT_FIELDS:
+        raise ctx.violation(f"{stat!r} is not a blueprint statistic")
+    me = ctx.player()
+    cls, i, part = _change(ctx, o)
     bp = _blueprint(ctx, me, cls)
-    if part not in _available_parts(ctx, me) or not 0 <= i < len(bp) or bp[i] == part:
-        raise ctx.violation(f"{o} is not a legal upgrade")
-    new = bp[:i] + (part,) + bp[i + 1:]
-    if not _valid_blueprint(ctx, cls, new, _design(ctx, me, cls)):
-        raise ctx.violation(f"{o}: the blueprint would lack energy or break the drive rule")
-    _set(ctx, "blueprint", (me, cls), new)
-    spare = _v(ctx, "spare_parts", me) or ()
-    if part in spare and not (_f(ctx, part, "basic") or _f(ctx, part, "tech") in (_v(ctx, "techs", me) or ())):
-        i2 = spare.index(part)
-        _set(ctx, "spare_parts", (me,), spare[:i2] + spare[i2 + 1:])
+    return _stats(ctx, bp[:i] + (part,) + bp[i + 1:], _design(ctx, me, cls))[stat]
+
+
+@primitive("install_part", effect=True, o="text")
+def install_part(ctx, o):
+    """Put the part of ``o`` (``"cls#slot=part"``) into that slot of ``me``'s blueprint (the
+    rules decide whether the blueprint is legal)."""
+    me = ctx.player()
+    cls, i, part = _change(ctx, o)
+    bp = _blueprint(ctx, me, cls)
+    _set(ctx, "blueprint", (me, cls), bp[:i] + (part,) + bp[i + 1:])
 
 
 # ---- moving ----------------------------------------------------------------------------------
@@ -577,7 +571,7 @@ def ship_owners(ctx, h):
 def _rep_slots(ctx, p):
     sp = _species(ctx, p)
     rep_only, amb_only = _f(ctx, sp, "rep_only"), _f(ctx, sp, "amb_only")
-    either = _f(ctx, sp, "rep_slots") - rep_only
+    either = _f(ctx, sp, "rep_slots") - rep_only + (_v(ctx, "extra_rep_slots", p) or 0)
     return rep_only, amb_only, either
 
 
@@ -878,7 +872,21 @@ def battle_next_round(ctx):
     if b["status"] != "round":
         raise ctx.violation("the engagement round has not ended")
     b.update(idx=0, rounds=b["rounds"] + 1, status="done" if b["rounds"] + 1 >= MAX_ROUNDS else "next")
+    _regenerate(ctx, b)
     _set(ctx, "battle", (), _freeze(b))
+
+
+def _regenerate(ctx, b) -> None:
+    """NPC ships remove their ``regenerates`` damage after every engagement round (RotA
+    Regeneration: one damage cube [seed])."""
+    state = list(b["state"])
+    for side, party in enumerate((b["att"], b["dfn"])):
+        if party == NPC:
+            keys = _type_keys(ctx, b["h"], NPC)
+            state[side] = tuple(
+                tuple(sorted((max(0, d - _f(ctx, n, "regenerates")) for d in ds), reverse=True))
+                for (_, n), ds in zip(keys, state[side]))
+    b["state"] = tuple(state)
 
 
 @primitive("battle_status", returns="text")

@@ -32,8 +32,11 @@ def boardrules_modules():
         return ModuleSpec(name, GAME, (MODULES / f"{name}.rules",), description, title=title, **kw)
 
     return [
+        module("auction", "Auction", "factions are auctioned for victory points (both of the site's forms)",
+               conflicts=("random-factions",)),
         module("random-factions", "Random factions",
-               "each player is dealt a faction board at random and chooses a side (seed 002)"),
+               "each player is dealt a faction board at random and chooses a side (seed 002)",
+               conflicts=("auction",)),
         module("xshape", "X-shape map", "the site's x-shape layout: sectors 1-8 for any player count",
                primitives=(xshape_deal_map,)),
     ]

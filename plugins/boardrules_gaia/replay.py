@@ -184,6 +184,8 @@ def new_replay_game(record: Record, lenient: bool = False) -> Game:
     options = {"fixed_map": map_option(record)}
     if lenient:
         options["lenient_no_effect"] = True
+    if record.options.get("auction"):
+        options["auction_form"] = record.options["auction"]
     rs = build_ruleset(GAME, modules=site_modules(record.options), options=options)
     return Game(rs, record.players, record.seed, auto_chance=False)
 
@@ -201,6 +203,7 @@ class Replayer:
         self.gmap = record.build_map()
         self.outcomes = {k: list(v) for k, v in setup_outcomes(record).items()}
         self.random_factions = "random-factions" in self.game.ruleset.modules
+        self.auction = "auction" in self.game.ruleset.modules
         if self.random_factions:  # the board dealt to each seat: its faction's home planet
             ents = self.game.ruleset.entities
             self.outcomes["board"] = [ents[f.replace("-", "_")].fields["home"] for f in record.factions]
@@ -409,7 +412,11 @@ class Replayer:
         nxt = cmds[i + 1] if i + 1 < len(cmds) else None
         A = lambda name, *args: Action(p, name, tuple(args))  # noqa: E731
         if isinstance(c, N.ChooseFaction):
-            self.act(A("pick_side" if self.random_factions else "pick_faction", c.faction.replace("-", "_")), True)
+            name = "auction_faction" if self.auction else "pick_side" if self.random_factions else "pick_faction"
+            self.act(A(name, c.faction.replace("-", "_")), True)
+        elif isinstance(c, N.Bid) and self.auction:  # module auction: the faction, then the VP
+            self.act(A("auction_faction", c.faction.replace("-", "_")), True)
+            self.act(A("bid_amount", c.amount))
         elif isinstance(c, N.ChooseBooster):
             self.act(A("pick_booster", c.booster), True)
         elif isinstance(c, N.Build):

@@ -13,12 +13,14 @@ Supported today (the rules are the same as the base game, or the difference is i
 * ``advancedRules`` (the last player rotates sectors before the faction choice: the ``rotate``
   lines of the setup), ``creator`` and ``noFedCheck`` (user interface only);
 * ``factionVariant: "standard"`` with ``factionVariantVersion`` 0 or absent;
+* ``auction`` ``"choose-bid"`` / ``"bid-while-choosing"``: the module ``auction`` with that
+  ``auction_form``;
 * ``randomFactions``: the module ``random-factions`` (the site deals each player one faction;
   the record's faction is one side of the board our module deals, so the deal is fed from it).
 
 :func:`site_modules` names the modules a record's options switch on.
 
-Refused: ``auction``, the ``"more-balanced"`` and ``"beta"`` faction boards,
+Refused: ``auction: true`` (a legacy value whose form depends on the engine version), the ``"more-balanced"`` and ``"beta"`` faction boards,
 ``frontiers``, ``lostFleet``, ``customBoardSetup``, ``flexibleFederations``, the ``"balanced"``
 layout, and any option name the site's engine does not define.
 """
@@ -32,7 +34,7 @@ from boardrules.errors import NotationError
 
 from . import geometry as G
 
-__all__ = ["UnsupportedOption", "check_site_options", "site_modules", "SITE_OPTIONS"]
+__all__ = ["UnsupportedOption", "check_site_options", "site_modules", "SITE_OPTIONS", "AUCTION_FORMS"]
 
 #: Every option name of the site's engine (``EngineOptions``), supported or not.
 SITE_OPTIONS: frozenset[str] = frozenset({
@@ -43,13 +45,14 @@ SITE_OPTIONS: frozenset[str] = frozenset({
 
 # Options whose every true value changes the rules in a way we do not play yet, with why.
 _REFUSED_WHEN_SET = {
-    "auction": "the auction for factions (bids in victory points) is not supported",
     "frontiers": "the Frontiers expansion is not supported",
     "lostFleet": "the Lost Fleet expansion is not supported",
     "customBoardSetup": "a custom board setup (the last player lays the whole map) is not supported",
     "flexibleFederations": "flexible federations (not the shortest route) are not supported",
 }
-_FACTION_BOARDS = {"standard": (0,)}  # faction board variant -> board versions we play
+_FACTION_BOARDS = {"standard": (0,)}
+#: The site's auction forms (``AuctionVariant``), played by the module ``auction``.
+AUCTION_FORMS = ("choose-bid", "bid-while-choosing")  # faction board variant -> board versions we play
 
 
 class UnsupportedOption(NotationError):
@@ -75,6 +78,14 @@ def check_site_options(options: Mapping[str, Any], sectors: int | None = None) -
     for name, why in _REFUSED_WHEN_SET.items():
         if options.get(name):
             raise UnsupportedOption(name, options[name], why)
+    auction = options.get("auction")
+    if auction and auction not in AUCTION_FORMS:
+        why = ("the legacy value true means either form depending on the site's engine version"
+               if auction is True else f"the auction's forms are {', '.join(AUCTION_FORMS)}")
+        raise UnsupportedOption("auction", auction, why)
+    if auction and options.get("randomFactions"):
+        raise UnsupportedOption("randomFactions", options["randomFactions"],
+                                "random factions with an auction are not supported")
     variant = options.get("factionVariant") or "standard"
     if variant not in _FACTION_BOARDS:
         raise UnsupportedOption("factionVariant", variant,
@@ -95,6 +106,8 @@ def check_site_options(options: Mapping[str, Any], sectors: int | None = None) -
 def site_modules(options: Mapping[str, Any]) -> tuple[str, ...]:
     """The modules of this plugin that a record's (supported) options switch on, sorted."""
     out = []
+    if options.get("auction"):
+        out.append("auction")
     if options.get("randomFactions"):
         out.append("random-factions")
     if (options.get("layout") or "standard") == "xshape":

@@ -8,8 +8,8 @@ Rules are written in a checked rules language (docs/language.md); games and
 modules are pluggy plugins (``boardrules.hookimpl``).
 """
 
-from .errors import (BoardrulesError, IllegalActionError, NotationError, PluginError,
-                     ReplayMismatch, RulesError)
+from .errors import (BoardrulesError, ExecutionBudgetError, IllegalActionError, NotationError,
+                     OptionError, PluginError, ReplayMismatch, RulesError)
 from .game import Action, Game, LegalActions, load_game, new_game
 from .plugins import GameSpec, ModuleSpec, hookimpl
 from .primitives import Primitive, primitive
@@ -21,8 +21,9 @@ from .state import State
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "BoardrulesError", "CHANCE", "Game", "GameSpec", "IllegalActionError",
-    "LegalActions", "ModuleSpec", "NotationError", "PluginError", "Primitive", "Record",
+    "Action", "BoardrulesError", "CHANCE", "ExecutionBudgetError", "Game", "GameSpec",
+    "IllegalActionError", "LegalActions", "ModuleSpec", "NotationError", "OptionError",
+    "PluginError", "Primitive", "Record",
     "ReplayMismatch", "Ruleset", "RulesError", "State", "build_ruleset", "hookimpl",
     "load_game", "new_game", "primitive",
 ]

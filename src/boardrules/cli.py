@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import List, Optional
+from typing import List, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -21,7 +21,7 @@ from rich.table import Table
 from . import plugins
 from .bots import DEFAULT_BOT, play_out, seat_bots
 from .errors import BoardrulesError, IllegalActionError, NotationError, RulesError
-from .game import new_game
+from .game import Game, new_game
 from .replay import replay_file
 from .ruleset import build_ruleset
 from .simulate import player_role
@@ -35,7 +35,20 @@ console = Console()
 err_console = Console(stderr=True)
 
 
-def _fail(message: str, code: int = 1):
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+        console.print(f"boardrules {__version__}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="print the version and exit")) -> None:
+    """Play heavy board games by their exact rules."""
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
     err_console.print(f"[red]error:[/red] {message}", highlight=False, markup=True)
     raise typer.Exit(code)
 
@@ -171,17 +184,21 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         console.print(f"map: {svg_path}", soft_wrap=True)
 
 
-def _print_scores(g) -> None:
+def _print_scores(g: Game) -> None:
     scores = g.scores()
     sources = sorted({s for sc in scores for s in sc["sources"]})
-    console.print(f"[bold]{g.ruleset.title}: final scores[/bold]")
+    if g.over:
+        console.print(f"[bold]{g.ruleset.title}: final scores[/bold]")
+    else:
+        console.print(f"[bold]{g.ruleset.title}: scores so far[/bold] (the game is not finished: "
+                      f"{len(g.record.actions)} moves)")
     table = Table()
     table.add_column("source")
     names = [_player_name(g, p) for p in range(g.players)]
     for n in names:
         table.add_column(n, justify="right")
     for s in sources:
-        table.add_row(s, *[str(sc["sources"].get(s, 0)) for sc in scores])
+        table.add_row(_source_label(g, s), *[str(sc["sources"].get(s, 0)) for sc in scores])
     table.add_row("[bold]total[/bold]", *[f"[bold]{sc['total']}[/bold]" for sc in scores])
     console.print(table)
     if g.over:
@@ -190,9 +207,16 @@ def _print_scores(g) -> None:
         console.print(f"winner: {first}" if len(places[0]) == 1 else f"tie for first: {first}")
 
 
-def _player_name(g, p: int) -> str:
-    faction = player_role(g, p)
-    return f"p{p + 1}" + (f" {faction}" if faction else "")
+def _source_label(g: Game, source: str) -> str:
+    """A score source as players read it: an entity's ``title`` field when it has one."""
+    entity = g.ruleset.entities.get(source)
+    title = entity.fields.get("title") if entity is not None else None
+    return title if isinstance(title, str) and title else source
+
+
+def _player_name(g: Game, p: int) -> str:
+    role = player_role(g, p)
+    return f"p{p + 1}" + (f" {_source_label(g, role)}" if role else "")
 
 
 @app.command()
@@ -212,7 +236,8 @@ def replay(file: Path = typer.Argument(..., help="a record: boardrules JSON or a
         for d in report.differences[:20]:
             err_console.print(f"  {d}", highlight=False, markup=False)
         raise typer.Exit(1)
-    console.print(f"{file}: {report.moves} moves replayed, final state matches", soft_wrap=True)
+    state = "final state matches" if report.game.over else "the game is not finished"
+    console.print(f"{file}: {report.moves} moves replayed, {state}", soft_wrap=True)
     _print_scores(report.game)
 
 

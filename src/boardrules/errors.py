@@ -5,12 +5,20 @@
   ``file:line:column: message`` with the source line, a caret and a hint.
 * :class:`IllegalActionError` (a ``ValueError``) — an action the rules forbid now;
   names the rule it breaks. The game state is unchanged when it is raised.
+* :class:`ExecutionBudgetError` (an :class:`IllegalActionError`) — rules that ran past
+  the execution budget; names the rule and its position.
 * :class:`NotationError` (a ``ValueError``) — action text that does not parse.
 * :class:`ReplayMismatch` — a replayed record ends in a state other than the one it claims.
+* :class:`OptionError` (a ``ValueError``) — an unknown option or a value of the wrong kind.
 * :class:`PluginError` — a plugin, game or module that cannot be found or loaded.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from .lang.diagnostics import Diagnostic
 
 
 class BoardrulesError(Exception):
@@ -20,7 +28,7 @@ class BoardrulesError(Exception):
 class RulesError(BoardrulesError):
     """Rule files with errors. ``diagnostics`` lists all of them, in file order."""
 
-    def __init__(self, diagnostics):
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
         self.diagnostics = tuple(diagnostics)
         super().__init__("\n".join(d.format() for d in self.diagnostics))
 
@@ -38,6 +46,12 @@ class IllegalActionError(BoardrulesError, ValueError):
         super().__init__(message)
 
 
+class ExecutionBudgetError(IllegalActionError):
+    """Rules that ran past the execution budget (``max_steps`` of :func:`boardrules.new_game`):
+    a loop too long or rules calling each other without end. The message names the
+    rule and its position; the game state is unchanged."""
+
+
 class NotationError(BoardrulesError, ValueError):
     """Action or record text that cannot be read."""
 
@@ -48,6 +62,10 @@ class ReplayMismatch(BoardrulesError):
     def __init__(self, message: str, *, move: int | None = None):
         self.move = move
         super().__init__(message)
+
+
+class OptionError(BoardrulesError, ValueError):
+    """An unknown option, or an option value of the wrong kind."""
 
 
 class PluginError(BoardrulesError):

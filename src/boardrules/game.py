@@ -16,42 +16,88 @@ Pending decisions (``choose``, ``draw``) come before anything else, front first.
 from __future__ import annotations
 
 import copy
+import os
 import random
 from collections import OrderedDict
-from typing import Iterator
+from collections.abc import Iterable, Mapping
+from typing import Any, Iterator, TypedDict, overload
 
 import attrs
 
 from . import plugins
-from .errors import BoardrulesError, IllegalActionError, NotationError
+from .errors import BoardrulesError, ExecutionBudgetError, IllegalActionError, NotationError
 from .lang import semantics as S
 from .record import Record
 from .ruleset import Ruleset, build_ruleset
-from .runtime import CHANCE, Context, Dice, Event, RuleViolation
+from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
+                      RuleViolation)
 from .state import State
 
 DONE = "done"
+
+
+class Score(TypedDict):
+    """One player's score: ``total`` and the victory points by ``sources`` (rule or entity)."""
+
+    total: int
+    sources: dict[str, int]
+
+
+class View(TypedDict):
+    """What one player may know (:meth:`Game.view`): state ``values`` by key, ``pending``
+    decisions (others' without their bindings, chance's without their options)."""
+
+    values: dict[tuple[Any, ...], Any]
+    pending: list[Decision]
+
+
+def _action_player(value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"Action: player must be a number counted from 0 (CHANCE = -1 for "
+                        f"chance), not {value!r}; to write 'p1 study', use Game.parse")
+
+
+def _action_name(value: object) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"Action: name must be the action's name as a text, not {value!r}")
+
+
+def _action_args(value: object) -> tuple[Any, ...]:
+    """A tuple of arguments; one text stands for itself (not split into characters)."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (tuple, list)):
+        return tuple(value)
+    raise TypeError(f"Action: args must be a tuple of values, not {value!r}")
 
 
 @attrs.frozen
 class Action:
     """One move: ``player`` (0-based; ``CHANCE`` = -1 for chance), ``name`` (an action,
     a decision's label, or ``done``) and ``args`` (a tuple; empty to decline an
-    optional decision)."""
+    optional decision; a single text is one argument). Raises ``TypeError`` for values
+    of the wrong type."""
 
     player: int
     name: str
-    args: tuple = ()
+    args: tuple[Any, ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        # one cheap test on the common case: the engine makes actions by the thousand
+        if type(self.player) is not int or type(self.name) is not str or type(self.args) is not tuple:
+            _action_player(self.player)
+            _action_name(self.name)
+            object.__setattr__(self, "args", _action_args(self.args))
 
     def __str__(self) -> str:
         return format_action(self)
 
 
-def _who(p) -> str:
+def _who(p: object) -> str:
     return "chance" if p == CHANCE else (f"p{p + 1}" if isinstance(p, int) else repr(p))
 
 
-def format_value(v) -> str:
+def format_value(v: object) -> str:
     if v is None:
         return "none"
     if isinstance(v, bool):
@@ -72,7 +118,15 @@ def format_action(a: Action) -> str:
 class Game:
     """A game in progress. Build one with :func:`new_game` or :meth:`Game.from_record`."""
 
-    def __init__(self, ruleset: Ruleset, players: int, seed=0, *, auto_chance: bool = True):
+    def __init__(self, ruleset: Ruleset, players: int, seed: int | str = 0, *,
+                 auto_chance: bool = True, max_steps: int = MAX_STEPS):
+        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+            raise ValueError(f"max_steps must be a whole number of at least 1, not {max_steps!r}")
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise TypeError(f"players must be a whole number, not {players!r}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise TypeError(f"seed must be a whole number or a text, not {seed!r}")
+        self.max_steps = max_steps
         lo, hi = ruleset.players
         if not lo <= players <= hi:
             raise ValueError(f"{ruleset.title} is for {lo}–{hi} players, not {players}")
@@ -85,10 +139,10 @@ class Game:
                              options=dict(ruleset.recipe.options), players=players, seed=seed,
                              rules=ruleset.recipe.rules, texts=ruleset.recipe.texts,
                              ruleset=ruleset.id)
-        self.log: list = []
-        self._history: list = []  # (state, record length, log length) before each action
+        self.log: list[Event] = []
+        self._history: list[tuple[State, int, int]] = []  # (state, record length, log length) before each action
         # id(state) -> _Known, most recently used last (shared by copies: see _known_for)
-        self._known: OrderedDict = OrderedDict()
+        self._known: OrderedDict[int, _Known] = OrderedDict()
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -97,7 +151,7 @@ class Game:
     # ---- construction ----
     def _initial_state(self) -> State:
         rs = self.ruleset
-        ctx = Context(rs, {("nplayers",): self.players}, ply=0)
+        ctx = Context(rs, {("nplayers",): self.players}, ply=0, budget=self.max_steps)
         for p in range(self.players):
             for r in rs.resources.values():
                 if r.start:
@@ -109,12 +163,15 @@ class Game:
                     ctx.set(("t", t.name, p), t.start)
         ctx.set(("f", "stage"), 0)
         ctx.set(("f", "step"), 0)
-        pending: list = []
+        pending: list[Any] = []
         try:
             self._advance(ctx, pending)
         except RuleViolation as err:
             message = err.message.removeprefix("the game cannot go on: ")
-            raise IllegalActionError(f"the game cannot start: {message}", rule=err.rule) from None
+            where = f" ({err.span})" if err.span is not None and err.span.line else ""
+            cls = ExecutionBudgetError if isinstance(err, BudgetExceeded) else IllegalActionError
+            raise cls(f"the game cannot start: {message} [rule: {err.rule or 'setup'}{where}]",
+                      rule=err.rule) from None
         self.log.extend(ctx.events)
         return State(ctx.merged(), tuple(pending))
 
@@ -124,7 +181,7 @@ class Game:
         """True once the flow has finished."""
         return bool(self.state.values.get(("f", "over")))
 
-    def players_to_act(self) -> frozenset:
+    def players_to_act(self) -> frozenset[int]:
         """The players who may act now (``CHANCE`` when a chance outcome is due)."""
         st = self.state
         if st.values.get(("f", "over")):
@@ -145,13 +202,13 @@ class Game:
         self._check_player(player)
         return LegalActions(self, player)
 
-    def _check_player(self, player) -> None:
+    def _check_player(self, player: object) -> None:
         if player is not None and player != CHANCE and not (
                 isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.players):
             raise ValueError(f"no player {player!r} in a {self.players}-player game "
                              f"(players are 0..{self.players - 1})")
 
-    def get(self, name: str, player: int | None = None, index=None):
+    def get(self, name: str, player: int | None = None, index: Any = None) -> Any:
         """Read a resource, track, component supply or variable by its rules name
         (``player``: whose, for what is kept per player; ``index``: the hex or entity of a
         per-hex or per-entity variable). Raises :class:`~boardrules.errors.BoardrulesError`."""
@@ -168,10 +225,10 @@ class Game:
             raise BoardrulesError(f"'{name}' is kept per {value.var.per[-1]}: pass index=")
         return value
 
-    def scores(self) -> list[dict]:
+    def scores(self) -> list[Score]:
         """Per player: ``{"total": int, "sources": {source: int}}`` for the scored resource."""
         scored = [r.name for r in self.ruleset.resources.values() if r.scored]
-        out = []
+        out: list[Score] = []
         for p in range(self.players):
             sources = {k[2]: v for k, v in self.state.values.items() if k[0] == "s" and k[1] == p}
             total = sum(self.state.values.get(("r", r, p), 0) for r in scored)
@@ -187,7 +244,7 @@ class Game:
         for p, sc in enumerate(self.scores()):
             ctx.me = p
             keys[p] = (sc["total"], *(fn(ctx) for fn in self.ruleset.tiebreak))
-        places: list = []
+        places: list[tuple[int, ...]] = []
         for p in sorted(keys, key=lambda q: keys[q], reverse=True):
             if places and keys[places[-1][0]] == keys[p]:
                 places[-1] = places[-1] + (p,)
@@ -195,7 +252,7 @@ class Game:
                 places.append((p,))
         return places
 
-    def view(self, player: int | None) -> dict:
+    def view(self, player: int | None) -> View:
         """What ``player`` may know (None: a spectator): hidden variables show only their size,
         private ones only to their owner, pending chance decisions without their options, and
         other players' pending decisions without their bindings (``env``: e.g. a tile drawn for
@@ -226,13 +283,14 @@ class Game:
     def parse(self, text: str) -> Action:
         """Read an action from text (the game's notation if it has one, else the generic one)."""
         if self.notation is not None:
-            return self.notation.parse(self, text)
+            action: Action = self.notation.parse(self, text)
+            return action
         return parse_generic(self, text)
 
     def format(self, action: Action) -> str:
         return self.notation.format(self, action) if self.notation is not None else format_action(action)
 
-    def play(self, action, *, check: bool = True) -> None:
+    def play(self, action: Action | str, *, check: bool = True) -> None:
         """Play ``action`` (an :class:`Action` or its text).
 
         With ``check`` (the default) the action must be legal: otherwise
@@ -242,10 +300,18 @@ class Game:
         Chance outcomes that follow are decided by the seeded generator when
         ``auto_chance`` is on.
         """
-        if isinstance(action, str):
-            action = self.parse(action)
+        action = self._action(action)
         self._apply(action, check)
         self._auto()
+
+    def _action(self, action: "Action | str") -> "Action":
+        """``action`` as an :class:`Action` (text is parsed); ``TypeError`` for anything else."""
+        if isinstance(action, str):
+            return self.parse(action)
+        if not isinstance(action, Action):
+            raise TypeError(f"an action is an Action or its text such as 'p1 study', "
+                            f"not {action!r}")
+        return action
 
     def _auto(self) -> None:
         while self.auto_chance and self.state.pending and self.state.pending[0].player == CHANCE:
@@ -277,7 +343,8 @@ class Game:
                      for p, v in zip(adef.params, action.args))
         return format_action(Action(action.player, action.name, args))
 
-    def _run(self, action: Action, check: bool = True, args_checked: bool = False):
+    def _run(self, action: Action, check: bool = True,
+             args_checked: bool = False) -> tuple[Context, list[Any]]:
         """Run ``action`` on a scratch context over the current state; return
         (context, pending decisions). Raises RuleViolation; changes nothing.
         ``args_checked``: the arguments come from :meth:`_arg_tuples` on this very state (a
@@ -291,7 +358,8 @@ class Game:
         st = self.state
         if st.values.get(("f", "over")):
             raise RuleViolation("the game is over", "flow")
-        ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1)
+        ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
+                      budget=self.max_steps)
         pending = list(st.pending)
         if pending:
             self._resolve(ctx, pending, action, check)
@@ -300,7 +368,7 @@ class Game:
         self._advance(ctx, pending)
         return ctx, pending
 
-    def _try(self, action: Action, check: bool = True):
+    def _try(self, action: Action, check: bool = True) -> tuple[State, list[Event]]:
         """Run ``action``; return (new state, events) or raise IllegalActionError."""
         known = self._known_for(self.state)
         run = None if known is None else _get(known.runs, action)
@@ -310,6 +378,7 @@ class Game:
             # resulting state is kept, so search that comes back here meets the same objects
             if type(run[0]) is Context:
                 ctx, pending = run
+                assert known is not None
                 run = known.runs[action] = (State(ctx.merged(), tuple(pending)), ctx.events)
             return run
         try:
@@ -317,11 +386,12 @@ class Game:
         except RuleViolation as err:
             rule = err.rule or action.name
             where = f" ({err.span})" if err.span is not None and err.span.line else ""
-            raise IllegalActionError(f"{format_action(action)}: {err.message} [rule: {rule}{where}]",
-                                     rule=rule, action=action) from None
+            cls = ExecutionBudgetError if isinstance(err, BudgetExceeded) else IllegalActionError
+            raise cls(f"{format_action(action)}: {err.message} [rule: {rule}{where}]",
+                      rule=rule, action=action) from None
         return State(ctx.merged(), tuple(pending)), ctx.events
 
-    def _resolve(self, ctx, pending, action, check) -> None:
+    def _resolve(self, ctx: Any, pending: Any, action: Any, check: Any) -> None:
         d = pending[0]
         if action.player != d.player or action.name != d.label:
             who = "chance" if d.player == CHANCE else f"p{d.player + 1}"
@@ -354,7 +424,8 @@ class Game:
             # next player's turn (docs/language.md, 'after turn')
             self._run_after(ctx, pending)
 
-    def _turn_action(self, ctx, pending, action, check, args_checked=False) -> None:
+    def _turn_action(self, ctx: Any, pending: Any, action: Any, check: Any,
+                     args_checked: bool = False) -> None:
         rs = ctx.rs
         turn = ctx.get(("f", "turn"))
         if turn is None:
@@ -408,7 +479,7 @@ class Game:
             else:
                 ctx.set(("f", "turn"), (order, pos, player, True))
 
-    def _domain(self, ctx, adef, i):
+    def _domain(self, ctx: Any, adef: Any, i: int) -> Any:
         """The values parameter ``i`` of ``adef`` may take (earlier ones bound in ctx.env)."""
         dom = ctx.rs.param_domains[adef.name][i]
         if dom is not None:
@@ -422,7 +493,8 @@ class Game:
             return (False, True)
         return ctx.rs.by_kind.get(t, ())
 
-    def _arg_tuples(self, ctx, adef, i=0, bound=(), env=None):
+    def _arg_tuples(self, ctx: Any, adef: Any, i: int = 0, bound: tuple[Any, ...] = (),
+                    env: Any = None) -> Iterator[tuple[Any, ...]]:
         """Every argument tuple allowed by the parameters' domains and ``where`` conditions
         (``env``: the earlier parameters' bindings)."""
         params = adef.params
@@ -447,12 +519,14 @@ class Game:
             else:
                 yield from self._arg_tuples(ctx, adef, i + 1, bound + (v,), inner)
 
-    def _check_args(self, ctx, adef, args) -> None:
-        env = {}
+    def _check_args(self, ctx: Any, adef: Any, args: Any) -> None:
+        env: dict[str, Any] = {}
         for i, (prm, v) in enumerate(zip(adef.params, args)):
             ctx.env = dict(env)
-            if v not in self._domain(ctx, adef, i):
-                raise RuleViolation(f"{format_value(v)} is not a possible {prm.name}", adef.name)
+            if v not in self._domain(ctx, adef, i):  # the rule's own words when it has them
+                raise RuleViolation(f"{prm.message} ({format_value(v)})" if prm.message else
+                                    f"{format_value(v)} is not a possible {prm.name}",
+                                    adef.name, prm.span)
             env[prm.name] = v
             where = ctx.rs.param_wheres[adef.name][i]
             ctx.env = dict(env)
@@ -461,13 +535,13 @@ class Game:
                                     adef.name, prm.where.span)
         ctx.env = {}
 
-    def _end_turn(self, ctx, pending, player) -> None:
+    def _end_turn(self, ctx: Any, pending: Any, player: Any) -> None:
         turn = ctx.get(("f", "turn"))
         order, pos, _, _ = turn
         ctx.set(("f", "turn"), (order, pos, None, False))
         self._run_after(ctx, pending)
 
-    def _run_after(self, ctx, pending) -> None:
+    def _run_after(self, ctx: Any, pending: Any) -> None:
         after = ctx.get(("f", "after")) or ()
         ctx.set(("f", "after"), ())
         queued = []
@@ -477,11 +551,11 @@ class Game:
             ctx.queued = []
         pending[:0] = queued
 
-    def _step(self, ctx):
+    def _step(self, ctx: Any) -> Any:
         stage = self.ruleset.stages[ctx.get(("f", "stage"))]
         return stage.steps[ctx.get(("f", "step"))]
 
-    def _advance(self, ctx, pending) -> None:
+    def _advance(self, ctx: Any, pending: Any) -> None:
         """Run the flow until someone must decide or act, or the game ends."""
         rs = self.ruleset
         for _ in range(100000):
@@ -535,9 +609,9 @@ class Game:
                     ctx.queued = []
                     self._run_after(ctx, pending)  # a do step is no turn: 'after turn' runs now
                     self._emit(ctx, "step_ends", step.name)
-                except RuleViolation as err:
-                    raise RuleViolation(f"the game cannot go on: step '{step.name}' breaks a rule "
-                                        f"({err.message})", err.rule or step.name, err.span) from None
+                except RuleViolation as err:  # (a budget error stays one)
+                    raise type(err)(f"the game cannot go on: step '{step.name}' breaks a rule "
+                                    f"({err.message})", err.rule or step.name, err.span) from None
                 pending[:0] = ctx.queued
                 ctx.queued = []
                 continue
@@ -565,21 +639,21 @@ class Game:
             return
         raise RuleViolation("the flow does not progress (a loop without turns?)", "flow")
 
-    def _finish_step(self, ctx, step_i) -> None:
+    def _finish_step(self, ctx: Any, step_i: int) -> None:
         ctx.set(("f", "turn"), None)
         ctx.set(("f", "acted"), ())
         ctx.set(("f", "step"), step_i + 1)
         self._emit(ctx, "step_ends", self.ruleset.stages[ctx.get(("f", "stage"))].steps[step_i].name)
 
     @staticmethod
-    def _emit(ctx, event, arg) -> None:
+    def _emit(ctx: Any, event: str, arg: Any) -> None:
         """Raise one of the engine's own events (only when some rule reacts to it); decisions
         its triggers queue stay in ``ctx.queued`` for the flow to pick up."""
         if event in ctx.rs.triggers_by_event:
             ctx.me = None
             S.emit(ctx, event, [arg])
 
-    def _order(self, ctx, step) -> tuple:
+    def _order(self, ctx: Any, step: Any) -> tuple[int, ...]:
         n = ctx.nplayers
         kind, fn = step.order
         if kind == "by":
@@ -592,7 +666,7 @@ class Game:
         return {"seat": seat, "reverse seat": seat[::-1], "snake": seat + seat[::-1],
                 "reverse snake": seat[::-1] + seat}[kind]
 
-    def _next(self, ctx, step, order, pos):
+    def _next(self, ctx: Any, step: Any, order: Any, pos: int) -> int | None:
         if not order:
             return None
         if step.mode == "once":
@@ -642,7 +716,7 @@ class Game:
         turn = st.values.get(("f", "turn"))
         if turn is None:
             return
-        ctx = Context(self.ruleset, st.values)
+        ctx = Context(self.ruleset, st.values, budget=self.max_steps)
         step = self._step(ctx)
         order, pos, who, main_done = turn
         actors = self.players_to_act() if who is None else {who}
@@ -653,13 +727,26 @@ class Game:
             names = (() if main_done else step.main) + step.free
             for name in names:
                 adef = self.ruleset.actions[name]
-                for args in self._arg_tuples(ctx, adef):
-                    yield Action(p, name, args)
+                ctx.steps = self.max_steps  # each action's arguments have the whole budget
+                try:
+                    for args in self._arg_tuples(ctx, adef):
+                        yield Action(p, name, args)
+                except BudgetExceeded as err:
+                    where = f" ({err.span})" if err.span is not None and err.span.line else ""
+                    raise ExecutionBudgetError(
+                        f"listing the arguments of '{name}': {err.message} [rule: {name}{where}]",
+                        rule=name) from None
             if main_done and step.free:
                 yield Action(p, DONE, ())
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` may be played now (tries it on a scratch copy)."""
+    def is_legal(self, action: "Action | str") -> bool:
+        """Whether ``action`` (an :class:`Action` or its text) may be played now (tries it on
+        a scratch copy): the same answer as ``action in game.legal_actions()``. Text that
+        does not parse is not legal; ``TypeError`` for anything else."""
+        try:
+            action = self._action(action)
+        except NotationError:
+            return False
         known = self._known_for(self.state)
         if known is not None and _get(known.runs, action) is not None:
             return True
@@ -692,7 +779,7 @@ class Game:
             self._known.popitem(last=False)
         return known
 
-    def _candidate_legal(self, action: Action, tried: dict) -> bool:
+    def _candidate_legal(self, action: Action, tried: dict[Any, Any]) -> bool:
         """:meth:`is_legal` for an action :meth:`candidates` just listed (its arguments are
         within their domains and ``where`` conditions: they are not checked again); the run of
         a legal one is kept in ``tried``."""
@@ -703,8 +790,10 @@ class Game:
         return True
 
     @classmethod
-    def from_record(cls, record: Record, *, check: bool = True) -> "Game":
-        """Replay ``record`` (with legality checks unless ``check=False``)."""
+    def from_record(cls, record: Record, *, check: bool = True,
+                    max_steps: int = MAX_STEPS) -> "Game":
+        """Replay ``record`` (with legality checks unless ``check=False``; ``max_steps``:
+        the execution budget per action, as for :func:`new_game`)."""
         # (options a house rule declares exist only with the house rules: both at once)
         rs = build_ruleset(record.game, modules=plugins.exactly(record.game, record.modules),
                            options=None if record.rules else record.options,
@@ -714,7 +803,7 @@ class Game:
             rs = _build(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules)), options=tuple(
                 sorted((k, _frozen(v)) for k, v in record.options.items()))))
         try:
-            game = cls(rs, record.players, record.seed, auto_chance=False)
+            game = cls(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
         except ValueError as err:
             raise NotationError(f"this record cannot start a game: {err}") from None
         for i, text in enumerate(record.actions, 1):
@@ -724,8 +813,10 @@ class Game:
                 changed = (f" (note: the rules changed since this record was written: ruleset "
                            f"{record.ruleset} then, {rs.id} now)"
                            if record.ruleset and record.ruleset != rs.id else "")
-                raise IllegalActionError(f"move {i}: {err}{changed}", rule=err.rule,
-                                         action=err.action) from None
+                raise type(err)(f"move {i}: {err}{changed}", rule=err.rule,
+                                action=err.action) from None
+            except (NotationError, TypeError) as err:  # text that is not a move
+                raise NotationError(f"move {i}: {err}") from None
         game.auto_chance = True
         return game
 
@@ -760,7 +851,7 @@ class Game:
         ``boardrules_renderers``), or None when no plugin draws this game."""
         if not self.ruleset.game:
             return None
-        renderers: dict = {}
+        renderers: dict[str, Any] = {}
         for group in plugins.manager().hook.boardrules_renderers(game=self.ruleset.game):
             renderers.update(group or {})
         draw = renderers.get("map")
@@ -771,7 +862,7 @@ class Game:
 KNOWN_STATES = 256
 
 
-def _get(runs: dict, action):
+def _get(runs: dict[Action, Any], action: Action) -> Any:
     """``runs.get(action)``; None for an action that cannot be a key (arguments that are not
     values of the rules language, such as lists: the rules refuse those)."""
     try:
@@ -791,8 +882,8 @@ class _Known:
     def __init__(self, state: State, ply: int):
         self.state = state
         self.ply = ply
-        self.listed: dict = {}
-        self.runs: dict = {}
+        self.listed: dict[int | None, list[Action]] = {}
+        self.runs: dict[Action, Any] = {}
 
 
 class LegalActions:
@@ -803,19 +894,20 @@ class LegalActions:
         self._game = game
         self._player = player
         self._state = game.state
-        self._cache: list | None = None
+        self._cache: list[Action] | None = None
 
     def _fresh(self) -> None:
         if self._game.state is not self._state:
             raise RuntimeError("the game has moved on since these legal actions were listed")
 
-    def __contains__(self, action) -> bool:
+    def __contains__(self, action: object) -> bool:
         self._fresh()
-        if isinstance(action, str):
-            try:
-                action = self._game.parse(action)
-            except NotationError:
-                return False
+        if not isinstance(action, (str, Action)):
+            return False
+        try:
+            action = self._game._action(action)
+        except NotationError:
+            return False
         if self._player is not None and action.player != self._player:
             return False
         if self._cache is not None:
@@ -829,12 +921,13 @@ class LegalActions:
             return
         game = self._game
         known = game._known_for(self._state, create=True)
+        assert known is not None  # (created when missing)
         listed = known.listed.get(self._player)
         if listed is not None:  # listed before on this very state (search came back to it)
             self._cache = listed
             yield from listed
             return
-        found: list = []
+        found: list[Action] = []
         runs = known.runs
         for a in game.candidates(self._player):
             if a in runs or game._candidate_legal(a, runs):
@@ -842,20 +935,41 @@ class LegalActions:
                 yield a
         self._cache = known.listed[self._player] = found
 
-    def __len__(self) -> int:
+    def _all(self) -> list[Action]:
+        """Every legal action, listed once."""
         if self._cache is None:
             for _ in self:
                 pass
-        return len(self._cache)
+        assert self._cache is not None
+        return self._cache
+
+    def __len__(self) -> int:
+        return len(self._all())
 
     def __bool__(self) -> bool:
         return any(True for _ in self)
 
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        """The action at ``index`` in listing order (negative indexes count from the end)."""
+        if isinstance(index, bool) or not isinstance(index, (int, slice)):
+            raise TypeError(f"legal actions are indexed by number, not {index!r}")
+        return self._all()[index]
+
     def __repr__(self) -> str:
-        return f"<LegalActions {len(self)}>"
+        listed = self._all()
+        n = len(listed)
+        shown = ", ".join(self._game.format(a) for a in listed[:5])
+        more = f", … {n - 5} more" if n > 5 else ""
+        return f"<LegalActions {n}: {shown}{more}>"
 
 
-def _bag(game: Game, name: str) -> tuple:
+def _bag(game: Game, name: str) -> tuple[Any, ...]:
     """The contents of list variable ``name`` now (its default when never changed)."""
     values = game.state.values
     key = ("v", name)
@@ -902,7 +1016,7 @@ def parse_generic(game: Game, text: str) -> Action:
     return Action(player, name, tuple(_convert(text, p.type.name, r) for p, r in zip(adef.params, raw)))
 
 
-def _convert(text, type_name, raw):
+def _convert(text: str, type_name: str, raw: str) -> Any:
     if type_name == "int":
         try:
             return int(raw)
@@ -921,24 +1035,34 @@ def _convert(text, type_name, raw):
     return raw
 
 
-def new_game(game: str | None = None, *, players: int, seed=0, modules=(), options=None,
-             rules=(), texts=None, backend: str = "compiled") -> Game:
+def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
+             modules: str | Iterable[str] = (), options: Mapping[str, Any] | None = None,
+             rules: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] = (),
+             texts: Mapping[str, str] | None = None, backend: str = "compiled",
+             max_steps: int = MAX_STEPS) -> Game:
     """Start a game: the one obvious entry point.
 
     ``game``: an installed game's name (``boardrules plugins`` lists them) or None with
     ``texts`` (rule files as ``{path: text}``); ``players``: the player count; ``seed``:
     decides chance outcomes not given explicitly; ``modules``: module ids to switch on
     (default modules are on; ``"-ID"`` switches one off; requirements come along);
-    ``options``: option values; ``rules``: house-rule file paths.
+    ``options``: option values; ``rules``: house-rule file paths; ``max_steps``: the
+    execution budget, the steps (loop iterations, list elements walked or built, rules
+    run) one action or the setup may take before
+    :class:`~boardrules.errors.ExecutionBudgetError` stops it.
     Raises :class:`~boardrules.errors.RulesError`, :class:`~boardrules.errors.PluginError`
     (unknown or conflicting modules, a module that does not allow this player count)
     or ``ValueError`` (player count).
     """
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise TypeError(f"players must be a whole number, not {players!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise TypeError(f"seed must be a whole number or a text, not {seed!r}")
     rs = build_ruleset(game, modules=modules, options=options, rules=rules, texts=texts,
                        backend=backend)
-    return Game(rs, players, seed)
+    return Game(rs, players, seed, max_steps=max_steps)
 
 
-def load_game(text: str, *, check: bool = True) -> Game:
+def load_game(text: str, *, check: bool = True, max_steps: int = MAX_STEPS) -> Game:
     """Rebuild a game from :meth:`Game.save` output by replaying its record."""
-    return Game.from_record(Record.loads(text), check=check)
+    return Game.from_record(Record.loads(text), check=check, max_steps=max_steps)

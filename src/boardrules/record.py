@@ -8,6 +8,7 @@ reproducing a random number generator.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import attrs
 import cattrs
@@ -25,7 +26,7 @@ class Record:
 
     game: str | None
     modules: tuple[str, ...]
-    options: dict
+    options: dict[str, Any]
     players: int
     seed: int | str
     rules: tuple[tuple[str, str], ...] = ()
@@ -34,7 +35,7 @@ class Record:
     final: str | None = None  # State.digest() after the last action, when saved
     ruleset: str | None = None  # Ruleset.id of the rules that wrote it
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, **_converter.unstructure(self)}
 
     def dumps(self) -> str:

@@ -21,8 +21,8 @@ class ReplayReport:
 
     game: Game
     moves: int
-    differences: tuple = ()
-    notes: tuple = ()
+    differences: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -43,11 +43,11 @@ def replay_file(path: str | Path, *, check: bool = True) -> ReplayReport:
     if isinstance(data, dict) and data.get("format") == FORMAT:
         record = Record.loads(path.read_text(encoding="utf-8"))
         game = Game.from_record(record, check=check)
-        differences = ()
+        differences: tuple[str, ...] = ()
         if record.final is not None and game.state.digest() != record.final:
             differences = (f"state digest {game.state.digest()} != recorded {record.final}",)
         return ReplayReport(game, len(record.actions), differences)
     report = plugins.manager().hook.boardrules_replay(path=path, data=data, check=check)
-    if report is None:
+    if not isinstance(report, ReplayReport):
         raise NotationError(f"{path}: no installed plugin reads this kind of record")
     return report

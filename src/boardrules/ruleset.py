@@ -10,13 +10,15 @@ A ruleset pickles as the recipe that built it.
 from __future__ import annotations
 
 import functools
+import os
+from collections.abc import Iterable, Mapping
 import hashlib
 from pathlib import Path
 
 import attrs
 
 from . import plugins
-from .errors import BoardrulesError, PluginError, RulesError
+from .errors import OptionError, PluginError, RulesError
 from .lang import ast as A
 from .lang.backends import Compiler, Interpreter
 from .lang.checker import Checker
@@ -278,13 +280,13 @@ def _build(recipe: Recipe) -> Ruleset:
     known = {o.name for o in merged.items.values() if isinstance(o, A.OptionDecl)}
     unknown = [name for name, _ in recipe.options if name not in known]
     if unknown and not diagnostics:
-        raise BoardrulesError(f"unknown option(s): {', '.join(unknown)}; "
+        raise OptionError(f"unknown option(s): {', '.join(unknown)}; "
                               f"known: {', '.join(sorted(known)) or 'none'}")
     checker = Checker(merged, primitives, dict(recipe.options))
     program = checker.check()
     diagnostics.extend(checker.errors)
     if checker.bad_options and not diagnostics:
-        raise BoardrulesError("; ".join(checker.bad_options))
+        raise OptionError("; ".join(checker.bad_options))
     if diagnostics:
         raise RulesError(sorted(diagnostics, key=lambda d: (d.span.file, d.span.line, d.span.column)))
     rs = Ruleset(program, primitives, recipe, content.hexdigest())
@@ -301,7 +303,21 @@ def _read(paths) -> tuple:
             out.append((str(path), path.read_text(encoding="utf-8")))
         except OSError as err:
             raise PluginError(f"cannot read rule file {path}: {err.strerror}") from None
+        except UnicodeDecodeError as err:
+            raise PluginError(f"cannot read rule file {path}: it is not UTF-8 text "
+                              f"({err.reason} at byte {err.start})") from None
     return tuple(out)
+
+
+def _several(value, what: str) -> tuple:
+    """A tuple of names or paths; one text (or path) stands for itself, not its letters."""
+    if isinstance(value, (str, os.PathLike)):
+        return (value,)
+    if isinstance(value, Iterable) and not isinstance(value, Mapping):
+        items = tuple(value)
+        if all(isinstance(v, (str, os.PathLike)) for v in items):
+            return items
+    raise TypeError(f"{what} must be a name or a list of names, not {value!r}")
 
 
 def _frozen(value):
@@ -323,10 +339,18 @@ def build_ruleset(game: str | None = None, *, modules=(), options=None, rules=()
     Raises :class:`~boardrules.errors.RulesError` (every diagnostic of every file),
     :class:`~boardrules.errors.PluginError` (unknown game or module, a requirement
     switched off, conflicting modules) or
-    :class:`~boardrules.errors.BoardrulesError` (unknown option).
+    :class:`~boardrules.errors.OptionError` (an unknown option or a value of the wrong
+    kind); ``TypeError`` for arguments of the wrong type (a single text is accepted for
+    ``modules`` and ``rules``).
     """
     if backend not in ("compiled", "interpreted"):
         raise ValueError("backend must be 'compiled' or 'interpreted'")
+    if game is not None and not isinstance(game, str):
+        raise TypeError(f"game must be a game's name (a text) or None, not {game!r}")
+    modules, rules = _several(modules, "modules"), _several(rules, "rules")
+    for name, value in (("options", options), ("texts", texts)):
+        if value is not None and not isinstance(value, Mapping):
+            raise TypeError(f"{name} must be a dict, not {value!r}")
     if game is not None:
         plugins.game_spec(game)  # an unknown game is named before its modules
     recipe = Recipe(

@@ -16,6 +16,14 @@ from .lang.ast import Span
 
 MISSING = object()
 CHANCE = -1  # the "player" who decides chance outcomes
+# Execution budget: the steps one action (or setup, or a flow transition) may take.
+# A step is one loop iteration, one element of a list walked or built, or one rule
+# run; rules that would take more are stopped (an untrusted record or rule file must
+# not hang whoever replays it). Lists rules build are capped at MAX_LIST elements and
+# numbers at MAX_NUMBER in size.
+MAX_STEPS = 1_000_000
+MAX_LIST = 100_000
+MAX_NUMBER = 2 ** 63 - 1
 
 
 class RuleViolation(Exception):
@@ -27,6 +35,11 @@ class RuleViolation(Exception):
         self.rule = rule
         self.span = span
         super().__init__(message)
+
+
+class BudgetExceeded(RuleViolation):
+    """Raised when rules run past their execution budget (see ``MAX_STEPS``); the
+    innermost loop that sees it fills in its position."""
 
 
 @attrs.frozen
@@ -90,9 +103,11 @@ class Context:
     ``queued`` the decisions created so far; ``events`` what changed.
     """
 
-    __slots__ = ("rs", "base", "w", "me", "env", "queued", "events", "source", "ply", "depth", "np")
+    __slots__ = ("rs", "base", "w", "me", "env", "queued", "events", "source", "ply", "depth", "np",
+                 "steps", "budget")
 
-    def __init__(self, rs, base: dict, me: int | None = None, ply: int = 0):
+    def __init__(self, rs, base: dict, me: int | None = None, ply: int = 0,
+                 budget: int = MAX_STEPS):
         self.rs = rs
         self.base = base
         self.w: dict = {}
@@ -105,6 +120,8 @@ class Context:
         self.depth = 0
         # the player count never changes during a game: read once (rules ask for it constantly)
         self.np = base.get(("nplayers",))
+        self.budget = budget
+        self.steps = budget  # left of the execution budget
 
     # ---- values ----
     def get(self, key: tuple):
@@ -193,3 +210,9 @@ class Context:
 
     def violation(self, message: str, span: Span | None = None) -> RuleViolation:
         return RuleViolation(message, self.source, span)
+
+    def over_budget(self) -> BudgetExceeded:
+        """The error for rules that ran past the execution budget (``steps`` < 0)."""
+        return BudgetExceeded(f"the rules ran more than {self.budget} steps (the execution "
+                              "budget: a loop too long, or rules calling each other without end)",
+                              self.source)

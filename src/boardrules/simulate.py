@@ -61,12 +61,17 @@ class SimulationSpec:
 
 def player_role(game, player: int) -> str | None:
     """The faction or species ``player`` plays (an entity of kind ``faction``/``species``
-    owned by that player), or None."""
+    owned by that player, else the value of a per-player variable of that kind, such as
+    Eclipse's ``species_of``), or None."""
     found = None
+    values = game.state.values
     for kind in ROLE_KINDS:
         for e in game.ruleset.by_kind.get(kind, ()):
-            if game.state.values.get(("o", e)) == player:
+            if values.get(("o", e)) == player:
                 found = e
+        for var in game.ruleset.vars.values():
+            if found is None and var.type.name == kind and var.per == ("player",):
+                found = values.get(("v", var.name, player))
     return found
 
 

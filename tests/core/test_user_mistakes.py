@@ -60,9 +60,10 @@ def test_checker_checks_defaults_and_assignments():
         boardrules.build_ruleset(texts={"t.rules": text})
     messages = [d.message for d in err.value.diagnostics]
     assert messages == ["'n' is a number, but its default is a text",
-                        "'h' is a list of hexes, but its default is a list of numbers",
+                        "'h' is a list of hexes, but this element is a number",
+                        "'h' is a list of hexes, but this element is a number",
                         "coins starts at 8, above its cap 6",
-                        "'n' is a number, this value is a text"]
+                        "'n' is a number, but this value is a text"]
 
 
 def test_byte_order_mark_is_accepted():

@@ -70,7 +70,7 @@ def check_invariants(g) -> None:
         for owner, cls in g.get("ships", index=h):
             assert 0 <= owner < g.players and cls in classes, (h, owner, cls)
             ships[owner, cls] += 1
-        assert all(n in NPCS for n in g.get("npcs", index=h)), h
+        assert all(n in NPCS or n in _kind(g, "npc_ship") for n in g.get("npcs", index=h)), h
         cubes = g.get("cubes", index=h)
         if g.get("controller", index=h) is None:
             assert not cubes, f"cubes {cubes} on {h}, which nobody controls"

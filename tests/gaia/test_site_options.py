@@ -40,8 +40,9 @@ def _write(tmp_path, data, name="altered.json"):
 
 
 REFUSED = [
-    ("auction", "bid-while-choosing"),
-    ("auction", "choose-bid"),
+    ("auction", True),  # legacy: the form depends on the site's engine version
+    ("auction", "silent"),
+    ("randomFactions", True),  # with an auction
     ("factionVariant", "more-balanced"),
     ("factionVariant", "beta"),
     ("factionVariantVersion", 3),
@@ -58,6 +59,8 @@ REFUSED = [
 @pytest.mark.parametrize(("option", "value"), REFUSED)
 def test_unsupported_option_refused_before_the_first_move(tmp_path, option, value):
     data = _data()
+    if option == "randomFactions":  # supported alone, not with an auction
+        data["options"]["auction"] = "choose-bid"
     data["options"][option] = value
     path = _write(tmp_path, data)
     with pytest.raises(UnsupportedOption) as err:
@@ -80,6 +83,33 @@ def test_random_factions_record_replays_with_the_module(tmp_path, name):
     assert "random-factions" in out.game.ruleset.modules
     homes = [out.game.ruleset.entities[f.replace("-", "_")].fields["home"] for f in data["factions"]]
     assert [out.game.get("dealt_board", p) for p in range(data["players"])] == homes
+
+
+def _with_lines(data, at, lines):
+    for field in ("moves", "moves_clean"):
+        data[field][at:at] = lines
+    return data
+
+
+@pytest.mark.parametrize(("form", "bids"), [("choose-bid", (0, 0, 0)), ("choose-bid", (2, 0, 5)),
+                                            ("bid-while-choosing", None)])
+def test_auction_record_replays_with_the_module(tmp_path, form, bids):
+    """'faction X' puts X up for auction, 'bid X N' bids N VP on it (the module auction)."""
+    data = _data()  # p1 ivits, p2 baltaks, p3 gleens; the game ends before the bids are paid
+    data["options"]["auction"] = form
+    if bids is not None:  # every player bids on the faction they put up: the seating stays
+        _with_lines(data, 4, [f"p{i + 1} bid {f} {b}" for i, (f, b) in enumerate(zip(data["factions"], bids))])
+    out = R.replay_record(load_record(_write(tmp_path, data)))
+    assert out.ok, out.first_problem()
+    assert out.game.ruleset.option("auction_form") == form
+    assert [out.game.get("bid", p) for p in range(3)] == list(bids or (0, 0, 0))
+    # a bid that does not beat the standing one stops the replay at that line, naming it
+    if bids == (2, 0, 5):
+        bad = _with_lines(_data(), 4, ["p1 bid ivits 3", "p2 bid ivits 3"])
+        bad["options"]["auction"] = form
+        out = R.replay_record(load_record(_write(tmp_path, bad, "bad.json")))
+        assert out.divergence is not None and out.divergence.index == 5
+        assert "bid_amount" in out.divergence.reason
 
 
 def test_every_shared_record_and_case_has_supported_options():

@@ -59,6 +59,20 @@ def test_random_factions_refuses_the_other_boards_state_unchanged():
     assert g.state == before and g.get("dealt_board", 0) == board
 
 
+@settings(max_examples=5, **SETTINGS)
+@given(seed=st.integers(0, 10**6))
+def test_random_factions_with_a_faction_pool_deals_and_offers_only_the_pool(seed):
+    pool = ["terrans", "xenos", "itars", "ivits"]  # boards r, d, i, o; one side each
+    g = boardrules.new_game(GAME, players=3, seed=str(seed), modules=["random-factions"],
+                            options={"factions": pool})
+    boards = [g.get("dealt_board", p) for p in range(3)]
+    assert set(boards) <= {"r", "d", "i", "o"} and len(set(boards)) == 3
+    for p in range(3):
+        (side,) = [str(a).split()[-1] for a in g.legal_actions()]
+        assert side in pool and g.ruleset.entities[side].fields["home"] == boards[p]
+        g.play(f"p{p + 1} pick_side {side}")
+
+
 def test_random_factions_deal_given_as_chance_outcome_is_replayed():
     g = boardrules.new_game(GAME, players=2, seed="3", modules=["random-factions"])
     again = boardrules.load_game(g.save(), check=True)

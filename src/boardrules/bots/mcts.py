@@ -17,6 +17,7 @@ import random
 import time
 
 from .common import actor, decision, evaluation_for, rewards, sample_chance, searching, try_action
+from .greedy import GreedyBot
 
 
 class _Node:
@@ -35,7 +36,8 @@ class MCTSBot:
     ``iterations``: iterations per decision (default 200) or ``seconds``: a time budget per
     decision (whichever ends first when both are given); ``playout``: random actions after the
     tree before evaluating (or fewer, at the end of the game); ``scale``: victory points that make a lead worth about 0.73 reward;
-    ``c``: UCB1 exploration. ``seed`` makes every decision reproducible with an iteration
+    ``c``: UCB1 exploration; ``prior``: the root's actions are expanded best first by the
+    greedy bot's one-ply rating (so a small budget still tries the promising ones). ``seed`` makes every decision reproducible with an iteration
     budget (a time budget depends on the machine). Decisions with one legal action are not
     searched. Speed: see ``bench/bench_bots.py`` (playouts per second).
     """
@@ -44,7 +46,7 @@ class MCTSBot:
 
     def __init__(self, seed=0, *, iterations: int | None = 200, seconds: float | None = None,
                  playout: int = 8, scale: float = 10.0,
-                 c: float = 0.7, evaluate=None):
+                 c: float = 0.7, evaluate=None, prior: bool = True):
         if iterations is None and seconds is None:
             raise ValueError("give MCTSBot an iteration or a time budget")
         self.rng = random.Random(seed)
@@ -52,6 +54,7 @@ class MCTSBot:
         self.playout = playout
         self.scale, self.c = scale, c
         self.evaluate = evaluate
+        self.prior = prior
         self.playouts = 0   # iterations run so far (for playouts per second)
 
     def choose(self, game, player=None):
@@ -66,6 +69,10 @@ class MCTSBot:
         end = None if self.seconds is None else time.perf_counter() + self.seconds
         n = 0
         with searching(game):
+            if self.prior:   # expand the root's actions best first, by the greedy bot's rating
+                rate = GreedyBot(self.rng.random(), evaluate)._rate
+                value = {a: rate(game, a, player, evaluate, 4) for a in actions}
+                actions = sorted(actions, key=lambda a: -value[a])
             while (self.iterations is None or n < self.iterations) and (
                     end is None or time.perf_counter() < end):
                 self._iterate(game, root, actions, player, evaluate, depth)
@@ -81,7 +88,7 @@ class MCTSBot:
         while True:   # selection and expansion
             untried = [a for a in legal if a not in node.children]
             if untried:
-                a = rng.choice(untried)
+                a = untried[0] if node is root and self.prior else rng.choice(untried)
                 child = node.children[a] = _Node()
                 child.avail = 1
             else:

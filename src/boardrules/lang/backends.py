@@ -96,6 +96,7 @@ class Compiler:
                 return if_
             case A.For(var=v, domain=d, where=w, body=b):
                 fd, fw, fb = self.expr(d), self.expr(w), self.block(b)
+                span = s.span
 
                 def for_(ctx):
                     saved = ctx.env
@@ -106,6 +107,8 @@ class Compiler:
                             ctx.env = env
                             if fw is None or fw(ctx):
                                 fb(ctx)
+                    except S.BudgetExceeded as err:
+                        raise S.at(err, span)
                     finally:
                         ctx.env = saved
                 return for_
@@ -116,8 +119,14 @@ class Compiler:
             case A.Choose(var=v, domain=d, where=w, by=by, optional=opt, prompt=p, body=b):
                 bid = rs.block_id(b)
                 fd, fw, fby = self.expr(d), self.expr(w), self.expr(by)
-                return lambda ctx: S.choose(ctx, bid, v, fd(ctx), fw,
-                                            None if fby is None else fby(ctx), opt, p)
+                span = s.span
+
+                def choose(ctx):
+                    try:
+                        S.choose(ctx, bid, v, fd(ctx), fw, None if fby is None else fby(ctx), opt, p)
+                    except S.BudgetExceeded as err:
+                        raise S.at(err, span)
+                return choose
             case A.Draw(var=v, bag=bag, body=b):
                 bid = rs.block_id(b)
                 return lambda ctx: S.draw(ctx, bid, v, bag)
@@ -168,7 +177,7 @@ def _sum_of(var, fx, fd, fw):
                     total += S._num(ctx, fx(ctx), "sum")
         finally:
             ctx.env = saved
-        return total
+        return S.bounded(ctx, total)
     return sum_of
 
 
@@ -205,10 +214,22 @@ class Interpreter:
     def expr(self, e):
         if e is None:
             return None
-        return lambda ctx: self.eval(e, ctx)
+        return lambda ctx: self.eval_root(e, ctx)
+
+    def _inner(self, e):
+        """A part of an expression (the compiler inlines it: errors are placed at the whole)."""
+        return None if e is None else (lambda ctx: self.eval(e, ctx))
 
     def block(self, block):
         return lambda ctx: self.exec_block(block, ctx)
+
+    def eval_root(self, e, ctx):
+        """Evaluate a whole expression; an error raised without a position gets its span (as
+        the compiler's generated functions do)."""
+        try:
+            return self.eval(e, ctx)
+        except S.RuleViolation as err:
+            raise S.at(err, e.span)
 
     def eval(self, e, ctx):
         ev = self.eval
@@ -244,19 +265,19 @@ class Interpreter:
             case A.BoolOp(op="or", items=items):
                 return any(ev(i, ctx) for i in items)
             case A.Quant(kind=k, var=v, domain=d, where=w):
-                return _quant(k, v, self.expr(d), self.expr(w))(ctx)
+                return _quant(k, v, self._inner(d), self._inner(w))(ctx)
             case A.SumOf(expr=x, var=v, domain=d, where=w):
-                return _sum_of(v, self.expr(x), self.expr(d), self.expr(w))(ctx)
+                return _sum_of(v, self._inner(x), self._inner(d), self._inner(w))(ctx)
         raise TypeError(f"cannot evaluate {e!r}")
 
     def amounts(self, am, ctx):
         if isinstance(am, A.AmountExpr):
-            return S.amounts(ctx, self.eval(am.expr, ctx))
+            return S.amounts(ctx, self.eval_root(am.expr, ctx))
         out = []
         for a in am:
-            n = S._num(ctx, self.eval(a.count, ctx), "amount")
+            n = S._num(ctx, self.eval_root(a.count, ctx), "amount")
             if a.per is not None:
-                n *= S._num(ctx, self.eval(a.per, ctx), "per")
+                n *= S._num(ctx, self.eval_root(a.per, ctx), "per")
             out.append((n, a.resource))
         return out
 
@@ -265,7 +286,7 @@ class Interpreter:
             self.exec(s, ctx)
 
     def exec(self, s, ctx):
-        ev, rs = self.eval, self.rs
+        ev, rs = self.eval_root, self.rs
         opt = lambda e: None if e is None else ev(e, ctx)  # noqa: E731
         match s:
             case A.Gain(amounts=am, to=to):
@@ -293,12 +314,17 @@ class Interpreter:
                         ctx.env = {**saved, v: item}
                         if w is None or ev(w, ctx):
                             self.exec_block(b, ctx)
+                except S.BudgetExceeded as err:
+                    raise S.at(err, s.span)
                 finally:
                     ctx.env = saved
             case A.Require(cond=c, message=m):
                 S.require(ctx, ev(c, ctx), m, s.span)
             case A.Choose(var=v, domain=d, where=w, by=by, optional=o, prompt=p, body=b):
-                S.choose(ctx, rs.block_id(b), v, ev(d, ctx), self.expr(w), opt(by), o, p)
+                try:
+                    S.choose(ctx, rs.block_id(b), v, ev(d, ctx), self.expr(w), opt(by), o, p)
+                except S.BudgetExceeded as err:
+                    raise S.at(err, s.span)
             case A.Draw(var=v, bag=bag, body=b):
                 S.draw(ctx, rs.block_id(b), v, bag)
             case A.Emit(event=e, args=args):

@@ -14,6 +14,7 @@ import attrs
 from . import ast as A
 from .diagnostics import Diagnostic, did_you_mean
 from .merge import Merged
+from ..runtime import MAX_LIST
 
 BASIC_TYPES = {"int", "bool", "text", "player", "hex", "any"}
 CORE_KINDS = {"resource", "track", "component", "kind", "game"}
@@ -195,6 +196,13 @@ class Checker:
         self.prims = primitives
         self.option_values = option_values or {}
         self.errors: list[Diagnostic] = []
+        # Tables filled as check() goes; empty until then, so an expression checked
+        # early (a variable's default) that names an action or event finds none.
+        self.actions: dict = {}
+        self.events: dict = {}
+        self.vars: dict = {}
+        self.kinds: dict = {}
+        self.max_players = 9
         self.bad_options: list[str] = []  # user-given option values of the wrong kind
 
     # ---- reporting ----
@@ -220,6 +228,10 @@ class Checker:
             case A.Range(low=lo, high=hi):
                 lo_v, hi_v = self.const(lo, what), self.const(hi, what)
                 if isinstance(lo_v, int) and isinstance(hi_v, int):
+                    if hi_v - lo_v >= MAX_LIST:
+                        self.err(expr, f"the range {lo_v}..{hi_v} is too long (at most "
+                                       f"{MAX_LIST} numbers)")
+                        return None
                     return tuple(range(lo_v, hi_v + 1))
                 return None
             case A.Amount(count=c, resource=r):
@@ -232,6 +244,9 @@ class Checker:
                     return {"+": a + b, "-": a - b, "*": a * b,
                             "//": a // b if b else 0, "%": a % b if b else 0}[op]
                 if op == "+" and isinstance(a, tuple) and isinstance(b, tuple):
+                    if len(a) + len(b) > MAX_LIST:
+                        self.err(expr, f"this list is too long (at most {MAX_LIST} elements)")
+                        return None
                     return a + b
             case A.Name(id=n):
                 if n in self.entity_kind:
@@ -262,6 +277,7 @@ class Checker:
                     continue
                 self.by_kind_names[d.kind].append(d.name)
         self._check_unique_names(decls)
+        self.max_players = _max_players(decls)
 
         self.options = {}
         for o in (i for i in items.values() if isinstance(i, A.OptionDecl)):
@@ -297,10 +313,8 @@ class Checker:
         for v in list(self.vars.values()):
             ast_default = items[("var", v.name)].default
             if ast_default is not None:
-                found, wanted = self.expr(ast_default, self._root()), self._type(v.type, False)
-                if not _compatible(found, wanted):
-                    self.err(ast_default, f"'{v.name}' is {_show(wanted)}, "
-                                          f"but its default is {_show(found)}")
+                self._conforms(ast_default, self._type(v.type, False), v.type.optional,
+                               f"'{v.name}'", self._root(), "its default")
         self.events = {name: tuple(A.Param(name=n, type=A.TypeRef(name=t)) for n, t in params)
                        for name, params in BUILTIN_EVENTS.items()}
         for e in items.values():
@@ -454,8 +468,9 @@ class Checker:
         fields, slots = {}, {}
         for e in d.entries:
             if isinstance(e, A.FieldDef):
-                self._type(e.type)
-                fields[e.name] = (e.type, self.const(e.default, "field default"))
+                wanted = self._type(e.type)
+                fields[e.name] = (e.type, self._const_of(e.default, wanted, e.type.optional,
+                                                         f"field '{e.name}'", "field default"))
             elif isinstance(e, A.SlotDef):
                 slots[e.name] = e.body
         return KindDef(d.name, fields, slots, d.span)
@@ -471,8 +486,19 @@ class Checker:
                              did_you_mean(e.name, list(kind.fields) + list(kind.slots)) or
                              f"declare it in 'kind {d.kind}' with 'field {e.name}: TYPE'")
                     continue
-                value = tuple(self.const(v, "field value") for v in e.values)
                 ftype = kind.fields[e.name][0]
+                wanted = self._type(ftype, False)
+                what = f"field '{e.name}' of a {d.kind}"
+                if ftype.list_of is not None and not (len(e.values) == 1
+                                                      and isinstance(e.values[0], A.ListLit)):
+                    value = tuple(self._const_of(v, wanted[5:], False, f"an element of {what}",
+                                                 "field value") for v in e.values)
+                else:
+                    if len(e.values) > 1:
+                        self.err(e, f"'{e.name}' takes one value",
+                                 f"it is {_show(wanted)}; declare it as list[...] to give several")
+                    value = (self._const_of(e.values[0], wanted, ftype.optional, what,
+                                            "field value"),)
                 fields[e.name] = value if ftype.list_of is not None or len(value) > 1 else value[0]
             elif isinstance(e, A.SlotUse):
                 if e.name not in kind.slots:
@@ -494,6 +520,36 @@ class Checker:
         self.entities[d.name] = EntityDef(d.name, d.kind, fields, slots, d.span)
 
     # ---- types ----
+    def _const_of(self, node, wanted: str, optional: bool, what: str, kind: str):
+        """The constant ``node`` (as :meth:`const`), its type checked against ``wanted``."""
+        before = len(self.errors)
+        value = self.const(node, kind)
+        if node is not None and len(self.errors) == before and not isinstance(node, A.Amount):
+            self._conforms(node, wanted, optional, what, self._root(), "this value")
+        return value
+
+    def _conforms(self, node, wanted: str, optional: bool, what: str, scope, this: str,
+                  shown: str = "") -> None:
+        """Report where the value of ``node`` cannot be ``wanted`` (a list literal element by
+        element; ``none`` only where ``optional``; literal players within the player count)."""
+        if isinstance(node, A.ListLit) and wanted.startswith("list:"):
+            for item in node.items:
+                self._conforms(item, wanted[5:], False, what, scope, "this element",
+                               shown or _show(wanted))
+            return
+        found = self.expr(node, scope)
+        if found == "none" and not optional and wanted not in ("any", "none"):
+            self.err(node, f"{what} is {shown or _show(wanted)}, so {this} cannot be none",
+                     "declare its type with '?' (e.g. 'player?') to allow none")
+        elif not _compatible(found, wanted):
+            self.err(node, f"{what} is {shown or _show(wanted)}, but {this} is {_show(found)}")
+        elif wanted == "player" and isinstance(node, (A.Int, A.Neg)):
+            n = self.const(node)
+            if isinstance(n, int) and not 0 <= n < self.max_players:
+                self.err(node, f"{what} is {shown or _show(wanted)}, but there is no player {n} "
+                               f"(players are 0..{self.max_players - 1}, counted from 0)",
+                         "name players with 'me', a parameter or a list such as 'players'")
+
     def _type(self, t: A.TypeRef, report: bool = True) -> str:
         if t.list_of is not None:
             return "list:" + self._type(t.list_of, report)
@@ -614,12 +670,12 @@ class Checker:
                 self._amounts(am, scope)
             case A.Set(target=t, value=v):
                 self._target(t, scope)
-                found = self.expr(v, scope)
                 var = self.vars.get(t.name)
                 if var is not None:
-                    wanted = self._type(var.type, False)
-                    if not _compatible(found, wanted):
-                        self.err(v, f"'{t.name}' is {_show(wanted)}, this value is {_show(found)}")
+                    self._conforms(v, self._type(var.type, False), True, f"'{t.name}'", scope,
+                                   "this value")
+                else:
+                    self.expr(v, scope)
             case A.Let(name=n, value=v):
                 scope.names[n] = self.expr(v, scope)
             case A.Advance(track=t, by=by):
@@ -877,6 +933,20 @@ class Checker:
                       | set(self.entity_kind) | set(self.kinds_ast))
         self.err(node, f"unknown name '{n}'", did_you_mean(n, candidates))
         return "any"
+
+
+def _max_players(decls) -> int:
+    """The most players the game declares (``players 2..4`` → 4), else 9."""
+    for d in decls:
+        if d.kind == "game":
+            for p in d.entries:
+                if isinstance(p, A.Property) and p.name == "players" and p.values:
+                    v = p.values[0]
+                    if isinstance(v, A.Range) and isinstance(v.high, A.Int):
+                        return max(v.high.value, 1)
+                    if isinstance(v, A.Int):
+                        return max(v.value, 1)
+    return 9
 
 
 def _signature(name: str, params) -> str:

@@ -71,10 +71,19 @@ def _builtin(ctx, fn, f, *args):
 
 
 def _int_op(op, py):
+    if op in "+-*":  # results beyond the numbers rules may use go to S.binop, which refuses them
+        def arith(ctx, a, b, _max=S.MAX_NUMBER):
+            if type(a) is int and type(b) is int:
+                r = py(a, b)
+                if -_max <= r <= _max:
+                    return r
+            return S.binop(ctx, op, a, b)
+        return arith
+
     def f(ctx, a, b):
         if type(a) is int and type(b) is int:
             return py(a, b)
-        return (S.binop if op in "+-*" else S.compare)(ctx, op, a, b)
+        return S.compare(ctx, op, a, b)
     return f
 
 
@@ -82,7 +91,7 @@ _HELPERS = {
     "_rv": _rv, "_rv_mine": _rv_mine, "_index_var": _index_var, "_field": _field,
     "_builtin": _builtin, "_load_name": S.load_name, "_load": S.load, "_index": S.index,
     "_with_me": S.with_me, "_num": S._num, "_binop": S.binop, "_compare": S.compare,
-    "_rng": S.rng, "_dom": S.domain,
+    "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
     "_add": _int_op("+", int.__add__), "_sub": _int_op("-", int.__sub__),
     "_mul": _int_op("*", int.__mul__), "_lt": _int_op("<", int.__lt__),
     "_le": _int_op("<=", int.__le__), "_gt": _int_op(">", int.__gt__),
@@ -104,9 +113,20 @@ class ExprCompiler:
         ns = dict(_HELPERS)
         body = _Gen(self.rs, ns).gen(e, {})
         span = e.span
+        ns["_span"] = span
         filename = f"<rules {span.file}:{span.line}:{span.column} #{next(_ids)}>"
-        src = f"def rule_expr(ctx):\n    return {body}\n"
-        exec(compile(src, filename, "exec"), ns)
+        # an error raised without a position (the execution budget spent in a quantifier, a
+        # range or list too long, a number too large) gets the expression's
+        src = (f"def rule_expr(ctx):\n    try:\n        return {body}\n"
+               f"    except _RuleViolation as err:\n        raise _at(err, _span)\n")
+        try:
+            code = compile(src, filename, "exec")
+        except (SyntaxError, RecursionError, MemoryError):
+            # nested deeper than Python's own parser allows (about 200 brackets): the
+            # interpreter evaluates it, with the same meaning and error positions
+            from .backends import Interpreter
+            return Interpreter(self.rs).expr(e)
+        exec(code, ns)
         linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
         return ns["rule_expr"]
 

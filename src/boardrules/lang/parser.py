@@ -21,6 +21,13 @@ from .diagnostics import Diagnostic
 
 MAX_FILE_BYTES = 1 << 20
 MAX_NESTING = 48
+# Deepest syntax tree accepted: every later pass (AST building, checking, compiling,
+# evaluating) recurses over it, so this bounds their recursion well inside Python's
+# limit. Real rule files stay under 25; a chain ``a + b + ...`` counts one level per
+# operator, as it becomes a nested tree.
+MAX_DEPTH = 200
+MAX_DIGITS = 18  # numbers in rule files fit in 64 bits
+_CHAINS = frozenset({"sum", "product"})
 
 
 def grammar_path(name: str = "rules.lark") -> Path:
@@ -91,7 +98,8 @@ def _syntax_diagnostic(path: str, text: str, err: lark.exceptions.UnexpectedInpu
             message = f"unexpected {kind}{shown}"
             width = max(len(str(token).splitlines()[0]) if str(token) else 1, 1)
         expected = sorted({_friendly(t) for t in err.expected if not t.startswith("__")})
-        hint = _hint_for(err, expected, _open_bracket(text, line, column))
+        hint = _hint_for(err, expected, _open_bracket(text, line, column),
+                         _unclosed_brace(text, line, column))
     else:  # UnexpectedCharacters
         char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
         if char == '"':
@@ -105,8 +113,10 @@ def _syntax_diagnostic(path: str, text: str, err: lark.exceptions.UnexpectedInpu
     return Diagnostic(span, message, hint, text)
 
 
-def _hint_for(err, expected: list[str], opened) -> str:
+def _hint_for(err, expected: list[str], opened, unclosed) -> str:
     token = err.token
+    if unclosed is not None:
+        return f"the '{{' at line {unclosed[0]}, column {unclosed[1]} is not closed: add '}}'"
     closes = "'}'" in expected
     if closes and opened is not None and opened[2] == "{" and (
             token.type == "$END" or getattr(token, "column", 0) == 1):
@@ -142,6 +152,38 @@ def _brackets(text: str):
         column += 1
 
 
+def _unclosed_brace(text: str, line: int, column: int):
+    """When the file has more '{' than '}', the '{' most likely left open before
+    ``line``:``column``, as (line, column): the innermost block that a later line,
+    indented no deeper than the block's first line, leaves without its '}'; else the
+    innermost '{' still open there."""
+    opened: dict[int, list] = {}
+    balance = 0
+    for ln, col, ch in _brackets(text):
+        if ch in "{}":
+            opened.setdefault(ln, []).append((col, ch))
+            balance += 1 if ch == "{" else -1
+    if balance <= 0:
+        return None
+    stack: list = []  # (line, column, indentation of its line)
+    for ln, row in enumerate(text.splitlines(), 1):
+        if (ln, 1) > (line, column):
+            break
+        body = row.strip()
+        indent = len(row) - len(row.lstrip())
+        if body and not body.startswith(("#", "}")) and stack and stack[-1][0] < ln \
+                and indent <= stack[-1][2]:
+            return stack[-1][:2]
+        for col, ch in opened.get(ln, ()):
+            if (ln, col) >= (line, column):
+                break
+            if ch == "{":
+                stack.append((ln, col, indent))
+            elif stack:
+                stack.pop()
+    return stack[-1][:2] if stack else None
+
+
 def _open_bracket(text: str, line: int, column: int):
     """The innermost bracket still open before ``line``:``column``, as (line, column, char)."""
     stack: list = []
@@ -169,11 +211,30 @@ def _nesting_diagnostic(path: str, text: str) -> Diagnostic | None:
     return None
 
 
+def _depth_diagnostic(path: str, text: str, tree: lark.Tree) -> Diagnostic | None:
+    """The first place the tree is deeper than MAX_DEPTH (measured without recursion)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            meta = node.meta
+            line, column = (meta.line, meta.column) if not meta.empty else (1, 1)
+            end = meta.end_column if not meta.empty and meta.end_line == line else column + 1
+            return Diagnostic(A.Span(path, line, column, line, end),
+                              f"this rule is nested deeper than {MAX_DEPTH} levels "
+                              "(a very long chain of operators or of 'not' and '-')",
+                              "split it into smaller parts with 'let NAME = ...'", text)
+        step = 1 + ((len(node.children) - 1) // 2 if node.data in _CHAINS else 0)
+        stack.extend((c, depth + step) for c in node.children if isinstance(c, lark.Tree))
+    return None
+
+
 def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
     """Parse rule text into a :class:`~boardrules.lang.ast.RuleFile`.
 
     Raises :class:`~boardrules.errors.RulesError` with one diagnostic on a syntax
-    error, on a file over 1 MiB, or on brackets nested deeper than 48 levels.
+    error, on a file over 1 MiB, on brackets nested deeper than 48 levels, or on a
+    rule nested deeper than 200 levels (long chains of operators, ``not`` or ``-``).
     The AST is immutable, so results are cached per (text, path): rebuilding a
     ruleset with other options or modules does not parse its files again.
     """
@@ -195,7 +256,13 @@ def _parse_cached(text: str, path: str) -> A.RuleFile:
         tree = _parser().parse(source)
     except lark.exceptions.UnexpectedInput as err:
         raise RulesError([_syntax_diagnostic(path, text, err)]) from None
-    items = _ToAst(path).transform(tree)
+    deep = _depth_diagnostic(path, text, tree)
+    if deep:
+        raise RulesError([deep])
+    to_ast = _ToAst(path, text)
+    items = to_ast.transform(tree)
+    if to_ast.errors:
+        raise RulesError(to_ast.errors)
     return A.RuleFile(path=path, text=text, items=items)
 
 
@@ -218,9 +285,11 @@ def _s(token) -> str | None:
 class _ToAst(Transformer):
     """Lark tree → AST nodes. Each method receives the node's meta (positions) and children."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, text: str):
         super().__init__()
         self.path = path
+        self.text = text
+        self.errors: list[Diagnostic] = []  # what the grammar lets through but the AST refuses
 
     def _span(self, meta) -> A.Span:
         if getattr(meta, "empty", True):
@@ -537,6 +606,11 @@ class _ToAst(Transformer):
         return A.Of(expr=c[0], player=c[1], span=self._span(meta))
 
     def int(self, meta, c):
+        if len(c[0]) > MAX_DIGITS:
+            self.errors.append(Diagnostic(self._span(meta), f"a number of {len(c[0])} digits is "
+                                          f"too long (rules use at most {MAX_DIGITS} digits)",
+                                          "", self.text))
+            return A.Int(value=0, span=self._span(meta))
         return A.Int(value=int(c[0]), span=self._span(meta))
 
     def string(self, meta, c):

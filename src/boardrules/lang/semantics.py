@@ -12,7 +12,7 @@ State keys: ``("r", resource, player)``, ``("t", track, player)``,
 
 from __future__ import annotations
 
-from ..runtime import CHANCE, Decision, Dice, RuleViolation
+from ..runtime import MAX_LIST, MAX_NUMBER, BudgetExceeded, CHANCE, Decision, Dice, RuleViolation
 
 # ---- names ------------------------------------------------------------------
 
@@ -149,17 +149,52 @@ def _num(ctx, v, op):
 
 def binop(ctx, op, a, b):
     if op == "+" and isinstance(a, tuple) and isinstance(b, tuple):
-        return a + b
+        return sized(ctx, a + b)
     a, b = _num(ctx, a, op), _num(ctx, b, op)
     if op == "+":
-        return a + b
+        return bounded(ctx, a + b)
     if op == "-":
-        return a - b
+        return bounded(ctx, a - b)
     if op == "*":
-        return a * b
+        return bounded(ctx, a * b)
     if b == 0:
         raise ctx.violation(f"division by zero in '{op}'")
     return a // b if op == "//" else a % b
+
+
+def bounded(ctx, n: int) -> int:
+    """``n`` when it is within the numbers rules may use (±MAX_NUMBER), else a violation."""
+    if -MAX_NUMBER <= n <= MAX_NUMBER:
+        return n
+    raise ctx.violation(f"a number of {len(str(abs(n)))} digits is too large for the rules "
+                        f"(they use numbers up to {MAX_NUMBER})")
+
+
+def sized(ctx, items: tuple) -> tuple:
+    """``items``, a list the rules built, charged to the execution budget and refused
+    when longer than MAX_LIST."""
+    if len(items) > MAX_LIST:
+        raise ctx.violation(f"a list of {len(items)} elements is too long for the rules "
+                            f"(at most {MAX_LIST})")
+    ctx.steps -= len(items)
+    if ctx.steps < 0:
+        raise ctx.over_budget()
+    return items
+
+
+def spent(ctx, n: int) -> None:
+    """Charge ``n`` steps to the execution budget."""
+    ctx.steps -= n
+    if ctx.steps < 0:
+        raise ctx.over_budget()
+
+
+def at(err: RuleViolation, span) -> RuleViolation:
+    """Give an error raised without a position (a budget exceeded, a list too long)
+    the position of the innermost construct that sees it."""
+    if err.span is None:
+        err.span = span
+    return err
 
 
 def compare(ctx, op, a, b):
@@ -168,6 +203,8 @@ def compare(ctx, op, a, b):
     if op == "!=":
         return a != b
     if op in ("in", "notin"):
+        if isinstance(b, tuple):
+            spent(ctx, len(b))
         found = a in b if isinstance(b, (tuple, frozenset, Dice)) else False
         return found if op == "in" else not found
     a, b = _num(ctx, a, op), _num(ctx, b, op)
@@ -179,14 +216,26 @@ def truth(v) -> bool:
 
 
 def rng(ctx, lo, hi):
-    return tuple(range(_num(ctx, lo, ".."), _num(ctx, hi, "..") + 1))
+    lo, hi = _num(ctx, lo, ".."), _num(ctx, hi, "..")
+    if hi - lo >= MAX_LIST:  # refused before it is built
+        raise ctx.violation(f"the range {lo}..{hi} is too long for the rules (at most {MAX_LIST} "
+                            "numbers)")
+    return sized(ctx, tuple(range(lo, hi + 1)))
 
 
 def domain(ctx, value):
-    """A collection to iterate: lists as they are, a number n as 0..n-1."""
-    if isinstance(value, (tuple, Dice)):
+    """A collection to walk (lists as they are, sets sorted), its length charged to
+    the execution budget."""
+    if isinstance(value, tuple):
+        ctx.steps -= len(value)
+        if ctx.steps < 0:
+            raise ctx.over_budget()
+        return value
+    if isinstance(value, Dice):
+        spent(ctx, 6 ** value.count)  # (not len(): it overflows past 24 dice)
         return value
     if isinstance(value, frozenset):
+        spent(ctx, len(value))
         return tuple(sorted(value, key=repr))
     raise ctx.violation(f"cannot iterate over {value!r}")
 
@@ -223,6 +272,16 @@ def _field(ctx, e, name):
     return field(ctx, e, name)
 
 
+def _dice(ctx, n):
+    n = _num(ctx, n, "dice")
+    if not 0 <= n <= MAX_DICE:
+        raise ctx.violation(f"dice({n}): rules roll 0 to {MAX_DICE} dice at once")
+    return Dice(n)
+
+
+MAX_DICE = 64
+
+
 def _without_one(ctx, lst, x):
     """``lst`` without its first ``x`` (unchanged when ``x`` is absent): for lists with repeats."""
     items = domain(ctx, lst)
@@ -246,7 +305,7 @@ BUILTIN_FUNCTIONS = {
     "without": lambda ctx, lst, x: tuple(y for y in domain(ctx, lst) if y != x),
     "position": _position,
     "kind_of": lambda ctx, e: ctx.rs.entities[e].kind if e in ctx.rs.entities else None,
-    "dice": lambda ctx, n: Dice(_num(ctx, n, "dice")),
+    "dice": lambda ctx, n: _dice(ctx, n),
     "field": _field,
     "first": lambda ctx, lst: domain(ctx, lst)[0] if domain(ctx, lst) else None,
     "sorted": lambda ctx, lst: tuple(sorted(domain(ctx, lst))),
@@ -337,6 +396,9 @@ def _event(ctx, kind, player, detail):
     return Event(ctx.ply, kind, player, detail, ctx.source or "rules")
 
 
+MAX_DEPTH = 100  # rules running rules (triggers, procedures, slots); real games use < 10
+
+
 def run_unit(ctx, fn, source, me=None, env=None):
     """Run a compiled block with its own source label (and optionally ``me`` and bindings)."""
     saved = ctx.source, ctx.me, ctx.env
@@ -346,10 +408,16 @@ def run_unit(ctx, fn, source, me=None, env=None):
     if env is not None:
         ctx.env = env
     ctx.depth += 1
-    if ctx.depth > 200:
-        raise ctx.violation("rules call each other more than 200 levels deep (a loop of triggers?)")
+    ctx.steps -= 1
+    if ctx.steps < 0:
+        raise ctx.over_budget()
+    if ctx.depth > MAX_DEPTH:
+        raise ctx.violation(f"rules call each other more than {MAX_DEPTH} levels deep "
+                            "(a loop of triggers?)")
     try:
         fn(ctx)
+    except RecursionError:  # deep rules inside deep rules: a last line of defence
+        raise RuleViolation("rules nested too deeply for Python's stack", ctx.source) from None
     finally:
         ctx.depth -= 1
         ctx.source, ctx.me, ctx.env = saved

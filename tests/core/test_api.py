@@ -1,0 +1,122 @@
+"""The public API refuses arguments of the wrong type with our own message, accepts a
+single text where a list of names is expected, and agrees with itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import boardrules
+from boardrules import Action, IllegalActionError, OptionError, PluginError
+
+HARVEST = (Path(__file__).parent / "rules" / "harvest.rules").read_text()
+
+
+@pytest.fixture
+def game():
+    return boardrules.new_game("harvest", players=3, seed=1)
+
+
+def test_is_legal_agrees_with_legal_actions_for_text_and_actions(game):
+    legal = game.legal_actions()
+    for action in legal:
+        text = game.format(action)
+        assert game.is_legal(action) and game.is_legal(text) and text in legal
+    for text in ("p1 study", "p3 fly", "p3 buy nothing", "garbage"):
+        assert game.is_legal(text) is (text in game.legal_actions()) is False
+
+
+@pytest.mark.parametrize("bad", [None, 123, ("p3", "study"), b"p3 study"])
+def test_play_refuses_what_is_not_an_action(game, bad):
+    state = game.state
+    with pytest.raises(TypeError, match="an action is an Action or its text such as 'p1 study'"):
+        game.play(bad)
+    with pytest.raises(TypeError, match="an action is an Action or its text"):
+        game.is_legal(bad)
+    assert bad not in game.legal_actions() and game.state is state
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"player": "p1", "name": "study"}, "player must be a number counted from 0"),
+    ({"player": True, "name": "study"}, "player must be a number counted from 0"),
+    ({"player": 0, "name": 5}, "name must be the action's name as a text"),
+    ({"player": 0, "name": "study", "args": 5}, "args must be a tuple of values"),
+])
+def test_actions_of_the_wrong_types_are_refused(kwargs, message):
+    with pytest.raises(TypeError, match=message):
+        Action(**kwargs)
+
+
+def test_one_text_is_one_argument_not_its_letters():
+    assert Action(2, "buy", "reap").args == ("reap",)
+    assert Action(2, "buy", ["reap"]).args == ("reap",)
+    game = boardrules.new_game("harvest", players=3, seed=1)
+    game.play(Action(2, "buy", "reap"))
+    assert game.record.actions[-1] == "p3 buy reap"
+
+
+def test_a_single_module_or_rules_file_is_one_name(tmp_path):
+    assert boardrules.new_game("harvest", players=2, modules="drought").ruleset.modules == \
+        boardrules.new_game("harvest", players=2, modules=["drought"]).ruleset.modules
+    with pytest.raises(PluginError, match="harvest has no module 'x'"):
+        boardrules.new_game("harvest", players=2, modules="x")
+    house = tmp_path / "house.rules"
+    house.write_text("override resource coins { start 9; cap 12 }\n")
+    game = boardrules.new_game("harvest", players=2, rules=str(house))
+    assert game.get("coins", 0) == 9
+    assert boardrules.new_game("harvest", players=2, rules=house).get("coins", 0) == 9
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"players": "2"}, TypeError, "players must be a whole number, not '2'"),
+    ({"players": 2.0}, TypeError, "players must be a whole number"),
+    ({"players": 2, "seed": None}, TypeError, "seed must be a whole number or a text, not None"),
+    ({"players": 2, "seed": 1.5}, TypeError, "seed must be a whole number or a text, not 1.5"),
+    ({"players": 2, "seed": True}, TypeError, "seed must be a whole number"),
+    ({"players": 2, "options": "rounds=2"}, TypeError, "options must be a dict"),
+    ({"players": 2, "modules": 5}, TypeError, "modules must be a name or a list of names"),
+    ({"players": 2, "rules": [3]}, TypeError, "rules must be a name or a list of names"),
+    ({"players": 2, "options": {"nosuch": 1}}, OptionError, "unknown option"),
+    ({"players": 2, "options": {"rounds": "x"}}, OptionError, "option 'rounds' needs a whole number"),
+])
+def test_new_game_refuses_arguments_of_the_wrong_type(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        boardrules.new_game("harvest", **kwargs)
+
+
+def test_option_errors_are_value_errors():
+    with pytest.raises(ValueError):
+        boardrules.new_game("harvest", players=2, options={"rounds": "x"})
+
+
+def test_game_name_must_be_text():
+    with pytest.raises(TypeError, match="game must be a game's name"):
+        boardrules.new_game(5, players=2)
+
+
+def test_an_argument_outside_its_domain_is_refused_in_the_rules_words():
+    text = HARVEST.replace("action buy(c: card) main {",
+                           'action buy(c: card where c in deck else "that card is not on offer") main {')
+    game = boardrules.new_game(texts={"h.rules": text}, players=3, seed=1)
+    with pytest.raises(IllegalActionError, match=r"that card is not on offer \(gold\) \[rule: buy"):
+        game.play(Action(2, "buy", ("gold",)))
+
+
+def test_legal_actions_index_and_show_the_first_few(game):
+    legal = game.legal_actions()
+    listed = list(legal)
+    assert legal[0] == listed[0] and legal[-1] == listed[-1] and legal[1:3] == listed[1:3]
+    with pytest.raises(IndexError):
+        legal[len(listed)]
+    with pytest.raises(TypeError, match="indexed by number"):
+        legal["p3 study"]
+    shown = repr(legal)
+    assert shown.startswith(f"<LegalActions {len(listed)}: {game.format(listed[0])}, ")
+    many = boardrules.new_game("gaia-project", players=2, seed=1).legal_actions()
+    assert len(many) > 5 and repr(many).endswith(f", … {len(many) - 5} more>")
+
+
+def test_the_package_is_marked_typed():
+    from importlib import resources
+    assert resources.files("boardrules").joinpath("py.typed").is_file()

@@ -1,0 +1,170 @@
+"""Hard limits: no rule file or record can crash the engine with a Python error, recurse
+past the stack, run without end or exhaust memory. Each limit answers with a precise
+error naming the rule and its position, and changes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import boardrules
+from boardrules import ExecutionBudgetError, IllegalActionError, RulesError
+from boardrules.lang.parser import MAX_DEPTH
+from boardrules.runtime import MAX_LIST, MAX_NUMBER, MAX_STEPS
+
+HARVEST = (Path(__file__).parent / "rules" / "harvest.rules").read_text()
+BACKENDS = ("compiled", "interpreted")
+
+
+def harvest_with(study_body: str = "", extra: str = "", setup: str = "") -> dict:
+    """Harvest with statements added to 'study' (and declarations, setup statements)."""
+    text = HARVEST.replace("action study main {", "action study main {\n  " + study_body, 1)
+    if setup:
+        text = text.replace("step reveal: do {", "step reveal: do {\n  " + setup + "\n", 1)
+    return {"h.rules": text + "\n" + extra}
+
+
+def line_of(texts: dict, needle: str) -> int:
+    return next(i for i, ln in enumerate(texts["h.rules"].splitlines(), 1) if needle in ln)
+
+
+def started(texts: dict, backend: str = "compiled", **kw) -> boardrules.Game:
+    """A 3-player game at p3's first turn (the setup's 'pick' step, where study is legal)."""
+    game = boardrules.new_game(texts=texts, players=3, seed=7, backend=backend, **kw)
+    assert game.players_to_act() == {2}
+    return game
+
+
+def assert_refused_unchanged(game, action: str, cls, *patterns: str) -> IllegalActionError:
+    state, record, log = game.state, list(game.record.actions), list(game.log)
+    with pytest.raises(cls) as info:
+        game.play(action)
+    for pattern in patterns:
+        assert pattern in str(info.value), str(info.value)
+    assert game.state is state and game.record.actions == record and game.log == log
+    return info.value
+
+
+# ---- the checker and the parser never crash ----
+
+def test_unknown_function_in_a_default_is_an_error_with_its_position():
+    texts = harvest_with(extra="var x: int = foo(1)")
+    with pytest.raises(RulesError) as info:
+        boardrules.build_ruleset(texts=texts)
+    assert f"h.rules:{line_of(texts, 'foo(1)')}:14: unknown function 'foo'" in str(info.value)
+
+
+@pytest.mark.parametrize("expr, count", [("-", 1000), ("not ", 5000), ("1+", 1000), ("2*", 1000)])
+def test_long_chains_are_refused_with_their_position(expr, count):
+    body = (f"require {expr * count}true else \"x\"" if expr == "not "
+            else f"gain ({expr * count}1) coins")
+    texts = harvest_with(body)
+    with pytest.raises(RulesError) as info:
+        boardrules.build_ruleset(texts=texts)
+    (diag,) = info.value.diagnostics
+    assert f"nested deeper than {MAX_DEPTH} levels" in diag.message
+    assert diag.span.line == line_of(texts, expr * 3) and diag.span.column > 1
+    assert "let NAME" in diag.hint
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_chains_within_the_limit_still_work(backend):
+    # 150 minus signs are an even number: the gain is +1; 150 terms of 1 make 150
+    game = started(harvest_with(f"gain ({'-' * 150}1) coins\n  set first_passer = "
+                                f"{'+'.join(['0'] * 150)} + 1"), backend)
+    game.play("p3 study")
+    assert game.get("coins", 2) == 5 + 1 - 3 + 2   # start, the gain, study's cost, farming 1
+    assert game.get("first_passer") == 1
+
+
+def test_numbers_and_ranges_in_rule_files_are_bounded():
+    with pytest.raises(RulesError, match="h.rules:120:16: a number of 5000 digits is too long"):
+        boardrules.build_ruleset(texts=harvest_with(extra="var big: int = " + "9" * 5000))
+    with pytest.raises(RulesError, match=rf"h.rules:120:20: the range 1..1000000000 is too long "
+                                         rf"\(at most {MAX_LIST} numbers\)"):
+        boardrules.build_ruleset(texts=harvest_with(extra="var r: list[int] = 1..1000000000"))
+
+
+# ---- the execution budget ----
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_loop_without_end_stops_at_the_budget_naming_rule_and_position(backend):
+    texts = harvest_with("for i in 1..90000 { for j in 1..90000 { gain 0 vp } }")
+    game = started(texts, backend)
+    err = assert_refused_unchanged(game, "p3 study", ExecutionBudgetError,
+                                   f"more than {MAX_STEPS} steps", "[rule: study (h.rules:")
+    assert err.rule == "study" and f"h.rules:{line_of(texts, '1..90000')}:" in str(err)
+    assert "p3 study" not in game.legal_actions()   # an action over budget is not legal
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_budget_is_configurable(backend):
+    texts = harvest_with("for i in 1..50 { gain 1 vp }")
+    small = started(texts, backend, max_steps=60)
+    assert_refused_unchanged(small, "p3 study", ExecutionBudgetError, "more than 60 steps")
+    roomy = started(texts, backend, max_steps=500)
+    roomy.play("p3 study")
+    assert roomy.get("vp", 2) == 50
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, "10", True, None])
+def test_the_budget_must_be_a_positive_whole_number(bad):
+    with pytest.raises(ValueError, match="max_steps must be a whole number of at least 1"):
+        boardrules.new_game("harvest", players=2, max_steps=bad)
+
+
+def test_setup_and_the_flow_have_the_budget_too():
+    texts = harvest_with(setup="for i in 1..90000 { for j in 1..90000 { set first_passer = none } }")
+    with pytest.raises(ExecutionBudgetError, match=r"the game cannot start: .*step 'reveal'.*"
+                                                   r"more than \d+ steps.*\[rule: reveal \(h.rules:\d+:\d+\)"):
+        boardrules.new_game(texts=texts, players=3)
+
+
+def test_listing_the_legal_actions_has_the_budget():
+    texts = harvest_with(extra="action spin(n: int in 1..1000 where (count i in 1..5000) > 0) main "
+                               "{ gain 1 vp }")
+    texts["h.rules"] = texts["h.rules"].replace("main buy, study", "main buy, study, spin")
+    game = started(texts, max_steps=200_000)
+    with pytest.raises(ExecutionBudgetError, match="listing the arguments of 'spin'.*rule: spin"):
+        list(game.legal_actions())
+
+
+def test_a_record_that_runs_forever_stops_with_its_move_number():
+    texts = harvest_with("for i in 1..90000 { for j in 1..90000 { gain 0 vp } }")
+    game = started(texts)
+    game.record.actions.append("p3 study")
+    with pytest.raises(ExecutionBudgetError, match=r"^move \d+: p3 study: the rules ran more than"):
+        boardrules.load_game(game.record.dumps())
+
+
+# ---- size limits on what rules build ----
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("body, message", [
+    ("for i in 1..1000000000 { gain 1 vp }", "the range 1..1000000000 is too long"),
+    ("set order = [me]\n  for i in 1..40 { set order = order + order }", "elements is too long"),
+    ("let n = 2\n  for i in 1..10 { gain (n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n"
+     " * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n"
+     " * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n"
+     " * n * n * n) vp }",
+     f"too large for the rules (they use numbers up to {MAX_NUMBER})"),
+    ("for d in dice(30) { gain 0 vp }", "steps (the execution budget"),
+    ("let d = dice(1000)", "rules roll 0 to 64 dice at once"),
+])
+def test_lists_numbers_and_dice_rules_build_are_bounded(backend, body, message):
+    game = started(harvest_with(body), backend)
+    err = assert_refused_unchanged(game, "p3 study", IllegalActionError, message)
+    if "dice(1000)" not in body:
+        assert "(h.rules:" in str(err)   # the construct's position
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("extra, body", [
+    ("event loop()\nwhen loop() { emit loop() }", "emit loop()"),
+    ("event loop()\nwhen loop() { for i in 1..1000 { emit loop() } }", "emit loop()"),
+    ("action rec(n: int in 0..1) procedure { call rec(0)\n call rec(1) }", "call rec(0)"),
+])
+def test_rules_calling_each_other_without_end_are_stopped(backend, extra, body):
+    game = started(harvest_with(body, extra), backend)
+    assert_refused_unchanged(game, "p3 study", IllegalActionError, "levels deep")

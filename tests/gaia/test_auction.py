@@ -1,0 +1,102 @@
+"""The auction module (plugins/boardrules_gaia/modules/auction.rules) in both of the site's forms;
+facts from the site's engine (boardgamers/gaia-project engine/src/move/setup.ts,
+available/setup.ts, move/phase.ts): a bid beats the standing one by 1 to 9 VP (0 on a faction
+nobody holds), the outbid player bids again, turns go to the next player in seat order without a
+faction, the seating follows the order the factions went up, the bids are paid at the end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import boardrules
+from boardrules import IllegalActionError
+from tests.gaia.test_variants import GAME, SETTINGS, _through_setup
+
+
+def _auction(form, players=3, seed="s1"):
+    return boardrules.new_game(GAME, players=players, seed=seed, modules=["auction"],
+                               options={"auction_form": form})
+
+
+@settings(max_examples=6, **SETTINGS)
+@given(form=st.sampled_from(["choose-bid", "bid-while-choosing"]), players=st.integers(1, 4),
+       seed=st.integers(0, 10**6), data=st.data())
+def test_auction_ends_with_one_faction_each_seated_in_the_order_they_went_up(form, players, seed, data):
+    g = _auction(form, players, str(seed))
+    _through_setup(g, lambda n: data.draw(st.integers(0, n - 1)) if n > 1 else 0)
+    pool = list(g.get("auction_pool"))
+    held = [g.get("myfaction", p) for p in range(players)]
+    assert sorted(held) == sorted(pool) and len(set(held)) == players
+    homes = [g.ruleset.entities[f].fields["home"] for f in held]
+    assert len(set(homes)) == players  # one faction per colour
+    assert all(g.get("bid", p) >= 0 for p in range(players))
+    seating = [held.index(f) for f in pool]
+    assert list(g.get("turn_order")) == seating  # round 1 follows the order they went up
+    boosters = [a.split()[0] for a in g.record.actions if " pick_booster " in a]
+    assert boosters == [f"p{p + 1}" for p in reversed(seating)]
+
+
+def _play(g, *texts):
+    for t in texts:
+        g.play(t)
+
+
+def test_choose_bid_outbid_player_bids_again_and_equal_bids_are_refused():
+    g = _auction("choose-bid")
+    _play(g, "p1 auction_faction terrans", "p2 auction_faction xenos", "p3 auction_faction itars")
+    # every player is without a faction: the bidding starts with p1, from 0 on an unheld faction
+    legal = {str(a) for a in g.legal_actions()}
+    assert legal == {"p1 auction_faction terrans", "p1 auction_faction xenos", "p1 auction_faction itars"}
+    _play(g, "p1 auction_faction xenos")
+    assert {str(a) for a in g.legal_actions()} == {f"p1 bid_amount {n}" for n in range(0, 9)}
+    _play(g, "p1 bid_amount 3", "p2 auction_faction xenos")
+    # p1 stands at 3: p2 must bid 4 to 12 (a tie is impossible)
+    assert {str(a) for a in g.legal_actions()} == {f"p2 bid_amount {n}" for n in range(4, 13)}
+    before = g.state
+    with pytest.raises(IllegalActionError):
+        g.play("p2 bid_amount 3")
+    assert g.state == before
+    _play(g, "p2 bid_amount 5")
+    assert g.get("myfaction", 0) is None and g.get("bid", 0) == 0  # p1 lost it
+    assert g.get("myfaction", 1) == "xenos" and g.get("bid", 1) == 5
+    # next: the player after p2 in seat order without a faction (p3), then p1
+    assert {str(a).split()[0] for a in g.legal_actions()} == {"p3"}
+    _play(g, "p3 auction_faction terrans", "p3 bid_amount 0", "p1 auction_faction itars", "p1 bid_amount 0")
+    assert [g.get("myfaction", p) for p in range(3)] == ["itars", "xenos", "terrans"]
+    # seated as terrans, xenos, itars went up for auction
+    assert list(g.get("turn_order")) == [2, 1, 0]
+
+
+def test_bid_while_choosing_choose_new_or_outbid():
+    g = _auction("bid-while-choosing", players=2)
+    _play(g, "p1 auction_faction taklons")
+    assert g.get("myfaction", 0) == "taklons" and g.get("bid", 0) == 0
+    legal = {str(a) for a in g.legal_actions()}
+    assert "p2 auction_faction taklons" in legal and "p2 auction_faction ambas" not in legal  # same colour
+    _play(g, "p2 auction_faction taklons", "p2 bid_amount 2")
+    assert g.get("myfaction", 0) is None and g.get("myfaction", 1) == "taklons"
+    _play(g, "p1 auction_faction gleens")
+    # p2 holds the first faction that went up: p2 is first in round 1, p1 chooses the booster first
+    assert list(g.get("turn_order")) == [1, 0]
+    assert list(g.get("booster_order")) == [0, 1]
+
+
+def test_auction_bids_are_paid_at_the_end():
+    """Two games alike but for p1's bid on the Xenos (7 and 0 VP): p1 ends 7 VP lower."""
+    finals = []
+    for bid in (7, 0):
+        g = _auction("choose-bid", players=2, seed="9")
+        _play(g, "p1 auction_faction terrans", "p2 auction_faction xenos",
+              "p1 auction_faction xenos", f"p1 bid_amount {bid}", "p2 auction_faction terrans",
+              "p2 bid_amount 0")
+        rnd = random.Random(4)
+        while not g.over:
+            legal = sorted(g.legal_actions(), key=str)
+            g.play(legal[rnd.randrange(len(legal))])
+        assert g.get("bid", 0) == bid
+        finals.append((g.get("vp", 0), g.get("vp", 1)))
+    assert finals[0][0] == finals[1][0] - 7 and finals[0][1] == finals[1][1]

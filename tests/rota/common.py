@@ -1,0 +1,59 @@
+"""Random games of Eclipse with Rise of the Ancients modules on (hypothesis-driven), checking
+after every action the base game's invariants (tests/eclipse/test_invariants.py) and a
+module's own invariant; at the end the record replays exactly (save -> load, legality checked).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+import boardrules
+from tests.eclipse.test_invariants import check_invariants
+
+SETTINGS = settings(max_examples=3, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+MAX_ACTIONS = 4000
+
+
+def _rich(n: int):
+    """A house-rule text: every player starts with ``n`` of each resource."""
+    import pathlib
+    import tempfile
+    f = pathlib.Path(tempfile.mkdtemp()) / "rich.rules"
+    f.write_text("".join(f"extend resource {r} {{ start {n} }}\n"
+                         for r in ("money", "science", "materials")), encoding="utf-8")
+    return f
+
+
+def play_random(data, modules: tuple, own: Callable, *, players=None, prefer=(), money=0):
+    """Play one whole random game with ``modules`` on (player count 2-6, seed, rounds 1-3 and
+    every action drawn from ``data``), checking the invariants; return the finished game.
+    ``prefer``: action names the bot picks half of the time when legal (the module's own);
+    ``money``: the ``start`` of every resource, so that what the module sells gets bought."""
+    n = players or data.draw(st.integers(2, 6), label="players")
+    seed = data.draw(st.integers(0, 2**16), label="seed")
+    rounds = data.draw(st.integers(1, 3), label="rounds")
+    g = boardrules.new_game("eclipse", players=n, seed=seed, modules=list(modules),
+                            options={"rounds": rounds, "auto_combat": True},
+                            rules=[_rich(money)] if money else ())
+    steps = 0
+    while not g.over:
+        assert steps < MAX_ACTIONS, "the game does not end"
+        legal = list(g.legal_actions())
+        assert legal, f"no legal action after {g.record.actions[-3:]}"
+        # prefer passing now and then so that rounds (combat, upkeep, cleanup) are reached
+        passing = [a for a in legal if a.name in ("pass_turn", "done")]
+        own_moves = [a for a in legal if a.name in prefer]
+        pool = passing if passing and data.draw(st.integers(0, 3)) == 0 else legal
+        pool = own_moves if own_moves and data.draw(st.integers(0, 1)) else pool
+        g.play(pool[data.draw(st.integers(0, len(pool) - 1))])
+        steps += 1
+        check_invariants(g)
+        own(g)
+    again = boardrules.load_game(g.save(), check=True)
+    assert again.state == g.state and again.ruleset.modules == g.ruleset.modules
+    assert again.scores() == g.scores()
+    return g

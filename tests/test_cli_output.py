@@ -1,0 +1,78 @@
+"""What the command line prints: its version, scores titled by whether the game is over,
+players named with their faction or species, replay errors naming the move or the file."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+import boardrules
+from boardrules.cli import app
+
+runner = CliRunner()
+
+
+def test_version():
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.strip() == f"boardrules {boardrules.__version__}"
+
+
+def _record(tmp_path, name: str, cut: int, extra: list[str] = ()):
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    boardrules.bots.play_out(game)
+    data = json.loads(game.save())
+    data["actions"] = data["actions"][:cut] + list(extra)
+    data.pop("final", None)
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_an_unfinished_game_is_titled_as_such(tmp_path):
+    path = _record(tmp_path, "part.json", 10)
+    result = runner.invoke(app, ["replay", str(path)], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    assert f"{path}: 10 moves replayed, the game is not finished" in result.output
+    assert "Harvest: scores so far (the game is not finished: 10 moves)" in result.output
+    assert "final scores" not in result.output and "winner" not in result.output
+
+
+def test_a_garbage_move_is_named_by_its_number(tmp_path):
+    path = _record(tmp_path, "bad.json", 10, ["garbage move here"])
+    result = runner.invoke(app, ["replay", str(path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 1
+    assert "error: move 11: 'garbage move here':" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_unreadable_rule_file_is_named(tmp_path):
+    bad = tmp_path / "bin.rules"
+    bad.write_bytes(b"\xff\xfe resource")
+    result = runner.invoke(app, ["play", "harvest", "--players", "2", "--rules", str(bad)],
+                           env={"COLUMNS": "300"})
+    assert result.exit_code == 1
+    assert f"cannot read rule file {bad}: it is not UTF-8 text" in result.output
+
+
+def test_eclipse_scores_name_each_players_species(tmp_path):
+    result = runner.invoke(app, ["play", "eclipse", "--players", "3", "--seed", "1", "--quiet",
+                                 "--out", str(tmp_path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.output.splitlines() if "source" in line)
+    game = boardrules.load_game((tmp_path / "eclipse-3p-seed1.json").read_text())
+    for p in range(3):
+        species = game.get("species_of", p)
+        assert species and f"p{p + 1} {species}" in header
+
+
+def test_score_sources_show_an_entitys_title(tmp_path):
+    from pathlib import Path
+
+    from boardrules.cli import _source_label
+    text = (Path(__file__).parent / "core" / "rules" / "harvest.rules").read_text()
+    text = text.replace("field cost: int = 0", "field cost: int = 0\n  field title: text = \"\"")
+    text = text.replace("card reap { cost 2", "card reap { cost 2; title \"Reaping hook\"")
+    game = boardrules.new_game(texts={"h.rules": text}, players=2, seed=1)
+    assert _source_label(game, "reap") == "Reaping hook"
+    assert _source_label(game, "sow") == "sow" and _source_label(game, "start") == "start"
