@@ -609,6 +609,10 @@ MAX_DICE = 16
 """Most cannon dice, and most missile dice, on one ship type; a die deals at most this damage too."""
 MAX_RUNS = 1_000_000
 """Most Monte-Carlo battles in one :func:`simulate_odds` call."""
+MAX_SIM_ROUNDS = 1_000
+"""Most engagement rounds of one Monte-Carlo battle; one still going then (regeneration healing
+what the enemy's dice can deal) counts as a stalemate, as the exact solver counts a battle that
+can never end. A battle that ends only after this many rounds has a negligible share."""
 DEFAULT_BUDGET = 4_000_000
 """Default work budget of :func:`combat_odds`: battle states visited plus dice outcomes and hit
 assignments enumerated. Enough for every supply-limited battle with the fixed policies (the
@@ -1526,7 +1530,7 @@ class _Battle:
             if self.finished(state):
                 return self.outcome(state)
             state = self.fire_random(state, pos, rng, missile=True)
-        while True:
+        for _ in range(MAX_SIM_ROUNDS):
             if self.finished(state):
                 return self.outcome(state)
             if not self.armed(state):
@@ -1536,6 +1540,7 @@ class _Battle:
                 if self.finished(state):
                     return self.outcome(state)
             state = self.regenerated(state)
+        return self.outcome(state, stalemate=True)
 
 
 def _compositions(n: int, k: int) -> Iterator[tuple[int, ...]]:

@@ -522,3 +522,13 @@ def test_regeneration_notation() -> None:
     assert fleet.types[0].regenerate == 1 and fleet.npc
     assert parse_fleet(str(fleet)) == fleet
     assert "/1;" in str(fleet)
+
+
+def test_a_monte_carlo_battle_that_cannot_end_is_a_stalemate() -> None:
+    """Regeneration heals every hit the enemy's one die can deal: the exact solver counts the
+    battle as a stalemate (the defender holds the hex) and so does Monte-Carlo, in bounded time
+    (MAX_SIM_ROUNDS), where it used to roll forever."""
+    attacker = parse_fleet("1 interceptor(3/2/0/0/5; 1Y)")
+    defender = parse_fleet("1 interceptor(2/2/0/0/5; 1Y)")
+    assert combat_odds(attacker, defender).win_probability("defender") == 1
+    assert simulate_odds(attacker, defender, runs=50, seed=1).win_probability("defender") == 1
