@@ -31,16 +31,18 @@ from collections.abc import Callable
 from boardrules.game import DONE, Game
 from boardrules.runtime import CHANCE
 
-from .replay import BUILDINGS, CONVERSIONS, FINAL_TILES, TECH_SPECIALS, TRACK_ORDER, TRACKS, final_state
+from .replay import (BUILDINGS, COMBINED, CONVERSIONS, FINAL_TILES, GROUPED, TECH_SPECIALS, TRACK_ORDER,
+                     TRACKS, final_state)
 
 SITE_TRACK = {v: k for k, v in TRACKS.items()}
 SITE_BUILDING = {v: k for k, v in BUILDINGS.items()}
 SITE_FINAL = {v: k for k, v in FINAL_TILES.items()}
 CONVERSION_TEXT = {name: (cost, per_cost, gain, per_gain)
                    for (cost, gain), (name, per_cost, per_gain) in CONVERSIONS.items()}
-# faction conversions the replayer groups (replay.GROUPED, COMBINED): name -> cost, gains
-GROUPED_TEXT = {"nevlas_c": ("pw", 2, (("c", 2),)), "taklons_c": ("pw", 3, (("c", 3),)),
-                "nevlas_o": ("pw", 6, (("o", 2),)), "nevlas_oc": ("pw", 4, (("o", 1), ("c", 1)))}
+# the faction conversions the replayer groups: name -> (cost, paid, ((gain, gained), ...))
+GROUPED_TEXT = {name: (cost, g_cost, ((gain, g_gain),))
+                for (cost, gain), groups in GROUPED.items() for _, name, g_cost, g_gain in groups}
+GROUPED_TEXT.update({name: (res, per_cost, gains) for (res, per_cost, gains), (_, name) in COMBINED.items()})
 # Terrans PI in the Gaia phase: Gaia-area tokens per unit gained (gaia-project.md, Terrans)
 TERRANS_RATE = {"q": 4, "o": 3, "k": 4, "c": 1}
 SPECIAL_OF_TECH = {v: k for k, v in TECH_SPECIALS.items()}
