@@ -76,3 +76,38 @@ def test_score_sources_show_an_entitys_title(tmp_path):
     game = boardrules.new_game(texts={"h.rules": text}, players=2, seed=1)
     assert _source_label(game, "reap") == "Reaping hook"
     assert _source_label(game, "sow") == "sow" and _source_label(game, "start") == "start"
+
+
+# ---- score rows named as players read them (Gaia tiles, boosters, power charges) ----
+
+def test_gaia_tiles_and_boosters_have_titles():
+    rs = boardrules.build_ruleset("gaia-project")
+    for kind in ("tech", "booster", "roundtile", "finaltile"):
+        names = [n for n, e in rs.entities.items() if e.kind == kind]
+        assert names, kind
+        untitled = [n for n in names if not rs.entities[n].fields.get("title")]
+        assert not untitled, f"{kind} without a title: {untitled}"
+    assert rs.entities["score10"].fields["title"] == "Round: 5 VP per PI/academy"
+    assert rs.entities["booster7"].fields["title"] == "Booster: +1 ore, pass: 2 VP per trading station"
+
+
+def test_vp_paid_for_power_charges_is_its_own_row():
+    game = boardrules.new_game("gaia-project", players=3, seed=2)
+    boardrules.bots.play_out(game)
+    factions = {boardrules.simulate.player_role(game, p) for p in range(game.players)}
+    sources = [sc["sources"] for sc in game.scores()]
+    assert any(s.get("power_charge", 0) < 0 for s in sources)   # charges were paid for
+    assert all(v >= 0 for s in sources for name, v in s.items() if name in factions)
+    result = runner.invoke(app, ["replay", "--max-steps", "1000000", _saved(game)],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "VP paid for power charges" in result.output and "power_charge" not in result.output
+    assert "score10" not in result.output and "booster" not in result.output
+
+
+def _saved(game) -> str:
+    import tempfile
+    path = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+    with path:
+        path.write(game.save())
+    return path.name

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import random
 
+from boardrules.errors import OptionError
 from boardrules.primitives import primitive
 
 from . import faction_primitives as FP
@@ -103,16 +104,28 @@ def _store_map(ctx, layout: tuple) -> None:
 @primitive("set_map", effect=True, layout="text")
 def set_map(ctx, layout):
     """Lay out an explicit map (option ``fixed_map``): ``"4:3,6B:4,…"`` (sector:rotation in
-    layout centre order: 7 or 10 sectors standard, 8 the x-shape layout) with an optional last item ``mirror``."""
+    layout centre order: 7 or 10 sectors standard, 8 the x-shape layout) with an optional last
+    item ``mirror``. Raises :class:`~boardrules.errors.OptionError` naming the option, the
+    faulty item and the form expected, before anything is laid out."""
     items = tuple(x.strip() for x in layout.split(",") if x.strip())
+    body = items[:-1] if items and items[-1] == "mirror" else items
+
+    def refuse(why: str) -> OptionError:
+        return OptionError(f"option fixed_map may not be {layout!r}: {why}; expected "
+                           f"SECTOR:ROTATION items separated by commas (e.g. '1:0,2:3,...'), "
+                           f"optionally ending in 'mirror'")
+    for text in body:
+        name, colon, rot = text.partition(":")
+        if not colon or not name.strip() or not rot.strip().isdigit():
+            raise refuse(f"{text!r} is not SECTOR:ROTATION with a whole-number rotation")
+        try:
+            G.sector_contents(name.strip(), int(rot))
+        except G.GeometryError as err:
+            raise refuse(str(err)) from None
     try:
-        body = items[:-1] if items and items[-1] == "mirror" else items
-        for text in body:
-            name, rot = text.split(":")
-            G.sector_contents(name, int(rot))
         _map(items)
     except (ValueError, G.GeometryError) as err:
-        raise ctx.violation(f"not a map layout: {layout!r} ({err})") from None
+        raise refuse(str(err)) from None
     _store_map(ctx, items)
 
 

@@ -24,6 +24,7 @@ from .errors import BoardrulesError, IllegalActionError, NotationError, RulesErr
 from .game import Game, new_game
 from .replay import replay_file
 from .ruleset import build_ruleset
+from .runtime import MAX_STEPS
 from .simulate import player_role
 
 BOT_HELP = (f"random, greedy or mcts (mcts:N: N iterations per decision), for every seat, or "
@@ -126,6 +127,10 @@ def _game_texts(game: str) -> dict | None:
         _fail(f"cannot read {game}: {err}")
 
 
+BUDGET_HELP = ("execution budget: the steps (loop turns, list elements, rules run) one action, "
+               "setup step or flow step may take before it is stopped with an error")
+
+
 @app.command()
 def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugins'), or a .rules file"),
          players: int = typer.Option(..., help="number of players"),
@@ -136,13 +141,14 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
          rules: List[Path] = typer.Option([], help="house-rule files"),
          out: Path = typer.Option(Path("out"), help="folder for the record and the SVG"),
          bot: List[str] = typer.Option([], help=BOT_HELP),
-         quiet: bool = typer.Option(False, help="no progress display")) -> None:
+         quiet: bool = typer.Option(False, help="no progress display"),
+         max_steps: int = typer.Option(MAX_STEPS, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
     """Let bots play a whole game; print the scores and write the record (and the map as
     SVG when the game has a renderer). GAME may also be a rule file of your own."""
     texts = _game_texts(game)
     try:
         g = new_game(None if texts else game, players=players, seed=seed, modules=module,
-                     options=_options(option), rules=rules, texts=texts)
+                     options=_options(option), rules=rules, texts=texts, max_steps=max_steps)
     except RulesError as err:
         err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1)
@@ -162,8 +168,12 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         try:
             play_out(g, bots, on_action=shown)
         except LookupError:
+            budget = (f", or every action takes more than the {max_steps} steps of --max-steps"
+                      if max_steps < MAX_STEPS else "")
             _fail(f"the game is stuck after {len(g.record.actions)} actions: nobody can act "
-                  f"(a rule that can never be met?)")
+                  f"(a rule that can never be met{budget}?)")
+        except BoardrulesError as err:  # e.g. a flow step over the execution budget
+            _fail(f"after {len(g.record.actions)} actions: {err}")
     elapsed = time.perf_counter() - start
     _print_scores(g)
     stem = f"{Path(game).stem if texts else game}-{players}p-seed{seed}"
@@ -221,10 +231,11 @@ def _player_name(g: Game, p: int) -> str:
 
 @app.command()
 def replay(file: Path = typer.Argument(..., help="a record: boardrules JSON or a format a plugin reads"),
-           unchecked: bool = typer.Option(False, help="skip legality checks (trusted records)")) -> None:
+           unchecked: bool = typer.Option(False, help="skip legality checks (trusted records)"),
+           max_steps: int = typer.Option(MAX_STEPS, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
     """Replay a record; exit 1 naming the first difference if it does not match its final state."""
     try:
-        report = replay_file(file, check=not unchecked)
+        report = replay_file(file, check=not unchecked, max_steps=max_steps)
     except (IllegalActionError, NotationError) as err:
         _fail(str(err))
     except BoardrulesError as err:

@@ -85,9 +85,10 @@ def boardrules_evaluation(game: str):
 
 
 @hookspec(firstresult=True)
-def boardrules_replay(path, data, check):
+def boardrules_replay(path, data, check, max_steps):
     """Replay a foreign record file (``data`` is its parsed JSON; ``check``: legality
-    checks on) if this plugin reads that format: return a :class:`boardrules.replay.ReplayReport`, else None."""
+    checks on; ``max_steps``: the execution budget for the game it builds) if this plugin reads
+    that format: return a :class:`boardrules.replay.ReplayReport`, else None."""
 
 
 @hookspec

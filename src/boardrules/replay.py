@@ -11,6 +11,7 @@ from . import plugins
 from .errors import NotationError
 from .game import Game
 from .record import FORMAT, Record
+from .runtime import MAX_STEPS
 
 
 @attrs.frozen
@@ -29,8 +30,9 @@ class ReplayReport:
         return not self.differences
 
 
-def replay_file(path: str | Path, *, check: bool = True) -> ReplayReport:
-    """Replay a record file: a boardrules record, or any format a plugin reads.
+def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_STEPS) -> ReplayReport:
+    """Replay a record file: a boardrules record, or any format a plugin reads; ``max_steps``:
+    the execution budget (see :func:`boardrules.new_game`).
 
     Raises :class:`~boardrules.errors.NotationError` for a file no plugin reads and
     :class:`~boardrules.errors.IllegalActionError` (naming the move) for an illegal move.
@@ -42,12 +44,13 @@ def replay_file(path: str | Path, *, check: bool = True) -> ReplayReport:
         raise NotationError(f"{path}: cannot read a record ({err})") from None
     if isinstance(data, dict) and data.get("format") == FORMAT:
         record = Record.loads(path.read_text(encoding="utf-8"))
-        game = Game.from_record(record, check=check)
+        game = Game.from_record(record, check=check, max_steps=max_steps)
         differences: tuple[str, ...] = ()
         if record.final is not None and game.state.digest() != record.final:
             differences = (f"state digest {game.state.digest()} != recorded {record.final}",)
         return ReplayReport(game, len(record.actions), differences)
-    report = plugins.manager().hook.boardrules_replay(path=path, data=data, check=check)
+    report = plugins.manager().hook.boardrules_replay(path=path, data=data, check=check,
+                                                      max_steps=max_steps)
     if not isinstance(report, ReplayReport):
         raise NotationError(f"{path}: no installed plugin reads this kind of record")
     return report

@@ -142,7 +142,7 @@ def test_fixed_map_option_in_a_new_game():
 
 def test_fixed_map_option_rejects_a_bad_layout():
     import boardrules
-    from boardrules.errors import IllegalActionError
+    from boardrules.errors import OptionError
 
-    with pytest.raises(IllegalActionError, match="not a map layout"):
+    with pytest.raises(OptionError, match="option fixed_map may not be '4:3,99:1': unknown sector '99'"):
         boardrules.new_game("gaia-project", players=2, options={"fixed_map": "4:3,99:1"})

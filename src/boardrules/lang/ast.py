@@ -479,6 +479,7 @@ class OptionDecl:
     default: object
     doc: str = ""
     span: Span = _span()
+    domain: object = None  # the values allowed (a range or list expression), or None: any
 
 
 @_node

@@ -137,6 +137,7 @@ class OptionDef:
     default: Any
     doc: str
     span: A.Span
+    allowed: tuple | None = None  # the values the option may take (from `in DOMAIN`), None: any
 
 
 @attrs.frozen
@@ -209,6 +210,21 @@ class Checker:
     def err(self, node, message: str, hint: str = "") -> None:
         span = getattr(node, "span", None) or A.NOWHERE
         self.errors.append(Diagnostic(span, message, hint, self.m.sources.get(span.file, "")))
+
+    def _option_domain(self, o: A.OptionDecl, default) -> tuple | None:
+        """The values ``option NAME = DEFAULT in DOMAIN`` allows (None without a domain);
+        the domain must be a constant list or range holding the default."""
+        if o.domain is None:
+            return None
+        allowed = self.const(o.domain, "option domain")
+        if not isinstance(allowed, tuple) or not allowed:
+            self.err(o.domain, f"the domain of option '{o.name}' must be a non-empty list or "
+                               f"range", "e.g. 'option rounds = 9 in 1..20'")
+            return None
+        if not _within(default, allowed):
+            self.err(o.default, f"the default {default!r} of option '{o.name}' is outside its "
+                                f"domain ({_describe(allowed)})")
+        return allowed
 
     # ---- constants ----
     def const(self, expr, what: str = "value"):
@@ -284,12 +300,17 @@ class Checker:
             self.options[o.name] = OptionDef(o.name, None, o.doc, o.span)
         for o in (i for i in items.values() if isinstance(i, A.OptionDecl)):
             default = self.const(o.default, "option default")
+            allowed = self._option_domain(o, default)
             value = self.option_values.get(o.name, default)
             if _kind_of_value(value) != _kind_of_value(default):
                 self.bad_options.append(
                     f"option '{o.name}' needs {_kind_of_value(default)}, got {value!r}")
                 value = default
-            self.options[o.name] = OptionDef(o.name, value, o.doc, o.span)
+            elif allowed is not None and not _within(value, allowed):
+                self.bad_options.append(
+                    f"option '{o.name}' may not be {value!r}: allowed {_describe(allowed)}")
+                value = default
+            self.options[o.name] = OptionDef(o.name, value, o.doc, o.span, allowed)
 
         self.resources, self.tracks, self.components = {}, {}, {}
         for d in decls:
@@ -965,6 +986,20 @@ def _compatible(found: str, wanted: str) -> bool:
     if found.startswith("entity:") and wanted in ("text", "entity"):
         return True
     return _FAMILY.get(found, found) == _FAMILY.get(wanted, wanted)
+
+
+def _within(value, allowed: tuple) -> bool:
+    """An option value is within its domain: the value, or each element of a list value."""
+    values = value if isinstance(value, tuple) else (value,)
+    return all(v in allowed and type(v) in (type(a) for a in allowed) for v in values)
+
+
+def _describe(allowed: tuple) -> str:
+    """A domain as players read it: 'from 1 to 9' for a run of whole numbers, else a list."""
+    if (len(allowed) > 2 and all(type(a) is int for a in allowed)
+            and list(allowed) == list(range(allowed[0], allowed[0] + len(allowed)))):
+        return f"from {allowed[0]} to {allowed[-1]}"
+    return "one of " + ", ".join(repr(a) for a in allowed)
 
 
 def _kind_of_value(v) -> str:

@@ -333,9 +333,12 @@ class _ToAst(Transformer):
         return A.SlotExtend(name=str(c[0]), body=c[1], span=self._span(meta))
 
     def option_decl(self, meta, c):
-        modifier, name, default, doc = c
-        return A.OptionDecl(modifier=modifier, name=str(name), default=default,
+        modifier, name, default, domain, doc = c
+        return A.OptionDecl(modifier=modifier, name=str(name), default=default, domain=domain,
                             doc=_unquote(doc) if doc else "", span=self._span(meta))
+
+    def option_domain(self, meta, c):
+        return c[0]
 
     def var_decl(self, meta, c):
         modifier, name, type_, *rest = c

@@ -1,0 +1,84 @@
+"""Option domains (`option NAME = DEFAULT in DOMAIN`): values outside are an OptionError naming
+the option, the value and what is allowed, before the game starts (issue 13)."""
+import pytest
+
+from boardrules import OptionError, RulesError, new_game
+
+RULES = '''
+game g { players 2..2 }
+option rounds = 3 in 1..9 "rounds"
+option speed = "normal" in ["slow", "normal", "fast"]
+option picks = [1] in [1, 2, 3]
+resource vp { scored true }
+action pass_round main { pass }
+flow { rounds rounds { step play: turns seat until_pass { main pass_round } } }
+'''
+
+
+def game(**options):
+    return new_game(texts={"g.rules": RULES}, players=2, seed=1, options=options)
+
+
+@pytest.mark.parametrize("options, fragment", [
+    ({"rounds": 0}, "option 'rounds' may not be 0: allowed from 1 to 9"),
+    ({"rounds": -1}, "option 'rounds' may not be -1: allowed from 1 to 9"),
+    ({"rounds": 10}, "option 'rounds' may not be 10: allowed from 1 to 9"),
+    ({"speed": "warp"}, "option 'speed' may not be 'warp': allowed one of 'slow', 'normal', 'fast'"),
+    ({"picks": (1, 4)}, "option 'picks' may not be (1, 4)"),
+])
+def test_value_outside_the_domain_is_an_option_error(options, fragment):
+    with pytest.raises(OptionError) as info:
+        game(**options)
+    assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize("options", [{"rounds": 1}, {"rounds": 9}, {"speed": "fast"},
+                                     {"picks": (2, 3)}, {}])
+def test_values_inside_the_domain_are_taken(options):
+    g = game(**options)
+    for name, value in options.items():
+        assert g.ruleset.options[name].default == value
+
+
+@pytest.mark.parametrize("decl, message", [
+    ("option r = 30 in 1..9", "the default 30 of option 'r' is outside its domain (from 1 to 9)"),
+    ('option r = 1 in "abc"', "the domain of option 'r' must be a non-empty list or range"),
+    ("option r = 1 in []", "the domain of option 'r' must be a non-empty list or range"),
+])
+def test_bad_domain_declarations_are_rules_errors_with_a_position(decl, message):
+    with pytest.raises(RulesError) as info:
+        new_game(texts={"g.rules": RULES + decl + "\n"}, players=2, seed=1)
+    text = str(info.value)
+    assert message in text and "g.rules:" in text
+
+
+@pytest.mark.parametrize("game_name, options, fragment", [
+    ("eclipse", {"rounds": 0}, "option 'rounds' may not be 0"),
+    ("eclipse", {"rounds": -1}, "option 'rounds' may not be -1"),
+    ("harvest", {"rounds": -1}, "option 'rounds' may not be -1: allowed from 0 to 20"),
+    ("harvest", {"goal": -3}, "option 'goal' may not be -3"),
+])
+def test_shipped_games_check_their_option_domains(game_name, options, fragment):
+    with pytest.raises(OptionError, match=fragment):
+        new_game(game_name, players=2, seed=1, options=options)
+
+
+def test_gaia_auction_form_is_checked_up_front():
+    with pytest.raises(OptionError, match="option 'auction_form' may not be 'sealed'"):
+        new_game("gaia-project", players=2, seed=1, modules=["auction"],
+                 options={"auction_form": "sealed"})
+
+
+@pytest.mark.parametrize("layout, fragment", [
+    ("garbage", "'garbage' is not SECTOR:ROTATION"),
+    ("4:x", "'4:x' is not SECTOR:ROTATION"),
+    ("1:0:3", "'1:0:3' is not SECTOR:ROTATION"),
+    ("99:1", "unknown sector '99'"),
+    ("1:0", "no standard layout with 1 sectors"),
+])
+def test_gaia_fixed_map_refuses_malformed_text_clearly(layout, fragment):
+    with pytest.raises(OptionError) as info:
+        new_game("gaia-project", players=2, seed=1, options={"fixed_map": layout})
+    text = str(info.value)
+    assert text.startswith(f"option fixed_map may not be {layout!r}") and fragment in text
+    assert "unpack" not in text and "int()" not in text

@@ -1,0 +1,59 @@
+"""`boardrules play/replay --max-steps N`: the execution budget from the command line (issue 13)."""
+
+from __future__ import annotations
+
+import boardrules
+from typer.testing import CliRunner
+
+from boardrules.cli import app
+
+runner = CliRunner()
+
+
+def test_play_stops_at_a_small_budget_with_a_clear_error(tmp_path):
+    result = runner.invoke(app, ["play", "harvest", "--players", "2", "--quiet", "--max-steps", "3",
+                                 "--out", str(tmp_path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    # the setup fits in 3 steps; then every action is over budget, so none is legal
+    assert "every action takes more than the 3 steps of --max-steps" in result.output
+    assert not list(tmp_path.iterdir())  # no record written
+
+
+def test_play_of_a_looping_flow_stops_at_the_budget(tmp_path):
+    rules = tmp_path / "loop.rules"
+    rules.write_text("game loop { players 2..2 }\nresource vp { scored true }\n"
+                     "flow { setup { step spin: do { for i in 1..1000 { for j in 1..1000 "
+                     "{ gain 0 vp } } } } }\n")
+    result = runner.invoke(app, ["play", str(rules), "--players", "2", "--quiet", "--max-steps",
+                                 "500", "--out", str(tmp_path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "step 'spin' breaks a rule" in result.output and "more than 500 steps" in result.output
+
+
+def test_play_with_a_roomy_budget_finishes(tmp_path):
+    result = runner.invoke(app, ["play", "harvest", "--players", "2", "--quiet", "--max-steps",
+                                 "100000", "--out", str(tmp_path)], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    assert "final scores" in result.output
+
+
+def _record(tmp_path):
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    boardrules.bots.play_out(game)
+    path = tmp_path / "game.json"
+    path.write_text(game.save())
+    return path
+
+
+def test_replay_takes_the_budget(tmp_path):
+    path = _record(tmp_path)
+    small = runner.invoke(app, ["replay", str(path), "--max-steps", "3"])
+    assert small.exit_code == 1 and "more than 3 steps" in small.output
+    roomy = runner.invoke(app, ["replay", str(path), "--max-steps", "100000"], env={"COLUMNS": "120"})
+    assert roomy.exit_code == 0 and "final state matches" in roomy.output
+
+
+def test_the_budget_must_be_at_least_one(tmp_path):
+    for command in (["play", "harvest", "--players", "2"], ["replay", str(_record(tmp_path))]):
+        result = runner.invoke(app, command + ["--max-steps", "0"])
+        assert result.exit_code == 2 and "--max-steps" in result.output
