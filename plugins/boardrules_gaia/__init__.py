@@ -70,6 +70,13 @@ def boardrules_replay(path, data, check):
 
 
 @hookimpl
+def boardrules_cli(app):
+    """``boardrules export RECORD -o FILE``: a game in the play site's notation (:mod:`.export`)."""
+    from .export_cli import export
+    app.command("export")(export)
+
+
+@hookimpl
 def boardrules_renderers(game):
     if game != GAME:
         return {}

@@ -1,0 +1,300 @@
+"""Export a Gaia Project game to the notation of the largest play site (boardgamers.space).
+
+The inverse of :mod:`.replay`: :func:`export_game` turns a game's actions into the site's move
+lines (``rules/gaia-notation.md`` §2) and writes them in the shape of the normalized site records
+(``shared/gaia-records``), so that ``boardrules replay FILE`` reads the export back:
+
+* ``players``, ``factions`` (seat order, site names), ``options`` with the explicit map
+  (``options.map``: sector, rotation, centre per sector, the site's ``MapPlacement`` JSON); the
+  dealt tiles are fixed by the site engine's ``set TYPE POSITION to OPTION`` setup lines (§2.2)
+  after ``init`` (whether the site's engine takes them without its ``customBoardSetup`` option,
+  which our replay refuses, is not checked yet);
+* ``moves`` (with the ``using areaN: k`` annotations that name the bowls paid, §2.5) and
+  ``moves_clean`` (without), ``setup`` (map, tiles, leading lines) and ``final`` (the state the
+  game reached, in the records' fields) so the replay compares its end with ours.
+
+Action kinds translated (the rest raise :class:`ExportError` naming the action): setup
+(``pick_faction``, ``place_mine``, ``place_pi``, ``pick_booster``), main actions (``build_mine``,
+``gaia_project``, ``upgrade``, ``research``, ``board``, ``power_mine``, ``booster_mine``,
+``booster_gaia_project``, ``tech_action``, ``academy_qic``, ``bescods_research``, ``ambas_swap``,
+``firaks_downgrade``, ``ivits_station``, ``form_federation`` + ``fed_token``, ``pass_round``,
+``pass_last``), follow-ups (``tile``, ``cover``, ``step_on``, ``lost_at``, ``rescore``,
+``brainstone``, ``bowls``), free conversions (``convert``), reactions (``leech``, ``income``,
+``itars_tech``, ``gaia_spend``), ``done`` and the setup chance draws. Not translated: the auction
+and random-factions modules' actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from boardrules.game import DONE, Game
+from boardrules.runtime import CHANCE
+
+from .replay import (BUILDINGS, COMBINED, CONVERSIONS, FINAL_TILES, GROUPED, TECH_SPECIALS, TRACK_ORDER,
+                     TRACKS, final_state)
+
+SITE_TRACK = {v: k for k, v in TRACKS.items()}
+SITE_BUILDING = {v: k for k, v in BUILDINGS.items()}
+SITE_FINAL = {v: k for k, v in FINAL_TILES.items()}
+CONVERSION_TEXT = {name: (cost, per_cost, gain, per_gain)
+                   for (cost, gain), (name, per_cost, per_gain) in CONVERSIONS.items()}
+# the faction conversions the replayer groups: name -> (cost, paid, ((gain, gained), ...))
+GROUPED_TEXT = {name: (cost, g_cost, ((gain, g_gain),))
+                for (cost, gain), groups in GROUPED.items() for _, name, g_cost, g_gain in groups}
+GROUPED_TEXT.update({name: (res, per_cost, gains) for (res, per_cost, gains), (_, name) in COMBINED.items()})
+# Terrans PI in the Gaia phase: Gaia-area tokens per unit gained (gaia-project.md, Terrans)
+TERRANS_RATE = {"q": 4, "o": 3, "k": 4, "c": 1}
+SPECIAL_OF_TECH = {v: k for k, v in TECH_SPECIALS.items()}
+STD_SLOTS = (*TRACK_ORDER, "free1", "free2", "free3")
+ADV_SLOTS = tuple(f"adv-{t}" for t in TRACK_ORDER)
+
+
+# actions that end the player's turn part without a ``done``: the next line is a new one
+TURN_ENDS = ("pick_faction", "place_mine", "place_pi", "pick_booster", "pass_round", "pass_last")
+# answers the site writes on lines of their own (income order, Gaia phase: §2.3)
+OWN_LINES = ("income", "itars_tech", "gaia_spend")
+
+
+class ExportError(ValueError):
+    """An action the site's notation cannot express (its index and text are in the message)."""
+
+
+def site_faction(name: str) -> str:
+    return name.replace("_", "-")
+
+
+class _Lines:
+    """The move lines being written: one per turn part of one player."""
+
+    def __init__(self, factions: list):
+        self.factions = factions
+        self.clean: list[str] = []
+        self.raw: list[str] = []
+        self.actor: int | None = None
+        self.cmds: list[str] = []
+        self.notes: list[str] = []
+        self.kind: str | None = None  # the answers this line holds (OWN_LINES), else None
+        self.next_kind: str | None = None  # that of the action being written
+
+    def add(self, p: int, cmd: str, note: str = "") -> None:
+        if self.actor != p or (self.cmds and self.next_kind != self.kind):
+            self.close(False)
+        if not self.cmds:
+            self.actor, self.kind = p, self.next_kind
+        self.cmds.append(cmd)
+        self.notes.append(note)
+
+    def close(self, closed: bool) -> None:
+        if self.actor is None:
+            return
+        who = self.factions[self.actor] or f"p{self.actor + 1}"
+        end = "." if closed else ""
+        self.clean.append(f"{who} {'. '.join(self.cmds)}{end}")
+        self.raw.append(f"{who} {'. '.join(c + n for c, n in zip(self.cmds, self.notes))}{end}")
+        self.actor, self.cmds, self.notes = None, [], []
+
+
+def export_game(game: Game) -> dict:
+    """The site-record JSON object of ``game`` (any state; a finished game gives ``ended``).
+
+    Raises :class:`ExportError` for an action of a kind the notation has no line for."""
+    rs = game.ruleset
+    n = game.players
+    draws: dict[str, list] = {}
+    factions: list = [None] * n
+    booster: list = [None] * n
+    out = _Lines(factions)
+    fed_at: dict[int, int] = {}  # the federation command waiting for its token, per player
+    acts = [game.parse(t) for t in game.record.actions]
+    i = 0
+    while i < len(acts):
+        a = acts[i]
+        p, name, args = a.player, a.name, a.args
+        i += 1
+        if p == CHANCE:
+            draws.setdefault(name, []).append(args[0])
+            continue
+        out.next_kind = name if name in OWN_LINES else None
+        if name == DONE:
+            if out.actor == p:
+                out.close(True)
+            continue
+        if name in LINES:
+            out.add(p, LINES[name](args))
+        elif name == "pick_faction":  # written by the seat, which then goes by the faction
+            out.add(p, f"faction {site_faction(args[0])}")
+            factions[p] = site_faction(args[0])
+        elif name == "pick_booster":
+            out.add(p, f"booster {args[0]}")
+        elif name in ("booster_mine", "booster_gaia_project"):  # the booster says which
+            steps = rs.entities[booster[p]].fields.get("act_steps", 0) if booster[p] else 0
+            what = "step" if name == "booster_mine" and steps > 0 else "range+3"
+            out.add(p, f"special {what}. build {'m' if name == 'booster_mine' else 'gf'} {args[0]}")
+        elif name == "academy_qic":
+            out.add(p, "special 4c" if factions[p] == "baltaks" else "special q")
+        elif name == "form_federation":  # the token (fed_token) follows, maybe after the bowls
+            out.add(p, f"federation {args[0]}")
+            fed_at[p] = len(out.cmds) - 1
+        elif name == "fed_token":
+            if fed_at.get(p) is None or out.actor != p:
+                raise ExportError(f"action {i - 1} '{game.record.actions[i - 1]}': "
+                                  f"a token without its federation")
+            out.cmds[fed_at.pop(p)] += f" {args[0]}"
+        elif name in ("tile", "cover"):
+            out.add(p, f"{'tech' if name == 'tile' else 'cover'} {_slot(draws, args[0])}")
+        elif name == "bowls":  # the site's default is bowl I first: say which were paid
+            parts = [f"area{k + 1}: {v}" for k, v in enumerate(_items(args[0])[:3]) if v]
+            if out.actor == p and out.cmds and parts:
+                out.notes[-1] += " using " + ", ".join(parts)
+        elif name == "convert":  # equal conversions in a row: one spend
+            count = 1
+            while i < len(acts) and acts[i].player == p and acts[i].name == "convert" \
+                    and acts[i].args == args:
+                count += 1
+                i += 1
+            out.add(p, _convert(args[0], count))
+        elif name == "gaia_spend":
+            if args:  # declined: the site writes nothing (replay's default)
+                res = args[0].lstrip("0123456789")
+                out.add(p, f"spend {TERRANS_RATE[res]}tg for 1{res}")
+        else:
+            raise ExportError(f"action {i - 1} '{game.record.actions[i - 1]}': "
+                              f"the site's notation has no line for '{name}'")
+        if name in ("pick_booster", "pass_round"):
+            booster[p] = args[0]
+        if name in TURN_ENDS or name == "leech":
+            out.close(False)
+    out.close(False)
+    return _document(game, draws, factions, out)
+
+
+def _slot(draws: dict, tile: str) -> str:
+    for label, slots in (("std_tile", STD_SLOTS), ("adv_tile", ADV_SLOTS)):
+        if tile in draws.get(label, ()):
+            return slots[draws[label].index(tile)]
+    raise ExportError(f"tech tile {tile} was not dealt")
+
+
+def _convert(name: str, count: int) -> str:
+    if name == "burn":
+        return f"burn {count}"
+    if name in GROUPED_TEXT:
+        cost, per_cost, gains = GROUPED_TEXT[name]
+        return f"spend {count * per_cost}{cost} for " + ",".join(f"{count * g}{r}" for r, g in gains)
+    if name not in CONVERSION_TEXT:
+        raise ExportError(f"the site's notation has no spend for the conversion '{name}'")
+    cost, per_cost, gain, per_gain = CONVERSION_TEXT[name]
+    return f"spend {count * per_cost}{cost} for {count * per_gain}{gain}"
+
+
+def _leech(args: tuple) -> str:
+    if not args:
+        return "decline"
+    offer = _items(args[0])
+    if len(offer) > 1:  # Taklons PI: ("1t", 4) token first, (4, "1t") after
+        return "charge " + ",".join(f"{x}pw" if isinstance(x, int) else x for x in offer)
+    return f"charge {offer[0]}pw"
+
+
+def _items(value) -> tuple:
+    """A tuple argument as a tuple (canonical action text writes ``(2, "pw")`` as ``2,pw``)."""
+    if isinstance(value, tuple):
+        return value
+    return tuple(int(x) if x.lstrip("-").isdigit() else x for x in str(value).split(","))
+
+
+#: Actions whose line depends on their arguments only (the rest: :func:`export_game`).
+LINES: dict[str, Callable[[tuple], str]] = {
+    "place_mine": lambda a: f"build m {a[0]}",
+    "build_mine": lambda a: f"build m {a[0]}",
+    "place_pi": lambda a: f"build PI {a[0]}",
+    "gaia_project": lambda a: f"build gf {a[0]}",
+    "upgrade": lambda a: f"build {SITE_BUILDING[a[1]]} {a[0]}",
+    "research": lambda a: f"up {SITE_TRACK[a[0]]}",
+    "step_on": lambda a: f"up {SITE_TRACK[a[0]]}" if a else "decline up",
+    "board": lambda a: f"action {a[0]}",
+    "power_mine": lambda a: f"action {a[0]}. build m {a[1]}",
+    "tech_action": lambda a: f"special {SPECIAL_OF_TECH[a[0]]}",
+    "bescods_research": lambda a: f"special up-lowest. up {SITE_TRACK[a[0]]}",
+    "ambas_swap": lambda a: f"special swap-PI. swap-PI {a[0]}",
+    "firaks_downgrade": lambda a: f"special down-lab. build ts {a[0]}",
+    "ivits_station": lambda a: f"special space-station. build sp {a[0]}",
+    "pass_round": lambda a: f"pass {a[0]}",
+    "pass_last": lambda a: "pass",
+    "lost_at": lambda a: f"lostPlanet {a[0]}",
+    "rescore": lambda a: f"fedtile {a[0]}",
+    "brainstone": lambda a: f"brainstone {a[0]}",
+    "leech": lambda a: _leech(a),
+    "income": lambda a: "income {}{}".format(*_items(a[0])),
+    "itars_tech": lambda a: "spend 4tg for tech" if a else "decline tech",
+}
+
+
+
+def _document(game: Game, draws: dict, factions: list, out: _Lines) -> dict:
+    from .primitives import _map
+
+    v = game.state.values
+    gmap = _map(v[("v", "map_layout")])
+    placement = gmap.placement
+    tiles = {
+        "boosters": list(draws.get("booster_tile", ())),
+        "techTiles": dict(zip(STD_SLOTS, draws.get("std_tile", ()))),
+        "advTechTiles": dict(zip(ADV_SLOTS, draws.get("adv_tile", ()))),
+        "terraformingFederation": (draws.get("terra_fed") or [""])[0],
+        "roundScoring": list(draws.get("round_tile", ())),
+        "finalScoring": [SITE_FINAL.get(x, x) for x in draws.get("final_tile", ())],
+    }
+    lead = [f"init {game.players} {game.seed}"]
+    for kind, key in (("techTile", "techTiles"), ("advTechTile", "advTechTiles")):
+        lead += [f"p1 set {kind} {pos} to {t}" for pos, t in tiles[key].items()]
+    lead += [f"p1 set booster {k} to {b}" for k, b in enumerate(tiles["boosters"])]
+    lead += [f"p1 set roundScoringTile {k + 1} to {t}" for k, t in enumerate(tiles["roundScoring"])]
+    lead += [f"p1 set finalScoringTile {k} to {t}" for k, t in enumerate(tiles["finalScoring"])]
+    if tiles["terraformingFederation"]:
+        lead.append(f"p1 set terraformingFederation 0 to {tiles['terraformingFederation']}")
+    fake = _FinalView(tiles)
+    final_players = []
+    for p, f in enumerate(final_state(game, fake)):
+        feds = f["federations"]
+        final_players.append({
+            "player": p, "faction": factions[p], "victoryPoints": f["vp"], "credits": f["credits"],
+            "ores": f["ore"], "knowledge": f["knowledge"], "qics": f["qic"],
+            "power": dict(zip(("area1", "area2", "area3", "gaia"), f["power"])),
+            "brainstone": f["brainstone"], "research": f["research"], "buildings": f["buildings"],
+            "gaiaformers": f["gaiaformers"], "gaiaformersInGaia": f["gaiaformers_in_gaia"],
+            "satellites": f["satellites"],
+            "techs": [{"tile": t, "pos": pos, "enabled": en} for t, pos, en in f["techs"]],
+            "federations": [{"tile": "gleens" if t == "fed_gleens" else t,
+                             "green": k < f["green_federations"]} for k, t in enumerate(feds)],
+        })
+    return {
+        "source": "boardrules export",
+        "players": game.players,
+        "factions": factions,
+        "options": {"map": placement.to_json()},
+        "moves": lead + out.raw,
+        "moves_clean": lead + out.clean,
+        "setup": {
+            "map": {"placement": placement.to_json(),
+                    "hexes": [{"name": h.name, "q": h.q, "r": h.r, "sector": h.sector,
+                               "planet": h.planet} for h in gmap.hexes]},
+            "tiles": tiles,
+            "consumesLeadingMoves": len(lead),
+        },
+        "final": {"ended": game.over, "phase": "end" if game.over else "playing",
+                  "round": v.get(("v", "round"), 0) or 0, "players": final_players},
+    }
+
+
+class _FinalView:
+    """What :func:`.replay.final_state` reads of a record: the dealt tech tiles."""
+
+    def __init__(self, tiles: dict):
+        from types import SimpleNamespace
+        t = SimpleNamespace(tech=tiles["techTiles"], adv_tech=tiles["advTechTiles"])
+        self.setup = SimpleNamespace(tiles=t)
+
+
+__all__ = ["ExportError", "export_game", "site_faction"]

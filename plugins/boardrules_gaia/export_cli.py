@@ -1,0 +1,44 @@
+"""``boardrules export RECORD -o FILE``: a Gaia Project game in the site's record format.
+
+    boardrules play gaia-project --players 3 --seed 1     # writes out/…json
+    boardrules export out/gaia-project-3p-seed1.json -o game.json
+    boardrules replay game.json                           # reads it back: same final state
+
+RECORD is anything ``boardrules replay`` reads (a boardrules record, a site record); the file
+written is :func:`.export.export_game`'s JSON (docs/gaia-project.md, "Export").
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from boardrules.errors import BoardrulesError
+
+err_console = Console(stderr=True)
+
+
+def export(record: Path = typer.Argument(..., help="a game record (boardrules JSON or a site record)"),
+           output: Path = typer.Option(..., "-o", "--output", help="the file to write")) -> None:
+    """Write a Gaia Project game as the play site's engine takes it (players, factions,
+    options with the explicit map, move lines); exit 1 naming the move it cannot write."""
+    from boardrules.replay import replay_file
+
+    from . import GAME
+    from .export import ExportError, export_game
+
+    try:
+        report = replay_file(record)
+        if report.game.ruleset.game != GAME:
+            raise ExportError(f"{record}: a game of {report.game.ruleset.game!r}; "
+                              f"only {GAME} games have the site's notation")
+        text = json.dumps(export_game(report.game), indent=1)
+        output.write_text(text + "\n", encoding="utf-8")
+    except (BoardrulesError, ExportError, OSError) as err:
+        err_console.print(f"error: {err}", highlight=False, markup=False)
+        raise typer.Exit(1) from None
+    err_console.print(f"{output}: {report.game.players} players, "
+                      f"{len(json.loads(text)['moves'])} move lines", highlight=False, markup=False)

@@ -1,0 +1,147 @@
+"""Export to the play site's notation (issue 11, "Export"): export → replay gives an equal game.
+
+The round trip: a game (bot games of every player count, the 18 shared records' replays) is
+written by :func:`boardrules_gaia.export.export_game`, the file is read back by ``boardrules
+replay`` (:func:`boardrules.replay.replay_file`, legality checks on), and the final state of the
+replay equals the original's field by field (:func:`boardrules_gaia.replay.final_state`: VP,
+resources, bowls, research, buildings, tiles, federations).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import boardrules
+from boardrules import plugins
+from boardrules.bots import make_bot, play_out
+from boardrules.cli import app
+from boardrules.replay import replay_file
+from boardrules_gaia import notation as N
+from boardrules_gaia.export import ExportError, export_game
+from boardrules_gaia.records import load_record
+from boardrules_gaia.replay import final_state, replay_record
+from tests.conftest import SHARED, shared_path
+
+RECORD_NAMES = sorted(
+    p.stem for p in (SHARED / "gaia-records").glob("*.json") if p.name != "INDEX.json"
+) or ["(missing)"]
+
+
+def _round_trip(game, tmp_path):
+    """Export ``game``, replay the file; return (document, replay report)."""
+    doc = export_game(game)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return doc, replay_file(path)
+
+
+def _assert_equal_games(game, report):
+    assert report.ok, report.differences[:5]
+    tiles = _FinalTiles(game)
+    assert final_state(report.game, tiles) == final_state(game, tiles)
+    assert report.game.over == game.over
+    assert report.game.scores() == game.scores()
+
+
+def _play_some(game, bot, n):
+    for _ in range(n):
+        game.play(bot.choose(game))
+
+
+class _FinalTiles:
+    """The dealt tech tiles :func:`final_state` reads, from the game's own record."""
+
+    def __init__(self, game):
+        doc = export_game(game)
+        from types import SimpleNamespace
+        t = doc["setup"]["tiles"]
+        self.setup = SimpleNamespace(tiles=SimpleNamespace(tech=t["techTiles"], adv_tech=t["advTechTiles"]))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_random_bot_games_round_trip(players, seed, tmp_path):
+    game = boardrules.new_game("gaia-project", players=players, seed=seed)
+    play_out(game, make_bot("random", seed))
+    assert game.over
+    doc, report = _round_trip(game, tmp_path)
+    _assert_equal_games(game, report)
+    assert doc["players"] == players and len(doc["factions"]) == players
+    assert doc["options"]["map"]["sectors"]
+
+
+def test_greedy_bot_game_round_trips(tmp_path):
+    """Greedy bots build, upgrade, research, take tiles and form federations."""
+    game = boardrules.new_game("gaia-project", players=3, seed=1)
+    play_out(game, make_bot("greedy", 1))
+    doc, report = _round_trip(game, tmp_path)
+    _assert_equal_games(game, report)
+    kinds = {c.keyword for line in doc["moves_clean"][1:] for c in N.parse_line(line).commands}
+    assert {"faction", "build", "booster", "pass", "up", "tech", "charge"} <= kinds
+
+
+def test_unfinished_game_round_trips(tmp_path):
+    game = boardrules.new_game("gaia-project", players=2, seed=5)
+    _play_some(game, make_bot("random", 5), 120)
+    assert not game.over
+    _, report = _round_trip(game, tmp_path)
+    _assert_equal_games(game, report)
+
+
+@pytest.mark.parametrize("name", RECORD_NAMES)
+def test_shared_record_replay_round_trips(name, tmp_path):
+    """Each real game, replayed, exported and replayed again: the same final state, and the
+    exported lines say what the site's lines say (same commands, annotations aside)."""
+    record = load_record(shared_path("gaia-records", f"{name}.json"))
+    out = replay_record(record)
+    assert out.ok, out.first_problem()
+    doc, report = _round_trip(out.game, tmp_path)
+    _assert_equal_games(out.game, report)
+    assert doc["factions"] == list(record.factions)
+    assert doc["setup"]["tiles"]["roundScoring"] == list(record.setup.tiles.round_scoring)
+
+
+def test_lines_are_canonical_site_notation():
+    """Every exported line parses (gaia-notation.md §2.2) and prints back as written; the dealt
+    tiles are fixed by ``set`` setup lines after ``init``."""
+    game = boardrules.new_game("gaia-project", players=4, seed=3)
+    play_out(game, make_bot("random", 3))
+    doc = export_game(game)
+    assert doc["moves_clean"][0] == f"init 4 {game.seed}"
+    for line in doc["moves_clean"]:
+        assert str(N.parse_line(line)) == line
+    lead = doc["moves_clean"][1:doc["setup"]["consumesLeadingMoves"]]
+    sets = [N.parse_line(x).commands[0] for x in lead]
+    assert all(isinstance(c, N.SetTile) for c in sets)
+    assert {c.kind for c in sets} == {"techTile", "advTechTile", "booster", "roundScoringTile",
+                                      "finalScoringTile", "terraformingFederation"}
+    # the raw lines differ only by the bowls annotations
+    for raw, clean in zip(doc["moves"], doc["moves_clean"]):
+        assert N.parse_line(raw) == N.parse_line(clean)
+
+
+def test_untranslatable_action_is_named():
+    """A module's action without a site line (the auction) is refused naming it."""
+    game = boardrules.new_game("gaia-project", players=2, seed=1, modules=["auction"])
+    _play_some(game, make_bot("random", 1), 40)
+    with pytest.raises(ExportError, match="auction_faction"):
+        export_game(game)
+
+
+def test_export_command(tmp_path):
+    plugins.manager().hook.boardrules_cli(app=app)
+    game = boardrules.new_game("gaia-project", players=2, seed=4)
+    play_out(game, make_bot("random", 4))
+    rec = tmp_path / "game.json"
+    rec.write_text(game.save(), encoding="utf-8")
+    out = tmp_path / "site.json"
+    result = CliRunner().invoke(app, ["export", str(rec), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["factions"] == export_game(game)["factions"]
+    again = CliRunner().invoke(app, ["replay", str(out)])
+    assert again.exit_code == 0 and "final state matches" in again.output
+    bad = CliRunner().invoke(app, ["export", str(tmp_path / "missing.json"), "-o", str(out)])
+    assert bad.exit_code == 1 and "missing.json" in bad.output and "Traceback" not in bad.output
