@@ -376,7 +376,7 @@ def npc_type(ctx, name) -> C.ShipType:
     f = ctx.rs.entities[name].fields
     size = C.SizeClass(f["size"])
     return C.ShipType(name, size, f["initiative"], f["hull"], f["computer"], f["shield"], f["cannons"],
-                      f["missiles"])
+                      f["missiles"], f["regenerates"])
 
 
 def _count_ships(ctx, p, cls) -> int:
@@ -391,7 +391,8 @@ def _builds(ctx):
 def build_sites(ctx):
     """Every ship class and structure in every hex ``me`` controls: ``"what@hex"``. What may be
     built is the rules' ``build_step``."""
-    builds = _builds(ctx)
+    structures = _kind(ctx, "structure")
+    builds = [w for w in _builds(ctx) if w not in structures or _f(ctx, w, "built")]
     return tuple(f"{what}@{h}" for h in _controlled(ctx, ctx.player()) for what in builds)
 
 
@@ -872,21 +873,8 @@ def battle_next_round(ctx):
     if b["status"] != "round":
         raise ctx.violation("the engagement round has not ended")
     b.update(idx=0, rounds=b["rounds"] + 1, status="done" if b["rounds"] + 1 >= MAX_ROUNDS else "next")
-    _regenerate(ctx, b)
+    b["state"] = _engine(ctx, b).regenerated(b["state"])   # regenerating ships repair (RotA)
     _set(ctx, "battle", (), _freeze(b))
-
-
-def _regenerate(ctx, b) -> None:
-    """NPC ships remove their ``regenerates`` damage after every engagement round (RotA
-    Regeneration: one damage cube [seed])."""
-    state = list(b["state"])
-    for side, party in enumerate((b["att"], b["dfn"])):
-        if party == NPC:
-            keys = _type_keys(ctx, b["h"], NPC)
-            state[side] = tuple(
-                tuple(sorted((max(0, d - _f(ctx, n, "regenerates")) for d in ds), reverse=True))
-                for (_, n), ds in zip(keys, state[side]))
-    b["state"] = tuple(state)
 
 
 @primitive("battle_status", returns="text")
@@ -1129,52 +1117,59 @@ def end_battle(ctx):
 
 # ---- after the battles: population, control -------------------------------------------------------
 
-def _sole_player(ctx, h):
-    """The one player with ships in ``h`` when no other player's ships or hostile NPCs are there."""
-    owners = {owner for owner, _ in _ships(ctx, h)}
-    if len(owners) != 1:
-        return None
-    p = owners.pop()
-    return None if _hostile_npcs(ctx, h, p) else p
+def _holders(ctx, h) -> tuple:
+    """The players whose ships hold ``h``, in order of entry: all on one side (``allies``, who
+    fight as one [seed, alliances]) with no NPC there hostile to any of them; () otherwise."""
+    owners = tuple(dict.fromkeys(o for o, _ in _ships(ctx, h)))
+    if not owners:
+        return ()
+    side = _side(ctx, owners[0])
+    if any(o not in side or _hostile_npcs(ctx, h, o) for o in owners):
+        return ()
+    return owners
+
+
+def _enemy_held(ctx, h) -> tuple:
+    """The holders of ``h`` when its controller is not on their side, else ()."""
+    ps = _holders(ctx, h)
+    ctrl = _v(ctx, "controller", h)
+    return ps if ps and ctrl is not None and ctrl not in _side(ctx, ps[0]) else ()
 
 
 @primitive("bombard_hexes", returns="list:hex")
 def bombard_hexes(ctx):
-    """Hexes where one player's ships face another player's population cubes."""
-    out = []
-    for h in _hexes(ctx):
-        p = _sole_player(ctx, h)
-        ctrl = _v(ctx, "controller", h)
-        if p is not None and ctrl is not None and ctrl != p and _v(ctx, "cubes", h):
-            if bombard_dice.fn(ctx, h) != 0:
-                out.append(h)
-    return tuple(out)
+    """Hexes where one side's ships (a player and their allies) face an enemy's population."""
+    return tuple(h for h in _hexes(ctx)
+                 if _v(ctx, "cubes", h) and _enemy_held(ctx, h) and bombard_dice.fn(ctx, h) != 0)
 
 
-def _auto_bombard(ctx, h, p) -> bool:
+def _auto_bombard(ctx, h, ps) -> bool:
+    """Whether every cube dies without a roll: a holder's ``destroys_population`` technology
+    (with allies, any holder's [X: the seed does not say]) or the victim's weak population."""
     ctrl = _v(ctx, "controller", h)
-    return _tech_gives(ctx, p, "destroys_population") \
+    return any(_tech_gives(ctx, p, "destroys_population") for p in ps) \
         or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
 
 
-def _bombard_dice(ctx, h, p):
+def _bombard_dice(ctx, h, ps):
     out = []
     for owner, cls in _ships(ctx, h):
-        if owner == p:
-            t = ship_type(ctx, p, cls)
+        if owner in ps:
+            t = ship_type(ctx, owner, cls)
             out += [(d, t.computer) for d in t.cannons]
     return out
 
 
 @primitive("bombard_dice", returns="int", h="hex")
 def bombard_dice(ctx, h):
-    """Dice the ships in ``h`` roll at population: -1 when every cube dies without a roll."""
-    p = _sole_player(ctx, h)
-    if p is None:
+    """Dice the ships holding ``h`` (all the allies' together) roll at an enemy's population:
+    -1 when every cube dies without a roll."""
+    ps = _enemy_held(ctx, h)
+    if not ps:
         return 0
-    if _auto_bombard(ctx, h, p):
+    if _auto_bombard(ctx, h, ps):
         return -1
-    return len(_bombard_dice(ctx, h, p))
+    return len(_bombard_dice(ctx, h, ps))
 
 
 @primitive("apply_bombard", effect=True, h="hex", rolls="any")
@@ -1183,14 +1178,14 @@ def apply_bombard(ctx, h, rolls):
     attacker's choice (eclipse.md §4 case 7 [S rules p.20 via BGG]). When the kills leave a
     choice the attacker makes it cube by cube (:func:`bombard_options`); with ``auto_combat``
     or when every cube dies, they die at once (latest placed first [X])."""
-    p = _sole_player(ctx, h)
-    if p is None:
+    ps = _enemy_held(ctx, h)
+    if not ps:
         return
     cubes = list(_v(ctx, "cubes", h) or ())
-    if _auto_bombard(ctx, h, p):
+    if _auto_bombard(ctx, h, ps):
         kills = len(cubes)
     else:
-        dice = _bombard_dice(ctx, h, p)
+        dice = _bombard_dice(ctx, h, ps)
         if len(rolls) != len(dice):
             raise ctx.violation(f"this bombardment rolls {len(dice)} dice, got {len(rolls)}")
         kills = sum(d for (d, comp), r in zip(dice, rolls) if r == 6 or (r != 1 and r + comp >= 6))
@@ -1221,9 +1216,24 @@ def bombard_options(ctx, h):
 
 @primitive("holder", returns="player", h="hex")
 def holder(ctx, h):
-    """The one player whose ships hold ``h`` (no other player's ships, no hostile NPCs), or
-    none: who attacks its population, takes it over or may claim it."""
-    return _sole_player(ctx, h)
+    """The first to have entered of the players holding ``h`` (:func:`holders`), or none: who
+    picks the cubes a bombardment kills [X: the seed's order of entry for allies' claims]."""
+    ps = _holders(ctx, h)
+    return ps[0] if ps else None
+
+
+@primitive("holders", returns="list:player", h="hex")
+def holders(ctx, h):
+    """The players whose ships hold ``h``, in order of entry: one player, or allies fighting as
+    one side; none while enemies (or NPCs hostile to them) are there too."""
+    return _holders(ctx, h)
+
+
+@primitive("held_by_enemies", returns="bool", h="hex")
+def held_by_enemies(ctx, h):
+    """Whether ships of players not on the side of ``h``'s controller hold ``h``: they attack its
+    population and, once no cube is left, take the controller's disc off."""
+    return bool(_enemy_held(ctx, h))
 
 
 @primitive("kill_cube", effect=True, h="hex", cube="text")

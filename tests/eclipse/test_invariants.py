@@ -52,6 +52,12 @@ def _kind(g, kind):
     return g.ruleset.by_kind[kind]
 
 
+def squares_of_structures(g, h) -> set:
+    """The population squares the structures standing in ``h`` add (the orbital's ``o``)."""
+    return {_field(g, w, "square") for w in _kind(g, "structure")
+            if _field(g, w, "square") and g.get(f"{w}_at", index=h)}
+
+
 # ---- invariants ------------------------------------------------------------------------------
 
 def check_invariants(g) -> None:
@@ -78,7 +84,7 @@ def check_invariants(g) -> None:
         assert len(set(squares)) == len(squares), f"two cubes on one square of {h}: {cubes}"
         planets = _field(g, g.get("sector_at", index=h), "planets")
         for sq in squares:
-            assert (sq == "o" and g.get("orbital_at", index=h)) or int(sq) < len(planets), (h, cubes)
+            assert sq in squares_of_structures(g, h) or int(sq) < len(planets), (h, cubes)
     for key in values:                          # no ships left on a hex that does not exist
         if key[:2] == ("v", "ships") and values[key]:
             assert key[2] in hexes, key

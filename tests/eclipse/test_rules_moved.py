@@ -121,3 +121,38 @@ def test_build_what_the_species_can_pay_with_its_technology_within_the_limits():
     _set(g, r__materials__0=30, **{"v__ships__" + HOME: ((0, "dreadnought"),) * 2})
     assert "dreadnought@2,0" not in _builds(g)      # both dreadnoughts are on the board
     check_invariants(g)
+
+
+def test_allies_attack_population_together_and_never_an_ally():
+    """Seed (RotA alliances): allies fight as one side, so the ships of both attack the
+    population of an enemy's hex they hold (all their cannons roll) and take the disc off once
+    no cube is left; an ally's hex is not attacked. The first ally to have entered picks the
+    cubes [X]."""
+    from boardrules.game import Action
+    from boardrules.runtime import CHANCE
+
+    from .test_combat_play import FAR, _stage
+    g = new(3)
+    g.auto_chance = False
+    _set(g, v__allies__0=(1,), v__allies__1=(0,))
+    _stage(g, FAR, "s301", ships=[(1, "interceptor"), (0, "interceptor")], controller=2,
+           cubes=("0:money", "1:science"))
+    for p in (1, 2, 3):
+        g.play(f"p{p} pass_turn")
+    d = g.state.pending[0]
+    assert (d.player, d.label) == (CHANCE, "rolls")
+    g.play(Action(CHANCE, "rolls", ((6, 6),)))      # two hits: both cubes die
+    assert g.get("cubes", index=FAR) == ()
+    assert g.get("controller", index=FAR) is None    # the disc is taken off
+    check_invariants(g)
+
+
+def test_an_allys_ships_neither_bombard_nor_take_over_its_hex():
+    from .test_combat_play import FAR, _stage
+    g = new(3)
+    _set(g, v__allies__0=(1,), v__allies__1=(0,))
+    _stage(g, FAR, "s301", ships=[(1, "interceptor")], controller=0, cubes=("0:money",))
+    for p in (1, 2, 3):
+        g.play(f"p{p} pass_turn")
+    assert g.get("cubes", index=FAR) == ("0:money",) and g.get("controller", index=FAR) == 0
+    check_invariants(g)

@@ -487,3 +487,52 @@ def test_lost_planet_may_use_qic_for_range():
     assert far                                    # range 4 + 2 for the QIC
     g.play(boardrules.Action(0, "lost_at", (far[0],)))
     assert res(g, "qic", 0) == 0 and var(g, "planet", far[0]) == "l"
+
+
+# ---- burning (§9; Itars §4) ----------------------------------------------------------------------
+
+def test_burnt_token_leaves_the_game_except_for_itars():
+    """Burning removes a bowl-II token from the game; the Itars' goes to the Gaia area (§4)."""
+    for faction in ("terrans", "itars"):
+        g = start(2, (faction, "hadsch_hallas"))
+        b1, b2, b3 = bowls(g, 0)
+        assert b2 >= 2
+        before = (res(g, "gaia_power", 0), res(g, "tokens_removed", 0))
+        g.play(boardrules.Action(0, "convert", ("burn",)))
+        assert bowls(g, 0) == (b1, b2 - 2, b3 + 1)
+        to_gaia = 1 if faction == "itars" else 0
+        assert (res(g, "gaia_power", 0), res(g, "tokens_removed", 0)) == \
+            (before[0] + to_gaia, before[1] + 1 - to_gaia), faction
+        check_invariants(g)
+
+
+# ---- the faction board's income tracks and upgrade paths (§2; Bescods, Nevlas §4) --------------
+
+def _income_with(faction, built):
+    """Credits, knowledge and bowls a round's income brings with ``built`` TS/labs more."""
+    g = start(2, (faction, "hadsch_hallas"))
+    patch(g, {("v", "built", 0, b): n for b, n in built.items()})
+    pass_everyone(g)
+    return res(g, "credits", 0), res(g, "knowledge", 0), bowls(g, 0)
+
+
+def test_trading_station_and_lab_income_come_from_the_faction_board():
+    for faction, ts2, lab2 in (("terrans", (7, 0), (0, 2)), ("bescods", (0, 2), (7, 0)),
+                               ("nevlas", (7, 0), (0, 0))):
+        c0, k0, b0 = _income_with(faction, {})
+        c, k, b = _income_with(faction, {"ts": 2})
+        assert (c - c0, k - k0) == ts2, faction
+        c, k, b = _income_with(faction, {"lab": 2})
+        assert (c - c0, k - k0) == lab2, faction
+        assert (b != b0) == (faction == "nevlas"), faction     # Nevlas labs: 2 power each
+
+
+def test_bescods_upgrade_a_trading_station_to_an_academy_not_a_pi():
+    for faction, options in (("terrans", {"lab", "pi"}), ("bescods", {"lab", "ac1", "ac2"})):
+        g = start(2, (faction, "hadsch_hallas"))
+        h = home_mine(g, 0)
+        patch(g, {("v", "bld", h): "ts", ("v", "pval", h): 2, ("v", "built", 0, "mine"): 1,
+                  ("v", "built", 0, "ts"): 1, ("r", "credits", 0): 30, ("r", "ore", 0): 20,
+                  ("r", "knowledge", 0): 0})
+        assert {a.args[1] for a in g.legal_actions(0) if a.name == "upgrade" and a.args[0] == h} \
+            == options, faction

@@ -128,6 +128,27 @@ def test_end_scoring_of_developments():
     assert g.scores()[0]["sources"]["score_developments"] == 3 + artifacts + 5
 
 
+def test_shellworld_has_a_science_population_square():
+    """Seed: the Shellworld tile has one science population square (cube notation ``w``)."""
+    from tests.eclipse.test_invariants import check_invariants
+    g = _start()
+    options = lambda: {str(a.args[0]) for a in g.legal_actions() if a.name == "colonize"}
+    assert not any("|w:" in o for o in options())
+    _supply(g, "dev_shellworld", materials=20)
+    g.play("p1 develop")
+    g.play("p1 dev dev_shellworld")
+    g.play(f"p1 tile_hex {HOME}")
+    assert {o for o in options() if "|w:" in o} == {f"{HOME}|w:science"}
+    g.play(f"p1 colonize {HOME}|w:science")
+    assert f"w:science" in g.get("cubes", index=HOME)
+    assert not any("|w:" in o for o in options())
+    from boardrules_eclipse.primitives import build_sites
+    sites = build_sites.fn(Context(g.ruleset, g.state.values, me=0))
+    assert sites and not any(s.startswith("shellworld@") for s in sites)   # never built
+    check_invariants(g)
+    developments_invariant(g)
+
+
 @SETTINGS
 @given(data=st.data())
 def test_random_games_with_developments(data):

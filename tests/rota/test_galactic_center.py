@@ -65,11 +65,13 @@ def test_the_dreadnought_replaces_the_gcds_on_either_side():
 
 
 def test_dreadnought_stats_reach_the_combat_engine():
-    """eclipse-rota.md §4 [D J]: side 2 fires 4 ion missiles and an antimatter cannon."""
+    """eclipse-rota.md §4 [D J]: side 1 regenerates, side 2 fires 4 ion missiles and an
+    antimatter cannon (the same ship types the odds calculator solves)."""
     g = _start()
     ctx = Context(g.ruleset, g.state.values, me=0)
     regen, missiles = (npc_type(ctx, n) for n in SIDES)
-    assert (regen.initiative, regen.hull, regen.computer, regen.cannons, regen.missiles) == (3, 5, 2, (2, 2), ())
+    assert (regen.initiative, regen.hull, regen.computer, regen.cannons, regen.missiles,
+            regen.regenerate) == (3, 5, 2, (2, 2), (), 1)
     assert (missiles.initiative, missiles.hull, missiles.cannons, missiles.missiles) == (4, 3, (4,), (1, 1, 1, 1))
 
 

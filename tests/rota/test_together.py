@@ -1,0 +1,29 @@
+"""The Rise of the Ancients modules built so far, all on at once: random games keep the base
+game's invariants and every module's own (the module-combination property of
+tests/test_module_combinations.py also draws random subsets of them)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from .common import SETTINGS, play_random
+from .test_developments import developments_invariant
+from .test_galactic_center import takeover_invariant
+from .test_warp_portals import warp_invariant
+
+MODULES = ("warp-portals", "developments", "galactic-center-takeover")
+
+
+def _all(g) -> None:
+    warp_invariant(g)
+    developments_invariant(g)
+    takeover_invariant(g)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_random_games_with_every_module(data):
+    g = play_random(data, MODULES, _all, prefer=("develop", "move"),
+                    money=data.draw(st.sampled_from([0, 30])))
+    assert g.ruleset.modules == tuple(sorted(MODULES))
