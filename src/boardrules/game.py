@@ -523,17 +523,31 @@ class Game:
         env: dict[str, Any] = {}
         for i, (prm, v) in enumerate(zip(adef.params, args)):
             ctx.env = dict(env)
-            if v not in self._domain(ctx, adef, i):  # the rule's own words when it has them
-                raise RuleViolation(f"{prm.message} ({format_value(v)})" if prm.message else
-                                    f"{format_value(v)} is not a possible {prm.name}",
-                                    adef.name, prm.span)
-            env[prm.name] = v
             where = ctx.rs.param_wheres[adef.name][i]
+            if v not in self._domain(ctx, adef, i):
+                raise RuleViolation(self._outside_domain(ctx, prm, where, env, v), adef.name, prm.span)
+            env[prm.name] = v
             ctx.env = dict(env)
             if where is not None and not where(ctx):
                 raise RuleViolation(prm.message or f"{format_value(v)} is not a possible {prm.name} here",
                                     adef.name, prm.where.span)
         ctx.env = {}
+
+    @staticmethod
+    def _outside_domain(ctx: Any, prm: Any, where: Any, env: dict[str, Any], v: Any) -> str:
+        """Why ``v`` is refused for ``prm`` although it is not among the choices at all: the
+        rule's own words where its condition fails for ``v`` too (it says why, in the game's
+        terms), else the plain fact; a condition about something else (a precondition written
+        on the parameter) must not be blamed for a value that was never a choice."""
+        if prm.message and where is not None:
+            ctx.env = {**env, prm.name: v}
+            try:
+                blamed = not where(ctx)
+            except Exception:  # the rules never expected this value: their words still fit
+                blamed = True
+            if blamed:
+                return f"{prm.message} ({format_value(v)})"
+        return f"{format_value(v)} is not a possible {prm.name}"
 
     def _end_turn(self, ctx: Any, pending: Any, player: Any) -> None:
         turn = ctx.get(("f", "turn"))

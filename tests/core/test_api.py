@@ -120,3 +120,15 @@ def test_legal_actions_index_and_show_the_first_few(game):
 def test_the_package_is_marked_typed():
     from importlib import resources
     assert resources.files("boardrules").joinpath("py.typed").is_file()
+
+
+def test_a_value_that_was_never_a_choice_is_not_blamed_on_an_unrelated_condition():
+    """A condition written on a parameter that holds for the refused value (a precondition
+    about something else) does not explain the refusal: the plain fact is given instead."""
+    text = HARVEST.replace("action buy(c: card) main {",
+                           'action buy(c: card where 1 > 0 else "the market is closed") main {')
+    game = boardrules.new_game(texts={"h.rules": text}, players=3, seed=1)
+    before = game.state
+    with pytest.raises(IllegalActionError, match=r"nothing.* is not a possible c \[rule: buy"):
+        game.play(Action(2, "buy", ("nothing",)))
+    assert game.state == before
