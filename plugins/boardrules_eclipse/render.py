@@ -35,6 +35,8 @@ MARGIN = 18.0
 #: Seat colours (the six player colours of the box), each with an outline that shows on it.
 PLAYER_COLOURS = (("#d8342c", "#2a0806"), ("#2f6fd6", "#06122a"), ("#2fa844", "#062a0e"),
                   ("#f0cc2a", "#3a3000"), ("#f2f2f2", "#202020"), ("#2a2a2a", "#e0e0e0"))
+#: NPC ships (Ancients, Guardians, GCDS): magenta, far from every seat colour (red is player 1's).
+NPC_COLOURS = {"crest": ("#d13fd1", "#fbe0fb"), "core": ("#8a1a8a", "#f0a8f0")}
 RESOURCE_COLOURS = {"money": "#f39a1e", "science": "#ea6cb4", "materials": "#a5673a",
                     "any": "#c9c9cf"}
 RING_FILLS = {0: "#2c2452", 1: "#1d2753", 2: "#172042", 3: "#111833"}
@@ -229,8 +231,8 @@ def _key_label(x: float, y: float, text: str) -> str:
 
 def _npc(kind: str, x: float, y: float, cls: str | None = None, r: float | None = None, *,
          icon: str = "crest", title: str = "") -> str:
-    """An NPC ship by its ``icon`` (ships.rules): ``crest`` (red), ``core`` (a large dark red
-    disc); or, for ``kind == "discovery"``, a discovery tile."""
+    """An NPC ship by its ``icon`` (ships.rules): ``crest`` (magenta), ``core`` (a large dark
+    magenta disc), in :data:`NPC_COLOURS`; or, for ``kind == "discovery"``, a discovery tile."""
     if kind == "discovery":
         a = SIZE * 0.14
         return (f'<rect class="{cls or "discovery"}" x="{_n(x - a / 2)}" y="{_n(y - a / 2)}" '
@@ -239,12 +241,13 @@ def _npc(kind: str, x: float, y: float, cls: str | None = None, r: float | None 
     if icon == "core":
         r = r or SIZE * 0.15
         return (f'<circle class="{cls or "npc " + kind}" cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" '
-                f'fill="#7a0c14" stroke="#ff5a5a" stroke-width="2.5">'
+                f'fill="{NPC_COLOURS["core"][0]}" stroke="{NPC_COLOURS["core"][1]}" stroke-width="2.5">'
                 f'<title>{escape(title or kind)}</title></circle>')
     r = SIZE * 0.085
     d = (f"M{_n(x)},{_n(y - r)} L{_n(x + r)},{_n(y - r * 0.2)} L{_n(x + r * 0.6)},{_n(y + r)} "
          f"L{_n(x - r * 0.6)},{_n(y + r)} L{_n(x - r)},{_n(y - r * 0.2)} Z")
-    return (f'<path class="{cls or "npc " + kind}" d="{d}" fill="#c8242c" stroke="#ffd0d0" '
+    return (f'<path class="{cls or "npc " + kind}" d="{d}" fill="{NPC_COLOURS["crest"][0]}" '
+            f'stroke="{NPC_COLOURS["crest"][1]}" '
             f'stroke-width="1.2" stroke-linejoin="round"><title>{escape(title or kind)} ship</title>'
             f'</path>')
 
