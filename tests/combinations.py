@@ -55,6 +55,8 @@ def draw_modules(game: str, players: int, pick: Pick) -> tuple:
         try:
             mods = plugins.resolve_modules(game, request + [token])
             plugins.check_players(game, mods, players)
+            if token == "-factions" and game == "gaia-project":
+                continue    # the standard factions: without them only third-party ones are left
         except PluginError:
             continue
         request.append(token)

@@ -64,7 +64,7 @@ def _lab_upgrade(g):
 @pytest.mark.parametrize("faction,bonus", [("weavers", 1), ("terrans", 0)])
 def test_weavers_gain_an_ore_when_they_upgrade_to_a_lab(weavers, faction, bonus):
     g = boardrules.new_game(GAME, players=2, seed=2)
-    assert g.ruleset.modules == ("weavers",)      # on by default, as its ModuleSpec says
+    assert g.ruleset.modules == ("factions", "weavers")   # both on by default, as their ModuleSpecs say
     _to_actions(g, faction)
     action = _lab_upgrade(g)
     g.play(action)
@@ -118,7 +118,7 @@ PLAY = """
 import random, boardrules
 for seed in (1, 2, 3):
     g = boardrules.new_game("gaia-project", players=3, seed=seed)
-    assert g.ruleset.modules == ("weavers",), g.ruleset.modules
+    assert g.ruleset.modules == ("factions", "weavers"), g.ruleset.modules
     g.play("p1 pick_faction weavers")
     rnd = random.Random(seed)
     while not g.over:

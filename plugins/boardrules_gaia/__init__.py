@@ -7,7 +7,7 @@ when a ruleset is built so that importing the plugin stays light.
 
 from __future__ import annotations
 
-from boardrules.errors import BoardrulesError
+from boardrules.errors import BoardrulesError, PluginError
 from boardrules.plugins import GameSpec, ModuleSpec, hookimpl, rule_files_dir
 
 GAME = "gaia-project"
@@ -52,10 +52,16 @@ def boardrules_primitives(game):
 
 @hookimpl
 def boardrules_ruleset_built(ruleset):
-    """The option ``factions`` names factions of this ruleset (issue 7)."""
-    if ruleset.game != GAME or "factions" not in ruleset.options:
+    """The option ``factions`` names factions of this ruleset (issue 7); some module (by default
+    ``factions``) must offer factions at all."""
+    if ruleset.game != GAME:
         return
     known = ruleset.by_kind.get("faction", ())
+    if not known:
+        raise PluginError("gaia-project needs factions: switch on the module 'factions' "
+                              "(on by default) or another module that adds some")
+    if "factions" not in ruleset.options:
+        return
     unknown = [n for n in ruleset.option("factions") if n not in known]
     if unknown:
         raise BoardrulesError(f"option 'factions': no faction {', '.join(map(repr, unknown))}; "

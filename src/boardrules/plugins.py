@@ -19,7 +19,7 @@ from .errors import PluginError
 
 hookimpl = pluggy.HookimplMarker("boardrules")
 
-BUNDLED = ("boardrules_demo", "boardrules_gaia", "boardrules_eclipse",
+BUNDLED = ("boardrules_demo", "boardrules_gaia", "boardrules_gaia_factions", "boardrules_eclipse",
            "boardrules_eclipse_warp_portals", "boardrules_eclipse_developments",
            "boardrules_eclipse_galactic_center")
 

@@ -1,0 +1,20 @@
+"""Gaia Project's 14 factions as a module (``-m factions``, on by default; issue 7).
+
+The base game (:mod:`boardrules_gaia`) keeps what every faction shares: the kind ``faction``
+with its fields and slots, income, power and the procedures the factions call. This module
+adds the 14 standard factions (gaia-project.md §4; seed 002, 種族), their once-per-round
+actions and their own conversions. Content only: ``rules/factions.rules``.
+"""
+
+from __future__ import annotations
+
+from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+
+NAME = "factions"
+
+
+@hookimpl
+def boardrules_modules():
+    return [ModuleSpec(NAME, "gaia-project", (rule_files_dir(__file__) / "factions.rules",),
+                       "the 14 standard factions with their abilities, planetary institutes and "
+                       "academies", title="Factions", default=True)]
