@@ -57,3 +57,15 @@ def test_the_budget_must_be_at_least_one(tmp_path):
     for command in (["play", "harvest", "--players", "2"], ["replay", str(_record(tmp_path))]):
         result = runner.invoke(app, command + ["--max-steps", "0"])
         assert result.exit_code == 2 and "--max-steps" in result.output
+
+
+def test_a_site_record_replay_takes_the_budget():
+    """The Gaia site-record replay builds its game with the budget it is given (hook
+    ``boardrules_replay``): a tiny one stops it at the first action, the default replays it."""
+    from tests.conftest import shared_path
+    path = shared_path("gaia-records", "djfjjv4k.json")
+    small = runner.invoke(app, ["replay", str(path), "--max-steps", "3"], env={"COLUMNS": "200"})
+    assert small.exit_code == 1 and "Traceback" not in small.output
+    assert "more than 3 steps" in small.output
+    roomy = runner.invoke(app, ["replay", str(path)], env={"COLUMNS": "120"})
+    assert roomy.exit_code == 0, roomy.output

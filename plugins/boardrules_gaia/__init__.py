@@ -69,10 +69,10 @@ def boardrules_ruleset_built(ruleset):
 
 
 @hookimpl
-def boardrules_replay(path, data, check):
+def boardrules_replay(path, data, check, max_steps):
     """Replay a record of the largest Gaia Project play site (``shared/gaia-records``)."""
     from .replay import boardrules_report
-    return boardrules_report(path, data, check)
+    return boardrules_report(path, data, check, max_steps)
 
 
 @hookimpl

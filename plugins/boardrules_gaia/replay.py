@@ -53,7 +53,7 @@ import attrs
 from boardrules.errors import IllegalActionError
 from boardrules.game import DONE, Action, Game
 from boardrules.ruleset import build_ruleset
-from boardrules.runtime import CHANCE
+from boardrules.runtime import CHANCE, MAX_STEPS
 
 from . import geometry as G
 from . import notation as N
@@ -177,17 +177,18 @@ def setup_outcomes(record: Record) -> dict[str, list]:
 NO_EFFECT = "an action without effect is illegal"
 
 
-def new_replay_game(record: Record, lenient: bool = False) -> Game:
+def new_replay_game(record: Record, lenient: bool = False, max_steps: int = MAX_STEPS) -> Game:
     """A game of the record's player count on its map, before any chance draw, with the modules
     its options switch on (:func:`.site_options.site_modules`); ``lenient`` sets the option
-    ``lenient_no_effect`` (actions without effect allowed, §13)."""
+    ``lenient_no_effect`` (actions without effect allowed, §13); ``max_steps``: the execution
+    budget per action (:func:`boardrules.new_game`)."""
     options = {"fixed_map": map_option(record)}
     if lenient:
         options["lenient_no_effect"] = True
     if record.options.get("auction"):
         options["auction_form"] = record.options["auction"]
     rs = build_ruleset(GAME, modules=site_modules(record.options), options=options)
-    return Game(rs, record.players, record.seed, auto_chance=False)
+    return Game(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
 
 
 # ---- translation ---------------------------------------------------------------------------------
@@ -195,11 +196,12 @@ def new_replay_game(record: Record, lenient: bool = False) -> Game:
 class Replayer:
     """Plays a record's lines on a game; see the module docstring."""
 
-    def __init__(self, record: Record, *, strict: bool = False, check: bool = True, lenient: bool = False):
+    def __init__(self, record: Record, *, strict: bool = False, check: bool = True, lenient: bool = False,
+                 max_steps: int = MAX_STEPS):
         self.record = record
         self.strict = strict
         self.check = check
-        self.game = new_replay_game(record, lenient)
+        self.game = new_replay_game(record, lenient, max_steps)
         self.gmap = record.build_map()
         self.outcomes = {k: list(v) for k, v in setup_outcomes(record).items()}
         self.random_factions = "random-factions" in self.game.ruleset.modules
@@ -761,7 +763,7 @@ def compare_final(game: Game, record: Record) -> tuple[str, ...]:
 # ---- entry points --------------------------------------------------------------------------------
 
 def replay_record(record: Record | str | Path, *, strict: bool = False, check: bool = True,
-                  lenient: bool | None = None) -> Outcome:
+                  lenient: bool | None = None, max_steps: int = MAX_STEPS) -> Outcome:
     """Replay a record to its end or to its first divergence; compare with ``final``.
 
     Raises :class:`.site_options.UnsupportedOption` before the first move when the record's
@@ -777,16 +779,16 @@ def replay_record(record: Record | str | Path, *, strict: bool = False, check: b
     if not isinstance(record, Record):
         record = load_record(record)
     check_site_options(record.options, len(record.setup.placement.sectors))
-    out = _replay(record, strict, check, bool(lenient))
+    out = _replay(record, strict, check, bool(lenient), max_steps)
     if lenient is None and out.divergence is not None and NO_EFFECT in out.divergence.reason:
-        again = _replay(record, strict, check, True)
+        again = _replay(record, strict, check, True, max_steps)
         return attrs.evolve(again, lenient_reason=str(out.divergence))
     return out
 
 
-def _replay(record: Record, strict: bool, check: bool, lenient: bool) -> Outcome:
+def _replay(record: Record, strict: bool, check: bool, lenient: bool, max_steps: int) -> Outcome:
     t0 = time.perf_counter()
-    rp = Replayer(record, strict=strict, check=check, lenient=lenient)
+    rp = Replayer(record, strict=strict, check=check, lenient=lenient, max_steps=max_steps)
     lines = record.lines
     n_lead = record.setup.consumes_leading_moves
     divergence = None
@@ -823,7 +825,7 @@ def is_site_record(data) -> bool:
             and isinstance(data.get("setup"), dict) and "final" in data and "factions" in data)
 
 
-def boardrules_report(path, data, check: bool = True):
+def boardrules_report(path, data, check: bool = True, max_steps: int = MAX_STEPS):
     """The :class:`boardrules.replay.ReplayReport` of a site record (``boardrules replay``):
     ``differences`` starts with the first divergence (move, line, reason), then every final field
     that differs. ``check=False`` still refuses actions that break a rule (the engine's fast path)."""
@@ -839,7 +841,7 @@ def boardrules_report(path, data, check: bool = True):
         record = load_record(path)
     except (RecordError, G.GeometryError) as err:  # a missing field, an unreadable line or map
         raise NotationError(f"{path}: {err}") from None
-    out = replay_record(record, check=check)
+    out = replay_record(record, check=check, max_steps=max_steps)
     diffs = ()
     if out.divergence is not None:
         diffs = (f"first divergence: {out.divergence}",)
