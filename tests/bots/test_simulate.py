@@ -105,6 +105,25 @@ def test_simulate_command(tmp_path):
     assert json.loads(first.save())["seed"] == 0
 
 
+def test_roles_are_factions_and_species():
+    from boardrules.bots import RandomBot
+    from boardrules.simulate import player_role
+
+    def advance(g, n):
+        bot = RandomBot(1)
+        for _ in range(n):
+            g.play(bot.choose(g))
+
+    g = boardrules.new_game("eclipse", players=3, seed=2)
+    advance(g, 40)
+    assert [player_role(g, p) for p in range(3)] == [g.get("species_of", p) for p in range(3)]
+    assert all(player_role(g, p) for p in range(3))
+    g = boardrules.new_game("gaia-project", players=2, seed=2)
+    advance(g, 20)
+    assert [player_role(g, p) for p in range(2)] == [g.get("myfaction", p) for p in range(2)]
+    assert player_role(boardrules.new_game("harvest", players=2, seed=1), 0) is None
+
+
 @pytest.mark.parametrize("args,message", [
     (["--bot", "chess"], "no bot 'chess'"), (["--bot", "p9=random"], "not a seat"),
     (["--players", "9"], "not 9"), (["--backend", "spark"], "no backend")])
