@@ -17,9 +17,6 @@ from tests.conftest import SHARED, shared_path
 
 CASE_NAMES = sorted(p.stem for p in (SHARED / "cases" / "gaia").glob("*.json")) or ["(missing)"]
 
-# The kind each file shows that is not fixed yet (README of shared/cases/gaia): none left.
-NOT_YET: dict[str, str] = {}
-
 _outcomes: dict = {}
 
 
@@ -30,11 +27,7 @@ def outcome(name) -> R.Outcome:
     return _outcomes[name]
 
 
-@pytest.mark.parametrize(
-    "name",
-    [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=NOT_YET[n])) if n in NOT_YET else n
-     for n in CASE_NAMES],
-)
+@pytest.mark.parametrize("name", CASE_NAMES)
 def test_case_replays_exactly_without_lenient_mode(name):
     rec, out = outcome(name)
     assert out.divergence is None, str(out.divergence)

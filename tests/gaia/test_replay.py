@@ -24,9 +24,6 @@ RECORD_NAMES = sorted(
     p.stem for p in (SHARED / "gaia-records").glob("*.json") if p.name != "INDEX.json"
 ) or ["(missing)"]
 
-# First divergence of the records that do not replay exactly yet (move = index in ``moves``).
-NOT_YET: dict[str, str] = {}
-
 
 def _load(name):
     return load_record(shared_path("gaia-records", f"{name}.json"))
@@ -42,11 +39,7 @@ def outcome(name) -> R.Outcome:
     return _outcomes[name]
 
 
-@pytest.mark.parametrize(
-    "name",
-    [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=NOT_YET[n])) if n in NOT_YET else n
-     for n in RECORD_NAMES],
-)
+@pytest.mark.parametrize("name", RECORD_NAMES)
 def test_record_replays_exactly(name):
     out = outcome(name)
     assert out.divergence is None, str(out.divergence)
