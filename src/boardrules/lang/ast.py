@@ -520,7 +520,7 @@ class TurnsStep:
     name: str
     order: object  # ("named", str) | ("reverse", str) | ("by", Expr)
     mode: str
-    rules: tuple  # ((kind, (action names...)), ...)
+    rules: tuple  # ((kind, (action names...), span), ...); ("lanes", Expr, span) for lanes
     span: Span = _span()
 
 

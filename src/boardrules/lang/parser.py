@@ -458,6 +458,9 @@ class _ToAst(Transformer):
     def turn_rule(self, meta, c):
         return (str(c[0]), tuple(str(x) for x in c[1:]), self._span(meta))
 
+    def lanes_rule(self, meta, c):
+        return ("lanes", c[0], self._span(meta))
+
     # --- statements ---
     def body(self, meta, c):
         return c[0] if isinstance(c[0], A.Block) else A.Block(stmts=(c[0],), span=self._span(meta))
