@@ -203,6 +203,24 @@ class Game:
         acted = st.values.get(("f", "acted")) or ()
         return frozenset(p for p in order if p not in acted)
 
+    def decisions_due(self) -> list[Decision]:
+        """The pending decisions that may be made now: the first one, or in a ``lanes`` step
+        the first of each lane (docs/api.md, "Interleaved turns")."""
+        pending = self.state.pending
+        if not pending:
+            return []
+        return [pending[0]] if pending[0].lane is None else _fronts(pending)
+
+    def chance_due(self) -> Decision | None:
+        """The chance decision to be made now (the first lane's waiting for chance), or None."""
+        pending = self.state.pending
+        if not pending:
+            return None
+        d = pending[0]
+        if d.lane is not None:
+            d = next((f for f in _fronts(pending) if f.player == CHANCE), d)
+        return d if d.player == CHANCE else None
+
     def legal_actions(self, player: int | None = None) -> "LegalActions":
         """A lazy view of the legal actions (of ``player``, else of everyone to act)."""
         self._check_player(player)
@@ -325,10 +343,8 @@ class Game:
 
     def _auto(self) -> None:
         while self.auto_chance and self.state.pending:
-            d = self.state.pending[0]
-            if d.lane is not None:  # interleaved turns: the first lane waiting for chance
-                d = next((f for f in _fronts(self.state.pending) if f.player == CHANCE), d)
-            if d.player != CHANCE:
+            d = self.chance_due()
+            if d is None:
                 break
             rng = random.Random(f"{self.seed}/{len(self.record.actions)}")
             if isinstance(d.options, Dice):
@@ -476,6 +492,8 @@ class Game:
         ctx.me = action.player
         if not args_checked and (check or any(w is not None for w in rs.param_wheres[action.name])):
             self._check_args(ctx, adef, action.args)
+        if "action_begins" in rs.triggers_by_event:
+            S.emit(ctx, "action_begins", [action.player, action.name])
         env = {p.name: v for p, v in zip(adef.params, action.args)}
         if adef.entity is not None:
             env["self"] = adef.entity

@@ -38,6 +38,7 @@ BUILTIN_NAMES = {
 # Events the engine raises itself (docs/plugins.md#events), beside those a game declares:
 # name -> ((parameter, type), ...).
 BUILTIN_EVENTS = {
+    "action_begins": (("p", "player"), ("action", "text")),
     "action_taken": (("p", "player"), ("action", "text")),
     "advanced": (("p", "player"), ("track", "text"), ("level", "int")),
     "round_begins": (("n", "int"),),
