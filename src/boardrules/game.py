@@ -747,7 +747,8 @@ class Game:
             if ctx.queued:  # decisions the engine's events queued
                 pending[:0] = ctx.queued
                 ctx.queued = []
-            self._run_queued(ctx, pending)
+            if pending and pending[0].player is None:  # a 'queue' block's turn has come
+                self._run_queued(ctx, pending)
             if pending and pending[0].lane is None or ctx.get(("f", "over")):
                 return  # (decisions of lanes wait in their lanes: the other lanes go on)
             stage_i = ctx.get(("f", "stage"))
