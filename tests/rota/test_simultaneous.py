@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import boardrules
 from boardrules import IllegalActionError
 
-from .common import SETTINGS, play_random
+from .common import SETTINGS, play_random, start
 
 
 def holders(g) -> list:
@@ -56,10 +56,7 @@ def test_random_games_with_simultaneous_play(data):
 
 
 def _start(players=4, seed=3, modules=("simultaneous",)):
-    g = boardrules.new_game("eclipse", players=players, seed=seed, modules=list(modules))
-    for p in range(players, 0, -1):
-        g.play(f"p{p} pick_species terrans")
-    return g
+    return start(players, modules, seed)
 
 
 @pytest.mark.parametrize("players, secondary", [(2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
