@@ -41,6 +41,14 @@ def invariants(game: str):
     return _generic if own is None else (lambda g: (own(g), _generic(g)))
 
 
+def with_module_invariants(check, modules):
+    """``check`` and the own invariants of the modules in ``modules`` that have one."""
+    from tests.rota.test_simultaneous import simultaneous_invariant
+    own = {"simultaneous": simultaneous_invariant}
+    extra = [own[m] for m in modules if m in own]
+    return check if not extra else (lambda g: (check(g), *(f(g) for f in extra)))
+
+
 def draw_modules(game: str, players: int, pick: Pick) -> tuple:
     """A random valid ``modules=`` request: modules in random order, each switched on (or a
     default one off) half of the time when that keeps the set valid for ``players``."""
@@ -79,7 +87,7 @@ def draw_example(game: str, pick: Pick, *, short: bool) -> dict:
 def play_example(game: str, pick: Pick, *, players, modules, seed, options, undo_every=5):
     """Play one whole random game with checks; return it."""
     g = boardrules.new_game(game, players=players, seed=seed, modules=modules, options=options)
-    check = invariants(game)
+    check = with_module_invariants(invariants(game), g.ruleset.modules)
     check(g)
     n = 0
     while not g.over:
