@@ -556,15 +556,13 @@ class Game:
         ordinary turn to everything else."""
         lanes = list(ctx.get(("f", "lanes")))
         fronts = {d.lane: d for d in reversed(pending)}
-        lane, deciding = None, False
-        for i, (_, player, _, _) in enumerate(lanes):
-            d = fronts.get(i)
-            if d is not None and (action.player, action.name) == (d.player, d.label):
-                lane, deciding = i, True
-                break
-            if d is None and player is not None and player == action.player:
-                lane = i
-                break
+        # (an answer first: its decider may be taking a turn in another lane)
+        lane = next((i for i in sorted(fronts)
+                     if (action.player, action.name) == (fronts[i].player, fronts[i].label)), None)
+        deciding = lane is not None
+        if lane is None:
+            lane = next((i for i, (_, player, _, _) in enumerate(lanes)
+                         if i not in fronts and player == action.player), None)
         if lane is None:
             raise RuleViolation(self._lane_refusal(lanes, fronts, action), "turn order")
         turn = ctx.get(("f", "turn"))

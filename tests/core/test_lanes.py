@@ -29,13 +29,14 @@ action work main {
   after turn { if len(pile) > 0 { draw x from pile { gain x coins } } }
 }
 action stop main { if not passed(me) { pass } }
+action ask(q: player in others) main { choose ok in [true, false] by q "agree" { if ok { gain 1 coins } } }
 action tip free { gain 0 coins }
 when turn_begins(p) { set begun = begun + [p] }
 when turn_ends(p) { set ended = ended + [p] }
 flow {
   rounds 2 {
     step play: turns seat until_all_pass {
-      main study, work, stop
+      main study, work, stop, ask
       free tip
       lanes [players[0], players[nplayers // 2]]
     }
@@ -85,6 +86,21 @@ def test_a_lane_decides_its_own_decisions_while_the_other_goes_on():
     # lane 0 would pass to p2, who holds nothing now: p2 takes it
     assert lane_players(g) == [1, 2] and g.players_to_act() == frozenset({1, 2})
     assert g.get("begun") == (0, 1, 2, 1) and g.get("ended") == (1, 0)
+
+
+def test_a_question_to_the_other_lanes_player_is_answered_in_the_askers_lane():
+    g = relay(3)
+    g.play("p1 ask p2")                                    # p2, who holds lane 1, must answer
+    assert g.players_to_act() == frozenset({1})            # (p1 waits for the answer)
+    legal = {str(a) for a in g.legal_actions()}
+    assert {"p2 ok true", "p2 ok false", "p2 work"} <= legal  # the answer, or p2's own turn
+    assert not any(a.startswith("p1 ") for a in legal)
+    g.play("p2 ok true")                                   # lane 0's decision, not p2's turn
+    assert g.get("coins", 0) == 1 and lane_players(g) == [0, 1]
+    g.play("p1 done")                                      # lane 0 waits: p2 holds lane 1
+    assert g.state.values[("f", "lanes")][0][:2] == (0, None) and lane_players(g) == [1]
+    g.play("p2 work")                                      # p2's own turn goes on
+    assert [(d.player, d.lane) for d in g.decisions_due()] == [(1, 1)]
 
 
 def test_a_lane_waits_for_the_player_who_holds_the_other():
