@@ -101,6 +101,10 @@ def test_a_question_to_the_other_lanes_player_is_answered_in_the_askers_lane():
     assert g.state.values[("f", "lanes")][0][:2] == (0, None) and lane_players(g) == [1]
     g.play("p2 work")                                      # p2's own turn goes on
     assert [(d.player, d.lane) for d in g.decisions_due()] == [(1, 1)]
+    g2 = relay(3)
+    g2.play("p2 ask p1")                                   # lane 1 asks lane 0's player
+    g2.play("p1 ok false")                                 # answered in lane 1, not a turn
+    assert g2.get("coins", 1) == 0 and "p1 study" in g2.legal_actions()
 
 
 def test_a_lane_waits_for_the_player_who_holds_the_other():
