@@ -521,7 +521,7 @@ class Game:
     # decided in that lane, front first, while the other lanes go on.
 
     def _lane_actors(self, st: State, lanes: tuple[Any, ...]) -> frozenset[int]:
-        fronts = {d.lane: d for d in reversed(st.pending)}
+        fronts = _first_by_lane(st.pending)
         out = set()
         for i, (_, player, _, _) in enumerate(lanes):
             d = fronts.get(i)
@@ -533,7 +533,7 @@ class Game:
 
     def _lane_candidates(self, ctx: Any, step: Any, st: State, lanes: tuple[Any, ...],
                          player: int | None) -> Iterator[Action]:
-        fronts = {d.lane: d for d in reversed(st.pending)}
+        fronts = _first_by_lane(st.pending)
         seen: set[Action] = set()
         for i, (_, who, main_done, _) in enumerate(lanes):
             d = fronts.get(i)
@@ -555,7 +555,7 @@ class Game:
         put in ("f", "turn") and ("f", "after") while its rules run, so a lane's turn is an
         ordinary turn to everything else."""
         lanes = list(ctx.get(("f", "lanes")))
-        fronts = {d.lane: d for d in reversed(pending)}
+        fronts = _first_by_lane(pending)
         # (an answer first: its decider may be taking a turn in another lane)
         lane = next((i for i in sorted(fronts)
                      if (action.player, action.name) == (fronts[i].player, fronts[i].label)), None)
@@ -634,6 +634,8 @@ class Game:
         if "turn_begins" in ctx.rs.triggers_by_event:
             for p in begun:
                 self._emit(ctx, "turn_begins", p)
+            pending[:0] = ctx.queued  # (the game's decisions: every lane waits for them)
+            ctx.queued = []
         return not pending and all(lane[0] is None for lane in lanes)
 
     def _run_queued(self, ctx: Any, pending: list[Any]) -> None:
@@ -1170,11 +1172,17 @@ class LegalActions:
         return f"<LegalActions {n}: {shown}{more}>"
 
 
-def _fronts(pending: tuple[Any, ...]) -> list[Any]:
-    """The first pending decision of each lane, in lane order (interleaved turns)."""
+def _first_by_lane(pending: Iterable[Any]) -> dict[Any, Any]:
+    """{lane: its first pending decision} (interleaved turns; None: the game's)."""
     first: dict[Any, Any] = {}
     for d in pending:
         first.setdefault(d.lane, d)
+    return first
+
+
+def _fronts(pending: tuple[Any, ...]) -> list[Any]:
+    """The first pending decision of each lane, in lane order (the game's first)."""
+    first = _first_by_lane(pending)
     return [first[k] for k in sorted(first, key=lambda lane: -1 if lane is None else lane)]
 
 

@@ -32,6 +32,7 @@ action stop main { if not passed(me) { pass } }
 action ask(q: player in others) main { choose ok in [true, false] by q "agree" { if ok { gain 1 coins } } }
 action tip free { gain 0 coins }
 when turn_begins(p) { set begun = begun + [p] }
+when turn_begins(p) if p == 3 and round == 1 { choose hello in [1] by p "say hello" { gain 0 coins to p } }
 when turn_ends(p) { set ended = ended + [p] }
 flow {
   rounds 2 {
@@ -107,6 +108,15 @@ def test_a_question_to_the_other_lanes_player_is_answered_in_the_askers_lane():
     assert g2.get("coins", 1) == 0 and "p1 study" in g2.legal_actions()
 
 
+def test_a_decision_raised_as_a_lane_turn_begins_is_the_games():
+    g = relay(4)                                           # lanes at p1 and p3
+    g.play("p3 stop")                                      # lane 1 goes to p4: hello first
+    assert [(d.player, d.label, d.lane) for d in g.state.pending] == [(3, "hello", None)]
+    assert g.players_to_act() == frozenset({3})            # every lane waits for it
+    g.play("p4 hello 1")
+    assert g.players_to_act() == frozenset({0, 3})
+
+
 def test_a_lane_waits_for_the_player_who_holds_the_other():
     g = relay(2)                                           # 2 players: lanes at p1 and p2
     g.play("p1 stop")                                       # p1's turn ends; p2 holds lane 1
@@ -179,9 +189,13 @@ def test_random_relays_keep_lanes_apart_and_replay_exactly(players, seed, auto):
         lanes = g.state.values.get(("f", "lanes")) or ()
         held = [lane[0] for lane in lanes if lane[0] is not None]
         assert len(held) == len(set(held))                  # never one player holding two lanes
-        for lane in lanes:
-            if lane[1] is not None and not any(d.lane == lanes.index(lane) for d in g.state.pending):
+        game_decision = g.state.pending and g.state.pending[0].lane is None
+        for i, lane in enumerate(lanes):
+            if lane[1] is not None and not game_decision and not any(
+                    d.lane == i for d in g.state.pending):
                 assert lane[1] in to_act                   # every lane's player may act
+        if game_decision:                                  # (p4's hello stops every lane)
+            assert to_act == {g.state.pending[0].player}
         legal = list(g.legal_actions())
         assert {a.player for a in legal} == set(to_act)
         for p in to_act:
