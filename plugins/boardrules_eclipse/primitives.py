@@ -23,6 +23,8 @@ leaves at its next activation. More than two parties fight pairwise, in reverse 
 
 from __future__ import annotations
 
+import attrs
+
 from boardrules.primitives import primitive
 
 from . import combat as C
@@ -728,12 +730,37 @@ def _type_keys(ctx, h, party) -> list:
     return list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
 
 
+COMBAT_FLAGS = frozenset(f.name for f in attrs.fields(C.Fleet) if f.type in (bool, "bool")) - {"npc"}
+"""The side flags a technology's or an NPC ship's ``combat_flags`` may name (combat.py's
+:class:`~boardrules_eclipse.combat.Fleet` booleans: ``antimatter_splitter``,
+``distortion_shield``, ``point_defense``)."""
+
+
+def _combat_flags(ctx, h, party) -> dict:
+    """The Fleet flags of a side in ``h``: every ``combat_flags`` entry of its players'
+    technologies, or of the NPC ship types present (a side has a flag when any of its players
+    has it [X: alliances]). Raises a violation naming an unknown flag."""
+    if party == NPC:
+        sources = dict.fromkeys(_npcs(ctx, h))
+    else:
+        sources = dict.fromkeys(t for p in _members(party) for t in _v(ctx, "techs", p) or ())
+    flags = {}
+    for src in sources:
+        for flag in _f(ctx, src, "combat_flags"):
+            if flag not in COMBAT_FLAGS:
+                raise ctx.violation(f"{src}: unknown combat flag {flag!r} (one of {sorted(COMBAT_FLAGS)})")
+            flags[flag] = True
+    return flags
+
+
 def _fleet(ctx, h, party):
     """A side's fleet for combat.py. Ship types are named by their entity; on a side of
-    several players by ``entity/pN`` (``"interceptor/p2"``), so hits say whose ship."""
+    several players by ``entity/pN`` (``"interceptor/p2"``), so hits say whose ship. The
+    side's flags come from ``combat_flags`` (:func:`_combat_flags`)."""
     keys = _type_keys(ctx, h, party)
+    flags = _combat_flags(ctx, h, party)
     if party == NPC:
-        return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for _, n in keys), npc=True)
+        return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for _, n in keys), npc=True, **flags)
     types = []
     for owner, cls in keys:
         t = ship_type(ctx, owner, cls)
@@ -741,7 +768,7 @@ def _fleet(ctx, h, party):
             t = C.ShipType(f"{cls}/p{owner + 1}", t.size, t.initiative, t.hull, t.computer,
                            t.shield, t.cannons, t.missiles)
         types.append((t, sum(1 for s in _ships(ctx, h) if s == (owner, cls))))
-    return C.Fleet(tuple(types))
+    return C.Fleet(tuple(types), **flags)
 
 
 def _owner(ctx, b, act):
