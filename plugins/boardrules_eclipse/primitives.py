@@ -1172,10 +1172,13 @@ def bombard_hexes(ctx):
 
 def _auto_bombard(ctx, h, ps) -> bool:
     """Whether every cube dies without a roll: a holder's ``destroys_population`` technology
-    (with allies, any holder's [X: the seed does not say]) or the victim's weak population."""
+    (with allies, any holder's [X: the seed does not say]) unless the victim has a technology
+    that ``absorbs_neutron_bombs`` (RotA Neutron Absorber: then the holders roll as usual), or
+    the victim's weak population (the Absorber does not cancel it [S RotA seed])."""
     ctrl = _v(ctx, "controller", h)
-    return any(_tech_gives(ctx, p, "destroys_population") for p in ps) \
-        or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
+    bombs = any(_tech_gives(ctx, p, "destroys_population") for p in ps) \
+        and not _tech_gives(ctx, ctrl, "absorbs_neutron_bombs")
+    return bombs or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
 
 
 def _bombard_dice(ctx, h, ps):
