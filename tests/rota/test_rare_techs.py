@@ -372,3 +372,78 @@ def test_point_defense_policy_with_auto_combat_and_shields_do_not_count():
         # the interceptor (computer 0) needs a 6; the cruiser (+1) a 5, shield or not
         _roll(g, faces)
         assert _damage(g) == landed, faces
+
+
+# ---- the Interceptor Bay ----------------------------------------------------------------------------
+
+def _bay_game(enemies=0):
+    g = _start()
+    _stage(g, NEAR, "s301")
+    _give(g, 0, "tech_interceptor_bay", "tech_zero_point_source",
+          v__blueprint__0__cruiser=("ion_cannon", "hull", "electron_computer", "zero_point_source",
+                                    "nuclear_drive", "interceptor_bay"),
+          **{f"v__ships__{HOME}": ((0, "cruiser"),) + ((0, "interceptor"),) * 3 + ((1, "interceptor"),) * enemies})
+    return g
+
+
+@pytest.mark.parametrize("enemies,room", [(0, 2), (1, 2), (2, 1)])
+def test_the_interceptor_bay_carries_two_unpinned_interceptors(enemies, room):
+    """Seed: each Interceptor Bay lets one activation of its ship carry up to two unpinned
+    interceptors along (pinned ones stay)."""
+    g = _bay_game(enemies)
+    g.play("p1 move")
+    g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
+    d = g.state.pending[0]
+    assert (d.player, d.label) == (0, "carry") and list(d.options) == list(range(1, room + 1))
+    g.play(f"p1 carry {room}")
+    assert g.get("ships", index=NEAR) == ((0, "cruiser"),) + ((0, "interceptor"),) * room
+    assert sum(1 for s in g.get("ships", index=HOME) if s == (0, "interceptor")) == 3 - room
+    rare_invariant(g)
+
+
+def test_carrying_is_optional_and_ships_without_a_bay_carry_nothing():
+    g = _bay_game()
+    g.play("p1 move")
+    g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
+    g.play("p1 carry")                                   # declined
+    assert g.get("ships", index=NEAR) == ((0, "cruiser"),)
+    g = _bay_game()
+    _set(g, v__blueprint__0__cruiser=("ion_cannon", "hull", "electron_computer", "zero_point_source",
+                                      "nuclear_drive", "empty"))
+    g.play("p1 move")
+    g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
+    assert not g.state.pending or g.state.pending[0].label != "carry"
+    assert g.get("ships", index=NEAR) == ((0, "cruiser"),)
+
+
+# ---- the Antimatter Splitter, played ------------------------------------------------------------------
+
+def _split_game(splitter: bool):
+    g = _start()
+    g.auto_chance = False
+    tiles = ("tech_antimatter_splitter",) if splitter else ()
+    _give(g, 0, *tiles, "tech_antimatter_cannon", "tech_zero_point_source",
+          v__blueprint__0__cruiser=("antimatter_cannon", "hull", "electron_computer", "zero_point_source",
+                                    "nuclear_drive", "empty"))
+    _stage(g, FAR, "s303", ships=[(1, "interceptor"), (1, "cruiser"), (0, "cruiser")])
+    _end_actions(g)
+    _roll(g, (1,))                           # p2's interceptor (initiative 3) misses
+    _roll(g, (1,))                           # p2's cruiser (2, ties to the defender) misses
+    _roll(g, (6,))                           # p1's antimatter die hits
+    return g
+
+
+def test_splitter_lets_the_player_split_an_antimatter_die():
+    """Seed: the damage of your antimatter cannons may be split freely among the targets the
+    die hits: each of its four points is a hit of its own, the player choosing."""
+    g = _split_game(splitter=True)
+    d = g.state.pending[0]
+    assert (d.player, d.label) == (0, "hit") and set(d.options) == {"interceptor:0", "cruiser:0"}
+    g.play("p1 hit interceptor:0")           # 1 point destroys the interceptor; the other
+    assert not g.get("battle")               # three go to the cruiser (hull 1) by themselves
+    assert g.get("ships", index=FAR) == ((0, "cruiser"),)   # one die destroyed both
+    g = _split_game(splitter=False)
+    d = g.state.pending[0]
+    assert set(d.options) == {"interceptor:0", "cruiser:0"}
+    g.play("p1 hit cruiser:0")               # the whole 4 damage on one ship
+    assert _damage(g) == 2
