@@ -447,3 +447,68 @@ def test_splitter_lets_the_player_split_an_antimatter_die():
     assert set(d.options) == {"interceptor:0", "cruiser:0"}
     g.play("p1 hit cruiser:0")               # the whole 4 damage on one ship
     assert _damage(g) == 2
+
+
+# ---- play battles and the odds calculator agree ---------------------------------------------------
+
+def _effects_battle(tiles):
+    """p2's dreadnought (antimatter cannon, two ion cannons, +2 computer) with the rare ``tiles``
+    defends against p1's two cruisers, each with two ion Flux Missiles."""
+    g = _start(options={"auto_combat": True})
+    g.auto_chance = False
+    _give(g, 1, "tech_antimatter_cannon", "tech_positron_computer", "tech_zero_point_source", *tiles,
+          v__blueprint__1__dreadnought=("antimatter_cannon", "ion_cannon", "ion_cannon", "hull",
+                                        "positron_computer", "zero_point_source", "nuclear_drive", "empty"))
+    _give(g, 0, "tech_flux_missile",
+          v__blueprint__0__cruiser=("ion_cannon", "hull", "electron_computer", "nuclear_source",
+                                    "nuclear_drive", "flux_missile"))
+    _stage(g, FAR, "s303", ships=[(1, "dreadnought"), (0, "cruiser"), (0, "cruiser")])
+    return g
+
+
+ALL_EFFECTS = ("tech_point_defense", "tech_antimatter_splitter", "tech_distortion_shield")
+
+
+def test_play_battles_agree_with_the_odds_calculator():
+    """The game's battles (auto_combat: the policies; every volley's dice rolled here) end as
+    combat.py's exact odds say, within three standard errors, with point defense, the splitter
+    and the distortion shield all on the defending side; each effect changes the odds by more
+    than that margin, so a play battle that ignored one would fail."""
+    g = _effects_battle(ALL_EFFECTS)
+    att, dfn = _fleet(_ctx(g), FAR, 0), _fleet(_ctx(g), FAR, 1)
+    assert dfn.point_defense and dfn.antimatter_splitter and dfn.distortion_shield
+    p = C.combat_odds(att, dfn).win_probability("attacker")
+    runs = 500
+    margin = 3 * (p * (1 - p) / runs) ** 0.5
+    for missing in ALL_EFFECTS:           # the test can tell each effect
+        g2 = _effects_battle(tuple(t for t in ALL_EFFECTS if t != missing))
+        q = C.combat_odds(_fleet(_ctx(g2), FAR, 0), _fleet(_ctx(g2), FAR, 1)).win_probability("attacker")
+        assert abs(q - p) > margin, missing
+    staged = g.state
+    rng = random.Random(20261201)
+    wins = 0
+    for _ in range(runs):
+        g.state = staged
+        _end_actions(g)
+        while g.get("battle"):
+            d = g.state.pending[0]
+            assert (d.player, d.label) == (CHANCE, "rolls"), d
+            g.play(Action(CHANCE, "rolls", (tuple(rng.randint(1, 6) for _ in range(d.options.count)),)))
+        wins += not any(owner == 1 for owner, _ in g.get("ships", index=FAR))
+    assert abs(wins / runs - p) <= margin, (wins / runs, p)
+
+
+def test_exact_odds_with_every_effect_and_monte_carlo_agree():
+    """combat.py's exact solver handles point defense, the splitter, the distortion shield and
+    regeneration together; its Monte-Carlo mode agrees within three standard errors (fixed
+    policies and optimal play)."""
+    a = C.parse_fleet("2 cruiser(4/1/+1/0; 1Y; 1Y 1Y), 1 dreadnought(1/2/+1/0; 1R), +splitter, +point-defense")
+    d = C.parse_fleet("1 ancient:ancient(3/3/+2/0/1; 2O; 1O), 1 interceptor(3/0/+1/0; 1Y), +player, "
+                      "+distortion, +point-defense")
+    for pol in (None, C.OPTIMAL_POLICY):
+        exact = C.combat_odds(a, d, pol, pol)
+        mc = C.simulate_odds(a, d, pol, pol, runs=3000, seed=11)
+        for side in ("attacker", "defender"):
+            q = exact.win_probability(side)
+            assert 0.05 < q < 0.95
+            assert abs(mc.win_probability(side) - q) <= 3 * mc.std_error(q), (pol, side)
