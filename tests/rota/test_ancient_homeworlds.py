@@ -173,3 +173,26 @@ def test_destroying_it_gives_one_vp_and_two_draws():
 @given(data=st.data())
 def test_random_games_with_homeworlds(data):
     play_random(data, (MODULE,), homeworlds_invariant, prefer=("move",))
+
+
+@SETTINGS
+@given(tile=st.sampled_from(CRUISERS), ships=st.integers(1, 3), seed=st.integers(0, 2**16))
+def test_a_fight_with_any_cruiser_keeps_the_tile_count(tile, ships, seed):
+    """Any cruiser against 1-3 of p1's cruisers (the dice from ``seed``): the tile goes to p1
+    exactly when the cruiser is destroyed, with two draws for it; otherwise it still holds the hex."""
+    g, hw = _start(seed=seed % 50, cruiser=tile)
+    _set(g, **{f"v__ships__{hw}": ((0, "cruiser"),) * ships,
+               "v__blueprint__0__cruiser": ("plasma_cannon", "plasma_cannon", "positron_computer",
+                                             "fusion_source", "nuclear_drive", "hull")})
+    _end_actions(g)
+    while g.get("battle"):
+        legal = list(g.legal_actions())
+        g.play(next((a for a in legal if a.name == "retreat" and a.args == (False,)), legal[0]))
+        homeworlds_invariant(g)
+    won = tile not in g.get("npcs", index=hw)
+    assert g.get("cruiser_tiles", 0) == int(won)
+    assert (g.get("homeworld_cruiser", index=hw) is None) == won
+    if won:
+        assert g.get("rep_owed", 0) == (1 + 2,)
+    else:
+        assert g.get("ships", index=hw) == ()
