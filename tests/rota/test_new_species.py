@@ -276,25 +276,29 @@ def test_rho_indi_never_hold_the_traitor():
         new_species_invariant(g)
 
 
+def _battle_money(seed, on):
+    """Two Rho Indi interceptors against an Ancient, everyone passes: (won, money change)."""
+    g = _start(("rho_indi", "terrans"), seed=seed, auto_combat=True, rho_indi_battle_money=on)
+    h = "1,1"
+    _stage(g, h, "s201", ships=((0, "interceptor"), (0, "interceptor")), npcs=("ancient",))
+    money = g.get("money", 0)
+    g.play("p1 pass_turn")
+    g.play("p2 pass_turn")
+    return not g.get("npcs", index=h), g.get("money", 0) - money
+
+
 def test_rho_indi_money_from_battles():
     """[SD1 reading, D PL "money for destroyed ships"]: after the battles of a hex, the
-    reputation draws earned there - 1 in money."""
-    results = {}
-    for on in (True, False):
-        g = _start(("rho_indi", "terrans"), seed=4, auto_combat=True, rho_indi_battle_money=on)
-        h = "1,1"
-        _stage(g, h, "s201", ships=((0, "interceptor"), (0, "interceptor")), npcs=("ancient",))
-        money = g.get("money", 0)
-        g.play("p1 pass_turn")
-        g.play("p2 pass_turn")
-        while g.state.pending and g.state.pending[0].player < 0:      # the dice
-            g.play(list(g.legal_actions())[0])
-        won = not g.get("npcs", index=h)
-        results[on] = (won, g.get("money", 0) - money)
-    # upkeep changes money the same way with and without the option: the difference is the prize
-    (won, with_), (won2, without) = results[True], results[False]
-    assert won == won2
-    assert with_ - without == (1 if won else 0)
+    reputation draws earned there - 1 in money: 1 for destroying an Ancient (1 + 1 draws), 0
+    for losing (1 draw). Upkeep is the same with the option off: the difference is the prize."""
+    outcomes = set()
+    for seed in range(8):
+        won, with_ = _battle_money(seed, True)
+        won_off, without = _battle_money(seed, False)
+        assert won == won_off
+        assert with_ - without == (1 if won else 0), (seed, won)
+        outcomes.add(won)
+    assert outcomes == {True, False}
 
 
 # ---- Magellan ----------------------------------------------------------------------------------

@@ -10,20 +10,22 @@ from hypothesis import strategies as st
 from .common import SETTINGS, play_random
 from .test_developments import developments_invariant
 from .test_galactic_center import takeover_invariant
+from .test_new_species import new_species_invariant
 from .test_warp_portals import warp_invariant
 
-MODULES = ("warp-portals", "developments", "galactic-center-takeover")
+MODULES = ("warp-portals", "developments", "galactic-center-takeover", "new-species")
 
 
 def _all(g) -> None:
     warp_invariant(g)
     developments_invariant(g)
     takeover_invariant(g)
+    new_species_invariant(g)
 
 
 @SETTINGS
 @given(data=st.data())
 def test_random_games_with_every_module(data):
-    g = play_random(data, MODULES, _all, prefer=("develop", "move"),
+    g = play_random(data, MODULES, _all, prefer=("develop", "move", "shrine", "magellan_flip"),
                     money=data.draw(st.sampled_from([0, 30])))
     assert g.ruleset.modules == tuple(sorted(MODULES))
