@@ -149,8 +149,9 @@ def check_invariants(g) -> None:
     # technology tiles: bag + supply + researched (beyond the start techs) = every copy
     if g.get("tech_bag") or g.get("tech_market"):
         copies = g.get("tile_copies")
-        expected = Counter({t: copies[_field(g, t, "cost") // 2 - 1] for t in _kind(g, "tech")
-                            if _field(g, t, "in_bag")})
+        expected = Counter({t: copies[_field(g, t, "cost") // 2 - 1] if _field(g, t, "copies") < 0
+                            else _field(g, t, "copies") for t in _kind(g, "tech")})
+        expected = +expected                    # tiles with copies 0 are dealt by modules
         seen = Counter(g.get("tech_bag")) + Counter(g.get("tech_market"))
         for p in range(g.players):
             start = set(_field(g, g.get("species_of", p), "start_techs"))
