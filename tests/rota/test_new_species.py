@@ -4,7 +4,6 @@ Indi Syndicate, the Exiles and the Magellan sides, with their boards' numbers
 
 from __future__ import annotations
 
-import random
 
 import pytest
 from hypothesis import given
@@ -18,7 +17,7 @@ from tests.eclipse.test_combat_play import _stage
 from tests.eclipse.test_edge_cases import _set
 from tests.eclipse.test_invariants import check_invariants
 
-from .common import MAX_ACTIONS, SETTINGS
+from .common import SETTINGS, play_random
 
 MODULE = "new-species"
 FRONTS = ("lyra", "exiles", "rho_indi")
@@ -344,49 +343,22 @@ def test_magellan_tech_track_discovery_and_used_discovery_vp():
 # ---- random games ------------------------------------------------------------------------------
 
 def _seat_new_species(data, n):
-    """Picks for n seats with at least one new species (each board once)."""
+    """Species for n seats: one to three new boards (each with a random side up), Terrans on
+    the other seats."""
     boards = list(zip(FRONTS, ("sentinels", "wardens", "keepers")))
     data.draw(st.randoms(use_true_random=False), label="shuffle").shuffle(boards)
     k = data.draw(st.integers(1, min(3, n)), label="new species")
-    picks = [pair[data.draw(st.integers(0, 1), label="side")] for pair in boards[:k]]
-    others = ["terrans", "eridani", "hydran", "planta", "draco", "mechanema", "orion"]
-    picks += [others[data.draw(st.integers(0, len(others) - 1), label="other")] for _ in range(n - k)]
-    seen = set()
-    return [p if p not in seen and not seen.add(p) or p == "terrans" else "terrans" for p in picks]
+    picks = [pair[data.draw(st.integers(0, 1), label="side")] for pair in boards[:k]] + ["terrans"] * (n - k)
+    data.draw(st.randoms(use_true_random=False), label="seats").shuffle(picks)
+    return picks
 
 
 @SETTINGS
 @given(data=st.data())
 def test_random_games_with_new_species(data):
-    n = data.draw(st.integers(2, 6), label="players")
-    picks = _seat_new_species(data, n)
-    g = boardrules.new_game("eclipse", players=n, seed=data.draw(st.integers(0, 2**16), label="seed"),
-                            modules=[MODULE],
-                            options={"rounds": data.draw(st.integers(1, 3), label="rounds"), "auto_combat": True},
-                            rules=[_rich()])
-    for p in range(n, 0, -1):
-        g.play(f"p{p} pick_species {picks[p - 1]}")
-    steps = 0
-    own = ("shrine", "magellan_flip", "research", "build", "make", "tile", "site")
-    while not g.over:
-        assert steps < MAX_ACTIONS, "the game does not end"
-        legal = list(g.legal_actions())
-        assert legal
-        passing = [a for a in legal if a.name in ("pass_turn", "done")]
-        mine = [a for a in legal if a.name in own]
-        pool = passing if passing and data.draw(st.integers(0, 3)) == 0 else legal
-        pool = mine if mine and data.draw(st.integers(0, 1)) else pool
-        g.play(pool[data.draw(st.integers(0, len(pool) - 1))])
-        steps += 1
-        check_invariants(g)
-        new_species_invariant(g)
-    again = boardrules.load_game(g.save(), check=True)
-    assert again.state == g.state and again.scores() == g.scores()
-
-
-def _rich():
-    from .common import _rich as rich
-    return rich(12)
+    g = play_random(data, (MODULE,), new_species_invariant, picks=_seat_new_species, money=12,
+                    prefer=("shrine", "magellan_flip", "research", "build", "make", "tile", "found_hex"))
+    assert g.over and any(g.get("species_of", p) in FRONTS + MAGELLAN for p in range(g.players))
 
 
 def test_bots_play_whole_games_and_pick_new_species():
