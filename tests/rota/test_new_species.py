@@ -4,7 +4,6 @@ Indi Syndicate, the Exiles and the Magellan sides, with their boards' numbers
 
 from __future__ import annotations
 
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
