@@ -342,7 +342,7 @@ _STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "en
 
 def _stats(ctx, parts, design):
     """Summed part stats plus the design's printed bonuses (initiative, energy, computer,
-    shield; memoised per ruleset)."""
+    shield, hull; memoised per ruleset)."""
     key = (id(ctx.rs), tuple(parts), design)
     s = _STATS_CACHE.get(key)
     if s is not None:
@@ -361,6 +361,7 @@ def _stats(ctx, parts, design):
         s["energy"] += d["energy"]
         s["computer"] += d["computer"]
         s["shield"] += d["shield"]
+        s["hull"] += d["hull"]
     s["cannons"], s["missiles"] = tuple(cannons), tuple(missiles)
     if len(_STATS_CACHE) > 100000:
         _STATS_CACHE.clear()

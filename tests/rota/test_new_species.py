@@ -172,6 +172,9 @@ def test_exiles_build_armed_orbitals_and_no_starbase():
     g = _start(("exiles", "terrans"))
     o = ship_type(_ctx(g), 0, "exile_orbital")
     assert (o.initiative, o.hull, o.computer, o.shield, o.cannons) == (0, 2, 0, 0, (1, 1))
+    g3 = _start(("exiles", "terrans"), exile_orbital_hull=3)       # EC's reading: a printed +1
+    assert ship_type(_ctx(g3), 0, "exile_orbital").hull == 3
+    check_invariants(g3)
     far = "1,1"
     _stage(g, far, "s201", controller=0)
     _set(g, r__materials__0=12)
