@@ -201,6 +201,19 @@ def test_cloaking_device_needs_two_ships_to_pin():
     assert _pinning(_ctx(g), 1).pins.get(_pos(h), 0) == 2
 
 
+def test_lyra_distortion_shield_reaches_her_battle_fleets():
+    """Distortion Shield [S rare tech]: enemy missiles -2 to hit; the start tile's combat flag
+    reaches Lyra's side of a play battle with and without rare-technologies."""
+    from boardrules_eclipse.primitives import _combat_flags
+    for modules in ([MODULE], [MODULE, "rare-technologies"]):
+        g = boardrules.new_game("eclipse", players=2, seed=1, modules=modules)
+        g.play("p2 pick_species terrans")
+        g.play("p1 pick_species lyra")
+        h = _home(g, 0)
+        assert _combat_flags(_ctx(g), h, 0) == {"distortion_shield": True}
+        assert _combat_flags(_ctx(g), _home(g, 1), 1) == {}
+
+
 # ---- Lyra's shrines ---------------------------------------------------------------------------
 
 def _lyra_research(g, science=20):
@@ -376,3 +389,34 @@ def test_bots_play_whole_games_and_pick_new_species():
             g.play(bot.choose(g))
         seen |= {g.get("species_of", p) for p in range(4)}
     assert seen & set(FRONTS + MAGELLAN)
+
+
+# ---- with rare-technologies ----------------------------------------------------------------------
+
+def test_start_tiles_with_rare_technologies():
+    """With rare-technologies on, its tiles are the boards' start tiles: on the printed row
+    [D J], and the one copy in the bag may still be researched by another player [S: "species
+    start techs excepted"], never by the owner of the start tile."""
+    g = boardrules.new_game("eclipse", players=3, seed=2, modules=[MODULE, "rare-technologies"])
+    for p, s in ((3, "terrans"), (2, "lyra"), (1, "exiles")):
+        g.play(f"p{p} pick_species {s}")
+    assert g.ruleset.entities["tech_cloaking_device"].fields["category"] == "rare"
+    assert g.get("placed_row", 0, index="tech_cloaking_device") == "military"
+    assert g.get("placed_row", 1, index="tech_distortion_shield") == "grid"
+    assert "tech_cloaking_device" in g.get("tech_bag") + g.get("tech_aside")
+    check_invariants(g)
+    new_species_invariant(g)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_random_games_with_new_species_and_rare_technologies(data):
+    from .test_rare_techs import rare_invariant
+
+    def both(g):
+        new_species_invariant(g)
+        if g.get("species_of", g.players - 1) is not None:
+            rare_invariant(g)
+    g = play_random(data, (MODULE, "rare-technologies"), both, picks=_seat_new_species, money=12,
+                    prefer=("shrine", "research", "tile", "row"))
+    assert g.over
