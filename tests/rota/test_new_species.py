@@ -301,6 +301,23 @@ def _battle_money(seed, on):
     return not g.get("npcs", index=h), g.get("money", 0) - money
 
 
+def test_rho_indi_act_of_aggression_leaves_the_traitor_card():
+    """Moving into a diplomatic partner's hex breaks relations [M] but does not give the Rho
+    Indi Syndicate the Traitor card [R3, M]; anyone else would take it."""
+    for species, holder in (("rho_indi", None), ("terrans", 0)):
+        g = _start((species, "terrans", "terrans", "terrans"))
+        theirs, between = _home(g, 1), "1,2"          # s101 turned 0 joins p2's home (0,2)
+        _stage(g, between, "s101", ships=((0, "interceptor"),))
+        _set(g, v__ambassadors__0=(1,), v__ambassadors__1=(0,),
+             v__envoys__0=((1, "science"),), v__envoys__1=((0, "science"),),
+             v__out_science__0=g.get("out_science", 0) + 1, v__out_science__1=g.get("out_science", 1) + 1)
+        g.play("p1 move")
+        g.play(f"p1 fly interceptor@{between}>{theirs}")
+        assert g.get("ambassadors", 0) == () and g.get("traitor") == holder, species
+        check_invariants(g)
+        new_species_invariant(g)
+
+
 def test_rho_indi_money_from_battles():
     """[SD1 reading, D PL "money for destroyed ships"]: after the battles of a hex, the
     reputation draws earned there - 1 in money: 1 for destroying an Ancient (1 + 1 draws), 0
