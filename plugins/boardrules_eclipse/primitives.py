@@ -130,8 +130,9 @@ def _disc_return(ctx, p) -> None:
 
 
 def _wg(ctx, p) -> bool:
-    """Whether ``p`` goes through half wormhole connections (a ``half_connections`` tech)."""
-    return _tech_gives(ctx, p, "half_connections")
+    """Whether ``p`` goes through half wormhole connections (a ``half_connections`` tech, or the
+    per-player variable ``half_connections`` that modules set)."""
+    return _tech_gives(ctx, p, "half_connections") or bool(_v(ctx, "half_connections", p))
 
 
 _GALAXY_CACHE: dict = {}
@@ -367,7 +368,8 @@ _STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "en
 
 
 def _stats(ctx, parts, design):
-    """Summed part stats plus the design's printed bonuses (memoised per ruleset)."""
+    """Summed part stats plus the design's printed bonuses (initiative, energy, computer,
+    shield, hull; memoised per ruleset)."""
     key = (id(ctx.rs), tuple(parts), design)
     s = _STATS_CACHE.get(key)
     if s is not None:
@@ -385,6 +387,8 @@ def _stats(ctx, parts, design):
         s["initiative"] += d["initiative"]
         s["energy"] += d["energy"]
         s["computer"] += d["computer"]
+        s["shield"] += d["shield"]
+        s["hull"] += d["hull"]
     s["cannons"], s["missiles"] = tuple(cannons), tuple(missiles)
     if len(_STATS_CACHE) > 100000:
         _STATS_CACHE.clear()
@@ -418,8 +422,7 @@ def _builds(ctx):
 def build_sites(ctx):
     """Every ship class and structure in every hex ``me`` controls: ``"what@hex"``. What may be
     built is the rules' ``build_step``."""
-    structures = _kind(ctx, "structure")
-    builds = [w for w in _builds(ctx) if w not in structures or _f(ctx, w, "built")]
+    builds = [w for w in _builds(ctx) if _f(ctx, w, "built")]
     return tuple(f"{what}@{h}" for h in _controlled(ctx, ctx.player()) for what in builds)
 
 

@@ -17,7 +17,7 @@ Invariants (the state variables are those of ``rules/base.rules``):
   cubes lie only on controlled hexes, on distinct squares the sector has (``o`` = an orbital);
 * ships: known owners and classes, on explored hexes, never more of a class than its limit;
 * blueprints: the printed slots, energy balance >= 0, a drive on mobile classes, none on
-  starbases;
+  starbases; a class the species' board has no blueprint for has no ships;
 * VP: the ``vp`` resource equals ``scores()[p]["total"]`` equals the sum of its sources;
 * tiles: reputation tiles (bag + held + being drawn) and technology tiles (bag + supply +
   researched beyond the species' start techs) are conserved;
@@ -112,7 +112,10 @@ def check_invariants(g) -> None:
         for cls in classes:
             design = g.get("design_of", p, index=cls)
             bp = g.get("blueprint", p, index=cls)
-            assert design is not None and len(bp) == len(_field(g, design, "parts")), (who, cls, bp)
+            if design is None:                  # no blueprint on the board: never a ship of it
+                assert not bp and not ships[p, cls], (who, cls, bp, ships[p, cls])
+                continue
+            assert len(bp) == len(_field(g, design, "parts")), (who, cls, bp)
             energy = _field(g, design, "energy") + sum(_field(g, part, "energy") for part in bp)
             move = sum(_field(g, part, "move") for part in bp)
             assert energy >= 0, f"{who} {cls} blueprint {bp} has energy {energy}"
