@@ -103,7 +103,9 @@ def check_invariants(g) -> None:
             out = g.get(f"out_{res}", p)
             on_map = sum(1 for h in controlled for c in g.get("cubes", index=h) if c.endswith(":" + res))
             sent = sum(1 for _, r in envoys if r == res)
-            assert out == on_map + sent, f"{who} {res}: {out} off the track, {on_map} on hexes + {sent} on ambassadors"
+            gone = g.get("cubes_gone", p).count(res)
+            assert out == on_map + sent + gone, \
+                f"{who} {res}: {out} off the track, {on_map} on hexes + {sent} on ambassadors + {gone} gone"
             assert 0 <= out <= track, f"{who} {res}: {out} cubes off an {track}-cube track"
         # ship supply
         for cls in classes:
