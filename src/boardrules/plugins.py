@@ -21,7 +21,9 @@ hookimpl = pluggy.HookimplMarker("boardrules")
 
 BUNDLED = ("boardrules_demo", "boardrules_gaia", "boardrules_gaia_factions", "boardrules_eclipse",
            "boardrules_eclipse_warp_portals", "boardrules_eclipse_developments",
-           "boardrules_eclipse_galactic_center", "boardrules_eclipse_nine_players")
+           "boardrules_eclipse_galactic_center", "boardrules_eclipse_nine_players",
+           "boardrules_eclipse_predictable_technology", "boardrules_eclipse_game_direction",
+           "boardrules_eclipse_small_galaxy")
 
 
 @attrs.frozen

@@ -144,12 +144,15 @@ def check_invariants(g) -> None:
         tiles.update(g.get("rep_drawn", p))
         if g.get("rep_best", p):
             tiles[g.get("rep_best", p)] += 1
-    assert tiles == Counter(g.ruleset.default_of(("v", "reputation_bag"))), tiles
+    expected_tiles = Counter(g.ruleset.default_of(("v", "reputation_bag")))
+    expected_tiles.update(g.get("extra_reputation_tiles"))   # modules' tiles, joined at setup
+    assert tiles == expected_tiles, tiles
     # technology tiles: bag + supply + researched (beyond the start techs) = every copy
     if g.get("tech_bag") or g.get("tech_market"):
         copies = g.get("tile_copies")
         expected = Counter({t: copies[_field(g, t, "cost") // 2 - 1] for t in _kind(g, "tech")})
-        seen = Counter(g.get("tech_bag")) + Counter(g.get("tech_market"))
+        expected.update(g.get("extra_tech_tiles"))
+        seen = Counter(g.get("tech_bag")) + Counter(g.get("tech_market")) + Counter(g.get("tech_next"))
         for p in range(g.players):
             start = set(_field(g, g.get("species_of", p), "start_techs"))
             seen.update(t for t in g.get("techs", p) if t not in start)
