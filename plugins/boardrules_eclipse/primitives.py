@@ -177,8 +177,8 @@ def option_part(ctx, o, sep, i):
 
 @primitive("setup_galaxy", effect=True)
 def setup_galaxy(ctx):
-    """Lay the galactic centre and every player's home sector (turned so that a wormhole faces
-    the centre), with the start ship, a disc and population cubes on the home planets
+    """Lay the galactic centre and every player's home sector (the species' next unused one, then
+    ``spare_homes``; turned so that a wormhole faces the centre), with the start ship, a disc and population cubes on the home planets
     (advanced squares only with the matching technology) [M: eclipse.md §2.1-2.2]."""
     n = ctx.nplayers
     layout = G.galaxy_layout(n)
@@ -190,7 +190,11 @@ def setup_galaxy(ctx):
         sp = _species(ctx, p)
         if sp is None:
             raise ctx.violation(f"p{p + 1} has no species")
-        home = next(s for s in _f(ctx, sp, "homes") if s not in used)
+        homes = tuple(_f(ctx, sp, "homes")) + tuple(_v(ctx, "spare_homes"))
+        home = next((s for s in homes if s not in used), None)
+        if home is None:
+            raise ctx.violation(f"no home sector of {sp} is left for p{p + 1} (every one of "
+                                f"{', '.join(homes)} is taken)")
         used.add(home)
         pos = layout.start_positions[seat]
         h = _hid(pos)
