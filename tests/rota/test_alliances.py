@@ -334,3 +334,32 @@ def test_random_games_with_alliances(data):
     play_random(data, ("alliances",), AllianceInvariant(), players=players,
                 prefer=("diplomacy", "alliance", "move"),
                 rules=[_relations_file()] if staged else ())
+
+
+def test_a_whole_game_ends_with_the_shared_score_and_tiles():
+    """Seed: at the end a face-up tile is +2 VP, a traitor side -3 VP, and the members' score
+    is their VP summed and divided by their number (rounded down); the record replays."""
+    g = boardrules.new_game("eclipse", players=6, seed=5, modules=["alliances"],
+                            options={"rounds": 2, "auto_combat": True}, rules=[_relations_file()])
+    for p in range(6, 0, -1):
+        g.play(f"p{p} pick_species terrans")
+    _ally(g, 0, 1)                               # p1 + p2 found Nova
+    g.play("p1 alliance p3")                     # p3 (relations with p2) joins
+    for _ in range(2):
+        d = g.state.pending[0]
+        g.play(Action(d.player, "consent", (True,)))
+    g.play("p1 pass_turn")
+    g.play("p2 pass_turn")
+    with pytest.raises(BoardrulesError, match="no room"):
+        g.play("p3 alliance p4")                 # Nova is full: no fourth member
+    inv = AllianceInvariant()
+    while not g.over:
+        legal = list(g.legal_actions())
+        g.play(next((a for a in legal if a.name in ("pass_turn", "done")), legal[0]))
+        inv(g)
+    totals = [s["total"] for s in g.scores()]
+    assert all(g.scores()[p]["sources"]["score_alliance"] == 2 for p in (0, 1, 2))
+    assert g.final_scores()[:3] == [sum(totals[:3]) // 3] * 3
+    assert g.final_scores()[3:] == totals[3:]
+    again = boardrules.load_game(g.save(), check=True)
+    assert again.final_scores() == g.final_scores() and again.ranking() == g.ranking()
