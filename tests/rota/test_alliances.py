@@ -363,3 +363,15 @@ def test_a_whole_game_ends_with_the_shared_score_and_tiles():
     assert g.final_scores()[3:] == totals[3:]
     again = boardrules.load_game(g.save(), check=True)
     assert again.final_scores() == g.final_scores() and again.ranking() == g.ranking()
+
+
+def test_views_hide_an_allys_reputation_tiles():
+    """Views stay correct with alliances: an ally's reputation tiles stay private (showing
+    them is the players' choice, off the board)."""
+    g = _start()
+    _relations(g, (0, 1))
+    _ally(g, 0, 1)
+    _set(g, v__reputation__1=(3,))
+    view = g.view(0)["values"]
+    assert view[("v", "reputation", 1)] == ("hidden", 1)
+    assert g.view(1)["values"][("v", "reputation", 1)] == (3,)
