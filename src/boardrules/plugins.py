@@ -204,12 +204,16 @@ def check_players(game: str | None, names, players: int) -> None:
                               f"{players}; switch it off with '-{name}'")
 
 
-def modules_allowing(game: str | None, players: int) -> str:
-    """A hint naming the modules of ``game`` whose ``players`` range admits ``players`` (a
-    module that widens the game's player counts, e.g. Eclipse's ``nine-players``): text such
-    as ``"; module 'nine-players' allows 7–9 players (-m nine-players)"``, or ``""``."""
+def modules_allowing(game: str | None, players: int, base: tuple = (0, 0)) -> str:
+    """A hint naming the modules of ``game`` that widen its player counts (``base``, the
+    ruleset's range) to ``players``, e.g. Eclipse's ``nine-players``: a module whose
+    ``players`` range admits ``players`` and lies wholly outside ``base`` (a module that
+    merely allows more players than the base, such as ``alliances`` for 4–9, widens
+    nothing). Text such as ``"; module 'nine-players' allows 7–9 players (-m
+    nine-players)"``, or ``""``."""
     found = [spec for name, spec in sorted((modules(game) if game else {}).items())
-             if spec.players is not None and spec.players[0] <= players <= spec.players[1]]
+             if spec.players is not None and spec.players[0] <= players <= spec.players[1]
+             and (spec.players[1] < base[0] or spec.players[0] > base[1])]
     return "".join(f"; module '{s.name}' allows {s.players[0]}–{s.players[1]} players (-m {s.name})"
                    for s in found)
 
