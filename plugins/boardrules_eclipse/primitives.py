@@ -1147,7 +1147,8 @@ def _auto_bombard(ctx, h, ps) -> bool:
     """Whether every cube dies without a roll: a holder's ``destroys_population`` technology
     (with allies, any holder's [X: the seed does not say]) or the victim's weak population."""
     ctrl = _v(ctx, "controller", h)
-    return any(_tech_gives(ctx, p, "destroys_population") for p in ps) \
+    return (any(_tech_gives(ctx, p, "destroys_population") for p in ps)
+            and not _tech_gives(ctx, ctrl, "shields_population")) \
         or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
 
 
@@ -1234,6 +1235,23 @@ def held_by_enemies(ctx, h):
     """Whether ships of players not on the side of ``h``'s controller hold ``h``: they attack its
     population and, once no cube is left, take the controller's disc off."""
     return bool(_enemy_held(ctx, h))
+
+
+@primitive("npc_cannon_dice", returns="any", ns="list:npc_ship")
+def npc_cannon_dice(ctx, ns):
+    """The cannon dice of NPC ships ``ns`` (one entry per ship): ``((damage, computer), ...)``
+    in ship then cannon order, for :func:`hit_damage` (NPC bombardment, phases.rules)."""
+    return tuple((d, _f(ctx, n, "computer")) for n in ns for d in _f(ctx, n, "cannons"))
+
+
+@primitive("hit_damage", returns="int", dice="any", rolls="any")
+def hit_damage(ctx, dice, rolls):
+    """The damage of the dice ``dice`` (``(damage, computer)`` pairs) that hit with ``rolls``
+    (one face 1-6 each) against a target without shields: a 6 always hits, a 1 never, else
+    face + computer >= 6 [S rules p.20 via BGG]. A violation when the counts differ."""
+    if len(rolls) != len(dice):
+        raise ctx.violation(f"this volley rolls {len(dice)} dice, got {len(rolls)}")
+    return sum(d for (d, comp), r in zip(dice, rolls) if r == 6 or (r != 1 and r + comp >= 6))
 
 
 @primitive("kill_cube", effect=True, h="hex", cube="text")

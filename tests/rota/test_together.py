@@ -10,15 +10,17 @@ from hypothesis import strategies as st
 from .common import SETTINGS, play_random
 from .test_developments import developments_invariant
 from .test_galactic_center import takeover_invariant
+from .test_hives import hives_invariant
 from .test_warp_portals import warp_invariant
 
-MODULES = ("warp-portals", "developments", "galactic-center-takeover")
+MODULES = ("warp-portals", "developments", "galactic-center-takeover", "hives")
 
 
 def _all(g) -> None:
     warp_invariant(g)
     developments_invariant(g)
     takeover_invariant(g)
+    hives_invariant(g)
 
 
 @SETTINGS
