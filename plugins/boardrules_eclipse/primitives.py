@@ -719,19 +719,24 @@ def next_battle_hex(ctx):
     return max(fights, key=lambda h: _f(ctx, _v(ctx, "sector_at", h), "number"), default=None)
 
 
-def _type_keys(ctx, h, party) -> list:
+def _type_keys(ctx, h, party, foe=None) -> list:
     """``(owner, entity)`` of each ship type of a side's fleet in ``h``, in fleet order (owner
-    ``NPC`` for NPC ships)."""
+    ``NPC`` for NPC ships: those hostile to a player of the side ``foe`` they fight, so that
+    NPCs at peace with it stay out [seed: hive Ancients in an Ancient homeworld; Draco fights
+    only the cruiser])."""
     if party == NPC:
-        return [(NPC, n) for n in dict.fromkeys(_npcs(ctx, h))]
+        names = _npcs(ctx, h) if foe is None else \
+            tuple(n for n in _npcs(ctx, h) if any(n in _hostile_npcs(ctx, h, p) for p in _members(foe)))
+        return [(NPC, n) for n in dict.fromkeys(names)]
     members = _members(party)
     return list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
 
 
-def _fleet(ctx, h, party):
-    """A side's fleet for combat.py. Ship types are named by their entity; on a side of
-    several players by ``entity/pN`` (``"interceptor/p2"``), so hits say whose ship."""
-    keys = _type_keys(ctx, h, party)
+def _fleet(ctx, h, party, foe=None):
+    """A side's fleet for combat.py (against the side ``foe``). Ship types are named by their
+    entity; on a side of several players by ``entity/pN`` (``"interceptor/p2"``), so hits say
+    whose ship."""
+    keys = _type_keys(ctx, h, party, foe)
     if party == NPC:
         return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for _, n in keys), npc=True)
     types = []
@@ -753,8 +758,8 @@ def _owner(ctx, b, act):
 
 
 def _engine(ctx, b):
-    att = _fleet(ctx, b["h"], b["att"])
-    dfn = _fleet(ctx, b["h"], b["dfn"])
+    att = _fleet(ctx, b["h"], b["att"], b["dfn"])
+    dfn = _fleet(ctx, b["h"], b["dfn"], b["att"])
     return C._Battle(att, dfn, None, None, C.Stalemate.DEFENDER_WINS, 1.0)
 
 
@@ -1082,7 +1087,7 @@ def end_battle(ctx):
     losses = {}
     for side, party in ((0, b["att"]), (1, b["dfn"])):
         fleet = eng.fleets[side]
-        keys = _type_keys(ctx, h, party)
+        keys = _type_keys(ctx, h, party, b["dfn"] if side == 0 else b["att"])
         fled = {i: k for sd, i, _, k in b["fled"] if sd == side}
         lost = {keys[i]: count - len(b["state"][side][i]) - fled.get(i, 0)
                 for i, (_, count) in enumerate(fleet.ships)}

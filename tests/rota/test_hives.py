@@ -242,3 +242,22 @@ def test_random_games_with_hives(data):
                     money=data.draw(st.sampled_from([0, 30])),
                     rules=[short] if data.draw(st.booleans(), label="short stacks") else [])
     assert g.ruleset.modules == ("hives",)
+
+
+def test_draco_fights_only_the_hostile_npcs_beside_a_hive_ancient():
+    """Seed: a hive Ancient that moves into an Ancient homeworld is not fought by Draco, only the
+    cruiser is (here the GCDS stands in for a hostile NPC); the peaceful Ancient stays out of the
+    battle's NPC fleet and survives it."""
+    g = _start(species=("draco", "terrans"))
+    _stage(g, FAR, "s301", ships=[(0, "interceptor")], npcs=["gcds", HIVE])
+    _end_actions(g)
+    b = dict(g.get("battle"))
+    assert b["dfn"] == "npc" and len(b["state"][1]) == 1     # one NPC type: the GCDS alone
+    while g.get("battle"):
+        d = g.state.pending[0]
+        if d.label == "rolls":      # every die misses: a stalemate, both stay
+            g.play(Action(CHANCE, "rolls", ((1,) * d.options.count,)))
+        else:
+            g.play(Action(d.player, d.label, (d.options[-1] if d.label != "retreat" else False,)))
+    assert HIVE in g.get("npcs", index=FAR)
+    check_invariants(g)
