@@ -23,6 +23,8 @@ leaves at its next activation. More than two parties fight pairwise, in reverse 
 
 from __future__ import annotations
 
+import attrs
+
 from boardrules.primitives import primitive
 
 from . import combat as C
@@ -732,13 +734,37 @@ def _type_keys(ctx, h, party, foe=None) -> list:
     return list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
 
 
+COMBAT_FLAGS = frozenset(f.name for f in attrs.fields(C.Fleet) if f.type in (bool, "bool")) - {"npc"}
+"""The side flags a technology's or an NPC ship's ``combat_flags`` may name (combat.py's
+:class:`~boardrules_eclipse.combat.Fleet` booleans: ``antimatter_splitter``,
+``distortion_shield``, ``point_defense``)."""
+
+
+def _combat_flags(ctx, h, party, foe=None) -> dict:
+    """The Fleet flags of a side in ``h``: every ``combat_flags`` entry of its players'
+    technologies, or of the NPC ship types in its fleet against ``foe`` (a side has a flag when
+    any of its players has it [X: alliances]). Raises a violation naming an unknown flag."""
+    if party == NPC:
+        sources = dict.fromkeys(n for _, n in _type_keys(ctx, h, party, foe))
+    else:
+        sources = dict.fromkeys(t for p in _members(party) for t in _v(ctx, "techs", p) or ())
+    flags = {}
+    for src in sources:
+        for flag in _f(ctx, src, "combat_flags"):
+            if flag not in COMBAT_FLAGS:
+                raise ctx.violation(f"{src}: unknown combat flag {flag!r} (one of {sorted(COMBAT_FLAGS)})")
+            flags[flag] = True
+    return flags
+
+
 def _fleet(ctx, h, party, foe=None):
     """A side's fleet for combat.py (against the side ``foe``). Ship types are named by their
     entity; on a side of several players by ``entity/pN`` (``"interceptor/p2"``), so hits say
-    whose ship."""
+    whose ship. The side's flags come from ``combat_flags`` (:func:`_combat_flags`)."""
     keys = _type_keys(ctx, h, party, foe)
+    flags = _combat_flags(ctx, h, party, foe)
     if party == NPC:
-        return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for _, n in keys), npc=True)
+        return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for _, n in keys), npc=True, **flags)
     types = []
     for owner, cls in keys:
         t = ship_type(ctx, owner, cls)
@@ -746,7 +772,7 @@ def _fleet(ctx, h, party, foe=None):
             t = C.ShipType(f"{cls}/p{owner + 1}", t.size, t.initiative, t.hull, t.computer,
                            t.shield, t.cannons, t.missiles)
         types.append((t, sum(1 for s in _ships(ctx, h) if s == (owner, cls))))
-    return C.Fleet(tuple(types))
+    return C.Fleet(tuple(types), **flags)
 
 
 def _owner(ctx, b, act):
@@ -903,7 +929,11 @@ def battle_firer(ctx):
     if b["status"] in ("done", "round"):
         return None
     eng = _engine(ctx, b)
-    party = _owner(ctx, b, _current_act(eng, b))
+    act = _current_act(eng, b)
+    if b.get("pd") == "destroy":            # the point-defense side picks the missiles
+        members = _members(b["dfn"] if act.side == 0 else b["att"])
+        return members[0] if members else None
+    party = _owner(ctx, b, act)
     return None if party == NPC else party
 
 
@@ -977,7 +1007,10 @@ def battle_dice(ctx):
     if b["status"] != "ready":
         return 0
     eng = _engine(ctx, b)
-    return len(_volley_dice(eng, b, _current_act(eng, b)))
+    act = _current_act(eng, b)
+    if b.get("pd") == "roll":
+        return len(eng.pd_faces(1 - act.side, b["state"][1 - act.side]))
+    return len(_volley_dice(eng, b, act))
 
 
 @primitive("battle_roll", effect=True, rolls="any")
@@ -991,6 +1024,10 @@ def battle_roll(ctx, rolls):
         raise ctx.violation("no volley is due")
     eng = _engine(ctx, b)
     act = _current_act(eng, b)
+    if b.get("pd") == "roll":
+        _pd_roll(ctx, eng, b, act, rolls)
+        _set(ctx, "battle", (), _freeze(b))
+        return
     missile = b["stage"] == 0
     dice = _volley_dice(eng, b, act)
     if len(rolls) != len(dice):
@@ -999,7 +1036,17 @@ def battle_roll(ctx, rolls):
     enemy = state[1 - act.side]
     faces = eng.faces(act, enemy, missile)
     hits = eng.make_hits(act, [(d, faces[r - 1]) for d, r in zip(dice, rolls)], missile)
-    if _owner(ctx, b, act) == NPC or _auto_combat(ctx):
+    decides = _owner(ctx, b, act) != NPC and not _auto_combat(ctx)
+    if missile and hits and eng.point_defense(act, enemy):
+        # Point defense (RotA): the missiles are placed first, then the enemy's cannons fire
+        # at them, then the rest land [S seed, rare technologies].
+        b["placement"] = tuple(tuple((d, ()) for d in ds) for ds in enemy)
+        if decides:
+            b.update(hits=tuple(tuple(h) for h in hits), status="assign")
+            _settle_hits(eng, b, act)
+        else:
+            b.update(placement=eng.placements(act, enemy, hits, False)[0], pd="roll")
+    elif not decides:
         new_enemy = eng.assign(act, enemy, hits)
         state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
         b.update(state=state, idx=b["idx"] + 1, status="next")
@@ -1014,6 +1061,8 @@ def _hit_choices(eng, b, act) -> list:
     hit = b["hits"][0]
     enemy = b["state"][1 - act.side]
     types = eng.fleets[1 - act.side].types
+    if b.get("placement"):                  # placing missiles before point defense
+        return [f"{types[j].name}:{_entry_text(e)}" for j in hit[1] for e in dict.fromkeys(b["placement"][j])]
     out = []
     for j in hit[1]:
         for d in dict.fromkeys(enemy[j]):
@@ -1023,6 +1072,9 @@ def _hit_choices(eng, b, act) -> list:
 
 def _give_hit(eng, b, act, j, d) -> None:
     damage = b["hits"][0][0]
+    if b.get("placement"):
+        b.update(placement=_placed(b["placement"], j, d, damage), hits=b["hits"][1:])
+        return
     state = b["state"]
     enemy = [list(ds) for ds in state[1 - act.side]]
     enemy[j].remove(d)
@@ -1042,10 +1094,97 @@ def _settle_hits(eng, b, act) -> None:
         if not choices:
             b["hits"] = b["hits"][1:]          # nothing left it can reach
             continue
-        name, d = choices[0].rsplit(":", 1)
-        j = next(i for i, t in enumerate(eng.fleets[1 - act.side].types) if t.name == name)
-        _give_hit(eng, b, act, j, int(d))
-    b.update(idx=b["idx"] + 1, status="next")
+        j, d = _target(eng, b, act, choices[0])
+        _give_hit(eng, b, act, j, d)
+    if b.get("placement"):
+        b.update(status="ready", pd="roll")   # every missile placed: point defense fires
+    else:
+        b.update(idx=b["idx"] + 1, status="next")
+
+
+def _entry_text(entry) -> str:
+    """A ship of a placement: its damage, then each missile placed on it (``"0+2+1"``)."""
+    d, placed = entry
+    return str(d) + "".join(f"+{m}" for m in placed)
+
+
+def _parse_entry(text: str) -> tuple:
+    d, *placed = text.split("+")
+    return int(d), tuple(int(m) for m in placed)
+
+
+def _target(eng, b, act, target: str) -> tuple:
+    """``(type index, ship)`` a hit option ``"class:damage[+placed…]"`` names (the ship is its
+    damage, or its placement entry while missiles are placed)."""
+    name, ship = target.rsplit(":", 1)
+    j = next(i for i, t in enumerate(eng.fleets[1 - act.side].types) if t.name == name)
+    return j, (_parse_entry(ship) if b.get("placement") else int(ship))
+
+
+def _placed(placement, j, entry, damage):
+    ships = list(placement[j])
+    ships[ships.index(entry)] = (entry[0], entry[1] + (damage,))
+    return C._canonical(placement[:j] + (tuple(ships),) + placement[j + 1:])
+
+
+def _pd_roll(ctx, eng, b, act, rolls) -> None:
+    """The point-defense dice of ``act``'s enemy against its placed missiles: each die that hits
+    (a 6, never a 1, else die + computer >= 6; shields do not count [S seed]) destroys one
+    missile, chosen by the point-defense side (a player decision; NPCs and ``auto_combat`` use
+    combat.py's fixed rule: the largest missiles first). Then the rest land."""
+    enemy = b["state"][1 - act.side]
+    faces = eng.pd_faces(1 - act.side, enemy)
+    if len(rolls) != len(faces):
+        raise ctx.violation(f"this point defense rolls {len(faces)} dice, got {len(rolls)}")
+    k = sum(1 for f, r in zip(faces, rolls) if r > 6 - f)
+    party = b["dfn"] if act.side == 0 else b["att"]
+    if party == NPC or _auto_combat(ctx):
+        _pd_land(eng, b, act, eng.removals(1 - act.side, b["placement"], k, False)[0])
+        return
+    b.update(pd="destroy", pd_left=k, status="destroy")
+    _pd_settle(eng, b, act)
+
+
+def _missile_choices(eng, b, act) -> list:
+    """The missiles point defense may destroy next: ``"missile>class:damage+placed…"``."""
+    types = eng.fleets[1 - act.side].types
+    return [f"{m}>{types[j].name}:{_entry_text(e)}" for j, ships in enumerate(b["placement"])
+            for e in dict.fromkeys(ships) for m in dict.fromkeys(e[1])]
+
+
+def _pd_settle(eng, b, act) -> None:
+    """Destroy missiles while there is no choice; land the rest when no kill is left."""
+    while b["pd_left"] and _missile_choices(eng, b, act):
+        choices = _missile_choices(eng, b, act)
+        if len(choices) > 1:
+            return
+        _pd_destroy_one(eng, b, act, choices[0])
+    _pd_land(eng, b, act, C.land(eng.fleets[1 - act.side].types, b["placement"]))
+
+
+def _pd_destroy_one(eng, b, act, choice: str) -> None:
+    m, target = choice.split(">", 1)
+    j, (d, placed) = _target(eng, b, act, target)
+    ships = list(b["placement"][j])
+    left = list(placed)
+    left.remove(int(m))
+    ships[ships.index((d, placed))] = (d, tuple(left))
+    b.update(placement=C._canonical(b["placement"][:j] + (tuple(ships),) + b["placement"][j + 1:]),
+             pd_left=b["pd_left"] - 1)
+
+
+def _pd_destroy(ctx, eng, b, act, choice: str) -> None:
+    """The point-defense side destroys the missile ``choice`` (one of :func:`hit_options`)."""
+    if choice not in _missile_choices(eng, b, act):
+        raise ctx.violation(f"{choice} is no incoming missile point defense can destroy")
+    _pd_destroy_one(eng, b, act, choice)
+    _pd_settle(eng, b, act)
+
+
+def _pd_land(eng, b, act, new_enemy) -> None:
+    state = b["state"]
+    state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
+    b.update(state=state, placement=None, pd=None, pd_left=0, hits=(), idx=b["idx"] + 1, status="next")
 
 
 @primitive("hit_options", returns="list:text")
@@ -1054,10 +1193,12 @@ def hit_options(ctx):
     distinct enemy ship it reaches (ships of a class with equal damage are interchangeable).
     One die's damage goes to one ship (eclipse.md §4 case 6); hits come largest first."""
     b = _v(ctx, "battle")
-    if not b or dict(b)["status"] != "assign":
+    if not b or dict(b)["status"] not in ("assign", "destroy"):
         return ()
     b = dict(b)
     eng = _engine(ctx, b)
+    if b["status"] == "destroy":
+        return tuple(_missile_choices(eng, b, _current_act(eng, b)))
     return tuple(_hit_choices(eng, b, _current_act(eng, b)))
 
 
@@ -1065,15 +1206,18 @@ def hit_options(ctx):
 def battle_hit(ctx, target):
     """Give the next hit to ``target`` (one of :func:`hit_options`)."""
     b = _thaw(ctx)
-    if b["status"] != "assign":
+    if b["status"] not in ("assign", "destroy"):
         raise ctx.violation("no hit is waiting to be assigned")
     eng = _engine(ctx, b)
     act = _current_act(eng, b)
+    if b.get("pd") == "destroy":
+        _pd_destroy(ctx, eng, b, act, target)
+        _set(ctx, "battle", (), _freeze(b))
+        return
     if target not in _hit_choices(eng, b, act):
         raise ctx.violation(f"{target} is not a ship this hit can reach")
-    name, d = target.rsplit(":", 1)
-    j = next(i for i, t in enumerate(eng.fleets[1 - act.side].types) if t.name == name)
-    _give_hit(eng, b, act, j, int(d))
+    j, d = _target(eng, b, act, target)
+    _give_hit(eng, b, act, j, d)
     _settle_hits(eng, b, act)
     _set(ctx, "battle", (), _freeze(b))
 
@@ -1150,11 +1294,13 @@ def bombard_hexes(ctx):
 
 def _auto_bombard(ctx, h, ps) -> bool:
     """Whether every cube dies without a roll: a holder's ``destroys_population`` technology
-    (with allies, any holder's [X: the seed does not say]) or the victim's weak population."""
+    (with allies, any holder's [X: the seed does not say]) unless the victim has a technology
+    that ``absorbs_neutron_bombs`` (RotA Neutron Absorber: then the holders roll as usual), or
+    the victim's weak population (the Absorber does not cancel it [S RotA seed])."""
     ctrl = _v(ctx, "controller", h)
-    return (any(_tech_gives(ctx, p, "destroys_population") for p in ps)
-            and not _tech_gives(ctx, ctrl, "shields_population")) \
-        or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
+    bombs = any(_tech_gives(ctx, p, "destroys_population") for p in ps) \
+        and not _tech_gives(ctx, ctrl, "absorbs_neutron_bombs")
+    return bombs or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
 
 
 def _bombard_dice(ctx, h, ps):

@@ -143,14 +143,18 @@ def check_invariants(g) -> None:
         if g.get("rep_best", p):
             tiles[g.get("rep_best", p)] += 1
     assert tiles == Counter(g.ruleset.default_of(("v", "reputation_bag"))), tiles
-    # technology tiles: bag + supply + researched (beyond the start techs) = every copy
+    # technology tiles: bag + supply + drawn aside + researched (beyond the start techs) = every
+    # copy (a tech's ``copies``, or by its cost; ``copies 0``: a module deals it, its own check)
     if g.get("tech_bag") or g.get("tech_market"):
         copies = g.get("tile_copies")
-        expected = Counter({t: copies[_field(g, t, "cost") // 2 - 1] for t in _kind(g, "tech")})
-        seen = Counter(g.get("tech_bag")) + Counter(g.get("tech_market"))
+        expected = Counter({t: copies[_field(g, t, "cost") // 2 - 1] if _field(g, t, "copies") < 0
+                            else _field(g, t, "copies") for t in _kind(g, "tech")
+                            if _field(g, t, "copies")})
+        seen = Counter(g.get("tech_bag")) + Counter(g.get("tech_market")) + Counter(g.get("tech_aside"))
         for p in range(g.players):
             start = set(_field(g, g.get("species_of", p), "start_techs"))
             seen.update(t for t in g.get("techs", p) if t not in start)
+        seen = Counter({t: k for t, k in seen.items() if _field(g, t, "copies")})
         assert seen == expected, (seen - expected, expected - seen)
 
 

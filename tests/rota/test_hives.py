@@ -16,6 +16,7 @@ from tests.eclipse.test_edge_cases import _set
 from tests.eclipse.test_invariants import check_invariants
 
 from .common import SETTINGS, play_random
+from .test_rare_techs import _give
 
 CHANCE = -1
 HIVES = ("s212", "s319")
@@ -38,8 +39,8 @@ def hives_invariant(g) -> None:
     assert sum(g.get("npcs", index=h).count(HIVE) for h in hexes) <= 3 * len(placed)
 
 
-def _start(species=("terrans", "terrans"), rules=()):
-    g = boardrules.new_game("eclipse", players=2, seed=3, modules=["hives"], rules=list(rules))
+def _start(species=("terrans", "terrans"), modules=("hives",)):
+    g = boardrules.new_game("eclipse", players=2, seed=3, modules=list(modules))
     for p in (2, 1):
         g.play(f"p{p} pick_species {species[p - 1]}")
     g.auto_chance = False
@@ -100,14 +101,6 @@ def _stage_hive(g, h, sector, npcs=(), rotation=0):
     stack = "stack_middle" if sector == "s212" else "stack_outer"
     _set(g, **{f"v__{stack}": tuple(x for x in g.get(stack) if x != sector)})
     _stage(g, h, sector, npcs=npcs, rotation=rotation)
-
-
-def _give_tech(g, p, tech):
-    """Give player index ``p`` a technology tile, taken from the bag (or the supply)."""
-    bag, market = list(g.get("tech_bag")), list(g.get("tech_market"))
-    (bag if tech in bag else market).remove(tech)
-    _set(g, v__tech_bag=tuple(bag), v__tech_market=tuple(market),
-         **{f"v__techs__{p}": g.get("techs", p) + (tech,)})
 
 
 def _chance_until(g, label):
@@ -186,10 +179,9 @@ def test_hive_ancients_neutron_bomb_a_hex_they_hold():
 
 def test_hive_ancients_roll_against_a_shielded_population_money_first():
     """Seed: against the Neutron Absorber the Ancients try to destroy money, then science, then
-    materials cubes (they roll their cannons; a tech with `shields_population`)."""
-    house = _house("extend tech tech_gauss_shield { shields_population true }\n")
-    g = _start(rules=[house])
-    _give_tech(g, 1, "tech_gauss_shield")
+    materials cubes (they roll their cannons; the rare technologies' Neutron Absorber)."""
+    g = _start(modules=("hives", "rare-technologies"))
+    _give(g, 1, "tech_neutron_absorber")
     _stage(g, FAR, "s301", npcs=[HIVE], controller=1, cubes=("2:materials", "1:science", "0:money"))
     money, science = g.get("out_money", 1), g.get("out_science", 1)
     _end_actions(g)
@@ -199,22 +191,6 @@ def test_hive_ancients_roll_against_a_shielded_population_money_first():
     assert g.get("cubes", index=FAR) == ("2:materials",)
     assert (g.get("out_money", 1), g.get("out_science", 1)) == (money - 1, science - 1)
     check_invariants(g)
-
-
-def test_neutron_bombs_roll_against_a_shielded_population():
-    """The base's bombardment reads `shields_population` (the Neutron Absorber): a player's Neutron
-    Bombs then roll like cannons instead of killing every cube."""
-    house = _house("extend tech tech_gauss_shield { shields_population true }\n")
-    for shielded in (False, True):
-        g = _start(rules=[house])
-        _give_tech(g, 0, "tech_neutron_bombs")
-        if shielded:
-            _give_tech(g, 1, "tech_gauss_shield")
-        _stage(g, FAR, "s301", ships=[(0, "interceptor")], controller=1, cubes=("0:money", "1:science"))
-        _end_actions(g)
-        rolled = any(d.label == "rolls" for d in g.state.pending)
-        assert rolled == shielded
-        assert (g.get("cubes", index=FAR) == ()) == (not shielded)
 
 
 def test_hive_ancients_score_for_draco():

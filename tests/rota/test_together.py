@@ -11,9 +11,10 @@ from .common import SETTINGS, play_random
 from .test_developments import developments_invariant
 from .test_galactic_center import takeover_invariant
 from .test_hives import hives_invariant
+from .test_rare_techs import rare_invariant
 from .test_warp_portals import warp_invariant
 
-MODULES = ("warp-portals", "developments", "galactic-center-takeover", "hives")
+MODULES = ("warp-portals", "developments", "galactic-center-takeover", "hives", "rare-technologies")
 
 
 def _all(g) -> None:
@@ -21,6 +22,7 @@ def _all(g) -> None:
     developments_invariant(g)
     takeover_invariant(g)
     hives_invariant(g)
+    rare_invariant(g)
 
 
 @SETTINGS
