@@ -33,6 +33,7 @@ BUNDLED = (
     "boardrules_eclipse_new_species",
     "boardrules_eclipse_alliances",
     "boardrules_eclipse_game_direction",
+    "boardrules_eclipse_hives",
     "boardrules_eclipse_nine_players",
     "boardrules_eclipse_predictable_technology",
     "boardrules_eclipse_small_galaxy",
