@@ -129,3 +129,30 @@ def test_an_unexpected_refusal_fails_the_combination_property(weavers_only, monk
     with pytest.raises(AssertionError, match="refused"):
         C.play_example(boardrules_gaia.GAME, lambda n: 0, players=2, modules=("-factions",),
                        seed=1, options={})
+
+
+def _actions_step(rs):
+    return next(s for st in rs.stages for s in st.steps if s.name == "actions")
+
+
+def test_actions_modules_add_come_before_passing(weavers_only):
+    """Passing is the closing main rule of the base's actions step: the factions' and the
+    Weavers' actions come before it, in module order (factions, then weavers)."""
+    g = boardrules.new_game(boardrules_gaia.GAME, players=2, seed=1)
+    main = _actions_step(g.ruleset).main
+    assert main[-2:] == ("pass_round", "pass_last")
+    assert main.index("form_federation") < main.index("bescods_research") \
+        < main.index("ivits_station") < main.index("weave_mine") < main.index("pass_round")
+
+
+def test_without_a_closing_rule_added_actions_come_last():
+    from boardrules.ruleset import build_ruleset
+    texts = {"g.rules": "resource vp { scored true }\naction a main { gain 1 vp }\n"
+             "action b main { pass }\naction c main { gain 2 vp }\n"
+             "flow { rounds 1 { step act: turns seat until_pass { main a, b } } }\n",
+             "m.rules": "extend step act { main c }\n"}
+    rs = build_ruleset(texts=texts)
+    assert _actions_step.__name__ and next(s for st in rs.stages for s in st.steps).main == ("a", "b", "c")
+    texts["g.rules"] = texts["g.rules"].replace("main a, b", "main a\n main b")
+    rs = build_ruleset(texts=texts)
+    assert next(s for st in rs.stages for s in st.steps).main == ("a", "c", "b")
