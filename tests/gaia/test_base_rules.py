@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 
 import boardrules
 import boardrules_gaia
-from boardrules import plugins
 from boardrules.errors import IllegalActionError
-from boardrules.ruleset import _build
 from tests.combinations import play_example, refusal
+from tests.test_third_party import weavers  # noqa: F401  (the Weavers registered, a fixture)
 
 
 def _code(path):
@@ -88,23 +86,7 @@ def test_the_grep_sees_a_faction_flag():
     assert not word.search("  call offer_charge(h)")
 
 
-WEAVERS = Path(__file__).resolve().parents[1] / "thirdparty" / "weavers"
-
-
-@pytest.fixture
-def weavers_only(monkeypatch):
-    """The third-party Weavers (tests/thirdparty/weavers) registered in process."""
-    monkeypatch.syspath_prepend(str(WEAVERS))
-    import boardrules_weavers
-    pm = plugins.manager()
-    pm.register(boardrules_weavers, "boardrules_weavers")
-    _build.cache_clear()
-    yield
-    pm.unregister(boardrules_weavers)
-    _build.cache_clear()
-
-
-def test_the_base_plays_with_a_third_party_faction_alone(weavers_only):
+def test_the_base_plays_with_a_third_party_faction_alone(weavers):
     """Without the module 'factions', the Weavers are the only faction: a whole random solo
     game plays with the invariants, undo and save -> load checked (tests/combinations.py)."""
     rnd = random.Random(7)
@@ -114,7 +96,7 @@ def test_the_base_plays_with_a_third_party_faction_alone(weavers_only):
     assert g.get("myfaction", 0) == "weavers"
 
 
-def test_one_faction_colour_for_two_players_is_refused_at_the_start(weavers_only):
+def test_one_faction_colour_for_two_players_is_refused_at_the_start(weavers):
     example = dict(players=2, modules=("-factions",), options={})
     assert refusal(boardrules_gaia.GAME, **example) == "fewer colours"
     with pytest.raises(IllegalActionError, match="offer fewer colours than there are players"):
@@ -122,7 +104,7 @@ def test_one_faction_colour_for_two_players_is_refused_at_the_start(weavers_only
     assert play_example(boardrules_gaia.GAME, lambda n: 0, seed=1, **example) is None
 
 
-def test_an_unexpected_refusal_fails_the_combination_property(weavers_only, monkeypatch):
+def test_an_unexpected_refusal_fails_the_combination_property(weavers, monkeypatch):
     """The property's refusal check can fail: a start refused where none is expected."""
     import tests.combinations as C
     monkeypatch.setattr(C, "refusal", lambda game, **kw: None)
@@ -135,7 +117,7 @@ def _actions_step(rs):
     return next(s for st in rs.stages for s in st.steps if s.name == "actions")
 
 
-def test_actions_modules_add_come_before_passing(weavers_only):
+def test_actions_modules_add_come_before_passing(weavers):
     """Passing is the closing main rule of the base's actions step: the factions' and the
     Weavers' actions come before it, in module order (factions, then weavers)."""
     g = boardrules.new_game(boardrules_gaia.GAME, players=2, seed=1)
@@ -152,7 +134,27 @@ def test_without_a_closing_rule_added_actions_come_last():
              "flow { rounds 1 { step act: turns seat until_pass { main a, b } } }\n",
              "m.rules": "extend step act { main c }\n"}
     rs = build_ruleset(texts=texts)
-    assert _actions_step.__name__ and next(s for st in rs.stages for s in st.steps).main == ("a", "b", "c")
+    assert next(s for st in rs.stages for s in st.steps).main == ("a", "b", "c")
     texts["g.rules"] = texts["g.rules"].replace("main a, b", "main a\n main b")
     rs = build_ruleset(texts=texts)
     assert next(s for st in rs.stages for s in st.steps).main == ("a", "c", "b")
+
+
+@pytest.mark.parametrize("broken", ["guest", "station", "lock"])
+def test_the_switch_invariant_sees_a_broken_state(broken):
+    """tests/gaia/test_game.check_switches (run after every action of the random games) can fail."""
+    from boardrules.state import State
+    from tests.gaia.test_game import check_switches, start
+    g = start(factions=("lantids", "baltaks"))
+    check_switches(g)
+    mine = g.get("my_hexes", 1)[0]
+    values = dict(g.state.values)
+    if broken == "guest":
+        values[("v", "guest_at", mine)] = 1           # a guest mine on one's own planet
+    elif broken == "station":
+        values[("v", "stations", 0)] = [mine]         # a station on a planet
+    else:
+        values[("v", "built", 1, "pi")] = 1           # the Bal T'aks' lock outlives their PI
+    g.state = State(values, g.state.pending)
+    with pytest.raises(AssertionError):
+        check_switches(g)
