@@ -74,7 +74,7 @@ def check_switches(g) -> None:
             assert v.get(("v", "guest_mines", p)) and h in v.get(("v", "my_hexes", p), ()), (h, p)
     for p in range(g.players):
         for h in v.get(("v", "stations", p)) or ():
-            assert v.get(("v", "planet", h)) == "e" and v.get(("v", "station_at", h)) == p, (h, p)
+            assert g.get("planet", index=h) == "e" and g.get("station_at", index=h) == p, (h, p)
         if v.get(("v", "locked_tracks", p)):
             assert v.get(("v", "built", p, "pi"), 0) == 0, p
 
