@@ -62,6 +62,9 @@ class ModuleSpec:
     player counts (min, max) it allows, ``None`` for any the game allows;
     ``primitives``: :class:`~boardrules.primitives.Primitive` it adds, replaces or wraps
     (only while it is on). The options it adds are those its rule files declare.
+    ``extras``: what the game's own plugin reads from its modules, under keys the game
+    documents (e.g. Gaia Project's ``"gaia-project.export"``: the site notation of the
+    module's actions); the engine itself ignores it.
     """
 
     name: str
@@ -74,6 +77,7 @@ class ModuleSpec:
     conflicts: tuple = ()
     players: tuple | None = None
     primitives: tuple = ()
+    extras: dict = attrs.field(factory=dict, eq=False, hash=False)
 
 
 @functools.cache
