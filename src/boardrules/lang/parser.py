@@ -462,7 +462,7 @@ class _ToAst(Transformer[Token, tuple[object, ...]]):
     def turn_rule(self, meta: Meta, c: list[Any]) -> Any:
         return (str(c[0]), tuple(str(x) for x in c[1:]), self._span(meta))
 
-    def lanes_rule(self, meta, c):
+    def lanes_rule(self, meta: Meta, c: list[Any]) -> Any:
         return ("lanes", c[0], self._span(meta))
 
     # --- statements ---
