@@ -68,11 +68,14 @@ def test_markers_start_with_the_start_player_and_the_player_opposite(players, se
     assert g.players_to_act() == frozenset({0, secondary})
 
 
-def test_seats_of_the_secondary_marker_with_7_to_9_players():
-    """Seed: 7-8 players, 4 seats from the start player; 9 players, 5."""
-    g = _start(2)
-    seats = g.get("secondary_seat")
-    assert (seats[7], seats[8], seats[9]) == (4, 4, 5)
+@pytest.mark.parametrize("players, secondary", [(7, 4), (8, 4), (9, 5)])
+def test_seats_of_the_secondary_marker_with_7_to_9_players(players, secondary):
+    """Seed: 7-8 players, 4 seats from the start player; 9 players, 5 (with nine-players)."""
+    g = boardrules.new_game("eclipse", players=players, seed=1,
+                            modules=["nine-players", "simultaneous"])
+    while not holders(g):                                  # through the setup's choices
+        g.play(next(iter(g.legal_actions())))
+    assert holders(g) == [0, secondary] and g.get("turn_order") == tuple(range(players))
 
 
 def test_only_the_main_holder_researches():
