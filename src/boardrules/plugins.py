@@ -21,7 +21,8 @@ hookimpl = pluggy.HookimplMarker("boardrules")
 
 BUNDLED = ("boardrules_demo", "boardrules_gaia", "boardrules_gaia_factions", "boardrules_eclipse",
            "boardrules_eclipse_warp_portals", "boardrules_eclipse_developments",
-           "boardrules_eclipse_galactic_center", "boardrules_eclipse_rare_techs")
+           "boardrules_eclipse_galactic_center", "boardrules_eclipse_rare_techs",
+           "boardrules_eclipse_ancient_homeworlds", "boardrules_eclipse_new_discoveries")
 
 
 @attrs.frozen

@@ -8,17 +8,24 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from .common import SETTINGS, play_random
+from .test_ancient_homeworlds import homeworlds_invariant
 from .test_developments import developments_invariant
 from .test_galactic_center import takeover_invariant
+from .test_new_discoveries import discoveries_invariant
+from .test_rare_techs import rare_invariant
 from .test_warp_portals import warp_invariant
 
-MODULES = ("warp-portals", "developments", "galactic-center-takeover")
+MODULES = ("warp-portals", "developments", "galactic-center-takeover", "ancient-homeworlds",
+           "new-discoveries", "rare-technologies")
 
 
 def _all(g) -> None:
     warp_invariant(g)
     developments_invariant(g)
     takeover_invariant(g)
+    homeworlds_invariant(g)
+    discoveries_invariant(g)
+    rare_invariant(g)
 
 
 @SETTINGS
