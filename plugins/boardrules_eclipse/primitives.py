@@ -1163,13 +1163,13 @@ def _placed(placement, j, entry, damage):
 def _pd_roll(ctx, eng, b, act, rolls) -> None:
     """The point-defense dice of ``act``'s enemy against its placed missiles: each die that hits
     (a 6, never a 1, else die + computer >= 6; shields do not count [S seed]) destroys one
-    missile, chosen by the point-defense side (a player decision; NPCs and ``auto_combat`` use
+    missile (an antimatter die with the Antimatter Splitter up to four [S seed]), chosen by the point-defense side (a player decision; NPCs and ``auto_combat`` use
     combat.py's fixed rule: the largest missiles first). Then the rest land."""
     enemy = b["state"][1 - act.side]
     faces = eng.pd_faces(1 - act.side, enemy)
     if len(rolls) != len(faces):
         raise ctx.violation(f"this point defense rolls {len(faces)} dice, got {len(rolls)}")
-    k = sum(1 for f, r in zip(faces, rolls) if r > 6 - f)
+    k = sum(kills for (f, kills), r in zip(faces, rolls) if r > 6 - f)
     party = b["dfn"] if act.side == 0 else b["att"]
     if party == NPC or _auto_combat(ctx):
         _pd_land(eng, b, act, eng.removals(1 - act.side, b["placement"], k, False)[0])

@@ -478,7 +478,7 @@ def test_play_battles_agree_with_the_odds_calculator():
     att, dfn = _fleet(_ctx(g), FAR, 0), _fleet(_ctx(g), FAR, 1)
     assert dfn.point_defense and dfn.antimatter_splitter and dfn.distortion_shield
     p = C.combat_odds(att, dfn).win_probability("attacker")
-    runs = 500
+    runs = 900
     margin = 3 * (p * (1 - p) / runs) ** 0.5
     for missing in ALL_EFFECTS:           # the test can tell each effect
         g2 = _effects_battle(tuple(t for t in ALL_EFFECTS if t != missing))
@@ -554,3 +554,21 @@ def test_a_record_with_the_module_replays_exactly():
 def _rich_rules():
     from .common import _rich
     return _rich(40)
+
+
+def test_a_split_antimatter_die_destroys_up_to_four_missiles():
+    """Seed: the splitter's damage may go to several targets "including missiles, if you also
+    have Point Defense": one antimatter point-defense die that hits destroys up to four."""
+    for tiles, landed in ((("tech_antimatter_splitter",), 0), ((), 3)):
+        g = _effects_battle(("tech_point_defense",) + tiles)
+        _set(g, v__blueprint__1__dreadnought=("antimatter_cannon", "hull", "hull", "hull",
+                                              "positron_computer", "zero_point_source", "nuclear_drive", "empty"))
+        _end_actions(g)
+        _roll(g, (6, 6, 6, 6))               # the two cruisers' four ion missiles all hit
+        _roll(g, (6,))                       # the dreadnought's one antimatter cannon hits
+        assert _damage(g) == landed, tiles
+    exact = lambda d: C.combat_odds(C.parse_fleet("1 cruiser(2/3/0/0; 1Y; 1Y 1Y 1Y 1Y)"),  # noqa: E731
+                                    C.parse_fleet(d), fractions=True)
+    split = exact("1 dreadnought(1/3/+5/0; 1R), +point-defense, +splitter")
+    plain = exact("1 dreadnought(1/3/+5/0; 1R), +point-defense")
+    assert split.win_probability("defender") > plain.win_probability("defender")
