@@ -130,8 +130,9 @@ def _disc_return(ctx, p) -> None:
 
 
 def _wg(ctx, p) -> bool:
-    """Whether ``p`` goes through half wormhole connections (a ``half_connections`` tech)."""
-    return _tech_gives(ctx, p, "half_connections")
+    """Whether ``p`` goes through half wormhole connections (a ``half_connections`` tech, or the
+    per-player variable ``half_connections`` that modules set)."""
+    return _tech_gives(ctx, p, "half_connections") or bool(_v(ctx, "half_connections", p))
 
 
 _GALAXY_CACHE: dict = {}
@@ -176,8 +177,8 @@ def option_part(ctx, o, sep, i):
 
 @primitive("setup_galaxy", effect=True)
 def setup_galaxy(ctx):
-    """Lay the galactic centre and every player's home sector (turned so that a wormhole faces
-    the centre), with the start ship, a disc and population cubes on the home planets
+    """Lay the galactic centre and every player's home sector (the species' next unused one, then
+    ``spare_homes``; turned so that a wormhole faces the centre), with the start ship, a disc and population cubes on the home planets
     (advanced squares only with the matching technology) [M: eclipse.md §2.1-2.2]."""
     n = ctx.nplayers
     layout = G.galaxy_layout(n)
@@ -189,7 +190,11 @@ def setup_galaxy(ctx):
         sp = _species(ctx, p)
         if sp is None:
             raise ctx.violation(f"p{p + 1} has no species")
-        home = next(s for s in _f(ctx, sp, "homes") if s not in used)
+        homes = tuple(_f(ctx, sp, "homes")) + tuple(_v(ctx, "spare_homes"))
+        home = next((s for s in homes if s not in used), None)
+        if home is None:
+            raise ctx.violation(f"no home sector of {sp} is left for p{p + 1} (every one of "
+                                f"{', '.join(homes)} is taken)")
         used.add(home)
         pos = layout.start_positions[seat]
         h = _hid(pos)
@@ -367,7 +372,8 @@ _STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "en
 
 
 def _stats(ctx, parts, design):
-    """Summed part stats plus the design's printed bonuses (memoised per ruleset)."""
+    """Summed part stats plus the design's printed bonuses (initiative, energy, computer,
+    shield, hull; memoised per ruleset)."""
     key = (id(ctx.rs), tuple(parts), design)
     s = _STATS_CACHE.get(key)
     if s is not None:
@@ -385,6 +391,8 @@ def _stats(ctx, parts, design):
         s["initiative"] += d["initiative"]
         s["energy"] += d["energy"]
         s["computer"] += d["computer"]
+        s["shield"] += d["shield"]
+        s["hull"] += d["hull"]
     s["cannons"], s["missiles"] = tuple(cannons), tuple(missiles)
     if len(_STATS_CACHE) > 100000:
         _STATS_CACHE.clear()
@@ -418,8 +426,7 @@ def _builds(ctx):
 def build_sites(ctx):
     """Every ship class and structure in every hex ``me`` controls: ``"what@hex"``. What may be
     built is the rules' ``build_step``."""
-    structures = _kind(ctx, "structure")
-    builds = [w for w in _builds(ctx) if w not in structures or _f(ctx, w, "built")]
+    builds = [w for w in _builds(ctx) if _f(ctx, w, "built")]
     return tuple(f"{what}@{h}" for h in _controlled(ctx, ctx.player()) for what in builds)
 
 
