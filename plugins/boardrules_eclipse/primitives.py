@@ -951,8 +951,10 @@ def battle_next_round(ctx):
 @primitive("battle_status", returns="text")
 def battle_status(ctx):
     """The battle's next step: ``"announce"`` (the firing player may announce a retreat),
-    ``"leave"`` (retreating ships leave), ``"ready"`` (dice are due), ``"assign"`` (the firing
-    player assigns hits), ``"round"`` (an engagement round has ended) or ``"done"``."""
+    ``"leave"`` (retreating ships leave), ``"ready"`` (dice are due: a volley's, or point
+    defense's), ``"assign"`` (the firing player assigns hits, or places missiles before point
+    defense), ``"destroy"`` (the point-defense side picks the missiles its hits destroy),
+    ``"round"`` (an engagement round has ended) or ``"done"``."""
     b = _v(ctx, "battle")
     if not b:
         return "done"
@@ -1058,7 +1060,9 @@ def battle_roll(ctx, rolls):
     """Apply one volley's dice: ``rolls`` are the die faces, one per die, in fleet order. NPC
     hits (and every hit with the ``auto_combat`` option) are assigned by combat.py's policies
     at once; a player's are assigned one die at a time (:func:`hit_options`), the forced ones
-    automatically."""
+    automatically. Missiles against a side with point defense (RotA, the Fleet flag) are placed
+    first and land after that side's point-defense roll (the next ``rolls``, one die per cannon
+    of its living ships)."""
     b = _thaw(ctx)
     if b["status"] != "ready":
         raise ctx.violation("no volley is due")
@@ -1231,7 +1235,10 @@ def _pd_land(eng, b, act, new_enemy) -> None:
 def hit_options(ctx):
     """Where the next hit of the active player's volley may go: ``"class:damage"``, one per
     distinct enemy ship it reaches (ships of a class with equal damage are interchangeable).
-    One die's damage goes to one ship (eclipse.md §4 case 6); hits come largest first."""
+    One die's damage goes to one ship (eclipse.md §4 case 6); hits come largest first. While
+    missiles are placed before point defense, a ship is ``"class:damage+missile+…"`` (the
+    missiles placed on it so far); when point defense destroys missiles, the options are
+    ``"missile>class:damage+missile+…"`` (RotA)."""
     b = _v(ctx, "battle")
     if not b or dict(b)["status"] not in ("assign", "destroy"):
         return ()
@@ -1244,7 +1251,8 @@ def hit_options(ctx):
 
 @primitive("battle_hit", effect=True, target="text")
 def battle_hit(ctx, target):
-    """Give the next hit to ``target`` (one of :func:`hit_options`)."""
+    """Give the next hit to ``target``, or destroy that incoming missile (one of
+    :func:`hit_options`); a violation naming the option when it is not one."""
     b = _thaw(ctx)
     if b["status"] not in ("assign", "destroy"):
         raise ctx.violation("no hit is waiting to be assigned")
