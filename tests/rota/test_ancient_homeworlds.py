@@ -11,7 +11,7 @@ import boardrules
 from boardrules import Action, IllegalActionError
 from boardrules.runtime import Context
 from boardrules_eclipse import galaxy as G
-from boardrules_eclipse.primitives import _galaxy, _pos, next_battle_hex, npc_type
+from boardrules_eclipse.primitives import NPC, _fleet, _galaxy, _pos, next_battle_hex, npc_type
 from tests.eclipse.test_combat_play import _end_actions
 from tests.eclipse.test_edge_cases import _set
 
@@ -116,6 +116,39 @@ def test_cruiser_stats_reach_the_combat_engine(tile):
     assert (t.initiative, t.hull, t.computer, t.shield, t.cannons, t.missiles) == STATS[tile]
     assert g.ruleset.entities[f"ancient_cruiser_{tile}"].fields["kill_draws"] == 2     # [S]
     assert g.ruleset.entities[f"ancient_cruiser_{tile}"].fields["peaceful_with"] == ()  # Draco too
+
+
+@pytest.mark.parametrize("tile,flag", [("e", "distortion_shield"), ("f", "point_defense"), ("a", None),
+                                       ("d", None)])
+def test_distortion_shield_and_point_defense_ride_with_their_cruisers(tile, flag):
+    """Seed: Distortion Shield and Point Defense on the cruisers that carry them (E and F [D J]),
+    as the rare technologies: the NPC side's fleet gets the flag."""
+    g, hw = _start(cruiser=f"ancient_cruiser_{tile}")
+    fleet = _fleet(Context(g.ruleset, g.state.values, me=0), hw, NPC)
+    got = {f for f in ("distortion_shield", "point_defense", "antimatter_splitter") if getattr(fleet, f)}
+    assert got == ({flag} if flag else set()) and fleet.npc
+
+
+def test_cruiser_f_fires_point_defense_at_incoming_missiles():
+    """Seed (Point Defense): after the enemy's missiles are rolled, its cannons fire once at them;
+    the NPC removes missiles by combat.py's rule, then the rest land."""
+    g, hw = _start(cruiser="ancient_cruiser_f")
+    g.auto_chance = False
+    _set(g, **{f"v__ships__{hw}": ((0, "cruiser"),),
+               "v__blueprint__0__cruiser": ("ion_cannon", "hull", "plasma_missile", "nuclear_source",
+                                             "nuclear_drive", "electron_computer")})
+    _end_actions(g)
+    g.play(Action(CHANCE, "rolls", ((6, 6),)))      # p1's two plasma missiles hit
+    while g.state.pending[0].label == "hit":
+        d = g.state.pending[0]
+        g.play(Action(d.player, "hit", (d.options[0],)))
+    d = g.state.pending[0]
+    assert (d.player, d.label) == (CHANCE, "rolls") and d.options.count == 2   # F's two ion dice
+    assert dict(g.get("battle"))["pd"] == "roll"
+    g.play(Action(CHANCE, "rolls", ((6, 1),)))      # one missile shot down
+    after = dict(g.get("battle"))
+    assert after.get("pd") is None and after["state"][1] == ((2,),)   # the other's 2 damage landed
+    homeworlds_invariant(g)
 
 
 def test_no_influence_disc_while_the_cruiser_lives():
