@@ -58,21 +58,25 @@ def homeworlds_invariant(g) -> None:
 
 def _start(players=2, seed=2, species="terrans", cruiser=None):
     """A game after the species picks; with ``cruiser``, the first seed from ``seed`` on whose
-    setup laid that cruiser."""
+    setup laid that cruiser. 7-9 players: with the nine-players module."""
     while True:
-        g = boardrules.new_game("eclipse", players=players, seed=seed, modules=[MODULE])
-        for p in range(players, 0, -1):
-            g.play(f"p{p} pick_species {species if p == 1 else 'terrans'}")
+        g = boardrules.new_game("eclipse", players=players, seed=seed,
+                                modules=[MODULE] + (["nine-players"] if players > 6 else []))
+        while any(a.name == "pick_species" for a in g.legal_actions()):
+            legal = [a for a in g.legal_actions() if a.name == "pick_species"]
+            want = [a for a in legal if a.args == ((species if a.player == 0 else "terrans"),)]
+            g.play((want or legal)[0])
         hw = [h for h in homeworld_hexes(g) if cruiser in (None, g.get("homeworld_cruiser", index=h))]
         if cruiser is None or hw:
             return g, (hw + [None])[0]
         seed += 1
 
 
-@pytest.mark.parametrize("players,laid", [(2, 4), (3, 3), (4, 2), (5, 1), (6, 0)])
+@pytest.mark.parametrize("players,laid", [(2, 4), (3, 3), (4, 2), (5, 1), (6, 0), (7, 2), (8, 1), (9, 0)])
 def test_homeworlds_fill_the_empty_start_positions(players, laid):
     """Seed: with fewer than six players the empty start positions take a random homeworld, a
-    discovery tile and a random Ancient cruiser each; with six none is empty."""
+    discovery tile and a random Ancient cruiser each; with six none is empty; with 7 or 8 the
+    missing players' positions of the 9-player layout take them."""
     g, _ = _start(players)
     homes = homeworld_hexes(g)
     assert len(homes) == laid
@@ -82,7 +86,7 @@ def test_homeworlds_fill_the_empty_start_positions(players, laid):
         assert cruiser in CRUISERS and g.get("homeworld_cruiser", index=h) == cruiser
         # turned like a home sector: a wormhole toward the centre
         pos = _pos(h)
-        inner = next(nb for nb in G.neighbours(pos) if G.distance(nb) == 1)
+        inner = next(nb for nb in G.neighbours(pos) if G.distance(nb) < G.distance(pos))
         edge = G.edge_between(pos, inner)
         assert _galaxy(Context(g.ruleset, g.state.values)).has_wormhole(pos, edge)
     assert len(g.get("cruiser_bag")) == 8 - laid and len(g.get("homeworld_bag")) == 4 - laid
@@ -170,6 +174,7 @@ def test_no_influence_disc_while_the_cruiser_lives():
 def test_draco_must_fight_the_cruiser():
     """Seed: the Descendants of Draco must fight the cruiser (unlike ordinary Ancients)."""
     g, hw = _start(species="draco")
+    assert g.get("species_of", 0) == "draco"
     _set(g, **{f"v__ships__{hw}": ((0, "interceptor"),)})
     assert next_battle_hex.fn(Context(g.ruleset, g.state.values, me=0)) == hw
     _set(g, **{f"v__npcs__{hw}": ("ancient",)})
