@@ -181,6 +181,21 @@ def test_draco_must_fight_the_cruiser():
     assert next_battle_hex.fn(Context(g.ruleset, g.state.values, me=0)) is None
 
 
+def test_draco_fight_only_the_cruiser_beside_a_hive_ancient():
+    """Seed (hives): if a hive Ancient moves into an Ancient homeworld, Draco may not fight it,
+    only the cruiser; everyone else fights both."""
+    for species, expected in (("draco", ("ancient_cruiser_g",)),
+                              ("terrans", ("ancient_cruiser_g", "hive_ancient"))):
+        g = boardrules.new_game("eclipse", players=2, seed=7, modules=[MODULE, "hives"])
+        g.play("p2 pick_species terrans")
+        g.play(f"p1 pick_species {species}")
+        hw = homeworld_hexes(g)[0]
+        _set(g, **{f"v__ships__{hw}": ((0, "interceptor"),),
+                   f"v__npcs__{hw}": ("ancient_cruiser_g", "hive_ancient")})
+        fleet = _fleet(Context(g.ruleset, g.state.values, me=0), hw, NPC, 0)
+        assert tuple(t.name for t in fleet.types) == expected, species
+
+
 def test_destroying_it_gives_one_vp_and_two_draws():
     """Seed: its destroyer keeps the tile face down (1 VP at the end) and makes two reputation
     draws (plus one for fighting)."""
