@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import importlib
 from pathlib import Path
+from typing import Callable
 
 import attrs
 import pluggy
@@ -65,6 +66,9 @@ class ModuleSpec:
     ``extras``: what the game's own plugin reads from its modules, under keys the game
     documents (e.g. Gaia Project's ``"gaia-project.export"``: the site notation of the
     module's actions); the engine itself ignores it.
+    ``evaluation``: ``fn(game, player, base) -> float`` that the bots use instead of the
+    game's evaluation ``base`` while the module is on (e.g. a shared score); modules wrap in
+    module order, the first innermost.
     """
 
     name: str
@@ -78,6 +82,7 @@ class ModuleSpec:
     players: tuple | None = None
     primitives: tuple = ()
     extras: dict = attrs.field(factory=dict, eq=False, hash=False)
+    evaluation: Callable[..., float] | None = attrs.field(default=None, eq=False, hash=False)
 
 
 @functools.cache
