@@ -177,8 +177,8 @@ def option_part(ctx, o, sep, i):
 
 @primitive("setup_galaxy", effect=True)
 def setup_galaxy(ctx):
-    """Lay the galactic centre and every player's home sector (turned so that a wormhole faces
-    the centre), with the start ship, a disc and population cubes on the home planets
+    """Lay the galactic centre and every player's home sector (the species' next unused one, then
+    ``spare_homes``; turned so that a wormhole faces the centre), with the start ship, a disc and population cubes on the home planets
     (advanced squares only with the matching technology) [M: eclipse.md §2.1-2.2]."""
     n = ctx.nplayers
     layout = G.galaxy_layout(n)
@@ -190,14 +190,15 @@ def setup_galaxy(ctx):
         sp = _species(ctx, p)
         if sp is None:
             raise ctx.violation(f"p{p + 1} has no species")
-        home = next(s for s in _f(ctx, sp, "homes") if s not in used)
+        homes = tuple(_f(ctx, sp, "homes")) + tuple(_v(ctx, "spare_homes"))
+        home = next((s for s in homes if s not in used), None)
+        if home is None:
+            raise ctx.violation(f"no home sector of {sp} is left for p{p + 1} (every one of "
+                                f"{', '.join(homes)} is taken)")
         used.add(home)
         pos = layout.start_positions[seat]
-        toward = next(e for e, nb in enumerate(G.neighbours(pos)) if G.distance(nb) < G.distance(pos))
-        tile = _tile(ctx, home)
-        rot = next(k for k in range(6) if G.rotate_mask(tile.wormholes, k) >> toward & 1)
         h = _hid(pos)
-        _place(ctx, h, home, rot)
+        _place(ctx, h, home, _centre_rotation(ctx, pos, home))
         _disc_take(ctx, p)
         _set(ctx, "controller", (h,), p)
         _set(ctx, "ships", (h,), ((p, _f(ctx, sp, "start_ship")),))
@@ -208,6 +209,28 @@ def setup_galaxy(ctx):
                 cubes.append(f"{i}:{res}")
                 _set(ctx, f"out_{res}", (p,), _v(ctx, f"out_{res}", p) + 1)
         _set(ctx, "cubes", (h,), tuple(cubes))
+
+
+def _centre_rotation(ctx, pos, sector) -> int:
+    """The first rotation of ``sector`` at ``pos`` with a wormhole facing the centre."""
+    toward = next(e for e, nb in enumerate(G.neighbours(pos)) if G.distance(nb) < G.distance(pos))
+    tile = _tile(ctx, sector)
+    return next(k for k in range(6) if G.rotate_mask(tile.wormholes, k) >> toward & 1)
+
+
+@primitive("start_spaces_left", returns="list:hex")
+def start_spaces_left(ctx):
+    """The start-sector positions no player uses at this player count (``galaxy.galaxy_layout``'s
+    ``homeworld_positions``: where RotA Ancient homeworlds go), as hex ids; none for 6 or 9
+    players."""
+    return tuple(_hid(pos) for pos in G.galaxy_layout(ctx.nplayers).homeworld_positions)
+
+
+@primitive("centre_rotation", returns="int", h="hex", s="sector")
+def centre_rotation(ctx, h, s):
+    """The rotation a start-like sector ``s`` is laid with at ``h`` at setup: the first with a
+    wormhole facing the centre, as the home sectors are."""
+    return _centre_rotation(ctx, _pos(h), s)
 
 
 def _place(ctx, h, sector, rotation):
@@ -338,8 +361,14 @@ def _blueprint(ctx, p, cls) -> tuple:
     return _v(ctx, "blueprint", p, cls) or ()
 
 
+def _outside(ctx, p, cls) -> tuple:
+    """Parts of ``p``'s ``cls`` placed outside the blueprint grid (``grid_extras``: the RotA
+    Muon Source); they count in the ship's statistics and take no slot."""
+    return _v(ctx, "grid_extras", p, cls) or ()
+
+
 _STATS_CACHE: dict = {}
-_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy")
+_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy", "regenerates")
 
 
 def _stats(ctx, parts, design):
@@ -373,9 +402,9 @@ def _stats(ctx, parts, design):
 
 def ship_type(ctx, p, cls) -> C.ShipType:
     """Player ``p``'s ``cls`` as combat.py sees it."""
-    s = _stats(ctx, _blueprint(ctx, p, cls), _design(ctx, p, cls))
+    s = _stats(ctx, _blueprint(ctx, p, cls) + _outside(ctx, p, cls), _design(ctx, p, cls))
     return C.ShipType(cls, C.SizeClass(_f(ctx, cls, "size")), max(0, s["initiative"]), s["hull"], s["computer"],
-                      s["shield"], s["cannons"], s["missiles"])
+                      s["shield"], s["cannons"], s["missiles"], s["regenerates"])
 
 
 def npc_type(ctx, name) -> C.ShipType:
@@ -491,7 +520,7 @@ def stat_after(ctx, o, stat):
     me = ctx.player()
     cls, i, part = _change(ctx, o)
     bp = _blueprint(ctx, me, cls)
-    return _stats(ctx, bp[:i] + (part,) + bp[i + 1:], _design(ctx, me, cls))[stat]
+    return _stats(ctx, bp[:i] + (part,) + bp[i + 1:] + _outside(ctx, me, cls), _design(ctx, me, cls))[stat]
 
 
 @primitive("install_part", effect=True, o="text")
@@ -534,7 +563,7 @@ def move_options(ctx):
     for h in _hexes(ctx):
         classes = dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == me)
         for cls in classes:
-            s = _stats(ctx, _blueprint(ctx, me, cls), _design(ctx, me, cls))
+            s = _stats(ctx, _blueprint(ctx, me, cls) + _outside(ctx, me, cls), _design(ctx, me, cls))
             steps, jumps = max(0, s["move"]), max(0, s["jumps"])
             if not (steps or jumps) or not _f(ctx, cls, "mobile"):
                 continue
@@ -715,6 +744,18 @@ def _pairs(ctx, h):
                 yield a, b
 
 
+@primitive("battle_attackers", h="hex", returns="list:player")
+def battle_attackers(ctx, h):
+    """The attacking player of the last battle fought in hex ``h`` this round, as a list of
+    one; ``()`` when none was fought there or the NPCs attacked. NPCs always defend, so this is
+    who destroyed an NPC lost in that battle (RotA: the Ancient dreadnought's and cruisers'
+    tiles). Allies fighting as one side: the first of them (the tile is one) [our choice]."""
+    for hex_, att, _dfn in reversed(_v(ctx, "battles_fought") or ()):
+        if hex_ == h:
+            return _members(att)[:1] if att != NPC else ()
+    return ()
+
+
 @primitive("next_battle_hex", returns="hex")
 def next_battle_hex(ctx):
     """The hex where enemies still have to fight with the highest sector ``number``, or none:
@@ -769,7 +810,7 @@ def _fleet(ctx, h, party):
         t = ship_type(ctx, owner, cls)
         if isinstance(party, tuple):
             t = C.ShipType(f"{cls}/p{owner + 1}", t.size, t.initiative, t.hull, t.computer,
-                           t.shield, t.cannons, t.missiles)
+                           t.shield, t.cannons, t.missiles, t.regenerate)
         types.append((t, sum(1 for s in _ships(ctx, h) if s == (owner, cls))))
     return C.Fleet(tuple(types), **flags)
 

@@ -19,10 +19,23 @@ from .errors import PluginError
 
 hookimpl = pluggy.HookimplMarker("boardrules")
 
-BUNDLED = ("boardrules_demo", "boardrules_gaia", "boardrules_gaia_factions", "boardrules_eclipse",
-           "boardrules_eclipse_warp_portals", "boardrules_eclipse_developments",
-           "boardrules_eclipse_galactic_center", "boardrules_eclipse_rare_techs",
-           "boardrules_eclipse_new_species")
+BUNDLED = (
+    "boardrules_demo",
+    "boardrules_gaia",
+    "boardrules_gaia_factions",
+    "boardrules_eclipse",
+    "boardrules_eclipse_warp_portals",
+    "boardrules_eclipse_developments",
+    "boardrules_eclipse_galactic_center",
+    "boardrules_eclipse_rare_techs",
+    "boardrules_eclipse_ancient_homeworlds",
+    "boardrules_eclipse_new_discoveries",
+    "boardrules_eclipse_new_species",
+    "boardrules_eclipse_game_direction",
+    "boardrules_eclipse_nine_players",
+    "boardrules_eclipse_predictable_technology",
+    "boardrules_eclipse_small_galaxy",
+)
 
 
 @attrs.frozen
@@ -188,6 +201,16 @@ def check_players(game: str | None, names, players: int) -> None:
         if allowed is not None and not allowed[0] <= players <= allowed[1]:
             raise PluginError(f"module '{name}' is for {allowed[0]}–{allowed[1]} players, not "
                               f"{players}; switch it off with '-{name}'")
+
+
+def modules_allowing(game: str | None, players: int) -> str:
+    """A hint naming the modules of ``game`` whose ``players`` range admits ``players`` (a
+    module that widens the game's player counts, e.g. Eclipse's ``nine-players``): text such
+    as ``"; module 'nine-players' allows 7–9 players (-m nine-players)"``, or ``""``."""
+    found = [spec for name, spec in sorted((modules(game) if game else {}).items())
+             if spec.players is not None and spec.players[0] <= players <= spec.players[1]]
+    return "".join(f"; module '{s.name}' allows {s.players[0]}–{s.players[1]} players (-m {s.name})"
+                   for s in found)
 
 
 def primitives(game: str, names=()) -> dict:

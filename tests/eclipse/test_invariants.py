@@ -103,7 +103,9 @@ def check_invariants(g) -> None:
             out = g.get(f"out_{res}", p)
             on_map = sum(1 for h in controlled for c in g.get("cubes", index=h) if c.endswith(":" + res))
             sent = sum(1 for _, r in envoys if r == res)
-            assert out == on_map + sent, f"{who} {res}: {out} off the track, {on_map} on hexes + {sent} on ambassadors"
+            gone = g.get("cubes_gone", p).count(res)
+            assert out == on_map + sent + gone, \
+                f"{who} {res}: {out} off the track, {on_map} on hexes + {sent} on ambassadors + {gone} gone"
             assert 0 <= out <= track, f"{who} {res}: {out} cubes off an {track}-cube track"
         # ship supply
         for cls in classes:
@@ -145,15 +147,20 @@ def check_invariants(g) -> None:
         tiles.update(g.get("rep_drawn", p))
         if g.get("rep_best", p):
             tiles[g.get("rep_best", p)] += 1
-    assert tiles == Counter(g.ruleset.default_of(("v", "reputation_bag"))), tiles
-    # technology tiles: bag + supply + drawn aside + researched (beyond the start techs) = every
-    # copy (a tech's ``copies``, or by its cost; ``copies 0``: a module deals it, its own check)
+    expected_tiles = Counter(g.ruleset.default_of(("v", "reputation_bag")))
+    expected_tiles.update(g.get("extra_reputation_tiles"))   # modules' tiles, joined at setup
+    assert tiles == expected_tiles, tiles
+    # technology tiles: bag + supply + drawn aside + next round's (shown early) + researched
+    # (beyond the start techs) = every copy (a tech's ``copies``, or by its cost; ``copies 0``: a
+    # module deals it, its own check) and the tiles modules add
     if g.get("tech_bag") or g.get("tech_market"):
         copies = g.get("tile_copies")
         expected = Counter({t: copies[_field(g, t, "cost") // 2 - 1] if _field(g, t, "copies") < 0
                             else _field(g, t, "copies") for t in _kind(g, "tech")
                             if _field(g, t, "copies")})
-        seen = Counter(g.get("tech_bag")) + Counter(g.get("tech_market")) + Counter(g.get("tech_aside"))
+        expected.update(g.get("extra_tech_tiles"))
+        seen = (Counter(g.get("tech_bag")) + Counter(g.get("tech_market")) + Counter(g.get("tech_aside"))
+                + Counter(g.get("tech_next")))
         for p in range(g.players):
             start = set(_field(g, g.get("species_of", p), "start_techs"))
             seen.update(t for t in g.get("techs", p) if t not in start)

@@ -8,19 +8,30 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from .common import SETTINGS, play_random
+from .test_ancient_homeworlds import homeworlds_invariant
 from .test_developments import developments_invariant
 from .test_galactic_center import takeover_invariant
+from .test_new_discoveries import discoveries_invariant
 from .test_new_species import new_species_invariant
+from .test_rare_techs import rare_invariant
 from .test_warp_portals import warp_invariant
 
-MODULES = ("warp-portals", "developments", "galactic-center-takeover", "new-species")
+# module -> its own invariant (one line each)
+INVARIANTS = {
+    "warp-portals": warp_invariant,
+    "developments": developments_invariant,
+    "galactic-center-takeover": takeover_invariant,
+    "ancient-homeworlds": homeworlds_invariant,
+    "new-discoveries": discoveries_invariant,
+    "new-species": new_species_invariant,
+    "rare-technologies": rare_invariant,
+}
+MODULES = tuple(INVARIANTS)
 
 
 def _all(g) -> None:
-    warp_invariant(g)
-    developments_invariant(g)
-    takeover_invariant(g)
-    new_species_invariant(g)
+    for check in INVARIANTS.values():
+        check(g)
 
 
 @SETTINGS
