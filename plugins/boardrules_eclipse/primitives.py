@@ -771,13 +771,20 @@ def next_battle_hex(ctx):
     return max(fights, key=lambda h: _f(ctx, _v(ctx, "sector_at", h), "number"), default=None)
 
 
-def _type_keys(ctx, h, party) -> list:
+def _type_keys(ctx, h, party, foe=None) -> list:
     """``(owner, entity)`` of each ship type of a side's fleet in ``h``, in fleet order (owner
-    ``NPC`` for NPC ships)."""
+    ``NPC`` for NPC ships: those hostile to a player of the side ``foe`` they fight, so that
+    NPCs at peace with it stay out [seed: hive Ancients in an Ancient homeworld; Draco fights
+    only the cruiser]). On an allied side the types of the ally who entered last come first,
+    so that the NPC rule's ties (fleet order) go to them [seed, alliances: the Ancients attack
+    the ally who entered the hex last]."""
     if party == NPC:
-        return [(NPC, n) for n in dict.fromkeys(_npcs(ctx, h))]
+        names = _npcs(ctx, h) if foe is None else \
+            tuple(n for n in _npcs(ctx, h) if any(n in _hostile_npcs(ctx, h, p) for p in _members(foe)))
+        return [(NPC, n) for n in dict.fromkeys(names)]
     members = _members(party)
-    return list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
+    keys = list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
+    return sorted(keys, key=lambda k: -members.index(k[0]))
 
 
 COMBAT_FLAGS = frozenset(f.name for f in attrs.fields(C.Fleet) if f.type in (bool, "bool")) - {"npc"}
@@ -786,12 +793,12 @@ COMBAT_FLAGS = frozenset(f.name for f in attrs.fields(C.Fleet) if f.type in (boo
 ``distortion_shield``, ``point_defense``)."""
 
 
-def _combat_flags(ctx, h, party) -> dict:
+def _combat_flags(ctx, h, party, foe=None) -> dict:
     """The Fleet flags of a side in ``h``: every ``combat_flags`` entry of its players'
-    technologies, or of the NPC ship types present (a side has a flag when any of its players
-    has it [X: alliances]). Raises a violation naming an unknown flag."""
+    technologies, or of the NPC ship types in its fleet against ``foe`` (a side has a flag when
+    any of its players has it [X: alliances]). Raises a violation naming an unknown flag."""
     if party == NPC:
-        sources = dict.fromkeys(_npcs(ctx, h))
+        sources = dict.fromkeys(n for _, n in _type_keys(ctx, h, party, foe))
     else:
         sources = dict.fromkeys(t for p in _members(party) for t in _v(ctx, "techs", p) or ())
     flags = {}
@@ -803,12 +810,12 @@ def _combat_flags(ctx, h, party) -> dict:
     return flags
 
 
-def _fleet(ctx, h, party):
-    """A side's fleet for combat.py. Ship types are named by their entity; on a side of
-    several players by ``entity/pN`` (``"interceptor/p2"``), so hits say whose ship. The
-    side's flags come from ``combat_flags`` (:func:`_combat_flags`)."""
-    keys = _type_keys(ctx, h, party)
-    flags = _combat_flags(ctx, h, party)
+def _fleet(ctx, h, party, foe=None):
+    """A side's fleet for combat.py (against the side ``foe``). Ship types are named by their
+    entity; on a side of several players by ``entity/pN`` (``"interceptor/p2"``), so hits say
+    whose ship. The side's flags come from ``combat_flags`` (:func:`_combat_flags`)."""
+    keys = _type_keys(ctx, h, party, foe)
+    flags = _combat_flags(ctx, h, party, foe)
     if party == NPC:
         return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for _, n in keys), npc=True, **flags)
     types = []
@@ -830,8 +837,8 @@ def _owner(ctx, b, act):
 
 
 def _engine(ctx, b):
-    att = _fleet(ctx, b["h"], b["att"])
-    dfn = _fleet(ctx, b["h"], b["dfn"])
+    att = _fleet(ctx, b["h"], b["att"], b["dfn"])
+    dfn = _fleet(ctx, b["h"], b["dfn"], b["att"])
     return C._Battle(att, dfn, None, None, C.Stalemate.DEFENDER_WINS, 1.0)
 
 
@@ -851,12 +858,22 @@ def begin_battle(ctx, h):
         if foes:
             att, dfn = later, max(foes, key=parties.index)
             break
-    b = {"h": h, "att": att, "dfn": dfn}
+    b = {"h": h, "att": _fighting(ctx, h, att, dfn), "dfn": _fighting(ctx, h, dfn, att)}
     eng = _engine(ctx, b)
     b.update(state=eng.start, stage=0, idx=0, rounds=0, status="next", retreating=(), fled=(),
-             hits=())
+             hits=(), kills=())
     _set(ctx, "battle", (), _freeze(b))
     _set(ctx, "battles_fought", (), (_v(ctx, "battles_fought") or ()) + ((h, att, dfn),))
+
+
+def _fighting(ctx, h, party, other):
+    """The members of side ``party`` who fight ``other``: against NPCs only those the NPCs are
+    hostile to (an ally of the Descendants of Draco fights the Ancients without them [seed,
+    alliances; the seed's wording is a double negative, docs/eclipse.md]); else all."""
+    if other != NPC or not isinstance(party, tuple):
+        return party
+    ms = tuple(p for p in party if _hostile_npcs(ctx, h, p))
+    return ms[0] if len(ms) == 1 else ms
 
 
 def _freeze(b: dict) -> tuple:
@@ -1094,6 +1111,8 @@ def battle_roll(ctx, rolls):
             b.update(placement=eng.placements(act, enemy, hits, False)[0], pd="roll")
     elif not decides:
         new_enemy = eng.assign(act, enemy, hits)
+        for j, (before, after) in enumerate(zip(enemy, new_enemy)):
+            b["kills"] = b.get("kills", ()) + ((act.side, act.index, j),) * (len(before) - len(after))
         state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
         b.update(state=state, idx=b["idx"] + 1, status="next")
     else:
@@ -1126,6 +1145,8 @@ def _give_hit(eng, b, act, j, d) -> None:
     enemy[j].remove(d)
     if d + damage <= eng.fleets[1 - act.side].types[j].hull:
         enemy[j].append(d + damage)
+    else:
+        b["kills"] = b.get("kills", ()) + ((act.side, act.index, j),)
     new_enemy = tuple(tuple(sorted(ds, reverse=True)) for ds in enemy)
     state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
     b.update(state=state, hits=b["hits"][1:])
@@ -1274,14 +1295,13 @@ def end_battle(ctx):
     b = _thaw(ctx)
     eng = _engine(ctx, b)
     h = b["h"]
-    losses = {}
+    fleet_keys = {0: _type_keys(ctx, h, b["att"]), 1: _type_keys(ctx, h, b["dfn"])}   # before losses
     for side, party in ((0, b["att"]), (1, b["dfn"])):
         fleet = eng.fleets[side]
-        keys = _type_keys(ctx, h, party)
+        keys = _type_keys(ctx, h, party, b["dfn"] if side == 0 else b["att"])
         fled = {i: k for sd, i, _, k in b["fled"] if sd == side}
         lost = {keys[i]: count - len(b["state"][side][i]) - fled.get(i, 0)
                 for i, (_, count) in enumerate(fleet.ships)}
-        losses[side] = lost
         if party == NPC:
             npcs = list(_npcs(ctx, h))
             for (_, name), k in lost.items():
@@ -1300,13 +1320,16 @@ def end_battle(ctx):
                     del ships[max(j for j, s in enumerate(ships) if s == keys[i])]
                 _set(ctx, "ships", (dest,), _ships(ctx, dest) + (keys[i],) * k)
             _set(ctx, "ships", (h,), tuple(ships))
-    # Every player of a side draws for all the kills of that side [X: the seed's alliance rule
-    # names the draws per ally, not how kills are shared; docs/eclipse.md].
+    # Each player of a side draws for the ships they destroyed themselves [seed, alliances:
+    # "for the ships they destroyed"]; a player alone on a side destroyed all its kills.
     for side, party in ((0, b["att"]), (1, b["dfn"])):
-        kills = sum(k * _f(ctx, name, "kill_draws") for (_, name), k in losses[1 - side].items())
         for p in _members(party):
             _set(ctx, "fought", (p,), True)
-            _set(ctx, "kill_draws", (p,), _v(ctx, "kill_draws", p) + kills)
+    for side, i, j in b.get("kills", ()):
+        firer = fleet_keys[side][i][0]
+        if firer != NPC:
+            draws = _f(ctx, fleet_keys[1 - side][j][1], "kill_draws")
+            _set(ctx, "kill_draws", (firer,), _v(ctx, "kill_draws", firer) + draws)
     _set(ctx, "battle", (), None)
 
 
@@ -1432,6 +1455,23 @@ def held_by_enemies(ctx, h):
     """Whether ships of players not on the side of ``h``'s controller hold ``h``: they attack its
     population and, once no cube is left, take the controller's disc off."""
     return bool(_enemy_held(ctx, h))
+
+
+@primitive("npc_cannon_dice", returns="any", ns="list:npc_ship")
+def npc_cannon_dice(ctx, ns):
+    """The cannon dice of NPC ships ``ns`` (one entry per ship): ``((damage, computer), ...)``
+    in ship then cannon order, for :func:`hit_damage` (NPC bombardment, phases.rules)."""
+    return tuple((d, _f(ctx, n, "computer")) for n in ns for d in _f(ctx, n, "cannons"))
+
+
+@primitive("hit_damage", returns="int", dice="any", rolls="any")
+def hit_damage(ctx, dice, rolls):
+    """The damage of the dice ``dice`` (``(damage, computer)`` pairs) that hit with ``rolls``
+    (one face 1-6 each) against a target without shields: a 6 always hits, a 1 never, else
+    face + computer >= 6 [S rules p.20 via BGG]. A violation when the counts differ."""
+    if len(rolls) != len(dice):
+        raise ctx.violation(f"this volley rolls {len(dice)} dice, got {len(rolls)}")
+    return sum(d for (d, comp), r in zip(dice, rolls) if r == 6 or (r != 1 and r + comp >= 6))
 
 
 @primitive("kill_cube", effect=True, h="hex", cube="text")
