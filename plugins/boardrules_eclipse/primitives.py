@@ -178,19 +178,25 @@ def option_part(ctx, o, sep, i):
 @primitive("setup_galaxy", effect=True)
 def setup_galaxy(ctx):
     """Lay the galactic centre and every player's home sector (the species' next unused one, then
-    ``spare_homes``; turned so that a wormhole faces the centre), with the start ship, a disc and population cubes on the home planets
+    ``spare_homes`` but those of species or boards in play; turned so that a wormhole faces the centre), with the start ship, a disc and population cubes on the home planets
     (advanced squares only with the matching technology) [M: eclipse.md §2.1-2.2]."""
     n = ctx.nplayers
     layout = G.galaxy_layout(n)
     centre = next(s for s in _kind(ctx, "sector") if _f(ctx, s, "ring") == 0)
     _place(ctx, _hid(G.CENTER), centre, 0)
     used = set()
+    # Spare homes are never those of a species in play nor of a board in play (species ``board``).
+    picked = {_species(ctx, p) for p in range(n)} - {None}
+    boards = {_f(ctx, sp, "board") for sp in picked} - {""}
+    reserved = {s for sp in _kind(ctx, "species") if sp in picked or _f(ctx, sp, "board") in boards
+                for s in _f(ctx, sp, "homes")}
+    spare = tuple(s for s in _v(ctx, "spare_homes") or () if s not in reserved)
     for seat in range(n):
         p = seat
         sp = _species(ctx, p)
         if sp is None:
             raise ctx.violation(f"p{p + 1} has no species")
-        homes = tuple(_f(ctx, sp, "homes")) + tuple(_v(ctx, "spare_homes"))
+        homes = tuple(_f(ctx, sp, "homes")) + spare
         home = next((s for s in homes if s not in used), None)
         if home is None:
             raise ctx.violation(f"no home sector of {sp} is left for p{p + 1} (every one of "
