@@ -375,3 +375,22 @@ def test_views_hide_an_allys_reputation_tiles():
     view = g.view(0)["values"]
     assert view[("v", "reputation", 1)] == ("hidden", 1)
     assert g.view(1)["values"][("v", "reputation", 1)] == (3,)
+
+
+def test_allies_place_influence_after_combat_by_order_of_entry():
+    """Seed: when several allies could place a disc in a hex at the end of combat, the first
+    to have entered chooses first; if they decline, the next."""
+    for entry in ((1, 0), (0, 1)):
+        g = _start()
+        _set(g, v__allies__0=(1,), v__allies__1=(0,))
+        _stage(g, FAR, "s303", ships=[(p, "interceptor") for p in entry])
+        for p in (1, 2, 3, 4):
+            g.play(f"p{p} pass_turn")
+        d = g.state.pending[0]
+        assert d.label == "claim" and d.player == entry[0]
+        g.play(f"p{entry[0] + 1} claim")                 # declined: the next ally may
+        d = g.state.pending[0]
+        assert d.label == "claim" and d.player == entry[1]
+        g.play(f"p{entry[1] + 1} claim true")
+        assert g.get("controller", index=FAR) == entry[1]
+        assert not any(x.label == "claim" for x in g.state.pending)
