@@ -130,8 +130,9 @@ def _disc_return(ctx, p) -> None:
 
 
 def _wg(ctx, p) -> bool:
-    """Whether ``p`` goes through half wormhole connections (a ``half_connections`` tech)."""
-    return _tech_gives(ctx, p, "half_connections")
+    """Whether ``p`` goes through half wormhole connections (a ``half_connections`` tech, or the
+    per-player variable ``half_connections`` that modules set)."""
+    return _tech_gives(ctx, p, "half_connections") or bool(_v(ctx, "half_connections", p))
 
 
 _GALAXY_CACHE: dict = {}
@@ -176,8 +177,8 @@ def option_part(ctx, o, sep, i):
 
 @primitive("setup_galaxy", effect=True)
 def setup_galaxy(ctx):
-    """Lay the galactic centre and every player's home sector (turned so that a wormhole faces
-    the centre), with the start ship, a disc and population cubes on the home planets
+    """Lay the galactic centre and every player's home sector (the species' next unused one, then
+    ``spare_homes``; turned so that a wormhole faces the centre), with the start ship, a disc and population cubes on the home planets
     (advanced squares only with the matching technology) [M: eclipse.md §2.1-2.2]."""
     n = ctx.nplayers
     layout = G.galaxy_layout(n)
@@ -189,14 +190,15 @@ def setup_galaxy(ctx):
         sp = _species(ctx, p)
         if sp is None:
             raise ctx.violation(f"p{p + 1} has no species")
-        home = next(s for s in _f(ctx, sp, "homes") if s not in used)
+        homes = tuple(_f(ctx, sp, "homes")) + tuple(_v(ctx, "spare_homes"))
+        home = next((s for s in homes if s not in used), None)
+        if home is None:
+            raise ctx.violation(f"no home sector of {sp} is left for p{p + 1} (every one of "
+                                f"{', '.join(homes)} is taken)")
         used.add(home)
         pos = layout.start_positions[seat]
-        toward = next(e for e, nb in enumerate(G.neighbours(pos)) if G.distance(nb) < G.distance(pos))
-        tile = _tile(ctx, home)
-        rot = next(k for k in range(6) if G.rotate_mask(tile.wormholes, k) >> toward & 1)
         h = _hid(pos)
-        _place(ctx, h, home, rot)
+        _place(ctx, h, home, _centre_rotation(ctx, pos, home))
         _disc_take(ctx, p)
         _set(ctx, "controller", (h,), p)
         _set(ctx, "ships", (h,), ((p, _f(ctx, sp, "start_ship")),))
@@ -207,6 +209,28 @@ def setup_galaxy(ctx):
                 cubes.append(f"{i}:{res}")
                 _set(ctx, f"out_{res}", (p,), _v(ctx, f"out_{res}", p) + 1)
         _set(ctx, "cubes", (h,), tuple(cubes))
+
+
+def _centre_rotation(ctx, pos, sector) -> int:
+    """The first rotation of ``sector`` at ``pos`` with a wormhole facing the centre."""
+    toward = next(e for e, nb in enumerate(G.neighbours(pos)) if G.distance(nb) < G.distance(pos))
+    tile = _tile(ctx, sector)
+    return next(k for k in range(6) if G.rotate_mask(tile.wormholes, k) >> toward & 1)
+
+
+@primitive("start_spaces_left", returns="list:hex")
+def start_spaces_left(ctx):
+    """The start-sector positions no player uses at this player count (``galaxy.galaxy_layout``'s
+    ``homeworld_positions``: where RotA Ancient homeworlds go), as hex ids; none for 6 or 9
+    players."""
+    return tuple(_hid(pos) for pos in G.galaxy_layout(ctx.nplayers).homeworld_positions)
+
+
+@primitive("centre_rotation", returns="int", h="hex", s="sector")
+def centre_rotation(ctx, h, s):
+    """The rotation a start-like sector ``s`` is laid with at ``h`` at setup: the first with a
+    wormhole facing the centre, as the home sectors are."""
+    return _centre_rotation(ctx, _pos(h), s)
 
 
 def _place(ctx, h, sector, rotation):
@@ -337,12 +361,19 @@ def _blueprint(ctx, p, cls) -> tuple:
     return _v(ctx, "blueprint", p, cls) or ()
 
 
+def _outside(ctx, p, cls) -> tuple:
+    """Parts of ``p``'s ``cls`` placed outside the blueprint grid (``grid_extras``: the RotA
+    Muon Source); they count in the ship's statistics and take no slot."""
+    return _v(ctx, "grid_extras", p, cls) or ()
+
+
 _STATS_CACHE: dict = {}
-_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy")
+_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy", "regenerates")
 
 
 def _stats(ctx, parts, design):
-    """Summed part stats plus the design's printed bonuses (memoised per ruleset)."""
+    """Summed part stats plus the design's printed bonuses (initiative, energy, computer,
+    shield, hull; memoised per ruleset)."""
     key = (id(ctx.rs), tuple(parts), design)
     s = _STATS_CACHE.get(key)
     if s is not None:
@@ -360,6 +391,8 @@ def _stats(ctx, parts, design):
         s["initiative"] += d["initiative"]
         s["energy"] += d["energy"]
         s["computer"] += d["computer"]
+        s["shield"] += d["shield"]
+        s["hull"] += d["hull"]
     s["cannons"], s["missiles"] = tuple(cannons), tuple(missiles)
     if len(_STATS_CACHE) > 100000:
         _STATS_CACHE.clear()
@@ -369,9 +402,9 @@ def _stats(ctx, parts, design):
 
 def ship_type(ctx, p, cls) -> C.ShipType:
     """Player ``p``'s ``cls`` as combat.py sees it."""
-    s = _stats(ctx, _blueprint(ctx, p, cls), _design(ctx, p, cls))
+    s = _stats(ctx, _blueprint(ctx, p, cls) + _outside(ctx, p, cls), _design(ctx, p, cls))
     return C.ShipType(cls, C.SizeClass(_f(ctx, cls, "size")), max(0, s["initiative"]), s["hull"], s["computer"],
-                      s["shield"], s["cannons"], s["missiles"])
+                      s["shield"], s["cannons"], s["missiles"], s["regenerates"])
 
 
 def npc_type(ctx, name) -> C.ShipType:
@@ -393,8 +426,7 @@ def _builds(ctx):
 def build_sites(ctx):
     """Every ship class and structure in every hex ``me`` controls: ``"what@hex"``. What may be
     built is the rules' ``build_step``."""
-    structures = _kind(ctx, "structure")
-    builds = [w for w in _builds(ctx) if w not in structures or _f(ctx, w, "built")]
+    builds = [w for w in _builds(ctx) if _f(ctx, w, "built")]
     return tuple(f"{what}@{h}" for h in _controlled(ctx, ctx.player()) for what in builds)
 
 
@@ -488,7 +520,7 @@ def stat_after(ctx, o, stat):
     me = ctx.player()
     cls, i, part = _change(ctx, o)
     bp = _blueprint(ctx, me, cls)
-    return _stats(ctx, bp[:i] + (part,) + bp[i + 1:], _design(ctx, me, cls))[stat]
+    return _stats(ctx, bp[:i] + (part,) + bp[i + 1:] + _outside(ctx, me, cls), _design(ctx, me, cls))[stat]
 
 
 @primitive("install_part", effect=True, o="text")
@@ -531,7 +563,7 @@ def move_options(ctx):
     for h in _hexes(ctx):
         classes = dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == me)
         for cls in classes:
-            s = _stats(ctx, _blueprint(ctx, me, cls), _design(ctx, me, cls))
+            s = _stats(ctx, _blueprint(ctx, me, cls) + _outside(ctx, me, cls), _design(ctx, me, cls))
             steps, jumps = max(0, s["move"]), max(0, s["jumps"])
             if not (steps or jumps) or not _f(ctx, cls, "mobile"):
                 continue
@@ -712,6 +744,18 @@ def _pairs(ctx, h):
                 yield a, b
 
 
+@primitive("battle_attackers", h="hex", returns="list:player")
+def battle_attackers(ctx, h):
+    """The attacking player of the last battle fought in hex ``h`` this round, as a list of
+    one; ``()`` when none was fought there or the NPCs attacked. NPCs always defend, so this is
+    who destroyed an NPC lost in that battle (RotA: the Ancient dreadnought's and cruisers'
+    tiles). Allies fighting as one side: the first of them (the tile is one) [our choice]."""
+    for hex_, att, _dfn in reversed(_v(ctx, "battles_fought") or ()):
+        if hex_ == h:
+            return _members(att)[:1] if att != NPC else ()
+    return ()
+
+
 @primitive("next_battle_hex", returns="hex")
 def next_battle_hex(ctx):
     """The hex where enemies still have to fight with the highest sector ``number``, or none:
@@ -721,13 +765,17 @@ def next_battle_hex(ctx):
     return max(fights, key=lambda h: _f(ctx, _v(ctx, "sector_at", h), "number"), default=None)
 
 
-def _type_keys(ctx, h, party) -> list:
+def _type_keys(ctx, h, party, foe=None) -> list:
     """``(owner, entity)`` of each ship type of a side's fleet in ``h``, in fleet order (owner
-    ``NPC`` for NPC ships). On an allied side the types of the ally who entered last come
-    first, so that the NPC rule's ties (fleet order) go to them [seed, alliances: the Ancients
-    attack the ally who entered the hex last]."""
+    ``NPC`` for NPC ships: those hostile to a player of the side ``foe`` they fight, so that
+    NPCs at peace with it stay out [seed: hive Ancients in an Ancient homeworld; Draco fights
+    only the cruiser]). On an allied side the types of the ally who entered last come first,
+    so that the NPC rule's ties (fleet order) go to them [seed, alliances: the Ancients attack
+    the ally who entered the hex last]."""
     if party == NPC:
-        return [(NPC, n) for n in dict.fromkeys(_npcs(ctx, h))]
+        names = _npcs(ctx, h) if foe is None else \
+            tuple(n for n in _npcs(ctx, h) if any(n in _hostile_npcs(ctx, h, p) for p in _members(foe)))
+        return [(NPC, n) for n in dict.fromkeys(names)]
     members = _members(party)
     keys = list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
     return sorted(keys, key=lambda k: -members.index(k[0]))
@@ -739,12 +787,12 @@ COMBAT_FLAGS = frozenset(f.name for f in attrs.fields(C.Fleet) if f.type in (boo
 ``distortion_shield``, ``point_defense``)."""
 
 
-def _combat_flags(ctx, h, party) -> dict:
+def _combat_flags(ctx, h, party, foe=None) -> dict:
     """The Fleet flags of a side in ``h``: every ``combat_flags`` entry of its players'
-    technologies, or of the NPC ship types present (a side has a flag when any of its players
-    has it [X: alliances]). Raises a violation naming an unknown flag."""
+    technologies, or of the NPC ship types in its fleet against ``foe`` (a side has a flag when
+    any of its players has it [X: alliances]). Raises a violation naming an unknown flag."""
     if party == NPC:
-        sources = dict.fromkeys(_npcs(ctx, h))
+        sources = dict.fromkeys(n for _, n in _type_keys(ctx, h, party, foe))
     else:
         sources = dict.fromkeys(t for p in _members(party) for t in _v(ctx, "techs", p) or ())
     flags = {}
@@ -756,12 +804,12 @@ def _combat_flags(ctx, h, party) -> dict:
     return flags
 
 
-def _fleet(ctx, h, party):
-    """A side's fleet for combat.py. Ship types are named by their entity; on a side of
-    several players by ``entity/pN`` (``"interceptor/p2"``), so hits say whose ship. The
-    side's flags come from ``combat_flags`` (:func:`_combat_flags`)."""
-    keys = _type_keys(ctx, h, party)
-    flags = _combat_flags(ctx, h, party)
+def _fleet(ctx, h, party, foe=None):
+    """A side's fleet for combat.py (against the side ``foe``). Ship types are named by their
+    entity; on a side of several players by ``entity/pN`` (``"interceptor/p2"``), so hits say
+    whose ship. The side's flags come from ``combat_flags`` (:func:`_combat_flags`)."""
+    keys = _type_keys(ctx, h, party, foe)
+    flags = _combat_flags(ctx, h, party, foe)
     if party == NPC:
         return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for _, n in keys), npc=True, **flags)
     types = []
@@ -769,7 +817,7 @@ def _fleet(ctx, h, party):
         t = ship_type(ctx, owner, cls)
         if isinstance(party, tuple):
             t = C.ShipType(f"{cls}/p{owner + 1}", t.size, t.initiative, t.hull, t.computer,
-                           t.shield, t.cannons, t.missiles)
+                           t.shield, t.cannons, t.missiles, t.regenerate)
         types.append((t, sum(1 for s in _ships(ctx, h) if s == (owner, cls))))
     return C.Fleet(tuple(types), **flags)
 
@@ -783,8 +831,8 @@ def _owner(ctx, b, act):
 
 
 def _engine(ctx, b):
-    att = _fleet(ctx, b["h"], b["att"])
-    dfn = _fleet(ctx, b["h"], b["dfn"])
+    att = _fleet(ctx, b["h"], b["att"], b["dfn"])
+    dfn = _fleet(ctx, b["h"], b["dfn"], b["att"])
     return C._Battle(att, dfn, None, None, C.Stalemate.DEFENDER_WINS, 1.0)
 
 
@@ -1244,7 +1292,7 @@ def end_battle(ctx):
     fleet_keys = {0: _type_keys(ctx, h, b["att"]), 1: _type_keys(ctx, h, b["dfn"])}   # before losses
     for side, party in ((0, b["att"]), (1, b["dfn"])):
         fleet = eng.fleets[side]
-        keys = _type_keys(ctx, h, party)
+        keys = _type_keys(ctx, h, party, b["dfn"] if side == 0 else b["att"])
         fled = {i: k for sd, i, _, k in b["fled"] if sd == side}
         lost = {keys[i]: count - len(b["state"][side][i]) - fled.get(i, 0)
                 for i, (_, count) in enumerate(fleet.ships)}
@@ -1401,6 +1449,23 @@ def held_by_enemies(ctx, h):
     """Whether ships of players not on the side of ``h``'s controller hold ``h``: they attack its
     population and, once no cube is left, take the controller's disc off."""
     return bool(_enemy_held(ctx, h))
+
+
+@primitive("npc_cannon_dice", returns="any", ns="list:npc_ship")
+def npc_cannon_dice(ctx, ns):
+    """The cannon dice of NPC ships ``ns`` (one entry per ship): ``((damage, computer), ...)``
+    in ship then cannon order, for :func:`hit_damage` (NPC bombardment, phases.rules)."""
+    return tuple((d, _f(ctx, n, "computer")) for n in ns for d in _f(ctx, n, "cannons"))
+
+
+@primitive("hit_damage", returns="int", dice="any", rolls="any")
+def hit_damage(ctx, dice, rolls):
+    """The damage of the dice ``dice`` (``(damage, computer)`` pairs) that hit with ``rolls``
+    (one face 1-6 each) against a target without shields: a 6 always hits, a 1 never, else
+    face + computer >= 6 [S rules p.20 via BGG]. A violation when the counts differ."""
+    if len(rolls) != len(dice):
+        raise ctx.violation(f"this volley rolls {len(dice)} dice, got {len(rolls)}")
+    return sum(d for (d, comp), r in zip(dice, rolls) if r == 6 or (r != 1 and r + comp >= 6))
 
 
 @primitive("kill_cube", effect=True, h="hex", cube="text")
