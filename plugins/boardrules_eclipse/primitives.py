@@ -130,8 +130,9 @@ def _disc_return(ctx, p) -> None:
 
 
 def _wg(ctx, p) -> bool:
-    """Whether ``p`` goes through half wormhole connections (a ``half_connections`` tech)."""
-    return _tech_gives(ctx, p, "half_connections")
+    """Whether ``p`` goes through half wormhole connections (a ``half_connections`` tech, or the
+    per-player variable ``half_connections`` that modules set)."""
+    return _tech_gives(ctx, p, "half_connections") or bool(_v(ctx, "half_connections", p))
 
 
 _GALAXY_CACHE: dict = {}
@@ -176,8 +177,8 @@ def option_part(ctx, o, sep, i):
 
 @primitive("setup_galaxy", effect=True)
 def setup_galaxy(ctx):
-    """Lay the galactic centre and every player's home sector (turned so that a wormhole faces
-    the centre), with the start ship, a disc and population cubes on the home planets
+    """Lay the galactic centre and every player's home sector (the species' next unused one, then
+    ``spare_homes``; turned so that a wormhole faces the centre), with the start ship, a disc and population cubes on the home planets
     (advanced squares only with the matching technology) [M: eclipse.md §2.1-2.2]."""
     n = ctx.nplayers
     layout = G.galaxy_layout(n)
@@ -189,14 +190,15 @@ def setup_galaxy(ctx):
         sp = _species(ctx, p)
         if sp is None:
             raise ctx.violation(f"p{p + 1} has no species")
-        home = next(s for s in _f(ctx, sp, "homes") if s not in used)
+        homes = tuple(_f(ctx, sp, "homes")) + tuple(_v(ctx, "spare_homes"))
+        home = next((s for s in homes if s not in used), None)
+        if home is None:
+            raise ctx.violation(f"no home sector of {sp} is left for p{p + 1} (every one of "
+                                f"{', '.join(homes)} is taken)")
         used.add(home)
         pos = layout.start_positions[seat]
-        toward = next(e for e, nb in enumerate(G.neighbours(pos)) if G.distance(nb) < G.distance(pos))
-        tile = _tile(ctx, home)
-        rot = next(k for k in range(6) if G.rotate_mask(tile.wormholes, k) >> toward & 1)
         h = _hid(pos)
-        _place(ctx, h, home, rot)
+        _place(ctx, h, home, _centre_rotation(ctx, pos, home))
         _disc_take(ctx, p)
         _set(ctx, "controller", (h,), p)
         _set(ctx, "ships", (h,), ((p, _f(ctx, sp, "start_ship")),))
@@ -207,6 +209,28 @@ def setup_galaxy(ctx):
                 cubes.append(f"{i}:{res}")
                 _set(ctx, f"out_{res}", (p,), _v(ctx, f"out_{res}", p) + 1)
         _set(ctx, "cubes", (h,), tuple(cubes))
+
+
+def _centre_rotation(ctx, pos, sector) -> int:
+    """The first rotation of ``sector`` at ``pos`` with a wormhole facing the centre."""
+    toward = next(e for e, nb in enumerate(G.neighbours(pos)) if G.distance(nb) < G.distance(pos))
+    tile = _tile(ctx, sector)
+    return next(k for k in range(6) if G.rotate_mask(tile.wormholes, k) >> toward & 1)
+
+
+@primitive("start_spaces_left", returns="list:hex")
+def start_spaces_left(ctx):
+    """The start-sector positions no player uses at this player count (``galaxy.galaxy_layout``'s
+    ``homeworld_positions``: where RotA Ancient homeworlds go), as hex ids; none for 6 or 9
+    players."""
+    return tuple(_hid(pos) for pos in G.galaxy_layout(ctx.nplayers).homeworld_positions)
+
+
+@primitive("centre_rotation", returns="int", h="hex", s="sector")
+def centre_rotation(ctx, h, s):
+    """The rotation a start-like sector ``s`` is laid with at ``h`` at setup: the first with a
+    wormhole facing the centre, as the home sectors are."""
+    return _centre_rotation(ctx, _pos(h), s)
 
 
 def _place(ctx, h, sector, rotation):
@@ -337,12 +361,19 @@ def _blueprint(ctx, p, cls) -> tuple:
     return _v(ctx, "blueprint", p, cls) or ()
 
 
+def _outside(ctx, p, cls) -> tuple:
+    """Parts of ``p``'s ``cls`` placed outside the blueprint grid (``grid_extras``: the RotA
+    Muon Source); they count in the ship's statistics and take no slot."""
+    return _v(ctx, "grid_extras", p, cls) or ()
+
+
 _STATS_CACHE: dict = {}
-_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy")
+_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy", "regenerates")
 
 
 def _stats(ctx, parts, design):
-    """Summed part stats plus the design's printed bonuses (memoised per ruleset)."""
+    """Summed part stats plus the design's printed bonuses (initiative, energy, computer,
+    shield, hull; memoised per ruleset)."""
     key = (id(ctx.rs), tuple(parts), design)
     s = _STATS_CACHE.get(key)
     if s is not None:
@@ -360,6 +391,8 @@ def _stats(ctx, parts, design):
         s["initiative"] += d["initiative"]
         s["energy"] += d["energy"]
         s["computer"] += d["computer"]
+        s["shield"] += d["shield"]
+        s["hull"] += d["hull"]
     s["cannons"], s["missiles"] = tuple(cannons), tuple(missiles)
     if len(_STATS_CACHE) > 100000:
         _STATS_CACHE.clear()
@@ -369,9 +402,9 @@ def _stats(ctx, parts, design):
 
 def ship_type(ctx, p, cls) -> C.ShipType:
     """Player ``p``'s ``cls`` as combat.py sees it."""
-    s = _stats(ctx, _blueprint(ctx, p, cls), _design(ctx, p, cls))
+    s = _stats(ctx, _blueprint(ctx, p, cls) + _outside(ctx, p, cls), _design(ctx, p, cls))
     return C.ShipType(cls, C.SizeClass(_f(ctx, cls, "size")), max(0, s["initiative"]), s["hull"], s["computer"],
-                      s["shield"], s["cannons"], s["missiles"])
+                      s["shield"], s["cannons"], s["missiles"], s["regenerates"])
 
 
 def npc_type(ctx, name) -> C.ShipType:
@@ -393,8 +426,7 @@ def _builds(ctx):
 def build_sites(ctx):
     """Every ship class and structure in every hex ``me`` controls: ``"what@hex"``. What may be
     built is the rules' ``build_step``."""
-    structures = _kind(ctx, "structure")
-    builds = [w for w in _builds(ctx) if w not in structures or _f(ctx, w, "built")]
+    builds = [w for w in _builds(ctx) if _f(ctx, w, "built")]
     return tuple(f"{what}@{h}" for h in _controlled(ctx, ctx.player()) for what in builds)
 
 
@@ -488,7 +520,7 @@ def stat_after(ctx, o, stat):
     me = ctx.player()
     cls, i, part = _change(ctx, o)
     bp = _blueprint(ctx, me, cls)
-    return _stats(ctx, bp[:i] + (part,) + bp[i + 1:], _design(ctx, me, cls))[stat]
+    return _stats(ctx, bp[:i] + (part,) + bp[i + 1:] + _outside(ctx, me, cls), _design(ctx, me, cls))[stat]
 
 
 @primitive("install_part", effect=True, o="text")
@@ -531,7 +563,7 @@ def move_options(ctx):
     for h in _hexes(ctx):
         classes = dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == me)
         for cls in classes:
-            s = _stats(ctx, _blueprint(ctx, me, cls), _design(ctx, me, cls))
+            s = _stats(ctx, _blueprint(ctx, me, cls) + _outside(ctx, me, cls), _design(ctx, me, cls))
             steps, jumps = max(0, s["move"]), max(0, s["jumps"])
             if not (steps or jumps) or not _f(ctx, cls, "mobile"):
                 continue
@@ -712,6 +744,18 @@ def _pairs(ctx, h):
                 yield a, b
 
 
+@primitive("battle_attackers", h="hex", returns="list:player")
+def battle_attackers(ctx, h):
+    """The attacking player of the last battle fought in hex ``h`` this round, as a list of
+    one; ``()`` when none was fought there or the NPCs attacked. NPCs always defend, so this is
+    who destroyed an NPC lost in that battle (RotA: the Ancient dreadnought's and cruisers'
+    tiles). Allies fighting as one side: the first of them (the tile is one) [our choice]."""
+    for hex_, att, _dfn in reversed(_v(ctx, "battles_fought") or ()):
+        if hex_ == h:
+            return _members(att)[:1] if att != NPC else ()
+    return ()
+
+
 @primitive("next_battle_hex", returns="hex")
 def next_battle_hex(ctx):
     """The hex where enemies still have to fight with the highest sector ``number``, or none:
@@ -725,13 +769,16 @@ def _type_keys(ctx, h, party, foe=None) -> list:
     """``(owner, entity)`` of each ship type of a side's fleet in ``h``, in fleet order (owner
     ``NPC`` for NPC ships: those hostile to a player of the side ``foe`` they fight, so that
     NPCs at peace with it stay out [seed: hive Ancients in an Ancient homeworld; Draco fights
-    only the cruiser])."""
+    only the cruiser]). On an allied side the types of the ally who entered last come first,
+    so that the NPC rule's ties (fleet order) go to them [seed, alliances: the Ancients attack
+    the ally who entered the hex last]."""
     if party == NPC:
         names = _npcs(ctx, h) if foe is None else \
             tuple(n for n in _npcs(ctx, h) if any(n in _hostile_npcs(ctx, h, p) for p in _members(foe)))
         return [(NPC, n) for n in dict.fromkeys(names)]
     members = _members(party)
-    return list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
+    keys = list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
+    return sorted(keys, key=lambda k: -members.index(k[0]))
 
 
 COMBAT_FLAGS = frozenset(f.name for f in attrs.fields(C.Fleet) if f.type in (bool, "bool")) - {"npc"}
@@ -770,7 +817,7 @@ def _fleet(ctx, h, party, foe=None):
         t = ship_type(ctx, owner, cls)
         if isinstance(party, tuple):
             t = C.ShipType(f"{cls}/p{owner + 1}", t.size, t.initiative, t.hull, t.computer,
-                           t.shield, t.cannons, t.missiles)
+                           t.shield, t.cannons, t.missiles, t.regenerate)
         types.append((t, sum(1 for s in _ships(ctx, h) if s == (owner, cls))))
     return C.Fleet(tuple(types), **flags)
 
@@ -805,12 +852,22 @@ def begin_battle(ctx, h):
         if foes:
             att, dfn = later, max(foes, key=parties.index)
             break
-    b = {"h": h, "att": att, "dfn": dfn}
+    b = {"h": h, "att": _fighting(ctx, h, att, dfn), "dfn": _fighting(ctx, h, dfn, att)}
     eng = _engine(ctx, b)
     b.update(state=eng.start, stage=0, idx=0, rounds=0, status="next", retreating=(), fled=(),
-             hits=())
+             hits=(), kills=())
     _set(ctx, "battle", (), _freeze(b))
     _set(ctx, "battles_fought", (), (_v(ctx, "battles_fought") or ()) + ((h, att, dfn),))
+
+
+def _fighting(ctx, h, party, other):
+    """The members of side ``party`` who fight ``other``: against NPCs only those the NPCs are
+    hostile to (an ally of the Descendants of Draco fights the Ancients without them [seed,
+    alliances; the seed's wording is a double negative, docs/eclipse.md]); else all."""
+    if other != NPC or not isinstance(party, tuple):
+        return party
+    ms = tuple(p for p in party if _hostile_npcs(ctx, h, p))
+    return ms[0] if len(ms) == 1 else ms
 
 
 def _freeze(b: dict) -> tuple:
@@ -1048,6 +1105,8 @@ def battle_roll(ctx, rolls):
             b.update(placement=eng.placements(act, enemy, hits, False)[0], pd="roll")
     elif not decides:
         new_enemy = eng.assign(act, enemy, hits)
+        for j, (before, after) in enumerate(zip(enemy, new_enemy)):
+            b["kills"] = b.get("kills", ()) + ((act.side, act.index, j),) * (len(before) - len(after))
         state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
         b.update(state=state, idx=b["idx"] + 1, status="next")
     else:
@@ -1080,6 +1139,8 @@ def _give_hit(eng, b, act, j, d) -> None:
     enemy[j].remove(d)
     if d + damage <= eng.fleets[1 - act.side].types[j].hull:
         enemy[j].append(d + damage)
+    else:
+        b["kills"] = b.get("kills", ()) + ((act.side, act.index, j),)
     new_enemy = tuple(tuple(sorted(ds, reverse=True)) for ds in enemy)
     state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
     b.update(state=state, hits=b["hits"][1:])
@@ -1228,14 +1289,13 @@ def end_battle(ctx):
     b = _thaw(ctx)
     eng = _engine(ctx, b)
     h = b["h"]
-    losses = {}
+    fleet_keys = {0: _type_keys(ctx, h, b["att"]), 1: _type_keys(ctx, h, b["dfn"])}   # before losses
     for side, party in ((0, b["att"]), (1, b["dfn"])):
         fleet = eng.fleets[side]
         keys = _type_keys(ctx, h, party, b["dfn"] if side == 0 else b["att"])
         fled = {i: k for sd, i, _, k in b["fled"] if sd == side}
         lost = {keys[i]: count - len(b["state"][side][i]) - fled.get(i, 0)
                 for i, (_, count) in enumerate(fleet.ships)}
-        losses[side] = lost
         if party == NPC:
             npcs = list(_npcs(ctx, h))
             for (_, name), k in lost.items():
@@ -1254,13 +1314,16 @@ def end_battle(ctx):
                     del ships[max(j for j, s in enumerate(ships) if s == keys[i])]
                 _set(ctx, "ships", (dest,), _ships(ctx, dest) + (keys[i],) * k)
             _set(ctx, "ships", (h,), tuple(ships))
-    # Every player of a side draws for all the kills of that side [X: the seed's alliance rule
-    # names the draws per ally, not how kills are shared; docs/eclipse.md].
+    # Each player of a side draws for the ships they destroyed themselves [seed, alliances:
+    # "for the ships they destroyed"]; a player alone on a side destroyed all its kills.
     for side, party in ((0, b["att"]), (1, b["dfn"])):
-        kills = sum(k * _f(ctx, name, "kill_draws") for (_, name), k in losses[1 - side].items())
         for p in _members(party):
             _set(ctx, "fought", (p,), True)
-            _set(ctx, "kill_draws", (p,), _v(ctx, "kill_draws", p) + kills)
+    for side, i, j in b.get("kills", ()):
+        firer = fleet_keys[side][i][0]
+        if firer != NPC:
+            draws = _f(ctx, fleet_keys[1 - side][j][1], "kill_draws")
+            _set(ctx, "kill_draws", (firer,), _v(ctx, "kill_draws", firer) + draws)
     _set(ctx, "battle", (), None)
 
 

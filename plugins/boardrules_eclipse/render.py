@@ -32,9 +32,12 @@ SQ3 = math.sqrt(3.0)
 LEGEND_W = 270.0
 MARGIN = 18.0
 
-#: Seat colours (the six player colours of the box), each with an outline that shows on it.
+#: Seat colours (the six player colours of the box, then Rise of the Ancients' three for 7-9
+#: players: grey, "natural" and magenta -- drawn teal, apart from the NPCs' magenta), each with
+#: an outline that shows on it.
 PLAYER_COLOURS = (("#d8342c", "#2a0806"), ("#2f6fd6", "#06122a"), ("#2fa844", "#062a0e"),
-                  ("#f0cc2a", "#3a3000"), ("#f2f2f2", "#202020"), ("#2a2a2a", "#e0e0e0"))
+                  ("#f0cc2a", "#3a3000"), ("#f2f2f2", "#202020"), ("#2a2a2a", "#e0e0e0"),
+                  ("#a8b0a8", "#101010"), ("#c9a66b", "#2a1a06"), ("#2ab8c0", "#04282a"))
 #: NPC ships (Ancients, Guardians, GCDS): magenta, far from every seat colour (red is player 1's).
 NPC_COLOURS = {"crest": ("#d13fd1", "#fbe0fb"), "core": ("#8a1a8a", "#f0a8f0")}
 RESOURCE_COLOURS = {"money": "#f39a1e", "science": "#ea6cb4", "materials": "#a5673a",

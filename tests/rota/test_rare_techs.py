@@ -29,12 +29,19 @@ RARE = {  # tile: (cost, minimum) [P TT; AID; D PE]
 CHANCE = -1
 
 
+def _start_tiles(g, p) -> tuple:
+    """The technologies ``p``'s species board starts with (new species: a rare one)."""
+    sp = g.get("species_of", p)
+    return g.ruleset.entities[sp].fields["start_techs"] if sp else ()
+
+
 def rare_invariant(g) -> None:
     """At most one copy of each rare technology is owned, and each is in one place only (the
     bag, beside the supply, one player's rows, or the box under the cap); the tiles drawn aside
     are public (every player's view shows them); a rare tile owned sits on one of the three
     rows; nothing rare is in the regular supply."""
-    owned = [t for p in range(g.players) for t in g.get("techs", p) if t in RARE]
+    owned = [t for p in range(g.players) for t in g.get("techs", p) if t in RARE
+             and t not in _start_tiles(g, p)]     # a species' start tile is an extra copy [S]
     places = owned + [t for t in g.get("tech_bag") + g.get("tech_aside") + g.get("rare_box") if t in RARE]
     assert len(owned) == len(set(owned)), owned
     assert len(places) == len(set(places)), places
