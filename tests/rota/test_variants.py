@@ -114,7 +114,10 @@ def direction_invariant(g) -> None:
 @given(st.data())
 @SETTINGS
 def test_random_games_with_game_direction(data):
-    play_random(data, ("game-direction",), direction_invariant, prefer=("direction",))
+    n = data.draw(st.integers(3, 6), label="players")
+    g = play_random(data, ("game-direction",), direction_invariant, players=n, prefer=("direction",),
+                    rounds=3)
+    assert any(" direction " in a for a in g.record.actions)      # the card was used
 
 
 def test_the_second_passer_chooses_counter_clockwise_order():
