@@ -23,6 +23,8 @@ leaves at its next activation. More than two parties fight pairwise, in reverse 
 
 from __future__ import annotations
 
+import attrs
+
 from boardrules.primitives import primitive
 
 from . import combat as C
@@ -128,8 +130,9 @@ def _disc_return(ctx, p) -> None:
 
 
 def _wg(ctx, p) -> bool:
-    """Whether ``p`` goes through half wormhole connections (a ``half_connections`` tech)."""
-    return _tech_gives(ctx, p, "half_connections")
+    """Whether ``p`` goes through half wormhole connections (a ``half_connections`` tech, or the
+    per-player variable ``half_connections`` that modules set)."""
+    return _tech_gives(ctx, p, "half_connections") or bool(_v(ctx, "half_connections", p))
 
 
 _GALAXY_CACHE: dict = {}
@@ -194,11 +197,8 @@ def setup_galaxy(ctx):
                                 f"{', '.join(homes)} is taken)")
         used.add(home)
         pos = layout.start_positions[seat]
-        toward = next(e for e, nb in enumerate(G.neighbours(pos)) if G.distance(nb) < G.distance(pos))
-        tile = _tile(ctx, home)
-        rot = next(k for k in range(6) if G.rotate_mask(tile.wormholes, k) >> toward & 1)
         h = _hid(pos)
-        _place(ctx, h, home, rot)
+        _place(ctx, h, home, _centre_rotation(ctx, pos, home))
         _disc_take(ctx, p)
         _set(ctx, "controller", (h,), p)
         _set(ctx, "ships", (h,), ((p, _f(ctx, sp, "start_ship")),))
@@ -209,6 +209,28 @@ def setup_galaxy(ctx):
                 cubes.append(f"{i}:{res}")
                 _set(ctx, f"out_{res}", (p,), _v(ctx, f"out_{res}", p) + 1)
         _set(ctx, "cubes", (h,), tuple(cubes))
+
+
+def _centre_rotation(ctx, pos, sector) -> int:
+    """The first rotation of ``sector`` at ``pos`` with a wormhole facing the centre."""
+    toward = next(e for e, nb in enumerate(G.neighbours(pos)) if G.distance(nb) < G.distance(pos))
+    tile = _tile(ctx, sector)
+    return next(k for k in range(6) if G.rotate_mask(tile.wormholes, k) >> toward & 1)
+
+
+@primitive("start_spaces_left", returns="list:hex")
+def start_spaces_left(ctx):
+    """The start-sector positions no player uses at this player count (``galaxy.galaxy_layout``'s
+    ``homeworld_positions``: where RotA Ancient homeworlds go), as hex ids; none for 6 or 9
+    players."""
+    return tuple(_hid(pos) for pos in G.galaxy_layout(ctx.nplayers).homeworld_positions)
+
+
+@primitive("centre_rotation", returns="int", h="hex", s="sector")
+def centre_rotation(ctx, h, s):
+    """The rotation a start-like sector ``s`` is laid with at ``h`` at setup: the first with a
+    wormhole facing the centre, as the home sectors are."""
+    return _centre_rotation(ctx, _pos(h), s)
 
 
 def _place(ctx, h, sector, rotation):
@@ -339,12 +361,19 @@ def _blueprint(ctx, p, cls) -> tuple:
     return _v(ctx, "blueprint", p, cls) or ()
 
 
+def _outside(ctx, p, cls) -> tuple:
+    """Parts of ``p``'s ``cls`` placed outside the blueprint grid (``grid_extras``: the RotA
+    Muon Source); they count in the ship's statistics and take no slot."""
+    return _v(ctx, "grid_extras", p, cls) or ()
+
+
 _STATS_CACHE: dict = {}
-_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy")
+_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy", "regenerates")
 
 
 def _stats(ctx, parts, design):
-    """Summed part stats plus the design's printed bonuses (memoised per ruleset)."""
+    """Summed part stats plus the design's printed bonuses (initiative, energy, computer,
+    shield, hull; memoised per ruleset)."""
     key = (id(ctx.rs), tuple(parts), design)
     s = _STATS_CACHE.get(key)
     if s is not None:
@@ -362,6 +391,8 @@ def _stats(ctx, parts, design):
         s["initiative"] += d["initiative"]
         s["energy"] += d["energy"]
         s["computer"] += d["computer"]
+        s["shield"] += d["shield"]
+        s["hull"] += d["hull"]
     s["cannons"], s["missiles"] = tuple(cannons), tuple(missiles)
     if len(_STATS_CACHE) > 100000:
         _STATS_CACHE.clear()
@@ -371,9 +402,9 @@ def _stats(ctx, parts, design):
 
 def ship_type(ctx, p, cls) -> C.ShipType:
     """Player ``p``'s ``cls`` as combat.py sees it."""
-    s = _stats(ctx, _blueprint(ctx, p, cls), _design(ctx, p, cls))
+    s = _stats(ctx, _blueprint(ctx, p, cls) + _outside(ctx, p, cls), _design(ctx, p, cls))
     return C.ShipType(cls, C.SizeClass(_f(ctx, cls, "size")), max(0, s["initiative"]), s["hull"], s["computer"],
-                      s["shield"], s["cannons"], s["missiles"])
+                      s["shield"], s["cannons"], s["missiles"], s["regenerates"])
 
 
 def npc_type(ctx, name) -> C.ShipType:
@@ -395,8 +426,7 @@ def _builds(ctx):
 def build_sites(ctx):
     """Every ship class and structure in every hex ``me`` controls: ``"what@hex"``. What may be
     built is the rules' ``build_step``."""
-    structures = _kind(ctx, "structure")
-    builds = [w for w in _builds(ctx) if w not in structures or _f(ctx, w, "built")]
+    builds = [w for w in _builds(ctx) if _f(ctx, w, "built")]
     return tuple(f"{what}@{h}" for h in _controlled(ctx, ctx.player()) for what in builds)
 
 
@@ -490,7 +520,7 @@ def stat_after(ctx, o, stat):
     me = ctx.player()
     cls, i, part = _change(ctx, o)
     bp = _blueprint(ctx, me, cls)
-    return _stats(ctx, bp[:i] + (part,) + bp[i + 1:], _design(ctx, me, cls))[stat]
+    return _stats(ctx, bp[:i] + (part,) + bp[i + 1:] + _outside(ctx, me, cls), _design(ctx, me, cls))[stat]
 
 
 @primitive("install_part", effect=True, o="text")
@@ -533,7 +563,7 @@ def move_options(ctx):
     for h in _hexes(ctx):
         classes = dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == me)
         for cls in classes:
-            s = _stats(ctx, _blueprint(ctx, me, cls), _design(ctx, me, cls))
+            s = _stats(ctx, _blueprint(ctx, me, cls) + _outside(ctx, me, cls), _design(ctx, me, cls))
             steps, jumps = max(0, s["move"]), max(0, s["jumps"])
             if not (steps or jumps) or not _f(ctx, cls, "mobile"):
                 continue
@@ -714,6 +744,18 @@ def _pairs(ctx, h):
                 yield a, b
 
 
+@primitive("battle_attackers", h="hex", returns="list:player")
+def battle_attackers(ctx, h):
+    """The attacking player of the last battle fought in hex ``h`` this round, as a list of
+    one; ``()`` when none was fought there or the NPCs attacked. NPCs always defend, so this is
+    who destroyed an NPC lost in that battle (RotA: the Ancient dreadnought's and cruisers'
+    tiles). Allies fighting as one side: the first of them (the tile is one) [our choice]."""
+    for hex_, att, _dfn in reversed(_v(ctx, "battles_fought") or ()):
+        if hex_ == h:
+            return _members(att)[:1] if att != NPC else ()
+    return ()
+
+
 @primitive("next_battle_hex", returns="hex")
 def next_battle_hex(ctx):
     """The hex where enemies still have to fight with the highest sector ``number``, or none:
@@ -732,20 +774,45 @@ def _type_keys(ctx, h, party) -> list:
     return list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
 
 
+COMBAT_FLAGS = frozenset(f.name for f in attrs.fields(C.Fleet) if f.type in (bool, "bool")) - {"npc"}
+"""The side flags a technology's or an NPC ship's ``combat_flags`` may name (combat.py's
+:class:`~boardrules_eclipse.combat.Fleet` booleans: ``antimatter_splitter``,
+``distortion_shield``, ``point_defense``)."""
+
+
+def _combat_flags(ctx, h, party) -> dict:
+    """The Fleet flags of a side in ``h``: every ``combat_flags`` entry of its players'
+    technologies, or of the NPC ship types present (a side has a flag when any of its players
+    has it [X: alliances]). Raises a violation naming an unknown flag."""
+    if party == NPC:
+        sources = dict.fromkeys(_npcs(ctx, h))
+    else:
+        sources = dict.fromkeys(t for p in _members(party) for t in _v(ctx, "techs", p) or ())
+    flags = {}
+    for src in sources:
+        for flag in _f(ctx, src, "combat_flags"):
+            if flag not in COMBAT_FLAGS:
+                raise ctx.violation(f"{src}: unknown combat flag {flag!r} (one of {sorted(COMBAT_FLAGS)})")
+            flags[flag] = True
+    return flags
+
+
 def _fleet(ctx, h, party):
     """A side's fleet for combat.py. Ship types are named by their entity; on a side of
-    several players by ``entity/pN`` (``"interceptor/p2"``), so hits say whose ship."""
+    several players by ``entity/pN`` (``"interceptor/p2"``), so hits say whose ship. The
+    side's flags come from ``combat_flags`` (:func:`_combat_flags`)."""
     keys = _type_keys(ctx, h, party)
+    flags = _combat_flags(ctx, h, party)
     if party == NPC:
-        return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for _, n in keys), npc=True)
+        return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for _, n in keys), npc=True, **flags)
     types = []
     for owner, cls in keys:
         t = ship_type(ctx, owner, cls)
         if isinstance(party, tuple):
             t = C.ShipType(f"{cls}/p{owner + 1}", t.size, t.initiative, t.hull, t.computer,
-                           t.shield, t.cannons, t.missiles)
+                           t.shield, t.cannons, t.missiles, t.regenerate)
         types.append((t, sum(1 for s in _ships(ctx, h) if s == (owner, cls))))
-    return C.Fleet(tuple(types))
+    return C.Fleet(tuple(types), **flags)
 
 
 def _owner(ctx, b, act):
@@ -902,7 +969,11 @@ def battle_firer(ctx):
     if b["status"] in ("done", "round"):
         return None
     eng = _engine(ctx, b)
-    party = _owner(ctx, b, _current_act(eng, b))
+    act = _current_act(eng, b)
+    if b.get("pd") == "destroy":            # the point-defense side picks the missiles
+        members = _members(b["dfn"] if act.side == 0 else b["att"])
+        return members[0] if members else None
+    party = _owner(ctx, b, act)
     return None if party == NPC else party
 
 
@@ -976,7 +1047,10 @@ def battle_dice(ctx):
     if b["status"] != "ready":
         return 0
     eng = _engine(ctx, b)
-    return len(_volley_dice(eng, b, _current_act(eng, b)))
+    act = _current_act(eng, b)
+    if b.get("pd") == "roll":
+        return len(eng.pd_faces(1 - act.side, b["state"][1 - act.side]))
+    return len(_volley_dice(eng, b, act))
 
 
 @primitive("battle_roll", effect=True, rolls="any")
@@ -990,6 +1064,10 @@ def battle_roll(ctx, rolls):
         raise ctx.violation("no volley is due")
     eng = _engine(ctx, b)
     act = _current_act(eng, b)
+    if b.get("pd") == "roll":
+        _pd_roll(ctx, eng, b, act, rolls)
+        _set(ctx, "battle", (), _freeze(b))
+        return
     missile = b["stage"] == 0
     dice = _volley_dice(eng, b, act)
     if len(rolls) != len(dice):
@@ -998,7 +1076,17 @@ def battle_roll(ctx, rolls):
     enemy = state[1 - act.side]
     faces = eng.faces(act, enemy, missile)
     hits = eng.make_hits(act, [(d, faces[r - 1]) for d, r in zip(dice, rolls)], missile)
-    if _owner(ctx, b, act) == NPC or _auto_combat(ctx):
+    decides = _owner(ctx, b, act) != NPC and not _auto_combat(ctx)
+    if missile and hits and eng.point_defense(act, enemy):
+        # Point defense (RotA): the missiles are placed first, then the enemy's cannons fire
+        # at them, then the rest land [S seed, rare technologies].
+        b["placement"] = tuple(tuple((d, ()) for d in ds) for ds in enemy)
+        if decides:
+            b.update(hits=tuple(tuple(h) for h in hits), status="assign")
+            _settle_hits(eng, b, act)
+        else:
+            b.update(placement=eng.placements(act, enemy, hits, False)[0], pd="roll")
+    elif not decides:
         new_enemy = eng.assign(act, enemy, hits)
         state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
         b.update(state=state, idx=b["idx"] + 1, status="next")
@@ -1013,6 +1101,8 @@ def _hit_choices(eng, b, act) -> list:
     hit = b["hits"][0]
     enemy = b["state"][1 - act.side]
     types = eng.fleets[1 - act.side].types
+    if b.get("placement"):                  # placing missiles before point defense
+        return [f"{types[j].name}:{_entry_text(e)}" for j in hit[1] for e in dict.fromkeys(b["placement"][j])]
     out = []
     for j in hit[1]:
         for d in dict.fromkeys(enemy[j]):
@@ -1022,6 +1112,9 @@ def _hit_choices(eng, b, act) -> list:
 
 def _give_hit(eng, b, act, j, d) -> None:
     damage = b["hits"][0][0]
+    if b.get("placement"):
+        b.update(placement=_placed(b["placement"], j, d, damage), hits=b["hits"][1:])
+        return
     state = b["state"]
     enemy = [list(ds) for ds in state[1 - act.side]]
     enemy[j].remove(d)
@@ -1041,10 +1134,97 @@ def _settle_hits(eng, b, act) -> None:
         if not choices:
             b["hits"] = b["hits"][1:]          # nothing left it can reach
             continue
-        name, d = choices[0].rsplit(":", 1)
-        j = next(i for i, t in enumerate(eng.fleets[1 - act.side].types) if t.name == name)
-        _give_hit(eng, b, act, j, int(d))
-    b.update(idx=b["idx"] + 1, status="next")
+        j, d = _target(eng, b, act, choices[0])
+        _give_hit(eng, b, act, j, d)
+    if b.get("placement"):
+        b.update(status="ready", pd="roll")   # every missile placed: point defense fires
+    else:
+        b.update(idx=b["idx"] + 1, status="next")
+
+
+def _entry_text(entry) -> str:
+    """A ship of a placement: its damage, then each missile placed on it (``"0+2+1"``)."""
+    d, placed = entry
+    return str(d) + "".join(f"+{m}" for m in placed)
+
+
+def _parse_entry(text: str) -> tuple:
+    d, *placed = text.split("+")
+    return int(d), tuple(int(m) for m in placed)
+
+
+def _target(eng, b, act, target: str) -> tuple:
+    """``(type index, ship)`` a hit option ``"class:damage[+placed…]"`` names (the ship is its
+    damage, or its placement entry while missiles are placed)."""
+    name, ship = target.rsplit(":", 1)
+    j = next(i for i, t in enumerate(eng.fleets[1 - act.side].types) if t.name == name)
+    return j, (_parse_entry(ship) if b.get("placement") else int(ship))
+
+
+def _placed(placement, j, entry, damage):
+    ships = list(placement[j])
+    ships[ships.index(entry)] = (entry[0], entry[1] + (damage,))
+    return C._canonical(placement[:j] + (tuple(ships),) + placement[j + 1:])
+
+
+def _pd_roll(ctx, eng, b, act, rolls) -> None:
+    """The point-defense dice of ``act``'s enemy against its placed missiles: each die that hits
+    (a 6, never a 1, else die + computer >= 6; shields do not count [S seed]) destroys one
+    missile, chosen by the point-defense side (a player decision; NPCs and ``auto_combat`` use
+    combat.py's fixed rule: the largest missiles first). Then the rest land."""
+    enemy = b["state"][1 - act.side]
+    faces = eng.pd_faces(1 - act.side, enemy)
+    if len(rolls) != len(faces):
+        raise ctx.violation(f"this point defense rolls {len(faces)} dice, got {len(rolls)}")
+    k = sum(1 for f, r in zip(faces, rolls) if r > 6 - f)
+    party = b["dfn"] if act.side == 0 else b["att"]
+    if party == NPC or _auto_combat(ctx):
+        _pd_land(eng, b, act, eng.removals(1 - act.side, b["placement"], k, False)[0])
+        return
+    b.update(pd="destroy", pd_left=k, status="destroy")
+    _pd_settle(eng, b, act)
+
+
+def _missile_choices(eng, b, act) -> list:
+    """The missiles point defense may destroy next: ``"missile>class:damage+placed…"``."""
+    types = eng.fleets[1 - act.side].types
+    return [f"{m}>{types[j].name}:{_entry_text(e)}" for j, ships in enumerate(b["placement"])
+            for e in dict.fromkeys(ships) for m in dict.fromkeys(e[1])]
+
+
+def _pd_settle(eng, b, act) -> None:
+    """Destroy missiles while there is no choice; land the rest when no kill is left."""
+    while b["pd_left"] and _missile_choices(eng, b, act):
+        choices = _missile_choices(eng, b, act)
+        if len(choices) > 1:
+            return
+        _pd_destroy_one(eng, b, act, choices[0])
+    _pd_land(eng, b, act, C.land(eng.fleets[1 - act.side].types, b["placement"]))
+
+
+def _pd_destroy_one(eng, b, act, choice: str) -> None:
+    m, target = choice.split(">", 1)
+    j, (d, placed) = _target(eng, b, act, target)
+    ships = list(b["placement"][j])
+    left = list(placed)
+    left.remove(int(m))
+    ships[ships.index((d, placed))] = (d, tuple(left))
+    b.update(placement=C._canonical(b["placement"][:j] + (tuple(ships),) + b["placement"][j + 1:]),
+             pd_left=b["pd_left"] - 1)
+
+
+def _pd_destroy(ctx, eng, b, act, choice: str) -> None:
+    """The point-defense side destroys the missile ``choice`` (one of :func:`hit_options`)."""
+    if choice not in _missile_choices(eng, b, act):
+        raise ctx.violation(f"{choice} is no incoming missile point defense can destroy")
+    _pd_destroy_one(eng, b, act, choice)
+    _pd_settle(eng, b, act)
+
+
+def _pd_land(eng, b, act, new_enemy) -> None:
+    state = b["state"]
+    state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
+    b.update(state=state, placement=None, pd=None, pd_left=0, hits=(), idx=b["idx"] + 1, status="next")
 
 
 @primitive("hit_options", returns="list:text")
@@ -1053,10 +1233,12 @@ def hit_options(ctx):
     distinct enemy ship it reaches (ships of a class with equal damage are interchangeable).
     One die's damage goes to one ship (eclipse.md §4 case 6); hits come largest first."""
     b = _v(ctx, "battle")
-    if not b or dict(b)["status"] != "assign":
+    if not b or dict(b)["status"] not in ("assign", "destroy"):
         return ()
     b = dict(b)
     eng = _engine(ctx, b)
+    if b["status"] == "destroy":
+        return tuple(_missile_choices(eng, b, _current_act(eng, b)))
     return tuple(_hit_choices(eng, b, _current_act(eng, b)))
 
 
@@ -1064,15 +1246,18 @@ def hit_options(ctx):
 def battle_hit(ctx, target):
     """Give the next hit to ``target`` (one of :func:`hit_options`)."""
     b = _thaw(ctx)
-    if b["status"] != "assign":
+    if b["status"] not in ("assign", "destroy"):
         raise ctx.violation("no hit is waiting to be assigned")
     eng = _engine(ctx, b)
     act = _current_act(eng, b)
+    if b.get("pd") == "destroy":
+        _pd_destroy(ctx, eng, b, act, target)
+        _set(ctx, "battle", (), _freeze(b))
+        return
     if target not in _hit_choices(eng, b, act):
         raise ctx.violation(f"{target} is not a ship this hit can reach")
-    name, d = target.rsplit(":", 1)
-    j = next(i for i, t in enumerate(eng.fleets[1 - act.side].types) if t.name == name)
-    _give_hit(eng, b, act, j, int(d))
+    j, d = _target(eng, b, act, target)
+    _give_hit(eng, b, act, j, d)
     _settle_hits(eng, b, act)
     _set(ctx, "battle", (), _freeze(b))
 
@@ -1149,10 +1334,13 @@ def bombard_hexes(ctx):
 
 def _auto_bombard(ctx, h, ps) -> bool:
     """Whether every cube dies without a roll: a holder's ``destroys_population`` technology
-    (with allies, any holder's [X: the seed does not say]) or the victim's weak population."""
+    (with allies, any holder's [X: the seed does not say]) unless the victim has a technology
+    that ``absorbs_neutron_bombs`` (RotA Neutron Absorber: then the holders roll as usual), or
+    the victim's weak population (the Absorber does not cancel it [S RotA seed])."""
     ctrl = _v(ctx, "controller", h)
-    return any(_tech_gives(ctx, p, "destroys_population") for p in ps) \
-        or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
+    bombs = any(_tech_gives(ctx, p, "destroys_population") for p in ps) \
+        and not _tech_gives(ctx, ctrl, "absorbs_neutron_bombs")
+    return bombs or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
 
 
 def _bombard_dice(ctx, h, ps):

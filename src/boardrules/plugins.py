@@ -19,11 +19,23 @@ from .errors import PluginError
 
 hookimpl = pluggy.HookimplMarker("boardrules")
 
-BUNDLED = ("boardrules_demo", "boardrules_gaia", "boardrules_gaia_factions", "boardrules_eclipse",
-           "boardrules_eclipse_warp_portals", "boardrules_eclipse_developments",
-           "boardrules_eclipse_galactic_center", "boardrules_eclipse_nine_players",
-           "boardrules_eclipse_predictable_technology", "boardrules_eclipse_game_direction",
-           "boardrules_eclipse_small_galaxy")
+BUNDLED = (
+    "boardrules_demo",
+    "boardrules_gaia",
+    "boardrules_gaia_factions",
+    "boardrules_eclipse",
+    "boardrules_eclipse_warp_portals",
+    "boardrules_eclipse_developments",
+    "boardrules_eclipse_galactic_center",
+    "boardrules_eclipse_rare_techs",
+    "boardrules_eclipse_ancient_homeworlds",
+    "boardrules_eclipse_new_discoveries",
+    "boardrules_eclipse_new_species",
+    "boardrules_eclipse_game_direction",
+    "boardrules_eclipse_nine_players",
+    "boardrules_eclipse_predictable_technology",
+    "boardrules_eclipse_small_galaxy",
+)
 
 
 @attrs.frozen

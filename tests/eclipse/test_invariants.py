@@ -17,7 +17,7 @@ Invariants (the state variables are those of ``rules/base.rules``):
   cubes lie only on controlled hexes, on distinct squares the sector has (``o`` = an orbital);
 * ships: known owners and classes, on explored hexes, never more of a class than its limit;
 * blueprints: the printed slots, energy balance >= 0, a drive on mobile classes, none on
-  starbases;
+  starbases; a class the species' board has no blueprint for has no ships;
 * VP: the ``vp`` resource equals ``scores()[p]["total"]`` equals the sum of its sources;
 * tiles: reputation tiles (bag + held + being drawn) and technology tiles (bag + supply +
   researched beyond the species' start techs) are conserved;
@@ -114,7 +114,10 @@ def check_invariants(g) -> None:
         for cls in classes:
             design = g.get("design_of", p, index=cls)
             bp = g.get("blueprint", p, index=cls)
-            assert design is not None and len(bp) == len(_field(g, design, "parts")), (who, cls, bp)
+            if design is None:                  # no blueprint on the board: never a ship of it
+                assert not bp and not ships[p, cls], (who, cls, bp, ships[p, cls])
+                continue
+            assert len(bp) == len(_field(g, design, "parts")), (who, cls, bp)
             energy = _field(g, design, "energy") + sum(_field(g, part, "energy") for part in bp)
             move = sum(_field(g, part, "move") for part in bp)
             assert energy >= 0, f"{who} {cls} blueprint {bp} has energy {energy}"
@@ -147,15 +150,21 @@ def check_invariants(g) -> None:
     expected_tiles = Counter(g.ruleset.default_of(("v", "reputation_bag")))
     expected_tiles.update(g.get("extra_reputation_tiles"))   # modules' tiles, joined at setup
     assert tiles == expected_tiles, tiles
-    # technology tiles: bag + supply + researched (beyond the start techs) = every copy
+    # technology tiles: bag + supply + drawn aside + next round's (shown early) + researched
+    # (beyond the start techs) = every copy (a tech's ``copies``, or by its cost; ``copies 0``: a
+    # module deals it, its own check) and the tiles modules add
     if g.get("tech_bag") or g.get("tech_market"):
         copies = g.get("tile_copies")
-        expected = Counter({t: copies[_field(g, t, "cost") // 2 - 1] for t in _kind(g, "tech")})
+        expected = Counter({t: copies[_field(g, t, "cost") // 2 - 1] if _field(g, t, "copies") < 0
+                            else _field(g, t, "copies") for t in _kind(g, "tech")
+                            if _field(g, t, "copies")})
         expected.update(g.get("extra_tech_tiles"))
-        seen = Counter(g.get("tech_bag")) + Counter(g.get("tech_market")) + Counter(g.get("tech_next"))
+        seen = (Counter(g.get("tech_bag")) + Counter(g.get("tech_market")) + Counter(g.get("tech_aside"))
+                + Counter(g.get("tech_next")))
         for p in range(g.players):
             start = set(_field(g, g.get("species_of", p), "start_techs"))
             seen.update(t for t in g.get("techs", p) if t not in start)
+        seen = Counter({t: k for t, k in seen.items() if _field(g, t, "copies")})
         assert seen == expected, (seen - expected, expected - seen)
 
 

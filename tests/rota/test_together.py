@@ -8,22 +8,35 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from .common import SETTINGS, play_random
+from .test_ancient_homeworlds import homeworlds_invariant
 from .test_developments import developments_invariant
 from .test_galactic_center import takeover_invariant
+from .test_new_discoveries import discoveries_invariant
+from .test_new_species import new_species_invariant
+from .test_rare_techs import rare_invariant
 from .test_warp_portals import warp_invariant
 
-MODULES = ("warp-portals", "developments", "galactic-center-takeover")
+# module -> its own invariant (one line each)
+INVARIANTS = {
+    "warp-portals": warp_invariant,
+    "developments": developments_invariant,
+    "galactic-center-takeover": takeover_invariant,
+    "ancient-homeworlds": homeworlds_invariant,
+    "new-discoveries": discoveries_invariant,
+    "new-species": new_species_invariant,
+    "rare-technologies": rare_invariant,
+}
+MODULES = tuple(INVARIANTS)
 
 
 def _all(g) -> None:
-    warp_invariant(g)
-    developments_invariant(g)
-    takeover_invariant(g)
+    for check in INVARIANTS.values():
+        check(g)
 
 
 @SETTINGS
 @given(data=st.data())
 def test_random_games_with_every_module(data):
-    g = play_random(data, MODULES, _all, prefer=("develop", "move"),
+    g = play_random(data, MODULES, _all, prefer=("develop", "move", "shrine", "magellan_flip"),
                     money=data.draw(st.sampled_from([0, 30])))
     assert g.ruleset.modules == tuple(sorted(MODULES))

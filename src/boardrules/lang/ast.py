@@ -27,7 +27,6 @@ class Span:
 
 NOWHERE = Span("<builtin>", 0, 0, 0, 0)
 
-_node = attrs.frozen(kw_only=True)
 
 
 def _span() -> Span:
@@ -37,7 +36,7 @@ def _span() -> Span:
 # ---- types ------------------------------------------------------------------
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class TypeRef:
     name: str
     optional: bool = False
@@ -53,63 +52,63 @@ class TypeRef:
 # ---- expressions ------------------------------------------------------------
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Int:
     value: int
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Str:
     value: str
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Bool:
     value: bool
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class NoneLit:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Name:
     id: str
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Call:
     fn: str
-    args: tuple
+    args: tuple["Expr", ...]
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ListLit:
-    items: tuple
+    items: tuple["Expr", ...]
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Field:
     obj: object
     name: str
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Index:
     obj: object
     index: object
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Of:
     """``expr of player``: evaluate ``expr`` as if ``player`` were ``me``."""
 
@@ -118,19 +117,19 @@ class Of:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Neg:
     operand: object
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Not:
     operand: object
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class BinOp:
     op: str  # + - * // %
     left: object
@@ -138,7 +137,7 @@ class BinOp:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Compare:
     op: str  # == != < <= > >= in notin
     left: object
@@ -146,21 +145,21 @@ class Compare:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Range:
     low: object
     high: object
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class BoolOp:
     op: str  # and / or
-    items: tuple
+    items: tuple["Expr", ...]
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Quant:
     """``count x in D where C``, ``any …``, ``all …``."""
 
@@ -171,7 +170,7 @@ class Quant:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class SumOf:
     """``sum E for x in D where C``."""
 
@@ -189,7 +188,7 @@ Expr = Union[Int, Str, Bool, NoneLit, Name, Call, ListLit, Field, Index, Of, Neg
 # ---- amounts ----------------------------------------------------------------
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Amount:
     """``2 credits`` or ``1 vp per lab_count``: a count of a resource."""
 
@@ -199,7 +198,7 @@ class Amount:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class AmountExpr:
     """``[b.cost]``: an expression that evaluates to a list of (count, resource) pairs."""
 
@@ -210,27 +209,27 @@ class AmountExpr:
 # ---- statements -------------------------------------------------------------
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Gain:
     amounts: object  # tuple[Amount] | AmountExpr
     to: object = None
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Pay:
     amounts: object
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Lose:
     amounts: object
     to: object = None
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Target:
     name: str
     index: object = None
@@ -238,35 +237,35 @@ class Target:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Set:
     target: Target
     value: object
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Let:
     name: str
     value: object
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Advance:
     track: str
     by: object = None
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class If:
-    branches: tuple  # ((cond, Block), ...)
+    branches: tuple[tuple[object, "Block"], ...]  # ((cond, Block), ...)
     orelse: Optional["Block"] = None
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class For:
     var: str
     domain: object
@@ -275,14 +274,14 @@ class For:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Require:
     cond: object
     message: str
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Choose:
     var: str
     domain: object
@@ -294,7 +293,7 @@ class Choose:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Draw:
     var: str
     bag: str
@@ -302,27 +301,27 @@ class Draw:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Emit:
     event: str
-    args: tuple
+    args: tuple["Expr", ...]
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Run:
     target: object  # a Field node: entity.slot
     for_: object = None
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class AfterTurn:
     body: "Block"
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Queue:
     """``queue { ... }``: the block runs when the decisions raised before it are decided
     (what it computes, e.g. an offer's size, is computed then)."""
@@ -331,59 +330,59 @@ class Queue:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Take:
     entity: object
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Give:
     entity: object
     to: object
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Discard:
     entity: object
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class CallStmt:
     fn: str
-    args: tuple
+    args: tuple["Expr", ...]
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Pass:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Use:
     component: str
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Restore:
     component: str
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Block:
-    stmts: tuple
+    stmts: tuple[object, ...]
     span: Span = _span()
 
 
 # ---- declarations -----------------------------------------------------------
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Param:
     """``name: type [in DOMAIN] [where CONDITION]`` — the condition prunes the candidates
     before an action is tried, and is part of its legality."""
@@ -396,14 +395,14 @@ class Param:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Property:
     name: str
-    values: tuple
+    values: tuple[object, ...]
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class FieldDef:
     name: str
     type: TypeRef
@@ -411,28 +410,28 @@ class FieldDef:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class SlotDef:
     name: str
     body: Optional[Block] = None
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class AtDef:
     level: int
     body: Block
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class SlotUse:
     name: str
     body: Block
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class SlotExtend:
     """``extend SLOT { ... }`` inside an ``extend`` of an entity: the statements run after
     what the slot does already (several modules may each add some)."""
@@ -442,37 +441,37 @@ class SlotExtend:
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Trigger:
     event: str
-    names: tuple
+    names: tuple[str, ...]
     cond: object
     body: Block
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ActionDecl:
     modifier: Optional[str]
     name: str
-    params: tuple
-    tags: tuple
+    params: tuple["Param", ...]
+    tags: tuple[str, ...]
     body: Block
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Decl:
     """``[override|extend] KIND NAME { entries }``."""
 
     modifier: Optional[str]
     kind: str
     name: str
-    entries: tuple
+    entries: tuple[object, ...]
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class OptionDecl:
     modifier: Optional[str]
     name: str
@@ -482,49 +481,49 @@ class OptionDecl:
     domain: object = None  # the values allowed (a range or list expression), or None: any
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class VarDecl:
     modifier: Optional[str]
     name: str
     type: TypeRef
-    per: tuple
+    per: tuple[str, ...]
     default: object
     hidden: bool = False
     private: bool = False
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class EventDecl:
     name: str
-    params: tuple
+    params: tuple[object, ...]
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class RemoveDecl:
     kind: str
     name: str
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class DoStep:
     name: str
     body: Block
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class TurnsStep:
     name: str
     order: object  # ("named", str) | ("reverse", str) | ("by", Expr)
     mode: str
-    rules: tuple  # ((kind, (action names...)), ...)
+    rules: tuple[tuple[str, tuple[str, ...]], ...]  # ((kind, (action names...)), ...)
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class StepEdit:
     """A module's change to one named flow step, outside the flow: a new ``step`` placed
     ``before`` or ``after`` a named one (``place`` = ("before"|"after", name)), or an
@@ -532,46 +531,46 @@ class StepEdit:
 
     modifier: Optional[str]
     name: str
-    place: Optional[tuple]
+    place: Optional[tuple[str, str]]
     step: object  # DoStep | TurnsStep
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class StepExtend:
     """``extend step NAME { main a, b; free c }``: actions added to a ``turns`` step."""
 
     modifier: Optional[str]
     name: str
-    rules: tuple  # ((kind, (action names...), span), ...)
+    rules: tuple[tuple[str, tuple[str, ...], Span], ...]  # ((kind, (action names...), span), ...)
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Stage:
     kind: str  # setup | rounds | finish
     count: object
-    steps: tuple
+    steps: tuple[object, ...]
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class FlowDecl:
     modifier: Optional[str]
-    stages: tuple
+    stages: tuple["Stage", ...]
     span: Span = _span()
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class RuleFile:
     """One parsed rule file: its path (as shown in errors), text and items."""
 
     path: str
     text: str = attrs.field(eq=False, repr=False)
-    items: tuple
+    items: tuple[object, ...]
 
 
-def decl_key(item) -> tuple[str, str] | None:
+def decl_key(item: object) -> tuple[str, str] | None:
     """The (kind, name) under which a top-level item is merged, or None."""
     match item:
         case Decl(kind=kind, name=name):

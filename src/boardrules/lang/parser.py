@@ -9,11 +9,13 @@ the offending text and a hint; no Lark exception escapes.
 from __future__ import annotations
 
 import functools
+from typing import Any, Iterator
 from importlib import resources
 from pathlib import Path
 
 import lark
 from lark import Token, Transformer, v_args
+from lark.tree import Meta
 
 from ..errors import RulesError
 from . import ast as A
@@ -101,7 +103,8 @@ def _syntax_diagnostic(path: str, text: str, err: lark.exceptions.UnexpectedInpu
         hint = _hint_for(err, expected, _open_bracket(text, line, column),
                          _unclosed_brace(text, line, column))
     else:  # UnexpectedCharacters
-        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        pos = err.pos_in_stream
+        char = text[pos] if pos is not None and pos < len(text) else "?"
         if char == '"':
             message = "this text has no closing '\"'"
             hint = "a text in double quotes must end on the same line"
@@ -113,7 +116,8 @@ def _syntax_diagnostic(path: str, text: str, err: lark.exceptions.UnexpectedInpu
     return Diagnostic(span, message, hint, text)
 
 
-def _hint_for(err, expected: list[str], opened, unclosed) -> str:
+def _hint_for(err: lark.exceptions.UnexpectedToken, expected: list[str],
+              opened: tuple[int, int, str] | None, unclosed: tuple[int, int] | None) -> str:
     token = err.token
     if unclosed is not None:
         return f"the '{{' at line {unclosed[0]}, column {unclosed[1]} is not closed: add '}}'"
@@ -132,7 +136,7 @@ def _hint_for(err, expected: list[str], opened, unclosed) -> str:
     return ""
 
 
-def _brackets(text: str):
+def _brackets(text: str) -> Iterator[tuple[int, int, str]]:
     """Every bracket outside text and comments, in order, as (line, column, char)."""
     line, column = 1, 1
     in_string = in_comment = False
@@ -152,12 +156,12 @@ def _brackets(text: str):
         column += 1
 
 
-def _unclosed_brace(text: str, line: int, column: int):
+def _unclosed_brace(text: str, line: int, column: int) -> tuple[int, int] | None:
     """When the file has more '{' than '}', the '{' most likely left open before
     ``line``:``column``, as (line, column): the innermost block that a later line,
     indented no deeper than the block's first line, leaves without its '}'; else the
     innermost '{' still open there."""
-    opened: dict[int, list] = {}
+    opened: dict[int, list[tuple[int, str]]] = {}
     balance = 0
     for ln, col, ch in _brackets(text):
         if ch in "{}":
@@ -165,7 +169,7 @@ def _unclosed_brace(text: str, line: int, column: int):
             balance += 1 if ch == "{" else -1
     if balance <= 0:
         return None
-    stack: list = []  # (line, column, indentation of its line)
+    stack: list[tuple[int, int, int]] = []  # (line, column, indentation of its line)
     for ln, row in enumerate(text.splitlines(), 1):
         if (ln, 1) > (line, column):
             break
@@ -184,9 +188,9 @@ def _unclosed_brace(text: str, line: int, column: int):
     return stack[-1][:2] if stack else None
 
 
-def _open_bracket(text: str, line: int, column: int):
+def _open_bracket(text: str, line: int, column: int) -> tuple[int, int, str] | None:
     """The innermost bracket still open before ``line``:``column``, as (line, column, char)."""
-    stack: list = []
+    stack: list[tuple[int, int, str]] = []
     for ln, col, ch in _brackets(text):
         if (ln, col) >= (line, column):
             break
@@ -211,7 +215,7 @@ def _nesting_diagnostic(path: str, text: str) -> Diagnostic | None:
     return None
 
 
-def _depth_diagnostic(path: str, text: str, tree: lark.Tree) -> Diagnostic | None:
+def _depth_diagnostic(path: str, text: str, tree: lark.Tree[Token]) -> Diagnostic | None:
     """The first place the tree is deeper than MAX_DEPTH (measured without recursion)."""
     stack = [(tree, 1)]
     while stack:
@@ -277,12 +281,12 @@ def parse_file(path: str | Path) -> A.RuleFile:
     return parse_text(text, str(path))
 
 
-def _s(token) -> str | None:
+def _s(token: object) -> str | None:
     return None if token is None else str(token)
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
+class _ToAst(Transformer[Token, tuple[object, ...]]):
     """Lark tree → AST nodes. Each method receives the node's meta (positions) and children."""
 
     def __init__(self, path: str, text: str):
@@ -291,56 +295,56 @@ class _ToAst(Transformer):
         self.text = text
         self.errors: list[Diagnostic] = []  # what the grammar lets through but the AST refuses
 
-    def _span(self, meta) -> A.Span:
+    def _span(self, meta: Meta) -> A.Span:
         if getattr(meta, "empty", True):
             return A.NOWHERE
         return A.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
 
-    def __default_token__(self, token):
+    def __default_token__(self, token: Token) -> Token:
         return token
 
     # --- top level ---
-    def start(self, meta, items):
+    def start(self, meta: Meta, items: list[Any]) -> tuple[object, ...]:
         return tuple(i for i in items if i is not None)
 
-    def override(self, meta, _):
+    def override(self, meta: Meta, _: object) -> str:
         return "override"
 
-    def extend(self, meta, _):
+    def extend(self, meta: Meta, _: object) -> str:
         return "extend"
 
-    def decl(self, meta, c):
+    def decl(self, meta: Meta, c: list[Any]) -> Any:
         modifier, kind, name, *entries = c
         return A.Decl(modifier=modifier, kind=str(kind), name=str(name),
                       entries=tuple(e for e in entries if e is not None), span=self._span(meta))
 
-    def property(self, meta, c):
+    def property(self, meta: Meta, c: list[Any]) -> Any:
         return A.Property(name=str(c[0]), values=tuple(c[1:]), span=self._span(meta))
 
-    def field_def(self, meta, c):
+    def field_def(self, meta: Meta, c: list[Any]) -> Any:
         return A.FieldDef(name=str(c[0]), type=c[1], default=c[2] if len(c) > 2 else None, span=self._span(meta))
 
-    def slot_def(self, meta, c):
+    def slot_def(self, meta: Meta, c: list[Any]) -> Any:
         return A.SlotDef(name=str(c[0]), body=c[1], span=self._span(meta))
 
-    def at_def(self, meta, c):
+    def at_def(self, meta: Meta, c: list[Any]) -> Any:
         return A.AtDef(level=int(c[0]), body=c[1], span=self._span(meta))
 
-    def slot_use(self, meta, c):
+    def slot_use(self, meta: Meta, c: list[Any]) -> Any:
         return A.SlotUse(name=str(c[0]), body=c[1], span=self._span(meta))
 
-    def slot_extend(self, meta, c):
+    def slot_extend(self, meta: Meta, c: list[Any]) -> Any:
         return A.SlotExtend(name=str(c[0]), body=c[1], span=self._span(meta))
 
-    def option_decl(self, meta, c):
+    def option_decl(self, meta: Meta, c: list[Any]) -> Any:
         modifier, name, default, domain, doc = c
         return A.OptionDecl(modifier=modifier, name=str(name), default=default, domain=domain,
                             doc=_unquote(doc) if doc else "", span=self._span(meta))
 
-    def option_domain(self, meta, c):
+    def option_domain(self, meta: Meta, c: list[Any]) -> Any:
         return c[0]
 
-    def var_decl(self, meta, c):
+    def var_decl(self, meta: Meta, c: list[Any]) -> Any:
         modifier, name, type_, *rest = c
         per = tuple(x for x in rest if isinstance(x, tuple) and x and x[0] == "per")
         flags = [x for x in rest if x in ("hidden", "private")]
@@ -350,38 +354,38 @@ class _ToAst(Transformer):
                          per=tuple(p[1] for p in per), default=default,
                          hidden="hidden" in flags, private="private" in flags, span=self._span(meta))
 
-    def per(self, meta, c):
+    def per(self, meta: Meta, c: list[Any]) -> Any:
         return ("per", str(c[0]))
 
-    def hidden(self, meta, c):
+    def hidden(self, meta: Meta, c: list[Any]) -> Any:
         return "hidden"
 
-    def private(self, meta, c):
+    def private(self, meta: Meta, c: list[Any]) -> Any:
         return "private"
 
-    def event_decl(self, meta, c):
+    def event_decl(self, meta: Meta, c: list[Any]) -> Any:
         return A.EventDecl(name=str(c[0]), params=tuple(p for p in c[1:] if p is not None),
                            span=self._span(meta))
 
-    def remove_decl(self, meta, c):
+    def remove_decl(self, meta: Meta, c: list[Any]) -> Any:
         return A.RemoveDecl(kind=str(c[0]), name=str(c[1]), span=self._span(meta))
 
-    def simple_type(self, meta, c):
+    def simple_type(self, meta: Meta, c: list[Any]) -> Any:
         return A.TypeRef(name=str(c[0]), span=self._span(meta))
 
-    def optional_type(self, meta, c):
+    def optional_type(self, meta: Meta, c: list[Any]) -> Any:
         return A.TypeRef(name=str(c[0]), optional=True, span=self._span(meta))
 
-    def list_type(self, meta, c):
+    def list_type(self, meta: Meta, c: list[Any]) -> Any:
         return A.TypeRef(name="list", list_of=c[0], span=self._span(meta))
 
-    def trigger(self, meta, c):
+    def trigger(self, meta: Meta, c: list[Any]) -> Any:
         event, *rest = c
         cond, body = rest[-2], rest[-1]
         names = tuple(str(n) for n in rest[:-2] if n is not None)
         return A.Trigger(event=str(event), names=names, cond=cond, body=body, span=self._span(meta))
 
-    def action_decl(self, meta, c):
+    def action_decl(self, meta: Meta, c: list[Any]) -> Any:
         modifier, name, *rest = c
         body = rest[-1]
         params = tuple(x for x in rest[:-1] if isinstance(x, A.Param))
@@ -389,205 +393,205 @@ class _ToAst(Transformer):
         return A.ActionDecl(modifier=modifier, name=str(name), params=params, tags=tags,
                             body=body, span=self._span(meta))
 
-    def param(self, meta, c):
+    def param(self, meta: Meta, c: list[Any]) -> Any:
         return A.Param(name=str(c[0]), type=c[1], domain=c[2], where=c[3],
                        message=_unquote(c[4]) if c[4] else "", span=self._span(meta))
 
-    def tag(self, meta, c):
+    def tag(self, meta: Meta, c: list[Any]) -> Any:
         return str(c[0])
 
     # --- flow ---
-    def flow_decl(self, meta, c):
+    def flow_decl(self, meta: Meta, c: list[Any]) -> Any:
         modifier, *stages = c
         return A.FlowDecl(modifier=modifier, stages=tuple(s for s in stages if s is not None),
                           span=self._span(meta))
 
-    def setup_stage(self, meta, c):
+    def setup_stage(self, meta: Meta, c: list[Any]) -> Any:
         return A.Stage(kind="setup", count=None, steps=c[0], span=self._span(meta))
 
-    def rounds_stage(self, meta, c):
+    def rounds_stage(self, meta: Meta, c: list[Any]) -> Any:
         return A.Stage(kind="rounds", count=c[0], steps=c[1], span=self._span(meta))
 
-    def finish_stage(self, meta, c):
+    def finish_stage(self, meta: Meta, c: list[Any]) -> Any:
         return A.Stage(kind="finish", count=None, steps=c[0], span=self._span(meta))
 
-    def steps(self, meta, c):
+    def steps(self, meta: Meta, c: list[Any]) -> Any:
         return tuple(s for s in c if s is not None)
 
-    def step(self, meta, c):
+    def step(self, meta: Meta, c: list[Any]) -> Any:
         return self._step(str(c[0]), c[1], meta)
 
-    def _step(self, name, body, meta):
+    def _step(self, name: str, body: tuple[Any, ...], meta: Meta) -> A.DoStep | A.TurnsStep:
         if body[0] == "do":
             return A.DoStep(name=name, body=body[1], span=self._span(meta))
         _, order, mode, rules = body
         return A.TurnsStep(name=name, order=order, mode=mode, rules=rules, span=self._span(meta))
 
-    def do_body(self, meta, c):
+    def do_body(self, meta: Meta, c: list[Any]) -> Any:
         return ("do", c[0])
 
-    def turns_body(self, meta, c):
+    def turns_body(self, meta: Meta, c: list[Any]) -> Any:
         order, mode, *rules = c
         return ("turns", order, str(mode), tuple(r for r in rules if r is not None))
 
-    def step_edit(self, meta, c):
+    def step_edit(self, meta: Meta, c: list[Any]) -> Any:
         modifier, name, place, body = c
         return A.StepEdit(modifier=modifier, name=str(name), place=place,
                           step=self._step(str(name), body, meta), span=self._span(meta))
 
-    def step_extend(self, meta, c):
+    def step_extend(self, meta: Meta, c: list[Any]) -> Any:
         modifier, name, *rules = c
         return A.StepExtend(modifier=modifier, name=str(name),
                             rules=tuple(r for r in rules if r is not None), span=self._span(meta))
 
-    def place_before(self, meta, c):
+    def place_before(self, meta: Meta, c: list[Any]) -> Any:
         return ("before", str(c[0]))
 
-    def place_after(self, meta, c):
+    def place_after(self, meta: Meta, c: list[Any]) -> Any:
         return ("after", str(c[0]))
 
-    def order_named(self, meta, c):
+    def order_named(self, meta: Meta, c: list[Any]) -> Any:
         return ("named", str(c[0]))
 
-    def order_reverse(self, meta, c):
+    def order_reverse(self, meta: Meta, c: list[Any]) -> Any:
         return ("reverse", str(c[0]))
 
-    def order_var(self, meta, c):
+    def order_var(self, meta: Meta, c: list[Any]) -> Any:
         return ("by", c[0])
 
-    def turn_rule(self, meta, c):
+    def turn_rule(self, meta: Meta, c: list[Any]) -> Any:
         return (str(c[0]), tuple(str(x) for x in c[1:]), self._span(meta))
 
     # --- statements ---
-    def body(self, meta, c):
+    def body(self, meta: Meta, c: list[Any]) -> Any:
         return c[0] if isinstance(c[0], A.Block) else A.Block(stmts=(c[0],), span=self._span(meta))
 
-    def block(self, meta, c):
+    def block(self, meta: Meta, c: list[Any]) -> Any:
         return A.Block(stmts=tuple(s for s in c if s is not None), span=self._span(meta))
 
-    def amount(self, meta, c):
+    def amount(self, meta: Meta, c: list[Any]) -> Any:
         return A.Amount(count=c[0], resource=str(c[1]), per=c[2], span=self._span(meta))
 
-    def amount_list(self, meta, c):
+    def amount_list(self, meta: Meta, c: list[Any]) -> Any:
         return tuple(c)
 
-    def amount_expr(self, meta, c):
+    def amount_expr(self, meta: Meta, c: list[Any]) -> Any:
         return A.AmountExpr(expr=c[0], span=self._span(meta))
 
-    def gain(self, meta, c):
+    def gain(self, meta: Meta, c: list[Any]) -> Any:
         return A.Gain(amounts=c[0], to=c[1], span=self._span(meta))
 
-    def pay(self, meta, c):
+    def pay(self, meta: Meta, c: list[Any]) -> Any:
         return A.Pay(amounts=c[0], span=self._span(meta))
 
-    def lose(self, meta, c):
+    def lose(self, meta: Meta, c: list[Any]) -> Any:
         return A.Lose(amounts=c[0], to=c[1], span=self._span(meta))
 
-    def target(self, meta, c):
+    def target(self, meta: Meta, c: list[Any]) -> Any:
         return A.Target(name=str(c[0]), index=c[1], of=c[2], span=self._span(meta))
 
-    def set_stmt(self, meta, c):
+    def set_stmt(self, meta: Meta, c: list[Any]) -> Any:
         return A.Set(target=c[0], value=c[1], span=self._span(meta))
 
-    def let_stmt(self, meta, c):
+    def let_stmt(self, meta: Meta, c: list[Any]) -> Any:
         return A.Let(name=str(c[0]), value=c[1], span=self._span(meta))
 
-    def advance(self, meta, c):
+    def advance(self, meta: Meta, c: list[Any]) -> Any:
         return A.Advance(track=str(c[0]), by=c[1], span=self._span(meta))
 
-    def if_stmt(self, meta, c):
+    def if_stmt(self, meta: Meta, c: list[Any]) -> Any:
         cond, block, *rest = c
         orelse = rest[-1] if rest and isinstance(rest[-1], A.Block) or (rest and rest[-1] is None) else None
         elifs = tuple(r for r in rest if isinstance(r, tuple))
         return A.If(branches=((cond, block),) + elifs, orelse=orelse, span=self._span(meta))
 
-    def elif_clause(self, meta, c):
+    def elif_clause(self, meta: Meta, c: list[Any]) -> Any:
         return (c[0], c[1])
 
-    def for_stmt(self, meta, c):
+    def for_stmt(self, meta: Meta, c: list[Any]) -> Any:
         return A.For(var=str(c[0]), domain=c[1], where=c[2], body=c[3], span=self._span(meta))
 
-    def require(self, meta, c):
+    def require(self, meta: Meta, c: list[Any]) -> Any:
         return A.Require(cond=c[0], message=_unquote(c[1]), span=self._span(meta))
 
-    def optional(self, meta, c):
+    def optional(self, meta: Meta, c: list[Any]) -> Any:
         return True
 
-    def choose(self, meta, c):
+    def choose(self, meta: Meta, c: list[Any]) -> Any:
         var, domain, where, by, optional, prompt, body = c
         return A.Choose(var=str(var), domain=domain, where=where, by=by, optional=bool(optional),
                         prompt=_unquote(prompt) if prompt else "", body=body, span=self._span(meta))
 
-    def draw(self, meta, c):
+    def draw(self, meta: Meta, c: list[Any]) -> Any:
         return A.Draw(var=str(c[0]), bag=str(c[1]), body=c[2], span=self._span(meta))
 
-    def emit(self, meta, c):
+    def emit(self, meta: Meta, c: list[Any]) -> Any:
         return A.Emit(event=str(c[0]), args=tuple(a for a in c[1:] if a is not None),
                       span=self._span(meta))
 
-    def run_stmt(self, meta, c):
+    def run_stmt(self, meta: Meta, c: list[Any]) -> Any:
         return A.Run(target=c[0], for_=c[1], span=self._span(meta))
 
-    def after_turn(self, meta, c):
+    def after_turn(self, meta: Meta, c: list[Any]) -> Any:
         return A.AfterTurn(body=c[0], span=self._span(meta))
 
-    def queue_stmt(self, meta, c):
+    def queue_stmt(self, meta: Meta, c: list[Any]) -> Any:
         return A.Queue(body=c[0], span=self._span(meta))
 
-    def take(self, meta, c):
+    def take(self, meta: Meta, c: list[Any]) -> Any:
         return A.Take(entity=c[0], span=self._span(meta))
 
-    def give(self, meta, c):
+    def give(self, meta: Meta, c: list[Any]) -> Any:
         return A.Give(entity=c[0], to=c[1], span=self._span(meta))
 
-    def discard(self, meta, c):
+    def discard(self, meta: Meta, c: list[Any]) -> Any:
         return A.Discard(entity=c[0], span=self._span(meta))
 
-    def call_stmt(self, meta, c):
+    def call_stmt(self, meta: Meta, c: list[Any]) -> Any:
         return A.CallStmt(fn=str(c[0]), args=tuple(a for a in c[1:] if a is not None),
                           span=self._span(meta))
 
-    def pass_stmt(self, meta, c):
+    def pass_stmt(self, meta: Meta, c: list[Any]) -> Any:
         return A.Pass(span=self._span(meta))
 
-    def use_stmt(self, meta, c):
+    def use_stmt(self, meta: Meta, c: list[Any]) -> Any:
         return A.Use(component=str(c[0]), span=self._span(meta))
 
-    def restore_stmt(self, meta, c):
+    def restore_stmt(self, meta: Meta, c: list[Any]) -> Any:
         return A.Restore(component=str(c[0]), span=self._span(meta))
 
     # --- expressions ---
-    def count_of(self, meta, c):
+    def count_of(self, meta: Meta, c: list[Any]) -> Any:
         return A.Quant(kind="count", var=str(c[0]), domain=c[1], where=c[2], span=self._span(meta))
 
-    def any_of(self, meta, c):
+    def any_of(self, meta: Meta, c: list[Any]) -> Any:
         return A.Quant(kind="any", var=str(c[0]), domain=c[1], where=c[2], span=self._span(meta))
 
-    def all_of(self, meta, c):
+    def all_of(self, meta: Meta, c: list[Any]) -> Any:
         return A.Quant(kind="all", var=str(c[0]), domain=c[1], where=c[2], span=self._span(meta))
 
-    def sum_of(self, meta, c):
+    def sum_of(self, meta: Meta, c: list[Any]) -> Any:
         return A.SumOf(expr=c[0], var=str(c[1]), domain=c[2], where=c[3], span=self._span(meta))
 
-    def or_expr(self, meta, c):
+    def or_expr(self, meta: Meta, c: list[Any]) -> Any:
         return A.BoolOp(op="or", items=tuple(c), span=self._span(meta))
 
-    def and_expr(self, meta, c):
+    def and_expr(self, meta: Meta, c: list[Any]) -> Any:
         return A.BoolOp(op="and", items=tuple(c), span=self._span(meta))
 
-    def not_(self, meta, c):
+    def not_(self, meta: Meta, c: list[Any]) -> Any:
         return A.Not(operand=c[0], span=self._span(meta))
 
-    def comp_op(self, meta, c):
+    def comp_op(self, meta: Meta, c: list[Any]) -> Any:
         return "notin" if len(c) == 2 else str(c[0])
 
-    def comparison(self, meta, c):
+    def comparison(self, meta: Meta, c: list[Any]) -> Any:
         return A.Compare(op=c[1], left=c[0], right=c[2], span=self._span(meta))
 
-    def range(self, meta, c):
+    def range(self, meta: Meta, c: list[Any]) -> Any:
         return A.Range(low=c[0], high=c[1], span=self._span(meta))
 
-    def _chain(self, meta, c):
+    def _chain(self, meta: Meta, c: list[Any]) -> Any:
         node = c[0]
         for i in range(1, len(c), 2):
             node = A.BinOp(op=str(c[i]), left=node, right=c[i + 1], span=self._span(meta))
@@ -596,19 +600,19 @@ class _ToAst(Transformer):
     sum = _chain
     product = _chain
 
-    def neg(self, meta, c):
+    def neg(self, meta: Meta, c: list[Any]) -> Any:
         return A.Neg(operand=c[0], span=self._span(meta))
 
-    def field(self, meta, c):
+    def field(self, meta: Meta, c: list[Any]) -> Any:
         return A.Field(obj=c[0], name=str(c[1]), span=self._span(meta))
 
-    def index(self, meta, c):
+    def index(self, meta: Meta, c: list[Any]) -> Any:
         return A.Index(obj=c[0], index=c[1], span=self._span(meta))
 
-    def of_player(self, meta, c):
+    def of_player(self, meta: Meta, c: list[Any]) -> Any:
         return A.Of(expr=c[0], player=c[1], span=self._span(meta))
 
-    def int(self, meta, c):
+    def int(self, meta: Meta, c: list[Any]) -> Any:
         if len(c[0]) > MAX_DIGITS:
             self.errors.append(Diagnostic(self._span(meta), f"a number of {len(c[0])} digits is "
                                           f"too long (rules use at most {MAX_DIGITS} digits)",
@@ -616,29 +620,29 @@ class _ToAst(Transformer):
             return A.Int(value=0, span=self._span(meta))
         return A.Int(value=int(c[0]), span=self._span(meta))
 
-    def string(self, meta, c):
+    def string(self, meta: Meta, c: list[Any]) -> Any:
         return A.Str(value=_unquote(c[0]), span=self._span(meta))
 
-    def true(self, meta, c):
+    def true(self, meta: Meta, c: list[Any]) -> Any:
         return A.Bool(value=True, span=self._span(meta))
 
-    def false(self, meta, c):
+    def false(self, meta: Meta, c: list[Any]) -> Any:
         return A.Bool(value=False, span=self._span(meta))
 
-    def none(self, meta, c):
+    def none(self, meta: Meta, c: list[Any]) -> Any:
         return A.NoneLit(span=self._span(meta))
 
-    def name(self, meta, c):
+    def name(self, meta: Meta, c: list[Any]) -> Any:
         return A.Name(id=str(c[0]), span=self._span(meta))
 
-    def call(self, meta, c):
+    def call(self, meta: Meta, c: list[Any]) -> Any:
         return A.Call(fn=str(c[0]), args=tuple(a for a in c[1:] if a is not None),
                       span=self._span(meta))
 
-    def list(self, meta, c):
+    def list(self, meta: Meta, c: list[Any]) -> Any:
         return A.ListLit(items=tuple(a for a in c if a is not None), span=self._span(meta))
 
 
-def _unquote(token) -> str:
+def _unquote(token: object) -> str:
     text = str(token)[1:-1]
     return text.replace('\\"', '"').replace("\\\\", "\\").replace("\\n", "\n")
