@@ -767,11 +767,14 @@ def next_battle_hex(ctx):
 
 def _type_keys(ctx, h, party) -> list:
     """``(owner, entity)`` of each ship type of a side's fleet in ``h``, in fleet order (owner
-    ``NPC`` for NPC ships)."""
+    ``NPC`` for NPC ships). On an allied side the types of the ally who entered last come
+    first, so that the NPC rule's ties (fleet order) go to them [seed, alliances: the Ancients
+    attack the ally who entered the hex last]."""
     if party == NPC:
         return [(NPC, n) for n in dict.fromkeys(_npcs(ctx, h))]
     members = _members(party)
-    return list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
+    keys = list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
+    return sorted(keys, key=lambda k: -members.index(k[0]))
 
 
 COMBAT_FLAGS = frozenset(f.name for f in attrs.fields(C.Fleet) if f.type in (bool, "bool")) - {"npc"}
@@ -845,12 +848,22 @@ def begin_battle(ctx, h):
         if foes:
             att, dfn = later, max(foes, key=parties.index)
             break
-    b = {"h": h, "att": att, "dfn": dfn}
+    b = {"h": h, "att": _fighting(ctx, h, att, dfn), "dfn": _fighting(ctx, h, dfn, att)}
     eng = _engine(ctx, b)
     b.update(state=eng.start, stage=0, idx=0, rounds=0, status="next", retreating=(), fled=(),
-             hits=())
+             hits=(), kills=())
     _set(ctx, "battle", (), _freeze(b))
     _set(ctx, "battles_fought", (), (_v(ctx, "battles_fought") or ()) + ((h, att, dfn),))
+
+
+def _fighting(ctx, h, party, other):
+    """The members of side ``party`` who fight ``other``: against NPCs only those the NPCs are
+    hostile to (an ally of the Descendants of Draco fights the Ancients without them [seed,
+    alliances; the seed's wording is a double negative, docs/eclipse.md]); else all."""
+    if other != NPC or not isinstance(party, tuple):
+        return party
+    ms = tuple(p for p in party if _hostile_npcs(ctx, h, p))
+    return ms[0] if len(ms) == 1 else ms
 
 
 def _freeze(b: dict) -> tuple:
@@ -1088,6 +1101,8 @@ def battle_roll(ctx, rolls):
             b.update(placement=eng.placements(act, enemy, hits, False)[0], pd="roll")
     elif not decides:
         new_enemy = eng.assign(act, enemy, hits)
+        for j, (before, after) in enumerate(zip(enemy, new_enemy)):
+            b["kills"] = b.get("kills", ()) + ((act.side, act.index, j),) * (len(before) - len(after))
         state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
         b.update(state=state, idx=b["idx"] + 1, status="next")
     else:
@@ -1120,6 +1135,8 @@ def _give_hit(eng, b, act, j, d) -> None:
     enemy[j].remove(d)
     if d + damage <= eng.fleets[1 - act.side].types[j].hull:
         enemy[j].append(d + damage)
+    else:
+        b["kills"] = b.get("kills", ()) + ((act.side, act.index, j),)
     new_enemy = tuple(tuple(sorted(ds, reverse=True)) for ds in enemy)
     state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
     b.update(state=state, hits=b["hits"][1:])
@@ -1268,14 +1285,13 @@ def end_battle(ctx):
     b = _thaw(ctx)
     eng = _engine(ctx, b)
     h = b["h"]
-    losses = {}
+    fleet_keys = {0: _type_keys(ctx, h, b["att"]), 1: _type_keys(ctx, h, b["dfn"])}   # before losses
     for side, party in ((0, b["att"]), (1, b["dfn"])):
         fleet = eng.fleets[side]
         keys = _type_keys(ctx, h, party)
         fled = {i: k for sd, i, _, k in b["fled"] if sd == side}
         lost = {keys[i]: count - len(b["state"][side][i]) - fled.get(i, 0)
                 for i, (_, count) in enumerate(fleet.ships)}
-        losses[side] = lost
         if party == NPC:
             npcs = list(_npcs(ctx, h))
             for (_, name), k in lost.items():
@@ -1294,13 +1310,16 @@ def end_battle(ctx):
                     del ships[max(j for j, s in enumerate(ships) if s == keys[i])]
                 _set(ctx, "ships", (dest,), _ships(ctx, dest) + (keys[i],) * k)
             _set(ctx, "ships", (h,), tuple(ships))
-    # Every player of a side draws for all the kills of that side [X: the seed's alliance rule
-    # names the draws per ally, not how kills are shared; docs/eclipse.md].
+    # Each player of a side draws for the ships they destroyed themselves [seed, alliances:
+    # "for the ships they destroyed"]; a player alone on a side destroyed all its kills.
     for side, party in ((0, b["att"]), (1, b["dfn"])):
-        kills = sum(k * _f(ctx, name, "kill_draws") for (_, name), k in losses[1 - side].items())
         for p in _members(party):
             _set(ctx, "fought", (p,), True)
-            _set(ctx, "kill_draws", (p,), _v(ctx, "kill_draws", p) + kills)
+    for side, i, j in b.get("kills", ()):
+        firer = fleet_keys[side][i][0]
+        if firer != NPC:
+            draws = _f(ctx, fleet_keys[1 - side][j][1], "kill_draws")
+            _set(ctx, "kill_draws", (firer,), _v(ctx, "kill_draws", firer) + draws)
     _set(ctx, "battle", (), None)
 
 

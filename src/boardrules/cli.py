@@ -210,6 +210,8 @@ def _print_scores(g: Game) -> None:
     for s in sources:
         table.add_row(_source_label(g, s), *[str(sc["sources"].get(s, 0)) for sc in scores])
     table.add_row("[bold]total[/bold]", *[f"[bold]{sc['total']}[/bold]" for sc in scores])
+    if g.ruleset.final_score is not None:
+        table.add_row("[bold]final score[/bold]", *[f"[bold]{v}[/bold]" for v in g.final_scores()])
     console.print(table)
     if g.over:
         places = g.ranking()

@@ -236,15 +236,29 @@ class Game:
             out.append({"total": total, "sources": dict(sorted(sources.items()))})
         return out
 
+    def final_scores(self) -> list[int]:
+        """Per player, the score that ranks them: the game's ``final_score`` expression
+        evaluated as that player (e.g. a score an alliance shares), else the scored total."""
+        fn = self.ruleset.final_score
+        if fn is None:
+            return [sc["total"] for sc in self.scores()]
+        ctx = Context(self.ruleset, self.state.values)
+        out = []
+        for p in range(self.players):
+            ctx.me = p
+            out.append(fn(ctx))
+        return out
+
     def ranking(self) -> list[tuple[int, ...]]:
-        """Players from first to last: by score, then by the game's ``tiebreak``
-        expressions in order. Players still tied share a place: each entry is a tuple
-        of the players on that place."""
+        """Players from first to last: by :meth:`final_scores` (the scored total unless the
+        game declares a ``final_score``), then by the game's ``tiebreak`` expressions in
+        order. Players still tied share a place: each entry is a tuple of the players on
+        that place."""
         ctx = Context(self.ruleset, self.state.values)
         keys = {}
-        for p, sc in enumerate(self.scores()):
+        for p, total in enumerate(self.final_scores()):
             ctx.me = p
-            keys[p] = (sc["total"], *(fn(ctx) for fn in self.ruleset.tiebreak))
+            keys[p] = (total, *(fn(ctx) for fn in self.ruleset.tiebreak))
         places: list[tuple[int, ...]] = []
         for p in sorted(keys, key=lambda q: keys[q], reverse=True):
             if places and keys[places[-1][0]] == keys[p]:

@@ -31,6 +31,7 @@ BUNDLED = (
     "boardrules_eclipse_ancient_homeworlds",
     "boardrules_eclipse_new_discoveries",
     "boardrules_eclipse_new_species",
+    "boardrules_eclipse_alliances",
     "boardrules_eclipse_game_direction",
     "boardrules_eclipse_nine_players",
     "boardrules_eclipse_predictable_technology",

@@ -123,6 +123,7 @@ class Ruleset:
         self.param_wheres = {n: tuple(backend.expr(prm.where) for prm in a.params)
                              for n, a in self.actions.items()}
         self.tiebreak = tuple(backend.expr(e) for e in p.tiebreak)
+        self.final_score = backend.expr(p.final_score) if p.final_score is not None else None
         self.caps = {n: backend.expr(r.cap) for n, r in self.resources.items() if r.cap is not None}
         by_event: dict = {}
         for t in p.triggers:

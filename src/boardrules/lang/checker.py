@@ -22,7 +22,7 @@ CORE_PROPERTIES = {
     "resource": {"start", "cap", "floor", "scored"},
     "track": {"levels", "start"},
     "component": {"supply"},
-    "game": {"title", "players", "tiebreak"},
+    "game": {"title", "players", "tiebreak", "final_score"},
     "kind": set(),
 }
 TURN_MODES = {"once", "until_pass", "until_all_pass", "simultaneous"}
@@ -159,6 +159,9 @@ class Program:
     actions: dict
     triggers: tuple
     flow: A.FlowDecl | None
+    # an expression evaluated per player that ranks them instead of the scored total (None: the
+    # total), e.g. a score shared by a team
+    final_score: Any = None
 
 
 class _Scope:
@@ -386,13 +389,16 @@ class Checker:
             self._flow(flow)
 
         game = next((d for d in decls if d.kind == "game"), None)
-        title, players, tiebreak = "", (1, 9), ()
+        title, players, tiebreak, final_score = "", (1, 9), (), None
         if game is not None:
             props = {p.name: p for p in game.entries if isinstance(p, A.Property)}
             if "tiebreak" in props:
                 tiebreak = props["tiebreak"].values
                 for e in tiebreak:
                     self._int_expr(e, self._root())
+            if "final_score" in props:
+                final_score = props["final_score"].values[0]
+                self._int_expr(final_score, self._root())
             if "title" in props:
                 title = self.const(props["title"].values[0]) or ""
             if "players" in props:
@@ -406,7 +412,7 @@ class Checker:
             entities=self.entities,
             by_kind={k: tuple(v) for k, v in self.by_kind_names.items()},
             vars=self.vars, events=self.events, actions=self.actions,
-            triggers=tuple(self.triggers), flow=flow)
+            triggers=tuple(self.triggers), flow=flow, final_score=final_score)
 
     def _check_unique_names(self, decls) -> None:
         seen: dict = {}
