@@ -15,7 +15,7 @@ import attrs
 import pluggy
 
 from . import hookspecs
-from .errors import PluginError
+from .errors import BoardrulesError, PluginError
 
 hookimpl = pluggy.HookimplMarker("boardrules")
 
@@ -206,13 +206,22 @@ def check_players(game: str | None, names, players: int) -> None:
 
 
 def modules_allowing(game: str | None, players: int) -> str:
-    """A hint naming the modules of ``game`` whose ``players`` range admits ``players`` (a
-    module that widens the game's player counts, e.g. Eclipse's ``nine-players``): text such
-    as ``"; module 'nine-players' allows 7–9 players (-m nine-players)"``, or ``""``."""
-    found = [spec for name, spec in sorted((modules(game) if game else {}).items())
-             if spec.players is not None and spec.players[0] <= players <= spec.players[1]]
-    return "".join(f"; module '{s.name}' allows {s.players[0]}–{s.players[1]} players (-m {s.name})"
-                   for s in found)
+    """A hint naming the modules of ``game`` that make ``players`` possible (a module whose
+    ``players`` admit the count and whose rule files widen the game's counts, e.g. Eclipse's
+    ``nine-players``): text such as ``"; module 'nine-players' allows 7–9 players (-m
+    nine-players)"``, or ``""``. Builds the ruleset of each candidate (only on this error path)."""
+    from .ruleset import build_ruleset
+    out = []
+    for name, spec in sorted((modules(game) if game else {}).items()):
+        if spec.players is None or not spec.players[0] <= players <= spec.players[1]:
+            continue
+        try:
+            lo, hi = build_ruleset(game, modules=[name]).players
+        except BoardrulesError:
+            continue
+        if lo <= players <= hi:
+            out.append(f"; module '{name}' allows {spec.players[0]}–{spec.players[1]} players (-m {name})")
+    return "".join(out)
 
 
 def primitives(game: str, names=()) -> dict:
