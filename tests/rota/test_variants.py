@@ -212,6 +212,7 @@ def test_secret_homeworlds_go_into_the_ring_ii_stack_not_the_start_positions():
     assert set(secret) <= set(g.get("stack_middle"))
     assert not any(g.get("sector_at", index=h) in HOMEWORLDS for h in g.get("hexes"))   # base layout
     assert g.view(0)["values"][("v", "stack_middle")] == ("hidden", 13)
+    assert g.view(0)["values"][("v", "secret_homeworld_tiles")] == ("hidden", 2)   # which: secret
     three = boardrules.new_game("eclipse", players=2, seed=1, modules=["secret-homeworlds"],
                                 options={"secret_homeworlds": 4})
     for p in (2, 1):
