@@ -53,6 +53,10 @@ def main(argv=None) -> int:
             print(f"  again: python scripts/module_combinations.py --seed {args.seed} --only {i}"
                   + "".join(f" --game {x}" for x in games) + (" --full" if args.full else ""))
             continue
+        if g is None:
+            print(f"ok   #{i} {game} {example['players']}p {example['modules']}: refused to start "
+                  "(as it must)", flush=True)
+            continue
         print(f"ok   #{i} {game} {example['players']}p modules={list(g.ruleset.modules)} "
               f"seed={example['seed']} {len(g.record.actions)} actions "
               f"{time.perf_counter() - start:.1f} s", flush=True)

@@ -18,6 +18,8 @@ from typing import Callable
 
 import boardrules
 from boardrules import PluginError, plugins
+from boardrules.errors import BoardrulesError
+from boardrules.ruleset import build_ruleset
 from tests.core.test_properties import check_invariants as harvest_invariants
 from tests.eclipse.test_invariants import check_invariants as eclipse_invariants
 from tests.gaia.test_invariants import check_all as gaia_invariants
@@ -59,8 +61,6 @@ def draw_modules(game: str, players: int, pick: Pick) -> tuple:
         try:
             mods = plugins.resolve_modules(game, request + [token])
             plugins.check_players(game, mods, players)
-            if token == "-factions" and game == "gaia-project":
-                continue    # the standard factions: without them only third-party ones are left
         except PluginError:
             continue
         request.append(token)
@@ -83,9 +83,32 @@ def draw_example(game: str, pick: Pick, *, short: bool) -> dict:
     return dict(players=players, modules=modules, seed=pick(2**16), options=options)
 
 
+def refusal(game: str, *, players, modules, options) -> str | None:
+    """Why ``game`` must refuse to start with these modules, or None when it must start.
+
+    Gaia Project: every faction comes from a module (the standard 14 from ``factions``, on by
+    default, a third party's from its own); without a faction module the ruleset is refused
+    (``PluginError``), and factions of fewer colours than players refuse the start."""
+    if game != "gaia-project":
+        return None
+    try:
+        rs = build_ruleset(game, modules=modules, options=options)
+    except PluginError:
+        return "needs factions"
+    homes = {rs.entities[f].fields["home"] for f in rs.by_kind.get("faction", ())}
+    return "fewer colours" if len(homes) < players else None
+
+
 def play_example(game: str, pick: Pick, *, players, modules, seed, options, undo_every=5):
-    """Play one whole random game with checks; return it."""
-    g = boardrules.new_game(game, players=players, seed=seed, modules=modules, options=options)
+    """Play one whole random game with checks; return it (None for a start the game refuses,
+    which must be exactly the refusal :func:`refusal` expects, with its clear message)."""
+    expected = refusal(game, players=players, modules=modules, options=options)
+    try:
+        g = boardrules.new_game(game, players=players, seed=seed, modules=modules, options=options)
+    except BoardrulesError as err:
+        assert expected is not None and expected in str(err), f"refused: {err}"
+        return None
+    assert expected is None, f"started although it {expected}"
     check = invariants(game)
     check(g)
     n = 0

@@ -85,6 +85,9 @@ def test_weavers_weave_a_mine_after_their_planetary_institute(weavers):
     # a mine (2 credits, 1 ore) plus 1 ore, and no terraforming whatever the planet type
     assert (g.get("ore", 0), g.get("credits", 0)) == (10 - 1 - 1, 20 - 2)
     assert g.get("owner_at", index=h) == 0 and g.get("bld", index=h) == "mine"
+    # the Weavers' own export line (their ModuleSpec.extras): a third-party faction exports too
+    from boardrules_gaia.export import export_game
+    assert export_game(g)["moves_clean"][-1] == f"weavers build m {h}"
 
 
 def test_switched_off_the_weavers_are_not_in_the_game(weavers):

@@ -765,13 +765,17 @@ def next_battle_hex(ctx):
     return max(fights, key=lambda h: _f(ctx, _v(ctx, "sector_at", h), "number"), default=None)
 
 
-def _type_keys(ctx, h, party) -> list:
+def _type_keys(ctx, h, party, foe=None) -> list:
     """``(owner, entity)`` of each ship type of a side's fleet in ``h``, in fleet order (owner
-    ``NPC`` for NPC ships). On an allied side the types of the ally who entered last come
-    first, so that the NPC rule's ties (fleet order) go to them [seed, alliances: the Ancients
-    attack the ally who entered the hex last]."""
+    ``NPC`` for NPC ships: those hostile to a player of the side ``foe`` they fight, so that
+    NPCs at peace with it stay out [seed: hive Ancients in an Ancient homeworld; Draco fights
+    only the cruiser]). On an allied side the types of the ally who entered last come first,
+    so that the NPC rule's ties (fleet order) go to them [seed, alliances: the Ancients attack
+    the ally who entered the hex last]."""
     if party == NPC:
-        return [(NPC, n) for n in dict.fromkeys(_npcs(ctx, h))]
+        names = _npcs(ctx, h) if foe is None else \
+            tuple(n for n in _npcs(ctx, h) if any(n in _hostile_npcs(ctx, h, p) for p in _members(foe)))
+        return [(NPC, n) for n in dict.fromkeys(names)]
     members = _members(party)
     keys = list(dict.fromkeys((o, c) for o, c in _ships(ctx, h) if o in members))
     return sorted(keys, key=lambda k: -members.index(k[0]))
@@ -783,12 +787,12 @@ COMBAT_FLAGS = frozenset(f.name for f in attrs.fields(C.Fleet) if f.type in (boo
 ``distortion_shield``, ``point_defense``)."""
 
 
-def _combat_flags(ctx, h, party) -> dict:
+def _combat_flags(ctx, h, party, foe=None) -> dict:
     """The Fleet flags of a side in ``h``: every ``combat_flags`` entry of its players'
-    technologies, or of the NPC ship types present (a side has a flag when any of its players
-    has it [X: alliances]). Raises a violation naming an unknown flag."""
+    technologies, or of the NPC ship types in its fleet against ``foe`` (a side has a flag when
+    any of its players has it [X: alliances]). Raises a violation naming an unknown flag."""
     if party == NPC:
-        sources = dict.fromkeys(_npcs(ctx, h))
+        sources = dict.fromkeys(n for _, n in _type_keys(ctx, h, party, foe))
     else:
         sources = dict.fromkeys(t for p in _members(party) for t in _v(ctx, "techs", p) or ())
     flags = {}
@@ -800,12 +804,12 @@ def _combat_flags(ctx, h, party) -> dict:
     return flags
 
 
-def _fleet(ctx, h, party):
-    """A side's fleet for combat.py. Ship types are named by their entity; on a side of
-    several players by ``entity/pN`` (``"interceptor/p2"``), so hits say whose ship. The
-    side's flags come from ``combat_flags`` (:func:`_combat_flags`)."""
-    keys = _type_keys(ctx, h, party)
-    flags = _combat_flags(ctx, h, party)
+def _fleet(ctx, h, party, foe=None):
+    """A side's fleet for combat.py (against the side ``foe``). Ship types are named by their
+    entity; on a side of several players by ``entity/pN`` (``"interceptor/p2"``), so hits say
+    whose ship. The side's flags come from ``combat_flags`` (:func:`_combat_flags`)."""
+    keys = _type_keys(ctx, h, party, foe)
+    flags = _combat_flags(ctx, h, party, foe)
     if party == NPC:
         return C.Fleet(tuple((npc_type(ctx, n), _npcs(ctx, h).count(n)) for _, n in keys), npc=True, **flags)
     types = []
@@ -827,8 +831,8 @@ def _owner(ctx, b, act):
 
 
 def _engine(ctx, b):
-    att = _fleet(ctx, b["h"], b["att"])
-    dfn = _fleet(ctx, b["h"], b["dfn"])
+    att = _fleet(ctx, b["h"], b["att"], b["dfn"])
+    dfn = _fleet(ctx, b["h"], b["dfn"], b["att"])
     return C._Battle(att, dfn, None, None, C.Stalemate.DEFENDER_WINS, 1.0)
 
 
@@ -1288,7 +1292,7 @@ def end_battle(ctx):
     fleet_keys = {0: _type_keys(ctx, h, b["att"]), 1: _type_keys(ctx, h, b["dfn"])}   # before losses
     for side, party in ((0, b["att"]), (1, b["dfn"])):
         fleet = eng.fleets[side]
-        keys = _type_keys(ctx, h, party)
+        keys = _type_keys(ctx, h, party, b["dfn"] if side == 0 else b["att"])
         fled = {i: k for sd, i, _, k in b["fled"] if sd == side}
         lost = {keys[i]: count - len(b["state"][side][i]) - fled.get(i, 0)
                 for i, (_, count) in enumerate(fleet.ships)}
@@ -1445,6 +1449,23 @@ def held_by_enemies(ctx, h):
     """Whether ships of players not on the side of ``h``'s controller hold ``h``: they attack its
     population and, once no cube is left, take the controller's disc off."""
     return bool(_enemy_held(ctx, h))
+
+
+@primitive("npc_cannon_dice", returns="any", ns="list:npc_ship")
+def npc_cannon_dice(ctx, ns):
+    """The cannon dice of NPC ships ``ns`` (one entry per ship): ``((damage, computer), ...)``
+    in ship then cannon order, for :func:`hit_damage` (NPC bombardment, phases.rules)."""
+    return tuple((d, _f(ctx, n, "computer")) for n in ns for d in _f(ctx, n, "cannons"))
+
+
+@primitive("hit_damage", returns="int", dice="any", rolls="any")
+def hit_damage(ctx, dice, rolls):
+    """The damage of the dice ``dice`` (``(damage, computer)`` pairs) that hit with ``rolls``
+    (one face 1-6 each) against a target without shields: a 6 always hits, a 1 never, else
+    face + computer >= 6 [S rules p.20 via BGG]. A violation when the counts differ."""
+    if len(rolls) != len(dice):
+        raise ctx.violation(f"this volley rolls {len(dice)} dice, got {len(rolls)}")
+    return sum(d for (d, comp), r in zip(dice, rolls) if r == 6 or (r != 1 and r + comp >= 6))
 
 
 @primitive("kill_cube", effect=True, h="hex", cube="text")

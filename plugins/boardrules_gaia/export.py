@@ -14,20 +14,28 @@ lines (``rules/gaia-notation.md`` §2) and writes them in the shape of the norma
   game reached, in the records' fields) so the replay compares its end with ours.
 
 Action kinds translated (the rest raise :class:`ExportError` naming the action): setup
-(``pick_faction``, ``place_mine``, ``place_pi``, ``pick_booster``), main actions (``build_mine``,
+(``pick_faction``, ``place_mine``, ``pick_booster``), main actions (``build_mine``,
 ``gaia_project``, ``upgrade``, ``research``, ``board``, ``power_mine``, ``booster_mine``,
-``booster_gaia_project``, ``tech_action``, ``academy_qic``, ``bescods_research``, ``ambas_swap``,
-``firaks_downgrade``, ``ivits_station``, ``form_federation`` + ``fed_token``, ``pass_round``,
-``pass_last``), follow-ups (``tile``, ``cover``, ``step_on``, ``lost_at``, ``rescore``,
-``brainstone``, ``bowls``), free conversions (``convert``), reactions (``leech``, ``income``,
-``itars_tech``, ``gaia_spend``), ``done`` and the setup chance draws. Not translated: the auction
-and random-factions modules' actions.
+``booster_gaia_project``, ``tech_action``, ``academy_qic``, ``form_federation`` + ``fed_token``,
+``pass_round``, ``pass_last``), follow-ups (``tile``, ``cover``, ``step_on``, ``lost_at``,
+``rescore``, ``bowls``), free conversions (``convert``), reactions (``leech``, ``income``),
+``done`` and the setup chance draws; and the actions of the modules in force that contribute
+lines (:data:`EXPORT_KEY` in their ``ModuleSpec.extras``: the ``factions`` module gives its
+factions' actions and decisions). Not translated: the auction and random-factions modules'
+actions.
+
+A module's contribution, ``ModuleSpec(..., extras={EXPORT_KEY: {...}})``, has the keys (each
+optional): ``lines``, action name -> ``fn(args) -> str | None`` (the command; None: nothing is
+written, the site's default); ``own_lines``, actions the site writes on lines of their own;
+``turn_ends``, actions that end the player's turn part without a ``done``; ``names``, engine
+name -> the site's name of a tile in the final state (a federation token).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from boardrules import plugins
 from boardrules.game import DONE, Game
 from boardrules.runtime import CHANCE
 
@@ -43,17 +51,34 @@ CONVERSION_TEXT = {name: (cost, per_cost, gain, per_gain)
 GROUPED_TEXT = {name: (cost, g_cost, ((gain, g_gain),))
                 for (cost, gain), groups in GROUPED.items() for _, name, g_cost, g_gain in groups}
 GROUPED_TEXT.update({name: (res, per_cost, gains) for (res, per_cost, gains), (_, name) in COMBINED.items()})
-# Terrans PI in the Gaia phase: Gaia-area tokens per unit gained (gaia-project.md, Terrans)
-TERRANS_RATE = {"q": 4, "o": 3, "k": 4, "c": 1}
 SPECIAL_OF_TECH = {v: k for k, v in TECH_SPECIALS.items()}
 STD_SLOTS = (*TRACK_ORDER, "free1", "free2", "free3")
 ADV_SLOTS = tuple(f"adv-{t}" for t in TRACK_ORDER)
 
 
 # actions that end the player's turn part without a ``done``: the next line is a new one
-TURN_ENDS = ("pick_faction", "place_mine", "place_pi", "pick_booster", "pass_round", "pass_last")
+TURN_ENDS = ("pick_faction", "place_mine", "pick_booster", "pass_round", "pass_last")
 # answers the site writes on lines of their own (income order, Gaia phase: §2.3)
-OWN_LINES = ("income", "itars_tech", "gaia_spend")
+OWN_LINES = ("income",)
+#: The key of a module's export contribution in ``ModuleSpec.extras`` (module docstring).
+EXPORT_KEY = "gaia-project.export"
+
+
+class _Notation:
+    """The lines of the base game and of the modules in force of ``rs``."""
+
+    def __init__(self, rs):
+        self.lines = dict(LINES)
+        self.own = set(OWN_LINES)
+        self.ends = set(TURN_ENDS)
+        self.names: dict = {}
+        specs = plugins.modules(rs.game)
+        for m in rs.modules:
+            extra = specs[m].extras.get(EXPORT_KEY, {}) if m in specs else {}
+            self.lines.update(extra.get("lines", {}))
+            self.own.update(extra.get("own_lines", ()))
+            self.ends.update(extra.get("turn_ends", ()))
+            self.names.update(extra.get("names", {}))
 
 
 class ExportError(ValueError):
@@ -106,6 +131,7 @@ def export_game(game: Game) -> dict:
     booster: list = [None] * n
     out = _Lines(factions)
     fed_at: dict[int, int] = {}  # the federation command waiting for its token, per player
+    notation = _Notation(rs)
     acts = [game.parse(t) for t in game.record.actions]
     i = 0
     while i < len(acts):
@@ -115,13 +141,15 @@ def export_game(game: Game) -> dict:
         if p == CHANCE:
             draws.setdefault(name, []).append(args[0])
             continue
-        out.next_kind = name if name in OWN_LINES else None
+        out.next_kind = name if name in notation.own else None
         if name == DONE:
             if out.actor == p:
                 out.close(True)
             continue
-        if name in LINES:
-            out.add(p, LINES[name](args))
+        if name in notation.lines:
+            cmd = notation.lines[name](args)
+            if cmd is not None:
+                out.add(p, cmd)
         elif name == "pick_faction":  # written by the seat, which then goes by the faction
             out.add(p, f"faction {site_faction(args[0])}")
             factions[p] = site_faction(args[0])
@@ -131,8 +159,9 @@ def export_game(game: Game) -> dict:
             steps = rs.entities[booster[p]].fields.get("act_steps", 0) if booster[p] else 0
             what = "step" if name == "booster_mine" and steps > 0 else "range+3"
             out.add(p, f"special {what}. build {'m' if name == 'booster_mine' else 'gf'} {args[0]}")
-        elif name == "academy_qic":
-            out.add(p, "special 4c" if factions[p] == "baltaks" else "special q")
+        elif name == "academy_qic":  # the board's QIC academy: credits or QIC
+            credits = rs.entities[game.get("myfaction", p)].fields.get("ac2_c", 0)
+            out.add(p, f"special {credits}c" if credits else "special q")
         elif name == "form_federation":  # the token (fed_token) follows, maybe after the bowls
             out.add(p, f"federation {args[0]}")
             fed_at[p] = len(out.cmds) - 1
@@ -154,19 +183,15 @@ def export_game(game: Game) -> dict:
                 count += 1
                 i += 1
             out.add(p, _convert(args[0], count))
-        elif name == "gaia_spend":
-            if args:  # declined: the site writes nothing (replay's default)
-                res = args[0].lstrip("0123456789")
-                out.add(p, f"spend {TERRANS_RATE[res]}tg for 1{res}")
         else:
             raise ExportError(f"action {i - 1} '{game.record.actions[i - 1]}': "
                               f"the site's notation has no line for '{name}'")
         if name in ("pick_booster", "pass_round"):
             booster[p] = args[0]
-        if name in TURN_ENDS or name == "leech":
+        if name in notation.ends or name == "leech":
             out.close(False)
     out.close(False)
-    return _document(game, draws, factions, out)
+    return _document(game, draws, factions, out, notation.names)
 
 
 def _slot(draws: dict, tile: str) -> str:
@@ -205,10 +230,9 @@ def _items(value) -> tuple:
 
 
 #: Actions whose line depends on their arguments only (the rest: :func:`export_game`).
-LINES: dict[str, Callable[[tuple], str]] = {
+LINES: dict[str, Callable[[tuple], str | None]] = {
     "place_mine": lambda a: f"build m {a[0]}",
     "build_mine": lambda a: f"build m {a[0]}",
-    "place_pi": lambda a: f"build PI {a[0]}",
     "gaia_project": lambda a: f"build gf {a[0]}",
     "upgrade": lambda a: f"build {SITE_BUILDING[a[1]]} {a[0]}",
     "research": lambda a: f"up {SITE_TRACK[a[0]]}",
@@ -216,23 +240,17 @@ LINES: dict[str, Callable[[tuple], str]] = {
     "board": lambda a: f"action {a[0]}",
     "power_mine": lambda a: f"action {a[0]}. build m {a[1]}",
     "tech_action": lambda a: f"special {SPECIAL_OF_TECH[a[0]]}",
-    "bescods_research": lambda a: f"special up-lowest. up {SITE_TRACK[a[0]]}",
-    "ambas_swap": lambda a: f"special swap-PI. swap-PI {a[0]}",
-    "firaks_downgrade": lambda a: f"special down-lab. build ts {a[0]}",
-    "ivits_station": lambda a: f"special space-station. build sp {a[0]}",
     "pass_round": lambda a: f"pass {a[0]}",
     "pass_last": lambda a: "pass",
     "lost_at": lambda a: f"lostPlanet {a[0]}",
     "rescore": lambda a: f"fedtile {a[0]}",
-    "brainstone": lambda a: f"brainstone {a[0]}",
     "leech": lambda a: _leech(a),
     "income": lambda a: "income {}{}".format(*_items(a[0])),
-    "itars_tech": lambda a: "spend 4tg for tech" if a else "decline tech",
 }
 
 
 
-def _document(game: Game, draws: dict, factions: list, out: _Lines) -> dict:
+def _document(game: Game, draws: dict, factions: list, out: _Lines, names: dict) -> dict:
     from .primitives import _map
 
     v = game.state.values
@@ -266,7 +284,7 @@ def _document(game: Game, draws: dict, factions: list, out: _Lines) -> dict:
             "gaiaformers": f["gaiaformers"], "gaiaformersInGaia": f["gaiaformers_in_gaia"],
             "satellites": f["satellites"],
             "techs": [{"tile": t, "pos": pos, "enabled": en} for t, pos, en in f["techs"]],
-            "federations": [{"tile": "gleens" if t == "fed_gleens" else t,
+            "federations": [{"tile": names.get(t, t),
                              "green": k < f["green_federations"]} for k, t in enumerate(feds)],
         })
     return {
@@ -297,4 +315,4 @@ class _FinalView:
         self.setup = SimpleNamespace(tiles=t)
 
 
-__all__ = ["ExportError", "export_game", "site_faction"]
+__all__ = ["EXPORT_KEY", "ExportError", "export_game", "site_faction"]

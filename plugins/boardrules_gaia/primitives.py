@@ -20,7 +20,6 @@ import random
 from boardrules.errors import OptionError
 from boardrules.primitives import primitive
 
-from . import faction_primitives as FP
 from . import federation as F
 from . import geometry as G
 
@@ -210,8 +209,7 @@ def _compute_position(ctx) -> F.Position:
     def ax(name):
         h = gmap.by_name[name].hex
         return (h.q, h.r)
-    # faction abilities (Lantids shared mines, Ivits stations and growing federation, QIC budget)
-    own, grown, budget = FP.federation_inputs(ctx, me)
+    own, grown, budget = _federation_inputs(ctx, me)
     structures = {ax(h): v for h, v in own.items() if v > 0}
     groups = [frozenset(ax(x) for x in g.split(",")) for g in ctx.get(("v", "fed_groups", me)) or ()]
     budget = min(budget, 25 - len(ctx.get(("v", "satellites", me)) or ()))
@@ -219,6 +217,38 @@ def _compute_position(ctx) -> F.Position:
     return F.Position(space=space, planets=planets, structures=structures, federations=groups,
                       budget=max(budget, 0), threshold=threshold,
                       ivits_federation=None if grown is None else [ax(h) for h in grown])
+
+
+def _federation_inputs(ctx, me):
+    """``(structures, grown, budget)`` of player ``me`` for a federation ``Position``.
+
+    Reads only the generic state the rules keep, which a faction's abilities switch on
+    (``rules/factions.rules``, "Generic state"; the factions are the module ``factions``):
+    ``structures``: hex name -> power value of each structure of ``me`` that counts for
+    federations (own structures, guest mines ``guest_at``/``guest_pval`` on others' planets,
+    ``stations`` with their ``pval``); ``grown``: the hex names of the one growing federation
+    when ``fed_grows`` is on (None otherwise or before the first); ``budget``: satellites payable
+    now (power tokens in bowls I-III, or QIC when ``sat_qic`` is on), before the 25-piece cap.
+    """
+    structures = {}
+    for h in ctx.get(("v", "my_hexes", me)) or ():
+        if ctx.get(("v", "owner_at", h)) == me:
+            structures[h] = ctx.get(("v", "pval", h))
+        elif ctx.get(("v", "guest_at", h)) == me:
+            structures[h] = ctx.get(("v", "guest_pval", h))
+    for h in ctx.get(("v", "stations", me)) or ():
+        structures[h] = ctx.get(("v", "pval", h))
+    grown = None
+    if ctx.get(("v", "fed_grows", me)):
+        hexes = set()
+        for g in ctx.get(("v", "fed_groups", me)) or ():
+            hexes.update(g.split(","))
+        grown = sorted(hexes) or None
+    if ctx.get(("v", "sat_qic", me)):
+        budget = ctx.get(("r", "qic", me))
+    else:
+        budget = sum(ctx.get(("r", b, me)) for b in ("bowl1", "bowl2", "bowl3"))
+    return structures, grown, budget
 
 
 def _encode(ctx, fed) -> str:
@@ -314,4 +344,3 @@ def planets_of(ctx, letter):
 
 
 PRIMITIVES += [count_sectors, planets_of]
-PRIMITIVES += FP.PRIMITIVES

@@ -3,7 +3,7 @@
 :func:`render_map` draws the map as the rules keep it in the state (see ``rules/README.md``):
 ``hexes`` and ``map_layout`` (the sector tiles, rebuilt by :mod:`.primitives`), ``planet[h]``
 (planet letter, ``"l"`` once the Lost Planet is placed), ``bld[h]`` / ``owner_at[h]`` (structures),
-``gf_at[h]`` (Gaiaformers), ``lant_at[h]`` (a Lantids mine on someone else's planet),
+``gf_at[h]`` (Gaiaformers), ``guest_at[h]`` (a guest mine on someone else's planet, the Lantids'),
 ``station_at[h]`` (Ivits space stations), per player ``myfaction``, ``satellites`` and
 ``fed_groups`` (each federation as its hex names, satellites included). Each player's pieces
 are in the colour of their faction's home planet.
@@ -143,7 +143,7 @@ def render_map(game) -> str:
         if b is not None and owner is not None:
             out.add(_building(b, f"building {b} p{owner + 1}", x, y, colour[owner],
                               f"{BUILDING_NAMES.get(b, b)} of {_player_label(game, owner)}"))
-        shared = v.get(("v", "lant_at", mh.name))        # a Lantids mine beside the owner's
+        shared = v.get(("v", "guest_at", mh.name))        # a Lantids mine beside the owner's
         if shared is not None:
             out.add(_building("mine", f"building mine p{shared + 1} shared", x + SIZE * 0.46,
                               y - SIZE * 0.4, colour[shared],
@@ -258,7 +258,7 @@ def _legend(out, game, colour, left: float, top: float) -> float:
                     and v.get(("v", "owner_at", k[2])) == p)
             if n:
                 counts.append(f"{n} {kind}")
-        shared = sum(1 for k, o in v.items() if k[:2] == ("v", "lant_at") and o == p)
+        shared = sum(1 for k, o in v.items() if k[:2] == ("v", "guest_at") and o == p)
         stations = sum(1 for k, o in v.items() if k[:2] == ("v", "station_at") and o == p)
         sats = len(v.get(("v", "satellites", p)) or ())
         feds = len(v.get(("v", "fed_groups", p)) or ())

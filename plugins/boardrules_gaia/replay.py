@@ -423,7 +423,7 @@ class Replayer:
             self.act(A("pick_booster", c.booster), True)
         elif isinstance(c, N.Build):
             h = self.hex(c.hex)
-            if self._in_step("mines", "third_mine", "ivits_pi"):
+            if self._in_step("mines", "extra_mines", "ivits_pi"):
                 self.act(A("place_pi" if c.building == "PI" else "place_mine", h), True)
             elif c.building == "m":
                 self.act(A("build_mine", h), True)

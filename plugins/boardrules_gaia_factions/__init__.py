@@ -3,7 +3,9 @@
 The base game (:mod:`boardrules_gaia`) keeps what every faction shares: the kind ``faction``
 with its fields and slots, income, power and the procedures the factions call. This module
 adds the 14 standard factions (gaia-project.md §4; seed 002, 種族), their once-per-round
-actions and their own conversions. Content only: ``rules/factions.rules``.
+actions and their own conversions: ``rules/factions.rules``, hooked into the base through its
+generic extension points (docs/plugins.md, "Gaia Project's extension points"); the site
+notation of their actions for the export: :mod:`.export`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ NAME = "factions"
 
 @hookimpl
 def boardrules_modules():
+    from .export import EXPORT
     return [ModuleSpec(NAME, "gaia-project", (rule_files_dir(__file__) / "factions.rules",),
                        "the 14 standard factions with their abilities, planetary institutes and "
-                       "academies", title="Factions", default=True)]
+                       "academies", title="Factions", default=True, extras=EXPORT)]

@@ -130,7 +130,7 @@ class Game:
         lo, hi = ruleset.players
         if not lo <= players <= hi:
             raise ValueError(f"{ruleset.title} is for {lo}–{hi} players, not {players}"
-                             + plugins.modules_allowing(ruleset.game, players))
+                             + plugins.modules_allowing(ruleset.game, players, (lo, hi)))
         plugins.check_players(ruleset.game, ruleset.modules, players)
         self.ruleset = ruleset
         self.players = players

@@ -10,12 +10,13 @@ from __future__ import annotations
 import functools
 import importlib
 from pathlib import Path
+from typing import Callable
 
 import attrs
 import pluggy
 
 from . import hookspecs
-from .errors import BoardrulesError, PluginError
+from .errors import PluginError
 
 hookimpl = pluggy.HookimplMarker("boardrules")
 
@@ -33,6 +34,7 @@ BUNDLED = (
     "boardrules_eclipse_new_species",
     "boardrules_eclipse_alliances",
     "boardrules_eclipse_game_direction",
+    "boardrules_eclipse_hives",
     "boardrules_eclipse_nine_players",
     "boardrules_eclipse_predictable_technology",
     "boardrules_eclipse_small_galaxy",
@@ -62,6 +64,12 @@ class ModuleSpec:
     player counts (min, max) it allows, ``None`` for any the game allows;
     ``primitives``: :class:`~boardrules.primitives.Primitive` it adds, replaces or wraps
     (only while it is on). The options it adds are those its rule files declare.
+    ``extras``: what the game's own plugin reads from its modules, under keys the game
+    documents (e.g. Gaia Project's ``"gaia-project.export"``: the site notation of the
+    module's actions); the engine itself ignores it.
+    ``evaluation``: ``fn(game, player, base) -> float`` that the bots use instead of the
+    game's evaluation ``base`` while the module is on (e.g. a shared score); modules wrap in
+    module order, the first innermost.
     """
 
     name: str
@@ -74,6 +82,8 @@ class ModuleSpec:
     conflicts: tuple = ()
     players: tuple | None = None
     primitives: tuple = ()
+    extras: dict = attrs.field(factory=dict, eq=False, hash=False)
+    evaluation: Callable[..., float] | None = attrs.field(default=None, eq=False, hash=False)
 
 
 @functools.cache
@@ -205,23 +215,18 @@ def check_players(game: str | None, names, players: int) -> None:
                               f"{players}; switch it off with '-{name}'")
 
 
-def modules_allowing(game: str | None, players: int) -> str:
-    """A hint naming the modules of ``game`` that make ``players`` possible (a module whose
-    ``players`` admit the count and whose rule files widen the game's counts, e.g. Eclipse's
-    ``nine-players``): text such as ``"; module 'nine-players' allows 7–9 players (-m
-    nine-players)"``, or ``""``. Builds the ruleset of each candidate (only on this error path)."""
-    from .ruleset import build_ruleset
-    out = []
-    for name, spec in sorted((modules(game) if game else {}).items()):
-        if spec.players is None or not spec.players[0] <= players <= spec.players[1]:
-            continue
-        try:
-            lo, hi = build_ruleset(game, modules=[name]).players
-        except BoardrulesError:
-            continue
-        if lo <= players <= hi:
-            out.append(f"; module '{name}' allows {spec.players[0]}–{spec.players[1]} players (-m {name})")
-    return "".join(out)
+def modules_allowing(game: str | None, players: int, base: tuple = (0, 0)) -> str:
+    """A hint naming the modules of ``game`` that widen its player counts (``base``, the
+    ruleset's range) to ``players``, e.g. Eclipse's ``nine-players``: a module whose
+    ``players`` range admits ``players`` and lies wholly outside ``base`` (a module that
+    merely allows more players than the base, such as ``alliances`` for 4–9, widens
+    nothing). Text such as ``"; module 'nine-players' allows 7–9 players (-m
+    nine-players)"``, or ``""``."""
+    found = [spec for name, spec in sorted((modules(game) if game else {}).items())
+             if spec.players is not None and spec.players[0] <= players <= spec.players[1]
+             and (spec.players[1] < base[0] or spec.players[0] > base[1])]
+    return "".join(f"; module '{s.name}' allows {s.players[0]}–{s.players[1]} players (-m {s.name})"
+                   for s in found)
 
 
 def primitives(game: str, names=()) -> dict:

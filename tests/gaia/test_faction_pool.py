@@ -38,7 +38,8 @@ def test_an_unknown_faction_is_named():
                                           (["terrans", "lantids", "xenos"], 3)])  # two are red
 def test_a_pool_too_small_for_the_players_is_refused(pool, players):
     with pytest.raises(IllegalActionError, match=r"the game cannot start: step 'deal' breaks a rule "
-                       r"\(the faction pool \(option 'factions'\) offers fewer colours than there "
+                       r"\(the factions in this game \(option 'factions', the faction modules\) offer fewer "
+                       r"colours than there "
                        r"are players\)"):
         boardrules.new_game(GAME, players=players, options={"factions": pool})
     boardrules.new_game(GAME, players=players - 1, options={"factions": pool})

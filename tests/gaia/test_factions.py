@@ -64,7 +64,7 @@ def test_lantids_mine_on_opponent_planet_pays_only_the_mine():
     after = (res(g, "credits", 0), res(g, "ore", 0), res(g, "qic", 0), res(g, "knowledge", 0))
     # 2c + 1o, no terraforming (volcanic would cost 9 ore), no knowledge without the PI
     assert (before[0] - after[0], before[1] - after[1], before[2] - after[2], after[3] - before[3]) == (2, 1, 0, 0)
-    assert var(g, "lant_at", h) == 0 and var(g, "owner_at", h) == 1 and var(g, "bld", h) == "mine"
+    assert var(g, "guest_at", h) == 0 and var(g, "owner_at", h) == 1 and var(g, "bld", h) == "mine"
     assert h in var(g, "my_hexes", 0) and var(g, "built", 0, "mine") == 3
     assert var(g, "ptypes", 0) == types                 # not a planet type of theirs
     # the shared mine cannot be upgraded

@@ -58,6 +58,25 @@ def check_invariants(g) -> None:
             assert v.get(("r", place, p), 0) >= 1, (p, brain)
         s = scores[p]
         assert s["total"] == res(g, "vp", p) == sum(s["sources"].values())
+    check_switches(g)
+
+
+def check_switches(g) -> None:
+    """The generic state faction abilities switch on (docs/plugins.md, "Gaia Project's extension
+    points") stays consistent: a guest mine stands on another player's planet, of a player whose
+    guest_mines is on, among that player's hexes; a station is on empty space, its own
+    station_at; a locked track is locked only before the planetary institute."""
+    v = g.state.values
+    for key, p in v.items():
+        if key[:2] == ("v", "guest_at") and p is not None:
+            h = key[2]
+            assert v.get(("v", "owner_at", h)) not in (None, p), (h, p)
+            assert v.get(("v", "guest_mines", p)) and h in v.get(("v", "my_hexes", p), ()), (h, p)
+    for p in range(g.players):
+        for h in v.get(("v", "stations", p)) or ():
+            assert g.get("planet", index=h) == "e" and g.get("station_at", index=h) == p, (h, p)
+        if v.get(("v", "locked_tracks", p)):
+            assert v.get(("v", "built", p, "pi"), 0) == 0, p
 
 
 def bot_game(players, seed, factions=()):

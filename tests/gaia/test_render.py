@@ -43,7 +43,7 @@ def check_matches_state(g, svg: str) -> None:
     for p in range(g.players):
         me = f"p{p + 1}"
         owned = [h for h in hexes if var(g, "owner_at", h) == p and var(g, "bld", h) is not None]
-        shared = [h for h in hexes if var(g, "lant_at", h) == p]
+        shared = [h for h in hexes if var(g, "guest_at", h) == p]
         assert count(els, "building", me) == len(owned) + len(shared)
         kinds = Counter(var(g, "bld", h) for h in owned)
         for kind in BUILDINGS:
@@ -97,7 +97,7 @@ def test_federations_satellites_gaiaformers_and_the_lost_planet():
     values[("v", "satellites", 1)] = (space[3],)
     values[("v", "fed_groups", 0)] = (",".join(planets[:3] + space[1:4]),)
     values[("v", "station_at", space[5])] = 1             # an Ivits space station
-    values[("v", "lant_at", planets[0])] = 1              # a Lantids mine on p1's planet
+    values[("v", "guest_at", planets[0])] = 1              # a Lantids mine on p1's planet
     g.state = State(values, g.state.pending)
     svg = render_map(g)
     check_matches_state(g, svg)

@@ -11,6 +11,7 @@ from .common import SETTINGS, play_random
 from .test_ancient_homeworlds import homeworlds_invariant
 from .test_developments import developments_invariant
 from .test_galactic_center import takeover_invariant
+from .test_hives import hives_invariant
 from .test_new_discoveries import discoveries_invariant
 from .test_new_species import new_species_invariant
 from .test_rare_techs import rare_invariant
@@ -26,6 +27,7 @@ INVARIANTS = {
     "new-discoveries": discoveries_invariant,
     "new-species": new_species_invariant,
     "rare-technologies": rare_invariant,
+    "hives": hives_invariant,
     "predictable-technology": PreviewWatch(),
     "game-direction": direction_invariant,
 }

@@ -91,6 +91,7 @@ class _Merger:
         self.origin: dict = {}  # key -> span of the definition
         self.changes: dict = {}  # key -> [(layer, span, replaced entries or None)]
         self.after_tail: dict = {}  # step name -> the last step a module put after it
+        self.closing: dict = {}  # step name -> its closing turn rule (or None), see _closing_rule
         self.errors: list[Diagnostic] = []
 
     def error(self, node, message, hint, rf) -> None:
@@ -178,7 +179,10 @@ class _Merger:
                            "actions to add to", "add a step of your own with 'step NAME after "
                            f"{item.name}: turns ...'", rf)
                 return
-            stages[i][j] = attrs.evolve(step, rules=step.rules + item.rules)
+            if item.name not in self.closing:
+                self.closing[item.name] = _closing_rule(step.rules)
+            stages[i][j] = attrs.evolve(step, rules=_extended_rules(
+                step.rules, item.rules, self.closing[item.name]))
         elif isinstance(item, A.StepEdit) and item.modifier is None and item.place is not None:
             side, anchor = item.place
             if anchor not in where:
@@ -217,6 +221,22 @@ class _Merger:
             return
         self.items[("flow", "flow")] = attrs.evolve(flow, stages=tuple(
             attrs.evolve(st, steps=tuple(steps)) for st, steps in zip(flow.stages, stages)))
+
+
+def _closing_rule(rules: tuple):
+    """The closing rule of a turns step as its definition wrote it: a last ``main`` rule of its
+    own after another (the actions that end a player's part, e.g. passing), or None."""
+    mains = [r for r in rules if r[0] == "main"]
+    return mains[-1] if len(mains) > 1 else None
+
+
+def _extended_rules(rules: tuple, added: tuple, closing) -> tuple:
+    """A turns step's rules with a module's ``added``: right before the step's closing rule
+    when it has one (so what modules add comes before passing, in module order), else last."""
+    for k, r in enumerate(rules):
+        if r is closing:
+            return rules[:k] + added + rules[k:]
+    return rules + added
 
 
 def merge(layers: Iterable[Layer]) -> tuple[Merged, list[Diagnostic]]:

@@ -11,9 +11,11 @@ from pathlib import Path
 from boardrules import ModuleSpec, hookimpl
 
 RULES = Path(__file__).resolve().parent / "weavers.rules"
+# Gaia Project's export (boardrules_gaia.export): the site notation of the Weavers' action
+EXPORT = {"gaia-project.export": {"lines": {"weave_mine": lambda a: f"build m {a[0]}"}}}
 
 
 @hookimpl
 def boardrules_modules():
     return [ModuleSpec("weavers", "gaia-project", (RULES,), "a 15th faction with new kinds of abilities",
-                       title="The Weavers", default=True)]
+                       title="The Weavers", default=True, extras=EXPORT)]
