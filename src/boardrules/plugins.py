@@ -38,6 +38,7 @@ BUNDLED = (
     "boardrules_eclipse_nine_players",
     "boardrules_eclipse_predictable_technology",
     "boardrules_eclipse_small_galaxy",
+    "boardrules_eclipse_secret_homeworlds",
 )
 
 

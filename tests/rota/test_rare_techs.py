@@ -13,7 +13,7 @@ import boardrules
 from boardrules import Action, IllegalActionError
 from boardrules.runtime import Context
 from boardrules_eclipse import combat as C
-from boardrules_eclipse.primitives import _fleet, bombard_dice, move_options, ship_type
+from boardrules_eclipse.primitives import _fleet, move_options, ship_type
 from tests.eclipse.test_combat_play import FAR, NEAR, _end_actions, _stage
 from tests.eclipse.test_edge_cases import HOME, _set
 from tests.eclipse.test_invariants import check_invariants
@@ -297,15 +297,22 @@ def test_cloaking_device_needs_two_ships_to_pin_each():
 def test_neutron_absorber_stops_neutron_bombs_but_not_weak_population():
     """Seed: enemy Neutron Bombs do not affect you (your cubes are attacked with dice as
     usual); it does not cancel the Planta's population weakness."""
-    g = _start()
-    _stage(g, FAR, "s303", ships=[(0, "interceptor")], controller=1, cubes=("0:money",))
-    _give(g, 0, "tech_neutron_bombs")
-    dice = lambda: bombard_dice.fn(_ctx(g), FAR)   # noqa: E731
-    assert dice() == -1                                  # every cube dies without a roll
-    _give(g, 1, "tech_neutron_absorber")
-    assert dice() == 1                                   # the interceptor's ion cannon rolls
-    _set(g, v__species_of__1="planta")
-    assert dice() == -1                                  # weak population: still all die
+    def bombardment(absorber=False, planta=False):
+        """After combat: ``"rolls"`` when the bombardment rolls, else the cubes left."""
+        g = _start()
+        _stage(g, FAR, "s303", ships=[(0, "interceptor")], controller=1, cubes=("0:money",))
+        _give(g, 0, "tech_neutron_bombs")
+        if absorber:
+            _give(g, 1, "tech_neutron_absorber")
+        if planta:
+            _set(g, v__species_of__1="planta")
+        g.auto_chance = False
+        _end_actions(g)
+        d = g.state.pending[0]
+        return "rolls" if d.label == "rolls" else g.get("cubes", index=FAR)
+    assert bombardment() == ()                           # every cube dies without a roll
+    assert bombardment(absorber=True) == "rolls"         # the interceptor's ion cannon rolls
+    assert bombardment(absorber=True, planta=True) == () # weak population: still all die
 
 
 # ---- point defense, played --------------------------------------------------------------------------
