@@ -49,7 +49,10 @@ def rare_invariant(g) -> None:
         assert len(places) == (g.ruleset.option("rare_tech_cap") or 10) + len(g.get("rare_box"))
     assert not set(g.get("tech_market")) & set(RARE)
     for p in range(g.players):
-        assert g.view(p)["values"].get(("v", "tech_aside"), ()) == g.get("tech_aside")
+        view = g.view(p)["values"]
+        assert view.get(("v", "tech_aside"), ()) == g.get("tech_aside")
+        if g.get("rare_box"):                    # the box under the cap stays hidden
+            assert view[("v", "rare_box")] == ("hidden", len(g.get("rare_box")))
         for t in g.get("techs", p):
             if t in RARE:
                 assert g.get("placed_row", p, index=t) in ("military", "grid", "nano")
