@@ -56,6 +56,10 @@ def draw_modules(game: str, players: int, pick: Pick) -> tuple:
     available = plugins.modules(game)
     rest = sorted(available)
     request: list = []
+    if players > plugins.game_spec(game).players[1]:   # a count only a module allows: it is on
+        request = [n for n in rest if available[n].players
+                   and available[n].players[0] <= players <= available[n].players[1]][:1]
+        rest = [n for n in rest if n not in request]
     while rest:
         name = rest.pop(pick(len(rest)))
         if not pick(2):
@@ -76,6 +80,9 @@ def draw_example(game: str, pick: Pick, *, short: bool) -> dict:
     lo, hi = plugins.game_spec(game).players
     lo = max(lo, 2)
     players = lo + pick(hi - lo + 1)
+    wider = max((m.players[1] for m in plugins.modules(game).values() if m.players), default=hi)
+    if wider > hi and not pick(4):      # now and then a count a module adds (Eclipse 7-9)
+        players = hi + 1 + pick(wider - hi)
     modules = draw_modules(game, players, pick)
     options = {}
     if short and game == "eclipse":

@@ -19,25 +19,15 @@ NAME = "alliances"
 def boardrules_modules():
     return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
                        "alliances of players with diplomatic relations: one side in combat, "
-                       "a shared score", title="Rise of the Ancients: alliances", players=(4, 9))]
-
-
-@hookimpl(tryfirst=True)
-def boardrules_evaluation(game):
-    """The Eclipse bots' evaluation, made alliance-aware when this module is on (else the base
-    game's unchanged): an alliance tile is worth its end VP (+2 face up, -3 per traitor side),
-    and a member rates a position by the alliance's average, as the shared score does."""
-    if game != "eclipse":
-        return None
-    from boardrules_eclipse.bot import evaluate as base
-    return lambda g, player: evaluate(g, player, base)
+                       "a shared score", title="Rise of the Ancients: alliances", players=(4, 9),
+                       evaluation=evaluate)]
 
 
 def evaluate(game, player: int, base) -> float:
-    """``base``'s value of the position for ``player``, shared with their allies (see
-    :func:`boardrules_evaluation`); ``base`` alone when the module is off."""
-    if "alliance_of" not in game.ruleset.vars:
-        return base(game, player)
+    """The bots' evaluation with this module on (``ModuleSpec.evaluation``): ``base``'s value of
+    the position for ``player``, shared with their allies: an alliance tile is worth its end VP
+    (+2 face up, -3 per traitor side), and a member rates a position by the alliance's
+    average, as the shared score does."""
     if game.over:
         return float(game.final_scores()[player])
     side = [player, *game.get("allies", player)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import importlib
 from pathlib import Path
+from typing import Callable
 
 import attrs
 import pluggy
@@ -36,8 +37,9 @@ BUNDLED = (
     "boardrules_eclipse_hives",
     "boardrules_eclipse_nine_players",
     "boardrules_eclipse_predictable_technology",
-    "boardrules_eclipse_small_galaxy",
+    "boardrules_eclipse_secret_homeworlds",
     "boardrules_eclipse_simultaneous",
+    "boardrules_eclipse_small_galaxy",
 )
 
 
@@ -66,6 +68,9 @@ class ModuleSpec:
     ``extras``: what the game's own plugin reads from its modules, under keys the game
     documents (e.g. Gaia Project's ``"gaia-project.export"``: the site notation of the
     module's actions); the engine itself ignores it.
+    ``evaluation``: ``fn(game, player, base) -> float`` that the bots use instead of the
+    game's evaluation ``base`` while the module is on (e.g. a shared score); modules wrap in
+    module order, the first innermost.
     """
 
     name: str
@@ -79,6 +84,7 @@ class ModuleSpec:
     players: tuple | None = None
     primitives: tuple = ()
     extras: dict = attrs.field(factory=dict, eq=False, hash=False)
+    evaluation: Callable[..., float] | None = attrs.field(default=None, eq=False, hash=False)
 
 
 @functools.cache

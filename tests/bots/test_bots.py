@@ -39,6 +39,11 @@ def test_evaluation_hook():
     from boardrules_gaia.bot import evaluate as gaia_eval
     assert evaluation_for(boardrules.new_game("gaia-project", players=2, seed=1)) is gaia_eval
     assert evaluation_for(boardrules.new_game("eclipse", players=2, seed=1)) is eclipse_eval
+    # a module's evaluation wraps the game's only while the module is on
+    from boardrules_eclipse_alliances import evaluate as alliance_eval
+    allied = evaluation_for(boardrules.new_game("eclipse", players=4, seed=1, modules=["alliances"]))
+    assert allied.func is alliance_eval and allied.keywords["base"] is eclipse_eval
+    assert evaluation_for(boardrules.new_game("eclipse", players=4, seed=1)) is eclipse_eval
 
 
 @pytest.mark.parametrize("game,players", [("harvest", 3), ("gaia-project", 2), ("eclipse", 2)])

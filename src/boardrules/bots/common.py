@@ -9,6 +9,8 @@ stacks and bags) — each look-ahead is one determinisation of what the bot cann
 
 from __future__ import annotations
 
+import functools
+
 import contextlib
 import math
 
@@ -77,10 +79,16 @@ def score_evaluation(game, player: int) -> float:
 
 def evaluation_for(game):
     """The game's evaluation ``fn(game, player) -> float`` in victory points (the hook
-    ``boardrules_evaluation`` of the game's plugin), else :func:`score_evaluation`."""
+    ``boardrules_evaluation`` of the game's plugin, else :func:`score_evaluation`), wrapped by
+    the ``evaluation`` of each module on (:class:`~boardrules.plugins.ModuleSpec`)."""
     name = game.ruleset.game
-    fn = plugins.manager().hook.boardrules_evaluation(game=name) if name else None
-    return fn or score_evaluation
+    fn = (plugins.manager().hook.boardrules_evaluation(game=name) if name else None) or score_evaluation
+    available = plugins.modules(name) if name else {}
+    for module in game.ruleset.modules:
+        wrap = available[module].evaluation if module in available else None
+        if wrap is not None:
+            fn = functools.partial(wrap, base=fn)
+    return fn
 
 
 def rewards(game, evaluate, scale: float) -> list:
