@@ -43,6 +43,13 @@ def invariants(game: str):
     return _generic if own is None else (lambda g: (own(g), _generic(g)))
 
 
+def with_module_invariants(check, modules):
+    """``check`` and the own invariants of the modules in ``modules`` that have one."""
+    from tests.rota.test_together import INVARIANTS as own   # (Eclipse's modules)
+    extra = [own[m] for m in modules if m in own]
+    return check if not extra else (lambda g: (check(g), *(f(g) for f in extra)))
+
+
 def draw_modules(game: str, players: int, pick: Pick) -> tuple:
     """A random valid ``modules=`` request: modules in random order, each switched on (or a
     default one off) half of the time when that keeps the set valid for ``players``."""
@@ -110,7 +117,7 @@ def play_example(game: str, pick: Pick, *, players, modules, seed, options, undo
         assert expected is not None and expected in str(err), f"refused: {err}"
         return None
     assert expected is None, f"started although it {expected}"
-    check = invariants(game)
+    check = with_module_invariants(invariants(game), g.ruleset.modules)
     check(g)
     n = 0
     while not g.over:

@@ -37,8 +37,9 @@ BUNDLED = (
     "boardrules_eclipse_hives",
     "boardrules_eclipse_nine_players",
     "boardrules_eclipse_predictable_technology",
-    "boardrules_eclipse_small_galaxy",
     "boardrules_eclipse_secret_homeworlds",
+    "boardrules_eclipse_simultaneous",
+    "boardrules_eclipse_small_galaxy",
 )
 
 

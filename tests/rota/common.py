@@ -64,3 +64,12 @@ def play_random(data, modules: tuple, own: Callable, *, players=None, prefer=(),
     assert again.state == g.state and again.ruleset.modules == g.ruleset.modules
     assert again.scores() == g.scores()
     return g
+
+
+def start(players: int, modules: tuple, seed: int = 3):
+    """A game of Eclipse with ``modules`` on, every player's species picked (Terrans), at the
+    first turn of the Action phase."""
+    g = boardrules.new_game("eclipse", players=players, seed=seed, modules=list(modules))
+    for p in range(players, 0, -1):
+        g.play(f"p{p} pick_species terrans")
+    return g
