@@ -66,15 +66,15 @@ def plugins_cmd() -> None:
     console.print(table)
     console.print("Modules (-m ID switches one on, -m -ID switches a default one off):")
     for game in sorted(plugins.games()):
-        for name, spec in sorted(plugins.modules(game).items()):
-            facts = [f"{'on' if spec.default else 'off'} by default",
-                     "players " + ("-".join(map(str, spec.players)) if spec.players else "any")]
-            facts += [f"requires {', '.join(spec.requires)}"] if spec.requires else []
-            facts += [f"conflicts with {', '.join(spec.conflicts)}"] if spec.conflicts else []
-            options = plugins.module_options(spec)
+        for name, mod in sorted(plugins.modules(game).items()):
+            facts = [f"{'on' if mod.default else 'off'} by default",
+                     "players " + ("-".join(map(str, mod.players)) if mod.players else "any")]
+            facts += [f"requires {', '.join(mod.requires)}"] if mod.requires else []
+            facts += [f"conflicts with {', '.join(mod.conflicts)}"] if mod.conflicts else []
+            options = plugins.module_options(mod)
             facts += [f"options {', '.join(options)}"] if options else []
-            title = f"{spec.title}: " if spec.title else ""
-            console.print(f"  {game} {name}: {title}{spec.description} ({'; '.join(facts)})",
+            title = f"{mod.title}: " if mod.title else ""
+            console.print(f"  {game} {name}: {title}{mod.description} ({'; '.join(facts)})",
                           highlight=False, markup=False, soft_wrap=True)
     pm = plugins.manager()
     names = sorted(n for n, _ in pm.list_name_plugin() if n)
