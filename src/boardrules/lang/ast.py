@@ -500,7 +500,7 @@ class VarDecl:
 @attrs.frozen(kw_only=True)
 class EventDecl:
     name: str
-    params: tuple[object, ...]
+    params: tuple[Param, ...]
     span: Span = _span()
 
 
@@ -518,12 +518,16 @@ class DoStep:
     span: Span = _span()
 
 
+TurnRule = tuple[str, tuple[str, ...], Span]
+"""``main a, b`` / ``free c`` of a turns step: (kind, (action names...), span)."""
+
+
 @attrs.frozen(kw_only=True)
 class TurnsStep:
     name: str
-    order: object  # ("named", str) | ("reverse", str) | ("by", Expr)
+    order: tuple[str, Union[str, Expr]]  # ("named", str) | ("reverse", str) | ("by", Expr)
     mode: str
-    rules: tuple[tuple[str, tuple[str, ...]], ...]  # ((kind, (action names...)), ...)
+    rules: tuple[TurnRule, ...]
     span: Span = _span()
 
 
@@ -536,7 +540,7 @@ class StepEdit:
     modifier: Optional[str]
     name: str
     place: Optional[tuple[str, str]]
-    step: object  # DoStep | TurnsStep
+    step: Union[DoStep, TurnsStep]
     span: Span = _span()
 
 
@@ -546,15 +550,15 @@ class StepExtend:
 
     modifier: Optional[str]
     name: str
-    rules: tuple[tuple[str, tuple[str, ...], Span], ...]  # ((kind, (action names...), span), ...)
+    rules: tuple[TurnRule, ...]
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Stage:
     kind: str  # setup | rounds | finish
-    count: object
-    steps: tuple[object, ...]
+    count: Optional[Expr]  # the number of rounds (None for setup and finish)
+    steps: tuple[Union[DoStep, TurnsStep], ...]
     span: Span = _span()
 
 

@@ -59,7 +59,7 @@ BUILTIN_FUNCTIONS = {
 class ResourceDef:
     name: str
     start: int
-    cap: Any  # expression or None
+    cap: Any  # expression or None; in a built Ruleset, fn(ctx, player) -> int or None
     floor: int
     scored: bool
     span: A.Span
@@ -71,7 +71,7 @@ class TrackDef:
     low: int
     high: int
     start: int
-    rewards: dict  # level -> Block
+    rewards: dict[int, A.Block]  # level -> Block
     span: A.Span
 
 
@@ -85,8 +85,8 @@ class ComponentDef:
 @attrs.frozen
 class KindDef:
     name: str
-    fields: dict  # name -> (TypeRef, default value)
-    slots: dict  # name -> default Block or None
+    fields: dict[str, tuple[A.TypeRef, Any]]  # name -> (TypeRef, default value)
+    slots: dict[str, A.Block | None]  # name -> default Block or None
     span: A.Span
 
 
@@ -94,8 +94,8 @@ class KindDef:
 class EntityDef:
     name: str
     kind: str
-    fields: dict  # name -> constant value
-    slots: dict  # name -> Block
+    fields: dict[str, Any]  # name -> constant value
+    slots: dict[str, A.Block]  # name -> Block
     span: A.Span
 
 
@@ -103,7 +103,7 @@ class EntityDef:
 class VarDef:
     name: str
     type: A.TypeRef
-    per: tuple
+    per: tuple[str, ...]
     default: Any
     hidden: bool
     private: bool
@@ -113,8 +113,8 @@ class VarDef:
 @attrs.frozen
 class ActionDef:
     name: str
-    params: tuple  # A.Param
-    tags: tuple
+    params: tuple[A.Param, ...]
+    tags: tuple[str, ...]
     body: A.Block
     entity: str | None
     span: A.Span
@@ -123,8 +123,8 @@ class ActionDef:
 @attrs.frozen
 class TriggerDef:
     event: str
-    names: tuple
-    cond: Any
+    names: tuple[str, ...]
+    cond: A.Expr | None
     body: A.Block
     entity: str | None
     source: str
@@ -137,7 +137,7 @@ class OptionDef:
     default: Any
     doc: str
     span: A.Span
-    allowed: tuple | None = None  # the values the option may take (from `in DOMAIN`), None: any
+    allowed: tuple[Any, ...] | None = None  # the values the option may take (from `in DOMAIN`), None: any
 
 
 @attrs.frozen
@@ -145,23 +145,23 @@ class Program:
     """The checked rules: symbol tables over AST blocks, ready to compile."""
 
     title: str
-    players: tuple  # (min, max)
-    tiebreak: tuple  # expressions evaluated per player, compared in order after the score
-    options: dict
-    resources: dict
-    tracks: dict
-    components: dict
-    kinds: dict
-    entities: dict
-    by_kind: dict  # kind -> tuple of entity names
-    vars: dict
-    events: dict  # name -> tuple[A.Param]
-    actions: dict
-    triggers: tuple
+    players: tuple[int, int]  # (min, max)
+    tiebreak: tuple[A.Expr, ...]  # evaluated per player, compared in order after the score
+    options: dict[str, OptionDef]
+    resources: dict[str, ResourceDef]
+    tracks: dict[str, TrackDef]
+    components: dict[str, ComponentDef]
+    kinds: dict[str, KindDef]
+    entities: dict[str, EntityDef]
+    by_kind: dict[str, tuple[str, ...]]  # kind -> tuple of entity names
+    vars: dict[str, VarDef]
+    events: dict[str, tuple[A.Param, ...]]  # name -> parameters
+    actions: dict[str, ActionDef]
+    triggers: tuple[TriggerDef, ...]
     flow: A.FlowDecl | None
     # an expression evaluated per player that ranks them instead of the scored total (None: the
     # total), e.g. a score shared by a team
-    final_score: Any = None
+    final_score: A.Expr | None = None
 
 
 class _Scope:

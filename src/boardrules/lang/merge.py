@@ -101,7 +101,7 @@ class _Merger:
         self.changes: dict[Key, list[tuple[Layer, A.Span, frozenset[tuple[str, object]] | None]]] = {}
         self.after_tail: dict[str, str] = {}  # step name -> the last step a module put after it
         # step name -> its closing turn rule (or None), see _closing_rule
-        self.closing: dict[str, tuple[str, tuple[str, ...]] | None] = {}
+        self.closing: dict[str, A.TurnRule | None] = {}
         self.errors: list[Diagnostic] = []
 
     def error(self, node: Change, message: str, hint: str, rf: A.RuleFile) -> None:
@@ -235,15 +235,15 @@ class _Merger:
             attrs.evolve(st, steps=tuple(steps)) for st, steps in zip(flow.stages, stages)))
 
 
-def _closing_rule(rules: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[str, tuple[str, ...]] | None:
+def _closing_rule(rules: tuple[A.TurnRule, ...]) -> A.TurnRule | None:
     """The closing rule of a turns step as its definition wrote it: a last ``main`` rule of its
     own after another (the actions that end a player's part, e.g. passing), or None."""
     mains = [r for r in rules if r[0] == "main"]
     return mains[-1] if len(mains) > 1 else None
 
 
-def _extended_rules(rules: tuple[Any, ...], added: tuple[Any, ...],
-                    closing: tuple[str, tuple[str, ...]] | None) -> tuple[Any, ...]:
+def _extended_rules(rules: tuple[A.TurnRule, ...], added: tuple[A.TurnRule, ...],
+                    closing: A.TurnRule | None) -> tuple[A.TurnRule, ...]:
     """A turns step's rules with a module's ``added``: right before the step's closing rule
     when it has one (so what modules add comes before passing, in module order), else last."""
     for k, r in enumerate(rules):
