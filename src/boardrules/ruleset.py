@@ -70,6 +70,7 @@ class Step:
     mode: str = ""
     main: tuple[str, ...] = ()
     free: tuple[str, ...] = ()
+    lanes: ExprFn | None = None  # interleaved turns: fn(ctx) -> the players who start each lane
 
 
 @attrs.frozen
@@ -204,12 +205,16 @@ class Ruleset:
                         named = cast(str, arg)
                         order = (("reverse " + named) if kind == "reverse" else named, None)
                     rules: dict[str, tuple[str, ...]] = {"main": (), "free": ()}
+                    lanes = None
                     for rule_kind, names, _ in s.rules:
-                        rules[rule_kind] = rules.get(rule_kind, ()) + names
+                        if rule_kind == "lanes":
+                            lanes = backend.expr(cast(A.Expr, names))
+                            continue
+                        rules[rule_kind] = rules.get(rule_kind, ()) + cast(tuple[str, ...], names)
                     # (modules' 'extend step' may name an action twice)
                     steps.append(Step(s.name, "turns", order=order, mode=s.mode,
                                       main=tuple(dict.fromkeys(rules["main"])),
-                                      free=tuple(dict.fromkeys(rules["free"]))))
+                                      free=tuple(dict.fromkeys(rules["free"])), lanes=lanes))
             stages.append(Stage(st.kind, backend.expr(st.count), tuple(steps)))
         return tuple(stages)
 

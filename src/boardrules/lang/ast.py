@@ -518,8 +518,9 @@ class DoStep:
     span: Span = _span()
 
 
-TurnRule = tuple[str, tuple[str, ...], Span]
-"""``main a, b`` / ``free c`` of a turns step: (kind, (action names...), span)."""
+TurnRule = tuple[str, Union[tuple[str, ...], Expr], Span]
+"""``main a, b`` / ``free c`` of a turns step: (kind, (action names...), span); ``lanes EXPR``:
+("lanes", Expr, span)."""
 
 
 @attrs.frozen(kw_only=True)
