@@ -58,7 +58,7 @@ from boardrules.runtime import CHANCE, MAX_STEPS
 from . import geometry as G
 from . import notation as N
 from .records import Record, load_record
-from .site_options import check_site_options, site_modules
+from .site_options import check_site_options, site_module_options, site_modules
 
 GAME = "gaia-project"
 
@@ -185,8 +185,7 @@ def new_replay_game(record: Record, lenient: bool = False, max_steps: int = MAX_
     options = {"fixed_map": map_option(record)}
     if lenient:
         options["lenient_no_effect"] = True
-    if record.options.get("auction"):
-        options["auction_form"] = record.options["auction"]
+    options.update(site_module_options(record.options))
     rs = build_ruleset(GAME, modules=site_modules(record.options), options=options)
     return Game(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
 
