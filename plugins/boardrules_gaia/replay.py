@@ -186,7 +186,10 @@ def new_replay_game(record: Record, lenient: bool = False, max_steps: int = MAX_
     if lenient:
         options["lenient_no_effect"] = True
     options.update(site_module_options(record.options))
-    rs = build_ruleset(GAME, modules=site_modules(record.options), options=options)
+    modules = site_modules(record.options)
+    if record.setup.dealt_boards and "random-factions" not in modules:  # our export's deal
+        modules = (*modules, "random-factions")
+    rs = build_ruleset(GAME, modules=modules, options=options)
     return Game(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
 
 
@@ -207,7 +210,8 @@ class Replayer:
         self.auction = "auction" in self.game.ruleset.modules
         if self.random_factions:  # the board dealt to each seat: its faction's home planet
             ents = self.game.ruleset.entities
-            self.outcomes["board"] = [ents[f.replace("-", "_")].fields["home"] for f in record.factions]
+            self.outcomes["board"] = list(record.setup.dealt_boards) or \
+                [ents[f.replace("-", "_")].fields["home"] for f in record.factions]
         self.tiles = dict(record.setup.tiles.tech)
         self.tiles.update(record.setup.tiles.adv_tech)
         self.income_plan: dict[int, list] = {}
