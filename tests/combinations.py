@@ -43,12 +43,23 @@ def invariants(game: str):
     return _generic if own is None else (lambda g: (own(g), _generic(g)))
 
 
+def with_module_invariants(check, modules):
+    """``check`` and the own invariants of the modules in ``modules`` that have one."""
+    from tests.rota.test_together import INVARIANTS as own   # (Eclipse's modules)
+    extra = [own[m] for m in modules if m in own]
+    return check if not extra else (lambda g: (check(g), *(f(g) for f in extra)))
+
+
 def draw_modules(game: str, players: int, pick: Pick) -> tuple:
     """A random valid ``modules=`` request: modules in random order, each switched on (or a
     default one off) half of the time when that keeps the set valid for ``players``."""
     available = plugins.modules(game)
     rest = sorted(available)
     request: list = []
+    if players > plugins.game_spec(game).players[1]:   # a count only a module allows: it is on
+        request = [n for n in rest if available[n].players
+                   and available[n].players[0] <= players <= available[n].players[1]][:1]
+        rest = [n for n in rest if n not in request]
     while rest:
         name = rest.pop(pick(len(rest)))
         if not pick(2):
@@ -69,6 +80,9 @@ def draw_example(game: str, pick: Pick, *, short: bool) -> dict:
     lo, hi = plugins.game_spec(game).players
     lo = max(lo, 2)
     players = lo + pick(hi - lo + 1)
+    wider = max((m.players[1] for m in plugins.modules(game).values() if m.players), default=hi)
+    if wider > hi and not pick(4):      # now and then a count a module adds (Eclipse 7-9)
+        players = hi + 1 + pick(wider - hi)
     modules = draw_modules(game, players, pick)
     options = {}
     if short and game == "eclipse":
@@ -102,7 +116,7 @@ def play_example(game: str, pick: Pick, *, players, modules, seed, options, undo
         assert expected is not None and expected in str(err), f"refused: {err}"
         return None
     assert expected is None, f"started although it {expected}"
-    check = invariants(game)
+    check = with_module_invariants(invariants(game), g.ruleset.modules)
     check(g)
     n = 0
     while not g.over:

@@ -29,7 +29,8 @@ the Ancients rulebook for the rare technologies):
    eclipse.md §4 case 14): after the enemy has rolled and placed the missile hits of one ship
    type, and before they land, every cannon die of this side's living ships rolls once; each die
    that hits (natural 6, never a natural 1, else die + computer >= 6; shields do not count)
-   destroys one incoming missile of this side's choice. Optimal play chooses which; a fixed
+   destroys one incoming missile of this side's choice (an antimatter die with the Antimatter
+   Splitter up to four: its damage split among missiles). Optimal play chooses which; a fixed
    policy destroys the largest missiles first, those aimed at the largest, then most damaged
    ship first [X]. Every missile volley meets point defense (the "per ship type" reading).
 6. *Regeneration* (Morph Shield, regenerating Ancients; RotA, eclipse-rota-rules.md): after every
@@ -65,8 +66,7 @@ hostile fleets from exhausting the process; dice probabilities are exact integer
 ``6**dice``, so no float overflows however many dice roll.
 
 Not modelled: retreat (under the winning objective it never helps the side that retreats, see
-:class:`OptimalPolicy`), the Antimatter Splitter against missiles,
-population bombing, more than two parties.
+:class:`OptimalPolicy`), population bombing, more than two parties.
 """
 
 from __future__ import annotations
@@ -998,21 +998,26 @@ class _Battle:
         fleet = self.fleets[1 - act.side]
         return fleet.point_defense and any(ds and fleet.types[t].cannons for t, ds in enumerate(enemy))
 
-    def pd_faces(self, side: int, st: SideState) -> list[int]:
-        """Per point-defense die of ``side`` in ``st``: how many of its six faces destroy a missile
-        (the natural 6, and die + computer >= 6 from 2 up; shields do not count)."""
+    def pd_faces(self, side: int, st: SideState) -> list[tuple[int, int]]:
+        """Per point-defense die of ``side`` in ``st`` (fleet order, cannon by cannon): how many
+        of its six faces hit a missile (the natural 6, and die + computer >= 6 from 2 up; shields
+        do not count) and how many missiles a hit destroys: one, or with the Antimatter Splitter
+        up to four for an antimatter die (its damage split among missiles [S RotA seed])."""
+        fleet = self.fleets[side]
         return [
-            1 + min(4, ship.computer)
-            for ship, ds in zip(self.fleets[side].types, st)
-            for _ in range(len(ds) * len(ship.cannons))
+            (1 + min(4, ship.computer), ANTIMATTER if fleet.antimatter_splitter and die == ANTIMATTER else 1)
+            for ship, ds in zip(fleet.types, st)
+            for _ in range(len(ds))
+            for die in ship.cannons
         ]
 
     def pd_dist(self, side: int, st: SideState) -> list[tuple[int, Number]]:
         """Distribution of the number of missiles ``side``'s point defense destroys."""
         faces = self.pd_faces(side, st)
         ways = [1]
-        for f in faces:  # exact integer counts over 6**dice
-            ways = [a * (6 - f) + b * f for a, b in zip(ways + [0], [0] + ways)]
+        for f, kills in faces:  # exact integer counts over 6**dice
+            ways = [a * (6 - f) + (ways[i - kills] * f if i >= kills else 0)
+                    for i, a in enumerate(ways + [0] * kills)]
         total = 6 ** len(faces)
         if isinstance(self.one, Fraction):
             return [(k, Fraction(w, total)) for k, w in enumerate(ways) if w]
@@ -1516,7 +1521,7 @@ class _Battle:
                 placement = self.pd_volley(state, pos, hits)[2]
             else:
                 placement = self.placements(act, enemy, hits, False)[0]
-            k = sum(1 for f in self.pd_faces(1 - act.side, enemy) if int(rnd() * 6) < f)
+            k = sum(kills for f, kills in self.pd_faces(1 - act.side, enemy) if int(rnd() * 6) < f)
             new_enemy = self.pd_land(state, pos, placement, k)
         elif self.optimal[act.side] and hits:
             new_enemy = self.choose(state, act, pos, missile, hits)[0]

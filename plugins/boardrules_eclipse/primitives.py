@@ -178,19 +178,25 @@ def option_part(ctx, o, sep, i):
 @primitive("setup_galaxy", effect=True)
 def setup_galaxy(ctx):
     """Lay the galactic centre and every player's home sector (the species' next unused one, then
-    ``spare_homes``; turned so that a wormhole faces the centre), with the start ship, a disc and population cubes on the home planets
+    ``spare_homes`` but those of species or boards in play; turned so that a wormhole faces the centre), with the start ship, a disc and population cubes on the home planets
     (advanced squares only with the matching technology) [M: eclipse.md §2.1-2.2]."""
     n = ctx.nplayers
     layout = G.galaxy_layout(n)
     centre = next(s for s in _kind(ctx, "sector") if _f(ctx, s, "ring") == 0)
     _place(ctx, _hid(G.CENTER), centre, 0)
     used = set()
+    # Spare homes are never those of a species in play nor of a board in play (species ``board``).
+    picked = {_species(ctx, p) for p in range(n)} - {None}
+    boards = {_f(ctx, sp, "board") for sp in picked} - {""}
+    reserved = {s for sp in _kind(ctx, "species") if sp in picked or _f(ctx, sp, "board") in boards
+                for s in _f(ctx, sp, "homes")}
+    spare = tuple(s for s in _v(ctx, "spare_homes") or () if s not in reserved)
     for seat in range(n):
         p = seat
         sp = _species(ctx, p)
         if sp is None:
             raise ctx.violation(f"p{p + 1} has no species")
-        homes = tuple(_f(ctx, sp, "homes")) + tuple(_v(ctx, "spare_homes"))
+        homes = tuple(_f(ctx, sp, "homes")) + spare
         home = next((s for s in homes if s not in used), None)
         if home is None:
             raise ctx.violation(f"no home sector of {sp} is left for p{p + 1} (every one of "
@@ -968,8 +974,10 @@ def battle_next_round(ctx):
 @primitive("battle_status", returns="text")
 def battle_status(ctx):
     """The battle's next step: ``"announce"`` (the firing player may announce a retreat),
-    ``"leave"`` (retreating ships leave), ``"ready"`` (dice are due), ``"assign"`` (the firing
-    player assigns hits), ``"round"`` (an engagement round has ended) or ``"done"``."""
+    ``"leave"`` (retreating ships leave), ``"ready"`` (dice are due: a volley's, or point
+    defense's), ``"assign"`` (the firing player assigns hits, or places missiles before point
+    defense), ``"destroy"`` (the point-defense side picks the missiles its hits destroy),
+    ``"round"`` (an engagement round has ended) or ``"done"``."""
     b = _v(ctx, "battle")
     if not b:
         return "done"
@@ -1075,7 +1083,9 @@ def battle_roll(ctx, rolls):
     """Apply one volley's dice: ``rolls`` are the die faces, one per die, in fleet order. NPC
     hits (and every hit with the ``auto_combat`` option) are assigned by combat.py's policies
     at once; a player's are assigned one die at a time (:func:`hit_options`), the forced ones
-    automatically."""
+    automatically. Missiles against a side with point defense (RotA, the Fleet flag) are placed
+    first and land after that side's point-defense roll (the next ``rolls``, one die per cannon
+    of its living ships)."""
     b = _thaw(ctx)
     if b["status"] != "ready":
         raise ctx.violation("no volley is due")
@@ -1191,13 +1201,13 @@ def _placed(placement, j, entry, damage):
 def _pd_roll(ctx, eng, b, act, rolls) -> None:
     """The point-defense dice of ``act``'s enemy against its placed missiles: each die that hits
     (a 6, never a 1, else die + computer >= 6; shields do not count [S seed]) destroys one
-    missile, chosen by the point-defense side (a player decision; NPCs and ``auto_combat`` use
+    missile (an antimatter die with the Antimatter Splitter up to four [S seed]), chosen by the point-defense side (a player decision; NPCs and ``auto_combat`` use
     combat.py's fixed rule: the largest missiles first). Then the rest land."""
     enemy = b["state"][1 - act.side]
     faces = eng.pd_faces(1 - act.side, enemy)
     if len(rolls) != len(faces):
         raise ctx.violation(f"this point defense rolls {len(faces)} dice, got {len(rolls)}")
-    k = sum(1 for f, r in zip(faces, rolls) if r > 6 - f)
+    k = sum(kills for (f, kills), r in zip(faces, rolls) if r > 6 - f)
     party = b["dfn"] if act.side == 0 else b["att"]
     if party == NPC or _auto_combat(ctx):
         _pd_land(eng, b, act, eng.removals(1 - act.side, b["placement"], k, False)[0])
@@ -1252,7 +1262,10 @@ def _pd_land(eng, b, act, new_enemy) -> None:
 def hit_options(ctx):
     """Where the next hit of the active player's volley may go: ``"class:damage"``, one per
     distinct enemy ship it reaches (ships of a class with equal damage are interchangeable).
-    One die's damage goes to one ship (eclipse.md §4 case 6); hits come largest first."""
+    One die's damage goes to one ship (eclipse.md §4 case 6); hits come largest first. While
+    missiles are placed before point defense, a ship is ``"class:damage+missile+…"`` (the
+    missiles placed on it so far); when point defense destroys missiles, the options are
+    ``"missile>class:damage+missile+…"`` (RotA)."""
     b = _v(ctx, "battle")
     if not b or dict(b)["status"] not in ("assign", "destroy"):
         return ()
@@ -1265,7 +1278,8 @@ def hit_options(ctx):
 
 @primitive("battle_hit", effect=True, target="text")
 def battle_hit(ctx, target):
-    """Give the next hit to ``target`` (one of :func:`hit_options`)."""
+    """Give the next hit to ``target``, or destroy that incoming missile (one of
+    :func:`hit_options`); a violation naming the option when it is not one."""
     b = _thaw(ctx)
     if b["status"] not in ("assign", "destroy"):
         raise ctx.violation("no hit is waiting to be assigned")
@@ -1348,85 +1362,17 @@ def _enemy_held(ctx, h) -> tuple:
     return ps if ps and ctrl is not None and ctrl not in _side(ctx, ps[0]) else ()
 
 
-@primitive("bombard_hexes", returns="list:hex")
-def bombard_hexes(ctx):
-    """Hexes where one side's ships (a player and their allies) face an enemy's population."""
-    return tuple(h for h in _hexes(ctx)
-                 if _v(ctx, "cubes", h) and _enemy_held(ctx, h) and bombard_dice.fn(ctx, h) != 0)
-
-
-def _auto_bombard(ctx, h, ps) -> bool:
-    """Whether every cube dies without a roll: a holder's ``destroys_population`` technology
-    (with allies, any holder's [X: the seed does not say]) unless the victim has a technology
-    that ``absorbs_neutron_bombs`` (RotA Neutron Absorber: then the holders roll as usual), or
-    the victim's weak population (the Absorber does not cancel it [S RotA seed])."""
-    ctrl = _v(ctx, "controller", h)
-    bombs = any(_tech_gives(ctx, p, "destroys_population") for p in ps) \
-        and not _tech_gives(ctx, ctrl, "absorbs_neutron_bombs")
-    return bombs or bool(_f(ctx, _species(ctx, ctrl), "weak_population"))
-
-
-def _bombard_dice(ctx, h, ps):
+@primitive("cannon_dice", returns="any", h="hex", ps="list:player")
+def cannon_dice(ctx, h, ps):
+    """The cannon dice of the ships of players ``ps`` in ``h`` (their blueprints; missiles do
+    not fire at population): ``((damage, computer), ...)`` in order of arrival, for
+    :func:`hit_damage` (the population attack, phases.rules)."""
     out = []
     for owner, cls in _ships(ctx, h):
         if owner in ps:
             t = ship_type(ctx, owner, cls)
             out += [(d, t.computer) for d in t.cannons]
-    return out
-
-
-@primitive("bombard_dice", returns="int", h="hex")
-def bombard_dice(ctx, h):
-    """Dice the ships holding ``h`` (all the allies' together) roll at an enemy's population:
-    -1 when every cube dies without a roll."""
-    ps = _enemy_held(ctx, h)
-    if not ps:
-        return 0
-    if _auto_bombard(ctx, h, ps):
-        return -1
-    return len(_bombard_dice(ctx, h, ps))
-
-
-@primitive("apply_bombard", effect=True, h="hex", rolls="any")
-def apply_bombard(ctx, h, rolls):
-    """Roll at the population of ``h``: every damage point of a hit kills one cube of the
-    attacker's choice (eclipse.md §4 case 7 [S rules p.20 via BGG]). When the kills leave a
-    choice the attacker makes it cube by cube (:func:`bombard_options`); with ``auto_combat``
-    or when every cube dies, they die at once (latest placed first [X])."""
-    ps = _enemy_held(ctx, h)
-    if not ps:
-        return
-    cubes = list(_v(ctx, "cubes", h) or ())
-    if _auto_bombard(ctx, h, ps):
-        kills = len(cubes)
-    else:
-        dice = _bombard_dice(ctx, h, ps)
-        if len(rolls) != len(dice):
-            raise ctx.violation(f"this bombardment rolls {len(dice)} dice, got {len(rolls)}")
-        kills = sum(d for (d, comp), r in zip(dice, rolls) if r == 6 or (r != 1 and r + comp >= 6))
-    if kills and kills < len(cubes) and not _auto_combat(ctx):
-        _set(ctx, "bombard_kills", (), kills)
-        return
-    for cube in cubes[::-1][:kills]:
-        _kill_cube(ctx, h, cube)
-
-
-def _kill_cube(ctx, h, cube) -> None:
-    ctrl = _v(ctx, "controller", h)
-    cubes = list(_v(ctx, "cubes", h) or ())
-    cubes.remove(cube)
-    res = cube.split(":")[1]
-    _set(ctx, f"out_{res}", (ctrl,), _v(ctx, f"out_{res}", ctrl) - 1)
-    _set(ctx, "cubes", (h,), tuple(cubes))
-
-
-@primitive("bombard_options", returns="list:text", h="hex")
-def bombard_options(ctx, h):
-    """Cubes in ``h`` the bombarding player may destroy next (``"square:type"``), while kills
-    of the current bombardment are left to assign."""
-    if not _v(ctx, "bombard_kills"):
-        return ()
-    return tuple(_v(ctx, "cubes", h) or ())
+    return tuple(out)
 
 
 @primitive("holder", returns="player", h="hex")
@@ -1466,21 +1412,6 @@ def hit_damage(ctx, dice, rolls):
     if len(rolls) != len(dice):
         raise ctx.violation(f"this volley rolls {len(dice)} dice, got {len(rolls)}")
     return sum(d for (d, comp), r in zip(dice, rolls) if r == 6 or (r != 1 and r + comp >= 6))
-
-
-@primitive("kill_cube", effect=True, h="hex", cube="text")
-def kill_cube(ctx, h, cube):
-    """Destroy population cube ``cube`` of ``h`` (it goes back to its owner's track)."""
-    left = _v(ctx, "bombard_kills") or 0
-    if left <= 0 or cube not in (_v(ctx, "cubes", h) or ()):
-        raise ctx.violation(f"{cube} is not a cube you may destroy now")
-    _kill_cube(ctx, h, cube)
-    left -= 1
-    if left >= len(_v(ctx, "cubes", h) or ()):
-        for c in list(_v(ctx, "cubes", h) or ()):
-            _kill_cube(ctx, h, c)
-        left = 0
-    _set(ctx, "bombard_kills", (), left)
 
 
 PRIMITIVES = [v for v in list(globals().values()) if type(v).__name__ == "Primitive"]

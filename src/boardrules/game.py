@@ -183,20 +183,44 @@ class Game:
         return bool(self.state.values.get(("f", "over")))
 
     def players_to_act(self) -> frozenset[int]:
-        """The players who may act now (``CHANCE`` when a chance outcome is due)."""
+        """The players who may act now (``CHANCE`` when a chance outcome is due; in a
+        ``simultaneous`` step everyone yet to act; in a ``lanes`` step, per lane, whoever must
+        decide its first pending decision, else its turn's player if they have a legal action
+        now: see docs/api.md, "Interleaved turns")."""
         st = self.state
         if st.values.get(("f", "over")):
             return frozenset()
-        if st.pending:
+        if st.pending and st.pending[0].lane is None:
             return frozenset({st.pending[0].player})
         turn = st.values.get(("f", "turn"))
         if turn is None:
             return frozenset()
+        lanes = st.values.get(("f", "lanes"))
+        if lanes is not None:
+            return self._lane_actors(st, lanes)
         order, pos, player, _ = turn
         if player is not None:
             return frozenset({player})
         acted = st.values.get(("f", "acted")) or ()
         return frozenset(p for p in order if p not in acted)
+
+    def decisions_due(self) -> list[Decision]:
+        """The pending decisions that may be made now: the first one, or in a ``lanes`` step
+        the first of each lane (docs/api.md, "Interleaved turns")."""
+        pending = self.state.pending
+        if not pending:
+            return []
+        return [pending[0]] if pending[0].lane is None else _fronts(pending)
+
+    def chance_due(self) -> Decision | None:
+        """The chance decision to be made now (the first lane's waiting for chance), or None."""
+        pending = self.state.pending
+        if not pending:
+            return None
+        d = pending[0]
+        if d.lane is not None:
+            d = next((f for f in _fronts(pending) if f.player == CHANCE), d)
+        return d if d.player == CHANCE else None
 
     def legal_actions(self, player: int | None = None) -> "LegalActions":
         """A lazy view of the legal actions (of ``player``, else of everyone to act)."""
@@ -284,6 +308,10 @@ class Game:
                     owner = key[2 + var.per.index("player")]
                     if owner != player:
                         value = ("hidden", 1)
+            elif key == ("f", "lanes"):
+                value = tuple((pos, who, done, tuple(
+                    (block, env if me == player else (), me, source) for block, env, me, source in after))
+                    for pos, who, done, after in value)
             out[key] = value
         pending = []
         for d in self.state.pending:
@@ -329,8 +357,10 @@ class Game:
         return action
 
     def _auto(self) -> None:
-        while self.auto_chance and self.state.pending and self.state.pending[0].player == CHANCE:
-            d = self.state.pending[0]
+        while self.auto_chance and self.state.pending:
+            d = self.chance_due()
+            if d is None:
+                break
             rng = random.Random(f"{self.seed}/{len(self.record.actions)}")
             if isinstance(d.options, Dice):
                 value = d.options.sample(rng)
@@ -376,8 +406,10 @@ class Game:
         ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
                       budget=self.max_steps)
         pending = list(st.pending)
-        if pending:
+        if pending and pending[0].lane is None:
             self._resolve(ctx, pending, action, check)
+        elif st.values.get(("f", "lanes")) is not None:
+            self._lane_action(ctx, pending, action, check, args_checked)
         else:
             self._turn_action(ctx, pending, action, check, args_checked)
         self._advance(ctx, pending)
@@ -475,6 +507,8 @@ class Game:
         ctx.me = action.player
         if not args_checked and (check or any(w is not None for w in rs.param_wheres[action.name])):
             self._check_args(ctx, adef, action.args)
+        if "action_begins" in rs.triggers_by_event:
+            S.emit(ctx, "action_begins", [action.player, action.name])
         env = {p.name: v for p, v in zip(adef.params, action.args)}
         if adef.entity is not None:
             env["self"] = adef.entity
@@ -493,6 +527,139 @@ class Game:
                 self._end_turn(ctx, pending, action.player)
             else:
                 ctx.set(("f", "turn"), (order, pos, player, True))
+
+    # ---- interleaved turns: a 'lanes' step (docs/api.md, "Interleaved turns") ----
+    # ("f", "lanes") holds one (pos, player, main_done, after) per lane: ``player`` takes the
+    # lane's turn at place ``pos`` of the order (None: that turn is over and the lane waits to
+    # move on), ``after`` the turn's 'after turn' blocks; ``pos`` None: the lane is out (nobody
+    # is left for it). Decisions raised in a lane carry its number (Decision.lane) and are
+    # decided in that lane, front first, while the other lanes go on.
+
+    def _lane_actors(self, st: State, lanes: tuple[Any, ...]) -> frozenset[int]:
+        fronts = _first_by_lane(st.pending)
+        out = set()
+        for i, (_, player, _, _) in enumerate(lanes):
+            d = fronts.get(i)
+            if d is not None:
+                out.add(d.player)
+            elif player is not None and self.legal_actions(player):
+                out.add(player)
+        return frozenset(out)
+
+    def _lane_candidates(self, ctx: Any, step: Any, st: State, lanes: tuple[Any, ...],
+                         player: int | None) -> Iterator[Action]:
+        fronts = _first_by_lane(st.pending)
+        seen: set[Action] = set()
+        for i, (_, who, main_done, _) in enumerate(lanes):
+            d = fronts.get(i)
+            if d is not None:
+                found: Iterable[Action] = self._decision_candidates(d, player)
+            elif who is not None and player in (None, who):
+                found = self._turn_candidates(ctx, step, who, main_done)
+            else:
+                continue
+            for a in found:
+                if a not in seen:  # (two lanes may wait for the same answer)
+                    seen.add(a)
+                    yield a
+
+    def _lane_action(self, ctx: Any, pending: list[Any], action: Action, check: bool,
+                     args_checked: bool) -> None:
+        """Play ``action`` in its lane: the first lane whose first decision it answers, else
+        the lane whose turn is its player's (and has no decision pending). The lane's turn is
+        put in ("f", "turn") and ("f", "after") while its rules run, so a lane's turn is an
+        ordinary turn to everything else."""
+        lanes = list(ctx.get(("f", "lanes")))
+        fronts = _first_by_lane(pending)
+        # (an answer first: its decider may be taking a turn in another lane)
+        lane = next((i for i in sorted(fronts)
+                     if (action.player, action.name) == (fronts[i].player, fronts[i].label)), None)
+        deciding = lane is not None
+        if lane is None:
+            lane = next((i for i, (_, player, _, _) in enumerate(lanes)
+                         if i not in fronts and player == action.player), None)
+        if lane is None:
+            raise RuleViolation(self._lane_refusal(lanes, fronts, action), "turn order")
+        turn = ctx.get(("f", "turn"))
+        pos, player, main_done, after = lanes[lane]
+        mine = [d for d in pending if d.lane == lane]
+        ctx.set(("f", "turn"), (turn[0], pos, player, main_done))
+        ctx.set(("f", "after"), after)
+        if deciding:
+            self._resolve(ctx, mine, action, check)
+        else:
+            self._turn_action(ctx, mine, action, check, args_checked)
+        self._run_queued(ctx, mine)
+        _, pos, player, main_done = ctx.get(("f", "turn"))
+        lanes[lane] = (pos, player, main_done, ctx.get(("f", "after")) or ())
+        ctx.set(("f", "turn"), turn)
+        ctx.set(("f", "after"), ())
+        ctx.set(("f", "lanes"), tuple(lanes))
+        pending[:] = [d for d in pending if d.lane != lane] + [
+            d if d.lane == lane else attrs.evolve(d, lane=lane) for d in mine]
+
+    @staticmethod
+    def _lane_refusal(lanes: list[Any], fronts: dict[Any, Any], action: Action) -> str:
+        """Why no lane takes ``action``: whose decision or turn comes first."""
+        who = _who(action.player)
+        for i, (_, player, _, _) in enumerate(lanes):
+            d = fronts.get(i)
+            if d is not None and action.player in (player, d.player):
+                return (f"{_who(d.player)} must first decide '{d.label}'"
+                        + (f" ({d.prompt})" if d.prompt else ""))
+        acting = ", ".join(_who(p) for _, p, _, _ in lanes if p is not None) or "nobody"
+        return f"it is not {who}'s turn (the turns under way are {acting}'s)"
+
+    def _move_lanes(self, ctx: Any, step: Any, order: tuple[int, ...], pending: list[Any]) -> bool:
+        """Start the lanes of ``step`` (when it begins) and move each lane whose turn is over
+        and whose decisions are decided to its next player in the order, unless that player
+        holds another lane: it waits for them (lanes that wait for each other move together).
+        True once every lane is out and nothing is pending: the step is over."""
+        lanes = ctx.get(("f", "lanes"))
+        begun = []
+        if lanes is None:
+            starts = step.lanes(ctx)
+            if (not isinstance(starts, tuple) or len(set(starts)) != len(starts)
+                    or any(p not in order for p in starts)):
+                raise RuleViolation(f"the lanes of '{step.name}' must start with distinct players "
+                                    f"of its turn order, not {starts!r}", step.name)
+            lanes = tuple((order.index(p), p, False, ()) for p in starts)
+            begun = list(starts)
+        lanes = list(lanes)
+        busy = {d.lane for d in pending}
+        while True:
+            targets = {}
+            for i, (pos, player, _, _) in enumerate(lanes):
+                if pos is None or player is not None or i in busy:
+                    continue
+                nxt = self._next(ctx, step, order, pos)
+                if nxt is None:
+                    lanes[i] = (None, None, False, ())  # nobody is left for this lane
+                else:
+                    targets[i] = nxt
+            holder = {lane[0]: i for i, lane in enumerate(lanes) if lane[0] is not None}
+            free = [i for i, t in targets.items() if holder.get(t, i) == i]
+            go = free[:1] or _waiting_cycle(targets, holder)
+            if not go:
+                break
+            for i in go:
+                lanes[i] = (targets[i], order[targets[i]], False, ())
+                begun.append(order[targets[i]])
+        ctx.set(("f", "lanes"), tuple(lanes))
+        if "turn_begins" in ctx.rs.triggers_by_event:
+            for p in begun:
+                self._emit(ctx, "turn_begins", p)
+            pending[:0] = ctx.queued  # (the game's decisions: every lane waits for them)
+            ctx.queued = []
+        return not pending and all(lane[0] is None for lane in lanes)
+
+    def _run_queued(self, ctx: Any, pending: list[Any]) -> None:
+        """Run the 'queue' blocks at the front of ``pending`` (their turn has come)."""
+        while pending and pending[0].player is None:
+            d = pending.pop(0)
+            S.run_unit(ctx, ctx.rs.blocks[d.block], d.source, me=d.me, env=dict(d.env))
+            pending[:0] = ctx.queued
+            ctx.queued = []
 
     def _domain(self, ctx: Any, adef: Any, i: int) -> Any:
         """The values parameter ``i`` of ``adef`` may take (earlier ones bound in ctx.env)."""
@@ -568,6 +735,10 @@ class Game:
         turn = ctx.get(("f", "turn"))
         order, pos, _, _ = turn
         ctx.set(("f", "turn"), (order, pos, None, False))
+        if "turn_ends" in ctx.rs.triggers_by_event:
+            self._emit(ctx, "turn_ends", player)
+            pending[:0] = ctx.queued
+            ctx.queued = []
         self._run_after(ctx, pending)
 
     def _run_after(self, ctx: Any, pending: Any) -> None:
@@ -591,13 +762,10 @@ class Game:
             if ctx.queued:  # decisions the engine's events queued
                 pending[:0] = ctx.queued
                 ctx.queued = []
-            while pending and pending[0].player is None:  # a 'queue' block's turn has come
-                d = pending.pop(0)
-                S.run_unit(ctx, rs.blocks[d.block], d.source, me=d.me, env=dict(d.env))
-                pending[:0] = ctx.queued
-                ctx.queued = []
-            if pending or ctx.get(("f", "over")):
-                return
+            if pending and pending[0].player is None:  # a 'queue' block's turn has come
+                self._run_queued(ctx, pending)
+            if pending and pending[0].lane is None or ctx.get(("f", "over")):
+                return  # (decisions of lanes wait in their lanes: the other lanes go on)
             stage_i = ctx.get(("f", "stage"))
             if stage_i >= len(rs.stages):
                 ctx.set(("f", "over"), True)
@@ -654,6 +822,11 @@ class Game:
             order, pos, player, main_done = turn
             if player is not None:
                 return  # waiting for the player
+            if step.lanes is not None:
+                if not self._move_lanes(ctx, step, order, pending):
+                    return
+                self._finish_step(ctx, step_i)
+                continue
             if step.mode == "simultaneous":
                 acted = ctx.get(("f", "acted")) or ()
                 if any(p not in acted for p in order):
@@ -665,12 +838,18 @@ class Game:
                 self._finish_step(ctx, step_i)
                 continue
             ctx.set(("f", "turn"), (order, nxt, order[nxt], False))
+            if "turn_begins" in rs.triggers_by_event:
+                self._emit(ctx, "turn_begins", order[nxt])
+                pending[:0] = ctx.queued
+                ctx.queued = []
             return
         raise RuleViolation("the flow does not progress (a loop without turns?)", "flow")
 
     def _finish_step(self, ctx: Any, step_i: int) -> None:
         ctx.set(("f", "turn"), None)
         ctx.set(("f", "acted"), ())
+        if ctx.get(("f", "lanes")) is not None:
+            ctx.set(("f", "lanes"), None)
         ctx.set(("f", "step"), step_i + 1)
         self._emit(ctx, "step_ends", self.ruleset.stages[ctx.get(("f", "stage"))].steps[step_i].name)
 
@@ -730,43 +909,53 @@ class Game:
         st = self.state
         if st.values.get(("f", "over")):
             return
-        if st.pending:
-            d = st.pending[0]
-            if player is not None and player != d.player:
-                return
-            opts = d.options
-            if d.bag is not None:
-                opts = tuple(dict.fromkeys(_bag(self, d.bag)))
-            for o in opts:
-                yield Action(d.player, d.label, (o,))
-            if d.optional:
-                yield Action(d.player, d.label, ())
+        if st.pending and st.pending[0].lane is None:
+            yield from self._decision_candidates(st.pending[0], player)
             return
         turn = st.values.get(("f", "turn"))
         if turn is None:
             return
         ctx = Context(self.ruleset, st.values, budget=self.max_steps)
         step = self._step(ctx)
+        lanes = st.values.get(("f", "lanes"))
+        if lanes is not None:
+            yield from self._lane_candidates(ctx, step, st, lanes, player)
+            return
         order, pos, who, main_done = turn
         actors = self.players_to_act() if who is None else {who}
         for p in sorted(actors):
-            if player is not None and p != player:
-                continue
-            ctx.me = p
-            names = (() if main_done else step.main) + step.free
-            for name in names:
-                adef = self.ruleset.actions[name]
-                ctx.steps = self.max_steps  # each action's arguments have the whole budget
-                try:
-                    for args in self._arg_tuples(ctx, adef):
-                        yield Action(p, name, args)
-                except BudgetExceeded as err:
-                    where = f" ({err.span})" if err.span is not None and err.span.line else ""
-                    raise ExecutionBudgetError(
-                        f"listing the arguments of '{name}': {err.message} [rule: {name}{where}]",
-                        rule=name) from None
-            if main_done and step.free:
-                yield Action(p, DONE, ())
+            if player is None or p == player:
+                yield from self._turn_candidates(ctx, step, p, main_done)
+
+    def _decision_candidates(self, d: Decision, player: int | None) -> Iterator[Action]:
+        """The answers to decision ``d`` (none unless ``player`` is None or its decider)."""
+        if player is not None and player != d.player:
+            return
+        opts = d.options
+        if d.bag is not None:
+            opts = tuple(dict.fromkeys(_bag(self, d.bag)))
+        for o in opts:
+            yield Action(d.player, d.label, (o,))
+        if d.optional:
+            yield Action(d.player, d.label, ())
+
+    def _turn_candidates(self, ctx: Any, step: Any, p: int, main_done: bool) -> Iterator[Action]:
+        """The actions worth trying in ``p``'s turn of ``step``."""
+        ctx.me = p
+        names = (() if main_done else step.main) + step.free
+        for name in names:
+            adef = self.ruleset.actions[name]
+            ctx.steps = self.max_steps  # each action's arguments have the whole budget
+            try:
+                for args in self._arg_tuples(ctx, adef):
+                    yield Action(p, name, args)
+            except BudgetExceeded as err:
+                where = f" ({err.span})" if err.span is not None and err.span.line else ""
+                raise ExecutionBudgetError(
+                    f"listing the arguments of '{name}': {err.message} [rule: {name}{where}]",
+                    rule=name) from None
+        if main_done and step.free:
+            yield Action(p, DONE, ())
 
     def is_legal(self, action: "Action | str") -> bool:
         """Whether ``action`` (an :class:`Action` or its text) may be played now (tries it on
@@ -998,6 +1187,33 @@ class LegalActions:
         return f"<LegalActions {n}: {shown}{more}>"
 
 
+def _first_by_lane(pending: Iterable[Any]) -> dict[Any, Any]:
+    """{lane: its first pending decision} (interleaved turns; None: the game's)."""
+    first: dict[Any, Any] = {}
+    for d in pending:
+        first.setdefault(d.lane, d)
+    return first
+
+
+def _fronts(pending: tuple[Any, ...]) -> list[Any]:
+    """The first pending decision of each lane, in lane order (the game's first)."""
+    first = _first_by_lane(pending)
+    return [first[k] for k in sorted(first, key=lambda lane: -1 if lane is None else lane)]
+
+
+def _waiting_cycle(targets: dict[int, int], holder: dict[int, int]) -> list[int]:
+    """Lanes that each wait for the place the next one holds, round to the first: they pass
+    their turns on together (else none could ever move). Empty when there is no such ring."""
+    for start in targets:
+        ring, i = [start], holder.get(targets[start])
+        while i in targets and i not in ring:
+            ring.append(i)
+            i = holder.get(targets[i])
+        if i == start:
+            return ring
+    return []
+
+
 def _bag(game: Game, name: str) -> tuple[Any, ...]:
     """The contents of list variable ``name`` now (its default when never changed)."""
     values = game.state.values
@@ -1018,8 +1234,9 @@ def parse_generic(game: Game, text: str) -> Action:
     else:
         raise NotationError(f"{text!r}: '{actor}' is not a player (p1..p{game.players}) or 'chance'")
     st = game.state
-    if st.pending and st.pending[0].label == name and st.pending[0].player == player:
-        d = st.pending[0]
+    d = next((f for f in _fronts(st.pending) if (f.label, f.player) == (name, player)), None) \
+        if st.pending else None
+    if d is not None:
         if not raw:
             return Action(player, name, ())
         arg = " ".join(raw)

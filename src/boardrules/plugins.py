@@ -37,6 +37,8 @@ BUNDLED = (
     "boardrules_eclipse_hives",
     "boardrules_eclipse_nine_players",
     "boardrules_eclipse_predictable_technology",
+    "boardrules_eclipse_secret_homeworlds",
+    "boardrules_eclipse_simultaneous",
     "boardrules_eclipse_small_galaxy",
 )
 

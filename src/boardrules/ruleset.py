@@ -59,6 +59,7 @@ class Step:
     mode: str = ""
     main: tuple = ()
     free: tuple = ()
+    lanes: object = None  # interleaved turns: fn(ctx) -> the players who start each lane
 
 
 @attrs.frozen
@@ -188,12 +189,16 @@ class Ruleset:
                     order = ("by", backend.expr(arg)) if kind == "by" else (
                         ("reverse " + arg) if kind == "reverse" else arg, None)
                     rules = {"main": (), "free": ()}
+                    lanes = None
                     for rule_kind, names, _ in s.rules:
+                        if rule_kind == "lanes":
+                            lanes = backend.expr(names)
+                            continue
                         rules[rule_kind] = rules.get(rule_kind, ()) + names
                     # (modules' 'extend step' may name an action twice)
                     steps.append(Step(s.name, "turns", order=order, mode=s.mode,
                                       main=tuple(dict.fromkeys(rules["main"])),
-                                      free=tuple(dict.fromkeys(rules["free"]))))
+                                      free=tuple(dict.fromkeys(rules["free"])), lanes=lanes))
             stages.append(Stage(st.kind, backend.expr(st.count), tuple(steps)))
         return tuple(stages)
 

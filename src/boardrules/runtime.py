@@ -48,7 +48,9 @@ class Decision:
 
     ``options`` is the tuple of allowed values (for dice, a :class:`Dice`);
     ``block`` indexes the ``choose``/``draw`` body in the ruleset; ``env`` holds the
-    bindings the body sees; ``bag`` names the list variable a ``draw`` takes from.
+    bindings the body sees; ``bag`` names the list variable a ``draw`` takes from;
+    ``lane`` the lane of a ``lanes`` step whose turn raised it (docs/api.md, "Interleaved
+    turns"), None for a decision of the game's one line of play.
     """
 
     player: int
@@ -61,6 +63,7 @@ class Decision:
     me: int | None
     source: str
     bag: str | None = None
+    lane: int | None = None  # the lane of interleaved turns it belongs to (None: the game's)
 
 
 @attrs.frozen

@@ -82,6 +82,8 @@ def _dec(v):
 
 def _enc_decision(d: Decision) -> dict:
     out = attrs.asdict(d, recurse=False)
+    if d.lane is None:  # (the digests of states without interleaved turns stay as they were)
+        del out["lane"]
     out["options"] = _enc(d.options)
     out["env"] = [[k, _enc(v)] for k, v in d.env]
     return out

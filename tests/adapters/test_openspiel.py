@@ -124,3 +124,43 @@ flow { rounds 1 { step bids: turns seat simultaneous { main bid } } }
         assert sorted(texts) == [f"p{player + 1} bid {n}" for n in (1, 2, 3)]   # its own bids only
         state.apply_action(state.legal_actions()[0])
     assert seats == [0, 1, 2]
+
+
+def test_interleaved_turns_are_sequentialized_with_explicit_chance():
+    """A ``lanes`` step (tests/core/test_lanes.py): OpenSpiel is told one player at a time (the
+    lowest seat of those to act) and a chance node whenever a lane waits for chance, even when
+    the other lane's decision comes first in the pending list."""
+    from tests.core.test_lanes import RULES
+    game = pyspiel.load_game(register(None, texts={"relay.rules": RULES}), {"players": 4, "seed": 2})
+    state = game.new_initial_state()
+
+    def play(text):
+        player = state.current_player()
+        ids = {state.action_to_string(player, i): i for i in state.legal_actions()}
+        state.apply_action(ids[text])
+
+    play("p1 work")                         # p1 must say how hard (lane 0) ...
+    assert state.current_player() == 0      # (lowest seat first: p1's decision)
+    # ... while p3 works and decides (played on the game, as a loaded record would have it):
+    # p3's turn ends with a draw in lane 1, behind p1's decision in the pending list
+    state.game.play("p3 work")
+    state.game.play("p3 n 2")
+    state.game.play("p3 done")
+    assert state.game.state.pending[0].player == 0 and state.is_chance_node()
+    assert state.chance_outcomes()          # the lane's draw, behind p1's decision
+    rng = np.random.RandomState(2)
+    chance_nodes = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            ids, probs = zip(*state.chance_outcomes())
+            assert sum(probs) == pytest.approx(1.0)
+            state.apply_action(int(rng.choice(ids, p=probs)))
+            chance_nodes += 1
+            continue
+        player = state.current_player()
+        assert player == min(state.game.players_to_act())
+        texts = {i: state.action_to_string(player, i) for i in state.legal_actions()}
+        assert texts and all(t.startswith(f"p{player + 1} ") for t in texts.values())
+        choices = [i for i, t in texts.items() if not t.endswith(" tip")] or list(texts)
+        state.apply_action(int(rng.choice(choices)))
+    assert chance_nodes > 0 and state.game.over

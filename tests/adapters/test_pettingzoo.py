@@ -138,3 +138,25 @@ flow { rounds 1 { step bids: turns seat simultaneous { main bid } } }
         e.step(max(legal, key=lambda i: legal[i].args))            # bid 3
     assert order == ["player_0", "player_1", "player_2"]
     assert [s["total"] for s in e.game.scores()] == [3, 3, 3]
+
+
+def test_interleaved_turns_take_the_players_to_act_lowest_seat_first():
+    """A ``lanes`` step (two turns at once, tests/core/test_lanes.py): the agent selected is
+    always one of the players to act, and a whole game plays through the AEC loop."""
+    from tests.core.test_lanes import RULES
+    e = env(None, texts={"relay.rules": RULES}, players=4)
+    e.reset(seed=2)
+    rng = np.random.default_rng(2)
+    seen_two = False
+    for agent in e.agent_iter(max_iter=5000):
+        obs, reward, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        to_act = e.game.players_to_act()
+        seen_two |= len(to_act) == 2
+        assert int(agent.split("_")[1]) == min(to_act)
+        legal = e.legal_ids(agent)
+        choices = [i for i, a in legal.items() if a.name != "tip"] or list(legal)
+        e.step(int(rng.choice(choices)))
+    assert e.game.over and seen_two

@@ -78,10 +78,10 @@ def _reference_value(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> 
         dice = (ship.missiles if missile else ship.cannons) * len(state[side][i])
         penalty = 2 if missile and enemy_fleet.distortion_shield else 0
         split = not missile and fleets[side].antimatter_splitter
-        pd_dice = [
-            fleets[1 - side].types[t].computer
+        pd_dice = [  # (computer, missiles a hit destroys: a split antimatter die up to 4)
+            (fleets[1 - side].types[t].computer, 4 if enemy_fleet.antimatter_splitter and die == 4 else 1)
             for t, _ in enemy
-            for _ in fleets[1 - side].types[t].cannons
+            for die in fleets[1 - side].types[t].cannons
         ] if missile and enemy_fleet.point_defense else []
 
         def land(placed: list[tuple[int, int]], gone: tuple[int, ...]) -> tuple:
@@ -109,7 +109,8 @@ def _reference_value(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> 
                     # min(K, missiles) of the placed missiles.
                     by_k: dict[int, float] = {}
                     for pd_rolls in itertools.product(range(1, 7), repeat=len(pd_dice)):
-                        k = sum(1 for r, comp in zip(pd_rolls, pd_dice) if r == 6 or (r != 1 and r + comp >= 6))
+                        k = sum(kills for r, (comp, kills) in zip(pd_rolls, pd_dice)
+                                if r == 6 or (r != 1 and r + comp >= 6))
                         by_k[k] = by_k.get(k, 0.0) + 6.0 ** -len(pd_dice)
                     choices.add(("pd", tuple(
                         (pk, tuple(sorted({land(placed, gone) for gone in

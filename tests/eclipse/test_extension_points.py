@@ -124,17 +124,25 @@ def test_a_module_step_goes_between_named_flow_steps(tmp_path):
     assert g.get("seen") == tuple(start + per_round * r for r in range(1, 9)) + (start + 8 * per_round,)
 
 
+def _house_game(path, text):
+    """A 2-player Terran game with the house-rule ``text`` (written to ``path``)."""
+    path.write_text(text, encoding="utf-8")
+    g = boardrules.new_game("eclipse", players=2, rules=[path])
+    for p in (2, 1):
+        g.play(f"p{p} pick_species terrans")
+    return g
+
+
 def test_combat_flags_reach_the_battle_fleets(tmp_path):
     """Seed (RotA rare technologies, Ancient cruisers): a technology's or an NPC ship's
     ``combat_flags`` become combat.py's Fleet flags of its side in a play battle; an unknown
     flag is an error naming it."""
+    import pytest
+
     from boardrules_eclipse.primitives import _fleet
-    house = tmp_path / "flags.rules"
-    house.write_text('extend tech tech_gauss_shield { combat_flags "point_defense", "antimatter_splitter" }\n'
-                     'extend npc_ship ancient { combat_flags "distortion_shield" }\n', encoding="utf-8")
-    g = boardrules.new_game("eclipse", players=2, rules=[house])
-    for p in (1, 0):
-        g.play(f"p{p + 1} pick_species terrans")
+    g = _house_game(tmp_path / "flags.rules",
+                    'extend tech tech_gauss_shield { combat_flags "point_defense", "antimatter_splitter" }\n'
+                    'extend npc_ship ancient { combat_flags "distortion_shield" }\n')
     _stage(g, X, X_SECTOR, ships=[(0, "interceptor"), (1, "interceptor")], npcs=("ancient",))
     ctx = lambda: Context(g.ruleset, g.state.values, me=0)   # noqa: E731
     plain = _fleet(ctx(), X, 0)
@@ -144,12 +152,7 @@ def test_combat_flags_reach_the_battle_fleets(tmp_path):
     assert mine.point_defense and mine.antimatter_splitter and not mine.distortion_shield
     assert not (theirs.point_defense or theirs.antimatter_splitter)
     assert npcs.distortion_shield and npcs.npc and not npcs.point_defense
-    bad = tmp_path / "bad.rules"
-    bad.write_text('extend tech tech_gauss_shield { combat_flags "cloak" }\n', encoding="utf-8")
-    g2 = boardrules.new_game("eclipse", players=2, rules=[bad])
-    for p in (1, 0):
-        g2.play(f"p{p + 1} pick_species terrans")
+    g2 = _house_game(tmp_path / "bad.rules", 'extend tech tech_gauss_shield { combat_flags "cloak" }\n')
     _set(g2, v__techs__0=("tech_gauss_shield",))
-    import pytest
     with pytest.raises(Exception, match="unknown combat flag 'cloak'"):
         _fleet(Context(g2.ruleset, g2.state.values, me=0), HOME, 0)

@@ -29,17 +29,18 @@ def _rich(n: int):
 
 
 def play_random(data, modules: tuple, own: Callable, *, players=None, prefer=(), money=0, picks=None,
-                rules=()):
+                rules=(), rounds=None):
     """Play one whole random game with ``modules`` on (player count 2-6, seed, rounds 1-3 and
     every action drawn from ``data``), checking the invariants; return the finished game.
     ``prefer``: action names the bot picks half of the time when legal (the module's own);
     ``money``: the ``start`` of every resource, so that what the module sells gets bought;
     ``picks(data, n)``: the species of seats p1..pn, picked first (else the bot picks them);
-    ``rules``: further house-rule files (a staged start)."""
+    ``rules``: further house-rule files (a staged start); ``rounds``: a fixed round count (for a
+    module acting between rounds)."""
     n = players or data.draw(st.integers(2, 6), label="players")
     species = picks(data, n) if picks else ()
     seed = data.draw(st.integers(0, 2**16), label="seed")
-    rounds = data.draw(st.integers(1, 3), label="rounds")
+    rounds = rounds or data.draw(st.integers(1, 3), label="rounds")
     g = boardrules.new_game("eclipse", players=n, seed=seed, modules=list(modules),
                             options={"rounds": rounds, "auto_combat": True},
                             rules=([_rich(money)] if money else []) + list(rules))
@@ -62,4 +63,13 @@ def play_random(data, modules: tuple, own: Callable, *, players=None, prefer=(),
     again = boardrules.load_game(g.save(), check=True)
     assert again.state == g.state and again.ruleset.modules == g.ruleset.modules
     assert again.scores() == g.scores()
+    return g
+
+
+def start(players: int, modules: tuple, seed: int = 3):
+    """A game of Eclipse with ``modules`` on, every player's species picked (Terrans), at the
+    first turn of the Action phase."""
+    g = boardrules.new_game("eclipse", players=players, seed=seed, modules=list(modules))
+    for p in range(players, 0, -1):
+        g.play(f"p{p} pick_species terrans")
     return g

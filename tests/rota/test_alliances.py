@@ -375,3 +375,37 @@ def test_views_hide_an_allys_reputation_tiles():
     view = g.view(0)["values"]
     assert view[("v", "reputation", 1)] == ("hidden", 1)
     assert g.view(1)["values"][("v", "reputation", 1)] == (3,)
+
+
+def test_allies_place_influence_after_combat_by_order_of_entry():
+    """Seed: when several allies could place a disc in a hex at the end of combat, the first
+    to have entered chooses first; if they decline, the next."""
+    for entry in ((1, 0), (0, 1)):
+        g = _start()
+        _set(g, v__allies__0=(1,), v__allies__1=(0,))
+        _stage(g, FAR, "s303", ships=[(p, "interceptor") for p in entry])
+        for p in (1, 2, 3, 4):
+            g.play(f"p{p} pass_turn")
+        d = g.state.pending[0]
+        assert d.label == "claim" and d.player == entry[0]
+        g.play(f"p{entry[0] + 1} claim")                 # declined: the next ally may
+        d = g.state.pending[0]
+        assert d.label == "claim" and d.player == entry[1]
+        g.play(f"p{entry[1] + 1} claim true")
+        assert g.get("controller", index=FAR) == entry[1]
+        assert not any(x.label == "claim" for x in g.state.pending)
+
+
+def test_asking_to_join_an_alliance_asks_each_member_once():
+    """Seed: a third player joins with 6+ players if both founders agree."""
+    g = _start(players=6)
+    _set(g, v__members__nova=(1, 2), v__alliance_of__1="nova", v__alliance_of__2="nova",
+         v__tiles_taken__nova=2, v__unformed=("vortex", "flash"),
+         v__allies__1=(2,), v__allies__2=(1,))
+    _relations(g, (0, 1))
+    g.play("p1 alliance p2")
+    assert sorted(d.player for d in g.state.pending) == [1, 2]
+    g.play("p2 consent true")
+    g.play("p3 consent false")                   # one founder declines: no third member
+    assert g.get("alliance_of", 0) is None and g.get("members", index="nova") == (1, 2)
+    AllianceInvariant()(g)

@@ -11,7 +11,7 @@ import boardrules
 from boardrules import Action, IllegalActionError
 from boardrules.runtime import Context
 from boardrules_eclipse import galaxy as G
-from boardrules_eclipse.primitives import _galaxy, _pos, next_battle_hex, npc_type
+from boardrules_eclipse.primitives import NPC, _fleet, _galaxy, _pos, next_battle_hex, npc_type
 from tests.eclipse.test_combat_play import _end_actions
 from tests.eclipse.test_edge_cases import _set
 
@@ -58,21 +58,25 @@ def homeworlds_invariant(g) -> None:
 
 def _start(players=2, seed=2, species="terrans", cruiser=None):
     """A game after the species picks; with ``cruiser``, the first seed from ``seed`` on whose
-    setup laid that cruiser."""
+    setup laid that cruiser. 7-9 players: with the nine-players module."""
     while True:
-        g = boardrules.new_game("eclipse", players=players, seed=seed, modules=[MODULE])
-        for p in range(players, 0, -1):
-            g.play(f"p{p} pick_species {species if p == 1 else 'terrans'}")
+        g = boardrules.new_game("eclipse", players=players, seed=seed,
+                                modules=[MODULE] + (["nine-players"] if players > 6 else []))
+        while any(a.name == "pick_species" for a in g.legal_actions()):
+            legal = [a for a in g.legal_actions() if a.name == "pick_species"]
+            want = [a for a in legal if a.args == ((species if a.player == 0 else "terrans"),)]
+            g.play((want or legal)[0])
         hw = [h for h in homeworld_hexes(g) if cruiser in (None, g.get("homeworld_cruiser", index=h))]
         if cruiser is None or hw:
             return g, (hw + [None])[0]
         seed += 1
 
 
-@pytest.mark.parametrize("players,laid", [(2, 4), (3, 3), (4, 2), (5, 1), (6, 0)])
+@pytest.mark.parametrize("players,laid", [(2, 4), (3, 3), (4, 2), (5, 1), (6, 0), (7, 2), (8, 1), (9, 0)])
 def test_homeworlds_fill_the_empty_start_positions(players, laid):
     """Seed: with fewer than six players the empty start positions take a random homeworld, a
-    discovery tile and a random Ancient cruiser each; with six none is empty."""
+    discovery tile and a random Ancient cruiser each; with six none is empty; with 7 or 8 the
+    missing players' positions of the 9-player layout take them."""
     g, _ = _start(players)
     homes = homeworld_hexes(g)
     assert len(homes) == laid
@@ -82,7 +86,7 @@ def test_homeworlds_fill_the_empty_start_positions(players, laid):
         assert cruiser in CRUISERS and g.get("homeworld_cruiser", index=h) == cruiser
         # turned like a home sector: a wormhole toward the centre
         pos = _pos(h)
-        inner = next(nb for nb in G.neighbours(pos) if G.distance(nb) == 1)
+        inner = next(nb for nb in G.neighbours(pos) if G.distance(nb) < G.distance(pos))
         edge = G.edge_between(pos, inner)
         assert _galaxy(Context(g.ruleset, g.state.values)).has_wormhole(pos, edge)
     assert len(g.get("cruiser_bag")) == 8 - laid and len(g.get("homeworld_bag")) == 4 - laid
@@ -118,6 +122,39 @@ def test_cruiser_stats_reach_the_combat_engine(tile):
     assert g.ruleset.entities[f"ancient_cruiser_{tile}"].fields["peaceful_with"] == ()  # Draco too
 
 
+@pytest.mark.parametrize("tile,flag", [("e", "distortion_shield"), ("f", "point_defense"), ("a", None),
+                                       ("d", None)])
+def test_distortion_shield_and_point_defense_ride_with_their_cruisers(tile, flag):
+    """Seed: Distortion Shield and Point Defense on the cruisers that carry them (E and F [D J]),
+    as the rare technologies: the NPC side's fleet gets the flag."""
+    g, hw = _start(cruiser=f"ancient_cruiser_{tile}")
+    fleet = _fleet(Context(g.ruleset, g.state.values, me=0), hw, NPC)
+    got = {f for f in ("distortion_shield", "point_defense", "antimatter_splitter") if getattr(fleet, f)}
+    assert got == ({flag} if flag else set()) and fleet.npc
+
+
+def test_cruiser_f_fires_point_defense_at_incoming_missiles():
+    """Seed (Point Defense): after the enemy's missiles are rolled, its cannons fire once at them;
+    the NPC removes missiles by combat.py's rule, then the rest land."""
+    g, hw = _start(cruiser="ancient_cruiser_f")
+    g.auto_chance = False
+    _set(g, **{f"v__ships__{hw}": ((0, "cruiser"),),
+               "v__blueprint__0__cruiser": ("ion_cannon", "hull", "plasma_missile", "nuclear_source",
+                                             "nuclear_drive", "electron_computer")})
+    _end_actions(g)
+    g.play(Action(CHANCE, "rolls", ((6, 6),)))      # p1's two plasma missiles hit
+    while g.state.pending[0].label == "hit":
+        d = g.state.pending[0]
+        g.play(Action(d.player, "hit", (d.options[0],)))
+    d = g.state.pending[0]
+    assert (d.player, d.label) == (CHANCE, "rolls") and d.options.count == 2   # F's two ion dice
+    assert dict(g.get("battle"))["pd"] == "roll"
+    g.play(Action(CHANCE, "rolls", ((6, 1),)))      # one missile shot down
+    after = dict(g.get("battle"))
+    assert after.get("pd") is None and after["state"][1] == ((2,),)   # the other's 2 damage landed
+    homeworlds_invariant(g)
+
+
 def test_no_influence_disc_while_the_cruiser_lives():
     """Seed: an influence disc may be placed on a homeworld only after its cruiser is destroyed."""
     g, hw = _start()
@@ -137,10 +174,26 @@ def test_no_influence_disc_while_the_cruiser_lives():
 def test_draco_must_fight_the_cruiser():
     """Seed: the Descendants of Draco must fight the cruiser (unlike ordinary Ancients)."""
     g, hw = _start(species="draco")
+    assert g.get("species_of", 0) == "draco"
     _set(g, **{f"v__ships__{hw}": ((0, "interceptor"),)})
     assert next_battle_hex.fn(Context(g.ruleset, g.state.values, me=0)) == hw
     _set(g, **{f"v__npcs__{hw}": ("ancient",)})
     assert next_battle_hex.fn(Context(g.ruleset, g.state.values, me=0)) is None
+
+
+def test_draco_fight_only_the_cruiser_beside_a_hive_ancient():
+    """Seed (hives): if a hive Ancient moves into an Ancient homeworld, Draco may not fight it,
+    only the cruiser; everyone else fights both."""
+    for species, expected in (("draco", ("ancient_cruiser_g",)),
+                              ("terrans", ("ancient_cruiser_g", "hive_ancient"))):
+        g = boardrules.new_game("eclipse", players=2, seed=7, modules=[MODULE, "hives"])
+        g.play("p2 pick_species terrans")
+        g.play(f"p1 pick_species {species}")
+        hw = homeworld_hexes(g)[0]
+        _set(g, **{f"v__ships__{hw}": ((0, "interceptor"),),
+                   f"v__npcs__{hw}": ("ancient_cruiser_g", "hive_ancient")})
+        fleet = _fleet(Context(g.ruleset, g.state.values, me=0), hw, NPC, 0)
+        assert tuple(t.name for t in fleet.types) == expected, species
 
 
 def test_destroying_it_gives_one_vp_and_two_draws():

@@ -6,14 +6,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import boardrules
 from boardrules import IllegalActionError
 from boardrules.runtime import Context
 from boardrules_eclipse.primitives import _galaxy, _pos, rep_capacity
 from tests.eclipse.test_combat_play import _stage
 from tests.eclipse.test_edge_cases import HOME, _set
 
-from .common import SETTINGS, play_random
+from .common import SETTINGS, play_random, start
 
 ALL = ("dev_ancient_monument", "dev_artifact_link", "dev_diplomatic_fleet", "dev_mining_colony",
        "dev_research_station", "dev_trade_fleet", "dev_shellworld", "dev_warp_portal")
@@ -41,10 +40,7 @@ def _supply(g, *devs, **resources):
 
 
 def _start(players=2, modules=("developments",), seed=3):
-    g = boardrules.new_game("eclipse", players=players, seed=seed, modules=list(modules))
-    for p in range(players, 0, -1):
-        g.play(f"p{p} pick_species terrans")
-    return g
+    return start(players, modules, seed)
 
 
 @pytest.mark.parametrize("players,drawn", [(2, 3), (3, 4), (4, 5), (5, 6), (6, 7)])

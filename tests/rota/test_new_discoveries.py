@@ -239,6 +239,45 @@ def test_an_illegal_muon_class_changes_nothing():
     assert g.state == before
 
 
+SPACES = ("0,-3", "3,-3", "-3,3", "0,3", "3,0", "-3,0", "1,-3", "-1,3")
+
+
+@SETTINGS
+@given(data=st.data())
+def test_every_tile_is_accounted_for_through_finds_and_reshuffles(data):
+    """Only the nine new tiles, some in the bag and the rest discarded; p1 finds up to eight of
+    them one by one (how many are in the bag, which tile, use or keep, where the Muon Source goes:
+    drawn by hypothesis): after every find each tile is in exactly one place -- the bag, the
+    discards, kept face down, or where using it put it -- and the bag is refilled from the
+    discards when it runs out."""
+    g = _start()
+    g.auto_chance = False
+    tiles = [t for t, k in NEW.items() for _ in range(k)]
+    in_bag = data.draw(st.integers(1, len(tiles)), label="in the bag")    # the rest discarded
+    _set(g, v__discovery_bag=tuple(tiles[:in_bag]), v__discovery_discards=tuple(tiles[in_bag:]))
+    finds = data.draw(st.integers(1, len(SPACES)), label="finds")
+    for i, h in enumerate(SPACES[:finds]):
+        _stage(g, h, "s315", ships=[(0, "interceptor")])
+        _set(g, **{f"v__discovery_at__{h}": True})
+        if i % 2 == 0:
+            if i:
+                g.play("p1 done")
+                g.play("p2 pass_turn")
+            g.play("p1 influence")
+        else:
+            g.play("p1 again")
+        g.play(f"p1 target {h}")
+        bag = g.get("discovery_bag")
+        g.play(f"chance discovery {data.draw(st.sampled_from(sorted(set(bag))), label='tile')}")
+        g.play(f"p1 use {str(data.draw(st.booleans(), label='use')).lower()}")
+        if g.state.pending and g.state.pending[0].label == "muon_class":
+            cls = data.draw(st.sampled_from(g.state.pending[0].options), label="class")
+            g.play(f"p1 muon_class {cls}")
+        discoveries_invariant(g)
+        held = len(g.get("discovery_bag")) + len(g.get("discovery_discards")) + g.get("discoveries_kept", 0)
+        assert held + sum(_placed(g, t) for t in NEW) == sum(NEW.values())
+
+
 @SETTINGS
 @given(data=st.data())
 def test_random_games_with_new_discoveries(data):

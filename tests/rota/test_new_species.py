@@ -437,3 +437,23 @@ def test_random_games_with_new_species_and_rare_technologies(data):
     g = play_random(data, (MODULE, "rare-technologies"), both, picks=_seat_new_species, money=12,
                     prefer=("shrine", "research", "tile", "row"))
     assert g.over
+
+
+# ---- with nine-players -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("picks,homes", [
+    (["terrans"] * 7 + ["exiles", "sentinels"], {"s234", "s237", "s235"}),
+    (["terrans"] * 8 + ["rho_indi"], {"s236", "s233", "s237"}),
+    (["lyra", "wardens", "keepers"] + ["terrans"] * 6, {"s238", "s233", "s235"})])
+def test_nine_players_spare_homes_leave_the_boards_in_play(picks, homes):
+    """With nine-players the Magellan sectors are spare Terran homes [X, nine-players]; never
+    one of a species in play nor the other side of a board in play."""
+    g = boardrules.new_game("eclipse", players=9, seed=1, modules=["nine-players", MODULE])
+    for p in range(9, 0, -1):
+        g.play(f"p{p} pick_species {picks[p - 1]}")
+    while g.state.pending and g.state.pending[0].label in ("rotation", "remove_cube"):
+        g.play(list(g.legal_actions())[0])
+    placed = {g.get("sector_at", index=g.get("home_hex", p)) for p in range(9)}
+    assert placed - {f"s{n}" for n in range(221, 233)} == homes
+    check_invariants(g)
+    new_species_invariant(g)

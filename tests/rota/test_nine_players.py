@@ -196,3 +196,18 @@ def test_a_nine_player_record_replays_exactly():
         g.play(legal[len(g.record.actions) % len(legal)])
     again = boardrules.load_game(g.save(), check=True)
     assert again.state == g.state
+
+
+@pytest.mark.parametrize("n, homeworlds", [(7, 2), (8, 1), (9, 0)])
+def test_homeworlds_fill_the_gaps_and_the_takeover_holds_the_centre(n, homeworlds):
+    """Seed: with 7-8 players Ancient homeworlds go on the 9-player layout's empty positions; the
+    Galactic Center takeover may be used at every count."""
+    g = boardrules.new_game("eclipse", players=n, seed=2,
+                            modules=[MODULE, "ancient-homeworlds", "galactic-center-takeover"])
+    for p in range(n, 0, -1):
+        g.play(f"p{p} pick_species terrans")
+    laid = sorted(_pos(h) for h in g.get("hexes")
+                  if g.get("sector_at", index=h) in ("s271", "s272", "s273", "s274"))
+    assert laid == sorted(G.galaxy_layout(n).homeworld_positions) and len(laid) == homeworlds
+    assert all(G.distance(pos) == 3 for pos in laid)
+    assert g.get("npcs", index="0,0") == (g.get("takeover_npc"),)

@@ -13,7 +13,7 @@ import boardrules
 from boardrules import Action, IllegalActionError
 from boardrules.runtime import Context
 from boardrules_eclipse import combat as C
-from boardrules_eclipse.primitives import _fleet, bombard_dice, move_options, ship_type
+from boardrules_eclipse.primitives import _fleet, move_options, ship_type
 from tests.eclipse.test_combat_play import FAR, NEAR, _end_actions, _stage
 from tests.eclipse.test_edge_cases import HOME, _set
 from tests.eclipse.test_invariants import check_invariants
@@ -49,7 +49,10 @@ def rare_invariant(g) -> None:
         assert len(places) == (g.ruleset.option("rare_tech_cap") or 10) + len(g.get("rare_box"))
     assert not set(g.get("tech_market")) & set(RARE)
     for p in range(g.players):
-        assert g.view(p)["values"].get(("v", "tech_aside"), ()) == g.get("tech_aside")
+        view = g.view(p)["values"]
+        assert view.get(("v", "tech_aside"), ()) == g.get("tech_aside")
+        if g.get("rare_box"):                    # the box under the cap stays hidden
+            assert view[("v", "rare_box")] == ("hidden", len(g.get("rare_box")))
         for t in g.get("techs", p):
             if t in RARE:
                 assert g.get("placed_row", p, index=t) in ("military", "grid", "nano")
@@ -294,15 +297,22 @@ def test_cloaking_device_needs_two_ships_to_pin_each():
 def test_neutron_absorber_stops_neutron_bombs_but_not_weak_population():
     """Seed: enemy Neutron Bombs do not affect you (your cubes are attacked with dice as
     usual); it does not cancel the Planta's population weakness."""
-    g = _start()
-    _stage(g, FAR, "s303", ships=[(0, "interceptor")], controller=1, cubes=("0:money",))
-    _give(g, 0, "tech_neutron_bombs")
-    dice = lambda: bombard_dice.fn(_ctx(g), FAR)   # noqa: E731
-    assert dice() == -1                                  # every cube dies without a roll
-    _give(g, 1, "tech_neutron_absorber")
-    assert dice() == 1                                   # the interceptor's ion cannon rolls
-    _set(g, v__species_of__1="planta")
-    assert dice() == -1                                  # weak population: still all die
+    def bombardment(absorber=False, planta=False):
+        """After combat: ``"rolls"`` when the bombardment rolls, else the cubes left."""
+        g = _start()
+        _stage(g, FAR, "s303", ships=[(0, "interceptor")], controller=1, cubes=("0:money",))
+        _give(g, 0, "tech_neutron_bombs")
+        if absorber:
+            _give(g, 1, "tech_neutron_absorber")
+        if planta:
+            _set(g, v__species_of__1="planta")
+        g.auto_chance = False
+        _end_actions(g)
+        d = g.state.pending[0]
+        return "rolls" if d.label == "rolls" else g.get("cubes", index=FAR)
+    assert bombardment() == ()                           # every cube dies without a roll
+    assert bombardment(absorber=True) == "rolls"         # the interceptor's ion cannon rolls
+    assert bombardment(absorber=True, planta=True) == () # weak population: still all die
 
 
 # ---- point defense, played --------------------------------------------------------------------------
@@ -485,7 +495,7 @@ def test_play_battles_agree_with_the_odds_calculator():
     att, dfn = _fleet(_ctx(g), FAR, 0), _fleet(_ctx(g), FAR, 1)
     assert dfn.point_defense and dfn.antimatter_splitter and dfn.distortion_shield
     p = C.combat_odds(att, dfn).win_probability("attacker")
-    runs = 500
+    runs = 900
     margin = 3 * (p * (1 - p) / runs) ** 0.5
     for missing in ALL_EFFECTS:           # the test can tell each effect
         g2 = _effects_battle(tuple(t for t in ALL_EFFECTS if t != missing))
@@ -519,3 +529,63 @@ def test_exact_odds_with_every_effect_and_monte_carlo_agree():
             q = exact.win_probability(side)
             assert 0.05 < q < 0.95
             assert abs(mc.win_probability(side) - q) <= 3 * mc.std_error(q), (pol, side)
+
+
+# ---- random games ----------------------------------------------------------------------------------------
+
+@SETTINGS
+@given(data=st.data())
+def test_random_games_with_rare_technologies(data):
+    """Random games with the module keep the base game's invariants and "at most one copy of
+    each rare technology is owned; rare tiles drawn aside are public"; the record replays."""
+    g = play_random(data, ("rare-technologies",), rare_invariant,
+                    prefer=("research_rare", "again_rare", "rare", "row", "carry", "missile"),
+                    money=data.draw(st.sampled_from([0, 40])))
+    assert g.over
+
+
+def test_a_record_with_the_module_replays_exactly():
+    """A whole game with the module (rare tiles bought, battles fought) saved and loaded with
+    legality checks gives the same state; the record names the module."""
+    rng = random.Random(5)
+    g = boardrules.new_game("eclipse", players=3, seed=5, modules=["rare-technologies"],
+                            options={"rounds": 4, "auto_combat": True},
+                            rules=[_rich_rules()])
+    bought = 0
+    while not g.over:
+        legal = list(g.legal_actions())
+        own = [a for a in legal if a.name in ("research_rare", "rare", "row")]
+        passing = [a for a in legal if a.name in ("pass_turn", "done")]
+        pool = own or (passing if passing and rng.random() < 0.3 else legal)
+        a = rng.choice(pool)
+        bought += a.name == "row"
+        g.play(a)
+    assert bought >= 3
+    text = g.save()
+    assert "rare-technologies" in text
+    again = boardrules.load_game(text, check=True)
+    assert again.state == g.state and again.scores() == g.scores()
+    rare_invariant(again)
+
+
+def _rich_rules():
+    from .common import _rich
+    return _rich(40)
+
+
+def test_a_split_antimatter_die_destroys_up_to_four_missiles():
+    """Seed: the splitter's damage may go to several targets "including missiles, if you also
+    have Point Defense": one antimatter point-defense die that hits destroys up to four."""
+    for tiles, landed in ((("tech_antimatter_splitter",), 0), ((), 3)):
+        g = _effects_battle(("tech_point_defense",) + tiles)
+        _set(g, v__blueprint__1__dreadnought=("antimatter_cannon", "hull", "hull", "hull",
+                                              "positron_computer", "zero_point_source", "nuclear_drive", "empty"))
+        _end_actions(g)
+        _roll(g, (6, 6, 6, 6))               # the two cruisers' four ion missiles all hit
+        _roll(g, (6,))                       # the dreadnought's one antimatter cannon hits
+        assert _damage(g) == landed, tiles
+    exact = lambda d: C.combat_odds(C.parse_fleet("1 cruiser(2/3/0/0; 1Y; 1Y 1Y 1Y 1Y)"),  # noqa: E731
+                                    C.parse_fleet(d), fractions=True)
+    split = exact("1 dreadnought(1/3/+5/0; 1R), +point-defense, +splitter")
+    plain = exact("1 dreadnought(1/3/+5/0; 1R), +point-defense")
+    assert split.win_probability("defender") > plain.win_probability("defender")

@@ -15,6 +15,8 @@ from .test_hives import hives_invariant
 from .test_new_discoveries import discoveries_invariant
 from .test_new_species import new_species_invariant
 from .test_rare_techs import rare_invariant
+from .test_variants import PreviewWatch, direction_invariant
+from .test_simultaneous import simultaneous_invariant
 from .test_warp_portals import warp_invariant
 
 # module -> its own invariant (one line each)
@@ -27,6 +29,9 @@ INVARIANTS = {
     "new-species": new_species_invariant,
     "rare-technologies": rare_invariant,
     "hives": hives_invariant,
+    "predictable-technology": PreviewWatch(),
+    "game-direction": direction_invariant,
+    "simultaneous": simultaneous_invariant,
 }
 MODULES = tuple(INVARIANTS)
 

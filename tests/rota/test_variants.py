@@ -39,15 +39,10 @@ def _play_round(g, direction=None):
 
 # ---- predictable-technology ------------------------------------------------------------------
 
-def _tech_tiles(g) -> int:
-    copies = g.get("tile_copies")
-    return sum(copies[_field(g, t, "cost") // 2 - 1] for t in _kind(g, "tech"))
-
-
 class PreviewWatch:
-    """The module's invariant: every technology tile is in one place (bag, supply, preview or a
-    player's rows), the preview never holds more than a Cleanup's count, and a Cleanup adds
-    exactly the previous preview to the supply."""
+    """The module's invariant: the preview never holds more than a Cleanup's count, and a Cleanup
+    adds exactly the previous preview to the supply (the base invariants count every tile, the
+    preview's with them)."""
 
     def __init__(self):
         self.last = None
@@ -55,12 +50,7 @@ class PreviewWatch:
     def __call__(self, g) -> None:
         if g.state.values.get(("f", "stage"), 0) < 1:
             return
-        n = g.players
-        start = sum(len(_field(g, g.get("species_of", p), "start_techs")) for p in range(n))
-        held = sum(len(g.get("techs", p)) for p in range(n)) - start
-        assert len(g.get("tech_bag")) + len(g.get("tech_market")) + len(g.get("tech_next")) + held \
-            == _tech_tiles(g)
-        assert len(g.get("tech_next")) <= g.get("techs_per_round")[n]
+        assert len(g.get("tech_next")) <= g.get("techs_per_round")[g.players]
         now = (g.get("round"), Counter(g.get("tech_market")), Counter(g.get("tech_next")))
         if self.last is not None and now[0] == self.last[0] + 1:
             assert now[1] == self.last[1] + self.last[2], "the Cleanup did not add the preview"
@@ -114,7 +104,10 @@ def direction_invariant(g) -> None:
 @given(st.data())
 @SETTINGS
 def test_random_games_with_game_direction(data):
-    play_random(data, ("game-direction",), direction_invariant, prefer=("direction",))
+    n = data.draw(st.integers(3, 6), label="players")
+    g = play_random(data, ("game-direction",), direction_invariant, players=n, prefer=("direction",),
+                    rounds=3)
+    assert any(" direction " in a for a in g.record.actions)      # the card was used
 
 
 def test_the_second_passer_chooses_counter_clockwise_order():
@@ -176,3 +169,69 @@ def test_small_galaxy_has_seven_ring_iii_hexes_and_only_three_players():
     for n in (2, 4, 6):
         with pytest.raises(PluginError, match="'small-galaxy' is for 3–3 players"):
             boardrules.new_game("eclipse", players=n, modules=["small-galaxy"])
+
+
+# ---- secret-homeworlds -------------------------------------------------------------------------
+
+HOMEWORLDS = ("s271", "s272", "s273", "s274")
+
+
+def secret_invariant(g) -> None:
+    """The homeworlds shuffled in (the option's count) are each in the ring-II stack or on one
+    ring-II hex, never on a start position at setup, the others nowhere; a cruiser lies only on a
+    laid homeworld, and while it lives nobody controls the hex."""
+    if g.state.values.get(("f", "stage"), 0) < 1:
+        return
+    secret = g.get("secret_homeworld_tiles")
+    assert len(secret) == g.ruleset.options["secret_homeworlds"].default
+    laid = {g.get("sector_at", index=h): h for h in g.get("hexes")
+            if g.get("sector_at", index=h) in HOMEWORLDS}
+    stacked = [s for s in g.get("stack_middle") if s in HOMEWORLDS]
+    assert sorted([*laid, *stacked]) == sorted(secret) or set(laid) | set(stacked) <= set(secret)
+    assert len(stacked) == len(set(stacked)) and not set(stacked) & set(laid)
+    for s, h in laid.items():
+        q, r = (int(x) for x in h.split(","))
+        assert max(abs(q), abs(r), abs(q + r)) == 2, (s, h)
+    for h in g.get("hexes"):
+        live = g.get("homeworld_cruiser", index=h)
+        if live is not None:
+            assert g.get("sector_at", index=h) in laid and live in g.get("npcs", index=h)
+            assert g.get("controller", index=h) is None, f"a disc on {h}, whose cruiser lives"
+
+
+@given(st.data())
+@SETTINGS
+def test_random_games_with_secret_homeworlds(data):
+    play_random(data, ("secret-homeworlds",), secret_invariant, prefer=("explore", "space"))
+
+
+def test_secret_homeworlds_go_into_the_ring_ii_stack_not_the_start_positions():
+    g = _start(["secret-homeworlds"], n=2, seed=1)
+    secret = g.get("secret_homeworld_tiles")
+    assert len(secret) == 2 and set(secret) <= set(HOMEWORLDS)
+    assert set(secret) <= set(g.get("stack_middle"))
+    assert not any(g.get("sector_at", index=h) in HOMEWORLDS for h in g.get("hexes"))   # base layout
+    assert g.view(0)["values"][("v", "stack_middle")] == ("hidden", 13)
+    assert g.view(0)["values"][("v", "secret_homeworld_tiles")] == ("hidden", 2)   # which: secret
+    three = boardrules.new_game("eclipse", players=2, seed=1, modules=["secret-homeworlds"],
+                                options={"secret_homeworlds": 4})
+    for p in (2, 1):
+        three.play(f"p{p} pick_species terrans")
+    assert len(three.get("secret_homeworld_tiles")) == 4
+
+
+def test_an_explored_homeworld_brings_its_cruiser_and_refuses_a_disc():
+    g = _start(["secret-homeworlds"], n=2, seed=1)
+    tile = g.get("secret_homeworld_tiles")[0]
+    g.auto_chance = False
+    g.play("p1 explore")
+    g.play("p1 space 2,-1")
+    g.play(f"chance sector {tile}")
+    rotation = g.state.pending[0].options[0]
+    g.play(f"p1 rotation {rotation}")
+    cruiser = g.get("homeworld_cruiser", index="2,-1")
+    assert cruiser is not None and g.get("npcs", index="2,-1") == (cruiser,)
+    assert g.get("discovery_at", index="2,-1")
+    assert [str(a) for a in g.legal_actions()] == ["p1 claim"]     # declining only: the cruiser lives
+    assert g.get("controller", index="2,-1") is None
+    secret_invariant(g)

@@ -137,10 +137,9 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
         """At a chance node, each outcome with its weight (else None): a bag's copies
         counted, other options once each; a roll of more than :data:`MAX_ROLLS` outcomes as
         that many rolls sampled from the game's seed and move number."""
-        pending = self.game.state.pending
-        if not pending or pending[0].player != CHANCE:
+        decision = self.game.chance_due()
+        if decision is None:
             return None
-        decision = pending[0]
         values: Any
         if decision.bag is not None:
             values = self.game.get(decision.bag)

@@ -24,8 +24,7 @@ def sample_chance(game, rng) -> int:
     generator makes: a die roll, a uniform pick from a bag's contents or from the options);
     return how many were played."""
     n = 0
-    while game.state.pending and game.state.pending[0].player == CHANCE:
-        d = game.state.pending[0]
+    while (d := game.chance_due()) is not None:
         if isinstance(d.options, Dice):
             value = d.options.sample(rng)
         elif d.bag is not None:

@@ -42,9 +42,8 @@ class GreedyBot:
         """The evaluation after ``action`` and the greedy answers to the decisions it leaves
         ``player`` (the game is as before afterwards)."""
         try_action(game, action, self.rng)
-        pending = game.state.pending
-        nexts = (list(game.legal_actions(player))
-                 if follow and not game.over and pending and pending[0].player == player else ())
+        nexts = (list(game.legal_actions(player)) if follow and not game.over and any(
+            d.player == player for d in game.decisions_due()) else ())
         value = (self._best(game, nexts, player, evaluate, follow - 1)[1] if nexts
                  else evaluate(game, player))
         game.undo()

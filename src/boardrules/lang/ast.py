@@ -519,7 +519,7 @@ class TurnsStep:
     name: str
     order: object  # ("named", str) | ("reverse", str) | ("by", Expr)
     mode: str
-    rules: tuple[tuple[str, tuple[str, ...]], ...]  # ((kind, (action names...)), ...)
+    rules: tuple[tuple[object, ...], ...]  # ((kind, (action names...), span), ...); ("lanes", Expr, span)
     span: Span = _span()
 
 

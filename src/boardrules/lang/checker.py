@@ -28,6 +28,8 @@ CORE_PROPERTIES = {
 TURN_MODES = {"once", "until_pass", "until_all_pass", "simultaneous"}
 TURN_ORDERS = {"seat", "snake"}
 TURN_RULES = {"main", "free"}
+# modes in which 'lanes' (interleaved turns, docs/language.md) may be used
+LANE_MODES = {"until_pass", "until_all_pass"}
 # Names every rule can use; each is documented in docs/language.md.
 BUILTIN_NAMES = {
     "me": "player", "players": "list:player", "others": "list:player", "hexes": "list:hex",
@@ -36,12 +38,15 @@ BUILTIN_NAMES = {
 # Events the engine raises itself (docs/plugins.md#events), beside those a game declares:
 # name -> ((parameter, type), ...).
 BUILTIN_EVENTS = {
+    "action_begins": (("p", "player"), ("action", "text")),
     "action_taken": (("p", "player"), ("action", "text")),
     "advanced": (("p", "player"), ("track", "text"), ("level", "int")),
     "round_begins": (("n", "int"),),
     "round_ends": (("n", "int"),),
     "step_begins": (("step", "text"),),
     "step_ends": (("step", "text"),),
+    "turn_begins": (("p", "player"),),
+    "turn_ends": (("p", "player"),),
 }
 # name -> (min args, max args, result type)
 BUILTIN_FUNCTIONS = {
@@ -51,7 +56,7 @@ BUILTIN_FUNCTIONS = {
     "without": (2, 2, "list:any"), "position": (2, 2, "int"), "kind_of": (1, 1, "text"),
     "dice": (1, 1, "list:any"), "field": (2, 2, "any"), "first": (1, 1, "any"),
     "sorted": (1, 1, "list:any"), "unique": (1, 1, "list:any"),
-    "without_one": (2, 2, "list:any"),
+    "without_one": (2, 2, "list:any"), "lane_of": (1, 1, "int"),
 }
 
 
@@ -656,7 +661,20 @@ class Checker:
                 if step.mode not in TURN_MODES:
                     self.err(step, f"unknown turn mode '{step.mode}'",
                              did_you_mean(step.mode, TURN_MODES) or "use " + ", ".join(sorted(TURN_MODES)))
+                lanes = [r for r in step.rules if r[0] == "lanes"]
+                for _, expr, span in lanes:
+                    self.expr(expr, self._root())
+                    if step.mode not in LANE_MODES:
+                        self.err(attrs.evolve(A.NoneLit(), span=span),
+                                 f"'lanes' needs a turn mode where turns go round: "
+                                 f"{' or '.join(sorted(LANE_MODES))}, not '{step.mode}'")
+                if len(lanes) > 1:
+                    self.err(attrs.evolve(A.NoneLit(), span=lanes[1][2]),
+                             f"step '{step.name}' has more than one 'lanes'",
+                             "one 'lanes' rule gives the players who start every lane")
                 for rule_kind, names, span in step.rules:
+                    if rule_kind == "lanes":
+                        continue
                     node = attrs.evolve(A.NoneLit(), span=span)
                     if rule_kind not in TURN_RULES:
                         self.err(node, f"unknown turn rule '{rule_kind}'",

@@ -462,6 +462,9 @@ class _ToAst(Transformer[Token, tuple[object, ...]]):
     def turn_rule(self, meta: Meta, c: list[Any]) -> Any:
         return (str(c[0]), tuple(str(x) for x in c[1:]), self._span(meta))
 
+    def lanes_rule(self, meta: Meta, c: list[Any]) -> Any:
+        return ("lanes", c[0], self._span(meta))
+
     # --- statements ---
     def body(self, meta: Meta, c: list[Any]) -> Any:
         return c[0] if isinstance(c[0], A.Block) else A.Block(stmts=(c[0],), span=self._span(meta))

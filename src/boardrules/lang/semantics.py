@@ -256,6 +256,14 @@ def _held(ctx, kind):
     return tuple(e for e in names if (w[k] if (k := ("o", e)) in w else base.get(k)) == me)
 
 
+def _lane_of(ctx, p):
+    """The lane (0, 1, ...) whose turn ``p`` is taking in a ``lanes`` step, else none."""
+    for i, lane in enumerate(ctx.get(("f", "lanes")) or ()):
+        if lane[1] == p:
+            return i
+    return None
+
+
 def _table_after(ctx, p):
     n = ctx.nplayers
     return tuple((p + i) % n for i in range(1, n))
@@ -301,6 +309,7 @@ BUILTIN_FUNCTIONS = {
     "held": _held,
     "owner": _owner,
     "passed": lambda ctx, p: p in (ctx.get(("f", "passed")) or ()),
+    "lane_of": _lane_of,
     "table_after": _table_after,
     "without": lambda ctx, lst, x: tuple(y for y in domain(ctx, lst) if y != x),
     "position": _position,
