@@ -1169,7 +1169,7 @@ def volley_misses(ctx, rolls):
         raise ctx.violation(f"this volley rolls {len(dice)} dice, got {len(rolls)}")
     faces = eng.faces(act, b["state"][1 - act.side], b["stage"] == 0)
     missed = [i for i, r in enumerate(rolls) if not faces[r - 1]]
-    return sorted(missed, key=lambda i: (-dice[i], i))
+    return tuple(sorted(missed, key=lambda i: (-dice[i], i)))
 
 
 @primitive("volley_reroll", effect=True, i="int", face="int")
