@@ -53,7 +53,9 @@ class PreviewWatch:
             return
         assert len(g.get("tech_next")) <= g.get("techs_per_round")[g.players]
         now = (g.get("round"), Counter(g.get("tech_market")), Counter(g.get("tech_next")))
-        if self.last is not None and now[0] == self.last[0] + 1:
+        # The action that runs a Cleanup changes the preview; the round may only advance later
+        # (a decision of another module, e.g. game-direction's card, comes between).
+        if self.last is not None and now[2] != self.last[2]:
             assert now[1] == self.last[1] + self.last[2], "the Cleanup did not add the preview"
         self.last = now
 
