@@ -56,9 +56,10 @@ def draw_modules(game: str, players: int, pick: Pick) -> tuple:
     available = plugins.modules(game)
     rest = sorted(available)
     request: list = []
-    if players > plugins.game_spec(game).players[1]:   # a count only a module allows: it is on
+    top = plugins.game_spec(game).players[1]
+    if players > top:       # a count only a module widening the game's allows: that one is on
         request = [n for n in rest if available[n].players
-                   and available[n].players[0] <= players <= available[n].players[1]][:1]
+                   and top < available[n].players[0] <= players <= available[n].players[1]][:1]
         rest = [n for n in rest if n not in request]
     while rest:
         name = rest.pop(pick(len(rest)))
