@@ -23,6 +23,7 @@ from boardrules.ruleset import build_ruleset
 from tests.core.test_properties import check_invariants as harvest_invariants
 from tests.eclipse.test_invariants import check_invariants as eclipse_invariants
 from tests.gaia.test_invariants import check_all as gaia_invariants
+from tests.rota.test_together import INVARIANTS as MODULE_INVARIANTS   # Eclipse's modules'
 
 Pick = Callable[[int], int]
 MAX_ACTIONS = 6000
@@ -45,8 +46,7 @@ def invariants(game: str):
 
 def with_module_invariants(check, modules):
     """``check`` and the own invariants of the modules in ``modules`` that have one."""
-    from tests.rota.test_together import INVARIANTS as own   # (Eclipse's modules)
-    extra = [own[m] for m in modules if m in own]
+    extra = [MODULE_INVARIANTS[m] for m in modules if m in MODULE_INVARIANTS]
     return check if not extra else (lambda g: (check(g), *(f(g) for f in extra)))
 
 
