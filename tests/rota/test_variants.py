@@ -47,8 +47,11 @@ class PreviewWatch:
 
     def __init__(self):
         self.last = None
+        self.game = None
 
     def __call__(self, g) -> None:
+        if g is not self.game:          # one watch serves game after game (the all-modules table)
+            self.game, self.last = g, None
         if g.state.values.get(("f", "stage"), 0) < 1:
             return
         assert len(g.get("tech_next")) <= g.get("techs_per_round")[g.players]
