@@ -512,15 +512,15 @@ def test_a_carrier_with_room_loads_more_on_a_later_activation():
     """Seed: "up to two" per bay: one aboard from home, one more loaded at the next hex."""
     g = _bay_game()
     _to_center(g)
-    _set(g, **{f"v__ships__{NEAR}": ((0, "interceptor"),)})
+    _set(g, **{f"v__ships__{NEAR}": ((0, "interceptor"),) * 2})
     g.play("p1 move")
     g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
     g.play("p1 carry 1")
     g.play("p1 again")
     g.play(f"p1 fly cruiser@{NEAR}>{CENTER}")
-    assert list(g.state.pending[0].options) == [1]      # room 2 - 1 aboard
+    assert list(g.state.pending[0].options) == [1]      # room 2 - 1 aboard (two could leave)
     g.play("p1 carry 1")
-    assert _aboard(g) == {(CENTER, "cruiser"): 2} and _total(g) == 4
+    assert _aboard(g) == {(CENTER, "cruiser"): 2} and _on_board(g, NEAR) == 1 and _total(g) == 5
     bay_invariant(g)
 
 
@@ -644,9 +644,13 @@ def test_random_moves_with_interceptor_bays(data):
             break
         own = [a for a in legal if a.name in prefer]
         pool = own if own and data.draw(st.integers(0, 3)) else legal
-        g.play(pool[data.draw(st.integers(0, len(pool) - 1))])
+        a = pool[data.draw(st.integers(0, len(pool) - 1))]
+        before = [_total(g, p) for p in range(g.players)]
+        g.play(a)
         check_invariants(g)
         bay_invariant(g)
+        if a.name in ("fly", "carry", "get_out", "spot", "n", "again"):   # moving: none made or lost
+            assert [_total(g, p) for p in range(g.players)] == before, a
     again = boardrules.load_game(g.save(), check=True)
     assert again.state == g.state
 
