@@ -56,9 +56,10 @@ def draw_modules(game: str, players: int, pick: Pick) -> tuple:
     available = plugins.modules(game)
     rest = sorted(available)
     request: list = []
-    if players > plugins.game_spec(game).players[1]:   # a count only a module allows: it is on
+    top = plugins.game_spec(game).players[1]
+    if players > top:       # a count only a module widening the game's allows: that one is on
         request = [n for n in rest if available[n].players
-                   and available[n].players[0] <= players <= available[n].players[1]][:1]
+                   and top < available[n].players[0] <= players <= available[n].players[1]][:1]
         rest = [n for n in rest if n not in request]
     while rest:
         name = rest.pop(pick(len(rest)))
@@ -93,15 +94,20 @@ def draw_example(game: str, pick: Pick, *, short: bool) -> dict:
 def refusal(game: str, *, players, modules, options) -> str | None:
     """Why ``game`` must refuse to start with these modules, or None when it must start.
 
-    Gaia Project: every faction comes from a module (the standard 14 from ``factions``, on by
-    default, a third party's from its own); without a faction module the ruleset is refused
-    (``PluginError``), and factions of fewer colours than players refuse the start."""
-    if game != "gaia-project":
-        return None
+    Any game: a player count outside the ruleset's range (a module widens it, e.g. Eclipse's
+    ``nine-players``: without it 7 players are refused, ``ValueError``). Gaia Project: every
+    faction comes from a module (the standard 14 from ``factions``, on by default, a third
+    party's from its own); without a faction module the ruleset is refused (``PluginError``),
+    and factions of fewer colours than players refuse the start."""
     try:
         rs = build_ruleset(game, modules=modules, options=options)
     except PluginError:
-        return "needs factions"
+        return "needs factions" if game == "gaia-project" else "refused"
+    lo, hi = rs.players
+    if not lo <= players <= hi:
+        return f"is for {lo}–{hi} players, not {players}"
+    if game != "gaia-project":
+        return None
     homes = {rs.entities[f].fields["home"] for f in rs.by_kind.get("faction", ())}
     return "fewer colours" if len(homes) < players else None
 
@@ -112,7 +118,7 @@ def play_example(game: str, pick: Pick, *, players, modules, seed, options, undo
     expected = refusal(game, players=players, modules=modules, options=options)
     try:
         g = boardrules.new_game(game, players=players, seed=seed, modules=modules, options=options)
-    except BoardrulesError as err:
+    except (BoardrulesError, ValueError) as err:
         assert expected is not None and expected in str(err), f"refused: {err}"
         return None
     assert expected is None, f"started although it {expected}"

@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 from boardrules import plugins
 from boardrules.ruleset import _build
 from tests.combinations import draw_example, play_example
+import tests.rota.test_together  # noqa: F401  (the modules' invariants, with their own @given
+                                 # tests, are imported before any property runs: no nested @given)
 
 STRESS = int(os.environ.get("BOARDRULES_STRESS", "1"))
 EXAMPLES = {"harvest": 10, "gaia-project": 2, "eclipse": 2}

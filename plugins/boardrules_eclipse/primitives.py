@@ -762,6 +762,17 @@ def battle_attackers(ctx, h):
     return ()
 
 
+@primitive("entry_rank", returns="int", h="hex", p="player")
+def entry_rank(ctx, h, p):
+    """``p``'s place, from 0, in the order of entry of the allied side ``p`` fought on in hex
+    ``h`` this round (``battles_fought``; the largest such side when there were several); 0 for
+    a side of one player or when ``p`` fought no battle there. Orders the allies' reputation
+    draws [seed, alliances: "in order of entry into the hex"]."""
+    sides = [side for hex_, att, dfn in (_v(ctx, "battles_fought") or ()) if hex_ == h
+             for side in (att, dfn) if isinstance(side, tuple) and p in side]
+    return max(sides, key=len).index(p) if sides else 0
+
+
 @primitive("next_battle_hex", returns="hex")
 def next_battle_hex(ctx):
     """The hex where enemies still have to fight with the highest sector ``number``, or none:
@@ -1123,6 +1134,55 @@ def battle_roll(ctx, rolls):
         b.update(hits=tuple(tuple(h) for h in hits), status="assign")
         _settle_hits(eng, b, act)
     _set(ctx, "battle", (), _freeze(b))
+
+
+@primitive("volley_roller", returns="player")
+def volley_roller(ctx):
+    """The player whose ships roll the volley now due (cannons or missiles; ``"ready"``), or
+    none: NPC dice, a point-defense roll, or no volley due. The base battle flow emits
+    ``volley_rolled(h, p)`` for this player's dice before they are applied (docs/eclipse.md,
+    "Events and extension points")."""
+    b = _v(ctx, "battle")
+    if not b:
+        return None
+    b = dict(b)
+    if b["status"] != "ready" or b.get("pd") == "roll":
+        return None
+    owner = _owner(ctx, b, _current_act(_engine(ctx, b), b))
+    return None if owner == NPC else owner
+
+
+@primitive("volley_misses", returns="list:int", rolls="any")
+def volley_misses(ctx, rolls):
+    """The dice of the volley now due that hit no enemy ship with the faces ``rolls`` (one face
+    1-6 per die, in fleet order): their indices from 0, the largest damage first (then by
+    index). A 1 always misses, a 6 always hits, else face + computer - shield >= 6 against
+    some living enemy type (Distortion Shield against missiles counted) [S rules p.20 via BGG].
+    A violation when no volley is due or the counts differ."""
+    b = _thaw(ctx)
+    if b["status"] != "ready" or b.get("pd") == "roll":
+        raise ctx.violation("no volley is due")
+    eng = _engine(ctx, b)
+    act = _current_act(eng, b)
+    dice = _volley_dice(eng, b, act)
+    if len(rolls) != len(dice):
+        raise ctx.violation(f"this volley rolls {len(dice)} dice, got {len(rolls)}")
+    faces = eng.faces(act, b["state"][1 - act.side], b["stage"] == 0)
+    missed = [i for i, r in enumerate(rolls) if not faces[r - 1]]
+    return tuple(sorted(missed, key=lambda i: (-dice[i], i)))
+
+
+@primitive("volley_reroll", effect=True, i="int", face="int")
+def volley_reroll(ctx, i, face):
+    """Set die ``i`` (from 0) of the volley's dice ``volley_rolls`` to ``face`` (1-6): a
+    re-roll's outcome, before the dice are applied. A violation naming the die otherwise."""
+    rolls = list(_v(ctx, "volley_rolls") or ())
+    if not 0 <= i < len(rolls):
+        raise ctx.violation(f"the volley has no die {i + 1} (it rolled {len(rolls)})")
+    if not 1 <= face <= 6:
+        raise ctx.violation(f"a die shows 1-6, not {face}")
+    rolls[i] = face
+    _set(ctx, "volley_rolls", (), tuple(rolls))
 
 
 def _hit_choices(eng, b, act) -> list:

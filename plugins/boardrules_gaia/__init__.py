@@ -26,6 +26,7 @@ def boardrules_games():
 @hookimpl
 def boardrules_modules():
     """The site's variants as modules (docs/gaia-project.md, "Variants")."""
+    from .module_export import AUCTION, RANDOM_FACTIONS
     from .primitives import xshape_deal_map
 
     def module(name, title, description, **kw):
@@ -33,10 +34,10 @@ def boardrules_modules():
 
     return [
         module("auction", "Auction", "factions are auctioned for victory points (both of the site's forms)",
-               conflicts=("random-factions",)),
+               conflicts=("random-factions",), extras=AUCTION),
         module("random-factions", "Random factions",
                "each player is dealt a faction board at random and chooses a side (seed 002)",
-               conflicts=("auction",)),
+               conflicts=("auction",), extras=RANDOM_FACTIONS),
         module("xshape", "X-shape map", "the site's x-shape layout: sectors 1-8 for any player count",
                primitives=(xshape_deal_map,)),
     ]

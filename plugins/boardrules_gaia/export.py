@@ -21,14 +21,21 @@ Action kinds translated (the rest raise :class:`ExportError` naming the action):
 ``rescore``, ``bowls``), free conversions (``convert``), reactions (``leech``, ``income``),
 ``done`` and the setup chance draws; and the actions of the modules in force that contribute
 lines (:data:`EXPORT_KEY` in their ``ModuleSpec.extras``: the ``factions`` module gives its
-factions' actions and decisions). Not translated: the auction and random-factions modules'
-actions.
+factions' actions and decisions; the ``auction`` and ``random-factions`` modules theirs,
+:mod:`.module_export`).
 
 A module's contribution, ``ModuleSpec(..., extras={EXPORT_KEY: {...}})``, has the keys (each
 optional): ``lines``, action name -> ``fn(args) -> str | None`` (the command; None: nothing is
 written, the site's default); ``own_lines``, actions the site writes on lines of their own;
 ``turn_ends``, actions that end the player's turn part without a ``done``; ``names``, engine
-name -> the site's name of a tile in the final state (a federation token).
+name -> the site's name of a tile in the final state (a federation token); ``picks``, actions
+that choose the seat's faction (``args[0]``, written ``faction X``; the seat goes by it
+afterwards); ``by_seat``, actions written by seat while the factions are not settled (an
+auction: the seats go by their final factions from the first other action on); ``amends``,
+action name -> ``fn(last_command, args) -> str`` that rewrites the player's last command on the
+line (a bid completes ``faction X`` to ``bid X N``); ``options``, ``fn(ruleset) -> dict`` of
+site options the export adds; ``setup``, ``fn(draws) -> dict`` of entries for the file's
+``setup`` (``draws``: chance label -> the outcomes in order).
 """
 
 from __future__ import annotations
@@ -60,6 +67,8 @@ ADV_SLOTS = tuple(f"adv-{t}" for t in TRACK_ORDER)
 TURN_ENDS = ("pick_faction", "place_mine", "pick_booster", "pass_round", "pass_last")
 # answers the site writes on lines of their own (income order, Gaia phase: §2.3)
 OWN_LINES = ("income",)
+# actions that choose the seat's faction (args[0]): the seat goes by that faction afterwards
+PICKS = ("pick_faction",)
 #: The key of a module's export contribution in ``ModuleSpec.extras`` (module docstring).
 EXPORT_KEY = "gaia-project.export"
 
@@ -72,6 +81,11 @@ class _Notation:
         self.own = set(OWN_LINES)
         self.ends = set(TURN_ENDS)
         self.names: dict = {}
+        self.picks = set(PICKS)
+        self.by_seat: set = set()
+        self.amends: dict = {}
+        self.options: list = []
+        self.setup: list = []
         specs = plugins.modules(rs.game)
         for m in rs.modules:
             extra = specs[m].extras.get(EXPORT_KEY, {}) if m in specs else {}
@@ -79,6 +93,11 @@ class _Notation:
             self.own.update(extra.get("own_lines", ()))
             self.ends.update(extra.get("turn_ends", ()))
             self.names.update(extra.get("names", {}))
+            self.picks.update(extra.get("picks", ()))
+            self.by_seat.update(extra.get("by_seat", ()))
+            self.amends.update(extra.get("amends", {}))
+            self.options += [extra["options"]] if "options" in extra else []
+            self.setup += [extra["setup"]] if "setup" in extra else []
 
 
 class ExportError(ValueError):
@@ -141,16 +160,27 @@ def export_game(game: Game) -> dict:
         if p == CHANCE:
             draws.setdefault(name, []).append(args[0])
             continue
+        if notation.by_seat and name not in notation.by_seat and None in factions:
+            # the lines before were written by seat (an auction); the seats go by their factions now
+            out.close(False)
+            for q in range(n):
+                f = game.get("myfaction", q)
+                factions[q] = factions[q] or (site_faction(f) if f else None)
         out.next_kind = name if name in notation.own else None
         if name == DONE:
             if out.actor == p:
                 out.close(True)
             continue
-        if name in notation.lines:
+        if name in notation.amends:  # completes the player's last command (an auction's bid)
+            if out.actor != p or not out.cmds:
+                raise ExportError(f"action {i - 1} '{game.record.actions[i - 1]}': "
+                                  f"nothing to complete on the line")
+            out.cmds[-1] = notation.amends[name](out.cmds[-1], args)
+        elif name in notation.lines:
             cmd = notation.lines[name](args)
             if cmd is not None:
                 out.add(p, cmd)
-        elif name == "pick_faction":  # written by the seat, which then goes by the faction
+        elif name in notation.picks:  # written by the seat, which then goes by the faction
             out.add(p, f"faction {site_faction(args[0])}")
             factions[p] = site_faction(args[0])
         elif name == "pick_booster":
@@ -191,7 +221,12 @@ def export_game(game: Game) -> dict:
         if name in notation.ends or name == "leech":
             out.close(False)
     out.close(False)
-    return _document(game, draws, factions, out, notation.names)
+    doc = _document(game, draws, factions, out, notation.names)
+    for fn in notation.options:
+        doc["options"].update(fn(rs))
+    for fn in notation.setup:
+        doc["setup"].update(fn(draws))
+    return doc
 
 
 def _slot(draws: dict, tile: str) -> str:

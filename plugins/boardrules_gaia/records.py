@@ -76,6 +76,9 @@ class Setup:
     hexes: tuple[MapHex, ...]
     tiles: Tiles
     consumes_leading_moves: int
+    #: the faction boards dealt to the seats by the module ``random-factions`` (home planet
+    #: letters, seat order; ``dealtBoards``, written by our export only), else empty
+    dealt_boards: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -264,7 +267,7 @@ def load_record(path: str | Path) -> Record:
     )
     n_lead = int(_get(setup_d, "consumesLeadingMoves", where + ".setup"))
     tiles = _tiles(_get(setup_d, "tiles", where + ".setup"), where + ".setup.tiles")
-    setup = Setup(placement, hexes, tiles, n_lead)
+    setup = Setup(placement, hexes, tiles, n_lead, tuple(str(b) for b in setup_d.get("dealtBoards", ())))
 
     raw = tuple(_get(data, "moves", where))
     clean = tuple(_get(data, "moves_clean", where))

@@ -58,7 +58,7 @@ from boardrules.runtime import CHANCE, MAX_STEPS
 from . import geometry as G
 from . import notation as N
 from .records import Record, load_record
-from .site_options import check_site_options, site_modules
+from .site_options import check_site_options, site_module_options, site_modules
 
 GAME = "gaia-project"
 
@@ -185,9 +185,11 @@ def new_replay_game(record: Record, lenient: bool = False, max_steps: int = MAX_
     options = {"fixed_map": map_option(record)}
     if lenient:
         options["lenient_no_effect"] = True
-    if record.options.get("auction"):
-        options["auction_form"] = record.options["auction"]
-    rs = build_ruleset(GAME, modules=site_modules(record.options), options=options)
+    options.update(site_module_options(record.options))
+    modules = site_modules(record.options)
+    if record.setup.dealt_boards and "random-factions" not in modules:  # our export's deal
+        modules = (*modules, "random-factions")
+    rs = build_ruleset(GAME, modules=modules, options=options)
     return Game(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
 
 
@@ -208,7 +210,8 @@ class Replayer:
         self.auction = "auction" in self.game.ruleset.modules
         if self.random_factions:  # the board dealt to each seat: its faction's home planet
             ents = self.game.ruleset.entities
-            self.outcomes["board"] = [ents[f.replace("-", "_")].fields["home"] for f in record.factions]
+            self.outcomes["board"] = list(record.setup.dealt_boards) or \
+                [ents[f.replace("-", "_")].fields["home"] for f in record.factions]
         self.tiles = dict(record.setup.tiles.tech)
         self.tiles.update(record.setup.tiles.adv_tech)
         self.income_plan: dict[int, list] = {}

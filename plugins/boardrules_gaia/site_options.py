@@ -12,7 +12,9 @@ Supported today (the rules are the same as the base game, or the difference is i
   the layout's centres, :func:`.geometry.layout_centres`); ``map``: an explicit sector list;
 * ``advancedRules`` (the last player rotates sectors before the faction choice: the ``rotate``
   lines of the setup), ``creator`` and ``noFedCheck`` (user interface only);
-* ``factionVariant: "standard"`` with ``factionVariantVersion`` 0 or absent;
+* ``factionVariant``: ``"standard"`` (version 0), ``"more-balanced"`` (version 0: the module
+  ``more-balanced``) and ``"beta"`` (versions 0-2, the newest 2 when absent: the module ``beta``
+  with its option ``beta_version``); an unknown version is refused naming it;
 * ``auction`` ``"choose-bid"`` / ``"bid-while-choosing"``: the module ``auction`` with that
   ``auction_form``;
 * ``randomFactions``: the module ``random-factions`` (the site deals each player one faction;
@@ -20,8 +22,8 @@ Supported today (the rules are the same as the base game, or the difference is i
 
 :func:`site_modules` names the modules a record's options switch on.
 
-Refused: ``auction: true`` (a legacy value whose form depends on the engine version), the ``"more-balanced"`` and ``"beta"`` faction boards,
-``frontiers``, ``lostFleet``, ``customBoardSetup``, ``flexibleFederations``, the ``"balanced"``
+Refused: ``auction: true`` (a legacy value whose form depends on the engine version), other
+faction boards or versions, ``frontiers``, ``lostFleet``, ``customBoardSetup``, ``flexibleFederations``, the ``"balanced"``
 layout, and any option name the site's engine does not define.
 """
 
@@ -34,7 +36,8 @@ from boardrules.errors import NotationError
 
 from . import geometry as G
 
-__all__ = ["UnsupportedOption", "check_site_options", "site_modules", "SITE_OPTIONS", "AUCTION_FORMS"]
+__all__ = ["UnsupportedOption", "check_site_options", "site_modules", "site_module_options", "SITE_OPTIONS",
+           "AUCTION_FORMS"]
 
 #: Every option name of the site's engine (``EngineOptions``), supported or not.
 SITE_OPTIONS: frozenset[str] = frozenset({
@@ -50,9 +53,15 @@ _REFUSED_WHEN_SET = {
     "customBoardSetup": "a custom board setup (the last player lays the whole map) is not supported",
     "flexibleFederations": "flexible federations (not the shortest route) are not supported",
 }
-_FACTION_BOARDS = {"standard": (0,)}
+#: faction board variant -> the versions we play (the modules ``more-balanced`` and ``beta``).
+_FACTION_BOARDS = {"standard": (0,), "more-balanced": (0,), "beta": (0, 1, 2)}
+#: The version the site's engine plays when a record gives none: its newest
+#: (``latestVariantVersion``, engine/src/faction-boards/index.ts).
+NEWEST_VERSION = {"standard": 0, "more-balanced": 0, "beta": 2}
+#: faction board variant -> the module that plays it.
+BOARD_MODULES = {"more-balanced": "more-balanced", "beta": "beta"}
 #: The site's auction forms (``AuctionVariant``), played by the module ``auction``.
-AUCTION_FORMS = ("choose-bid", "bid-while-choosing")  # faction board variant -> board versions we play
+AUCTION_FORMS = ("choose-bid", "bid-while-choosing")
 
 
 class UnsupportedOption(NotationError):
@@ -112,4 +121,21 @@ def site_modules(options: Mapping[str, Any]) -> tuple[str, ...]:
         out.append("random-factions")
     if (options.get("layout") or "standard") == "xshape":
         out.append("xshape")
-    return tuple(out)
+    board = BOARD_MODULES.get(options.get("factionVariant") or "standard")
+    if board:
+        out.append(board)
+    return tuple(sorted(out))
+
+
+def site_module_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of our modules that a record's (supported) options set: ``auction_form`` for
+    the auction, ``beta_version`` for the beta boards (the record's ``factionVariantVersion``, or
+    the site engine's newest when it gives none, ``rules/gaia-notation.md`` §2.3)."""
+    out: dict[str, Any] = {}
+    if options.get("auction"):
+        out["auction_form"] = options["auction"]
+    variant = options.get("factionVariant") or "standard"
+    if variant == "beta":
+        version = options.get("factionVariantVersion")
+        out["beta_version"] = NEWEST_VERSION[variant] if version is None else version
+    return out

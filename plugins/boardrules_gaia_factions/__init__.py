@@ -17,7 +17,17 @@ NAME = "factions"
 
 @hookimpl
 def boardrules_modules():
-    from .export import EXPORT
+    from .export import BALANCED_EXPORT, BETA_EXPORT, EXPORT
+    modules = rule_files_dir(__file__).parent / "modules"
     return [ModuleSpec(NAME, "gaia-project", (rule_files_dir(__file__) / "factions.rules",),
                        "the 14 standard factions with their abilities, planetary institutes and "
-                       "academies", title="Factions", default=True, extras=EXPORT)]
+                       "academies", title="Factions", default=True, extras=EXPORT),
+            # the site's faction-board variants (its option factionVariant; docs/gaia-project.md)
+            ModuleSpec("more-balanced", "gaia-project", (modules / "more-balanced.rules",),
+                       "the site's more-balanced faction boards (factionVariant more-balanced)",
+                       title="More-balanced boards", requires=(NAME,), conflicts=("beta",),
+                       extras=BALANCED_EXPORT),
+            ModuleSpec("beta", "gaia-project", (modules / "beta.rules",),
+                       "the site's beta faction boards, option beta_version 0-2 (factionVariant beta)",
+                       title="Beta boards", requires=(NAME,), conflicts=("more-balanced",),
+                       extras=BETA_EXPORT)]

@@ -36,3 +36,10 @@ EXPORT = {EXPORT_KEY: {
     "turn_ends": ("place_pi",),
     "names": {"fed_gleens": "gleens"},
 }}
+
+
+# The faction-board variants (modules more-balanced and beta): the site's factionVariant option.
+BALANCED_EXPORT = {EXPORT_KEY: {
+    "options": lambda rs: {"factionVariant": "more-balanced", "factionVariantVersion": 0}}}
+BETA_EXPORT = {EXPORT_KEY: {
+    "options": lambda rs: {"factionVariant": "beta", "factionVariantVersion": rs.option("beta_version")}}}

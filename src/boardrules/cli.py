@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import List, NoReturn, Optional
+from typing import Callable, List, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -21,7 +21,7 @@ from rich.table import Table
 from . import plugins
 from .bots import DEFAULT_BOT, play_out, seat_bots
 from .errors import BoardrulesError, IllegalActionError, NotationError, RulesError
-from .game import Game, new_game
+from .game import Action, Game, new_game
 from .replay import replay_file
 from .ruleset import build_ruleset
 from .runtime import MAX_STEPS
@@ -66,15 +66,15 @@ def plugins_cmd() -> None:
     console.print(table)
     console.print("Modules (-m ID switches one on, -m -ID switches a default one off):")
     for game in sorted(plugins.games()):
-        for name, spec in sorted(plugins.modules(game).items()):
-            facts = [f"{'on' if spec.default else 'off'} by default",
-                     "players " + ("-".join(map(str, spec.players)) if spec.players else "any")]
-            facts += [f"requires {', '.join(spec.requires)}"] if spec.requires else []
-            facts += [f"conflicts with {', '.join(spec.conflicts)}"] if spec.conflicts else []
-            options = plugins.module_options(spec)
+        for name, mod in sorted(plugins.modules(game).items()):
+            facts = [f"{'on' if mod.default else 'off'} by default",
+                     "players " + ("-".join(map(str, mod.players)) if mod.players else "any")]
+            facts += [f"requires {', '.join(mod.requires)}"] if mod.requires else []
+            facts += [f"conflicts with {', '.join(mod.conflicts)}"] if mod.conflicts else []
+            options = plugins.module_options(mod)
             facts += [f"options {', '.join(options)}"] if options else []
-            title = f"{spec.title}: " if spec.title else ""
-            console.print(f"  {game} {name}: {title}{spec.description} ({'; '.join(facts)})",
+            title = f"{mod.title}: " if mod.title else ""
+            console.print(f"  {game} {name}: {title}{mod.description} ({'; '.join(facts)})",
                           highlight=False, markup=False, soft_wrap=True)
     pm = plugins.manager()
     names = sorted(n for n, _ in pm.list_name_plugin() if n)
@@ -107,8 +107,8 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
     console.print(f"ok: {', '.join(map(str, files))}")
 
 
-def _options(pairs: List[str]) -> dict:
-    out = {}
+def _options(pairs: List[str]) -> dict[str, object]:
+    out: dict[str, object] = {}
     for pair in pairs:
         if "=" not in pair:
             _fail(f"option {pair!r} must be NAME=VALUE")
@@ -117,7 +117,7 @@ def _options(pairs: List[str]) -> dict:
     return out
 
 
-def _game_texts(game: str) -> dict | None:
+def _game_texts(game: str) -> dict[str, str] | None:
     """A GAME argument that is a rule file of one's own: ``{path: text}``; else None."""
     if not game.endswith(".rules"):
         return None
@@ -162,7 +162,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
                   TimeElapsedColumn(), console=console, disable=quiet, transient=True) as progress:
         task = progress.add_task(g.ruleset.title, total=None, info="")
-        def shown(g, action):
+        def shown(g: Game, action: Action) -> None:
             rnd = g.state.values.get(("f", "round"), 0)
             progress.update(task, info=f"round {rnd} · {len(g.record.actions)} actions")
         try:
@@ -185,7 +185,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         _fail(f"cannot write the record to {out}: {err.strerror or err}")
     console.print(f"{len(g.record.actions)} actions in {elapsed:.2f} s · record: {record_path}",
                   soft_wrap=True)
-    renderers = {}
+    renderers: dict[str, Callable[[Game], str]] = {}
     for group in plugins.manager().hook.boardrules_renderers(game=game):
         renderers.update(group or {})
     if "map" in renderers:

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import attrs
 import pluggy
 
 from . import hookspecs
 from .errors import PluginError
+from .primitives import Primitive
 
 hookimpl = pluggy.HookimplMarker("boardrules")
 
@@ -49,8 +51,8 @@ class GameSpec:
 
     name: str
     title: str
-    rule_files: tuple  # tuple[Path]
-    players: tuple = (1, 9)
+    rule_files: tuple[str | Path, ...]
+    players: tuple[int, int] = (1, 9)
     description: str = ""
 
 
@@ -75,15 +77,15 @@ class ModuleSpec:
 
     name: str
     game: str
-    rule_files: tuple = ()
+    rule_files: tuple[str | Path, ...] = ()
     description: str = ""
     default: bool = False
     title: str = ""
-    requires: tuple = ()
-    conflicts: tuple = ()
-    players: tuple | None = None
-    primitives: tuple = ()
-    extras: dict = attrs.field(factory=dict, eq=False, hash=False)
+    requires: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
+    players: tuple[int, int] | None = None
+    primitives: tuple[Primitive, ...] = ()
+    extras: dict[str, Any] = attrs.field(factory=dict, eq=False, hash=False)
     evaluation: Callable[..., float] | None = attrs.field(default=None, eq=False, hash=False)
 
 
@@ -104,18 +106,18 @@ def manager() -> pluggy.PluginManager:
     return pm
 
 
-def games() -> dict:
+def games() -> dict[str, GameSpec]:
     """Every installed game: name → :class:`GameSpec`."""
-    out = {}
+    out: dict[str, GameSpec] = {}
     for specs in manager().hook.boardrules_games():
         for spec in specs or ():
             out[spec.name] = spec
     return out
 
 
-def modules(game: str | None = None) -> dict:
+def modules(game: str | None = None) -> dict[str, ModuleSpec]:
     """Installed modules (of ``game`` when given): name → :class:`ModuleSpec`."""
-    out = {}
+    out: dict[str, ModuleSpec] = {}
     for specs in manager().hook.boardrules_modules():
         for spec in specs or ():
             if game is None or spec.game == game:
@@ -130,20 +132,20 @@ def game_spec(name: str) -> GameSpec:
         raise PluginError(f"no game named {name!r}; installed: {', '.join(sorted(games())) or 'none'}") from None
 
 
-def resolve_modules(game: str | None, requested=()) -> tuple:
+def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[str, ...]:
     """The modules in force for ``game`` when ``requested`` names some: every default
     module, plus those named, minus those named with a leading ``-`` (``"-factions"``
     switches a default off), plus what they require; in load order (a module after those
     it requires, otherwise by id). Raises :class:`PluginError` with every problem in one
     message: unknown ids, requirements switched off or missing, conflicts."""
-    requested = tuple(requested)
+    wanted = tuple(requested)
     if game is None:
-        if requested:
+        if wanted:
             raise PluginError("modules belong to a game: rules given as texts have none")
         return ()
     available = modules(game)
-    on = {r for r in requested if not r.startswith("-")}
-    off = {r[1:] for r in requested if r.startswith("-")}
+    on = {r for r in wanted if not r.startswith("-")}
+    off = {r[1:] for r in wanted if r.startswith("-")}
     problems = []
     unknown = sorted((on | off) - set(available))
     if unknown:
@@ -168,9 +170,9 @@ def resolve_modules(game: str | None, requested=()) -> tuple:
     problems += [f"modules '{a}' and '{b}' conflict: enable only one of them" for a, b in clashes]
     if problems:
         raise PluginError("; ".join(problems))
-    order: list = []
+    order: list[str] = []
 
-    def place(name, path=()):
+    def place(name: str, path: tuple[str, ...] = ()) -> None:
         if name in order:
             return
         if name in path:
@@ -184,21 +186,21 @@ def resolve_modules(game: str | None, requested=()) -> tuple:
     return tuple(order)
 
 
-def exactly(game: str | None, names) -> tuple:
+def exactly(game: str | None, names: Iterable[str]) -> tuple[str, ...]:
     """What to pass as ``modules=`` to get exactly ``names`` (e.g. a record's list):
     ``names`` plus every default module not among them switched off."""
-    names = tuple(names)
+    given = tuple(names)
     if game is None:
-        return names
-    return names + tuple(f"-{n}" for n, spec in sorted(modules(game).items())
-                         if spec.default and n not in names)
+        return given
+    return given + tuple(f"-{n}" for n, spec in sorted(modules(game).items())
+                         if spec.default and n not in given)
 
 
-def module_options(spec: ModuleSpec) -> dict:
+def module_options(spec: ModuleSpec) -> dict[str, str]:
     """The options a module's rule files add: name → description (parsed on demand)."""
     from .lang import ast as A
     from .lang.parser import parse_file
-    out = {}
+    out: dict[str, str] = {}
     for path in spec.rule_files:
         for item in parse_file(path).items:
             if isinstance(item, A.OptionDecl) and item.modifier is None:
@@ -206,7 +208,7 @@ def module_options(spec: ModuleSpec) -> dict:
     return out
 
 
-def check_players(game: str | None, names, players: int) -> None:
+def check_players(game: str | None, names: Iterable[str], players: int) -> None:
     """Raise :class:`PluginError` if a module in ``names`` does not allow ``players``."""
     available = modules(game) if game else {}
     for name in names:
@@ -216,21 +218,24 @@ def check_players(game: str | None, names, players: int) -> None:
                               f"{players}; switch it off with '-{name}'")
 
 
-def modules_allowing(game: str | None, players: int, base: tuple = (0, 0)) -> str:
+def modules_allowing(game: str | None, players: int, base: tuple[int, int] = (0, 0)) -> str:
     """A hint naming the modules of ``game`` that widen its player counts (``base``, the
     ruleset's range) to ``players``, e.g. Eclipse's ``nine-players``: a module whose
     ``players`` range admits ``players`` and lies wholly outside ``base`` (a module that
     merely allows more players than the base, such as ``alliances`` for 4–9, widens
     nothing). Text such as ``"; module 'nine-players' allows 7–9 players (-m
     nine-players)"``, or ``""``."""
-    found = [spec for name, spec in sorted((modules(game) if game else {}).items())
-             if spec.players is not None and spec.players[0] <= players <= spec.players[1]
-             and (spec.players[1] < base[0] or spec.players[0] > base[1])]
-    return "".join(f"; module '{s.name}' allows {s.players[0]}–{s.players[1]} players (-m {s.name})"
-                   for s in found)
+    hint = ""
+    for _, spec in sorted((modules(game) if game else {}).items()):
+        if spec.players is None:
+            continue
+        lo, hi = spec.players
+        if lo <= players <= hi and (hi < base[0] or lo > base[1]):
+            hint += f"; module '{spec.name}' allows {lo}–{hi} players (-m {spec.name})"
+    return hint
 
 
-def primitives(game: str, names=()) -> dict:
+def primitives(game: str, names: Iterable[str] = ()) -> dict[str, Primitive]:
     """The primitives of ``game`` with the modules ``names`` on: name → Primitive.
 
     Plugins' primitives (and setup steps) first: two offering one name is a
@@ -239,7 +244,7 @@ def primitives(game: str, names=()) -> dict:
     replacing the same one is a conflict naming both); one declared ``wraps=True`` is
     called with the primitive it wraps as its second argument, so the first module's
     wrapper is innermost. A replacement or wrapper must have the same signature."""
-    out: dict = {}
+    out: dict[str, Primitive] = {}
     hook = manager().hook
     for group in hook.boardrules_primitives(game=game) + hook.boardrules_setup_steps(game=game):
         for prim in group or ():
@@ -247,8 +252,8 @@ def primitives(game: str, names=()) -> dict:
                 raise PluginError(f"two plugins declare the primitive {prim.name!r}")
             out[prim.name] = prim
     available = modules(game)
-    replaced: dict = {}
-    wrappers = []
+    replaced: dict[str, str] = {}
+    wrappers: list[Primitive] = []
     for name in names:
         for prim in available[name].primitives:
             if not (prim.replaces or prim.wraps):
@@ -278,11 +283,11 @@ def primitives(game: str, names=()) -> dict:
     return out
 
 
-def _wrapped(outer, inner):
+def _wrapped(outer: Callable[..., Any], inner: Callable[..., Any]) -> Callable[..., Any]:
     return lambda ctx, *args: outer(ctx, inner, *args)
 
 
-def _signature(prim) -> str:
+def _signature(prim: Primitive) -> str:
     params = ", ".join(f"{n}: {t}" for n, t in prim.params)
     return f"{prim.name}({params}) -> {prim.returns}" + (" (effect)" if prim.effect else "")
 

@@ -16,7 +16,7 @@ rule by raising ``ctx.violation("message")``.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import attrs
 
@@ -26,8 +26,8 @@ class Primitive:
     """A named, typed Python function the rules language may call."""
 
     name: str
-    fn: Callable
-    params: tuple  # ((name, type), ...)
+    fn: Callable[..., Any]
+    params: tuple[tuple[str, str], ...]  # ((name, type), ...)
     returns: str = "any"
     effect: bool = False
     doc: str = ""
@@ -36,14 +36,15 @@ class Primitive:
 
 
 def primitive(name: str, *, returns: str = "any", effect: bool = False,
-              replaces: bool = False, wraps: bool = False, **params: str):
+              replaces: bool = False, wraps: bool = False,
+              **params: str) -> Callable[[Callable[..., Any]], Primitive]:
     """Decorator: declare ``fn(ctx, *args)`` as primitive ``name`` with typed ``params``.
 
     In a module (``ModuleSpec.primitives``), ``replaces=True`` puts it in the place of the
     game's primitive ``name``; ``wraps=True`` makes it ``fn(ctx, inner, *args)``, called
     instead of the game's with that one as ``inner`` (same signature in both cases)."""
 
-    def wrap(fn: Callable) -> Primitive:
+    def wrap(fn: Callable[..., Any]) -> Primitive:
         return Primitive(name, fn, tuple(params.items()), returns, effect,
                          (fn.__doc__ or "").strip(), replaces, wraps)
     return wrap

@@ -10,10 +10,11 @@ A ruleset pickles as the recipe that built it.
 from __future__ import annotations
 
 import functools
-import os
-from collections.abc import Iterable, Mapping
 import hashlib
+import os
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Union, cast
 
 import attrs
 
@@ -22,8 +23,17 @@ from .errors import OptionError, PluginError, RulesError
 from .lang import ast as A
 from .lang.backends import Compiler, Interpreter
 from .lang.checker import Checker
+from .lang.diagnostics import Diagnostic
 from .lang.merge import Layer, merge
 from .lang.parser import parse_text
+from .lang.semantics import BlockFn, ExprFn, Key, Value
+from .primitives import Primitive
+
+if TYPE_CHECKING:
+    from .lang.checker import Program
+    from .runtime import Context
+
+Backend = Union[Compiler, Interpreter]
 
 
 @attrs.frozen
@@ -31,19 +41,20 @@ class Recipe:
     """Everything needed to rebuild a ruleset: game, modules, options, house-rule texts."""
 
     game: str | None
-    modules: tuple = ()
-    options: tuple = ()  # sorted (name, value) pairs
-    rules: tuple = ()  # ((path, text), ...)
+    modules: tuple[str, ...] = ()
+    options: tuple[tuple[str, Value], ...] = ()  # sorted (name, value) pairs
+    # ((path, text), ...); Any: game.py rebuilds the pairs as tuple(map(tuple, ...)) from a record
+    rules: tuple[Any, ...] = ()
     backend: str = "compiled"
-    texts: tuple = ()  # for games without a plugin: ((path, text), ...) as the base layer
+    texts: tuple[tuple[str, str], ...] = ()  # for games without a plugin: ((path, text), ...) as the base layer
 
 
 @attrs.frozen
 class TriggerFn:
     event: str
-    names: tuple
-    cond: object
-    body: object
+    names: tuple[str, ...]
+    cond: ExprFn | None
+    body: BlockFn
     entity: str | None
     source: str
 
@@ -54,19 +65,19 @@ class Step:
 
     name: str
     kind: str
-    body: object = None
-    order: tuple = ()  # ("seat"|"snake"|"reverse seat", None) or ("by", fn)
+    body: BlockFn | None = None
+    order: tuple[str, ExprFn | None] | tuple[()] = ()  # ("seat"|"snake"|"reverse seat", None) or ("by", fn)
     mode: str = ""
-    main: tuple = ()
-    free: tuple = ()
-    lanes: object = None  # interleaved turns: fn(ctx) -> the players who start each lane
+    main: tuple[str, ...] = ()
+    free: tuple[str, ...] = ()
+    lanes: ExprFn | None = None  # interleaved turns: fn(ctx) -> the players who start each lane
 
 
 @attrs.frozen
 class Stage:
     kind: str
-    count: object
-    steps: tuple
+    count: ExprFn | None
+    steps: tuple[Step, ...]
 
 
 class Ruleset:
@@ -78,7 +89,8 @@ class Ruleset:
     ``primitives``, ``stages`` and ``id`` (a digest of the recipe).
     """
 
-    def __init__(self, program, primitives: dict, recipe: Recipe, digest: str = ""):
+    def __init__(self, program: Program, primitives: dict[str, Primitive], recipe: Recipe,
+                 digest: str = "") -> None:
         self.recipe = recipe
         self.game = recipe.game
         self.modules = recipe.modules
@@ -98,20 +110,20 @@ class Ruleset:
         self.events = p.events
         self.actions = p.actions
         self.primitives = primitives
-        self._block_ids: dict = {}
-        self.blocks: list = []
-        self._defaults = {}
+        self._block_ids: dict[int, int] = {}
+        self.blocks: list[BlockFn] = []
+        self._defaults: dict[Key, Value] = {}
         for name, var in self.vars.items():
             self._defaults[("v", name)] = var.default
         for name, comp in self.components.items():
             self._defaults[("c", name)] = comp.supply
-        backend = Compiler(self) if recipe.backend == "compiled" else Interpreter(self)
+        backend: Backend = Compiler(self) if recipe.backend == "compiled" else Interpreter(self)
         self.backend = backend
         self._register_blocks(p)
         self.blocks = [backend.block(b) for b in self._block_nodes]
         self.track_rewards = {(t.name, lv): backend.block(b)
                               for t in self.tracks.values() for lv, b in t.rewards.items()}
-        self._slots = {}
+        self._slots: dict[tuple[str, str], BlockFn] = {}
         for e in self.entities.values():
             kind = self.kinds[e.kind]
             for slot, default in kind.slots.items():
@@ -126,7 +138,7 @@ class Ruleset:
         self.tiebreak = tuple(backend.expr(e) for e in p.tiebreak)
         self.final_score = backend.expr(p.final_score) if p.final_score is not None else None
         self.caps = {n: backend.expr(r.cap) for n, r in self.resources.items() if r.cap is not None}
-        by_event: dict = {}
+        by_event: dict[str, list[TriggerFn]] = {}
         for t in p.triggers:
             by_event.setdefault(t.event, []).append(TriggerFn(
                 t.event, t.names, backend.expr(t.cond), backend.block(t.body), t.entity, t.source))
@@ -136,10 +148,10 @@ class Ruleset:
                           for n, r in p.resources.items()}
 
     # ---- construction helpers ----
-    def _register_blocks(self, p) -> None:
-        nodes: list = []
+    def _register_blocks(self, p: Program) -> None:
+        nodes: list[A.Block] = []
 
-        def walk(node):
+        def walk(node: A.Block | A.Stmt) -> None:
             if isinstance(node, (A.Choose, A.Draw, A.AfterTurn, A.Queue)):
                 self._block_ids[id(node.body)] = len(nodes)
                 nodes.append(node.body)
@@ -154,13 +166,13 @@ class Ruleset:
             elif isinstance(node, (A.For, A.Choose, A.Draw, A.AfterTurn, A.Queue)):
                 walk(node.body)
 
-        for t in p.tracks.values():
-            for b in t.rewards.values():
+        for track in p.tracks.values():
+            for b in track.rewards.values():
                 walk(b)
         for k in p.kinds.values():
-            for b in k.slots.values():
-                if b is not None:
-                    walk(b)
+            for default in k.slots.values():
+                if default is not None:
+                    walk(default)
         for e in p.entities.values():
             for b in e.slots.values():
                 walk(b)
@@ -175,26 +187,30 @@ class Ruleset:
                         walk(step.body)
         self._block_nodes = nodes
 
-    def _compile_flow(self, flow, backend) -> tuple:
+    def _compile_flow(self, flow: A.FlowDecl | None, backend: Backend) -> tuple[Stage, ...]:
         if flow is None:
             return ()
         stages = []
         for st in flow.stages:
-            steps = []
+            steps: list[Step] = []
             for s in st.steps:
                 if isinstance(s, A.DoStep):
                     steps.append(Step(s.name, "do", body=backend.block(s.body)))
                 else:
                     kind, arg = s.order
-                    order = ("by", backend.expr(arg)) if kind == "by" else (
-                        ("reverse " + arg) if kind == "reverse" else arg, None)
-                    rules = {"main": (), "free": ()}
+                    order: tuple[str, ExprFn | None]
+                    if kind == "by":
+                        order = ("by", backend.expr(cast(A.Expr, arg)))
+                    else:
+                        named = cast(str, arg)
+                        order = (("reverse " + named) if kind == "reverse" else named, None)
+                    rules: dict[str, tuple[str, ...]] = {"main": (), "free": ()}
                     lanes = None
                     for rule_kind, names, _ in s.rules:
                         if rule_kind == "lanes":
-                            lanes = backend.expr(names)
+                            lanes = backend.expr(cast(A.Expr, names))
                             continue
-                        rules[rule_kind] = rules.get(rule_kind, ()) + names
+                        rules[rule_kind] = rules.get(rule_kind, ()) + cast(tuple[str, ...], names)
                     # (modules' 'extend step' may name an action twice)
                     steps.append(Step(s.name, "turns", order=order, mode=s.mode,
                                       main=tuple(dict.fromkeys(rules["main"])),
@@ -203,27 +219,27 @@ class Ruleset:
         return tuple(stages)
 
     # ---- lookups used at run time ----
-    def block_id(self, body) -> int:
+    def block_id(self, body: A.Block) -> int:
         return self._block_ids[id(body)]
 
-    def slot_fn(self, entity: str, slot: str):
+    def slot_fn(self, entity: str, slot: str) -> BlockFn | None:
         return self._slots.get((entity, slot))
 
-    def action_body(self, name: str):
+    def action_body(self, name: str) -> BlockFn:
         return self._action_bodies[name]
 
-    def default_of(self, key: tuple):
+    def default_of(self, key: Key) -> Value:
         if key[0] == "v" or key[0] == "c":
             return self._defaults.get(key[:2], None)
         if key[0] in ("r", "t", "s"):
             return 0
         return None
 
-    def option(self, name: str):
+    def option(self, name: str) -> Value:
         """The value in force of option ``name``."""
         return self.options[name].default
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[Recipe], Ruleset], tuple[Recipe]]:
         return (_rebuild, (self.recipe,))
 
     def __repr__(self) -> str:
@@ -231,11 +247,11 @@ class Ruleset:
         return f"<Ruleset {self.title}{mods} id={self.id}>"
 
 
-def _cap_fn(fn):
+def _cap_fn(fn: ExprFn) -> Callable[[Context, int], Value]:
     return lambda ctx, p: _with_player(ctx, p, fn)
 
 
-def _with_player(ctx, p, fn):
+def _with_player(ctx: Context, p: int, fn: ExprFn) -> Value:
     saved = ctx.me
     ctx.me = p
     try:
@@ -250,13 +266,13 @@ def _rebuild(recipe: Recipe) -> Ruleset:
 
 @functools.lru_cache(maxsize=64)
 def _build(recipe: Recipe) -> Ruleset:
-    diagnostics = []
-    layers = []
-    primitives: dict = {}
+    diagnostics: list[Diagnostic] = []
+    layers: list[Layer] = []
+    primitives: dict[str, Primitive] = {}
 
     content = hashlib.sha256()
 
-    def parse_all(pairs):
+    def parse_all(pairs: Iterable[tuple[str, ...]]) -> tuple[A.RuleFile, ...]:  # (path, text)
         files = []
         for path, text in pairs:
             content.update(text.encode())
@@ -301,7 +317,7 @@ def _build(recipe: Recipe) -> Ruleset:
     return rs
 
 
-def _read(paths) -> tuple:
+def _read(paths: Iterable[str | os.PathLike[str]]) -> tuple[tuple[str, str], ...]:
     out = []
     for p in paths:
         path = Path(p)
@@ -315,7 +331,7 @@ def _read(paths) -> tuple:
     return tuple(out)
 
 
-def _several(value, what: str) -> tuple:
+def _several(value: object, what: str) -> tuple[str | os.PathLike[str], ...]:
     """A tuple of names or paths; one text (or path) stands for itself, not its letters."""
     if isinstance(value, (str, os.PathLike)):
         return (value,)
@@ -326,13 +342,15 @@ def _several(value, what: str) -> tuple:
     raise TypeError(f"{what} must be a name or a list of names, not {value!r}")
 
 
-def _frozen(value):
+def _frozen(value: Value) -> Value:
     """Option values as the rules hold them: lists become tuples (hashable, for the cache)."""
     return tuple(_frozen(v) for v in value) if isinstance(value, (list, tuple)) else value
 
 
-def build_ruleset(game: str | None = None, *, modules=(), options=None, rules=(), texts=None,
-                  backend: str = "compiled") -> Ruleset:
+def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),
+                  options: Mapping[str, Value] | None = None,
+                  rules: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] = (),
+                  texts: Mapping[str, str] | None = None, backend: str = "compiled") -> Ruleset:
     """Build (or fetch from the cache) the ruleset for ``game``.
 
     ``modules``: ids of the game's modules to switch on (the default ones are on
@@ -353,7 +371,7 @@ def build_ruleset(game: str | None = None, *, modules=(), options=None, rules=()
         raise ValueError("backend must be 'compiled' or 'interpreted'")
     if game is not None and not isinstance(game, str):
         raise TypeError(f"game must be a game's name (a text) or None, not {game!r}")
-    modules, rules = _several(modules, "modules"), _several(rules, "rules")
+    names, paths = _several(modules, "modules"), _several(rules, "rules")
     for name, value in (("options", options), ("texts", texts)):
         if value is not None and not isinstance(value, Mapping):
             raise TypeError(f"{name} must be a dict, not {value!r}")
@@ -361,9 +379,9 @@ def build_ruleset(game: str | None = None, *, modules=(), options=None, rules=()
         plugins.game_spec(game)  # an unknown game is named before its modules
     recipe = Recipe(
         game=game,
-        modules=plugins.resolve_modules(game, modules),
+        modules=plugins.resolve_modules(game, cast(tuple[str, ...], names)),
         options=tuple(sorted((k, _frozen(v)) for k, v in (options or {}).items())),
-        rules=_read(rules),
+        rules=_read(paths),
         backend=backend,
         texts=tuple(sorted((texts or {}).items())),
     )

@@ -8,11 +8,16 @@ a rule leaves the committed state untouched (the overlay is simply dropped).
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from .lang.ast import Span
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
 
 MISSING = object()
 CHANCE = -1  # the "player" who decides chance outcomes
@@ -59,7 +64,7 @@ class Decision:
     optional: bool
     prompt: str
     block: int
-    env: tuple
+    env: tuple[tuple[str, Any], ...]
     me: int | None
     source: str
     bag: str | None = None
@@ -72,18 +77,19 @@ class Dice:
 
     count: int
 
-    def __contains__(self, value) -> bool:
+    def __contains__(self, value: object) -> bool:
         return (isinstance(value, tuple) and len(value) == self.count
                 and all(isinstance(v, int) and 1 <= v <= 6 for v in value))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
         import itertools
         return itertools.product(range(1, 7), repeat=self.count)
 
     def __len__(self) -> int:
-        return 6 ** self.count
+        n: int = 6 ** self.count
+        return n
 
-    def sample(self, rng) -> tuple:
+    def sample(self, rng: random.Random) -> tuple[int, ...]:
         return tuple(rng.randint(1, 6) for _ in range(self.count))
 
 
@@ -109,25 +115,26 @@ class Context:
     __slots__ = ("rs", "base", "w", "me", "env", "queued", "events", "source", "ply", "depth", "np",
                  "steps", "budget")
 
-    def __init__(self, rs, base: dict, me: int | None = None, ply: int = 0,
-                 budget: int = MAX_STEPS):
+    def __init__(self, rs: Ruleset, base: dict[tuple[Any, ...], Any], me: int | None = None,
+                 ply: int = 0, budget: int = MAX_STEPS) -> None:
         self.rs = rs
         self.base = base
-        self.w: dict = {}
+        self.w: dict[tuple[Any, ...], Any] = {}
         self.me = me
-        self.env: dict = {}
-        self.queued: list = []
-        self.events: list = []
+        self.env: dict[str, Any] = {}
+        self.queued: list[Decision] = []
+        self.events: list[Event] = []
         self.source = ""
         self.ply = ply
         self.depth = 0
         # the player count never changes during a game: read once (rules ask for it constantly)
-        self.np = base.get(("nplayers",))
+        # (every state holds it: the game's setup writes it first)
+        self.np: int = base.get(("nplayers",))  # type: ignore[assignment]
         self.budget = budget
         self.steps = budget  # left of the execution budget
 
     # ---- values ----
-    def get(self, key: tuple):
+    def get(self, key: tuple[Any, ...]) -> Any:
         w = self.w
         if key in w:
             return w[key]
@@ -136,10 +143,10 @@ class Context:
             return self.rs.default_of(key)
         return v
 
-    def set(self, key: tuple, value) -> None:
+    def set(self, key: tuple[Any, ...], value: Any) -> None:
         self.w[key] = value
 
-    def merged(self) -> dict:
+    def merged(self) -> dict[tuple[Any, ...], Any]:
         """The committed values with this context's writes applied (defaults dropped)."""
         out = dict(self.base)
         default_of = self.rs.default_of
@@ -155,7 +162,7 @@ class Context:
     def nplayers(self) -> int:
         return self.np
 
-    def player(self, p=MISSING) -> int:
+    def player(self, p: object = MISSING) -> int:
         if p is MISSING:
             p = self.me
         if type(p) is int and 0 <= p < self.np:  # the common case, checked as below
@@ -197,7 +204,7 @@ class Context:
         old = self.get(key)
         self._change(res, p, key, old, max(old - n, min(rdef.floor, old)), "lose")
 
-    def _change(self, res, p, key, old, new, kind) -> None:
+    def _change(self, res: str, p: int, key: tuple[Any, ...], old: int, new: int, kind: str) -> None:
         if new == old:
             return
         self.set(key, new)

@@ -19,7 +19,9 @@ import os
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -28,6 +30,9 @@ from .game import Game
 from .ruleset import Ruleset
 
 ROLE_KINDS = ("faction", "species")
+
+Row = dict[str, Any]
+"""A result row: column name to value (see :func:`run_game` and :data:`COLUMNS`)."""
 
 
 @attrs.frozen
@@ -39,7 +44,7 @@ class GameTask:
     ruleset: Ruleset
     players: int
     seed: int
-    bots: tuple = ()
+    bots: tuple[str, ...] = ()
     max_actions: int = 100_000
 
 
@@ -51,19 +56,19 @@ class SimulationSpec:
     players: int
     games: int
     first_seed: int = 0
-    bots: tuple = ()
+    bots: tuple[str, ...] = ()
     max_actions: int = 100_000
 
-    def tasks(self) -> list:
+    def tasks(self) -> list[GameTask]:
         return [GameTask(self.ruleset, self.players, self.first_seed + i, self.bots,
                          self.max_actions) for i in range(self.games)]
 
 
-def player_role(game, player: int) -> str | None:
+def player_role(game: Game, player: int) -> str | None:
     """The faction or species ``player`` plays (an entity of kind ``faction``/``species``
     owned by that player, else the value of a per-player variable of that kind, such as
     Eclipse's ``species_of``), or None."""
-    found = None
+    found: str | None = None
     values = game.state.values
     for kind in ROLE_KINDS:
         for e in game.ruleset.by_kind.get(kind, ()):
@@ -75,7 +80,7 @@ def player_role(game, player: int) -> str | None:
     return found
 
 
-def run_game(task: GameTask) -> dict:
+def run_game(task: GameTask) -> Row:
     """Play ``task``'s game to its end; return its row: ``seed``, ``players``, ``actions``
     (record length), ``rounds``, ``seconds``, ``winners`` (seats, 0-based), per seat
     ``scores``, ``roles`` and ``ranks`` (1 = first; shared places share a rank), ``bots`` and
@@ -104,7 +109,8 @@ def run_game(task: GameTask) -> dict:
     }
 
 
-def run_tasks(tasks, *, workers: int = 0, backend: str = "process", on_result=None) -> list:
+def run_tasks(tasks: Iterable[GameTask], *, workers: int = 0, backend: str = "process",
+              on_result: Callable[[Row], object] | None = None) -> list[Row]:
     """Run ``tasks`` (:class:`GameTask`) and return their rows in task order. ``workers``:
     processes (0: one per CPU; 1: in this process); ``backend``: ``process`` or ``ray`` (the
     running Ray cluster, else a local one with ``workers`` CPUs); ``on_result(row)`` is called
@@ -112,9 +118,9 @@ def run_tasks(tasks, *, workers: int = 0, backend: str = "process", on_result=No
     the extra to install when Ray is missing."""
     tasks = list(tasks)
     workers = workers or os.cpu_count() or 1
-    rows: list = [None] * len(tasks)
+    rows: list[Row] = [{} for _ in tasks]
 
-    def done(i, row):
+    def done(i: int, row: Row) -> None:
         rows[i] = row
         if on_result is not None:
             on_result(row)
@@ -134,7 +140,7 @@ def run_tasks(tasks, *, workers: int = 0, backend: str = "process", on_result=No
     return rows
 
 
-def _run_ray(tasks, workers, done) -> None:
+def _run_ray(tasks: list[GameTask], workers: int, done: Callable[[int, Row], None]) -> None:
     try:
         import ray
     except ImportError:
@@ -149,7 +155,8 @@ def _run_ray(tasks, workers, done) -> None:
             done(pending.pop(ref), ray.get(ref))
 
 
-def simulate(spec: SimulationSpec, *, workers: int = 0, backend: str = "process", on_result=None) -> list:
+def simulate(spec: SimulationSpec, *, workers: int = 0, backend: str = "process",
+             on_result: Callable[[Row], object] | None = None) -> list[Row]:
     """Play every game of ``spec``; return the rows (see :func:`run_game`) in seed order."""
     return run_tasks(spec.tasks(), workers=workers, backend=backend, on_result=on_result)
 
@@ -160,7 +167,7 @@ COLUMNS = ("seed", "players", "seat", "role", "bot", "score", "rank", "won", "ac
            "seconds", "record")
 
 
-def seat_rows(rows) -> list:
+def seat_rows(rows: Iterable[Row]) -> list[Row]:
     """One flat row per game and seat (the columns of :data:`COLUMNS`); the record is kept
     on seat 1's row only (empty on the others), so each game's record is stored once."""
     out = []
@@ -174,7 +181,7 @@ def seat_rows(rows) -> list:
     return out
 
 
-def write_results(rows, path: Path) -> Path:
+def write_results(rows: Iterable[Row], path: str | Path) -> Path:
     """Write the per-seat table to ``path``: Parquet when it ends in ``.parquet`` (needs
     pyarrow, the extra ``boardrules[analysis]``), else CSV. Returns the path."""
     flat = seat_rows(rows)
@@ -195,14 +202,15 @@ def write_results(rows, path: Path) -> Path:
     return path
 
 
-def read_results(path: Path) -> list:
+def read_results(path: str | Path) -> list[Row]:
     """The per-seat rows of a results file (CSV or Parquet), numbers as ints/floats."""
     path = Path(path)
     if path.suffix == ".parquet":
         import pyarrow.parquet as pq
-        return pq.read_table(path).to_pylist()
+        table: list[Row] = pq.read_table(path).to_pylist()
+        return table
     with path.open(newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
+        rows: list[Row] = list(csv.DictReader(f))
     for r in rows:
         for k in ("seed", "players", "seat", "score", "rank", "won", "actions", "rounds"):
             r[k] = int(r[k])
@@ -212,7 +220,7 @@ def read_results(path: Path) -> list:
 
 # ---- summaries ------------------------------------------------------------------------------
 
-def proportion_ci(k: int, n: int, z: float = 1.96) -> tuple:
+def proportion_ci(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson score interval of a proportion ``k/n`` (95% by default): (low, high)."""
     if n == 0:
         return (0.0, 1.0)
@@ -222,7 +230,7 @@ def proportion_ci(k: int, n: int, z: float = 1.96) -> tuple:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def mean_ci(values, z: float = 1.96) -> tuple:
+def mean_ci(values: Iterable[float], z: float = 1.96) -> tuple[float, float, float]:
     """Mean of ``values`` with a normal-approximation interval (95%): (mean, low, high)."""
     values = list(values)
     if not values:
@@ -234,11 +242,11 @@ def mean_ci(values, z: float = 1.96) -> tuple:
     return (m, m - half, m + half)
 
 
-def summarise(flat, by: str) -> list:
+def summarise(flat: Iterable[Row], by: str) -> list[Row]:
     """Per value of column ``by`` (``role``, ``seat``, ``bot``): games, wins, win rate with
     its 95% interval, and the score's mean, its interval, median, min and max; sorted by
     win rate."""
-    groups: dict = {}
+    groups: dict[Any, list[Row]] = {}
     for r in flat:
         groups.setdefault(r[by], []).append(r)
     out = []
@@ -259,14 +267,15 @@ def task_bytes(task: GameTask) -> int:
     return len(pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-def compare(base, variant, by: str = "seat") -> list:
+def compare(base: Iterable[Row], variant: Iterable[Row], by: str = "seat") -> list[Row]:
     """Base game vs house rule: per value of column ``by`` (over the per-seat rows of each),
     the change in win rate and in mean score, each with a 95% normal-approximation interval
     (Welch's for the means). Rows: ``{by, games, win_rate: (base, variant), win_diff: (diff,
     low, high), score_mean: (base, variant), score_diff: (diff, low, high)}``; a difference
     whose interval excludes 0 is unlikely to be chance."""
     z = 1.96
-    a, b = ({}, {})
+    a: dict[Any, list[Row]] = {}
+    b: dict[Any, list[Row]] = {}
     for rows, out in ((base, a), (variant, b)):
         for r in rows:
             out.setdefault(r[by], []).append(r)
@@ -287,7 +296,8 @@ def compare(base, variant, by: str = "seat") -> list:
     return result
 
 
-def plot_scores(groups: dict, path, title: str = "scores") -> Path:
+def plot_scores(groups: Mapping[str, Sequence[float]], path: str | Path,
+                title: str = "scores") -> Path:
     """Draw the score distribution of each group (``{label: [score, ...]}``) as overlaid
     histograms to ``path`` (PNG or SVG by its suffix). Needs matplotlib (the extra
     ``boardrules[analysis]``); raises ``ImportError`` naming it otherwise."""
@@ -308,7 +318,7 @@ def plot_scores(groups: dict, path, title: str = "scores") -> Path:
     ax.set_title(title)
     ax.legend()
     fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path)
+    out = Path(path)
+    fig.savefig(out)
     plt.close(fig)
-    return path
+    return out

@@ -6,7 +6,7 @@ import importlib.util
 import statistics
 import time
 from pathlib import Path
-from typing import List, Optional
+from typing import List, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -16,13 +16,13 @@ from rich.table import Table
 from .bots import DEFAULT_BOT, seat_bots
 from .errors import BoardrulesError, RulesError
 from .ruleset import build_ruleset
-from .simulate import SimulationSpec, seat_rows, simulate, summarise, task_bytes, write_results
+from .simulate import Row, SimulationSpec, seat_rows, simulate, summarise, task_bytes, write_results
 
 console = Console()
 err_console = Console(stderr=True)
 
 
-def _fail(message: str):
+def _fail(message: str) -> NoReturn:
     err_console.print(f"[red]error:[/red] {message}", highlight=False)
     raise typer.Exit(1)
 
@@ -86,7 +86,7 @@ def simulate_command(
                   + ", ".join(map(str, written)), soft_wrap=True)
 
 
-def _print_summary(title: str, rows) -> None:
+def _print_summary(title: str, rows: list[Row]) -> None:
     flat = seat_rows(rows)
     for by, label in (("role", "faction / species"), ("seat", "seat"), ("bot", "bot")):
         groups = summarise(flat, by)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 import attrs
 
@@ -22,11 +23,11 @@ class State:
     """``values``: key tuple → immutable value (defaults are not stored);
     ``pending``: decisions to make, front first."""
 
-    values: dict
-    pending: tuple = ()
-    _hash: list = attrs.field(factory=list, repr=False)
+    values: dict[tuple[Any, ...], Any]
+    pending: tuple[Decision, ...] = ()
+    _hash: list[int] = attrs.field(factory=list, repr=False)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, State) and self.pending == other.pending
                 and self.values == other.values)
 
@@ -35,12 +36,12 @@ class State:
             self._hash.append(hash((frozenset(self.values.items()), self.pending)))
         return self._hash[0]
 
-    def get(self, *key, default=None):
+    def get(self, *key: Any, default: Any = None) -> Any:
         """The stored value at ``key`` (a tuple given as arguments), else ``default``."""
         return self.values.get(tuple(key), default)
 
     # ---- JSON ----
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict: ``{"values": [[key, value], ...], "pending": [...]}``."""
         return {
             "values": [[list(k), _enc(v)] for k, v in sorted(self.values.items(), key=repr)],
@@ -48,7 +49,7 @@ class State:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "State":
+    def from_json(cls, data: dict[str, Any]) -> "State":
         """Inverse of :meth:`to_json`."""
         values = {tuple(_dec(x) for x in k): _dec(v) for k, v in data["values"]}
         return cls(values, tuple(_dec_decision(d) for d in data["pending"]))
@@ -61,7 +62,7 @@ class State:
         return hashlib.sha256(self.dumps().encode()).hexdigest()[:24]
 
 
-def _enc(v):
+def _enc(v: Any) -> Any:
     if isinstance(v, tuple):
         return {"t": [_enc(x) for x in v]}
     if isinstance(v, Dice):
@@ -69,7 +70,7 @@ def _enc(v):
     return v
 
 
-def _dec(v):
+def _dec(v: Any) -> Any:
     if isinstance(v, dict):
         if "t" in v:
             return tuple(_dec(x) for x in v["t"])
@@ -80,7 +81,7 @@ def _dec(v):
     return v
 
 
-def _enc_decision(d: Decision) -> dict:
+def _enc_decision(d: Decision) -> dict[str, Any]:
     out = attrs.asdict(d, recurse=False)
     if d.lane is None:  # (the digests of states without interleaved turns stay as they were)
         del out["lane"]
@@ -89,7 +90,7 @@ def _enc_decision(d: Decision) -> dict:
     return out
 
 
-def _dec_decision(data: dict) -> Decision:
+def _dec_decision(data: dict[str, Any]) -> Decision:
     data = dict(data)
     data["options"] = _dec(data["options"])
     data["env"] = tuple((k, _dec(v)) for k, v in data["env"])

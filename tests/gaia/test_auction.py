@@ -100,3 +100,61 @@ def test_auction_bids_are_paid_at_the_end():
         assert g.get("bid", 0) == bid
         finals.append((g.get("vp", 0), g.get("vp", 1)))
     assert finals[0][0] == finals[1][0] - 7 and finals[0][1] == finals[1][1]
+
+
+def _offer_order(g, builder):
+    """The players offered a power charge, in the order asked, when ``builder`` builds a mine next
+    to its home mine with a mine of each other player within distance 2 (a test position)."""
+    from boardrules.runtime import Context
+
+    from tests.gaia.test_game import patch
+    ctx = Context(g.ruleset, g.state.values)
+    within = g.ruleset.primitives["hexes_within"].fn
+    free = lambda h, d: [x for x in sorted(within(ctx, h, d)) if x != h  # noqa: E731
+                         and g.get("owner_at", index=x) is None and g.get("planet", index=x) is not None]
+    spot = free(g.get("my_hexes", builder)[0], 1)[0]
+    home = g.ruleset.entities[g.get("myfaction", builder)].fields["home"]
+    changes = {("v", "planet", spot): home}
+    others = [p for p in range(g.players) if p != builder]
+    for p, h in zip(others, [x for x in free(spot, 2) if x != spot]):
+        changes.update({("v", "planet", h): "o", ("v", "owner_at", h): p, ("v", "bld", h): "mine",
+                        ("v", "pval", h): 1, ("v", "my_hexes", p): g.get("my_hexes", p) + (h,)})
+    patch(g, changes)
+    while builder not in g.players_to_act():
+        (p,) = g.players_to_act()
+        g.play(next(a for a in g.legal_actions(p) if a.name in ("pass_round", "pass_last")))
+    g.play(boardrules.Action(builder, "build_mine", (spot,)))
+    g.play(boardrules.Action(builder, "done"))
+    asked = []
+    while g.state.pending and g.state.pending[0].label == "leech":
+        d = g.state.pending[0]
+        asked.append(d.player)
+        g.play(boardrules.Action(d.player, "leech"))
+    return asked
+
+
+def test_power_charges_after_an_auction_go_round_the_auction_seating():
+    """gaia-project.md §12.1: the offers go in table order after the builder; after an auction the
+    table is the order the factions went up for auction (the site's playersInTableOrderFrom over
+    turnOrderAfterSetupAuction, engine/src/engine.ts), not the seat order."""
+    g = _auction("choose-bid", players=3, seed="o2")
+    _play(g, "p1 auction_faction terrans", "p2 auction_faction xenos", "p3 auction_faction itars",
+          "p1 auction_faction terrans", "p1 bid_amount 0", "p2 auction_faction itars", "p2 bid_amount 0",
+          "p3 auction_faction xenos", "p3 bid_amount 0")
+    # seated terrans (p1), xenos (p3), itars (p2): after p1 comes p3, then p2 (seat order: p2, p3)
+    while g.get("round") is None:
+        g.play(next(iter(g.legal_actions())))
+    while g.state.pending:
+        d = g.state.pending[0]
+        g.play(boardrules.Action(d.player, d.label, () if d.optional else (d.options[0],)))
+    assert _offer_order(g, 0) == [2, 1]
+    assert list(g.get("seating")) == [0, 2, 1]
+    # without an auction the table is the seat order
+    plain = boardrules.new_game(GAME, players=3, seed="o2")
+    _play(plain, "p1 pick_faction terrans", "p2 pick_faction itars", "p3 pick_faction xenos")
+    while plain.get("round") is None:
+        plain.play(next(iter(plain.legal_actions())))
+    while plain.state.pending:
+        d = plain.state.pending[0]
+        plain.play(boardrules.Action(d.player, d.label, () if d.optional else (d.options[0],)))
+    assert list(plain.get("seating")) == [] and _offer_order(plain, 0) == [1, 2]

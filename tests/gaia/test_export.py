@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 from typer.testing import CliRunner
 
@@ -123,12 +124,67 @@ def test_lines_are_canonical_site_notation():
         assert N.parse_line(raw) == N.parse_line(clean)
 
 
-def test_untranslatable_action_is_named():
-    """A module's action without a site line (the auction) is refused naming it."""
+def test_untranslatable_action_is_named(monkeypatch):
+    """A module's action without a site line (here the auction's, its contribution taken away)
+    is refused naming it."""
     game = boardrules.new_game("gaia-project", players=2, seed=1, modules=["auction"])
     _play_some(game, make_bot("random", 1), 40)
+    specs = {k: (attrs.evolve(v, extras={}) if k == "auction" else v)
+             for k, v in plugins.modules("gaia-project").items()}
+    monkeypatch.setattr(plugins, "modules", lambda game=None: specs)
     with pytest.raises(ExportError, match="auction_faction"):
         export_game(game)
+
+
+# ---- the modules' actions (their ModuleSpec.extras: boardrules_gaia/module_export.py) -------------
+
+@pytest.mark.parametrize("form", ["choose-bid", "bid-while-choosing"])
+@pytest.mark.parametrize(("players", "seed"), [(2, 2), (3, 2), (4, 7)])
+def test_auction_bot_games_round_trip(form, players, seed, tmp_path):
+    """The auction's moves are the site's 'faction X' and 'bid X N' lines, by seat; the file's
+    options carry the auction's form; the replay gives the same bids and the same game."""
+    game = boardrules.new_game("gaia-project", players=players, seed=seed, modules=["auction"],
+                               options={"auction_form": form})
+    play_out(game, make_bot("random", seed))
+    doc, report = _round_trip(game, tmp_path)
+    _assert_equal_games(game, report)
+    assert doc["options"]["auction"] == form
+    assert "auction" in report.game.ruleset.modules
+    assert [report.game.get("bid", p) for p in range(players)] == [game.get("bid", p) for p in range(players)]
+    lead = doc["setup"]["consumesLeadingMoves"]
+    auction = [x for x in doc["moves_clean"][lead:] if x.startswith("p")]
+    bids = [x for x in auction if " bid " in x]
+    assert auction and all(N.parse_line(x).seat is not None for x in auction)
+    assert len(bids) >= (players if form == "choose-bid" else 0)
+    assert doc["factions"] == [game.get("myfaction", p).replace("_", "-") for p in range(players)]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 4), (4, 5)])
+def test_random_factions_bot_games_round_trip(players, seed, tmp_path):
+    """The boards dealt go to setup.dealtBoards, the side chosen is 'faction X'; the replay deals
+    the same boards (module random-factions) and reaches the same game."""
+    game = boardrules.new_game("gaia-project", players=players, seed=seed, modules=["random-factions"])
+    play_out(game, make_bot("random", seed))
+    doc, report = _round_trip(game, tmp_path)
+    _assert_equal_games(game, report)
+    dealt = [game.get("dealt_board", p) for p in range(players)]
+    assert doc["setup"]["dealtBoards"] == dealt
+    assert "random-factions" in report.game.ruleset.modules
+    assert [report.game.get("dealt_board", p) for p in range(players)] == dealt
+    assert "randomFactions" not in doc["options"]   # the site deals factions, not boards
+
+
+@pytest.mark.parametrize("module", ["more-balanced", "beta"])
+def test_board_variant_bot_games_round_trip(module, tmp_path):
+    """The board modules export as the site's factionVariant (beta: with its version)."""
+    game = boardrules.new_game("gaia-project", players=3, seed=6, modules=[module],
+                               options={"beta_version": 1} if module == "beta" else {})
+    play_out(game, make_bot("random", 6))
+    doc, report = _round_trip(game, tmp_path)
+    _assert_equal_games(game, report)
+    assert doc["options"]["factionVariant"] == module
+    assert doc["options"]["factionVariantVersion"] == (1 if module == "beta" else 0)
+    assert module in report.game.ruleset.modules
 
 
 def test_export_command(tmp_path):

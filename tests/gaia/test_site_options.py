@@ -43,8 +43,7 @@ REFUSED = [
     ("auction", True),  # legacy: the form depends on the site's engine version
     ("auction", "silent"),
     ("randomFactions", True),  # with an auction
-    ("factionVariant", "more-balanced"),
-    ("factionVariant", "beta"),
+    ("factionVariant", "gamma"),  # not a board variant of the site (more-balanced, beta: modules)
     ("factionVariantVersion", 3),
     ("frontiers", True),
     ("lostFleet", True),

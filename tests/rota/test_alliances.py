@@ -409,3 +409,46 @@ def test_asking_to_join_an_alliance_asks_each_member_once():
     g.play("p3 consent false")                   # one founder declines: no third member
     assert g.get("alliance_of", 0) is None and g.get("members", index="nova") == (1, 2)
     AllianceInvariant()(g)
+
+
+def _reputation_draw_order(g) -> list:
+    """Play on (claims declined, every tile a 1) until the Reputation step is done; return the
+    players in the order their reputation draws were made (one entry per tile drawn)."""
+    order = []
+    while g.state.pending:
+        d = g.state.pending[0]
+        if d.label == "rep_tile":
+            order.append(d.me)                  # the player the draw is made for
+            g.play(Action(CHANCE, "rep_tile", (min(d.options),)))
+        elif d.label == "claim":
+            g.play(f"p{d.player + 1} claim")
+        else:
+            break
+    return order
+
+
+@pytest.mark.parametrize("entry", [(1, 0), (0, 1)])
+def test_allies_draw_reputation_in_order_of_entry(entry):
+    """Seed (alliances): "every ally draws for taking part and for the ships they destroyed, in
+    order of entry into the hex" -- whatever the seat order. The allies destroy the Ancient in
+    one round of 6s: one makes the kill (1 + 1 draws), the other draws 1 for taking part."""
+    g = _battle_at_far([(p, "interceptor") for p in entry])
+    _fight(g, [6, 6])
+    owed = {p: g.get("rep_owed", p) for p in entry}
+    assert sorted(owed.values()) == [(1,), (2,)]
+    assert g.get("rep_rank", entry[0]) == (0,) and g.get("rep_rank", entry[1]) == (1,)
+    order = _reputation_draw_order(g)
+    assert order == [entry[0]] * owed[entry[0]][0] + [entry[1]] * owed[entry[1]][0], order
+
+
+def test_players_not_allied_draw_reputation_in_seat_order():
+    """The base game's order is kept when nobody is allied: every player's draws in seat order
+    (p1 first though p2 entered the hex first and fought the later battle's defender)."""
+    g = _start()
+    g.auto_chance = False
+    _stage(g, FAR, "s303", ships=[(1, "interceptor"), (0, "interceptor")])
+    for p in (1, 2, 3, 4):
+        g.play(f"p{p} pass_turn")
+    _fight(g, [6, 6])
+    assert g.get("rep_rank", 0) == (0,) and g.get("rep_rank", 1) == (0,)
+    assert _reputation_draw_order(g)[:2] == [0, 1]

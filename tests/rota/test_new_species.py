@@ -17,6 +17,7 @@ from tests.eclipse.test_edge_cases import _set
 from tests.eclipse.test_invariants import check_invariants
 
 from .common import SETTINGS, play_random
+from .test_rare_techs import rare_invariant
 
 MODULE = "new-species"
 FRONTS = ("lyra", "exiles", "rho_indi")
@@ -29,8 +30,10 @@ SHRINE_COST = {"money": (2, 3, 4), "science": (3, 4, 5), "materials": (4, 5, 6)}
 def new_species_invariant(g) -> None:
     """Each board is in play with one side up at most; Lyra's shrines: at most nine, at most
     three per row, paid for (one per planet square, on a planet of their row's colour in some
-    hex), and only Lyra has any; the Exiles' combat orbitals stand where an orbital stands and
-    only the Exiles have them; Rho Indi never have a dreadnought nor (option on) the Traitor."""
+    hex), and only Lyra has any; Lyra's re-rolls: colony ships face down within the board's,
+    each die of a volley re-rolled once at most; the Exiles' combat orbitals stand where an
+    orbital stands and only the Exiles have them; Rho Indi never have a dreadnought nor (option
+    on) the Traitor."""
     n = g.players
     species = [g.get("species_of", p) for p in range(n)]
     if None in species:
@@ -57,6 +60,14 @@ def new_species_invariant(g) -> None:
         assert all(species[o] == "exiles" for o in orbitals)
         for o, c in g.get("ships", index=h):
             assert not (c == "dreadnought" and species[o] == "rho_indi")
+    # Lyra's re-roll: never more colony ships face down than the board has; a die re-rolled
+    # once per volley, only dice of the volley being resolved.
+    for p, s in enumerate(species):
+        assert 0 <= g.get("colony_used", p) <= g.ruleset.entities[s].fields["colony_ships"], (p, s)
+    rolls, rerolled = g.get("volley_rolls"), g.get("lyra_rerolled")
+    if rolls:
+        assert len(set(rerolled)) == len(rerolled) and all(0 <= i < len(rolls) for i in rerolled)
+        assert all(1 <= f <= 6 for f in rolls)
     if g.get("traitor") is not None and g.ruleset.options["rho_indi_traitor"].default:
         assert species[g.get("traitor")] != "rho_indi"
 
@@ -372,6 +383,152 @@ def test_magellan_tech_track_discovery_and_used_discovery_vp():
     assert g.scores()[0]["sources"].get("score_new_species") == 1
 
 
+# ---- Enlightened of Lyra: the re-roll ----------------------------------------------------------
+# "During combat flip an unused colony ship to re-roll one of your own dice" [D PL; R1; SD1];
+# each die at most once per volley [X]; auto_combat re-rolls the missed dice [X].
+
+LYRA_HEX = "1,1"
+CHANCE = -1
+
+
+def _lyra_battle(ships=1, colony_used=0, species="lyra", **options):
+    """``ships`` of p1's interceptors (initiative 3: they fire first) beside an Ancient
+    (initiative 2, hull 1) in LYRA_HEX, the action phase ended: p1's volley is due."""
+    g = _start((species, "terrans"), **options)
+    g.auto_chance = False
+    _stage(g, LYRA_HEX, "s201", ships=((0, "interceptor"),) * ships, npcs=("ancient",))
+    _set(g, v__colony_used__0=colony_used)
+    g.play("p1 pass_turn")
+    g.play("p2 pass_turn")
+    assert g.state.pending[0].label == "rolls" and g.state.pending[0].options.count == ships
+    return g
+
+
+def _roll(g, *faces):
+    g.play(boardrules.Action(CHANCE, "rolls", (tuple(faces),)))
+
+
+def _reroll_face(g, face):
+    assert g.state.pending[0].label == "face"
+    g.play(boardrules.Action(CHANCE, "face", ((face,),)))
+
+
+def _ancient_damage(g):
+    return dict(g.get("battle"))["state"][1]
+
+
+def test_lyra_flips_a_colony_ship_to_reroll_one_die():
+    """A missed die (a 1) re-rolled to a 6 hits the Ancient: one colony ship flipped."""
+    g = _lyra_battle()
+    _roll(g, 1)
+    d = g.state.pending[0]
+    assert (d.label, d.player, d.options) == ("reroll", 0, (1,))
+    assert g.get("volley_rolls") == (1,)
+    g.play("p1 reroll 1")
+    assert g.get("colony_used", 0) == 1
+    _reroll_face(g, 6)
+    assert _ancient_damage(g) == ((1,),)              # the re-rolled 6 hit
+    assert g.state.pending[0].label == "rolls"        # the Ancient's volley: no second offer
+    assert g.get("volley_rolls") == ()
+    new_species_invariant(g)
+
+
+def test_lyra_may_decline_and_needs_a_face_up_colony_ship():
+    """Declined, the miss stands and no colony ship turns; with every colony ship (3 [D J])
+    face down, or for another species, no re-roll is offered."""
+    g = _lyra_battle()
+    _roll(g, 1)
+    g.play("p1 reroll")
+    assert g.get("colony_used", 0) == 0 and _ancient_damage(g) == ((0,),)
+    assert g.state.pending[0].label == "rolls"
+    for species, used in (("lyra", 3), ("terrans", 0)):
+        g = _lyra_battle(colony_used=used, species=species)
+        _roll(g, 1)
+        assert g.state.pending[0].label == "rolls" and g.state.pending[0].options.count == 2
+        assert g.get("colony_used", 0) == used
+
+
+def test_lyra_rerolls_each_die_once_one_colony_ship_each():
+    """Two dice, both 1s: die 1 re-rolled (a 1 again) may not be re-rolled again -- an illegal
+    choice names the rule and changes nothing; die 2 re-rolled to a 6 hits; two ships flipped."""
+    g = _lyra_battle(ships=2)
+    _roll(g, 1, 1)
+    assert g.state.pending[0].options == (1, 2)
+    g.play("p1 reroll 1")
+    _reroll_face(g, 1)
+    assert g.state.pending[0].options == (2,) and g.get("volley_rolls") == (1, 1)
+    before = g.state
+    with pytest.raises(IllegalActionError):
+        g.play("p1 reroll 1")
+    assert g.state == before
+    g.play("p1 reroll 2")
+    _reroll_face(g, 6)
+    assert g.get("colony_used", 0) == 2 and _ancient_damage(g) == ((1,),)
+
+
+@pytest.mark.parametrize("faces, rerolled, used", [((6, 1), 1, 1), ((1, 1), 2, 2), ((6, 6), 0, 0)])
+def test_auto_combat_rerolls_the_missed_dice(faces, rerolled, used):
+    """auto_combat [X]: each missed die is re-rolled while colony ships last (here into
+    another 1), a hit never."""
+    g = _lyra_battle(ships=2, auto_combat=True)
+    _roll(g, *faces)
+    for _ in range(rerolled):
+        _reroll_face(g, 1)
+    assert g.get("colony_used", 0) == used
+    assert not g.state.pending or g.state.pending[0].label != "face"
+
+
+def test_lyra_rerolls_replay_from_the_record():
+    """A whole game (a random bot; Lyra re-rolls the first die whenever offered): the record
+    holds the re-rolls and their faces and replays exactly, legality checked."""
+    from boardrules.bots import RandomBot
+    g = _start(("lyra", "terrans", "terrans"), seed=0, rounds=4)
+    bot = RandomBot(0)
+    while not g.over:
+        d = g.state.pending[0] if g.state.pending else None
+        g.play(f"p1 reroll {d.options[0]}" if d and d.label == "reroll" else bot.choose(g))
+        new_species_invariant(g)
+    texts = [str(a) for a in g.record.actions]
+    assert any(t.startswith("p1 reroll ") for t in texts) and any(t.startswith("chance face") for t in texts)
+    again = boardrules.load_game(g.save(), check=True)
+    assert again.state == g.state and again.scores() == g.scores()
+
+
+@SETTINGS
+@given(data=st.data())
+def test_lyra_rerolls_keep_the_rule(data):
+    """Random volleys and random re-roll choices: every re-roll flips exactly one colony ship,
+    never more than the 3 face up, each die at most once; the volley applied is the final
+    faces (the Ancient's damage is what they hit)."""
+    ships = data.draw(st.integers(1, 3), label="ships")
+    used = data.draw(st.integers(0, 3), label="colony ships used")
+    g = _lyra_battle(ships=ships, colony_used=used)
+    faces = data.draw(st.lists(st.integers(1, 6), min_size=ships, max_size=ships), label="faces")
+    _roll(g, *faces)
+    final, done = list(faces), []
+    while g.state.pending[0].label == "reroll":
+        opts = g.state.pending[0].options
+        assert set(opts) == set(range(1, ships + 1)) - set(done) and used + len(done) < 3
+        die = data.draw(st.sampled_from((None,) + tuple(opts)), label="reroll")
+        if die is None:
+            g.play("p1 reroll")
+            break
+        g.play(f"p1 reroll {die}")
+        face = data.draw(st.integers(1, 6), label="face")
+        _reroll_face(g, face)
+        done.append(die)
+        final[die - 1] = face
+        assert g.get("colony_used", 0) == used + len(done)
+        check_invariants(g)
+    assert len(set(done)) == len(done) and g.get("colony_used", 0) == used + len(done) <= 3
+    hits = sum(1 for f in final if f == 6)              # the Ancient: no shield, computer 0 hits on 6
+    if g.get("battle"):
+        assert sum(_ancient_damage(g)[0]) == min(hits, 1)
+    else:
+        assert hits >= 2                                  # destroyed (hull 1)
+    new_species_invariant(g)
+
+
 # ---- random games ------------------------------------------------------------------------------
 
 def _seat_new_species(data, n):
@@ -428,8 +585,6 @@ def test_start_tiles_with_rare_technologies():
 @SETTINGS
 @given(data=st.data())
 def test_random_games_with_new_species_and_rare_technologies(data):
-    from .test_rare_techs import rare_invariant
-
     def both(g):
         new_species_invariant(g)
         if g.get("species_of", g.players - 1) is not None:

@@ -14,8 +14,10 @@ iterations per decision), :func:`play_out` plays a game to its end with one bot 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 
-from .common import actor, evaluation_for, sample_chance
+from ..game import Action, Game
+from .common import Bot, actor, evaluation_for, sample_chance
 from .greedy import GreedyBot
 from .mcts import MCTSBot
 
@@ -25,10 +27,10 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, seed=0):
+    def __init__(self, seed: int | float | str = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game, player=None):
+    def choose(self, game: Game, player: int | None = None) -> Action:
         """A random legal action of ``player`` (or of anyone to act). Raises
         ``LookupError`` when nobody can act."""
         actions = list(game.legal_actions(player))
@@ -37,11 +39,11 @@ class RandomBot:
         return self.rng.choice(actions)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
+BOTS: dict[str, Callable[[int | float | str], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 DEFAULT_BOT = "greedy"
 
 
-def make_bot(name: str, seed=0):
+def make_bot(name: str, seed: int | float | str = 0) -> Bot:
     """A bot by name: ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N iterations per
     decision). Raises ``ValueError`` naming the bots there are."""
     kind, _, budget = name.partition(":")
@@ -52,11 +54,12 @@ def make_bot(name: str, seed=0):
     return BOTS[kind](seed)
 
 
-def seat_bots(specs, players: int, seed=0) -> list:
+def seat_bots(specs: Iterable[str] | None, players: int,
+              seed: int | float | str = 0) -> list[Bot]:
     """One bot per seat from ``specs`` such as ``["greedy"]`` (every seat) or
     ``["random", "p2=mcts"]`` (seat 2 MCTS, the others random). Each seat's bot gets its own
     seed derived from ``seed``. Raises ``ValueError`` for an unknown bot or seat."""
-    default, per_seat = DEFAULT_BOT, {}
+    default, per_seat = DEFAULT_BOT, dict[int, str]()
     for spec in specs or ():
         seat, eq, name = spec.partition("=")
         if not eq:
@@ -68,7 +71,8 @@ def seat_bots(specs, players: int, seed=0) -> list:
     return [make_bot(per_seat.get(p, default), seed=f"{seed}/{p}") for p in range(players)]
 
 
-def play_out(game, bot=None, *, max_actions: int = 100_000, on_action=None):
+def play_out(game: Game, bot: Bot | list[Bot] | tuple[Bot, ...] | None = None, *, max_actions: int = 100_000,
+             on_action: Callable[[Game, Action], object] | None = None) -> Game:
     """Let ``bot`` (a RandomBot by default; or a list with one bot per seat) play ``game``
     to its end; return the game. Raises ``RuntimeError`` if it does not end within
     ``max_actions`` and ``LookupError`` if nobody can act."""
@@ -89,5 +93,5 @@ def play_out(game, bot=None, *, max_actions: int = 100_000, on_action=None):
     raise RuntimeError(f"the game did not end within {max_actions} actions")
 
 
-__all__ = ["BOTS", "DEFAULT_BOT", "GreedyBot", "MCTSBot", "RandomBot", "evaluation_for",
+__all__ = ["BOTS", "DEFAULT_BOT", "Bot", "GreedyBot", "MCTSBot", "RandomBot", "evaluation_for",
            "make_bot", "play_out", "sample_chance", "seat_bots"]

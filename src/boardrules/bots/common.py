@@ -9,17 +9,30 @@ stacks and bags) — each look-ahead is one determinisation of what the bot cann
 
 from __future__ import annotations
 
-import functools
-
 import contextlib
+import functools
 import math
+import random
+from collections.abc import Callable, Iterator
+from typing import Protocol
 
 from .. import plugins
-from ..game import Action
+from ..game import Action, Game
 from ..runtime import CHANCE, Dice
 
+Evaluation = Callable[[Game, int], float]
+"""``fn(game, player) -> float``: how good the position is for ``player``, in victory points."""
 
-def sample_chance(game, rng) -> int:
+
+class Bot(Protocol):
+    """What every bot has: a ``name`` and ``choose(game, player=None) -> Action``."""
+
+    name: str
+
+    def choose(self, game: Game, player: int | None = None) -> Action: ...
+
+
+def sample_chance(game: Game, rng: random.Random) -> int:
     """Decide every chance outcome now due with ``rng`` (the uniform draw the game's own
     generator makes: a die roll, a uniform pick from a bag's contents or from the options);
     return how many were played."""
@@ -37,7 +50,7 @@ def sample_chance(game, rng) -> int:
 
 
 @contextlib.contextmanager
-def searching(game):
+def searching(game: Game) -> Iterator[Game]:
     """Within the block the game draws no chance by itself and its event log does not grow
     (bots play and undo many actions; the real game's log keeps only real moves)."""
     auto, nlog = game.auto_chance, len(game.log)
@@ -49,40 +62,40 @@ def searching(game):
         del game.log[nlog:]
 
 
-def try_action(game, action, rng) -> None:
+def try_action(game: Game, action: Action, rng: random.Random) -> None:
     """Play ``action`` and the chance outcomes that follow it (drawn with ``rng``);
     ``game.undo()`` takes all of it back."""
     game.play(action, check=False)
     sample_chance(game, rng)
 
 
-def actor(game) -> int | None:
+def actor(game: Game) -> int | None:
     """The one player a bot decides for now: the first in seat order of those to act."""
     who = game.players_to_act()
     return min(who) if who else None
 
 
-def decision(game, player=None) -> tuple:
+def decision(game: Game, player: int | None = None) -> tuple[int, list[Action]]:
     """``(player, legal actions)`` for a bot about to choose: ``player`` defaults to the
     first to act. Raises ``LookupError`` when that player cannot act."""
-    player = actor(game) if player is None else player
-    actions = list(game.legal_actions(player)) if player is not None else []
-    if not actions:
+    who = actor(game) if player is None else player
+    actions = list(game.legal_actions(who)) if who is not None else []
+    if who is None or not actions:
         raise LookupError(f"no legal action in {game!r}")
-    return player, actions
+    return who, actions
 
 
-def score_evaluation(game, player: int) -> float:
+def score_evaluation(game: Game, player: int) -> float:
     """The evaluation of games without their own: the player's score (its scored resource)."""
     return float(game.scores()[player]["total"])
 
 
-def evaluation_for(game):
+def evaluation_for(game: Game) -> Evaluation:
     """The game's evaluation ``fn(game, player) -> float`` in victory points (the hook
     ``boardrules_evaluation`` of the game's plugin, else :func:`score_evaluation`), wrapped by
     the ``evaluation`` of each module on (:class:`~boardrules.plugins.ModuleSpec`)."""
     name = game.ruleset.game
-    fn = (plugins.manager().hook.boardrules_evaluation(game=name) if name else None) or score_evaluation
+    fn: Evaluation = (plugins.manager().hook.boardrules_evaluation(game=name) if name else None) or score_evaluation
     available = plugins.modules(name) if name else {}
     for module in game.ruleset.modules:
         wrap = available[module].evaluation if module in available else None
@@ -91,7 +104,7 @@ def evaluation_for(game):
     return fn
 
 
-def rewards(game, evaluate, scale: float) -> list:
+def rewards(game: Game, evaluate: Evaluation, scale: float) -> list[float]:
     """Each player's reward in [0, 1]: ``evaluate``'s lead over the best other player,
     squashed by a logistic of ``scale`` points; at the end, the ranking decides (a win 1,
     a shared first place split, else 0)."""

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from .common import decision, evaluation_for, searching, try_action
+from ..game import Action, Game
+from .common import Evaluation, decision, evaluation_for, searching, try_action
 
 
 class GreedyBot:
@@ -18,12 +20,13 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed=0, evaluate=None, follow: int = 4, tolerance: float = 1e-9):
+    def __init__(self, seed: int | float | str = 0, evaluate: Evaluation | None = None,
+                 follow: int = 4, tolerance: float = 1e-9):
         self.rng = random.Random(seed)
         self.evaluate = evaluate
         self.follow, self.tolerance = follow, tolerance
 
-    def choose(self, game, player=None):
+    def choose(self, game: Game, player: int | None = None) -> Action:
         """The best legal action of ``player`` (default: the first player to act).
         Raises ``LookupError`` when nobody can act."""
         player, actions = decision(game, player)
@@ -33,16 +36,18 @@ class GreedyBot:
         with searching(game):
             return self._best(game, actions, player, evaluate, self.follow, self.tolerance)[0]
 
-    def _best(self, game, actions, player, evaluate, follow, tolerance=1e-9):
+    def _best(self, game: Game, actions: Sequence[Action], player: int, evaluate: Evaluation,
+              follow: int, tolerance: float = 1e-9) -> tuple[Action, float]:
         rated = [(self._rate(game, a, player, evaluate, follow), a) for a in actions]
         top = max(v for v, _ in rated)
         return self.rng.choice([a for v, a in rated if v >= top - tolerance]), top
 
-    def _rate(self, game, action, player, evaluate, follow) -> float:
+    def _rate(self, game: Game, action: Action, player: int, evaluate: Evaluation,
+              follow: int) -> float:
         """The evaluation after ``action`` and the greedy answers to the decisions it leaves
         ``player`` (the game is as before afterwards)."""
         try_action(game, action, self.rng)
-        nexts = (list(game.legal_actions(player)) if follow and not game.over and any(
+        nexts: Sequence[Action] = (list(game.legal_actions(player)) if follow and not game.over and any(
             d.player == player for d in game.decisions_due()) else ())
         value = (self._best(game, nexts, player, evaluate, follow - 1)[1] if nexts
                  else evaluate(game, player))

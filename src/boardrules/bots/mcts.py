@@ -16,15 +16,16 @@ import math
 import random
 import time
 
-from .common import actor, decision, evaluation_for, rewards, sample_chance, searching, try_action
+from ..game import Action, Game
+from .common import Evaluation, actor, decision, evaluation_for, rewards, sample_chance, searching, try_action
 from .greedy import GreedyBot
 
 
 class _Node:
     __slots__ = ("children", "visits", "value", "avail")
 
-    def __init__(self):
-        self.children: dict = {}
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
         self.visits = 0
         self.value = 0.0   # the sum of the rewards of the player who moved into this node
         self.avail = 0     # iterations in which this node's action was legal (ISMCTS)
@@ -44,9 +45,9 @@ class MCTSBot:
 
     name = "mcts"
 
-    def __init__(self, seed=0, *, iterations: int | None = 200, seconds: float | None = None,
+    def __init__(self, seed: int | float | str = 0, *, iterations: int | None = 200, seconds: float | None = None,
                  playout: int = 8, scale: float = 10.0,
-                 c: float = 0.7, evaluate=None, prior: bool = True):
+                 c: float = 0.7, evaluate: Evaluation | None = None, prior: bool = True):
         if iterations is None and seconds is None:
             raise ValueError("give MCTSBot an iteration or a time budget")
         self.rng = random.Random(seed)
@@ -57,7 +58,7 @@ class MCTSBot:
         self.prior = prior
         self.playouts = 0   # iterations run so far (for playouts per second)
 
-    def choose(self, game, player=None):
+    def choose(self, game: Game, player: int | None = None) -> Action:
         """The most visited legal action of ``player`` (default: the first to act) after the
         search. Raises ``LookupError`` when nobody can act."""
         player, actions = decision(game, player)
@@ -81,10 +82,13 @@ class MCTSBot:
         return max(actions, key=lambda a: (root.children[a].visits, root.children[a].value)
                    if a in root.children else (-1, 0.0))
 
-    def _iterate(self, game, root, root_actions, root_player, evaluate, depth) -> None:
+    def _iterate(self, game: Game, root: _Node, root_actions: list[Action], root_player: int,
+                 evaluate: Evaluation, depth: int) -> None:
         rng = self.rng
-        node, path, played = root, [], 0
-        legal, mover = root_actions, root_player
+        node, played = root, 0
+        path: list[tuple[_Node, int]] = []
+        legal: list[Action] = root_actions
+        mover = root_player
         while True:   # selection and expansion
             untried = [a for a in legal if a not in node.children]
             if untried:
@@ -102,15 +106,18 @@ class MCTSBot:
             node = child
             if untried or game.over:
                 break
-            mover = actor(game)
-            legal = list(game.legal_actions(mover)) if mover is not None else []
+            who = actor(game)
+            if who is None:
+                break
+            mover = who
+            legal = list(game.legal_actions(mover))
             if not legal:
                 break
         for _ in range(depth):   # playout
             if game.over:
                 break
-            mover = actor(game)
-            legal = list(game.legal_actions(mover)) if mover is not None else []
+            who = actor(game)
+            legal = list(game.legal_actions(who)) if who is not None else []
             if not legal:
                 break
             game.play(rng.choice(legal), check=False)
@@ -124,5 +131,5 @@ class MCTSBot:
         for _ in range(played):
             game.undo()
 
-    def _ucb(self, child) -> float:
+    def _ucb(self, child: _Node) -> float:
         return child.value / child.visits + self.c * math.sqrt(math.log(max(1, child.avail)) / child.visits)

@@ -96,15 +96,15 @@ class ListLit:
 
 @attrs.frozen(kw_only=True)
 class Field:
-    obj: object
+    obj: "Expr"
     name: str
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Index:
-    obj: object
-    index: object
+    obj: "Expr"
+    index: "Expr"
     span: Span = _span()
 
 
@@ -112,43 +112,43 @@ class Index:
 class Of:
     """``expr of player``: evaluate ``expr`` as if ``player`` were ``me``."""
 
-    expr: object
-    player: object
+    expr: "Expr"
+    player: "Expr"
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Neg:
-    operand: object
+    operand: "Expr"
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Not:
-    operand: object
+    operand: "Expr"
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class BinOp:
     op: str  # + - * // %
-    left: object
-    right: object
+    left: "Expr"
+    right: "Expr"
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Compare:
     op: str  # == != < <= > >= in notin
-    left: object
-    right: object
+    left: "Expr"
+    right: "Expr"
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Range:
-    low: object
-    high: object
+    low: "Expr"
+    high: "Expr"
     span: Span = _span()
 
 
@@ -165,8 +165,8 @@ class Quant:
 
     kind: str
     var: str
-    domain: object
-    where: object = None
+    domain: "Expr"
+    where: Optional["Expr"] = None
     span: Span = _span()
 
 
@@ -174,10 +174,10 @@ class Quant:
 class SumOf:
     """``sum E for x in D where C``."""
 
-    expr: object
+    expr: "Expr"
     var: str
-    domain: object
-    where: object = None
+    domain: "Expr"
+    where: Optional["Expr"] = None
     span: Span = _span()
 
 
@@ -192,9 +192,9 @@ Expr = Union[Int, Str, Bool, NoneLit, Name, Call, ListLit, Field, Index, Of, Neg
 class Amount:
     """``2 credits`` or ``1 vp per lab_count``: a count of a resource."""
 
-    count: object
+    count: "Expr"
     resource: str
-    per: object = None
+    per: Optional["Expr"] = None
     span: Span = _span()
 
 
@@ -202,7 +202,7 @@ class Amount:
 class AmountExpr:
     """``[b.cost]``: an expression that evaluates to a list of (count, resource) pairs."""
 
-    expr: object
+    expr: "Expr"
     span: Span = _span()
 
 
@@ -211,56 +211,56 @@ class AmountExpr:
 
 @attrs.frozen(kw_only=True)
 class Gain:
-    amounts: object  # tuple[Amount] | AmountExpr
-    to: object = None
+    amounts: Union[tuple["Amount", ...], "AmountExpr"]
+    to: Optional["Expr"] = None
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Pay:
-    amounts: object
+    amounts: Union[tuple["Amount", ...], "AmountExpr"]
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Lose:
-    amounts: object
-    to: object = None
+    amounts: Union[tuple["Amount", ...], "AmountExpr"]
+    to: Optional["Expr"] = None
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Target:
     name: str
-    index: object = None
-    of: object = None
+    index: Optional["Expr"] = None
+    of: Optional["Expr"] = None
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Set:
     target: Target
-    value: object
+    value: "Expr"
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Let:
     name: str
-    value: object
+    value: "Expr"
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Advance:
     track: str
-    by: object = None
+    by: Optional["Expr"] = None
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class If:
-    branches: tuple[tuple[object, "Block"], ...]  # ((cond, Block), ...)
+    branches: tuple[tuple["Expr", "Block"], ...]  # ((cond, Block), ...)
     orelse: Optional["Block"] = None
     span: Span = _span()
 
@@ -268,15 +268,15 @@ class If:
 @attrs.frozen(kw_only=True)
 class For:
     var: str
-    domain: object
-    where: object
+    domain: "Expr"
+    where: Optional["Expr"]
     body: "Block"
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Require:
-    cond: object
+    cond: "Expr"
     message: str
     span: Span = _span()
 
@@ -284,9 +284,9 @@ class Require:
 @attrs.frozen(kw_only=True)
 class Choose:
     var: str
-    domain: object
-    where: object
-    by: object
+    domain: "Expr"
+    where: Optional["Expr"]
+    by: Optional["Expr"]
     optional: bool
     prompt: str
     body: "Block"
@@ -310,8 +310,8 @@ class Emit:
 
 @attrs.frozen(kw_only=True)
 class Run:
-    target: object  # a Field node: entity.slot
-    for_: object = None
+    target: "Expr"  # a Field node: entity.slot (the checker refuses others)
+    for_: Optional["Expr"] = None
     span: Span = _span()
 
 
@@ -332,20 +332,20 @@ class Queue:
 
 @attrs.frozen(kw_only=True)
 class Take:
-    entity: object
+    entity: "Expr"
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Give:
-    entity: object
-    to: object
+    entity: "Expr"
+    to: "Expr"
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Discard:
-    entity: object
+    entity: "Expr"
     span: Span = _span()
 
 
@@ -375,8 +375,12 @@ class Restore:
 
 @attrs.frozen(kw_only=True)
 class Block:
-    stmts: tuple[object, ...]
+    stmts: tuple["Stmt", ...]
     span: Span = _span()
+
+
+Stmt = Union[Gain, Pay, Lose, Set, Let, Advance, If, For, Require, Choose, Draw, Emit, Run,
+             AfterTurn, Queue, Take, Give, Discard, CallStmt, Pass, Use, Restore]
 
 
 # ---- declarations -----------------------------------------------------------
@@ -389,8 +393,8 @@ class Param:
 
     name: str
     type: TypeRef
-    domain: object = None
-    where: object = None
+    domain: Optional[Expr] = None
+    where: Optional[Expr] = None
     message: str = ""
     span: Span = _span()
 
@@ -445,7 +449,7 @@ class SlotExtend:
 class Trigger:
     event: str
     names: tuple[str, ...]
-    cond: object
+    cond: Optional[Expr]
     body: Block
     span: Span = _span()
 
@@ -496,7 +500,7 @@ class VarDecl:
 @attrs.frozen(kw_only=True)
 class EventDecl:
     name: str
-    params: tuple[object, ...]
+    params: tuple[Param, ...]
     span: Span = _span()
 
 
@@ -514,12 +518,17 @@ class DoStep:
     span: Span = _span()
 
 
+TurnRule = tuple[str, Union[tuple[str, ...], Expr], Span]
+"""``main a, b`` / ``free c`` of a turns step: (kind, (action names...), span); ``lanes EXPR``:
+("lanes", Expr, span)."""
+
+
 @attrs.frozen(kw_only=True)
 class TurnsStep:
     name: str
-    order: object  # ("named", str) | ("reverse", str) | ("by", Expr)
+    order: tuple[str, Union[str, Expr]]  # ("named", str) | ("reverse", str) | ("by", Expr)
     mode: str
-    rules: tuple[tuple[object, ...], ...]  # ((kind, (action names...), span), ...); ("lanes", Expr, span)
+    rules: tuple[TurnRule, ...]
     span: Span = _span()
 
 
@@ -532,7 +541,7 @@ class StepEdit:
     modifier: Optional[str]
     name: str
     place: Optional[tuple[str, str]]
-    step: object  # DoStep | TurnsStep
+    step: Union[DoStep, TurnsStep]
     span: Span = _span()
 
 
@@ -542,15 +551,15 @@ class StepExtend:
 
     modifier: Optional[str]
     name: str
-    rules: tuple[tuple[str, tuple[str, ...], Span], ...]  # ((kind, (action names...), span), ...)
+    rules: tuple[TurnRule, ...]
     span: Span = _span()
 
 
 @attrs.frozen(kw_only=True)
 class Stage:
     kind: str  # setup | rounds | finish
-    count: object
-    steps: tuple[object, ...]
+    count: Optional[Expr]  # the number of rounds (None for setup and finish)
+    steps: tuple[Union[DoStep, TurnsStep], ...]
     span: Span = _span()
 
 

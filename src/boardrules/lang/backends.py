@@ -10,9 +10,19 @@ suite runs random expressions and effects through both and compares.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, overload
+
 from . import ast as A
 from . import semantics as S
 from .codegen import ExprCompiler
+from .semantics import BlockFn, ExprFn, Value
+
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
+    from ..runtime import Context
+
+Amounts = tuple[A.Amount, ...] | A.AmountExpr
 
 
 class Compiler:
@@ -22,21 +32,29 @@ class Compiler:
     to its number in the ruleset's table of deferred blocks.
     """
 
-    def __init__(self, rs):
+    def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self._exprs = ExprCompiler(rs)
 
     # ---- expressions: generated Python source (see codegen) ----
-    def expr(self, e):
+    @overload
+    def expr(self, e: None) -> None: ...
+    @overload
+    def expr(self, e: A.Expr) -> ExprFn: ...
+    @overload
+    def expr(self, e: A.Expr | None) -> ExprFn | None: ...
+
+    def expr(self, e: A.Expr | None) -> ExprFn | None:
+        """``fn(ctx) -> value`` for expression ``e`` (None for None)."""
         return self._exprs.compile(e)
 
-    def _amounts(self, am):
+    def _amounts(self, am: Amounts) -> Callable[[Context], list[tuple[int, str]]]:
         if isinstance(am, A.AmountExpr):
             f = self.expr(am.expr)
             return lambda ctx: S.amounts(ctx, f(ctx))
         parts = [(self.expr(a.count), a.resource, self.expr(a.per)) for a in am]
 
-        def amounts(ctx):
+        def amounts(ctx: Context) -> list[tuple[int, str]]:
             out = []
             for fc, res, fper in parts:
                 n = S._num(ctx, fc(ctx), "amount")
@@ -47,17 +65,18 @@ class Compiler:
         return amounts
 
     # ---- statements ----
-    def block(self, block):
+    def block(self, block: A.Block) -> BlockFn:
+        """``fn(ctx) -> None`` running the statements of ``block``."""
         fs = [self.stmt(s) for s in block.stmts]
         if len(fs) == 1:
             return fs[0]
 
-        def run(ctx):
+        def run(ctx: Context) -> None:
             for f in fs:
                 f(ctx)
         return run
 
-    def stmt(self, s):
+    def stmt(self, s: A.Stmt) -> BlockFn:
         rs = self.rs
         match s:
             case A.Gain(amounts=am, to=to):
@@ -77,7 +96,7 @@ class Compiler:
             case A.Let(name=n, value=v):
                 fv = self.expr(v)
 
-                def let(ctx):
+                def let(ctx: Context) -> None:
                     ctx.env = {**ctx.env, n: fv(ctx)}
                 return let
             case A.Advance(track=t, by=by):
@@ -85,25 +104,25 @@ class Compiler:
                 return lambda ctx: S.advance(ctx, t, 1 if fb is None else fb(ctx))
             case A.If(branches=branches, orelse=orelse):
                 compiled = [(self.expr(c), self.block(b)) for c, b in branches]
-                fe = self.block(orelse) if orelse is not None else None
+                felse = self.block(orelse) if orelse is not None else None
 
-                def if_(ctx):
+                def if_(ctx: Context) -> None:
                     for fc, fb in compiled:
                         if fc(ctx):
                             return fb(ctx)
-                    if fe is not None:
-                        fe(ctx)
+                    if felse is not None:
+                        felse(ctx)
                 return if_
-            case A.For(var=v, domain=d, where=w, body=b):
+            case A.For(var=name, domain=d, where=w, body=b):
                 fd, fw, fb = self.expr(d), self.expr(w), self.block(b)
                 span = s.span
 
-                def for_(ctx):
+                def for_(ctx: Context) -> None:
                     saved = ctx.env
                     env = dict(saved)  # one binding dict for the loop (see _quant)
                     try:
                         for item in S.domain(ctx, fd(ctx)):
-                            env[v] = item
+                            env[name] = item
                             ctx.env = env
                             if fw is None or fw(ctx):
                                 fb(ctx)
@@ -116,23 +135,23 @@ class Compiler:
                 fc = self.expr(c)
                 span = s.span
                 return lambda ctx: S.require(ctx, fc(ctx), m, span)
-            case A.Choose(var=v, domain=d, where=w, by=by, optional=opt, prompt=p, body=b):
+            case A.Choose(var=name, domain=d, where=w, by=by, optional=opt, prompt=p, body=b):
                 bid = rs.block_id(b)
                 fd, fw, fby = self.expr(d), self.expr(w), self.expr(by)
                 span = s.span
 
-                def choose(ctx):
+                def choose(ctx: Context) -> None:
                     try:
-                        S.choose(ctx, bid, v, fd(ctx), fw, None if fby is None else fby(ctx), opt, p)
+                        S.choose(ctx, bid, name, fd(ctx), fw, None if fby is None else fby(ctx), opt, p)
                     except S.BudgetExceeded as err:
                         raise S.at(err, span)
                 return choose
-            case A.Draw(var=v, bag=bag, body=b):
+            case A.Draw(var=name, bag=bag, body=b):
                 bid = rs.block_id(b)
-                return lambda ctx: S.draw(ctx, bid, v, bag)
-            case A.Emit(event=e, args=args):
+                return lambda ctx: S.draw(ctx, bid, name, bag)
+            case A.Emit(event=event, args=args):
                 fs = [self.expr(a) for a in args]
-                return lambda ctx: S.emit(ctx, e, [f(ctx) for f in fs])
+                return lambda ctx: S.emit(ctx, event, [f(ctx) for f in fs])
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
                 fo, ff = self.expr(o), self.expr(f)
                 return lambda ctx: S.run_slot(ctx, fo(ctx), slot, None if ff is None else ff(ctx))
@@ -146,8 +165,8 @@ class Compiler:
                 fe = self.expr(e)
                 return lambda ctx: S.take(ctx, fe(ctx))
             case A.Give(entity=e, to=to):
-                fe, ft = self.expr(e), self.expr(to)
-                return lambda ctx: S.give(ctx, fe(ctx), ft(ctx))
+                fe, fto = self.expr(e), self.expr(to)
+                return lambda ctx: S.give(ctx, fe(ctx), fto(ctx))
             case A.Discard(entity=e):
                 fe = self.expr(e)
                 return lambda ctx: S.discard(ctx, fe(ctx))
@@ -156,16 +175,16 @@ class Compiler:
                 return lambda ctx: S.call_procedure(ctx, fn, [f(ctx) for f in fs])
             case A.Pass():
                 return S.do_pass
-            case A.Use(component=c):
-                return lambda ctx: S.use(ctx, c)
-            case A.Restore(component=c):
-                return lambda ctx: S.restore(ctx, c)
+            case A.Use(component=comp):
+                return lambda ctx: S.use(ctx, comp)
+            case A.Restore(component=comp):
+                return lambda ctx: S.restore(ctx, comp)
         raise TypeError(f"cannot compile {s!r}")
 
 
-def _sum_of(var, fx, fd, fw):
+def _sum_of(var: str, fx: ExprFn, fd: ExprFn, fw: ExprFn | None) -> ExprFn:
     """``sum E for var in D where C`` from the compiled parts (shared by both back ends)."""
-    def sum_of(ctx):
+    def sum_of(ctx: Context) -> int:
         saved = ctx.env
         env = dict(saved)  # one binding dict for the loop (see _quant)
         total = 0
@@ -181,8 +200,8 @@ def _sum_of(var, fx, fd, fw):
     return sum_of
 
 
-def _quant(kind, var, fd, fw):
-    def quant(ctx):
+def _quant(kind: str, var: str, fd: ExprFn, fw: ExprFn | None) -> ExprFn:
+    def quant(ctx: Context) -> int | bool:
         saved = ctx.env
         # one binding dict for the whole loop, rebound per item: nothing keeps a reference to
         # ctx.env past an iteration (decisions and deferred blocks copy their bindings, ``let``
@@ -208,22 +227,38 @@ def _quant(kind, var, fd, fw):
 class Interpreter:
     """The same AST evaluated by walking it on every call (the oracle)."""
 
-    def __init__(self, rs):
+    def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
 
-    def expr(self, e):
+    @overload
+    def expr(self, e: None) -> None: ...
+    @overload
+    def expr(self, e: A.Expr) -> ExprFn: ...
+    @overload
+    def expr(self, e: A.Expr | None) -> ExprFn | None: ...
+
+    def expr(self, e: A.Expr | None) -> ExprFn | None:
+        """``fn(ctx) -> value`` evaluating ``e`` on every call (None for None)."""
         if e is None:
             return None
         return lambda ctx: self.eval_root(e, ctx)
 
-    def _inner(self, e):
+    @overload
+    def _inner(self, e: None) -> None: ...
+    @overload
+    def _inner(self, e: A.Expr) -> ExprFn: ...
+    @overload
+    def _inner(self, e: A.Expr | None) -> ExprFn | None: ...
+
+    def _inner(self, e: A.Expr | None) -> ExprFn | None:
         """A part of an expression (the compiler inlines it: errors are placed at the whole)."""
         return None if e is None else (lambda ctx: self.eval(e, ctx))
 
-    def block(self, block):
+    def block(self, block: A.Block) -> BlockFn:
+        """``fn(ctx) -> None`` executing ``block`` on every call."""
         return lambda ctx: self.exec_block(block, ctx)
 
-    def eval_root(self, e, ctx):
+    def eval_root(self, e: A.Expr, ctx: Context) -> Value:
         """Evaluate a whole expression; an error raised without a position gets its span (as
         the compiler's generated functions do)."""
         try:
@@ -231,7 +266,7 @@ class Interpreter:
         except S.RuleViolation as err:
             raise S.at(err, e.span)
 
-    def eval(self, e, ctx):
+    def eval(self, e: A.Expr, ctx: Context) -> Value:
         ev = self.eval
         match e:
             case A.Int(value=v) | A.Str(value=v) | A.Bool(value=v):
@@ -270,7 +305,7 @@ class Interpreter:
                 return _sum_of(v, self._inner(x), self._inner(d), self._inner(w))(ctx)
         raise TypeError(f"cannot evaluate {e!r}")
 
-    def amounts(self, am, ctx):
+    def amounts(self, am: Amounts, ctx: Context) -> list[tuple[int, str]]:
         if isinstance(am, A.AmountExpr):
             return S.amounts(ctx, self.eval_root(am.expr, ctx))
         out = []
@@ -281,13 +316,15 @@ class Interpreter:
             out.append((n, a.resource))
         return out
 
-    def exec_block(self, block, ctx):
+    def exec_block(self, block: A.Block, ctx: Context) -> None:
         for s in block.stmts:
             self.exec(s, ctx)
 
-    def exec(self, s, ctx):
+    def exec(self, s: A.Stmt, ctx: Context) -> None:
         ev, rs = self.eval_root, self.rs
-        opt = lambda e: None if e is None else ev(e, ctx)  # noqa: E731
+
+        def opt(e: A.Expr | None) -> Value:
+            return None if e is None else ev(e, ctx)
         match s:
             case A.Gain(amounts=am, to=to):
                 S.gain(ctx, self.amounts(am, ctx), opt(to))
@@ -307,11 +344,11 @@ class Interpreter:
                         return self.exec_block(block, ctx)
                 if orelse is not None:
                     self.exec_block(orelse, ctx)
-            case A.For(var=v, domain=d, where=w, body=b):
+            case A.For(var=name, domain=d, where=w, body=b):
                 saved = ctx.env
                 try:
                     for item in S.domain(ctx, ev(d, ctx)):
-                        ctx.env = {**saved, v: item}
+                        ctx.env = {**saved, name: item}
                         if w is None or ev(w, ctx):
                             self.exec_block(b, ctx)
                 except S.BudgetExceeded as err:
@@ -320,15 +357,15 @@ class Interpreter:
                     ctx.env = saved
             case A.Require(cond=c, message=m):
                 S.require(ctx, ev(c, ctx), m, s.span)
-            case A.Choose(var=v, domain=d, where=w, by=by, optional=o, prompt=p, body=b):
+            case A.Choose(var=name, domain=d, where=w, by=by, optional=optional, prompt=p, body=b):
                 try:
-                    S.choose(ctx, rs.block_id(b), v, ev(d, ctx), self.expr(w), opt(by), o, p)
+                    S.choose(ctx, rs.block_id(b), name, ev(d, ctx), self.expr(w), opt(by), optional, p)
                 except S.BudgetExceeded as err:
                     raise S.at(err, s.span)
-            case A.Draw(var=v, bag=bag, body=b):
-                S.draw(ctx, rs.block_id(b), v, bag)
-            case A.Emit(event=e, args=args):
-                S.emit(ctx, e, [ev(a, ctx) for a in args])
+            case A.Draw(var=name, bag=bag, body=b):
+                S.draw(ctx, rs.block_id(b), name, bag)
+            case A.Emit(event=event, args=args):
+                S.emit(ctx, event, [ev(a, ctx) for a in args])
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
                 S.run_slot(ctx, ev(o, ctx), slot, opt(f))
             case A.AfterTurn(body=b):
@@ -345,9 +382,9 @@ class Interpreter:
                 S.call_procedure(ctx, fn, [ev(a, ctx) for a in args])
             case A.Pass():
                 S.do_pass(ctx)
-            case A.Use(component=c):
-                S.use(ctx, c)
-            case A.Restore(component=c):
-                S.restore(ctx, c)
+            case A.Use(component=comp):
+                S.use(ctx, comp)
+            case A.Restore(component=comp):
+                S.restore(ctx, comp)
             case _:
                 raise TypeError(f"cannot execute {s!r}")

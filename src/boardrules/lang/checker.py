@@ -7,7 +7,8 @@ at once as diagnostics (``file:line:column``, source line, caret, hint).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
@@ -15,6 +16,9 @@ from . import ast as A
 from .diagnostics import Diagnostic, did_you_mean
 from .merge import Merged
 from ..runtime import MAX_LIST
+
+if TYPE_CHECKING:
+    from ..primitives import Primitive
 
 BASIC_TYPES = {"int", "bool", "text", "player", "hex", "any"}
 CORE_KINDS = {"resource", "track", "component", "kind", "game"}
@@ -64,7 +68,7 @@ BUILTIN_FUNCTIONS = {
 class ResourceDef:
     name: str
     start: int
-    cap: Any  # expression or None
+    cap: Any  # expression or None; in a built Ruleset, fn(ctx, player) -> int or None
     floor: int
     scored: bool
     span: A.Span
@@ -76,7 +80,7 @@ class TrackDef:
     low: int
     high: int
     start: int
-    rewards: dict  # level -> Block
+    rewards: dict[int, A.Block]  # level -> Block
     span: A.Span
 
 
@@ -90,8 +94,8 @@ class ComponentDef:
 @attrs.frozen
 class KindDef:
     name: str
-    fields: dict  # name -> (TypeRef, default value)
-    slots: dict  # name -> default Block or None
+    fields: dict[str, tuple[A.TypeRef, Any]]  # name -> (TypeRef, default value)
+    slots: dict[str, A.Block | None]  # name -> default Block or None
     span: A.Span
 
 
@@ -99,8 +103,8 @@ class KindDef:
 class EntityDef:
     name: str
     kind: str
-    fields: dict  # name -> constant value
-    slots: dict  # name -> Block
+    fields: dict[str, Any]  # name -> constant value
+    slots: dict[str, A.Block]  # name -> Block
     span: A.Span
 
 
@@ -108,7 +112,7 @@ class EntityDef:
 class VarDef:
     name: str
     type: A.TypeRef
-    per: tuple
+    per: tuple[str, ...]
     default: Any
     hidden: bool
     private: bool
@@ -118,8 +122,8 @@ class VarDef:
 @attrs.frozen
 class ActionDef:
     name: str
-    params: tuple  # A.Param
-    tags: tuple
+    params: tuple[A.Param, ...]
+    tags: tuple[str, ...]
     body: A.Block
     entity: str | None
     span: A.Span
@@ -128,8 +132,8 @@ class ActionDef:
 @attrs.frozen
 class TriggerDef:
     event: str
-    names: tuple
-    cond: Any
+    names: tuple[str, ...]
+    cond: A.Expr | None
     body: A.Block
     entity: str | None
     source: str
@@ -142,7 +146,7 @@ class OptionDef:
     default: Any
     doc: str
     span: A.Span
-    allowed: tuple | None = None  # the values the option may take (from `in DOMAIN`), None: any
+    allowed: tuple[Any, ...] | None = None  # the values the option may take (from `in DOMAIN`), None: any
 
 
 @attrs.frozen
@@ -150,43 +154,44 @@ class Program:
     """The checked rules: symbol tables over AST blocks, ready to compile."""
 
     title: str
-    players: tuple  # (min, max)
-    tiebreak: tuple  # expressions evaluated per player, compared in order after the score
-    options: dict
-    resources: dict
-    tracks: dict
-    components: dict
-    kinds: dict
-    entities: dict
-    by_kind: dict  # kind -> tuple of entity names
-    vars: dict
-    events: dict  # name -> tuple[A.Param]
-    actions: dict
-    triggers: tuple
+    players: tuple[int, int]  # (min, max)
+    tiebreak: tuple[A.Expr, ...]  # evaluated per player, compared in order after the score
+    options: dict[str, OptionDef]
+    resources: dict[str, ResourceDef]
+    tracks: dict[str, TrackDef]
+    components: dict[str, ComponentDef]
+    kinds: dict[str, KindDef]
+    entities: dict[str, EntityDef]
+    by_kind: dict[str, tuple[str, ...]]  # kind -> tuple of entity names
+    vars: dict[str, VarDef]
+    events: dict[str, tuple[A.Param, ...]]  # name -> parameters
+    actions: dict[str, ActionDef]
+    triggers: tuple[TriggerDef, ...]
     flow: A.FlowDecl | None
     # an expression evaluated per player that ranks them instead of the scored total (None: the
     # total), e.g. a score shared by a team
-    final_score: Any = None
+    final_score: A.Expr | None = None
 
 
 class _Scope:
-    def __init__(self, names: dict, parent: "_Scope | None" = None):
+    def __init__(self, names: dict[str, str], parent: "_Scope | None" = None) -> None:
         self.names = names
         self.parent = parent
 
-    def lookup(self, name):
-        s = self
+    def lookup(self, name: str) -> str | None:
+        s: _Scope | None = self
         while s is not None:
             if name in s.names:
                 return s.names[name]
             s = s.parent
         return None
 
-    def child(self, names=None) -> "_Scope":
+    def child(self, names: Mapping[str, str] | None = None) -> "_Scope":
         return _Scope(dict(names or {}), self)
 
-    def all(self):
-        s, out = self, set()
+    def all(self) -> set[str]:
+        s: _Scope | None = self
+        out: set[str] = set()
         while s is not None:
             out |= set(s.names)
             s = s.parent
@@ -200,26 +205,27 @@ class Checker:
     ``returns`` (a type name) and ``effect`` (True when it may change the state).
     """
 
-    def __init__(self, merged: Merged, primitives: dict, option_values: dict | None = None):
+    def __init__(self, merged: Merged, primitives: Mapping[str, Primitive],
+                 option_values: Mapping[str, Any] | None = None) -> None:
         self.m = merged
         self.prims = primitives
         self.option_values = option_values or {}
         self.errors: list[Diagnostic] = []
         # Tables filled as check() goes; empty until then, so an expression checked
         # early (a variable's default) that names an action or event finds none.
-        self.actions: dict = {}
-        self.events: dict = {}
-        self.vars: dict = {}
-        self.kinds: dict = {}
+        self.actions: dict[str, ActionDef] = {}
+        self.events: dict[str, tuple[A.Param, ...]] = {}
+        self.vars: dict[str, VarDef] = {}
+        self.kinds: dict[str, KindDef] = {}
         self.max_players = 9
         self.bad_options: list[str] = []  # user-given option values of the wrong kind
 
     # ---- reporting ----
-    def err(self, node, message: str, hint: str = "") -> None:
+    def err(self, node: object, message: str, hint: str = "") -> None:
         span = getattr(node, "span", None) or A.NOWHERE
         self.errors.append(Diagnostic(span, message, hint, self.m.sources.get(span.file, "")))
 
-    def _option_domain(self, o: A.OptionDecl, default) -> tuple | None:
+    def _option_domain(self, o: A.OptionDecl, default: Any) -> tuple[Any, ...] | None:
         """The values ``option NAME = DEFAULT in DOMAIN`` allows (None without a domain);
         the domain must be a constant list or range holding the default."""
         if o.domain is None:
@@ -235,7 +241,7 @@ class Checker:
         return allowed
 
     # ---- constants ----
-    def const(self, expr, what: str = "value"):
+    def const(self, expr: object, what: str = "value") -> Any:
         """Evaluate a constant expression (literals, lists, ranges, entity and option names)."""
         match expr:
             case None:
@@ -291,7 +297,7 @@ class Checker:
         decls = [i for i in items.values() if isinstance(i, A.Decl)]
         self.kinds_ast = {d.name: d for d in decls if d.kind == "kind"}
         self.entity_kind = {d.name: d.kind for d in decls if d.kind not in CORE_KINDS}
-        self.by_kind_names: dict = {k: [] for k in self.kinds_ast}
+        self.by_kind_names: dict[str, list[str]] = {k: [] for k in self.kinds_ast}
         for d in decls:
             if d.kind not in CORE_KINDS:
                 if d.kind not in self.kinds_ast:
@@ -320,7 +326,9 @@ class Checker:
                 value = default
             self.options[o.name] = OptionDef(o.name, value, o.doc, o.span, allowed)
 
-        self.resources, self.tracks, self.components = {}, {}, {}
+        self.resources: dict[str, ResourceDef | None] = {}  # (None until checked)
+        self.tracks: dict[str, TrackDef] = {}
+        self.components: dict[str, ComponentDef] = {}
         for d in decls:
             if d.kind == "resource":
                 self.resources[d.name] = None
@@ -328,10 +336,9 @@ class Checker:
             if d.kind in CORE_KINDS:
                 self._core_decl(d)
         self.kinds = {n: self._kind(d) for n, d in self.kinds_ast.items()}
+        var_decls = {i.name: i for i in items.values() if isinstance(i, A.VarDecl)}
         self.vars = {}
-        for v in (i for i in items.values() if isinstance(i, A.VarDecl)):
-            self.vars[v.name] = v
-        for v in list(self.vars.values()):
+        for v in var_decls.values():
             self._type(v.type)
             for per in v.per:
                 if per not in ("player", "hex") and per not in self.kinds_ast:
@@ -339,11 +346,11 @@ class Checker:
                              f"not per '{per}'", did_you_mean(per, ["player", "hex", *self.kinds_ast]))
             self.vars[v.name] = VarDef(v.name, v.type, v.per, self.const(v.default, "default"),
                                        v.hidden, v.private, v.span)
-        for v in list(self.vars.values()):
-            ast_default = items[("var", v.name)].default
+        for var in list(self.vars.values()):
+            ast_default = items[("var", var.name)].default
             if ast_default is not None:
-                self._conforms(ast_default, self._type(v.type, False), v.type.optional,
-                               f"'{v.name}'", self._root(), "its default")
+                self._conforms(ast_default, self._type(var.type, False), var.type.optional,
+                               f"'{var.name}'", self._root(), "its default")
         self.events = {name: tuple(A.Param(name=n, type=A.TypeRef(name=t)) for n, t in params)
                        for name, params in BUILTIN_EVENTS.items()}
         for e in items.values():
@@ -359,9 +366,9 @@ class Checker:
                 if p.domain is not None or p.where is not None:
                     self.err(p, "an event's parameters take no 'in' or 'where'")
 
-        self.entities = {}
+        self.entities: dict[str, EntityDef] = {}
         self.actions = {}
-        self.triggers = []
+        self.triggers: list[TriggerDef] = []
         for a in (i for i in items.values() if isinstance(i, A.ActionDecl)):
             self.actions[a.name] = ActionDef(a.name, a.params, a.tags, a.body, None, a.span)
         for d in decls:
@@ -375,34 +382,37 @@ class Checker:
         for r in self.resources.values():
             if r is not None and r.cap is not None:
                 self.expr(r.cap, self._root())
-        for t in self.tracks.values():
-            for block in t.rewards.values():
+        for track in self.tracks.values():
+            for block in track.rewards.values():
                 self.block(block, self._root(me=True))
         for k in self.kinds.values():
-            for block in k.slots.values():
-                if block is not None:
-                    self.block(block, self._root(me=True, extra={"self": "entity:" + k.name}))
+            for default in k.slots.values():
+                if default is not None:
+                    self.block(default, self._root(me=True, extra={"self": "entity:" + k.name}))
         for e in self.entities.values():
             for block in e.slots.values():
                 self.block(block, self._root(me=True, extra={"self": "entity:" + e.kind}))
-        for a in self.actions.values():
-            self._action(a)
-        for t in self.triggers:
-            self._trigger(t)
+        for adef in self.actions.values():
+            self._action(adef)
+        for tdef in self.triggers:
+            self._trigger(tdef)
         flow = items.get(("flow", "flow"))
         if flow is not None:
             self._flow(flow)
 
         game = next((d for d in decls if d.kind == "game"), None)
-        title, players, tiebreak, final_score = "", (1, 9), (), None
+        title, players = "", (1, 9)
+        # (the expressions are checked here: a property's values are any nodes until then)
+        tiebreak: tuple[A.Expr, ...] = ()
+        final_score: A.Expr | None = None
         if game is not None:
             props = {p.name: p for p in game.entries if isinstance(p, A.Property)}
             if "tiebreak" in props:
-                tiebreak = props["tiebreak"].values
+                tiebreak = cast(tuple[A.Expr, ...], props["tiebreak"].values)
                 for e in tiebreak:
                     self._int_expr(e, self._root())
             if "final_score" in props:
-                final_score = props["final_score"].values[0]
+                final_score = cast(A.Expr, props["final_score"].values[0])
                 self._int_expr(final_score, self._root())
             if "title" in props:
                 title = self.const(props["title"].values[0]) or ""
@@ -419,8 +429,8 @@ class Checker:
             vars=self.vars, events=self.events, actions=self.actions,
             triggers=tuple(self.triggers), flow=flow, final_score=final_score)
 
-    def _check_unique_names(self, decls) -> None:
-        seen: dict = {}
+    def _check_unique_names(self, decls: list[A.Decl]) -> None:
+        seen: dict[str, A.Decl] = {}
         for d in decls:
             if d.kind in ("kind", "game"):
                 continue
@@ -430,7 +440,7 @@ class Checker:
                          "names of resources, tracks, components and entities must differ")
             seen.setdefault(d.name, d)
 
-    def _props(self, d: A.Decl, allowed: set) -> dict:
+    def _props(self, d: A.Decl, allowed: set[str]) -> dict[str, A.Property]:
         props = {}
         for e in d.entries:
             if isinstance(e, A.Property):
@@ -445,16 +455,16 @@ class Checker:
                 self.err(e, f"this entry is not allowed in a {d.kind}")
         return props
 
-    def _single(self, prop, what):
+    def _single(self, prop: A.Property | None, what: str) -> Any:
         if prop is None:
             return None
         if len(prop.values) != 1:
             self.err(prop, f"'{prop.name}' takes one value")
         return self.const(prop.values[0], what)
 
-    def _int(self, prop, default, what):
+    def _int(self, prop: A.Property | None, default: int, what: str) -> int:
         v = self._single(prop, what)
-        if v is None:
+        if v is None or prop is None:  # (no property: no value)
             return default
         if not isinstance(v, int) or isinstance(v, bool):
             self.err(prop, f"'{prop.name}' must be a whole number")
@@ -466,11 +476,10 @@ class Checker:
         if d.kind == "resource":
             cap = props.get("cap")
             scored = self._single(props.get("scored"), "scored") if "scored" in props else False
-            self.resources[d.name] = ResourceDef(
+            r = self.resources[d.name] = ResourceDef(
                 d.name, self._int(props.get("start"), 0, "start"),
                 cap.values[0] if cap else None,
                 self._int(props.get("floor"), 0, "floor"), bool(scored), d.span)
-            r = self.resources[d.name]
             if cap is not None and isinstance(cap.values[0], A.Int) and r.start > cap.values[0].value:
                 self.err(props["start"], f"{d.name} starts at {r.start}, above its cap "
                                          f"{cap.values[0].value}")
@@ -552,7 +561,7 @@ class Checker:
         self.entities[d.name] = EntityDef(d.name, d.kind, fields, slots, d.span)
 
     # ---- types ----
-    def _const_of(self, node, wanted: str, optional: bool, what: str, kind: str):
+    def _const_of(self, node: object, wanted: str, optional: bool, what: str, kind: str) -> Any:
         """The constant ``node`` (as :meth:`const`), its type checked against ``wanted``."""
         before = len(self.errors)
         value = self.const(node, kind)
@@ -560,7 +569,7 @@ class Checker:
             self._conforms(node, wanted, optional, what, self._root(), "this value")
         return value
 
-    def _conforms(self, node, wanted: str, optional: bool, what: str, scope, this: str,
+    def _conforms(self, node: object, wanted: str, optional: bool, what: str, scope: _Scope, this: str,
                   shown: str = "") -> None:
         """Report where the value of ``node`` cannot be ``wanted`` (a list literal element by
         element; ``none`` only where ``optional``; literal players within the player count)."""
@@ -603,13 +612,13 @@ class Checker:
         return t
 
     # ---- scopes ----
-    def _root(self, me: bool = True, extra: dict | None = None) -> _Scope:
+    def _root(self, me: bool = True, extra: dict[str, str] | None = None) -> _Scope:
         names = dict(extra or {})
         return _Scope(names)
 
     def _action(self, a: ActionDef) -> None:
         scope = self._root(extra={"self": f"entity:{self.entity_kind[a.entity]}"} if a.entity else None)
-        names = {}
+        names: dict[str, str] = {}
         for p in a.params:
             t = self._type(p.type)
             if p.domain is not None:
@@ -655,7 +664,7 @@ class Checker:
                 kind, arg = step.order
                 if kind in ("named", "reverse") and arg not in TURN_ORDERS:
                     self.err(step, f"unknown turn order '{arg}'",
-                             did_you_mean(arg, TURN_ORDERS) or "use seat, snake, reverse seat or 'by EXPR'")
+                             did_you_mean(cast(str, arg), TURN_ORDERS) or "use seat, snake, reverse seat or 'by EXPR'")
                 if kind == "by":
                     self.expr(arg, self._root())
                 if step.mode not in TURN_MODES:
@@ -679,7 +688,7 @@ class Checker:
                     if rule_kind not in TURN_RULES:
                         self.err(node, f"unknown turn rule '{rule_kind}'",
                                  did_you_mean(rule_kind, TURN_RULES) or "use 'main' or 'free'")
-                    for n in names:
+                    for n in cast(tuple[str, ...], names):  # (only 'lanes' holds an Expr)
                         if n not in self.actions:
                             self.err(node, f"unknown action '{n}'", did_you_mean(n, self.actions))
 
@@ -689,7 +698,7 @@ class Checker:
         for s in block.stmts:
             self.stmt(s, scope)
 
-    def _amounts(self, amounts, scope) -> None:
+    def _amounts(self, amounts: tuple[A.Amount, ...] | A.AmountExpr, scope: _Scope) -> None:
         if isinstance(amounts, A.AmountExpr):
             self.expr(amounts.expr, scope)
             return
@@ -700,12 +709,12 @@ class Checker:
             if a.per is not None:
                 self._int_expr(a.per, scope)
 
-    def _int_expr(self, e, scope) -> None:
+    def _int_expr(self, e: object, scope: _Scope) -> None:
         t = self.expr(e, scope)
         if t not in ("int", "any"):
             self.err(e, f"expected a number, found {_show(t)}")
 
-    def stmt(self, s, scope: _Scope) -> None:
+    def stmt(self, s: A.Stmt, scope: _Scope) -> None:
         match s:
             case A.Gain(amounts=am, to=to) | A.Lose(amounts=am, to=to):
                 self._amounts(am, scope)
@@ -762,8 +771,8 @@ class Checker:
                 if e not in self.events:
                     self.err(s, f"unknown event '{e}'", did_you_mean(e, self.events))
                 elif len(args) != len(self.events[e]):
-                    n = len(self.events[e])
-                    self.err(s, f"event '{e}' takes {n} argument{'s' if n != 1 else ''}, "
+                    count = len(self.events[e])
+                    self.err(s, f"event '{e}' takes {count} argument{'s' if count != 1 else ''}, "
                                 f"got {len(args)}",
                              f"declared as {_signature(e, self.events[e])}")
                 for a in args:
@@ -799,12 +808,12 @@ class Checker:
             case _:
                 self.err(s, "statement not understood")
 
-    def _player_expr(self, e, scope) -> None:
+    def _player_expr(self, e: object, scope: _Scope) -> None:
         t = self.expr(e, scope)
         if t not in ("player", "any", "int"):
             self.err(e, f"expected a player, found {_show(t)}")
 
-    def _target(self, t: A.Target, scope) -> None:
+    def _target(self, t: A.Target, scope: _Scope) -> None:
         var = self.vars.get(t.name)
         if var is None:
             hint = did_you_mean(t.name, self.vars)
@@ -825,7 +834,8 @@ class Checker:
                 self.err(t, f"'{t.name}' is not kept per player")
             self._player_expr(t.of, scope)
 
-    def _call(self, node, fn, args, scope, statement=False) -> str:
+    def _call(self, node: object, fn: str, args: tuple[A.Expr, ...], scope: _Scope,
+              statement: bool = False) -> str:
         arg_types = [self.expr(a, scope) for a in args]
         if fn in BUILTIN_FUNCTIONS and not statement:
             lo, hi, result = BUILTIN_FUNCTIONS[fn]
@@ -863,7 +873,7 @@ class Checker:
         return "any"
 
     # ---- expressions ----
-    def expr(self, e, scope: _Scope) -> str:
+    def expr(self, e: object, scope: _Scope) -> str:
         """Check an expression; return its type name (``int``, ``entity:tech``, ``list:hex``…)."""
         match e:
             case A.Int():
@@ -953,7 +963,7 @@ class Checker:
         self.err(e, "expression not understood")
         return "any"
 
-    def _name(self, node, n: str, scope: _Scope) -> str:
+    def _name(self, node: object, n: str, scope: _Scope) -> str:
         local = scope.lookup(n)
         if local is not None:
             return local
@@ -980,7 +990,7 @@ class Checker:
         return "any"
 
 
-def _max_players(decls) -> int:
+def _max_players(decls: list[A.Decl]) -> int:
     """The most players the game declares (``players 2..4`` → 4), else 9."""
     for d in decls:
         if d.kind == "game":
@@ -994,7 +1004,7 @@ def _max_players(decls) -> int:
     return 9
 
 
-def _signature(name: str, params) -> str:
+def _signature(name: str, params: Iterable[A.Param]) -> str:
     return f"{name}(" + ", ".join(f"{p.name}: {p.type}" for p in params) + ")"
 
 
@@ -1012,13 +1022,13 @@ def _compatible(found: str, wanted: str) -> bool:
     return _FAMILY.get(found, found) == _FAMILY.get(wanted, wanted)
 
 
-def _within(value, allowed: tuple) -> bool:
+def _within(value: Any, allowed: tuple[Any, ...]) -> bool:
     """An option value is within its domain: the value, or each element of a list value."""
     values = value if isinstance(value, tuple) else (value,)
     return all(v in allowed and type(v) in (type(a) for a in allowed) for v in values)
 
 
-def _describe(allowed: tuple) -> str:
+def _describe(allowed: tuple[Any, ...]) -> str:
     """A domain as players read it: 'from 1 to 9' for a run of whole numbers, else a list."""
     if (len(allowed) > 2 and all(type(a) is int for a in allowed)
             and list(allowed) == list(range(allowed[0], allowed[0] + len(allowed)))):
@@ -1026,7 +1036,7 @@ def _describe(allowed: tuple) -> str:
     return "one of " + ", ".join(repr(a) for a in allowed)
 
 
-def _kind_of_value(v) -> str:
+def _kind_of_value(v: Any) -> str:
     if isinstance(v, bool):
         return "true or false"
     if isinstance(v, int):

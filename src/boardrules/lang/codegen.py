@@ -21,17 +21,25 @@ from __future__ import annotations
 
 import itertools
 import linecache
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, overload
 
 from . import ast as A
 from . import semantics as S
 from ..runtime import MISSING
+from .semantics import ExprFn, Key, Value
+
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
+    from ..runtime import Context
+    from .checker import EntityDef, VarDef
 
 _ids = itertools.count()
 
 
 # ---- helpers the generated code calls (named in every function's globals) -----------------------
 
-def _rv(ctx, key, default):
+def _rv(ctx: Context, key: Key, default: Value) -> Value:
     """``ctx.get(key)`` with the key's default known in advance."""
     w = ctx.w
     if key in w:
@@ -39,7 +47,7 @@ def _rv(ctx, key, default):
     return ctx.base.get(key, default)
 
 
-def _rv_mine(ctx, vname, i, default):
+def _rv_mine(ctx: Context, vname: str, i: Value, default: Value) -> Value:
     """``v[i]`` of a variable kept per player per hex/entity: key ("v", v, me, i)."""
     key = ("v", vname, ctx.player(), i)
     w = ctx.w
@@ -48,11 +56,11 @@ def _rv_mine(ctx, vname, i, default):
     return ctx.base.get(key, default)
 
 
-def _index_var(ctx, var, i):
+def _index_var(ctx: Context, var: VarDef, i: Value) -> Value:
     return ctx.get(S.var_key(ctx, var, i))
 
 
-def _field(ctx, obj, name, entities):
+def _field(ctx: Context, obj: Value, name: str, entities: Mapping[str, EntityDef]) -> Value:
     ent = entities.get(obj) if type(obj) is str else None
     if ent is not None:
         v = ent.fields.get(name, MISSING)
@@ -61,7 +69,7 @@ def _field(ctx, obj, name, entities):
     return S.field(ctx, obj, name)  # (raises the violation)
 
 
-def _builtin(ctx, fn, f, *args):
+def _builtin(ctx: Context, fn: str, f: Callable[..., Value], *args: Value) -> Value:
     """Built-in function ``fn`` (``f``) on arguments already computed (as the interpreter does);
     Python's TypeError/ValueError become a rule violation."""
     try:
@@ -70,9 +78,9 @@ def _builtin(ctx, fn, f, *args):
         raise ctx.violation(f"{fn}() failed: {err}") from None
 
 
-def _int_op(op, py):
+def _int_op(op: str, py: Callable[[int, int], Any]) -> Callable[[Context, Value, Value], Value]:
     if op in "+-*":  # results beyond the numbers rules may use go to S.binop, which refuses them
-        def arith(ctx, a, b, _max=S.MAX_NUMBER):
+        def arith(ctx: Context, a: Value, b: Value, _max: int = S.MAX_NUMBER) -> Value:
             if type(a) is int and type(b) is int:
                 r = py(a, b)
                 if -_max <= r <= _max:
@@ -80,14 +88,14 @@ def _int_op(op, py):
             return S.binop(ctx, op, a, b)
         return arith
 
-    def f(ctx, a, b):
+    def f(ctx: Context, a: Value, b: Value) -> Value:
         if type(a) is int and type(b) is int:
             return py(a, b)
         return S.compare(ctx, op, a, b)
     return f
 
 
-_HELPERS = {
+_HELPERS: dict[str, object] = {
     "_rv": _rv, "_rv_mine": _rv_mine, "_index_var": _index_var, "_field": _field,
     "_builtin": _builtin, "_load_name": S.load_name, "_load": S.load, "_index": S.index,
     "_with_me": S.with_me, "_num": S._num, "_binop": S.binop, "_compare": S.compare,
@@ -103,10 +111,17 @@ _INT_OPS = {"+": "_add", "-": "_sub", "*": "_mul", "<": "_lt", "<=": "_le", ">":
 class ExprCompiler:
     """AST expression → generated function, for one ruleset."""
 
-    def __init__(self, rs):
+    def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
 
-    def compile(self, e):
+    @overload
+    def compile(self, e: None) -> None: ...
+    @overload
+    def compile(self, e: A.Expr) -> ExprFn: ...
+    @overload
+    def compile(self, e: A.Expr | None) -> ExprFn | None: ...
+
+    def compile(self, e: A.Expr | None) -> ExprFn | None:
         """``fn(ctx) -> value`` for expression ``e`` (None for None)."""
         if e is None:
             return None
@@ -128,15 +143,16 @@ class ExprCompiler:
             return Interpreter(self.rs).expr(e)
         exec(code, ns)
         linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-        return ns["rule_expr"]
+        fn: ExprFn = ns["rule_expr"]  # type: ignore[assignment]  # (defined by the exec above)
+        return fn
 
 
 class _Gen:
-    def __init__(self, rs, ns):
+    def __init__(self, rs: Ruleset, ns: dict[str, object]) -> None:
         self.rs = rs
         self.ns = ns
 
-    def const(self, value) -> str:
+    def const(self, value: object) -> str:
         """A name for ``value`` in the generated function's globals."""
         if value is None or type(value) in (int, bool, str):
             return repr(value)
@@ -148,7 +164,7 @@ class _Gen:
         """Name ``n`` from the rule's bindings if one has it, else ``otherwise``."""
         return f"(ctx.env[{n!r}] if {n!r} in ctx.env else {otherwise})"
 
-    def gen(self, e, sc: dict) -> str:
+    def gen(self, e: A.Expr, sc: dict[str, str]) -> str:
         """Python source of ``e``; ``sc`` maps quantifier variables in scope to Python names."""
         g = self.gen
         match e:
@@ -221,13 +237,15 @@ class _Gen:
             me = ", ctx.player()" if payload.per else ""
             return self.local_or(n, f"_rv(ctx, ('v', {payload.name!r}{me}), {default})")
         if cls in (S.OPTION, S.ENTITY, S.KIND):
-            return self.local_or(n, self.const(S.load(None, cls, payload)))
+            # (an option's, entity's or kind's value needs no context)
+            return self.local_or(n, self.const(S.load(None, cls, payload)))  # type: ignore[arg-type]
         # built-in values (me, players, round...) and variables kept per hex or entity
         return self.local_or(n, f"_load(ctx, {cls}, {self.const(payload)})")
 
-    def index(self, o, i, sc) -> str:
-        var = None
+    def index(self, o: A.Expr, i: A.Expr, sc: dict[str, str]) -> str:
+        var, n = None, ""
         if isinstance(o, A.Name) and o.id not in sc:
+            n = o.id
             try:
                 cls, payload = S.classify(self.rs, o.id)
             except S.RuleViolation:
@@ -239,7 +257,6 @@ class _Gen:
             return f"_index(ctx, {self.gen(o, sc)}, {idx})"
         # ``v[i]`` of a per-hex/per-entity variable: its state key directly (the same as
         # loading its VarHandle and indexing it, unless a binding hides the name)
-        n = o.id
         hidden = f"_index(ctx, ctx.env[{n!r}], {idx}) if {n!r} in ctx.env else "
         default = self.const(self.rs.default_of(("v", var.name)))
         if len(var.per) == 1:

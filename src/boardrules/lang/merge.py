@@ -12,12 +12,20 @@ file that caused them. House rules (the last layer) win over modules.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable, Union, cast
 
 import attrs
 
 from . import ast as A
 from .diagnostics import Diagnostic, did_you_mean
+
+
+Item = Union[A.Decl, A.OptionDecl, A.VarDecl, A.EventDecl, A.ActionDecl, A.FlowDecl]
+"""A definition as merged: what :func:`boardrules.lang.ast.decl_key` names."""
+Change = Union[Item, A.StepEdit, A.StepExtend, A.RemoveDecl]
+"""A top-level item of a rule file other than a trigger: a definition or a change to one."""
+Key = tuple[str, str]
+"""``(kind, name)`` of a definition, as :func:`boardrules.lang.ast.decl_key` gives it."""
 
 
 @attrs.frozen
@@ -26,19 +34,19 @@ class Layer:
 
     name: str
     kind: str
-    files: tuple  # tuple[A.RuleFile]
+    files: tuple[A.RuleFile, ...]
 
 
 @attrs.frozen
 class Merged:
     """The merged items in definition order, and the unnamed top-level triggers."""
 
-    items: dict  # (kind, name) -> item
-    triggers: tuple  # top-level A.Trigger, in file order
-    sources: dict  # path -> text, for diagnostics
+    items: dict[Key, Any]  # (kind, name) -> Item (the kind of item the key names)
+    triggers: tuple[A.Trigger, ...]  # top-level, in file order
+    sources: dict[str, str]  # path -> text, for diagnostics
 
 
-def _entry_key(entry) -> tuple:
+def _entry_key(entry: object) -> tuple[str, object]:
     match entry:
         case A.Property(name=n) | A.SlotUse(name=n):
             return ("entry", n)
@@ -53,8 +61,8 @@ def _entry_key(entry) -> tuple:
     return ("add", id(entry))  # triggers and slot extensions accumulate
 
 
-def _extend(base: A.Decl, ext: A.Decl, items: dict) -> A.Decl:
-    entries = {_entry_key(e): e for e in base.entries}
+def _extend(base: A.Decl, ext: A.Decl, items: dict[Key, Any]) -> A.Decl:
+    entries: dict[tuple[str, object], Any] = {_entry_key(e): e for e in base.entries}
     for e in ext.entries:
         if isinstance(e, A.SlotExtend):
             old = entries.get(("entry", e.name))
@@ -68,7 +76,7 @@ def _extend(base: A.Decl, ext: A.Decl, items: dict) -> A.Decl:
     return attrs.evolve(base, entries=tuple(entries.values()))
 
 
-def _slot_default(items: dict, kind: str, slot: str):
+def _slot_default(items: dict[Key, Any], kind: str, slot: str) -> A.Block | None:
     kind_decl = items.get(("kind", kind))
     for e in kind_decl.entries if kind_decl is not None else ():
         if isinstance(e, A.SlotDef) and e.name == slot:
@@ -76,7 +84,7 @@ def _slot_default(items: dict, kind: str, slot: str):
     return None
 
 
-def _replacing(item) -> frozenset | None:
+def _replacing(item: object) -> frozenset[tuple[str, object]] | None:
     """What a change replaces: None for the whole definition, else the entry keys an
     ``extend`` replaces (its slot extensions and triggers replace nothing)."""
     if isinstance(item, A.Decl) and item.modifier == "extend":
@@ -86,18 +94,20 @@ def _replacing(item) -> frozenset | None:
 
 
 class _Merger:
-    def __init__(self):
-        self.items: dict = {}
-        self.origin: dict = {}  # key -> span of the definition
-        self.changes: dict = {}  # key -> [(layer, span, replaced entries or None)]
-        self.after_tail: dict = {}  # step name -> the last step a module put after it
-        self.closing: dict = {}  # step name -> its closing turn rule (or None), see _closing_rule
+    def __init__(self) -> None:
+        self.items: dict[Key, Any] = {}  # (kind, name) -> Item (the kind of item the key names)
+        self.origin: dict[Key, A.Span] = {}  # key -> span of the definition
+        # key -> [(layer, span, replaced entries or None)]
+        self.changes: dict[Key, list[tuple[Layer, A.Span, frozenset[tuple[str, object]] | None]]] = {}
+        self.after_tail: dict[str, str] = {}  # step name -> the last step a module put after it
+        # step name -> its closing turn rule (or None), see _closing_rule
+        self.closing: dict[str, A.TurnRule | None] = {}
         self.errors: list[Diagnostic] = []
 
-    def error(self, node, message, hint, rf) -> None:
+    def error(self, node: Change, message: str, hint: str, rf: A.RuleFile) -> None:
         self.errors.append(Diagnostic(node.span, message, hint, rf.text))
 
-    def conflicts(self, key, layer, item, rf) -> bool:
+    def conflicts(self, key: Key, layer: Layer, item: Change, rf: A.RuleFile) -> bool:
         """Two modules changing the same thing (the same entries of it) is an error."""
         touched = _replacing(item)
         if layer.kind == "module":
@@ -115,8 +125,9 @@ class _Merger:
         self.changes.setdefault(key, []).append((layer, item.span, touched))
         return False
 
-    def add(self, layer, rf, item) -> None:
+    def add(self, layer: Layer, rf: A.RuleFile, item: Change) -> None:
         key = A.decl_key(item)
+        assert key is not None  # (every item but a trigger has one)
         if isinstance(item, (A.StepEdit, A.StepExtend)) or (
                 isinstance(item, A.RemoveDecl) and item.kind == "step"):
             self.edit_step(layer, rf, item)
@@ -136,7 +147,8 @@ class _Merger:
             elif modifier == "extend" and isinstance(item, A.Decl):
                 self.items[key] = _extend(self.items[key], item, self.items)
             else:
-                self.items[key] = self.new_decl(attrs.evolve(item, modifier=None))
+                # (an item with a modifier is a definition: they all have the field)
+                self.items[key] = self.new_decl(attrs.evolve(item, modifier=None))  # type: ignore[arg-type]
         elif key in self.items:
             self.error(item, f"{key[0]} '{key[1]}' is already defined at {self.origin[key]}",
                        f"write 'override {_keyword(item)} {key[1]}' to replace it"
@@ -145,7 +157,7 @@ class _Merger:
             self.items[key] = self.new_decl(item)
             self.origin[key] = item.span
 
-    def new_decl(self, item):
+    def new_decl(self, item: Item) -> Item:
         """A definition written whole: its ``extend SLOT`` entries add to the kind's default."""
         if isinstance(item, A.Decl) and any(isinstance(e, A.SlotExtend) for e in item.entries):
             plain = attrs.evolve(item, entries=tuple(
@@ -155,7 +167,7 @@ class _Merger:
         return item
 
     # ---- named flow steps ----
-    def edit_step(self, layer, rf, item) -> None:
+    def edit_step(self, layer: Layer, rf: A.RuleFile, item: A.StepEdit | A.StepExtend | A.RemoveDecl) -> None:
         flow = self.items.get(("flow", "flow"))
         if flow is None:
             self.error(item, "there is no flow whose steps to change",
@@ -223,14 +235,15 @@ class _Merger:
             attrs.evolve(st, steps=tuple(steps)) for st, steps in zip(flow.stages, stages)))
 
 
-def _closing_rule(rules: tuple):
+def _closing_rule(rules: tuple[A.TurnRule, ...]) -> A.TurnRule | None:
     """The closing rule of a turns step as its definition wrote it: a last ``main`` rule of its
     own after another (the actions that end a player's part, e.g. passing), or None."""
     mains = [r for r in rules if r[0] == "main"]
     return mains[-1] if len(mains) > 1 else None
 
 
-def _extended_rules(rules: tuple, added: tuple, closing) -> tuple:
+def _extended_rules(rules: tuple[A.TurnRule, ...], added: tuple[A.TurnRule, ...],
+                    closing: A.TurnRule | None) -> tuple[A.TurnRule, ...]:
     """A turns step's rules with a module's ``added``: right before the step's closing rule
     when it has one (so what modules add comes before passing, in module order), else last."""
     for k, r in enumerate(rules):
@@ -242,8 +255,8 @@ def _extended_rules(rules: tuple, added: tuple, closing) -> tuple:
 def merge(layers: Iterable[Layer]) -> tuple[Merged, list[Diagnostic]]:
     """Merge layers in order. Returns the result and every diagnostic found."""
     m = _Merger()
-    triggers: list = []
-    sources: dict = {}
+    triggers: list[A.Trigger] = []
+    sources: dict[str, str] = {}
     for layer in layers:
         for rf in layer.files:
             sources[rf.path] = rf.text
@@ -251,11 +264,13 @@ def merge(layers: Iterable[Layer]) -> tuple[Merged, list[Diagnostic]]:
                 if isinstance(item, A.Trigger):
                     triggers.append(item)
                 else:
-                    m.add(layer, rf, item)
+                    m.add(layer, rf, cast(Change, item))
     return Merged(items=m.items, triggers=tuple(triggers), sources=sources), m.errors
 
 
-def _keyword(item) -> str:
+def _keyword(item: Change) -> str:
     if isinstance(item, A.Decl):
         return item.kind
-    return A.decl_key(item)[0]
+    key = A.decl_key(item)
+    assert key is not None  # (every item but a trigger has one)
+    return key[0]

@@ -12,14 +12,36 @@ State keys: ``("r", resource, player)``, ``("t", track, player)``,
 
 from __future__ import annotations
 
-from ..runtime import MAX_LIST, MAX_NUMBER, BudgetExceeded, CHANCE, Decision, Dice, RuleViolation
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..runtime import (CHANCE, MAX_LIST, Decision, Dice)
+from ..runtime import BudgetExceeded as BudgetExceeded  # (re-exported: the back ends use S.*)
+from ..runtime import MAX_NUMBER as MAX_NUMBER
+from ..runtime import RuleViolation as RuleViolation
+
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
+    from ..runtime import Context, Event
+    from .ast import Span
+    from .checker import VarDef
+
+Value = Any
+"""A rule value: int, bool, text, None, a tuple of values (a list), a frozenset, :class:`Dice`,
+an entity or kind name, or a :class:`VarHandle` (any of them, by the rule's type)."""
+Key = tuple[Any, ...]
+"""A state key, such as ``("r", resource, player)`` (see the module's docstring)."""
+ExprFn = Callable[["Context"], Value]
+"""A compiled expression: the context in, its value out."""
+BlockFn = Callable[["Context"], None]
+"""A compiled block of statements: it changes the context's state."""
 
 # ---- names ------------------------------------------------------------------
 
 LOCAL, BUILTIN, RESOURCE, TRACK, COMPONENT, VAR, OPTION, ENTITY, KIND = range(9)
 
 
-def classify(rs, name: str):
+def classify(rs: Ruleset, name: str) -> tuple[int, Any]:
     """How a name that is not a local binding resolves: (class, payload)."""
     if name in BUILTIN_VALUES:
         return BUILTIN, BUILTIN_VALUES[name]
@@ -40,7 +62,7 @@ def classify(rs, name: str):
     raise RuleViolation(f"unknown name '{name}'")
 
 
-def _me(ctx):
+def _me(ctx: Context) -> int:
     return ctx.player()
 
 
@@ -55,9 +77,9 @@ BUILTIN_VALUES = {
 }
 
 
-def var_key(ctx, var, index):
+def var_key(ctx: Context, var: VarDef, index: Value) -> Key:
     """The state key of variable ``var`` (a VarDef) for ``me`` and ``index``."""
-    key = ("v", var.name)
+    key: Key = ("v", var.name)
     for per in var.per:
         if per == "player":
             key += (ctx.player(),)
@@ -66,7 +88,7 @@ def var_key(ctx, var, index):
     return key
 
 
-def load_var(ctx, var):
+def load_var(ctx: Context, var: VarDef) -> Value:
     if any(p != "player" for p in var.per):
         return VarHandle(var)
     return ctx.get(var_key(ctx, var, None))
@@ -77,11 +99,11 @@ class VarHandle:
 
     __slots__ = ("var",)
 
-    def __init__(self, var):
+    def __init__(self, var: VarDef) -> None:
         self.var = var
 
 
-def load(ctx, cls, payload):
+def load(ctx: Context, cls: int, payload: Any) -> Value:
     if cls == BUILTIN:
         return payload(ctx)
     if cls == RESOURCE:
@@ -99,7 +121,7 @@ def load(ctx, cls, payload):
     return payload  # KIND: the tuple of its entities
 
 
-def load_name(ctx, name):
+def load_name(ctx: Context, name: str) -> Value:
     env = ctx.env
     if name in env:
         return env[name]
@@ -107,7 +129,7 @@ def load_name(ctx, name):
     return load(ctx, cls, payload)
 
 
-def index(ctx, obj, idx):
+def index(ctx: Context, obj: Value, idx: Value) -> Value:
     if isinstance(obj, VarHandle):
         return ctx.get(var_key(ctx, obj.var, idx))
     if isinstance(obj, (tuple, str)):
@@ -119,7 +141,7 @@ def index(ctx, obj, idx):
     raise ctx.violation(f"cannot index {obj!r}")
 
 
-def field(ctx, obj, name):
+def field(ctx: Context, obj: Value, name: str) -> Value:
     ent = ctx.rs.entities.get(obj) if isinstance(obj, str) else None
     if ent is None:
         raise ctx.violation(f"{obj!r} is not an entity, so it has no field '{name}'")
@@ -129,7 +151,7 @@ def field(ctx, obj, name):
         raise ctx.violation(f"a {ent.kind} has no field '{name}'") from None
 
 
-def with_me(ctx, player, thunk):
+def with_me(ctx: Context, player: Value, thunk: Callable[[], Value]) -> Value:
     saved = ctx.me
     ctx.me = ctx.player(player)
     try:
@@ -141,13 +163,13 @@ def with_me(ctx, player, thunk):
 # ---- operators ----------------------------------------------------------------
 
 
-def _num(ctx, v, op):
+def _num(ctx: Context, v: Value, op: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise ctx.violation(f"'{op}' needs numbers, got {v!r}")
     return v
 
 
-def binop(ctx, op, a, b):
+def binop(ctx: Context, op: str, a: Value, b: Value) -> Value:
     if op == "+" and isinstance(a, tuple) and isinstance(b, tuple):
         return sized(ctx, a + b)
     a, b = _num(ctx, a, op), _num(ctx, b, op)
@@ -162,7 +184,7 @@ def binop(ctx, op, a, b):
     return a // b if op == "//" else a % b
 
 
-def bounded(ctx, n: int) -> int:
+def bounded(ctx: Context, n: int) -> int:
     """``n`` when it is within the numbers rules may use (±MAX_NUMBER), else a violation."""
     if -MAX_NUMBER <= n <= MAX_NUMBER:
         return n
@@ -170,7 +192,7 @@ def bounded(ctx, n: int) -> int:
                         f"(they use numbers up to {MAX_NUMBER})")
 
 
-def sized(ctx, items: tuple) -> tuple:
+def sized(ctx: Context, items: tuple[Value, ...]) -> tuple[Value, ...]:
     """``items``, a list the rules built, charged to the execution budget and refused
     when longer than MAX_LIST."""
     if len(items) > MAX_LIST:
@@ -182,14 +204,14 @@ def sized(ctx, items: tuple) -> tuple:
     return items
 
 
-def spent(ctx, n: int) -> None:
+def spent(ctx: Context, n: int) -> None:
     """Charge ``n`` steps to the execution budget."""
     ctx.steps -= n
     if ctx.steps < 0:
         raise ctx.over_budget()
 
 
-def at(err: RuleViolation, span) -> RuleViolation:
+def at(err: RuleViolation, span: Span | None) -> RuleViolation:
     """Give an error raised without a position (a budget exceeded, a list too long)
     the position of the innermost construct that sees it."""
     if err.span is None:
@@ -197,7 +219,7 @@ def at(err: RuleViolation, span) -> RuleViolation:
     return err
 
 
-def compare(ctx, op, a, b):
+def compare(ctx: Context, op: str, a: object, b: object) -> bool:
     if op == "==":
         return a == b
     if op == "!=":
@@ -211,11 +233,11 @@ def compare(ctx, op, a, b):
     return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
 
 
-def truth(v) -> bool:
+def truth(v: Value) -> bool:
     return bool(v)
 
 
-def rng(ctx, lo, hi):
+def rng(ctx: Context, lo: Value, hi: Value) -> tuple[int, ...]:
     lo, hi = _num(ctx, lo, ".."), _num(ctx, hi, "..")
     if hi - lo >= MAX_LIST:  # refused before it is built
         raise ctx.violation(f"the range {lo}..{hi} is too long for the rules (at most {MAX_LIST} "
@@ -223,7 +245,7 @@ def rng(ctx, lo, hi):
     return sized(ctx, tuple(range(lo, hi + 1)))
 
 
-def domain(ctx, value):
+def domain(ctx: Context, value: Value) -> Any:
     """A collection to walk (lists as they are, sets sorted), its length charged to
     the execution budget."""
     if isinstance(value, tuple):
@@ -243,11 +265,11 @@ def domain(ctx, value):
 # ---- built-in functions -----------------------------------------------------------
 
 
-def _owner(ctx, e):
+def _owner(ctx: Context, e: Value) -> Value:
     return ctx.get(("o", e))
 
 
-def _held(ctx, kind):
+def _held(ctx: Context, kind: Value) -> tuple[str, ...]:
     me = ctx.player()
     names = ctx.rs.by_kind.get(kind) if isinstance(kind, str) else kind
     if names is None:
@@ -256,7 +278,7 @@ def _held(ctx, kind):
     return tuple(e for e in names if (w[k] if (k := ("o", e)) in w else base.get(k)) == me)
 
 
-def _lane_of(ctx, p):
+def _lane_of(ctx: Context, p: Value) -> int | None:
     """The lane (0, 1, ...) whose turn ``p`` is taking in a ``lanes`` step, else none."""
     for i, lane in enumerate(ctx.get(("f", "lanes")) or ()):
         if lane[1] == p:
@@ -264,23 +286,24 @@ def _lane_of(ctx, p):
     return None
 
 
-def _table_after(ctx, p):
+def _table_after(ctx: Context, p: int) -> tuple[int, ...]:
     n = ctx.nplayers
     return tuple((p + i) % n for i in range(1, n))
 
 
-def _position(ctx, lst, x):
+def _position(ctx: Context, lst: Value, x: Value) -> int:
     try:
-        return domain(ctx, lst).index(x)
+        i: int = domain(ctx, lst).index(x)
+        return i
     except ValueError:
         return -1
 
 
-def _field(ctx, e, name):
+def _field(ctx: Context, e: Value, name: str) -> Value:
     return field(ctx, e, name)
 
 
-def _dice(ctx, n):
+def _dice(ctx: Context, n: Value) -> Dice:
     n = _num(ctx, n, "dice")
     if not 0 <= n <= MAX_DICE:
         raise ctx.violation(f"dice({n}): rules roll 0 to {MAX_DICE} dice at once")
@@ -290,9 +313,9 @@ def _dice(ctx, n):
 MAX_DICE = 64
 
 
-def _without_one(ctx, lst, x):
+def _without_one(ctx: Context, lst: Value, x: Value) -> tuple[Value, ...]:
     """``lst`` without its first ``x`` (unchanged when ``x`` is absent): for lists with repeats."""
-    items = domain(ctx, lst)
+    items: tuple[Value, ...] = domain(ctx, lst)
     try:
         i = items.index(x)
     except ValueError:
@@ -300,7 +323,7 @@ def _without_one(ctx, lst, x):
     return items[:i] + items[i + 1:]
 
 
-BUILTIN_FUNCTIONS = {
+BUILTIN_FUNCTIONS: dict[str, Callable[..., Value]] = {
     "len": lambda ctx, x: len(domain(ctx, x)),
     "min": lambda ctx, *xs: min(domain(ctx, xs[0]) if len(xs) == 1 else xs),
     "max": lambda ctx, *xs: max(domain(ctx, xs[0]) if len(xs) == 1 else xs),
@@ -323,7 +346,7 @@ BUILTIN_FUNCTIONS = {
 }
 
 
-def call(ctx, fn, args):
+def call(ctx: Context, fn: str, args: Sequence[Value]) -> Value:
     if fn in BUILTIN_FUNCTIONS:
         try:
             return BUILTIN_FUNCTIONS[fn](ctx, *args)
@@ -335,7 +358,7 @@ def call(ctx, fn, args):
 # ---- statements -----------------------------------------------------------------
 
 
-def amounts(ctx, pairs):
+def amounts(ctx: Context, pairs: Iterable[Value]) -> list[tuple[int, str]]:
     """Check a list of (count, resource) pairs produced by an amount expression."""
     out = []
     for pair in pairs:
@@ -345,22 +368,22 @@ def amounts(ctx, pairs):
     return out
 
 
-def gain(ctx, pairs, to):
+def gain(ctx: Context, pairs: Iterable[tuple[int, str]], to: int | None) -> None:
     for n, res in pairs:
         ctx.gain(res, n, to)
 
 
-def pay(ctx, pairs):
+def pay(ctx: Context, pairs: Iterable[tuple[int, str]]) -> None:
     for n, res in pairs:
         ctx.pay(res, n)
 
 
-def lose(ctx, pairs, to):
+def lose(ctx: Context, pairs: Iterable[tuple[int, str]], to: int | None) -> None:
     for n, res in pairs:
         ctx.lose(res, n, to)
 
 
-def set_var(ctx, var, idx, of, value):
+def set_var(ctx: Context, var: VarDef, idx: Value, of: Value, value: Value) -> None:
     if of is not None:
         saved = ctx.me
         ctx.me = ctx.player(of)
@@ -375,7 +398,7 @@ def set_var(ctx, var, idx, of, value):
         pass
 
 
-def advance(ctx, track, by):
+def advance(ctx: Context, track: str, by: Value) -> None:
     rs = ctx.rs
     tdef = rs.tracks[track]
     me = ctx.player()
@@ -400,7 +423,7 @@ def advance(ctx, track, by):
             emit(ctx, "advanced", [me, track, level])
 
 
-def _event(ctx, kind, player, detail):
+def _event(ctx: Context, kind: str, player: int | None, detail: Value) -> Event:
     from ..runtime import Event
     return Event(ctx.ply, kind, player, detail, ctx.source or "rules")
 
@@ -408,7 +431,8 @@ def _event(ctx, kind, player, detail):
 MAX_DEPTH = 100  # rules running rules (triggers, procedures, slots); real games use < 10
 
 
-def run_unit(ctx, fn, source, me=None, env=None):
+def run_unit(ctx: Context, fn: BlockFn, source: str, me: int | None = None,
+             env: dict[str, Value] | None = None) -> None:
     """Run a compiled block with its own source label (and optionally ``me`` and bindings)."""
     saved = ctx.source, ctx.me, ctx.env
     ctx.source = source
@@ -432,8 +456,10 @@ def run_unit(ctx, fn, source, me=None, env=None):
         ctx.source, ctx.me, ctx.env = saved
 
 
-def choose(ctx, block_id, var, options, where, by, optional, prompt):
+def choose(ctx: Context, block_id: int, var: str, options: Value, where: ExprFn | None,
+           by: Value, optional: bool, prompt: str) -> None:
     """Queue a decision; ``where`` filters the options with ``var`` bound to each."""
+    opts: Dice | tuple[Value, ...]
     if isinstance(options, Dice):
         opts = options
     else:
@@ -454,7 +480,7 @@ def choose(ctx, block_id, var, options, where, by, optional, prompt):
                        tuple(ctx.env.items()), ctx.me, ctx.source))
 
 
-def draw(ctx, block_id, var, bag):
+def draw(ctx: Context, block_id: int, var: str, bag: str) -> None:
     contents = ctx.get(("v", bag))
     if not contents:
         raise ctx.violation(f"'{bag}' is empty: nothing to draw")
@@ -462,7 +488,7 @@ def draw(ctx, block_id, var, bag):
                        tuple(ctx.env.items()), ctx.me, ctx.source, bag))
 
 
-def emit(ctx, event, args):
+def emit(ctx: Context, event: str, args: Sequence[Value]) -> None:
     rs = ctx.rs
     for trig in rs.triggers_by_event.get(event, ()):
         if trig.entity is not None:
@@ -485,7 +511,7 @@ def emit(ctx, event, args):
             run_unit(ctx, trig.body, trig.source, me=me, env=env)
 
 
-def run_slot(ctx, entity, slot, for_):
+def run_slot(ctx: Context, entity: Value, slot: str, for_: Value) -> None:
     rs = ctx.rs
     ent = rs.entities.get(entity) if isinstance(entity, str) else None
     if ent is None:
@@ -497,25 +523,27 @@ def run_slot(ctx, entity, slot, for_):
     run_unit(ctx, fn, entity, me=me, env={"self": entity})
 
 
-def queue_block(ctx, block_id):
+def queue_block(ctx: Context, block_id: int) -> None:
     """``queue { ... }``: a pending entry of no player; the flow runs it when it reaches the
     front (game.py), so the decisions queued before it are decided first."""
-    ctx.queue(Decision(None, "queue", (), False, "", block_id, tuple(ctx.env.items()), ctx.me,
-                       ctx.source))
+    # Decision.player is annotated int in runtime.py; a queued block's is None
+    ctx.queue(Decision(None, "queue", (), False, "", block_id,  # type: ignore[arg-type]
+                       tuple(ctx.env.items()), ctx.me, ctx.source))
 
 
-def after_turn(ctx, block_id):
+def after_turn(ctx: Context, block_id: int) -> None:
     pending = ctx.get(("f", "after")) or ()
     ctx.set(("f", "after"), pending + ((block_id, tuple(ctx.env.items()), ctx.me, ctx.source),))
 
 
-def _entity(ctx, e):
+def _entity(ctx: Context, e: Value) -> str:
     if e not in ctx.rs.entities:
         raise ctx.violation(f"{e!r} is not an entity")
-    return e
+    name: str = e
+    return name
 
 
-def take(ctx, e):
+def take(ctx: Context, e: Value) -> None:
     e = _entity(ctx, e)
     owner = ctx.get(("o", e))
     me = ctx.player()
@@ -525,20 +553,20 @@ def take(ctx, e):
     ctx.events.append(_event(ctx, "take", me, e))
 
 
-def give(ctx, e, to):
+def give(ctx: Context, e: Value, to: Value) -> None:
     e = _entity(ctx, e)
     to = ctx.player(to)
     ctx.set(("o", e), to)
     ctx.events.append(_event(ctx, "take", to, e))
 
 
-def discard(ctx, e):
+def discard(ctx: Context, e: Value) -> None:
     e = _entity(ctx, e)
     ctx.set(("o", e), None)
     ctx.events.append(_event(ctx, "discard", ctx.me, e))
 
 
-def call_procedure(ctx, fn, args):
+def call_procedure(ctx: Context, fn: str, args: Sequence[Value]) -> None:
     rs = ctx.rs
     if fn in rs.primitives:
         rs.primitives[fn].fn(ctx, *args)
@@ -548,7 +576,7 @@ def call_procedure(ctx, fn, args):
     run_unit(ctx, rs.action_body(fn), ctx.source or fn, env=env)
 
 
-def do_pass(ctx):
+def do_pass(ctx: Context) -> None:
     me = ctx.player()
     passed = ctx.get(("f", "passed")) or ()
     if me in passed:
@@ -557,7 +585,7 @@ def do_pass(ctx):
     ctx.events.append(_event(ctx, "pass", me, None))
 
 
-def use(ctx, comp):
+def use(ctx: Context, comp: str) -> None:
     me = ctx.player()
     key = ("c", comp, me)
     left = ctx.get(key)
@@ -566,7 +594,7 @@ def use(ctx, comp):
     ctx.set(key, left - 1)
 
 
-def restore(ctx, comp):
+def restore(ctx: Context, comp: str) -> None:
     me = ctx.player()
     key = ("c", comp, me)
     left = ctx.get(key)
@@ -575,6 +603,6 @@ def restore(ctx, comp):
     ctx.set(key, left + 1)
 
 
-def require(ctx, ok, message, span):
+def require(ctx: Context, ok: Value, message: str, span: Span | None) -> None:
     if not ok:
         raise RuleViolation(message, ctx.source, span)
