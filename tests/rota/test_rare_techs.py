@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import boardrules
@@ -403,18 +403,52 @@ def _bay_game(enemies=0):
     return g
 
 
+CENTER = "0,0"      # the galactic center, next to NEAR
+
+
+def _aboard(g, p=0) -> dict:
+    """``{(hex, carrying class): interceptors aboard}`` of player ``p`` (non-zero entries)."""
+    return {k[3:]: v for k, v in g.state.values.items() if k[:3] == ("v", "aboard", p) and v}
+
+
+def _on_board(g, h, p=0, cls="interceptor") -> int:
+    return sum(1 for s in g.get("ships", index=h) if s == (p, cls))
+
+
+def bay_invariant(g) -> None:
+    """Interceptors aboard never exceed the bay room of the ships carrying them (per player, hex
+    and class), are never counted twice (aboard + on the board never above the class limit,
+    and out of ``ships`` while aboard), and only ride during their owner's Move action."""
+    from boardrules_eclipse_rare_techs import bay_carries
+    for p in range(g.players):
+        aboard = _aboard(g, p)
+        for (h, what), n in aboard.items():
+            ctx = _ctx(g, p)
+            assert 0 < n <= bay_carries.fn(ctx, what) * _on_board(g, h, p, what), (p, h, what, n)
+        total = sum(aboard.values()) + sum(_on_board(g, h, p) for h in g.get("hexes"))
+        assert total <= 8, (p, total)
+        if aboard:
+            assert g.get("current_action", p) == "move", (p, aboard)
+
+
+def _total(g, p=0) -> int:
+    return sum(_aboard(g, p).values()) + sum(_on_board(g, h, p) for h in g.get("hexes"))
+
+
 @pytest.mark.parametrize("enemies,room", [(0, 2), (1, 2), (2, 1)])
 def test_the_interceptor_bay_carries_two_unpinned_interceptors(enemies, room):
-    """Seed: each Interceptor Bay lets one activation of its ship carry up to two unpinned
-    interceptors along (pinned ones stay)."""
+    """Seed (Interceptor Bay): each bay lets one ship activation move up to two unpinned
+    interceptors in it (pinned ones stay); aboard they leave ``ships`` and are counted once."""
     g = _bay_game(enemies)
     g.play("p1 move")
     g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
     d = g.state.pending[0]
     assert (d.player, d.label) == (0, "carry") and list(d.options) == list(range(1, room + 1))
     g.play(f"p1 carry {room}")
-    assert g.get("ships", index=NEAR) == ((0, "cruiser"),) + ((0, "interceptor"),) * room
-    assert sum(1 for s in g.get("ships", index=HOME) if s == (0, "interceptor")) == 3 - room
+    assert g.get("ships", index=NEAR) == ((0, "cruiser"),)
+    assert _aboard(g) == {(NEAR, "cruiser"): room}
+    assert _on_board(g, HOME) == 3 - room and _total(g) == 3
+    bay_invariant(g)
     rare_invariant(g)
 
 
@@ -423,14 +457,202 @@ def test_carrying_is_optional_and_ships_without_a_bay_carry_nothing():
     g.play("p1 move")
     g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
     g.play("p1 carry")                                   # declined
-    assert g.get("ships", index=NEAR) == ((0, "cruiser"),)
+    assert g.get("ships", index=NEAR) == ((0, "cruiser"),) and not _aboard(g)
     g = _bay_game()
     _set(g, v__blueprint__0__cruiser=("ion_cannon", "hull", "electron_computer", "zero_point_source",
                                       "nuclear_drive", "empty"))
     g.play("p1 move")
     g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
     assert not g.state.pending or g.state.pending[0].label != "carry"
-    assert g.get("ships", index=NEAR) == ((0, "cruiser"),)
+    assert g.get("ships", index=NEAR) == ((0, "cruiser"),) and not _aboard(g)
+
+
+def test_two_bays_carry_four():
+    """Seed: two per Interceptor Bay part: a cruiser with two bays takes up to four (here the
+    three unpinned ones at home)."""
+    g = _bay_game()
+    _set(g, v__blueprint__0__cruiser=("ion_cannon", "interceptor_bay", "electron_computer", "zero_point_source",
+                                      "nuclear_drive", "interceptor_bay"))
+    g.play("p1 move")
+    g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
+    assert list(g.state.pending[0].options) == [1, 2, 3]
+    g.play("p1 carry 3")
+    assert _aboard(g) == {(NEAR, "cruiser"): 3} and _on_board(g, HOME) == 0
+    bay_invariant(g)
+
+
+def _to_center(g):
+    """Clear the galactic center's defenses so that the cruiser may fly on from NEAR."""
+    _set(g, **{f"v__npcs__{CENTER}": ()})
+
+
+def test_interceptors_stay_aboard_through_later_activations_and_get_out_at_the_end():
+    """Seed: carried interceptors may stay in the bay through further activations of the Move
+    action; at its end they are unloaded where their carrier is."""
+    g = _bay_game()
+    _to_center(g)
+    g.play("p1 move")
+    g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
+    g.play("p1 carry 2")
+    g.play("p1 again")
+    g.play(f"p1 fly cruiser@{NEAR}>{CENTER}")           # the bay is full: nothing more to load
+    assert not g.state.pending or g.state.pending[0].label != "carry"
+    assert _aboard(g) == {(CENTER, "cruiser"): 2}
+    assert g.get("ships", index=CENTER) == ((0, "cruiser"),) and _on_board(g, NEAR) == 0
+    assert _total(g) == 3
+    bay_invariant(g)
+    g.play("p1 done")                                   # the end of the Move action: unloaded
+    assert not _aboard(g)
+    assert g.get("ships", index=CENTER) == ((0, "cruiser"),) + ((0, "interceptor"),) * 2
+    assert _total(g) == 3
+    bay_invariant(g)
+
+
+def test_a_carrier_with_room_loads_more_on_a_later_activation():
+    """Seed: "up to two" per bay: one aboard from home, one more loaded at the next hex."""
+    g = _bay_game()
+    _to_center(g)
+    _set(g, **{f"v__ships__{NEAR}": ((0, "interceptor"),) * 2})
+    g.play("p1 move")
+    g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
+    g.play("p1 carry 1")
+    g.play("p1 again")
+    g.play(f"p1 fly cruiser@{NEAR}>{CENTER}")
+    assert list(g.state.pending[0].options) == [1]      # room 2 - 1 aboard (two could leave)
+    g.play("p1 carry 1")
+    assert _aboard(g) == {(CENTER, "cruiser"): 2} and _on_board(g, NEAR) == 1 and _total(g) == 5
+    bay_invariant(g)
+
+
+def test_interceptors_aboard_do_not_count_for_pinning():
+    """Seed: while moved in the bay, interceptors do not affect pinning. A cruiser that brought
+    two interceptors aboard into a hex with one enemy ship is pinned there (its interceptors do
+    not free it) until they get out; aboard they pin no enemy either."""
+    from boardrules_eclipse.primitives import _pinning
+    g = _bay_game()
+    _set(g, **{f"v__ships__{NEAR}": ((1, "interceptor"),)})
+    g.play("p1 move")
+    g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
+    g.play("p1 carry 2")
+    assert not [m for m in move_options.fn(_ctx(g)) if m.startswith(f"cruiser@{NEAR}>")]
+    assert _pinning(_ctx(g, 1), 1).pins.get((1, 0), 0) == 1      # only the cruiser pins p2's ship
+    g.play("p1 get_out")
+    assert set(g.state.pending[0].options) == {f"{NEAR}@cruiser"}
+    g.play(f"p1 spot {NEAR}@cruiser")
+    assert list(g.state.pending[0].options) == [1, 2]
+    g.play("p1 n 2")
+    assert not _aboard(g) and _on_board(g, NEAR) == 2
+    assert _pinning(_ctx(g, 1), 1).pins.get((1, 0), 0) == 3
+    assert [m for m in move_options.fn(_ctx(g)) if m.startswith(f"cruiser@{NEAR}>")]
+    bay_invariant(g)
+
+
+def test_interceptors_that_got_out_move_on_their_own():
+    """Seed: after any activation one or more may get out and move on with activations of
+    their own; the rest stay aboard."""
+    g = _bay_game()
+    g.play("p1 move")
+    g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
+    g.play("p1 carry 2")
+    assert not [m for m in move_options.fn(_ctx(g)) if m.startswith(f"interceptor@{NEAR}>")]
+    g.play("p1 get_out")
+    g.play(f"p1 spot {NEAR}@cruiser")
+    g.play("p1 n 1")
+    assert _aboard(g) == {(NEAR, "cruiser"): 1} and _on_board(g, NEAR) == 1
+    g.play("p1 again")
+    g.play(f"p1 fly interceptor@{NEAR}>{HOME}")
+    assert _on_board(g, HOME) == 2 and _aboard(g) == {(NEAR, "cruiser"): 1} and _total(g) == 3
+    bay_invariant(g)
+
+
+def test_getting_out_needs_interceptors_aboard_in_a_move_action():
+    """An illegal get-out names the rule and leaves the state unchanged."""
+    g = _bay_game()
+    before = g.state
+    with pytest.raises(IllegalActionError, match="no interceptor is aboard an Interceptor Bay"):
+        g.play("p1 get_out")
+    assert g.state == before
+    g.play("p1 move")
+    g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
+    g.play("p1 carry")
+    with pytest.raises(IllegalActionError, match="no interceptor is aboard an Interceptor Bay"):
+        g.play("p1 get_out")
+
+
+# A staged start (house rules, so that records replay): p1 owns the Interceptor Bay, its cruiser
+# blueprint carries one, a cruiser and three more interceptors wait at home "2,0"; NEAR is
+# explored and the galactic center's defenses are gone.
+BAY_STAGE = """
+extend kind rulebook { slot stage_bays }
+rulebook bay_stage {
+  stage_bays {
+    set techs = techs + [tech_interceptor_bay, tech_zero_point_source]
+    set placed_row[tech_interceptor_bay] = "military"
+    set placed_row[tech_zero_point_source] = "military"
+    set blueprint[cruiser] = [ion_cannon, hull, electron_computer, zero_point_source, nuclear_drive, interceptor_bay]
+    call add_ship("2,0", cruiser)
+    for i in 1..3 { call add_ship("2,0", interceptor) }
+  }
+}
+step stage_bays after start_reputation: do {
+  set hexes = hexes + ["1,0"]
+  set sector_at["1,0"] = s301
+  set npcs["0,0"] = []
+  run bay_stage.stage_bays for players[0]
+}
+"""
+
+
+def _staged_bays(seed=3):
+    import pathlib
+    import tempfile
+    f = pathlib.Path(tempfile.mkdtemp()) / "bays.rules"
+    f.write_text(BAY_STAGE, encoding="utf-8")
+    g = _start(2, seed, rules=[f])
+    assert _on_board(g, HOME) == 4 and _on_board(g, HOME, cls="cruiser") == 1
+    return g
+
+
+def test_a_record_with_interceptors_aboard_replays_exactly():
+    """Saved mid-move (interceptors aboard) and after, the record loads with checks to the same
+    state."""
+    g = _staged_bays()
+    g.play("p1 move")
+    g.play(f"p1 fly cruiser@{HOME}>{NEAR}")
+    g.play("p1 carry 2")
+    g.play("p1 again")
+    g.play(f"p1 fly cruiser@{NEAR}>{CENTER}")
+    assert _aboard(g) == {(CENTER, "cruiser"): 2}
+    for step in ("p1 done", None):
+        again = boardrules.load_game(g.save(), check=True)
+        assert again.state == g.state and _aboard(again) == _aboard(g)
+        if step:
+            g.play(step)
+    assert not _aboard(again) and not _aboard(g) and _on_board(g, CENTER) == 2
+
+
+@settings(max_examples=5, deadline=None, database=None)
+@given(data=st.data())
+def test_random_moves_with_interceptor_bays(data):
+    """Random play from the staged bay start (carry, get out, fly, done, pass, later rounds):
+    the base invariants and the bay invariant hold after every action; the record replays."""
+    g = _staged_bays(seed=data.draw(st.integers(0, 2**16)))
+    prefer = ("move", "react_move", "again", "fly", "carry", "get_out", "spot", "n", "done")
+    for _ in range(data.draw(st.integers(5, 80))):
+        legal = list(g.legal_actions())
+        if not legal or g.over:
+            break
+        own = [a for a in legal if a.name in prefer]
+        pool = own if own and data.draw(st.integers(0, 3)) else legal
+        a = pool[data.draw(st.integers(0, len(pool) - 1))]
+        before = [_total(g, p) for p in range(g.players)]
+        g.play(a)
+        check_invariants(g)
+        bay_invariant(g)
+        if a.name in ("fly", "carry", "get_out", "spot", "n", "again"):   # moving: none made or lost
+            assert [_total(g, p) for p in range(g.players)] == before, a
+    again = boardrules.load_game(g.save(), check=True)
+    assert again.state == g.state
 
 
 # ---- the Antimatter Splitter, played ------------------------------------------------------------------
@@ -538,10 +760,15 @@ def test_exact_odds_with_every_effect_and_monte_carlo_agree():
 def test_random_games_with_rare_technologies(data):
     """Random games with the module keep the base game's invariants and "at most one copy of
     each rare technology is owned; rare tiles drawn aside are public"; the record replays."""
-    g = play_random(data, ("rare-technologies",), rare_invariant,
-                    prefer=("research_rare", "again_rare", "rare", "row", "carry", "missile"),
+    g = play_random(data, ("rare-technologies",), _both_invariants,
+                    prefer=("research_rare", "again_rare", "rare", "row", "carry", "get_out", "missile"),
                     money=data.draw(st.sampled_from([0, 40])))
     assert g.over
+
+
+def _both_invariants(g) -> None:
+    rare_invariant(g)
+    bay_invariant(g)
 
 
 def test_a_record_with_the_module_replays_exactly():
