@@ -75,7 +75,8 @@ def test_score_sources_show_an_entitys_title(tmp_path):
     text = text.replace("card reap { cost 2", "card reap { cost 2; title \"Reaping hook\"")
     game = boardrules.new_game(texts={"h.rules": text}, players=2, seed=1)
     assert _source_label(game, "reap") == "Reaping hook"
-    assert _source_label(game, "sow") == "sow" and _source_label(game, "start") == "start"
+    assert _source_label(game, "sow") == "sow"
+    assert _source_label(game, "start") == "starting score"    # the engine's own sources in words
 
 
 # ---- score rows named as players read them (Gaia tiles, boosters, power charges) ----
@@ -89,6 +90,30 @@ def test_gaia_tiles_and_boosters_have_titles():
         assert not untitled, f"{kind} without a title: {untitled}"
     assert rs.entities["score10"].fields["title"] == "Round: 5 VP per PI/academy"
     assert rs.entities["booster7"].fields["title"] == "Booster: +1 ore, pass: 2 VP per trading station"
+
+
+def test_every_score_row_of_gaia_and_eclipse_reads_as_players_read_it():
+    """No internal name on a score row (issue 13): every source of finished random games, with
+    every Eclipse module on, has a title (tiles, federation tokens, board actions, end-scoring
+    steps, Eclipse's scorings) or is an engine source said in words."""
+    import random
+
+    from boardrules.cli import _source_label
+    eclipse_modules = [m for m in boardrules.plugins.modules("eclipse")
+                       if m not in ("nine-players", "small-galaxy", "secret-homeworlds", "simultaneous")]
+    for game in (boardrules.new_game("gaia-project", players=3, seed=5),
+                 boardrules.new_game("eclipse", players=4, seed=5, modules=eclipse_modules,
+                                     options={"auto_combat": True, "rounds": 3})):
+        rng = random.Random(5)
+        while not game.over:
+            legal = game.legal_actions(min(game.players_to_act()))
+            game.play(legal[rng.randrange(len(legal))])
+        sources = {s for sc in game.scores() for s in sc["sources"]} - {"power_charge"}
+        assert sources
+        raw = sorted(s for s in sources if _source_label(game, s) == s)
+        assert not raw, f"{game.ruleset.game}: score rows with internal names {raw}"
+    rs = boardrules.build_ruleset("eclipse", modules=eclipse_modules)
+    assert all(e.fields.get("title") for e in rs.entities.values() if e.kind == "scoring")
 
 
 def test_vp_paid_for_power_charges_is_its_own_row():

@@ -220,10 +220,19 @@ def _print_scores(g: Game) -> None:
 
 
 def _source_label(g: Game, source: str) -> str:
-    """A score source as players read it: an entity's ``title`` field when it has one."""
+    """A score source as players read it: an entity's ``title`` field when it has one; the
+    engine's own sources in words (``start``: a scored resource's starting amount; ``TRACK N``:
+    the reward of a track's level N)."""
     entity = g.ruleset.entities.get(source)
     title = entity.fields.get("title") if entity is not None else None
-    return title if isinstance(title, str) and title else source
+    if isinstance(title, str) and title:
+        return title
+    if source == "start":
+        return "starting score"
+    track, _, level = source.rpartition(" ")
+    if track in g.ruleset.tracks and level.isdigit():
+        return f"{track.replace('_', ' ')} track, level {level}"
+    return source
 
 
 def _player_name(g: Game, p: int) -> str:
