@@ -26,6 +26,7 @@ import attrs
 
 from . import plugins
 from .errors import BoardrulesError, ExecutionBudgetError, IllegalActionError, NotationError
+from .lang import ast as A
 from .lang import semantics as S
 from .record import Record
 from .ruleset import Ruleset, build_ruleset
@@ -113,6 +114,66 @@ def format_action(a: Action) -> str:
     """Canonical text: ``p1 build_mine 3A11``, ``chance tile tech3``, ``p2 charge`` (declined)."""
     actor = "chance" if a.player == CHANCE else f"p{a.player + 1}"
     return " ".join([actor, a.name, *(format_value(x) for x in a.args)])
+
+
+def _why_not(rs: Ruleset, ctx: Context, d: Decision, value: Any) -> str:
+    """Why ``value`` is no option of the ``choose`` decision ``d``: the domain it is not in, or
+    the first conjunct of the ``where`` that is false for it, as ``": it is not in `DOMAIN`
+    (FILE:LINE:COL)"`` or ``": `COND` is false (FILE:LINE:COL)"``; ``""`` when that cannot be
+    said (never raises: this only sharpens the refusal's message)."""
+    try:
+        node = rs.block_owner(d.block)
+        if not isinstance(node, A.Choose):
+            return ""
+        from .lang.backends import Interpreter
+        interp = Interpreter(rs)
+        saved = ctx.env, ctx.me
+        ctx.env, ctx.me = {**dict(d.env), node.var: value}, d.me
+        try:
+            failed: A.Expr | None = None
+            domain = S.domain(ctx, interp.expr(node.domain)(ctx))
+            if value not in domain:   # an answer the parser could not type: match it as written
+                value = next((v for v in domain if format_value(v) == str(value)), value)
+                ctx.env[node.var] = value
+            if value not in domain:
+                failed = node.domain
+            else:
+                where = node.where
+                parts = where.items if isinstance(where, A.BoolOp) and where.op == "and" else (where,)
+                failed = next((c for c in parts if c is not None and not interp.expr(c)(ctx)), None)
+        finally:
+            ctx.env, ctx.me = saved
+        if failed is None or not failed.span.line:
+            return ""
+        span = failed.span
+        if failed is node.domain:
+            return f": it is not in `{_span_text(rs, span)}` ({span})"
+        return f": `{_span_text(rs, span)}` is false ({span})"
+    except Exception:  # noqa: BLE001 - a sharper message is a nicety; the refusal stands
+        return ""
+
+
+def _span_text(rs: Ruleset, span: A.Span) -> str:
+    """The rule text at ``span`` (one line, shortened), from the ruleset's own texts or the
+    rule file; else ``the condition``."""
+    try:
+        import linecache
+        text = dict(rs.recipe.texts).get(span.file)
+        if text is not None:
+            all_lines = text.splitlines(True)
+            lines = all_lines[span.line - 1:span.end_line]
+        else:
+            lines = [linecache.getline(span.file, n) for n in range(span.line, span.end_line + 1)]
+        if not lines or not lines[0]:
+            return "the condition"
+        if len(lines) == 1:
+            text = lines[0][span.column - 1:span.end_column - 1]
+        else:
+            text = lines[0][span.column - 1:] + "".join(lines[1:-1]) + lines[-1][:span.end_column - 1]
+        text = " ".join(text.replace("\\\n", " ").split())
+        return text if len(text) <= 80 else text[:77] + "..."
+    except Exception:  # noqa: BLE001
+        return "the condition"
 
 
 class Game:
@@ -451,8 +512,9 @@ class Game:
             return
         value = action.args[0]
         if len(action.args) != 1 or value not in d.options:
-            raise RuleViolation(f"{format_value(value)} is not one of the choices for '{d.label}'",
-                                "decision")
+            raise RuleViolation(f"{format_value(value)} is not one of the choices for '{d.label}'"
+                                + (_why_not(self.ruleset, ctx, d, value) if len(action.args) == 1
+                                   else ""), "decision")
         pending.pop(0)
         if d.bag is not None:
             bag = list(ctx.get(("v", d.bag)) or ())

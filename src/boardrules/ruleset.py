@@ -150,11 +150,13 @@ class Ruleset:
     # ---- construction helpers ----
     def _register_blocks(self, p: Program) -> None:
         nodes: list[A.Block] = []
+        self._block_owners: list[A.Stmt] = []   # the statement each block belongs to
 
         def walk(node: A.Block | A.Stmt) -> None:
             if isinstance(node, (A.Choose, A.Draw, A.AfterTurn, A.Queue)):
                 self._block_ids[id(node.body)] = len(nodes)
                 nodes.append(node.body)
+                self._block_owners.append(node)
             if isinstance(node, A.Block):
                 for s in node.stmts:
                     walk(s)
@@ -221,6 +223,10 @@ class Ruleset:
     # ---- lookups used at run time ----
     def block_id(self, body: A.Block) -> int:
         return self._block_ids[id(body)]
+
+    def block_owner(self, block: int) -> A.Stmt:
+        """The ``choose``/``draw``/``after turn``/``queue`` statement whose body is ``block``."""
+        return self._block_owners[block]
 
     def slot_fn(self, entity: str, slot: str) -> BlockFn | None:
         return self._slots.get((entity, slot))

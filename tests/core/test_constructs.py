@@ -641,3 +641,27 @@ def test_house_rules_survive_save_and_load(tmp_path):
     g.play("p1 work")
     h = load_game(g.save())
     assert h.state == g.state and h.get("coins", 0) == 6
+
+
+def test_a_refused_choice_names_the_condition_it_fails():
+    """An answer that is no option of a ``choose`` is refused naming why, with its place: the
+    domain it is not in, or the first condition of the ``where`` that is false for it; the state
+    is unchanged (issue 13: precise errors naming the rule)."""
+    g = make(HEAD + """
+resource coins { start 3 }
+action bet main {
+  choose x in 1..5 where x <= coins and x != 2 "how much to bet" { pay x coins }
+}
+flow { rounds 1 { step play: turns seat once { main bet } } }
+""", players=1)
+    g.play("p1 bet")
+    before = g.state
+    with pytest.raises(IllegalActionError, match=r"4 is not one of the choices for 'x': `x <= coins` is false \(t.rules:5:"):
+        g.play("p1 x 4")
+    with pytest.raises(IllegalActionError, match=r"`x != 2` is false"):
+        g.play("p1 x 2")
+    with pytest.raises(IllegalActionError, match=r"9 is not one of the choices for 'x': it is not in `1..5`"):
+        g.play("p1 x 9")
+    assert g.state == before
+    g.play("p1 x 3")
+    assert g.get("coins", 0) == 0
