@@ -31,6 +31,6 @@ def start_rotations(ctx, h):
 @hookimpl
 def boardrules_modules():
     return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "7-9 players: outer-ring starts, extra technologies and reputation tiles",
+                       "outer-ring starts, extra technologies and reputation tiles",
                        title="Rise of the Ancients: 7-9 players", players=(7, 9),
                        primitives=(start_rotations,))]
