@@ -10,17 +10,9 @@ Rise of the Ancients rulebook (seed ``000_92782212a183c471``, alliances).
 
 from __future__ import annotations
 
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 
 NAME = "alliances"
-
-
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "alliances of players with diplomatic relations: one side in combat, "
-                       "a shared score", title="Rise of the Ancients: alliances", players=(4, 9),
-                       evaluation=evaluate)]
 
 
 def evaluate(game, player: int, base) -> float:
@@ -37,3 +29,9 @@ def evaluate(game, player: int, base) -> float:
         if game.get("alliance_of", q) is not None:
             total += game.get("alliance_tile_vp")
     return total / len(side)
+
+
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "alliances of players with diplomatic relations: one side in combat, "
+                                  "a shared score", title="Rise of the Ancients: alliances", players=(4, 9),
+                                  evaluation=evaluate)

@@ -12,13 +12,11 @@ cruiser parts from the data set of ``shared/rules/eclipse-rota.md`` §4 and §6.
 
 from __future__ import annotations
 
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 
 NAME = "ancient-homeworlds"
 
 
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "Ancient homeworlds with Ancient cruisers on the empty start positions",
-                       title="Rise of the Ancients: Ancient homeworlds")]
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "Ancient homeworlds with Ancient cruisers on the empty start positions",
+                                  title="Rise of the Ancients: Ancient homeworlds")

@@ -9,13 +9,11 @@ a Research action instead of a technology (the action ``develop``). Content only
 
 from __future__ import annotations
 
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 
 NAME = "developments"
 
 
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "eight developments, players + 1 in the supply, bought with Research",
-                       title="Rise of the Ancients: developments")]
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "eight developments, players + 1 in the supply, bought with Research",
+                                  title="Rise of the Ancients: developments")

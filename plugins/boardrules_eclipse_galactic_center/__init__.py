@@ -10,13 +10,11 @@ Ancients); the dreadnought's parts from the data set of ``shared/rules/eclipse-r
 
 from __future__ import annotations
 
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 
 NAME = "galactic-center-takeover"
 
 
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "the Ancient dreadnought (random side) replaces the centre's defense system",
-                       title="Rise of the Ancients: Galactic Center takeover")]
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "the Ancient dreadnought (random side) replaces the centre's defense system",
+                                  title="Rise of the Ancients: Galactic Center takeover")

@@ -9,13 +9,11 @@ passer still starts. Content only: ``rules/game-direction.rules`` (it rewrites t
 
 from __future__ import annotations
 
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 
 NAME = "game-direction"
 
 
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "the second player to pass chooses the next round's turn direction",
-                       title="Rise of the Ancients variant: game direction")]
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "the second player to pass chooses the next round's turn direction",
+                                  title="Rise of the Ancients variant: game direction")

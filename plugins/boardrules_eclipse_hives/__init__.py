@@ -11,7 +11,7 @@ data set of ``shared/rules/eclipse-rota.md`` §6.
 from __future__ import annotations
 
 from boardrules import primitive
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 from boardrules_eclipse import galaxy as G
 from boardrules_eclipse.primitives import _galaxy, _hid, _pos
 
@@ -30,9 +30,7 @@ def hive_target(ctx, h, edge):
     return None if target is None else _hid(target)
 
 
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "two Ancient hives whose Ancients roam out at every Cleanup",
-                       title="Rise of the Ancients: Ancient hives",
-                       primitives=(hive_target,))]
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "two Ancient hives whose Ancients roam out at every Cleanup",
+                                  title="Rise of the Ancients: Ancient hives",
+                                  primitives=(hive_target,))

@@ -11,13 +11,11 @@ tile counts and part values from the data set of ``shared/rules/eclipse-rota.md`
 
 from __future__ import annotations
 
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 
 NAME = "new-discoveries"
 
 
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "nine new discovery tiles; the discovery bag is refilled when it runs out",
-                       title="Rise of the Ancients: new discoveries")]
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "nine new discovery tiles; the discovery bag is refilled when it runs out",
+                                  title="Rise of the Ancients: new discoveries")

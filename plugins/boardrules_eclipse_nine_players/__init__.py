@@ -10,7 +10,7 @@ start sector's legal turns (galaxy geometry). Source: the Rise of the Ancients r
 from __future__ import annotations
 
 from boardrules import primitive
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 
 NAME = "nine-players"
 
@@ -28,9 +28,7 @@ def start_rotations(ctx, h):
     return G.start_sector_rotations(_pos(h), _tile(ctx, sector), distinct=True)
 
 
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "outer-ring starts, extra technologies and reputation tiles",
-                       title="Rise of the Ancients: 7-9 players", players=(7, 9),
-                       primitives=(start_rotations,))]
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "outer-ring starts, extra technologies and reputation tiles",
+                                  title="Rise of the Ancients: 7-9 players", players=(7, 9),
+                                  primitives=(start_rotations,))

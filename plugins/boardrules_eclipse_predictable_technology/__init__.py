@@ -8,13 +8,11 @@ The technology tiles of the next Cleanup are drawn at setup and in each Cleanup 
 
 from __future__ import annotations
 
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 
 NAME = "predictable-technology"
 
 
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "next round's technology tiles are drawn a round early, face up",
-                       title="Rise of the Ancients variant: predictable technology")]
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "next round's technology tiles are drawn a round early, face up",
+                                  title="Rise of the Ancients variant: predictable technology")

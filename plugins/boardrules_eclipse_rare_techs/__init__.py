@@ -12,7 +12,7 @@ scans and data sets of ``shared/rules/eclipse-rota.md`` §2.
 from __future__ import annotations
 
 from boardrules import primitive
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 
 NAME = "rare-technologies"
 
@@ -114,10 +114,8 @@ def bay_unload(ctx, spot, cls, n):
         _set(ctx, "ships", (h,), _ships(ctx, h) + ((me, cls),) * k)
 
 
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "ten rare technologies: drawn aside, bought on any row, one copy each",
-                       title="Rise of the Ancients: rare technologies",
-                       primitives=(bay_carries, bay_aboard, unpinned, bay_spots,
-                                   bay_ride, bay_load, bay_unload))]
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "ten rare technologies: drawn aside, bought on any row, one copy each",
+                                  title="Rise of the Ancients: rare technologies",
+                                  primitives=(bay_carries, bay_aboard, unpinned, bay_spots,
+                                              bay_ride, bay_load, bay_unload))

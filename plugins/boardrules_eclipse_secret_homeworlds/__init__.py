@@ -9,14 +9,12 @@ Ancients rulebook (seed ``000_92782212a183c471``, official variants).
 
 from __future__ import annotations
 
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 
 NAME = "secret-homeworlds"
 
 
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "Ancient homeworlds shuffled into the ring-II stack, base layout",
-                       title="Rise of the Ancients variant: secret homeworlds",
-                       requires=("ancient-homeworlds",))]
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "Ancient homeworlds shuffled into the ring-II stack, base layout",
+                                  title="Rise of the Ancients variant: secret homeworlds",
+                                  requires=("ancient-homeworlds",))

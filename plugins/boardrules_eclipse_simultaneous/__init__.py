@@ -12,13 +12,11 @@ docs/language.md). Source: the Rise of the Ancients rulebook (seed ``000_9278221
 
 from __future__ import annotations
 
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 
 NAME = "simultaneous"
 
 
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "two action markers: their holders act at the same time",
-                       title="Rise of the Ancients: simultaneous play")]
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "two action markers: their holders act at the same time",
+                                  title="Rise of the Ancients: simultaneous play")

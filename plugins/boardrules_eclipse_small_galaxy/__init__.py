@@ -7,13 +7,11 @@ Ancients rulebook (seed ``000_92782212a183c471``, official variants).
 
 from __future__ import annotations
 
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 
 NAME = "small-galaxy"
 
 
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "3 players, only 7 ring-III hexes",
-                       title="Rise of the Ancients variant: small galaxy", players=(3, 3))]
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "3 players, only 7 ring-III hexes",
+                                  title="Rise of the Ancients variant: small galaxy", players=(3, 3))

@@ -8,13 +8,11 @@ Source: the Rise of the Ancients rulebook (seed ``000_92782212a183c471``, warp p
 
 from __future__ import annotations
 
-from boardrules.plugins import ModuleSpec, hookimpl, rule_files_dir
+from boardrules.plugins import rules_module
 
 NAME = "warp-portals"
 
 
-@hookimpl
-def boardrules_modules():
-    return [ModuleSpec(NAME, "eclipse", (rule_files_dir(__file__) / f"{NAME}.rules",),
-                       "three warp sectors; every warp portal is adjacent to every other",
-                       title="Rise of the Ancients: warp portals")]
+boardrules_modules = rules_module(__file__, NAME, "eclipse",
+                                  "three warp sectors; every warp portal is adjacent to every other",
+                                  title="Rise of the Ancients: warp portals")

@@ -295,3 +295,16 @@ def _signature(prim: Primitive) -> str:
 def rule_files_dir(module_file: str) -> Path:
     """The ``rules/`` folder beside a plugin module."""
     return Path(module_file).resolve().parent / "rules"
+
+
+def rules_module(module_file: str, name: str, game: str, description: str,
+                 **spec: Any) -> Callable[[], list[ModuleSpec]]:
+    """The ``boardrules_modules`` hook of a plugin that offers one module whose rules are
+    ``rules/NAME.rules`` beside ``module_file``: ``boardrules_modules = rules_module(__file__,
+    "my-module", "eclipse", "what it adds", title=...)``; ``spec`` are the other
+    :class:`ModuleSpec` fields (``title``, ``players``, ``requires``, ``primitives``, ...)."""
+    @hookimpl
+    def boardrules_modules() -> list[ModuleSpec]:
+        return [ModuleSpec(name, game, (rule_files_dir(module_file) / f"{name}.rules",),
+                           description, **spec)]
+    return boardrules_modules
