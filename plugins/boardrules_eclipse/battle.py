@@ -1,7 +1,21 @@
-"""Eclipse battle primitives: the battles of the combat phase, one volley at a time.
+"""Eclipse battle primitives: the ship damage of the battle being fought, and questions about it.
 
-Moved out of ``primitives.py`` unchanged (issue 8); the rules' combat steps
-(``rules/phases.rules``) call these, combat.py holds the shared ship-damage representation.
+The battle *procedure* is rule-file procedure (``rules/phases.rules``, the combat section): the
+order of battles across hexes, the order of activations (the missile volley, then engagement
+rounds by initiative with ties to the defender), retreat, who assigns hits and which are forced,
+point defense's steps, when a round and a battle end. This module keeps what is not a rule of
+procedure: the sides of a battle in a hex (:func:`begin_battle`, from ``allies`` and order of
+entry), each side's fleet as combat.py's :class:`~boardrules_eclipse.combat.Fleet`, and the
+ship damage in combat.py's representation (the rule variable ``battle``: ``state`` per side and
+ship type, the ``hits`` waiting, missiles ``placement`` against point defense, ``kills`` and
+``fled``). Which die faces hit (computers, shields), what a hit does and the policies (the NPC
+rule, focus fire) are combat.py's, shared with the odds solver, which keeps its own loop over
+the same activation order; ``tests/eclipse/test_battle_procedure.py`` checks both agree.
+
+The rules name a ship type of the battle ``"side:index"`` (:func:`battle_types`; side 0 the
+attacker, 1 the defender) and make one active (the rule variable ``battle_active``; the missile
+volley while ``battle_missiles``); :func:`battle_roll`, :func:`hit_options`, :func:`battle_hit`
+and the rest act for the active type.
 """
 
 from __future__ import annotations
@@ -13,8 +27,6 @@ from boardrules.primitives import primitive
 from . import combat as C
 from .primitives import (NPC, _enemy_ships, _f, _galaxy, _hexes, _hid, _hostile_npcs, _npcs, _pos,
                          _set, _ships, _side, _v, _wg, npc_type, ship_type)
-
-MAX_ROUNDS = 100  # engagement rounds before a battle counts as a stalemate
 
 # ---- combat ------------------------------------------------------------------------------------
 
@@ -85,13 +97,12 @@ def entry_rank(ctx, h, p):
     return max(sides, key=len).index(p) if sides else 0
 
 
-@primitive("next_battle_hex", returns="hex")
-def next_battle_hex(ctx):
-    """The hex where enemies still have to fight with the highest sector ``number``, or none:
-    battles go in descending sector-number order [S Second Dawn rules on dized, "Determine
-    Battles"; 1st edition the same, M; docs/eclipse.md "Rulings"]."""
-    fights = [h for h in _hexes(ctx) if any(True for _ in _pairs(ctx, h))]
-    return max(fights, key=lambda h: _f(ctx, _v(ctx, "sector_at", h), "number"), default=None)
+@primitive("battle_hexes", returns="list:hex")
+def battle_hexes(ctx):
+    """The hexes where enemies still have to fight this combat phase: two sides there that are
+    enemies (:func:`_parties`) and have not fought each other yet (``battles_fought``), in the
+    order of ``hexes``. The rules pick the order of battles across them (``combat_next``)."""
+    return tuple(h for h in _hexes(ctx) if any(True for _ in _pairs(ctx, h)))
 
 
 def _type_keys(ctx, h, party, foe=None) -> list:
@@ -151,14 +162,6 @@ def _fleet(ctx, h, party, foe=None):
     return C.Fleet(tuple(types), **flags)
 
 
-def _owner(ctx, b, act):
-    """The player whose ship type ``act`` is (``NPC`` for NPC ships)."""
-    party = b["att"] if act.side == 0 else b["dfn"]
-    if party == NPC:
-        return NPC
-    return _type_keys(ctx, b["h"], party)[act.index][0]
-
-
 def _engine(ctx, b):
     att = _fleet(ctx, b["h"], b["att"], b["dfn"])
     dfn = _fleet(ctx, b["h"], b["dfn"], b["att"])
@@ -167,10 +170,11 @@ def _engine(ctx, b):
 
 @primitive("begin_battle", effect=True, h="hex")
 def begin_battle(ctx, h):
-    """Start the next battle in ``h``. Battles go in reverse order of entry: the latest party
-    with an enemy still to fight attacks its latest earlier enemy; NPCs and the controller
-    count as earliest, so they always defend [M: eclipse.md §2.5 and §4 case 11; Second Dawn
-    says the same (dized quick reference)]."""
+    """Start the next battle in ``h``: the sides, built from ``_parties`` (players who are
+    ``allies`` form one side). Battles go in reverse order of entry: the latest party with an
+    enemy still to fight attacks its latest earlier enemy; NPCs and the controller count as
+    earliest, so they always defend [M: eclipse.md §2.5 and §4 case 11; Second Dawn says the
+    same (dized quick reference)]. A violation when ``h`` has no battle left."""
     parties = _parties(ctx, h)
     pairs = list(_pairs(ctx, h))
     if not pairs:
@@ -182,9 +186,8 @@ def begin_battle(ctx, h):
             att, dfn = later, max(foes, key=parties.index)
             break
     b = {"h": h, "att": _fighting(ctx, h, att, dfn), "dfn": _fighting(ctx, h, dfn, att)}
-    eng = _engine(ctx, b)
-    b.update(state=eng.start, stage=0, idx=0, rounds=0, status="next", retreating=(), fled=(),
-             hits=(), kills=())
+    b.update(state=_engine(ctx, b).start, fled=(), hits=(), kills=(), placement=None, pd=None,
+             pd_left=0)
     _set(ctx, "battle", (), _freeze(b))
     _set(ctx, "battles_fought", (), (_v(ctx, "battles_fought") or ()) + ((h, att, dfn),))
 
@@ -210,61 +213,95 @@ def _thaw(ctx) -> dict:
     return dict(b)
 
 
-def _alive(state, act) -> int:
-    return len(state[act.side][act.index])
-
-
-@primitive("battle_advance", effect=True)
-def battle_advance(ctx):
-    """Move the battle to the next ship type that has something to fire, or end it."""
-    b = _thaw(ctx)
-    eng = _engine(ctx, b)
-    state = b["state"]
-    while b["status"] == "next":
-        if eng.finished(state):
-            b["status"] = "done"
-        elif b["stage"] == 0:
-            if b["idx"] < len(eng.missile_acts):
-                if _alive(state, eng.missile_acts[b["idx"]]):
-                    b["status"] = "ready"
-                else:
-                    b["idx"] += 1
-            else:
-                b["stage"], b["idx"] = 1, 0
-        elif not eng.armed(state):
-            b["status"] = "done"  # stalemate: nobody can fire cannons
-        elif b["idx"] >= len(eng.acts):
-            b["status"] = "round"  # the engagement round has ended (battle_next_round)
-        elif _alive(state, eng.acts[b["idx"]]):
-            b["status"] = _activation(ctx, b, eng.acts[b["idx"]])
-            if b["status"] == "next":
-                b["idx"] += 1
-        else:
-            b["idx"] += 1
+def _save(ctx, b: dict) -> None:
     _set(ctx, "battle", (), _freeze(b))
 
 
-def _activation(ctx, b, act) -> str:
-    """What an engagement-round activation of a ship type starts with: ``"leave"`` (it
-    announced a retreat and a hex to retreat to exists), ``"announce"`` (a player may announce
-    a retreat instead of firing), ``"ready"`` (it fires) or ``"next"`` (a type without cannons
-    that does not retreat: nothing to do). Types without cannons activate too, so that they
-    may retreat [M: eclipse.md §2.5, every ship type "fires or retreats"; docs/eclipse.md]."""
-    key = (act.side, act.index)
-    party = _owner(ctx, b, act)
-    fires = "ready" if act.ship.cannons else "next"
-    if key in b["retreating"]:
-        if _retreat_targets(ctx, b["h"], party):
-            return "leave"
-        b["retreating"] = tuple(k for k in b["retreating"] if k != key)  # nowhere to go: it fights
-        return fires
-    if party != NPC and not _auto_combat(ctx) and _retreat_targets(ctx, b["h"], party):
-        return "announce"
-    return fires
+# ---- ship types of the battle: the rules' view (rules/phases.rules decides the procedure) -------
+
+def _type_index(ctx, b, t) -> tuple:
+    """``(side, index)`` of the battle's ship type ``t`` (``"side:index"``); a violation
+    naming ``t`` when the battle has no such type."""
+    try:
+        side, index = (int(x) for x in str(t).split(":"))
+        if side in (0, 1) and 0 <= index < len(b["state"][side]):
+            return side, index
+    except ValueError:
+        pass
+    raise ctx.violation(f"the battle has no ship type {t!r} (types are 'side:index')")
 
 
-def _auto_combat(ctx) -> bool:
-    return bool(ctx.rs.option("auto_combat"))
+def _party(b, side):
+    return b["att"] if side == 0 else b["dfn"]
+
+
+def _side_fleet(ctx, b, side):
+    return _fleet(ctx, b["h"], _party(b, side), _party(b, 1 - side))
+
+
+def _active(ctx, eng, b):
+    """The engine's activation of the ship type the rules made active (``battle_active``)."""
+    side, index = _type_index(ctx, b, _v(ctx, "battle_active"))
+    return next(a for a in eng.acts if a.side == side and a.index == index)
+
+
+def _missile(ctx) -> bool:
+    return bool(_v(ctx, "battle_missiles"))
+
+
+@primitive("battle_types", returns="list:text")
+def battle_types(ctx):
+    """The ship types of the battle being fought, ``"side:index"`` (side 0 the attacker, 1 the
+    defender; index in the side's fleet order), the attacker's first; ``()`` when no battle is
+    on. The rules order their activations (``activation_order`` in rules/phases.rules)."""
+    b = _v(ctx, "battle")
+    if not b:
+        return ()
+    state = dict(b)["state"]
+    return tuple(f"{side}:{i}" for side in (0, 1) for i in range(len(state[side])))
+
+
+TYPE_STATS = ("side", "initiative", "missiles", "cannons", "alive")
+
+
+@primitive("type_stat", returns="int", t="text", stat="text")
+def type_stat(ctx, t, stat):
+    """A number of the battle's ship type ``t``: ``"side"`` (0 attacker, 1 defender),
+    ``"initiative"``, ``"missiles"`` / ``"cannons"`` (dice per ship), ``"alive"`` (its ships
+    still in the battle). A violation naming an unknown type or statistic."""
+    b = _thaw(ctx)
+    side, index = _type_index(ctx, b, t)
+    if stat == "side":
+        return side
+    if stat == "alive":
+        return len(b["state"][side][index])
+    if stat not in TYPE_STATS:
+        raise ctx.violation(f"no ship statistic {stat!r} (one of {', '.join(TYPE_STATS)})")
+    ship = _side_fleet(ctx, b, side).types[index]
+    return ship.initiative if stat == "initiative" else len(getattr(ship, stat))
+
+
+@primitive("type_owner", returns="player", t="text")
+def type_owner(ctx, t):
+    """The player whose ships the battle's ship type ``t`` is; none for NPC ships."""
+    b = _thaw(ctx)
+    side, index = _type_index(ctx, b, t)
+    party = _party(b, side)
+    return None if party == NPC else _type_keys(ctx, b["h"], party)[index][0]
+
+
+@primitive("side_player", returns="player", side="int")
+def side_player(ctx, side):
+    """Who decides for a side of the battle (0 attacker, 1 defender) when it is not firing (the
+    missiles its point defense destroys): its first player; none for the NPCs."""
+    members = _members(_party(_thaw(ctx), side))
+    return members[0] if members else None
+
+
+@primitive("side_ships", returns="int", side="int")
+def side_ships(ctx, side):
+    """The ships a side of the battle (0 attacker, 1 defender) still has in it."""
+    return sum(len(ds) for ds in _thaw(ctx)["state"][side])
 
 
 def _retreat_targets(ctx, h, p) -> tuple:
@@ -280,206 +317,130 @@ def _retreat_targets(ctx, h, p) -> tuple:
     return tuple(sorted(out))
 
 
-
-
-@primitive("battle_next_round", effect=True)
-def battle_next_round(ctx):
-    """Start the next engagement round (after ``"round"``); a battle still going after
-    ``MAX_ROUNDS`` rounds ends as a stalemate."""
-    b = _thaw(ctx)
-    if b["status"] != "round":
-        raise ctx.violation("the engagement round has not ended")
-    b.update(idx=0, rounds=b["rounds"] + 1, status="done" if b["rounds"] + 1 >= MAX_ROUNDS else "next")
-    b["state"] = _engine(ctx, b).regenerated(b["state"])   # regenerating ships repair (RotA)
-    _set(ctx, "battle", (), _freeze(b))
-
-
-@primitive("battle_status", returns="text")
-def battle_status(ctx):
-    """The battle's next step: ``"announce"`` (the firing player may announce a retreat),
-    ``"leave"`` (retreating ships leave), ``"ready"`` (dice are due: a volley's, or point
-    defense's), ``"assign"`` (the firing player assigns hits, or places missiles before point
-    defense), ``"destroy"`` (the point-defense side picks the missiles its hits destroy),
-    ``"round"`` (an engagement round has ended) or ``"done"``."""
-    b = _v(ctx, "battle")
-    if not b:
-        return "done"
-    return dict(b)["status"]
-
-
-@primitive("battle_firer", returns="player")
-def battle_firer(ctx):
-    """The player whose ship type is active (none for NPCs or when no battle is on)."""
-    b = _v(ctx, "battle")
-    if not b:
-        return None
-    b = dict(b)
-    if b["status"] in ("done", "round"):
-        return None
-    eng = _engine(ctx, b)
-    act = _current_act(eng, b)
-    if b.get("pd") == "destroy":            # the point-defense side picks the missiles
-        members = _members(b["dfn"] if act.side == 0 else b["att"])
-        return members[0] if members else None
-    party = _owner(ctx, b, act)
-    return None if party == NPC else party
-
-
 @primitive("retreat_targets", returns="list:hex")
 def retreat_targets(ctx):
-    """Hexes the active (retreating) ship type may retreat to."""
+    """Hexes the active ship type (``battle_active``) may retreat to; none for NPC ships."""
     b = _thaw(ctx)
-    eng = _engine(ctx, b)
-    return _retreat_targets(ctx, b["h"], _owner(ctx, b, _current_act(eng, b)))
-
-
-@primitive("battle_announce", effect=True, retreat="bool")
-def battle_announce(ctx, retreat):
-    """The active ship type fires (false) or announces a retreat instead (true): it does not
-    fire this round, may still be hit, and leaves at its next activation [M: eclipse.md §4
-    cases 8 and 12; 1st-edition wording unconfirmed]."""
-    b = _thaw(ctx)
-    if b["status"] != "announce":
-        raise ctx.violation("no retreat can be announced now")
-    if retreat:
-        eng = _engine(ctx, b)
-        act = _current_act(eng, b)
-        b.update(retreating=b["retreating"] + ((act.side, act.index),), idx=b["idx"] + 1,
-                 status="next")
-    elif _current_act(_engine(ctx, b), b).ship.cannons:
-        b["status"] = "ready"
-    else:
-        b.update(idx=b["idx"] + 1, status="next")  # no cannons: nothing to fire
-    _set(ctx, "battle", (), _freeze(b))
+    owner = type_owner.fn(ctx, _v(ctx, "battle_active"))
+    return () if owner is None else _retreat_targets(ctx, b["h"], owner)
 
 
 @primitive("battle_leave", effect=True, to="hex")
 def battle_leave(ctx, to):
-    """The retreating ship type leaves the battle for ``to`` (moved when the battle ends)."""
+    """The active (retreating) ship type leaves the battle for ``to`` (moved when the battle
+    ends); a violation when ``to`` is not a hex it may retreat to."""
     b = _thaw(ctx)
-    if b["status"] != "leave":
-        raise ctx.violation("no ships are retreating now")
-    eng = _engine(ctx, b)
-    act = _current_act(eng, b)
-    if to not in _retreat_targets(ctx, b["h"], _owner(ctx, b, act)):
+    if to not in retreat_targets.fn(ctx):
         raise ctx.violation(f"cannot retreat to {to}")
+    side, index = _type_index(ctx, b, _v(ctx, "battle_active"))
     state = b["state"]
-    side = list(state[act.side])
-    count = len(side[act.index])
-    side[act.index] = ()
-    state = (tuple(side), state[1]) if act.side == 0 else (state[0], tuple(side))
-    b.update(state=state, idx=b["idx"] + 1, status="next",
-             retreating=tuple(k for k in b["retreating"] if k != (act.side, act.index)),
-             fled=b["fled"] + ((act.side, act.index, to, count),))
-    _set(ctx, "battle", (), _freeze(b))
+    ships = list(state[side])
+    count = len(ships[index])
+    ships[index] = ()
+    state = (tuple(ships), state[1]) if side == 0 else (state[0], tuple(ships))
+    b.update(state=state, fled=b["fled"] + ((side, index, to, count),))
+    _save(ctx, b)
 
 
-def _current_act(eng, b):
-    acts = eng.missile_acts if b["stage"] == 0 else eng.acts
-    return acts[b["idx"]]
+@primitive("battle_regenerate", effect=True)
+def battle_regenerate(ctx):
+    """Ships that regenerate repair their damage (after every engagement round: RotA's Morph
+    Shield, the regenerating Ancient dreadnought; combat.py's ``regenerate``)."""
+    b = _thaw(ctx)
+    b["state"] = _engine(ctx, b).regenerated(b["state"])
+    _save(ctx, b)
 
 
-def _volley_dice(eng, b, act) -> list:
-    ship = act.ship
-    per_ship = ship.missiles if b["stage"] == 0 else ship.cannons
-    return list(per_ship) * _alive(b["state"], act)
+def _volley_dice(b, act, missile) -> list:
+    per_ship = act.ship.missiles if missile else act.ship.cannons
+    return list(per_ship) * len(b["state"][act.side][act.index])
 
 
 @primitive("battle_dice", returns="int")
 def battle_dice(ctx):
-    """Dice the next volley rolls (0 when the battle is over)."""
+    """Dice the active ship type's volley rolls (missiles while ``battle_missiles``, else
+    cannons; one set per living ship), or, once missiles are placed against point defense, the
+    point-defense roll's (one die per cannon of the enemy's living ships). 0 without a battle."""
     b = _v(ctx, "battle")
     if not b:
         return 0
     b = dict(b)
-    if b["status"] != "ready":
-        return 0
     eng = _engine(ctx, b)
-    act = _current_act(eng, b)
+    act = _active(ctx, eng, b)
     if b.get("pd") == "roll":
         return len(eng.pd_faces(1 - act.side, b["state"][1 - act.side]))
-    return len(_volley_dice(eng, b, act))
+    return len(_volley_dice(b, act, _missile(ctx)))
 
 
 @primitive("battle_roll", effect=True, rolls="any")
 def battle_roll(ctx, rolls):
-    """Apply one volley's dice: ``rolls`` are the die faces, one per die, in fleet order. NPC
-    hits (and every hit with the ``auto_combat`` option) are assigned by combat.py's policies
-    at once; a player's are assigned one die at a time (:func:`hit_options`), the forced ones
-    automatically. Missiles against a side with point defense (RotA, the Fleet flag) are placed
-    first and land after that side's point-defense roll (the next ``rolls``, one die per cannon
-    of its living ships)."""
+    """Roll the active ship type's volley: ``rolls`` are the faces, one per die in fleet order
+    (:func:`battle_dice`). Which dice hit which enemy types (computers, shields, the Distortion
+    Shield against missiles, the Antimatter Splitter) is combat.py's; the hits wait, largest
+    first, to be assigned (:func:`hit_options`, :func:`hits_by_policy`). Missiles that hit a side
+    with point defense (RotA) are placed instead and land after that side's roll, the next
+    ``rolls`` once :func:`point_defense_due`: each of its hits destroys one missile."""
     b = _thaw(ctx)
-    if b["status"] != "ready":
-        raise ctx.violation("no volley is due")
     eng = _engine(ctx, b)
-    act = _current_act(eng, b)
+    act = _active(ctx, eng, b)
     if b.get("pd") == "roll":
         _pd_roll(ctx, eng, b, act, rolls)
-        _set(ctx, "battle", (), _freeze(b))
+        _save(ctx, b)
         return
-    missile = b["stage"] == 0
-    dice = _volley_dice(eng, b, act)
+    if b["hits"] or b.get("pd"):
+        raise ctx.violation("the last volley's hits are not all assigned")
+    missile = _missile(ctx)
+    dice = _volley_dice(b, act, missile)
     if len(rolls) != len(dice):
         raise ctx.violation(f"this volley rolls {len(dice)} dice, got {len(rolls)}")
-    state = b["state"]
-    enemy = state[1 - act.side]
+    enemy = b["state"][1 - act.side]
     faces = eng.faces(act, enemy, missile)
     hits = eng.make_hits(act, [(d, faces[r - 1]) for d, r in zip(dice, rolls)], missile)
-    decides = _owner(ctx, b, act) != NPC and not _auto_combat(ctx)
+    b["hits"] = tuple(tuple(h) for h in hits)
     if missile and hits and eng.point_defense(act, enemy):
         # Point defense (RotA): the missiles are placed first, then the enemy's cannons fire
         # at them, then the rest land [S seed, rare technologies].
         b["placement"] = tuple(tuple((d, ()) for d in ds) for ds in enemy)
-        if decides:
-            b.update(hits=tuple(tuple(h) for h in hits), status="assign")
-            _settle_hits(eng, b, act)
-        else:
-            b.update(placement=eng.placements(act, enemy, hits, False)[0], pd="roll")
-    elif not decides:
+    _save(ctx, b)
+
+
+@primitive("hits_by_policy", effect=True)
+def hits_by_policy(ctx):
+    """Assign all the waiting hits by the firing side's policy (combat.py: the NPC rule for NPC
+    ships, focus fire for players), or place the missiles so against point defense."""
+    b = _thaw(ctx)
+    eng = _engine(ctx, b)
+    act = _active(ctx, eng, b)
+    hits = tuple(C.Hit(*h) for h in b["hits"])
+    enemy = b["state"][1 - act.side]
+    if b.get("placement") is not None:
+        b.update(placement=eng.placements(act, enemy, hits, False)[0] if hits else b["placement"],
+                 hits=(), pd="roll")
+    else:
         new_enemy = eng.assign(act, enemy, hits)
         for j, (before, after) in enumerate(zip(enemy, new_enemy)):
             b["kills"] = b.get("kills", ()) + ((act.side, act.index, j),) * (len(before) - len(after))
-        state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
-        b.update(state=state, idx=b["idx"] + 1, status="next")
-    else:
-        b.update(hits=tuple(tuple(h) for h in hits), status="assign")
-        _settle_hits(eng, b, act)
-    _set(ctx, "battle", (), _freeze(b))
-
-
-@primitive("volley_roller", returns="player")
-def volley_roller(ctx):
-    """The player whose ships roll the volley now due (cannons or missiles; ``"ready"``), or
-    none: NPC dice, a point-defense roll, or no volley due. The base battle flow emits
-    ``volley_rolled(h, p)`` for this player's dice before they are applied (docs/eclipse.md,
-    "Events and extension points")."""
-    b = _v(ctx, "battle")
-    if not b:
-        return None
-    b = dict(b)
-    if b["status"] != "ready" or b.get("pd") == "roll":
-        return None
-    owner = _owner(ctx, b, _current_act(_engine(ctx, b), b))
-    return None if owner == NPC else owner
+        b.update(state=eng.merge(b["state"], act, new_enemy), hits=())
+    _save(ctx, b)
 
 
 @primitive("volley_misses", returns="list:int", rolls="any")
 def volley_misses(ctx, rolls):
-    """The dice of the volley now due that hit no enemy ship with the faces ``rolls`` (one face
-    1-6 per die, in fleet order): their indices from 0, the largest damage first (then by
-    index). A 1 always misses, a 6 always hits, else face + computer - shield >= 6 against
+    """The dice of the active ship type's volley that hit no enemy ship with the faces ``rolls``
+    (one face 1-6 per die, in fleet order): their indices from 0, the largest damage first (then
+    by index). A 1 always misses, a 6 always hits, else face + computer - shield >= 6 against
     some living enemy type (Distortion Shield against missiles counted) [S rules p.20 via BGG].
     A violation when no volley is due or the counts differ."""
     b = _thaw(ctx)
-    if b["status"] != "ready" or b.get("pd") == "roll":
+    if b["hits"] or b.get("pd"):
         raise ctx.violation("no volley is due")
     eng = _engine(ctx, b)
-    act = _current_act(eng, b)
-    dice = _volley_dice(eng, b, act)
+    act = _active(ctx, eng, b)
+    missile = _missile(ctx)
+    dice = _volley_dice(b, act, missile)
     if len(rolls) != len(dice):
         raise ctx.violation(f"this volley rolls {len(dice)} dice, got {len(rolls)}")
-    faces = eng.faces(act, b["state"][1 - act.side], b["stage"] == 0)
+    faces = eng.faces(act, b["state"][1 - act.side], missile)
     missed = [i for i, r in enumerate(rolls) if not faces[r - 1]]
     return tuple(sorted(missed, key=lambda i: (-dice[i], i)))
 
@@ -524,25 +485,13 @@ def _give_hit(eng, b, act, j, d) -> None:
     else:
         b["kills"] = b.get("kills", ()) + ((act.side, act.index, j),)
     new_enemy = tuple(tuple(sorted(ds, reverse=True)) for ds in enemy)
-    state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
-    b.update(state=state, hits=b["hits"][1:])
+    b.update(state=eng.merge(state, act, new_enemy), hits=b["hits"][1:])
 
 
-def _settle_hits(eng, b, act) -> None:
-    """Assign every hit with at most one choice; stop at the first real decision."""
-    while b["hits"]:
-        choices = _hit_choices(eng, b, act)
-        if len(choices) > 1:
-            return
-        if not choices:
-            b["hits"] = b["hits"][1:]          # nothing left it can reach
-            continue
-        j, d = _target(eng, b, act, choices[0])
-        _give_hit(eng, b, act, j, d)
-    if b.get("placement"):
-        b.update(status="ready", pd="roll")   # every missile placed: point defense fires
-    else:
-        b.update(idx=b["idx"] + 1, status="next")
+def _hit_done(b) -> None:
+    """After a hit: once every missile against point defense is placed, its roll is due."""
+    if b.get("placement") is not None and not b["hits"]:
+        b["pd"] = "roll"
 
 
 def _entry_text(entry) -> str:
@@ -573,19 +522,14 @@ def _placed(placement, j, entry, damage):
 def _pd_roll(ctx, eng, b, act, rolls) -> None:
     """The point-defense dice of ``act``'s enemy against its placed missiles: each die that hits
     (a 6, never a 1, else die + computer >= 6; shields do not count [S seed]) destroys one
-    missile (an antimatter die with the Antimatter Splitter up to four [S seed]), chosen by the point-defense side (a player decision; NPCs and ``auto_combat`` use
-    combat.py's fixed rule: the largest missiles first). Then the rest land."""
+    missile (an antimatter die with the Antimatter Splitter up to four [S seed]); the rules
+    have them picked (:func:`hit_options`, :func:`pd_by_policy`), then the rest land."""
     enemy = b["state"][1 - act.side]
     faces = eng.pd_faces(1 - act.side, enemy)
     if len(rolls) != len(faces):
         raise ctx.violation(f"this point defense rolls {len(faces)} dice, got {len(rolls)}")
     k = sum(kills for (f, kills), r in zip(faces, rolls) if r > 6 - f)
-    party = b["dfn"] if act.side == 0 else b["att"]
-    if party == NPC or _auto_combat(ctx):
-        _pd_land(eng, b, act, eng.removals(1 - act.side, b["placement"], k, False)[0])
-        return
-    b.update(pd="destroy", pd_left=k, status="destroy")
-    _pd_settle(eng, b, act)
+    b.update(pd="destroy", pd_left=k)
 
 
 def _missile_choices(eng, b, act) -> list:
@@ -593,16 +537,6 @@ def _missile_choices(eng, b, act) -> list:
     types = eng.fleets[1 - act.side].types
     return [f"{m}>{types[j].name}:{_entry_text(e)}" for j, ships in enumerate(b["placement"])
             for e in dict.fromkeys(ships) for m in dict.fromkeys(e[1])]
-
-
-def _pd_settle(eng, b, act) -> None:
-    """Destroy missiles while there is no choice; land the rest when no kill is left."""
-    while b["pd_left"] and _missile_choices(eng, b, act):
-        choices = _missile_choices(eng, b, act)
-        if len(choices) > 1:
-            return
-        _pd_destroy_one(eng, b, act, choices[0])
-    _pd_land(eng, b, act, C.land(eng.fleets[1 - act.side].types, b["placement"]))
 
 
 def _pd_destroy_one(eng, b, act, choice: str) -> None:
@@ -616,36 +550,72 @@ def _pd_destroy_one(eng, b, act, choice: str) -> None:
              pd_left=b["pd_left"] - 1)
 
 
-def _pd_destroy(ctx, eng, b, act, choice: str) -> None:
-    """The point-defense side destroys the missile ``choice`` (one of :func:`hit_options`)."""
-    if choice not in _missile_choices(eng, b, act):
-        raise ctx.violation(f"{choice} is no incoming missile point defense can destroy")
-    _pd_destroy_one(eng, b, act, choice)
-    _pd_settle(eng, b, act)
-
-
 def _pd_land(eng, b, act, new_enemy) -> None:
-    state = b["state"]
-    state = (state[0], new_enemy) if act.side == 0 else (new_enemy, state[1])
-    b.update(state=state, placement=None, pd=None, pd_left=0, hits=(), idx=b["idx"] + 1, status="next")
+    b.update(state=eng.merge(b["state"], act, new_enemy), placement=None, pd=None, pd_left=0, hits=())
+
+
+@primitive("point_defense_due", returns="bool")
+def point_defense_due(ctx):
+    """Whether every missile of the volley is placed against point defense and its roll is due."""
+    b = _v(ctx, "battle")
+    return bool(b) and dict(b).get("pd") == "roll"
+
+
+@primitive("pd_by_policy", effect=True)
+def pd_by_policy(ctx):
+    """Point defense destroys missiles by combat.py's fixed rule (the largest first), then the
+    rest land: for NPCs and with ``auto_combat``."""
+    b = _thaw(ctx)
+    eng = _engine(ctx, b)
+    act = _active(ctx, eng, b)
+    if b.get("pd") != "destroy":
+        raise ctx.violation("point defense has rolled no hits to use")
+    _pd_land(eng, b, act, eng.removals(1 - act.side, b["placement"], b["pd_left"], False)[0])
+    _save(ctx, b)
+
+
+@primitive("missiles_land", effect=True)
+def missiles_land(ctx):
+    """The placed missiles point defense left land on the ships they were placed on."""
+    b = _thaw(ctx)
+    eng = _engine(ctx, b)
+    act = _active(ctx, eng, b)
+    if b.get("placement") is None:
+        raise ctx.violation("no missiles are placed")
+    _pd_land(eng, b, act, C.land(eng.fleets[1 - act.side].types, b["placement"]))
+    _save(ctx, b)
+
+
+@primitive("hits_left", returns="int")
+def hits_left(ctx):
+    """Hits of the active volley still to assign, or, while point defense destroys missiles,
+    its hits still to use (0 when no battle is on)."""
+    b = _v(ctx, "battle")
+    if not b:
+        return 0
+    b = dict(b)
+    return b["pd_left"] if b.get("pd") == "destroy" else len(b["hits"])
 
 
 @primitive("hit_options", returns="list:text")
 def hit_options(ctx):
-    """Where the next hit of the active player's volley may go: ``"class:damage"``, one per
-    distinct enemy ship it reaches (ships of a class with equal damage are interchangeable).
-    One die's damage goes to one ship (eclipse.md §4 case 6); hits come largest first. While
-    missiles are placed before point defense, a ship is ``"class:damage+missile+…"`` (the
-    missiles placed on it so far); when point defense destroys missiles, the options are
-    ``"missile>class:damage+missile+…"`` (RotA)."""
+    """Where the next hit of the active volley may go: ``"class:damage"``, one per distinct
+    enemy ship it reaches (ships of a class with equal damage are interchangeable); none when
+    every ship it could reach is gone. One die's damage goes to one ship (eclipse.md §4 case
+    6); hits come largest first. While missiles are placed before point defense, a ship is
+    ``"class:damage+missile+…"`` (the missiles placed on it so far); when point defense
+    destroys missiles, the options are ``"missile>class:damage+missile+…"`` (RotA)."""
     b = _v(ctx, "battle")
-    if not b or dict(b)["status"] not in ("assign", "destroy"):
+    if not b:
         return ()
     b = dict(b)
+    if b.get("pd") == "destroy":
+        eng = _engine(ctx, b)
+        return tuple(_missile_choices(eng, b, _active(ctx, eng, b)))
+    if not b["hits"]:
+        return ()
     eng = _engine(ctx, b)
-    if b["status"] == "destroy":
-        return tuple(_missile_choices(eng, b, _current_act(eng, b)))
-    return tuple(_hit_choices(eng, b, _current_act(eng, b)))
+    return tuple(_hit_choices(eng, b, _active(ctx, eng, b)))
 
 
 @primitive("battle_hit", effect=True, target="text")
@@ -653,20 +623,33 @@ def battle_hit(ctx, target):
     """Give the next hit to ``target``, or destroy that incoming missile (one of
     :func:`hit_options`); a violation naming the option when it is not one."""
     b = _thaw(ctx)
-    if b["status"] not in ("assign", "destroy"):
-        raise ctx.violation("no hit is waiting to be assigned")
     eng = _engine(ctx, b)
-    act = _current_act(eng, b)
+    act = _active(ctx, eng, b)
     if b.get("pd") == "destroy":
-        _pd_destroy(ctx, eng, b, act, target)
-        _set(ctx, "battle", (), _freeze(b))
-        return
-    if target not in _hit_choices(eng, b, act):
-        raise ctx.violation(f"{target} is not a ship this hit can reach")
-    j, d = _target(eng, b, act, target)
-    _give_hit(eng, b, act, j, d)
-    _settle_hits(eng, b, act)
-    _set(ctx, "battle", (), _freeze(b))
+        if not b["pd_left"] or target not in _missile_choices(eng, b, act):
+            raise ctx.violation(f"{target} is no incoming missile point defense can destroy")
+        _pd_destroy_one(eng, b, act, target)
+    else:
+        if not b["hits"]:
+            raise ctx.violation("no hit is waiting to be assigned")
+        if target not in _hit_choices(eng, b, act):
+            raise ctx.violation(f"{target} is not a ship this hit can reach")
+        _give_hit(eng, b, act, *_target(eng, b, act, target))
+        _hit_done(b)
+    _save(ctx, b)
+
+
+@primitive("drop_hit", effect=True)
+def drop_hit(ctx):
+    """The next hit is lost: every ship it could reach is gone (:func:`hit_options` is empty)."""
+    b = _thaw(ctx)
+    if not b["hits"]:
+        raise ctx.violation("no hit is waiting to be assigned")
+    if hit_options.fn(ctx):
+        raise ctx.violation("this hit can still reach a ship")
+    b["hits"] = b["hits"][1:]
+    _hit_done(b)
+    _save(ctx, b)
 
 
 @primitive("end_battle", effect=True)

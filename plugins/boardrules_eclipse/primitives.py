@@ -1,4 +1,4 @@
-"""Eclipse primitives: the rules' window onto galaxy geometry (galaxy.py) and combat (combat.py).
+"""Eclipse primitives: the rules' window onto galaxy geometry (galaxy.py), blueprints and ships.
 
 Every number (costs, stats, tables) is read from the rule files' entities and variables; this
 module holds bookkeeping and geometry only. State lives in the rule variables declared in
@@ -12,13 +12,8 @@ Option texts used by decisions (so that records stay plain text):
   (class, damage already taken); a bombarded cube ``"1:science"``; a player ``"p2"``
   (diplomacy). ``docs/eclipse.md`` documents the whole notation.
 
-Combat runs one volley at a time: :func:`battle_status` says what comes next, :func:`battle_dice`
-how many dice the next volley rolls, the rules ask chance for them (``choose rolls in dice(n) by
-chance``, a recorded action) and :func:`battle_roll` applies them. NPC hits are assigned by combat.py's NPC rule; a player assigns
-their own hits one die at a time (:func:`hit_options`, a ``choose``), unless the game option
-``auto_combat`` hands that (and retreat and bombardment targets) to combat.py's policies, as
-simulations and bots may. A player's ship type may announce a retreat instead of firing and
-leaves at its next activation. More than two parties fight pairwise, in reverse order of entry.
+Combat: the battle primitives are in ``battle.py``; the battle procedure is in
+``rules/phases.rules``. The population attack (bombardment) primitives are below.
 """
 
 from __future__ import annotations

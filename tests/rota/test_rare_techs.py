@@ -362,7 +362,7 @@ def test_point_defense_fires_at_placed_missiles_and_the_defender_picks():
     assert before[1] == ((0,), (0,))        # nothing has landed yet
     g.play(Action(1, "missile", (d.options[0],)))
     after = dict(g.get("battle"))
-    assert after.get("pd") is None and after["status"] in ("ready", "announce", "next")
+    assert after.get("pd") is None and after["placement"] is None
     damage = sum(sum(ds) for ds in after["state"][1]) + sum(
         (t.hull + 1) * (k - len(ds)) for (t, k), ds in zip(_fleet(_ctx(g), FAR, 1).ships, after["state"][1]))
     assert damage == 2                      # three placed, one destroyed
