@@ -12,21 +12,57 @@ game of the rules in ``rules/*.rules``:
   (:meth:`Replayer._command`): the main action with its follow-up decisions (``tile``, ``cover``,
   ``step_on``, ``lost_at``, ``fed_token``, ``rescore``; a forced research step the rules applied
   already is skipped), free conversions (``convert NAME``: a ``spend`` of several units is several
-  conversions, a faction's grouped conversion first, :data:`GROUPED`), the ``done`` that closes a
+  conversions, a faction's grouped conversion first), the ``done`` that closes a
   turn (played when the next action is not a free action of the same player), leech answers
-  (``leech N``, ``leech`` to decline, Taklons PI ``leech 4,1t``/``leech 1t,4``), income order
+  (``leech N``, ``leech`` to decline, an offer with more than the charge, ``charge 1t,4pw``, the
+  rules' option with its items in that order), income order
   (``income [n, "pw"|"t"]`` per ``income`` command, matched to the rules' questions per player),
   the optional research step after a tech tile (``up TRACK`` takes it, ``decline up`` declines it,
-  also where no step is possible: gaia-project.md §6),
-  Gaia-phase choices (``itars_tech``, Terrans ``gaia_spend 1o``) and ``brainstone``.
+  also where no step is possible: gaia-project.md §6), and what the modules in force contribute
+  (below: the factions' actions, conversions and Gaia-phase choices).
   Decisions the site never writes take the site engine's default: ``bowls`` = the bowls the raw
   line's ``using area1: a, …`` annotation names, else the first option (bowl I, then II, then III,
   gaia-project.md §13); ``income`` when the site did not ask (the order makes no difference then)
-  = the first item; ``itars_tech``/``gaia_spend`` = declined; a ``step_on`` with no step possible
-  = declined; ``brainstone`` asked inside a
-  multi-unit ``spend`` = the line's next ``brainstone`` command, else the first option.
+  = the first item; a ``step_on`` with no step possible = declined; a module's decisions as its
+  contribution says (``declined_unless_written``, ``answered_ahead``).
   Federations are named by their closure (:meth:`Replayer._federation_code`): some lines list only
   the satellites.
+* **Modules' notation.** The base translates the base game's commands only; a module's own
+  actions and decisions come from its contribution, ``ModuleSpec(..., extras={REPLAY_KEY: {...}})``
+  with ``REPLAY_KEY = "gaia-project.replay"`` (the replay's counterpart of the export's
+  ``"gaia-project.export"``, :mod:`.export`), merged over the modules in force in their order
+  (:func:`.replay_hooks.replay_notation`). The keys, each optional (resources in the site's codes,
+  ``notation.RESOURCES``; factions by their site names; actions by the rules' names):
+
+  - ``factions``: site names of factions the site does not have; lines by them parse
+    (:func:`.notation.site_factions`, read from every installed module);
+  - ``conversions``: ``(paid, gained)`` -> ``(conversion, paid per unit, gained per unit)``, free
+    conversions written ``spend 4c for 1q`` (also what the export writes for them);
+  - ``grouped``: ``(paid, gained)`` -> ``((faction, conversion, paid, gained), ...)``, several units
+    one faction pays at once, tried before the unit conversion;
+  - ``combined``: ``(paid, paid per unit, ((gained, per unit), ...))`` -> ``(faction, conversion)``,
+    a conversion the site writes with several gains (``spend 4pw for 1o,1c``);
+  - ``spends``: ``(paid, gained)`` or ``(paid, "*")`` -> ``fn(cost, gain)`` giving ``((action, args),
+    ...)`` (``cost``, ``gain``: :class:`.notation.Reward`): a decision the site writes as a spend;
+  - ``specials``: ``special`` text -> ``(action, keyword)`` or ``(action, keyword, {keyword: reason})``:
+    the action takes the argument (hex, track) of the command that follows, which must have
+    ``keyword``; a following command of a keyword of the third item is refused with that reason;
+  - ``builds``: site building -> ``((faction or None, action), ...)``, actions ``build B H`` may be
+    (hex), tried in order before the base's (``build_mine``, ``gaia_project``, ``upgrade``): the
+    first the rules accept is played;
+  - ``placements``: setup step -> the action a ``build`` is during it (hex);
+  - ``commands``: command keyword -> the action it plays with its argument (a main action when the
+    rules tag it ``main``);
+  - ``declines``: the word of ``decline WORD`` -> the optional decision it declines;
+  - ``declined_unless_written``: a decision -> the resource a ``spend`` pays when the line takes it;
+    declined by default (the site writes it only when taken);
+  - ``answered_ahead``: a decision -> the command keyword answering it further on the line (a
+    decision asked inside a multi-unit spend), else its first option;
+  - ``names``: our name of a federation token -> the site's (the final state);
+  - ``stone``: the per-player variable placing a token the rules count in its bowl and the site
+    shows apart (the record's ``brainstone``, the annotation ``brainstone: n``).
+
+  The 14 standard factions' contribution: ``boardrules_gaia_factions/replay.py``.
 * **Checks.** Every action is played with ``check=True`` (the engine's legality check); with
   ``strict=True`` the main action of each line is also asserted to be in
   ``game.legal_actions()``. At the end :func:`compare_final` lists every field of the record's
@@ -333,7 +369,7 @@ class Replayer:
         """The bowls the site's ``using area1: a, area2: b`` annotation names, else the default."""
         if self.using:
             want = list(self.using.pop(0))
-            # `brainstone: 1` is the Taklons brainstone paid from the bowl it is in (the rules
+            # `brainstone: 1` is the contribution's stone paid from the bowl it is in (the rules
             # count it as a token of that bowl; cases/gaia random-4p-4032 move 35)
             stone = want.pop()
             place = brainstone(self.game, d.player, self.notation.stone)
@@ -427,7 +463,7 @@ class Replayer:
             self._build(p, c)
         elif isinstance(c, N.Up):
             if self.follow:
-                # the research step granted by the command before (a tech tile, Firaks' downgrade)
+                # the research step granted by the command before (a tech tile, a module's action)
                 if self._settled_pending(A("step_on", TRACKS[c.track])) != "step_on":
                     raise ReplayError(f"'up {c.track}' but no research step is offered here")
                 self._play(A("step_on", TRACKS[c.track]))
@@ -466,7 +502,7 @@ class Replayer:
             if c.what in self.notation.declines:
                 self.act(A(self.notation.declines[c.what]))
             elif c.what in (None, "up") and self._settled_pending(A("step_on")) == "step_on":
-                # the research step after a tech tile (or Firaks' downgrade) declined (§6);
+                # the research step after a tech tile (or a module's action) declined (§6);
                 # `decline up` answers only that decision, never a power charge
                 self.act(A("step_on"))
             elif c.what == "up":
@@ -810,7 +846,7 @@ def _replay(record: Record, strict: bool, check: bool, lenient: bool, max_steps:
             want = power_after(raw)
             gaia_phase = all(isinstance(c, N.Spend) and c.cost[0].resource == "tg" for c in lines[i].commands)
             seat = rp.seat(lines[i])
-            # (a question of the actor still open, e.g. the Taklons brainstone of the income that
+            # (a question of the actor still open, e.g. where a brainstone goes in the income that
             # the line's pass started: the site logs its effects with the answer, on a later line)
             asked = any(d.player == seat for d in rp.game.state.pending)
             if want is not None and not isinstance(lines[i].commands[0], N.Income) and not gaia_phase \
