@@ -1230,7 +1230,7 @@ def validate(position: Position, hexes: Iterable[Hex]) -> Federation:
     prep = _prep(pos)
     listed = _hexset(hexes)
     known = prep.known.get(listed)
-    if known is not None:  # a candidate of this very position, named by all its hexes
+    if known is not None:  # validated before, or a candidate named by all its hexes
         return known
     if not listed:
         raise EmptyFederationError("a federation needs at least one hex")
@@ -1291,7 +1291,11 @@ def validate(position: Position, hexes: Iterable[Hex]) -> Federation:
     if n_sat > pos.budget:
         raise SatelliteBudgetError(f"{n_sat} satellites needed, only {pos.budget} available")
     members = frozenset(h for k in ks for h in prep.clusters[k] if h in prep.power)
-    return Federation(members, frozenset(sats), power)
+    fed = Federation(members, frozenset(sats), power)
+    # the same list again, or the federation named by all its hexes (as the rules name it
+    # after a record's line listed only some), is answered from memory
+    prep.known[listed] = prep.known[members | fed.satellites] = fed
+    return fed
 
 
 def candidates(position: Position) -> list[Federation]:
@@ -1305,7 +1309,7 @@ def candidates(position: Position) -> list[Federation]:
     prep = _prep(position)
     if prep.cands is None:
         prep.cands = tuple(_search(prep))
-        prep.known = {f.members | f.satellites: f for f in prep.cands}
+        prep.known.update((f.members | f.satellites, f) for f in prep.cands)
     return list(prep.cands)
 
 

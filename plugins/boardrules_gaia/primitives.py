@@ -204,6 +204,16 @@ def hexes_within(ctx, h, d):
     return _within(tuple(ctx.get(("v", "map_layout"))), h, d)
 
 
+@primitive("structures_within", returns="list:hex", h="hex", d="int")
+def structures_within(ctx, h, d):
+    """The map's hexes at distance <= d of h (h included) holding a structure of some player
+    (``owner_at`` set) or a guest mine (``guest_at`` set), in name order: the hexes a rule about
+    the structures near h has to look at (the power charges)."""
+    get = ctx.get
+    return tuple(x for x in _within(tuple(get(("v", "map_layout"))), h, d)
+                 if get(("v", "owner_at", x)) is not None or get(("v", "guest_at", x)) is not None)
+
+
 @primitive("distance_from", returns="int", h="hex", sources="list:hex")
 def distance_from(ctx, h, sources):
     """Least distance from h to any hex of ``sources`` (99 when there is none)."""
@@ -382,7 +392,8 @@ def federated_structures(ctx, p):
     return len(mine & inside)
 
 
-PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, distance_from, planets_near, space_near,
+PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, structures_within, distance_from,
+              planets_near, space_near,
               sector_of, track_level, federation_options, federation_satellites,
               federated_structures]
 
