@@ -11,7 +11,8 @@ import boardrules
 from boardrules import Action, IllegalActionError
 from boardrules.runtime import Context
 from boardrules_eclipse import galaxy as G
-from boardrules_eclipse.primitives import NPC, _fleet, _galaxy, _pos, next_battle_hex, npc_type
+from boardrules_eclipse.primitives import NPC, _galaxy, _pos, npc_type
+from boardrules_eclipse.battle import _fleet, next_battle_hex
 from tests.eclipse.test_combat_play import _end_actions
 from tests.eclipse.test_edge_cases import _set
 

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 import boardrules
 from boardrules import Action
 from boardrules.runtime import Context
-from boardrules_eclipse.primitives import battle_next_round, npc_type
+from boardrules_eclipse.primitives import npc_type
+from boardrules_eclipse.battle import battle_next_round
 from tests.eclipse.test_combat_play import FAR, _end_actions, _stage
 from tests.eclipse.test_edge_cases import _set
 

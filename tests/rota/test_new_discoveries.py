@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 import boardrules
 from boardrules import IllegalActionError
 from boardrules.runtime import Context
-from boardrules_eclipse.primitives import _galaxy, _pos, battle_next_round, ship_type
+from boardrules_eclipse.primitives import _galaxy, _pos, ship_type
+from boardrules_eclipse.battle import battle_next_round
 from tests.eclipse.test_combat_play import FAR, _end_actions, _stage
 from tests.eclipse.test_edge_cases import HOME, _set
 
