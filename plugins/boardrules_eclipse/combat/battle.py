@@ -13,11 +13,12 @@ from .montecarlo import _MonteCarlo
 from .optimal import _Optimal
 from .outcomes import Number, Odds, Outcome, Stalemate
 from .pointdefense import _PointDefense
+from .regen import _Regeneration
 from .policies import AnyPolicy
 from .ships import Fleet
 
 
-class _Battle(_Exact, _Optimal, _MonteCarlo, _PointDefense, _Engine):
+class _Battle(_Exact, _Optimal, _Regeneration, _MonteCarlo, _PointDefense, _Engine):
     """Shared machinery of the exact solver and the simulator for one pair of fleets."""
 
 
