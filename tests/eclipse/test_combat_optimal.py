@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 from boardrules_eclipse.combat import (
     DEFAULT_BUDGET,
+    DEFAULT_SIM_BUDGET,
+    MAX_SIM_ROUNDS,
     FOCUS_FIRE_POLICY,
     MAX_RUNS,
     NPC_POLICY,
@@ -373,6 +375,36 @@ def test_work_budget() -> None:
         simulate_odds(a, d, runs=MAX_RUNS + 1)
     with pytest.raises(ValueError, match="runs must be between 1 and"):
         simulate_odds(a, d, runs=-5)
+
+
+def test_monte_carlo_work_budget() -> None:
+    """Monte-Carlo has a work budget too (dice rolled plus activations fired, over all battles):
+    past it, CombatTooLarge; the default lets MAX_RUNS battles of oracle E1 run (measured on a
+    thousandth of them); a battle that never ends counts MAX_SIM_ROUNDS rounds of work (two activations of one die each: 4 steps a round)."""
+    e1 = parse_fleet("2 interceptor"), parse_fleet("1 ancient")
+    with pytest.raises(CombatTooLarge, match="Monte-Carlo odds of .* run fewer battles"):
+        simulate_odds(*e1, runs=1_000, sim_budget=1_000)
+    share = DEFAULT_SIM_BUDGET * 1_000 // MAX_RUNS
+    assert simulate_odds(*e1, runs=1_000, sim_budget=share).total() == pytest.approx(1.0)
+    with pytest.raises(CombatTooLarge):
+        simulate_odds(*e1, runs=1_000, sim_budget=share // 4)
+    endless = parse_fleet("1 interceptor(3/2/0/0/5; 1Y)"), parse_fleet("1 interceptor(2/2/0/0/5; 1Y)")
+    assert simulate_odds(*endless, runs=2, sim_budget=8 * MAX_SIM_ROUNDS).win_probability("defender") == 1
+    with pytest.raises(CombatTooLarge):
+        simulate_odds(*endless, runs=3, sim_budget=8 * MAX_SIM_ROUNDS)
+    # The exact solver's budget still governs optimal play's solution inside simulate_odds.
+    a, d = parse_fleet("4 interceptor, 2 cruiser"), parse_fleet("4 interceptor, 2 cruiser, 1 dreadnought")
+    with pytest.raises(CombatTooLarge, match="exact odds"):
+        simulate_odds(a, d, OPTIMAL_POLICY, OPTIMAL_POLICY, runs=10, budget=1_000)
+
+
+def test_cli_monte_carlo_over_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from boardrules_eclipse import combat
+
+    monkeypatch.setattr(combat, "simulate_odds", functools.partial(combat.simulate_odds, sim_budget=50))
+    result = _odds_cli("2 interceptor", "1 ancient", "--mc", "500")
+    assert result.exit_code == 1
+    assert "exact" in result.output and "run fewer battles" in result.output
 
 
 # ------------------------------------------------------------------------------ command line
