@@ -30,8 +30,15 @@ largest, upgraded supply against upgraded supply, needs about 1.3 million) and f
 ships with optimal play on both sides (about 2.8 million); a few seconds to a minute of work."""
 
 
+DEFAULT_SIM_BUDGET = 50_000_000
+"""Default Monte-Carlo work budget of :func:`simulate_odds`: dice rolled plus activations fired,
+over all its battles (about 6 µs of CPU each on the reference machine, so a few minutes at most).
+A million battles of two interceptors against an Ancient need about 15 million."""
+
+
 class CombatTooLarge(ValueError):
-    """An exact solution would exceed the work budget; use :func:`simulate_odds` or a larger budget."""
+    """An exact solution (or a Monte-Carlo run) would exceed its work budget: use
+    :func:`simulate_odds`, fewer battles or a larger budget."""
 
 
 # ------------------------------------------------------------------------------------------ solver

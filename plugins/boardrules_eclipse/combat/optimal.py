@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from operator import mul
 
 
-from .outcomes import Number, Stalemate
+from .outcomes import Number
 from .policies import SideState
 from .engine import BattleState, _Trans
 
@@ -194,49 +194,3 @@ class _Optimal:
             for k in range(n - 1, 0, -1):
                 nxt = c[k] + q[k] * nxt
                 row(k, a)[d] = col(k, d)[a] = nxt
-
-    def _iterate_values(self, post_missiles: list[BattleState]) -> None:
-        """Engagement-round values with regeneration, which can undo damage, so states no longer
-        follow one order: value iteration (Gauss-Seidel sweeps, most damaged states first) over
-        every state any choice and repair can reach, until no value moves by 1e-13. Values start
-        at the stalemate's, so play that can never end the battle scores as a stalemate."""
-        acts = self.cannon_acts
-        zero = 0 * self.one
-        seen = set(post_missiles)
-        stack = list(seen)
-        while stack:
-            state = stack.pop()
-            self.tick()
-            found = [self.regenerated(state)]
-            for act in acts:
-                shooters = len(state[act.side][act.index])
-                enemy = state[1 - act.side]
-                for hits, _ in self.rolls(act, enemy, shooters, False) if shooters else ():
-                    for e in self.options(act, enemy, hits):
-                        new = self.merge(state, act, e)
-                        found += (new, self.regenerated(new))
-            for new in found:
-                if new not in seen and self.terminal_value(new) is None:
-                    seen.add(new)
-                    stack.append(new)
-        stale = self.one / 2 if self.stalemate is Stalemate.DRAW else zero
-        values = self._node_value = {state: [stale] * len(acts) for state in seen}
-        order = sorted(seen, key=self.progress, reverse=True)
-        while True:
-            delta = 0.0
-            for state in order:
-                x = values[state]
-                for k in range(len(acts) - 1, -1, -1):
-                    act = acts[k]
-                    shooters = len(state[act.side][act.index])
-                    unchanged = self.value(*self.next_node(state, k), False)
-                    v = unchanged
-                    if shooters:
-                        v = zero
-                        for hits, p in self.rolls(act, state[1 - act.side], shooters, False):
-                            v += p * (self.choose(state, act, k, False, hits)[1] if hits else unchanged)
-                    delta = max(delta, abs(v - x[k]))
-                    x[k] = v
-                self.tick(len(acts))
-            if delta < 1e-13:
-                return
