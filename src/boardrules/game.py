@@ -73,7 +73,7 @@ def _action_args(value: object) -> tuple[Any, ...]:
     raise TypeError(f"Action: args must be a tuple of values, not {value!r}")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # (actions are dict keys by the thousand: runs, listings)
 class Action:
     """One move: ``player`` (0-based; ``CHANCE`` = -1 for chance), ``name`` (an action,
     a decision's label, or ``done``) and ``args`` (a tuple; empty to decline an
@@ -206,6 +206,7 @@ class Game:
         self._history: list[tuple[State, int, int]] = []  # (state, record length, log length) before each action
         # id(state) -> _Known, most recently used last (shared by copies: see _known_for)
         self._known: OrderedDict[int, _Known] = OrderedDict()
+        self._turn_memo: tuple[State, tuple[Any, Any, Any] | None] | None = None  # (state, its _turn_info)
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -579,27 +580,38 @@ class Game:
         if len(action.args) != len(adef.params):
             raise RuleViolation(f"'{action.name}' takes {len(adef.params)} argument(s), "
                                 f"got {len(action.args)}", action.name)
+        self._act(ctx, pending, action, step, turn, acted, check, args_checked, guarded)
+
+    def _act(self, ctx: Any, pending: Any, action: Action, step: Any, turn: Any, acted: Any,
+             check: bool, args_checked: bool, guarded: bool) -> None:
+        """The part of :meth:`_turn_action` after its checks of the turn: the arguments, the
+        body (or its guard), the turn's bookkeeping. ``turn``, ``acted``: their values now."""
+        rs = ctx.rs
+        name = action.name
+        adef = rs.actions[name]
         ctx.me = action.player
-        if not args_checked and (check or any(w is not None for w in rs.param_wheres[action.name])):
+        if not args_checked and (check or any(w is not None for w in rs.param_wheres[name])):
             self._check_args(ctx, adef, action.args)
-        if "action_begins" in rs.triggers_by_event:
-            S.emit(ctx, "action_begins", [action.player, action.name])
-        env = {p.name: v for p, v in zip(adef.params, action.args)}
+        triggers = rs.triggers_by_event
+        if "action_begins" in triggers:
+            S.emit(ctx, "action_begins", [action.player, name])
+        env = dict(zip(rs.param_names[name], action.args))
         if adef.entity is not None:
             env["self"] = adef.entity
-        if guarded:
-            verdict = S.run_unit(ctx, rs.action_guard(action.name), adef.entity or action.name,
-                                 me=action.player, env=env)
+        guard = rs.action_guard(name) if guarded else None
+        if guard is not None:
+            verdict = S.run_unit(ctx, guard, adef.entity or name, me=action.player, env=env)
             self._guard_verdict(ctx, pending, action, step, verdict)
         else:
-            S.run_unit(ctx, rs.action_body(action.name), adef.entity or action.name,
-                       me=action.player, env=env)
-        if "action_taken" in rs.triggers_by_event:
-            S.emit(ctx, "action_taken", [action.player, action.name])
-        pending[:0] = ctx.queued
-        ctx.queued = []
-        if action.name in step.main:
-            if simultaneous:
+            S.run_unit(ctx, rs.action_body(name), adef.entity or name, me=action.player, env=env)
+        if "action_taken" in triggers:
+            S.emit(ctx, "action_taken", [action.player, name])
+        if ctx.queued:
+            pending[:0] = ctx.queued
+            ctx.queued = []
+        if name in step.main:
+            order, pos, player, _ = turn
+            if step.mode == "simultaneous":
                 ctx.set(("f", "acted"), acted + (action.player,))
                 self._run_after(ctx, pending)
             elif not step.free or action.player in (ctx.get(("f", "passed")) or ()):
@@ -1083,7 +1095,11 @@ class Game:
         a legal one is kept in ``tried`` (``ACCEPTED`` when its guard proved it legal without
         running the inert rest of its body: lang/guards.py)."""
         try:
-            tried[action] = self._run(action, args_checked=True, guarded=True)
+            info = self._turn_info()
+            if info is None:  # a decision's answers (or a 'lanes' step): the general way
+                tried[action] = self._run(action, args_checked=True, guarded=True)
+            else:
+                tried[action] = self._candidate_run(action, info)
         except RuleViolation:
             return False
         except _Accepted:
@@ -1091,6 +1107,39 @@ class Game:
         except _Unsettled:
             return self._tried_legal(action, tried)
         return True
+
+    def _turn_info(self) -> tuple[Any, Any, Any] | None:
+        """(step, turn, acted) of the current state when its candidates are a turn's actions
+        (no decision first, no 'lanes' step), else None; worked out once per state."""
+        st = self.state
+        memo = self._turn_memo
+        if memo is not None and memo[0] is st:
+            return memo[1]
+        values = st.values
+        info = None
+        turn = values.get(("f", "turn"))
+        if (turn is not None and not values.get(("f", "over"))
+                and not (st.pending and st.pending[0].lane is None)
+                and values.get(("f", "lanes")) is None):
+            ctx = Context(self.ruleset, values)
+            info = (self._step(ctx), turn, ctx.get(("f", "acted")) or ())
+        self._turn_memo = (st, info)
+        return info
+
+    def _candidate_run(self, action: Action, info: tuple[Any, Any, Any]) -> tuple[Context, list[Any]]:
+        """:meth:`_run` of a turn's candidate action (``guarded``), without the checks of the
+        turn it passes by construction (it comes from :meth:`_turn_candidates`)."""
+        st = self.state
+        ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
+                      budget=self.max_steps)
+        pending = list(st.pending)
+        if action.name == DONE:
+            self._end_turn(ctx, pending, action.player)
+        else:
+            step, turn, acted = info
+            self._act(ctx, pending, action, step, turn, acted, False, True, True)
+        self._advance(ctx, pending)
+        return ctx, pending
 
     def _tried_legal(self, action: Action, tried: dict[Any, Any]) -> bool:
         """Whether candidate ``action`` is legal, by trying it in full (kept in ``tried``)."""
@@ -1107,13 +1156,10 @@ class Game:
 
     def _guard_verdict(self, ctx: Context, pending: list[Any], action: Action, step: Any,
                        verdict: Any) -> None:
-        """After a candidate's guard ran in place of its body (``_run(guarded=True)``): go on
-        when it ran the whole body (``True``); raise ``_Accepted`` when it stopped before an
-        inert rest (``INERT``) and nothing after the body can break a rule (no
-        ``action_taken`` rule, the turn does not end, the flow has nothing to run: see
-        :meth:`_settles`); else ``_Unsettled`` (the candidate is tried in full)."""
-        if verdict is True:
-            return
+        """After a candidate's guard ran in place of its body (``_run(guarded=True)``): raise
+        ``_Accepted`` when its checks passed (``INERT``) and nothing after the body can break a
+        rule (no ``action_taken`` rule, the turn does not end, the flow has nothing to run:
+        see :meth:`_settles`); else ``_Unsettled`` (the candidate is tried in full)."""
         if verdict == INERT and "action_taken" not in ctx.rs.triggers_by_event and not (
                 action.name in step.main and (step.mode == "simultaneous" or not step.free or
                                               action.player in (ctx.get(("f", "passed")) or ()))) \
