@@ -1294,7 +1294,7 @@ class _Known:
 
 class LegalActions:
     """Lazy view of the legal actions: ``in`` tests one action, iteration and ``len``
-    try each candidate once (the result is cached)."""
+    try each candidate once (the result is cached), :meth:`sample` draws one uniformly."""
 
     def __init__(self, game: Game, player: int | None):
         self._game = game
@@ -1340,6 +1340,28 @@ class LegalActions:
                 found.append(a)
                 yield a
         self._cache = known.listed[self._player] = found
+
+    def sample(self, rng: random.Random) -> Action:
+        """One legal action drawn uniformly at random with ``rng`` (every distinct legal action
+        equally likely), usually without listing them all: candidates are drawn without
+        replacement and tried until one is legal (the first legal action of a uniformly random
+        order of the candidates is uniform over the legal ones). Raises ``IndexError`` when
+        there is no legal action. The same answer for the same state and ``rng`` state."""
+        self._fresh()
+        game = self._game
+        known = game._known_for(self._state, create=True)
+        assert known is not None  # (created when missing)
+        listed = self._cache if self._cache is not None else known.listed.get(self._player)
+        pool = list(dict.fromkeys(game.candidates(self._player) if listed is None else listed))
+        runs = known.runs
+        while pool:
+            i = rng.randrange(len(pool))
+            action = pool[i]
+            if listed is not None or action in runs or game._candidate_legal(action, runs):
+                return action
+            pool[i] = pool[-1]   # (tried and illegal: out of the draw)
+            pool.pop()
+        raise IndexError("no legal action to sample")
 
     def _all(self) -> list[Action]:
         """Every legal action, listed once."""
