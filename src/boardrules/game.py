@@ -206,7 +206,7 @@ class Game:
         self._history: list[tuple[State, int, int]] = []  # (state, record length, log length) before each action
         # id(state) -> _Known, most recently used last (shared by copies: see _known_for)
         self._known: OrderedDict[int, _Known] = OrderedDict()
-        self._turn_memo: tuple[State, tuple[Any, Any, Any] | None] | None = None  # (state, its _turn_info)
+        self._turn_memo: tuple[State, tuple[Any, Any, Any, Context] | None] | None = None  # (state, its _turn_info)
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -1098,6 +1098,8 @@ class Game:
             info = self._turn_info()
             if info is None:  # a decision's answers (or a 'lanes' step): the general way
                 tried[action] = self._run(action, args_checked=True, guarded=True)
+            elif self._precheck_fails(action, info[3]):
+                return False
             else:
                 tried[action] = self._candidate_run(action, info)
         except RuleViolation:
@@ -1108,9 +1110,33 @@ class Game:
             return self._tried_legal(action, tried)
         return True
 
-    def _turn_info(self) -> tuple[Any, Any, Any] | None:
-        """(step, turn, acted) of the current state when its candidates are a turn's actions
-        (no decision first, no 'lanes' step), else None; worked out once per state."""
+    def _precheck_fails(self, action: Action, ctx: Context) -> bool:
+        """Whether the prechecks of a turn's candidate ``action`` (lang/guards.py) prove it
+        illegal, evaluated on ``ctx`` (the state's shared scratch context, left as it was)."""
+        rs = self.ruleset
+        name = action.name
+        if name == DONE or "action_begins" in rs.triggers_by_event:
+            return False
+        guards = rs.guards
+        check = guards.precheck(name)
+        if check is None:
+            return False
+        entity = rs.actions[name].entity
+        ctx.env = dict(zip(rs.param_names[name], action.args))
+        if entity is not None:
+            ctx.env["self"] = entity
+        ctx.me = action.player
+        ctx.steps = self.max_steps
+        fails = not check(ctx)
+        if ctx.w or ctx.events or ctx.queued:   # (only a primitive could write: none is kept)
+            ctx.w, ctx.events, ctx.queued = {}, [], []
+        guards.count(name, fails)
+        return fails
+
+    def _turn_info(self) -> tuple[Any, Any, Any, Context] | None:
+        """(step, turn, acted, a scratch context) of the current state when its candidates are
+        a turn's actions (no decision first, no 'lanes' step), else None; worked out once per
+        state."""
         st = self.state
         memo = self._turn_memo
         if memo is not None and memo[0] is st:
@@ -1121,12 +1147,13 @@ class Game:
         if (turn is not None and not values.get(("f", "over"))
                 and not (st.pending and st.pending[0].lane is None)
                 and values.get(("f", "lanes")) is None):
-            ctx = Context(self.ruleset, values)
-            info = (self._step(ctx), turn, ctx.get(("f", "acted")) or ())
+            ctx = Context(self.ruleset, values, ply=len(self.record.actions) + 1,
+                          budget=self.max_steps)
+            info = (self._step(ctx), turn, ctx.get(("f", "acted")) or (), ctx)
         self._turn_memo = (st, info)
         return info
 
-    def _candidate_run(self, action: Action, info: tuple[Any, Any, Any]) -> tuple[Context, list[Any]]:
+    def _candidate_run(self, action: Action, info: tuple[Any, ...]) -> tuple[Context, list[Any]]:
         """:meth:`_run` of a turn's candidate action (``guarded``), without the checks of the
         turn it passes by construction (it comes from :meth:`_turn_candidates`)."""
         st = self.state
@@ -1136,7 +1163,7 @@ class Game:
         if action.name == DONE:
             self._end_turn(ctx, pending, action.player)
         else:
-            step, turn, acted = info
+            step, turn, acted, _ = info
             self._act(ctx, pending, action, step, turn, acted, False, True, True)
         self._advance(ctx, pending)
         return ctx, pending

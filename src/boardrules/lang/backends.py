@@ -35,8 +35,9 @@ class Compiler:
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self._exprs = ExprCompiler(rs)
-        # id(statement) -> its function: a guard (guards.py) runs the very closures a body runs
+        # id(node) -> its function: a guard (guards.py) runs the very closures a body runs
         self._stmts: dict[int, BlockFn] = {}
+        self._expr_fns: dict[int, ExprFn] = {}
 
     # ---- expressions: generated Python source (see codegen) ----
     @overload
@@ -47,8 +48,13 @@ class Compiler:
     def expr(self, e: A.Expr | None) -> ExprFn | None: ...
 
     def expr(self, e: A.Expr | None) -> ExprFn | None:
-        """``fn(ctx) -> value`` for expression ``e`` (None for None)."""
-        return self._exprs.compile(e)
+        """``fn(ctx) -> value`` for expression ``e`` (None for None; compiled once per node)."""
+        if e is None:
+            return None
+        fn = self._expr_fns.get(id(e))
+        if fn is None:
+            fn = self._expr_fns[id(e)] = self._exprs.compile(e)
+        return fn
 
     def _amounts(self, am: Amounts) -> Callable[[Context], list[tuple[int, str]]]:
         if isinstance(am, A.AmountExpr):
