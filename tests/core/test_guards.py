@@ -117,6 +117,17 @@ def test_a_wrong_analysis_is_caught(monkeypatch):
         compare_states(g, 10_000, rng)
 
 
+def test_a_wrong_precheck_is_caught(monkeypatch):
+    """The property fails when prechecks refuse what the full try allows."""
+    g, rng = harvest(seed=2), random.Random(2)
+    rs = g.ruleset
+    guards = Guards(rs, rs.backend, Inert(rs, {}))
+    monkeypatch.setattr(guards, "precheck", lambda name: (lambda ctx: False))
+    monkeypatch.setattr(rs, "guards", guards)
+    with pytest.raises(AssertionError):
+        compare_states(g, 10_000, rng)
+
+
 # ---- sample ------------------------------------------------------------------------------------
 
 def chi_square(counts: list[int]) -> float:
