@@ -1259,11 +1259,11 @@ class Game:
 
     __copy__ = copy
 
-    def save(self) -> str:
+    def save(self, compact: bool = False) -> str:
         """The game as JSON text: its record with the final state's digest
-        (load it with :func:`boardrules.load_game`)."""
+        (load it with :func:`boardrules.load_game`); ``compact``: on one line, no spaces."""
         self.record.final = self.state.digest()
-        return self.record.dumps()
+        return self.record.dumps(compact)
 
     def __repr__(self) -> str:
         return (f"<Game {self.ruleset.title} players={self.players} "
