@@ -15,7 +15,6 @@ Pending decisions (``choose``, ``draw``) come before anything else, front first.
 
 from __future__ import annotations
 
-import copy
 import os
 import random
 from collections import OrderedDict
@@ -1251,8 +1250,9 @@ class Game:
         states it saw (see ``_known_for``) stays shared: it holds for any game of the ruleset."""
         new = Game.__new__(Game)
         new.__dict__.update(self.__dict__)
-        new.record = copy.copy(self.record)
-        new.record.actions = self.record.actions.copy()
+        r = self.record   # (a shallow copy with its own action list; copy.copy is slower)
+        new.record = Record(r.game, r.modules, r.options, r.players, r.seed, r.rules, r.texts,
+                            r.actions.copy(), r.final, r.ruleset)
         new.log = self.log.copy()
         new._history = self._history.copy()
         return new
