@@ -196,7 +196,14 @@ class SuperfluousMembersError(FederationError):
 # --------------------------------------------------------------------------- data
 
 
+class HexSet(frozenset):
+    """A set of axial hexes already as pairs of ints: a :class:`Position` takes it as it is
+    (a caller that builds the same board's hex sets often can keep them)."""
+
+
 def _hexset(xs: Iterable[Hex]) -> frozenset[Hex]:
+    if type(xs) is HexSet:
+        return xs
     return frozenset((int(q), int(r)) for q, r in xs)
 
 

@@ -262,15 +262,25 @@ def _position(ctx) -> F.Position:
     return _state_cache(ctx, ("position", ctx.player()), lambda: _compute_position(ctx))
 
 
+@functools.lru_cache(maxsize=64)
+def _space_and_planets(layout: tuple, empty: tuple) -> tuple[F.HexSet, F.HexSet]:
+    """The map's space hexes and planet hexes as axial hex sets; ``empty`` says for each hex
+    (in name order) whether it is space now (a Lost Planet makes a space hex a planet)."""
+    gmap = _map(layout)
+    space, planets = [], []
+    for name, e in zip(_distances(layout).names, empty):
+        h = gmap.by_name[name].hex
+        (space if e else planets).append((h.q, h.r))
+    return F.HexSet(space), F.HexSet(planets)
+
+
 def _compute_position(ctx) -> F.Position:
     gmap = _gmap(ctx)
     me = ctx.player()
-    space, planets = set(), set()
-    for mh in gmap.hexes:
-        if ctx.get(("v", "planet", mh.name)) == G.EMPTY:
-            space.add((mh.q, mh.r))
-        else:
-            planets.add((mh.q, mh.r))
+    layout = tuple(ctx.get(("v", "map_layout")))
+    get = ctx.get
+    space, planets = _space_and_planets(
+        layout, tuple(get(("v", "planet", h)) == G.EMPTY for h in _distances(layout).names))
 
     def ax(name):
         h = gmap.by_name[name].hex
@@ -318,9 +328,7 @@ def _federation_inputs(ctx, me):
 
 
 def _encode(ctx, fed) -> str:
-    gmap = _gmap(ctx)
-    names = sorted(gmap.name(G.Hex(q, r)) for q, r in fed.members | fed.satellites)
-    return ",".join(names)
+    return _code(_gmap(ctx), fed)
 
 
 class FederationChoices(tuple):
@@ -344,11 +352,8 @@ def federation_options(ctx):
 
     def compute():
         position = _position(ctx)
-        try:
-            feds = F.candidates(position)
-        except ValueError:
-            feds = ()
-        gmap = _gmap(ctx)
+        layout = tuple(ctx.get(("v", "map_layout")))
+        gmap = _map(layout)
 
         def check(code):
             try:
@@ -356,9 +361,27 @@ def federation_options(ctx):
                 fed = F.validate(position, [(h.q, h.r) for h in hexes])
             except (KeyError, ValueError):
                 return False
-            return ",".join(sorted(gmap.name(G.Hex(q, r)) for q, r in fed.members | fed.satellites)) == code
-        return FederationChoices((_encode(ctx, f) for f in feds), check)
+            return _code(gmap, fed) == code
+        return FederationChoices(_federation_codes(position, layout), check)
     return _state_cache(ctx, ("federation_options", me), compute)
+
+
+@functools.lru_cache(maxsize=128)
+def _federation_codes(position: F.Position, layout: tuple) -> tuple[str, ...]:
+    """The codes of the legal federations of ``position`` on the map ``layout`` (remembered:
+    the same player's unchanged board over several turns is listed once)."""
+    try:
+        feds = F.candidates(position)
+    except ValueError:
+        feds = []
+    gmap = _map(layout)
+    return tuple(_code(gmap, f) for f in feds)
+
+
+def _code(gmap: G.GaiaMap, fed: F.Federation) -> str:
+    """A federation's code: its hexes' names, sorted, joined by commas."""
+    by_hex = gmap.by_hex
+    return ",".join(sorted(by_hex[G.Hex(q, r)].name for q, r in fed.members | fed.satellites))
 
 
 @primitive("federation_satellites", returns="list:hex", code="text")
