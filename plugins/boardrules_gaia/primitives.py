@@ -121,8 +121,21 @@ def _near(ctx, layout: tuple, sources, d: int, space: bool) -> tuple:
     mask = 0
     for s in sources:
         mask |= ball(s, d)
-    get = ctx.get
-    return tuple(h for h in geo.names_of(mask) if (get(("v", "planet", h)) == G.EMPTY) == space)
+    planets = _planet_bits(ctx, layout)
+    return geo.names_of(mask & ~planets if space else mask & planets)
+
+
+def _planet_bits(ctx, layout: tuple) -> int:
+    """The hexes holding a planet now (``planet`` other than empty space) as a bitset in name
+    order (memoised per committed state)."""
+    def compute() -> int:
+        get, bits, bit = ctx.get, 0, 1
+        for h in _distances(layout).names:
+            if get(("v", "planet", h)) != G.EMPTY:
+                bits |= bit
+            bit <<= 1
+        return bits
+    return _state_cache(ctx, ("planet_bits", layout), compute)
 
 
 def _state_cache(ctx, key, compute):
@@ -263,14 +276,15 @@ def _position(ctx) -> F.Position:
 
 
 @functools.lru_cache(maxsize=64)
-def _space_and_planets(layout: tuple, empty: tuple) -> tuple[F.HexSet, F.HexSet]:
-    """The map's space hexes and planet hexes as axial hex sets; ``empty`` says for each hex
-    (in name order) whether it is space now (a Lost Planet makes a space hex a planet)."""
+def _space_and_planets(layout: tuple, bits: int) -> tuple[F.HexSet, F.HexSet]:
+    """The map's space hexes and planet hexes as axial hex sets; ``bits``: the hexes holding a
+    planet now (:func:`_planet_bits`; a Lost Planet makes a space hex a planet)."""
     gmap = _map(layout)
     space, planets = [], []
-    for name, e in zip(_distances(layout).names, empty):
+    for name in _distances(layout).names:
         h = gmap.by_name[name].hex
-        (space if e else planets).append((h.q, h.r))
+        (planets if bits & 1 else space).append((h.q, h.r))
+        bits >>= 1
     return F.HexSet(space), F.HexSet(planets)
 
 
@@ -278,9 +292,7 @@ def _compute_position(ctx) -> F.Position:
     gmap = _gmap(ctx)
     me = ctx.player()
     layout = tuple(ctx.get(("v", "map_layout")))
-    get = ctx.get
-    space, planets = _space_and_planets(
-        layout, tuple(get(("v", "planet", h)) == G.EMPTY for h in _distances(layout).names))
+    space, planets = _space_and_planets(layout, _planet_bits(ctx, layout))
 
     def ax(name):
         h = gmap.by_name[name].hex
