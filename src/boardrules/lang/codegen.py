@@ -108,6 +108,12 @@ _HELPERS: dict[str, object] = {
 _INT_OPS = {"+": "_add", "-": "_sub", "*": "_mul", "<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
 
 
+def _small_constant(e: A.Expr) -> bool:
+    """A number, truth value, none or short text written in the rule: comparing anything with
+    it takes no time to speak of (so it is not charged; see :func:`semantics.equal`)."""
+    return isinstance(e, (A.Int, A.Bool, A.NoneLit)) or (isinstance(e, A.Str) and len(e.value) < 64)
+
+
 class ExprCompiler:
     """AST expression → generated function, for one ruleset."""
 
@@ -198,6 +204,8 @@ class _Gen:
                     return f"{_INT_OPS[op]}(ctx, {g(l, sc)}, {g(r, sc)})"
                 return f"_binop(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
             case A.Compare(op=op, left=l, right=r):
+                if op in ("==", "!=") and (_small_constant(l) or _small_constant(r)):
+                    return f"({g(l, sc)} {op} {g(r, sc)})"   # decided at once, whatever the other
                 if op in ("==", "!="):   # (charged by size: two long lists take long to compare)
                     return f"({'' if op == '==' else 'not '}_eq(ctx, {g(l, sc)}, {g(r, sc)}))"
                 if op in _INT_OPS:

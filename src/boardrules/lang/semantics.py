@@ -250,9 +250,12 @@ def equal(ctx: Context, a: Value, b: Value) -> bool:
     """``a == b``, charged: two lists, sets or texts of the same length are compared element
     by element, which costs :func:`size` steps (any other pair is decided at once)."""
     t = type(a)
-    if (t is tuple or t is frozenset or t is str) and type(b) is t and len(a) == len(b):
+    if t is str:
+        if len(a) > 63 and type(b) is str and len(a) == len(b):
+            spent(ctx, len(a) >> 6)
+    elif (t is tuple or t is frozenset) and type(b) is t and len(a) == len(b):
         spent(ctx, size(a, ctx.steps))
-    return bool(a == b)
+    return True if a == b else False
 
 
 def _deep(ctx: Context, items: tuple[Value, ...], times: int = 1) -> tuple[Value, ...]:
@@ -262,22 +265,23 @@ def _deep(ctx: Context, items: tuple[Value, ...], times: int = 1) -> tuple[Value
     return items
 
 
-def compare(ctx: Context, op: str, a: object, b: object) -> bool:
+def compare(ctx: Context, op: str, a: Value, b: Value) -> bool:
     if op == "==":
         return equal(ctx, a, b)
     if op == "!=":
         return not equal(ctx, a, b)
     if op in ("in", "notin"):
-        ta = type(a)
-        big = ta is tuple or ta is frozenset or ta is str   # (else a compares or hashes at once)
-        if isinstance(b, tuple):   # each element compared with a: up to a's size each
-            spent(ctx, len(b) * (1 + size(a, ctx.steps)) if big else len(b))
-        elif big and isinstance(b, frozenset):   # a hashed
-            spent(ctx, size(a, ctx.steps))
-        found = a in b if isinstance(b, (tuple, frozenset, Dice)) else False
+        ta = type(a)   # what comparing a with an element, or hashing it, may cost
+        extra = size(a, ctx.steps) if ta is tuple or ta is frozenset else (
+            len(a) >> 6 if ta is str else 0)
+        if isinstance(b, tuple):
+            spent(ctx, len(b) * (1 + extra))
+        elif extra and isinstance(b, frozenset):
+            spent(ctx, extra)
+        found: bool = a in b if isinstance(b, (tuple, frozenset, Dice)) else False
         return found if op == "in" else not found
-    a, b = _num(ctx, a, op), _num(ctx, b, op)
-    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+    x, y = _num(ctx, a, op), _num(ctx, b, op)
+    return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
 
 
 def truth(v: Value) -> bool:
