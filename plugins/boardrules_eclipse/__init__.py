@@ -25,8 +25,8 @@ def boardrules_games():
 def boardrules_primitives(game):
     if game != GAME:
         return []
-    from .primitives import PRIMITIVES
-    return PRIMITIVES
+    from . import battle, primitives
+    return primitives.PRIMITIVES + battle.PRIMITIVES
 
 
 @hookimpl

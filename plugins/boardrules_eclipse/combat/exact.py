@@ -1,0 +1,166 @@
+"""The exact outcome distribution by forward propagation over battle states."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+
+
+from .outcomes import Number, Outcome
+from .engine import BattleState, _Act
+
+
+class _Exact:
+    """Exact-solver methods of :class:`~.battle._Battle`."""
+
+    def _solve_regen(self, start: dict[BattleState, Number]) -> dict[Outcome, Number]:
+        """Outcome distribution with regeneration: the battle's mass is pushed one activation at a
+        time until less than 1e-15 of it is still fighting. Mass in a state from which the battle
+        can never end (damage repaired as fast as it can be dealt) is scored as a stalemate."""
+        acts = self.cannon_acts
+        edges: dict[tuple[BattleState, int], list[tuple[tuple[BattleState, int], Number]] | None] = {}
+        stack = [(state, 0) for state in start]
+        seen = set(stack)
+        while stack:
+            node = stack.pop()
+            state, k = node
+            self.tick()
+            if self.finished(state) or (k == 0 and not self.armed(state)):
+                edges[node] = None
+                continue
+            act = acts[k]
+            moves = self.moves(state, k, False) if state[act.side][act.index] else [(state[1 - act.side], self.one)]
+            edges[node] = out = [(self.next_node(self.merge(state, act, e), k), p) for e, p in moves]
+            for nxt, _ in out:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        before: dict[tuple[BattleState, int], list[tuple[BattleState, int]]] = {}
+        for node, out in edges.items():
+            for nxt, _ in out or ():
+                before.setdefault(nxt, []).append(node)
+        can_end = {node for node, out in edges.items() if out is None}
+        stack = list(can_end)
+        while stack:
+            for node in before.get(stack.pop(), ()):
+                if node not in can_end:
+                    can_end.add(node)
+                    stack.append(node)
+        outcomes: dict[Outcome, Number] = {}
+        mass: dict[tuple[BattleState, int], Number] = {(state, 0): p for state, p in start.items()}
+        while mass and sum(mass.values()) > 1e-15:
+            nxt_mass: dict[tuple[BattleState, int], Number] = {}
+            for node, m in mass.items():
+                out = edges[node]
+                if out is None or node not in can_end:
+                    o = self.outcome(node[0], stalemate=not self.finished(node[0]))
+                    outcomes[o] = outcomes.get(o, 0) + m
+                    continue
+                for nxt, p in out:
+                    nxt_mass[nxt] = nxt_mass.get(nxt, 0) + m * p
+            self.tick(len(mass))
+            mass = nxt_mass
+        return outcomes
+
+    def phase(self, dist: dict[BattleState, Number], acts: list[_Act], missile: bool) -> dict[BattleState, Number]:
+        for pos, act in enumerate(acts):
+            nxt: dict[BattleState, Number] = {}
+            for state, p in dist.items():
+                shooters = len(state[act.side][act.index])
+                if shooters == 0 or self.finished(state):
+                    nxt[state] = nxt.get(state, 0) + p
+                    continue
+                for new_enemy, q in self.moves(state, pos, missile):
+                    new = self.merge(state, act, new_enemy)
+                    nxt[new] = nxt.get(new, 0) + p * q  # type: ignore[index]
+            dist = nxt
+        return dist
+
+    def solve(self) -> dict[Outcome, Number]:
+        if any(self.optimal):
+            self.solve_values()
+        outcomes: dict[Outcome, Number] = {}
+
+        def settle(state: BattleState, p: Number) -> bool:
+            if self.finished(state):
+                o = self.outcome(state)
+            elif not self.armed(state):
+                o = self.outcome(state, stalemate=True)
+            else:
+                return False
+            outcomes[o] = outcomes.get(o, 0) + p
+            return True
+
+        # Nodes are (state, step): the battle is in ``state`` and activation ``step`` of the
+        # engagement round fires next. Inflow into a state comes only from states of lower
+        # progress, so states are finished in increasing progress. The nodes of one state form a
+        # cycle of "nothing changed" steps (probabilities q_k), solved in closed form:
+        # x_0 = (a_0 + sum_{j>=1} a_j q_j...q_{n-1}) / (1 - q_0...q_{n-1}),  x_k = a_k + q_{k-1} x_{k-1}.
+        acts = self.cannon_acts
+        n = len(acts)
+        inflow: dict[BattleState, list[Number]] = {}
+        heap: list[tuple[int, int, BattleState]] = []
+        counter = itertools.count()
+
+        def push(state: BattleState, step: int, p: Number) -> None:
+            if self.finished(state):
+                o = self.outcome(state)
+                outcomes[o] = outcomes.get(o, 0) + p
+                return
+            a = inflow.get(state)
+            if a is None:
+                self.tick()
+                a = inflow[state] = [0] * n if n else [0]
+                heapq.heappush(heap, (self.progress(state), next(counter), state))
+            a[step] += p
+
+        start = {self.start: self.one}
+        if self.missile_acts:
+            start = self.phase(start, self.missile_acts, missile=True)
+        if self.regen:
+            return self._solve_regen(start)
+        for state, p in start.items():
+            push(state, 0, p)
+        while heap:
+            _, _, state = heapq.heappop(heap)
+            a = inflow.pop(state)
+            if not self.armed(state):
+                settle(state, sum(a, 0 * self.one))
+                continue
+            moves: list[list[tuple[BattleState, Number]]] = []
+            q: list[Number] = []
+            for k, act in enumerate(acts):
+                if not state[act.side][act.index]:
+                    moves.append([])
+                    q.append(self.one)
+                    continue
+                enemy = state[1 - act.side]
+                out = []
+                stay: Number = 0 * self.one
+                for new_enemy, p in self.moves(state, k, False):
+                    if new_enemy == enemy:
+                        stay += p
+                    else:
+                        out.append((self.merge(state, act, new_enemy), p))
+                moves.append(out)
+                q.append(stay)
+                self.tick(len(out))
+            loop = self.one
+            for qk in q:
+                loop = loop * qk
+            total = a[0]
+            tail = self.one
+            for j in range(n - 1, 0, -1):
+                tail = tail * q[j]
+                total = total + a[j] * tail
+            x = total / (self.one - loop)
+            for k in range(n):
+                if k:
+                    x = a[k] + q[k - 1] * x
+                for new, p in moves[k]:
+                    push(new, (k + 1) % n, x * p)
+        return outcomes
+
+
+def _sorted_outcomes(outcomes: dict[Outcome, Number]) -> dict[Outcome, Number]:
+    return dict(sorted(outcomes.items(), key=lambda kv: kv[0]))
