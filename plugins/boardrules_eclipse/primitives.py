@@ -19,7 +19,9 @@ Combat: the battle primitives are in ``battle.py``; the battle procedure is in
 from __future__ import annotations
 
 from boardrules.primitives import primitive
+from boardrules.runtime import MISSING
 
+from . import blueprints as B
 from . import combat as C
 from . import galaxy as G
 
@@ -39,7 +41,12 @@ def _hid(pos: G.Pos) -> str:
 
 
 def _v(ctx, name, *idx):
-    return ctx.get(("v", name, *idx))
+    key = ("v", name, *idx)         # (ctx.get, inlined: the primitives read state constantly)
+    w = ctx.w
+    if key in w:
+        return w[key]
+    v = ctx.base.get(key, MISSING)
+    return ctx.rs.default_of(key) if v is MISSING else v
 
 
 def _set(ctx, name, idx: tuple, value) -> None:
@@ -181,42 +188,20 @@ def _outside(ctx, p, cls) -> tuple:
     return _v(ctx, "grid_extras", p, cls) or ()
 
 
-_STATS_CACHE: dict = {}
-_STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy", "regenerates")
-
-
 def _stats(ctx, parts, design):
     """Summed part stats plus the design's printed bonuses (initiative, energy, computer,
-    shield, hull; memoised per ruleset)."""
-    key = (id(ctx.rs), tuple(parts), design)
-    s = _STATS_CACHE.get(key)
-    if s is not None:
-        return s
-    s = dict.fromkeys(_STAT_FIELDS, 0)
-    cannons, missiles = [], []
-    for part in parts:
-        f = ctx.rs.entities[part].fields
-        for k in _STAT_FIELDS:
-            s[k] += f[k]
-        cannons += f["cannons"]
-        missiles += f["missiles"]
-    if design is not None:
-        d = ctx.rs.entities[design].fields
-        s["initiative"] += d["initiative"]
-        s["energy"] += d["energy"]
-        s["computer"] += d["computer"]
-        s["shield"] += d["shield"]
-        s["hull"] += d["hull"]
-    s["cannons"], s["missiles"] = tuple(cannons), tuple(missiles)
-    if len(_STATS_CACHE) > 100000:
-        _STATS_CACHE.clear()
-    _STATS_CACHE[key] = s
-    return s
+    shield, hull; memoised per ruleset: blueprints.py)."""
+    return B.tables(ctx.rs).stats(tuple(parts), design)
+
+
+def _class_stats(ctx, p, cls):
+    """The statistics of ``p``'s ``cls`` as its blueprint stands (grid and outside parts)."""
+    return _stats(ctx, _blueprint(ctx, p, cls) + _outside(ctx, p, cls), _design(ctx, p, cls))
 
 
 def ship_type(ctx, p, cls) -> C.ShipType:
     """Player ``p``'s ``cls`` as combat.py sees it."""
-    s = _stats(ctx, _blueprint(ctx, p, cls) + _outside(ctx, p, cls), _design(ctx, p, cls))
+    s = _class_stats(ctx, p, cls)
     return C.ShipType(cls, C.SizeClass(_f(ctx, cls, "size")), max(0, s["initiative"]), s["hull"], s["computer"],
                       s["shield"], s["cannons"], s["missiles"], s["regenerates"])
 
@@ -281,17 +266,33 @@ def add_ship(ctx, h, cls):
 
 
 def _change(ctx, o):
-    """``(class, slot, part)`` of a blueprint change ``"cls#slot=part"`` of ``me``'s."""
-    try:
-        left, part = o.split("=")
-        cls, i = left.split("#")
-        i = int(i)
-    except (ValueError, AttributeError):
-        raise ctx.violation(f"{o!r} is not an upgrade (class#slot=part)") from None
-    if cls not in _kind(ctx, "ship_class") or part not in _kind(ctx, "part") \
-            or not 0 <= i < len(_blueprint(ctx, ctx.player(), cls)):
-        raise ctx.violation(f"{o!r} names no slot of your blueprints or no ship part")
-    return cls, i, part
+    """``(class, slot, part, statistics after the change)`` of a blueprint change
+    ``"cls#slot=part"`` of ``me``'s; a violation when ``o`` names no slot of ``me``'s
+    blueprints or no part. (An Upgrade choice asks this several times per option: the state
+    reads are inlined and the sums memoised, blueprints.py.)"""
+    rs = ctx.rs
+    t = B.tables(rs)
+    got = t.change(o)
+    if got is None:
+        raise ctx.violation(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
+    cls, i, part = got
+    me = ctx.player()
+    w, base = ctx.w, ctx.base
+    k = ("v", "blueprint", me, cls)
+    bp = w[k] if k in w else base.get(k, MISSING)
+    if bp is MISSING:
+        bp = rs.default_of(k)
+    if i >= len(bp or ()):
+        raise ctx.violation(f"{o!r} names no slot of your blueprints")
+    k = ("v", "grid_extras", me, cls)
+    out = w[k] if k in w else base.get(k, MISSING)
+    if out is MISSING:
+        out = rs.default_of(k)
+    k = ("v", "design_of", me, cls)
+    design = w[k] if k in w else base.get(k, MISSING)
+    if design is MISSING:
+        design = rs.default_of(k)
+    return cls, i, part, t.after(bp, out or (), design, i, part)
 
 
 @primitive("blueprint_changes", returns="list:text", parts="list:part")
@@ -302,6 +303,24 @@ def blueprint_changes(ctx, parts):
     me = ctx.player()
     return tuple(f"{cls}#{i}={part}" for cls in _kind(ctx, "ship_class")
                  for i, old in enumerate(_blueprint(ctx, me, cls)) for part in parts if part != old)
+
+
+@primitive("upgrade_options", returns="list:text", parts="list:part")
+def upgrade_options(ctx, parts):
+    """The legal Upgrade changes of ``me`` with ``parts`` (the parts ``me`` may place: the
+    rules' ``placeable_parts``): those of :func:`blueprint_changes` whose blueprint
+    afterwards produces at least the energy its parts use (parts plus the design's printed
+    bonus), has a drive (``move`` or ``jumps``) exactly when its class is ``mobile``, and does
+    not put a part on a class its ``not_on`` names [S boards, player aid; rules/actions.rules
+    ``upgrade_step``]. The same list, in the same order, as filtering every change through
+    ``stat_after``/``change_class``/``change_part`` (tests/eclipse/test_upgrade_options.py
+    holds that definition as the oracle); computed as arithmetic on the blueprints' totals
+    and memoised per blueprint state (blueprints.py)."""
+    me = ctx.player()
+    t = B.tables(ctx.rs)
+    boards = tuple((_blueprint(ctx, me, cls), _outside(ctx, me, cls), _design(ctx, me, cls))
+                   for cls in t.class_order)
+    return t.legal_changes(tuple(parts), boards)
 
 
 @primitive("change_class", returns="any", o="text")
@@ -321,12 +340,9 @@ def stat_after(ctx, o, stat):
     """``me``'s blueprint total of ``stat`` (``energy``, ``move``, ``jumps``, ``hull``,
     ``computer``, ``shield`` or ``initiative``: the parts' sum plus the design's printed bonus)
     after the change ``o`` (``"cls#slot=part"``)."""
-    if stat not in _STAT_FIELDS:
+    if stat not in B.STAT_FIELDS:
         raise ctx.violation(f"{stat!r} is not a blueprint statistic")
-    me = ctx.player()
-    cls, i, part = _change(ctx, o)
-    bp = _blueprint(ctx, me, cls)
-    return _stats(ctx, bp[:i] + (part,) + bp[i + 1:] + _outside(ctx, me, cls), _design(ctx, me, cls))[stat]
+    return _change(ctx, o)[3][stat]
 
 
 @primitive("install_part", effect=True, o="text")
@@ -334,7 +350,7 @@ def install_part(ctx, o):
     """Put the part of ``o`` (``"cls#slot=part"``) into that slot of ``me``'s blueprint (the
     rules decide whether the blueprint is legal)."""
     me = ctx.player()
-    cls, i, part = _change(ctx, o)
+    cls, i, part, _ = _change(ctx, o)
     bp = _blueprint(ctx, me, cls)
     _set(ctx, "blueprint", (me, cls), bp[:i] + (part,) + bp[i + 1:])
 
@@ -369,7 +385,7 @@ def move_options(ctx):
     for h in _hexes(ctx):
         classes = dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == me)
         for cls in classes:
-            s = _stats(ctx, _blueprint(ctx, me, cls) + _outside(ctx, me, cls), _design(ctx, me, cls))
+            s = _class_stats(ctx, me, cls)
             steps, jumps = max(0, s["move"]), max(0, s["jumps"])
             if not (steps or jumps) or not _f(ctx, cls, "mobile"):
                 continue

@@ -405,6 +405,10 @@ class _Prep:
         self.free_lay: list[list[int]] = []
         self.D = [self._free_dist(k) for k in range(self.K)]
         self.sat_memo: dict[int, tuple[int, bool]] = {}
+        # filled by candidates(): its result, and each result by its hex set (members and
+        # satellites), which validate() answers from without searching again
+        self.cands: Optional[tuple[Federation, ...]] = None
+        self.known: dict[frozenset[Hex], Federation] = {}
 
     # -- bitsets
     def bit(self, h: Hex) -> int:
@@ -444,14 +448,38 @@ class _Prep:
                 x |= c
         return x
 
+    def spread(self, x: int, A: int, tl, T: int) -> int:
+        """``zc(x | (nbr(x) & A), tl)`` for an ``x`` that is closed already (``zc(x) == x``):
+        one breadth-first step inside ``A``.  ``T`` is the union of ``tl``'s first masks; only
+        a new hex inside it can bring in a cluster, so most steps skip the cluster loop."""
+        a, b, c = self.shifts
+        y = x | (((x << a) | (x >> a) | (x << b) | (x >> b) | (x << c) | (x >> c))
+                 & self.board_mask & A)
+        new = (y ^ x) & T
+        if new:
+            for t, cm in tl:
+                if new & t:
+                    y |= cm
+        return y
+
+    @staticmethod
+    def touch_union(tl) -> int:
+        """The union of the (cluster + its neighbours) masks of ``tl``."""
+        T = 0
+        for t, _ in tl:
+            T |= t
+        return T
+
     def _free_dist(self, k: int) -> list[int]:
         """Satellites on a cheapest path from cluster k to every cluster, all clusters free.
 
         Also records ``free_lay[k]``: hexes within j satellites of cluster k, all clusters
         free, a space hex counting itself (the last layer repeats beyond its index).
         """
-        nbr, A = self.nbr, self.A
+        A = self.A
         tl = self.touch
+        T = self.touch_union(tl)
+        spread = self.spread
         dist = [_INF] * self.K
         x = self.zc(self.cmask[k], tl)
         j = 0
@@ -460,7 +488,7 @@ class _Prep:
             for t in range(self.K):
                 if dist[t] == _INF and x & self.cmask[t]:
                     dist[t] = j
-            y = self.zc(x | (nbr(x) & A), tl)
+            y = spread(x, A, tl, T)
             if y == x:
                 self.free_lay.append(lay)
                 return dist
@@ -506,11 +534,11 @@ class _Prep:
 
     def feasible(self, ks: list[int], An: int, tl) -> bool:
         """Whether the member clusters can be joined at all inside their region."""
-        nbr, zc = self.nbr, self.zc
-        x = zc(self.cmask[ks[0]], tl)
+        spread, T = self.spread, self.touch_union(tl)
+        x = self.zc(self.cmask[ks[0]], tl)
         comps = self.free_comps
         while True:
-            y = zc(x | (nbr(x) & An), tl)
+            y = spread(x, An, tl, T)
             for c in comps:
                 if y & c:
                     y |= c
@@ -546,7 +574,7 @@ class _Prep:
         An, Hn, tl = self.region(ks)
         if not connected and not self.feasible(ks, An, tl):
             return None
-        nbr, zc = self.nbr, self.zc
+        zc, spread, T = self.zc, self.spread, self.touch_union(tl)
         term = [self.cmask[k] for k in ks]
         # BFS layers from every member cluster inside the region (other members free)
         lays = []
@@ -563,7 +591,7 @@ class _Prep:
                         todo -= 1
                 if not todo or j >= limit:
                     break
-                y = zc(x | (nbr(x) & An), tl)
+                y = spread(x, An, tl, T)
                 if y == x:
                     break
                 x, j = y, j + 1
@@ -633,13 +661,12 @@ class _Prep:
         are kept in ``sums`` across calls.  ``quick``: stop at the first triple over the cap
         (returns ``stop``), else return ``lb`` unchanged.
         """
-        nbr, zc = self.nbr, self.zc
+        spread, T = self.spread, self.touch_union(tl)
         n = len(lays)
         top = stop + 1  # distances beyond this index are all "far": the value is >= stop
         for lay in lays:
             while len(lay) <= top:
-                x = lay[-1]
-                lay.append(zc(x | (nbr(x) & An), tl))
+                lay.append(spread(lay[-1], An, tl, T))
         universe = An | Hn
 
         def planes(i: int) -> list[int]:
@@ -713,6 +740,7 @@ class _Prep:
     def _heuristic(self, term: list[int], An: int, Hn: int, tl) -> tuple[int, int]:
         """Shortest-path heuristic Steiner tree: (satellites, mask); callers know all connect."""
         nbr, zc = self.nbr, self.zc
+        T = self.touch_union(tl)
         tree = zc(term[0], tl)
         sats = 0
         left = [t for t in term[1:] if not tree & t]
@@ -720,9 +748,14 @@ class _Prep:
             lays = [tree]
             pres = [tree]
             while True:
-                prev = lays[-1]
+                prev = lays[-1]  # (closed)
                 p = prev | (nbr(prev) & An)
-                x = zc(p, tl)
+                x = p
+                new = (p ^ prev) & T
+                if new:
+                    for t, cm in tl:
+                        if new & t:
+                            x |= cm
                 pres.append(p)
                 lays.append(x)
                 hit = [t for t in left if x & t]
@@ -769,11 +802,12 @@ class _Prep:
         root = 1 << m
         term = [self.cmask[k] for k in ks]
 
+        spread, T = self.spread, self.touch_union(tl)
+
         def layer(i: int, d: int) -> int:
             lay = lays[i]
             while len(lay) <= d:
-                x = lay[-1]
-                lay.append(zc(x | (nbr(x) & An), tl))
+                lay.append(spread(lay[-1], An, tl, T))
             return lay[d]
 
         # E[t][j]: hexes v with d_t(v) <= limit - j + w(v)
@@ -1051,6 +1085,7 @@ class _Prep:
             x ^= c
             ks.append(c.bit_length() - 1)
         tl = [self.touch[k] for k in ks]
+        spread, T = self.spread, self.touch_union(tl)
         maxpair = 0
         lays = []
         for k in ks:
@@ -1065,7 +1100,7 @@ class _Prep:
                         todo = rest
                 lay.append(x)
                 if j < limit:
-                    y = zc(x | (nbr(x) & Q), tl)
+                    y = spread(x, Q, tl, T)
                     if y == x:  # closed: the remaining layers are all equal
                         lay.extend([x] * (limit - j))
                         break
@@ -1171,7 +1206,7 @@ def _components(hexes: set[Hex]) -> list[set[Hex]]:
     return out
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=128)
 def _prep(pos: Position) -> _Prep:
     return _Prep(pos)
 
@@ -1194,6 +1229,9 @@ def validate(position: Position, hexes: Iterable[Hex]) -> Federation:
     pos = position
     prep = _prep(pos)
     listed = _hexset(hexes)
+    known = prep.known.get(listed)
+    if known is not None:  # validated before, or a candidate named by all its hexes
+        return known
     if not listed:
         raise EmptyFederationError("a federation needs at least one hex")
     board = pos.space | pos.planets
@@ -1253,7 +1291,11 @@ def validate(position: Position, hexes: Iterable[Hex]) -> Federation:
     if n_sat > pos.budget:
         raise SatelliteBudgetError(f"{n_sat} satellites needed, only {pos.budget} available")
     members = frozenset(h for k in ks for h in prep.clusters[k] if h in prep.power)
-    return Federation(members, frozenset(sats), power)
+    fed = Federation(members, frozenset(sats), power)
+    # the same list again, or the federation named by all its hexes (as the rules name it
+    # after a record's line listed only some), is answered from memory
+    prep.known[listed] = prep.known[members | fed.satellites] = fed
+    return fed
 
 
 def candidates(position: Position) -> list[Federation]:
@@ -1261,8 +1303,19 @@ def candidates(position: Position) -> list[Federation]:
 
     Exact (see the module docstring for the search and its pruning).  Each result satisfies
     :func:`validate`.  Sorted by (satellite count, sorted hexes).  Returns [] when none exists.
+    The result is remembered with the position's preparation (equal positions, e.g. the same
+    player's board over several turns, are searched once).
     """
     prep = _prep(position)
+    if prep.cands is None:
+        prep.cands = tuple(_search(prep))
+        prep.known.update((f.members | f.satellites, f) for f in prep.cands)
+    return list(prep.cands)
+
+
+def _search(prep: _Prep) -> list[Federation]:
+    """The search of :func:`candidates`, on a prepared position."""
+    position = prep.pos
     thr, B, K = position.threshold, position.budget, prep.K
     cp = prep.cpower
     out: list[Federation] = []

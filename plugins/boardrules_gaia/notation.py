@@ -136,7 +136,7 @@ _SEAT_RE = re.compile(r"p[1-5]")
 def site_factions() -> frozenset[str]:
     """The faction names a line may use: the site's own (:data:`FACTIONS`) and those the
     installed modules add for factions the site does not have (the ``factions`` of their replay
-    contribution, :mod:`.replay`)."""
+    contribution, :mod:`.replay`), read once per set of registered plugins."""
     from boardrules.plugins import manager
     return _site_factions(frozenset(manager().get_plugins()))
 

@@ -49,16 +49,80 @@ def _gmap(ctx) -> G.GaiaMap:
     return _map(tuple(layout))
 
 
-@functools.lru_cache(maxsize=100_000)
+class _Distances:
+    """Axial distances on one map, for the range primitives: a hex's distances to every hex of
+    the map (one row per hex name, built on first use) and the hexes within d of it as a bitset
+    over the map's hexes in name order (bit i = ``names[i]``), so a union over many sources is
+    a few integer ORs and reads back already sorted. Unknown names raise ``KeyError``."""
+
+    def __init__(self, gmap: G.GaiaMap):
+        hexes = sorted(gmap.hexes, key=lambda mh: mh.name)
+        self.names: tuple[str, ...] = tuple(mh.name for mh in hexes)
+        self.index = {n: i for i, n in enumerate(self.names)}
+        self._axial = [(mh.hex.q, mh.hex.r) for mh in hexes]
+        self._rows: dict[str, list[int]] = {}
+        self._balls: dict[str, list[int]] = {}
+
+    def row(self, name: str) -> list[int]:
+        """Distances from ``name`` to each hex, in name order."""
+        got = self._rows.get(name)
+        if got is None:
+            q, r = self._axial[self.index[name]]
+            got = self._rows[name] = [max(abs(q - a), abs(r - b), abs(q - a + r - b))
+                                      for a, b in self._axial]
+        return got
+
+    def ball(self, name: str, d: int) -> int:
+        """Bitset of the hexes at distance <= d of ``name``."""
+        balls = self._balls.get(name)
+        if balls is None:
+            row = self.row(name)
+            rings = [0] * (max(row) + 1)
+            for i, k in enumerate(row):
+                rings[k] |= 1 << i
+            balls, acc = [], 0
+            for ring in rings:
+                acc |= ring
+                balls.append(acc)
+            self._balls[name] = balls
+        if d < 0:
+            return 0
+        return balls[d] if d < len(balls) else balls[-1]
+
+    def names_of(self, mask: int) -> tuple[str, ...]:
+        """The names of the bits of ``mask``, sorted."""
+        names, out = self.names, []
+        while mask:
+            low = mask & -mask
+            out.append(names[low.bit_length() - 1])
+            mask ^= low
+        return tuple(out)
+
+
+@functools.lru_cache(maxsize=16)
+def _distances(layout: tuple) -> _Distances:
+    return _Distances(_map(layout))
+
+
 def _dist(layout: tuple, a: str, b: str) -> int:
-    m = _map(layout)
-    return m.by_name[a].hex.distance(m.by_name[b].hex)
+    geo = _distances(layout)
+    return geo.row(a)[geo.index[b]]
 
 
-@functools.lru_cache(maxsize=100_000)
 def _within(layout: tuple, h: str, d: int) -> tuple:
-    m = _map(layout)
-    return tuple(sorted(m.name(x) for x in m.within(m.by_name[h].hex, d)))
+    geo = _distances(layout)
+    return geo.names_of(geo.ball(h, d))
+
+
+def _near(ctx, layout: tuple, sources, d: int, space: bool) -> tuple:
+    """The planet hexes (``space``: the empty space hexes) within ``d`` of any of ``sources``."""
+    geo = _distances(layout)
+    ball = geo.ball
+    mask = 0
+    for s in sources:
+        mask |= ball(s, d)
+    get = ctx.get
+    return tuple(h for h in geo.names_of(mask) if (get(("v", "planet", h)) == G.EMPTY) == space)
 
 
 def _state_cache(ctx, key, compute):
@@ -140,38 +204,40 @@ def hexes_within(ctx, h, d):
     return _within(tuple(ctx.get(("v", "map_layout"))), h, d)
 
 
+@primitive("structures_within", returns="list:hex", h="hex", d="int")
+def structures_within(ctx, h, d):
+    """The map's hexes at distance <= d of h (h included) holding a structure of some player
+    (``owner_at`` set) or a guest mine (``guest_at`` set), in name order: the hexes a rule about
+    the structures near h has to look at (the power charges)."""
+    get = ctx.get
+    return tuple(x for x in _within(tuple(get(("v", "map_layout"))), h, d)
+                 if get(("v", "owner_at", x)) is not None or get(("v", "guest_at", x)) is not None)
+
+
 @primitive("distance_from", returns="int", h="hex", sources="list:hex")
 def distance_from(ctx, h, sources):
     """Least distance from h to any hex of ``sources`` (99 when there is none)."""
-    layout = tuple(ctx.get(("v", "map_layout")))
-    return min((_dist(layout, h, s) for s in sources), default=99)
+    if not sources:
+        return 99
+    geo = _distances(tuple(ctx.get(("v", "map_layout"))))
+    row, index = geo.row(h), geo.index
+    return min(row[index[s]] for s in sources)
 
 
 @primitive("planets_near", returns="list:hex", sources="list:hex", d="int")
 def planets_near(ctx, sources, d):
     """Planet hexes (not empty space) within distance d of any hex of ``sources``."""
     layout = tuple(ctx.get(("v", "map_layout")))
-    d = min(d, 30)  # wider than any map
-
-    def compute():
-        out = set()
-        for s in sources:
-            out.update(_within(layout, s, d))
-        return tuple(sorted(h for h in out if ctx.get(("v", "planet", h)) != G.EMPTY))
-    return _state_cache(ctx, ("planets_near", tuple(sources), d), compute)
+    return _state_cache(ctx, ("planets_near", tuple(sources), d),
+                        lambda: _near(ctx, layout, sources, d, False))
 
 
 @primitive("space_near", returns="list:hex", sources="list:hex", d="int")
 def space_near(ctx, sources, d):
     """Empty space hexes within distance d of any hex of ``sources``."""
     layout = tuple(ctx.get(("v", "map_layout")))
-
-    def compute():
-        out = set()
-        for s in sources:
-            out.update(_within(layout, s, d))
-        return tuple(sorted(h for h in out if ctx.get(("v", "planet", h)) == G.EMPTY))
-    return _state_cache(ctx, ("space_near", tuple(sources), d), compute)
+    return _state_cache(ctx, ("space_near", tuple(sources), d),
+                        lambda: _near(ctx, layout, sources, d, True))
 
 
 @primitive("sector_of", returns="text", h="hex")
@@ -326,7 +392,8 @@ def federated_structures(ctx, p):
     return len(mine & inside)
 
 
-PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, distance_from, planets_near, space_near,
+PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, structures_within, distance_from,
+              planets_near, space_near,
               sector_of, track_level, federation_options, federation_satellites,
               federated_structures]
 

@@ -51,8 +51,11 @@ game of the rules in ``rules/*.rules``:
     (hex), tried in order before the base's (``build_mine``, ``gaia_project``, ``upgrade``): the
     first the rules accept is played;
   - ``placements``: setup step -> the action a ``build`` is during it (hex);
-  - ``commands``: command keyword -> the action it plays with its argument (a main action when the
-    rules tag it ``main``);
+  - ``commands``: command keyword -> the action it plays with its argument (hex, track, faction,
+    destination; a main action when the rules tag it ``main``), or ``fn(command)`` giving
+    ``((action, args), ...)`` (arguments needing no map); replaces the base's translation;
+  - ``outcomes``: ``fn(record, ruleset)`` giving ``{chance label: [outcomes in order]}``, the
+    draws of the module's setup the record fixes;
   - ``declines``: the word of ``decline WORD`` -> the optional decision it declines;
   - ``declined_unless_written``: a decision -> the resource a ``spend`` pays when the line takes it;
     declined by default (the site writes it only when taken);
@@ -228,12 +231,8 @@ class Replayer:
         self.notation = replay_notation(self.game.ruleset.modules)
         self.gmap = record.build_map()
         self.outcomes = {k: list(v) for k, v in setup_outcomes(record).items()}
-        self.random_factions = "random-factions" in self.game.ruleset.modules
-        self.auction = "auction" in self.game.ruleset.modules
-        if self.random_factions:  # the board dealt to each seat: its faction's home planet
-            ents = self.game.ruleset.entities
-            self.outcomes["board"] = list(record.setup.dealt_boards) or \
-                [ents[f.replace("-", "_")].fields["home"] for f in record.factions]
+        for outcomes in self.notation.outcomes:  # chance draws of the modules' setup
+            self.outcomes.update(outcomes(record, self.game.ruleset))
         self.tiles = dict(record.setup.tiles.tech)
         self.tiles.update(record.setup.tiles.adv_tech)
         self.income_plan: dict[int, list] = {}
@@ -343,7 +342,9 @@ class Replayer:
         return d.options[0]
 
     def _argument(self, c: N.Command):
-        """The rules' argument a command names: its hex, research track or destination."""
+        """The rules' argument a command names: its hex, research track, faction or destination."""
+        if isinstance(c, (N.ChooseFaction, N.Bid)):
+            return c.faction.replace("-", "_")
         if isinstance(c, (N.Build, N.SwapPI, N.LostPlanet)):
             return self.hex(c.hex)
         if isinstance(c, N.Up):
@@ -451,12 +452,15 @@ class Replayer:
         c = cmds[i]
         nxt = cmds[i + 1] if i + 1 < len(cmds) else None
         A = lambda name, *args: Action(p, name, tuple(args))  # noqa: E731
-        if isinstance(c, N.ChooseFaction):
-            name = "auction_faction" if self.auction else "pick_side" if self.random_factions else "pick_faction"
-            self.act(A(name, c.faction.replace("-", "_")), True)
-        elif isinstance(c, N.Bid) and self.auction:  # module auction: the faction, then the VP
-            self.act(A("auction_faction", c.faction.replace("-", "_")), True)
-            self.act(A("bid_amount", c.amount))
+        if c.keyword in self.notation.commands:  # a module's translation (before the base's)
+            how = self.notation.commands[c.keyword]
+            if isinstance(how, str):
+                self.act(A(how, self._argument(c)), self._is_main(how))
+            else:
+                for name, args in how(c):
+                    self.act(A(name, *args), self._is_main(name))
+        elif isinstance(c, N.ChooseFaction):
+            self.act(A("pick_faction", self._argument(c)), True)
         elif isinstance(c, N.ChooseBooster):
             self.act(A("pick_booster", c.booster), True)
         elif isinstance(c, N.Build):
@@ -509,9 +513,6 @@ class Replayer:
                 raise ReplayError("'decline up' but no research step is offered here")
             else:
                 self.act(A("leech"))
-        elif c.keyword in self.notation.commands:
-            name = self.notation.commands[c.keyword]
-            self.act(A(name, self._argument(c)), self._is_main(name))
         elif isinstance(c, N.Income):
             self._income(p)
         elif isinstance(c, N.EndTurn):

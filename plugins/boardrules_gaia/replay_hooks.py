@@ -47,12 +47,13 @@ class ReplayNotation:
     specials: Mapping[str, tuple]
     builds: Mapping[str, tuple[tuple[str | None, str], ...]]
     placements: Mapping[str, str]
-    commands: Mapping[str, str]
+    commands: Mapping[str, str | Callable[[Any], Iterable[tuple[str, tuple]]]]
     declines: Mapping[str, str]
     declined_unless_written: Mapping[str, str]
     answered_ahead: Mapping[str, str]
     names: Mapping[str, str]
     stone: str | None
+    outcomes: tuple[Callable[[Any, Any], dict[str, list]], ...] = ()
 
     def conversion_text(self) -> dict[str, tuple[str, int, tuple[tuple[str, int], ...]]]:
         """Every conversion the site writes as a ``spend``: name -> (paid resource, paid per
@@ -81,6 +82,7 @@ def replay_notation(modules: Iterable[str]) -> ReplayNotation:
     tables["conversions"].update(CONVERSIONS)
     tables["placements"].update(PLACEMENTS)
     stone = None
+    outcomes: list = []
     for extra in _contributions(modules):
         for key, table in tables.items():
             if key in ("grouped", "builds"):  # alternatives accumulate
@@ -89,7 +91,8 @@ def replay_notation(modules: Iterable[str]) -> ReplayNotation:
             else:
                 table.update(extra.get(key, {}))
         stone = extra.get("stone", stone)
-    return ReplayNotation(stone=stone, **tables)
+        outcomes += [extra["outcomes"]] if "outcomes" in extra else []
+    return ReplayNotation(stone=stone, outcomes=tuple(outcomes), **tables)
 
 
 def contributed_factions() -> frozenset[str]:

@@ -28,6 +28,7 @@ from . import plugins
 from .errors import BoardrulesError, ExecutionBudgetError, IllegalActionError, NotationError
 from .lang import ast as A
 from .lang import semantics as S
+from .lang.guards import INERT
 from .record import Record
 from .ruleset import Ruleset, build_ruleset
 from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
@@ -449,12 +450,14 @@ class Game:
                      for p, v in zip(adef.params, action.args))
         return format_action(Action(action.player, action.name, args))
 
-    def _run(self, action: Action, check: bool = True,
-             args_checked: bool = False) -> tuple[Context, list[Any]]:
+    def _run(self, action: Action, check: bool = True, args_checked: bool = False,
+             guarded: bool = False) -> tuple[Context, list[Any]]:
         """Run ``action`` on a scratch context over the current state; return
         (context, pending decisions). Raises RuleViolation; changes nothing.
         ``args_checked``: the arguments come from :meth:`_arg_tuples` on this very state (a
-        candidate), so their domains and ``where`` conditions hold already."""
+        candidate), so their domains and ``where`` conditions hold already. ``guarded``: a
+        turn's action runs its body's guard (lang/guards.py) and may raise ``_Accepted`` or
+        ``_Unsettled`` (see :meth:`_guard_verdict`)."""
         if not isinstance(action, Action):
             raise RuleViolation(f"{action!r} is not an action", "notation")
         if action.player != CHANCE and not (isinstance(action.player, int)
@@ -472,7 +475,7 @@ class Game:
         elif st.values.get(("f", "lanes")) is not None:
             self._lane_action(ctx, pending, action, check, args_checked)
         else:
-            self._turn_action(ctx, pending, action, check, args_checked)
+            self._turn_action(ctx, pending, action, check, args_checked, guarded)
         self._advance(ctx, pending)
         return ctx, pending
 
@@ -480,6 +483,16 @@ class Game:
         """Run ``action``; return (new state, events) or raise IllegalActionError."""
         known = self._known_for(self.state)
         run = None if known is None else _get(known.runs, action)
+        listed = run is ACCEPTED  # listed as legal from its guard alone: run it now
+        if listed:
+            assert known is not None
+            try:
+                ctx, pending = self._run(action, check, args_checked=True)
+            except RuleViolation as err:  # (the guards' soundness is tested: never here)
+                raise AssertionError(f"{format_action(action)} was listed as legal "
+                                     f"but breaks a rule: {err.message}") from None
+            run = known.runs[action] = (State(ctx.merged(), tuple(pending)), ctx.events)
+            return run
         if run is not None:
             # listed as legal on this very state: its run is known (the same with or without
             # ``check``, as a candidate's arguments pass the argument checks); once played, the
@@ -534,7 +547,7 @@ class Game:
             self._run_after(ctx, pending)
 
     def _turn_action(self, ctx: Any, pending: Any, action: Any, check: Any,
-                     args_checked: bool = False) -> None:
+                     args_checked: bool = False, guarded: bool = False) -> None:
         rs = ctx.rs
         turn = ctx.get(("f", "turn"))
         if turn is None:
@@ -574,8 +587,13 @@ class Game:
         env = {p.name: v for p, v in zip(adef.params, action.args)}
         if adef.entity is not None:
             env["self"] = adef.entity
-        S.run_unit(ctx, rs.action_body(action.name), adef.entity or action.name,
-                   me=action.player, env=env)
+        if guarded:
+            verdict = S.run_unit(ctx, rs.action_guard(action.name), adef.entity or action.name,
+                                 me=action.player, env=env)
+            self._guard_verdict(ctx, pending, action, step, verdict)
+        else:
+            S.run_unit(ctx, rs.action_body(action.name), adef.entity or action.name,
+                       me=action.player, env=env)
         if "action_taken" in rs.triggers_by_event:
             S.emit(ctx, "action_taken", [action.player, action.name])
         pending[:0] = ctx.queued
@@ -1062,12 +1080,64 @@ class Game:
     def _candidate_legal(self, action: Action, tried: dict[Any, Any]) -> bool:
         """:meth:`is_legal` for an action :meth:`candidates` just listed (its arguments are
         within their domains and ``where`` conditions: they are not checked again); the run of
-        a legal one is kept in ``tried``."""
+        a legal one is kept in ``tried`` (``ACCEPTED`` when its guard proved it legal without
+        running the inert rest of its body: lang/guards.py)."""
+        try:
+            tried[action] = self._run(action, args_checked=True, guarded=True)
+        except RuleViolation:
+            return False
+        except _Accepted:
+            tried[action] = ACCEPTED
+        except _Unsettled:
+            return self._tried_legal(action, tried)
+        return True
+
+    def _tried_legal(self, action: Action, tried: dict[Any, Any]) -> bool:
+        """Whether candidate ``action`` is legal, by trying it in full (kept in ``tried``)."""
         try:
             tried[action] = self._run(action, args_checked=True)
         except RuleViolation:
             return False
         return True
+
+    def _legal_by_trying(self, player: int | None = None) -> list[Action]:
+        """The legal actions found by trying every candidate in full, without guards: the
+        oracle the guards are tested against (tests/core/test_guards.py)."""
+        return [a for a in self.candidates(player) if self._tried_legal(a, {})]
+
+    def _guard_verdict(self, ctx: Context, pending: list[Any], action: Action, step: Any,
+                       verdict: Any) -> None:
+        """After a candidate's guard ran in place of its body (``_run(guarded=True)``): go on
+        when it ran the whole body (``True``); raise ``_Accepted`` when it stopped before an
+        inert rest (``INERT``) and nothing after the body can break a rule (no
+        ``action_taken`` rule, the turn does not end, the flow has nothing to run: see
+        :meth:`_settles`); else ``_Unsettled`` (the candidate is tried in full)."""
+        if verdict is True:
+            return
+        if verdict == INERT and "action_taken" not in ctx.rs.triggers_by_event and not (
+                action.name in step.main and (step.mode == "simultaneous" or not step.free or
+                                              action.player in (ctx.get(("f", "passed")) or ()))) \
+                and self._settles(ctx, ctx.queued + pending):
+            raise _Accepted
+        raise _Unsettled
+
+    def _settles(self, ctx: Context, pending: list[Any]) -> bool:
+        """Whether :meth:`_advance` on ``ctx`` with ``pending`` returns at once, running
+        nothing (a decision is due, or a player is in the middle of a turn)."""
+        if pending:
+            return pending[0].player is not None and pending[0].lane is None
+        if ctx.get(("f", "over")):
+            return True
+        stages = self.ruleset.stages
+        stage_i = ctx.get(("f", "stage"))
+        if stage_i >= len(stages):
+            return False
+        stage, step_i = stages[stage_i], ctx.get(("f", "step"))
+        if step_i >= len(stage.steps) or stage.steps[step_i].kind == "do" or (
+                stage.kind == "rounds" and step_i == 0 and not ctx.get(("f", "round"))):
+            return False
+        turn = ctx.get(("f", "turn"))
+        return turn is not None and turn[2] is not None
 
     @classmethod
     def from_record(cls, record: Record, *, check: bool = True,
@@ -1140,6 +1210,16 @@ class Game:
 
 # how many states a game remembers its action runs for (search comes back to a state by undo)
 KNOWN_STATES = 256
+# a run not made yet: the action was listed as legal from its guard (_guard_verdict)
+ACCEPTED: tuple[Any, ...] = (None, None)
+
+
+class _Accepted(Exception):
+    """A candidate's guard proved it legal without running the rest of its body."""
+
+
+class _Unsettled(Exception):
+    """A candidate's guard could not decide it: it is tried in full."""
 
 
 def _get(runs: dict[Action, Any], action: Action) -> Any:

@@ -24,6 +24,8 @@ from .lang import ast as A
 from .lang.backends import Compiler, Interpreter
 from .lang.checker import Checker
 from .lang.diagnostics import Diagnostic
+from .lang.guards import Guard, Guards
+from .lang.inert import Inert
 from .lang.merge import Layer, merge
 from .lang.parser import parse_text
 from .lang.semantics import BlockFn, ExprFn, Key, Value
@@ -57,6 +59,8 @@ class TriggerFn:
     body: BlockFn
     entity: str | None
     source: str
+    node: A.Block | None = None  # the body's statements (for its guard: lang/guards.py)
+    cond_node: A.Expr | None = None  # the condition's expression (lang/inert.py)
 
 
 @attrs.frozen
@@ -124,12 +128,14 @@ class Ruleset:
         self.track_rewards = {(t.name, lv): backend.block(b)
                               for t in self.tracks.values() for lv, b in t.rewards.items()}
         self._slots: dict[tuple[str, str], BlockFn] = {}
+        self._slot_nodes: dict[tuple[str, str], A.Block] = {}
         for e in self.entities.values():
             kind = self.kinds[e.kind]
             for slot, default in kind.slots.items():
                 body = e.slots.get(slot, default)
                 if body is not None:
                     self._slots[(e.name, slot)] = backend.block(body)
+                    self._slot_nodes[(e.name, slot)] = body
         self._action_bodies = {n: backend.block(a.body) for n, a in self.actions.items()}
         self.param_domains = {n: tuple(backend.expr(prm.domain) for prm in a.params)
                               for n, a in self.actions.items()}
@@ -141,11 +147,13 @@ class Ruleset:
         by_event: dict[str, list[TriggerFn]] = {}
         for t in p.triggers:
             by_event.setdefault(t.event, []).append(TriggerFn(
-                t.event, t.names, backend.expr(t.cond), backend.block(t.body), t.entity, t.source))
+                t.event, t.names, backend.expr(t.cond), backend.block(t.body), t.entity, t.source, t.body, t.cond))
         self.triggers_by_event = {k: tuple(v) for k, v in by_event.items()}
         self.stages = self._compile_flow(p.flow, backend)
         self.resources = {n: attrs.evolve(r, cap=_cap_fn(self.caps[n]) if n in self.caps else None)
                           for n, r in p.resources.items()}
+        self.guards = Guards(self, backend, Inert(self, {n: r.cap for n, r in p.resources.items()
+                                                          if r.cap is not None}))
 
     # ---- construction helpers ----
     def _register_blocks(self, p: Program) -> None:
@@ -233,6 +241,18 @@ class Ruleset:
 
     def action_body(self, name: str) -> BlockFn:
         return self._action_bodies[name]
+
+    def slot_body(self, entity: str, slot: str) -> A.Block | None:
+        """The statements of ``entity``'s ``slot`` (its kind's default when it has none)."""
+        return self._slot_nodes.get((entity, slot))
+
+    def action_guard(self, name: str) -> Guard:
+        """The guard of action ``name``'s body (lang/guards.py: ``fn(ctx) -> bool``)."""
+        return self.guards.action(name)
+
+    def block_guard(self, block: int) -> Guard:
+        """The guard of deferred block number ``block`` (a ``choose``'s body...)."""
+        return self.guards.block(self._block_nodes[block])
 
     def default_of(self, key: Key) -> Value:
         if key[0] == "v" or key[0] == "c":

@@ -87,12 +87,14 @@ def test_the_base_replay_names_no_faction_and_no_factions_action(weavers, module
     assert not found, f"{module} names {sorted(found)}"
 
 
-@pytest.mark.parametrize("modules", [(), ("auction",), ("random-factions", "xshape")])
-def test_without_the_module_factions_the_replay_notation_is_the_base_games(modules):
+@pytest.mark.parametrize("modules,commands", [((), ()), (("xshape",), ()), (("auction",), ("bid", "faction")),
+                                               (("random-factions",), ("faction",))])
+def test_without_the_module_factions_the_replay_notation_is_the_base_games(modules, commands):
+    """(The site's variants translate only how a faction is chosen.)"""
     base = replay_notation(modules)
     assert dict(base.conversions) == CONVERSIONS and dict(base.placements) == PLACEMENTS
-    assert base.stone is None
-    for table in ("grouped", "combined", "spends", "specials", "builds", "commands", "declines",
+    assert base.stone is None and sorted(base.commands) == list(commands)
+    for table in ("grouped", "combined", "spends", "specials", "builds", "declines",
                   "declined_unless_written", "answered_ahead", "names"):
         assert not getattr(base, table), table
     with_factions = replay_notation(("factions",))

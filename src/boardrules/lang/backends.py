@@ -35,6 +35,8 @@ class Compiler:
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self._exprs = ExprCompiler(rs)
+        # id(statement) -> its function: a guard (guards.py) runs the very closures a body runs
+        self._stmts: dict[int, BlockFn] = {}
 
     # ---- expressions: generated Python source (see codegen) ----
     @overload
@@ -77,6 +79,13 @@ class Compiler:
         return run
 
     def stmt(self, s: A.Stmt) -> BlockFn:
+        """``fn(ctx) -> None`` running statement ``s`` (compiled once per statement)."""
+        fn = self._stmts.get(id(s))
+        if fn is None:
+            fn = self._stmts[id(s)] = self._stmt(s)
+        return fn
+
+    def _stmt(self, s: A.Stmt) -> BlockFn:
         rs = self.rs
         match s:
             case A.Gain(amounts=am, to=to):
@@ -101,7 +110,9 @@ class Compiler:
                 return let
             case A.Advance(track=t, by=by):
                 fb = self.expr(by)
-                return lambda ctx: S.advance(ctx, t, 1 if fb is None else fb(ctx))
+                def advance(ctx: Context) -> None:
+                    S.advance(ctx, t, 1 if fb is None else fb(ctx))
+                return advance
             case A.If(branches=branches, orelse=orelse):
                 compiled = [(self.expr(c), self.block(b)) for c, b in branches]
                 felse = self.block(orelse) if orelse is not None else None
@@ -151,7 +162,9 @@ class Compiler:
                 return lambda ctx: S.draw(ctx, bid, name, bag)
             case A.Emit(event=event, args=args):
                 fs = [self.expr(a) for a in args]
-                return lambda ctx: S.emit(ctx, event, [f(ctx) for f in fs])
+                def emit(ctx: Context) -> None:
+                    S.emit(ctx, event, [f(ctx) for f in fs])
+                return emit
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
                 fo, ff = self.expr(o), self.expr(f)
                 return lambda ctx: S.run_slot(ctx, fo(ctx), slot, None if ff is None else ff(ctx))
@@ -257,6 +270,10 @@ class Interpreter:
     def block(self, block: A.Block) -> BlockFn:
         """``fn(ctx) -> None`` executing ``block`` on every call."""
         return lambda ctx: self.exec_block(block, ctx)
+
+    def stmt(self, s: A.Stmt) -> BlockFn:
+        """``fn(ctx) -> None`` executing statement ``s`` on every call."""
+        return lambda ctx: self.exec(s, ctx)
 
     def eval_root(self, e: A.Expr, ctx: Context) -> Value:
         """Evaluate a whole expression; an error raised without a position gets its span (as

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..runtime import Context, Event
     from .ast import Span
     from .checker import VarDef
+    from .guards import Guards
 
 Value = Any
 """A rule value: int, bool, text, None, a tuple of values (a list), a frozenset, :class:`Dice`,
@@ -398,7 +399,10 @@ def set_var(ctx: Context, var: VarDef, idx: Value, of: Value, value: Value) -> N
         pass
 
 
-def advance(ctx: Context, track: str, by: Value) -> None:
+def advance(ctx: Context, track: str, by: Value, guards: Guards | None = None) -> bool:
+    """Advance ``me`` on ``track`` by ``by`` levels, running each level's reward and the
+    ``advanced`` event; with ``guards`` (lang/guards.py) their guards instead, stopping (False)
+    where one stopped."""
     rs = ctx.rs
     tdef = rs.tracks[track]
     me = ctx.player()
@@ -418,9 +422,14 @@ def advance(ctx: Context, track: str, by: Value) -> None:
         ctx.events.append(_event(ctx, "advance", me, (track, level)))
         reward = rs.track_rewards.get((track, level))
         if reward is not None:
-            run_unit(ctx, reward, f"{track} {level}")
-        if "advanced" in rs.triggers_by_event:
-            emit(ctx, "advanced", [me, track, level])
+            if guards is None:
+                run_unit(ctx, reward, f"{track} {level}")
+            elif not run_unit(ctx, guards.block(tdef.rewards[level]), f"{track} {level}"):
+                return False
+        if "advanced" in rs.triggers_by_event and not emit(ctx, "advanced", [me, track, level],
+                                                           guards):
+            return False
+    return True
 
 
 def _event(ctx: Context, kind: str, player: int | None, detail: Value) -> Event:
@@ -431,9 +440,10 @@ def _event(ctx: Context, kind: str, player: int | None, detail: Value) -> Event:
 MAX_DEPTH = 100  # rules running rules (triggers, procedures, slots); real games use < 10
 
 
-def run_unit(ctx: Context, fn: BlockFn, source: str, me: int | None = None,
-             env: dict[str, Value] | None = None) -> None:
-    """Run a compiled block with its own source label (and optionally ``me`` and bindings)."""
+def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | None = None,
+             env: dict[str, Value] | None = None) -> Any:
+    """Run a compiled block with its own source label (and optionally ``me`` and bindings);
+    what ``fn`` returns (None for a block; a guard's answer, lang/guards.py)."""
     saved = ctx.source, ctx.me, ctx.env
     ctx.source = source
     if me is not None:
@@ -448,7 +458,7 @@ def run_unit(ctx: Context, fn: BlockFn, source: str, me: int | None = None,
         raise ctx.violation(f"rules call each other more than {MAX_DEPTH} levels deep "
                             "(a loop of triggers?)")
     try:
-        fn(ctx)
+        return fn(ctx)
     except RecursionError:  # deep rules inside deep rules: a last line of defence
         raise RuleViolation("rules nested too deeply for Python's stack", ctx.source) from None
     finally:
@@ -488,7 +498,9 @@ def draw(ctx: Context, block_id: int, var: str, bag: str) -> None:
                        tuple(ctx.env.items()), ctx.me, ctx.source, bag))
 
 
-def emit(ctx: Context, event: str, args: Sequence[Value]) -> None:
+def emit(ctx: Context, event: str, args: Sequence[Value], guards: Guards | None = None) -> bool:
+    """Run the triggers of ``event`` (those whose condition holds) with ``args`` bound; with
+    ``guards`` their bodies' guards instead, stopping (False) where one stopped."""
     rs = ctx.rs
     for trig in rs.triggers_by_event.get(event, ()):
         if trig.entity is not None:
@@ -508,7 +520,12 @@ def emit(ctx: Context, event: str, args: Sequence[Value]) -> None:
         finally:
             ctx.me, ctx.env = saved
         if ok:
-            run_unit(ctx, trig.body, trig.source, me=me, env=env)
+            if guards is None:
+                run_unit(ctx, trig.body, trig.source, me=me, env=env)
+            elif trig.node is None or not run_unit(ctx, guards.block(trig.node), trig.source, me=me,
+                                                 env=env):
+                return False
+    return True
 
 
 def run_slot(ctx: Context, entity: Value, slot: str, for_: Value) -> None:
