@@ -24,10 +24,9 @@ class Tables:
     """What the blueprint primitives read of one ruleset, read once.
 
     ``classes``: the ship classes (a frozenset of entity names); ``parts``: the parts in the
-    rule files' order; ``basic``: the parts everybody may place; ``tech_parts``: ``(part,
-    tech)`` for the parts a technology unlocks, in the same order."""
+    rule files' order. Which parts a player may place is the rules' (``placeable_parts``)."""
 
-    __slots__ = ("rs", "classes", "parts", "part_set", "basic", "tech_parts", "_changes",
+    __slots__ = ("rs", "classes", "parts", "part_set", "_changes",
                  "_stats", "_after", "_legal", "class_order", "mobile", "energy", "drive",
                  "not_on", "__weakref__")
 
@@ -39,8 +38,6 @@ class Tables:
         self.mobile = {c: bool(ents[c].fields["mobile"]) for c in self.class_order}
         self.parts: tuple[str, ...] = tuple(rs.by_kind.get("part", ()))
         self.part_set = frozenset(self.parts)
-        self.basic = frozenset(p for p in self.parts if ents[p].fields["basic"])
-        self.tech_parts = tuple((p, ents[p].fields["tech"]) for p in self.parts)
         self._changes: dict[str, tuple[str, int, str]] = {}
         self._stats: dict[tuple[tuple[str, ...], Any], dict[str, Any]] = {}
         self._after: dict[tuple, dict[str, Any]] = {}
@@ -49,26 +46,18 @@ class Tables:
         self.drive = {p: ents[p].fields["move"] + ents[p].fields["jumps"] for p in self.parts}
         self.not_on = {p: frozenset(ents[p].fields["not_on"]) for p in self.parts}
 
-    def available(self, techs: tuple, spares: tuple) -> list[str]:
-        """The parts a player with technologies ``techs`` and spare discovery parts ``spares``
-        may place: basic parts and those of their technologies (rule-file order), then the
-        spare parts not among them (first-come order)."""
-        have = set(techs)
-        out = [p for p, t in self.tech_parts if p in self.basic or t in have]
-        out += [p for p in dict.fromkeys(spares) if p not in out]
-        return out
-
-    def legal_changes(self, techs: tuple, spares: tuple, boards: tuple) -> tuple[str, ...]:
-        """The legal single-part changes ``"cls#slot=part"`` of a player with ``techs`` and
-        ``spares`` whose blueprints are ``boards`` (``(grid parts, outside parts, design)`` per
-        ship class, in ``class_order``): afterwards energy >= 0, a drive (move + jumps > 0)
-        exactly on ``mobile`` classes, no part on a class in its ``not_on``. Sums are
-        linear: a change's totals are the blueprint's minus the old part's plus the new one's."""
-        key = (techs, spares, boards)
+    def legal_changes(self, parts: tuple, boards: tuple) -> tuple[str, ...]:
+        """The legal single-part changes ``"cls#slot=part"`` with one of ``parts`` (the parts
+        the player may place, the rules' ``placeable_parts``) of a player whose blueprints are
+        ``boards`` (``(grid parts, outside parts, design)`` per ship class, in
+        ``class_order``): afterwards energy >= 0, a drive (move + jumps > 0) exactly on
+        ``mobile`` classes, no part on a class in its ``not_on``. Sums are linear: a change's
+        totals are the blueprint's minus the old part's plus the new one's."""
+        key = (parts, boards)
         got = self._legal.get(key)
         if got is not None:
             return got
-        avail = self.available(techs, spares)
+        avail = parts
         energy, drive, not_on = self.energy, self.drive, self.not_on
         out = []
         for cls, (bp, extra, design) in zip(self.class_order, boards):

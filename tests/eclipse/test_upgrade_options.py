@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from boardrules.lang import ast as A
+from boardrules.lang import semantics as S
 from boardrules.lang.backends import Interpreter
 from boardrules.lang.parser import parse_text
 from boardrules.runtime import Context
@@ -25,7 +26,7 @@ from tests.rota.common import SETTINGS, play_random, start
 # The Upgrade choice as actions.rules wrote it before issue 12 (the oracle).
 OLD_CHOICE = """
 action old_upgrade_choice procedure {
-  choose install in blueprint_changes() \\
+  choose install in blueprint_changes(placeable) \\
       where stat_after(install, "energy") >= 0 \\
         and change_class(install).mobile == (stat_after(install, "move") + stat_after(install, "jumps") > 0) \\
         and not (change_class(install) in change_part(install).not_on) \\
@@ -55,11 +56,19 @@ def _old_choose() -> A.Choose:
 OLD = _old_choose()
 
 
+def _placeable(g, p: int) -> Context:
+    """A context for player ``p`` in ``g``'s state in which the rules' ``placeable_parts`` has
+    just run: ``placeable`` holds the parts ``p`` may place now."""
+    ctx = Context(g.ruleset, g.state.values, me=p)
+    S.call_procedure(ctx, "placeable_parts", ())
+    return ctx
+
+
 def old_options(g, p: int) -> tuple:
     """The old definition for player ``p`` in ``g``'s state."""
     interp = Interpreter(g.ruleset)
     domain, where = interp.expr(OLD.domain), interp.expr(OLD.where)
-    ctx = Context(g.ruleset, g.state.values, me=p)
+    ctx = _placeable(g, p)
     kept = []
     for o in domain(ctx):
         ctx.env = {"install": o}
@@ -69,7 +78,8 @@ def old_options(g, p: int) -> tuple:
 
 
 def new_options(g, p: int) -> tuple:
-    return upgrade_options.fn(Context(g.ruleset, g.state.values, me=p))
+    ctx = _placeable(g, p)
+    return upgrade_options.fn(ctx, ctx.get(("v", "placeable", p)))
 
 
 def assert_same_options(g) -> None:
