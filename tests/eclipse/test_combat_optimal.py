@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from boardrules_eclipse.combat import (
@@ -45,6 +45,10 @@ from boardrules_eclipse.combat import (
 )
 
 # ----------------------------------------------------------------------------- reference solver
+
+
+class ReferenceUnsettled(Exception):
+    """The reference's value iteration did not settle (slow regeneration): it has no answer."""
 
 
 def _reference_value(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> float:
@@ -191,6 +195,8 @@ def _reference_value(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> 
                 values[s][k] = v
         if delta < 1e-13:
             break
+    else:
+        raise ReferenceUnsettled(f"value iteration still moves by {delta:.1e} after 5,000 sweeps")
     return missile_value(start, 0)
 
 
@@ -575,7 +581,24 @@ def test_regenerating_fleets_match_brute_force(attacker: Fleet, defender: Fleet,
     attacker, defender = regenerating(attacker), regenerating(defender) if both else defender
     odds = combat_odds(attacker, defender, OPTIMAL_POLICY, OPTIMAL_POLICY, stalemate=stalemate)
     assert math.isclose(float(odds.total()), 1.0, abs_tol=1e-9)
-    assert math.isclose(_value(odds), _reference_value(attacker, defender, stalemate), abs_tol=1e-9)
+    try:
+        reference = _reference_value(attacker, defender, stalemate)
+    except ReferenceUnsettled:
+        assume(False)  # the reference cannot answer; slow cases are pinned below
+    assert math.isclose(_value(odds), reference, abs_tol=1e-9)
+
+
+def test_slow_regeneration_against_the_converged_value_iteration() -> None:
+    """A case the reference's 5,000 sweeps do not settle (a hypothesis find): the value the
+    solver before the components gave after value iteration to 1e-13 (63 s CPU), for optimal
+    play and for the fixed policies (which play optimally here)."""
+    attacker = Fleet(((ShipType("a0", SizeClass.STARBASE, 0, 2, 0, 0, (1,), (), 1), 2),), distortion_shield=True)
+    defender = Fleet(((ShipType("d0", SizeClass.INTERCEPTOR, 2, 1, 2, 1, (1,), (), 1), 1),
+                      (ShipType("d1", SizeClass.ANCIENT_DREADNOUGHT, 3, 2, 2, 2, (1,), (1,), 1), 1)),
+                     antimatter_splitter=True)
+    for pol in (OPTIMAL_POLICY, None):
+        odds = combat_odds(attacker, defender, pol, pol, stalemate="attacker-destroyed")
+        assert math.isclose(_value(odds), 0.22697170379288, abs_tol=1e-12)
 
 
 def test_regeneration_that_outpaces_all_damage_is_a_stalemate() -> None:
