@@ -7,7 +7,7 @@ import itertools
 import math
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
-from typing import NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 import attrs
 
@@ -130,7 +130,9 @@ class _Engine:
         self._options: dict[tuple, tuple[SideState, ...]] = {}
         # Optimal play: value (attacker's win + half a draw) before each cannon activation of a
         # round-start state, and before each missile activation.
-        self._rows: list[dict[int, dict[int, Number]]] = []
+        self._table: Any = None  # optimal play: rounds.solve_rounds's V[k, a, d] and local indices
+        self._local: list[dict[SideState, int]] = []
+        self.exact = isinstance(one, Fraction)
         self._missile_value: list[dict[BattleState, Number]] = []
         self._ids: tuple[dict[SideState, int], dict[SideState, int]] = ({}, {})
         self._states: tuple[list[SideState], list[SideState]] = ([], [])
@@ -394,7 +396,8 @@ class _Engine:
             return v
         if self.regen:
             return self._node_value[state][pos]
-        return self._rows[pos][self._ids[0][state[0]]][self._ids[1][state[1]]]
+        v = self._table[pos, self._local[0][state[0]], self._local[1][state[1]]]
+        return v if self.exact else float(v)
 
     def choose(self, state: BattleState, act: _Act, pos: int, missile: bool, hits: tuple[Hit, ...]) -> tuple[SideState, Number]:
         """The optimal side's best option for ``hits`` and its value for the attacker."""
