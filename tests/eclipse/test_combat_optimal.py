@@ -271,6 +271,20 @@ def test_optimal_is_the_best_reply_and_the_game_value(attacker: Fleet, defender:
     assert p(fixed, OPTIMAL_POLICY) <= p(fixed, fixed) + tol
 
 
+@pytest.mark.parametrize("attacker, defender, stalemate", [
+    ("1 cruiser, 2 interceptor", "1 cruiser, 1 interceptor, 1 starbase", Stalemate.DEFENDER_WINS),
+    ("2 cruiser(2/1/+1/0; 1O)", "1 interceptor, 1 dreadnought, 1 starbase", Stalemate.DRAW),
+])
+def test_optimal_matches_brute_force_where_both_sides_choose(attacker: str, defender: str,
+                                                             stalemate: Stalemate) -> None:
+    """Battles where both sides have real choices (the random small fleets rarely give the
+    defender one; a solver letting the defender maximise passed them): the solver equals value
+    iteration over every assignment."""
+    a, d = parse_fleet(attacker), parse_fleet(defender)
+    odds = combat_odds(a, d, OPTIMAL_POLICY, OPTIMAL_POLICY, stalemate=stalemate)
+    assert math.isclose(_value(odds), _reference_value(a, d, stalemate), abs_tol=1e-9)
+
+
 def test_optimal_beats_focus_fire_where_it_matters() -> None:
     """Against two interceptors and an Ancient, focus fire shoots at the Ancient (most firepower
     per damage point); optimal play takes the interceptors first and wins far more often."""
