@@ -285,6 +285,38 @@ def test_optimal_matches_brute_force_where_both_sides_choose(attacker: str, defe
     assert math.isclose(_value(odds), _reference_value(a, d, stalemate), abs_tol=1e-9)
 
 
+def _reachable_by_adding_damage(a: tuple, b: tuple) -> bool:
+    """Reference: side state ``a`` follows from ``b`` by adding damage (destroying ships
+    included): per type no more living ships, and pairing the least damaged ships of each,
+    ``a``'s at least as damaged (the destroyed ones taken from ``b``'s most damaged)."""
+    for da, db in zip(a, b):
+        if len(da) > len(db) or any(x < y for x, y in zip(reversed(da), reversed(db))):
+            return False
+    return True
+
+
+@st.composite
+def side_states(draw: st.DrawFn, hulls: tuple, counts: tuple) -> tuple:
+    return tuple(
+        tuple(sorted(draw(st.lists(st.integers(0, h), max_size=n)), reverse=True)) for h, n in zip(hulls, counts)
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_dominance_as_flat_vectors(data: st.DataObject) -> None:
+    """The pruning's test (one flat vector at least another everywhere) is exactly 'reachable
+    by adding damage'."""
+    from boardrules_eclipse.combat.engine import _damage_vector
+
+    hulls = tuple(data.draw(st.lists(st.integers(0, 3), min_size=1, max_size=3)))
+    counts = tuple(data.draw(st.integers(1, 3)) for _ in hulls)
+    a, b = (data.draw(side_states(hulls, counts)) for _ in range(2))
+    va, vb = _damage_vector(a, hulls, counts), _damage_vector(b, hulls, counts)
+    assert all(x >= y for x, y in zip(va, vb)) == _reachable_by_adding_damage(a, b)
+    assert _reachable_by_adding_damage(a, a)
+
+
 def test_optimal_beats_focus_fire_where_it_matters() -> None:
     """Against two interceptors and an Ancient, focus fire shoots at the Ancient (most firepower
     per damage point); optimal play takes the interceptors first and wins far more often."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
+from operator import ge
 from typing import Any, NamedTuple, TypeAlias
 
 import attrs
@@ -53,16 +54,17 @@ class _Act(NamedTuple):
     ship: ShipType
 
 
-def _dominates(a: SideState, b: SideState) -> bool:
-    """``a`` can be reached from ``b`` by adding damage (destroying ships included)."""
-    for da, db in zip(a, b):
-        if len(da) > len(db):
-            return False
-        # Destroyed ships are best taken from b's most damaged; then pair survivors by rank.
-        for x, y in zip(reversed(da), reversed(db)):
-            if x < y:
-                return False
-    return True
+def _damage_vector(st: SideState, hulls: Sequence[int], counts: Sequence[int]) -> tuple[int, ...]:
+    """``st`` as one flat vector: per ship type, the living ships' damage least first, then
+    ``hull + 1`` for each destroyed ship. ``a`` dominates ``b`` (``a`` can be reached from ``b`` by adding damage) exactly when
+    ``a``'s vector is at least ``b``'s everywhere: a's i-th least damaged ship must be at least as
+    damaged as b's, and a destroyed ship (hull + 1) is at least any damage, while a living ship of
+    ``a`` facing a destroyed one of ``b`` (a has more ships) is less."""
+    out: list[int] = []
+    for ds, hull, count in zip(st, hulls, counts):
+        out.extend(reversed(ds))
+        out.extend([hull + 1] * (count - len(ds)))
+    return tuple(out)
 
 
 @attrs.define
@@ -240,24 +242,27 @@ class _Engine:
                 if not placed:  # every ship this die can reach is already destroyed
                     nxt.add(st)
             self.tick(len(nxt) - grown)
-            partial = self._maximal(nxt) if self.prune else nxt
+            partial = self._maximal(nxt, 1 - act.side) if self.prune else nxt
         found = tuple(sorted(partial))
         self._options[key] = found
         return found
 
-    def _maximal(self, states: set[SideState]) -> set[SideState]:
-        """The states no other state dominates (a dominating state sorts first: it has no more
-        living ships and, with as many, no less damage)."""
-
-        def dealt(st: SideState) -> tuple[int, int]:
-            return (-sum(map(len, st)), sum(map(sum, st)))
-
-        kept: list[SideState] = []
-        for st in sorted(states, key=dealt, reverse=True):
+    def _maximal(self, states: set[SideState], side: int) -> set[SideState]:
+        """The states of ``side`` no other state dominates (:func:`_damage_vector`: compared as
+        flat vectors; a dominating state sorts first, having the larger vector sum)."""
+        fleet = self.fleets[side]
+        hulls = [ship.hull for ship in fleet.types]
+        counts = fleet.counts
+        vectors = sorted(((_damage_vector(st, hulls, counts), st) for st in states),
+                         key=lambda vs: sum(vs[0]), reverse=True)
+        kept: list[tuple[int, ...]] = []
+        out: set[SideState] = set()
+        for v, st in vectors:
             self.tick(1 + len(kept))
-            if not any(_dominates(k, st) for k in kept):
-                kept.append(st)
-        return set(kept)
+            if not any(all(map(ge, k, v)) for k in kept):
+                kept.append(v)
+                out.add(st)
+        return out
 
     @staticmethod
     def finished(state: BattleState) -> bool:
