@@ -130,6 +130,7 @@ class _Engine:
         self._volleys: dict[tuple, list[tuple[SideState, Number]]] = {}
         self._assign: dict[tuple, SideState] = {}
         self._options: dict[tuple, tuple[SideState, ...]] = {}
+        self._vectors: tuple[dict, dict] = ({}, {})  # per side: state -> (sum, _damage_vector)
         # Optimal play: value (attacker's win + half a draw) before each cannon activation of a
         # round-start state, and before each missile activation.
         self._table: Any = None  # optimal play: rounds.solve_rounds's V[k, a, d] and local indices
@@ -250,14 +251,19 @@ class _Engine:
     def _maximal(self, states: set[SideState], side: int) -> set[SideState]:
         """The states of ``side`` no other state dominates (:func:`_damage_vector`: compared as
         flat vectors; a dominating state sorts first, having the larger vector sum)."""
-        fleet = self.fleets[side]
-        hulls = [ship.hull for ship in fleet.types]
-        counts = fleet.counts
-        vectors = sorted(((_damage_vector(st, hulls, counts), st) for st in states),
-                         key=lambda vs: sum(vs[0]), reverse=True)
+        cache = self._vectors[side]
+        vectors = []
+        for st in states:
+            found = cache.get(st)
+            if found is None:
+                fleet = self.fleets[side]
+                v = _damage_vector(st, [ship.hull for ship in fleet.types], fleet.counts)
+                found = cache[st] = (sum(v), v)
+            vectors.append((found[0], found[1], st))
+        vectors.sort(key=lambda svs: svs[0], reverse=True)
         kept: list[tuple[int, ...]] = []
         out: set[SideState] = set()
-        for v, st in vectors:
+        for _, v, st in vectors:
             self.tick(1 + len(kept))
             if not any(all(map(ge, k, v)) for k in kept):
                 kept.append(v)
