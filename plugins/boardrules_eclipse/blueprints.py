@@ -107,9 +107,14 @@ _TABLES: dict[int, Tables] = {}
 
 def tables(rs: Any) -> Tables:
     """The :class:`Tables` of ruleset ``rs`` (built on first use; dropped with the ruleset)."""
+    if _LAST[0] is rs:
+        return _LAST[1]
     t = _TABLES.get(id(rs))
-    if t is not None and t.rs() is rs:
-        return t
-    t = _TABLES[id(rs)] = Tables(rs)
-    weakref.finalize(rs, _TABLES.pop, id(rs), None)
+    if t is None or t.rs() is not rs:
+        t = _TABLES[id(rs)] = Tables(rs)
+        weakref.finalize(rs, _TABLES.pop, id(rs), None)
+    _LAST[:] = [rs, t]
     return t
+
+
+_LAST: list = [None, None]     # the ruleset asked last and its tables

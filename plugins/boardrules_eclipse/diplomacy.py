@@ -1,15 +1,16 @@
 """Eclipse diplomacy primitives: who may exchange ambassadors (eclipse.md §2.7), and the
 Traitor when relations break; the rules (``rules/actions.rules``) run the exchange.
 
-Moved out of ``primitives.py`` unchanged (issue 8: primitives.py split by topic).
+Split out of ``primitives.py`` by topic (issue 8).
 """
 
 from __future__ import annotations
 
 from boardrules.primitives import primitive
 
-from .primitives import (RESOURCES, _controlled, _f, _galaxy, _hexes, _pos, _set, _ships, _species,
-                         _v)
+from .memo import per_state
+from .primitives import (_CONTROL_READS, _GALAXY_READS, RESOURCES, _column, _f, _galaxy, _pos, _set,
+                         _ship_column, _species, _v)
 
 
 # ---- diplomacy ------------------------------------------------------------------------------------
@@ -50,9 +51,10 @@ def _envoy_types(ctx, p) -> tuple:
 
 def _ships_meet(ctx, a, b) -> bool:
     """Whether a ship of ``a`` is in a hex ``b`` controls or holds ships in, or vice versa."""
-    for h in _hexes(ctx):
-        owners = {o for o, _ in _ships(ctx, h)}
-        ctrl = _v(ctx, "controller", h)
+    control = dict(_column(ctx, "controller"))
+    for h, ships in _ship_column(ctx):
+        owners = {o for o, _ in ships}
+        ctrl = control[h]
         for x, y in ((a, b), (b, a)):
             if x in owners and (ctrl == y or y in owners):
                 return True
@@ -70,9 +72,18 @@ def ambassador_room(ctx, p):
 def hexes_joined(ctx, a, b):
     """Whether a hex ``a`` controls and one ``b`` controls are joined by a full wormhole
     connection (half connections do not count)."""
+    return (a, b) in per_state(ctx, ("joined",), _JOINED_READS, lambda: _joined_pairs(ctx))
+
+
+_JOINED_READS = _GALAXY_READS | _CONTROL_READS
+
+
+def _joined_pairs(ctx) -> frozenset:
+    """``(a, b)`` for every hex of ``a`` with a full wormhole connection to a hex of ``b``."""
     gal = _galaxy(ctx)
-    theirs = {_pos(h) for h in _controlled(ctx, b)}
-    return any(n in theirs for h in _controlled(ctx, a) for n in gal.connected_neighbours(_pos(h)))
+    owner = {_pos(h): p for h, p in _column(ctx, "controller") if p is not None}
+    return frozenset((a, owner[n]) for pos, a in owner.items() for n in gal.connected_neighbours(pos)
+                     if n in owner)
 
 
 @primitive("ships_meet", returns="bool", a="player", b="player")

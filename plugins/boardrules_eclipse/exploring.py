@@ -1,7 +1,7 @@
 """Eclipse exploring primitives: which spaces a player may explore and how a drawn sector may
 turn (galaxy.py's geometry); what exploring costs and gives is the rules' (``rules/actions.rules``).
 
-Moved out of ``primitives.py`` unchanged (issue 8: primitives.py split by topic).
+Split out of ``primitives.py`` by topic (issue 8).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from boardrules.primitives import primitive
 
 from . import galaxy as G
-from .primitives import (_enemy_ships, _galaxy, _hexes, _hid, _hostile_npcs, _own_ships, _pos,
-                         _tile, _v, _wg)
+from .primitives import (_controlled, _enemy_ships, _galaxy, _hexes, _hid, _hostile_npcs, _pos,
+                         _ship_column, _tile, _v, _wg)
 from .setup import _place
 
 
@@ -23,8 +23,9 @@ def ring_of(ctx, h):
 
 
 def _anchors(ctx, p):
-    return [_pos(h) for h in _hexes(ctx)
-            if _v(ctx, "controller", h) == p or _own_ships(ctx, h, p)]
+    """The positions of the hexes ``p`` controls or has a ship in (exploration order)."""
+    mine = set(_controlled(ctx, p)) | {h for h, ships in _ship_column(ctx) if any(o == p for o, _ in ships)}
+    return [_pos(h) for h in _hexes(ctx) if h in mine]
 
 
 @primitive("explore_targets", returns="list:hex")

@@ -1,7 +1,7 @@
 """Eclipse influence and colony-ship primitives: the hexes an influence disc may reach and the
 population squares of a hex; the rules (``rules/actions.rules``) decide what is legal.
 
-Moved out of ``primitives.py`` unchanged (issue 8: primitives.py split by topic).
+Split out of ``primitives.py`` by topic (issue 8).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from boardrules.primitives import primitive
 
 from . import galaxy as G
-from .primitives import (RESOURCES, _controlled, _disc_return, _f, _galaxy, _hexes, _hid, _kind,
-                         _own_ships, _pos, _set, _v, _wg)
+from .primitives import (RESOURCES, _controlled, _disc_return, _f, _galaxy, _hid, _kind, _pos, _set,
+                         _ship_column, _v, _wg)
 
 
 # ---- influence and colony ships -----------------------------------------------------------------
@@ -21,7 +21,7 @@ def influence_reach(ctx):
     with ``half_connections``; warp portals) to a hex ``me`` controls or holds a ship in, and
     the hexes holding ``me``'s ships [M: eclipse.md §2.2]."""
     me = ctx.player()
-    ship_hexes = {h for h in _hexes(ctx) if _own_ships(ctx, h, me)}
+    ship_hexes = {h for h, ships in _ship_column(ctx) if any(o == me for o, _ in ships)}
     sources = [_pos(h) for h in set(_controlled(ctx, me)) | ship_hexes]
     near = {_hid(p) for p in G.influence_targets(_galaxy(ctx), sources, wormhole_generator=_wg(ctx, me))}
     return tuple(sorted(near | ship_hexes))

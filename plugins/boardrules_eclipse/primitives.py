@@ -24,6 +24,7 @@ from boardrules.runtime import MISSING
 from . import blueprints as B
 from . import combat as C
 from . import galaxy as G
+from .memo import per_state
 
 RESOURCES = ("money", "science", "materials")
 NPC = "npc"
@@ -83,8 +84,30 @@ def _hexes(ctx) -> tuple:
     return _v(ctx, "hexes") or ()
 
 
-def _controlled(ctx, p) -> list:
-    return [h for h in _hexes(ctx) if _v(ctx, "controller", h) == p]
+def _column(ctx, name) -> tuple:
+    """``((hex, value), ...)``: the per-hex variable ``name`` at every explored hex, in
+    exploration order (memoised per state: memo.py)."""
+    reads = _COLUMN_READS.get(name)
+    if reads is None:
+        reads = _COLUMN_READS[name] = frozenset({"hexes", name})
+    return per_state(ctx, ("column", name), reads,
+                     lambda: tuple((h, _v(ctx, name, h)) for h in _hexes(ctx)))
+
+
+_COLUMN_READS: dict = {}
+
+
+def _ship_column(ctx) -> tuple:
+    """``((hex, ships), ...)`` for the explored hexes holding ships."""
+    return tuple((h, ships) for h, ships in _column(ctx, "ships") if ships)
+
+
+def _controlled(ctx, p) -> tuple:
+    """The hexes ``p`` controls, in exploration order (memoised per state: memo.py)."""
+    return tuple(h for h, c in _column(ctx, "controller") if c == p)
+
+
+_CONTROL_READS = frozenset({"hexes", "controller"})
 
 
 def _ships(ctx, h) -> tuple:
@@ -137,9 +160,17 @@ def _wg(ctx, p) -> bool:
 _GALAXY_CACHE: dict = {}
 
 
+_GALAXY_READS = frozenset({"hexes", "sector_at", "rotation_at", "warp_portal_at"})
+
+
 def _galaxy(ctx) -> G.Galaxy:
-    key = (id(ctx.rs),) + tuple((h, _v(ctx, "sector_at", h), _v(ctx, "rotation_at", h),
-                                 bool(_v(ctx, "warp_portal_at", h))) for h in _hexes(ctx))
+    """The explored galaxy (galaxy.py) as the state places it (memoised per state: memo.py)."""
+    return per_state(ctx, ("galaxy",), _GALAXY_READS, lambda: _built_galaxy(ctx))
+
+
+def _built_galaxy(ctx) -> G.Galaxy:
+    key = (id(ctx.rs),) + tuple((h, s, r, bool(w)) for (h, s), (_, r), (_, w) in zip(
+        _column(ctx, "sector_at"), _column(ctx, "rotation_at"), _column(ctx, "warp_portal_at")))
     gal = _GALAXY_CACHE.get(key)
     if gal is None:
         if len(_GALAXY_CACHE) > 4096:
@@ -214,7 +245,7 @@ def npc_type(ctx, name) -> C.ShipType:
 
 
 def _count_ships(ctx, p, cls) -> int:
-    return sum(1 for h in _hexes(ctx) for owner, c in _ships(ctx, h) if owner == p and c == cls)
+    return sum(1 for _, ships in _ship_column(ctx) for owner, c in ships if owner == p and c == cls)
 
 
 def _builds(ctx):
@@ -266,33 +297,20 @@ def add_ship(ctx, h, cls):
 
 
 def _change(ctx, o):
-    """``(class, slot, part, statistics after the change)`` of a blueprint change
-    ``"cls#slot=part"`` of ``me``'s; a violation when ``o`` names no slot of ``me``'s
-    blueprints or no part. (An Upgrade choice asks this several times per option: the state
-    reads are inlined and the sums memoised, blueprints.py.)"""
-    rs = ctx.rs
-    t = B.tables(rs)
-    got = t.change(o)
+    """``(class, slot, part, blueprint)`` of a blueprint change ``"cls#slot=part"`` of ``me``'s
+    (``blueprint``: that class's as it stands); a violation when ``o`` names no slot of
+    ``me``'s blueprints or no part. (Each Upgrade option is tried in full: the read of the
+    blueprint is inlined.)"""
+    got = B.tables(ctx.rs).change(o)
     if got is None:
         raise ctx.violation(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
     cls, i, part = got
-    me = ctx.player()
-    w, base = ctx.w, ctx.base
-    k = ("v", "blueprint", me, cls)
-    bp = w[k] if k in w else base.get(k, MISSING)
-    if bp is MISSING:
-        bp = rs.default_of(k)
-    if i >= len(bp or ()):
+    k = ("v", "blueprint", ctx.player(), cls)
+    w = ctx.w
+    bp = (w[k] if k in w else ctx.base.get(k)) or ()
+    if i >= len(bp):
         raise ctx.violation(f"{o!r} names no slot of your blueprints")
-    k = ("v", "grid_extras", me, cls)
-    out = w[k] if k in w else base.get(k, MISSING)
-    if out is MISSING:
-        out = rs.default_of(k)
-    k = ("v", "design_of", me, cls)
-    design = w[k] if k in w else base.get(k, MISSING)
-    if design is MISSING:
-        design = rs.default_of(k)
-    return cls, i, part, t.after(bp, out or (), design, i, part)
+    return cls, i, part, bp
 
 
 @primitive("blueprint_changes", returns="list:text", parts="list:part")
@@ -324,17 +342,17 @@ def stat_after(ctx, o, stat):
     after the change ``o`` (``"cls#slot=part"``)."""
     if stat not in B.STAT_FIELDS:
         raise ctx.violation(f"{stat!r} is not a blueprint statistic")
-    return _change(ctx, o)[3][stat]
+    me = ctx.player()
+    cls, i, part, bp = _change(ctx, o)
+    return B.tables(ctx.rs).after(bp, _outside(ctx, me, cls), _design(ctx, me, cls), i, part)[stat]
 
 
 @primitive("install_part", effect=True, o="text")
 def install_part(ctx, o):
     """Put the part of ``o`` (``"cls#slot=part"``) into that slot of ``me``'s blueprint (the
     rules decide whether the blueprint is legal)."""
-    me = ctx.player()
-    cls, i, part, _ = _change(ctx, o)
-    bp = _blueprint(ctx, me, cls)
-    _set(ctx, "blueprint", (me, cls), bp[:i] + (part,) + bp[i + 1:])
+    cls, i, part, bp = _change(ctx, o)
+    _set(ctx, "blueprint", (ctx.player(), cls), bp[:i] + (part,) + bp[i + 1:])
 
 
 # ---- moving ----------------------------------------------------------------------------------
@@ -345,27 +363,42 @@ def _pinning(ctx, p) -> G.Pinning:
     makes opponents need two ships per ship); ``p``'s side's ships count together."""
     need = max([1] + [_f(ctx, t, "pinned_by") for t in _v(ctx, "techs", p) or ()])
     side = _side(ctx, p)
+    sp = _species(ctx, p)
+    ents = ctx.rs.entities
     pins, own = {}, {}
-    for h in _hexes(ctx):
-        enemies = _enemy_ships(ctx, h, p) + sum(_f(ctx, n, "pins") for n in _hostile_npcs(ctx, h, p))
+    for (h, ships), (_, npcs) in zip(_column(ctx, "ships"), _column(ctx, "npcs")):
+        if not (ships or npcs):
+            continue
+        ships, npcs = ships or (), npcs or ()
+        mine = sum(1 for owner, _ in ships if owner in side)
+        enemies = len(ships) - mine + sum(ents[n].fields["pins"] for n in npcs
+                                          if sp not in ents[n].fields["peaceful_with"])
         if enemies // need:
             pins[_pos(h)] = enemies // need
-        mine = sum(1 for owner, _ in _ships(ctx, h) if owner in side)
         if mine:
             own[_pos(h)] = mine
     return G.Pinning(pins, own)
+
+
+# the rule variables move_options reads (its memo per state: memo.py)
+_MOVE_READS = _GALAXY_READS | frozenset({"ships", "npcs", "species_of", "techs", "allies", "blueprint",
+                                         "grid_extras", "design_of", "half_connections"})
 
 
 @primitive("move_options", returns="list:text")
 def move_options(ctx):
     """One ship of ``me`` from a hex to a reachable hex: ``"cls@from>to"`` (pinning applies)."""
     me = ctx.player()
+    return per_state(ctx, ("move_options", me), _MOVE_READS, lambda: _moves(ctx, me))
+
+
+def _moves(ctx, me) -> tuple:
     gal = _galaxy(ctx)
     pin = _pinning(ctx, me)
     wg = _wg(ctx, me)
     out = []
-    for h in _hexes(ctx):
-        classes = dict.fromkeys(c for owner, c in _ships(ctx, h) if owner == me)
+    for h, ships in _ship_column(ctx):
+        classes = dict.fromkeys(c for owner, c in ships if owner == me)
         for cls in classes:
             s = _class_stats(ctx, me, cls)
             steps, jumps = max(0, s["move"]), max(0, s["jumps"])
