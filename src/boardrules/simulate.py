@@ -6,8 +6,8 @@
 Game ``i`` of a simulation uses seed ``first_seed + i`` for chance and its bots (each seat's
 bot is seeded from it), so every game is reproducible alone; each row keeps the game's record
 (JSON), so :func:`boardrules.load_game` replays any of them. Games run in a process pool by
-default, or on a Ray cluster (``backend="ray"``, the optional extra ``boardrules[ray]``). A task
-is a small :class:`GameTask` (no ruleset or state: each worker builds and caches the ruleset).
+default, or on a Ray cluster (``backend="ray"``, the optional extra ``boardrules[ray]``): each
+worker gets the ruleset once, then only seeds, in chunks (:mod:`boardrules.simulate_pool`).
 """
 
 from __future__ import annotations

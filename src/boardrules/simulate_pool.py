@@ -33,6 +33,8 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import TYPE_CHECKING, Any
 
+from .simulate import _play
+
 if TYPE_CHECKING:
     from .ruleset import Ruleset
     from .simulate import GameTask, Row
@@ -69,7 +71,6 @@ def plan(tasks: Sequence[GameTask]) -> tuple[tuple[Setup, ...], list[Item]]:
 
 def play_items(setups: Sequence[Setup], chunk: Iterable[Item]) -> Result:
     """Play the games of ``chunk``; their rows' values in :data:`ROW_FIELDS` order."""
-    from .simulate import _play
     out = []
     for i, s, seed in chunk:
         ruleset, players, bots, max_actions = setups[s]

@@ -328,7 +328,8 @@ class Interpreter:
             case A.Call(fn=fn, args=args):
                 return S.call(ctx, fn, [ev(a, ctx) for a in args])
             case A.ListLit(items=items):
-                return tuple(ev(i, ctx) for i in items)
+                listed = tuple(ev(i, ctx) for i in items)
+                return S.sized(ctx, listed) if len(items) > S.FREE_LIST else listed
             case A.Field(obj=o, name=n):
                 return S.field(ctx, ev(o, ctx), n)
             case A.Index(obj=o, index=i):
