@@ -98,7 +98,7 @@ def _int_op(op: str, py: Callable[[int, int], Any]) -> Callable[[Context, Value,
 _HELPERS: dict[str, object] = {
     "_rv": _rv, "_rv_mine": _rv_mine, "_index_var": _index_var, "_field": _field,
     "_builtin": _builtin, "_load_name": S.load_name, "_load": S.load, "_index": S.index,
-    "_with_me": S.with_me, "_num": S._num, "_binop": S.binop, "_compare": S.compare,
+    "_with_me": S.with_me, "_num": S._num, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized,
     "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
     "_add": _int_op("+", int.__add__), "_sub": _int_op("-", int.__sub__),
     "_mul": _int_op("*", int.__mul__), "_lt": _int_op("<", int.__lt__),
@@ -106,6 +106,12 @@ _HELPERS: dict[str, object] = {
     "_ge": _int_op(">=", int.__ge__),
 }
 _INT_OPS = {"+": "_add", "-": "_sub", "*": "_mul", "<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+
+
+def _small_constant(e: A.Expr) -> bool:
+    """A number, truth value, none or short text written in the rule: comparing anything with
+    it takes no time to speak of (so it is not charged; see :func:`semantics.equal`)."""
+    return isinstance(e, (A.Int, A.Bool, A.NoneLit)) or (isinstance(e, A.Str) and len(e.value) < 64)
 
 
 class ExprCompiler:
@@ -181,7 +187,8 @@ class _Gen:
                     return f"_builtin(ctx, {fn!r}, {f}{a})"
                 return f"{self.const(self.rs.primitives[fn].fn)}(ctx{a})"
             case A.ListLit(items=items):
-                return "(" + "".join(f"{g(x, sc)}, " for x in items) + ")"
+                listed = "(" + "".join(f"{g(x, sc)}, " for x in items) + ")"
+                return f"_sized(ctx, {listed})" if len(items) > S.FREE_LIST else listed
             case A.Field(obj=o, name=n):
                 return f"_field(ctx, {g(o, sc)}, {n!r}, {self.const(self.rs.entities)})"
             case A.Index(obj=o, index=i):
@@ -197,8 +204,10 @@ class _Gen:
                     return f"{_INT_OPS[op]}(ctx, {g(l, sc)}, {g(r, sc)})"
                 return f"_binop(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
             case A.Compare(op=op, left=l, right=r):
-                if op in ("==", "!="):
-                    return f"({g(l, sc)} {op} {g(r, sc)})"
+                if op in ("==", "!=") and (_small_constant(l) or _small_constant(r)):
+                    return f"({g(l, sc)} {op} {g(r, sc)})"   # decided at once, whatever the other
+                if op in ("==", "!="):   # (charged by size: two long lists take long to compare)
+                    return f"({'' if op == '==' else 'not '}_eq(ctx, {g(l, sc)}, {g(r, sc)}))"
                 if op in _INT_OPS:
                     return f"{_INT_OPS[op]}(ctx, {g(l, sc)}, {g(r, sc)})"
                 return f"_compare(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
