@@ -294,33 +294,20 @@ def add_ship(ctx, h, cls):
 
 
 def _change(ctx, o):
-    """``(class, slot, part, statistics after the change)`` of a blueprint change
-    ``"cls#slot=part"`` of ``me``'s; a violation when ``o`` names no slot of ``me``'s
-    blueprints or no part. (An Upgrade choice asks this several times per option: the state
-    reads are inlined and the sums memoised, blueprints.py.)"""
-    rs = ctx.rs
-    t = B.tables(rs)
-    got = t.change(o)
+    """``(class, slot, part, blueprint)`` of a blueprint change ``"cls#slot=part"`` of ``me``'s
+    (``blueprint``: that class's grid as it stands); a violation when ``o`` names no slot of
+    ``me``'s blueprints or no part. (An Upgrade choice asks this six times per option: the
+    state read is inlined, the variable's default being empty.)"""
+    got = B.tables(ctx.rs).change(o)
     if got is None:
         raise ctx.violation(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
     cls, i, part = got
-    me = ctx.player()
-    w, base = ctx.w, ctx.base
-    k = ("v", "blueprint", me, cls)
-    bp = w[k] if k in w else base.get(k, MISSING)
-    if bp is MISSING:
-        bp = rs.default_of(k)
-    if i >= len(bp or ()):
+    k = ("v", "blueprint", ctx.player(), cls)
+    w = ctx.w
+    bp = (w[k] if k in w else ctx.base.get(k)) or ()
+    if i >= len(bp):
         raise ctx.violation(f"{o!r} names no slot of your blueprints")
-    k = ("v", "grid_extras", me, cls)
-    out = w[k] if k in w else base.get(k, MISSING)
-    if out is MISSING:
-        out = rs.default_of(k)
-    k = ("v", "design_of", me, cls)
-    design = w[k] if k in w else base.get(k, MISSING)
-    if design is MISSING:
-        design = rs.default_of(k)
-    return cls, i, part, t.after(bp, out or (), design, i, part)
+    return cls, i, part, bp
 
 
 @primitive("blueprint_changes", returns="list:text", parts="list:part")
@@ -352,17 +339,21 @@ def stat_after(ctx, o, stat):
     after the change ``o`` (``"cls#slot=part"``)."""
     if stat not in B.STAT_FIELDS:
         raise ctx.violation(f"{stat!r} is not a blueprint statistic")
-    return _change(ctx, o)[3][stat]
+    cls, i, part, bp = _change(ctx, o)
+    me, w, base = ctx.me, ctx.w, ctx.base        # (me: checked by _change)
+    k = ("v", "grid_extras", me, cls)
+    out = (w[k] if k in w else base.get(k)) or ()
+    k = ("v", "design_of", me, cls)
+    design = w[k] if k in w else base.get(k)     # (the defaults: empty, none)
+    return B.tables(ctx.rs).after(bp, out, design, i, part)[stat]
 
 
 @primitive("install_part", effect=True, o="text")
 def install_part(ctx, o):
     """Put the part of ``o`` (``"cls#slot=part"``) into that slot of ``me``'s blueprint (the
     rules decide whether the blueprint is legal)."""
-    me = ctx.player()
-    cls, i, part, _ = _change(ctx, o)
-    bp = _blueprint(ctx, me, cls)
-    _set(ctx, "blueprint", (me, cls), bp[:i] + (part,) + bp[i + 1:])
+    cls, i, part, bp = _change(ctx, o)
+    _set(ctx, "blueprint", (ctx.player(), cls), bp[:i] + (part,) + bp[i + 1:])
 
 
 # ---- moving ----------------------------------------------------------------------------------
