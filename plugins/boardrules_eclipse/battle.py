@@ -20,6 +20,8 @@ and the rest act for the active type.
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from boardrules.primitives import primitive
@@ -186,8 +188,16 @@ def _fleet(ctx, h, party, foe=None):
 
 
 def _engine(ctx, b):
-    att = _fleet(ctx, b["h"], b["att"], b["dfn"])
-    dfn = _fleet(ctx, b["h"], b["dfn"], b["att"])
+    """combat.py's engine for the battle's two fleets (policies: the NPC rule, focus fire)."""
+    eng = _engine_of(_fleet(ctx, b["h"], b["att"], b["dfn"]), _fleet(ctx, b["h"], b["dfn"], b["att"]))
+    eng.work = 0            # its work budget guards the odds solver, not a game's many volleys
+    return eng
+
+
+@functools.lru_cache(maxsize=32)
+def _engine_of(att, dfn):
+    """One engine per pair of fleets (they are values): its tables of which faces hit and of
+    the policies' assignments serve every volley of the battles between them."""
     return C._Battle(att, dfn, None, None, C.Stalemate.DEFENDER_WINS, 1.0)
 
 

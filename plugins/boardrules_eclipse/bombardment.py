@@ -2,7 +2,7 @@
 population and which of them hit; the population attack and takeovers are rule-file procedure
 (``bombard``, ``takeovers`` in ``rules/phases.rules``).
 
-Moved out of ``primitives.py`` unchanged (issue 8: primitives.py split by topic).
+Split out of ``primitives.py`` by topic (issue 8).
 """
 
 from __future__ import annotations

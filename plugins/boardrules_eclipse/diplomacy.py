@@ -1,7 +1,7 @@
 """Eclipse diplomacy primitives: who may exchange ambassadors (eclipse.md §2.7), and the
 Traitor when relations break; the rules (``rules/actions.rules``) run the exchange.
 
-Moved out of ``primitives.py`` unchanged (issue 8: primitives.py split by topic).
+Split out of ``primitives.py`` by topic (issue 8).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from boardrules.primitives import primitive
 
 from .memo import per_state
-from .primitives import (_GALAXY_READS, RESOURCES, _column, _f, _galaxy, _pos, _set, _ship_column,
-                         _species, _v)
+from .primitives import (_CONTROL_READS, _GALAXY_READS, RESOURCES, _column, _f, _galaxy, _pos, _set,
+                         _ship_column, _species, _v)
 
 
 # ---- diplomacy ------------------------------------------------------------------------------------
@@ -71,12 +71,11 @@ def ambassador_room(ctx, p):
 @primitive("hexes_joined", returns="bool", a="player", b="player")
 def hexes_joined(ctx, a, b):
     """Whether a hex ``a`` controls and one ``b`` controls are joined by a full wormhole
-    connection (half connections do not count). The joined pairs of a state are found once
-    (memo.py): a turn tries diplomacy with every other player."""
+    connection (half connections do not count)."""
     return (a, b) in per_state(ctx, ("joined",), _JOINED_READS, lambda: _joined_pairs(ctx))
 
 
-_JOINED_READS = _GALAXY_READS | frozenset({"controller"})
+_JOINED_READS = _GALAXY_READS | _CONTROL_READS
 
 
 def _joined_pairs(ctx) -> frozenset:

@@ -1,7 +1,7 @@
 """Eclipse exploring primitives: which spaces a player may explore and how a drawn sector may
 turn (galaxy.py's geometry); what exploring costs and gives is the rules' (``rules/actions.rules``).
 
-Moved out of ``primitives.py`` unchanged (issue 8: primitives.py split by topic).
+Split out of ``primitives.py`` by topic (issue 8).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Eclipse influence and colony-ship primitives: the hexes an influence disc may reach and the
 population squares of a hex; the rules (``rules/actions.rules``) decide what is legal.
 
-Moved out of ``primitives.py`` unchanged (issue 8: primitives.py split by topic).
+Split out of ``primitives.py`` by topic (issue 8).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from boardrules.primitives import primitive
 
 from . import galaxy as G
-from .primitives import (RESOURCES, _controlled, _disc_return, _f, _galaxy, _hid, _kind, _pos,
-                         _set, _ship_column, _v, _wg)
+from .primitives import (RESOURCES, _controlled, _disc_return, _f, _galaxy, _hid, _kind, _pos, _set,
+                         _ship_column, _v, _wg)
 
 
 # ---- influence and colony ships -----------------------------------------------------------------

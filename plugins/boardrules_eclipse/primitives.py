@@ -107,6 +107,9 @@ def _controlled(ctx, p) -> tuple:
     return tuple(h for h, c in _column(ctx, "controller") if c == p)
 
 
+_CONTROL_READS = frozenset({"hexes", "controller"})
+
+
 def _ships(ctx, h) -> tuple:
     return _v(ctx, "ships", h) or ()
 

@@ -1,7 +1,7 @@
 """Eclipse setup primitives: the galaxy at the start (galaxy.py lays it; the rules deal the
 sectors and species).
 
-Moved out of ``primitives.py`` unchanged (issue 8: primitives.py split by topic).
+Split out of ``primitives.py`` by topic (issue 8).
 """
 
 from __future__ import annotations

@@ -433,6 +433,34 @@ PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, structures_within, 
               federated_structures]
 
 
+@primitive("compositions", returns="any", n="int", caps="list:int")
+def compositions(ctx, n, caps):
+    """Every way to write ``n`` as a sum of ``len(caps)`` whole numbers, the i-th between 0 and
+    ``caps[i]``: a list of lists, in increasing lexicographic order (empty when there is none;
+    one empty list for ``n`` = 0 and no caps). E.g. the ways to take n power tokens from the
+    three bowls. Raises a rule violation for more than 10,000 of them."""
+    caps = [max(0, int(c)) for c in caps]
+    if not caps:
+        return ((),) if n == 0 else ()
+    room = [0] * (len(caps) + 1)  # room[i]: the most parts i.. can hold
+    for i in range(len(caps) - 1, -1, -1):
+        room[i] = room[i + 1] + caps[i]
+    out: list[tuple[int, ...]] = []
+    last = len(caps) - 1
+
+    def fill(i: int, left: int, prefix: tuple[int, ...]) -> None:
+        if i == last:
+            out.append(prefix + (left,))
+            return
+        for x in range(max(0, left - room[i + 1]), min(left, caps[i]) + 1):
+            fill(i + 1, left - x, prefix + (x,))
+    if 0 <= n <= room[0]:
+        if (n + 1) ** (len(caps) - 1) > 10_000 and len(caps) > 1:
+            raise ctx.violation(f"too many ways to split {n} into {len(caps)} parts")
+        fill(0, n, ())
+    return tuple(out)
+
+
 @primitive("count_sectors", returns="int", hs="list:hex")
 def count_sectors(ctx, hs):
     """How many different sectors the hexes ``hs`` are in."""
@@ -445,4 +473,4 @@ def planets_of(ctx, letter):
     return tuple(h for h in ctx.get(("v", "hexes")) or () if ctx.get(("v", "planet", h)) == letter)
 
 
-PRIMITIVES += [count_sectors, planets_of]
+PRIMITIVES += [count_sectors, planets_of, compositions]

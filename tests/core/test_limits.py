@@ -221,3 +221,22 @@ def test_small_values_cost_what_they_did(backend, clause, steps):
     started(harvest_with(body), backend, max_steps=steps).play("p3 study")
     with pytest.raises(ExecutionBudgetError):
         started(harvest_with(body), backend, max_steps=steps - 1).play("p3 study")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_action_whose_comparisons_overrun_the_budget_is_not_listed(backend):
+    """Listing the legal actions may skip running the inert rest of an action's body when the
+    budget surely covers it (lang/inert.py): its bound counts comparisons by size too."""
+    texts = harvest_with(extra="var big: list[int] = []\nvar big2: list[int] = []\n"
+                               "action probe main {\n  pay 1 coins\n"
+                               "  for p in players { if big == big2 { gain 1 vp } }\n}",
+                         setup="set big = 1..90000\n  set big2 = 1..90000")
+    texts["h.rules"] = texts["h.rules"].replace("main buy, study", "main buy, study, probe")
+    game = started(texts, backend, max_steps=200_000)
+    rs = game.ruleset
+    start, bound = rs.guards.inert.split(rs.actions["probe"].body, {})
+    assert start == 1 and bound >= 3 * 90_000   # the loop's comparisons: the lists' length each
+    assert "p3 probe" not in game.legal_actions()
+    assert list(game.legal_actions()) == game._legal_by_trying()
+    roomy = started(texts, backend)   # 3 x 90 000 steps fit the default budget
+    assert "p3 probe" in roomy.legal_actions()

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from boardrules_eclipse.combat import (
@@ -45,6 +45,10 @@ from boardrules_eclipse.combat import (
 )
 
 # ----------------------------------------------------------------------------- reference solver
+
+
+class ReferenceUnsettled(Exception):
+    """The reference's value iteration did not settle (slow regeneration): it has no answer."""
 
 
 def _reference_value(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> float:
@@ -191,6 +195,8 @@ def _reference_value(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> 
                 values[s][k] = v
         if delta < 1e-13:
             break
+    else:
+        raise ReferenceUnsettled(f"value iteration still moves by {delta:.1e} after 5,000 sweeps")
     return missile_value(start, 0)
 
 
@@ -263,6 +269,52 @@ def test_optimal_is_the_best_reply_and_the_game_value(attacker: Fleet, defender:
     assert p(fixed, OPTIMAL_POLICY) <= value + tol <= p(OPTIMAL_POLICY, fixed) + 2 * tol
     assert p(OPTIMAL_POLICY, fixed) >= p(fixed, fixed) - tol
     assert p(fixed, OPTIMAL_POLICY) <= p(fixed, fixed) + tol
+
+
+@pytest.mark.parametrize("attacker, defender, stalemate", [
+    ("1 cruiser, 2 interceptor", "1 cruiser, 1 interceptor, 1 starbase", Stalemate.DEFENDER_WINS),
+    ("2 cruiser(2/1/+1/0; 1O)", "1 interceptor, 1 dreadnought, 1 starbase", Stalemate.DRAW),
+])
+def test_optimal_matches_brute_force_where_both_sides_choose(attacker: str, defender: str,
+                                                             stalemate: Stalemate) -> None:
+    """Battles where both sides have real choices (the random small fleets rarely give the
+    defender one; a solver letting the defender maximise passed them): the solver equals value
+    iteration over every assignment."""
+    a, d = parse_fleet(attacker), parse_fleet(defender)
+    odds = combat_odds(a, d, OPTIMAL_POLICY, OPTIMAL_POLICY, stalemate=stalemate)
+    assert math.isclose(_value(odds), _reference_value(a, d, stalemate), abs_tol=1e-9)
+
+
+def _reachable_by_adding_damage(a: tuple, b: tuple) -> bool:
+    """Reference: side state ``a`` follows from ``b`` by adding damage (destroying ships
+    included): per type no more living ships, and pairing the least damaged ships of each,
+    ``a``'s at least as damaged (the destroyed ones taken from ``b``'s most damaged)."""
+    for da, db in zip(a, b):
+        if len(da) > len(db) or any(x < y for x, y in zip(reversed(da), reversed(db))):
+            return False
+    return True
+
+
+@st.composite
+def side_states(draw: st.DrawFn, hulls: tuple, counts: tuple) -> tuple:
+    return tuple(
+        tuple(sorted(draw(st.lists(st.integers(0, h), max_size=n)), reverse=True)) for h, n in zip(hulls, counts)
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_dominance_as_flat_vectors(data: st.DataObject) -> None:
+    """The pruning's test (one flat vector at least another everywhere) is exactly 'reachable
+    by adding damage'."""
+    from boardrules_eclipse.combat.engine import _damage_vector
+
+    hulls = tuple(data.draw(st.lists(st.integers(0, 3), min_size=1, max_size=3)))
+    counts = tuple(data.draw(st.integers(1, 3)) for _ in hulls)
+    a, b = (data.draw(side_states(hulls, counts)) for _ in range(2))
+    va, vb = _damage_vector(a, hulls, counts), _damage_vector(b, hulls, counts)
+    assert all(x >= y for x, y in zip(va, vb)) == _reachable_by_adding_damage(a, b)
+    assert _reachable_by_adding_damage(a, a)
 
 
 def test_optimal_beats_focus_fire_where_it_matters() -> None:
@@ -575,7 +627,24 @@ def test_regenerating_fleets_match_brute_force(attacker: Fleet, defender: Fleet,
     attacker, defender = regenerating(attacker), regenerating(defender) if both else defender
     odds = combat_odds(attacker, defender, OPTIMAL_POLICY, OPTIMAL_POLICY, stalemate=stalemate)
     assert math.isclose(float(odds.total()), 1.0, abs_tol=1e-9)
-    assert math.isclose(_value(odds), _reference_value(attacker, defender, stalemate), abs_tol=1e-9)
+    try:
+        reference = _reference_value(attacker, defender, stalemate)
+    except ReferenceUnsettled:
+        assume(False)  # the reference cannot answer; slow cases are pinned below
+    assert math.isclose(_value(odds), reference, abs_tol=1e-9)
+
+
+def test_slow_regeneration_against_the_converged_value_iteration() -> None:
+    """A case the reference's 5,000 sweeps do not settle (a hypothesis find): the value the
+    solver before the components gave after value iteration to 1e-13 (63 s CPU), for optimal
+    play and for the fixed policies (which play optimally here)."""
+    attacker = Fleet(((ShipType("a0", SizeClass.STARBASE, 0, 2, 0, 0, (1,), (), 1), 2),), distortion_shield=True)
+    defender = Fleet(((ShipType("d0", SizeClass.INTERCEPTOR, 2, 1, 2, 1, (1,), (), 1), 1),
+                      (ShipType("d1", SizeClass.ANCIENT_DREADNOUGHT, 3, 2, 2, 2, (1,), (1,), 1), 1)),
+                     antimatter_splitter=True)
+    for pol in (OPTIMAL_POLICY, None):
+        odds = combat_odds(attacker, defender, pol, pol, stalemate="attacker-destroyed")
+        assert math.isclose(_value(odds), 0.22697170379288, abs_tol=1e-12)
 
 
 def test_regeneration_that_outpaces_all_damage_is_a_stalemate() -> None:

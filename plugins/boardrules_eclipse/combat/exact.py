@@ -33,11 +33,8 @@ class _Exact:
         outcomes: dict[Outcome, Number] = {}
 
         def settle(state: BattleState, p: Number) -> bool:
-            if self.finished(state):
-                o = self.outcome(state)
-            elif not self.armed(state):
-                o = self.outcome(state, stalemate=True)
-            else:
+            o = self.ending(state)
+            if o is None:
                 return False
             outcomes[o] = outcomes.get(o, 0) + p
             return True

@@ -18,7 +18,7 @@ gives.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -74,6 +74,22 @@ def strongly_connected(n: int, succ: Callable[[int], Sequence[int]]) -> list[lis
                             break
                     out.append(comp)
     return out
+
+
+def reaching(n: int, arcs: Sequence[Sequence[int]], goals: Iterable[int]) -> set[int]:
+    """The nodes ``0..n-1`` with a path (``arcs[i]``: the nodes ``i`` leads to) into ``goals``."""
+    back: list[list[int]] = [[] for _ in range(n)]
+    for i, out in enumerate(arcs):
+        for j in out:
+            back[j].append(i)
+    found = set(goals)
+    todo = list(found)
+    while todo:
+        for i in back[todo.pop()]:
+            if i not in found:
+                found.add(i)
+                todo.append(i)
+    return found
 
 
 class _Regeneration:
@@ -237,18 +253,7 @@ class _Regeneration:
                     exits.append(j)
                 else:
                     inner[j].append((lj, p))
-        # Nodes that can reach an exit, backwards from the exits.
-        back: list[list[int]] = [[] for _ in range(m)]
-        for j in range(m):
-            for lj, _ in inner[j]:
-                back[lj].append(j)
-        live = set(exits)
-        todo = list(live)
-        while todo:
-            for j in back[todo.pop()]:
-                if j not in live:
-                    live.add(j)
-                    todo.append(j)
+        live = reaching(m, [[lj for lj, _ in arcs] for arcs in inner], exits)
         order = sorted(live)
         pos = {j: r for r, j in enumerate(order)}
         a = np.eye(len(order))
@@ -293,17 +298,8 @@ class _Regeneration:
             edges.append(out)
             ended.append(over)
         # Nodes from which the battle can end.
-        back: list[list[int]] = [[] for _ in nodes]
-        for i, out in enumerate(edges):
-            for j, _ in out:
-                back[j].append(i)
-        can_end = {i for i, over in enumerate(ended) if over}
-        todo = list(can_end)
-        while todo:
-            for i in back[todo.pop()]:
-                if i not in can_end:
-                    can_end.add(i)
-                    todo.append(i)
+        can_end = reaching(len(nodes), [[j for j, _ in out] for out in edges],
+                           [i for i, over in enumerate(ended) if over])
         mass = [0.0] * len(nodes)
         for state, p in start.items():
             i = ids.get((state, 0))

@@ -28,6 +28,7 @@ the same limit), as every bundled game's do.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from . import ast as A
@@ -153,12 +154,9 @@ class Inert:
                     return None
                 return dom[1] + dom[2] * (1 + cw + cb)
             case A.Emit(event=event, args=args):
-                total = 0
-                for arg in args:
-                    c = self._cost(self.expr(arg, scope))
-                    if c is None:
-                        return None
-                    total += c
+                emitted = self._costs(args, scope)
+                if emitted is None:
+                    return None
                 params = rs.events.get(event, ())
                 for trig in rs.triggers_by_event.get(event, ()):
                     if trig.node is None:
@@ -170,22 +168,26 @@ class Inert:
                     cb = self.stmts(trig.node.stmts, tscope)
                     if cc is None or cb is None:
                         return None
-                    total += 1 + cc + cb
-                return total
+                    emitted += 1 + cc + cb
+                return emitted
             case A.CallStmt(fn=fn, args=args):
                 if fn in rs.primitives or fn not in rs.actions:
                     return None
-                total = 0
-                for arg in args:
-                    c = self._cost(self.expr(arg, scope))
-                    if c is None:
-                        return None
-                    total += c
-                body = self._proc(fn)
-                return None if body is None else total + 1 + body
+                passed, body = self._costs(args, scope), self._proc(fn)
+                return None if passed is None or body is None else passed + 1 + body
             case A.AfterTurn():
                 return 0
         return None
+
+    def _costs(self, args: tuple[A.Expr, ...], scope: Scope) -> int | None:
+        """The summed cost of expressions ``args`` when none can break a rule, else None."""
+        total = 0
+        for arg in args:
+            c = self._cost(self.expr(arg, scope))
+            if c is None:
+                return None
+            total += c
+        return total
 
     def _proc(self, name: str) -> int | None:
         if name in self._procs:
@@ -269,12 +271,14 @@ class Inert:
                 a, b = self.expr(l, scope), self.expr(r, scope)
                 if a is None or b is None:
                     return None
-                if op in ("==", "!="):
-                    return ("bool", a[1] + b[1], 0)
+                if op in ("==", "!="):   # (semantics.equal: the smaller size of the two)
+                    sizes = [x for x in (self._size(l, a), self._size(r, b)) if x is not None]
+                    return ("bool", a[1] + b[1] + min(sizes), 0) if sizes else None
                 if op in ("in", "notin"):
-                    if not (b[0] or "").startswith("list:"):
+                    needle = self._size(l, a)
+                    if not (b[0] or "").startswith("list:") or needle is None:
                         return None
-                    return ("bool", a[1] + b[1] + b[2], 0)
+                    return ("bool", a[1] + b[1] + b[2] * (1 + needle), 0)
                 if a[0] == "int" and b[0] == "int":
                     return ("bool", a[1] + b[1], 0)
                 return None
@@ -298,7 +302,7 @@ class Inert:
                     return ("int", dom[1] + dom[2] * (1 + cw + cx), 0)
                 return ("int" if k == "count" else "bool", dom[1] + dom[2] * (1 + cw), 0)
             case A.ListLit(items=items):
-                total, types = 0, set()
+                total, types = (len(items) if len(items) > S.FREE_LIST else 0), set()
                 for x in items:
                     found = self.expr(x, scope)
                     if found is None:
@@ -310,6 +314,27 @@ class Inert:
             case A.Call(fn=fn, args=args):
                 return self._call(fn, args, scope)
         return None
+
+    def _size(self, e: A.Expr, found: Typed) -> int | None:
+        """A bound on :func:`semantics.size` of ``e``'s value (what comparing it may be charged),
+        or None when unknown: 0 for a number, truth value, none, player or hex (a map's name for
+        it, short) and for a text written in the rule under 64 characters; an entity's name by
+        the longest one; a list of those, its size bound times one plus that."""
+        t = (found[0] or "").rstrip("?")
+        if isinstance(e, A.Str):
+            return len(e.value) >> 6
+        if t in ("int", "bool", "none", "player", "hex"):
+            return 0
+        if t.startswith("entity:"):
+            return self._longest_name
+        elem = t[5:].rstrip("?") if t.startswith("list:") else ""
+        if elem in ("int", "bool", "none", "player", "hex") or elem.startswith("entity:"):
+            return found[2] * (1 + (self._longest_name if elem.startswith("entity:") else 0))
+        return None
+
+    @functools.cached_property
+    def _longest_name(self) -> int:
+        return max((len(n) for n in self.rs.entities), default=0) >> 6
 
     def _name(self, n: str) -> Typed | None:
         rs = self.rs
@@ -348,7 +373,7 @@ class Inert:
         if fn == "held" and len(args) == 1 and isinstance(args[0], A.Name) and args[0].id not in scope \
                 and args[0].id in rs.by_kind:
             kind = args[0].id
-            return (f"list:entity:{kind}", cost, len(rs.by_kind[kind]))
+            return (f"list:entity:{kind}", cost + len(rs.by_kind[kind]), len(rs.by_kind[kind]))
         if fn in ("holds", "owner") and len(typed) == 1 and (typed[0][0] or "").startswith("entity:") \
                 and not (typed[0][0] or "").endswith("?"):
             return ("bool" if fn == "holds" else "player?", cost, 0)
