@@ -14,8 +14,10 @@ Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts [GA
   one-sided 95% lower bound (Clopper-Pearson: above 95% takes at least 59 wins in 59 games).
 * speed: random-bot decisions per second, greedy decisions per second and MCTS playouts per
   second on the same games, side by side (ratios to the random bot in the same run).
-* scaling: the same simulation with 1 and K worker processes: games per second, the ratio (per
-  core: ratio / K), and the pickled bytes of one task.
+* scaling: the same simulations with 1 and K worker processes, each in a fresh process: the CPU
+  time spent outside the games (start, imports, ruleset build, pool, pickling, collection) as a
+  share of all CPU time; the wall-clock ratio (per core: ratio / K) beside the load average;
+  pickled bytes per game sent and per result.
 
 Other sessions may load the machine: the figures are from one run, side by side.
 """
@@ -23,14 +25,20 @@ Other sessions may load the machine: the figures are from one run, side by side.
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
+import resource
 import statistics
+import subprocess
+import sys
 import time
 
 import boardrules
 from boardrules.bots import MCTSBot, RandomBot, make_bot
 from boardrules.game import Game
-from boardrules.simulate import SimulationSpec, proportion_ci, simulate, task_bytes
+from boardrules.simulate import SimulationSpec, proportion_ci, simulate
+from boardrules.simulate_pool import wire_bytes
 
 GAMES = ("gaia-project", "eclipse", "harvest")
 
@@ -135,16 +143,54 @@ def speed(iterations: dict[str, int], games=GAMES) -> None:
 
 
 def scaling(n: int, workers: int) -> None:
-    spec = SimulationSpec(boardrules.build_ruleset("gaia-project"), 4, n, bots=("random",))
-    rates = {}
-    for k in (1, workers):
-        t = time.perf_counter()
-        simulate(spec, workers=k)
-        rates[k] = n / (time.perf_counter() - t)
-    ratio = rates[workers] / rates[1]
-    print(f"scaling (gaia-project, {n} random games): {rates[1]:.2f} games/s with 1 process, "
-          f"{rates[workers]:.2f} with {workers}: {ratio:.2f}x, {ratio / workers:.0%} per core; "
-          f"{task_bytes(spec.tasks()[0])} bytes pickled per task", flush=True)
+    """Per game kind (Gaia Project 4 random players, ``n`` games; Harvest 3 random players,
+    ``25 n`` games, small games where messages matter): each run in a fresh process (interpreter
+    start, imports and ruleset build included), with 1 and with ``workers`` processes.
+    (a) overhead: the CPU time not spent in games (total CPU of the fresh process and its
+    workers, from ``RUSAGE_CHILDREN``, minus the games' own CPU time measured in the workers) as
+    a share of the total, and the part of it that is start, imports and build; (b) the wall
+    clock ratio, with the load average beside it (on a loaded machine it measures the others);
+    bytes pickled per game sent and per result."""
+    for game, players, games in (("gaia-project", 4, n), ("harvest", 3, 25 * n)):
+        runs = {k: _fresh_run(game, players, games, k) for k in (1, workers)}
+        one, many = runs[1], runs[workers]
+        ratio = one["wall"] / many["wall"]
+        print(f"scaling ({game}, {games} random games, fresh process each; 1 vs {workers} "
+              f"processes): CPU outside the games {one['overhead']:.1%} vs {many['overhead']:.1%} "
+              f"of all (start, imports and ruleset build {one['fixed']:.2f} s vs "
+              f"{many['fixed']:.2f} s; the rest, the pool, messages and exit, "
+              f"{one['run']:.1%} vs {many['run']:.1%}); wall clock {ratio:.2f}x, "
+              f"{ratio / workers:.0%} per core (load average {one['load']:.1f} and "
+              f"{many['load']:.1f}); pickled bytes per game sent {many['bytes']['task']:.0f}, per "
+              f"result {many['bytes']['result']:.0f}, once per worker {many['bytes']['setup']:.0f} "
+              "(none with fork)", flush=True)
+
+
+def _fresh_run(game: str, players: int, games: int, workers: int) -> dict:
+    """Run ``games`` games in a new interpreter (``--child``); its figures plus ``total`` (CPU
+    seconds of it and its workers), ``overhead`` (the share of ``total`` outside games) and
+    ``run`` (the same without the start, imports and ruleset build)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run([sys.executable, __file__, "--child", game, str(players), str(games),
+                          str(workers)], check=True, capture_output=True, text=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    figures = json.loads(out.splitlines()[-1])
+    total = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    figures.update(total=total, overhead=(total - figures["play"]) / total,
+                   run=(total - figures["play"] - figures["fixed"]) / total)
+    return figures
+
+
+def child(game: str, players: int, games: int, workers: int) -> None:
+    """The fresh process of :func:`_fresh_run`: builds the ruleset, simulates, prints JSON."""
+    rs = boardrules.build_ruleset(game)
+    fixed = time.process_time()   # interpreter start, imports, ruleset build
+    spec = SimulationSpec(rs, players, games, bots=("random",))
+    t = time.perf_counter()
+    rows = simulate(spec, workers=workers)
+    wall = time.perf_counter() - t
+    print(json.dumps({"fixed": fixed, "wall": wall, "play": sum(r["cpu"] for r in rows),
+                      "load": os.getloadavg()[0], "bytes": wire_bytes(spec.tasks(), rows)}))
 
 
 def main() -> None:
@@ -157,7 +203,12 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", choices=("default", "versus", "speed", "scaling"))
     ap.add_argument("--game", action="append", choices=GAMES, help="only these games (repeatable)")
+    ap.add_argument("--child", nargs=4, metavar=("GAME", "PLAYERS", "GAMES", "WORKERS"),
+                    help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.child:
+        child(a.child[0], *map(int, a.child[1:]))
+        return
     games = tuple(a.game or GAMES)
     mcts = dict.fromkeys(GAMES, 30)
     for spec in a.mcts:
@@ -166,7 +217,7 @@ def main() -> None:
     if a.only in (None, "speed"):
         speed(mcts, games)
     if a.only in (None, "scaling"):
-        scaling(max(4, a.workers * 4), a.workers)
+        scaling(max(8, a.workers * 8), a.workers)
     if a.only in (None, "default"):
         default_games(a.games, a.workers, tuple(g for g in games if g != "harvest"))
     if a.only in (None, "versus"):

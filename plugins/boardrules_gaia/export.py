@@ -46,18 +46,12 @@ from boardrules import plugins
 from boardrules.game import DONE, Game
 from boardrules.runtime import CHANCE
 
-from .replay import (BUILDINGS, COMBINED, CONVERSIONS, FINAL_TILES, GROUPED, TECH_SPECIALS, TRACK_ORDER,
-                     TRACKS, final_state)
+from .replay import BUILDINGS, FINAL_TILES, TECH_SPECIALS, TRACK_ORDER, TRACKS, final_state
+from .replay_hooks import replay_notation
 
 SITE_TRACK = {v: k for k, v in TRACKS.items()}
 SITE_BUILDING = {v: k for k, v in BUILDINGS.items()}
 SITE_FINAL = {v: k for k, v in FINAL_TILES.items()}
-CONVERSION_TEXT = {name: (cost, per_cost, gain, per_gain)
-                   for (cost, gain), (name, per_cost, per_gain) in CONVERSIONS.items()}
-# the faction conversions the replayer groups: name -> (cost, paid, ((gain, gained), ...))
-GROUPED_TEXT = {name: (cost, g_cost, ((gain, g_gain),))
-                for (cost, gain), groups in GROUPED.items() for _, name, g_cost, g_gain in groups}
-GROUPED_TEXT.update({name: (res, per_cost, gains) for (res, per_cost, gains), (_, name) in COMBINED.items()})
 SPECIAL_OF_TECH = {v: k for k, v in TECH_SPECIALS.items()}
 STD_SLOTS = (*TRACK_ORDER, "free1", "free2", "free3")
 ADV_SLOTS = tuple(f"adv-{t}" for t in TRACK_ORDER)
@@ -86,6 +80,8 @@ class _Notation:
         self.amends: dict = {}
         self.options: list = []
         self.setup: list = []
+        # the conversions the replay reads, of the base game and the modules in force (.replay)
+        self.conversions = replay_notation(rs.modules).conversion_text()
         specs = plugins.modules(rs.game)
         for m in rs.modules:
             extra = specs[m].extras.get(EXPORT_KEY, {}) if m in specs else {}
@@ -212,7 +208,7 @@ def export_game(game: Game) -> dict:
                     and acts[i].args == args:
                 count += 1
                 i += 1
-            out.add(p, _convert(args[0], count))
+            out.add(p, _convert(args[0], count, notation.conversions))
         else:
             raise ExportError(f"action {i - 1} '{game.record.actions[i - 1]}': "
                               f"the site's notation has no line for '{name}'")
@@ -236,16 +232,15 @@ def _slot(draws: dict, tile: str) -> str:
     raise ExportError(f"tech tile {tile} was not dealt")
 
 
-def _convert(name: str, count: int) -> str:
+def _convert(name: str, count: int, conversions: dict) -> str:
+    """``count`` conversions ``name`` as one ``spend`` (``conversions``: name -> (paid, paid per
+    unit, ((gained, gained per unit), ...)), :meth:`.replay_hooks.ReplayNotation.conversion_text`)."""
     if name == "burn":
         return f"burn {count}"
-    if name in GROUPED_TEXT:
-        cost, per_cost, gains = GROUPED_TEXT[name]
-        return f"spend {count * per_cost}{cost} for " + ",".join(f"{count * g}{r}" for r, g in gains)
-    if name not in CONVERSION_TEXT:
+    if name not in conversions:
         raise ExportError(f"the site's notation has no spend for the conversion '{name}'")
-    cost, per_cost, gain, per_gain = CONVERSION_TEXT[name]
-    return f"spend {count * per_cost}{cost} for {count * per_gain}{gain}"
+    cost, per_cost, gains = conversions[name]
+    return f"spend {count * per_cost}{cost} for " + ",".join(f"{count * g}{r}" for r, g in gains)
 
 
 def _leech(args: tuple) -> str:

@@ -196,7 +196,14 @@ class SuperfluousMembersError(FederationError):
 # --------------------------------------------------------------------------- data
 
 
+class HexSet(frozenset):
+    """A set of axial hexes already as pairs of ints: a :class:`Position` takes it as it is
+    (a caller that builds the same board's hex sets often can keep them)."""
+
+
 def _hexset(xs: Iterable[Hex]) -> frozenset[Hex]:
+    if type(xs) is HexSet:
+        return xs
     return frozenset((int(q), int(r)) for q, r in xs)
 
 
@@ -405,6 +412,10 @@ class _Prep:
         self.free_lay: list[list[int]] = []
         self.D = [self._free_dist(k) for k in range(self.K)]
         self.sat_memo: dict[int, tuple[int, bool]] = {}
+        # filled by candidates(): its result, and each result by its hex set (members and
+        # satellites), which validate() answers from without searching again
+        self.cands: Optional[tuple[Federation, ...]] = None
+        self.known: dict[frozenset[Hex], Federation] = {}
 
     # -- bitsets
     def bit(self, h: Hex) -> int:
@@ -444,14 +455,38 @@ class _Prep:
                 x |= c
         return x
 
+    def spread(self, x: int, A: int, tl, T: int) -> int:
+        """``zc(x | (nbr(x) & A), tl)`` for an ``x`` that is closed already (``zc(x) == x``):
+        one breadth-first step inside ``A``.  ``T`` is the union of ``tl``'s first masks; only
+        a new hex inside it can bring in a cluster, so most steps skip the cluster loop."""
+        a, b, c = self.shifts
+        y = x | (((x << a) | (x >> a) | (x << b) | (x >> b) | (x << c) | (x >> c))
+                 & self.board_mask & A)
+        new = (y ^ x) & T
+        if new:
+            for t, cm in tl:
+                if new & t:
+                    y |= cm
+        return y
+
+    @staticmethod
+    def touch_union(tl) -> int:
+        """The union of the (cluster + its neighbours) masks of ``tl``."""
+        T = 0
+        for t, _ in tl:
+            T |= t
+        return T
+
     def _free_dist(self, k: int) -> list[int]:
         """Satellites on a cheapest path from cluster k to every cluster, all clusters free.
 
         Also records ``free_lay[k]``: hexes within j satellites of cluster k, all clusters
         free, a space hex counting itself (the last layer repeats beyond its index).
         """
-        nbr, A = self.nbr, self.A
+        A = self.A
         tl = self.touch
+        T = self.touch_union(tl)
+        spread = self.spread
         dist = [_INF] * self.K
         x = self.zc(self.cmask[k], tl)
         j = 0
@@ -460,7 +495,7 @@ class _Prep:
             for t in range(self.K):
                 if dist[t] == _INF and x & self.cmask[t]:
                     dist[t] = j
-            y = self.zc(x | (nbr(x) & A), tl)
+            y = spread(x, A, tl, T)
             if y == x:
                 self.free_lay.append(lay)
                 return dist
@@ -506,11 +541,11 @@ class _Prep:
 
     def feasible(self, ks: list[int], An: int, tl) -> bool:
         """Whether the member clusters can be joined at all inside their region."""
-        nbr, zc = self.nbr, self.zc
-        x = zc(self.cmask[ks[0]], tl)
+        spread, T = self.spread, self.touch_union(tl)
+        x = self.zc(self.cmask[ks[0]], tl)
         comps = self.free_comps
         while True:
-            y = zc(x | (nbr(x) & An), tl)
+            y = spread(x, An, tl, T)
             for c in comps:
                 if y & c:
                     y |= c
@@ -546,7 +581,7 @@ class _Prep:
         An, Hn, tl = self.region(ks)
         if not connected and not self.feasible(ks, An, tl):
             return None
-        nbr, zc = self.nbr, self.zc
+        zc, spread, T = self.zc, self.spread, self.touch_union(tl)
         term = [self.cmask[k] for k in ks]
         # BFS layers from every member cluster inside the region (other members free)
         lays = []
@@ -563,7 +598,7 @@ class _Prep:
                         todo -= 1
                 if not todo or j >= limit:
                     break
-                y = zc(x | (nbr(x) & An), tl)
+                y = spread(x, An, tl, T)
                 if y == x:
                     break
                 x, j = y, j + 1
@@ -586,14 +621,15 @@ class _Prep:
         lb = max(lb, (mst + 1) // 2, floor)
         if lb > limit:
             return None
+        # the heuristic tree first: it mostly meets the lower bound, which settles it (and then
+        # no three clusters can need more than the limit: they are joined within the tree)
+        ub, tree = self._heuristic(term, An, Hn, tl)
+        if ub <= lb:
+            return (lb, tree)
         sums: dict = {}
         if n >= 3:  # can every three clusters meet within the limit?  Often settles "more"
             if self._triple_lb(lays, dist, lb, limit + 1, An, Hn, tl, sums, quick=True) > limit:
                 return None
-        ub, tree = self._heuristic(term, An, Hn, tl)
-        if ub <= lb:
-            return (lb, tree)
-        if n >= 3:
             lb = self._triple_lb(lays, dist, lb, min(ub, limit + 1), An, Hn, tl, sums)
             if lb > limit:
                 return None
@@ -633,13 +669,12 @@ class _Prep:
         are kept in ``sums`` across calls.  ``quick``: stop at the first triple over the cap
         (returns ``stop``), else return ``lb`` unchanged.
         """
-        nbr, zc = self.nbr, self.zc
+        spread, T = self.spread, self.touch_union(tl)
         n = len(lays)
         top = stop + 1  # distances beyond this index are all "far": the value is >= stop
         for lay in lays:
             while len(lay) <= top:
-                x = lay[-1]
-                lay.append(zc(x | (nbr(x) & An), tl))
+                lay.append(spread(lay[-1], An, tl, T))
         universe = An | Hn
 
         def planes(i: int) -> list[int]:
@@ -713,6 +748,7 @@ class _Prep:
     def _heuristic(self, term: list[int], An: int, Hn: int, tl) -> tuple[int, int]:
         """Shortest-path heuristic Steiner tree: (satellites, mask); callers know all connect."""
         nbr, zc = self.nbr, self.zc
+        T = self.touch_union(tl)
         tree = zc(term[0], tl)
         sats = 0
         left = [t for t in term[1:] if not tree & t]
@@ -720,9 +756,14 @@ class _Prep:
             lays = [tree]
             pres = [tree]
             while True:
-                prev = lays[-1]
+                prev = lays[-1]  # (closed)
                 p = prev | (nbr(prev) & An)
-                x = zc(p, tl)
+                x = p
+                new = (p ^ prev) & T
+                if new:
+                    for t, cm in tl:
+                        if new & t:
+                            x |= cm
                 pres.append(p)
                 lays.append(x)
                 hit = [t for t in left if x & t]
@@ -769,11 +810,12 @@ class _Prep:
         root = 1 << m
         term = [self.cmask[k] for k in ks]
 
+        spread, T = self.spread, self.touch_union(tl)
+
         def layer(i: int, d: int) -> int:
             lay = lays[i]
             while len(lay) <= d:
-                x = lay[-1]
-                lay.append(zc(x | (nbr(x) & An), tl))
+                lay.append(spread(lay[-1], An, tl, T))
             return lay[d]
 
         # E[t][j]: hexes v with d_t(v) <= limit - j + w(v)
@@ -1051,58 +1093,91 @@ class _Prep:
             x ^= c
             ks.append(c.bit_length() - 1)
         tl = [self.touch[k] for k in ks]
-        maxpair = 0
-        lays = []
-        for k in ks:
-            x = zc(self.cmask[k], tl)
-            todo = [t for t in ks if t != k]
-            lay = []
-            for j in range(limit + 1):
-                if todo:
-                    rest = [t for t in todo if not x & self.cmask[t]]
-                    if len(rest) < len(todo):
-                        maxpair = max(maxpair, j)
-                        todo = rest
-                lay.append(x)
-                if j < limit:
-                    y = zc(x | (nbr(x) & Q), tl)
-                    if y == x:  # closed: the remaining layers are all equal
-                        lay.extend([x] * (limit - j))
-                        break
-                    x = y
-            if todo:
-                maxpair = _INF
-            lays.append(lay)
+        spread, T = self.spread, self.touch_union(tl)
         n = len(ks)
+        cm = [self.cmask[k] for k in ks]
+        lays: list[list[int]] = []
+        closed = []  # whether a member's layers stopped growing (the last repeats)
+        dist = []  # dist[i][t]: first layer of member i's BFS meeting member t
+        # Each member's layers are grown only until every other member is met (they give the
+        # pairwise distances); the farthest pair's layers, and beyond _PAIR_LAYERS everyone's,
+        # are grown further below as needed.
+        for i, k in enumerate(ks):
+            x = zc(cm[i], tl)
+            lay = [x]
+            d = [0] * n
+            todo = [t for t in range(n) if t != i] if n > 1 else []
+            j = 0
+            shut = False
+            while True:
+                if todo:
+                    rest = [t for t in todo if not x & cm[t]]
+                    if len(rest) < len(todo):
+                        for t in todo:
+                            if x & cm[t]:
+                                d[t] = j
+                        todo = rest
+                if (n > 1 and not todo) or j >= limit:
+                    break
+                y = spread(x, Q, tl, T)
+                if y == x:  # closed: the remaining layers are all equal
+                    shut = True
+                    break
+                x, j = y, j + 1
+                lay.append(x)
+            if todo:  # some member is farther than the limit
+                return [0] * (limit + 1), _INF, -1
+            lays.append(lay)
+            closed.append(shut)
+            dist.append(d)
+
+        def layer(i: int, j: int) -> int:
+            lay = lays[i]
+            while len(lay) <= j:
+                if closed[i]:
+                    lay.append(lay[-1])
+                    continue
+                x = lay[-1]
+                y = spread(x, Q, tl, T)
+                if y == x:
+                    closed[i] = True
+                lay.append(y)
+            return lay[j]
+
         if n == 1:
-            return [nbr(x) for x in lays[0]], maxpair, limit
-        if maxpair > limit:
-            return [0] * (limit + 1), maxpair, -1
+            return [nbr(layer(0, j)) for j in range(limit + 1)], 0, limit
+        maxpair = max(max(d) for d in dist)
         # The farthest pair (with two members: the pair itself): a formation of M next to v
         # holds a tree joining the two next to v; such trees with <= j satellites cover exactly
         # the hexes where the two distances meet (meeting hex v: d_a + d_b - w(v) <= j), grown.
         # (Intersecting more pairs or the single-cluster layers barely tightens it.)
         Hn = 0
-        for k in ks:
-            Hn |= self.cmask[k]
+        for c in cm:
+            Hn |= c
         An = Q & ~Hn
-
-        def gap(ab: tuple[int, int]) -> int:
-            row, target = lays[ab[0]], self.cmask[ks[ab[1]]]
-            return next(j for j in range(limit + 1) if row[j] & target)
-
-        a, b = max(((a, b) for a in range(n) for b in range(a + 1, n)), key=gap)
+        a, b = max(((a, b) for a in range(n) for b in range(a + 1, n)),
+                   key=lambda ab: dist[ab[0]][ab[1]])
+        top = min(limit, _PAIR_LAYERS)  # the pair programme costs O(top^2)
+        layer(a, top)
+        layer(b, top)
+        if limit > top:
+            for i in range(n):
+                layer(i, limit)
         La, Lb = lays[a], lays[b]
         G = []
         prev = 0
-        top = min(limit, _PAIR_LAYERS)  # the pair programme costs O(top^2)
         for j in range(top + 1):
             acc = prev | (nbr(prev) & An)
             for i in range(1, j + 1):
                 acc |= La[i] & Lb[j + 1 - i] & An
             for i in range(0, j + 1):
                 acc |= La[i] & Lb[j - i] & Hn
-            prev = zc(acc, tl)
+            new = (acc ^ prev) & T  # (prev is closed: only new hexes can bring in a cluster)
+            if new:
+                for t, c in tl:
+                    if new & t:
+                        acc |= c
+            prev = acc
             G.append(nbr(prev))
         for j in range(top + 1, limit + 1):  # beyond: next to hexes near every member
             x = -1
@@ -1171,7 +1246,7 @@ def _components(hexes: set[Hex]) -> list[set[Hex]]:
     return out
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=128)
 def _prep(pos: Position) -> _Prep:
     return _Prep(pos)
 
@@ -1194,6 +1269,9 @@ def validate(position: Position, hexes: Iterable[Hex]) -> Federation:
     pos = position
     prep = _prep(pos)
     listed = _hexset(hexes)
+    known = prep.known.get(listed)
+    if known is not None:  # validated before, or a candidate named by all its hexes
+        return known
     if not listed:
         raise EmptyFederationError("a federation needs at least one hex")
     board = pos.space | pos.planets
@@ -1253,7 +1331,11 @@ def validate(position: Position, hexes: Iterable[Hex]) -> Federation:
     if n_sat > pos.budget:
         raise SatelliteBudgetError(f"{n_sat} satellites needed, only {pos.budget} available")
     members = frozenset(h for k in ks for h in prep.clusters[k] if h in prep.power)
-    return Federation(members, frozenset(sats), power)
+    fed = Federation(members, frozenset(sats), power)
+    # the same list again, or the federation named by all its hexes (as the rules name it
+    # after a record's line listed only some), is answered from memory
+    prep.known[listed] = prep.known[members | fed.satellites] = fed
+    return fed
 
 
 def candidates(position: Position) -> list[Federation]:
@@ -1261,8 +1343,19 @@ def candidates(position: Position) -> list[Federation]:
 
     Exact (see the module docstring for the search and its pruning).  Each result satisfies
     :func:`validate`.  Sorted by (satellite count, sorted hexes).  Returns [] when none exists.
+    The result is remembered with the position's preparation (equal positions, e.g. the same
+    player's board over several turns, are searched once).
     """
     prep = _prep(position)
+    if prep.cands is None:
+        prep.cands = tuple(_search(prep))
+        prep.known.update((f.members | f.satellites, f) for f in prep.cands)
+    return list(prep.cands)
+
+
+def _search(prep: _Prep) -> list[Federation]:
+    """The search of :func:`candidates`, on a prepared position."""
+    position = prep.pos
     thr, B, K = position.threshold, position.budget, prep.K
     cp = prep.cpower
     out: list[Federation] = []

@@ -1,6 +1,6 @@
 """The site notation (``rules/gaia-notation.md`` §2) of the ``auction`` and ``random-factions``
-modules' actions, for :func:`.export.export_game` (their ``ModuleSpec.extras``; the keys are
-those of :mod:`.export`'s module docstring).
+modules' actions, for :func:`.export.export_game` and :mod:`.replay` (their ``ModuleSpec.extras``;
+the keys are those of :mod:`.export`'s and :mod:`.replay`'s module docstrings).
 
 * ``auction``: ``auction_faction X`` is ``faction X`` (putting X up for auction, or choosing it in
   the form bid-while-choosing); a following ``bid_amount N`` makes the command ``bid X N``. The
@@ -11,15 +11,31 @@ those of :mod:`.export`'s module docstring).
   reads back (module ``random-factions`` with that deal). The file's options do not set the site's
   ``randomFactions``: the site deals a *faction* per seat from its own seed, not a board, so the
   game is written as the free faction choice it also is (the same game to the site's engine).
+
+Read back (:data:`REPLAY_KEY`): with ``auction``, ``faction X`` is ``auction_faction X`` and
+``bid X N`` is ``auction_faction X`` then ``bid_amount N``; with ``random-factions``, ``faction X``
+is ``pick_side X`` and the boards dealt are the file's ``setup.dealtBoards``, else (a site record)
+the home planets of the factions the seats played.
 """
 
 from __future__ import annotations
 
 EXPORT_KEY = "gaia-project.export"   # export.EXPORT_KEY (export imports replay: heavy)
+REPLAY_KEY = "gaia-project.replay"   # replay_hooks.REPLAY_KEY
 
 
 def _bid(last: str, args: tuple) -> str:
     return f"bid {last.split()[-1]} {args[0]}"
+
+
+def _auction_bid(bid) -> tuple:
+    return (("auction_faction", (bid.faction.replace("-", "_"),)), ("bid_amount", (bid.amount,)))
+
+
+def _dealt_boards(record, rs) -> dict:
+    """The board dealt to each seat: the export's deal, else its faction's home planet."""
+    return {"board": list(record.setup.dealt_boards)
+            or [rs.entities[f.replace("-", "_")].fields["home"] for f in record.factions]}
 
 
 AUCTION = {EXPORT_KEY: {
@@ -27,9 +43,14 @@ AUCTION = {EXPORT_KEY: {
     "amends": {"bid_amount": _bid},
     "by_seat": ("auction_faction", "bid_amount"),
     "options": lambda rs: {"auction": rs.option("auction_form")},
+}, REPLAY_KEY: {
+    "commands": {"faction": "auction_faction", "bid": _auction_bid},
 }}
 
 RANDOM_FACTIONS = {EXPORT_KEY: {
     "picks": ("pick_side",),
     "setup": lambda draws: {"dealtBoards": list(draws.get("board", ()))},
+}, REPLAY_KEY: {
+    "commands": {"faction": "pick_side"},
+    "outcomes": _dealt_boards,
 }}

@@ -22,6 +22,7 @@ axial coordinates with :meth:`HexRef.resolve` given a map or placement (:mod:`.g
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import ClassVar
@@ -34,6 +35,7 @@ from .geometry import GaiaMap, Hex, MapPlacement
 __all__ = [
     "NotationError",
     "FACTIONS",
+    "site_factions",
     "BUILDINGS",
     "TRACKS",
     "BOARD_ACTIONS",
@@ -129,6 +131,25 @@ RESOURCES: tuple[str, ...] = (
     "swap-PI", "down-lab", "up-lowest", "tech", "~",
 )  # fmt: skip
 _SEAT_RE = re.compile(r"p[1-5]")
+
+
+def site_factions() -> frozenset[str]:
+    """The faction names a line may use: the site's own (:data:`FACTIONS`) and those the
+    installed modules add for factions the site does not have (the ``factions`` of their replay
+    contribution, :mod:`.replay`), read once per set of registered plugins."""
+    from boardrules.plugins import manager
+    return _site_factions(frozenset(manager().get_plugins()))
+
+
+@functools.lru_cache(maxsize=4)
+def _site_factions(_registered: frozenset) -> frozenset[str]:
+    from .replay_hooks import contributed_factions
+    return frozenset(FACTIONS) | contributed_factions()
+
+
+def _faction(_inst: object, _attr: attrs.Attribute, value: object) -> None:
+    if value not in site_factions():
+        raise ValueError(f"{value!r} is not a faction")
 
 
 def _in(values: Sequence[str], what: str) -> Callable[[object, attrs.Attribute, object], None]:
@@ -335,7 +356,7 @@ class ChooseFaction(Command):
     """``faction <name>``: a seat picks its faction."""
 
     keyword: ClassVar[str] = "faction"
-    faction: str = attrs.field(validator=_in(FACTIONS, "faction"))
+    faction: str = attrs.field(validator=_faction)
 
     def args(self) -> tuple[str, ...]:
         return (self.faction,)
@@ -346,7 +367,7 @@ class Bid(Command):
     """``bid <faction> <n>`` (auction variants)."""
 
     keyword: ClassVar[str] = "bid"
-    faction: str = attrs.field(validator=_in(FACTIONS, "faction"))
+    faction: str = attrs.field(validator=_faction)
     amount: int = attrs.field(validator=_nonneg)
 
     def args(self) -> tuple[str, ...]:
@@ -600,7 +621,7 @@ class Line:
 
     @actor.validator
     def _check_actor(self, _attr: attrs.Attribute, value: str | None) -> None:
-        if value is not None and not (_SEAT_RE.fullmatch(value) or value in FACTIONS):
+        if value is not None and not (_SEAT_RE.fullmatch(value) or value in site_factions()):
             raise ValueError(f"actor must be p1..p5 or a faction, not {value!r}")
 
     @property
@@ -611,7 +632,7 @@ class Line:
     @property
     def faction(self) -> str | None:
         """Faction name for faction actors, else None."""
-        return self.actor if self.actor in FACTIONS else None
+        return None if self.actor is None or _SEAT_RE.fullmatch(self.actor) else self.actor
 
     def __str__(self) -> str:
         body = ". ".join(str(c) for c in self.commands) + ("." if self.closed else "")
@@ -769,8 +790,8 @@ def _p_spend(p: _Part) -> Spend:
 _PARSERS: dict[str, Callable[[_Part], Command]] = {
     "rotate": _p_rotate,
     "set": _p_set,
-    "faction": lambda p: ChooseFaction(p.choice(FACTIONS, "faction")),
-    "bid": lambda p: Bid(p.choice(FACTIONS, "faction"), p.integer("bid")),
+    "faction": lambda p: ChooseFaction(p.choice(site_factions(), "faction")),
+    "bid": lambda p: Bid(p.choice(site_factions(), "faction"), p.integer("bid")),
     "build": lambda p: Build(p.choice(BUILDINGS, "building"), p.hex()),
     "booster": lambda p: ChooseBooster(p.choice(BOOSTERS, "booster")),
     "pass": _p_pass,
@@ -851,7 +872,7 @@ def parse_line(text: str) -> Line:
         if not words[1].group().isdigit():
             raise NotationError("expected the player count", line, words[1].start() + 1, words[1].group())
         return Line(None, (Init(int(words[1].group()), words[2].group()),), False)
-    if not (_SEAT_RE.fullmatch(head) or head in FACTIONS):
+    if not (_SEAT_RE.fullmatch(head) or head in site_factions()):
         raise NotationError("expected a seat (p1..p5) or a faction", line, col + 1, head)
 
     commands: list[Command] = []

@@ -49,16 +49,93 @@ def _gmap(ctx) -> G.GaiaMap:
     return _map(tuple(layout))
 
 
-@functools.lru_cache(maxsize=100_000)
+class _Distances:
+    """Axial distances on one map, for the range primitives: a hex's distances to every hex of
+    the map (one row per hex name, built on first use) and the hexes within d of it as a bitset
+    over the map's hexes in name order (bit i = ``names[i]``), so a union over many sources is
+    a few integer ORs and reads back already sorted. Unknown names raise ``KeyError``."""
+
+    def __init__(self, gmap: G.GaiaMap):
+        hexes = sorted(gmap.hexes, key=lambda mh: mh.name)
+        self.names: tuple[str, ...] = tuple(mh.name for mh in hexes)
+        self.index = {n: i for i, n in enumerate(self.names)}
+        self._axial = [(mh.hex.q, mh.hex.r) for mh in hexes]
+        self._rows: dict[str, list[int]] = {}
+        self._balls: dict[str, list[int]] = {}
+
+    def row(self, name: str) -> list[int]:
+        """Distances from ``name`` to each hex, in name order."""
+        got = self._rows.get(name)
+        if got is None:
+            q, r = self._axial[self.index[name]]
+            got = self._rows[name] = [max(abs(q - a), abs(r - b), abs(q - a + r - b))
+                                      for a, b in self._axial]
+        return got
+
+    def ball(self, name: str, d: int) -> int:
+        """Bitset of the hexes at distance <= d of ``name``."""
+        balls = self._balls.get(name)
+        if balls is None:
+            row = self.row(name)
+            rings = [0] * (max(row) + 1)
+            for i, k in enumerate(row):
+                rings[k] |= 1 << i
+            balls, acc = [], 0
+            for ring in rings:
+                acc |= ring
+                balls.append(acc)
+            self._balls[name] = balls
+        if d < 0:
+            return 0
+        return balls[d] if d < len(balls) else balls[-1]
+
+    def names_of(self, mask: int) -> tuple[str, ...]:
+        """The names of the bits of ``mask``, sorted."""
+        names, out = self.names, []
+        while mask:
+            low = mask & -mask
+            out.append(names[low.bit_length() - 1])
+            mask ^= low
+        return tuple(out)
+
+
+@functools.lru_cache(maxsize=16)
+def _distances(layout: tuple) -> _Distances:
+    return _Distances(_map(layout))
+
+
 def _dist(layout: tuple, a: str, b: str) -> int:
-    m = _map(layout)
-    return m.by_name[a].hex.distance(m.by_name[b].hex)
+    geo = _distances(layout)
+    return geo.row(a)[geo.index[b]]
 
 
-@functools.lru_cache(maxsize=100_000)
 def _within(layout: tuple, h: str, d: int) -> tuple:
-    m = _map(layout)
-    return tuple(sorted(m.name(x) for x in m.within(m.by_name[h].hex, d)))
+    geo = _distances(layout)
+    return geo.names_of(geo.ball(h, d))
+
+
+def _near(ctx, layout: tuple, sources, d: int, space: bool) -> tuple:
+    """The planet hexes (``space``: the empty space hexes) within ``d`` of any of ``sources``."""
+    geo = _distances(layout)
+    ball = geo.ball
+    mask = 0
+    for s in sources:
+        mask |= ball(s, d)
+    planets = _planet_bits(ctx, layout)
+    return geo.names_of(mask & ~planets if space else mask & planets)
+
+
+def _planet_bits(ctx, layout: tuple) -> int:
+    """The hexes holding a planet now (``planet`` other than empty space) as a bitset in name
+    order (memoised per committed state)."""
+    def compute() -> int:
+        get, bits, bit = ctx.get, 0, 1
+        for h in _distances(layout).names:
+            if get(("v", "planet", h)) != G.EMPTY:
+                bits |= bit
+            bit <<= 1
+        return bits
+    return _state_cache(ctx, ("planet_bits", layout), compute)
 
 
 def _state_cache(ctx, key, compute):
@@ -140,38 +217,40 @@ def hexes_within(ctx, h, d):
     return _within(tuple(ctx.get(("v", "map_layout"))), h, d)
 
 
+@primitive("structures_within", returns="list:hex", h="hex", d="int")
+def structures_within(ctx, h, d):
+    """The map's hexes at distance <= d of h (h included) holding a structure of some player
+    (``owner_at`` set) or a guest mine (``guest_at`` set), in name order: the hexes a rule about
+    the structures near h has to look at (the power charges)."""
+    get = ctx.get
+    return tuple(x for x in _within(tuple(get(("v", "map_layout"))), h, d)
+                 if get(("v", "owner_at", x)) is not None or get(("v", "guest_at", x)) is not None)
+
+
 @primitive("distance_from", returns="int", h="hex", sources="list:hex")
 def distance_from(ctx, h, sources):
     """Least distance from h to any hex of ``sources`` (99 when there is none)."""
-    layout = tuple(ctx.get(("v", "map_layout")))
-    return min((_dist(layout, h, s) for s in sources), default=99)
+    if not sources:
+        return 99
+    geo = _distances(tuple(ctx.get(("v", "map_layout"))))
+    row, index = geo.row(h), geo.index
+    return min(row[index[s]] for s in sources)
 
 
 @primitive("planets_near", returns="list:hex", sources="list:hex", d="int")
 def planets_near(ctx, sources, d):
     """Planet hexes (not empty space) within distance d of any hex of ``sources``."""
     layout = tuple(ctx.get(("v", "map_layout")))
-    d = min(d, 30)  # wider than any map
-
-    def compute():
-        out = set()
-        for s in sources:
-            out.update(_within(layout, s, d))
-        return tuple(sorted(h for h in out if ctx.get(("v", "planet", h)) != G.EMPTY))
-    return _state_cache(ctx, ("planets_near", tuple(sources), d), compute)
+    return _state_cache(ctx, ("planets_near", tuple(sources), d),
+                        lambda: _near(ctx, layout, sources, d, False))
 
 
 @primitive("space_near", returns="list:hex", sources="list:hex", d="int")
 def space_near(ctx, sources, d):
     """Empty space hexes within distance d of any hex of ``sources``."""
     layout = tuple(ctx.get(("v", "map_layout")))
-
-    def compute():
-        out = set()
-        for s in sources:
-            out.update(_within(layout, s, d))
-        return tuple(sorted(h for h in out if ctx.get(("v", "planet", h)) == G.EMPTY))
-    return _state_cache(ctx, ("space_near", tuple(sources), d), compute)
+    return _state_cache(ctx, ("space_near", tuple(sources), d),
+                        lambda: _near(ctx, layout, sources, d, True))
 
 
 @primitive("sector_of", returns="text", h="hex")
@@ -196,15 +275,24 @@ def _position(ctx) -> F.Position:
     return _state_cache(ctx, ("position", ctx.player()), lambda: _compute_position(ctx))
 
 
+@functools.lru_cache(maxsize=64)
+def _space_and_planets(layout: tuple, bits: int) -> tuple[F.HexSet, F.HexSet]:
+    """The map's space hexes and planet hexes as axial hex sets; ``bits``: the hexes holding a
+    planet now (:func:`_planet_bits`; a Lost Planet makes a space hex a planet)."""
+    gmap = _map(layout)
+    space, planets = [], []
+    for name in _distances(layout).names:
+        h = gmap.by_name[name].hex
+        (planets if bits & 1 else space).append((h.q, h.r))
+        bits >>= 1
+    return F.HexSet(space), F.HexSet(planets)
+
+
 def _compute_position(ctx) -> F.Position:
     gmap = _gmap(ctx)
     me = ctx.player()
-    space, planets = set(), set()
-    for mh in gmap.hexes:
-        if ctx.get(("v", "planet", mh.name)) == G.EMPTY:
-            space.add((mh.q, mh.r))
-        else:
-            planets.add((mh.q, mh.r))
+    layout = tuple(ctx.get(("v", "map_layout")))
+    space, planets = _space_and_planets(layout, _planet_bits(ctx, layout))
 
     def ax(name):
         h = gmap.by_name[name].hex
@@ -252,9 +340,7 @@ def _federation_inputs(ctx, me):
 
 
 def _encode(ctx, fed) -> str:
-    gmap = _gmap(ctx)
-    names = sorted(gmap.name(G.Hex(q, r)) for q, r in fed.members | fed.satellites)
-    return ",".join(names)
+    return _code(_gmap(ctx), fed)
 
 
 class FederationChoices(tuple):
@@ -278,11 +364,8 @@ def federation_options(ctx):
 
     def compute():
         position = _position(ctx)
-        try:
-            feds = F.candidates(position)
-        except ValueError:
-            feds = ()
-        gmap = _gmap(ctx)
+        layout = tuple(ctx.get(("v", "map_layout")))
+        gmap = _map(layout)
 
         def check(code):
             try:
@@ -290,9 +373,27 @@ def federation_options(ctx):
                 fed = F.validate(position, [(h.q, h.r) for h in hexes])
             except (KeyError, ValueError):
                 return False
-            return ",".join(sorted(gmap.name(G.Hex(q, r)) for q, r in fed.members | fed.satellites)) == code
-        return FederationChoices((_encode(ctx, f) for f in feds), check)
+            return _code(gmap, fed) == code
+        return FederationChoices(_federation_codes(position, layout), check)
     return _state_cache(ctx, ("federation_options", me), compute)
+
+
+@functools.lru_cache(maxsize=128)
+def _federation_codes(position: F.Position, layout: tuple) -> tuple[str, ...]:
+    """The codes of the legal federations of ``position`` on the map ``layout`` (remembered:
+    the same player's unchanged board over several turns is listed once)."""
+    try:
+        feds = F.candidates(position)
+    except ValueError:
+        feds = []
+    gmap = _map(layout)
+    return tuple(_code(gmap, f) for f in feds)
+
+
+def _code(gmap: G.GaiaMap, fed: F.Federation) -> str:
+    """A federation's code: its hexes' names, sorted, joined by commas."""
+    by_hex = gmap.by_hex
+    return ",".join(sorted(by_hex[G.Hex(q, r)].name for q, r in fed.members | fed.satellites))
 
 
 @primitive("federation_satellites", returns="list:hex", code="text")
@@ -326,9 +427,38 @@ def federated_structures(ctx, p):
     return len(mine & inside)
 
 
-PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, distance_from, planets_near, space_near,
+PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, structures_within, distance_from,
+              planets_near, space_near,
               sector_of, track_level, federation_options, federation_satellites,
               federated_structures]
+
+
+@primitive("compositions", returns="any", n="int", caps="list:int")
+def compositions(ctx, n, caps):
+    """Every way to write ``n`` as a sum of ``len(caps)`` whole numbers, the i-th between 0 and
+    ``caps[i]``: a list of lists, in increasing lexicographic order (empty when there is none;
+    one empty list for ``n`` = 0 and no caps). E.g. the ways to take n power tokens from the
+    three bowls. Raises a rule violation for more than 10,000 of them."""
+    caps = [max(0, int(c)) for c in caps]
+    if not caps:
+        return ((),) if n == 0 else ()
+    room = [0] * (len(caps) + 1)  # room[i]: the most parts i.. can hold
+    for i in range(len(caps) - 1, -1, -1):
+        room[i] = room[i + 1] + caps[i]
+    out: list[tuple[int, ...]] = []
+    last = len(caps) - 1
+
+    def fill(i: int, left: int, prefix: tuple[int, ...]) -> None:
+        if i == last:
+            out.append(prefix + (left,))
+            return
+        for x in range(max(0, left - room[i + 1]), min(left, caps[i]) + 1):
+            fill(i + 1, left - x, prefix + (x,))
+    if 0 <= n <= room[0]:
+        if (n + 1) ** (len(caps) - 1) > 10_000 and len(caps) > 1:
+            raise ctx.violation(f"too many ways to split {n} into {len(caps)} parts")
+        fill(0, n, ())
+    return tuple(out)
 
 
 @primitive("count_sectors", returns="int", hs="list:hex")
@@ -343,4 +473,4 @@ def planets_of(ctx, letter):
     return tuple(h for h in ctx.get(("v", "hexes")) or () if ctx.get(("v", "planet", h)) == letter)
 
 
-PRIMITIVES += [count_sectors, planets_of]
+PRIMITIVES += [count_sectors, planets_of, compositions]

@@ -12,21 +12,60 @@ game of the rules in ``rules/*.rules``:
   (:meth:`Replayer._command`): the main action with its follow-up decisions (``tile``, ``cover``,
   ``step_on``, ``lost_at``, ``fed_token``, ``rescore``; a forced research step the rules applied
   already is skipped), free conversions (``convert NAME``: a ``spend`` of several units is several
-  conversions, a faction's grouped conversion first, :data:`GROUPED`), the ``done`` that closes a
+  conversions, a faction's grouped conversion first), the ``done`` that closes a
   turn (played when the next action is not a free action of the same player), leech answers
-  (``leech N``, ``leech`` to decline, Taklons PI ``leech 4,1t``/``leech 1t,4``), income order
+  (``leech N``, ``leech`` to decline, an offer with more than the charge, ``charge 1t,4pw``, the
+  rules' option with its items in that order), income order
   (``income [n, "pw"|"t"]`` per ``income`` command, matched to the rules' questions per player),
   the optional research step after a tech tile (``up TRACK`` takes it, ``decline up`` declines it,
-  also where no step is possible: gaia-project.md §6),
-  Gaia-phase choices (``itars_tech``, Terrans ``gaia_spend 1o``) and ``brainstone``.
+  also where no step is possible: gaia-project.md §6), and what the modules in force contribute
+  (below: the factions' actions, conversions and Gaia-phase choices).
   Decisions the site never writes take the site engine's default: ``bowls`` = the bowls the raw
   line's ``using area1: a, …`` annotation names, else the first option (bowl I, then II, then III,
   gaia-project.md §13); ``income`` when the site did not ask (the order makes no difference then)
-  = the first item; ``itars_tech``/``gaia_spend`` = declined; a ``step_on`` with no step possible
-  = declined; ``brainstone`` asked inside a
-  multi-unit ``spend`` = the line's next ``brainstone`` command, else the first option.
+  = the first item; a ``step_on`` with no step possible = declined; a module's decisions as its
+  contribution says (``declined_unless_written``, ``answered_ahead``).
   Federations are named by their closure (:meth:`Replayer._federation_code`): some lines list only
   the satellites.
+* **Modules' notation.** The base translates the base game's commands only; a module's own
+  actions and decisions come from its contribution, ``ModuleSpec(..., extras={REPLAY_KEY: {...}})``
+  with ``REPLAY_KEY = "gaia-project.replay"`` (the replay's counterpart of the export's
+  ``"gaia-project.export"``, :mod:`.export`), merged over the modules in force in their order
+  (:func:`.replay_hooks.replay_notation`). The keys, each optional (resources in the site's codes,
+  ``notation.RESOURCES``; factions by their site names; actions by the rules' names):
+
+  - ``factions``: site names of factions the site does not have; lines by them parse
+    (:func:`.notation.site_factions`, read from every installed module);
+  - ``conversions``: ``(paid, gained)`` -> ``(conversion, paid per unit, gained per unit)``, free
+    conversions written ``spend 4c for 1q`` (also what the export writes for them);
+  - ``grouped``: ``(paid, gained)`` -> ``((faction, conversion, paid, gained), ...)``, several units
+    one faction pays at once, tried before the unit conversion;
+  - ``combined``: ``(paid, paid per unit, ((gained, per unit), ...))`` -> ``(faction, conversion)``,
+    a conversion the site writes with several gains (``spend 4pw for 1o,1c``);
+  - ``spends``: ``(paid, gained)`` or ``(paid, "*")`` -> ``fn(cost, gain)`` giving ``((action, args),
+    ...)`` (``cost``, ``gain``: :class:`.notation.Reward`): a decision the site writes as a spend;
+  - ``specials``: ``special`` text -> ``(action, keyword)`` or ``(action, keyword, {keyword: reason})``:
+    the action takes the argument (hex, track) of the command that follows, which must have
+    ``keyword``; a following command of a keyword of the third item is refused with that reason;
+  - ``builds``: site building -> ``((faction or None, action), ...)``, actions ``build B H`` may be
+    (hex), tried in order before the base's (``build_mine``, ``gaia_project``, ``upgrade``): the
+    first the rules accept is played;
+  - ``placements``: setup step -> the action a ``build`` is during it (hex);
+  - ``commands``: command keyword -> the action it plays with its argument (hex, track, faction,
+    destination; a main action when the rules tag it ``main``), or ``fn(command)`` giving
+    ``((action, args), ...)`` (arguments needing no map); replaces the base's translation;
+  - ``outcomes``: ``fn(record, ruleset)`` giving ``{chance label: [outcomes in order]}``, the
+    draws of the module's setup the record fixes;
+  - ``declines``: the word of ``decline WORD`` -> the optional decision it declines;
+  - ``declined_unless_written``: a decision -> the resource a ``spend`` pays when the line takes it;
+    declined by default (the site writes it only when taken);
+  - ``answered_ahead``: a decision -> the command keyword answering it further on the line (a
+    decision asked inside a multi-unit spend), else its first option;
+  - ``names``: our name of a federation token -> the site's (the final state);
+  - ``stone``: the per-player variable placing a token the rules count in its bowl and the site
+    shows apart (the record's ``brainstone``, the annotation ``brainstone: n``).
+
+  The 14 standard factions' contribution: ``boardrules_gaia_factions/replay.py``.
 * **Checks.** Every action is played with ``check=True`` (the engine's legality check); with
   ``strict=True`` the main action of each line is also asserted to be in
   ``game.legal_actions()``. At the end :func:`compare_final` lists every field of the record's
@@ -58,6 +97,7 @@ from boardrules.runtime import CHANCE, MAX_STEPS
 from . import geometry as G
 from . import notation as N
 from .records import Record, load_record
+from .replay_hooks import BUILDS, REPLAY_KEY, replay_notation  # noqa: F401  (REPLAY_KEY: docstring)
 from .site_options import check_site_options, site_module_options, site_modules
 
 GAME = "gaia-project"
@@ -67,24 +107,8 @@ TRACKS = {"terra": "terraforming", "nav": "navigation", "int": "intelligence", "
 TRACK_ORDER = ("terra", "nav", "int", "gaia", "eco", "sci")
 BUILDINGS = {"m": "mine", "ts": "ts", "lab": "lab", "PI": "pi", "ac1": "ac1", "ac2": "ac2"}
 FINAL_TILES = {"gaia": "gaia_planets", "sector": "sectors"}  # site name -> rules name where they differ
-# Free conversions: (paid resource, gained resource) -> (conversion, paid per unit, gained per unit).
-CONVERSIONS = {
-    ("pw", "c"): ("pw_c", 1, 1), ("pw", "o"): ("pw_ore", 3, 1), ("pw", "q"): ("pw_qic", 4, 1),
-    ("pw", "k"): ("pw_k", 4, 1), ("q", "o"): ("qic_ore", 1, 1), ("o", "t"): ("ore_token", 1, 1),
-    ("k", "c"): ("k_c", 1, 1), ("o", "c"): ("ore_c", 1, 1),
-    ("c", "q"): ("hh_qic", 4, 1), ("c", "o"): ("hh_ore", 3, 1), ("c", "k"): ("hh_k", 4, 1),
-    ("gf", "q"): ("baltaks_gf", 1, 1), ("t-a3", "k"): ("nevlas_k", 1, 1),
-}
-# Optional decisions the site's lines only mention when taken (Itars' and Terrans' Gaia phase).
-DECLINED_UNLESS_WRITTEN = ("itars_tech", "gaia_spend")
-# Conversions of several units at once that a faction pays differently (Nevlas PI: a bowl-III
-# token is 2 power; Taklons: the brainstone pays 3), tried before the unit conversion.
-GROUPED = {("pw", "c"): (("nevlas", "nevlas_c", 2, 2), ("taklons", "taklons_c", 3, 3)),
-           ("pw", "o"): (("nevlas", "nevlas_o", 6, 2),)}
-# Conversions the site writes with several gains: (cost resource, cost per unit, gains per unit)
-# -> (faction, conversion). Nevlas PI: 4pw (two bowl-III tokens) -> 1o + 1c (§4).
-COMBINED = {("pw", 4, (("o", 1), ("c", 1))): ("nevlas", "nevlas_oc")}
-# ``special`` reward text -> the tech tile whose action it is.
+# ``special`` reward text -> the tech tile whose action it is (the QIC academy's is ``q`` or
+# ``<n>c``, the boosters' ``step`` and ``range+3``; the modules' in their contributions).
 TECH_SPECIALS = {"4pw": "tech9", "3k": "advtech13", "3o": "advtech11", "q,5c": "advtech3"}
 
 
@@ -204,14 +228,11 @@ class Replayer:
         self.strict = strict
         self.check = check
         self.game = new_replay_game(record, lenient, max_steps)
+        self.notation = replay_notation(self.game.ruleset.modules)
         self.gmap = record.build_map()
         self.outcomes = {k: list(v) for k, v in setup_outcomes(record).items()}
-        self.random_factions = "random-factions" in self.game.ruleset.modules
-        self.auction = "auction" in self.game.ruleset.modules
-        if self.random_factions:  # the board dealt to each seat: its faction's home planet
-            ents = self.game.ruleset.entities
-            self.outcomes["board"] = list(record.setup.dealt_boards) or \
-                [ents[f.replace("-", "_")].fields["home"] for f in record.factions]
+        for outcomes in self.notation.outcomes:  # chance draws of the modules' setup
+            self.outcomes.update(outcomes(record, self.game.ruleset))
         self.tiles = dict(record.setup.tiles.tech)
         self.tiles.update(record.setup.tiles.adv_tech)
         self.income_plan: dict[int, list] = {}
@@ -268,11 +289,13 @@ class Replayer:
                 if d.label == "income":
                     self._play(Action(d.player, "income", (self._income_choice(d),)))
                     continue
-                if d.label == "brainstone":
-                    self._play(Action(d.player, "brainstone", (self._brainstone_choice(d),)))
+                keyword = self.notation.answered_ahead.get(d.label)
+                if keyword is not None:
+                    self._play(Action(d.player, d.label, (self._answer_ahead(d, keyword),)))
                     continue
-                if d.label in DECLINED_UNLESS_WRITTEN and d.optional and not (
-                        d.player == action.player and self._gaia_spend_ahead()):
+                paid = self.notation.declined_unless_written.get(d.label)
+                if paid is not None and d.optional and not (
+                        d.player == action.player and self._spend_ahead(paid)):
                     self._play(Action(d.player, d.label, ()))
                     continue
                 who = self.record.factions[d.player] if d.player >= 0 else "chance"
@@ -299,23 +322,36 @@ class Replayer:
             raise ReplayError(f"income {want} is not among the items left ({_short(d.options)})")
         return d.options[0]
 
-    def _gaia_spend_ahead(self) -> bool:
-        """Whether the rest of the line spends Gaia-area tokens (``spend 4tg for …``)."""
-        return any(isinstance(c, N.Spend) and c.cost[0].resource == "tg"
+    def _spend_ahead(self, paid: str) -> bool:
+        """Whether the rest of the line spends resource ``paid`` (``spend 4tg for …``)."""
+        return any(isinstance(c, N.Spend) and c.cost[0].resource == paid
                    for c in self.cmds[self.cmd_index + 1:])
 
-    def _brainstone_choice(self, d):
-        """A brainstone decision the line does not answer where the rules ask it (a ``spend`` of
-        several units is several conversions): the line's next ``brainstone`` command if it is a
-        choice here (then consumed), else the first option."""
+    def _answer_ahead(self, d, keyword: str):
+        """A decision (``answered_ahead``) the line does not answer where the rules ask it (a
+        ``spend`` of several units is several conversions): the argument of the line's next
+        ``keyword`` command if it is a choice here (then consumed), else the first option."""
         for j in range(self.cmd_index + 1, len(self.cmds)):
             c = self.cmds[j]
-            if isinstance(c, N.Brainstone) and j not in self.consumed:
-                if c.dest in d.options:
+            if c.keyword == keyword and j not in self.consumed:
+                answer = self._argument(c)
+                if answer in d.options:
                     self.consumed.add(j)
-                    return c.dest
+                    return answer
                 break
         return d.options[0]
+
+    def _argument(self, c: N.Command):
+        """The rules' argument a command names: its hex, research track, faction or destination."""
+        if isinstance(c, (N.ChooseFaction, N.Bid)):
+            return c.faction.replace("-", "_")
+        if isinstance(c, (N.Build, N.SwapPI, N.LostPlanet)):
+            return self.hex(c.hex)
+        if isinstance(c, N.Up):
+            return TRACKS[c.track]
+        if isinstance(c, N.Brainstone):
+            return c.dest
+        raise ReplayError(f"no argument in '{c}'")
 
     def _income(self, p: int) -> None:
         """An ``income`` command of ``p``: the next item of the plan, when the rules ask for it
@@ -334,10 +370,10 @@ class Replayer:
         """The bowls the site's ``using area1: a, area2: b`` annotation names, else the default."""
         if self.using:
             want = list(self.using.pop(0))
-            # `brainstone: 1` is the Taklons brainstone paid from the bowl it is in (the rules
+            # `brainstone: 1` is the contribution's stone paid from the bowl it is in (the rules
             # count it as a token of that bowl; cases/gaia random-4p-4032 move 35)
             stone = want.pop()
-            place = brainstone(self.game, d.player)
+            place = brainstone(self.game, d.player, self.notation.stone)
             if stone and place in AREAS[:3]:
                 want[AREAS.index(place)] += stone
             want = tuple(want)
@@ -374,7 +410,7 @@ class Replayer:
     def act(self, action: Action, main: bool = False) -> None:
         self.settle(action)
         self._play(action, main)
-        if main or action.name in ("tile", "itars_tech"):
+        if main or action.name == "tile":
             self.follow = True
 
     def _settled_quiet(self, action: Action) -> bool:
@@ -416,29 +452,22 @@ class Replayer:
         c = cmds[i]
         nxt = cmds[i + 1] if i + 1 < len(cmds) else None
         A = lambda name, *args: Action(p, name, tuple(args))  # noqa: E731
-        if isinstance(c, N.ChooseFaction):
-            name = "auction_faction" if self.auction else "pick_side" if self.random_factions else "pick_faction"
-            self.act(A(name, c.faction.replace("-", "_")), True)
-        elif isinstance(c, N.Bid) and self.auction:  # module auction: the faction, then the VP
-            self.act(A("auction_faction", c.faction.replace("-", "_")), True)
-            self.act(A("bid_amount", c.amount))
+        if c.keyword in self.notation.commands:  # a module's translation (before the base's)
+            how = self.notation.commands[c.keyword]
+            if isinstance(how, str):
+                self.act(A(how, self._argument(c)), self._is_main(how))
+            else:
+                for name, args in how(c):
+                    self.act(A(name, *args), self._is_main(name))
+        elif isinstance(c, N.ChooseFaction):
+            self.act(A("pick_faction", self._argument(c)), True)
         elif isinstance(c, N.ChooseBooster):
             self.act(A("pick_booster", c.booster), True)
         elif isinstance(c, N.Build):
-            h = self.hex(c.hex)
-            if self._in_step("mines", "extra_mines", "ivits_pi"):
-                self.act(A("place_pi" if c.building == "PI" else "place_mine", h), True)
-            elif c.building == "m":
-                self.act(A("build_mine", h), True)
-            elif c.building == "gf":
-                self.act(A("gaia_project", h), True)
-            elif c.building == "sp":
-                self.act(A("ivits_station", h), True)
-            else:
-                self.act(A("upgrade", h, BUILDINGS[c.building]), True)
+            self._build(p, c)
         elif isinstance(c, N.Up):
             if self.follow:
-                # the research step granted by the command before (a tech tile, Firaks' downgrade)
+                # the research step granted by the command before (a tech tile, a module's action)
                 if self._settled_pending(A("step_on", TRACKS[c.track])) != "step_on":
                     raise ReplayError(f"'up {c.track}' but no research step is offered here")
                 self._play(A("step_on", TRACKS[c.track]))
@@ -474,20 +503,16 @@ class Replayer:
         elif isinstance(c, N.Charge):
             self._charge(p, c)
         elif isinstance(c, N.Decline):
-            if c.what == "tech":
-                self.act(A("itars_tech"))
+            if c.what in self.notation.declines:
+                self.act(A(self.notation.declines[c.what]))
             elif c.what in (None, "up") and self._settled_pending(A("step_on")) == "step_on":
-                # the research step after a tech tile (or Firaks' downgrade) declined (§6);
+                # the research step after a tech tile (or a module's action) declined (§6);
                 # `decline up` answers only that decision, never a power charge
                 self.act(A("step_on"))
             elif c.what == "up":
                 raise ReplayError("'decline up' but no research step is offered here")
             else:
                 self.act(A("leech"))
-        elif isinstance(c, N.Brainstone):
-            self.act(A("brainstone", c.dest))
-        elif isinstance(c, N.SwapPI):
-            self.act(A("ambas_swap", self.hex(c.hex)), True)
         elif isinstance(c, N.Income):
             self._income(p)
         elif isinstance(c, N.EndTurn):
@@ -495,6 +520,35 @@ class Replayer:
         else:
             raise ReplayError(f"no translation for '{c}'")
         return i + 1
+
+    def _is_main(self, name: str) -> bool:
+        action = self.game.ruleset.actions.get(name)
+        return action is not None and "main" in action.tags
+
+    def _build(self, p: int, c: N.Build) -> None:
+        """``build B H``: a placement in a setup step (``placements``), else the first action the
+        rules accept of the contributed ones for the player's faction (``builds``) and the base's
+        (:data:`.replay_hooks.BUILDS`, else an upgrade)."""
+        h = self.hex(c.hex)
+        if not self.game.state.pending and self._step().name in self.notation.placements:
+            self.act(Action(p, self.notation.placements[self._step().name], (h,)), True)
+            return
+        faction = self.record.factions[p]
+        tries = [Action(p, name, (h,)) for who, name in self.notation.builds.get(c.building, ())
+                 if who in (None, faction)]
+        if c.building in BUILDS:
+            tries.append(Action(p, BUILDS[c.building], (h,)))
+        elif c.building in BUILDINGS:
+            tries.append(Action(p, "upgrade", (h, BUILDINGS[c.building])))
+        if not tries:
+            raise ReplayError(f"no translation for '{c}'")
+        for k, action in enumerate(tries):
+            try:
+                self.act(action, True)
+                return
+            except ReplayError:
+                if k == len(tries) - 1:
+                    raise
 
     def _federation_code(self, p: int, c: N.Federation) -> str:
         """The rules' name of the federation a site line lists: some lines name only the
@@ -517,15 +571,16 @@ class Replayer:
         if len(c.offer) == 1:
             self.act(Action(p, "leech", (pw[0] if pw else 0,)))
             return
-        # Taklons PI: the token before ("1t,4pw") or after ("4pw,1t") the charge
-        token_first = c.offer[0].resource == "t"
+        # a charge with something more (a token before, "1t,4pw", or after, "4pw,1t"): the
+        # offer whose items come in that order (the rules write the charge as a number)
+        other_first = c.offer[0].resource != "pw"
         probe = Action(p, "leech", ())
         self.settle(probe)
         d = self.game.state.pending[0] if self.game.state.pending else None
         if d is None or d.player != p or d.label != "leech":
             raise ReplayError("no power charge offer to answer")
         for o in d.options:
-            if isinstance(o, tuple) and (o[0] == "1t") == token_first:
+            if isinstance(o, tuple) and isinstance(o[0], str) == other_first:
                 self._play(Action(p, "leech", (o,)))
                 return
         raise ReplayError(f"'charge {N.format_rewards(c.offer)}' is not an offer here ({_short(d.options)})")
@@ -539,19 +594,13 @@ class Replayer:
         st = self.game.state
         return st.pending[0].label if st.pending and st.pending[0].player == p else None
 
-    def _in_step(self, *names) -> bool:
-        st = self.game.state
-        if st.pending:
-            return False
-        return self._step().name in names
-
     def _special(self, p: int, c: N.Special, cmds: list, i: int) -> int:
         A = lambda name, *args: Action(p, name, tuple(args))  # noqa: E731
         text = N.format_rewards(c.rewards)
         nxt = cmds[i + 1] if i + 1 < len(cmds) else None
         if text in TECH_SPECIALS:
             self.act(A("tech_action", TECH_SPECIALS[text]), True)
-        elif text in ("q", "4c"):
+        elif text == "q" or re.fullmatch(r"\d+c", text):  # the QIC academy (QIC or credits)
             self.act(A("academy_qic"), True)
         elif text in ("step", "range+3"):
             if not isinstance(nxt, N.Build):
@@ -559,31 +608,15 @@ class Replayer:
             h = self.hex(nxt.hex)
             self.act(A("booster_gaia_project" if nxt.building == "gf" else "booster_mine", h), True)
             return i + 2
-        elif text == "space-station":
-            if not isinstance(nxt, N.Build):
-                raise ReplayError("special space-station without the station")
-            self.act(A("ivits_station", self.hex(nxt.hex)), True)
-            return i + 2
-        elif text == "up-lowest":
-            if isinstance(nxt, N.Decline):
-                # the site's engine lets the Bescods decline their own action's step; the rules
-                # keep it illegal: an action without effect (gaia-project.md §12.9, §13)
-                raise ReplayError("Bescods' up-lowest with its step declined is an action without "
-                                  "effect (gaia-project.md §12.9): the rules refuse it, the site's "
-                                  "engine allows it")
-            if not isinstance(nxt, N.Up):
-                raise ReplayError("special up-lowest without the track")
-            self.act(A("bescods_research", TRACKS[nxt.track]), True)
-            return i + 2
-        elif text == "swap-PI":
-            if not isinstance(nxt, N.SwapPI):
-                raise ReplayError("special swap-PI without the hex")
-            self.act(A("ambas_swap", self.hex(nxt.hex)), True)
-            return i + 2
-        elif text == "down-lab":
-            if not isinstance(nxt, N.Build):
-                raise ReplayError("special down-lab without the lab")
-            self.act(A("firaks_downgrade", self.hex(nxt.hex)), True)
+        elif text in self.notation.specials:
+            # a module's action, on the command that follows (whose argument it takes)
+            name, keyword, *more = self.notation.specials[text]
+            refusals = more[0] if more else {}
+            if nxt is not None and nxt.keyword in refusals:
+                raise ReplayError(refusals[nxt.keyword])
+            if nxt is None or nxt.keyword != keyword:
+                raise ReplayError(f"special {text} without the '{keyword}' command it is for")
+            self.act(A(name, self._argument(nxt)), True)
             return i + 2
         else:
             raise ReplayError(f"no translation for 'special {text}'")
@@ -596,20 +629,19 @@ class Replayer:
         if len(c.cost) != 1 or len(c.gain) != 1:
             raise ReplayError(f"no translation for the combined conversion '{c}'")
         cost, gain = c.cost[0], c.gain[0]
-        if cost.resource == "tg" and gain.resource == "tech":
-            self.act(Action(p, "itars_tech", (4,)))
+        spends = self.notation.spends
+        decide = spends.get((cost.resource, gain.resource)) or spends.get((cost.resource, "*"))
+        if decide is not None:  # a module's decision written as a spend (a Gaia-phase choice)
+            for name, args in decide(cost, gain):
+                self.act(Action(p, name, tuple(args)))
             return
-        if cost.resource == "tg":  # Terrans PI in the Gaia phase: one decision per unit gained
-            for _ in range(gain.amount):
-                self.act(Action(p, "gaia_spend", (f"1{gain.resource}",)))
-            return
-        conv = CONVERSIONS.get((cost.resource, gain.resource))
+        conv = self.notation.conversions.get((cost.resource, gain.resource))
         if conv is None:
             raise ReplayError(f"no conversion for '{c}'")
         name, per_cost, per_gain = conv
         n_cost, n_gain = cost.amount, gain.amount
         faction = self.record.factions[p]
-        for who, gname, g_cost, g_gain in GROUPED.get((cost.resource, gain.resource), ()):
+        for who, gname, g_cost, g_gain in self.notation.grouped.get((cost.resource, gain.resource), ()):
             while who == faction and n_cost >= g_cost and n_gain >= g_gain:
                 try:
                     self.act(Action(p, "convert", (gname,)))
@@ -625,11 +657,11 @@ class Replayer:
 
     def _combined(self, p: int, c: N.Spend) -> None:
         """A conversion with several gains (``spend 4pw for 1o,1c``): whole units of a
-        :data:`COMBINED` conversion of the player's faction."""
+        combined conversion of the player's faction (the contributions' ``combined``)."""
         cost = c.cost[0]
         faction = self.record.factions[p]
         gains = sorted((g.resource, g.amount) for g in c.gain)
-        for (res, per_cost, per_gain), (who, name) in COMBINED.items():
+        for (res, per_cost, per_gain), (who, name) in self.notation.combined.items():
             n = cost.amount // per_cost
             if (res == cost.resource and who == faction and n > 0 and n * per_cost == cost.amount
                     and gains == sorted((r, a * n) for r, a in per_gain)):
@@ -668,20 +700,22 @@ def power_after(raw_line: str) -> tuple[int, ...] | None:
 AREAS = ("area1", "area2", "area3", "gaia")
 
 
-def bowls(game: Game, p: int) -> tuple[int, ...]:
-    """Power tokens in bowls I/II/III and the Gaia area, the Taklons brainstone not counted
-    (the rules count it as a token of its bowl; the site shows it apart)."""
+def bowls(game: Game, p: int, stone: str | None = None) -> tuple[int, ...]:
+    """Power tokens in bowls I/II/III and the Gaia area, the token the variable ``stone`` places
+    not counted (a contribution's ``stone``: the rules count it as a token of its bowl; the site
+    shows it apart as the ``brainstone``)."""
     v = game.state.values
     out = [v.get(("r", k, p), 0) for k in ("bowl1", "bowl2", "bowl3", "gaia_power")]
-    brain = v.get(("v", "brain", p))
-    if brain in AREAS:
-        out[AREAS.index(brain)] -= 1
+    where = brainstone(game, p, stone)
+    if where in AREAS:
+        out[AREAS.index(where)] -= 1
     return tuple(out)
 
 
-def brainstone(game: Game, p: int) -> str | None:
-    brain = game.state.values.get(("v", "brain", p))
-    return None if brain in (None, "none") else brain
+def brainstone(game: Game, p: int, stone: str | None = None) -> str | None:
+    """Where the token of the variable ``stone`` is (``area1`` … ``discard``), None without one."""
+    where = game.state.values.get(("v", stone, p)) if stone else None
+    return None if where in (None, "none") else where
 
 
 # ---- final state ---------------------------------------------------------------------------------
@@ -700,6 +734,7 @@ def final_state(game: Game, record: Record) -> list[dict]:
 
     slot_of = {tile: pos for pos, tile in record.setup.tiles.tech.items()}
     slot_of.update({tile: pos for pos, tile in record.setup.tiles.adv_tech.items()})
+    stone = replay_notation(rs.modules).stone
     out = []
     for p in range(game.players):
         built = {k: var("built", p, b) or 0 for k, b in BUILDINGS.items()}
@@ -710,13 +745,13 @@ def final_state(game: Game, record: Record) -> list[dict]:
                        for t in (*record.setup.tiles.tech.values(), *record.setup.tiles.adv_tech.values())
                        if var("has_tech", p, t))
         feds = []
-        for t in ("fed1", "fed2", "fed3", "fed4", "fed5", "fed6", "fed_gleens"):
+        for t in rs.by_kind.get("fedtoken", ()):
             feds += [t] * (var("fed_held", p, t) or 0)
         out.append({
             "vp": r("vp", p), "credits": r("credits", p), "ore": r("ore", p),
             "knowledge": r("knowledge", p), "qic": r("qic", p),
-            "power": bowls(game, p),
-            "brainstone": brainstone(game, p),
+            "power": bowls(game, p, stone),
+            "brainstone": brainstone(game, p, stone),
             "research": {k: v.get(("t", TRACKS[k], p), 0) for k in TRACK_ORDER},
             "buildings": built,
             "gaiaformers": r("gaiaformers", p) + gf_map + r("gf_resting", p),
@@ -729,12 +764,14 @@ def final_state(game: Game, record: Record) -> list[dict]:
     return out
 
 
-def record_final(record: Record) -> list[dict]:
-    """The record's ``final`` in the shape of :func:`final_state`."""
+def record_final(record: Record, names: dict[str, str] | None = None) -> list[dict]:
+    """The record's ``final`` in the shape of :func:`final_state`; ``names``: our name of a
+    federation token -> the site's where they differ (the contributions' ``names``)."""
+    ours = {site: name for name, site in (names or {}).items()}
     out = []
     for pf in record.final.players:
         b = {k: pf.buildings.get(k, 0) for k in (*BUILDINGS, "gf", "sp")}
-        feds = sorted("fed_gleens" if f.tile == "gleens" else f.tile for f in pf.federations)
+        feds = sorted(ours.get(f.tile, f.tile) for f in pf.federations)
         out.append({
             "vp": pf.vp, "credits": pf.credits, "ore": pf.ore, "knowledge": pf.knowledge,
             "qic": pf.qic,
@@ -755,7 +792,8 @@ def record_final(record: Record) -> list[dict]:
 def compare_final(game: Game, record: Record) -> tuple[str, ...]:
     """Every field of the record's final state that the game does not have, as text."""
     diffs = []
-    ours, theirs = final_state(game, record), record_final(record)
+    names = replay_notation(game.ruleset.modules).names
+    ours, theirs = final_state(game, record), record_final(record, dict(names))
     for p, (a, b) in enumerate(zip(ours, theirs)):
         for k in b:
             if a[k] != b[k]:
@@ -809,12 +847,12 @@ def _replay(record: Record, strict: bool, check: bool, lenient: bool, max_steps:
             want = power_after(raw)
             gaia_phase = all(isinstance(c, N.Spend) and c.cost[0].resource == "tg" for c in lines[i].commands)
             seat = rp.seat(lines[i])
-            # (a question of the actor still open, e.g. the Taklons brainstone of the income that
+            # (a question of the actor still open, e.g. where a brainstone goes in the income that
             # the line's pass started: the site logs its effects with the answer, on a later line)
             asked = any(d.player == seat for d in rp.game.state.pending)
             if want is not None and not isinstance(lines[i].commands[0], N.Income) and not gaia_phase \
                     and not asked:
-                have = bowls(rp.game, seat)
+                have = bowls(rp.game, seat, rp.notation.stone)
                 if have != want:
                     power_log = f"move {n_lead + i} {raw!r}: bowls {have} != logged {want}"
     seconds = time.perf_counter() - t0

@@ -3,6 +3,8 @@ for :func:`boardrules_gaia.export.export_game` (the module's ``ModuleSpec.extras
 
 from __future__ import annotations
 
+from .replay import FED_NAMES
+
 EXPORT_KEY = "gaia-project.export"   # boardrules_gaia.export.EXPORT_KEY (imported lazily: heavy)
 
 
@@ -34,7 +36,7 @@ EXPORT = {EXPORT_KEY: {
     },
     "own_lines": ("itars_tech", "gaia_spend"),
     "turn_ends": ("place_pi",),
-    "names": {"fed_gleens": "gleens"},
+    "names": FED_NAMES,
 }}
 
 

@@ -38,7 +38,10 @@ class Record:
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, **_converter.unstructure(self)}
 
-    def dumps(self) -> str:
+    def dumps(self, compact: bool = False) -> str:
+        """JSON text, indented (``compact``: on one line without spaces)."""
+        if compact:
+            return json.dumps(self.to_json(), separators=(",", ":"))
         return json.dumps(self.to_json(), indent=1)
 
     @classmethod

@@ -24,6 +24,8 @@ from .lang import ast as A
 from .lang.backends import Compiler, Interpreter
 from .lang.checker import Checker
 from .lang.diagnostics import Diagnostic
+from .lang.guards import Guard, Guards
+from .lang.inert import Inert
 from .lang.merge import Layer, merge
 from .lang.parser import parse_text
 from .lang.semantics import BlockFn, ExprFn, Key, Value
@@ -57,6 +59,8 @@ class TriggerFn:
     body: BlockFn
     entity: str | None
     source: str
+    node: A.Block | None = None  # the body's statements (lang/inert.py)
+    cond_node: A.Expr | None = None  # the condition's expression (lang/inert.py)
 
 
 @attrs.frozen
@@ -131,6 +135,7 @@ class Ruleset:
                 if body is not None:
                     self._slots[(e.name, slot)] = backend.block(body)
         self._action_bodies = {n: backend.block(a.body) for n, a in self.actions.items()}
+        self.param_names = {n: tuple(prm.name for prm in a.params) for n, a in self.actions.items()}
         self.param_domains = {n: tuple(backend.expr(prm.domain) for prm in a.params)
                               for n, a in self.actions.items()}
         self.param_wheres = {n: tuple(backend.expr(prm.where) for prm in a.params)
@@ -141,11 +146,13 @@ class Ruleset:
         by_event: dict[str, list[TriggerFn]] = {}
         for t in p.triggers:
             by_event.setdefault(t.event, []).append(TriggerFn(
-                t.event, t.names, backend.expr(t.cond), backend.block(t.body), t.entity, t.source))
+                t.event, t.names, backend.expr(t.cond), backend.block(t.body), t.entity, t.source, t.body, t.cond))
         self.triggers_by_event = {k: tuple(v) for k, v in by_event.items()}
         self.stages = self._compile_flow(p.flow, backend)
         self.resources = {n: attrs.evolve(r, cap=_cap_fn(self.caps[n]) if n in self.caps else None)
                           for n, r in p.resources.items()}
+        self.guards = Guards(self, backend, Inert(self, {n: r.cap for n, r in p.resources.items()
+                                                          if r.cap is not None}))
 
     # ---- construction helpers ----
     def _register_blocks(self, p: Program) -> None:
@@ -233,6 +240,10 @@ class Ruleset:
 
     def action_body(self, name: str) -> BlockFn:
         return self._action_bodies[name]
+
+    def action_guard(self, name: str) -> Guard | None:
+        """The guard of action ``name``'s body (lang/guards.py), None when it has none."""
+        return self.guards.action(name)
 
     def default_of(self, key: Key) -> Value:
         if key[0] == "v" or key[0] == "c":

@@ -6,19 +6,17 @@
 Game ``i`` of a simulation uses seed ``first_seed + i`` for chance and its bots (each seat's
 bot is seeded from it), so every game is reproducible alone; each row keeps the game's record
 (JSON), so :func:`boardrules.load_game` replays any of them. Games run in a process pool by
-default, or on a Ray cluster (``backend="ray"``, the optional extra ``boardrules[ray]``). A task
-is a small :class:`GameTask` (no ruleset or state: each worker builds and caches the ruleset).
+default, or on a Ray cluster (``backend="ray"``, the optional extra ``boardrules[ray]``): each
+worker gets the ruleset once, then only seeds, in chunks (:mod:`boardrules.simulate_pool`).
 """
 
 from __future__ import annotations
 
 import csv
-import json
 import math
 import os
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -82,40 +80,54 @@ def player_role(game: Game, player: int) -> str | None:
 
 def run_game(task: GameTask) -> Row:
     """Play ``task``'s game to its end; return its row: ``seed``, ``players``, ``actions``
-    (record length), ``rounds``, ``seconds``, ``winners`` (seats, 0-based), per seat
-    ``scores``, ``roles`` and ``ranks`` (1 = first; shared places share a rank), ``bots`` and
-    ``record`` (the game's JSON record). Exceptions propagate (a game that cannot end is a bug)."""
-    start = time.perf_counter()
-    g = Game(task.ruleset, task.players, task.seed)
-    bots = seat_bots(task.bots, task.players, task.seed)
-    play_out(g, bots, max_actions=task.max_actions)
-    ranks = [0] * task.players
+    (record length), ``rounds``, ``seconds`` (wall clock) and ``cpu`` (CPU seconds of this
+    process), ``winners`` (seats, 0-based), per seat ``scores``, ``roles`` and ``ranks`` (1 =
+    first; shared places share a rank), ``bots`` and ``record`` (the game's JSON record,
+    compact). Exceptions propagate (a game that cannot end is a bug)."""
+    return _play(task.ruleset, task.players, task.seed, task.bots, task.max_actions)
+
+
+def _play(ruleset: Ruleset, players: int, seed: int, bot_specs: tuple[str, ...],
+          max_actions: int) -> Row:
+    start, cpu = time.perf_counter(), time.process_time()
+    g = Game(ruleset, players, seed)
+    bots = seat_bots(bot_specs, players, seed)
+    play_out(g, bots, max_actions=max_actions)
+    ranks = [0] * players
     place = 1
     ranking = g.ranking()
     for group in ranking:
         for p in group:
             ranks[p] = place
         place += len(group)
-    return {
-        "seed": task.seed, "players": task.players, "actions": len(g.record.actions),
+    row = {
+        "seed": seed, "players": players, "actions": len(g.record.actions),
         "rounds": g.state.values.get(("f", "round"), 0),
-        "seconds": round(time.perf_counter() - start, 3),
         "winners": list(ranking[0]),
         "scores": [s["total"] for s in g.scores()],
-        "roles": [player_role(g, p) for p in range(task.players)],
+        "roles": [player_role(g, p) for p in range(players)],
         "ranks": ranks,
         "bots": [b.name for b in bots],
-        "record": json.dumps(json.loads(g.save()), separators=(",", ":")),
+        "record": g.save(compact=True),
     }
+    del g, bots   # (freeing the game is part of its cost)
+    row["seconds"] = round(time.perf_counter() - start, 3)
+    row["cpu"] = round(time.process_time() - cpu, 6)
+    return row
 
 
 def run_tasks(tasks: Iterable[GameTask], *, workers: int = 0, backend: str = "process",
-              on_result: Callable[[Row], object] | None = None) -> list[Row]:
+              on_result: Callable[[Row], object] | None = None, chunksize: int = 0,
+              start_method: str | None = None) -> list[Row]:
     """Run ``tasks`` (:class:`GameTask`) and return their rows in task order. ``workers``:
     processes (0: one per CPU; 1: in this process); ``backend``: ``process`` or ``ray`` (the
     running Ray cluster, else a local one with ``workers`` CPUs); ``on_result(row)`` is called
-    as each game ends. Raises ``ValueError`` for an unknown backend and ``ImportError`` naming
-    the extra to install when Ray is missing."""
+    as each game ends. ``chunksize``: games per message to a worker (0: chosen from the games'
+    measured CPU time, see :mod:`boardrules.simulate_pool`); ``start_method``: how pool
+    workers start (``fork``, ``forkserver`` or ``spawn``; default ``fork`` where the platform
+    has it safely, Linux, else the platform's default). Raises ``ValueError`` for an unknown
+    backend or start method and ``ImportError`` naming the extra to install when Ray is
+    missing."""
     tasks = list(tasks)
     workers = workers or os.cpu_count() or 1
     rows: list[Row] = [{} for _ in tasks]
@@ -125,46 +137,30 @@ def run_tasks(tasks: Iterable[GameTask], *, workers: int = 0, backend: str = "pr
         if on_result is not None:
             on_result(row)
 
-    if backend == "ray":
-        _run_ray(tasks, workers, done)
-    elif backend != "process":
+    if backend not in ("process", "ray"):
         raise ValueError(f"no backend {backend!r}: choose process or ray")
-    elif workers == 1 or len(tasks) <= 1:
+    if backend == "process" and (workers == 1 or len(tasks) <= 1):
         for i, t in enumerate(tasks):
             done(i, run_game(t))
-    else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-            futures = {pool.submit(run_game, t): i for i, t in enumerate(tasks)}
-            for f in as_completed(futures):
-                done(futures[f], f.result())
+        return rows
+    from .simulate_pool import run_pool
+    run_pool(tasks, workers, backend, done, chunksize=chunksize, start_method=start_method)
     return rows
 
 
-def _run_ray(tasks: list[GameTask], workers: int, done: Callable[[int, Row], None]) -> None:
-    try:
-        import ray
-    except ImportError:
-        raise ImportError('the ray backend needs Ray: pip install "boardrules[ray]"') from None
-    if not ray.is_initialized():
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(run_game)
-    pending = {remote.remote(t): i for i, t in enumerate(tasks)}
-    while pending:
-        ready, _ = ray.wait(list(pending), num_returns=1)
-        for ref in ready:
-            done(pending.pop(ref), ray.get(ref))
-
-
 def simulate(spec: SimulationSpec, *, workers: int = 0, backend: str = "process",
-             on_result: Callable[[Row], object] | None = None) -> list[Row]:
-    """Play every game of ``spec``; return the rows (see :func:`run_game`) in seed order."""
-    return run_tasks(spec.tasks(), workers=workers, backend=backend, on_result=on_result)
+             on_result: Callable[[Row], object] | None = None, chunksize: int = 0,
+             start_method: str | None = None) -> list[Row]:
+    """Play every game of ``spec``; return the rows (see :func:`run_game`) in seed order.
+    The keywords are :func:`run_tasks`'s."""
+    return run_tasks(spec.tasks(), workers=workers, backend=backend, on_result=on_result,
+                     chunksize=chunksize, start_method=start_method)
 
 
 # ---- results -------------------------------------------------------------------------------
 
 COLUMNS = ("seed", "players", "seat", "role", "bot", "score", "rank", "won", "actions", "rounds",
-           "seconds", "record")
+           "seconds", "cpu", "record")
 
 
 def seat_rows(rows: Iterable[Row]) -> list[Row]:
@@ -177,7 +173,7 @@ def seat_rows(rows: Iterable[Row]) -> list[Row]:
                         "role": r["roles"][p] or "", "bot": r["bots"][p], "score": r["scores"][p],
                         "rank": r["ranks"][p], "won": int(p in r["winners"]),
                         "actions": r["actions"], "rounds": r["rounds"], "seconds": r["seconds"],
-                        "record": r["record"] if p == 0 else ""})
+                        "cpu": r.get("cpu", 0.0), "record": r["record"] if p == 0 else ""})
     return out
 
 
@@ -215,6 +211,7 @@ def read_results(path: str | Path) -> list[Row]:
         for k in ("seed", "players", "seat", "score", "rank", "won", "actions", "rounds"):
             r[k] = int(r[k])
         r["seconds"] = float(r["seconds"])
+        r["cpu"] = float(r.get("cpu") or 0.0)   # (files written before the column was added lack it)
     return rows
 
 

@@ -16,7 +16,8 @@ from rich.table import Table
 from .bots import DEFAULT_BOT, seat_bots
 from .errors import BoardrulesError, RulesError
 from .ruleset import build_ruleset
-from .simulate import Row, SimulationSpec, seat_rows, simulate, summarise, task_bytes, write_results
+from .simulate import Row, SimulationSpec, seat_rows, simulate, summarise, write_results
+from .simulate_pool import wire_bytes
 
 console = Console()
 err_console = Console(stderr=True)
@@ -39,6 +40,9 @@ def simulate_command(
                                                f"pN=BOT for seat N; repeatable (default {DEFAULT_BOT})"),
         workers: int = typer.Option(0, "--workers", "-w", min=0, help="processes (0: one per CPU)"),
         backend: str = typer.Option("process", help="process (a local pool) or ray"),
+        start_method: Optional[str] = typer.Option(
+            None, help="how pool workers start: fork (the default on Linux: workers inherit the "
+                       "built ruleset), forkserver or spawn (each worker builds it once)"),
         out: Optional[Path] = typer.Option(None, help="results file (.csv, or .parquet with pyarrow); "
                                                       "default out/sim-GAME-Pp-seedS-N.csv"),
         quiet: bool = typer.Option(False, help="no progress bar")) -> None:
@@ -63,13 +67,18 @@ def simulate_command(
     stem = Path(game).stem if texts else game
     out = out or Path("out") / f"sim-{stem}-{players}p-seed{seed}-{games}.csv"
     start = time.perf_counter()
+    # redrawn as games end, with no refresh thread: pool workers are forked from this process
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=quiet,
-                  transient=True) as progress:
+                  transient=True, auto_refresh=False) as progress:
         task = progress.add_task(f"{rs.title}: {games} games", total=games)
+
+        def advance(row: Row) -> None:
+            progress.advance(task)
+            progress.refresh()
         try:
-            rows = simulate(spec, workers=workers, backend=backend,
-                            on_result=lambda row: progress.advance(task))
+            rows = simulate(spec, workers=workers, backend=backend, on_result=advance,
+                            start_method=start_method)
         except (ImportError, ValueError) as err:
             _fail(str(err))
     elapsed = time.perf_counter() - start
@@ -81,8 +90,9 @@ def simulate_command(
                 written.append(write_results(rows, out.with_suffix(".parquet")))
     except (OSError, ImportError) as err:
         _fail(f"cannot write the results to {out}: {err}")
-    console.print(f"{games} games in {elapsed:.1f} s ({games / elapsed:.2f} games/s, "
-                  f"{backend}, {task_bytes(spec.tasks()[0])} bytes per task) · results: "
+    sent = wire_bytes(spec.tasks(), rows)
+    console.print(f"{games} games in {elapsed:.1f} s ({games / elapsed:.2f} games/s, {backend}; "
+                  f"{sent['task']:.0f} bytes per task, {sent['result']:.0f} per result) · results: "
                   + ", ".join(map(str, written)), soft_wrap=True)
 
 

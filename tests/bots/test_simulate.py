@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 from typer.testing import CliRunner
 
@@ -22,7 +23,7 @@ def _spec(games=4, **kw):
 
 
 def _stable(rows):
-    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+    return [{k: v for k, v in r.items() if k not in ("seconds", "cpu")} for r in rows]
 
 
 def test_pool_and_single_process_give_the_same_games():
@@ -141,3 +142,48 @@ def test_play_with_bots_per_seat(tmp_path):
     assert result.exit_code == 0, result.output
     bad = runner.invoke(app, ["play", "harvest", "--players", "3", "--bot", "p4=greedy"])
     assert bad.exit_code == 1 and "not a seat" in bad.output
+
+
+def test_chunks_and_start_methods_give_the_same_games():
+    """Games sent three to a message, or to workers started by forkserver (which rebuild the
+    ruleset from its recipe once each), are the same games as in this process."""
+    import multiprocessing
+    spec = _spec(games=5)
+    alone = _stable(simulate(spec, workers=1))
+    assert _stable(simulate(spec, workers=2, chunksize=3)) == alone
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        assert _stable(simulate(spec, workers=2, start_method="forkserver")) == alone
+    with pytest.raises(ValueError, match="no start method 'telepathy'"):
+        simulate(spec, workers=2, start_method="telepathy")
+
+
+def test_automatic_chunks():
+    from boardrules.simulate_pool import CHUNK_SECONDS, chunk_size
+    assert chunk_size(0.0, 0, 1000, 2) == 1                 # nothing measured yet: one game
+    assert chunk_size(1.0, 100, 1000, 2) == int(CHUNK_SECONDS / 0.01)   # 10 ms games
+    assert chunk_size(30.0, 10, 1000, 2) == 1               # long games go one by one
+    assert chunk_size(1.0, 1000, 40, 2) == 10               # the last chunks shrink
+    assert chunk_size(1.0, 1000, 3, 2) == 1
+
+
+def test_what_travels_is_small(tmp_path):
+    """Per game a worker receives (index, setup, seed), not the ruleset's recipe; the
+    recipe (with the house rules' text) travels once per worker."""
+    from boardrules.simulate_pool import ROW_FIELDS, wire_bytes
+    house = tmp_path / "house.rules"
+    house.write_text("override resource coins { start 9 }\n" + "# a long comment\n" * 200)
+    base = SimulationSpec(boardrules.build_ruleset("harvest"), 3, 50, bots=("random",))
+    ruled = SimulationSpec(boardrules.build_ruleset("harvest", rules=[house]), 3, 50, bots=("random",))
+    plain, with_house = wire_bytes(base.tasks()), wire_bytes(ruled.tasks())
+    assert plain["task"] == with_house["task"] < 16
+    assert 100 < plain["setup"] < 1000 < len(house.read_text()) < with_house["setup"]
+    rows = simulate(attrs.evolve(base, games=4), workers=2)
+    assert set(rows[0]) == set(ROW_FIELDS)
+    back = wire_bytes(base.tasks()[:4], rows)["result"]
+    assert back < len(rows[0]["record"]) + 200          # the record, and little else
+
+
+def test_a_failing_game_stops_the_pool():
+    spec = _spec(games=6, max_actions=3)
+    with pytest.raises(RuntimeError, match="did not end within 3 actions"):
+        simulate(spec, workers=2)

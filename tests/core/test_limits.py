@@ -168,3 +168,75 @@ def test_lists_numbers_and_dice_rules_build_are_bounded(backend, body, message):
 def test_rules_calling_each_other_without_end_are_stopped(backend, extra, body):
     game = started(harvest_with(body, extra), backend)
     assert_refused_unchanged(game, "p3 study", IllegalActionError, "levels deep")
+
+
+# ---- operations that cost by their operands' size are charged by it ----
+
+# Two equal lists of 90 000 numbers (different objects: compared element by element), then a
+# loop of 90 000 turns, each doing one operation on them. Uncharged, every loop below would run
+# for minutes (90 000 x 90 000 element comparisons) and end within the budget; charged by size,
+# each stops after a few turns.
+BIG = "let a = 1..90000\n  let b = 1..90000\n  let c = [a, a, a, a, a, a, a, a]\n  "
+LONG = "a text, " * 62_000   # (not a name: Python would intern it, and compare it by identity)
+HOSTILE = {
+    "==": BIG + "for i in 1..90000 { if a == b { gain 0 vp } }",
+    "!=": BIG + "for i in 1..90000 { if a != b { gain 1 vp } }",
+    "in (a list in a list of lists)": BIG + "for i in 1..90000 { if b in c { gain 0 vp } }",
+    "not in": BIG + "for i in 1..90000 { if b not in c { gain 1 vp } }",
+    "sorted": BIG + "for i in 1..90000 { let s = sorted([a, b, a, b, a, b, a, b]) }",
+    "min": BIG + "for i in 1..90000 { let m = min(c) }",
+    "max of two": BIG + "for i in 1..90000 { let m = max(a, b) }",
+    "unique": BIG + "for i in 1..90000 { let u = unique(c) }",
+    "without": BIG + "for i in 1..90000 { let w = without(c, b) }",
+    "without_one": BIG + "for i in 1..90000 { let w = without_one(c, b) }",
+    "position": BIG + "for i in 1..90000 { if position(c, b) > 7 { gain 1 vp } }",
+    "a list written in the rule": "for i in 1..90000 { let l = [" + "i, " * 20000 + "i] }",
+    "texts": f'let s = "{LONG}"\n  let t = "{LONG}"\n  '
+             'for i in 1..90000 { for j in 1..10 { if s == t { gain 0 vp } } }',
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("what", HOSTILE)
+def test_operations_on_large_values_are_charged_by_size(backend, what):
+    import time
+    texts = harvest_with(HOSTILE[what])
+    game = started(texts, backend)
+    t = time.process_time()
+    assert_refused_unchanged(game, "p3 study", ExecutionBudgetError, "[rule: study (h.rules:")
+    assert time.process_time() - t < 2   # charged: under 0.4 s; uncharged: texts 5 s, the others minutes
+
+
+SMALL = ("let a = [1, 2, 3]\n  for i in 1..300 {{ for j in 1..300 {{ if j == 3 and a != [1] and "
+         "j in a and me != none{} {{ gain 1 vp }} }} }}")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("clause, steps", [("", 181_502), (" and [i, j] != [j, i]", 181_502 + 300 * 2)])
+def test_small_values_cost_what_they_did(backend, clause, steps):
+    """Comparing numbers and names and looking a number up in a list cost what they did
+    before sizes were charged (181 502 steps, measured before); comparing two lists of two,
+    done 300 times, costs 2 steps each."""
+    body = SMALL.format(clause)
+    started(harvest_with(body), backend, max_steps=steps).play("p3 study")
+    with pytest.raises(ExecutionBudgetError):
+        started(harvest_with(body), backend, max_steps=steps - 1).play("p3 study")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_action_whose_comparisons_overrun_the_budget_is_not_listed(backend):
+    """Listing the legal actions may skip running the inert rest of an action's body when the
+    budget surely covers it (lang/inert.py): its bound counts comparisons by size too."""
+    texts = harvest_with(extra="var big: list[int] = []\nvar big2: list[int] = []\n"
+                               "action probe main {\n  pay 1 coins\n"
+                               "  for p in players { if big == big2 { gain 1 vp } }\n}",
+                         setup="set big = 1..90000\n  set big2 = 1..90000")
+    texts["h.rules"] = texts["h.rules"].replace("main buy, study", "main buy, study, probe")
+    game = started(texts, backend, max_steps=200_000)
+    rs = game.ruleset
+    start, bound = rs.guards.inert.split(rs.actions["probe"].body, {})
+    assert start == 1 and bound >= 3 * 90_000   # the loop's comparisons: the lists' length each
+    assert "p3 probe" not in game.legal_actions()
+    assert list(game.legal_actions()) == game._legal_by_trying()
+    roomy = started(texts, backend)   # 3 x 90 000 steps fit the default budget
+    assert "p3 probe" in roomy.legal_actions()

@@ -139,7 +139,7 @@ def test_combat_flags_reach_the_battle_fleets(tmp_path):
     flag is an error naming it."""
     import pytest
 
-    from boardrules_eclipse.primitives import _fleet
+    from boardrules_eclipse.battle import _fleet
     g = _house_game(tmp_path / "flags.rules",
                     'extend tech tech_gauss_shield { combat_flags "point_defense", "antimatter_splitter" }\n'
                     'extend npc_ship ancient { combat_flags "distortion_shield" }\n')

@@ -22,6 +22,7 @@ from boardrules_gaia.federation import (
     SuperfluousMembersError,
     TooManySatellitesError,
     UnknownHexError,
+    _prep,
     candidates,
     ivits_threshold,
     neighbours,
@@ -355,10 +356,22 @@ def test_candidates_match_brute_force(pos):
     got = candidates(pos)
     assert keyset(got) == brute(pos)
     assert len(keyset(got)) == len(got)  # canonical: one per member set
+    assert_validated_afresh(pos, got)
     for f in got:
-        assert validate(pos, f.hexes) == f
         if f.satellites:
             assert validate(pos, sorted(f.satellites)) == f
+
+
+def assert_validated_afresh(pos: Position, got) -> None:
+    """Each candidate passes validate() searched afresh (the position's preparation, which
+    remembers the candidates for validate, emptied first), and validate() answers the same
+    from the remembered candidates; candidates() gives the same list again from memory."""
+    _prep.cache_clear()
+    fresh = [validate(pos, f.hexes) for f in got]
+    assert fresh == got
+    assert candidates(pos) == got  # (searched again: the preparation was emptied)
+    assert [validate(pos, f.hexes) for f in got] == got  # from the remembered candidates
+    assert candidates(pos) == got  # from memory
 
 
 def brute_ivits(pos: Position):
@@ -416,8 +429,7 @@ def ivits_boards(draw):
 def test_ivits_candidates_match_brute_force(pos):
     got = candidates(pos)
     assert keyset(got) == brute_ivits(pos)
-    for f in got:
-        assert validate(pos, f.hexes) == f
+    assert_validated_afresh(pos, got)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -561,6 +573,8 @@ def test_record_federations_validate_and_are_enumerated():
     """Each recorded federation is legal on the reconstructed board and among candidates()."""
     for name, rec in _records():
         for actor, listed, pos in _replay_federations(rec):
+            _prep.cache_clear()
             fed = validate(pos, listed)
             got = candidates(pos)
             assert (fed.members, len(fed.satellites)) in keyset(got), (name, actor, listed)
+            assert_validated_afresh(pos, got)

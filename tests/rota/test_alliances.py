@@ -278,7 +278,7 @@ def test_the_ancients_hit_the_ally_who_entered_last(entry, hit):
 def _alive(g, p) -> bool:
     b = dict(g.get("battle"))
     from boardrules.runtime import Context
-    from boardrules_eclipse.primitives import _type_keys
+    from boardrules_eclipse.battle import _type_keys
     ctx = Context(g.ruleset, g.state.values, me=0)
     keys = _type_keys(ctx, FAR, b["att"])
     return any(o == p and b["state"][0][i] for i, (o, _) in enumerate(keys))

@@ -11,7 +11,8 @@ import boardrules
 from boardrules import Action, IllegalActionError
 from boardrules.runtime import Context
 from boardrules_eclipse import galaxy as G
-from boardrules_eclipse.primitives import NPC, _fleet, _galaxy, _pos, next_battle_hex, npc_type
+from boardrules_eclipse.primitives import NPC, _galaxy, _pos, npc_type
+from boardrules_eclipse.battle import _fleet, battle_hexes
 from tests.eclipse.test_combat_play import _end_actions
 from tests.eclipse.test_edge_cases import _set
 
@@ -177,9 +178,9 @@ def test_draco_must_fight_the_cruiser():
     g, hw = _start(species="draco")
     assert g.get("species_of", 0) == "draco"
     _set(g, **{f"v__ships__{hw}": ((0, "interceptor"),)})
-    assert next_battle_hex.fn(Context(g.ruleset, g.state.values, me=0)) == hw
+    assert hw in battle_hexes.fn(Context(g.ruleset, g.state.values, me=0))
     _set(g, **{f"v__npcs__{hw}": ("ancient",)})
-    assert next_battle_hex.fn(Context(g.ruleset, g.state.values, me=0)) is None
+    assert battle_hexes.fn(Context(g.ruleset, g.state.values, me=0)) == ()
 
 
 def test_draco_fight_only_the_cruiser_beside_a_hive_ancient():

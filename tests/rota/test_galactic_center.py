@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 import boardrules
 from boardrules import Action
 from boardrules.runtime import Context
-from boardrules_eclipse.primitives import battle_next_round, npc_type
+from boardrules_eclipse.primitives import npc_type
+from boardrules_eclipse.battle import battle_regenerate
 from tests.eclipse.test_combat_play import FAR, _end_actions, _stage
 from tests.eclipse.test_edge_cases import _set
 
@@ -83,10 +84,10 @@ def test_regeneration_removes_one_damage_after_each_engagement_round():
     _stage(g, FAR, "s303", ships=[(0, "interceptor")], npcs=["ancient_dreadnought_regen", "ancient"])
     _end_actions(g)
     b = dict(g.get("battle"))
-    b.update(status="round", state=(b["state"][0], ((3,), (1,))))
+    b.update(state=(b["state"][0], ((3,), (1,))))
     _set(g, v__battle=tuple(sorted(b.items())))
     ctx = Context(g.ruleset, g.state.values, me=0)
-    battle_next_round.fn(ctx)
+    battle_regenerate.fn(ctx)
     after = dict(ctx.merged()[("v", "battle")])
     assert after["state"][1] == ((2,), (1,))       # the dreadnought 3 -> 2, the Ancient keeps 1
 

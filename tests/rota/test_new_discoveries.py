@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 import boardrules
 from boardrules import IllegalActionError
 from boardrules.runtime import Context
-from boardrules_eclipse.primitives import _galaxy, _pos, battle_next_round, ship_type
+from boardrules_eclipse.primitives import _galaxy, _pos, ship_type
+from boardrules_eclipse.battle import battle_regenerate
 from tests.eclipse.test_combat_play import FAR, _end_actions, _stage
 from tests.eclipse.test_edge_cases import HOME, _set
 
@@ -206,10 +207,10 @@ def test_morph_shield_repairs_after_each_engagement_round():
     _end_actions(g)
     b = dict(g.get("battle"))
     assert b["att"] == 0
-    b.update(status="round", state=(((1,), (1,)), b["state"][1]))
+    b.update(state=(((1,), (1,)), b["state"][1]))
     _set(g, v__battle=tuple(sorted(b.items())))
     ctx = Context(g.ruleset, g.state.values, me=0)
-    battle_next_round.fn(ctx)
+    battle_regenerate.fn(ctx)
     after = dict(ctx.merged()[("v", "battle")])
     assert after["state"][0] == ((0,), (1,))   # the interceptor repairs, the cruiser does not
 

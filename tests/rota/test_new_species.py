@@ -215,7 +215,7 @@ def test_cloaking_device_needs_two_ships_to_pin():
 def test_lyra_distortion_shield_reaches_her_battle_fleets():
     """Distortion Shield [S rare tech]: enemy missiles -2 to hit; the start tile's combat flag
     reaches Lyra's side of a play battle with and without rare-technologies."""
-    from boardrules_eclipse.primitives import _combat_flags
+    from boardrules_eclipse.battle import _combat_flags
     for modules in ([MODULE], [MODULE, "rare-technologies"]):
         g = boardrules.new_game("eclipse", players=2, seed=1, modules=modules)
         g.play("p2 pick_species terrans")

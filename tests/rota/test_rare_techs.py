@@ -13,8 +13,9 @@ import boardrules
 from boardrules import Action, IllegalActionError
 from boardrules.runtime import Context
 from boardrules_eclipse import combat as C
-from boardrules_eclipse.primitives import _fleet, move_options, ship_type
-from tests.eclipse.test_combat_play import FAR, NEAR, _end_actions, _stage
+from boardrules_eclipse.primitives import move_options, ship_type
+from boardrules_eclipse.battle import _fleet
+from tests.eclipse.test_combat_play import FAR, NEAR, _end_actions, _stage, attacker_win_rate
 from tests.eclipse.test_edge_cases import HOME, _set
 from tests.eclipse.test_invariants import check_invariants
 
@@ -361,7 +362,7 @@ def test_point_defense_fires_at_placed_missiles_and_the_defender_picks():
     assert before[1] == ((0,), (0,))        # nothing has landed yet
     g.play(Action(1, "missile", (d.options[0],)))
     after = dict(g.get("battle"))
-    assert after.get("pd") is None and after["status"] in ("ready", "announce", "next")
+    assert after.get("pd") is None and after["placement"] is None
     damage = sum(sum(ds) for ds in after["state"][1]) + sum(
         (t.hull + 1) * (k - len(ds)) for (t, k), ds in zip(_fleet(_ctx(g), FAR, 1).ships, after["state"][1]))
     assert damage == 2                      # three placed, one destroyed
@@ -370,7 +371,7 @@ def test_point_defense_fires_at_placed_missiles_and_the_defender_picks():
 
 def _damage(g, side=1) -> int:
     """Damage dealt so far to one side of the battle (a destroyed ship counts hull + 1)."""
-    from boardrules_eclipse.primitives import _engine
+    from boardrules_eclipse.battle import _engine
     b = dict(g.get("battle"))
     return _engine(_ctx(g), b).side_progress(side, b["state"][side])
 
@@ -723,18 +724,8 @@ def test_play_battles_agree_with_the_odds_calculator():
         g2 = _effects_battle(tuple(t for t in ALL_EFFECTS if t != missing))
         q = C.combat_odds(_fleet(_ctx(g2), FAR, 0), _fleet(_ctx(g2), FAR, 1)).win_probability("attacker")
         assert abs(q - p) > margin, missing
-    staged = g.state
-    rng = random.Random(20261201)
-    wins = 0
-    for _ in range(runs):
-        g.state = staged
-        _end_actions(g)
-        while g.get("battle"):
-            d = g.state.pending[0]
-            assert (d.player, d.label) == (CHANCE, "rolls"), d
-            g.play(Action(CHANCE, "rolls", (tuple(rng.randint(1, 6) for _ in range(d.options.count)),)))
-        wins += not any(owner == 1 for owner, _ in g.get("ships", index=FAR))
-    assert abs(wins / runs - p) <= margin, (wins / runs, p)
+    rate = attacker_win_rate(g, FAR, runs, 20261201)
+    assert abs(rate - p) <= margin, (rate, p)
 
 
 def test_exact_odds_with_every_effect_and_monte_carlo_agree():

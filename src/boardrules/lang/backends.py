@@ -35,6 +35,9 @@ class Compiler:
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self._exprs = ExprCompiler(rs)
+        # id(node) -> its function: a guard (guards.py) runs the very closures a body runs
+        self._stmts: dict[int, BlockFn] = {}
+        self._expr_fns: dict[int, ExprFn] = {}
 
     # ---- expressions: generated Python source (see codegen) ----
     @overload
@@ -45,8 +48,13 @@ class Compiler:
     def expr(self, e: A.Expr | None) -> ExprFn | None: ...
 
     def expr(self, e: A.Expr | None) -> ExprFn | None:
-        """``fn(ctx) -> value`` for expression ``e`` (None for None)."""
-        return self._exprs.compile(e)
+        """``fn(ctx) -> value`` for expression ``e`` (None for None; compiled once per node)."""
+        if e is None:
+            return None
+        fn = self._expr_fns.get(id(e))
+        if fn is None:
+            fn = self._expr_fns[id(e)] = self._exprs.compile(e)
+        return fn
 
     def _amounts(self, am: Amounts) -> Callable[[Context], list[tuple[int, str]]]:
         if isinstance(am, A.AmountExpr):
@@ -64,6 +72,34 @@ class Compiler:
             return out
         return amounts
 
+    def _change(self, s: A.Gain | A.Lose | A.Pay, am: Amounts, to: A.Expr | None) -> BlockFn:
+        """``gain``/``lose``/``pay``: one amount of a resource (the common case) goes straight
+        to the context's method, as S.gain/S.lose/S.pay would send it."""
+        ft = self.expr(to)
+        if isinstance(am, A.AmountExpr) or len(am) != 1 or am[0].per is not None:
+            fa = self._amounts(am)
+            if isinstance(s, A.Pay):
+                return lambda ctx: S.pay(ctx, fa(ctx))
+            many = S.gain if isinstance(s, A.Gain) else S.lose
+            return lambda ctx: many(ctx, fa(ctx), None if ft is None else ft(ctx))
+        res, count = am[0].resource, am[0].count
+        fc = self.expr(count)
+        const = count.value if isinstance(count, A.Int) else None
+        if isinstance(s, A.Pay):
+            if const is not None:
+                return lambda ctx: ctx.pay(res, const)
+            return lambda ctx: ctx.pay(res, S._num(ctx, fc(ctx), "amount"))
+        gain = isinstance(s, A.Gain)
+
+        def change(ctx: Context) -> None:
+            n = const if const is not None else S._num(ctx, fc(ctx), "amount")
+            to = None if ft is None else ft(ctx)
+            if gain:
+                ctx.gain(res, n, to)
+            else:
+                ctx.lose(res, n, to)
+        return change
+
     # ---- statements ----
     def block(self, block: A.Block) -> BlockFn:
         """``fn(ctx) -> None`` running the statements of ``block``."""
@@ -77,17 +113,19 @@ class Compiler:
         return run
 
     def stmt(self, s: A.Stmt) -> BlockFn:
+        """``fn(ctx) -> None`` running statement ``s`` (compiled once per statement)."""
+        fn = self._stmts.get(id(s))
+        if fn is None:
+            fn = self._stmts[id(s)] = self._stmt(s)
+        return fn
+
+    def _stmt(self, s: A.Stmt) -> BlockFn:
         rs = self.rs
         match s:
-            case A.Gain(amounts=am, to=to):
-                fa, ft = self._amounts(am), self.expr(to)
-                return lambda ctx: S.gain(ctx, fa(ctx), None if ft is None else ft(ctx))
-            case A.Lose(amounts=am, to=to):
-                fa, ft = self._amounts(am), self.expr(to)
-                return lambda ctx: S.lose(ctx, fa(ctx), None if ft is None else ft(ctx))
+            case A.Gain(amounts=am, to=to) | A.Lose(amounts=am, to=to):
+                return self._change(s, am, to)
             case A.Pay(amounts=am):
-                fa = self._amounts(am)
-                return lambda ctx: S.pay(ctx, fa(ctx))
+                return self._change(s, am, None)
             case A.Set(target=t, value=v):
                 var = rs.vars[t.name]
                 fi, fo, fv = self.expr(t.index), self.expr(t.of), self.expr(v)
@@ -101,7 +139,9 @@ class Compiler:
                 return let
             case A.Advance(track=t, by=by):
                 fb = self.expr(by)
-                return lambda ctx: S.advance(ctx, t, 1 if fb is None else fb(ctx))
+                def advance(ctx: Context) -> None:
+                    S.advance(ctx, t, 1 if fb is None else fb(ctx))
+                return advance
             case A.If(branches=branches, orelse=orelse):
                 compiled = [(self.expr(c), self.block(b)) for c, b in branches]
                 felse = self.block(orelse) if orelse is not None else None
@@ -134,7 +174,11 @@ class Compiler:
             case A.Require(cond=c, message=m):
                 fc = self.expr(c)
                 span = s.span
-                return lambda ctx: S.require(ctx, fc(ctx), m, span)
+
+                def require(ctx: Context) -> None:  # (S.require, inlined: the hottest statement)
+                    if not fc(ctx):
+                        raise S.RuleViolation(m, ctx.source, span)
+                return require
             case A.Choose(var=name, domain=d, where=w, by=by, optional=opt, prompt=p, body=b):
                 bid = rs.block_id(b)
                 fd, fw, fby = self.expr(d), self.expr(w), self.expr(by)
@@ -151,7 +195,9 @@ class Compiler:
                 return lambda ctx: S.draw(ctx, bid, name, bag)
             case A.Emit(event=event, args=args):
                 fs = [self.expr(a) for a in args]
-                return lambda ctx: S.emit(ctx, event, [f(ctx) for f in fs])
+                def emit(ctx: Context) -> None:
+                    S.emit(ctx, event, [f(ctx) for f in fs])
+                return emit
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
                 fo, ff = self.expr(o), self.expr(f)
                 return lambda ctx: S.run_slot(ctx, fo(ctx), slot, None if ff is None else ff(ctx))
@@ -258,6 +304,10 @@ class Interpreter:
         """``fn(ctx) -> None`` executing ``block`` on every call."""
         return lambda ctx: self.exec_block(block, ctx)
 
+    def stmt(self, s: A.Stmt) -> BlockFn:
+        """``fn(ctx) -> None`` executing statement ``s`` on every call."""
+        return lambda ctx: self.exec(s, ctx)
+
     def eval_root(self, e: A.Expr, ctx: Context) -> Value:
         """Evaluate a whole expression; an error raised without a position gets its span (as
         the compiler's generated functions do)."""
@@ -278,7 +328,8 @@ class Interpreter:
             case A.Call(fn=fn, args=args):
                 return S.call(ctx, fn, [ev(a, ctx) for a in args])
             case A.ListLit(items=items):
-                return tuple(ev(i, ctx) for i in items)
+                listed = tuple(ev(i, ctx) for i in items)
+                return S.sized(ctx, listed) if len(items) > S.FREE_LIST else listed
             case A.Field(obj=o, name=n):
                 return S.field(ctx, ev(o, ctx), n)
             case A.Index(obj=o, index=i):

@@ -47,9 +47,25 @@ def _rv(ctx: Context, key: Key, default: Value) -> Value:
     return ctx.base.get(key, default)
 
 
+def _rv_own(ctx: Context, tag: str, name: str, default: Value) -> Value:
+    """``ctx.get((tag, name, me))`` (a resource, track, supply or per-player variable of
+    ``me``) with its default known; ``ctx.player()``'s test of ``me`` inlined."""
+    me = ctx.me
+    if type(me) is not int or not 0 <= me < ctx.np:
+        me = ctx.player()   # (raises the violation)
+    key = (tag, name, me)
+    w = ctx.w
+    if key in w:
+        return w[key]
+    return ctx.base.get(key, default)
+
+
 def _rv_mine(ctx: Context, vname: str, i: Value, default: Value) -> Value:
     """``v[i]`` of a variable kept per player per hex/entity: key ("v", v, me, i)."""
-    key = ("v", vname, ctx.player(), i)
+    me = ctx.me
+    if type(me) is not int or not 0 <= me < ctx.np:
+        me = ctx.player()   # (raises the violation)
+    key = ("v", vname, me, i)
     w = ctx.w
     if key in w:
         return w[key]
@@ -96,9 +112,9 @@ def _int_op(op: str, py: Callable[[int, int], Any]) -> Callable[[Context, Value,
 
 
 _HELPERS: dict[str, object] = {
-    "_rv": _rv, "_rv_mine": _rv_mine, "_index_var": _index_var, "_field": _field,
+    "_rv": _rv, "_rv_own": _rv_own, "_rv_mine": _rv_mine, "_index_var": _index_var, "_field": _field,
     "_builtin": _builtin, "_load_name": S.load_name, "_load": S.load, "_index": S.index,
-    "_with_me": S.with_me, "_num": S._num, "_binop": S.binop, "_compare": S.compare,
+    "_with_me": S.with_me, "_num": S._num, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized,
     "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
     "_add": _int_op("+", int.__add__), "_sub": _int_op("-", int.__sub__),
     "_mul": _int_op("*", int.__mul__), "_lt": _int_op("<", int.__lt__),
@@ -106,6 +122,12 @@ _HELPERS: dict[str, object] = {
     "_ge": _int_op(">=", int.__ge__),
 }
 _INT_OPS = {"+": "_add", "-": "_sub", "*": "_mul", "<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+
+
+def _small_constant(e: A.Expr) -> bool:
+    """A number, truth value, none or short text written in the rule: comparing anything with
+    it takes no time to speak of (so it is not charged; see :func:`semantics.equal`)."""
+    return isinstance(e, (A.Int, A.Bool, A.NoneLit)) or (isinstance(e, A.Str) and len(e.value) < 64)
 
 
 class ExprCompiler:
@@ -181,7 +203,8 @@ class _Gen:
                     return f"_builtin(ctx, {fn!r}, {f}{a})"
                 return f"{self.const(self.rs.primitives[fn].fn)}(ctx{a})"
             case A.ListLit(items=items):
-                return "(" + "".join(f"{g(x, sc)}, " for x in items) + ")"
+                listed = "(" + "".join(f"{g(x, sc)}, " for x in items) + ")"
+                return f"_sized(ctx, {listed})" if len(items) > S.FREE_LIST else listed
             case A.Field(obj=o, name=n):
                 return f"_field(ctx, {g(o, sc)}, {n!r}, {self.const(self.rs.entities)})"
             case A.Index(obj=o, index=i):
@@ -197,8 +220,10 @@ class _Gen:
                     return f"{_INT_OPS[op]}(ctx, {g(l, sc)}, {g(r, sc)})"
                 return f"_binop(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
             case A.Compare(op=op, left=l, right=r):
-                if op in ("==", "!="):
-                    return f"({g(l, sc)} {op} {g(r, sc)})"
+                if op in ("==", "!=") and (_small_constant(l) or _small_constant(r)):
+                    return f"({g(l, sc)} {op} {g(r, sc)})"   # decided at once, whatever the other
+                if op in ("==", "!="):   # (charged by size: two long lists take long to compare)
+                    return f"({'' if op == '==' else 'not '}_eq(ctx, {g(l, sc)}, {g(r, sc)}))"
                 if op in _INT_OPS:
                     return f"{_INT_OPS[op]}(ctx, {g(l, sc)}, {g(r, sc)})"
                 return f"_compare(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
@@ -231,11 +256,12 @@ class _Gen:
         if cls in (S.RESOURCE, S.TRACK, S.COMPONENT):
             tag = {S.RESOURCE: "r", S.TRACK: "t", S.COMPONENT: "c"}[cls]
             default = self.const(rs.default_of((tag, payload)))
-            return self.local_or(n, f"_rv(ctx, ({tag!r}, {payload!r}, ctx.player()), {default})")
+            return self.local_or(n, f"_rv_own(ctx, {tag!r}, {payload!r}, {default})")
         if cls == S.VAR and payload.per in ((), ("player",)):
             default = self.const(rs.default_of(("v", payload.name)))
-            me = ", ctx.player()" if payload.per else ""
-            return self.local_or(n, f"_rv(ctx, ('v', {payload.name!r}{me}), {default})")
+            if payload.per:
+                return self.local_or(n, f"_rv_own(ctx, 'v', {payload.name!r}, {default})")
+            return self.local_or(n, f"_rv(ctx, ('v', {payload.name!r}), {default})")
         if cls in (S.OPTION, S.ENTITY, S.KIND):
             # (an option's, entity's or kind's value needs no context)
             return self.local_or(n, self.const(S.load(None, cls, payload)))  # type: ignore[arg-type]

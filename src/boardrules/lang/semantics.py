@@ -192,6 +192,11 @@ def bounded(ctx: Context, n: int) -> int:
                         f"(they use numbers up to {MAX_NUMBER})")
 
 
+FREE_LIST = 64
+"""A list written in a rule (``[a, b, ...]``) costs nothing up to this many items; a longer
+one is charged by its length, as a list the rules build."""
+
+
 def sized(ctx: Context, items: tuple[Value, ...]) -> tuple[Value, ...]:
     """``items``, a list the rules built, charged to the execution budget and refused
     when longer than MAX_LIST."""
@@ -219,18 +224,65 @@ def at(err: RuleViolation, span: Span | None) -> RuleViolation:
     return err
 
 
-def compare(ctx: Context, op: str, a: object, b: object) -> bool:
+def size(v: Value, cap: int) -> int:
+    """What comparing or hashing ``v`` may cost, in steps: the elements of a list or set at
+    every depth, plus one per 64 characters of a text (0 for a number, an entity...). The walk
+    stops once the count passes ``cap`` (the steps left), so it never outlasts the budget."""
+    t = type(v)
+    if t is str:
+        return len(v) >> 6
+    if t is not tuple and t is not frozenset:
+        return 0
+    n, stack = 0, [v]
+    while stack and n <= cap:
+        x = stack.pop()
+        n += len(x)
+        for y in x:
+            ty = type(y)
+            if ty is tuple or ty is frozenset:
+                stack.append(y)
+            elif ty is str:
+                n += len(y) >> 6
+    return n
+
+
+def equal(ctx: Context, a: Value, b: Value) -> bool:
+    """``a == b``, charged: two lists, sets or texts of the same length are compared element
+    by element, which costs the smaller :func:`size` of the two (any other pair is decided at
+    once)."""
+    t = type(a)
+    if t is str:
+        if len(a) > 63 and type(b) is str and len(a) == len(b):
+            spent(ctx, len(a) >> 6)
+    elif (t is tuple or t is frozenset) and type(b) is t and len(a) == len(b):
+        spent(ctx, min(size(a, ctx.steps), size(b, ctx.steps)))
+    return True if a == b else False
+
+
+def _deep(ctx: Context, items: tuple[Value, ...], times: int = 1) -> tuple[Value, ...]:
+    """``items`` (a list already charged by its length), with what comparing or hashing its
+    elements costs beyond that charged ``times`` over."""
+    spent(ctx, (size(items, ctx.steps) - len(items)) * times)
+    return items
+
+
+def compare(ctx: Context, op: str, a: Value, b: Value) -> bool:
     if op == "==":
-        return a == b
+        return equal(ctx, a, b)
     if op == "!=":
-        return a != b
+        return not equal(ctx, a, b)
     if op in ("in", "notin"):
+        ta = type(a)   # what comparing a with an element, or hashing it, may cost
+        extra = size(a, ctx.steps) if ta is tuple or ta is frozenset else (
+            len(a) >> 6 if ta is str else 0)
         if isinstance(b, tuple):
-            spent(ctx, len(b))
-        found = a in b if isinstance(b, (tuple, frozenset, Dice)) else False
+            spent(ctx, len(b) * (1 + extra))
+        elif extra and isinstance(b, frozenset):
+            spent(ctx, extra)
+        found: bool = a in b if isinstance(b, (tuple, frozenset, Dice)) else False
         return found if op == "in" else not found
-    a, b = _num(ctx, a, op), _num(ctx, b, op)
-    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+    x, y = _num(ctx, a, op), _num(ctx, b, op)
+    return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
 
 
 def truth(v: Value) -> bool:
@@ -274,6 +326,7 @@ def _held(ctx: Context, kind: Value) -> tuple[str, ...]:
     names = ctx.rs.by_kind.get(kind) if isinstance(kind, str) else kind
     if names is None:
         raise ctx.violation(f"'{kind}' is not a kind")
+    spent(ctx, len(names))
     w, base = ctx.w, ctx.base  # (Context.get inlined: an owner's default is None)
     return tuple(e for e in names if (w[k] if (k := ("o", e)) in w else base.get(k)) == me)
 
@@ -293,7 +346,7 @@ def _table_after(ctx: Context, p: int) -> tuple[int, ...]:
 
 def _position(ctx: Context, lst: Value, x: Value) -> int:
     try:
-        i: int = domain(ctx, lst).index(x)
+        i: int = _deep(ctx, domain(ctx, lst)).index(x)
         return i
     except ValueError:
         return -1
@@ -313,9 +366,20 @@ def _dice(ctx: Context, n: Value) -> Dice:
 MAX_DICE = 64
 
 
+def _sorting(ctx: Context, items: tuple[Value, ...]) -> tuple[Value, ...]:
+    """``items``, charged for sorting: about n·log2(n) comparisons, each up to the size of
+    an element."""
+    n = len(items)
+    if n > 1:
+        rounds = (n - 1).bit_length()
+        spent(ctx, n * rounds)
+        _deep(ctx, items, rounds)
+    return items
+
+
 def _without_one(ctx: Context, lst: Value, x: Value) -> tuple[Value, ...]:
     """``lst`` without its first ``x`` (unchanged when ``x`` is absent): for lists with repeats."""
-    items: tuple[Value, ...] = domain(ctx, lst)
+    items: tuple[Value, ...] = _deep(ctx, domain(ctx, lst))
     try:
         i = items.index(x)
     except ValueError:
@@ -325,8 +389,8 @@ def _without_one(ctx: Context, lst: Value, x: Value) -> tuple[Value, ...]:
 
 BUILTIN_FUNCTIONS: dict[str, Callable[..., Value]] = {
     "len": lambda ctx, x: len(domain(ctx, x)),
-    "min": lambda ctx, *xs: min(domain(ctx, xs[0]) if len(xs) == 1 else xs),
-    "max": lambda ctx, *xs: max(domain(ctx, xs[0]) if len(xs) == 1 else xs),
+    "min": lambda ctx, *xs: min(_deep(ctx, domain(ctx, xs[0]) if len(xs) == 1 else xs)),
+    "max": lambda ctx, *xs: max(_deep(ctx, domain(ctx, xs[0]) if len(xs) == 1 else xs)),
     "abs": lambda ctx, x: abs(_num(ctx, x, "abs")),
     "holds": lambda ctx, e: ctx.get(("o", e)) == ctx.player(),
     "held": _held,
@@ -334,14 +398,14 @@ BUILTIN_FUNCTIONS: dict[str, Callable[..., Value]] = {
     "passed": lambda ctx, p: p in (ctx.get(("f", "passed")) or ()),
     "lane_of": _lane_of,
     "table_after": _table_after,
-    "without": lambda ctx, lst, x: tuple(y for y in domain(ctx, lst) if y != x),
+    "without": lambda ctx, lst, x: tuple(y for y in _deep(ctx, domain(ctx, lst)) if y != x),
     "position": _position,
     "kind_of": lambda ctx, e: ctx.rs.entities[e].kind if e in ctx.rs.entities else None,
     "dice": lambda ctx, n: _dice(ctx, n),
     "field": _field,
     "first": lambda ctx, lst: domain(ctx, lst)[0] if domain(ctx, lst) else None,
-    "sorted": lambda ctx, lst: tuple(sorted(domain(ctx, lst))),
-    "unique": lambda ctx, lst: tuple(dict.fromkeys(domain(ctx, lst))),
+    "sorted": lambda ctx, lst: tuple(sorted(_sorting(ctx, domain(ctx, lst)))),
+    "unique": lambda ctx, lst: tuple(dict.fromkeys(_deep(ctx, domain(ctx, lst)))),
     "without_one": _without_one,
 }
 
@@ -431,9 +495,10 @@ def _event(ctx: Context, kind: str, player: int | None, detail: Value) -> Event:
 MAX_DEPTH = 100  # rules running rules (triggers, procedures, slots); real games use < 10
 
 
-def run_unit(ctx: Context, fn: BlockFn, source: str, me: int | None = None,
-             env: dict[str, Value] | None = None) -> None:
-    """Run a compiled block with its own source label (and optionally ``me`` and bindings)."""
+def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | None = None,
+             env: dict[str, Value] | None = None) -> Any:
+    """Run a compiled block with its own source label (and optionally ``me`` and bindings);
+    what ``fn`` returns (None for a block; an action guard's answer, lang/guards.py)."""
     saved = ctx.source, ctx.me, ctx.env
     ctx.source = source
     if me is not None:
@@ -448,7 +513,7 @@ def run_unit(ctx: Context, fn: BlockFn, source: str, me: int | None = None,
         raise ctx.violation(f"rules call each other more than {MAX_DEPTH} levels deep "
                             "(a loop of triggers?)")
     try:
-        fn(ctx)
+        return fn(ctx)
     except RecursionError:  # deep rules inside deep rules: a last line of defence
         raise RuleViolation("rules nested too deeply for Python's stack", ctx.source) from None
     finally:

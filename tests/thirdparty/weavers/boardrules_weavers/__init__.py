@@ -11,11 +11,14 @@ from pathlib import Path
 from boardrules import ModuleSpec, hookimpl
 
 RULES = Path(__file__).resolve().parent / "weavers.rules"
-# Gaia Project's export (boardrules_gaia.export): the site notation of the Weavers' action
-EXPORT = {"gaia-project.export": {"lines": {"weave_mine": lambda a: f"build m {a[0]}"}}}
+# Gaia Project's export and replay of the play site's notation (boardrules_gaia.export, .replay):
+# the Weavers' action is written `build m HEX`; read back, `build m` of the Weavers is that action
+# where the rules accept it; the site's notation gains the faction name.
+EXTRAS = {"gaia-project.export": {"lines": {"weave_mine": lambda a: f"build m {a[0]}"}},
+          "gaia-project.replay": {"factions": ("weavers",), "builds": {"m": (("weavers", "weave_mine"),)}}}
 
 
 @hookimpl
 def boardrules_modules():
     return [ModuleSpec("weavers", "gaia-project", (RULES,), "a 15th faction with new kinds of abilities",
-                       title="The Weavers", default=True, extras=EXPORT)]
+                       title="The Weavers", default=True, extras=EXTRAS)]

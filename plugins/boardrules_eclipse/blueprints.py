@@ -1,0 +1,120 @@
+"""Blueprint arithmetic for the Eclipse primitives: tables read once per ruleset from the rule
+files' entities, and memoised statistics of a list of parts.
+
+Which blueprints are legal is the rules' (``upgrade_step`` in ``rules/actions.rules``: energy,
+drives, ``not_on``); this module only makes the numbers they ask for cheap. An Upgrade choice
+asks for the statistics after every single-part change of every blueprint: they are sums of
+the parts' fields, so each distinct list of parts is summed once (:meth:`Tables.stats`) and an
+option text ``"cls#slot=part"`` is parsed once (:meth:`Tables.change`).
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+# A blueprint's statistics: the part fields that add up (kind part, rules/ships.rules) and the
+# printed bonuses of a design (kind design) for the first five of them.
+STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy", "regenerates")
+DESIGN_BONUSES = ("initiative", "energy", "computer", "shield", "hull")
+MEMO_SIZE = 100_000   # statistics kept per ruleset before the memo starts afresh
+
+
+class Tables:
+    """What the blueprint primitives read of one ruleset, read once.
+
+    ``classes``: the ship classes (a frozenset of entity names); ``parts``: the parts in the
+    rule files' order."""
+
+    __slots__ = ("rs", "classes", "parts", "part_set", "_changes", "_stats", "_after",
+                 "__weakref__")
+
+    def __init__(self, rs: Any) -> None:
+        self.rs = weakref.ref(rs)
+        self.classes = frozenset(rs.by_kind.get("ship_class", ()))
+        self.parts: tuple[str, ...] = tuple(rs.by_kind.get("part", ()))
+        self.part_set = frozenset(self.parts)
+        self._changes: dict[str, tuple[str, int, str]] = {}
+        self._stats: dict[tuple[tuple[str, ...], Any], dict[str, Any]] = {}
+        self._after: dict[tuple, dict[str, Any]] = {}
+
+    def change(self, o: Any) -> tuple[str, int, str] | None:
+        """``(class, slot, part)`` of an option text ``"cls#slot=part"`` naming a ship class and
+        a part of this ruleset, or None (the slot is not checked against a blueprint here)."""
+        got = self._changes.get(o) if type(o) is str else None
+        if got is not None:
+            return got
+        return self._parse(o)
+
+    def _parse(self, o: Any) -> tuple[str, int, str] | None:
+        try:
+            left, part = o.split("=")
+            cls, i = left.split("#")
+            slot = int(i)
+        except (ValueError, AttributeError, TypeError):
+            return None
+        if cls not in self.classes or part not in self.part_set or slot < 0:
+            return None
+        got = (cls, slot, part)
+        if len(self._changes) < MEMO_SIZE:
+            self._changes[o] = got
+        return got
+
+    def after(self, bp: tuple, outside: tuple, design: Any, slot: int, part: str) -> dict[str, Any]:
+        """The statistics of blueprint ``bp`` (plus the ``outside`` parts, on ``design``) once
+        ``part`` fills slot ``slot``."""
+        key = (bp, outside, design, slot, part)
+        s = self._after.get(key)
+        if s is None:
+            s = self.stats(bp[:slot] + (part,) + bp[slot + 1:] + outside, design)
+            if len(self._after) >= MEMO_SIZE:
+                self._after.clear()
+            self._after[key] = s
+        return s
+
+    def stats(self, parts: tuple[str, ...], design: Any) -> dict[str, Any]:
+        """Summed ``STAT_FIELDS`` of ``parts`` plus ``design``'s printed bonuses, and their
+        ``cannons`` and ``missiles`` (tuples of dice damages). Shared: do not mutate."""
+        key = (parts, design)
+        s = self._stats.get(key)
+        if s is not None:
+            return s
+        rs = self.rs()
+        assert rs is not None
+        ents = rs.entities
+        s = dict.fromkeys(STAT_FIELDS, 0)
+        cannons: list[int] = []
+        missiles: list[int] = []
+        for part in parts:
+            f = ents[part].fields
+            for k in STAT_FIELDS:
+                s[k] += f[k]
+            cannons += f["cannons"]
+            missiles += f["missiles"]
+        if design is not None:
+            d = ents[design].fields
+            for k in DESIGN_BONUSES:
+                s[k] += d[k]
+        s["cannons"], s["missiles"] = tuple(cannons), tuple(missiles)
+        if len(self._stats) >= MEMO_SIZE:
+            self._stats.clear()
+        self._stats[key] = s
+        return s
+
+
+_TABLES: dict[int, Tables] = {}
+
+
+def tables(rs: Any) -> Tables:
+    """The :class:`Tables` of ruleset ``rs`` (built on first use; dropped with the ruleset)."""
+    if _LAST[0] is rs:
+        return _LAST[1]
+    t = _TABLES.get(id(rs))
+    if t is None or t.rs() is not rs:
+        t = _TABLES[id(rs)] = Tables(rs)
+        weakref.finalize(rs, _TABLES.pop, id(rs), None)
+    _LAST[:] = [rs, t]
+    return t
+
+
+_LAST: list = [None, None]     # the ruleset asked last and its tables

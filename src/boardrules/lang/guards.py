@@ -1,0 +1,142 @@
+"""Guards: an action's checks run on their own, so candidates are listed without running the
+rest of their bodies.
+
+Listing the legal actions tries every candidate. An action's body is often a few checks
+(``require``, ``pay``, ``take``...) followed by effects that cannot break a rule (``gain``,
+``set``, an ``emit`` whose triggers only gain...: lang/inert.py). The *guard* of such a body
+is its prefix up to that inert rest: the very statements of the body, compiled once, run in
+the same order on the same context. A guard that breaks a rule proves the action illegal
+(the body's run breaks it at the same point); a guard that passes, with enough of the
+execution budget left for the rest, answers ``INERT``: the action is legal unless something
+after its body fails, which the engine checks (game.py, ``_guard_verdict``). A body without
+an inert rest has no guard: candidates run it whole, as before.
+
+The guards are built lazily, per action, with the ruleset's back end (so the interpreter and
+the compiler give the same guards).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import ast as A
+from ..runtime import RuleViolation
+from .inert import Inert, type_name
+
+if TYPE_CHECKING:
+    from ..ruleset import Backend, Ruleset
+    from ..runtime import Context
+
+Guard = Callable[["Context"], Any]
+"""An action's guard: runs its checks; ``INERT`` when they passed and the budget left covers
+the inert rest, else False (the candidate is then tried in full)."""
+
+INERT = "inert"
+TRIAL, WORTH = 200, 0.2   # prechecks tried on that many candidates must refuse that share
+
+
+Precheck = Callable[["Context"], bool]
+"""An action's prechecks: False when its leading checks surely fail (the action is illegal)."""
+
+
+class Guards:
+    """The guards of one ruleset's actions, built on first use and kept."""
+
+    def __init__(self, rs: Ruleset, backend: Backend, inert: Inert) -> None:
+        self.rs = rs
+        self.backend = backend
+        self.inert = inert
+        self._actions: dict[str, Guard | None] = {}
+        self._prechecks: dict[str, Precheck | None] = {}
+        self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
+
+    def count(self, name: str, refused: bool) -> None:
+        """Count one precheck of ``name``; after ``TRIAL`` of them, an action whose prechecks
+        refuse fewer than ``WORTH`` of its candidates has them switched off (they would cost
+        more than the full tries they save: speed only, the answers are the same)."""
+        tally = self._tally.setdefault(name, [0, 0])
+        tally[0] += 1
+        tally[1] += refused
+        if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
+            self._prechecks[name] = None
+
+    def precheck(self, name: str) -> Precheck | None:
+        """The prechecks of action ``name``: its leading ``require``s (and ``let``s), up to and
+        with its first ``pay`` of one amount, ``use`` or ``take``, evaluated without raising,
+        writing nothing but bindings (so one context serves every candidate of a listing):
+        False when one of them surely fails, True otherwise (also when evaluating one breaks
+        a rule: the full try says which). None when the body does not start with a check."""
+        if name in self._prechecks:
+            return self._prechecks[name]
+        rs, backend = self.rs, self.backend
+        steps: list[tuple[str, Any, Any]] = []
+        for s in rs.actions[name].body.stmts:
+            if isinstance(s, A.Require):
+                steps.append(("require", backend.expr(s.cond), None))
+                continue
+            if isinstance(s, A.Let):
+                steps.append(("let", backend.stmt(s), None))
+                continue
+            if isinstance(s, A.Pay) and not isinstance(s.amounts, A.AmountExpr) \
+                    and len(s.amounts) == 1 and s.amounts[0].per is None:
+                res = s.amounts[0].resource
+                steps.append(("pay", backend.expr(s.amounts[0].count), (res, rs.resources[res].floor)))
+            elif isinstance(s, A.Use):
+                steps.append(("use", None, s.component))
+            elif isinstance(s, A.Take):
+                steps.append(("take", backend.expr(s.entity), None))
+            break
+        while steps and steps[-1][0] == "let":
+            steps.pop()
+        check = _precheck(tuple(steps)) if steps else None
+        self._prechecks[name] = check
+        return check
+
+    def action(self, name: str) -> Guard | None:
+        """The guard of action ``name``'s body, None when the body has no inert rest."""
+        if name in self._actions:
+            return self._actions[name]
+        rs = self.rs
+        adef = rs.actions[name]
+        scope: dict[str, str | None] = {p.name: type_name(p.type, rs.kinds) for p in adef.params}
+        if adef.entity is not None:
+            scope["self"] = f"entity:{rs.entities[adef.entity].kind}"
+        stmts = adef.body.stmts
+        k, cost = self.inert.split(adef.body, scope)
+        guard: Guard | None = None
+        if k < len(stmts):
+            checks = [self.backend.stmt(s) for s in stmts[:k]]
+
+            def guard(ctx: Context) -> Any:
+                for check in checks:
+                    check(ctx)
+                return INERT if ctx.steps >= cost else False
+        self._actions[name] = guard
+        return guard
+
+
+def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:
+    def precheck(ctx: Context) -> bool:
+        try:
+            for kind, f, arg in steps:
+                if kind == "require":
+                    if not f(ctx):
+                        return False
+                elif kind == "let":
+                    f(ctx)
+                elif kind == "pay":   # (as Context.pay: a count that is no number breaks a rule)
+                    n = f(ctx)
+                    if type(n) is int and n >= 0 and ctx.get(("r", arg[0], ctx.player())) - n < arg[1]:
+                        return False
+                elif kind == "use":
+                    if ctx.get(("c", arg, ctx.player())) <= 0:
+                        return False
+                else:   # take (as S.take)
+                    owner = ctx.get(("o", f(ctx)))
+                    if owner is not None and owner != ctx.player():
+                        return False
+        except RuleViolation:
+            pass
+        return True
+    return precheck
