@@ -1,7 +1,8 @@
 """Eclipse (first edition): the base game as a boardrules plugin.
 
-The rules are in ``rules/*.rules`` (content and flow); ``primitives.py`` wraps the galaxy
-geometry (``galaxy.py``) and the combat engine (``combat.py``) for them. Imports stay light:
+The rules are in ``rules/*.rules`` (content and flow); the primitives (``primitives.py`` and
+the topic modules in ``PRIMITIVE_MODULES``: ``battle.py``, ``diplomacy.py``, ...) wrap the
+galaxy geometry (``galaxy.py``) and the combat engine (``combat``) for them. Imports stay light:
 the primitives are loaded only when an Eclipse ruleset is built.
 """
 
@@ -10,6 +11,9 @@ from __future__ import annotations
 from boardrules.plugins import GameSpec, hookimpl, rule_files_dir
 
 GAME = "eclipse"
+# The modules of the rules' primitives, by topic (primitives.py holds the shared helpers, the
+# blueprints and moving).
+PRIMITIVE_MODULES = ("primitives", "setup", "exploring", "influence", "diplomacy", "battle", "bombardment")
 RULE_FILES = ("base.rules", "techs.rules", "ships.rules", "species.rules", "sectors.rules",
               "tiles.rules", "actions.rules", "phases.rules")
 
@@ -25,8 +29,8 @@ def boardrules_games():
 def boardrules_primitives(game):
     if game != GAME:
         return []
-    from . import battle, primitives
-    return primitives.PRIMITIVES + battle.PRIMITIVES
+    from importlib import import_module
+    return [prim for m in PRIMITIVE_MODULES for prim in import_module(f".{m}", __name__).PRIMITIVES]
 
 
 @hookimpl

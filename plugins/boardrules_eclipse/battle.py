@@ -20,6 +20,8 @@ and the rest act for the active type.
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from boardrules.primitives import primitive
@@ -65,13 +67,36 @@ def _enemies(ctx, h, a, b) -> bool:
     return True   # _parties joined allies into one side
 
 
+def _to_fight(ctx, h, a, b, done) -> bool:
+    return _enemies(ctx, h, a, b) and (h, a, b) not in done and (h, b, a) not in done
+
+
+def _fought(ctx, h) -> set:
+    return set(tuple(x) for x in (_v(ctx, "battles_fought") or ()) if x[0] == h)
+
+
 def _pairs(ctx, h):
     parties = _parties(ctx, h)
-    done = set(tuple(x) for x in (_v(ctx, "battles_fought") or ()) if x[0] == h)
+    done = _fought(ctx, h)
     for i, a in enumerate(parties):
         for b in parties[i + 1:]:
-            if _enemies(ctx, h, a, b) and (h, a, b) not in done and (h, b, a) not in done:
+            if _to_fight(ctx, h, a, b, done):
                 yield a, b
+
+
+@primitive("battle_parties", returns="any", h="hex")
+def battle_parties(ctx, h):
+    """The sides in ``h`` in order of entry: ``"npc"`` (the NPCs, who were there first), a
+    player, or a list of players who are ``allies`` (one side [seed, alliances]); the
+    controller's side comes before those who arrived (:func:`_parties`)."""
+    return tuple(_parties(ctx, h))
+
+
+@primitive("still_to_fight", returns="bool", h="hex", a="any", b="any")
+def still_to_fight(ctx, h, a, b):
+    """Whether the sides ``a`` and ``b`` of ``h`` (:func:`battle_parties`) are enemies who have
+    not fought each other there this round (``battles_fought``)."""
+    return _to_fight(ctx, h, a, b, _fought(ctx, h))
 
 
 @primitive("battle_attackers", h="hex", returns="list:player")
@@ -163,28 +188,27 @@ def _fleet(ctx, h, party, foe=None):
 
 
 def _engine(ctx, b):
-    att = _fleet(ctx, b["h"], b["att"], b["dfn"])
-    dfn = _fleet(ctx, b["h"], b["dfn"], b["att"])
+    """combat.py's engine for the battle's two fleets (policies: the NPC rule, focus fire)."""
+    eng = _engine_of(_fleet(ctx, b["h"], b["att"], b["dfn"]), _fleet(ctx, b["h"], b["dfn"], b["att"]))
+    eng.work = 0            # its work budget guards the odds solver, not a game's many volleys
+    return eng
+
+
+@functools.lru_cache(maxsize=32)
+def _engine_of(att, dfn):
+    """One engine per pair of fleets (they are values): its tables of which faces hit and of
+    the policies' assignments serve every volley of the battles between them."""
     return C._Battle(att, dfn, None, None, C.Stalemate.DEFENDER_WINS, 1.0)
 
 
-@primitive("begin_battle", effect=True, h="hex")
-def begin_battle(ctx, h):
-    """Start the next battle in ``h``: the sides, built from ``_parties`` (players who are
-    ``allies`` form one side). Battles go in reverse order of entry: the latest party with an
-    enemy still to fight attacks its latest earlier enemy; NPCs and the controller count as
-    earliest, so they always defend [M: eclipse.md §2.5 and §4 case 11; Second Dawn says the
-    same (dized quick reference)]. A violation when ``h`` has no battle left."""
-    parties = _parties(ctx, h)
-    pairs = list(_pairs(ctx, h))
-    if not pairs:
-        raise ctx.violation(f"no battle in {h}")
-    att = dfn = None
-    for later in reversed(parties):
-        foes = [a for a, b in pairs if b == later]
-        if foes:
-            att, dfn = later, max(foes, key=parties.index)
-            break
+@primitive("begin_battle", effect=True, h="hex", att="any", dfn="any")
+def begin_battle(ctx, h, att, dfn):
+    """Start the battle in ``h`` of side ``att`` (the attacker) against side ``dfn`` (sides of
+    :func:`battle_parties`; the rules' ``pick_sides`` chooses them). Against NPCs only the
+    members of an allied side the NPCs are hostile to fight. A violation when the two are no
+    enemies still to fight there."""
+    if not still_to_fight.fn(ctx, h, att, dfn):
+        raise ctx.violation(f"no battle of {att!r} against {dfn!r} in {h}")
     b = {"h": h, "att": _fighting(ctx, h, att, dfn), "dfn": _fighting(ctx, h, dfn, att)}
     b.update(state=_engine(ctx, b).start, fled=(), hits=(), kills=(), placement=None, pd=None,
              pd_left=0)
@@ -652,16 +676,40 @@ def drop_hit(ctx):
     _save(ctx, b)
 
 
+def _side_keys(ctx, b, side) -> list:
+    """``(owner, entity)`` of each ship type of a side of the battle, in its fleet's order."""
+    return _type_keys(ctx, b["h"], _party(b, side), _party(b, 1 - side))
+
+
+@primitive("battle_players", returns="list:player")
+def battle_players(ctx):
+    """The players who fight in the battle being fought, the attacker's side first (none for
+    the NPCs)."""
+    b = _thaw(ctx)
+    return _members(b["att"]) + _members(b["dfn"])
+
+
+@primitive("battle_kills", returns="any")
+def battle_kills(ctx):
+    """The ships players' ships have destroyed in the battle so far, one entry per ship:
+    ``((player, ship), ...)`` with ``ship`` the destroyed ship's class or NPC ship entity (the
+    rules read its ``kill_draws``); kills by NPC ships are left out."""
+    b = _thaw(ctx)
+    keys = (_side_keys(ctx, b, 0), _side_keys(ctx, b, 1))
+    return tuple((keys[side][i][0], keys[1 - side][j][1]) for side, i, j in b.get("kills", ())
+                 if keys[side][i][0] != NPC)
+
+
 @primitive("end_battle", effect=True)
 def end_battle(ctx):
-    """Remove destroyed ships, note the reputation draws owed, clear the battle."""
+    """Take the destroyed ships off the board, move the retreated ones to their hexes, clear
+    the battle."""
     b = _thaw(ctx)
     eng = _engine(ctx, b)
     h = b["h"]
-    fleet_keys = {0: _type_keys(ctx, h, b["att"]), 1: _type_keys(ctx, h, b["dfn"])}   # before losses
     for side, party in ((0, b["att"]), (1, b["dfn"])):
         fleet = eng.fleets[side]
-        keys = _type_keys(ctx, h, party, b["dfn"] if side == 0 else b["att"])
+        keys = _side_keys(ctx, b, side)
         fled = {i: k for sd, i, _, k in b["fled"] if sd == side}
         lost = {keys[i]: count - len(b["state"][side][i]) - fled.get(i, 0)
                 for i, (_, count) in enumerate(fleet.ships)}
@@ -683,16 +731,6 @@ def end_battle(ctx):
                     del ships[max(j for j, s in enumerate(ships) if s == keys[i])]
                 _set(ctx, "ships", (dest,), _ships(ctx, dest) + (keys[i],) * k)
             _set(ctx, "ships", (h,), tuple(ships))
-    # Each player of a side draws for the ships they destroyed themselves [seed, alliances:
-    # "for the ships they destroyed"]; a player alone on a side destroyed all its kills.
-    for side, party in ((0, b["att"]), (1, b["dfn"])):
-        for p in _members(party):
-            _set(ctx, "fought", (p,), True)
-    for side, i, j in b.get("kills", ()):
-        firer = fleet_keys[side][i][0]
-        if firer != NPC:
-            draws = _f(ctx, fleet_keys[1 - side][j][1], "kill_draws")
-            _set(ctx, "kill_draws", (firer,), _v(ctx, "kill_draws", firer) + draws)
     _set(ctx, "battle", (), None)
 
 

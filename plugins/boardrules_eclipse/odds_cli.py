@@ -87,7 +87,11 @@ def odds(attacker: str = typer.Argument(..., help='attacking fleet, e.g. "2 inte
         if survivors:
             _table(console, "survivors", combat.SURVIVAL_HEADERS, combat.survival_rows(exact))
     if mc > 0 and not (failed and combat.OPTIMAL_POLICY in (pa, pd)):
-        sim = combat.simulate_odds(a, d, pa, pd, runs=mc, seed=seed)
+        try:
+            sim = combat.simulate_odds(a, d, pa, pd, runs=mc, seed=seed)
+        except combat.CombatTooLarge as error:
+            err.print(f"error: {error}", markup=False, highlight=False)
+            raise typer.Exit(1)
         rows = [r for r in combat.outcome_rows(sim) if r[1] == "all outcomes"]
         _table(console, f"Monte-Carlo ({mc} battles)", combat.OUTCOME_HEADERS, rows)
     if failed:

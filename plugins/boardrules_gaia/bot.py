@@ -1,30 +1,157 @@
 """Gaia Project's evaluation for the bots (:mod:`boardrules.bots`): victory points now plus
-what the position is worth in victory points at the end.
+what the position is worth in victory points at the end, as a strong player reckons it.
 
-Weights are our estimates (no source): resources at about the end-game exchange (1 VP per
-3 credits, ore or knowledge, §12.6) adjusted for what they buy during the game; structures by
-the income they add per round left (incomes: ``rules/buildings.rules``); research levels by the
-end-game research VP (levels 3/4/5: 4/8/12 VP, §12.5) and the income or reach they give;
-federations by what they open (tokens and final scoring); what the two final scoring tiles
-count, per unit.
+``evaluate(game, player) -> float`` (VP). The parts, each discounted by the rounds left
+(``left``: the rounds whose income is still to come, 6 during setup, 0 in round 6):
+
+* resources held, at a worth that falls from what they buy early in the game to the end-game
+  exchange (1 VP per 3 credits, ore or knowledge, §12.6; power in bowl III becomes credits);
+* income per round times the rounds left: the faction board's incomes for what is built
+  (the building and faction fields of ``rules/buildings.rules`` and the factions module), the
+  economy and science levels (the tables ``econ_c``/``econ_o``/``econ_pw``/``sci_k`` of
+  ``rules/research.rules``), income tech tiles and the booster held for the next round;
+* structures beyond their income (planets, power value for federations, the way up to the
+  planetary institute and the academies);
+* research levels: the end-game research VP (4/8/12 VP at levels 3/4/5, §12.5) and the reach,
+  cheaper terraforming or Gaia projects they give;
+* the VP still to come from passing: the held booster's and tech tiles' pass bonus of this
+  round (a player who has not passed gets it whenever it passes, so passing early gains
+  nothing) and of the rounds left, tech tiles that score events, tile actions per round;
+* federations formed (what they open: final scoring, green tokens for level 5) and power in
+  structures not yet federated (the next federation);
+* the two final scoring tiles: a unit's worth early, blending into the expected 18/12/6 VP of
+  the ranking among the players as the game goes on (§10).
+
+Weights are our estimates (no source), tuned by games of greedy bots
+(``bench/bench_bots.py``). Content numbers (booster and tech tile effects) are those of
+``rules/tiles.rules``; they are restated here only as the worth a player sees in them.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 ROUNDS = 6
 # resource: (worth at the end: 1 VP per 3 after conversion, worth early in the game)
-RESOURCE = {"credits": (0.33, 0.25), "ore": (0.33, 0.5), "knowledge": (0.33, 0.45),
-            "qic": (0.33, 1.3), "bowl1": (0.0, 0.2), "bowl2": (0.0, 0.32),
-            "bowl3": (0.11, 0.45), "gaia_power": (0.0, 0.1)}
-# building: (worth at once, worth per round left)
-BUILDING = {"mine": (3.0, 0.8), "ts": (5.5, 1.2), "lab": (9.0, 1.0), "pi": (10.0, 1.5),
-            "ac1": (9.0, 1.2), "ac2": (9.0, 1.2)}
+RESOURCE = {"credits": (0.33, 0.3), "ore": (0.33, 0.7), "knowledge": (0.33, 0.55),
+            "qic": (0.33, 1.6), "bowl1": (0.0, 0.15), "bowl2": (0.0, 0.32),
+            "bowl3": (0.11, 0.5), "gaia_power": (0.0, 0.1)}
+POWER_CHARGE = 0.15     # a unit of power charged (a token one bowl up)
+POWER_TOKEN = 0.15      # a new token in bowl I
+# building: worth at once beyond its income (planet, power value, the path to bigger buildings)
+BUILDING = {"mine": 3.0, "ts": 5.0, "lab": 7.0, "pi": 9.0, "ac1": 8.0, "ac2": 8.0}
 TRACKS = ("terraforming", "navigation", "intelligence", "gaia", "economy", "science")
-TRACK_PER_ROUND = {"economy": 0.7, "science": 0.6, "terraforming": 0.4, "navigation": 0.3,
+# per level and round left, beyond the income (economy, science) it pays: reach, cheaper steps
+TRACK_PER_ROUND = {"economy": 0.15, "science": 0.1, "terraforming": 0.45, "navigation": 0.35,
                    "intelligence": 0.3, "gaia": 0.3}
+LEVEL = 1.0             # a level now (towards the research VP and the tiles on level 5)
 RESEARCH_VP = (0, 0, 0, 4, 8, 12)
-FEDERATION = 4.0
-FINAL = 1.5    # per unit a final scoring tile counts (18/12/6 VP for the first three, §10)
+FEDERATION = 4.0        # a federation formed, beyond its token
+GREEN_TOKEN = 1.5       # a federation token still green (level 5, some tile actions)
+FED_POWER = 0.35        # per unit of power value in structures not federated (up to 7)
+FINAL = 1.5             # per unit a final scoring tile counts, early in the game
+NEXT_ROUND = 0.85       # what VP or income of the next round are worth now
+# tiles (``rules/tiles.rules``): income per round; VP per round from the events they score
+TECH_INCOME = {"tech5": {"ore": 1, "pw": 1}, "tech6": {"knowledge": 1, "credits": 1},
+               "tech8": {"credits": 4}}
+TECH_ACTION = {"tech9": {"pw": 4}, "advtech3": {"qic": 1, "credits": 5}, "advtech11": {"ore": 3},
+               "advtech13": {"knowledge": 3}}
+TECH_EVENTS = {"tech7": 1.5, "advtech2": 3.0, "advtech14": 4.0, "advtech15": 3.0}
+TECH_BIG = {"tech3": 1.0}    # per PI or academy (power value 4)
+BOOSTER_INCOME = {"booster1": {"knowledge": 1, "ore": 1}, "booster2": {"ore": 1, "tokens": 2},
+                  "booster3": {"qic": 1, "credits": 2}, "booster4": {"credits": 2, "ore": 1},
+                  "booster5": {"pw": 2, "ore": 1}, "booster6": {"ore": 1}, "booster7": {"ore": 1},
+                  "booster8": {"knowledge": 1}, "booster9": {"pw": 4}, "booster10": {"credits": 4}}
+# (booster4's free terraforming step and booster5's range count as about an ore)
+
+
+def _pass_vp(game, player: int, holder: str) -> int:
+    """The VP ``holder`` (a booster or tech tile) gives ``player`` when passing (its
+    ``on_pass``, ``rules/tiles.rules``)."""
+    if holder in ("booster6",):
+        return sum(1 for h in game.get("my_hexes", player)
+                   if game.get("bld", index=h) == "mine" or game.get("owner_at", index=h) != player)
+    if holder == "booster7":
+        return 2 * game.get("built", player, "ts")
+    if holder in ("booster8", "advtech5"):
+        return 3 * game.get("built", player, "lab")
+    if holder == "booster9":
+        return 4 * sum(game.get("built", player, b) for b in ("pi", "ac1", "ac2"))
+    if holder == "booster10":
+        return sum(1 for h in game.get("my_hexes", player)
+                   if game.get("planet", index=h) == "g" and game.get("owner_at", index=h) == player)
+    if holder == "advtech1":
+        return 3 * game.get("fed_count", player)
+    if holder == "advtech7":
+        return len(game.get("ptypes", player))
+    return 0
+
+
+def booster_worth(game, player: int, booster: str, weights: dict[str, float]) -> float:
+    """What ``booster``, taken when passing, is worth to ``player`` now: the next round's
+    income from it and its pass bonus then (at today's counts), at ``NEXT_ROUND``."""
+    income = sum(weights[r] * n for r, n in BOOSTER_INCOME.get(booster, {}).items())
+    return NEXT_ROUND * (income + _pass_vp(game, player, booster))
+
+
+def later_weights(left: int) -> dict[str, float]:
+    """The weights of income received in the ``left`` rounds to come (mid-way through them)."""
+    return _weights(max(0, left - 1) // 2 + (1 if left else 0))
+
+
+@lru_cache(maxsize=8)
+def _tables(ruleset) -> dict:
+    """What the evaluation reads from a ruleset once: incomes by level and building."""
+    from boardrules.game import Game
+    g = Game(ruleset, 2, 0, auto_chance=False)
+    ent = ruleset.entities
+    return {"econ": [(g.get("econ_c")[i], g.get("econ_o")[i], g.get("econ_pw")[i]) for i in range(6)],
+            "sci": list(g.get("sci_k")),
+            "mine_o": list(ent["mine"].fields.get("inc_o", ())),
+            "boosters": set(ruleset.by_kind.get("booster", ())),
+            "techs": tuple(t for t in ruleset.by_kind.get("tech", ())),
+            "final_vp": list(g.get("final_vp"))}
+
+
+def _weights(left: int) -> dict[str, float]:
+    w = {name: end + (early - end) * left / ROUNDS for name, (end, early) in RESOURCE.items()}
+    w["pw"] = POWER_CHARGE * left / ROUNDS
+    w["tokens"] = POWER_TOKEN * left / ROUNDS
+    return w
+
+
+def _income(game, player: int, tables: dict) -> dict[str, float]:
+    """``player``'s income per round from its faction board, research and tiles."""
+    faction = game.get("myfaction", player)
+    f = game.ruleset.entities[faction].fields if faction is not None else {}
+    built = {b: game.get("built", player, b) for b in BUILDING}
+    inc = {"credits": f.get("base_c", 0), "ore": f.get("base_o", 1), "knowledge": f.get("base_k", 1),
+           "qic": f.get("base_q", 0), "tokens": f.get("base_t", 0), "pw": 0}
+    mine_o = tables["mine_o"]
+    if built["mine"]:
+        inc["ore"] += mine_o[min(built["mine"], len(mine_o)) - 1]
+    for b, c_field, k_field in (("ts", "ts_c", "ts_k"), ("lab", "lab_c", "lab_k")):
+        n = built[b]
+        if n:
+            cs, ks = f.get(c_field, ()), f.get(k_field, ())
+            inc["credits"] += cs[min(n, len(cs)) - 1] if cs else 0
+            inc["knowledge"] += ks[min(n, len(ks)) - 1] if ks else 0
+    if built["pi"]:
+        inc["pw"] += f.get("pi_pw", 4)
+        inc["tokens"] += f.get("pi_t", 1)
+        inc["qic"] += f.get("pi_q", 0)
+        inc["ore"] += f.get("pi_o", 0)
+    if built["ac1"]:
+        inc["knowledge"] += f.get("ac1_k", 2)
+    if built["ac2"]:
+        inc["qic"] += f.get("ac2_q", 1)
+        inc["credits"] += f.get("ac2_c", 0)
+    c, o, pw = tables["econ"][min(game.get("economy", player), 5)]
+    inc["credits"] += c
+    inc["ore"] += o
+    inc["pw"] += pw
+    inc["knowledge"] += tables["sci"][min(game.get("science", player), 5)]
+    return inc
 
 
 def _final_count(game, player: int, tile: str) -> int:
@@ -47,23 +174,76 @@ def _final_count(game, player: int, tile: str) -> int:
     return 0
 
 
+def _final_tiles(game, player: int, progress: float, final_vp: list[int]) -> float:
+    """The final scoring tiles' worth for ``player``: ``FINAL`` per unit early, the expected
+    18/12/6 VP of its rank among the players (ties share, §10) as ``progress`` reaches 1."""
+    value = 0.0
+    for tile in game.get("final_tiles"):
+        counts = [_final_count(game, p, tile) for p in range(game.players)]
+        mine = counts[player]
+        better = sum(1 for c in counts if c > mine)
+        tied = sum(1 for c in counts if c == mine)
+        ranked = sum(final_vp[i] for i in range(better, better + tied) if i < len(final_vp)) / tied
+        value += (1 - progress) * FINAL * mine + progress * (ranked if mine else 0.0)
+    return value
+
+
 def evaluate(game, player: int) -> float:
     """Victory points of ``player`` plus the estimated worth of the position (see the module);
     at the end of the game, the score."""
     vp = game.get("vp", player)
     if game.over:
         return float(vp)
+    tables = _tables(game.ruleset)
     rnd = game.get("round") or 0
-    left = max(0, ROUNDS - rnd + (1 if rnd > 0 else 0))   # rounds whose income is still to come
+    left = ROUNDS - rnd if rnd else ROUNDS      # rounds whose income is still to come
+    w = _weights(left)
     value = float(vp)
-    for name, (end, early) in RESOURCE.items():
-        value += (end + (early - end) * left / ROUNDS) * game.get(name, player)
-    for b, (now, per_round) in BUILDING.items():
-        value += game.get("built", player, b) * (now + per_round * left)
+    for name in RESOURCE:
+        value += w[name] * game.get(name, player)
+    # income per round, for the rounds left (valued at the weights of mid-way through them)
+    later = later_weights(left)
+    income = _income(game, player, tables)
+    value += left * sum(later[r] * n for r, n in income.items())
+    for b, now in BUILDING.items():
+        value += game.get("built", player, b) * now
+    techs = [t for t in tables["techs"] if game.get("has_tech", player, t) and not game.get("covered", player, t)]
+    for t in techs:
+        for src, per in ((TECH_INCOME, left), (TECH_ACTION, left + (1 if rnd else 0))):
+            if t in src:
+                value += per * sum(later[r] * n for r, n in src[t].items())
+        value += TECH_EVENTS.get(t, 0.0) * left
+        value += TECH_BIG.get(t, 0.0) * sum(game.get("built", player, b) for b in ("pi", "ac1", "ac2"))
+    # passing: this round's bonus is the player's whenever it passes; the next rounds' too
+    passed = rnd and _passed(game, player)
+    values = game.state.values
+    held = [b for b in tables["boosters"] if values.get(("o", b)) == player] if rnd else []
+    pass_tiles = sum(_pass_vp(game, player, t) for t in techs)
+    if rnd and not passed:
+        value += pass_tiles + sum(_pass_vp(game, player, b) for b in held)
+    value += pass_tiles * left * NEXT_ROUND
+    if (passed or not rnd) and left:
+        value += sum(booster_worth(game, player, b, later) for b in held)
     for t in TRACKS:
         level = game.get(t, player)
-        value += RESEARCH_VP[min(level, 5)] + level * (1.0 + TRACK_PER_ROUND[t] * left)
-    value += FEDERATION * len(game.get("fed_groups", player))
-    for tile in game.get("final_tiles"):
-        value += FINAL * _final_count(game, player, tile)
+        value += RESEARCH_VP[min(level, 5)] + level * (LEVEL + TRACK_PER_ROUND[t] * left)
+    groups = game.get("fed_groups", player)
+    value += FEDERATION * len(groups) + GREEN_TOKEN * game.get("green_feds", player)
+    if left:
+        fed = {h for group in groups for h in group.split(",")}
+        loose = sum(game.get("pval", index=h) for h in game.get("my_hexes", player) if h not in fed)
+        value += FED_POWER * min(loose, 7) * min(1.0, left / 2)
+    value += _final_tiles(game, player, rnd / ROUNDS, tables["final_vp"])
     return value
+
+
+# Advice to the search bot (boardrules.bots.mcts): rate a leaf of its tree as it is, with no
+# random actions first: random conversions and passes waste the resources this evaluation
+# counts, the searching player's own most of all (a search with random playouts passed early).
+evaluate.playout = 0  # type: ignore[attr-defined]
+
+
+def _passed(game, player: int) -> bool:
+    """Whether ``player`` has passed in this round's action phase (the flow's passed players,
+    the rules' ``passed(p)``; ``pass_order`` once the phase is over)."""
+    return player in (game.state.values.get(("f", "passed")) or ()) or player in game.get("pass_order")

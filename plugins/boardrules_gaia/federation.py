@@ -196,7 +196,14 @@ class SuperfluousMembersError(FederationError):
 # --------------------------------------------------------------------------- data
 
 
+class HexSet(frozenset):
+    """A set of axial hexes already as pairs of ints: a :class:`Position` takes it as it is
+    (a caller that builds the same board's hex sets often can keep them)."""
+
+
 def _hexset(xs: Iterable[Hex]) -> frozenset[Hex]:
+    if type(xs) is HexSet:
+        return xs
     return frozenset((int(q), int(r)) for q, r in xs)
 
 
@@ -614,14 +621,15 @@ class _Prep:
         lb = max(lb, (mst + 1) // 2, floor)
         if lb > limit:
             return None
+        # the heuristic tree first: it mostly meets the lower bound, which settles it (and then
+        # no three clusters can need more than the limit: they are joined within the tree)
+        ub, tree = self._heuristic(term, An, Hn, tl)
+        if ub <= lb:
+            return (lb, tree)
         sums: dict = {}
         if n >= 3:  # can every three clusters meet within the limit?  Often settles "more"
             if self._triple_lb(lays, dist, lb, limit + 1, An, Hn, tl, sums, quick=True) > limit:
                 return None
-        ub, tree = self._heuristic(term, An, Hn, tl)
-        if ub <= lb:
-            return (lb, tree)
-        if n >= 3:
             lb = self._triple_lb(lays, dist, lb, min(ub, limit + 1), An, Hn, tl, sums)
             if lb > limit:
                 return None
@@ -1086,58 +1094,90 @@ class _Prep:
             ks.append(c.bit_length() - 1)
         tl = [self.touch[k] for k in ks]
         spread, T = self.spread, self.touch_union(tl)
-        maxpair = 0
-        lays = []
-        for k in ks:
-            x = zc(self.cmask[k], tl)
-            todo = [t for t in ks if t != k]
-            lay = []
-            for j in range(limit + 1):
-                if todo:
-                    rest = [t for t in todo if not x & self.cmask[t]]
-                    if len(rest) < len(todo):
-                        maxpair = max(maxpair, j)
-                        todo = rest
-                lay.append(x)
-                if j < limit:
-                    y = spread(x, Q, tl, T)
-                    if y == x:  # closed: the remaining layers are all equal
-                        lay.extend([x] * (limit - j))
-                        break
-                    x = y
-            if todo:
-                maxpair = _INF
-            lays.append(lay)
         n = len(ks)
+        cm = [self.cmask[k] for k in ks]
+        lays: list[list[int]] = []
+        closed = []  # whether a member's layers stopped growing (the last repeats)
+        dist = []  # dist[i][t]: first layer of member i's BFS meeting member t
+        # Each member's layers are grown only until every other member is met (they give the
+        # pairwise distances); the farthest pair's layers, and beyond _PAIR_LAYERS everyone's,
+        # are grown further below as needed.
+        for i, k in enumerate(ks):
+            x = zc(cm[i], tl)
+            lay = [x]
+            d = [0] * n
+            todo = [t for t in range(n) if t != i] if n > 1 else []
+            j = 0
+            shut = False
+            while True:
+                if todo:
+                    rest = [t for t in todo if not x & cm[t]]
+                    if len(rest) < len(todo):
+                        for t in todo:
+                            if x & cm[t]:
+                                d[t] = j
+                        todo = rest
+                if (n > 1 and not todo) or j >= limit:
+                    break
+                y = spread(x, Q, tl, T)
+                if y == x:  # closed: the remaining layers are all equal
+                    shut = True
+                    break
+                x, j = y, j + 1
+                lay.append(x)
+            if todo:  # some member is farther than the limit
+                return [0] * (limit + 1), _INF, -1
+            lays.append(lay)
+            closed.append(shut)
+            dist.append(d)
+
+        def layer(i: int, j: int) -> int:
+            lay = lays[i]
+            while len(lay) <= j:
+                if closed[i]:
+                    lay.append(lay[-1])
+                    continue
+                x = lay[-1]
+                y = spread(x, Q, tl, T)
+                if y == x:
+                    closed[i] = True
+                lay.append(y)
+            return lay[j]
+
         if n == 1:
-            return [nbr(x) for x in lays[0]], maxpair, limit
-        if maxpair > limit:
-            return [0] * (limit + 1), maxpair, -1
+            return [nbr(layer(0, j)) for j in range(limit + 1)], 0, limit
+        maxpair = max(max(d) for d in dist)
         # The farthest pair (with two members: the pair itself): a formation of M next to v
         # holds a tree joining the two next to v; such trees with <= j satellites cover exactly
         # the hexes where the two distances meet (meeting hex v: d_a + d_b - w(v) <= j), grown.
         # (Intersecting more pairs or the single-cluster layers barely tightens it.)
         Hn = 0
-        for k in ks:
-            Hn |= self.cmask[k]
+        for c in cm:
+            Hn |= c
         An = Q & ~Hn
-
-        def gap(ab: tuple[int, int]) -> int:
-            row, target = lays[ab[0]], self.cmask[ks[ab[1]]]
-            return next(j for j in range(limit + 1) if row[j] & target)
-
-        a, b = max(((a, b) for a in range(n) for b in range(a + 1, n)), key=gap)
+        a, b = max(((a, b) for a in range(n) for b in range(a + 1, n)),
+                   key=lambda ab: dist[ab[0]][ab[1]])
+        top = min(limit, _PAIR_LAYERS)  # the pair programme costs O(top^2)
+        layer(a, top)
+        layer(b, top)
+        if limit > top:
+            for i in range(n):
+                layer(i, limit)
         La, Lb = lays[a], lays[b]
         G = []
         prev = 0
-        top = min(limit, _PAIR_LAYERS)  # the pair programme costs O(top^2)
         for j in range(top + 1):
             acc = prev | (nbr(prev) & An)
             for i in range(1, j + 1):
                 acc |= La[i] & Lb[j + 1 - i] & An
             for i in range(0, j + 1):
                 acc |= La[i] & Lb[j - i] & Hn
-            prev = zc(acc, tl)
+            new = (acc ^ prev) & T  # (prev is closed: only new hexes can bring in a cluster)
+            if new:
+                for t, c in tl:
+                    if new & t:
+                        acc |= c
+            prev = acc
             G.append(nbr(prev))
         for j in range(top + 1, limit + 1):  # beyond: next to hexes near every member
             x = -1

@@ -121,8 +121,21 @@ def _near(ctx, layout: tuple, sources, d: int, space: bool) -> tuple:
     mask = 0
     for s in sources:
         mask |= ball(s, d)
-    get = ctx.get
-    return tuple(h for h in geo.names_of(mask) if (get(("v", "planet", h)) == G.EMPTY) == space)
+    planets = _planet_bits(ctx, layout)
+    return geo.names_of(mask & ~planets if space else mask & planets)
+
+
+def _planet_bits(ctx, layout: tuple) -> int:
+    """The hexes holding a planet now (``planet`` other than empty space) as a bitset in name
+    order (memoised per committed state)."""
+    def compute() -> int:
+        get, bits, bit = ctx.get, 0, 1
+        for h in _distances(layout).names:
+            if get(("v", "planet", h)) != G.EMPTY:
+                bits |= bit
+            bit <<= 1
+        return bits
+    return _state_cache(ctx, ("planet_bits", layout), compute)
 
 
 def _state_cache(ctx, key, compute):
@@ -262,15 +275,24 @@ def _position(ctx) -> F.Position:
     return _state_cache(ctx, ("position", ctx.player()), lambda: _compute_position(ctx))
 
 
+@functools.lru_cache(maxsize=64)
+def _space_and_planets(layout: tuple, bits: int) -> tuple[F.HexSet, F.HexSet]:
+    """The map's space hexes and planet hexes as axial hex sets; ``bits``: the hexes holding a
+    planet now (:func:`_planet_bits`; a Lost Planet makes a space hex a planet)."""
+    gmap = _map(layout)
+    space, planets = [], []
+    for name in _distances(layout).names:
+        h = gmap.by_name[name].hex
+        (planets if bits & 1 else space).append((h.q, h.r))
+        bits >>= 1
+    return F.HexSet(space), F.HexSet(planets)
+
+
 def _compute_position(ctx) -> F.Position:
     gmap = _gmap(ctx)
     me = ctx.player()
-    space, planets = set(), set()
-    for mh in gmap.hexes:
-        if ctx.get(("v", "planet", mh.name)) == G.EMPTY:
-            space.add((mh.q, mh.r))
-        else:
-            planets.add((mh.q, mh.r))
+    layout = tuple(ctx.get(("v", "map_layout")))
+    space, planets = _space_and_planets(layout, _planet_bits(ctx, layout))
 
     def ax(name):
         h = gmap.by_name[name].hex
@@ -318,9 +340,7 @@ def _federation_inputs(ctx, me):
 
 
 def _encode(ctx, fed) -> str:
-    gmap = _gmap(ctx)
-    names = sorted(gmap.name(G.Hex(q, r)) for q, r in fed.members | fed.satellites)
-    return ",".join(names)
+    return _code(_gmap(ctx), fed)
 
 
 class FederationChoices(tuple):
@@ -344,11 +364,8 @@ def federation_options(ctx):
 
     def compute():
         position = _position(ctx)
-        try:
-            feds = F.candidates(position)
-        except ValueError:
-            feds = ()
-        gmap = _gmap(ctx)
+        layout = tuple(ctx.get(("v", "map_layout")))
+        gmap = _map(layout)
 
         def check(code):
             try:
@@ -356,9 +373,27 @@ def federation_options(ctx):
                 fed = F.validate(position, [(h.q, h.r) for h in hexes])
             except (KeyError, ValueError):
                 return False
-            return ",".join(sorted(gmap.name(G.Hex(q, r)) for q, r in fed.members | fed.satellites)) == code
-        return FederationChoices((_encode(ctx, f) for f in feds), check)
+            return _code(gmap, fed) == code
+        return FederationChoices(_federation_codes(position, layout), check)
     return _state_cache(ctx, ("federation_options", me), compute)
+
+
+@functools.lru_cache(maxsize=128)
+def _federation_codes(position: F.Position, layout: tuple) -> tuple[str, ...]:
+    """The codes of the legal federations of ``position`` on the map ``layout`` (remembered:
+    the same player's unchanged board over several turns is listed once)."""
+    try:
+        feds = F.candidates(position)
+    except ValueError:
+        feds = []
+    gmap = _map(layout)
+    return tuple(_code(gmap, f) for f in feds)
+
+
+def _code(gmap: G.GaiaMap, fed: F.Federation) -> str:
+    """A federation's code: its hexes' names, sorted, joined by commas."""
+    by_hex = gmap.by_hex
+    return ",".join(sorted(by_hex[G.Hex(q, r)].name for q, r in fed.members | fed.satellites))
 
 
 @primitive("federation_satellites", returns="list:hex", code="text")
@@ -398,6 +433,34 @@ PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, structures_within, 
               federated_structures]
 
 
+@primitive("compositions", returns="any", n="int", caps="list:int")
+def compositions(ctx, n, caps):
+    """Every way to write ``n`` as a sum of ``len(caps)`` whole numbers, the i-th between 0 and
+    ``caps[i]``: a list of lists, in increasing lexicographic order (empty when there is none;
+    one empty list for ``n`` = 0 and no caps). E.g. the ways to take n power tokens from the
+    three bowls. Raises a rule violation for more than 10,000 of them."""
+    caps = [max(0, int(c)) for c in caps]
+    if not caps:
+        return ((),) if n == 0 else ()
+    room = [0] * (len(caps) + 1)  # room[i]: the most parts i.. can hold
+    for i in range(len(caps) - 1, -1, -1):
+        room[i] = room[i + 1] + caps[i]
+    out: list[tuple[int, ...]] = []
+    last = len(caps) - 1
+
+    def fill(i: int, left: int, prefix: tuple[int, ...]) -> None:
+        if i == last:
+            out.append(prefix + (left,))
+            return
+        for x in range(max(0, left - room[i + 1]), min(left, caps[i]) + 1):
+            fill(i + 1, left - x, prefix + (x,))
+    if 0 <= n <= room[0]:
+        if (n + 1) ** (len(caps) - 1) > 10_000 and len(caps) > 1:
+            raise ctx.violation(f"too many ways to split {n} into {len(caps)} parts")
+        fill(0, n, ())
+    return tuple(out)
+
+
 @primitive("count_sectors", returns="int", hs="list:hex")
 def count_sectors(ctx, hs):
     """How many different sectors the hexes ``hs`` are in."""
@@ -410,4 +473,4 @@ def planets_of(ctx, letter):
     return tuple(h for h in ctx.get(("v", "hexes")) or () if ctx.get(("v", "planet", h)) == letter)
 
 
-PRIMITIVES += [count_sectors, planets_of]
+PRIMITIVES += [count_sectors, planets_of, compositions]

@@ -15,7 +15,6 @@ Pending decisions (``choose``, ``draw``) come before anything else, front first.
 
 from __future__ import annotations
 
-import copy
 import os
 import random
 from collections import OrderedDict
@@ -73,7 +72,7 @@ def _action_args(value: object) -> tuple[Any, ...]:
     raise TypeError(f"Action: args must be a tuple of values, not {value!r}")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # (actions are dict keys by the thousand: runs, listings)
 class Action:
     """One move: ``player`` (0-based; ``CHANCE`` = -1 for chance), ``name`` (an action,
     a decision's label, or ``done``) and ``args`` (a tuple; empty to decline an
@@ -206,6 +205,7 @@ class Game:
         self._history: list[tuple[State, int, int]] = []  # (state, record length, log length) before each action
         # id(state) -> _Known, most recently used last (shared by copies: see _known_for)
         self._known: OrderedDict[int, _Known] = OrderedDict()
+        self._turn_memo: tuple[State, tuple[Any, Any, Any, Context] | None] | None = None  # (state, its _turn_info)
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -579,27 +579,38 @@ class Game:
         if len(action.args) != len(adef.params):
             raise RuleViolation(f"'{action.name}' takes {len(adef.params)} argument(s), "
                                 f"got {len(action.args)}", action.name)
+        self._act(ctx, pending, action, step, turn, acted, check, args_checked, guarded)
+
+    def _act(self, ctx: Any, pending: Any, action: Action, step: Any, turn: Any, acted: Any,
+             check: bool, args_checked: bool, guarded: bool) -> None:
+        """The part of :meth:`_turn_action` after its checks of the turn: the arguments, the
+        body (or its guard), the turn's bookkeeping. ``turn``, ``acted``: their values now."""
+        rs = ctx.rs
+        name = action.name
+        adef = rs.actions[name]
         ctx.me = action.player
-        if not args_checked and (check or any(w is not None for w in rs.param_wheres[action.name])):
+        if not args_checked and (check or any(w is not None for w in rs.param_wheres[name])):
             self._check_args(ctx, adef, action.args)
-        if "action_begins" in rs.triggers_by_event:
-            S.emit(ctx, "action_begins", [action.player, action.name])
-        env = {p.name: v for p, v in zip(adef.params, action.args)}
+        triggers = rs.triggers_by_event
+        if "action_begins" in triggers:
+            S.emit(ctx, "action_begins", [action.player, name])
+        env = dict(zip(rs.param_names[name], action.args))
         if adef.entity is not None:
             env["self"] = adef.entity
-        if guarded:
-            verdict = S.run_unit(ctx, rs.action_guard(action.name), adef.entity or action.name,
-                                 me=action.player, env=env)
+        guard = rs.action_guard(name) if guarded else None
+        if guard is not None:
+            verdict = S.run_unit(ctx, guard, adef.entity or name, me=action.player, env=env)
             self._guard_verdict(ctx, pending, action, step, verdict)
         else:
-            S.run_unit(ctx, rs.action_body(action.name), adef.entity or action.name,
-                       me=action.player, env=env)
-        if "action_taken" in rs.triggers_by_event:
-            S.emit(ctx, "action_taken", [action.player, action.name])
-        pending[:0] = ctx.queued
-        ctx.queued = []
-        if action.name in step.main:
-            if simultaneous:
+            S.run_unit(ctx, rs.action_body(name), adef.entity or name, me=action.player, env=env)
+        if "action_taken" in triggers:
+            S.emit(ctx, "action_taken", [action.player, name])
+        if ctx.queued:
+            pending[:0] = ctx.queued
+            ctx.queued = []
+        if name in step.main:
+            order, pos, player, _ = turn
+            if step.mode == "simultaneous":
                 ctx.set(("f", "acted"), acted + (action.player,))
                 self._run_after(ctx, pending)
             elif not step.free or action.player in (ctx.get(("f", "passed")) or ()):
@@ -1083,7 +1094,13 @@ class Game:
         a legal one is kept in ``tried`` (``ACCEPTED`` when its guard proved it legal without
         running the inert rest of its body: lang/guards.py)."""
         try:
-            tried[action] = self._run(action, args_checked=True, guarded=True)
+            info = self._turn_info()
+            if info is None:  # a decision's answers (or a 'lanes' step): the general way
+                tried[action] = self._run(action, args_checked=True, guarded=True)
+            elif self._precheck_fails(action, info[3]):
+                return False
+            else:
+                tried[action] = self._candidate_run(action, info)
         except RuleViolation:
             return False
         except _Accepted:
@@ -1091,6 +1108,64 @@ class Game:
         except _Unsettled:
             return self._tried_legal(action, tried)
         return True
+
+    def _precheck_fails(self, action: Action, ctx: Context) -> bool:
+        """Whether the prechecks of a turn's candidate ``action`` (lang/guards.py) prove it
+        illegal, evaluated on ``ctx`` (the state's shared scratch context, left as it was)."""
+        rs = self.ruleset
+        name = action.name
+        if name == DONE or "action_begins" in rs.triggers_by_event:
+            return False
+        guards = rs.guards
+        check = guards.precheck(name)
+        if check is None:
+            return False
+        entity = rs.actions[name].entity
+        ctx.env = dict(zip(rs.param_names[name], action.args))
+        if entity is not None:
+            ctx.env["self"] = entity
+        ctx.me = action.player
+        ctx.steps = self.max_steps
+        fails = not check(ctx)
+        if ctx.w or ctx.events or ctx.queued:   # (only a primitive could write: none is kept)
+            ctx.w, ctx.events, ctx.queued = {}, [], []
+        guards.count(name, fails)
+        return fails
+
+    def _turn_info(self) -> tuple[Any, Any, Any, Context] | None:
+        """(step, turn, acted, a scratch context) of the current state when its candidates are
+        a turn's actions (no decision first, no 'lanes' step), else None; worked out once per
+        state."""
+        st = self.state
+        memo = self._turn_memo
+        if memo is not None and memo[0] is st:
+            return memo[1]
+        values = st.values
+        info = None
+        turn = values.get(("f", "turn"))
+        if (turn is not None and not values.get(("f", "over"))
+                and not (st.pending and st.pending[0].lane is None)
+                and values.get(("f", "lanes")) is None):
+            ctx = Context(self.ruleset, values, ply=len(self.record.actions) + 1,
+                          budget=self.max_steps)
+            info = (self._step(ctx), turn, ctx.get(("f", "acted")) or (), ctx)
+        self._turn_memo = (st, info)
+        return info
+
+    def _candidate_run(self, action: Action, info: tuple[Any, ...]) -> tuple[Context, list[Any]]:
+        """:meth:`_run` of a turn's candidate action (``guarded``), without the checks of the
+        turn it passes by construction (it comes from :meth:`_turn_candidates`)."""
+        st = self.state
+        ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
+                      budget=self.max_steps)
+        pending = list(st.pending)
+        if action.name == DONE:
+            self._end_turn(ctx, pending, action.player)
+        else:
+            step, turn, acted, _ = info
+            self._act(ctx, pending, action, step, turn, acted, False, True, True)
+        self._advance(ctx, pending)
+        return ctx, pending
 
     def _tried_legal(self, action: Action, tried: dict[Any, Any]) -> bool:
         """Whether candidate ``action`` is legal, by trying it in full (kept in ``tried``)."""
@@ -1107,13 +1182,10 @@ class Game:
 
     def _guard_verdict(self, ctx: Context, pending: list[Any], action: Action, step: Any,
                        verdict: Any) -> None:
-        """After a candidate's guard ran in place of its body (``_run(guarded=True)``): go on
-        when it ran the whole body (``True``); raise ``_Accepted`` when it stopped before an
-        inert rest (``INERT``) and nothing after the body can break a rule (no
-        ``action_taken`` rule, the turn does not end, the flow has nothing to run: see
-        :meth:`_settles`); else ``_Unsettled`` (the candidate is tried in full)."""
-        if verdict is True:
-            return
+        """After a candidate's guard ran in place of its body (``_run(guarded=True)``): raise
+        ``_Accepted`` when its checks passed (``INERT``) and nothing after the body can break a
+        rule (no ``action_taken`` rule, the turn does not end, the flow has nothing to run:
+        see :meth:`_settles`); else ``_Unsettled`` (the candidate is tried in full)."""
         if verdict == INERT and "action_taken" not in ctx.rs.triggers_by_event and not (
                 action.name in step.main and (step.mode == "simultaneous" or not step.free or
                                               action.player in (ctx.get(("f", "passed")) or ()))) \
@@ -1178,8 +1250,9 @@ class Game:
         states it saw (see ``_known_for``) stays shared: it holds for any game of the ruleset."""
         new = Game.__new__(Game)
         new.__dict__.update(self.__dict__)
-        new.record = copy.copy(self.record)
-        new.record.actions = self.record.actions.copy()
+        r = self.record   # (a shallow copy with its own action list; copy.copy is slower)
+        new.record = Record(r.game, r.modules, r.options, r.players, r.seed, r.rules, r.texts,
+                            r.actions.copy(), r.final, r.ruleset)
         new.log = self.log.copy()
         new._history = self._history.copy()
         return new
@@ -1248,7 +1321,7 @@ class _Known:
 
 class LegalActions:
     """Lazy view of the legal actions: ``in`` tests one action, iteration and ``len``
-    try each candidate once (the result is cached)."""
+    try each candidate once (the result is cached), :meth:`sample` draws one uniformly."""
 
     def __init__(self, game: Game, player: int | None):
         self._game = game
@@ -1294,6 +1367,28 @@ class LegalActions:
                 found.append(a)
                 yield a
         self._cache = known.listed[self._player] = found
+
+    def sample(self, rng: random.Random) -> Action:
+        """One legal action drawn uniformly at random with ``rng`` (every distinct legal action
+        equally likely), usually without listing them all: candidates are drawn without
+        replacement and tried until one is legal (the first legal action of a uniformly random
+        order of the candidates is uniform over the legal ones). Raises ``IndexError`` when
+        there is no legal action. The same answer for the same state and ``rng`` state."""
+        self._fresh()
+        game = self._game
+        known = game._known_for(self._state, create=True)
+        assert known is not None  # (created when missing)
+        listed = self._cache if self._cache is not None else known.listed.get(self._player)
+        pool = list(dict.fromkeys(game.candidates(self._player) if listed is None else listed))
+        runs = known.runs
+        while pool:
+            i = rng.randrange(len(pool))
+            action = pool[i]
+            if listed is not None or action in runs or game._candidate_legal(action, runs):
+                return action
+            pool[i] = pool[-1]   # (tried and illegal: out of the draw)
+            pool.pop()
+        raise IndexError("no legal action to sample")
 
     def _all(self) -> list[Action]:
         """Every legal action, listed once."""

@@ -59,7 +59,7 @@ class TriggerFn:
     body: BlockFn
     entity: str | None
     source: str
-    node: A.Block | None = None  # the body's statements (for its guard: lang/guards.py)
+    node: A.Block | None = None  # the body's statements (lang/inert.py)
     cond_node: A.Expr | None = None  # the condition's expression (lang/inert.py)
 
 
@@ -128,15 +128,14 @@ class Ruleset:
         self.track_rewards = {(t.name, lv): backend.block(b)
                               for t in self.tracks.values() for lv, b in t.rewards.items()}
         self._slots: dict[tuple[str, str], BlockFn] = {}
-        self._slot_nodes: dict[tuple[str, str], A.Block] = {}
         for e in self.entities.values():
             kind = self.kinds[e.kind]
             for slot, default in kind.slots.items():
                 body = e.slots.get(slot, default)
                 if body is not None:
                     self._slots[(e.name, slot)] = backend.block(body)
-                    self._slot_nodes[(e.name, slot)] = body
         self._action_bodies = {n: backend.block(a.body) for n, a in self.actions.items()}
+        self.param_names = {n: tuple(prm.name for prm in a.params) for n, a in self.actions.items()}
         self.param_domains = {n: tuple(backend.expr(prm.domain) for prm in a.params)
                               for n, a in self.actions.items()}
         self.param_wheres = {n: tuple(backend.expr(prm.where) for prm in a.params)
@@ -242,17 +241,9 @@ class Ruleset:
     def action_body(self, name: str) -> BlockFn:
         return self._action_bodies[name]
 
-    def slot_body(self, entity: str, slot: str) -> A.Block | None:
-        """The statements of ``entity``'s ``slot`` (its kind's default when it has none)."""
-        return self._slot_nodes.get((entity, slot))
-
-    def action_guard(self, name: str) -> Guard:
-        """The guard of action ``name``'s body (lang/guards.py: ``fn(ctx) -> bool``)."""
+    def action_guard(self, name: str) -> Guard | None:
+        """The guard of action ``name``'s body (lang/guards.py), None when it has none."""
         return self.guards.action(name)
-
-    def block_guard(self, block: int) -> Guard:
-        """The guard of deferred block number ``block`` (a ``choose``'s body...)."""
-        return self.guards.block(self._block_nodes[block])
 
     def default_of(self, key: Key) -> Value:
         if key[0] == "v" or key[0] == "c":

@@ -163,3 +163,86 @@ def test_greedy_eclipse_games_keep_the_invariants(players, seed, rounds):
     explored = [h for h in g.get("hexes") if g.get("controller", index=h) is not None]
     assert len(explored) > players, "greedy players explore and take hexes"
     assert boardrules.load_game(g.save()).state == g.state
+
+
+# ---- the evaluations and the search bot's playouts (issue 12) --------------------------------
+
+def _gaia_before_a_pass(seed: int = 4):
+    """A Gaia Project game in round 2-5 whose player to act may pass and whose booster pays a
+    pass bonus now (greedy players got there)."""
+    from boardrules_gaia.bot import _pass_vp
+    from boardrules.bots.common import actor
+    g = boardrules.new_game("gaia-project", players=3, seed=seed)
+    bots = seat_bots(["greedy"], 3, seed)
+    while not g.over:
+        p = actor(g)
+        held = [b for b in g.ruleset.by_kind["booster"] if g.state.values.get(("o", b)) == p]
+        if (2 <= (g.get("round") or 0) <= 5 and held and _pass_vp(g, p, held[0]) > 0
+                and any(a.name == "pass_round" for a in g.legal_actions(p))):
+            return g, p
+        g.play(bots[p].choose(g, p), check=False)
+    raise AssertionError("no such position")
+
+
+def test_gaia_evaluation_counts_the_pass_bonus_before_passing():
+    """A player gets its booster's pass bonus whenever it passes (tiles.rules): the evaluation
+    counts it before the pass, so passing early gains no VP in the bot's eyes (greedy players
+    passed in round 5 with 8 ore and 15 credits in hand for it). After passing, the change is
+    the worth of the booster taken for the next round, nothing more."""
+    from boardrules_gaia.bot import ROUNDS, booster_worth, evaluate, later_weights
+    g, p = _gaia_before_a_pass()
+    before, vp = evaluate(g, p), g.get("vp", p)
+    action = next(a for a in g.legal_actions(p) if a.name == "pass_round")
+    g.play(action)
+    gained = g.get("vp", p) - vp
+    assert gained > 0
+    expected = booster_worth(g, p, action.args[0], later_weights(ROUNDS - g.get("round")))
+    assert evaluate(g, p) - before == pytest.approx(expected)
+
+
+def test_gaia_evaluation_ranks_final_tiles_late():
+    """Early a final scoring tile is worth per unit counted; in the last round the expected
+    18/12/6 VP of the player's rank (§10), ties sharing."""
+    from boardrules_gaia.bot import FINAL, _final_count, _final_tiles
+    g = boardrules.new_game("gaia-project", players=4, seed=3)
+    play_out(g, seat_bots(["greedy"], 4, 3), max_actions=10_000)
+    # the finished game's counts, rated as if the game went on
+    tiles = g.get("final_tiles")
+    counts = {t: [_final_count(g, p, t) for p in range(4)] for t in tiles}
+    for p in range(4):
+        early = _final_tiles(g, p, 0.0, [18, 12, 6])
+        assert early == pytest.approx(sum(FINAL * counts[t][p] for t in tiles))
+    late = [_final_tiles(g, p, 1.0, [18, 12, 6]) for p in range(4)]
+    assert sum(late) == pytest.approx(36 * len(tiles)) or min(min(c) for c in counts.values()) == 0
+    best = max(range(4), key=lambda p: counts[tiles[0]][p])
+    assert _final_tiles(g, best, 1.0, [18, 12, 6]) >= 6 * len(tiles) / 2
+
+
+def test_search_playouts_follow_the_evaluation():
+    """MCTS plays random actions after its tree only as the evaluation advises: none in Gaia
+    Project (random conversions and passes waste what its evaluation counts), a few in Eclipse,
+    to the end in games rated by their score alone (Harvest)."""
+    from boardrules.bots.mcts import FULL_PLAYOUT, PLAYOUT, playout_for
+    depth = {name: playout_for(evaluation_for(boardrules.new_game(name, players=3, seed=1)))
+             for name in ("gaia-project", "eclipse", "harvest")}
+    assert depth == {"gaia-project": 0, "eclipse": PLAYOUT, "harvest": FULL_PLAYOUT}
+
+
+def test_search_rates_a_leaf_after_its_own_decisions():
+    """A leaf whose last action leaves its player a decision (Eclipse: where to place an
+    explored sector) is rated after that decision, answered greedily."""
+    g = boardrules.new_game("eclipse", players=2, seed=5)
+    rnd = RandomBot(2)
+    while not any(a.name == "explore" for a in g.legal_actions()):
+        g.play(rnd.choose(g))
+    bot = MCTSBot(1, iterations=3)
+    explore = next(a for a in g.legal_actions() if a.name == "explore")
+    with searching(g):
+        mark = len(g.record.actions)
+        g.play(explore, check=False)
+        p = explore.player
+        settled = bot._settle(g, p, evaluation_for(g))
+        assert settled >= 1
+        assert not any(d.player == p for d in g.decisions_due())
+        while len(g.record.actions) > mark:
+            g.undo()

@@ -6,8 +6,6 @@ questions about the ship damage only. The play path (these rules) and combat.py'
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import boardrules
@@ -16,7 +14,7 @@ from boardrules.runtime import CHANCE, Context, RuleViolation
 from boardrules_eclipse import combat as C
 from boardrules_eclipse.battle import _fleet, battle_hit, type_stat
 
-from .test_combat_play import FAR, _end_actions, _stage
+from .test_combat_play import FAR, _end_actions, _stage, attacker_win_rate, two_hits_to_assign
 from .test_game import check_invariants, new
 
 # An interceptor with the Electron Computer: a 5 or 6 hits (no shields), hull 0: one hit kills.
@@ -96,13 +94,7 @@ def test_a_battle_ends_after_the_round_limit_as_a_stalemate():
 
 
 def test_illegal_battle_moves_name_the_rule_and_change_nothing():
-    g = new(2)
-    g.auto_chance = False
-    _stage(g, FAR, "s303", ships=[(1, "interceptor"), (1, "cruiser"), (0, "interceptor"),
-                                  (0, "interceptor")])
-    _end_actions(g)
-    g.play(Action(CHANCE, "rolls", ((1,),)))
-    g.play(Action(CHANCE, "rolls", ((6, 6),)))
+    g = two_hits_to_assign()
     before = g.state
     with pytest.raises(boardrules.IllegalActionError):
         g.play("p1 hit dreadnought:0")
@@ -141,15 +133,5 @@ def test_play_battles_agree_with_the_odds_on_an_initiative_tie():
     runs = 600
     margin = 3 * (p * (1 - p) / runs) ** 0.5
     assert (1 - p) - p > 2 * margin                 # the test can tell the tie-break
-    staged = g.state
-    rng = random.Random(20261202)
-    wins = 0
-    for _ in range(runs):
-        g.state = staged
-        _end_actions(g)
-        while g.get("battle"):
-            d = g.state.pending[0]
-            assert (d.player, d.label) == (CHANCE, "rolls"), d
-            g.play(Action(CHANCE, "rolls", (tuple(rng.randint(1, 6) for _ in range(d.options.count)),)))
-        wins += not any(owner == 1 for owner, _ in g.get("ships", index=FAR))
-    assert abs(wins / runs - p) <= margin, (wins / runs, p)
+    rate = attacker_win_rate(g, FAR, runs, 20261202)
+    assert abs(rate - p) <= margin, (rate, p)

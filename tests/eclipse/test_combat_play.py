@@ -3,6 +3,8 @@ decisions (eclipse.md §4 cases 6-9, 12); the ``auto_combat`` option hands them 
 
 from __future__ import annotations
 
+import random
+
 import boardrules
 from boardrules.game import Action
 from boardrules.runtime import CHANCE
@@ -35,9 +37,27 @@ def _end_actions(g):
     g.play("p2 pass_turn")
 
 
-def test_player_assigns_hits_die_by_die():
-    """Rules p.19 via BGG wiki (eclipse.md §4 case 6): one die's damage goes to one ship, the
-    firing player chooses which."""
+def attacker_win_rate(g, h, runs, seed) -> float:
+    """Play the battle staged in ``g`` (``auto_combat``: every decision is a volley's dice)
+    ``runs`` times with random dice; the share the attacker (p1) wins: no p2 ship left in ``h``."""
+    staged = g.state
+    rng = random.Random(seed)
+    wins = 0
+    for _ in range(runs):
+        g.state = staged
+        _end_actions(g)
+        while g.get("battle"):
+            d = g.state.pending[0]
+            assert (d.player, d.label) == (CHANCE, "rolls"), d
+            g.play(Action(CHANCE, "rolls", (tuple(rng.randint(1, 6) for _ in range(d.options.count)),)))
+        wins += not any(owner == 1 for owner, _ in g.get("ships", index=h))
+    g.state = staged
+    return wins / runs
+
+
+def two_hits_to_assign():
+    """p2's interceptor and cruiser defend against p1's two interceptors; p2 fires first on the
+    initiative tie and misses, p1's two dice hit: p1 has two hits to assign."""
     g = new(2)
     g.auto_chance = False
     _stage(g, FAR, "s303", ships=[(1, "interceptor"), (1, "cruiser"), (0, "interceptor"),
@@ -47,6 +67,13 @@ def test_player_assigns_hits_die_by_die():
     g.play(Action(CHANCE, "rolls", ((1,),)))
     # p1's two interceptors: two 6s -> two 1-damage hits for p1 to assign
     g.play(Action(CHANCE, "rolls", ((6, 6),)))
+    return g
+
+
+def test_player_assigns_hits_die_by_die():
+    """Rules p.19 via BGG wiki (eclipse.md §4 case 6): one die's damage goes to one ship, the
+    firing player chooses which."""
+    g = two_hits_to_assign()
     d = g.state.pending[0]
     assert (d.player, d.label) == (0, "hit")
     assert set(d.options) == {"interceptor:0", "cruiser:0"}

@@ -92,7 +92,7 @@ def test_reputation_room_shared_with_ambassadors():
     """Slots [S boards]: Orion 4 either + 1 reputation-only; Terrans 1 ambassador-only + 4
     either. Ambassadors beyond the ambassador-only slots take either-slots from reputation."""
     from boardrules.runtime import Context
-    from boardrules_eclipse.primitives import _amb_room, rep_capacity
+    from boardrules_eclipse.diplomacy import _amb_room, rep_capacity
 
     g = new(4, species=["orion", "terrans", "terrans", "terrans"])
     st = dict(g.state.values)

@@ -118,8 +118,11 @@ def check_invariants(g) -> None:
                 assert not bp and not ships[p, cls], (who, cls, bp, ships[p, cls])
                 continue
             assert len(bp) == len(_field(g, design, "parts")), (who, cls, bp)
-            energy = _field(g, design, "energy") + sum(_field(g, part, "energy") for part in bp)
-            move = sum(_field(g, part, "move") for part in bp)
+            # parts outside the grid count too (grid_extras: the RotA Muon Source), and a jump
+            # drive is a drive (RotA new discoveries)
+            parts = tuple(bp) + tuple(g.get("grid_extras", p, index=cls) or ())
+            energy = _field(g, design, "energy") + sum(_field(g, part, "energy") for part in parts)
+            move = sum(_field(g, part, "move") + _field(g, part, "jumps") for part in parts)
             assert energy >= 0, f"{who} {cls} blueprint {bp} has energy {energy}"
             if _field(g, cls, "mobile"):
                 assert move > 0, f"{who} {cls} blueprint {bp} has no drive"

@@ -90,3 +90,38 @@ def test_queue_runs_when_the_decisions_before_it_are_decided():
     g.play("p2 take")
     assert g.players_to_act() == {1} and g.get("power", 1) == 2
     assert boardrules.load_game(g.save()).state == g.state
+
+
+def test_range_primitives_agree_with_the_map_geometry():
+    """The per-map distance rows and balls (primitives.py) give what the axial geometry gives:
+    hexes within d (sorted names), distances, planets/space near a set of sources; and
+    ``structures_within`` is ``hexes_within`` cut to the hexes holding a structure."""
+    import random
+
+    from boardrules_gaia import primitives as GP
+
+    g = boardrules.new_game("gaia-project", players=3, seed=5)
+    rnd = random.Random(5)
+    for _ in range(120):
+        g.play(rnd.choice(list(g.legal_actions())), check=False)
+    ctx = Context(g.ruleset, g.state.values)
+    gmap = GP._map(tuple(g.get("map_layout")))
+    prim = g.ruleset.primitives
+    names = [mh.name for mh in gmap.hexes]
+    built = {h for h in names if g.get("owner_at", index=h) is not None}
+    assert built  # structures are on the map after 120 random actions
+    for h in names[::7]:
+        here = gmap.by_name[h].hex
+        for d in (0, 1, 2, 5, 40):
+            want = sorted(gmap.name(x) for x in gmap.within(here, d))
+            assert list(prim["hexes_within"].fn(ctx, h, d)) == want
+            assert list(prim["structures_within"].fn(ctx, h, d)) == [x for x in want if x in built]
+        for other in names[::11]:
+            assert prim["hex_distance"].fn(ctx, h, other) == here.distance(gmap.by_name[other].hex)
+    sources = sorted(built)[:4]
+    for d in (1, 3, 30):
+        near = {gmap.name(x) for s in sources for x in gmap.within(gmap.by_name[s].hex, d)}
+        planets = sorted(x for x in near if g.get("planet", index=x) != "e")
+        assert list(prim["planets_near"].fn(ctx, sources, d)) == planets
+        assert list(prim["space_near"].fn(ctx, sources, d)) == sorted(near - set(planets))
+    assert prim["distance_from"].fn(ctx, names[0], []) == 99

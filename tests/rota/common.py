@@ -66,6 +66,27 @@ def play_random(data, modules: tuple, own: Callable, *, players=None, prefer=(),
     return g
 
 
+def play_greedy(modules: tuple, own: Callable, *, players: int, seed: int, rounds: int, picks=()):
+    """Play one whole game with ``modules`` on and the greedy bot in every seat (issue 12: the
+    property tests also run with the greedy bot, so the deep rules a random bot rarely reaches
+    get visited), checking after every action the base game's invariants and ``own``; at the
+    end the record replays exactly. ``picks``: the species of seats p1..pn, picked first.
+    Returns the finished game."""
+    from boardrules.bots import play_out, seat_bots
+    g = boardrules.new_game("eclipse", players=players, seed=seed, modules=list(modules),
+                            options={"rounds": rounds, "auto_combat": True})
+    for p in range(len(picks), 0, -1):
+        g.play(f"p{p} pick_species {picks[p - 1]}")
+
+    def check(g, _action) -> None:
+        check_invariants(g)
+        own(g)
+    play_out(g, seat_bots(["greedy"], players, seed), max_actions=MAX_ACTIONS, on_action=check)
+    again = boardrules.load_game(g.save(), check=True)
+    assert again.state == g.state and again.scores() == g.scores()
+    return g
+
+
 def start(players: int, modules: tuple, seed: int = 3):
     """A game of Eclipse with ``modules`` on, every player's species picked (Terrans), at the
     first turn of the Action phase."""

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from boardrules import IllegalActionError
 from boardrules.runtime import Context
-from boardrules_eclipse.primitives import _galaxy, _pos, rep_capacity
+from boardrules_eclipse.diplomacy import rep_capacity
+from boardrules_eclipse.primitives import _galaxy, _pos
 from tests.eclipse.test_combat_play import _stage
 from tests.eclipse.test_edge_cases import HOME, _set
 

@@ -15,7 +15,7 @@ from boardrules.runtime import Context
 from boardrules_eclipse import combat as C
 from boardrules_eclipse.primitives import move_options, ship_type
 from boardrules_eclipse.battle import _fleet
-from tests.eclipse.test_combat_play import FAR, NEAR, _end_actions, _stage
+from tests.eclipse.test_combat_play import FAR, NEAR, _end_actions, _stage, attacker_win_rate
 from tests.eclipse.test_edge_cases import HOME, _set
 from tests.eclipse.test_invariants import check_invariants
 
@@ -724,18 +724,8 @@ def test_play_battles_agree_with_the_odds_calculator():
         g2 = _effects_battle(tuple(t for t in ALL_EFFECTS if t != missing))
         q = C.combat_odds(_fleet(_ctx(g2), FAR, 0), _fleet(_ctx(g2), FAR, 1)).win_probability("attacker")
         assert abs(q - p) > margin, missing
-    staged = g.state
-    rng = random.Random(20261201)
-    wins = 0
-    for _ in range(runs):
-        g.state = staged
-        _end_actions(g)
-        while g.get("battle"):
-            d = g.state.pending[0]
-            assert (d.player, d.label) == (CHANCE, "rolls"), d
-            g.play(Action(CHANCE, "rolls", (tuple(rng.randint(1, 6) for _ in range(d.options.count)),)))
-        wins += not any(owner == 1 for owner, _ in g.get("ships", index=FAR))
-    assert abs(wins / runs - p) <= margin, (wins / runs, p)
+    rate = attacker_win_rate(g, FAR, runs, 20261201)
+    assert abs(rate - p) <= margin, (rate, p)
 
 
 def test_exact_odds_with_every_effect_and_monte_carlo_agree():

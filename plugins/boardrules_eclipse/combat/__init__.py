@@ -78,7 +78,7 @@ solvers' parts of :class:`~.battle._Battle`) and :mod:`.battle` (the entry point
 from __future__ import annotations
 
 from .battle import _Battle, combat_odds, simulate_odds
-from .engine import DEFAULT_BUDGET, MAX_RUNS, MAX_SIM_ROUNDS, BattleState, CombatTooLarge
+from .engine import DEFAULT_BUDGET, DEFAULT_SIM_BUDGET, MAX_RUNS, MAX_SIM_ROUNDS, BattleState, CombatTooLarge
 from .notation import PRESETS, format_fleet, format_ship, parse_fleet, preset
 from .outcomes import (
     OUTCOME_HEADERS,
@@ -141,6 +141,8 @@ __all__ = [
     "MAX_DICE",
     "MAX_RUNS",
     "DEFAULT_BUDGET",
+    "DEFAULT_SIM_BUDGET",
+    "MAX_SIM_ROUNDS",
     "PRESETS",
     "preset",
     "combat_odds",

@@ -7,17 +7,18 @@ import random
 from fractions import Fraction
 
 
-from .engine import DEFAULT_BUDGET, MAX_RUNS, _Engine
+from .engine import DEFAULT_BUDGET, DEFAULT_SIM_BUDGET, MAX_RUNS, _Engine
 from .exact import _Exact, _sorted_outcomes
 from .montecarlo import _MonteCarlo
 from .optimal import _Optimal
 from .outcomes import Number, Odds, Outcome, Stalemate
 from .pointdefense import _PointDefense
+from .regen import _Regeneration
 from .policies import AnyPolicy
 from .ships import Fleet
 
 
-class _Battle(_Exact, _Optimal, _MonteCarlo, _PointDefense, _Engine):
+class _Battle(_Exact, _Optimal, _Regeneration, _MonteCarlo, _PointDefense, _Engine):
     """Shared machinery of the exact solver and the simulator for one pair of fleets."""
 
 
@@ -58,6 +59,7 @@ def simulate_odds(
     seed: int | random.Random | None = 0,
     stalemate: Stalemate | str = Stalemate.DEFENDER_WINS,
     budget: int = DEFAULT_BUDGET,
+    sim_budget: int = DEFAULT_SIM_BUDGET,
 ) -> Odds:
     """Monte-Carlo estimate of :func:`combat_odds` from ``runs`` simulated battles.
 
@@ -67,7 +69,9 @@ def simulate_odds(
     probabilities are frequencies and whose ``runs`` is set, so :meth:`Odds.std_error` gives the
     standard error of any probability derived from it. Raises ``ValueError`` unless
     ``1 <= runs <= MAX_RUNS``, or if both fleets are empty; :class:`CombatTooLarge` as
-    :func:`combat_odds`.
+    :func:`combat_odds` for the optimal play's solution, and when the battles' dice rolled plus
+    activations fired would exceed ``sim_budget`` (:data:`DEFAULT_SIM_BUDGET`; every battle
+    also stops after :data:`MAX_SIM_ROUNDS` engagement rounds, as a stalemate).
     """
     if not 1 <= runs <= MAX_RUNS:
         raise ValueError(f"runs must be between 1 and {MAX_RUNS:,}, got {runs}")
@@ -75,6 +79,7 @@ def simulate_odds(
     battle = _Battle(attacker, defender, attacker_policy, defender_policy, Stalemate(stalemate), 1.0, budget)
     if any(battle.optimal):
         battle.solve_values()
+    battle.sim_budget = sim_budget
     counts: dict[Outcome, int] = {}
     for _ in range(runs):
         o = battle.simulate(rng)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
-from typing import NamedTuple, TypeAlias
+from operator import ge
+from typing import Any, NamedTuple, TypeAlias
 
 import attrs
 
@@ -27,11 +28,18 @@ DEFAULT_BUDGET = 4_000_000
 """Default work budget of :func:`combat_odds`: battle states visited plus dice outcomes and hit
 assignments enumerated. Enough for every supply-limited battle with the fixed policies (the
 largest, upgraded supply against upgraded supply, needs about 1.3 million) and for 7 against 9
-ships with optimal play on both sides (about 2.8 million); a few seconds to a minute of work."""
+ships with optimal play on both sides (about 2.9 million, about a second of CPU)."""
+
+
+DEFAULT_SIM_BUDGET = 50_000_000
+"""Default Monte-Carlo work budget of :func:`simulate_odds`: dice rolled plus activations fired,
+over all its battles (about 6 µs of CPU each on the reference machine, so a few minutes at most).
+A million battles of two interceptors against an Ancient need about 15 million."""
 
 
 class CombatTooLarge(ValueError):
-    """An exact solution would exceed the work budget; use :func:`simulate_odds` or a larger budget."""
+    """An exact solution (or a Monte-Carlo run) would exceed its work budget: use
+    :func:`simulate_odds`, fewer battles or a larger budget."""
 
 
 # ------------------------------------------------------------------------------------------ solver
@@ -46,16 +54,17 @@ class _Act(NamedTuple):
     ship: ShipType
 
 
-def _dominates(a: SideState, b: SideState) -> bool:
-    """``a`` can be reached from ``b`` by adding damage (destroying ships included)."""
-    for da, db in zip(a, b):
-        if len(da) > len(db):
-            return False
-        # Destroyed ships are best taken from b's most damaged; then pair survivors by rank.
-        for x, y in zip(reversed(da), reversed(db)):
-            if x < y:
-                return False
-    return True
+def _damage_vector(st: SideState, hulls: Sequence[int], counts: Sequence[int]) -> tuple[int, ...]:
+    """``st`` as one flat vector: per ship type, the living ships' damage least first, then
+    ``hull + 1`` for each destroyed ship. ``a`` dominates ``b`` (``a`` can be reached from ``b`` by adding damage) exactly when
+    ``a``'s vector is at least ``b``'s everywhere: a's i-th least damaged ship must be at least as
+    damaged as b's, and a destroyed ship (hull + 1) is at least any damage, while a living ship of
+    ``a`` facing a destroyed one of ``b`` (a has more ships) is less."""
+    out: list[int] = []
+    for ds, hull, count in zip(st, hulls, counts):
+        out.extend(reversed(ds))
+        out.extend([hull + 1] * (count - len(ds)))
+    return tuple(out)
 
 
 @attrs.define
@@ -121,9 +130,12 @@ class _Engine:
         self._volleys: dict[tuple, list[tuple[SideState, Number]]] = {}
         self._assign: dict[tuple, SideState] = {}
         self._options: dict[tuple, tuple[SideState, ...]] = {}
+        self._vectors: tuple[dict, dict] = ({}, {})  # per side: state -> (sum, _damage_vector)
         # Optimal play: value (attacker's win + half a draw) before each cannon activation of a
         # round-start state, and before each missile activation.
-        self._rows: list[dict[int, dict[int, Number]]] = []
+        self._table: Any = None  # optimal play: rounds.solve_rounds's V[k, a, d] and local indices
+        self._local: list[dict[SideState, int]] = []
+        self.exact = isinstance(one, Fraction)
         self._missile_value: list[dict[BattleState, Number]] = []
         self._ids: tuple[dict[SideState, int], dict[SideState, int]] = ({}, {})
         self._states: tuple[list[SideState], list[SideState]] = ([], [])
@@ -231,24 +243,32 @@ class _Engine:
                 if not placed:  # every ship this die can reach is already destroyed
                     nxt.add(st)
             self.tick(len(nxt) - grown)
-            partial = self._maximal(nxt) if self.prune else nxt
+            partial = self._maximal(nxt, 1 - act.side) if self.prune else nxt
         found = tuple(sorted(partial))
         self._options[key] = found
         return found
 
-    def _maximal(self, states: set[SideState]) -> set[SideState]:
-        """The states no other state dominates (a dominating state sorts first: it has no more
-        living ships and, with as many, no less damage)."""
-
-        def dealt(st: SideState) -> tuple[int, int]:
-            return (-sum(map(len, st)), sum(map(sum, st)))
-
-        kept: list[SideState] = []
-        for st in sorted(states, key=dealt, reverse=True):
+    def _maximal(self, states: set[SideState], side: int) -> set[SideState]:
+        """The states of ``side`` no other state dominates (:func:`_damage_vector`: compared as
+        flat vectors; a dominating state sorts first, having the larger vector sum)."""
+        cache = self._vectors[side]
+        vectors = []
+        for st in states:
+            found = cache.get(st)
+            if found is None:
+                fleet = self.fleets[side]
+                v = _damage_vector(st, [ship.hull for ship in fleet.types], fleet.counts)
+                found = cache[st] = (sum(v), v)
+            vectors.append((found[0], found[1], st))
+        vectors.sort(key=lambda svs: svs[0], reverse=True)
+        kept: list[tuple[int, ...]] = []
+        out: set[SideState] = set()
+        for _, v, st in vectors:
             self.tick(1 + len(kept))
-            if not any(_dominates(k, st) for k in kept):
-                kept.append(st)
-        return set(kept)
+            if not any(all(map(ge, k, v)) for k in kept):
+                kept.append(v)
+                out.add(st)
+        return out
 
     @staticmethod
     def finished(state: BattleState) -> bool:
@@ -364,13 +384,19 @@ class _Engine:
             result[new] = result.get(new, 0) + p
         return list(result.items())
 
+    def ending(self, state: BattleState) -> Outcome | None:
+        """The outcome of a battle that is over in ``state`` (a side destroyed, or no cannon left
+        on either side: a stalemate), else ``None``."""
+        if self.finished(state):
+            return self.outcome(state)
+        if not self.armed(state):
+            return self.outcome(state, stalemate=True)
+        return None
+
     def terminal_value(self, state: BattleState) -> Number | None:
         """The attacker's value of a battle that is over in ``state``, else ``None``."""
-        if self.finished(state):
-            o = self.outcome(state)
-        elif not self.armed(state):
-            o = self.outcome(state, stalemate=True)
-        else:
+        o = self.ending(state)
+        if o is None:
             return None
         if o.winner is None:
             return self.one / 2
@@ -387,7 +413,8 @@ class _Engine:
             return v
         if self.regen:
             return self._node_value[state][pos]
-        return self._rows[pos][self._ids[0][state[0]]][self._ids[1][state[1]]]
+        v = self._table[pos, self._local[0][state[0]], self._local[1][state[1]]]
+        return v if self.exact else float(v)
 
     def choose(self, state: BattleState, act: _Act, pos: int, missile: bool, hits: tuple[Hit, ...]) -> tuple[SideState, Number]:
         """The optimal side's best option for ``hits`` and its value for the attacker."""

@@ -13,55 +13,6 @@ from .engine import BattleState, _Act
 class _Exact:
     """Exact-solver methods of :class:`~.battle._Battle`."""
 
-    def _solve_regen(self, start: dict[BattleState, Number]) -> dict[Outcome, Number]:
-        """Outcome distribution with regeneration: the battle's mass is pushed one activation at a
-        time until less than 1e-15 of it is still fighting. Mass in a state from which the battle
-        can never end (damage repaired as fast as it can be dealt) is scored as a stalemate."""
-        acts = self.cannon_acts
-        edges: dict[tuple[BattleState, int], list[tuple[tuple[BattleState, int], Number]] | None] = {}
-        stack = [(state, 0) for state in start]
-        seen = set(stack)
-        while stack:
-            node = stack.pop()
-            state, k = node
-            self.tick()
-            if self.finished(state) or (k == 0 and not self.armed(state)):
-                edges[node] = None
-                continue
-            act = acts[k]
-            moves = self.moves(state, k, False) if state[act.side][act.index] else [(state[1 - act.side], self.one)]
-            edges[node] = out = [(self.next_node(self.merge(state, act, e), k), p) for e, p in moves]
-            for nxt, _ in out:
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-        before: dict[tuple[BattleState, int], list[tuple[BattleState, int]]] = {}
-        for node, out in edges.items():
-            for nxt, _ in out or ():
-                before.setdefault(nxt, []).append(node)
-        can_end = {node for node, out in edges.items() if out is None}
-        stack = list(can_end)
-        while stack:
-            for node in before.get(stack.pop(), ()):
-                if node not in can_end:
-                    can_end.add(node)
-                    stack.append(node)
-        outcomes: dict[Outcome, Number] = {}
-        mass: dict[tuple[BattleState, int], Number] = {(state, 0): p for state, p in start.items()}
-        while mass and sum(mass.values()) > 1e-15:
-            nxt_mass: dict[tuple[BattleState, int], Number] = {}
-            for node, m in mass.items():
-                out = edges[node]
-                if out is None or node not in can_end:
-                    o = self.outcome(node[0], stalemate=not self.finished(node[0]))
-                    outcomes[o] = outcomes.get(o, 0) + m
-                    continue
-                for nxt, p in out:
-                    nxt_mass[nxt] = nxt_mass.get(nxt, 0) + m * p
-            self.tick(len(mass))
-            mass = nxt_mass
-        return outcomes
-
     def phase(self, dist: dict[BattleState, Number], acts: list[_Act], missile: bool) -> dict[BattleState, Number]:
         for pos, act in enumerate(acts):
             nxt: dict[BattleState, Number] = {}
@@ -82,11 +33,8 @@ class _Exact:
         outcomes: dict[Outcome, Number] = {}
 
         def settle(state: BattleState, p: Number) -> bool:
-            if self.finished(state):
-                o = self.outcome(state)
-            elif not self.armed(state):
-                o = self.outcome(state, stalemate=True)
-            else:
+            o = self.ending(state)
+            if o is None:
                 return False
             outcomes[o] = outcomes.get(o, 0) + p
             return True

@@ -6,11 +6,15 @@ import random
 
 
 from .outcomes import Outcome
-from .engine import MAX_SIM_ROUNDS, BattleState
+from .engine import MAX_SIM_ROUNDS, BattleState, CombatTooLarge
+from .notation import format_fleet
 
 
 class _MonteCarlo:
     """Monte-Carlo methods of :class:`~.battle._Battle`."""
+
+    sim_work = 0
+    sim_budget = 0
 
     def fire_random(self, state: BattleState, pos: int, rng: random.Random, missile: bool) -> BattleState:
         act = (self.missile_acts if missile else self.cannon_acts)[pos]
@@ -22,6 +26,7 @@ class _MonteCarlo:
         per_die = act.ship.missiles if missile else act.ship.cannons
         rnd = rng.random
         rolled = [(d, table[int(rnd() * 6)]) for _ in range(shooters) for d in per_die]
+        self.sim_tick(1 + len(rolled))
         hits = self.make_hits(act, rolled, missile)
         if missile and hits and self.point_defense(act, enemy):
             if self.optimal[act.side]:
@@ -35,6 +40,16 @@ class _MonteCarlo:
         else:
             new_enemy = self.assign(act, enemy, hits)
         return self.merge(state, act, new_enemy)
+
+    def sim_tick(self, amount: int) -> None:
+        """Count Monte-Carlo work against ``sim_budget``; :class:`CombatTooLarge` past it."""
+        self.sim_work += amount
+        if self.sim_work > self.sim_budget:
+            raise CombatTooLarge(
+                f"Monte-Carlo odds of {format_fleet(self.fleets[0])} vs {format_fleet(self.fleets[1])} "
+                f"need more than {self.sim_budget:,} steps of work (dice rolled and activations "
+                "fired); run fewer battles"
+            )
 
     def simulate(self, rng: random.Random) -> Outcome:
         state = self.start

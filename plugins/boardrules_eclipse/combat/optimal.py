@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from operator import mul
 
 
-from .outcomes import Number, Stalemate
 from .policies import SideState
 from .engine import BattleState, _Trans
+from .rounds import solve_rounds
 
 
 class _Optimal:
@@ -108,12 +107,9 @@ class _Optimal:
 
     def _solve_cannon_values(self, post_missiles: set[BattleState]) -> None:
         """Engagement-round values without regeneration: every armed pair of reachable damage
-        patterns, successors first (a volley only ever adds damage)."""
-        one, zero = self.one, 0 * self.one
+        patterns, successors first (a volley only ever adds damage; :func:`.rounds.solve_rounds`)."""
         acts = self.cannon_acts
-        n = len(acts)
         empty = [self.sid(side, tuple(() for _ in fleet.ships)) for side, fleet in enumerate(self.fleets)]
-        counts = self._counts
         # Each side's damage patterns that any volley can reach (any number of shooters); every
         # armed pair of them is solved, in an order where successors come first: defender
         # patterns by decreasing progress, and within one, attacker patterns by decreasing
@@ -136,107 +132,4 @@ class _Optimal:
                                 stack.append(e)
             prog = {i: self.side_progress(side, self._states[side][i]) for i in found}
             closure.append(sorted(found, key=prog.__getitem__, reverse=True))
-        cannon_types = [{a.index for a in acts if a.side == side} for side in (0, 1)]
-        armed = [
-            {i: any(counts[side][i][t] for t in cannon_types[side]) for i in closure[side]} for side in (0, 1)
-        ]
-        rows: list[dict[int, dict[int, Number]]] = [{} for _ in acts]  # rows[k][a][d]
-        cols: list[dict[int, dict[int, Number]]] = [{} for _ in acts]  # cols[k][d][a]
-        self._rows = rows
-        work = 0
-
-        def row(k: int, a: int) -> dict[int, Number]:
-            r = rows[k].get(a)
-            if r is None:
-                r = rows[k][a] = {empty[1]: one}
-            return r
-
-        def col(k: int, d: int) -> dict[int, Number]:
-            c = cols[k].get(d)
-            if c is None:
-                c = cols[k][d] = {empty[0]: zero}
-            return c
-
-        for a, d in ((a, d) for d in closure[1] for a in closure[0]):
-            if not (armed[0][a] or armed[1][d]):
-                continue
-            self.tick(work)
-            work = 1
-            c: list[Number] = []
-            q: list[Number] = []
-            for k, act in enumerate(acts):
-                side = act.side
-                shooters = counts[side][a if side == 0 else d][act.index]
-                if not shooters:
-                    c.append(zero)
-                    q.append(one)
-                    continue
-                t = self.trans(k, shooters, d if side == 0 else a)
-                work += len(t.forced) + len(t.choices)
-                if side == 0:
-                    get = row((k + 1) % n, a).__getitem__
-                    best = max
-                else:
-                    get = col((k + 1) % n, d).__getitem__
-                    best = min
-                ck = sum(map(mul, t.forced_p, map(get, t.forced)), zero)
-                if t.choices:
-                    ck += sum(map(mul, t.choice_p, [best(map(get, ids)) for ids in t.choices]), zero)
-                c.append(ck)
-                q.append(t.miss)
-            # x_k = c_k + q_k x_{k+1} around the round (x_n = x_0), solved in closed form.
-            num, loop = zero, one
-            for k in range(n):
-                num += loop * c[k]
-                loop *= q[k]
-            x = nxt = num / (one - loop)
-            row(0, a)[d] = col(0, d)[a] = x
-            for k in range(n - 1, 0, -1):
-                nxt = c[k] + q[k] * nxt
-                row(k, a)[d] = col(k, d)[a] = nxt
-
-    def _iterate_values(self, post_missiles: list[BattleState]) -> None:
-        """Engagement-round values with regeneration, which can undo damage, so states no longer
-        follow one order: value iteration (Gauss-Seidel sweeps, most damaged states first) over
-        every state any choice and repair can reach, until no value moves by 1e-13. Values start
-        at the stalemate's, so play that can never end the battle scores as a stalemate."""
-        acts = self.cannon_acts
-        zero = 0 * self.one
-        seen = set(post_missiles)
-        stack = list(seen)
-        while stack:
-            state = stack.pop()
-            self.tick()
-            found = [self.regenerated(state)]
-            for act in acts:
-                shooters = len(state[act.side][act.index])
-                enemy = state[1 - act.side]
-                for hits, _ in self.rolls(act, enemy, shooters, False) if shooters else ():
-                    for e in self.options(act, enemy, hits):
-                        new = self.merge(state, act, e)
-                        found += (new, self.regenerated(new))
-            for new in found:
-                if new not in seen and self.terminal_value(new) is None:
-                    seen.add(new)
-                    stack.append(new)
-        stale = self.one / 2 if self.stalemate is Stalemate.DRAW else zero
-        values = self._node_value = {state: [stale] * len(acts) for state in seen}
-        order = sorted(seen, key=self.progress, reverse=True)
-        while True:
-            delta = 0.0
-            for state in order:
-                x = values[state]
-                for k in range(len(acts) - 1, -1, -1):
-                    act = acts[k]
-                    shooters = len(state[act.side][act.index])
-                    unchanged = self.value(*self.next_node(state, k), False)
-                    v = unchanged
-                    if shooters:
-                        v = zero
-                        for hits, p in self.rolls(act, state[1 - act.side], shooters, False):
-                            v += p * (self.choose(state, act, k, False, hits)[1] if hits else unchanged)
-                    delta = max(delta, abs(v - x[k]))
-                    x[k] = v
-                self.tick(len(acts))
-            if delta < 1e-13:
-                return
+        self._table, self._local = solve_rounds(self, closure, empty)

@@ -31,12 +31,12 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game, player: int | None = None) -> Action:
-        """A random legal action of ``player`` (or of anyone to act). Raises
-        ``LookupError`` when nobody can act."""
-        actions = list(game.legal_actions(player))
-        if not actions:
-            raise LookupError(f"no legal action in {game!r}")
-        return self.rng.choice(actions)
+        """A random legal action of ``player`` (or of anyone to act), drawn without listing
+        them all (``LegalActions.sample``). Raises ``LookupError`` when nobody can act."""
+        try:
+            return game.legal_actions(player).sample(self.rng)
+        except IndexError:
+            raise LookupError(f"no legal action in {game!r}") from None
 
 
 BOTS: dict[str, Callable[[int | float | str], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}

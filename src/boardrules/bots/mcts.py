@@ -6,8 +6,9 @@ so each iteration plays in one determinisation of what the bot cannot know (hidd
 bags are drawn from at random), and a node's children are the actions legal in the iteration's
 determinisation; selection is UCB1 over those available (Cowling, Powley, Whitehouse 2012,
 "Information Set Monte Carlo Tree Search"). Each player maximises its own reward (max^n).
-A playout is a few random actions, then the game's evaluation (the score for games without
-one) turned into a reward per player (:func:`~boardrules.bots.common.rewards`).
+A playout is a few random actions, then the game's evaluation turned into a reward per player
+(:func:`~boardrules.bots.common.rewards`); in a game without an evaluation of its own (rated by
+its score) the playout goes on to the end and the ranking decides.
 """
 
 from __future__ import annotations
@@ -17,8 +18,24 @@ import random
 import time
 
 from ..game import Action, Game
-from .common import Evaluation, actor, decision, evaluation_for, rewards, sample_chance, searching, try_action
+from .common import (Evaluation, actor, decision, evaluation_for, rewards, sample_chance, score_evaluation,
+                     searching, try_action)
 from .greedy import GreedyBot
+
+
+PLAYOUT = 8             # random actions after the tree, then the game's evaluation
+FULL_PLAYOUT = 10_000   # ... or to the end, for games rated by their score alone
+SETTLE = 4              # the leaf's own pending decisions answered greedily first, at most
+
+
+def playout_for(evaluate: Evaluation) -> int:
+    """The random actions a playout takes before ``evaluate`` rates its end: the evaluation's
+    advice (an ``int`` attribute ``playout`` on the function, docs/plugins.md), else
+    ``FULL_PLAYOUT`` for the bare score and ``PLAYOUT`` for any other evaluation."""
+    advice = getattr(evaluate, "playout", None)
+    if isinstance(advice, int) and not isinstance(advice, bool) and advice >= 0:
+        return advice
+    return FULL_PLAYOUT if evaluate is score_evaluation else PLAYOUT
 
 
 class _Node:
@@ -36,9 +53,16 @@ class MCTSBot:
 
     ``iterations``: iterations per decision (default 200) or ``seconds``: a time budget per
     decision (whichever ends first when both are given); ``playout``: random actions after the
-    tree before evaluating (or fewer, at the end of the game); ``scale``: victory points that make a lead worth about 0.73 reward;
+    tree before evaluating (or fewer, at the end of the game); by default the evaluation's own
+    advice (its attribute ``playout``: Gaia Project's is 0, for random actions waste the
+    resources its evaluation counts), else 8 in a game with an evaluation of its own and to the
+    end of the game (at most ``FULL_PLAYOUT`` actions) in a game rated by its score alone, whose
+    score mid-game says little about who wins;
+    ``scale``: victory points that make a lead worth about 0.73 reward;
     ``c``: UCB1 exploration; ``prior``: the root's actions are expanded best first by the
-    greedy bot's one-ply rating (so a small budget still tries the promising ones). ``seed`` makes every decision reproducible with an iteration
+    greedy bot's one-ply rating (so a small budget still tries the promising ones). Before a
+    leaf is rated, the decisions its last action left that action's player are answered
+    greedily (:meth:`_settle`). ``seed`` makes every decision reproducible with an iteration
     budget (a time budget depends on the machine). Decisions with one legal action are not
     searched. Speed: see ``bench/bench_bots.py`` (playouts per second).
     """
@@ -46,7 +70,7 @@ class MCTSBot:
     name = "mcts"
 
     def __init__(self, seed: int | float | str = 0, *, iterations: int | None = 200, seconds: float | None = None,
-                 playout: int = 8, scale: float = 10.0,
+                 playout: int | None = None, scale: float = 10.0,
                  c: float = 0.7, evaluate: Evaluation | None = None, prior: bool = True):
         if iterations is None and seconds is None:
             raise ValueError("give MCTSBot an iteration or a time budget")
@@ -57,6 +81,7 @@ class MCTSBot:
         self.evaluate = evaluate
         self.prior = prior
         self.playouts = 0   # iterations run so far (for playouts per second)
+        self._greedy = GreedyBot(self.rng.random())
 
     def choose(self, game: Game, player: int | None = None) -> Action:
         """The most visited legal action of ``player`` (default: the first to act) after the
@@ -65,7 +90,7 @@ class MCTSBot:
         if len(actions) == 1:
             return actions[0]
         evaluate = self.evaluate or evaluation_for(game)
-        depth = self.playout
+        depth = self.playout if self.playout is not None else playout_for(evaluate)
         root = _Node()
         end = None if self.seconds is None else time.perf_counter() + self.seconds
         n = 0
@@ -113,6 +138,7 @@ class MCTSBot:
             legal = list(game.legal_actions(mover))
             if not legal:
                 break
+        played += self._settle(game, mover, evaluate)
         for _ in range(depth):   # playout
             if game.over:
                 break
@@ -130,6 +156,22 @@ class MCTSBot:
         root.visits += 1
         for _ in range(played):
             game.undo()
+
+    def _settle(self, game: Game, mover: int, evaluate: Evaluation) -> int:
+        """Answer the decisions the last action in the tree left its own player (where to
+        place an explored sector, which tile to take) greedily, up to ``SETTLE`` of them, so
+        that the leaf is rated with the action's worth showing; return how many were played."""
+        n = 0
+        while n < SETTLE and not game.over:
+            due = game.decisions_due()
+            if not due or due[0].player != mover:
+                break
+            nexts = list(game.legal_actions(mover))
+            if not nexts:
+                break
+            try_action(game, self._greedy._best(game, nexts, mover, evaluate, 0)[0], self.rng)
+            n += 1
+        return n
 
     def _ucb(self, child: _Node) -> float:
         return child.value / child.visits + self.c * math.sqrt(math.log(max(1, child.avail)) / child.visits)

@@ -35,8 +35,9 @@ class Compiler:
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self._exprs = ExprCompiler(rs)
-        # id(statement) -> its function: a guard (guards.py) runs the very closures a body runs
+        # id(node) -> its function: a guard (guards.py) runs the very closures a body runs
         self._stmts: dict[int, BlockFn] = {}
+        self._expr_fns: dict[int, ExprFn] = {}
 
     # ---- expressions: generated Python source (see codegen) ----
     @overload
@@ -47,8 +48,13 @@ class Compiler:
     def expr(self, e: A.Expr | None) -> ExprFn | None: ...
 
     def expr(self, e: A.Expr | None) -> ExprFn | None:
-        """``fn(ctx) -> value`` for expression ``e`` (None for None)."""
-        return self._exprs.compile(e)
+        """``fn(ctx) -> value`` for expression ``e`` (None for None; compiled once per node)."""
+        if e is None:
+            return None
+        fn = self._expr_fns.get(id(e))
+        if fn is None:
+            fn = self._expr_fns[id(e)] = self._exprs.compile(e)
+        return fn
 
     def _amounts(self, am: Amounts) -> Callable[[Context], list[tuple[int, str]]]:
         if isinstance(am, A.AmountExpr):
@@ -65,6 +71,34 @@ class Compiler:
                 out.append((n, res))
             return out
         return amounts
+
+    def _change(self, s: A.Gain | A.Lose | A.Pay, am: Amounts, to: A.Expr | None) -> BlockFn:
+        """``gain``/``lose``/``pay``: one amount of a resource (the common case) goes straight
+        to the context's method, as S.gain/S.lose/S.pay would send it."""
+        ft = self.expr(to)
+        if isinstance(am, A.AmountExpr) or len(am) != 1 or am[0].per is not None:
+            fa = self._amounts(am)
+            if isinstance(s, A.Pay):
+                return lambda ctx: S.pay(ctx, fa(ctx))
+            many = S.gain if isinstance(s, A.Gain) else S.lose
+            return lambda ctx: many(ctx, fa(ctx), None if ft is None else ft(ctx))
+        res, count = am[0].resource, am[0].count
+        fc = self.expr(count)
+        const = count.value if isinstance(count, A.Int) else None
+        if isinstance(s, A.Pay):
+            if const is not None:
+                return lambda ctx: ctx.pay(res, const)
+            return lambda ctx: ctx.pay(res, S._num(ctx, fc(ctx), "amount"))
+        gain = isinstance(s, A.Gain)
+
+        def change(ctx: Context) -> None:
+            n = const if const is not None else S._num(ctx, fc(ctx), "amount")
+            to = None if ft is None else ft(ctx)
+            if gain:
+                ctx.gain(res, n, to)
+            else:
+                ctx.lose(res, n, to)
+        return change
 
     # ---- statements ----
     def block(self, block: A.Block) -> BlockFn:
@@ -88,15 +122,10 @@ class Compiler:
     def _stmt(self, s: A.Stmt) -> BlockFn:
         rs = self.rs
         match s:
-            case A.Gain(amounts=am, to=to):
-                fa, ft = self._amounts(am), self.expr(to)
-                return lambda ctx: S.gain(ctx, fa(ctx), None if ft is None else ft(ctx))
-            case A.Lose(amounts=am, to=to):
-                fa, ft = self._amounts(am), self.expr(to)
-                return lambda ctx: S.lose(ctx, fa(ctx), None if ft is None else ft(ctx))
+            case A.Gain(amounts=am, to=to) | A.Lose(amounts=am, to=to):
+                return self._change(s, am, to)
             case A.Pay(amounts=am):
-                fa = self._amounts(am)
-                return lambda ctx: S.pay(ctx, fa(ctx))
+                return self._change(s, am, None)
             case A.Set(target=t, value=v):
                 var = rs.vars[t.name]
                 fi, fo, fv = self.expr(t.index), self.expr(t.of), self.expr(v)
@@ -145,7 +174,11 @@ class Compiler:
             case A.Require(cond=c, message=m):
                 fc = self.expr(c)
                 span = s.span
-                return lambda ctx: S.require(ctx, fc(ctx), m, span)
+
+                def require(ctx: Context) -> None:  # (S.require, inlined: the hottest statement)
+                    if not fc(ctx):
+                        raise S.RuleViolation(m, ctx.source, span)
+                return require
             case A.Choose(var=name, domain=d, where=w, by=by, optional=opt, prompt=p, body=b):
                 bid = rs.block_id(b)
                 fd, fw, fby = self.expr(d), self.expr(w), self.expr(by)

@@ -47,9 +47,25 @@ def _rv(ctx: Context, key: Key, default: Value) -> Value:
     return ctx.base.get(key, default)
 
 
+def _rv_own(ctx: Context, tag: str, name: str, default: Value) -> Value:
+    """``ctx.get((tag, name, me))`` (a resource, track, supply or per-player variable of
+    ``me``) with its default known; ``ctx.player()``'s test of ``me`` inlined."""
+    me = ctx.me
+    if type(me) is not int or not 0 <= me < ctx.np:
+        me = ctx.player()   # (raises the violation)
+    key = (tag, name, me)
+    w = ctx.w
+    if key in w:
+        return w[key]
+    return ctx.base.get(key, default)
+
+
 def _rv_mine(ctx: Context, vname: str, i: Value, default: Value) -> Value:
     """``v[i]`` of a variable kept per player per hex/entity: key ("v", v, me, i)."""
-    key = ("v", vname, ctx.player(), i)
+    me = ctx.me
+    if type(me) is not int or not 0 <= me < ctx.np:
+        me = ctx.player()   # (raises the violation)
+    key = ("v", vname, me, i)
     w = ctx.w
     if key in w:
         return w[key]
@@ -96,7 +112,7 @@ def _int_op(op: str, py: Callable[[int, int], Any]) -> Callable[[Context, Value,
 
 
 _HELPERS: dict[str, object] = {
-    "_rv": _rv, "_rv_mine": _rv_mine, "_index_var": _index_var, "_field": _field,
+    "_rv": _rv, "_rv_own": _rv_own, "_rv_mine": _rv_mine, "_index_var": _index_var, "_field": _field,
     "_builtin": _builtin, "_load_name": S.load_name, "_load": S.load, "_index": S.index,
     "_with_me": S.with_me, "_num": S._num, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized,
     "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
@@ -240,11 +256,12 @@ class _Gen:
         if cls in (S.RESOURCE, S.TRACK, S.COMPONENT):
             tag = {S.RESOURCE: "r", S.TRACK: "t", S.COMPONENT: "c"}[cls]
             default = self.const(rs.default_of((tag, payload)))
-            return self.local_or(n, f"_rv(ctx, ({tag!r}, {payload!r}, ctx.player()), {default})")
+            return self.local_or(n, f"_rv_own(ctx, {tag!r}, {payload!r}, {default})")
         if cls == S.VAR and payload.per in ((), ("player",)):
             default = self.const(rs.default_of(("v", payload.name)))
-            me = ", ctx.player()" if payload.per else ""
-            return self.local_or(n, f"_rv(ctx, ('v', {payload.name!r}{me}), {default})")
+            if payload.per:
+                return self.local_or(n, f"_rv_own(ctx, 'v', {payload.name!r}, {default})")
+            return self.local_or(n, f"_rv(ctx, ('v', {payload.name!r}), {default})")
         if cls in (S.OPTION, S.ENTITY, S.KIND):
             # (an option's, entity's or kind's value needs no context)
             return self.local_or(n, self.const(S.load(None, cls, payload)))  # type: ignore[arg-type]

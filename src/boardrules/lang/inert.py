@@ -154,12 +154,9 @@ class Inert:
                     return None
                 return dom[1] + dom[2] * (1 + cw + cb)
             case A.Emit(event=event, args=args):
-                total = 0
-                for arg in args:
-                    c = self._cost(self.expr(arg, scope))
-                    if c is None:
-                        return None
-                    total += c
+                emitted = self._costs(args, scope)
+                if emitted is None:
+                    return None
                 params = rs.events.get(event, ())
                 for trig in rs.triggers_by_event.get(event, ()):
                     if trig.node is None:
@@ -171,22 +168,26 @@ class Inert:
                     cb = self.stmts(trig.node.stmts, tscope)
                     if cc is None or cb is None:
                         return None
-                    total += 1 + cc + cb
-                return total
+                    emitted += 1 + cc + cb
+                return emitted
             case A.CallStmt(fn=fn, args=args):
                 if fn in rs.primitives or fn not in rs.actions:
                     return None
-                total = 0
-                for arg in args:
-                    c = self._cost(self.expr(arg, scope))
-                    if c is None:
-                        return None
-                    total += c
-                body = self._proc(fn)
-                return None if body is None else total + 1 + body
+                passed, body = self._costs(args, scope), self._proc(fn)
+                return None if passed is None or body is None else passed + 1 + body
             case A.AfterTurn():
                 return 0
         return None
+
+    def _costs(self, args: tuple[A.Expr, ...], scope: Scope) -> int | None:
+        """The summed cost of expressions ``args`` when none can break a rule, else None."""
+        total = 0
+        for arg in args:
+            c = self._cost(self.expr(arg, scope))
+            if c is None:
+                return None
+            total += c
+        return total
 
     def _proc(self, name: str) -> int | None:
         if name in self._procs:

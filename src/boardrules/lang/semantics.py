@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from ..runtime import Context, Event
     from .ast import Span
     from .checker import VarDef
-    from .guards import Guards
 
 Value = Any
 """A rule value: int, bool, text, None, a tuple of values (a list), a frozenset, :class:`Dice`,
@@ -463,10 +462,7 @@ def set_var(ctx: Context, var: VarDef, idx: Value, of: Value, value: Value) -> N
         pass
 
 
-def advance(ctx: Context, track: str, by: Value, guards: Guards | None = None) -> bool:
-    """Advance ``me`` on ``track`` by ``by`` levels, running each level's reward and the
-    ``advanced`` event; with ``guards`` (lang/guards.py) their guards instead, stopping (False)
-    where one stopped."""
+def advance(ctx: Context, track: str, by: Value) -> None:
     rs = ctx.rs
     tdef = rs.tracks[track]
     me = ctx.player()
@@ -486,14 +482,9 @@ def advance(ctx: Context, track: str, by: Value, guards: Guards | None = None) -
         ctx.events.append(_event(ctx, "advance", me, (track, level)))
         reward = rs.track_rewards.get((track, level))
         if reward is not None:
-            if guards is None:
-                run_unit(ctx, reward, f"{track} {level}")
-            elif not run_unit(ctx, guards.block(tdef.rewards[level]), f"{track} {level}"):
-                return False
-        if "advanced" in rs.triggers_by_event and not emit(ctx, "advanced", [me, track, level],
-                                                           guards):
-            return False
-    return True
+            run_unit(ctx, reward, f"{track} {level}")
+        if "advanced" in rs.triggers_by_event:
+            emit(ctx, "advanced", [me, track, level])
 
 
 def _event(ctx: Context, kind: str, player: int | None, detail: Value) -> Event:
@@ -507,7 +498,7 @@ MAX_DEPTH = 100  # rules running rules (triggers, procedures, slots); real games
 def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | None = None,
              env: dict[str, Value] | None = None) -> Any:
     """Run a compiled block with its own source label (and optionally ``me`` and bindings);
-    what ``fn`` returns (None for a block; a guard's answer, lang/guards.py)."""
+    what ``fn`` returns (None for a block; an action guard's answer, lang/guards.py)."""
     saved = ctx.source, ctx.me, ctx.env
     ctx.source = source
     if me is not None:
@@ -562,9 +553,7 @@ def draw(ctx: Context, block_id: int, var: str, bag: str) -> None:
                        tuple(ctx.env.items()), ctx.me, ctx.source, bag))
 
 
-def emit(ctx: Context, event: str, args: Sequence[Value], guards: Guards | None = None) -> bool:
-    """Run the triggers of ``event`` (those whose condition holds) with ``args`` bound; with
-    ``guards`` their bodies' guards instead, stopping (False) where one stopped."""
+def emit(ctx: Context, event: str, args: Sequence[Value]) -> None:
     rs = ctx.rs
     for trig in rs.triggers_by_event.get(event, ()):
         if trig.entity is not None:
@@ -584,12 +573,7 @@ def emit(ctx: Context, event: str, args: Sequence[Value], guards: Guards | None 
         finally:
             ctx.me, ctx.env = saved
         if ok:
-            if guards is None:
-                run_unit(ctx, trig.body, trig.source, me=me, env=env)
-            elif trig.node is None or not run_unit(ctx, guards.block(trig.node), trig.source, me=me,
-                                                 env=env):
-                return False
-    return True
+            run_unit(ctx, trig.body, trig.source, me=me, env=env)
 
 
 def run_slot(ctx: Context, entity: Value, slot: str, for_: Value) -> None:

@@ -1,0 +1,186 @@
+"""Candidate pruning (lang/guards.py, lang/inert.py) and ``LegalActions.sample``.
+
+The soundness property: in random games of every bundled game with random modules on, at
+every state, the legal actions listed with guards are exactly (same actions, same order) those
+found by trying every candidate in full (``Game._legal_by_trying``, the oracle), and playing
+them gives the states the full tries give. Example tests hold the analysis' answers for the
+rules of Harvest, and show that the property catches a wrong analysis.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import boardrules
+from boardrules.lang import inert as I
+from boardrules.lang.guards import Guards
+from boardrules.lang.inert import Inert, type_name
+from boardrules.lang.parser import parse_text
+from tests.combinations import draw_example, refusal
+
+HARVEST = Path(__file__).resolve().parents[2] / "plugins" / "boardrules_demo" / "rules" / "harvest.rules"
+STATES = {"harvest": 400, "gaia-project": 120, "eclipse": 120}   # states checked per example
+
+
+def compare_states(g, steps: int, rng: random.Random) -> int:
+    """Play ``steps`` random actions, checking at each state the listed legal actions against
+    the full tries and the played state against a full run; the states checked."""
+    checked = 0
+    while not g.over and checked < steps:
+        listed = list(g.legal_actions())
+        assert listed == g._legal_by_trying(), f"state {len(g.record.actions)} of {g!r}"
+        action = rng.choice(listed)
+        ctx, pending = g._run(action, check=False)   # the full run, no guard
+        before = len(g.record.actions)
+        g.play(action, check=False)
+        if len(g.record.actions) == before + 1:   # (no chance outcome followed)
+            assert g.state.values == ctx.merged() and g.state.pending == tuple(pending)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("game", sorted(STATES))
+@settings(max_examples=3, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_guarded_listing_is_the_full_tries(game, data):
+    example = draw_example(game, lambda n: data.draw(st.integers(0, n - 1)), short=True)
+    if refusal(game, **{k: example[k] for k in ("players", "modules", "options")}) is not None:
+        return
+    g = boardrules.new_game(game, **example)
+    assert compare_states(g, STATES[game], random.Random(example["seed"])) > 0
+    g2 = boardrules.load_game(g.save())   # the record replays exactly, checks on
+    assert g2.state == g.state
+
+
+def harvest(**kw):
+    return boardrules.new_game(texts={"harvest.rules": HARVEST.read_text()}, players=3, **kw)
+
+
+def test_the_interpreter_prunes_alike():
+    g, rng = harvest(seed=4, backend="interpreted"), random.Random(4)
+    assert compare_states(g, 10_000, rng) > 50
+
+
+def test_a_small_budget_leaves_the_rest_to_the_full_try():
+    # harvest_now's inert rest may walk every hex (a bound of MAX_LIST steps): with less budget
+    # than that its guard cannot accept it, and the full try decides
+    g, rng = harvest(seed=6, max_steps=50_000), random.Random(6)
+    assert compare_states(g, 10_000, rng) > 50
+    assert g.ruleset.guards.inert.split(g.ruleset.actions["harvest_now"].body, {})[1] >= 50_000
+
+
+def splits(rs) -> dict[str, int]:
+    inert = rs.guards.inert
+    return {n: inert.split(a.body, {p.name: type_name(p.type, rs.kinds) for p in a.params})[0]
+            for n, a in rs.actions.items()}
+
+
+def test_harvest_splits():
+    """Where each Harvest action's inert rest begins (harvest.rules)."""
+    assert splits(harvest().ruleset) == {
+        "build_farm": 2,    # pay 2 coins, use farm | set, emit farm_built (reap: gain 1 vp), after turn
+        "study": 2,         # pay 3 coins, advance farming (may be at the top): no inert rest
+        "buy": 4,           # require, require, pay, take: all checks
+        "sell": 1,          # pay n grain | gain (n * 2) coins
+        "harvest_now": 1,   # require not harvested | set, gain (count ...), if ... gain/lose
+        "pass_round": 4,    # ... pass (breaks a rule when passed already)
+        "score_grain": 3,   # gain ... to p: a player argument may be none
+    }
+
+
+def test_what_is_not_inert():
+    rs = harvest().ruleset
+    inert = Inert(rs, {})
+    def body(text: str):
+        return parse_text(f"action x main {{ {text} }}\n", "x.rules").items[0].body
+
+    assert inert.stmts(body("gain 1 coins").stmts, {}) == 0
+    for text in ("pay 1 coins", "require coins > 1 else \"poor\"", "gain (coins // 2) coins", "take sow",
+                 "gain 1 coins to first_passer", "set order = order + [me]", "advance farming",
+                 "gain len(order) coins per deck[0]", "let x = nosuchname", "pass"):
+        assert inert.stmts(body(text).stmts, {}) is None, text
+
+
+def test_a_wrong_analysis_is_caught(monkeypatch):
+    """The property fails when the analysis calls a check inert (here: every statement)."""
+    monkeypatch.setattr(I.Inert, "stmt", lambda self, s, scope: 0)
+    g, rng = harvest(seed=2), random.Random(2)
+    rs = g.ruleset   # (cached, its guards built: new ones, from the wrong analysis)
+    monkeypatch.setattr(rs, "guards", Guards(rs, rs.backend, Inert(rs, {})))
+    with pytest.raises(AssertionError):
+        compare_states(g, 10_000, rng)
+
+
+def test_a_wrong_precheck_is_caught(monkeypatch):
+    """The property fails when prechecks refuse what the full try allows."""
+    g, rng = harvest(seed=2), random.Random(2)
+    rs = g.ruleset
+    guards = Guards(rs, rs.backend, Inert(rs, {}))
+    monkeypatch.setattr(guards, "precheck", lambda name: (lambda ctx: False))
+    monkeypatch.setattr(rs, "guards", guards)
+    with pytest.raises(AssertionError):
+        compare_states(g, 10_000, rng)
+
+
+# ---- sample ------------------------------------------------------------------------------------
+
+def chi_square(counts: list[int]) -> float:
+    n, k = sum(counts), len(counts)
+    return sum((c - n / k) ** 2 / (n / k) for c in counts)
+
+
+# the 99.9% points of chi-square for 1..12 degrees of freedom
+CRITICAL = [10.83, 13.82, 16.27, 18.47, 20.52, 22.46, 24.32, 26.12, 27.88, 29.59, 31.26, 32.91]
+
+
+def sampled_counts(g, draws: int, rng: random.Random, sample=None) -> dict:
+    counts: dict = {}
+    for _ in range(draws):
+        g._known.clear()   # each draw as on a fresh visit of the state
+        a = (sample or (lambda la: la.sample(rng)))(g.legal_actions())
+        counts[a] = counts.get(a, 0) + 1
+    return counts
+
+
+def mid_game(seed: int, plies: int):
+    g, rng = harvest(seed=seed), random.Random(seed)
+    for _ in range(plies):
+        g.play(rng.choice(list(g.legal_actions())), check=False)
+    return g
+
+
+@pytest.mark.parametrize("seed,plies", [(3, 15), (5, 12), (8, 50)])
+def test_sample_is_uniform_over_the_legal_actions(seed, plies):
+    g = mid_game(seed, plies)
+    legal = list(dict.fromkeys(g.legal_actions()))
+    assert 2 <= len(legal) <= 13
+    counts = sampled_counts(g, 400 * len(legal), random.Random(seed))
+    assert set(counts) == set(legal)   # only legal actions, every one of them
+    assert chi_square([counts[a] for a in legal]) < CRITICAL[len(legal) - 2]
+
+
+def test_the_uniformity_test_sees_a_bias():
+    """A sampler that prefers the first legal action fails the same test."""
+    g = mid_game(5, 12)
+    legal = list(dict.fromkeys(g.legal_actions()))
+    rng = random.Random(1)
+    biased = sampled_counts(g, 400 * len(legal), rng,
+                            lambda la: la[0] if rng.random() < 0.3 else la.sample(rng))
+    assert chi_square([biased.get(a, 0) for a in legal]) > CRITICAL[len(legal) - 2]
+
+
+def test_sample_after_listing_and_when_nothing_is_legal():
+    g = mid_game(5, 20)
+    view = g.legal_actions()
+    assert view.sample(random.Random(0)) in list(view)   # (drawn from the listing now)
+    g2 = mid_game(5, 0)
+    while not g2.over:
+        g2.play(g2.legal_actions().sample(random.Random(len(g2.record.actions))), check=False)
+    with pytest.raises(IndexError):
+        g2.legal_actions().sample(random.Random(0))

@@ -1,0 +1,31 @@
+"""Issue 8: which parts a player may place is a rule (``placeable_parts`` in
+``rules/actions.rules``): the basic (starting) parts, those of the player's researched
+technologies and spare discovery parts [S player aid]; Python lists only the slots."""
+
+from __future__ import annotations
+
+from .test_game import new
+from .test_rules_moved import _set, _upgrades
+
+
+def test_a_part_needs_its_technology():
+    g = new(2)
+    assert not any(o.endswith("=plasma_cannon") for o in _upgrades(g))
+    assert "plasma_cannon" not in g.get("placeable", 0)
+    g = new(2)
+    _set(g, v__techs__0=("tech_plasma_cannon",))
+    options = _upgrades(g)
+    assert "interceptor#0=plasma_cannon" in options           # 3 - 1 - 2 = 0 energy: legal
+    assert "interceptor#3=plasma_cannon" not in options       # 3 - 1 - 1 - 2 < 0
+    assert "plasma_cannon" in g.get("placeable", 0)
+    assert "gauss_shield" not in g.get("placeable", 0)        # not researched
+
+
+def test_the_basic_parts_and_a_spare_part_once():
+    g = new(2)
+    _set(g, v__spare_parts__0=("shard_hull", "shard_hull"))
+    _upgrades(g)
+    placeable = g.get("placeable", 0)
+    assert {"ion_cannon", "hull", "nuclear_drive", "nuclear_source", "electron_computer",
+            "empty"} <= set(placeable)
+    assert placeable.count("shard_hull") == 1
