@@ -16,8 +16,9 @@ Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts [GA
   second on the same games, side by side (ratios to the random bot in the same run).
 * scaling: the same simulations with 1 and K worker processes, each in a fresh process: the CPU
   time spent outside the games (start, imports, ruleset build, pool, pickling, collection) as a
-  share of all CPU time; the wall-clock ratio (per core: ratio / K) beside the load average;
-  pickled bytes per game sent and per result.
+  share of all CPU time; the per-core scaling an idle machine would allow (that CPU time, and
+  the games' own CPU times handed out in the pool's chunks); the wall-clock ratio (per core:
+  ratio / K) beside the load average; pickled bytes per game sent and per result.
 
 Other sessions may load the machine: the figures are from one run, side by side.
 """
@@ -38,7 +39,7 @@ import boardrules
 from boardrules.bots import MCTSBot, RandomBot, make_bot
 from boardrules.game import Game
 from boardrules.simulate import SimulationSpec, proportion_ci, simulate
-from boardrules.simulate_pool import wire_bytes
+from boardrules.simulate_pool import chunk_size, wire_bytes
 
 GAMES = ("gaia-project", "eclipse", "harvest")
 
@@ -155,11 +156,13 @@ def scaling(n: int, workers: int) -> None:
         runs = {k: _fresh_run(game, players, games, k) for k in (1, workers)}
         one, many = runs[1], runs[workers]
         ratio = one["wall"] / many["wall"]
+        idle = schedule_scaling(many["cpus"], workers) * one["total"] / many["total"]
         print(f"scaling ({game}, {games} random games, fresh process each; 1 vs {workers} "
               f"processes): CPU outside the games {one['overhead']:.1%} vs {many['overhead']:.1%} "
               f"of all (start, imports and ruleset build {one['fixed']:.2f} s vs "
               f"{many['fixed']:.2f} s; the rest, the pool, messages and exit, "
-              f"{one['run']:.1%} vs {many['run']:.1%}); wall clock {ratio:.2f}x, "
+              f"{one['run']:.1%} vs {many['run']:.1%}); on an idle machine (that CPU time and "
+              f"the games' lengths in the pool's chunks) {idle:.0%} per core; wall clock {ratio:.2f}x, "
               f"{ratio / workers:.0%} per core (load average {one['load']:.1f} and "
               f"{many['load']:.1f}); pickled bytes per game sent {many['bytes']['task']:.0f}, per "
               f"result {many['bytes']['result']:.0f}, once per worker {many['bytes']['setup']:.0f} "
@@ -190,7 +193,24 @@ def child(game: str, players: int, games: int, workers: int) -> None:
     rows = simulate(spec, workers=workers)
     wall = time.perf_counter() - t
     print(json.dumps({"fixed": fixed, "wall": wall, "play": sum(r["cpu"] for r in rows),
-                      "load": os.getloadavg()[0], "bytes": wire_bytes(spec.tasks(), rows)}))
+                      "cpus": [r["cpu"] for r in rows], "load": os.getloadavg()[0],
+                      "bytes": wire_bytes(spec.tasks(), rows)}))
+
+
+def schedule_scaling(cpus: list[float], workers: int) -> float:
+    """Per-core scaling an idle machine would allow, given each game's CPU time: the pool's
+    chunks (simulate_pool.chunk_size) handed in order to whichever worker is free first;
+    the games' total over ``workers`` times the time the last worker finishes."""
+    free = [0.0] * workers
+    spent, done = 0.0, 0
+    while done < len(cpus):
+        n = chunk_size(spent, done, len(cpus) - done, workers)
+        chunk = cpus[done:done + n]
+        w = free.index(min(free))
+        free[w] += sum(chunk)
+        spent += sum(chunk)
+        done += len(chunk)
+    return sum(cpus) / (workers * max(free))
 
 
 def main() -> None:

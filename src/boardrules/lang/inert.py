@@ -262,7 +262,10 @@ class Inert:
                         var.per not in ((var.per[0],), ("player", var.per[-1])):
                     return None
                 index = self.expr(i, scope)
-                return None if index is None else (type_name(var.type, rs.kinds), index[1], MAX_LIST)
+                hashed = None if index is None else self._size(i, index)   # (semantics.keyed)
+                if index is None or hashed is None:
+                    return None
+                return (type_name(var.type, rs.kinds), index[1] + hashed, MAX_LIST)
             case A.Not(operand=o):
                 found = self.expr(o, scope)
                 return None if found is None else ("bool", found[1], 0)
