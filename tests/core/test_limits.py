@@ -170,6 +170,16 @@ def test_rules_calling_each_other_without_end_are_stopped(backend, extra, body):
     assert_refused_unchanged(game, "p3 study", IllegalActionError, "levels deep")
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_resource_never_grows_past_the_largest_number(backend):
+    big = "999999999999999999"   # the longest number a rule may write (18 digits)
+    game = started(harvest_with(f"gain {big} vp\n  " * 9 + f"gain {big} vp"), backend)
+    assert sum(game.get("vp", p) for p in range(3)) == 0
+    assert_refused_unchanged(game, "p3 study", IllegalActionError, "gaining 999999999999999999 vp would make",
+                             f"({MAX_NUMBER})", "rule: study")
+    assert "p3 study" not in game.legal_actions()
+
+
 LOOPING_EVENTS = {
     "an event raising itself": "when ping() { emit ping() }",
     "two events raising each other": "event pong()\nwhen ping() { emit pong() }\nwhen pong() { emit ping() }",
