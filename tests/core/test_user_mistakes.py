@@ -115,3 +115,18 @@ def test_a_game_without_a_title_is_called_by_its_name():
     assert (rs.title, rs.players) == ("tiny", (2, 3))
     with pytest.raises(ValueError, match="^tiny is for 2–3 players, not 1"):
         boardrules.Game(rs, players=1)
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("seed", [1], r"expected int \| str @ \$\.seed"),      # was a TypeError (a traceback in 'replay')
+    ("seed", True, r"expected int \| str @ \$\.seed"),
+    ("modules", "drought", r"expected a list @ \$\.modules"),   # was read as its letters
+    ("actions", {"p1 study": 1}, r"expected a list @ \$\.actions"),   # was read as its keys
+    ("rules", "house.rules", r"expected a list @ \$\.rules"),
+])
+def test_a_record_field_of_the_wrong_shape_is_a_notation_error(field, value, message):
+    import json
+    data = json.loads(boardrules.new_game("harvest", players=2, seed=1).save())
+    data[field] = value
+    with pytest.raises(NotationError, match="malformed boardrules record: .*" + message):
+        boardrules.load_game(json.dumps(data))
