@@ -39,6 +39,9 @@ def test_check_house_rules_against_a_game(tmp_path):
     house.write_text("override resource coinz { start 9 }\n")
     result = runner.invoke(app, ["check", str(house), "--game", "harvest"])
     assert result.exit_code == 1 and "nothing to override: no resource named 'coinz'" in result.output
+    assert "--game GAME" not in result.output
+    alone = runner.invoke(app, ["check", str(house)])   # a user who did not know about --game
+    assert alone.exit_code == 1 and "check them with '--game GAME'" in alone.output
 
 
 def test_play_then_replay(tmp_path):

@@ -101,6 +101,10 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
         err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
         n = len(err.diagnostics)
         err_console.print(f"{n} error{'s' if n != 1 else ''}", style="red")
+        if not game and any(d.message.startswith("nothing to ") for d in err.diagnostics):
+            err_console.print("(house rules or a module of an installed game? check them with "
+                              "'--game GAME', e.g. 'boardrules check --game harvest FILE')",
+                              highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1)
     except BoardrulesError as err:
         _fail(str(err))

@@ -54,6 +54,9 @@ class Record:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise NotationError(f"not a boardrules record (expected format {FORMAT!r})")
         data.pop("format")
+        for key in ("modules", "rules", "texts", "actions"):   # (cattrs would read a text as
+            if not isinstance(data.get(key, []), list):        # its letters, a mapping as its keys)
+                raise NotationError(f"malformed boardrules record: expected a list @ $.{key}")
         try:
             record = _converter.structure(data, cls)
         except Exception as err:  # cattrs groups every field error; name each
@@ -67,4 +70,12 @@ class Record:
 
 
 _converter = cattrs.Converter()
-_converter.register_structure_hook(int | str, lambda v, _: v)
+
+
+def _seed(value: Any, _: Any) -> int | str:
+    if isinstance(value, (int, str)) and not isinstance(value, bool):
+        return value
+    raise ValueError(f"a seed is a whole number or a text, not {value!r}")
+
+
+_converter.register_structure_hook(int | str, _seed)

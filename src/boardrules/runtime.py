@@ -184,6 +184,9 @@ class Context:
         cap = rdef.cap(self, p) if rdef.cap is not None else None
         if cap is not None and new > cap:
             new = max(cap, old)
+        if new > MAX_NUMBER:
+            raise RuleViolation(f"gaining {n} {res} would make {new}, more than the rules' numbers "
+                                f"go to ({MAX_NUMBER})", self.source)
         self._change(res, p, key, old, new, "gain")
 
     def pay(self, res: str, n: int, p: int | None = None) -> None:

@@ -170,6 +170,35 @@ def test_rules_calling_each_other_without_end_are_stopped(backend, extra, body):
     assert_refused_unchanged(game, "p3 study", IllegalActionError, "levels deep")
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_resource_never_grows_past_the_largest_number(backend):
+    big = "999999999999999999"   # the longest number a rule may write (18 digits)
+    game = started(harvest_with(f"gain {big} vp\n  " * 9 + f"gain {big} vp"), backend)
+    assert sum(game.get("vp", p) for p in range(3)) == 0
+    assert_refused_unchanged(game, "p3 study", IllegalActionError, "gaining 999999999999999999 vp would make",
+                             f"({MAX_NUMBER})", "rule: study")
+    assert "p3 study" not in game.legal_actions()
+
+
+LOOPING_EVENTS = {
+    "an event raising itself": "when ping() { emit ping() }",
+    "two events raising each other": "event pong()\nwhen ping() { emit pong() }\nwhen pong() { emit ping() }",
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("loop", LOOPING_EVENTS.values(), ids=LOOPING_EVENTS.keys())
+def test_an_action_ending_in_an_endless_emit_is_refused_not_a_recursion_error(backend, loop):
+    # The emit is the whole body, so listing the legal actions asks whether it can break a
+    # rule (lang/inert.py): that analysis once followed the triggers without end (RecursionError).
+    texts = {"echo.rules": "game echo { players 1..2 }\nresource vp { scored true }\nevent ping()\n"
+             + loop + "\naction shout main { emit ping() }\naction rest main { gain 1 vp }\n"
+             "flow { rounds 1 { step play: turns seat once { main shout, rest } } }\n"}
+    game = boardrules.new_game(texts=texts, players=2, backend=backend)
+    assert [str(a) for a in game.legal_actions()] == ["p1 rest"]
+    assert_refused_unchanged(game, "p1 shout", IllegalActionError, "levels deep", "rule: when p")
+
+
 # ---- operations that cost by their operands' size are charged by it ----
 
 # Two equal lists of 90 000 numbers (different objects: compared element by element), then a

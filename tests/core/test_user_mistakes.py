@@ -94,3 +94,39 @@ def test_a_record_of_other_rules_says_so(tmp_path):
     record.actions.insert(1, "p1 nonsense")
     with pytest.raises(IllegalActionError, match="the rules changed since this record was written"):
         boardrules.Game.from_record(record)
+
+
+@pytest.mark.parametrize("players, shown", [
+    ("0..0", "not one of 0"), ("-1..3", "not from -1 to 3"), ("5..2", "not an empty range"),
+    ("3", "not 3"), ('"four"', "not 'four'"),
+])
+def test_a_players_range_that_allows_no_game_is_a_rules_error(players, shown):
+    # it was ignored (1..9 instead, or 0..0 and then no player count at all was accepted)
+    text = f"game tiny {{ players {players} }}\nresource coins {{ scored true }}\n"
+    with pytest.raises(RulesError) as info:
+        boardrules.build_ruleset(texts={"tiny.rules": text})
+    (diagnostic,) = info.value.diagnostics
+    assert (diagnostic.span.line, diagnostic.span.column) == (1, 21)
+    assert diagnostic.message == f"'players' must be a range of player counts of at least 1, {shown}"
+
+
+def test_a_game_without_a_title_is_called_by_its_name():
+    rs = boardrules.build_ruleset(texts={"tiny.rules": "game tiny { players 2..3 }\nresource coins { scored true }\n"})
+    assert (rs.title, rs.players) == ("tiny", (2, 3))
+    with pytest.raises(ValueError, match="^tiny is for 2–3 players, not 1"):
+        boardrules.Game(rs, players=1)
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("seed", [1], r"expected int \| str @ \$\.seed"),      # was a TypeError (a traceback in 'replay')
+    ("seed", True, r"expected int \| str @ \$\.seed"),
+    ("modules", "drought", r"expected a list @ \$\.modules"),   # was read as its letters
+    ("actions", {"p1 study": 1}, r"expected a list @ \$\.actions"),   # was read as its keys
+    ("rules", "house.rules", r"expected a list @ \$\.rules"),
+])
+def test_a_record_field_of_the_wrong_shape_is_a_notation_error(field, value, message):
+    import json
+    data = json.loads(boardrules.new_game("harvest", players=2, seed=1).save())
+    data[field] = value
+    with pytest.raises(NotationError, match="malformed boardrules record: .*" + message):
+        boardrules.load_game(json.dumps(data))

@@ -414,12 +414,18 @@ class Checker:
             if "final_score" in props:
                 final_score = cast(A.Expr, props["final_score"].values[0])
                 self._int_expr(final_score, self._root())
+            title = game.name   # (the documented default)
             if "title" in props:
-                title = self.const(props["title"].values[0]) or ""
+                title = self.const(props["title"].values[0]) or game.name
             if "players" in props:
-                rng = self.const(props["players"].values[0])
-                if isinstance(rng, tuple) and rng:
+                node = props["players"].values[0]
+                rng = self.const(node)
+                if isinstance(rng, tuple) and rng and all(type(n) is int and n >= 1 for n in rng):
                     players = (min(rng), max(rng))
+                else:
+                    self.err(node, f"'players' must be a range of player counts of at least 1, "
+                                   f"not {repr(rng) if not isinstance(rng, tuple) else _describe(rng) if rng else 'an empty range'}",
+                             "e.g. 'players 2..4', or 'players 3..3' for exactly three")
         return Program(
             title=title, players=players, tiebreak=tiebreak, options=self.options,
             resources={k: v for k, v in self.resources.items() if v is not None},

@@ -73,6 +73,7 @@ class Inert:
         self.caps = caps   # resource -> its cap expression
         self._procs: dict[str, int | None] = {}
         self._busy: set[str] = set()
+        self._emitting: set[str] = set()   # events whose triggers are under analysis
 
     # ---- bodies ----
     def split(self, block: A.Block, scope: Scope) -> tuple[int, int]:
@@ -160,21 +161,13 @@ class Inert:
                 return dom[1] + dom[2] * (1 + cw + cb)
             case A.Emit(event=event, args=args):
                 emitted = self._costs(args, scope)
-                if emitted is None:
-                    return None
-                params = rs.events.get(event, ())
-                for trig in rs.triggers_by_event.get(event, ()):
-                    if trig.node is None:
-                        return None
-                    tscope: Scope = {n: type_name(p.type, rs.kinds) for n, p in zip(trig.names, params)}
-                    if trig.entity is not None:
-                        tscope["self"] = f"entity:{rs.entities[trig.entity].kind}"
-                    cc = 0 if trig.cond_node is None else self._cost(self.expr(trig.cond_node, tscope))
-                    cb = self.stmts(trig.node.stmts, tscope)
-                    if cc is None or cb is None:
-                        return None
-                    emitted += 1 + cc + cb
-                return emitted
+                if emitted is None or event in self._emitting:
+                    return None   # (an event whose triggers raise it again has no bound)
+                self._emitting.add(event)
+                try:
+                    return self._emit_cost(event, emitted)
+                finally:
+                    self._emitting.discard(event)
             case A.CallStmt(fn=fn, args=args):
                 if fn in rs.primitives or fn not in rs.actions:
                     return None
@@ -183,6 +176,23 @@ class Inert:
             case A.AfterTurn():
                 return 0
         return None
+
+    def _emit_cost(self, event: str, emitted: int) -> int | None:
+        """``emitted`` plus the steps of every trigger of ``event``, when all are inert, else None."""
+        rs = self.rs
+        params = rs.events.get(event, ())
+        for trig in rs.triggers_by_event.get(event, ()):
+            if trig.node is None:
+                return None
+            tscope: Scope = {n: type_name(p.type, rs.kinds) for n, p in zip(trig.names, params)}
+            if trig.entity is not None:
+                tscope["self"] = f"entity:{rs.entities[trig.entity].kind}"
+            cc = 0 if trig.cond_node is None else self._cost(self.expr(trig.cond_node, tscope))
+            cb = self.stmts(trig.node.stmts, tscope)
+            if cc is None or cb is None:
+                return None
+            emitted += 1 + cc + cb
+        return emitted
 
     def _costs(self, args: tuple[A.Expr, ...], scope: Scope) -> int | None:
         """The summed cost of expressions ``args`` when none can break a rule, else None."""
