@@ -105,7 +105,7 @@ def refusal(game: str, *, players, modules, options) -> str | None:
         return "needs factions" if game == "gaia-project" else "refused"
     lo, hi = rs.players
     if not lo <= players <= hi:
-        return f"is for {lo}–{hi} players, not {players}"
+        return f"is for {plugins.player_counts((lo, hi))} players, not {players}"
     if game != "gaia-project":
         return None
     homes = {rs.entities[f].fields["home"] for f in rs.by_kind.get("faction", ())}

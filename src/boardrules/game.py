@@ -190,7 +190,7 @@ class Game:
         self.max_steps = max_steps
         lo, hi = ruleset.players
         if not lo <= players <= hi:
-            raise ValueError(f"{ruleset.title} is for {lo}–{hi} players, not {players}"
+            raise ValueError(f"{ruleset.title} is for {plugins.player_counts((lo, hi))} players, not {players}"
                              + plugins.modules_allowing(ruleset.game, players, (lo, hi)))
         plugins.check_players(ruleset.game, ruleset.modules, players)
         self.ruleset = ruleset

@@ -208,13 +208,19 @@ def module_options(spec: ModuleSpec) -> dict[str, str]:
     return out
 
 
+def player_counts(allowed: tuple[int, int]) -> str:
+    """``"2–4"`` for a range of player counts, ``"3"`` for exactly three."""
+    lo, hi = allowed
+    return str(lo) if lo == hi else f"{lo}–{hi}"
+
+
 def check_players(game: str | None, names: Iterable[str], players: int) -> None:
     """Raise :class:`PluginError` if a module in ``names`` does not allow ``players``."""
     available = modules(game) if game else {}
     for name in names:
         allowed = available[name].players if name in available else None
         if allowed is not None and not allowed[0] <= players <= allowed[1]:
-            raise PluginError(f"module '{name}' is for {allowed[0]}–{allowed[1]} players, not "
+            raise PluginError(f"module '{name}' is for {player_counts(allowed)} players, not "
                               f"{players}; switch it off with '-{name}'")
 
 

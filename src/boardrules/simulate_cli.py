@@ -16,6 +16,7 @@ from rich.table import Table
 from .bots import DEFAULT_BOT, seat_bots
 from .errors import BoardrulesError, RulesError
 from .ruleset import build_ruleset
+from .plugins import player_counts
 from .simulate import Row, SimulationSpec, seat_rows, simulate, summarise, write_results
 from .simulate_pool import wire_bytes
 
@@ -56,7 +57,7 @@ def simulate_command(
                            rules=rules, texts=texts)
         lo, hi = rs.players
         if not lo <= players <= hi:
-            raise ValueError(f"{rs.title} is for {lo}–{hi} players, not {players}")
+            raise ValueError(f"{rs.title} is for {player_counts((lo, hi))} players, not {players}")
         seat_bots(bot, players)   # refuses unknown bots and seats before any game starts
     except RulesError as err:
         err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)

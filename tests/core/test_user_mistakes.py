@@ -98,7 +98,7 @@ def test_a_record_of_other_rules_says_so(tmp_path):
 
 @pytest.mark.parametrize("players, shown", [
     ("0..0", "not one of 0"), ("-1..3", "not from -1 to 3"), ("5..2", "not an empty range"),
-    ("3", "not 3"), ('"four"', "not 'four'"),
+    ("0", "not 0"), ('"four"', "not 'four'"),
 ])
 def test_a_players_range_that_allows_no_game_is_a_rules_error(players, shown):
     # it was ignored (1..9 instead, or 0..0 and then no player count at all was accepted)
@@ -107,7 +107,15 @@ def test_a_players_range_that_allows_no_game_is_a_rules_error(players, shown):
         boardrules.build_ruleset(texts={"tiny.rules": text})
     (diagnostic,) = info.value.diagnostics
     assert (diagnostic.span.line, diagnostic.span.column) == (1, 21)
-    assert diagnostic.message == f"'players' must be a range of player counts of at least 1, {shown}"
+    assert diagnostic.message == f"'players' must be a player count or a range of counts, each at least 1, {shown}"
+
+
+def test_one_player_count_means_exactly_that_many():
+    # 'players 3' was read as 1..9
+    rs = boardrules.build_ruleset(texts={"tiny.rules": "game tiny { players 3 }\nresource coins { scored true }\n"})
+    assert rs.players == (3, 3)
+    with pytest.raises(ValueError, match="^tiny is for 3 players, not 2"):
+        boardrules.Game(rs, players=2)
 
 
 def test_a_game_without_a_title_is_called_by_its_name():

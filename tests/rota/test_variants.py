@@ -173,7 +173,7 @@ def test_small_galaxy_has_seven_ring_iii_hexes_and_only_three_players():
     assert _start(["small-galaxy"]).get("outer_left") == 7
     assert _start([]).get("outer_left") == 10                  # the base game's 3-player count
     for n in (2, 4, 6):
-        with pytest.raises(PluginError, match="'small-galaxy' is for 3–3 players"):
+        with pytest.raises(PluginError, match="'small-galaxy' is for 3 players"):
             boardrules.new_game("eclipse", players=n, modules=["small-galaxy"])
 
 

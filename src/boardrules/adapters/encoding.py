@@ -44,9 +44,9 @@ def check_bits(bits: int) -> int:
 
 def game_name(ruleset: Ruleset) -> str:
     """The game's name for the toolkits' registries: its plugin name, or for rules given as
-    texts their ``title`` (else ``rules_`` and the start of the ruleset's id), lower case,
+    texts their ``title`` (the game's name when untitled), lower case,
     other characters than letters and digits as ``_`` (``gaia_project``)."""
-    name = ruleset.game or ruleset.title or f"rules_{ruleset.id[:8]}"
+    name = ruleset.game or ruleset.title
     return "".join(c if c.isalnum() else "_" for c in name.lower())
 
 

@@ -420,12 +420,14 @@ class Checker:
             if "players" in props:
                 node = props["players"].values[0]
                 rng = self.const(node)
-                if isinstance(rng, tuple) and rng and all(type(n) is int and n >= 1 for n in rng):
+                if type(rng) is int and rng >= 1:
+                    players = (rng, rng)          # 'players 3': exactly three
+                elif isinstance(rng, tuple) and rng and all(type(n) is int and n >= 1 for n in rng):
                     players = (min(rng), max(rng))
                 else:
-                    self.err(node, f"'players' must be a range of player counts of at least 1, "
+                    self.err(node, f"'players' must be a player count or a range of counts, each at least 1, "
                                    f"not {repr(rng) if not isinstance(rng, tuple) else _describe(rng) if rng else 'an empty range'}",
-                             "e.g. 'players 2..4', or 'players 3..3' for exactly three")
+                             "e.g. 'players 2..4', or 'players 3' for exactly three")
         return Program(
             title=title, players=players, tiebreak=tiebreak, options=self.options,
             resources={k: v for k, v in self.resources.items() if v is not None},
