@@ -1,22 +1,24 @@
 """The bots, measured: the default bot's games, the search bots against the random bot, the
 search speed, and how simulation scales over processes.
 
-Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts N] [--only PART]
+Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts [GAME=]N ...] [--only PART]
 [--game GAME ...]`` (parts: ``default``, ``versus``, ``speed``, ``scaling``).
 
 * default: N seeded 4-player games (seeds 0..N-1) with the default bot (greedy) in every seat.
   Gaia Project: the winners' median VP and the share of games with a federation and with a
   planetary institute. Eclipse: the winners' median VP and how many players do not control
   their home sector at the end of round 3 (upkeep, or battle, took it).
-* versus: seat 1 played by the greedy bot, then by MCTS (``--mcts`` iterations per decision),
-  the other three by random bots, over ``--vs`` seeds per game: seat 1's win rate with its 95%
-  Wilson interval.
+* versus: seat 1 played by the greedy bot, then by MCTS (``--mcts`` iterations per decision,
+  ``N`` or ``GAME=N``), the other seats by random bots, over ``--vs`` seeds per game (1000 on):
+  seat 1's win rate (a shared first place counts) with its 95% Wilson interval and the exact
+  one-sided 95% lower bound (Clopper-Pearson: above 95% takes at least 59 wins in 59 games).
 * speed: random-bot decisions per second, greedy decisions per second and MCTS playouts per
   second on the same games, side by side (ratios to the random bot in the same run).
 * scaling: the same simulations with 1 and K worker processes, each in a fresh process: the CPU
   time spent outside the games (start, imports, ruleset build, pool, pickling, collection) as a
-  share of all CPU time; the wall-clock ratio (per core: ratio / K) beside the load average;
-  pickled bytes per game sent and per result.
+  share of all CPU time; the per-core scaling an idle machine would allow (that CPU time, and
+  the games' own CPU times handed out in the pool's chunks); the wall-clock ratio (per core:
+  ratio / K) beside the load average; pickled bytes per game sent and per result.
 
 Other sessions may load the machine: the figures are from one run, side by side.
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import statistics
@@ -36,7 +39,7 @@ import boardrules
 from boardrules.bots import MCTSBot, RandomBot, make_bot
 from boardrules.game import Game
 from boardrules.simulate import SimulationSpec, proportion_ci, simulate
-from boardrules.simulate_pool import wire_bytes
+from boardrules.simulate_pool import chunk_size, wire_bytes
 
 GAMES = ("gaia-project", "eclipse", "harvest")
 
@@ -85,29 +88,45 @@ def homes_lost_by_round_3(record: str) -> int:
     return sum(1 for p, h in homes.items() if g.get("controller", index=h) != p)
 
 
-def versus(n: int, iterations: int, workers: int, games=GAMES) -> None:
+def versus(n: int, iterations: dict[str, int], workers: int, games=GAMES) -> None:
     for name in games:
         players = 3 if name == "harvest" else 4
-        for bot in ("greedy", f"mcts:{iterations}"):
+        for bot in ("greedy", f"mcts:{iterations[name]}"):
             spec = SimulationSpec(boardrules.build_ruleset(name), players, n, first_seed=1000,
                                   bots=("random", f"p1={bot}"))
             t = time.perf_counter()
             rows = simulate(spec, workers=workers)
             wins = sum(0 in r["winners"] for r in rows)
             lo, hi = proportion_ci(wins, n)
+            floor = exact_lower(wins, n)
             mean = statistics.fmean(r["scores"][0] for r in rows)
             rnd = statistics.fmean(s for r in rows for s in r["scores"][1:])
             print(f"{name}: {bot} (seat 1) vs {players - 1} random: wins {wins}/{n} = "
-                  f"{wins / n:.0%} (95% CI {lo:.0%}-{hi:.0%}); mean score {mean:.1f} vs random "
+                  f"{wins / n:.0%} (95% CI {lo:.0%}-{hi:.0%}; one-sided 95% exact lower bound "
+                  f"{floor:.1%}); mean score {mean:.1f} vs random "
                   f"{rnd:.1f}; {time.perf_counter() - t:.0f} s", flush=True)
 
 
-def speed(iterations: int, games=GAMES) -> None:
+def exact_lower(k: int, n: int, alpha: float = 0.05) -> float:
+    """The one-sided (1 - alpha) Clopper-Pearson lower bound of a win rate after ``k`` wins in
+    ``n`` games: the rate p at which k or more wins have probability alpha (k = n: alpha^(1/n);
+    59 wins of 59 games are needed to show 95%)."""
+    if k == 0:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    for _ in range(60):
+        p = (lo + hi) / 2
+        at_least = sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k, n + 1))
+        lo, hi = (p, hi) if at_least < alpha else (lo, p)
+    return lo
+
+
+def speed(iterations: dict[str, int], games=GAMES) -> None:
     for name in games:
         players = 3 if name == "harvest" else 4
         figures = {}
         for label, bot in (("random", RandomBot(1)), ("greedy", make_bot("greedy", 1)),
-                           ("mcts", MCTSBot(1, iterations=iterations))):
+                           ("mcts", MCTSBot(1, iterations=iterations[name]))):
             g = boardrules.new_game(name, players=players, seed=7)
             decisions = 0
             t = time.perf_counter()
@@ -120,7 +139,7 @@ def speed(iterations: int, games=GAMES) -> None:
             if label == "mcts":
                 figures["playouts"] = bot.playouts / took
         print(f"{name}: decisions/s random {figures['random']:.0f}, greedy {figures['greedy']:.1f} "
-              f"({figures['greedy'] / figures['random']:.3f}x random), mcts:{iterations} "
+              f"({figures['greedy'] / figures['random']:.3f}x random), mcts:{iterations[name]} "
               f"{figures['mcts']:.2f}; MCTS playouts/s {figures['playouts']:.0f}", flush=True)
 
 
@@ -137,11 +156,13 @@ def scaling(n: int, workers: int) -> None:
         runs = {k: _fresh_run(game, players, games, k) for k in (1, workers)}
         one, many = runs[1], runs[workers]
         ratio = one["wall"] / many["wall"]
+        idle = schedule_scaling(many["cpus"], workers) * one["total"] / many["total"]
         print(f"scaling ({game}, {games} random games, fresh process each; 1 vs {workers} "
               f"processes): CPU outside the games {one['overhead']:.1%} vs {many['overhead']:.1%} "
               f"of all (start, imports and ruleset build {one['fixed']:.2f} s vs "
               f"{many['fixed']:.2f} s; the rest, the pool, messages and exit, "
-              f"{one['run']:.1%} vs {many['run']:.1%}); wall clock {ratio:.2f}x, "
+              f"{one['run']:.1%} vs {many['run']:.1%}); on an idle machine (that CPU time and "
+              f"the games' lengths in the pool's chunks) {idle:.0%} per core; wall clock {ratio:.2f}x, "
               f"{ratio / workers:.0%} per core (load average {one['load']:.1f} and "
               f"{many['load']:.1f}); pickled bytes per game sent {many['bytes']['task']:.0f}, per "
               f"result {many['bytes']['result']:.0f}, once per worker {many['bytes']['setup']:.0f} "
@@ -172,14 +193,33 @@ def child(game: str, players: int, games: int, workers: int) -> None:
     rows = simulate(spec, workers=workers)
     wall = time.perf_counter() - t
     print(json.dumps({"fixed": fixed, "wall": wall, "play": sum(r["cpu"] for r in rows),
-                      "load": os.getloadavg()[0], "bytes": wire_bytes(spec.tasks(), rows)}))
+                      "cpus": [r["cpu"] for r in rows], "load": os.getloadavg()[0],
+                      "bytes": wire_bytes(spec.tasks(), rows)}))
+
+
+def schedule_scaling(cpus: list[float], workers: int) -> float:
+    """Per-core scaling an idle machine would allow, given each game's CPU time: the pool's
+    chunks (simulate_pool.chunk_size) handed in order to whichever worker is free first;
+    the games' total over ``workers`` times the time the last worker finishes."""
+    free = [0.0] * workers
+    spent, done = 0.0, 0
+    while done < len(cpus):
+        n = chunk_size(spent, done, len(cpus) - done, workers)
+        chunk = cpus[done:done + n]
+        w = free.index(min(free))
+        free[w] += sum(chunk)
+        spent += sum(chunk)
+        done += len(chunk)
+    return sum(cpus) / (workers * max(free))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--vs", type=int, default=20)
-    ap.add_argument("--mcts", type=int, default=30)
+    ap.add_argument("--mcts", action="append", default=[], metavar="[GAME=]N",
+                    help="MCTS iterations per decision: N for every game or GAME=N (repeatable; "
+                         "default 30)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", choices=("default", "versus", "speed", "scaling"))
     ap.add_argument("--game", action="append", choices=GAMES, help="only these games (repeatable)")
@@ -190,14 +230,18 @@ def main() -> None:
         child(a.child[0], *map(int, a.child[1:]))
         return
     games = tuple(a.game or GAMES)
+    mcts = dict.fromkeys(GAMES, 30)
+    for spec in a.mcts:
+        name, eq, n = spec.rpartition("=")
+        mcts.update({name: int(n)} if eq else dict.fromkeys(GAMES, int(n)))
     if a.only in (None, "speed"):
-        speed(a.mcts, games)
+        speed(mcts, games)
     if a.only in (None, "scaling"):
         scaling(max(8, a.workers * 8), a.workers)
     if a.only in (None, "default"):
         default_games(a.games, a.workers, tuple(g for g in games if g != "harvest"))
     if a.only in (None, "versus"):
-        versus(a.vs, a.mcts, a.workers, games)
+        versus(a.vs, mcts, a.workers, games)
 
 
 if __name__ == "__main__":

@@ -16,16 +16,9 @@ from typing import Any
 from boardrules.runtime import MISSING
 
 
-class _Memo:
-    __slots__ = ("base", "rs", "values")
-
-    def __init__(self) -> None:
-        self.base: object = None
-        self.rs: object = None
-        self.values: dict[Hashable, Any] = {}
-
-
-_MEMO = _Memo()
+# (committed state, ruleset, its memo): replaced as a whole when another state asks, so a memo
+# dict only ever holds answers for its own state (also with threads)
+_CURRENT: tuple[object, object, dict[Hashable, Any]] = (None, None, {})
 ENABLED = True     # False: every question computed afresh (tests compare the two)
 
 
@@ -33,16 +26,18 @@ def per_state(ctx: Any, key: Hashable, reads: frozenset[str], compute: Callable[
     """``compute()``, memoised under ``key`` for ``ctx``'s committed state while ``ctx`` has
     written none of the rule variables named in ``reads`` (every variable ``compute`` reads:
     ``("v", NAME, ...)`` keys). ``key`` must name the question fully (the player asking, the
-    arguments)."""
+    arguments); the answer must not be mutated."""
+    global _CURRENT
     if not ENABLED:
         return compute()
     for k in ctx.w:
         if k[0] == "v" and k[1] in reads:
             return compute()
-    m = _MEMO
-    if m.base is not ctx.base or m.rs is not ctx.rs:
-        m.base, m.rs, m.values = ctx.base, ctx.rs, {}
-    got = m.values.get(key, MISSING)
+    memo = _CURRENT
+    if memo[0] is not ctx.base or memo[1] is not ctx.rs:
+        memo = _CURRENT = (ctx.base, ctx.rs, {})
+    values = memo[2]
+    got = values.get(key, MISSING)
     if got is MISSING:
-        got = m.values[key] = compute()
+        got = values[key] = compute()
     return got

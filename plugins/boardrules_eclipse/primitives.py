@@ -98,12 +98,12 @@ _COLUMN_READS: dict = {}
 
 
 def _ship_column(ctx) -> tuple:
-    """``((hex, ships), ...)`` for the explored hexes holding ships."""
+    """``((hex, ships), ...)`` for the explored hexes holding ships, in exploration order."""
     return tuple((h, ships) for h, ships in _column(ctx, "ships") if ships)
 
 
 def _controlled(ctx, p) -> tuple:
-    """The hexes ``p`` controls, in exploration order (memoised per state: memo.py)."""
+    """The hexes ``p`` controls, in exploration order."""
     return tuple(h for h, c in _column(ctx, "controller") if c == p)
 
 
@@ -298,9 +298,9 @@ def add_ship(ctx, h, cls):
 
 def _change(ctx, o):
     """``(class, slot, part, blueprint)`` of a blueprint change ``"cls#slot=part"`` of ``me``'s
-    (``blueprint``: that class's as it stands); a violation when ``o`` names no slot of
-    ``me``'s blueprints or no part. (Each Upgrade option is tried in full: the read of the
-    blueprint is inlined.)"""
+    (``blueprint``: that class's grid as it stands); a violation when ``o`` names no slot of
+    ``me``'s blueprints or no part. (An Upgrade choice asks this six times per option: the
+    state read is inlined, the variable's default being empty.)"""
     got = B.tables(ctx.rs).change(o)
     if got is None:
         raise ctx.violation(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
@@ -342,9 +342,13 @@ def stat_after(ctx, o, stat):
     after the change ``o`` (``"cls#slot=part"``)."""
     if stat not in B.STAT_FIELDS:
         raise ctx.violation(f"{stat!r} is not a blueprint statistic")
-    me = ctx.player()
     cls, i, part, bp = _change(ctx, o)
-    return B.tables(ctx.rs).after(bp, _outside(ctx, me, cls), _design(ctx, me, cls), i, part)[stat]
+    me, w, base = ctx.me, ctx.w, ctx.base        # (me: checked by _change)
+    k = ("v", "grid_extras", me, cls)
+    out = (w[k] if k in w else base.get(k)) or ()
+    k = ("v", "design_of", me, cls)
+    design = w[k] if k in w else base.get(k)     # (the defaults: empty, none)
+    return B.tables(ctx.rs).after(bp, out, design, i, part)[stat]
 
 
 @primitive("install_part", effect=True, o="text")
@@ -387,7 +391,8 @@ _MOVE_READS = _GALAXY_READS | frozenset({"ships", "npcs", "species_of", "techs",
 
 @primitive("move_options", returns="list:text")
 def move_options(ctx):
-    """One ship of ``me`` from a hex to a reachable hex: ``"cls@from>to"`` (pinning applies)."""
+    """One ship of ``me`` from a hex to a reachable hex: ``"cls@from>to"`` (pinning applies;
+    memoised per state: memo.py)."""
     me = ctx.player()
     return per_state(ctx, ("move_options", me), _MOVE_READS, lambda: _moves(ctx, me))
 

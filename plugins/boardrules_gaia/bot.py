@@ -237,12 +237,6 @@ def evaluate(game, player: int) -> float:
     return value
 
 
-# Advice to the search bot (boardrules.bots.mcts): rate a leaf of its tree as it is, with no
-# random actions first: random conversions and passes waste the resources this evaluation
-# counts, the searching player's own most of all (a search with random playouts passed early).
-evaluate.playout = 0  # type: ignore[attr-defined]
-
-
 def _passed(game, player: int) -> bool:
     """Whether ``player`` has passed in this round's action phase (the flow's passed players,
     the rules' ``passed(p)``; ``pass_order`` once the phase is over)."""

@@ -292,6 +292,7 @@ def _signature(prim: Primitive) -> str:
     return f"{prim.name}({params}) -> {prim.returns}" + (" (effect)" if prim.effect else "")
 
 
+@functools.lru_cache(maxsize=None)   # (resolving a path costs system calls: new_game asks often)
 def rule_files_dir(module_file: str) -> Path:
     """The ``rules/`` folder beside a plugin module."""
     return Path(module_file).resolve().parent / "rules"

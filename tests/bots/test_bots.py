@@ -219,13 +219,12 @@ def test_gaia_evaluation_ranks_final_tiles_late():
 
 
 def test_search_playouts_follow_the_evaluation():
-    """MCTS plays random actions after its tree only as the evaluation advises: none in Gaia
-    Project (random conversions and passes waste what its evaluation counts), a few in Eclipse,
-    to the end in games rated by their score alone (Harvest)."""
-    from boardrules.bots.mcts import FULL_PLAYOUT, PLAYOUT, playout_for
+    """MCTS rates a leaf with the game's evaluation at once (random conversions and passes
+    waste what it counts), and plays games rated by their score alone (Harvest) to the end."""
+    from boardrules.bots.mcts import FULL_PLAYOUT, playout_for
     depth = {name: playout_for(evaluation_for(boardrules.new_game(name, players=3, seed=1)))
              for name in ("gaia-project", "eclipse", "harvest")}
-    assert depth == {"gaia-project": 0, "eclipse": PLAYOUT, "harvest": FULL_PLAYOUT}
+    assert depth == {"gaia-project": 0, "eclipse": 0, "harvest": FULL_PLAYOUT}
 
 
 def test_search_rates_a_leaf_after_its_own_decisions():

@@ -230,6 +230,9 @@ HOSTILE = {
     "without": BIG + "for i in 1..90000 { let w = without(c, b) }",
     "without_one": BIG + "for i in 1..90000 { let w = without_one(c, b) }",
     "position": BIG + "for i in 1..90000 { if position(c, b) > 7 { gain 1 vp } }",
+    "owner (hashing a list)": BIG + "for i in 1..90000 { if owner(c) == me { gain 1 vp } }",
+    "kind_of": BIG + "for i in 1..90000 { if kind_of(c) == none { gain 0 vp } }",
+    "a per-hex variable indexed by a list": BIG + "for i in 1..90000 { if field_owner[c] == me { gain 1 vp } }",
     "a list written in the rule": "for i in 1..90000 { let l = [" + "i, " * 20000 + "i] }",
     "texts": f'let s = "{LONG}"\n  let t = "{LONG}"\n  '
              'for i in 1..90000 { for j in 1..10 { if s == t { gain 0 vp } } }',

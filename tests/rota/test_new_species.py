@@ -606,7 +606,7 @@ def test_nine_players_spare_homes_leave_the_boards_in_play(picks, homes):
     g = boardrules.new_game("eclipse", players=9, seed=1, modules=["nine-players", MODULE])
     for p in range(9, 0, -1):
         g.play(f"p{p} pick_species {picks[p - 1]}")
-    while g.state.pending and g.state.pending[0].label in ("rotation", "remove_cube"):
+    while g.state.pending and g.state.pending[0].label in ("rotation", "discard_cube"):
         g.play(list(g.legal_actions())[0])
     placed = {g.get("sector_at", index=g.get("home_hex", p)) for p in range(9)}
     assert placed - {f"s{n}" for n in range(221, 233)} == homes

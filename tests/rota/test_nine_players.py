@@ -89,7 +89,7 @@ def _finish_setup(g, cube="money"):
     for _ in range(g.players):
         g.play(next(a for a in g.legal_actions() if a.name == "rotation"))
     for _ in range(g.players):
-        g.play(f"p{g.state.pending[0].player + 1} remove_cube {cube}")
+        g.play(f"p{g.state.pending[0].player + 1} discard_cube {cube}")
 
 
 def test_seven_to_nine_players_need_the_module_and_it_refuses_fewer():
@@ -153,7 +153,7 @@ def test_each_player_removes_one_cube_out_of_the_game():
     for p in range(7):
         assert g.get("out_science", p) == before[p] + 1
         assert g.get("cubes_gone", p) == ("science",)
-    assert g.state.pending == () or g.state.pending[0].label != "remove_cube"
+    assert g.state.pending == () or g.state.pending[0].label != "discard_cube"
 
 
 @pytest.mark.parametrize("n", [7, 8, 9])

@@ -6,9 +6,10 @@ so each iteration plays in one determinisation of what the bot cannot know (hidd
 bags are drawn from at random), and a node's children are the actions legal in the iteration's
 determinisation; selection is UCB1 over those available (Cowling, Powley, Whitehouse 2012,
 "Information Set Monte Carlo Tree Search"). Each player maximises its own reward (max^n).
-A playout is a few random actions, then the game's evaluation turned into a reward per player
-(:func:`~boardrules.bots.common.rewards`); in a game without an evaluation of its own (rated by
-its score) the playout goes on to the end and the ranking decides.
+A leaf is rated by the game's evaluation, turned into a reward per player
+(:func:`~boardrules.bots.common.rewards`), once the decisions its last action left that player
+are answered greedily; in a game without an evaluation of its own (rated by its score) a
+playout of random actions goes on to the end and the ranking decides.
 """
 
 from __future__ import annotations
@@ -23,18 +24,14 @@ from .common import (Evaluation, actor, decision, evaluation_for, rewards, sampl
 from .greedy import GreedyBot
 
 
-PLAYOUT = 8             # random actions after the tree, then the game's evaluation
+PLAYOUT = 0             # random actions after the tree, then the game's evaluation
 FULL_PLAYOUT = 10_000   # ... or to the end, for games rated by their score alone
 SETTLE = 4              # the leaf's own pending decisions answered greedily first, at most
 
 
 def playout_for(evaluate: Evaluation) -> int:
-    """The random actions a playout takes before ``evaluate`` rates its end: the evaluation's
-    advice (an ``int`` attribute ``playout`` on the function, docs/plugins.md), else
-    ``FULL_PLAYOUT`` for the bare score and ``PLAYOUT`` for any other evaluation."""
-    advice = getattr(evaluate, "playout", None)
-    if isinstance(advice, int) and not isinstance(advice, bool) and advice >= 0:
-        return advice
+    """The random actions a playout takes before ``evaluate`` rates its end: ``FULL_PLAYOUT``
+    for the bare score, else ``PLAYOUT``."""
     return FULL_PLAYOUT if evaluate is score_evaluation else PLAYOUT
 
 
@@ -53,11 +50,11 @@ class MCTSBot:
 
     ``iterations``: iterations per decision (default 200) or ``seconds``: a time budget per
     decision (whichever ends first when both are given); ``playout``: random actions after the
-    tree before evaluating (or fewer, at the end of the game); by default the evaluation's own
-    advice (its attribute ``playout``: Gaia Project's is 0, for random actions waste the
-    resources its evaluation counts), else 8 in a game with an evaluation of its own and to the
-    end of the game (at most ``FULL_PLAYOUT`` actions) in a game rated by its score alone, whose
-    score mid-game says little about who wins;
+    tree before evaluating (or fewer, at the end of the game); by default none in a game with an
+    evaluation of its own (random conversions and passes waste what it counts: with 8 random
+    actions the search passed early in Gaia Project and lost to random bots in Eclipse) and
+    to the end of the game (at most ``FULL_PLAYOUT`` actions) in a game rated by its score
+    alone, whose score mid-game says little about who wins;
     ``scale``: victory points that make a lead worth about 0.73 reward;
     ``c``: UCB1 exploration; ``prior``: the root's actions are expanded best first by the
     greedy bot's one-ply rating (so a small budget still tries the promising ones). Before a

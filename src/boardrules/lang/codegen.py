@@ -65,7 +65,21 @@ def _rv_mine(ctx: Context, vname: str, i: Value, default: Value) -> Value:
     me = ctx.me
     if type(me) is not int or not 0 <= me < ctx.np:
         me = ctx.player()   # (raises the violation)
+    if type(i) is tuple or type(i) is frozenset:
+        S.keyed(ctx, i)
     key = ("v", vname, me, i)
+    w = ctx.w
+    if key in w:
+        return w[key]
+    return ctx.base.get(key, default)
+
+
+def _rv_at(ctx: Context, vname: str, i: Value, default: Value) -> Value:
+    """``v[i]`` of a variable kept per hex/entity: key ("v", v, i) (a list as ``i`` costs its
+    size: hashing it walks it)."""
+    if type(i) is tuple or type(i) is frozenset:
+        S.keyed(ctx, i)
+    key = ("v", vname, i)
     w = ctx.w
     if key in w:
         return w[key]
@@ -112,7 +126,7 @@ def _int_op(op: str, py: Callable[[int, int], Any]) -> Callable[[Context, Value,
 
 
 _HELPERS: dict[str, object] = {
-    "_rv": _rv, "_rv_own": _rv_own, "_rv_mine": _rv_mine, "_index_var": _index_var, "_field": _field,
+    "_rv": _rv, "_rv_own": _rv_own, "_rv_mine": _rv_mine, "_rv_at": _rv_at, "_index_var": _index_var, "_field": _field,
     "_builtin": _builtin, "_load_name": S.load_name, "_load": S.load, "_index": S.index,
     "_with_me": S.with_me, "_num": S._num, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized,
     "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
@@ -286,7 +300,7 @@ class _Gen:
         hidden = f"_index(ctx, ctx.env[{n!r}], {idx}) if {n!r} in ctx.env else "
         default = self.const(self.rs.default_of(("v", var.name)))
         if len(var.per) == 1:
-            return f"({hidden}_rv(ctx, ('v', {var.name!r}, {idx}), {default}))"
+            return f"({hidden}_rv_at(ctx, {var.name!r}, {idx}, {default}))"
         if len(var.per) == 2 and var.per[0] == "player":
             return f"({hidden}_rv_mine(ctx, {var.name!r}, {idx}, {default}))"
         return f"({hidden}_index_var(ctx, {self.const(var)}, {idx}))"

@@ -23,7 +23,9 @@ candidate only when that many steps are left: a budget overrun is a broken rule 
 
 Numbers: ``+``/``-``/``*``/``sum`` refuse results beyond ±MAX_NUMBER (2**63 - 1); the analysis
 assumes the whole numbers in a state stay far below that (each is made by rules bounded by
-the same limit), as every bundled game's do.
+the same limit), as every bundled game's do. Lists: a list in the state is taken to have at
+most MAX_LIST elements (rules cannot build a longer one; a primitive that stored one would
+make the step bound too low).
 """
 
 from __future__ import annotations
@@ -84,6 +86,8 @@ class Inert:
             if isinstance(s, A.Let):
                 found = self.expr(s.value, nxt)
                 nxt[s.name] = found[0] if found is not None else None
+            else:   # (a 'let' in an 'if' stays bound after it, its type unknown here)
+                nxt.update(dict.fromkeys(_lets_in(s)))
             scopes.append(nxt)
         best = (len(stmts), 0)
         for k in range(len(stmts) - 1, -1, -1):
@@ -112,7 +116,7 @@ class Inert:
                 total = 0
                 for a in am:
                     parts = [self.int_(a.count, scope)] + ([] if a.per is None else [self.int_(a.per, scope)])
-                    if None in parts or not self._cap_ok(a.resource):
+                    if None in parts or not self._cap_ok(a.resource, scope):
                         return None
                     total += sum(p for p in parts if p is not None)
                 return total
@@ -143,6 +147,7 @@ class Inert:
                     if c is None or b is None:
                         return None
                     total += c + b
+                scope.update(dict.fromkeys(_lets_in(s)))   # (bound or not after it: type unknown)
                 return total
             case A.For(var=name, domain=d, where=w, body=b):
                 dom = self.expr(d, scope)
@@ -214,11 +219,13 @@ class Inert:
         self._procs[name] = cost
         return cost
 
-    def _cap_ok(self, resource: str) -> bool:
+    def _cap_ok(self, resource: str, scope: Scope) -> bool:
+        """Whether ``resource``'s cap is a number that cannot break a rule (it is evaluated
+        where the gain is, with that place's bindings)."""
         cap = self.caps.get(resource)
         if cap is None:
             return True
-        found = self.expr(cap, {})
+        found = self.expr(cap, scope)
         return found is not None and found[0] in ("int", "none", "int?")
 
     # ---- expressions ----
@@ -265,7 +272,10 @@ class Inert:
                         var.per not in ((var.per[0],), ("player", var.per[-1])):
                     return None
                 index = self.expr(i, scope)
-                return None if index is None else (type_name(var.type, rs.kinds), index[1], MAX_LIST)
+                hashed = None if index is None else self._size(i, index)   # (semantics.keyed)
+                if index is None or hashed is None:
+                    return None
+                return (type_name(var.type, rs.kinds), index[1] + hashed, MAX_LIST)
             case A.Not(operand=o):
                 found = self.expr(o, scope)
                 return None if found is None else ("bool", found[1], 0)
@@ -392,3 +402,16 @@ class Inert:
         if fn == "passed" and len(typed) == 1:
             return ("bool", cost, 0)
         return None
+
+
+def _lets_in(s: A.Stmt) -> set[str]:
+    """The names a statement's nested ``let``s leave bound after it (those of its ``if``
+    branches: a ``for`` body, a procedure or a slot gets its bindings back afterwards)."""
+    if not isinstance(s, A.If):
+        return set()
+    names: set[str] = set()
+    blocks = [b for _, b in s.branches] + ([s.orelse] if s.orelse is not None else [])
+    for block in blocks:
+        for t in block.stmts:
+            names |= {t.name} if isinstance(t, A.Let) else _lets_in(t)
+    return names

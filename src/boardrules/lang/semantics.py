@@ -84,8 +84,19 @@ def var_key(ctx: Context, var: VarDef, index: Value) -> Key:
         if per == "player":
             key += (ctx.player(),)
         else:
+            if type(index) is tuple or type(index) is frozenset:
+                keyed(ctx, index)
             key += (index,)
     return key
+
+
+def keyed(ctx: Context, v: Value) -> Value:
+    """``v``, about to be hashed (an index into a variable, an entity looked up): a list or
+    set costs its :func:`size`, as hashing it walks it."""
+    t = type(v)
+    if t is tuple or t is frozenset:
+        spent(ctx, size(v, ctx.steps))
+    return v
 
 
 def load_var(ctx: Context, var: VarDef) -> Value:
@@ -318,7 +329,7 @@ def domain(ctx: Context, value: Value) -> Any:
 
 
 def _owner(ctx: Context, e: Value) -> Value:
-    return ctx.get(("o", e))
+    return ctx.get(("o", keyed(ctx, e)))
 
 
 def _held(ctx: Context, kind: Value) -> tuple[str, ...]:
@@ -392,7 +403,7 @@ BUILTIN_FUNCTIONS: dict[str, Callable[..., Value]] = {
     "min": lambda ctx, *xs: min(_deep(ctx, domain(ctx, xs[0]) if len(xs) == 1 else xs)),
     "max": lambda ctx, *xs: max(_deep(ctx, domain(ctx, xs[0]) if len(xs) == 1 else xs)),
     "abs": lambda ctx, x: abs(_num(ctx, x, "abs")),
-    "holds": lambda ctx, e: ctx.get(("o", e)) == ctx.player(),
+    "holds": lambda ctx, e: ctx.get(("o", keyed(ctx, e))) == ctx.player(),
     "held": _held,
     "owner": _owner,
     "passed": lambda ctx, p: p in (ctx.get(("f", "passed")) or ()),
@@ -400,7 +411,7 @@ BUILTIN_FUNCTIONS: dict[str, Callable[..., Value]] = {
     "table_after": _table_after,
     "without": lambda ctx, lst, x: tuple(y for y in _deep(ctx, domain(ctx, lst)) if y != x),
     "position": _position,
-    "kind_of": lambda ctx, e: ctx.rs.entities[e].kind if e in ctx.rs.entities else None,
+    "kind_of": lambda ctx, e: ctx.rs.entities[e].kind if keyed(ctx, e) in ctx.rs.entities else None,
     "dice": lambda ctx, n: _dice(ctx, n),
     "field": _field,
     "first": lambda ctx, lst: domain(ctx, lst)[0] if domain(ctx, lst) else None,
