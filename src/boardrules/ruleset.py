@@ -392,6 +392,9 @@ def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),
     for name, value in (("options", options), ("texts", texts)):
         if value is not None and not isinstance(value, Mapping):
             raise TypeError(f"{name} must be a dict, not {value!r}")
+    bad = [(k, v) for k, v in (texts or {}).items() if not (isinstance(k, str) and isinstance(v, str))]
+    if bad:
+        raise TypeError(f"texts must map file names to rule texts (both texts), not {bad[0][0]!r}: {bad[0][1]!r}")
     if game is not None:
         plugins.game_spec(game)  # an unknown game is named before its modules
     recipe = Recipe(

@@ -202,6 +202,8 @@ class Context:
 
     def lose(self, res: str, n: int, p: int | None = None) -> None:
         p = self.player(self.me if p is None else p)
+        if n < 0:   # (as 'gain' of a negative count loses: within the cap and the numbers)
+            return self.gain(res, -n, p)
         rdef = self.rs.resources[res]
         key = ("r", res, p)
         old = self.get(key)

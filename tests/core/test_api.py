@@ -85,6 +85,13 @@ def test_new_game_refuses_arguments_of_the_wrong_type(kwargs, error, message):
         boardrules.new_game("harvest", **kwargs)
 
 
+@pytest.mark.parametrize("texts", [{"tiny.rules": 5}, {"tiny.rules": b"resource coins { }"}, {3: "resource coins { }"}])
+def test_texts_must_map_names_to_texts(texts):
+    # a number or bytes as a rule text was an AttributeError from deep inside the parser
+    with pytest.raises(TypeError, match="texts must map file names to rule texts"):
+        boardrules.new_game(texts=texts, players=1)
+
+
 def test_option_errors_are_value_errors():
     with pytest.raises(ValueError):
         boardrules.new_game("harvest", players=2, options={"rounds": "x"})

@@ -180,6 +180,17 @@ def test_a_resource_never_grows_past_the_largest_number(backend):
     assert "p3 study" not in game.legal_actions()
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_losing_a_negative_count_gains_within_the_cap(backend):
+    # 'lose -N' gained N past the resource's cap (and without bound): it is 'gain N' now
+    game, same = started(harvest_with("lose -20 coins"), backend), started(harvest_with("gain 20 coins"), backend)
+    game.play("p3 study")
+    same.play("p3 study")
+    assert game.get("coins", 2) == same.get("coins", 2) < 20   # harvest's coins: cap 12
+    assert_refused_unchanged(started(harvest_with("lose -999999999999999999 vp\n  " * 10), backend),
+                             "p3 study", IllegalActionError, "would make")
+
+
 LOOPING_EVENTS = {
     "an event raising itself": "when ping() { emit ping() }",
     "two events raising each other": "event pong()\nwhen ping() { emit pong() }\nwhen pong() { emit ping() }",
