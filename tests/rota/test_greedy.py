@@ -5,10 +5,8 @@ game seldom does. After every action the base game's invariants and the module's
 record replays exactly. Short games (one round, one example per module, no shrinking of a
 failing game) keep the run time low.
 
-Not here: ``nine-players``, whose decision ``remove_cube`` shares its name with the base's
-procedure ``remove_cube`` (``rules/phases.rules``), so a record of a game where a player removed
-a cube does not load ("'p7 remove_cube science': 'remove_cube' takes 2 argument(s)"): found by
-this test, left to the module's owner.
+``nine-players`` plays 7 players (its start-of-game decision, once named ``remove_cube`` like
+the base's bombardment procedure, is ``discard_cube``: tests/core/test_record_names.py).
 """
 
 from __future__ import annotations
@@ -20,6 +18,7 @@ from hypothesis import strategies as st
 from .common import SETTINGS, play_greedy
 from .test_alliances import AllianceInvariant
 from .test_together import INVARIANTS
+from .test_nine_players import nine_invariant
 from .test_variants import _secret_and_homeworlds, small_invariant
 
 # module -> (a fresh invariant for one game, player counts)
@@ -27,6 +26,7 @@ CASES = {name: ((lambda check=check: check), (2, 2)) for name, check in INVARIAN
 CASES["alliances"] = (AllianceInvariant, (4, 4))
 CASES["small-galaxy"] = (lambda: small_invariant, (3, 3))
 CASES["secret-homeworlds"] = (lambda: _secret_and_homeworlds, (2, 2))
+CASES["nine-players"] = (lambda: nine_invariant, (7, 7))
 QUICK = settings(SETTINGS, max_examples=1, phases=(Phase.explicit, Phase.generate))
 
 
