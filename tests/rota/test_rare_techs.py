@@ -632,6 +632,28 @@ def test_a_record_with_interceptors_aboard_replays_exactly():
     assert not _aboard(again) and not _aboard(g) and _on_board(g, CENTER) == 2
 
 
+def test_a_move_reaction_unloads_the_interceptors_it_loads():
+    """A Move reaction's turn ends with its main action, before the carrier's 'carry' answer:
+    the interceptors it loads must still get out at its end [S: unloaded at the end of the
+    Move] (they stayed aboard through the next player's turn: a hypothesis find)."""
+    g = _staged_bays(seed=12006)
+    for line in ['p1 trade science materials', 'p1 move', 'p1 fly cruiser@2,0>1,0', 'p1 carry 2',
+                 'p1 get_out', 'p1 spot 1,0@cruiser', 'p1 n 2', 'p1 trade materials science', 'p1 done',
+                 'p2 trade materials money', 'p2 trade money materials', 'p2 trade science money',
+                 'p2 explore', 'p2 space -2,-1', 'p2 rotation', 'p2 done',
+                 'p1 explore', 'p1 space 2,1', 'p1 rotation 0', 'p1 claim',
+                 'p1 trade science money', 'p1 done', 'p2 explore', 'p2 space -3,0',
+                 'p2 rotation 3', 'p2 claim', 'p2 done', 'p1 pass_turn',
+                 'p2 move', 'p2 fly interceptor@-2,0>-3,0', 'p2 done', 'p1 trade money science',
+                 'p1 react_move', 'p1 fly cruiser@1,0>0,0']:
+        g.play(line)      # (the sectors drawn come from the seed)
+    on_board = _on_board(g, "0,0", 0, "interceptor")
+    g.play("p1 carry 1")
+    assert not _aboard(g, 0)
+    assert _on_board(g, "0,0", 0, "interceptor") == on_board + 1   # got out with the cruiser
+    bay_invariant(g)
+
+
 @settings(max_examples=5, deadline=None, database=None)
 @given(data=st.data())
 def test_random_moves_with_interceptor_bays(data):
