@@ -237,7 +237,7 @@ def modules_allowing(game: str | None, players: int, base: tuple[int, int] = (0,
             continue
         lo, hi = spec.players
         if lo <= players <= hi and (hi < base[0] or lo > base[1]):
-            hint += f"; module '{spec.name}' allows {lo}–{hi} players (-m {spec.name})"
+            hint += f"; module '{spec.name}' allows {player_counts(spec.players)} players (-m {spec.name})"
     return hint
 
 
