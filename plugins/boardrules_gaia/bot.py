@@ -6,6 +6,10 @@ what the position is worth in victory points at the end, as a strong player reck
 
 * resources held, at a worth that falls from what they buy early in the game to the end-game
   exchange (1 VP per 3 credits, ore or knowledge, §12.6; power in bowl III becomes credits);
+  the early worths follow the exchange rates of the free actions and power actions (3 power
+  from bowl III for an ore is about even, a power action's 4 power for 2 ore pays, burning a
+  token loses), and what a player holds beyond ``HOARD`` (more than the next builds use) is
+  worth only its end-game exchange;
 * income per round times the rounds left: the faction board's incomes for what is built
   (the building and faction fields of ``rules/buildings.rules`` and the factions module), the
   economy and science levels (the tables ``econ_c``/``econ_o``/``econ_pw``/``sci_k`` of
@@ -16,7 +20,11 @@ what the position is worth in victory points at the end, as a strong player reck
   cheaper terraforming or Gaia projects they give;
 * the VP still to come from passing: the held booster's and tech tiles' pass bonus of this
   round (a player who has not passed gets it whenever it passes, so passing early gains
-  nothing) and of the rounds left, tech tiles that score events, tile actions per round;
+  nothing) and of the rounds left, tech tiles that score events, tile actions per round; the
+  booster a player takes when passing, counted before it passes as the best one left (so a
+  pass gains nothing over an action that pays);
+* Gaiaformers: on the faction board (Gaia projects to come) and on transdim planets (mine
+  sites without terraforming);
 * federations formed (what they open: final scoring, green tokens for level 5) and power in
   structures not yet federated (the next federation);
 * the two final scoring tiles: a unit's worth early, blending into the expected 18/12/6 VP of
@@ -37,12 +45,12 @@ from boardrules.runtime import MISSING
 
 ROUNDS = 6
 # resource: (worth at the end: 1 VP per 3 after conversion, worth early in the game)
-RESOURCE = {"credits": (0.33, 0.4), "ore": (0.33, 1.0), "knowledge": (0.33, 0.6),
-            "qic": (0.33, 1.6), "bowl1": (0.0, 0.05), "bowl2": (0.0, 0.2),
-            "bowl3": (0.11, 0.35), "gaia_power": (0.0, 0.1)}
+RESOURCE = {"credits": (0.33, 0.35), "ore": (0.33, 1.05), "knowledge": (0.33, 0.55),
+            "qic": (0.33, 1.6), "bowl1": (0.0, 0.18), "bowl2": (0.0, 0.35),
+            "bowl3": (0.11, 0.52), "gaia_power": (0.0, 0.1)}
 # what a player can put to use in a round or two: units beyond are worth only their end-game
 # exchange (bots hoarded 30 credits, the cap, for want of ore)
-HOARD: dict[str, int] = {}
+HOARD = {"credits": 15, "ore": 10, "knowledge": 10}
 POWER_CHARGE = 0.15     # a unit of power charged (a token one bowl up)
 POWER_TOKEN = 0.15      # a new token in bowl I
 # building: worth at once beyond its income (planet, power value, the path to bigger buildings)
@@ -56,9 +64,10 @@ RESEARCH_VP = (0, 0, 0, 4, 8, 12)
 FEDERATION = 4.0        # a federation formed, beyond its token
 GREEN_TOKEN = 1.5       # a federation token still green (level 5, some tile actions)
 FED_POWER = 0.35        # per unit of power value in structures not federated (up to 7)
-GAIAFORMER = 0.0        # a Gaiaformer on the faction board, per round left (a Gaia project to come)
-GF_SITE = 0.0           # a Gaiaformer on a transdim planet: a mine site needing no terraforming
+GAIAFORMER = 0.3        # a Gaiaformer on the faction board, per round left (a Gaia project to come)
+GF_SITE = 3.0           # a Gaiaformer on a transdim planet: a mine site needing no terraforming
 FINAL = 1.5             # per unit a final scoring tile counts, early in the game
+PASS_BOOSTER = 1.0      # the share of the best booster left counted before passing
 NEXT_ROUND = 0.85       # what VP or income of the next round are worth now
 # tiles (``rules/tiles.rules``): income per round; VP per round from the events they score
 TECH_INCOME = {"tech5": {"ore": 1, "pw": 1}, "tech6": {"knowledge": 1, "credits": 1},
@@ -287,6 +296,11 @@ def evaluate(game, player: int) -> float:
     value += pass_tiles * left * NEXT_ROUND
     if (passed or not rnd) and left:
         value += sum(booster_worth(game, player, b, later) for b in held)
+    elif left:
+        # the booster it takes when it passes (the best one left now) is the player's whenever
+        # it passes too: passing gains nothing while a profitable action is left
+        free = [b for b in game.get("booster_pool") if values.get(("o", b)) is None]
+        value += PASS_BOOSTER * max((booster_worth(game, player, b, later) for b in free), default=0.0)
     for t in TRACKS:
         level = game.get(t, player)
         value += RESEARCH_VP[min(level, 5)] + level * (LEVEL + TRACK_PER_ROUND[t] * left)

@@ -188,16 +188,21 @@ def test_gaia_evaluation_counts_the_pass_bonus_before_passing():
     """A player gets its booster's pass bonus whenever it passes (tiles.rules): the evaluation
     counts it before the pass, so passing early gains no VP in the bot's eyes (greedy players
     passed in round 5 with 8 ore and 15 credits in hand for it). After passing, the change is
-    the worth of the booster taken for the next round, nothing more."""
-    from boardrules_gaia.bot import ROUNDS, booster_worth, evaluate, later_weights
+    the worth of the booster taken for the next round beyond the best one left before (that
+    one is counted before passing too: passing gains nothing while an action pays)."""
+    from boardrules_gaia.bot import PASS_BOOSTER, ROUNDS, booster_worth, evaluate, later_weights
     g, p = _gaia_before_a_pass()
     before, vp = evaluate(g, p), g.get("vp", p)
+    weights = later_weights(ROUNDS - g.get("round"))
+    free = [b for b in g.get("booster_pool") if g.state.values.get(("o", b)) is None]
+    best = max(booster_worth(g, p, b, weights) for b in free)
     action = next(a for a in g.legal_actions(p) if a.name == "pass_round")
     g.play(action)
     gained = g.get("vp", p) - vp
     assert gained > 0
-    expected = booster_worth(g, p, action.args[0], later_weights(ROUNDS - g.get("round")))
+    expected = booster_worth(g, p, action.args[0], weights) - PASS_BOOSTER * best
     assert evaluate(g, p) - before == pytest.approx(expected)
+    assert expected <= 0
 
 
 def test_gaia_evaluation_ranks_final_tiles_late():

@@ -64,26 +64,25 @@ def test_the_reader_reads_as_game_get():
         g.play(rnd.choose(g), check=False)
 
 
-def _with(g, player: int, rnd: int | None = None, **more: int):
-    """A copy of ``g`` in round ``rnd`` with ``player``'s resources raised by ``more``."""
+def _with(g, player: int, rnd: int, **held: int):
+    """A copy of ``g`` in round ``rnd`` where ``player`` holds ``held`` resources."""
     c = g.copy()
-    if rnd is not None:
-        c.state.values[("f", "round")] = rnd
-    for name, n in more.items():
-        c.state.values[("r", name, player)] = c.get(name, player) + n
+    c.state.values[("f", "round")] = rnd
+    for name, n in held.items():
+        c.state.values[("r", name, player)] = n
     return c
 
 
 def test_resources_are_worth_less_as_the_game_ends():
-    """3 ore, 3 credits and 4 knowledge more are worth more early than late (what they buy
-    then), and in the last round only their end-game exchange (§12.6: 1 VP per 3 of each,
+    """3 ore, 3 credits and 4 knowledge (against none) are worth more early than late (what
+    they buy then), and in the last round only their end-game exchange (§12.6: 1 VP per 3 of each,
     so 3 VP for 10 of them in all; within half a VP). Broken by valuing resources the same
     whatever the round (``RESOURCE``'s early worth = its end worth): fails."""
     from boardrules_gaia.bot import evaluate
     g, p = _greedy_until(3, lambda g, p: g.get("round") == 2)
     gains = []
     for r in range(1, 7):
-        base = evaluate(_with(g, p, r), p)
+        base = evaluate(_with(g, p, r, ore=0, credits=0, knowledge=0), p)
         gains.append(evaluate(_with(g, p, r, ore=3, credits=3, knowledge=4), p) - base)
     assert all(a > b for a, b in zip(gains, gains[1:])), gains
     assert gains[0] > 5
