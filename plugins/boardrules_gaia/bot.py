@@ -54,7 +54,7 @@ HOARD = {"credits": 15, "ore": 10, "knowledge": 10}
 POWER_CHARGE = 0.15     # a unit of power charged (a token one bowl up)
 POWER_TOKEN = 0.15      # a new token in bowl I
 # building: worth at once beyond its income (planet, power value, the path to bigger buildings)
-BUILDING = {"mine": 3.0, "ts": 5.0, "lab": 7.0, "pi": 9.0, "ac1": 8.0, "ac2": 8.0}
+BUILDING = {"mine": 3.0, "ts": 5.0, "lab": 7.0, "pi": 13.0, "ac1": 8.0, "ac2": 8.0}
 TRACKS = ("terraforming", "navigation", "intelligence", "gaia", "economy", "science")
 # per level and round left, beyond the income (economy, science) it pays: reach, cheaper steps
 TRACK_PER_ROUND = {"economy": 0.15, "science": 0.1, "terraforming": 0.45, "navigation": 0.35,
