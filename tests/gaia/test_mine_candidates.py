@@ -1,11 +1,13 @@
-"""The mine actions' ``where`` conditions (rules/tiles.rules, rules/buildings.rules) only prune
-candidates that their bodies refuse: the legal mines listed are exactly the mines whose bodies
-run without breaking a rule, tried on every planet hex of the map.
+"""The ``where`` conditions of the actions that build on a planet hex (mines and Gaia projects:
+rules/tiles.rules, rules/buildings.rules) only prune candidates that their bodies refuse: the
+legal ones listed are exactly those whose bodies run without breaking a rule, tried on every
+planet hex of the map.
 
-``booster_mine`` and ``power_mine`` state some of their bodies' first checks on the parameter
-(a colonised or transdim planet, the booster action used, no terraforming for the free steps of
-a power action) so that ``legal_actions()`` does not try those candidates (issue 12); this test
-holds them to the bodies, on states of the shared records and of random games.
+``booster_mine``, ``power_mine`` and ``booster_gaia_project`` state some of their bodies' first
+checks on the parameter (a colonised or transdim planet, the booster action used, no
+terraforming for the free steps of a power action, a Gaia project off a free transdim planet)
+so that ``legal_actions()`` does not try those candidates (issue 12); this test holds them to
+the bodies, on states of the shared records and of random games.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from boardrules_gaia import replay as R
 from boardrules_gaia.records import load_record
 from tests.conftest import shared_path
 
-MINES = ("build_mine", "power_mine", "booster_mine")
+MINES = ("build_mine", "power_mine", "booster_mine", "gaia_project", "booster_gaia_project")
 
 
 def _body_legal(game, name: str) -> set[Action]:
