@@ -184,3 +184,46 @@ def test_sample_after_listing_and_when_nothing_is_legal():
         g2.play(g2.legal_actions().sample(random.Random(len(g2.record.actions))), check=False)
     with pytest.raises(IndexError):
         g2.legal_actions().sample(random.Random(0))
+
+
+def test_harvest_hoisted_prechecks():
+    """The prechecks that do not depend on the arguments, tested once per action before its
+    arguments are listed: build_farm's `pay 2 coins` (not its parameter's), none of buy's."""
+    guards = harvest().ruleset.guards
+    assert guards.hoisted("build_farm") is not None
+    assert guards.hoisted("study") is not None       # (no arguments: its prechecks)
+    assert guards.hoisted("buy") is None             # both requires name c
+    assert guards.hoisted("sell") is None            # pay n grain
+    assert guards.where_lead("build_farm", 0) is None   # field_owner[h] == none names h
+
+
+def test_where_leads_of_gaia():
+    """A `where` whose leading conjuncts do not name the parameter is tested once per listing:
+    booster_mine's (all of it: the booster held), build_mine's `built[mine] < mine.count`."""
+    rs = boardrules.new_game("gaia-project", players=2, seed=1).ruleset
+    assert rs.guards.where_lead("booster_mine", 0) is not None
+    assert rs.guards.where_lead("build_mine", 0) is not None
+    assert rs.guards.where_lead("gaia_project", 0) is None   # planet[h] == "m"
+
+
+def test_a_wrong_hoisted_precheck_is_caught(monkeypatch):
+    """The property fails when a hoisted precheck refuses an action that has legal candidates."""
+    g, rng = harvest(seed=2), random.Random(2)
+    rs = g.ruleset
+    guards = Guards(rs, rs.backend, Inert(rs, {}))
+    monkeypatch.setattr(guards, "hoisted", lambda name: (lambda ctx: name != "build_farm"))
+    monkeypatch.setattr(rs, "guards", guards)
+    with pytest.raises(AssertionError):
+        compare_states(g, 10_000, rng)
+
+
+def test_a_wrong_where_lead_is_caught(monkeypatch):
+    """The property fails when a where's lead wrongly says no value passes (the oracle lists
+    every value its domain and condition allow, without leads)."""
+    g, rng = harvest(seed=2), random.Random(2)
+    rs = g.ruleset
+    guards = Guards(rs, rs.backend, Inert(rs, {}))
+    monkeypatch.setattr(guards, "where_lead", lambda name, i: (lambda ctx: False))
+    monkeypatch.setattr(rs, "guards", guards)
+    with pytest.raises(AssertionError):
+        compare_states(g, 10_000, rng)

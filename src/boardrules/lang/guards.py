@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from . import ast as A
 from ..runtime import RuleViolation
 from .inert import Inert, type_name
@@ -40,6 +42,22 @@ Precheck = Callable[["Context"], bool]
 """An action's prechecks: False when its leading checks surely fail (the action is illegal)."""
 
 
+def names_in(node: object) -> set[str]:
+    """Every name an AST node (expression or statement) mentions, at any depth (quantifier and
+    loop variables included: a superset of what it reads)."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Name):
+            out.add(x.id)
+        elif isinstance(x, tuple):
+            stack.extend(x)
+        elif attrs.has(type(x)):
+            stack.extend(getattr(x, f.name) for f in attrs.fields(type(x)) if f.name != "span")
+    return out
+
+
 class Guards:
     """The guards of one ruleset's actions, built on first use and kept."""
 
@@ -49,6 +67,8 @@ class Guards:
         self.inert = inert
         self._actions: dict[str, Guard | None] = {}
         self._prechecks: dict[str, Precheck | None] = {}
+        self._hoisted: dict[str, Precheck | None] = {}
+        self._leads: dict[tuple[str, int], Precheck | None] = {}
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
 
     def count(self, name: str, refused: bool) -> None:
@@ -61,6 +81,82 @@ class Guards:
         if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
             self._prechecks[name] = None
 
+    def _precheck_steps(self, name: str) -> list[tuple[str, Any, Any, A.Stmt]]:
+        """The statements of ``precheck``: (kind, compiled expression or statement, argument,
+        the statement), up to and with the first ``pay`` of one amount, ``use`` or ``take``."""
+        rs, backend = self.rs, self.backend
+        steps: list[tuple[str, Any, Any, A.Stmt]] = []
+        for s in rs.actions[name].body.stmts:
+            if isinstance(s, A.Require):
+                steps.append(("require", backend.expr(s.cond), None, s))
+                continue
+            if isinstance(s, A.Let):
+                steps.append(("let", backend.stmt(s), None, s))
+                continue
+            if isinstance(s, A.Pay) and not isinstance(s.amounts, A.AmountExpr) \
+                    and len(s.amounts) == 1 and s.amounts[0].per is None:
+                res = s.amounts[0].resource
+                steps.append(("pay", backend.expr(s.amounts[0].count),
+                              (res, rs.resources[res].floor), s))
+            elif isinstance(s, A.Use):
+                steps.append(("use", None, s.component, s))
+            elif isinstance(s, A.Take):
+                steps.append(("take", backend.expr(s.entity), None, s))
+            break
+        while steps and steps[-1][0] == "let":
+            steps.pop()
+        return steps
+
+    def hoisted(self, name: str) -> Precheck | None:
+        """The prechecks of action ``name`` that do not depend on its arguments (they mention
+        no parameter, nor a ``let`` that does), as :meth:`precheck` evaluates them; evaluated
+        once per player and state before the arguments are listed: False proves every
+        candidate of the action illegal (each would fail at one of its prechecks, or at an
+        earlier statement). None when there are none."""
+        if name in self._hoisted:
+            return self._hoisted[name]
+        dependent = {p.name for p in self.rs.actions[name].params}
+        kept = []
+        for kind, f, arg, s in self._precheck_steps(name):
+            if names_in(s) & dependent:
+                if kind == "let":
+                    dependent.add(s.name)  # type: ignore[attr-defined]  # (a Let)
+                continue
+            kept.append((kind, f, arg))
+        while kept and kept[-1][0] == "let":
+            kept.pop()
+        check = _precheck(tuple(kept)) if kept else None
+        self._hoisted[name] = check
+        return check
+
+    def where_lead(self, name: str, i: int) -> Precheck | None:
+        """The leading conjuncts of the ``where`` of parameter ``i`` of action ``name`` that do
+        not mention that parameter: they do not depend on its value, so when they are false
+        no value passes (evaluated once, with the earlier parameters bound). None when there
+        are none."""
+        key = (name, i)
+        if key in self._leads:
+            return self._leads[key]
+        prm = self.rs.actions[name].params[i]
+        where = prm.where
+        items = where.items if isinstance(where, A.BoolOp) and where.op == "and" else (where,)
+        lead = []
+        for item in items:
+            if item is None or prm.name in names_in(item):
+                break
+            lead.append(self.backend.expr(item))
+        check: Precheck | None = None
+        if lead:
+            fs = tuple(lead)
+
+            def check(ctx: Context) -> bool:
+                for f in fs:
+                    if not f(ctx):
+                        return False
+                return True
+        self._leads[key] = check
+        return check
+
     def precheck(self, name: str) -> Precheck | None:
         """The prechecks of action ``name``: its leading ``require``s (and ``let``s), up to and
         with its first ``pay`` of one amount, ``use`` or ``take``, evaluated without raising,
@@ -69,26 +165,7 @@ class Guards:
         a rule: the full try says which). None when the body does not start with a check."""
         if name in self._prechecks:
             return self._prechecks[name]
-        rs, backend = self.rs, self.backend
-        steps: list[tuple[str, Any, Any]] = []
-        for s in rs.actions[name].body.stmts:
-            if isinstance(s, A.Require):
-                steps.append(("require", backend.expr(s.cond), None))
-                continue
-            if isinstance(s, A.Let):
-                steps.append(("let", backend.stmt(s), None))
-                continue
-            if isinstance(s, A.Pay) and not isinstance(s.amounts, A.AmountExpr) \
-                    and len(s.amounts) == 1 and s.amounts[0].per is None:
-                res = s.amounts[0].resource
-                steps.append(("pay", backend.expr(s.amounts[0].count), (res, rs.resources[res].floor)))
-            elif isinstance(s, A.Use):
-                steps.append(("use", None, s.component))
-            elif isinstance(s, A.Take):
-                steps.append(("take", backend.expr(s.entity), None))
-            break
-        while steps and steps[-1][0] == "let":
-            steps.pop()
+        steps = [(kind, f, arg) for kind, f, arg, _ in self._precheck_steps(name)]
         check = _precheck(tuple(steps)) if steps else None
         self._prechecks[name] = check
         return check
