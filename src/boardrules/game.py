@@ -1063,13 +1063,18 @@ class Game:
         names = (() if main_done else step.main) + step.free
         rs = self.ruleset
         hoist = hoist and "action_begins" not in rs.triggers_by_event
+        info = self._turn_info() if hoist else None
+        pctx = info[3] if info is not None else None   # (the prechecks' scratch context)
         for name in names:
             adef = rs.actions[name]
             ctx.steps = self.max_steps  # each action's arguments have the whole budget
             if hoist and self._hoisted_fails(ctx, adef):
                 continue
+            check = rs.guards.precheck(name) if pctx is not None else None
             try:
                 for args in self._arg_tuples(ctx, adef, lead=hoist):
+                    if check is not None and self._precheck_fails(adef, p, args, pctx, check):
+                        continue
                     yield Action(p, name, args)
             except BudgetExceeded as err:
                 where = f" ({err.span})" if err.span is not None and err.span.line else ""
@@ -1128,9 +1133,7 @@ class Game:
             info = self._turn_info()
             if info is None:  # a decision's answers (or a 'lanes' step): the general way
                 tried[action] = self._run(action, args_checked=True, guarded=True)
-            elif self._precheck_fails(action, info[3]):
-                return False
-            else:
+            else:   # (its prechecks passed when it was listed: _turn_candidates)
                 tried[action] = self._candidate_run(action, info)
         except RuleViolation:
             return False
@@ -1154,27 +1157,22 @@ class Game:
         ctx.steps = self.max_steps
         return fails
 
-    def _precheck_fails(self, action: Action, ctx: Context) -> bool:
-        """Whether the prechecks of a turn's candidate ``action`` (lang/guards.py) prove it
-        illegal, evaluated on ``ctx`` (the state's shared scratch context, left as it was)."""
-        rs = self.ruleset
-        name = action.name
-        if name == DONE or "action_begins" in rs.triggers_by_event:
-            return False
-        guards = rs.guards
-        check = guards.precheck(name)
-        if check is None:
-            return False
-        entity = rs.actions[name].entity
-        ctx.env = dict(zip(rs.param_names[name], action.args))
-        if entity is not None:
-            ctx.env["self"] = entity
-        ctx.me = action.player
+    def _precheck_fails(self, adef: Any, player: int, args: tuple[Any, ...], ctx: Context,
+                        check: Any) -> bool:
+        """Whether the prechecks ``check`` of action ``adef`` (lang/guards.py) prove the turn's
+        candidate of ``player`` with ``args`` illegal, evaluated on ``ctx`` (the state's shared
+        scratch context, left as it was but for its bindings)."""
+        name = adef.name
+        env = dict(zip(self.ruleset.param_names[name], args))
+        if adef.entity is not None:
+            env["self"] = adef.entity
+        ctx.env = env
+        ctx.me = player
         ctx.steps = self.max_steps
         fails = not check(ctx)
         if ctx.w or ctx.events or ctx.queued:   # (only a primitive could write: none is kept)
             ctx.w, ctx.events, ctx.queued = {}, [], []
-        guards.count(name, fails)
+        self.ruleset.guards.count(name, fails)
         return fails
 
     def _turn_info(self) -> tuple[Any, Any, Any, Context] | None:

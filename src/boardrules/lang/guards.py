@@ -75,15 +75,22 @@ class Guards:
         """Count one precheck of ``name``; after ``TRIAL`` of them, an action whose prechecks
         refuse fewer than ``WORTH`` of its candidates has them switched off (they would cost
         more than the full tries they save: speed only, the answers are the same)."""
-        tally = self._tally.setdefault(name, [0, 0])
+        tally = self._tally.get(name)
+        if tally is None:
+            tally = self._tally[name] = [0, 0]
+        elif tally[0] >= TRIAL:
+            return   # (decided)
         tally[0] += 1
         tally[1] += refused
         if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
             self._prechecks[name] = None
 
-    def _precheck_steps(self, name: str) -> list[tuple[str, Any, Any, A.Stmt]]:
+    def _precheck_steps(self, name: str, busy: frozenset[str] = frozenset()
+                        ) -> list[tuple[str, Any, Any, A.Stmt]]:
         """The statements of ``precheck``: (kind, compiled expression or statement, argument,
-        the statement), up to and with the first ``pay`` of one amount, ``use`` or ``take``."""
+        the statement), up to and with the first ``pay`` of one amount, ``use``, ``take`` or
+        ``call`` of a procedure (whose own prechecks then run on its arguments; ``busy``: the
+        procedures on the way, so a procedure that calls itself first ends there)."""
         rs, backend = self.rs, self.backend
         steps: list[tuple[str, Any, Any, A.Stmt]] = []
         for s in rs.actions[name].body.stmts:
@@ -102,6 +109,13 @@ class Guards:
                 steps.append(("use", None, s.component, s))
             elif isinstance(s, A.Take):
                 steps.append(("take", backend.expr(s.entity), None, s))
+            elif isinstance(s, A.CallStmt) and s.fn not in rs.primitives and s.fn not in busy:
+                inner = self._precheck_steps(s.fn, busy | {name})
+                if inner:
+                    names = tuple(p.name for p in rs.actions[s.fn].params)
+                    fs = tuple(backend.expr(a) for a in s.args)
+                    steps.append(("call", (fs, names),
+                                  _precheck(tuple((k, f, a) for k, f, a, _ in inner)), s))
             break
         while steps and steps[-1][0] == "let":
             steps.pop()
@@ -159,7 +173,9 @@ class Guards:
 
     def precheck(self, name: str) -> Precheck | None:
         """The prechecks of action ``name``: its leading ``require``s (and ``let``s), up to and
-        with its first ``pay`` of one amount, ``use`` or ``take``, evaluated without raising,
+        with its first ``pay`` of one amount, ``use``, ``take`` or ``call`` of a procedure
+        (then the procedure's own prechecks, with its parameters bound to the arguments: the
+        checks a called procedure starts with are the caller's), evaluated without raising,
         writing nothing but bindings (so one context serves every candidate of a listing):
         False when one of them surely fails, True otherwise (also when evaluating one breaks
         a rule: the full try says which). None when the body does not start with a check."""
@@ -209,10 +225,19 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:
                 elif kind == "use":
                     if ctx.get(("c", arg, ctx.player())) <= 0:
                         return False
-                else:   # take (as S.take)
+                elif kind == "take":   # (as S.take)
                     owner = ctx.get(("o", f(ctx)))
                     if owner is not None and owner != ctx.player():
                         return False
+                else:   # call of a procedure: its own prechecks on its arguments (as S.call_procedure)
+                    fs, names = f
+                    env = dict(zip(names, [g(ctx) for g in fs]))
+                    saved, ctx.env = ctx.env, env
+                    try:
+                        if not arg(ctx):
+                            return False
+                    finally:
+                        ctx.env = saved
         except RuleViolation:
             pass
         return True
