@@ -807,7 +807,7 @@ class Game:
         if lead is None:
             return True
         try:
-            return lead(ctx)
+            return bool(lead(ctx))
         except RuleViolation:
             return True
 
@@ -1073,7 +1073,8 @@ class Game:
             check = rs.guards.precheck(name) if pctx is not None else None
             try:
                 for args in self._arg_tuples(ctx, adef, lead=hoist):
-                    if check is not None and self._precheck_fails(adef, p, args, pctx, check):
+                    if check is not None and pctx is not None \
+                            and self._precheck_fails(adef, p, args, pctx, check):
                         continue
                     yield Action(p, name, args)
             except BudgetExceeded as err:

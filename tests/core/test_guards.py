@@ -227,3 +227,43 @@ def test_a_wrong_where_lead_is_caught(monkeypatch):
     monkeypatch.setattr(rs, "guards", guards)
     with pytest.raises(AssertionError):
         compare_states(g, 10_000, rng)
+
+
+def test_prechecks_follow_sets_calls_and_slots():
+    """A body's prechecks go on through `set`s (run on the scratch context) into the first
+    procedure it calls or slot it runs, with the arguments, `self` and player these give:
+    Gaia's power actions (`set action_used[a] = true`, `call spend(a.pw)` → `run
+    myfaction.spend_power` → its `pay`) and conversions (`run c.effect` → its `pay`)."""
+    rs = boardrules.new_game("gaia-project", players=2, seed=1).ruleset
+
+    def kinds(name):
+        return [k for k, *_ in rs.guards._precheck_steps(name)]
+    assert kinds("power_mine") == ["require", "set", "call"]
+    assert kinds("convert") == ["require", "require", "run"]
+    assert rs.guards.hoisted("power_mine") is None    # every step names a
+    assert rs.guards.hoisted("gaia_project") is None   # call gaia_project_at(h, 0): h is passed on
+
+
+SLOTS = """game t { players 2..2 }
+resource coins { start 1 }
+kind deal { slot cost }
+deal cheap { cost { pay 1 coins } }
+deal dear { cost { pay 3 coins } }
+deal loop { cost { run loop.cost } }
+var seen: int = 0
+action buy(d: deal) main { set seen = 1; call settle(d) }
+action settle(d: deal) procedure { run d.cost }
+action rest main { gain 1 coins }
+flow { rounds 2 { step play: turns seat once { main buy, rest } } }
+"""
+
+
+def test_slot_prechecks_refuse_and_end():
+    """The prechecks of a slot refuse what its body refuses (dear: 3 coins), and a slot that
+    runs itself first ends them (the full try then meets the depth limit): the listing is the
+    full tries' at every state."""
+    g = boardrules.new_game(texts={"t.rules": SLOTS}, players=2, seed=1)
+    assert sorted(str(a) for a in g.legal_actions()) == ["p1 buy cheap", "p1 rest"]
+    assert compare_states(g, 100, random.Random(1)) > 2
+    refused = g.ruleset.guards._tally["buy"]
+    assert refused[1] > 0

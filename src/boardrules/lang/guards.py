@@ -24,6 +24,7 @@ import attrs
 
 from . import ast as A
 from ..runtime import RuleViolation
+from .semantics import MAX_DEPTH
 from .inert import Inert, type_name
 
 if TYPE_CHECKING:
@@ -54,7 +55,8 @@ def names_in(node: object) -> set[str]:
         elif isinstance(x, tuple):
             stack.extend(x)
         elif attrs.has(type(x)):
-            stack.extend(getattr(x, f.name) for f in attrs.fields(type(x)) if f.name != "span")
+            stack.extend(getattr(x, f.name) for f in attrs.fields(type(x))  # type: ignore[arg-type]
+                         if f.name != "span")
     return out
 
 
@@ -69,6 +71,7 @@ class Guards:
         self._prechecks: dict[str, Precheck | None] = {}
         self._hoisted: dict[str, Precheck | None] = {}
         self._leads: dict[tuple[str, int], Precheck | None] = {}
+        self._slots: dict[tuple[str, str], Precheck | None] = {}
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
 
     def count(self, name: str, refused: bool) -> None:
@@ -85,20 +88,27 @@ class Guards:
         if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
             self._prechecks[name] = None
 
-    def _precheck_steps(self, name: str, busy: frozenset[str] = frozenset()
-                        ) -> list[tuple[str, Any, Any, A.Stmt]]:
-        """The statements of ``precheck``: (kind, compiled expression or statement, argument,
-        the statement), up to and with the first ``pay`` of one amount, ``use``, ``take`` or
-        ``call`` of a procedure (whose own prechecks then run on its arguments; ``busy``: the
-        procedures on the way, so a procedure that calls itself first ends there)."""
+    def _precheck_steps(self, name: str) -> list[tuple[str, Any, Any, A.Stmt]]:
+        """The statements of action ``name``'s ``precheck`` (see :meth:`_block_steps`)."""
+        return self._block_steps(self.rs.actions[name].body.stmts, frozenset({name}))
+
+    def _block_steps(self, stmts: tuple[A.Stmt, ...], busy: frozenset[str]
+                     ) -> list[tuple[str, Any, Any, A.Stmt]]:
+        """The prechecks of a block: (kind, compiled expression or statement, argument, the
+        statement) for its leading ``require``s, ``let``s and ``set``s (run on the scratch
+        context: what they write is dropped after the prechecks), up to and with its first
+        ``pay`` of one amount, ``use``, ``take``, ``call`` of a procedure or ``run`` of a
+        slot (whose own prechecks then run, with the bindings and player the call or run
+        gives them; ``busy``: the procedures on the way, so one that calls itself first ends
+        there)."""
         rs, backend = self.rs, self.backend
         steps: list[tuple[str, Any, Any, A.Stmt]] = []
-        for s in rs.actions[name].body.stmts:
+        for s in stmts:
             if isinstance(s, A.Require):
                 steps.append(("require", backend.expr(s.cond), None, s))
                 continue
-            if isinstance(s, A.Let):
-                steps.append(("let", backend.stmt(s), None, s))
+            if isinstance(s, (A.Let, A.Set)):
+                steps.append(("let" if isinstance(s, A.Let) else "set", backend.stmt(s), None, s))
                 continue
             if isinstance(s, A.Pay) and not isinstance(s.amounts, A.AmountExpr) \
                     and len(s.amounts) == 1 and s.amounts[0].per is None:
@@ -109,17 +119,35 @@ class Guards:
                 steps.append(("use", None, s.component, s))
             elif isinstance(s, A.Take):
                 steps.append(("take", backend.expr(s.entity), None, s))
-            elif isinstance(s, A.CallStmt) and s.fn not in rs.primitives and s.fn not in busy:
-                inner = self._precheck_steps(s.fn, busy | {name})
+            elif isinstance(s, A.CallStmt) and s.fn not in rs.primitives and s.fn in rs.actions \
+                    and s.fn not in busy:
+                inner = self._block_steps(rs.actions[s.fn].body.stmts, busy | {s.fn})
                 if inner:
                     names = tuple(p.name for p in rs.actions[s.fn].params)
                     fs = tuple(backend.expr(a) for a in s.args)
                     steps.append(("call", (fs, names),
                                   _precheck(tuple((k, f, a) for k, f, a, _ in inner)), s))
+            elif isinstance(s, A.Run) and isinstance(s.target, A.Field):
+                fo, ffor = backend.expr(s.target.obj), backend.expr(s.for_)
+                slot = s.target.name
+                steps.append(("run", (fo, ffor), lambda e, slot=slot: self._slot_precheck(e, slot, busy), s))
             break
-        while steps and steps[-1][0] == "let":
+        while steps and steps[-1][0] in ("let", "set"):
             steps.pop()
         return steps
+
+    def _slot_precheck(self, entity: str, slot: str, busy: frozenset[str]) -> Precheck | None:
+        """The prechecks of entity ``entity``'s ``slot`` body (None when it has none), built on
+        first use."""
+        key = (entity, slot)
+        if key not in self._slots:
+            rs = self.rs
+            ent = rs.entities[entity]
+            body = ent.slots.get(slot, rs.kinds[ent.kind].slots.get(slot))
+            steps = self._block_steps(body.stmts, busy) if body is not None \
+                and rs.slot_fn(entity, slot) is not None else []
+            self._slots[key] = _precheck(tuple((k, f, a) for k, f, a, _ in steps)) if steps else None
+        return self._slots[key]
 
     def hoisted(self, name: str) -> Precheck | None:
         """The prechecks of action ``name`` that do not depend on its arguments (they mention
@@ -133,11 +161,14 @@ class Guards:
         kept = []
         for kind, f, arg, s in self._precheck_steps(name):
             if names_in(s) & dependent:
-                if kind == "let":
-                    dependent.add(s.name)  # type: ignore[attr-defined]  # (a Let)
+                if isinstance(s, A.Let):
+                    dependent.add(s.name)
+                    continue
+                if kind == "set":
+                    break   # (what it writes may be read further on)
                 continue
             kept.append((kind, f, arg))
-        while kept and kept[-1][0] == "let":
+        while kept and kept[-1][0] in ("let", "set"):
             kept.pop()
         check = _precheck(tuple(kept)) if kept else None
         self._hoisted[name] = check
@@ -229,15 +260,39 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:
                     owner = ctx.get(("o", f(ctx)))
                     if owner is not None and owner != ctx.player():
                         return False
-                else:   # call of a procedure: its own prechecks on its arguments (as S.call_procedure)
+                elif kind == "set":
+                    f(ctx)
+                elif ctx.depth >= MAX_DEPTH:   # (rules running rules without end: the full try)
+                    return True
+                elif kind == "call":   # a procedure's own prechecks on its arguments (as S.call_procedure)
                     fs, names = f
                     env = dict(zip(names, [g(ctx) for g in fs]))
                     saved, ctx.env = ctx.env, env
+                    ctx.depth += 1
                     try:
                         if not arg(ctx):
                             return False
                     finally:
                         ctx.env = saved
+                        ctx.depth -= 1
+                else:   # run of a slot: the slot body's own prechecks (as S.run_slot)
+                    fo, ffor = f
+                    entity = fo(ctx)
+                    if type(entity) is not str or entity not in ctx.rs.entities:
+                        return True   # (a violation: the full try says which)
+                    check = arg(entity)
+                    if check is None:
+                        return True
+                    me = ctx.me if ffor is None else ctx.player(ffor(ctx))
+                    saved_env, saved_me = ctx.env, ctx.me
+                    ctx.env, ctx.me = {"self": entity}, me
+                    ctx.depth += 1
+                    try:
+                        if not check(ctx):
+                            return False
+                    finally:
+                        ctx.env, ctx.me = saved_env, saved_me
+                        ctx.depth -= 1
         except RuleViolation:
             pass
         return True
