@@ -85,29 +85,36 @@ def plugins_cmd() -> None:
 def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
           game: Optional[str] = typer.Option(None, help="check FILES as house rules of this game"),
           module: List[str] = typer.Option([], "--module", "-m", help="enable a module")) -> None:
-    """Check rule files; print every error with its place and exit 1 if any."""
+    """Check rule files; print every error with its place and exit 1 if any (a file that
+    cannot be read is one error; the others are still checked)."""
+    texts, unreadable = {}, []
+    for f in files:
+        try:
+            texts[str(f)] = f.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            reason = err.strerror if isinstance(err, OSError) else f"it is not UTF-8 text ({err.reason})"
+            unreadable.append(f"{f}: cannot read it: {reason}")
+    for line in unreadable:
+        err_console.print(line, highlight=False, markup=False, soft_wrap=True)
+    n = len(unreadable)
     try:
-        if game:
-            build_ruleset(game, modules=module, rules=files)
-        else:
-            texts = {}
-            for f in files:
-                try:
-                    texts[str(f)] = f.read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError) as err:
-                    _fail(f"cannot read {f}: {err}")
-            build_ruleset(None, texts=texts)
+        if texts:
+            if game:
+                build_ruleset(game, modules=module, rules=[Path(t) for t in texts])
+            else:
+                build_ruleset(None, texts=texts)
     except RulesError as err:
         err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
-        n = len(err.diagnostics)
-        err_console.print(f"{n} error{'s' if n != 1 else ''}", style="red")
+        n += len(err.diagnostics)
         if not game and any(d.message.startswith("nothing to ") for d in err.diagnostics):
             err_console.print("(house rules or a module of an installed game? check them with "
                               "'--game GAME', e.g. 'boardrules check --game harvest FILE')",
                               highlight=False, markup=False, soft_wrap=True)
-        raise typer.Exit(1)
     except BoardrulesError as err:
         _fail(str(err))
+    if n:
+        err_console.print(f"{n} error{'s' if n != 1 else ''}", style="red")
+        raise typer.Exit(1)
     console.print(f"ok: {', '.join(map(str, files))}")
 
 

@@ -58,16 +58,27 @@ def seat_bots(specs: Iterable[str] | None, players: int,
               seed: int | float | str = 0) -> list[Bot]:
     """One bot per seat from ``specs`` such as ``["greedy"]`` (every seat) or
     ``["random", "p2=mcts"]`` (seat 2 MCTS, the others random). Each seat's bot gets its own
-    seed derived from ``seed``. Raises ``ValueError`` for an unknown bot or seat."""
+    seed derived from ``seed``. Raises ``ValueError`` for an unknown bot or seat, and for a
+    seat (or every seat) given a bot twice, naming both."""
     default, per_seat = DEFAULT_BOT, dict[int, str]()
+    given: dict[int | None, str] = {}     # seat (None: every seat) -> the spec that set it
     for spec in specs or ():
         seat, eq, name = spec.partition("=")
         if not eq:
-            default = spec
-            continue
-        if not (seat.startswith("p") and seat[1:].isdigit() and 1 <= int(seat[1:]) <= players):
+            key: int | None = None
+        elif seat.startswith("p") and seat[1:].isdigit() and 1 <= int(seat[1:]) <= players:
+            key = int(seat[1:]) - 1
+        else:
             raise ValueError(f"--bot {spec!r}: {seat!r} is not a seat (p1..p{players})")
-        per_seat[int(seat[1:]) - 1] = name
+        if key in given:
+            which = "every seat" if key is None else f"seat p{key + 1}"
+            raise ValueError(f"--bot {spec!r}: {which} already has a bot (--bot {given[key]!r}); "
+                             "give each seat one bot, and at most one --bot for every seat")
+        given[key] = spec
+        if key is None:
+            default = spec
+        else:
+            per_seat[key] = name
     return [make_bot(per_seat.get(p, default), seed=f"{seed}/{p}") for p in range(players)]
 
 
