@@ -91,6 +91,7 @@ class MCTSBot:
         self.playouts = 0   # iterations run so far (for playouts per second)
         self._greedy = GreedyBot(self.rng.random())
         self._kept: tuple[Game, int, _Node] | None = None   # game, record length, root after it
+        self._legal: dict[tuple[object, int], list[Action]] = {}   # (state, player): legal actions
 
     def choose(self, game: Game, player: int | None = None) -> Action:
         """The most visited legal action of ``player`` (default: the first to act) after the
@@ -103,6 +104,7 @@ class MCTSBot:
         root = self._reused(game) or _Node()
         end = None if self.seconds is None else time.perf_counter() + self.seconds
         n = 0
+        self._legal.clear()
         with searching(game):
             rated = self._rate_root(game, root, actions, player, evaluate, depth, end) if self.prior else 0
             while (self.iterations is None or n < self.iterations) and (
@@ -110,6 +112,7 @@ class MCTSBot:
                 self._iterate(game, root, actions, player, evaluate, depth)
                 n += 1
         self.playouts += rated + n
+        self._legal.clear()
         best = max(actions, key=lambda a: (root.children[a].visits, root.children[a].value)
                    if a in root.children else (-1, 0.0))
         self._kept = (game, len(game.record.actions) + 1, root.children[best]) if (
@@ -191,7 +194,7 @@ class MCTSBot:
             if who is None:
                 break
             mover = who
-            legal = list(game.legal_actions(mover))
+            legal = self._legal_actions(game, mover)
             if not legal:
                 break
         played += self._settle(game, mover, evaluate)
@@ -222,12 +225,21 @@ class MCTSBot:
             due = game.decisions_due()
             if not due or due[0].player != mover:
                 break
-            nexts = list(game.legal_actions(mover))
+            nexts = self._legal_actions(game, mover)
             if not nexts:
                 break
             try_action(game, self._greedy._best(game, nexts, mover, evaluate, 0)[0], self.rng)
             n += 1
         return n
+
+    def _legal_actions(self, game: Game, player: int) -> list[Action]:
+        """``player``'s legal actions, remembered per state during a decision (an open-loop
+        tree's iterations pass through the same positions again and again)."""
+        key = (game.state, player)
+        legal = self._legal.get(key)
+        if legal is None:
+            legal = self._legal[key] = list(game.legal_actions(player))
+        return legal
 
     def _ucb(self, child: _Node, bias: float = 0.0) -> float:
         return (child.value / child.visits + self.c * math.sqrt(math.log(max(1, child.avail)) / child.visits)
