@@ -61,11 +61,12 @@ class MCTSBot:
     and lost to random bots in Eclipse) and to the end of the game (at most ``FULL_PLAYOUT``
     actions) in a game rated by its score alone, whose score mid-game says little about who
     wins; ``scale``: victory points that make a lead worth about 0.73 reward;
-    ``c``: UCB1 exploration; ``prior``: first every root action is played, its player's
+    ``c``: UCB1 exploration (on mean rewards normalised at each node); ``prior``: first every root action is played, its player's
     decisions it leaves answered greedily (:meth:`_settle`) and the position rated (the greedy
     bot's one-ply rating, as rewards): where leaves are rated at once (no playout) that rating
     is the action's first visit, and in every game its reward is a progressive bias
-    ``bias * prior / (visits + 1)`` in the root's selection, so a small budget goes to the
+    ``bias * prior / (visits + 1)`` in the root's selection (the prior normalised over the
+    root's actions, as the mean rewards are at every node: :meth:`_select`), so a small budget goes to the
     promising actions. ``reuse``: the subtree of the actions played since this bot's last
     decision in the same game is kept (decisions that follow one another, such as an
     exploration's placement, start from what was searched). ``seed`` makes every decision
@@ -179,10 +180,7 @@ class MCTSBot:
                 child = node.children.get(a) or node.children.setdefault(a, _Node())
                 child.avail += 1
             else:
-                for a in legal:
-                    node.children[a].avail += 1
-                bias = self.bias if node is root and self.prior else 0.0
-                a = max(legal, key=lambda a: self._ucb(node.children[a], bias))
+                a = self._select(node, legal, node is root and self.prior)
                 child = node.children[a]
             try_action(game, a, rng)
             played += 1
@@ -241,9 +239,27 @@ class MCTSBot:
             legal = self._legal[key] = list(game.legal_actions(player))
         return legal
 
-    def _ucb(self, child: _Node, bias: float = 0.0) -> float:
-        return (child.value / child.visits + self.c * math.sqrt(math.log(max(1, child.avail)) / child.visits)
-                + bias * _prior(child) / (child.visits + 1))
+    def _select(self, node: _Node, legal: list[Action], biased: bool) -> Action:
+        """UCB1 over ``legal`` (all tried; their availability counted), on mean rewards
+        normalised to [0, 1] over these children (min-max, as MuZero does: an evaluation's
+        rewards differ by hundredths where a win differs from a loss by 1, so a fixed ``c``
+        would explore at random), plus at the root the progressive bias of the normalised
+        prior."""
+        kids = [node.children[a] for a in legal]
+        for k in kids:
+            k.avail += 1
+        means = [k.value / k.visits for k in kids]
+        lo, span = min(means), (max(means) - min(means)) or 1.0
+        priors = [_prior(k) for k in kids] if biased else []
+        plo, pspan = (min(priors), (max(priors) - min(priors)) or 1.0) if biased else (0.0, 1.0)
+        best, top = 0, -math.inf
+        for i, k in enumerate(kids):
+            score = (means[i] - lo) / span + self.c * math.sqrt(math.log(k.avail) / k.visits)
+            if biased:
+                score += self.bias * (priors[i] - plo) / pspan / (k.visits + 1)
+            if score > top:
+                best, top = i, score
+        return legal[best]
 
 
 def _prior(node: _Node | None) -> float:
