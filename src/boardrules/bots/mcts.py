@@ -61,7 +61,8 @@ class MCTSBot:
     and lost to random bots in Eclipse) and to the end of the game (at most ``FULL_PLAYOUT``
     actions) in a game rated by its score alone, whose score mid-game says little about who
     wins; ``scale``: victory points that make a lead worth about 0.73 reward;
-    ``c``: UCB1 exploration (on mean rewards normalised at each node); ``prior``: first every root action is played, its player's
+    ``c``: UCB1 exploration (on mean rewards normalised at each node where leaves are rated by
+    the evaluation); ``prior``: first every root action is played, its player's
     decisions it leaves answered greedily (:meth:`_settle`) and the position rated (the greedy
     bot's one-ply rating, as rewards): where leaves are rated at once (no playout) that rating
     is the action's first visit, and in every game its reward is a progressive bias
@@ -93,6 +94,7 @@ class MCTSBot:
         self._greedy = GreedyBot(self.rng.random())
         self._kept: tuple[Game, int, _Node] | None = None   # game, record length, root after it
         self._legal: dict[tuple[object, int], list[Action]] = {}   # (state, player): legal actions
+        self._normalise = True   # this decision's leaves are rated by the evaluation
 
     def choose(self, game: Game, player: int | None = None) -> Action:
         """The most visited legal action of ``player`` (default: the first to act) after the
@@ -102,6 +104,7 @@ class MCTSBot:
             return actions[0]
         evaluate = self.evaluate or evaluation_for(game)
         depth = self.playout if self.playout is not None else playout_for(evaluate)
+        self._normalise = depth < FULL_PLAYOUT
         root = self._reused(game) or _Node()
         end = None if self.seconds is None else time.perf_counter() + self.seconds
         n = 0
@@ -241,15 +244,16 @@ class MCTSBot:
 
     def _select(self, node: _Node, legal: list[Action], biased: bool) -> Action:
         """UCB1 over ``legal`` (all tried; their availability counted), on mean rewards
-        normalised to [0, 1] over these children (min-max, as MuZero does: an evaluation's
-        rewards differ by hundredths where a win differs from a loss by 1, so a fixed ``c``
-        would explore at random), plus at the root the progressive bias of the normalised
-        prior."""
+        normalised to [0, 1] over these children (min-max, as MuZero does) where leaves are
+        rated by the evaluation: its rewards differ by hundredths, so a fixed ``c`` would
+        explore at random (playouts to the end, rated 0 or 1, keep the plain means: normalised,
+        a first lucky playout took the search); plus at the root the progressive bias of the
+        normalised prior."""
         kids = [node.children[a] for a in legal]
         for k in kids:
             k.avail += 1
         means = [k.value / k.visits for k in kids]
-        lo, span = min(means), (max(means) - min(means)) or 1.0
+        lo, span = (min(means), (max(means) - min(means)) or 1.0) if self._normalise else (0.0, 1.0)
         priors = [_prior(k) for k in kids] if biased else []
         plo, pspan = (min(priors), (max(priors) - min(priors)) or 1.0) if biased else (0.0, 1.0)
         best, top = 0, -math.inf
