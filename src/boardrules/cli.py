@@ -178,11 +178,10 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
             progress.update(task, info=f"round {rnd} · {len(g.record.actions)} actions")
         try:
             play_out(g, bots, on_action=shown)
-        except LookupError:
-            budget = (f", or every action takes more than the {max_steps} steps of --max-steps"
+        except LookupError as err:
+            budget = (f" (or every action takes more than the {max_steps} steps of --max-steps?)"
                       if max_steps < MAX_STEPS else "")
-            _fail(f"the game is stuck after {len(g.record.actions)} actions: nobody can act "
-                  f"(a rule that can never be met{budget}?)")
+            _fail(f"the game is stuck after {len(g.record.actions)} actions: {err}{budget}")
         except BoardrulesError as err:  # e.g. a flow step over the execution budget
             _fail(f"after {len(g.record.actions)} actions: {err}")
     elapsed = time.perf_counter() - start

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Iterable
 
 from ..game import Action, Game
-from .common import Bot, actor, evaluation_for, sample_chance
+from .common import Bot, actor, evaluation_for, no_action, sample_chance
 from .greedy import GreedyBot
 from .mcts import MCTSBot
 
@@ -36,7 +36,7 @@ class RandomBot:
         try:
             return game.legal_actions(player).sample(self.rng)
         except IndexError:
-            raise LookupError(f"no legal action in {game!r}") from None
+            raise no_action(game) from None
 
 
 BOTS: dict[str, Callable[[int | float | str], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
@@ -94,7 +94,7 @@ def play_out(game: Game, bot: Bot | list[Bot] | tuple[Bot, ...] | None = None, *
         if isinstance(bot, (list, tuple)):
             p = actor(game)
             if p is None:
-                raise LookupError(f"no legal action in {game!r}")
+                raise no_action(game)
             action = bot[p].choose(game, p)
         else:
             action = bot.choose(game)
