@@ -184,6 +184,8 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
             _fail(f"the game is stuck after {len(g.record.actions)} actions: {err}{budget}")
         except BoardrulesError as err:  # e.g. a flow step over the execution budget
             _fail(f"after {len(g.record.actions)} actions: {err}")
+        except RuntimeError as err:     # play_out's bound on a game's length
+            _fail(f"{err} (a flow that never ends?)")
     elapsed = time.perf_counter() - start
     _print_scores(g)
     stem = f"{Path(game).stem if texts else game}-{players}p-seed{seed}"

@@ -309,8 +309,14 @@ class Game:
             what = f"none of its players to act has a legal action ({', '.join(step.main + step.free)})"
         else:
             what = "no player is to act"
-        return GameStuckError(f"nobody can act and the game is not over: {where}: {what} "
-                              f"(a rule that can never be met?)")
+        first = next(iter(self.candidates(None)), None)
+        why = "a rule that can never be met?"
+        if first is not None:
+            try:
+                self._try(first)
+            except IllegalActionError as err:
+                why = f"e.g. {str(err).strip()}"
+        return GameStuckError(f"nobody can act and the game is not over: {where}: {what} ({why})")
 
     def _check_player(self, player: object) -> None:
         if player is not None and player != CHANCE and not (

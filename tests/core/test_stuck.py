@@ -50,6 +50,7 @@ def test_listing_or_sampling_when_nobody_can_act_names_the_step(backend, text, w
         with pytest.raises(GameStuckError) as info:
             attempt()
         assert f"nobody can act and the game is not over: {where}" in str(info.value)
+    assert "(e.g. p1 " in str(info.value)            # why the first candidate is refused
     assert g.state is state and not g.over
     assert list(g.legal_actions(player=1)) == [] and repr(g.legal_actions()) == "<LegalActions 0: nobody can act>"
 
@@ -86,4 +87,18 @@ def test_play_prints_where_it_is_stuck(tmp_path):
                                 env={"COLUMNS": "300"})
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "the game is stuck after 0 actions: nobody can act and the game is not over: rounds (round 1), " \
-           "step 'play': it is p1's turn" in result.output
+           "step 'play': it is p1's turn and none of its actions (work) is legal " \
+           "(e.g. p1 work: needs 1 coins, has 0" in result.output
+
+
+def test_play_and_simulate_name_a_game_that_never_ends(tmp_path):
+    rules = tmp_path / "endless.rules"
+    rules.write_text(HEAD + """action work main { gain 1 vp }
+flow { rounds 999999999 { step play: turns seat once { main work } } }
+""")
+    for command in (["play", str(rules), "--players", "2", "--quiet", "--out", str(tmp_path)],
+                    ["simulate", str(rules), "--players", "2", "--games", "1", "--workers", "1",
+                     "--quiet", "--out", str(tmp_path / "r.csv")]):
+        result = CliRunner().invoke(app, command, env={"COLUMNS": "300"})
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        assert "the game did not end within 100000 actions" in result.output
