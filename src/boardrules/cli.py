@@ -169,6 +169,10 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         bots = seat_bots(bot, players, seed)
     except ValueError as err:
         _fail(str(err))
+    try:
+        out.mkdir(parents=True, exist_ok=True)   # a folder it cannot write: said before the game
+    except OSError as err:
+        _fail(f"cannot write the record to {out}: {err.strerror or err}")
     start = time.perf_counter()
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
                   TimeElapsedColumn(), console=console, disable=quiet, transient=True) as progress:

@@ -43,12 +43,19 @@ BOTS: dict[str, Callable[[int | float | str], Bot]] = {"random": RandomBot, "gre
 DEFAULT_BOT = "greedy"
 
 
+MAX_ITERATIONS = 100_000
+"""The most ``mcts:N`` iterations per decision a bot name may ask (more would take hours a
+decision: a typo, not a plan)."""
+
+
 def make_bot(name: str, seed: int | float | str = 0) -> Bot:
     """A bot by name: ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N iterations per
-    decision). Raises ``ValueError`` naming the bots there are."""
+    decision, 1 to :data:`MAX_ITERATIONS`). Raises ``ValueError`` naming the bots there are."""
     kind, _, budget = name.partition(":")
-    if kind not in BOTS or (budget and (kind != "mcts" or not budget.isdigit() or int(budget) < 1)):
-        raise ValueError(f"no bot {name!r}: choose random, greedy, mcts or mcts:N (N iterations)")
+    if kind not in BOTS or (budget and (kind != "mcts" or not budget.isdigit()
+                                        or not 1 <= int(budget) <= MAX_ITERATIONS)):
+        raise ValueError(f"no bot {name!r}: choose random, greedy, mcts or mcts:N "
+                         f"(N iterations, 1 to {MAX_ITERATIONS})")
     if budget:
         return MCTSBot(seed, iterations=int(budget))
     return BOTS[kind](seed)
