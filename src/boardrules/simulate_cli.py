@@ -82,8 +82,8 @@ def simulate_command(
         try:
             rows = simulate(spec, workers=workers, backend=backend, on_result=advance,
                             start_method=start_method)
-        except (ImportError, ValueError) as err:
-            _fail(str(err))
+        except (ImportError, ValueError, LookupError, RuntimeError, BoardrulesError) as err:
+            _fail(str(err))   # (a game that is stuck, never ends or breaks the budget, too)
     elapsed = time.perf_counter() - start
     _print_summary(rs.title, rows)
     try:
