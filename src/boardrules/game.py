@@ -1070,7 +1070,8 @@ class Game:
             ctx.steps = self.max_steps  # each action's arguments have the whole budget
             if hoist and self._hoisted_fails(ctx, adef):
                 continue
-            check = rs.guards.precheck(name) if pctx is not None else None
+            check = rs.guards.precheck(name) if pctx is not None and not rs.guards.covered(name) \
+                else None
             try:
                 for args in self._arg_tuples(ctx, adef, lead=hoist):
                     if check is not None and pctx is not None \
