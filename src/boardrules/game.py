@@ -796,9 +796,10 @@ class Game:
         return ctx.rs.by_kind.get(t, ())
 
     def _arg_tuples(self, ctx: Any, adef: Any, i: int = 0, bound: tuple[Any, ...] = (),
-                    env: Any = None) -> Iterator[tuple[Any, ...]]:
+                    env: Any = None, lead: bool = False) -> Iterator[tuple[Any, ...]]:
         """Every argument tuple allowed by the parameters' domains and ``where`` conditions
-        (``env``: the earlier parameters' bindings)."""
+        (``env``: the earlier parameters' bindings; ``lead``: test first the part of each
+        ``where`` that does not depend on the value, see :meth:`_lead_holds`)."""
         params = adef.params
         if i == len(params):
             yield bound
@@ -807,7 +808,10 @@ class Game:
         env = {} if env is None else env
         last = i + 1 == len(params)
         ctx.env = env
-        for v in self._domain(ctx, adef, i):
+        values = self._domain(ctx, adef, i)
+        if lead and where is not None and values and not self._lead_holds(ctx, adef.name, i):
+            return
+        for v in values:
             if where is None and last:
                 yield bound + (v,)
                 continue
@@ -819,7 +823,22 @@ class Game:
             if last:
                 yield bound + (v,)
             else:
-                yield from self._arg_tuples(ctx, adef, i + 1, bound + (v,), inner)
+                yield from self._arg_tuples(ctx, adef, i + 1, bound + (v,), inner, lead)
+
+    @staticmethod
+    def _lead_holds(ctx: Any, name: str, i: int) -> bool:
+        """Whether the leading conjuncts of parameter ``i``'s ``where`` that do not depend on
+        its value (lang/guards.py, ``where_lead``) hold, with the earlier parameters bound in
+        ``ctx.env``: when they do not, no value passes and none is tried. An error evaluating
+        them answers True (the values are tried one by one, as without this test, and raise
+        it there with its own position)."""
+        lead = ctx.rs.guards.where_lead(name, i)
+        if lead is None:
+            return True
+        try:
+            return bool(lead(ctx))
+        except RuleViolation:
+            return True
 
     def _check_args(self, ctx: Any, adef: Any, args: Any) -> None:
         env: dict[str, Any] = {}
@@ -1026,6 +1045,12 @@ class Game:
 
     def candidates(self, player: int | None = None) -> Iterator[Action]:
         """Every action worth trying now (legal or not); :class:`LegalActions` filters them."""
+        return self._candidates(player, False)
+
+    def _candidates(self, player: int | None, hoist: bool) -> Iterator[Action]:
+        """:meth:`candidates`; ``hoist``: without the turn's actions whose prechecks that do not
+        depend on the arguments fail (lang/guards.py, ``hoisted``: each of those candidates is
+        illegal), the way :class:`LegalActions` lists them."""
         st = self.state
         if st.values.get(("f", "over")):
             return
@@ -1045,7 +1070,7 @@ class Game:
         actors = self.players_to_act() if who is None else {who}
         for p in sorted(actors):
             if player is None or p == player:
-                yield from self._turn_candidates(ctx, step, p, main_done)
+                yield from self._turn_candidates(ctx, step, p, main_done, hoist)
 
     def _decision_candidates(self, d: Decision, player: int | None) -> Iterator[Action]:
         """The answers to decision ``d`` (none unless ``player`` is None or its decider)."""
@@ -1059,15 +1084,27 @@ class Game:
         if d.optional:
             yield Action(d.player, d.label, ())
 
-    def _turn_candidates(self, ctx: Any, step: Any, p: int, main_done: bool) -> Iterator[Action]:
-        """The actions worth trying in ``p``'s turn of ``step``."""
+    def _turn_candidates(self, ctx: Any, step: Any, p: int, main_done: bool,
+                         hoist: bool = False) -> Iterator[Action]:
+        """The actions worth trying in ``p``'s turn of ``step`` (``hoist``: see
+        :meth:`_candidates`)."""
         ctx.me = p
         names = (() if main_done else step.main) + step.free
+        rs = self.ruleset
+        hoist = hoist and "action_begins" not in rs.triggers_by_event
+        info = self._turn_info() if hoist else None
+        pctx = info[3] if info is not None else None   # (the prechecks' scratch context)
         for name in names:
-            adef = self.ruleset.actions[name]
+            adef = rs.actions[name]
             ctx.steps = self.max_steps  # each action's arguments have the whole budget
+            if hoist and self._hoisted_fails(ctx, adef):
+                continue
+            check = rs.guards.precheck(name) if pctx is not None else None
             try:
-                for args in self._arg_tuples(ctx, adef):
+                for args in self._arg_tuples(ctx, adef, lead=hoist):
+                    if check is not None and pctx is not None \
+                            and self._precheck_fails(adef, p, args, pctx, check):
+                        continue
                     yield Action(p, name, args)
             except BudgetExceeded as err:
                 where = f" ({err.span})" if err.span is not None and err.span.line else ""
@@ -1126,9 +1163,7 @@ class Game:
             info = self._turn_info()
             if info is None:  # a decision's answers (or a 'lanes' step): the general way
                 tried[action] = self._run(action, args_checked=True, guarded=True)
-            elif self._precheck_fails(action, info[3]):
-                return False
-            else:
+            else:   # (its prechecks passed when it was listed: _turn_candidates)
                 tried[action] = self._candidate_run(action, info)
         except RuleViolation:
             return False
@@ -1138,27 +1173,36 @@ class Game:
             return self._tried_legal(action, tried)
         return True
 
-    def _precheck_fails(self, action: Action, ctx: Context) -> bool:
-        """Whether the prechecks of a turn's candidate ``action`` (lang/guards.py) prove it
-        illegal, evaluated on ``ctx`` (the state's shared scratch context, left as it was)."""
-        rs = self.ruleset
-        name = action.name
-        if name == DONE or "action_begins" in rs.triggers_by_event:
-            return False
-        guards = rs.guards
-        check = guards.precheck(name)
+    def _hoisted_fails(self, ctx: Context, adef: Any) -> bool:
+        """Whether the prechecks of action ``adef`` that do not depend on its arguments
+        (lang/guards.py, ``hoisted``) prove every candidate of it illegal for ``ctx.me``
+        (``ctx``: the listing's scratch context, left as it was but for its bindings)."""
+        check = self.ruleset.guards.hoisted(adef.name)
         if check is None:
             return False
-        entity = rs.actions[name].entity
-        ctx.env = dict(zip(rs.param_names[name], action.args))
-        if entity is not None:
-            ctx.env["self"] = entity
-        ctx.me = action.player
+        ctx.env = {"self": adef.entity} if adef.entity is not None else {}
+        fails = not check(ctx)
+        if ctx.w or ctx.events or ctx.queued:   # (only a primitive could write: none is kept)
+            ctx.w, ctx.events, ctx.queued = {}, [], []
+        ctx.steps = self.max_steps
+        return fails
+
+    def _precheck_fails(self, adef: Any, player: int, args: tuple[Any, ...], ctx: Context,
+                        check: Any) -> bool:
+        """Whether the prechecks ``check`` of action ``adef`` (lang/guards.py) prove the turn's
+        candidate of ``player`` with ``args`` illegal, evaluated on ``ctx`` (the state's shared
+        scratch context, left as it was but for its bindings)."""
+        name = adef.name
+        env = dict(zip(self.ruleset.param_names[name], args))
+        if adef.entity is not None:
+            env["self"] = adef.entity
+        ctx.env = env
+        ctx.me = player
         ctx.steps = self.max_steps
         fails = not check(ctx)
         if ctx.w or ctx.events or ctx.queued:   # (only a primitive could write: none is kept)
             ctx.w, ctx.events, ctx.queued = {}, [], []
-        guards.count(name, fails)
+        self.ruleset.guards.count(name, fails)
         return fails
 
     def _turn_info(self) -> tuple[Any, Any, Any, Context] | None:
@@ -1398,7 +1442,7 @@ class LegalActions:
             return
         found: list[Action] = []
         runs = known.runs
-        for a in game.candidates(self._player):
+        for a in game._candidates(self._player, True):
             if a in runs or game._candidate_legal(a, runs):
                 found.append(a)
                 yield a
@@ -1418,7 +1462,7 @@ class LegalActions:
         known = game._known_for(self._state, create=True)
         assert known is not None  # (created when missing)
         listed = self._cache if self._cache is not None else known.listed.get(self._player)
-        pool = list(dict.fromkeys(game.candidates(self._player) if listed is None else listed))
+        pool = list(dict.fromkeys(game._candidates(self._player, True) if listed is None else listed))
         runs = known.runs
         while pool:
             i = rng.randrange(len(pool))
