@@ -20,7 +20,7 @@ from rich.table import Table
 
 from . import plugins
 from .bots import DEFAULT_BOT, play_out, seat_bots
-from .errors import BoardrulesError, IllegalActionError, NotationError, RulesError
+from .errors import BoardrulesError, GameStuckError, IllegalActionError, NotationError, RulesError
 from .game import Action, Game, new_game
 from .replay import replay_file
 from .ruleset import build_ruleset
@@ -182,7 +182,11 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
             progress.update(task, info=f"round {rnd} · {len(g.record.actions)} actions")
         try:
             play_out(g, bots, on_action=shown)
-        except LookupError as err:
+        except (KeyError, IndexError) as err:
+            if not isinstance(err, GameStuckError):
+                raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
+            _fail(f"the game is stuck after {len(g.record.actions)} actions: {err}")
+        except LookupError as err:      # (a bot that found no legal action)
             budget = (f" (or every action takes more than the {max_steps} steps of --max-steps?)"
                       if max_steps < MAX_STEPS else "")
             _fail(f"the game is stuck after {len(g.record.actions)} actions: {err}{budget}")

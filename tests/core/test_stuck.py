@@ -102,3 +102,16 @@ flow { rounds 999999999 { step play: turns seat once { main work } } }
         result = CliRunner().invoke(app, command, env={"COLUMNS": "300"})
         assert result.exit_code == 1 and "Traceback" not in result.output, result.output
         assert "the game did not end within 100000 actions" in result.output
+
+
+@pytest.mark.parametrize("bug", [KeyError(0), IndexError("list index out of range")])
+def test_a_python_error_in_play_is_not_called_stuck(bug, monkeypatch, tmp_path):
+    """A KeyError or IndexError out of the game (a bug in a primitive) is no stuck game: the
+    command line lets it through with its traceback instead of 'the game is stuck'."""
+    import boardrules.cli as cli
+
+    def broken(*args, **kwargs):
+        raise bug
+    monkeypatch.setattr(cli, "play_out", broken)
+    result = CliRunner().invoke(app, ["play", "harvest", "--players", "2", "--quiet", "--out", str(tmp_path)])
+    assert result.exception is bug and "stuck" not in result.output
