@@ -2,7 +2,7 @@
 search speed, and how simulation scales over processes.
 
 Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts [GAME=]N ...] [--only PART]
-[--game GAME ...]`` (parts: ``default``, ``versus``, ``speed``, ``scaling``).
+[--game GAME ...] [--first-seed S] [--seat-bot greedy|mcts ...] [--verbose]`` (parts: ``default``, ``versus``, ``speed``, ``scaling``).
 
 * default: N seeded 4-player games (seeds 0..N-1) with the default bot (greedy) in every seat.
   Gaia Project: the winners' median VP and the share of games with a federation and with a
@@ -88,14 +88,15 @@ def homes_lost_by_round_3(record: str) -> int:
     return sum(1 for p, h in homes.items() if g.get("controller", index=h) != p)
 
 
-def versus(n: int, iterations: dict[str, int], workers: int, games=GAMES) -> None:
+def versus(n: int, iterations: dict[str, int], workers: int, games=GAMES, first_seed: int = 1000,
+           kinds=("greedy", "mcts"), verbose: bool = False) -> None:
     for name in games:
         players = 3 if name == "harvest" else 4
-        for bot in ("greedy", f"mcts:{iterations[name]}"):
-            spec = SimulationSpec(boardrules.build_ruleset(name), players, n, first_seed=1000,
+        for bot in [k if k != "mcts" else f"mcts:{iterations[name]}" for k in kinds]:
+            spec = SimulationSpec(boardrules.build_ruleset(name), players, n, first_seed=first_seed,
                                   bots=("random", f"p1={bot}"))
             t = time.perf_counter()
-            rows = simulate(spec, workers=workers)
+            rows = simulate(spec, workers=workers, on_result=_game_line if verbose else None)
             wins = sum(0 in r["winners"] for r in rows)
             lo, hi = proportion_ci(wins, n)
             floor = exact_lower(wins, n)
@@ -104,7 +105,14 @@ def versus(n: int, iterations: dict[str, int], workers: int, games=GAMES) -> Non
             print(f"{name}: {bot} (seat 1) vs {players - 1} random: wins {wins}/{n} = "
                   f"{wins / n:.0%} (95% CI {lo:.0%}-{hi:.0%}; one-sided 95% exact lower bound "
                   f"{floor:.1%}); mean score {mean:.1f} vs random "
-                  f"{rnd:.1f}; {time.perf_counter() - t:.0f} s", flush=True)
+                  f"{rnd:.1f}; {time.perf_counter() - t:.0f} s, CPU {sum(r['cpu'] for r in rows):.0f} s "
+                  f"(seeds {first_seed}-{first_seed + n - 1})", flush=True)
+
+
+def _game_line(row: dict) -> None:
+    """One line per game as it ends (``--verbose``): seed, seat 1 won or lost, scores, CPU."""
+    print(f"  seed {row['seed']}: {'won' if 0 in row['winners'] else 'LOST'} {row['scores']} "
+          f"CPU {row['cpu']:.1f} s", flush=True)
 
 
 def exact_lower(k: int, n: int, alpha: float = 0.05) -> float:
@@ -221,6 +229,10 @@ def main() -> None:
                     help="MCTS iterations per decision: N for every game or GAME=N (repeatable; "
                          "default 30)")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--first-seed", type=int, default=1000, help="versus: the first seed (default 1000)")
+    ap.add_argument("--seat-bot", action="append", choices=("greedy", "mcts"),
+                    help="versus: seat 1's bots (repeatable; default greedy then mcts)")
+    ap.add_argument("--verbose", action="store_true", help="versus: a line per game as it ends")
     ap.add_argument("--only", choices=("default", "versus", "speed", "scaling"))
     ap.add_argument("--game", action="append", choices=GAMES, help="only these games (repeatable)")
     ap.add_argument("--child", nargs=4, metavar=("GAME", "PLAYERS", "GAMES", "WORKERS"),
@@ -241,7 +253,8 @@ def main() -> None:
     if a.only in (None, "default"):
         default_games(a.games, a.workers, tuple(g for g in games if g != "harvest"))
     if a.only in (None, "versus"):
-        versus(a.vs, mcts, a.workers, games)
+        versus(a.vs, mcts, a.workers, games, a.first_seed, tuple(a.seat_bot or ("greedy", "mcts")),
+               a.verbose)
 
 
 if __name__ == "__main__":

@@ -441,10 +441,8 @@ def hits_by_policy(ctx):
         b.update(placement=eng.placements(act, enemy, hits, False)[0] if hits else b["placement"],
                  hits=(), pd="roll")
     else:
-        new_enemy = eng.assign(act, enemy, hits)
-        for j, (before, after) in enumerate(zip(enemy, new_enemy)):
-            b["kills"] = b.get("kills", ()) + ((act.side, act.index, j),) * (len(before) - len(after))
-        b.update(state=eng.merge(b["state"], act, new_enemy), hits=())
+        _damage_enemy(eng, b, act, eng.assign(act, enemy, hits))
+        b["hits"] = ()
     _save(ctx, b)
 
 
@@ -506,10 +504,8 @@ def _give_hit(eng, b, act, j, d) -> None:
     enemy[j].remove(d)
     if d + damage <= eng.fleets[1 - act.side].types[j].hull:
         enemy[j].append(d + damage)
-    else:
-        b["kills"] = b.get("kills", ()) + ((act.side, act.index, j),)
-    new_enemy = tuple(tuple(sorted(ds, reverse=True)) for ds in enemy)
-    b.update(state=eng.merge(state, act, new_enemy), hits=b["hits"][1:])
+    _damage_enemy(eng, b, act, tuple(tuple(sorted(ds, reverse=True)) for ds in enemy))
+    b["hits"] = b["hits"][1:]
 
 
 def _hit_done(b) -> None:
@@ -575,7 +571,20 @@ def _pd_destroy_one(eng, b, act, choice: str) -> None:
 
 
 def _pd_land(eng, b, act, new_enemy) -> None:
-    b.update(state=eng.merge(b["state"], act, new_enemy), placement=None, pd=None, pd_left=0, hits=())
+    _damage_enemy(eng, b, act, new_enemy)
+    b.update(placement=None, pd=None, pd_left=0, hits=())
+
+
+def _damage_enemy(eng, b, act, new_enemy) -> None:
+    """The active type's volley leaves its enemy side as ``new_enemy``: the one way damage
+    reaches the battle's state, so every ship it destroys (cannons, missiles, missiles that
+    land after point defense) is a kill of the active type, one ``kills`` entry per ship, for
+    the reputation draws [S rules: draws for the ships one destroyed; seed, rare technologies:
+    missiles that get past point defense hit as any missile]."""
+    enemy = b["state"][1 - act.side]
+    for j, (before, after) in enumerate(zip(enemy, new_enemy)):
+        b["kills"] = b.get("kills", ()) + ((act.side, act.index, j),) * (len(before) - len(after))
+    b["state"] = eng.merge(b["state"], act, new_enemy)
 
 
 @primitive("point_defense_due", returns="bool")

@@ -16,6 +16,7 @@ from typing import Any
 # A blueprint's statistics: the part fields that add up (kind part, rules/ships.rules) and the
 # printed bonuses of a design (kind design) for the first five of them.
 STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy", "regenerates")
+STATS = frozenset(STAT_FIELDS)
 DESIGN_BONUSES = ("initiative", "energy", "computer", "shield", "hull")
 MEMO_SIZE = 100_000   # statistics kept per ruleset before the memo starts afresh
 
@@ -26,8 +27,8 @@ class Tables:
     ``classes``: the ship classes (a frozenset of entity names); ``parts``: the parts in the
     rule files' order."""
 
-    __slots__ = ("rs", "classes", "parts", "part_set", "_changes", "_stats", "_after",
-                 "__weakref__")
+    __slots__ = ("rs", "classes", "parts", "part_set", "_changes", "_resolved", "_stats", "_after",
+                 "_last", "__weakref__")
 
     def __init__(self, rs: Any) -> None:
         self.rs = weakref.ref(rs)
@@ -35,8 +36,12 @@ class Tables:
         self.parts: tuple[str, ...] = tuple(rs.by_kind.get("part", ()))
         self.part_set = frozenset(self.parts)
         self._changes: dict[str, tuple[str, int, str]] = {}
+        self._resolved: dict[tuple[Any, int], tuple] = {}
         self._stats: dict[tuple[tuple[str, ...], Any], dict[str, Any]] = {}
-        self._after: dict[tuple, dict[str, Any]] = {}
+        self._after: dict[tuple, dict[tuple[int, str], dict[str, Any]]] = {}
+        # the blueprint asked last (by identity: an Upgrade choice asks of one blueprint's
+        # changes in a row) and its statistics after each change
+        self._last: tuple[Any, Any, Any, dict[tuple[int, str], dict[str, Any]]] = ((), (), None, {})
 
     def change(self, o: Any) -> tuple[str, int, str] | None:
         """``(class, slot, part)`` of an option text ``"cls#slot=part"`` naming a ship class and
@@ -45,6 +50,23 @@ class Tables:
         if got is not None:
             return got
         return self._parse(o)
+
+    def resolve(self, o: Any, me: int) -> tuple[str, int, str, tuple, tuple, tuple] | None:
+        """:meth:`change` of ``o`` with the state keys player ``me``'s class reads: ``(class,
+        slot, part, blueprint key, grid_extras key, design_of key)``; None as :meth:`change`."""
+        got = self._resolved.get((o, me)) if type(o) is str else None
+        if got is not None:
+            return got
+        change = self.change(o)
+        if change is None:
+            return None
+        cls = change[0]
+        got = (*change, ("v", "blueprint", me, cls), ("v", "grid_extras", me, cls),
+               ("v", "design_of", me, cls))
+        if len(self._resolved) >= MEMO_SIZE:
+            self._resolved.clear()
+        self._resolved[(o, me)] = got
+        return got
 
     def _parse(self, o: Any) -> tuple[str, int, str] | None:
         try:
@@ -63,13 +85,20 @@ class Tables:
     def after(self, bp: tuple, outside: tuple, design: Any, slot: int, part: str) -> dict[str, Any]:
         """The statistics of blueprint ``bp`` (plus the ``outside`` parts, on ``design``) once
         ``part`` fills slot ``slot``."""
-        key = (bp, outside, design, slot, part)
-        s = self._after.get(key)
+        last = self._last
+        if last[0] is bp and last[1] is outside and last[2] is design:
+            table = last[3]
+        else:
+            key = (bp, outside, design)
+            table = self._after.get(key)
+            if table is None:
+                if len(self._after) >= MEMO_SIZE:
+                    self._after.clear()
+                table = self._after[key] = {}
+            self._last = (bp, outside, design, table)
+        s = table.get((slot, part))
         if s is None:
-            s = self.stats(bp[:slot] + (part,) + bp[slot + 1:] + outside, design)
-            if len(self._after) >= MEMO_SIZE:
-                self._after.clear()
-            self._after[key] = s
+            s = table[(slot, part)] = self.stats(bp[:slot] + (part,) + bp[slot + 1:] + outside, design)
         return s
 
     def stats(self, parts: tuple[str, ...], design: Any) -> dict[str, Any]:

@@ -29,35 +29,57 @@ SHORTFALL_FLAT = 8.0
 
 def evaluate(game, player: int) -> float:
     """Victory points of ``player`` plus the estimated worth of the position (see the
-    module); at the end of the game, the score."""
-    vp = game.get("vp", player)
+    module); at the end of the game, the score. Rates every player in one pass over the
+    state, remembered for the last state rated (search rates each leaf for every player)."""
+    state = game.state
+    if _last[0] is not state or _last[1] is not game.ruleset:
+        _last[:] = [state, game.ruleset, _all_players(game)]
+    return _last[2][player]
+
+
+_last: list = [None, None, ()]   # the last state rated, its ruleset, its values per player
+
+
+def _all_players(game) -> list[float]:
+    """:func:`evaluate` for every player (state values read directly: the bots rate many
+    positions; each name as the rule files' ``game.get`` would read it)."""
+    values, default = game.state.values, game.ruleset.default_of
+    n = game.players
+
+    def get(*key):
+        return values[key] if key in values else default(key)
+
     if game.over:
-        return float(vp)
-    rnd = game.get("round") or 0
+        return [float(get("r", "vp", p)) for p in range(n)]
+    rnd = get("f", "round") or 0
     left = max(0, ROUNDS - rnd + (1 if rnd > 0 else 0))
-    value = float(vp)
     entities = game.ruleset.entities
-    hexes = ships = 0
-    for h in game.get("hexes"):
-        if game.get("controller", index=h) == player:
-            hexes += 1
-            value += entities[game.get("sector_at", index=h)].fields.get("vp", 0)
-        ships += sum(1 for owner, _ in game.get("ships", index=h) if owner == player)
-    value += HEX * hexes + SHIP * ships
-    value += REPUTATION_TILE * len(game.get("reputation", player))
-    value += 2 * game.get("discoveries_kept", player) + len(game.get("ambassadors", player))
-    value += TECH * len(game.get("techs", player))
-    table, upkeep = game.get("production_table"), game.get("upkeep_table")
-    discs = game.get("disc", player)
-    money = table[game.get("out_money", player)]
-    net_money = money - upkeep[discs]      # this round: the discs on action spaces count too
-    later = money - upkeep[discs + game.get("action_discs", player)]   # they come back
-    produce = {"money": later, "science": table[game.get("out_science", player)],
-               "materials": table[game.get("out_materials", player)]}
-    for res, w in PER_ROUND.items():
-        value += w * left * produce[res] + STOCK * game.get(res, player)
-    value += PER_ROUND["money"] * (net_money - later)
-    short = -(game.get("money", player) + net_money)
-    if left and short > 0:
-        value -= SHORTFALL_FLAT + SHORTFALL * short
-    return value
+    out = [float(get("r", "vp", p)) for p in range(n)]
+    hexes, ships = [0] * n, [0] * n
+    for h in get("v", "hexes") or ():
+        owner = get("v", "controller", h)
+        if owner is not None:
+            hexes[owner] += 1
+            out[owner] += entities[get("v", "sector_at", h)].fields.get("vp", 0)
+        for who, _ in get("v", "ships", h):
+            ships[who] += 1
+    table, upkeep = get("v", "production_table"), get("v", "upkeep_table")
+    for p in range(n):
+        value = out[p] + HEX * hexes[p] + SHIP * ships[p]
+        value += REPUTATION_TILE * len(get("v", "reputation", p))
+        value += 2 * get("v", "discoveries_kept", p) + len(get("v", "ambassadors", p))
+        value += TECH * len(get("v", "techs", p))
+        discs = get("c", "disc", p)
+        money = table[get("v", "out_money", p)]
+        net_money = money - upkeep[discs]      # this round: the discs on action spaces count too
+        later = money - upkeep[discs + get("v", "action_discs", p)]   # they come back
+        produce = {"money": later, "science": table[get("v", "out_science", p)],
+                   "materials": table[get("v", "out_materials", p)]}
+        for res, w in PER_ROUND.items():
+            value += w * left * produce[res] + STOCK * get("r", res, p)
+        value += PER_ROUND["money"] * (net_money - later)
+        short = -(get("r", "money", p) + net_money)
+        if left and short > 0:
+            value -= SHORTFALL_FLAT + SHORTFALL * short
+        out[p] = value
+    return out

@@ -297,20 +297,25 @@ def add_ship(ctx, h, cls):
 
 
 def _change(ctx, o):
-    """``(class, slot, part, blueprint)`` of a blueprint change ``"cls#slot=part"`` of ``me``'s
-    (``blueprint``: that class's grid as it stands); a violation when ``o`` names no slot of
-    ``me``'s blueprints or no part. (An Upgrade choice asks this six times per option: the
-    state read is inlined, the variable's default being empty.)"""
-    got = B.tables(ctx.rs).change(o)
+    """``(class, slot, part, blueprint, outside, design)`` of a blueprint change
+    ``"cls#slot=part"`` of ``me``'s (``blueprint``: that class's grid as it stands, ``outside``
+    its parts outside the grid, ``design`` its design or none); a violation when ``o`` names no
+    slot of ``me``'s blueprints or no part. (An Upgrade choice asks this six times per option:
+    the parse and the state keys are kept per option, the reads inlined, the variables'
+    defaults being empty and none.)"""
+    me = ctx.me
+    if type(me) is not int or not 0 <= me < ctx.np:
+        me = ctx.player()
+    got = B.tables(ctx.rs).resolve(o, me)
     if got is None:
         raise ctx.violation(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
-    cls, i, part = got
-    k = ("v", "blueprint", ctx.player(), cls)
-    w = ctx.w
-    bp = (w[k] if k in w else ctx.base.get(k)) or ()
+    cls, i, part, kbp, kout, kdesign = got
+    w, base = ctx.w, ctx.base
+    bp = (w[kbp] if kbp in w else base.get(kbp)) or ()
     if i >= len(bp):
         raise ctx.violation(f"{o!r} names no slot of your blueprints")
-    return cls, i, part, bp
+    out = (w[kout] if kout in w else base.get(kout)) or ()
+    return cls, i, part, bp, out, (w[kdesign] if kdesign in w else base.get(kdesign))
 
 
 @primitive("blueprint_changes", returns="list:text", parts="list:part")
@@ -340,14 +345,9 @@ def stat_after(ctx, o, stat):
     """``me``'s blueprint total of ``stat`` (``energy``, ``move``, ``jumps``, ``hull``,
     ``computer``, ``shield`` or ``initiative``: the parts' sum plus the design's printed bonus)
     after the change ``o`` (``"cls#slot=part"``)."""
-    if stat not in B.STAT_FIELDS:
+    if stat not in B.STATS:
         raise ctx.violation(f"{stat!r} is not a blueprint statistic")
-    cls, i, part, bp = _change(ctx, o)
-    me, w, base = ctx.me, ctx.w, ctx.base        # (me: checked by _change)
-    k = ("v", "grid_extras", me, cls)
-    out = (w[k] if k in w else base.get(k)) or ()
-    k = ("v", "design_of", me, cls)
-    design = w[k] if k in w else base.get(k)     # (the defaults: empty, none)
+    _, i, part, bp, out, design = _change(ctx, o)
     return B.tables(ctx.rs).after(bp, out, design, i, part)[stat]
 
 
@@ -355,7 +355,7 @@ def stat_after(ctx, o, stat):
 def install_part(ctx, o):
     """Put the part of ``o`` (``"cls#slot=part"``) into that slot of ``me``'s blueprint (the
     rules decide whether the blueprint is legal)."""
-    cls, i, part, bp = _change(ctx, o)
+    cls, i, part, bp, _, _ = _change(ctx, o)
     _set(ctx, "blueprint", (ctx.player(), cls), bp[:i] + (part,) + bp[i + 1:])
 
 

@@ -60,6 +60,8 @@ class _Distances:
         self.names: tuple[str, ...] = tuple(mh.name for mh in hexes)
         self.index = {n: i for i, n in enumerate(self.names)}
         self._axial = [(mh.hex.q, mh.hex.r) for mh in hexes]
+        # the state keys of the hexes' planet letters, in name order (_planet_bits)
+        self.planet_keys: tuple[tuple[str, str, str], ...] = tuple(("v", "planet", n) for n in self.names)
         self._rows: dict[str, list[int]] = {}
         self._balls: dict[str, list[int]] = {}
 
@@ -129,12 +131,15 @@ def _planet_bits(ctx, layout: tuple) -> int:
     """The hexes holding a planet now (``planet`` other than empty space) as a bitset in name
     order (memoised per committed state)."""
     def compute() -> int:
-        get, bits, bit = ctx.get, 0, 1
-        for h in _distances(layout).names:
-            if get(("v", "planet", h)) != G.EMPTY:
-                bits |= bit
-            bit <<= 1
-        return bits
+        keys = _distances(layout).planet_keys
+        if ctx.w:
+            get = ctx.get
+            flags = ["0" if get(k) == G.EMPTY else "1" for k in keys]
+        else:   # (the committed values without the writes: read straight, defaults apart)
+            get, empty = ctx.base.get, G.EMPTY
+            default = ctx.rs.default_of(keys[0]) if keys else empty
+            flags = ["0" if get(k, default) == empty else "1" for k in keys]
+        return int("".join(reversed(flags)) or "0", 2)
     return _state_cache(ctx, ("planet_bits", layout), compute)
 
 

@@ -20,7 +20,7 @@ from rich.table import Table
 
 from . import plugins
 from .bots import DEFAULT_BOT, play_out, seat_bots
-from .errors import BoardrulesError, IllegalActionError, NotationError, RulesError
+from .errors import BoardrulesError, GameStuckError, IllegalActionError, NotationError, RulesError
 from .game import Action, Game, new_game
 from .replay import replay_file
 from .ruleset import build_ruleset
@@ -85,29 +85,36 @@ def plugins_cmd() -> None:
 def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
           game: Optional[str] = typer.Option(None, help="check FILES as house rules of this game"),
           module: List[str] = typer.Option([], "--module", "-m", help="enable a module")) -> None:
-    """Check rule files; print every error with its place and exit 1 if any."""
+    """Check rule files; print every error with its place and exit 1 if any (a file that
+    cannot be read is one error; the others are still checked)."""
+    texts, unreadable = {}, []
+    for f in files:
+        try:
+            texts[str(f)] = f.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            reason = err.strerror if isinstance(err, OSError) else f"it is not UTF-8 text ({err.reason})"
+            unreadable.append(f"{f}: cannot read it: {reason}")
+    for line in unreadable:
+        err_console.print(line, highlight=False, markup=False, soft_wrap=True)
+    n = len(unreadable)
     try:
-        if game:
-            build_ruleset(game, modules=module, rules=files)
-        else:
-            texts = {}
-            for f in files:
-                try:
-                    texts[str(f)] = f.read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError) as err:
-                    _fail(f"cannot read {f}: {err}")
-            build_ruleset(None, texts=texts)
+        if texts:
+            if game:
+                build_ruleset(game, modules=module, rules=[Path(t) for t in texts])
+            else:
+                build_ruleset(None, texts=texts)
     except RulesError as err:
         err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
-        n = len(err.diagnostics)
-        err_console.print(f"{n} error{'s' if n != 1 else ''}", style="red")
+        n += len(err.diagnostics)
         if not game and any(d.message.startswith("nothing to ") for d in err.diagnostics):
             err_console.print("(house rules or a module of an installed game? check them with "
                               "'--game GAME', e.g. 'boardrules check --game harvest FILE')",
                               highlight=False, markup=False, soft_wrap=True)
-        raise typer.Exit(1)
     except BoardrulesError as err:
         _fail(str(err))
+    if n:
+        err_console.print(f"{n} error{'s' if n != 1 else ''}", style="red")
+        raise typer.Exit(1)
     console.print(f"ok: {', '.join(map(str, files))}")
 
 
@@ -162,6 +169,10 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         bots = seat_bots(bot, players, seed)
     except ValueError as err:
         _fail(str(err))
+    try:
+        out.mkdir(parents=True, exist_ok=True)   # a folder it cannot write: said before the game
+    except OSError as err:
+        _fail(f"cannot write the record to {out}: {err.strerror or err}")
     start = time.perf_counter()
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
                   TimeElapsedColumn(), console=console, disable=quiet, transient=True) as progress:
@@ -171,13 +182,18 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
             progress.update(task, info=f"round {rnd} · {len(g.record.actions)} actions")
         try:
             play_out(g, bots, on_action=shown)
-        except LookupError:
-            budget = (f", or every action takes more than the {max_steps} steps of --max-steps"
+        except (KeyError, IndexError) as err:
+            if not isinstance(err, GameStuckError):
+                raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
+            _fail(f"the game is stuck after {len(g.record.actions)} actions: {err}")
+        except LookupError as err:      # (a bot that found no legal action)
+            budget = (f" (or every action takes more than the {max_steps} steps of --max-steps?)"
                       if max_steps < MAX_STEPS else "")
-            _fail(f"the game is stuck after {len(g.record.actions)} actions: nobody can act "
-                  f"(a rule that can never be met{budget}?)")
+            _fail(f"the game is stuck after {len(g.record.actions)} actions: {err}{budget}")
         except BoardrulesError as err:  # e.g. a flow step over the execution budget
             _fail(f"after {len(g.record.actions)} actions: {err}")
+        except RuntimeError as err:     # play_out's bound on a game's length
+            _fail(f"{err} (a flow that never ends?)")
     elapsed = time.perf_counter() - start
     _print_scores(g)
     stem = f"{Path(game).stem if texts else game}-{players}p-seed{seed}"

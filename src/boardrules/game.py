@@ -24,7 +24,7 @@ from typing import Any, Iterator, TypedDict, overload
 import attrs
 
 from . import plugins
-from .errors import BoardrulesError, ExecutionBudgetError, IllegalActionError, NotationError
+from .errors import BoardrulesError, ExecutionBudgetError, GameStuckError, IllegalActionError, NotationError
 from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT
@@ -288,6 +288,35 @@ class Game:
         """A lazy view of the legal actions (of ``player``, else of everyone to act)."""
         self._check_player(player)
         return LegalActions(self, player)
+
+    def _stuck(self) -> GameStuckError:
+        """The error for a state where nobody can act and the game is not over: where the
+        flow is (stage, round, step) and the decision or turn that has no legal action."""
+        v, rs = self.state.values, self.ruleset
+        stage = rs.stages[v[("f", "stage")]]
+        step = stage.steps[v[("f", "step")]]
+        where = stage.kind + (f" (round {v.get(('f', 'round'))})" if stage.kind == "rounds" else "")
+        where += f", step '{step.name}'"
+        pending = self.state.pending
+        turn = v.get(("f", "turn"))
+        if pending:
+            d = pending[0]
+            what = f"{_who(d.player)}'s decision '{d.label}' ({d.prompt}) has no legal option"
+        elif turn is not None and turn[2] is not None:
+            what = (f"it is {_who(turn[2])}'s turn and none of its actions "
+                    f"({', '.join(step.main + step.free)}) is legal")
+        elif turn is not None:
+            what = f"none of its players to act has a legal action ({', '.join(step.main + step.free)})"
+        else:
+            what = "no player is to act"
+        first = next(iter(self.candidates(None)), None)
+        why = "a rule that can never be met?"
+        if first is not None:
+            try:
+                self._try(first)
+            except IllegalActionError as err:
+                why = f"e.g. {str(err).strip()}"
+        return GameStuckError(f"nobody can act and the game is not over: {where}: {what} ({why})")
 
     def _check_player(self, player: object) -> None:
         if player is not None and player != CHANCE and not (
@@ -767,9 +796,10 @@ class Game:
         return ctx.rs.by_kind.get(t, ())
 
     def _arg_tuples(self, ctx: Any, adef: Any, i: int = 0, bound: tuple[Any, ...] = (),
-                    env: Any = None) -> Iterator[tuple[Any, ...]]:
+                    env: Any = None, lead: bool = False) -> Iterator[tuple[Any, ...]]:
         """Every argument tuple allowed by the parameters' domains and ``where`` conditions
-        (``env``: the earlier parameters' bindings)."""
+        (``env``: the earlier parameters' bindings; ``lead``: test first the part of each
+        ``where`` that does not depend on the value, see :meth:`_lead_holds`)."""
         params = adef.params
         if i == len(params):
             yield bound
@@ -778,7 +808,10 @@ class Game:
         env = {} if env is None else env
         last = i + 1 == len(params)
         ctx.env = env
-        for v in self._domain(ctx, adef, i):
+        values = self._domain(ctx, adef, i)
+        if lead and where is not None and values and not self._lead_holds(ctx, adef.name, i):
+            return
+        for v in values:
             if where is None and last:
                 yield bound + (v,)
                 continue
@@ -790,7 +823,22 @@ class Game:
             if last:
                 yield bound + (v,)
             else:
-                yield from self._arg_tuples(ctx, adef, i + 1, bound + (v,), inner)
+                yield from self._arg_tuples(ctx, adef, i + 1, bound + (v,), inner, lead)
+
+    @staticmethod
+    def _lead_holds(ctx: Any, name: str, i: int) -> bool:
+        """Whether the leading conjuncts of parameter ``i``'s ``where`` that do not depend on
+        its value (lang/guards.py, ``where_lead``) hold, with the earlier parameters bound in
+        ``ctx.env``: when they do not, no value passes and none is tried. An error evaluating
+        them answers True (the values are tried one by one, as without this test, and raise
+        it there with its own position)."""
+        lead = ctx.rs.guards.where_lead(name, i)
+        if lead is None:
+            return True
+        try:
+            return bool(lead(ctx))
+        except RuleViolation:
+            return True
 
     def _check_args(self, ctx: Any, adef: Any, args: Any) -> None:
         env: dict[str, Any] = {}
@@ -997,6 +1045,12 @@ class Game:
 
     def candidates(self, player: int | None = None) -> Iterator[Action]:
         """Every action worth trying now (legal or not); :class:`LegalActions` filters them."""
+        return self._candidates(player, False)
+
+    def _candidates(self, player: int | None, hoist: bool) -> Iterator[Action]:
+        """:meth:`candidates`; ``hoist``: without the turn's actions whose prechecks that do not
+        depend on the arguments fail (lang/guards.py, ``hoisted``: each of those candidates is
+        illegal), the way :class:`LegalActions` lists them."""
         st = self.state
         if st.values.get(("f", "over")):
             return
@@ -1016,7 +1070,7 @@ class Game:
         actors = self.players_to_act() if who is None else {who}
         for p in sorted(actors):
             if player is None or p == player:
-                yield from self._turn_candidates(ctx, step, p, main_done)
+                yield from self._turn_candidates(ctx, step, p, main_done, hoist)
 
     def _decision_candidates(self, d: Decision, player: int | None) -> Iterator[Action]:
         """The answers to decision ``d`` (none unless ``player`` is None or its decider)."""
@@ -1030,15 +1084,28 @@ class Game:
         if d.optional:
             yield Action(d.player, d.label, ())
 
-    def _turn_candidates(self, ctx: Any, step: Any, p: int, main_done: bool) -> Iterator[Action]:
-        """The actions worth trying in ``p``'s turn of ``step``."""
+    def _turn_candidates(self, ctx: Any, step: Any, p: int, main_done: bool,
+                         hoist: bool = False) -> Iterator[Action]:
+        """The actions worth trying in ``p``'s turn of ``step`` (``hoist``: see
+        :meth:`_candidates`)."""
         ctx.me = p
         names = (() if main_done else step.main) + step.free
+        rs = self.ruleset
+        hoist = hoist and "action_begins" not in rs.triggers_by_event
+        info = self._turn_info() if hoist else None
+        pctx = info[3] if info is not None else None   # (the prechecks' scratch context)
         for name in names:
-            adef = self.ruleset.actions[name]
+            adef = rs.actions[name]
             ctx.steps = self.max_steps  # each action's arguments have the whole budget
+            if hoist and self._hoisted_fails(ctx, adef):
+                continue
+            check = rs.guards.precheck(name) if pctx is not None and not rs.guards.covered(name) \
+                else None
             try:
-                for args in self._arg_tuples(ctx, adef):
+                for args in self._arg_tuples(ctx, adef, lead=hoist):
+                    if check is not None and pctx is not None \
+                            and self._precheck_fails(adef, p, args, pctx, check):
+                        continue
                     yield Action(p, name, args)
             except BudgetExceeded as err:
                 where = f" ({err.span})" if err.span is not None and err.span.line else ""
@@ -1088,16 +1155,19 @@ class Game:
             self._known.popitem(last=False)
         return known
 
-    def _candidate_legal(self, action: Action, tried: dict[Any, Any]) -> bool:
+    def _candidate_legal(self, action: Action, tried: dict[Any, Any],
+                         prechecked: bool = True) -> bool:
         """:meth:`is_legal` for an action :meth:`candidates` just listed (its arguments are
         within their domains and ``where`` conditions: they are not checked again); the run of
         a legal one is kept in ``tried`` (``ACCEPTED`` when its guard proved it legal without
-        running the inert rest of its body: lang/guards.py)."""
+        running the inert rest of its body: lang/guards.py). ``prechecked``: a turn's
+        candidate passed its action's prechecks when it was listed (``_candidates(player,
+        True)``), else they are tested here."""
         try:
             info = self._turn_info()
             if info is None:  # a decision's answers (or a 'lanes' step): the general way
                 tried[action] = self._run(action, args_checked=True, guarded=True)
-            elif self._precheck_fails(action, info[3]):
+            elif not prechecked and self._precheck_refuses(action, info[3]):
                 return False
             else:
                 tried[action] = self._candidate_run(action, info)
@@ -1109,27 +1179,47 @@ class Game:
             return self._tried_legal(action, tried)
         return True
 
-    def _precheck_fails(self, action: Action, ctx: Context) -> bool:
-        """Whether the prechecks of a turn's candidate ``action`` (lang/guards.py) prove it
-        illegal, evaluated on ``ctx`` (the state's shared scratch context, left as it was)."""
+    def _precheck_refuses(self, action: Action, ctx: Context) -> bool:
+        """Whether its action's prechecks prove a turn's candidate ``action`` illegal (as
+        :meth:`_turn_candidates` tests them while listing), on the scratch context ``ctx``."""
         rs = self.ruleset
         name = action.name
         if name == DONE or "action_begins" in rs.triggers_by_event:
             return False
-        guards = rs.guards
-        check = guards.precheck(name)
+        check = rs.guards.precheck(name)
+        return check is not None and self._precheck_fails(rs.actions[name], action.player,
+                                                          action.args, ctx, check)
+
+    def _hoisted_fails(self, ctx: Context, adef: Any) -> bool:
+        """Whether the prechecks of action ``adef`` that do not depend on its arguments
+        (lang/guards.py, ``hoisted``) prove every candidate of it illegal for ``ctx.me``
+        (``ctx``: the listing's scratch context, left as it was but for its bindings)."""
+        check = self.ruleset.guards.hoisted(adef.name)
         if check is None:
             return False
-        entity = rs.actions[name].entity
-        ctx.env = dict(zip(rs.param_names[name], action.args))
-        if entity is not None:
-            ctx.env["self"] = entity
-        ctx.me = action.player
+        ctx.env = {"self": adef.entity} if adef.entity is not None else {}
+        fails = not check(ctx)
+        if ctx.w or ctx.events or ctx.queued:   # (only a primitive could write: none is kept)
+            ctx.w, ctx.events, ctx.queued = {}, [], []
+        ctx.steps = self.max_steps
+        return fails
+
+    def _precheck_fails(self, adef: Any, player: int, args: tuple[Any, ...], ctx: Context,
+                        check: Any) -> bool:
+        """Whether the prechecks ``check`` of action ``adef`` (lang/guards.py) prove the turn's
+        candidate of ``player`` with ``args`` illegal, evaluated on ``ctx`` (the state's shared
+        scratch context, left as it was but for its bindings)."""
+        name = adef.name
+        env = dict(zip(self.ruleset.param_names[name], args))
+        if adef.entity is not None:
+            env["self"] = adef.entity
+        ctx.env = env
+        ctx.me = player
         ctx.steps = self.max_steps
         fails = not check(ctx)
         if ctx.w or ctx.events or ctx.queued:   # (only a primitive could write: none is kept)
             ctx.w, ctx.events, ctx.queued = {}, [], []
-        guards.count(name, fails)
+        self.ruleset.guards.count(name, fails)
         return fails
 
     def _turn_info(self) -> tuple[Any, Any, Any, Context] | None:
@@ -1321,7 +1411,10 @@ class _Known:
 
 class LegalActions:
     """Lazy view of the legal actions: ``in`` tests one action, iteration and ``len``
-    try each candidate once (the result is cached), :meth:`sample` draws one uniformly."""
+    try each candidate once (the result is cached), :meth:`sample` draws one uniformly.
+    The view of everyone to act (no ``player``) raises
+    :class:`~boardrules.errors.GameStuckError` instead of being empty while the game is not
+    over: nobody can act (the error names the flow step and the turn or decision)."""
 
     def __init__(self, game: Game, player: int | None):
         self._game = game
@@ -1351,6 +1444,8 @@ class LegalActions:
         self._fresh()
         if self._cache is not None:
             yield from self._cache
+            if not self._cache and self._player is None and not self._game.over:
+                raise self._game._stuck()
             return
         game = self._game
         known = game._known_for(self._state, create=True)
@@ -1359,35 +1454,45 @@ class LegalActions:
         if listed is not None:  # listed before on this very state (search came back to it)
             self._cache = listed
             yield from listed
+            if not listed and self._player is None and not game.over:
+                raise game._stuck()
             return
         found: list[Action] = []
         runs = known.runs
-        for a in game.candidates(self._player):
+        for a in game._candidates(self._player, True):
             if a in runs or game._candidate_legal(a, runs):
                 found.append(a)
                 yield a
         self._cache = known.listed[self._player] = found
+        if not found and self._player is None and not game.over:
+            raise game._stuck()
 
     def sample(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly at random with ``rng`` (every distinct legal action
         equally likely), usually without listing them all: candidates are drawn without
         replacement and tried until one is legal (the first legal action of a uniformly random
         order of the candidates is uniform over the legal ones). Raises ``IndexError`` when
-        there is no legal action. The same answer for the same state and ``rng`` state."""
+        there is no legal action (:class:`~boardrules.errors.GameStuckError` when nobody can
+        act and the game is not over). The same answer for the same state and ``rng`` state."""
         self._fresh()
         game = self._game
         known = game._known_for(self._state, create=True)
         assert known is not None  # (created when missing)
         listed = self._cache if self._cache is not None else known.listed.get(self._player)
+        # (every candidate in the pool, pruned or not, so a seeded draw stays what it was:
+        # the random bot's games do not change with the pruning; a turn's candidates are
+        # prechecked as they are drawn)
         pool = list(dict.fromkeys(game.candidates(self._player) if listed is None else listed))
         runs = known.runs
         while pool:
             i = rng.randrange(len(pool))
             action = pool[i]
-            if listed is not None or action in runs or game._candidate_legal(action, runs):
+            if listed is not None or action in runs or game._candidate_legal(action, runs, False):
                 return action
             pool[i] = pool[-1]   # (tried and illegal: out of the draw)
             pool.pop()
+        if self._player is None and not game.over:
+            raise game._stuck()
         raise IndexError("no legal action to sample")
 
     def _all(self) -> list[Action]:
@@ -1417,7 +1522,10 @@ class LegalActions:
         return self._all()[index]
 
     def __repr__(self) -> str:
-        listed = self._all()
+        try:
+            listed = self._all()
+        except GameStuckError:
+            return "<LegalActions 0: nobody can act>"
         n = len(listed)
         shown = ", ".join(self._game.format(a) for a in listed[:5])
         more = f", … {n - 5} more" if n > 5 else ""

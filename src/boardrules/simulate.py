@@ -13,6 +13,7 @@ worker gets the ruleset once, then only seeds, in chunks (:mod:`boardrules.simul
 from __future__ import annotations
 
 import csv
+import importlib.util
 import math
 import os
 import statistics
@@ -177,13 +178,32 @@ def seat_rows(rows: Iterable[Row]) -> list[Row]:
     return out
 
 
+RESULT_SUFFIXES = (".csv", ".parquet")
+"""The kinds of results file :func:`write_results` writes, by the file name's ending."""
+
+
+def results_kind(path: str | Path) -> str:
+    """The kind of results file ``path`` names (one of :data:`RESULT_SUFFIXES`); a
+    ``ValueError`` naming the supported endings for any other, an ``ImportError`` for
+    ``.parquet`` without pyarrow."""
+    suffix = Path(path).suffix
+    if suffix not in RESULT_SUFFIXES:
+        raise ValueError(f"cannot write results to {path}: a results file ends in "
+                         + " or ".join(RESULT_SUFFIXES) + f", not {suffix or 'nothing'!r}")
+    if suffix == ".parquet" and importlib.util.find_spec("pyarrow") is None:
+        raise ImportError('Parquet output needs pyarrow: pip install "boardrules[analysis]"')
+    return suffix
+
+
 def write_results(rows: Iterable[Row], path: str | Path) -> Path:
     """Write the per-seat table to ``path``: Parquet when it ends in ``.parquet`` (needs
-    pyarrow, the extra ``boardrules[analysis]``), else CSV. Returns the path."""
+    pyarrow, the extra ``boardrules[analysis]``), CSV when it ends in ``.csv``. Returns the
+    path; :func:`results_kind`'s errors for any other ending."""
+    kind = results_kind(path)
     flat = seat_rows(rows)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".parquet":
+    if kind == ".parquet":
         try:
             import pyarrow as pa
             import pyarrow.parquet as pq

@@ -14,10 +14,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .bots import DEFAULT_BOT, seat_bots
-from .errors import BoardrulesError, RulesError
+from .errors import BoardrulesError, GameStuckError, RulesError
 from .ruleset import build_ruleset
 from .plugins import player_counts
-from .simulate import Row, SimulationSpec, seat_rows, simulate, summarise, write_results
+from .simulate import Row, SimulationSpec, results_kind, seat_rows, simulate, summarise, write_results
 from .simulate_pool import wire_bytes
 
 console = Console()
@@ -44,7 +44,7 @@ def simulate_command(
         start_method: Optional[str] = typer.Option(
             None, help="how pool workers start: fork (the default on Linux: workers inherit the "
                        "built ruleset), forkserver or spawn (each worker builds it once)"),
-        out: Optional[Path] = typer.Option(None, help="results file (.csv, or .parquet with pyarrow); "
+        out: Optional[Path] = typer.Option(None, help="results file: .csv, or .parquet with pyarrow; "
                                                       "default out/sim-GAME-Pp-seedS-N.csv"),
         quiet: bool = typer.Option(False, help="no progress bar")) -> None:
     """Play GAMES seeded games with bots; print win rates and score distributions per faction
@@ -59,10 +59,12 @@ def simulate_command(
         if not lo <= players <= hi:
             raise ValueError(f"{rs.title} is for {player_counts((lo, hi))} players, not {players}")
         seat_bots(bot, players)   # refuses unknown bots and seats before any game starts
+        if out is not None:
+            results_kind(out)     # and a results file it cannot write
     except RulesError as err:
         err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1)
-    except (BoardrulesError, ValueError) as err:
+    except (BoardrulesError, ValueError, ImportError) as err:
         _fail(str(err))
     spec = SimulationSpec(rs, players, games, seed, tuple(bot))
     stem = Path(game).stem if texts else game
@@ -80,8 +82,12 @@ def simulate_command(
         try:
             rows = simulate(spec, workers=workers, backend=backend, on_result=advance,
                             start_method=start_method)
-        except (ImportError, ValueError) as err:
+        except (KeyError, IndexError) as err:
+            if not isinstance(err, GameStuckError):
+                raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
             _fail(str(err))
+        except (ImportError, ValueError, LookupError, RuntimeError, BoardrulesError) as err:
+            _fail(str(err))   # (a game that is stuck, never ends or breaks the budget, too)
     elapsed = time.perf_counter() - start
     _print_summary(rs.title, rows)
     try:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import boardrules
 from boardrules.bots import (GreedyBot, MCTSBot, RandomBot, evaluation_for, make_bot, play_out,
                              sample_chance, seat_bots)
-from boardrules.bots.common import score_evaluation, searching
+from boardrules.bots.common import actor, score_evaluation, searching
 from boardrules.runtime import CHANCE
 
 SETTINGS = dict(deadline=None, database=None,
@@ -103,18 +103,101 @@ def test_seeded_games_are_reproducible(bot):
     assert again.state == g.state
 
 
-def test_mcts_budget():
-    g = boardrules.new_game("harvest", players=2, seed=3)
-    bot = MCTSBot(1, iterations=12)
+def _harvest_decision(seed: int = 3):
+    g = boardrules.new_game("harvest", players=2, seed=seed)
     while len(list(g.legal_actions())) < 2:
         g.play(RandomBot(0).choose(g))
-    bot.choose(g)
-    assert bot.playouts == 12
-    timed = MCTSBot(1, iterations=None, seconds=0.05)
+    return g
+
+
+def test_mcts_budget():
+    """An iteration budget is kept exactly (one rating of each legal action, the prior, then
+    ``iterations``), a time budget ends the search in about its time, and a decision with one
+    legal action is not searched."""
+    import time
+    g = _harvest_decision()
+    n = len(list(g.legal_actions()))
+    for iterations in (0, 12):
+        bot = MCTSBot(1, iterations=iterations)
+        bot.choose(g)
+        assert bot.playouts == n + iterations
+    assert MCTSBot(1, iterations=12, prior=False).choose(g) is not None
+    timed = MCTSBot(1, iterations=3000, seconds=0.05)   # 3,000 full playouts: many seconds
+    t = time.perf_counter()
     timed.choose(g)
-    assert timed.playouts >= 1
+    assert 1 <= timed.playouts < n + 3000 and time.perf_counter() - t < 3
     with pytest.raises(ValueError):
         MCTSBot(iterations=None)
+    forced = boardrules.new_game("harvest", players=2, seed=3)
+    while len(list(forced.legal_actions())) != 1:
+        forced.play(RandomBot(0).choose(forced))
+    bot = MCTSBot(1, iterations=50)
+    assert bot.choose(forced) == list(forced.legal_actions())[0] and bot.playouts == 0
+
+
+def test_mcts_is_seeded():
+    """The same seed chooses the same actions and searches the same tree (iterations and
+    visits), over a run of decisions where the tree kept from one to the next is reused; a
+    change of seed changes the search."""
+    def run(seed):
+        g = boardrules.new_game("eclipse", players=3, seed=4, options={"rounds": 2})
+        bots = seat_bots(["random", "p1=mcts:6"], 3, seed)
+        visits = []
+        while not g.over and len(visits) < 25:
+            p = actor(g)
+            action = bots[p].choose(g, p)
+            if p == 0:
+                visits.append((str(action), bots[0].playouts))
+            g.play(action)
+        return visits, list(g.record.actions)
+    first = run(5)
+    assert run(5) == first
+    assert run(6)[0] != first[0]
+
+
+_SEARCH_SCRIPT = """
+import boardrules
+from boardrules.bots import seat_bots
+from boardrules.bots.common import actor
+g = boardrules.new_game("eclipse", players=3, seed=4, options={"rounds": 1})
+bots = seat_bots(["random", "p1=mcts:4"], 3, 5)
+while not g.over and len(g.record.actions) < 120:
+    p = actor(g)
+    g.play(bots[p].choose(g, p))
+print(bots[0].playouts, g.record.actions)
+"""
+
+
+def test_mcts_is_seeded_across_processes():
+    """Simulation runs games in other processes: with another string hash seed (so another
+    order of sets and of dicts built from them) the search is the same."""
+    import os
+    import subprocess
+    import sys
+    out = {subprocess.run([sys.executable, "-c", _SEARCH_SCRIPT], check=True, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONHASHSEED": str(h)}).stdout for h in (1, 2)}
+    assert len(out) == 1 and int(out.pop().split()[0]) > 0
+
+
+def test_mcts_reuses_the_tree_between_its_decisions():
+    """When the action chosen leaves the same player the next decision (an exploration's
+    placement), the search starts from the subtree it kept: its visits are already there."""
+    g = boardrules.new_game("eclipse", players=2, seed=5)
+    rnd = RandomBot(2)
+    bot = MCTSBot(1, iterations=30)
+    for _ in range(400):
+        p = actor(g)
+        if p == 0 and len(list(g.legal_actions(0))) > 1:
+            action = bot.choose(g, 0)
+            g.play(action)
+            if actor(g) == 0 and not g.over and len(list(g.legal_actions(0))) > 1:
+                kept = bot._kept
+                assert kept is not None and kept[2].visits > 0
+                assert bot._reused(g) is kept[2]
+                return
+        else:
+            g.play(rnd.choose(g, p))
+    raise AssertionError("no decision followed one of the bot's own")
 
 
 def _games(game, players, bot, seeds, options=None) -> list:

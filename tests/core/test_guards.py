@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import boardrules
+from boardrules import GameStuckError
 from boardrules.lang import inert as I
 from boardrules.lang.guards import Guards
 from boardrules.lang.inert import Inert, type_name
@@ -75,6 +76,23 @@ def test_a_small_budget_leaves_the_rest_to_the_full_try():
     assert g.ruleset.guards.inert.split(g.ruleset.actions["harvest_now"].body, {})[1] >= 50_000
 
 
+
+@pytest.mark.parametrize("players,modules,seed", [
+    (4, (), 5),
+    (3, ("rare-technologies", "new-discoveries", "developments"), 7),
+    (5, ("new-species", "alliances", "warp-portals"), 11),
+])
+def test_eclipse_later_states_list_as_the_full_tries(players, modules, seed):
+    """Past the first rounds (where the short property games stop): upgrades with researched
+    and discovery parts, research rows with discounts, trades, reactions after passing,
+    diplomacy, with Rise of the Ancients modules on."""
+    g = boardrules.new_game("eclipse", players=players, modules=list(modules), seed=seed)
+    rng = random.Random(seed)
+    while not g.over and g.get("round") in (None, 1, 2):
+        g.play(rng.choice(list(g.legal_actions())), check=False)
+    assert not g.over
+    assert compare_states(g, 150, rng) == 150
+
 def splits(rs) -> dict[str, int]:
     inert = rs.guards.inert
     return {n: inert.split(a.body, {p.name: type_name(p.type, rs.kinds) for p in a.params})[0]
@@ -124,7 +142,7 @@ def test_a_wrong_precheck_is_caught(monkeypatch):
     guards = Guards(rs, rs.backend, Inert(rs, {}))
     monkeypatch.setattr(guards, "precheck", lambda name: (lambda ctx: False))
     monkeypatch.setattr(rs, "guards", guards)
-    with pytest.raises(AssertionError):
+    with pytest.raises((AssertionError, GameStuckError)):   # (the listing is empty: stuck)
         compare_states(g, 10_000, rng)
 
 
@@ -184,3 +202,86 @@ def test_sample_after_listing_and_when_nothing_is_legal():
         g2.play(g2.legal_actions().sample(random.Random(len(g2.record.actions))), check=False)
     with pytest.raises(IndexError):
         g2.legal_actions().sample(random.Random(0))
+
+
+def test_harvest_hoisted_prechecks():
+    """The prechecks that do not depend on the arguments, tested once per action before its
+    arguments are listed: build_farm's `pay 2 coins` (not its parameter's), none of buy's."""
+    guards = harvest().ruleset.guards
+    assert guards.hoisted("build_farm") is not None
+    assert guards.hoisted("study") is not None       # (no arguments: its prechecks)
+    assert guards.hoisted("buy") is None             # both requires name c
+    assert guards.hoisted("sell") is None            # pay n grain
+    assert guards.where_lead("build_farm", 0) is None   # field_owner[h] == none names h
+
+
+def test_where_leads_of_gaia():
+    """A `where` whose leading conjuncts do not name the parameter is tested once per listing:
+    booster_mine's (all of it: the booster held), build_mine's `built[mine] < mine.count`."""
+    rs = boardrules.new_game("gaia-project", players=2, seed=1).ruleset
+    assert rs.guards.where_lead("booster_mine", 0) is not None
+    assert rs.guards.where_lead("build_mine", 0) is not None
+    assert rs.guards.where_lead("gaia_project", 0) is None   # planet[h] == "m"
+
+
+def test_a_wrong_hoisted_precheck_is_caught(monkeypatch):
+    """The property fails when a hoisted precheck refuses an action that has legal candidates."""
+    g, rng = harvest(seed=2), random.Random(2)
+    rs = g.ruleset
+    guards = Guards(rs, rs.backend, Inert(rs, {}))
+    monkeypatch.setattr(guards, "hoisted", lambda name: (lambda ctx: name != "build_farm"))
+    monkeypatch.setattr(rs, "guards", guards)
+    with pytest.raises(AssertionError):
+        compare_states(g, 10_000, rng)
+
+
+def test_a_wrong_where_lead_is_caught(monkeypatch):
+    """The property fails when a where's lead wrongly says no value passes (the oracle lists
+    every value its domain and condition allow, without leads)."""
+    g, rng = harvest(seed=2), random.Random(2)
+    rs = g.ruleset
+    guards = Guards(rs, rs.backend, Inert(rs, {}))
+    monkeypatch.setattr(guards, "where_lead", lambda name, i: (lambda ctx: False))
+    monkeypatch.setattr(rs, "guards", guards)
+    with pytest.raises(AssertionError):
+        compare_states(g, 10_000, rng)
+
+
+def test_prechecks_follow_sets_calls_and_slots():
+    """A body's prechecks go on through `set`s (run on the scratch context) into the first
+    procedure it calls or slot it runs, with the arguments, `self` and player these give:
+    Gaia's power actions (`set action_used[a] = true`, `call spend(a.pw)` → `run
+    myfaction.spend_power` → its `pay`) and conversions (`run c.effect` → its `pay`)."""
+    rs = boardrules.new_game("gaia-project", players=2, seed=1).ruleset
+
+    def kinds(name):
+        return [k for k, *_ in rs.guards._precheck_steps(name)]
+    assert kinds("power_mine") == ["require", "set", "call"]
+    assert kinds("convert") == ["require", "require", "run"]
+    assert rs.guards.hoisted("power_mine") is None    # every step names a
+    assert rs.guards.hoisted("gaia_project") is None   # call gaia_project_at(h, 0): h is passed on
+
+
+SLOTS = """game t { players 2..2 }
+resource coins { start 1 }
+kind deal { slot cost }
+deal cheap { cost { pay 1 coins } }
+deal dear { cost { pay 3 coins } }
+deal loop { cost { run loop.cost } }
+var seen: int = 0
+action buy(d: deal) main { set seen = 1; call settle(d) }
+action settle(d: deal) procedure { run d.cost }
+action rest main { gain 1 coins }
+flow { rounds 2 { step play: turns seat once { main buy, rest } } }
+"""
+
+
+def test_slot_prechecks_refuse_and_end():
+    """The prechecks of a slot refuse what its body refuses (dear: 3 coins), and a slot that
+    runs itself first ends them (the full try then meets the depth limit): the listing is the
+    full tries' at every state."""
+    g = boardrules.new_game(texts={"t.rules": SLOTS}, players=2, seed=1)
+    assert sorted(str(a) for a in g.legal_actions()) == ["p1 buy cheap", "p1 rest"]
+    assert compare_states(g, 100, random.Random(1)) > 2
+    refused = g.ruleset.guards._tally["buy"]
+    assert refused[1] > 0

@@ -221,6 +221,7 @@ LONG = "a text, " * 62_000   # (not a name: Python would intern it, and compare 
 HOSTILE = {
     "==": BIG + "for i in 1..90000 { if a == b { gain 0 vp } }",
     "!=": BIG + "for i in 1..90000 { if a != b { gain 1 vp } }",
+    "== of lists of lists": BIG + "let d = [b, a, a, a, a, a, a, b]\n  for i in 1..90000 { if c == d { gain 0 vp } }",
     "in (a list in a list of lists)": BIG + "for i in 1..90000 { if b in c { gain 0 vp } }",
     "not in": BIG + "for i in 1..90000 { if b not in c { gain 1 vp } }",
     "sorted": BIG + "for i in 1..90000 { let s = sorted([a, b, a, b, a, b, a, b]) }",
@@ -248,6 +249,22 @@ def test_operations_on_large_values_are_charged_by_size(backend, what):
     t = time.process_time()
     assert_refused_unchanged(game, "p3 study", ExecutionBudgetError, "[rule: study (h.rules:")
     assert time.process_time() - t < 2   # charged: under 0.4 s; uncharged: texts 5 s, the others minutes
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("op", ["==", "!="])
+def test_lists_of_different_lengths_are_unequal_at_once(backend, op):
+    """Python compares two tuples item by item before their lengths, so two long lists of
+    different lengths would cost their length to compare, uncharged (20 000 turns: about 15 s);
+    they are unequal at once, at no charge."""
+    import time
+    body = BIG + "let d = b + [0]\n  for i in 1..20000 { if a " + op + " d { gain 1 vp } }"
+    game = started(harvest_with(body), backend)
+    vp = game.get("vp", 2)
+    t = time.process_time()
+    game.play("p3 study")
+    assert time.process_time() - t < 2
+    assert game.get("vp", 2) == vp + (20000 if op == "!=" else 0)
 
 
 SMALL = ("let a = [1, 2, 3]\n  for i in 1..300 {{ for j in 1..300 {{ if j == 3 and a != [1] and "

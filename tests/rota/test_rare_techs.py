@@ -392,6 +392,25 @@ def test_point_defense_policy_with_auto_combat_and_shields_do_not_count():
         assert _damage(g) == landed, faces
 
 
+@pytest.mark.parametrize("auto", [True, False])
+def test_missiles_that_get_past_point_defense_earn_kill_draws(auto):
+    """A ship destroyed by missiles that land after point defense counts like any destroyed
+    ship for the battle's reputation draws: one for taking part, plus the class's draws per
+    ship destroyed (interceptor 1, cruiser 2) [S rules p.21 via BGG; seed, rare technologies]."""
+    g = _start(options={"auto_combat": auto})
+    g.auto_chance = False
+    _missile_battle(g)
+    _end_actions(g)
+    _roll(g, (6, 6, 6, 6))                  # p1's four ion missiles all hit
+    while not auto and g.state.pending[0].label == "hit":   # two on each of p2's ships
+        d = g.state.pending[0]
+        g.play(Action(0, "hit", (next(o for o in d.options if not o.endswith("+1+1")),)))
+    _roll(g, (1, 1))                        # point defense misses: all four land
+    assert not any(s[0] == 1 for s in g.get("ships", index=FAR))     # both p2 ships destroyed
+    assert g.get("rep_owed", 0) == (1 + 1 + 2,)
+    assert g.get("rep_owed", 1) == (1,)
+
+
 # ---- the Interceptor Bay ----------------------------------------------------------------------------
 
 def _bay_game(enemies=0):

@@ -129,6 +129,17 @@ class Compiler:
             case A.Set(target=t, value=v):
                 var = rs.vars[t.name]
                 fi, fo, fv = self.expr(t.index), self.expr(t.of), self.expr(v)
+                if fi is None and fo is None and var.per in ((), ("player",)):
+                    # (S.set_var's key, worked out here: a plain or per-player variable of me)
+                    if not var.per:
+                        key = ("v", var.name)
+                        return lambda ctx: ctx.set(key, fv(ctx))
+                    vname = var.name
+
+                    def set_mine(ctx: Context) -> None:
+                        value = fv(ctx)
+                        ctx.set(("v", vname, ctx.player()), value)
+                    return set_mine
                 return lambda ctx: S.set_var(ctx, var, None if fi is None else fi(ctx),
                                              None if fo is None else fo(ctx), fv(ctx))
             case A.Let(name=n, value=v):
@@ -218,7 +229,16 @@ class Compiler:
                 return lambda ctx: S.discard(ctx, fe(ctx))
             case A.CallStmt(fn=fn, args=args):
                 fs = [self.expr(a) for a in args]
-                return lambda ctx: S.call_procedure(ctx, fn, [f(ctx) for f in fs])
+                if fn in rs.primitives:
+                    return lambda ctx: S.call_procedure(ctx, fn, [f(ctx) for f in fs])
+                # (S.call_procedure of a procedure, its parameters' names looked up here)
+                names = tuple(p.name for p in rs.actions[fn].params)
+                run_unit = S.run_unit
+
+                def call(ctx: Context) -> None:
+                    env = dict(zip(names, [f(ctx) for f in fs]))
+                    run_unit(ctx, rs.action_body(fn), ctx.source or fn, env=env)
+                return call
             case A.Pass():
                 return S.do_pass
             case A.Use(component=comp):

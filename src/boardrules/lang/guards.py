@@ -20,8 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from . import ast as A
 from ..runtime import RuleViolation
+from .semantics import MAX_DEPTH
 from .inert import Inert, type_name
 
 if TYPE_CHECKING:
@@ -40,6 +43,23 @@ Precheck = Callable[["Context"], bool]
 """An action's prechecks: False when its leading checks surely fail (the action is illegal)."""
 
 
+def names_in(node: object) -> set[str]:
+    """Every name an AST node (expression or statement) mentions, at any depth (quantifier and
+    loop variables included: a superset of what it reads)."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Name):
+            out.add(x.id)
+        elif isinstance(x, tuple):
+            stack.extend(x)
+        elif attrs.has(type(x)):
+            stack.extend(getattr(x, f.name) for f in attrs.fields(type(x))  # type: ignore[arg-type]
+                         if f.name != "span")
+    return out
+
+
 class Guards:
     """The guards of one ruleset's actions, built on first use and kept."""
 
@@ -49,46 +69,159 @@ class Guards:
         self.inert = inert
         self._actions: dict[str, Guard | None] = {}
         self._prechecks: dict[str, Precheck | None] = {}
+        self._hoisted: dict[str, Precheck | None] = {}
+        self._leads: dict[tuple[str, int], Precheck | None] = {}
+        self._slots: dict[tuple[str, str], Precheck | None] = {}
+        self._covered: set[str] = set()
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
 
     def count(self, name: str, refused: bool) -> None:
         """Count one precheck of ``name``; after ``TRIAL`` of them, an action whose prechecks
         refuse fewer than ``WORTH`` of its candidates has them switched off (they would cost
         more than the full tries they save: speed only, the answers are the same)."""
-        tally = self._tally.setdefault(name, [0, 0])
+        tally = self._tally.get(name)
+        if tally is None:
+            tally = self._tally[name] = [0, 0]
+        elif tally[0] >= TRIAL:
+            return   # (decided)
         tally[0] += 1
         tally[1] += refused
         if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
             self._prechecks[name] = None
 
+    def _precheck_steps(self, name: str) -> list[tuple[str, Any, Any, A.Stmt]]:
+        """The statements of action ``name``'s ``precheck`` (see :meth:`_block_steps`)."""
+        return self._block_steps(self.rs.actions[name].body.stmts, frozenset({name}))
+
+    def _block_steps(self, stmts: tuple[A.Stmt, ...], busy: frozenset[str]
+                     ) -> list[tuple[str, Any, Any, A.Stmt]]:
+        """The prechecks of a block: (kind, compiled expression or statement, argument, the
+        statement) for its leading ``require``s, ``let``s and ``set``s (run on the scratch
+        context: what they write is dropped after the prechecks), up to and with its first
+        ``pay`` of one amount, ``use``, ``take``, ``call`` of a procedure or ``run`` of a
+        slot (whose own prechecks then run, with the bindings and player the call or run
+        gives them; ``busy``: the procedures on the way, so one that calls itself first ends
+        there)."""
+        rs, backend = self.rs, self.backend
+        steps: list[tuple[str, Any, Any, A.Stmt]] = []
+        for s in stmts:
+            if isinstance(s, A.Require):
+                steps.append(("require", backend.expr(s.cond), None, s))
+                continue
+            if isinstance(s, (A.Let, A.Set)):
+                steps.append(("let" if isinstance(s, A.Let) else "set", backend.stmt(s), None, s))
+                continue
+            if isinstance(s, A.Pay) and not isinstance(s.amounts, A.AmountExpr) \
+                    and len(s.amounts) == 1 and s.amounts[0].per is None:
+                res = s.amounts[0].resource
+                steps.append(("pay", backend.expr(s.amounts[0].count),
+                              (res, rs.resources[res].floor), s))
+            elif isinstance(s, A.Use):
+                steps.append(("use", None, s.component, s))
+            elif isinstance(s, A.Take):
+                steps.append(("take", backend.expr(s.entity), None, s))
+            elif isinstance(s, A.CallStmt) and s.fn not in rs.primitives and s.fn in rs.actions \
+                    and s.fn not in busy:
+                inner = self._block_steps(rs.actions[s.fn].body.stmts, busy | {s.fn})
+                if inner:
+                    names = tuple(p.name for p in rs.actions[s.fn].params)
+                    fs = tuple(backend.expr(a) for a in s.args)
+                    steps.append(("call", (fs, names),
+                                  _precheck(tuple((k, f, a) for k, f, a, _ in inner)), s))
+            elif isinstance(s, A.Run) and isinstance(s.target, A.Field):
+                fo, ffor = backend.expr(s.target.obj), backend.expr(s.for_)
+                slot = s.target.name
+                steps.append(("run", (fo, ffor), lambda e, slot=slot: self._slot_precheck(e, slot, busy), s))
+            break
+        while steps and steps[-1][0] in ("let", "set"):
+            steps.pop()
+        return steps
+
+    def _slot_precheck(self, entity: str, slot: str, busy: frozenset[str]) -> Precheck | None:
+        """The prechecks of entity ``entity``'s ``slot`` body (None when it has none), built on
+        first use."""
+        key = (entity, slot)
+        if key not in self._slots:
+            rs = self.rs
+            ent = rs.entities[entity]
+            body = ent.slots.get(slot, rs.kinds[ent.kind].slots.get(slot))
+            steps = self._block_steps(body.stmts, busy) if body is not None \
+                and rs.slot_fn(entity, slot) is not None else []
+            self._slots[key] = _precheck(tuple((k, f, a) for k, f, a, _ in steps)) if steps else None
+        return self._slots[key]
+
+    def hoisted(self, name: str) -> Precheck | None:
+        """The prechecks of action ``name`` that do not depend on its arguments (they mention
+        no parameter, nor a ``let`` that does), as :meth:`precheck` evaluates them; evaluated
+        once per player and state before the arguments are listed: False proves every
+        candidate of the action illegal (each would fail at one of its prechecks, or at an
+        earlier statement). None when there are none."""
+        if name in self._hoisted:
+            return self._hoisted[name]
+        dependent = {p.name for p in self.rs.actions[name].params}
+        kept = []
+        for kind, f, arg, s in self._precheck_steps(name):
+            if names_in(s) & dependent:
+                if isinstance(s, A.Let):
+                    dependent.add(s.name)
+                    continue
+                if kind == "set":
+                    break   # (what it writes may be read further on)
+                continue
+            kept.append((kind, f, arg))
+        while kept and kept[-1][0] in ("let", "set"):
+            kept.pop()
+        check = _precheck(tuple(kept)) if kept else None
+        self._hoisted[name] = check
+        if check is not None and len(kept) == len(self._precheck_steps(name)):
+            self._covered.add(name)
+        return check
+
+    def covered(self, name: str) -> bool:
+        """Whether :meth:`hoisted` is the whole of :meth:`precheck` for action ``name`` (none of
+        its prechecks depends on the arguments): once it passed, the candidates' own prechecks
+        would pass too (call after :meth:`hoisted`)."""
+        return name in self._covered
+
+    def where_lead(self, name: str, i: int) -> Precheck | None:
+        """The leading conjuncts of the ``where`` of parameter ``i`` of action ``name`` that do
+        not mention that parameter: they do not depend on its value, so when they are false
+        no value passes (evaluated once, with the earlier parameters bound). None when there
+        are none."""
+        key = (name, i)
+        if key in self._leads:
+            return self._leads[key]
+        prm = self.rs.actions[name].params[i]
+        where = prm.where
+        items = where.items if isinstance(where, A.BoolOp) and where.op == "and" else (where,)
+        lead = []
+        for item in items:
+            if item is None or prm.name in names_in(item):
+                break
+            lead.append(self.backend.expr(item))
+        check: Precheck | None = None
+        if lead:
+            fs = tuple(lead)
+
+            def check(ctx: Context) -> bool:
+                for f in fs:
+                    if not f(ctx):
+                        return False
+                return True
+        self._leads[key] = check
+        return check
+
     def precheck(self, name: str) -> Precheck | None:
         """The prechecks of action ``name``: its leading ``require``s (and ``let``s), up to and
-        with its first ``pay`` of one amount, ``use`` or ``take``, evaluated without raising,
+        with its first ``pay`` of one amount, ``use``, ``take`` or ``call`` of a procedure
+        (then the procedure's own prechecks, with its parameters bound to the arguments: the
+        checks a called procedure starts with are the caller's), evaluated without raising,
         writing nothing but bindings (so one context serves every candidate of a listing):
         False when one of them surely fails, True otherwise (also when evaluating one breaks
         a rule: the full try says which). None when the body does not start with a check."""
         if name in self._prechecks:
             return self._prechecks[name]
-        rs, backend = self.rs, self.backend
-        steps: list[tuple[str, Any, Any]] = []
-        for s in rs.actions[name].body.stmts:
-            if isinstance(s, A.Require):
-                steps.append(("require", backend.expr(s.cond), None))
-                continue
-            if isinstance(s, A.Let):
-                steps.append(("let", backend.stmt(s), None))
-                continue
-            if isinstance(s, A.Pay) and not isinstance(s.amounts, A.AmountExpr) \
-                    and len(s.amounts) == 1 and s.amounts[0].per is None:
-                res = s.amounts[0].resource
-                steps.append(("pay", backend.expr(s.amounts[0].count), (res, rs.resources[res].floor)))
-            elif isinstance(s, A.Use):
-                steps.append(("use", None, s.component))
-            elif isinstance(s, A.Take):
-                steps.append(("take", backend.expr(s.entity), None))
-            break
-        while steps and steps[-1][0] == "let":
-            steps.pop()
+        steps = [(kind, f, arg) for kind, f, arg, _ in self._precheck_steps(name)]
         check = _precheck(tuple(steps)) if steps else None
         self._prechecks[name] = check
         return check
@@ -132,10 +265,43 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:
                 elif kind == "use":
                     if ctx.get(("c", arg, ctx.player())) <= 0:
                         return False
-                else:   # take (as S.take)
+                elif kind == "take":   # (as S.take)
                     owner = ctx.get(("o", f(ctx)))
                     if owner is not None and owner != ctx.player():
                         return False
+                elif kind == "set":
+                    f(ctx)
+                elif ctx.depth >= MAX_DEPTH:   # (rules running rules without end: the full try)
+                    return True
+                elif kind == "call":   # a procedure's own prechecks on its arguments (as S.call_procedure)
+                    fs, names = f
+                    env = dict(zip(names, [g(ctx) for g in fs]))
+                    saved, ctx.env = ctx.env, env
+                    ctx.depth += 1
+                    try:
+                        if not arg(ctx):
+                            return False
+                    finally:
+                        ctx.env = saved
+                        ctx.depth -= 1
+                else:   # run of a slot: the slot body's own prechecks (as S.run_slot)
+                    fo, ffor = f
+                    entity = fo(ctx)
+                    if type(entity) is not str or entity not in ctx.rs.entities:
+                        return True   # (a violation: the full try says which)
+                    check = arg(entity)
+                    if check is None:
+                        return True
+                    me = ctx.me if ffor is None else ctx.player(ffor(ctx))
+                    saved_env, saved_me = ctx.env, ctx.me
+                    ctx.env, ctx.me = {"self": entity}, me
+                    ctx.depth += 1
+                    try:
+                        if not check(ctx):
+                            return False
+                    finally:
+                        ctx.env, ctx.me = saved_env, saved_me
+                        ctx.depth -= 1
         except RuleViolation:
             pass
         return True

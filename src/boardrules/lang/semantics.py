@@ -259,13 +259,16 @@ def size(v: Value, cap: int) -> int:
 
 def equal(ctx: Context, a: Value, b: Value) -> bool:
     """``a == b``, charged: two lists, sets or texts of the same length are compared element
-    by element, which costs the smaller :func:`size` of the two (any other pair is decided at
-    once)."""
+    by element, which costs the smaller :func:`size` of the two; two of different lengths
+    are unequal at once (Python compares a tuple's items before its length, so that is
+    decided here), and any other pair is decided at once too."""
     t = type(a)
     if t is str:
         if len(a) > 63 and type(b) is str and len(a) == len(b):
             spent(ctx, len(a) >> 6)
-    elif (t is tuple or t is frozenset) and type(b) is t and len(a) == len(b):
+    elif (t is tuple or t is frozenset) and type(b) is t:
+        if len(a) != len(b):
+            return False
         spent(ctx, min(size(a, ctx.steps), size(b, ctx.steps)))
     return True if a == b else False
 

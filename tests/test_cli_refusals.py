@@ -1,0 +1,94 @@
+"""The command line refuses what it cannot honour, naming it, and `check` reports every file:
+a seat given two bots, a results file of an unknown kind, unreadable rule files among others."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from boardrules.bots import seat_bots
+from boardrules.cli import app
+from boardrules.simulate import write_results
+
+runner = CliRunner()
+WIDE = {"COLUMNS": "300"}
+
+
+@pytest.mark.parametrize("specs, message", [
+    (["p1=greedy", "p1=random"], "--bot 'p1=random': seat p1 already has a bot (--bot 'p1=greedy')"),
+    (["random", "greedy"], "--bot 'greedy': every seat already has a bot (--bot 'random')"),
+])
+def test_a_seat_given_two_bots_is_refused_naming_both(specs, message):
+    with pytest.raises(ValueError) as info:
+        seat_bots(specs, 3)
+    assert message in str(info.value)
+    assert [b.name for b in seat_bots(["random", "p1=greedy"], 3)] == ["greedy", "random", "random"]
+
+
+@pytest.mark.parametrize("command", [["play", "harvest", "--players", "3", "--quiet"],
+                                     ["simulate", "harvest", "--players", "3", "--games", "1", "--quiet"]])
+def test_play_and_simulate_refuse_a_seat_given_two_bots(command, tmp_path):
+    result = runner.invoke(app, command + ["--out", str(tmp_path / ("x.csv" if "simulate" in command else "o")),
+                                           "--bot", "p1=greedy", "--bot", "p1=random"], env=WIDE)
+    assert result.exit_code == 1, result.output
+    assert "seat p1 already has a bot (--bot 'p1=greedy')" in result.output
+    assert "Traceback" not in result.output and not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name", ["results.xlsx", "results", "results.CSV"])
+def test_simulate_refuses_a_results_file_of_an_unknown_kind_before_playing(name, tmp_path):
+    out = tmp_path / name
+    result = runner.invoke(app, ["simulate", "harvest", "--players", "3", "--games", "2", "--quiet",
+                                 "--out", str(out)], env=WIDE)
+    assert result.exit_code == 1, result.output
+    assert f"cannot write results to {out}: a results file ends in .csv or .parquet" in result.output
+    assert "games in" not in result.output and not out.exists()
+    with pytest.raises(ValueError, match="ends in .csv or .parquet"):
+        write_results([], out)
+
+
+def test_check_reports_every_files_problems(tmp_path):
+    good = tmp_path / "good.rules"
+    good.write_text("resource coins { start 3 }\n")
+    typo = tmp_path / "typo.rules"
+    typo.write_text("resource gems { strat 3 }\n")
+    binary = tmp_path / "bin.rules"
+    binary.write_bytes(b"\xff\xfe resource")
+    missing = tmp_path / "missing.rules"
+    late = tmp_path / "late.rules"
+    late.write_text("resource ore { start 1 }\naction a main { gain 1 coinz }\n")
+    result = runner.invoke(app, ["check", str(good), str(binary), str(typo), str(missing), str(late)], env=WIDE)
+    assert result.exit_code == 1
+    assert f"{binary}: cannot read it: it is not UTF-8 text" in result.output
+    assert f"{missing}: cannot read it: No such file or directory" in result.output
+    assert f"{typo}:1:17: a resource has no property 'strat'" in result.output
+    assert f"{late}:2:22: unknown resource 'coinz'" in result.output
+    assert "4 errors" in result.output and "Traceback" not in result.output
+
+
+def test_check_with_a_game_reports_unreadable_house_rules_and_the_others(tmp_path):
+    house = tmp_path / "house.rules"
+    house.write_text("override resource coinz { start 9 }\n")
+    missing = tmp_path / "missing.rules"
+    result = runner.invoke(app, ["check", str(missing), str(house), "--game", "harvest"], env=WIDE)
+    assert result.exit_code == 1
+    assert f"{missing}: cannot read it: No such file or directory" in result.output
+    assert "nothing to override: no resource named 'coinz'" in result.output
+    assert "2 errors" in result.output
+
+
+def test_an_mcts_budget_past_the_limit_is_refused():
+    result = runner.invoke(app, ["play", "harvest", "--players", "3", "--quiet",
+                                 "--bot", "mcts:99999999999999999999"], env=WIDE)
+    assert result.exit_code == 1
+    assert "no bot 'mcts:99999999999999999999': choose random, greedy, mcts or mcts:N (N iterations, " \
+           "1 to 100000)" in result.output
+
+
+def test_play_refuses_an_output_folder_it_cannot_make_before_the_game(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = runner.invoke(app, ["play", "harvest", "--players", "3", "--quiet", "--out", str(blocker / "sub")],
+                           env=WIDE)
+    assert result.exit_code == 1 and f"cannot write the record to {blocker / 'sub'}" in result.output
+    assert "final scores" not in result.output and "Traceback" not in result.output
