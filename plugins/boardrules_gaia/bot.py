@@ -59,7 +59,7 @@ TRACKS = ("terraforming", "navigation", "intelligence", "gaia", "economy", "scie
 # per level and round left, beyond the income (economy, science) it pays: reach, cheaper steps
 TRACK_PER_ROUND = {"economy": 0.15, "science": 0.1, "terraforming": 0.45, "navigation": 0.35,
                    "intelligence": 0.3, "gaia": 0.3}
-LEVEL = 1.0             # a level now (towards the research VP and the tiles on level 5)
+LEVEL = 1.6             # a level now (towards the research VP and the tiles on level 5)
 RESEARCH_VP = (0, 0, 0, 4, 8, 12)
 FEDERATION = 4.0        # a federation formed, beyond its token
 GREEN_TOKEN = 1.5       # a federation token still green (level 5, some tile actions)
