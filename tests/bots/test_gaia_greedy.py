@@ -92,7 +92,9 @@ def test_resources_are_worth_less_as_the_game_ends():
 def test_an_upgrade_beats_a_pass():
     """With a trading station affordable early in the game, the greedy bot rates upgrading a
     mine above every pass (a pass keeps the resources; the station is worth more than they
-    are). Broken by valuing ore and credits at 3 VP each: fails."""
+    are). Broken by leaving out the income and the buildings' worth (a station worth only
+    what it cost): fails (valuing ore and credits at 3 VP each does not break it: the
+    station's credit income is valued at that rate too)."""
     def upgradable(g, p):
         if not 1 <= (g.get("round") or 0) <= 3 or g.decisions_due():
             return False
