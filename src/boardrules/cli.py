@@ -182,11 +182,9 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
             progress.update(task, info=f"round {rnd} · {len(g.record.actions)} actions")
         try:
             play_out(g, bots, on_action=shown)
-        except (KeyError, IndexError) as err:
-            if not isinstance(err, GameStuckError):
+        except LookupError as err:      # a stuck game (GameStuckError), a bot that found nothing
+            if isinstance(err, (KeyError, IndexError)) and not isinstance(err, GameStuckError):
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
-            _fail(f"the game is stuck after {len(g.record.actions)} actions: {err}")
-        except LookupError as err:      # (a bot that found no legal action)
             budget = (f" (or every action takes more than the {max_steps} steps of --max-steps?)"
                       if max_steps < MAX_STEPS else "")
             _fail(f"the game is stuck after {len(g.record.actions)} actions: {err}{budget}")
