@@ -1099,7 +1099,8 @@ class Game:
             ctx.steps = self.max_steps  # each action's arguments have the whole budget
             if hoist and self._hoisted_fails(ctx, adef):
                 continue
-            check = rs.guards.precheck(name) if pctx is not None else None
+            check = rs.guards.precheck(name) if pctx is not None and not rs.guards.covered(name) \
+                else None
             try:
                 for args in self._arg_tuples(ctx, adef, lead=hoist):
                     if check is not None and pctx is not None \
@@ -1154,16 +1155,21 @@ class Game:
             self._known.popitem(last=False)
         return known
 
-    def _candidate_legal(self, action: Action, tried: dict[Any, Any]) -> bool:
+    def _candidate_legal(self, action: Action, tried: dict[Any, Any],
+                         prechecked: bool = True) -> bool:
         """:meth:`is_legal` for an action :meth:`candidates` just listed (its arguments are
         within their domains and ``where`` conditions: they are not checked again); the run of
         a legal one is kept in ``tried`` (``ACCEPTED`` when its guard proved it legal without
-        running the inert rest of its body: lang/guards.py)."""
+        running the inert rest of its body: lang/guards.py). ``prechecked``: a turn's
+        candidate passed its action's prechecks when it was listed (``_candidates(player,
+        True)``), else they are tested here."""
         try:
             info = self._turn_info()
             if info is None:  # a decision's answers (or a 'lanes' step): the general way
                 tried[action] = self._run(action, args_checked=True, guarded=True)
-            else:   # (its prechecks passed when it was listed: _turn_candidates)
+            elif not prechecked and self._precheck_refuses(action, info[3]):
+                return False
+            else:
                 tried[action] = self._candidate_run(action, info)
         except RuleViolation:
             return False
@@ -1172,6 +1178,17 @@ class Game:
         except _Unsettled:
             return self._tried_legal(action, tried)
         return True
+
+    def _precheck_refuses(self, action: Action, ctx: Context) -> bool:
+        """Whether its action's prechecks prove a turn's candidate ``action`` illegal (as
+        :meth:`_turn_candidates` tests them while listing), on the scratch context ``ctx``."""
+        rs = self.ruleset
+        name = action.name
+        if name == DONE or "action_begins" in rs.triggers_by_event:
+            return False
+        check = rs.guards.precheck(name)
+        return check is not None and self._precheck_fails(rs.actions[name], action.player,
+                                                          action.args, ctx, check)
 
     def _hoisted_fails(self, ctx: Context, adef: Any) -> bool:
         """Whether the prechecks of action ``adef`` that do not depend on its arguments
@@ -1462,12 +1479,15 @@ class LegalActions:
         known = game._known_for(self._state, create=True)
         assert known is not None  # (created when missing)
         listed = self._cache if self._cache is not None else known.listed.get(self._player)
-        pool = list(dict.fromkeys(game._candidates(self._player, True) if listed is None else listed))
+        # (every candidate in the pool, pruned or not, so a seeded draw stays what it was:
+        # the random bot's games do not change with the pruning; a turn's candidates are
+        # prechecked as they are drawn)
+        pool = list(dict.fromkeys(game.candidates(self._player) if listed is None else listed))
         runs = known.runs
         while pool:
             i = rng.randrange(len(pool))
             action = pool[i]
-            if listed is not None or action in runs or game._candidate_legal(action, runs):
+            if listed is not None or action in runs or game._candidate_legal(action, runs, False):
                 return action
             pool[i] = pool[-1]   # (tried and illegal: out of the draw)
             pool.pop()

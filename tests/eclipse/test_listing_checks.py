@@ -55,3 +55,20 @@ def test_research_is_listed_from_exactly_the_discounted_cost_or_minimum():
     assert _research_options(g, 4) == {"tech_plasma_cannon"}      # the minimum, exactly
     assert _research_options(g, 12) == {"tech_plasma_cannon"}     # above Gluon's minimum, below its cost
     assert _research_options(g, 13) == {"tech_plasma_cannon", "tech_gluon_computer"}
+
+
+def test_build_is_listed_from_exactly_the_cheapest_build_cost():
+    """Build costs [S boards]: a Terran Interceptor and Starbase (Terrans start with its
+    technology) cost 3 materials, the cheapest of the species' builds; with 2 Build is not
+    offered, and the refusal names the rule and changes nothing."""
+    g = new(2)
+    _set(g, r__materials__0=2)
+    assert Action(0, "build", ()) not in g.legal_actions()
+    before = g.state
+    with pytest.raises(IllegalActionError, match="not enough materials for the cheapest build"):
+        g.play("p1 build")
+    assert g.state == before
+    _set(g, r__materials__0=3)
+    assert Action(0, "build", ()) in g.legal_actions()
+    g.play("p1 build")
+    assert {o.split("@")[0] for o in g.state.pending[0].options} == {"interceptor", "starbase"}

@@ -72,6 +72,7 @@ class Guards:
         self._hoisted: dict[str, Precheck | None] = {}
         self._leads: dict[tuple[str, int], Precheck | None] = {}
         self._slots: dict[tuple[str, str], Precheck | None] = {}
+        self._covered: set[str] = set()
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
 
     def count(self, name: str, refused: bool) -> None:
@@ -172,7 +173,15 @@ class Guards:
             kept.pop()
         check = _precheck(tuple(kept)) if kept else None
         self._hoisted[name] = check
+        if check is not None and len(kept) == len(self._precheck_steps(name)):
+            self._covered.add(name)
         return check
+
+    def covered(self, name: str) -> bool:
+        """Whether :meth:`hoisted` is the whole of :meth:`precheck` for action ``name`` (none of
+        its prechecks depends on the arguments): once it passed, the candidates' own prechecks
+        would pass too (call after :meth:`hoisted`)."""
+        return name in self._covered
 
     def where_lead(self, name: str, i: int) -> Precheck | None:
         """The leading conjuncts of the ``where`` of parameter ``i`` of action ``name`` that do
