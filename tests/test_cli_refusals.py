@@ -107,3 +107,25 @@ def test_a_record_with_a_number_too_long_is_refused_cleanly(text, tmp_path):
     assert "Traceback" not in result.output
     with pytest.raises(NotationError, match="not a boardrules record"):
         boardrules.load_game(text)
+
+
+def test_plugins_lists_every_module_when_one_has_broken_rules(monkeypatch):
+    """A module whose rule files do not parse (a third party's, say) is named with its first
+    error's place; the other modules are still listed."""
+    from boardrules import plugins
+    from boardrules.lang.parser import parse_text
+    from boardrules.errors import RulesError
+    listed = plugins.module_options
+
+    def broken(spec):
+        if spec.name == "weather":
+            parse_text("step feast after income: do { for }\n", "weather.rules")
+        return listed(spec)
+    monkeypatch.setattr(plugins, "module_options", broken)
+    with pytest.raises(RulesError):
+        broken(plugins.modules("harvest")["weather"])
+    result = runner.invoke(app, ["plugins"], env=WIDE)
+    assert result.exit_code == 0, result.output
+    assert "harvest weather: Weather: rain brings grain after income (off by default; players any; its rules have " \
+           "errors, the first at weather.rules:1:" in result.output
+    assert "harvest market-day:" in result.output and "options market_coins" in result.output

@@ -71,7 +71,15 @@ def plugins_cmd() -> None:
                      "players " + ("-".join(map(str, mod.players)) if mod.players else "any")]
             facts += [f"requires {', '.join(mod.requires)}"] if mod.requires else []
             facts += [f"conflicts with {', '.join(mod.conflicts)}"] if mod.conflicts else []
-            options = plugins.module_options(mod)
+            try:
+                options = plugins.module_options(mod)
+            except RulesError as err:   # a broken module is named; the others are still listed
+                options = {}
+                facts += [f"its rules have errors, the first at {err.diagnostics[0].span}: "
+                          f"'boardrules play {game} -m {name}' shows them"]
+            except BoardrulesError as err:
+                options = {}
+                facts += [str(err)]
             facts += [f"options {', '.join(options)}"] if options else []
             title = f"{mod.title}: " if mod.title else ""
             console.print(f"  {game} {name}: {title}{mod.description} ({'; '.join(facts)})",
