@@ -75,3 +75,20 @@ def test_check_with_a_game_reports_unreadable_house_rules_and_the_others(tmp_pat
     assert f"{missing}: cannot read it: No such file or directory" in result.output
     assert "nothing to override: no resource named 'coinz'" in result.output
     assert "2 errors" in result.output
+
+
+def test_an_mcts_budget_past_the_limit_is_refused():
+    result = runner.invoke(app, ["play", "harvest", "--players", "3", "--quiet",
+                                 "--bot", "mcts:99999999999999999999"], env=WIDE)
+    assert result.exit_code == 1
+    assert "no bot 'mcts:99999999999999999999': choose random, greedy, mcts or mcts:N (N iterations, " \
+           "1 to 100000)" in result.output
+
+
+def test_play_refuses_an_output_folder_it_cannot_make_before_the_game(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = runner.invoke(app, ["play", "harvest", "--players", "3", "--quiet", "--out", str(blocker / "sub")],
+                           env=WIDE)
+    assert result.exit_code == 1 and f"cannot write the record to {blocker / 'sub'}" in result.output
+    assert "final scores" not in result.output and "Traceback" not in result.output

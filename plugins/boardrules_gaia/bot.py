@@ -30,12 +30,19 @@ Weights are our estimates (no source), tuned by games of greedy bots
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
+
+from boardrules.lang import semantics as S
+from boardrules.runtime import MISSING
 
 ROUNDS = 6
 # resource: (worth at the end: 1 VP per 3 after conversion, worth early in the game)
-RESOURCE = {"credits": (0.33, 0.3), "ore": (0.33, 0.7), "knowledge": (0.33, 0.55),
-            "qic": (0.33, 1.6), "bowl1": (0.0, 0.15), "bowl2": (0.0, 0.32),
-            "bowl3": (0.11, 0.5), "gaia_power": (0.0, 0.1)}
+RESOURCE = {"credits": (0.33, 0.4), "ore": (0.33, 1.0), "knowledge": (0.33, 0.6),
+            "qic": (0.33, 1.6), "bowl1": (0.0, 0.05), "bowl2": (0.0, 0.2),
+            "bowl3": (0.11, 0.35), "gaia_power": (0.0, 0.1)}
+# what a player can put to use in a round or two: units beyond are worth only their end-game
+# exchange (bots hoarded 30 credits, the cap, for want of ore)
+HOARD: dict[str, int] = {}
 POWER_CHARGE = 0.15     # a unit of power charged (a token one bowl up)
 POWER_TOKEN = 0.15      # a new token in bowl I
 # building: worth at once beyond its income (planet, power value, the path to bigger buildings)
@@ -49,6 +56,8 @@ RESEARCH_VP = (0, 0, 0, 4, 8, 12)
 FEDERATION = 4.0        # a federation formed, beyond its token
 GREEN_TOKEN = 1.5       # a federation token still green (level 5, some tile actions)
 FED_POWER = 0.35        # per unit of power value in structures not federated (up to 7)
+GAIAFORMER = 0.0        # a Gaiaformer on the faction board, per round left (a Gaia project to come)
+GF_SITE = 0.0           # a Gaiaformer on a transdim planet: a mine site needing no terraforming
 FINAL = 1.5             # per unit a final scoring tile counts, early in the game
 NEXT_ROUND = 0.85       # what VP or income of the next round are worth now
 # tiles (``rules/tiles.rules``): income per round; VP per round from the events they score
@@ -188,19 +197,73 @@ def _final_tiles(game, player: int, progress: float, final_vp: list[int]) -> flo
     return value
 
 
+def _where(ruleset, name: str) -> tuple[tuple, bool, bool] | None:
+    """Where ``name``'s values are kept in a state: (key prefix, keyed by player, keyed by an
+    index) for resources, tracks, supplies and variables; None for anything else (those are
+    read by ``Game.get``)."""
+    cls, payload = S.classify(ruleset, name)
+    prefix = {S.RESOURCE: "r", S.TRACK: "t", S.COMPONENT: "c"}.get(cls)
+    if prefix is not None:
+        return (prefix, name), True, False
+    per = tuple(payload.per) if cls == S.VAR else None
+    if per is not None and len(per) <= 2 and "player" not in per[1:]:
+        indexed = per[-1:] not in ((), ("player",))
+        if len(per) < 2 or per[0] == "player":
+            return ("v", name), per[:1] == ("player",), indexed
+    return None
+
+
+@lru_cache(maxsize=8)
+def _places(ruleset) -> dict:
+    """``_where`` per name, filled as names are asked (one dict per ruleset)."""
+    return {}
+
+
+class _Reader:
+    """``game`` read as :meth:`Game.get` reads it, straight from its state's values (the
+    evaluation reads about a hundred values per position; ``Game.get`` builds a rules context
+    for each). The same answers (``tests/bots/test_bots.py``)."""
+
+    __slots__ = ("game", "ruleset", "players", "state", "over", "_values", "_places")
+
+    def __init__(self, game) -> None:
+        self.game, self.ruleset, self.players = game, game.ruleset, game.players
+        self.state, self.over = game.state, game.over
+        self._values = game.state.values
+        self._places = _places(game.ruleset)
+
+    def get(self, name: str, player: int | None = None, index: Any = None) -> Any:
+        try:
+            where = self._places[name]
+        except KeyError:
+            where = self._places[name] = _where(self.ruleset, name)
+        if where is None:
+            return self.game.get(name, player, index)
+        key, per_player, indexed = where
+        if per_player:
+            key += (player,)
+        if indexed:
+            key += (index,)
+        value = self._values.get(key, MISSING)
+        return self.ruleset.default_of(key) if value is MISSING else value
+
+
 def evaluate(game, player: int) -> float:
     """Victory points of ``player`` plus the estimated worth of the position (see the module);
     at the end of the game, the score."""
     vp = game.get("vp", player)
     if game.over:
         return float(vp)
+    game = _Reader(game)
     tables = _tables(game.ruleset)
     rnd = game.get("round") or 0
     left = ROUNDS - rnd if rnd else ROUNDS      # rounds whose income is still to come
     w = _weights(left)
     value = float(vp)
-    for name in RESOURCE:
-        value += w[name] * game.get(name, player)
+    for name, (end, _) in RESOURCE.items():
+        n = game.get(name, player)
+        spare = max(0, n - HOARD.get(name, n))      # beyond what the next builds use
+        value += w[name] * (n - spare) + end * spare
     # income per round, for the rounds left (valued at the weights of mid-way through them)
     later = later_weights(left)
     income = _income(game, player, tables)
@@ -234,6 +297,9 @@ def evaluate(game, player: int) -> float:
         loose = sum(game.get("pval", index=h) for h in game.get("my_hexes", player) if h not in fed)
         value += FED_POWER * min(loose, 7) * min(1.0, left / 2)
     value += _final_tiles(game, player, rnd / ROUNDS, tables["final_vp"])
+    if left:
+        value += GAIAFORMER * left * game.get("gaiaformers", player)
+        value += GF_SITE * len(game.get("gf_hexes", player))
     return value
 
 

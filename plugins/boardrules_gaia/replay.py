@@ -67,7 +67,8 @@ game of the rules in ``rules/*.rules``:
 
   The 14 standard factions' contribution: ``boardrules_gaia_factions/replay.py``.
 * **Checks.** Every action is played with ``check=True`` (the engine's legality check); with
-  ``strict=True`` the main action of each line is also asserted to be in
+  ``strict=True`` the main action of each line, and every move a module's command plays (the
+  auction's ``faction`` and ``bid`` lines, answers to decisions), is also asserted to be in
   ``game.legal_actions()``. At the end :func:`compare_final` lists every field of the record's
   ``final`` that differs.
 * **Lenient mode** (gaia-project.md §13). The rules refuse actions without effect (§12.9); old
@@ -407,9 +408,13 @@ class Replayer:
             raise ReplayError(str(err)) from None
         self.actions += 1
 
-    def act(self, action: Action, main: bool = False) -> None:
+    def act(self, action: Action, main: bool = False, move: bool = False) -> None:
+        """Play ``action`` of a line once what comes before it is settled; ``main``: a main
+        action; ``move``: a player's move of the site's notation that the rules take as the
+        answer to a decision (a module's command, e.g. the auction's ``faction``/``bid``):
+        in a strict replay both are checked against the legal actions."""
         self.settle(action)
-        self._play(action, main)
+        self._play(action, main or move)
         if main or action.name == "tile":
             self.follow = True
 
@@ -455,10 +460,10 @@ class Replayer:
         if c.keyword in self.notation.commands:  # a module's translation (before the base's)
             how = self.notation.commands[c.keyword]
             if isinstance(how, str):
-                self.act(A(how, self._argument(c)), self._is_main(how))
+                self.act(A(how, self._argument(c)), self._is_main(how), move=True)
             else:
                 for name, args in how(c):
-                    self.act(A(name, *args), self._is_main(name))
+                    self.act(A(name, *args), self._is_main(name), move=True)
         elif isinstance(c, N.ChooseFaction):
             self.act(A("pick_faction", self._argument(c)), True)
         elif isinstance(c, N.ChooseBooster):
@@ -811,7 +816,8 @@ def replay_record(record: Record | str | Path, *, strict: bool = False, check: b
     options ask for a variant we do not play (:func:`.site_options.check_site_options`).
 
     ``check``: the engine's legality check on every action (``game.play(check=True)``);
-    ``strict``: also assert that the main action of each line is in ``game.legal_actions()``.
+    ``strict``: also assert that the main action of each line (and a module's move, e.g. an
+    auction line) is in ``game.legal_actions()``.
     ``lenient``: the option ``lenient_no_effect`` (actions without effect allowed, §12.9/§13).
     ``None`` (the default) replays under the rules and, only when that replay stops at an
     action without effect, replays again in lenient mode; ``Outcome.lenient`` (and

@@ -8,8 +8,8 @@ Rules are written in a checked rules language (docs/language.md); games and
 modules are pluggy plugins (``boardrules.hookimpl``).
 """
 
-from .errors import (BoardrulesError, ExecutionBudgetError, IllegalActionError, NotationError,
-                     OptionError, PluginError, ReplayMismatch, RulesError)
+from .errors import (BoardrulesError, ExecutionBudgetError, GameStuckError, IllegalActionError,
+                     NotationError, OptionError, PluginError, ReplayMismatch, RulesError)
 from .game import Action, Game, LegalActions, load_game, new_game
 from .plugins import GameSpec, ModuleSpec, hookimpl
 from .primitives import Primitive, primitive
@@ -21,7 +21,7 @@ from .state import State
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "BoardrulesError", "CHANCE", "ExecutionBudgetError", "Game", "GameSpec",
+    "Action", "BoardrulesError", "CHANCE", "ExecutionBudgetError", "Game", "GameSpec", "GameStuckError",
     "IllegalActionError", "LegalActions", "ModuleSpec", "NotationError", "OptionError",
     "PluginError", "Primitive", "Record",
     "ReplayMismatch", "Ruleset", "RulesError", "State", "build_ruleset", "hookimpl",

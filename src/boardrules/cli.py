@@ -20,7 +20,7 @@ from rich.table import Table
 
 from . import plugins
 from .bots import DEFAULT_BOT, play_out, seat_bots
-from .errors import BoardrulesError, IllegalActionError, NotationError, RulesError
+from .errors import BoardrulesError, GameStuckError, IllegalActionError, NotationError, RulesError
 from .game import Action, Game, new_game
 from .replay import replay_file
 from .ruleset import build_ruleset
@@ -169,6 +169,10 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         bots = seat_bots(bot, players, seed)
     except ValueError as err:
         _fail(str(err))
+    try:
+        out.mkdir(parents=True, exist_ok=True)   # a folder it cannot write: said before the game
+    except OSError as err:
+        _fail(f"cannot write the record to {out}: {err.strerror or err}")
     start = time.perf_counter()
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
                   TimeElapsedColumn(), console=console, disable=quiet, transient=True) as progress:
@@ -178,13 +182,18 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
             progress.update(task, info=f"round {rnd} · {len(g.record.actions)} actions")
         try:
             play_out(g, bots, on_action=shown)
-        except LookupError:
-            budget = (f", or every action takes more than the {max_steps} steps of --max-steps"
+        except (KeyError, IndexError) as err:
+            if not isinstance(err, GameStuckError):
+                raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
+            _fail(f"the game is stuck after {len(g.record.actions)} actions: {err}")
+        except LookupError as err:      # (a bot that found no legal action)
+            budget = (f" (or every action takes more than the {max_steps} steps of --max-steps?)"
                       if max_steps < MAX_STEPS else "")
-            _fail(f"the game is stuck after {len(g.record.actions)} actions: nobody can act "
-                  f"(a rule that can never be met{budget}?)")
+            _fail(f"the game is stuck after {len(g.record.actions)} actions: {err}{budget}")
         except BoardrulesError as err:  # e.g. a flow step over the execution budget
             _fail(f"after {len(g.record.actions)} actions: {err}")
+        except RuntimeError as err:     # play_out's bound on a game's length
+            _fail(f"{err} (a flow that never ends?)")
     elapsed = time.perf_counter() - start
     _print_scores(g)
     stem = f"{Path(game).stem if texts else game}-{players}p-seed{seed}"

@@ -11,6 +11,8 @@
 * :class:`ReplayMismatch` — a replayed record ends in a state other than the one it claims.
 * :class:`OptionError` (a ``ValueError``) — an unknown option or a value of the wrong kind.
 * :class:`PluginError` — a plugin, game or module that cannot be found or loaded.
+* :class:`GameStuckError` (an ``IndexError``) — nobody can act and the game is not over;
+  names the flow step and the turn or decision that has no legal action.
 """
 
 from __future__ import annotations
@@ -70,3 +72,10 @@ class OptionError(BoardrulesError, ValueError):
 
 class PluginError(BoardrulesError):
     """An unknown game or module, or a plugin that failed to load."""
+
+
+class GameStuckError(BoardrulesError, IndexError):
+    """Nobody can act and the game is not over: every player to act has no legal action (a
+    rule that can never be met). The message names the flow step (stage, round, step) and
+    the turn or decision waiting. Raised by listing or sampling the legal actions of everyone
+    to act; an ``IndexError`` (so a ``LookupError``), as an empty sample always was."""

@@ -24,7 +24,7 @@ from typing import Any, Iterator, TypedDict, overload
 import attrs
 
 from . import plugins
-from .errors import BoardrulesError, ExecutionBudgetError, IllegalActionError, NotationError
+from .errors import BoardrulesError, ExecutionBudgetError, GameStuckError, IllegalActionError, NotationError
 from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT
@@ -288,6 +288,35 @@ class Game:
         """A lazy view of the legal actions (of ``player``, else of everyone to act)."""
         self._check_player(player)
         return LegalActions(self, player)
+
+    def _stuck(self) -> GameStuckError:
+        """The error for a state where nobody can act and the game is not over: where the
+        flow is (stage, round, step) and the decision or turn that has no legal action."""
+        v, rs = self.state.values, self.ruleset
+        stage = rs.stages[v[("f", "stage")]]
+        step = stage.steps[v[("f", "step")]]
+        where = stage.kind + (f" (round {v.get(('f', 'round'))})" if stage.kind == "rounds" else "")
+        where += f", step '{step.name}'"
+        pending = self.state.pending
+        turn = v.get(("f", "turn"))
+        if pending:
+            d = pending[0]
+            what = f"{_who(d.player)}'s decision '{d.label}' ({d.prompt}) has no legal option"
+        elif turn is not None and turn[2] is not None:
+            what = (f"it is {_who(turn[2])}'s turn and none of its actions "
+                    f"({', '.join(step.main + step.free)}) is legal")
+        elif turn is not None:
+            what = f"none of its players to act has a legal action ({', '.join(step.main + step.free)})"
+        else:
+            what = "no player is to act"
+        first = next(iter(self.candidates(None)), None)
+        why = "a rule that can never be met?"
+        if first is not None:
+            try:
+                self._try(first)
+            except IllegalActionError as err:
+                why = f"e.g. {str(err).strip()}"
+        return GameStuckError(f"nobody can act and the game is not over: {where}: {what} ({why})")
 
     def _check_player(self, player: object) -> None:
         if player is not None and player != CHANCE and not (
@@ -1382,7 +1411,10 @@ class _Known:
 
 class LegalActions:
     """Lazy view of the legal actions: ``in`` tests one action, iteration and ``len``
-    try each candidate once (the result is cached), :meth:`sample` draws one uniformly."""
+    try each candidate once (the result is cached), :meth:`sample` draws one uniformly.
+    The view of everyone to act (no ``player``) raises
+    :class:`~boardrules.errors.GameStuckError` instead of being empty while the game is not
+    over: nobody can act (the error names the flow step and the turn or decision)."""
 
     def __init__(self, game: Game, player: int | None):
         self._game = game
@@ -1412,6 +1444,8 @@ class LegalActions:
         self._fresh()
         if self._cache is not None:
             yield from self._cache
+            if not self._cache and self._player is None and not self._game.over:
+                raise self._game._stuck()
             return
         game = self._game
         known = game._known_for(self._state, create=True)
@@ -1420,6 +1454,8 @@ class LegalActions:
         if listed is not None:  # listed before on this very state (search came back to it)
             self._cache = listed
             yield from listed
+            if not listed and self._player is None and not game.over:
+                raise game._stuck()
             return
         found: list[Action] = []
         runs = known.runs
@@ -1428,13 +1464,16 @@ class LegalActions:
                 found.append(a)
                 yield a
         self._cache = known.listed[self._player] = found
+        if not found and self._player is None and not game.over:
+            raise game._stuck()
 
     def sample(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly at random with ``rng`` (every distinct legal action
         equally likely), usually without listing them all: candidates are drawn without
         replacement and tried until one is legal (the first legal action of a uniformly random
         order of the candidates is uniform over the legal ones). Raises ``IndexError`` when
-        there is no legal action. The same answer for the same state and ``rng`` state."""
+        there is no legal action (:class:`~boardrules.errors.GameStuckError` when nobody can
+        act and the game is not over). The same answer for the same state and ``rng`` state."""
         self._fresh()
         game = self._game
         known = game._known_for(self._state, create=True)
@@ -1452,6 +1491,8 @@ class LegalActions:
                 return action
             pool[i] = pool[-1]   # (tried and illegal: out of the draw)
             pool.pop()
+        if self._player is None and not game.over:
+            raise game._stuck()
         raise IndexError("no legal action to sample")
 
     def _all(self) -> list[Action]:
@@ -1481,7 +1522,10 @@ class LegalActions:
         return self._all()[index]
 
     def __repr__(self) -> str:
-        listed = self._all()
+        try:
+            listed = self._all()
+        except GameStuckError:
+            return "<LegalActions 0: nobody can act>"
         n = len(listed)
         shown = ", ".join(self._game.format(a) for a in listed[:5])
         more = f", … {n - 5} more" if n > 5 else ""

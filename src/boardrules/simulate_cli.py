@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .bots import DEFAULT_BOT, seat_bots
-from .errors import BoardrulesError, RulesError
+from .errors import BoardrulesError, GameStuckError, RulesError
 from .ruleset import build_ruleset
 from .plugins import player_counts
 from .simulate import Row, SimulationSpec, results_kind, seat_rows, simulate, summarise, write_results
@@ -82,8 +82,12 @@ def simulate_command(
         try:
             rows = simulate(spec, workers=workers, backend=backend, on_result=advance,
                             start_method=start_method)
-        except (ImportError, ValueError) as err:
+        except (KeyError, IndexError) as err:
+            if not isinstance(err, GameStuckError):
+                raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
             _fail(str(err))
+        except (ImportError, ValueError, LookupError, RuntimeError, BoardrulesError) as err:
+            _fail(str(err))   # (a game that is stuck, never ends or breaks the budget, too)
     elapsed = time.perf_counter() - start
     _print_summary(rs.title, rows)
     try:

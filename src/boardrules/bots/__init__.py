@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Iterable
 
 from ..game import Action, Game
-from .common import Bot, actor, evaluation_for, sample_chance
+from .common import Bot, actor, evaluation_for, no_action, sample_chance
 from .greedy import GreedyBot
 from .mcts import MCTSBot
 
@@ -36,19 +36,26 @@ class RandomBot:
         try:
             return game.legal_actions(player).sample(self.rng)
         except IndexError:
-            raise LookupError(f"no legal action in {game!r}") from None
+            raise no_action(game) from None
 
 
 BOTS: dict[str, Callable[[int | float | str], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 DEFAULT_BOT = "greedy"
 
 
+MAX_ITERATIONS = 100_000
+"""The most ``mcts:N`` iterations per decision a bot name may ask (more would take hours a
+decision: a typo, not a plan)."""
+
+
 def make_bot(name: str, seed: int | float | str = 0) -> Bot:
     """A bot by name: ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N iterations per
-    decision). Raises ``ValueError`` naming the bots there are."""
+    decision, 1 to :data:`MAX_ITERATIONS`). Raises ``ValueError`` naming the bots there are."""
     kind, _, budget = name.partition(":")
-    if kind not in BOTS or (budget and (kind != "mcts" or not budget.isdigit() or int(budget) < 1)):
-        raise ValueError(f"no bot {name!r}: choose random, greedy, mcts or mcts:N (N iterations)")
+    if kind not in BOTS or (budget and (kind != "mcts" or not budget.isdigit()
+                                        or not 1 <= int(budget) <= MAX_ITERATIONS)):
+        raise ValueError(f"no bot {name!r}: choose random, greedy, mcts or mcts:N "
+                         f"(N iterations, 1 to {MAX_ITERATIONS})")
     if budget:
         return MCTSBot(seed, iterations=int(budget))
     return BOTS[kind](seed)
@@ -94,7 +101,7 @@ def play_out(game: Game, bot: Bot | list[Bot] | tuple[Bot, ...] | None = None, *
         if isinstance(bot, (list, tuple)):
             p = actor(game)
             if p is None:
-                raise LookupError(f"no legal action in {game!r}")
+                raise no_action(game)
             action = bot[p].choose(game, p)
         else:
             action = bot.choose(game)

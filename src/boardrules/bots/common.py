@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from .. import plugins
+from ..errors import GameStuckError
 from ..game import Action, Game
 from ..runtime import CHANCE, Dice
 
@@ -81,8 +82,19 @@ def decision(game: Game, player: int | None = None) -> tuple[int, list[Action]]:
     who = actor(game) if player is None else player
     actions = list(game.legal_actions(who)) if who is not None else []
     if who is None or not actions:
-        raise LookupError(f"no legal action in {game!r}")
+        raise no_action(game)
     return who, actions
+
+
+def no_action(game: Game) -> LookupError:
+    """The error for a bot that found no legal action: the game's
+    :class:`~boardrules.errors.GameStuckError` (naming the flow step) when nobody can act,
+    else a ``LookupError``."""
+    try:
+        any(True for _ in game.legal_actions())
+    except GameStuckError as err:
+        return err
+    return LookupError(f"no legal action in {game!r}")
 
 
 def score_evaluation(game: Game, player: int) -> float:

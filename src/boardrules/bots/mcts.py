@@ -61,11 +61,13 @@ class MCTSBot:
     and lost to random bots in Eclipse) and to the end of the game (at most ``FULL_PLAYOUT``
     actions) in a game rated by its score alone, whose score mid-game says little about who
     wins; ``scale``: victory points that make a lead worth about 0.73 reward;
-    ``c``: UCB1 exploration; ``prior``: first every root action is played, its player's
+    ``c``: UCB1 exploration (on mean rewards normalised at each node where leaves are rated by
+    the evaluation); ``prior``: first every root action is played, its player's
     decisions it leaves answered greedily (:meth:`_settle`) and the position rated (the greedy
     bot's one-ply rating, as rewards): where leaves are rated at once (no playout) that rating
     is the action's first visit, and in every game its reward is a progressive bias
-    ``bias * prior / (visits + 1)`` in the root's selection, so a small budget goes to the
+    ``bias * prior / (visits + 1)`` in the root's selection (the prior normalised over the
+    root's actions, as the mean rewards are at every node: :meth:`_select`), so a small budget goes to the
     promising actions. ``reuse``: the subtree of the actions played since this bot's last
     decision in the same game is kept (decisions that follow one another, such as an
     exploration's placement, start from what was searched). ``seed`` makes every decision
@@ -91,6 +93,8 @@ class MCTSBot:
         self.playouts = 0   # iterations run so far (for playouts per second)
         self._greedy = GreedyBot(self.rng.random())
         self._kept: tuple[Game, int, _Node] | None = None   # game, record length, root after it
+        self._legal: dict[tuple[object, int], list[Action]] = {}   # (state, player): legal actions
+        self._normalise = True   # this decision's leaves are rated by the evaluation
 
     def choose(self, game: Game, player: int | None = None) -> Action:
         """The most visited legal action of ``player`` (default: the first to act) after the
@@ -100,9 +104,11 @@ class MCTSBot:
             return actions[0]
         evaluate = self.evaluate or evaluation_for(game)
         depth = self.playout if self.playout is not None else playout_for(evaluate)
+        self._normalise = depth < FULL_PLAYOUT
         root = self._reused(game) or _Node()
         end = None if self.seconds is None else time.perf_counter() + self.seconds
         n = 0
+        self._legal.clear()
         with searching(game):
             rated = self._rate_root(game, root, actions, player, evaluate, depth, end) if self.prior else 0
             while (self.iterations is None or n < self.iterations) and (
@@ -110,6 +116,7 @@ class MCTSBot:
                 self._iterate(game, root, actions, player, evaluate, depth)
                 n += 1
         self.playouts += rated + n
+        self._legal.clear()
         best = max(actions, key=lambda a: (root.children[a].visits, root.children[a].value)
                    if a in root.children else (-1, 0.0))
         self._kept = (game, len(game.record.actions) + 1, root.children[best]) if (
@@ -176,10 +183,7 @@ class MCTSBot:
                 child = node.children.get(a) or node.children.setdefault(a, _Node())
                 child.avail += 1
             else:
-                for a in legal:
-                    node.children[a].avail += 1
-                bias = self.bias if node is root and self.prior else 0.0
-                a = max(legal, key=lambda a: self._ucb(node.children[a], bias))
+                a = self._select(node, legal, node is root and self.prior)
                 child = node.children[a]
             try_action(game, a, rng)
             played += 1
@@ -191,7 +195,7 @@ class MCTSBot:
             if who is None:
                 break
             mover = who
-            legal = list(game.legal_actions(mover))
+            legal = self._legal_actions(game, mover)
             if not legal:
                 break
         played += self._settle(game, mover, evaluate)
@@ -222,16 +226,44 @@ class MCTSBot:
             due = game.decisions_due()
             if not due or due[0].player != mover:
                 break
-            nexts = list(game.legal_actions(mover))
+            nexts = self._legal_actions(game, mover)
             if not nexts:
                 break
             try_action(game, self._greedy._best(game, nexts, mover, evaluate, 0)[0], self.rng)
             n += 1
         return n
 
-    def _ucb(self, child: _Node, bias: float = 0.0) -> float:
-        return (child.value / child.visits + self.c * math.sqrt(math.log(max(1, child.avail)) / child.visits)
-                + bias * _prior(child) / (child.visits + 1))
+    def _legal_actions(self, game: Game, player: int) -> list[Action]:
+        """``player``'s legal actions, remembered per state during a decision (an open-loop
+        tree's iterations pass through the same positions again and again)."""
+        key = (game.state, player)
+        legal = self._legal.get(key)
+        if legal is None:
+            legal = self._legal[key] = list(game.legal_actions(player))
+        return legal
+
+    def _select(self, node: _Node, legal: list[Action], biased: bool) -> Action:
+        """UCB1 over ``legal`` (all tried; their availability counted), on mean rewards
+        normalised to [0, 1] over these children (min-max, as MuZero does) where leaves are
+        rated by the evaluation: its rewards differ by hundredths, so a fixed ``c`` would
+        explore at random (playouts to the end, rated 0 or 1, keep the plain means: normalised,
+        a first lucky playout took the search); plus at the root the progressive bias of the
+        normalised prior."""
+        kids = [node.children[a] for a in legal]
+        for k in kids:
+            k.avail += 1
+        means = [k.value / k.visits for k in kids]
+        lo, span = (min(means), (max(means) - min(means)) or 1.0) if self._normalise else (0.0, 1.0)
+        priors = [_prior(k) for k in kids] if biased else []
+        plo, pspan = (min(priors), (max(priors) - min(priors)) or 1.0) if biased else (0.0, 1.0)
+        best, top = 0, -math.inf
+        for i, k in enumerate(kids):
+            score = (means[i] - lo) / span + self.c * math.sqrt(math.log(k.avail) / k.visits)
+            if biased:
+                score += self.bias * (priors[i] - plo) / pspan / (k.visits + 1)
+            if score > top:
+                best, top = i, score
+        return legal[best]
 
 
 def _prior(node: _Node | None) -> float:

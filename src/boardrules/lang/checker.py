@@ -419,14 +419,17 @@ class Checker:
                 title = self.const(props["title"].values[0]) or game.name
             if "players" in props:
                 node = props["players"].values[0]
+                before = len(self.errors)
                 rng = self.const(node)
-                if type(rng) is int and rng >= 1:
+                if len(self.errors) > before:
+                    pass                          # (the value's own error says it all)
+                elif type(rng) is int and rng >= 1:
                     players = (rng, rng)          # 'players 3': exactly three
                 elif isinstance(rng, tuple) and rng and all(type(n) is int and n >= 1 for n in rng):
                     players = (min(rng), max(rng))
                 else:
                     self.err(node, f"'players' must be a player count or a range of counts, each at least 1, "
-                                   f"not {repr(rng) if not isinstance(rng, tuple) else _describe(rng) if rng else 'an empty range'}",
+                                   f"not {'none' if rng is None else repr(rng) if not isinstance(rng, tuple) else _describe(rng) if rng else 'an empty range'}",
                              "e.g. 'players 2..4', or 'players 3' for exactly three")
         return Program(
             title=title, players=players, tiebreak=tiebreak, options=self.options,

@@ -28,9 +28,10 @@ class Diagnostic:
     def format(self) -> str:
         """``file:line:column: message``, the source line, a caret under the span, the hint."""
         lines = [f"{self.span}: {self.message}"]
-        text_lines = self.source.splitlines()
+        # lines end at '\n' only, as the parser counts them (not at a form feed or U+2028)
+        text_lines = self.source.split("\n")
         if 0 < self.span.line <= len(text_lines):
-            line = text_lines[self.span.line - 1]
+            line = text_lines[self.span.line - 1].removesuffix("\r")
             start = max(self.span.column - 1, 0)
             if len(line) > 200:  # show a window around the caret, not a huge line
                 left = max(start - 60, 0)
@@ -41,7 +42,8 @@ class Diagnostic:
                 width = self.span.end_column - self.span.column
             else:
                 width = max(len(line.rstrip()) - start, 1)
-            lines.append("    " + " " * start + "^" * max(width, 1))
+            pad = "".join("\t" if c == "\t" else " " for c in line[:start])  # under a tab, a tab
+            lines.append("    " + pad + " " * (start - len(pad)) + "^" * max(width, 1))
         if self.hint:
             lines.append(f"hint: {self.hint}")
         return "\n".join(lines)

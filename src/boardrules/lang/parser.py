@@ -86,7 +86,8 @@ def _syntax_diagnostic(path: str, text: str, err: lark.exceptions.UnexpectedInpu
     line, column = err.line, err.column
     if line is None or line < 1:  # unexpected end of input
         line = text.count("\n") or 1
-        column = len(text.splitlines()[-1]) + 1 if text.strip() else 1
+        rows = text.removesuffix("\n").split("\n")   # (lines as the parser counts them)
+        column = len(rows[-1]) + 1 if text.strip() else 1
     width = 1
     if isinstance(err, lark.exceptions.UnexpectedToken):
         token = err.token
@@ -170,7 +171,7 @@ def _unclosed_brace(text: str, line: int, column: int) -> tuple[int, int] | None
     if balance <= 0:
         return None
     stack: list[tuple[int, int, int]] = []  # (line, column, indentation of its line)
-    for ln, row in enumerate(text.splitlines(), 1):
+    for ln, row in enumerate(text.split("\n"), 1):   # (lines as the parser counts them)
         if (ln, 1) > (line, column):
             break
         body = row.strip()

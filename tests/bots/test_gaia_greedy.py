@@ -1,0 +1,153 @@
+"""The Gaia Project evaluation and the greedy bot's look past conversions (issue 12: the greedy
+bot plays like people). Positions come from greedy games; each test fails on a broken rule
+of the evaluation or the bot (checked by breaking them: see each test)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import boardrules
+from boardrules.bots import GreedyBot, seat_bots
+from boardrules.bots.common import actor, searching, try_action
+
+MAIN = {"build_mine", "gaia_project", "upgrade", "research", "board", "power_mine", "booster_mine",
+        "booster_gaia_project", "tech_action", "academy_qic", "form_federation"}
+
+
+def _greedy_until(seed: int, found, players: int = 4, limit: int = 2_000):
+    """Play a greedy ``players``-player game from ``seed`` until ``found(game, player)`` holds
+    for the player to act; return ``(game, player)``."""
+    g = boardrules.new_game("gaia-project", players=players, seed=seed)
+    bots = seat_bots(["greedy"], players, seed)
+    for _ in range(limit):
+        if g.over:
+            break
+        p = actor(g)
+        if found(g, p):
+            return g, p
+        g.play(bots[p].choose(g, p), check=False)
+    raise AssertionError("no such position")
+
+
+def test_the_reader_reads_as_game_get():
+    """The evaluation reads the state's values straight (``_Reader``): the same values as
+    ``Game.get`` and so the same evaluation, at every state of a random game."""
+    import boardrules_gaia.bot as bot
+    from boardrules.bots import RandomBot
+    g = boardrules.new_game("gaia-project", players=3, seed=11)
+    rnd = RandomBot(11)
+    names = [("vp", None), ("ore", None), ("bowl3", None), ("economy", None), ("myfaction", None),
+             ("fed_groups", None), ("ptypes", None)]
+    reader = bot._Reader
+    for step in range(400):
+        if g.over:
+            break
+        if step % 7 == 0:
+            fast = bot._Reader(g)
+            for p in range(3):
+                for name, _ in names:
+                    assert fast.get(name, p) == g.get(name, p), name
+                for b in ("mine", "ts", "pi"):
+                    assert fast.get("built", p, b) == g.get("built", p, b)
+                for h in g.get("my_hexes", p):
+                    assert fast.get("pval", index=h) == g.get("pval", index=h)
+                    assert fast.get("planet", index=h) == g.get("planet", index=h)
+                assert fast.get("round") == g.get("round")
+                quick = bot.evaluate(g, p)
+                bot._Reader = lambda game: game          # type: ignore[assignment]
+                try:
+                    assert bot.evaluate(g, p) == quick
+                finally:
+                    bot._Reader = reader                 # type: ignore[assignment]
+        g.play(rnd.choose(g), check=False)
+
+
+def _with(g, player: int, rnd: int | None = None, **more: int):
+    """A copy of ``g`` in round ``rnd`` with ``player``'s resources raised by ``more``."""
+    c = g.copy()
+    if rnd is not None:
+        c.state.values[("f", "round")] = rnd
+    for name, n in more.items():
+        c.state.values[("r", name, player)] = c.get(name, player) + n
+    return c
+
+
+def test_resources_are_worth_less_as_the_game_ends():
+    """3 ore, 3 credits and 4 knowledge more are worth more early than late (what they buy
+    then), and in the last round only their end-game exchange (§12.6: 1 VP per 3 of each,
+    so 3 VP for 10 of them in all; within half a VP). Broken by valuing resources the same
+    whatever the round (``RESOURCE``'s early worth = its end worth): fails."""
+    from boardrules_gaia.bot import evaluate
+    g, p = _greedy_until(3, lambda g, p: g.get("round") == 2)
+    gains = []
+    for r in range(1, 7):
+        base = evaluate(_with(g, p, r), p)
+        gains.append(evaluate(_with(g, p, r, ore=3, credits=3, knowledge=4), p) - base)
+    assert all(a > b for a, b in zip(gains, gains[1:])), gains
+    assert gains[0] > 5
+    assert gains[-1] == pytest.approx(10 / 3, abs=0.5)
+
+
+def test_an_upgrade_beats_a_pass():
+    """With a trading station affordable early in the game, the greedy bot rates upgrading a
+    mine above every pass (a pass keeps the resources; the station is worth more than they
+    are). Broken by valuing ore and credits at 3 VP each: fails."""
+    def upgradable(g, p):
+        if not 1 <= (g.get("round") or 0) <= 3 or g.decisions_due():
+            return False
+        names = {a.name for a in g.legal_actions(p)}
+        return "pass_round" in names and any(a.name == "upgrade" and a.args[1] == "ts"
+                                             for a in g.legal_actions(p))
+    g, p = _greedy_until(5, upgradable)
+    bot = GreedyBot(1)
+    from boardrules.bots.common import evaluation_for
+    evaluate = evaluation_for(g)
+    with searching(g):
+        rate = {a: bot._rate(g, a, p, evaluate, 4) for a in g.legal_actions(p)}
+    upgrades = [v for a, v in rate.items() if a.name == "upgrade" and a.args[1] == "ts"]
+    passes = [v for a, v in rate.items() if a.name == "pass_round"]
+    assert max(upgrades) > max(passes), (upgrades, passes)
+
+
+def test_greedy_converts_to_act_rather_than_pass():
+    """Where one ply would pass, the greedy bot looks past a free conversion: it converts and
+    then takes a main action in the same turn (a mine, an upgrade...), never a pass. Without
+    the look (``prepare=0``) the same bot passes there: fails."""
+    seen = 0
+    for seed in range(6):
+        g = boardrules.new_game("gaia-project", players=4, seed=seed)
+        bots = seat_bots(["greedy"], 4, seed)
+        while not g.over and seen < 2:
+            p = actor(g)
+            action = bots[p].choose(g, p)
+            if action.name == "convert" and 1 <= (g.get("round") or 0) <= 5:
+                myopic = GreedyBot(2, prepare=0).choose(g, p)
+                if myopic.name in ("pass_round", "pass_last"):
+                    c = g.copy()
+                    c.play(action, check=False)
+                    follow = bots[p].choose(c, p)
+                    while follow.name == "convert":
+                        c.play(follow, check=False)
+                        follow = bots[p].choose(c, p)
+                    assert follow.name in MAIN, (action, follow)
+                    seen += 1
+            g.play(action, check=False)
+        if seen >= 2:
+            break
+    assert seen >= 2, "positions where the look past a conversion changes the choice"
+
+
+def test_looking_past_conversions_keeps_the_game_unchanged():
+    """Rating leaves the game as it was (the bots' contract), the look past conversions too."""
+    def stuck(g, p):
+        return 2 <= (g.get("round") or 0) and any(a.name == "pass_round" for a in g.legal_actions(p))
+    g, p = _greedy_until(2, stuck, players=3)
+    before = (g.state, list(g.record.actions), len(g.log))
+    GreedyBot(4).choose(g, p)
+    assert (g.state, list(g.record.actions), len(g.log)) == before
+    with searching(g):
+        try_action(g, next(iter(g.legal_actions(p))), random.Random(0))
+        g.undo()
+    assert g.state == before[0]

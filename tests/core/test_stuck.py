@@ -1,0 +1,117 @@
+"""A game where nobody can act while it is not over: listing or sampling the legal actions of
+everyone to act raises GameStuckError naming the flow step and the turn or decision, the
+bots pass it on, and `boardrules play` prints it (never an empty list in silence, nor a hang)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+import boardrules
+from boardrules import GameStuckError
+from boardrules.bots import play_out, seat_bots
+from boardrules.cli import app
+
+HEAD = """game stuck { title "Stuck"; players 2..3 }
+resource coins { start 0 }
+resource vp { start 0; scored true }
+"""
+TURN = HEAD + """action work main { pay 1 coins; gain 1 vp }
+flow { rounds 2 { step play: turns seat once { main work } } }
+"""
+DECISION = HEAD + """action work main {
+  gain 1 vp
+  choose n in [1, 2] "spend how many coins" { pay n coins }
+}
+flow { rounds 2 { step play: turns seat once { main work } } }
+"""
+SIMULTANEOUS = HEAD + """action bid(n: int in 1..3) main { pay n coins }
+flow { setup { step start: do { gain 1 vp to 0 } }
+       rounds 1 { step bids: turns seat simultaneous { main bid } } }
+"""
+
+
+def _game(text: str, backend: str = "compiled") -> boardrules.Game:
+    return boardrules.new_game(texts={"stuck.rules": text}, players=2, seed=1, backend=backend)
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+@pytest.mark.parametrize("text, where", [
+    (TURN, "rounds (round 1), step 'play': it is p1's turn and none of its actions (work) is legal"),
+    (SIMULTANEOUS, "rounds (round 1), step 'bids': none of its players to act has a legal action (bid)"),
+])
+def test_listing_or_sampling_when_nobody_can_act_names_the_step(backend, text, where):
+    g = _game(text, backend)
+    state = g.state
+    for attempt in (lambda: list(g.legal_actions()), lambda: len(g.legal_actions()),
+                    lambda: bool(g.legal_actions()), lambda: g.legal_actions().sample(random.Random(1))):
+        with pytest.raises(GameStuckError) as info:
+            attempt()
+        assert f"nobody can act and the game is not over: {where}" in str(info.value)
+    assert "(e.g. p1 " in str(info.value)            # why the first candidate is refused
+    assert g.state is state and not g.over
+    assert list(g.legal_actions(player=1)) == [] and repr(g.legal_actions()) == "<LegalActions 0: nobody can act>"
+
+
+def test_a_decision_with_no_legal_option_is_named():
+    g = _game(DECISION)
+    g.play("p1 work")                       # legal: the decision comes after
+    with pytest.raises(GameStuckError, match="p1's decision 'n' \\(spend how many coins\\) has no legal option"):
+        list(g.legal_actions())
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts:3"])
+def test_bots_pass_the_error_on(bot):
+    g = _game(TURN)
+    with pytest.raises(GameStuckError, match="step 'play'"):
+        play_out(g, seat_bots([bot], 2))
+    with pytest.raises(GameStuckError, match="step 'play'"):
+        seat_bots([bot], 2)[0].choose(g)
+
+
+def test_a_game_that_ends_or_is_mid_game_is_not_stuck():
+    g = boardrules.new_game("harvest", players=3, seed=2)
+    assert len(g.legal_actions()) > 0
+    play_out(g)
+    assert g.over and list(g.legal_actions()) == [] and len(g.legal_actions()) == 0
+    with pytest.raises(IndexError, match="no legal action to sample"):
+        g.legal_actions().sample(random.Random(1))
+
+
+def test_play_prints_where_it_is_stuck(tmp_path):
+    rules = tmp_path / "stuck.rules"
+    rules.write_text(TURN)
+    result = CliRunner().invoke(app, ["play", str(rules), "--players", "2", "--quiet", "--out", str(tmp_path)],
+                                env={"COLUMNS": "300"})
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "the game is stuck after 0 actions: nobody can act and the game is not over: rounds (round 1), " \
+           "step 'play': it is p1's turn and none of its actions (work) is legal " \
+           "(e.g. p1 work: needs 1 coins, has 0" in result.output
+
+
+def test_play_and_simulate_name_a_game_that_never_ends(tmp_path):
+    rules = tmp_path / "endless.rules"
+    rules.write_text(HEAD + """action work main { gain 1 vp }
+flow { rounds 999999999 { step play: turns seat once { main work } } }
+""")
+    for command in (["play", str(rules), "--players", "2", "--quiet", "--out", str(tmp_path)],
+                    ["simulate", str(rules), "--players", "2", "--games", "1", "--workers", "1",
+                     "--quiet", "--out", str(tmp_path / "r.csv")]):
+        result = CliRunner().invoke(app, command, env={"COLUMNS": "300"})
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        assert "the game did not end within 100000 actions" in result.output
+
+
+@pytest.mark.parametrize("bug", [KeyError(0), IndexError("list index out of range")])
+def test_a_python_error_in_play_is_not_called_stuck(bug, monkeypatch, tmp_path):
+    """A KeyError or IndexError out of the game (a bug in a primitive) is no stuck game: the
+    command line lets it through with its traceback instead of 'the game is stuck'."""
+    import boardrules.cli as cli
+
+    def broken(*args, **kwargs):
+        raise bug
+    monkeypatch.setattr(cli, "play_out", broken)
+    result = CliRunner().invoke(app, ["play", "harvest", "--players", "2", "--quiet", "--out", str(tmp_path)])
+    assert result.exception is bug and "stuck" not in result.output

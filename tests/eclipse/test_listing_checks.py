@@ -1,0 +1,74 @@
+"""Issue 12's checks-first order in ``rules/actions.rules``: a check moved ahead of the effect
+it guards (or into an argument's ``where``) admits exactly what that effect admits, so the
+legal actions are the same, only found sooner. Each test holds a rule value at its boundary
+(the species' trade rate [S boards], a technology's cost and minimum [S tile art]).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from boardrules.errors import IllegalActionError
+from boardrules.game import Action
+
+from .test_edge_cases import _set
+from .test_game import new
+
+
+def _trades(g, p=0):
+    return {a.args for a in g.legal_actions() if a.player == p and a.name == "trade"}
+
+
+@pytest.mark.parametrize("species,rate", [("terrans", 2), ("orion", 4)])
+def test_a_trade_is_listed_from_exactly_the_species_rate(species, rate):
+    """eclipse.md §2.3, rates on the boards (Terrans 2:1, Orion 4:1) [S boards]: holding the
+    rate is enough, one less is not; the refusal names the rule and changes nothing."""
+    g = new(2, species=[species, "hydran"])
+    _set(g, r__money__0=0, r__science__0=rate, r__materials__0=rate - 1)
+    assert _trades(g) == {("science", "money"), ("science", "materials")}
+    before = g.state
+    with pytest.raises(IllegalActionError, match="less of it than your species' trade rate"):
+        g.play("p1 trade materials money")
+    assert g.state == before
+    g.play("p1 trade science money")
+    assert (g.get("science", 0), g.get("money", 0)) == (0, 1)
+    assert _trades(g) == set()
+
+
+def _research_options(g, science):
+    _set(g, r__science__0=science)
+    if Action(0, "research", ()) not in g.legal_actions():
+        return set()
+    g2 = g.copy()
+    g2.play(Action(0, "research", ()))
+    return set(g2.state.pending[0].options)
+
+
+def test_research_is_listed_from_exactly_the_discounted_cost_or_minimum():
+    """Technology costs [S tile art]: Plasma Cannon 6 (minimum 4), Gluon Computer 16
+    (minimum 8); with three military tiles the row's discount is 3 [S boards]: Plasma Cannon
+    costs its minimum 4 (6 - 3 = 3 is below it), Gluon Computer 16 - 3 = 13."""
+    g = new(2)
+    _set(g, v__techs__0=("tech_starbase", "tech_neutron_bombs", "tech_phase_shield"),
+         v__tech_market=("tech_plasma_cannon", "tech_gluon_computer"))
+    assert _research_options(g, 3) == set()                       # below every minimum
+    assert _research_options(g, 4) == {"tech_plasma_cannon"}      # the minimum, exactly
+    assert _research_options(g, 12) == {"tech_plasma_cannon"}     # above Gluon's minimum, below its cost
+    assert _research_options(g, 13) == {"tech_plasma_cannon", "tech_gluon_computer"}
+
+
+def test_build_is_listed_from_exactly_the_cheapest_build_cost():
+    """Build costs [S boards]: a Terran Interceptor and Starbase (Terrans start with its
+    technology) cost 3 materials, the cheapest of the species' builds; with 2 Build is not
+    offered, and the refusal names the rule and changes nothing."""
+    g = new(2)
+    _set(g, r__materials__0=2)
+    assert Action(0, "build", ()) not in g.legal_actions()
+    before = g.state
+    with pytest.raises(IllegalActionError, match="not enough materials for the cheapest build"):
+        g.play("p1 build")
+    assert g.state == before
+    _set(g, r__materials__0=3)
+    assert Action(0, "build", ()) in g.legal_actions()
+    g.play("p1 build")
+    assert {o.split("@")[0] for o in g.state.pending[0].options} == {"interceptor", "starbase"}
