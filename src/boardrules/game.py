@@ -266,6 +266,17 @@ class Game:
         acted = st.values.get(("f", "acted")) or ()
         return frozenset(p for p in order if p not in acted)
 
+    def main_action_done(self, player: int) -> bool | None:
+        """Whether ``player``'s turn, under way now, has had its main action: True once it has
+        (only free actions or ``done`` may follow), False while it is still to come (free
+        actions may come first), None when it is not ``player``'s turn alone (another
+        player's, a ``simultaneous`` or ``lanes`` step, or between turns)."""
+        values = self.state.values
+        turn = values.get(("f", "turn"))
+        if turn is None or values.get(("f", "lanes")) is not None or turn[2] != player:
+            return None
+        return bool(turn[3])
+
     def decisions_due(self) -> list[Decision]:
         """The pending decisions that may be made now: the first one, or in a ``lanes`` step
         the first of each lane (docs/api.md, "Interleaved turns")."""

@@ -139,3 +139,18 @@ def test_a_value_that_was_never_a_choice_is_not_blamed_on_an_unrelated_condition
     with pytest.raises(IllegalActionError, match=r"nothing.* is not a possible c \[rule: buy"):
         game.play(Action(2, "buy", ("nothing",)))
     assert game.state == before
+
+
+def test_main_action_done_follows_a_turn_with_free_actions(game):
+    """Harvest's 'actions' step: main actions, then free 'sell' until 'done' (docs/api.md)."""
+    while game.get("round") is None or not any(a.name == "harvest_now" for a in game.legal_actions()):
+        game.play(game.legal_actions()[0])
+    p = min(game.players_to_act())
+    others = [q for q in range(game.players) if q != p]
+    assert game.main_action_done(p) is False
+    assert all(game.main_action_done(q) is None for q in others)
+    game.play(next(a for a in game.legal_actions() if a.name == "study"))
+    assert game.main_action_done(p) is True
+    assert "done" in {a.name for a in game.legal_actions()}
+    game.play(next(a for a in game.legal_actions() if a.name == "done"))
+    assert game.main_action_done(p) is None

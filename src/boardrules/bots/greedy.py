@@ -73,10 +73,10 @@ class GreedyBot:
         nexts: Sequence[Action] = list(game.legal_actions(player)) if follow and due else ()
         value = (self._best(game, nexts, player, evaluate, follow - 1)[1] if nexts
                  else evaluate(game, player))
-        turn = game.state.values.get(("f", "turn"))
         main: bool | None = False
-        if not due and isinstance(turn, tuple) and len(turn) == 4 and turn[2] == player:
-            main = True if turn[3] else None     # (order, position, player, main done)
+        if not due:
+            done = game.main_action_done(player)
+            main = None if done is False else bool(done)
         game.undo()
         return value, main
 
