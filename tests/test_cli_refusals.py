@@ -92,3 +92,40 @@ def test_play_refuses_an_output_folder_it_cannot_make_before_the_game(tmp_path):
                            env=WIDE)
     assert result.exit_code == 1 and f"cannot write the record to {blocker / 'sub'}" in result.output
     assert "final scores" not in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("text", ["1" * 100_000, '{"format": 1, "players": ' + "9" * 100_000 + "}"])
+def test_a_record_with_a_number_too_long_is_refused_cleanly(text, tmp_path):
+    """Python refuses to read a number of more than 4300 digits (a ValueError): the record is
+    named unreadable, never a traceback."""
+    import boardrules
+    from boardrules import NotationError
+    path = tmp_path / "long.json"
+    path.write_text(text)
+    result = runner.invoke(app, ["replay", str(path)], env=WIDE)
+    assert result.exit_code == 1 and f"{path}: cannot read a record" in result.output
+    assert "Traceback" not in result.output
+    with pytest.raises(NotationError, match="not a boardrules record"):
+        boardrules.load_game(text)
+
+
+def test_plugins_lists_every_module_when_one_has_broken_rules(monkeypatch):
+    """A module whose rule files do not parse (a third party's, say) is named with its first
+    error's place; the other modules are still listed."""
+    from boardrules import plugins
+    from boardrules.lang.parser import parse_text
+    from boardrules.errors import RulesError
+    listed = plugins.module_options
+
+    def broken(spec):
+        if spec.name == "weather":
+            parse_text("step feast after income: do { for }\n", "weather.rules")
+        return listed(spec)
+    monkeypatch.setattr(plugins, "module_options", broken)
+    with pytest.raises(RulesError):
+        broken(plugins.modules("harvest")["weather"])
+    result = runner.invoke(app, ["plugins"], env=WIDE)
+    assert result.exit_code == 0, result.output
+    assert "harvest weather: Weather: rain brings grain after income (off by default; players any; its rules have " \
+           "errors, the first at weather.rules:1:" in result.output
+    assert "harvest market-day:" in result.output and "options market_coins" in result.output

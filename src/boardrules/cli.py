@@ -71,7 +71,15 @@ def plugins_cmd() -> None:
                      "players " + ("-".join(map(str, mod.players)) if mod.players else "any")]
             facts += [f"requires {', '.join(mod.requires)}"] if mod.requires else []
             facts += [f"conflicts with {', '.join(mod.conflicts)}"] if mod.conflicts else []
-            options = plugins.module_options(mod)
+            try:
+                options = plugins.module_options(mod)
+            except RulesError as err:   # a broken module is named; the others are still listed
+                options = {}
+                facts += [f"its rules have errors, the first at {err.diagnostics[0].span}: "
+                          f"'boardrules play {game} -m {name}' shows them"]
+            except BoardrulesError as err:
+                options = {}
+                facts += [str(err)]
             facts += [f"options {', '.join(options)}"] if options else []
             title = f"{mod.title}: " if mod.title else ""
             console.print(f"  {game} {name}: {title}{mod.description} ({'; '.join(facts)})",
@@ -182,11 +190,9 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
             progress.update(task, info=f"round {rnd} · {len(g.record.actions)} actions")
         try:
             play_out(g, bots, on_action=shown)
-        except (KeyError, IndexError) as err:
-            if not isinstance(err, GameStuckError):
+        except LookupError as err:      # a stuck game (GameStuckError), a bot that found nothing
+            if isinstance(err, (KeyError, IndexError)) and not isinstance(err, GameStuckError):
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
-            _fail(f"the game is stuck after {len(g.record.actions)} actions: {err}")
-        except LookupError as err:      # (a bot that found no legal action)
             budget = (f" (or every action takes more than the {max_steps} steps of --max-steps?)"
                       if max_steps < MAX_STEPS else "")
             _fail(f"the game is stuck after {len(g.record.actions)} actions: {err}{budget}")

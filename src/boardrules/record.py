@@ -49,7 +49,7 @@ class Record:
         """Read :meth:`dumps` output. Raises :class:`~boardrules.errors.NotationError`."""
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as err:
+        except (ValueError, RecursionError) as err:   # (not JSON, or a number too long)
             raise NotationError(f"not a boardrules record: {err}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise NotationError(f"not a boardrules record (expected format {FORMAT!r})")

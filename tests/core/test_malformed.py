@@ -141,3 +141,10 @@ def test_non_utf8_file(tmp_path):
     from boardrules.lang.parser import parse_file
     with pytest.raises(RulesError, match="not UTF-8"):
         parse_file(path)
+
+
+def test_every_diagnostic_of_the_corpus_has_a_hint(monkeypatch):
+    """A new user gets the place, the line and a hint for every error (the new-user trial)."""
+    monkeypatch.chdir(HERE)
+    bare = [d.format().splitlines()[0] for name in CASES for d in diagnose(name).diagnostics if not d.hint]
+    assert not bare, bare

@@ -260,7 +260,7 @@ class Checker:
                 if isinstance(lo_v, int) and isinstance(hi_v, int):
                     if hi_v - lo_v >= MAX_LIST:
                         self.err(expr, f"the range {lo_v}..{hi_v} is too long (at most "
-                                       f"{MAX_LIST} numbers)")
+                                       f"{MAX_LIST} numbers)", "use a shorter range")
                         return None
                     return tuple(range(lo_v, hi_v + 1))
                 return None
@@ -275,7 +275,8 @@ class Checker:
                             "//": a // b if b else 0, "%": a % b if b else 0}[op]
                 if op == "+" and isinstance(a, tuple) and isinstance(b, tuple):
                     if len(a) + len(b) > MAX_LIST:
-                        self.err(expr, f"this list is too long (at most {MAX_LIST} elements)")
+                        self.err(expr, f"this list is too long (at most {MAX_LIST} elements)",
+                                 "use a shorter list")
                         return None
                     return a + b
             case A.Name(id=n):
@@ -506,7 +507,8 @@ class Checker:
                 if isinstance(e, A.AtDef):
                     if e.level not in levels:
                         self.err(e, f"level {e.level} is outside the track's levels "
-                                    f"{min(levels)}..{max(levels)}")
+                                    f"{min(levels)}..{max(levels)}",
+                                 f"use a level from {min(levels)} to {max(levels)}, or widen 'levels'")
                     rewards[e.level] = e.body
             self.tracks[d.name] = TrackDef(d.name, min(levels), max(levels),
                                            self._int(props.get("start"), min(levels), "start"),
@@ -664,7 +666,8 @@ class Checker:
         kinds = [s.kind for s in flow.stages]
         for k in set(kinds):
             if kinds.count(k) > 1:
-                self.err(flow, f"the flow has more than one '{k}' stage")
+                self.err(flow, f"the flow has more than one '{k}' stage",
+                         f"put all the steps of the '{k}' stage in one block")
         for stage in flow.stages:
             if stage.count is not None:
                 self.expr(stage.count, self._root())
@@ -723,7 +726,8 @@ class Checker:
     def _int_expr(self, e: object, scope: _Scope) -> None:
         t = self.expr(e, scope)
         if t not in ("int", "any"):
-            self.err(e, f"expected a number, found {_show(t)}")
+            self.err(e, f"expected a number, found {_show(t)}",
+                     "write a whole number or an expression that gives one")
 
     def stmt(self, s: A.Stmt, scope: _Scope) -> None:
         match s:
@@ -852,7 +856,8 @@ class Checker:
             lo, hi, result = BUILTIN_FUNCTIONS[fn]
             if not lo <= len(args) <= hi:
                 self.err(node, f"{fn}() takes {lo if lo == hi else f'{lo} to {hi}'} "
-                               f"argument{'s' if hi > 1 else ''}, got {len(args)}")
+                               f"argument{'s' if hi > 1 else ''}, got {len(args)}",
+                         "see docs/language.md, 'Built-in names and functions'")
             return result
         if fn in self.prims:
             prim = self.prims[fn]
@@ -874,7 +879,8 @@ class Checker:
         proc = self.actions.get(fn)
         if statement and proc is not None and "procedure" in proc.tags:
             if len(args) != len(proc.params):
-                self.err(node, f"{fn}() takes {len(proc.params)} arguments, got {len(args)}")
+                self.err(node, f"{fn}() takes {len(proc.params)} arguments, got {len(args)}",
+                         f"procedure: {fn}({', '.join(p.name for p in proc.params)})")
             return "none"
         candidates = list(self.prims) + [a for a, d in self.actions.items() if "procedure" in d.tags]
         if not statement:
@@ -943,14 +949,16 @@ class Checker:
                     return lt
                 for side, t in ((l, lt), (r, rt)):
                     if t not in ("int", "any"):
-                        self.err(side, f"'{op}' needs numbers, found {_show(t)}")
+                        self.err(side, f"'{op}' needs numbers, found {_show(t)}",
+                                 "only '+' joins two lists; texts and truth values have no arithmetic")
                 return "int"
             case A.Compare(op=op, left=l, right=r):
                 lt, rt = self.expr(l, scope), self.expr(r, scope)
                 if op in ("<", "<=", ">", ">="):
                     for side, t in ((l, lt), (r, rt)):
                         if t not in ("int", "any"):
-                            self.err(side, f"'{op}' compares numbers, found {_show(t)}")
+                            self.err(side, f"'{op}' compares numbers, found {_show(t)}",
+                                     "compare other values with '==' or '!='")
                 return "bool"
             case A.Range(low=lo, high=hi):
                 self._int_expr(lo, scope)

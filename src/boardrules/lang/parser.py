@@ -620,7 +620,8 @@ class _ToAst(Transformer[Token, tuple[object, ...]]):
         if len(c[0]) > MAX_DIGITS:
             self.errors.append(Diagnostic(self._span(meta), f"a number of {len(c[0])} digits is "
                                           f"too long (rules use at most {MAX_DIGITS} digits)",
-                                          "", self.text))
+                                          "rule numbers stay within about a billion billion",
+                                          self.text))
             return A.Int(value=0, span=self._span(meta))
         return A.Int(value=int(c[0]), span=self._span(meta))
 
