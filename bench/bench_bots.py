@@ -12,8 +12,9 @@ Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts [GA
   ``N`` or ``GAME=N``), the other seats by random bots, over ``--vs`` seeds per game (1000 on):
   seat 1's win rate (a shared first place counts) with its 95% Wilson interval and the exact
   one-sided 95% lower bound (Clopper-Pearson: above 95% takes at least 59 wins in 59 games).
-* speed: random-bot decisions per second, greedy decisions per second and MCTS playouts per
-  second on the same games, side by side (ratios to the random bot in the same run).
+* speed: random-bot decisions per CPU second, greedy decisions per CPU second and MCTS
+  playouts (iterations, the root's ratings included) per CPU second on the same games, side by
+  side (ratios to the random bot in the same run; CPU time, as other sessions load the machine).
 * scaling: the same simulations with 1 and K worker processes, each in a fresh process: the CPU
   time spent outside the games (start, imports, ruleset build, pool, pickling, collection) as a
   share of all CPU time; the per-core scaling an idle machine would allow (that CPU time, and
@@ -137,12 +138,12 @@ def speed(iterations: dict[str, int], games=GAMES) -> None:
                            ("mcts", MCTSBot(1, iterations=iterations[name]))):
             g = boardrules.new_game(name, players=players, seed=7)
             decisions = 0
-            t = time.perf_counter()
+            t = time.process_time()
             limit = 60 if label == "mcts" else 10_000
             while not g.over and decisions < limit:
                 g.play(bot.choose(g), check=False)
                 decisions += 1
-            took = time.perf_counter() - t
+            took = time.process_time() - t
             figures[label] = decisions / took
             if label == "mcts":
                 figures["playouts"] = bot.playouts / took

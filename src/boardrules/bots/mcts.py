@@ -5,9 +5,7 @@ Every iteration draws its own chance outcomes (with the bot's generator, never t
 so each iteration plays in one determinisation of what the bot cannot know (hidden stacks and
 bags are drawn from at random), and a node's children are the actions legal in the iteration's
 determinisation; selection is UCB1 over those available (Cowling, Powley, Whitehouse 2012,
-"Information Set Monte Carlo Tree Search"), plus a progressive bias towards the root actions
-the game's evaluation rates best (Chaslot et al. 2008, "Progressive strategies for Monte-Carlo
-tree search"). Each player maximises its own reward (max^n).
+"Information Set Monte Carlo Tree Search"). Each player maximises its own reward (max^n).
 A leaf is rated by the game's evaluation, turned into a reward per player
 (:func:`~boardrules.bots.common.rewards`), once the decisions its last action left that player
 are answered greedily; in a game without an evaluation of its own (rated by its score) a
@@ -21,7 +19,6 @@ import random
 import time
 
 from ..game import Action, Game
-from ..runtime import CHANCE
 from .common import (Evaluation, actor, decision, evaluation_for, rewards, sample_chance, score_evaluation,
                      searching, try_action)
 from .greedy import GreedyBot
@@ -39,62 +36,50 @@ def playout_for(evaluate: Evaluation) -> int:
 
 
 class _Node:
-    __slots__ = ("children", "visits", "value", "avail", "prior")
+    __slots__ = ("children", "visits", "value", "avail")
 
     def __init__(self) -> None:
         self.children: dict[Action, _Node] = {}
         self.visits = 0
         self.value = 0.0   # the sum of the rewards of the player who moved into this node
         self.avail = 0     # iterations in which this node's action was legal (ISMCTS)
-        self.prior: float | None = None   # the reward of this action's rating at the root
 
 
 class MCTSBot:
     """Information-set Monte-Carlo tree search.
 
-    Budget per decision: ``iterations`` (default 200) beyond one rating of each legal action
-    (the prior, below), or ``seconds`` of wall-clock time for the whole decision (whichever
-    ends first when both are given); a decision with one legal action is not searched.
-    ``playout``: random actions after the tree before evaluating (or fewer, at the end of
-    the game); by default none in a game with an evaluation of its own (random conversions and
-    passes waste what it counts: with 8 random actions the search passed early in Gaia Project
-    and lost to random bots in Eclipse) and to the end of the game (at most ``FULL_PLAYOUT``
-    actions) in a game rated by its score alone, whose score mid-game says little about who
-    wins; ``scale``: victory points that make a lead worth about 0.73 reward;
-    ``c``: UCB1 exploration (on mean rewards normalised at each node where leaves are rated by
-    the evaluation); ``prior``: first every root action is played, its player's
-    decisions it leaves answered greedily (:meth:`_settle`) and the position rated (the greedy
-    bot's one-ply rating, as rewards): where leaves are rated at once (no playout) that rating
-    is the action's first visit, and in every game its reward is a progressive bias
-    ``bias * prior / (visits + 1)`` in the root's selection (the prior normalised over the
-    root's actions, as the mean rewards are at every node: :meth:`_select`), so a small budget goes to the
-    promising actions. ``reuse``: the subtree of the actions played since this bot's last
-    decision in the same game is kept (decisions that follow one another, such as an
-    exploration's placement, start from what was searched). ``seed`` makes every decision
-    reproducible with an iteration budget (a time budget depends on the machine).
-    ``playouts`` counts the iterations run (prior ratings included); speed: see
-    ``bench/bench_bots.py`` (playouts per second).
+    ``iterations``: iterations per decision (default 200) or ``seconds``: a time budget per
+    decision (whichever ends first when both are given); ``playout``: random actions after the
+    tree before evaluating (or fewer, at the end of the game); by default none in a game with an
+    evaluation of its own (random conversions and passes waste what it counts: with 8 random
+    actions the search passed early in Gaia Project and lost to random bots in Eclipse) and
+    to the end of the game (at most ``FULL_PLAYOUT`` actions) in a game rated by its score
+    alone, whose score mid-game says little about who wins;
+    ``scale``: victory points that make a lead worth about 0.73 reward;
+    ``c``: UCB1 exploration; ``prior``: the root's actions are expanded best first by the
+    greedy bot's one-ply rating (so a small budget still tries the promising ones). Before a
+    leaf is rated, the decisions its last action left that action's player are answered
+    greedily (:meth:`_settle`). ``seed`` makes every decision reproducible with an iteration
+    budget (a time budget depends on the machine). Decisions with one legal action are not
+    searched. Speed: see ``bench/bench_bots.py`` (playouts per second).
     """
 
     name = "mcts"
 
     def __init__(self, seed: int | float | str = 0, *, iterations: int | None = 200, seconds: float | None = None,
                  playout: int | None = None, scale: float = 10.0,
-                 c: float = 0.7, evaluate: Evaluation | None = None, prior: bool = True,
-                 bias: float = 1.0, reuse: bool = True):
+                 c: float = 0.7, evaluate: Evaluation | None = None, prior: bool = True):
         if iterations is None and seconds is None:
             raise ValueError("give MCTSBot an iteration or a time budget")
         self.rng = random.Random(seed)
         self.iterations, self.seconds = iterations, seconds
         self.playout = playout
-        self.scale, self.c, self.bias = scale, c, bias
+        self.scale, self.c = scale, c
         self.evaluate = evaluate
-        self.prior, self.reuse = prior, reuse
+        self.prior = prior
         self.playouts = 0   # iterations run so far (for playouts per second)
         self._greedy = GreedyBot(self.rng.random())
-        self._kept: tuple[Game, int, _Node] | None = None   # game, record length, root after it
         self._legal: dict[tuple[object, int], list[Action]] = {}   # (state, player): legal actions
-        self._normalise = True   # this decision's leaves are rated by the evaluation
 
     def choose(self, game: Game, player: int | None = None) -> Action:
         """The most visited legal action of ``player`` (default: the first to act) after the
@@ -104,69 +89,23 @@ class MCTSBot:
             return actions[0]
         evaluate = self.evaluate or evaluation_for(game)
         depth = self.playout if self.playout is not None else playout_for(evaluate)
-        self._normalise = depth < FULL_PLAYOUT
-        root = self._reused(game) or _Node()
+        root = _Node()
         end = None if self.seconds is None else time.perf_counter() + self.seconds
         n = 0
         self._legal.clear()
         with searching(game):
-            rated = self._rate_root(game, root, actions, player, evaluate, depth, end) if self.prior else 0
+            if self.prior:   # expand the root's actions best first, by the greedy bot's rating
+                rate = GreedyBot(self.rng.random(), evaluate)._rate
+                value = {a: rate(game, a, player, evaluate, 4) for a in actions}
+                actions = sorted(actions, key=lambda a: -value[a])
             while (self.iterations is None or n < self.iterations) and (
                     end is None or time.perf_counter() < end):
                 self._iterate(game, root, actions, player, evaluate, depth)
                 n += 1
-        self.playouts += rated + n
+        self.playouts += n
         self._legal.clear()
-        best = max(actions, key=lambda a: (root.children[a].visits, root.children[a].value)
+        return max(actions, key=lambda a: (root.children[a].visits, root.children[a].value)
                    if a in root.children else (-1, 0.0))
-        self._kept = (game, len(game.record.actions) + 1, root.children[best]) if (
-            self.reuse and best in root.children) else None
-        return best
-
-    def _reused(self, game: Game) -> _Node | None:
-        """The node reached from the root kept after this bot's last decision in ``game`` by
-        the actions played since (chance outcomes are not nodes); None when there is none."""
-        kept, self._kept = self._kept, None
-        if kept is None or kept[0] is not game or len(game.record.actions) < kept[1]:
-            return None
-        node = kept[2]
-        for text in game.record.actions[kept[1]:]:
-            action = game.parse(text)
-            if action.player == CHANCE:
-                continue
-            child = node.children.get(action)
-            if child is None:
-                return None
-            node = child
-        return node
-
-    def _rate_root(self, game: Game, root: _Node, actions: list[Action], player: int,
-                   evaluate: Evaluation, depth: int, end: float | None) -> int:
-        """The prior: each root action not rated yet is played, settled and rated (rewards);
-        where leaves are rated at once this is the action's first visit. Returns the
-        iterations run (stops at the time budget, keeping the actions rated)."""
-        n = 0
-        for a in actions:
-            child = root.children.get(a)
-            if child is not None and child.prior is not None:
-                continue
-            if end is not None and n and time.perf_counter() >= end:
-                break
-            if child is None:
-                child = root.children[a] = _Node()
-            try_action(game, a, self.rng)
-            played = 1 + self._settle(game, player, evaluate)
-            reward = rewards(game, evaluate, self.scale)
-            for _ in range(played):
-                game.undo()
-            child.prior = reward[player]
-            if depth == 0:
-                child.visits += 1
-                child.value += reward[player]
-                child.avail += 1
-                root.visits += 1
-            n += 1
-        return n
 
     def _iterate(self, game: Game, root: _Node, root_actions: list[Action], root_player: int,
                  evaluate: Evaluation, depth: int) -> None:
@@ -176,14 +115,15 @@ class MCTSBot:
         legal: list[Action] = root_actions
         mover = root_player
         while True:   # selection and expansion
-            untried = [a for a in legal if a not in node.children or not node.children[a].visits]
+            untried = [a for a in legal if a not in node.children]
             if untried:
-                a = (max(untried, key=lambda a: _prior(node.children.get(a)))
-                     if node is root and self.prior else rng.choice(untried))
-                child = node.children.get(a) or node.children.setdefault(a, _Node())
-                child.avail += 1
+                a = untried[0] if node is root and self.prior else rng.choice(untried)
+                child = node.children[a] = _Node()
+                child.avail = 1
             else:
-                a = self._select(node, legal, node is root and self.prior)
+                for a in legal:
+                    node.children[a].avail += 1
+                a = max(legal, key=lambda a: self._ucb(node.children[a]))
                 child = node.children[a]
             try_action(game, a, rng)
             played += 1
@@ -242,30 +182,5 @@ class MCTSBot:
             legal = self._legal[key] = list(game.legal_actions(player))
         return legal
 
-    def _select(self, node: _Node, legal: list[Action], biased: bool) -> Action:
-        """UCB1 over ``legal`` (all tried; their availability counted), on mean rewards
-        normalised to [0, 1] over these children (min-max, as MuZero does) where leaves are
-        rated by the evaluation: its rewards differ by hundredths, so a fixed ``c`` would
-        explore at random (playouts to the end, rated 0 or 1, keep the plain means: normalised,
-        a first lucky playout took the search); plus at the root the progressive bias of the
-        normalised prior."""
-        kids = [node.children[a] for a in legal]
-        for k in kids:
-            k.avail += 1
-        means = [k.value / k.visits for k in kids]
-        lo, span = (min(means), (max(means) - min(means)) or 1.0) if self._normalise else (0.0, 1.0)
-        priors = [_prior(k) for k in kids] if biased else []
-        plo, pspan = (min(priors), (max(priors) - min(priors)) or 1.0) if biased else (0.0, 1.0)
-        best, top = 0, -math.inf
-        for i, k in enumerate(kids):
-            score = (means[i] - lo) / span + self.c * math.sqrt(math.log(k.avail) / k.visits)
-            if biased:
-                score += self.bias * (priors[i] - plo) / pspan / (k.visits + 1)
-            if score > top:
-                best, top = i, score
-        return legal[best]
-
-
-def _prior(node: _Node | None) -> float:
-    """A root child's prior reward (0 when not rated)."""
-    return node.prior if node is not None and node.prior is not None else 0.0
+    def _ucb(self, child: _Node) -> float:
+        return child.value / child.visits + self.c * math.sqrt(math.log(max(1, child.avail)) / child.visits)
