@@ -63,7 +63,8 @@ def test_eclipse_scores_name_each_players_species(tmp_path):
     game = boardrules.load_game((tmp_path / "eclipse-3p-seed1.json").read_text())
     for p in range(3):
         species = game.get("species_of", p)
-        assert species and f"p{p + 1} {species}" in header
+        title = game.ruleset.entities[species].fields["title"]   # its printed name
+        assert species and title and f"p{p + 1} {title}" in header
 
 
 def test_score_sources_show_an_entitys_title(tmp_path):

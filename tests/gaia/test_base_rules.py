@@ -43,7 +43,7 @@ def test_without_a_faction_module_the_game_says_so():
 # What the faction boards of the base declare: numbers every board has (resources, bowls,
 # incomes, costs, the home planet, setup mines), no ability of one faction (issue 7).
 GENERIC_FIELDS = {
-    "home", "credits", "ore", "knowledge", "qic", "bowl1", "bowl2", "base_c", "base_o", "base_k",
+    "title", "home", "credits", "ore", "knowledge", "qic", "bowl1", "bowl2", "base_c", "base_o", "base_k",
     "base_q", "base_t", "pi_pw", "pi_t", "pi_q", "pi_o", "ac1_k", "ac2_q", "ac2_c", "gaia_qic",
     "gaia_ore", "gaia_mine_vp", "start_mines", "ts_c", "ts_k", "lab_c", "lab_k"}
 
