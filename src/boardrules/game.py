@@ -270,7 +270,10 @@ class Game:
         """Whether ``player``'s turn, under way now, has had its main action: True once it has
         (only free actions or ``done`` may follow), False while it is still to come (free
         actions may come first), None when it is not ``player``'s turn alone (another
-        player's, a ``simultaneous`` or ``lanes`` step, or between turns)."""
+        player's, a ``simultaneous`` or ``lanes`` step, or between turns). Raises
+        ``TypeError``/``ValueError`` for a ``player`` that is not a seat, as
+        :meth:`legal_actions` does."""
+        self._check_player(player)
         values = self.state.values
         turn = values.get(("f", "turn"))
         if turn is None or values.get(("f", "lanes")) is not None or turn[2] != player:

@@ -154,3 +154,6 @@ def test_main_action_done_follows_a_turn_with_free_actions(game):
     assert "done" in {a.name for a in game.legal_actions()}
     game.play(next(a for a in game.legal_actions() if a.name == "done"))
     assert game.main_action_done(p) is None
+    for bad in ("p1", 1.5, game.players):
+        with pytest.raises((TypeError, ValueError)):
+            game.main_action_done(bad)
