@@ -122,6 +122,7 @@ class Ruleset:
         for name, comp in self.components.items():
             self._defaults[("c", name)] = comp.supply
         self.readings: dict[str, Any] = {}   # reader.py's reading per name, filled as names are read
+        self.primitive_codes: dict[Any, str] | None = None   # (semantics._failing_primitive)
         backend: Backend = Compiler(self) if recipe.backend == "compiled" else Interpreter(self)
         self.backend = backend
         self._register_blocks(p)
