@@ -148,7 +148,9 @@ class Context:
 
     def merged(self) -> dict[tuple[Any, ...], Any]:
         """The committed values with this context's writes applied (defaults dropped)."""
-        out = dict(self.base)
+        # (dict.copy clones the table as it is; dict(base) inserts the keys one by one, hashing
+        # every key tuple again once the table has holes: 20-40 µs for a Gaia state)
+        out = self.base.copy()
         default_of = self.rs.default_of
         for k, v in self.w.items():
             if v == default_of(k):
