@@ -444,7 +444,10 @@ class Game:
         With ``check`` (the default) the action must be legal: otherwise
         :class:`~boardrules.errors.IllegalActionError` names the rule it breaks and the
         game is exactly as before. ``check=False`` is the fast path for trusted replays:
-        it skips the membership test but still refuses actions that break a rule.
+        it skips the membership test and the test that each argument is within its
+        parameter's domain, but still refuses actions that break a rule (a parameter's
+        ``where``, a ``require``, a payment); it never changes what a legal action does
+        (tests/gaia/test_unchecked_replay.py).
         Chance outcomes that follow are decided by the seeded generator when
         ``auto_chance`` is on.
         """
@@ -633,7 +636,9 @@ class Game:
         adef = rs.actions[name]
         ctx.me = action.player
         if not args_checked and (check or any(w is not None for w in rs.param_wheres[name])):
-            self._check_args(ctx, adef, action.args)
+            # (without ``check`` the domains are not tested: only the conditions the rules
+            # wrote on the parameters, with their messages)
+            self._check_args(ctx, adef, action.args, check)
         triggers = rs.triggers_by_event
         if "action_begins" in triggers:
             S.emit(ctx, "action_begins", [action.player, name])
@@ -854,16 +859,24 @@ class Game:
         except RuleViolation:
             return True
 
-    def _check_args(self, ctx: Any, adef: Any, args: Any) -> None:
+    def _check_args(self, ctx: Any, adef: Any, args: Any, domains: bool = True) -> None:
+        """Raise RuleViolation unless each argument is within its parameter's domain (not
+        tested without ``domains``: ``play(check=False)``) and meets its ``where`` condition,
+        earlier parameters bound (the rule's ``else`` message, else "X is not a possible P")."""
         env: dict[str, Any] = {}
+        wheres = ctx.rs.param_wheres[adef.name]
         for i, (prm, v) in enumerate(zip(adef.params, args)):
-            ctx.env = dict(env)
-            where = ctx.rs.param_wheres[adef.name][i]
-            if v not in self._domain(ctx, adef, i):
-                raise RuleViolation(self._outside_domain(ctx, prm, where, env, v), adef.name, prm.span)
+            where = wheres[i]
+            if domains:
+                ctx.env = dict(env)
+                if v not in self._domain(ctx, adef, i):
+                    raise RuleViolation(self._outside_domain(ctx, prm, where, env, v), adef.name,
+                                        prm.span)
             env[prm.name] = v
+            if where is None:
+                continue
             ctx.env = dict(env)
-            if where is not None and not where(ctx):
+            if not where(ctx):
                 raise RuleViolation(prm.message or f"{format_value(v)} is not a possible {prm.name} here",
                                     adef.name, prm.where.span)
         ctx.env = {}
