@@ -99,6 +99,8 @@ def _who(p: object) -> str:
 
 
 def format_value(v: object) -> str:
+    if type(v) is str:   # (the common case first)
+        return v
     if v is None:
         return "none"
     if isinstance(v, bool):
@@ -113,7 +115,9 @@ def format_value(v: object) -> str:
 def format_action(a: Action) -> str:
     """Canonical text: ``p1 build_mine 3A11``, ``chance tile tech3``, ``p2 charge`` (declined)."""
     actor = "chance" if a.player == CHANCE else f"p{a.player + 1}"
-    return " ".join([actor, a.name, *(format_value(x) for x in a.args)])
+    if not a.args:
+        return f"{actor} {a.name}"
+    return " ".join([actor, a.name, *map(format_value, a.args)])
 
 
 def _why_not(rs: Ruleset, ctx: Context, d: Decision, value: Any) -> str:
@@ -488,10 +492,9 @@ class Game:
 
     def canonical(self, action: Action) -> str:
         """The canonical text of ``action`` (player-typed arguments written ``pN``)."""
-        adef = self.ruleset.actions.get(action.name)
-        if adef is None or action.player == CHANCE or not any(
-                p.type.name == "player" for p in adef.params):
+        if action.player == CHANCE or action.name not in self.ruleset.player_params:
             return format_action(action)
+        adef = self.ruleset.actions[action.name]
         args = tuple(f"p{v + 1}" if p.type.name == "player" and isinstance(v, int) else v
                      for p, v in zip(adef.params, action.args))
         return format_action(Action(action.player, action.name, args))
@@ -923,6 +926,12 @@ class Game:
 
     def _advance(self, ctx: Any, pending: Any) -> None:
         """Run the flow until someone must decide or act, or the game ends."""
+        if not pending and not ctx.queued:
+            # (the common case, a player in the middle of a turn: only a turns step that has
+            # begun holds a turn with a player, so the loop below would return at once)
+            turn = ctx.get(("f", "turn"))
+            if turn is not None and turn[2] is not None:
+                return
         rs = self.ruleset
         for _ in range(100000):
             if ctx.queued:  # decisions the engine's events queued

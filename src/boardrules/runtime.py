@@ -140,7 +140,7 @@ class Context:
             return w[key]
         v = self.base.get(key, MISSING)
         if v is MISSING:
-            return self.rs.default_of(key)
+            return self.rs.key_defaults[key]
         return v
 
     def set(self, key: tuple[Any, ...], value: Any) -> None:
@@ -151,9 +151,9 @@ class Context:
         # (dict.copy clones the table as it is; dict(base) inserts the keys one by one, hashing
         # every key tuple again once the table has holes: 20-40 µs for a Gaia state)
         out = self.base.copy()
-        default_of = self.rs.default_of
+        defaults = self.rs.key_defaults
         for k, v in self.w.items():
-            if v == default_of(k):
+            if v == defaults[k]:
                 out.pop(k, None)
             else:
                 out[k] = v
