@@ -638,7 +638,7 @@ class Game:
         name = action.name
         adef = rs.actions[name]
         ctx.me = action.player
-        if not args_checked and (check or any(w is not None for w in rs.param_wheres[name])):
+        if not args_checked and (check or name in rs.param_where_actions):
             # (without ``check`` the domains are not tested: only the conditions the rules
             # wrote on the parameters, with their messages)
             self._check_args(ctx, adef, action.args, check)

@@ -161,6 +161,9 @@ class Ruleset:
                               for n, a in self.actions.items()}
         self.param_wheres = {n: tuple(backend.expr(prm.where) for prm in a.params)
                              for n, a in self.actions.items()}
+        # the actions with a parameter's ``where`` condition (tested even without checks)
+        self.param_where_actions = frozenset(n for n, ws in self.param_wheres.items()
+                                             if any(w is not None for w in ws))
         self.tiebreak = tuple(backend.expr(e) for e in p.tiebreak)
         self.final_score = backend.expr(p.final_score) if p.final_score is not None else None
         self.caps = {n: backend.expr(r.cap) for n, r in self.resources.items() if r.cap is not None}

@@ -136,8 +136,10 @@ class Context:
     # ---- values ----
     def get(self, key: tuple[Any, ...]) -> Any:
         w = self.w
-        if key in w:
-            return w[key]
+        if w:   # (a key tuple is hashed on every lookup: no lookup in an empty overlay)
+            v = w.get(key, MISSING)
+            if v is not MISSING:
+                return v
         v = self.base.get(key, MISSING)
         if v is MISSING:
             return self.rs.key_defaults[key]
