@@ -621,6 +621,14 @@ class _Prep:
             return None
         zc, spread, T = self.zc, self.spread, self.touch_union(tl)
         term = [self.cmask[k] for k in ks]
+        heur = None
+        if floor:
+            # the caller's lower bound first: when the heuristic tree meets it, that is the
+            # answer (the bounds below can only lie between the two), and the distance layers
+            # are not needed
+            heur = self._heuristic(term, An, Hn, tl)
+            if heur[0] <= floor:
+                return (floor, heur[1])
         # BFS layers from every member cluster inside the region (other members free)
         lays = []
         dist = [[_INF] * n for _ in range(n)]
@@ -661,7 +669,7 @@ class _Prep:
             return None
         # the heuristic tree first: it mostly meets the lower bound, which settles it (and then
         # no three clusters can need more than the limit: they are joined within the tree)
-        ub, tree = self._heuristic(term, An, Hn, tl)
+        ub, tree = heur if heur is not None else self._heuristic(term, An, Hn, tl)
         if ub <= lb:
             return (lb, tree)
         sums: dict = {}
