@@ -1286,7 +1286,12 @@ class Game:
             self._end_turn(ctx, pending, action.player)
         else:
             step, turn, acted, _ = info
-            self._act(ctx, pending, action, step, turn, acted, False, True, True)
+            # (a guard's verdict cannot settle an action that ends the turn: see _guard_verdict;
+            # the body is then run in full at once, not its guard and then the whole again)
+            ends = "action_taken" in self.ruleset.triggers_by_event or (action.name in step.main and (
+                step.mode == "simultaneous" or not step.free
+                or action.player in (st.values.get(("f", "passed")) or ())))
+            self._act(ctx, pending, action, step, turn, acted, False, True, not ends)
         self._advance(ctx, pending)
         return ctx, pending
 
