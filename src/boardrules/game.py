@@ -28,6 +28,7 @@ from .errors import BoardrulesError, ExecutionBudgetError, GameStuckError, Illeg
 from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT
+from .reader import StateReader
 from .record import Record
 from .ruleset import Ruleset, build_ruleset
 from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
@@ -345,19 +346,15 @@ class Game:
     def get(self, name: str, player: int | None = None, index: Any = None) -> Any:
         """Read a resource, track, component supply or variable by its rules name
         (``player``: whose, for what is kept per player; ``index``: the hex or entity of a
-        per-hex or per-entity variable). Raises :class:`~boardrules.errors.BoardrulesError`."""
-        ctx = Context(self.ruleset, self.state.values, me=player)
-        try:
-            value = S.load_name(ctx, name)
-            if index is not None:
-                return S.index(ctx, value, index)
-        except RuleViolation as err:
-            if player is None and "no player" in err.message:
-                raise BoardrulesError(f"'{name}' is kept per player: pass player=") from None
-            raise BoardrulesError(err.message) from None
-        if isinstance(value, S.VarHandle):
-            raise BoardrulesError(f"'{name}' is kept per {value.var.per[-1]}: pass index=")
-        return value
+        per-hex or per-entity variable). Raises :class:`~boardrules.errors.BoardrulesError`.
+        Many reads of one state: :meth:`reader`."""
+        return read_name(self.ruleset, self.state.values, name, player, index)
+
+    def reader(self) -> StateReader:
+        """A fast reader of the state now by rule name (:class:`~boardrules.reader.StateReader`:
+        ``get`` as :meth:`get`, ``owner(e)``, ``passed(p)``), for evaluations that read many
+        values of one position; it keeps reading this state after the game moves on."""
+        return StateReader(self)
 
     def scores(self) -> list[Score]:
         """Per player: ``{"total": int, "sources": {source: int}}`` for the scored resource."""
@@ -1660,6 +1657,24 @@ def _convert(text: str, type_name: str, raw: str) -> Any:
     if raw == "none":
         return None
     return raw
+
+
+def read_name(ruleset: Ruleset, values: dict[tuple[Any, ...], Any], name: str,
+              player: int | None = None, index: Any = None) -> Any:
+    """:meth:`Game.get` of the state ``values`` (also :class:`~boardrules.reader.StateReader`'s
+    general way)."""
+    ctx = Context(ruleset, values, me=player)
+    try:
+        value = S.load_name(ctx, name)
+        if index is not None:
+            return S.index(ctx, value, index)
+    except RuleViolation as err:
+        if player is None and "no player" in err.message:
+            raise BoardrulesError(f"'{name}' is kept per player: pass player=") from None
+        raise BoardrulesError(err.message) from None
+    if isinstance(value, S.VarHandle):
+        raise BoardrulesError(f"'{name}' is kept per {value.var.per[-1]}: pass index=")
+    return value
 
 
 def new_game(game: str | None = None, *, players: int, seed: int | str = 0,

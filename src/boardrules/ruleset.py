@@ -139,6 +139,7 @@ class Ruleset:
         for name, comp in self.components.items():
             self._defaults[("c", name)] = comp.supply
         self.key_defaults = _KeyDefaults(self.default_of)
+        self.readings: dict[str, Any] = {}   # reader.py's reading per name, filled as names are read
         backend: Backend = Compiler(self) if recipe.backend == "compiled" else Interpreter(self)
         self.backend = backend
         self._register_blocks(p)

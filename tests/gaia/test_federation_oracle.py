@@ -1,0 +1,123 @@
+"""The fast federation search against the brute-force oracle on boards cut from the records.
+
+``tests/gaia/test_federation.py`` compares :func:`candidates` with a brute force (every satellite
+subset within the budget, the rules applied) on random small disks.  Here the boards are windows
+of real positions: the board before each federation of the 18 shared records (the rough
+reconstruction of ``_replay_federations``), cut to the hexes within 2 or 3 of one of the player's
+structures, with a small budget and a random threshold, so the clusters, planets and existing
+federations are laid out as in real games.  A last test breaks one pruning of the search on
+purpose and checks that these comparisons notice.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import attrs
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boardrules_gaia import federation as F
+from boardrules_gaia.federation import Position, _prep, candidates
+from tests.gaia.test_federation import (
+    _records,
+    _replay_federations,
+    assert_validated_afresh,
+    brute,
+    brute_ivits,
+    disk,
+    keyset,
+)
+
+
+@functools.cache
+def record_positions() -> tuple[Position, ...]:
+    """The board before each recorded federation of the shared records."""
+    return tuple(pos for _, rec in _records() for _, _, pos in _replay_federations(rec))
+
+
+def window(pos: Position, centre, radius: int, budget: int, threshold: int) -> Position:
+    """``pos`` cut to the hexes within ``radius`` of ``centre``, with a new budget and threshold."""
+    keep = disk(radius, centre) & (pos.space | pos.planets)
+    feds = [set(f) & keep for f in pos.federations]
+    ivits = None
+    if pos.ivits_federation is not None:
+        ivits = set(pos.ivits_federation) & keep or None
+    return Position(
+        space=pos.space & keep,
+        planets=pos.planets & keep,
+        structures={h: p for h, p in pos.structures if h in keep},
+        federations=[f for f in feds if f],
+        budget=budget,
+        threshold=threshold,
+        ivits_federation=ivits,
+    )
+
+
+@st.composite
+def record_windows(draw) -> Position:
+    positions = record_positions()
+    pos = draw(st.sampled_from(positions))
+    centre = draw(st.sampled_from([h for h, _ in pos.structures]))
+    radius = draw(st.sampled_from([2, 3]))
+    # the brute force tries every subset of the window's space hexes up to the budget
+    budget = draw(st.integers(0, 4 if radius == 2 else 3))
+    cut = window(pos, centre, radius, budget, 7)
+    low, high = _thresholds(cut)
+    return attrs.evolve(cut, threshold=draw(st.integers(low, high)))
+
+
+def _thresholds(pos: Position) -> tuple[int, int]:
+    """Thresholds that make a window interesting: above its strongest structure (so joining
+    clusters takes satellites), at most its whole power (else nothing can be formed)."""
+    powers = [p for _, p in pos.structures] or [0]
+    return max(2, max(powers) + 1), max(2, max(powers) + 1, sum(powers))
+
+
+def oracle(pos: Position):
+    return brute(pos) if pos.ivits_federation is None else brute_ivits(pos)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(record_windows())
+def test_candidates_match_brute_force_on_record_windows(pos):
+    _prep.cache_clear()
+    got = candidates(pos)
+    assert keyset(got) == oracle(pos)
+    assert len(keyset(got)) == len(got)  # one per member set
+    assert_validated_afresh(pos, got)
+
+
+def _fixed_windows(count: int):
+    """A fixed, spread-out sample of record windows (deterministic, for the mutation test)."""
+    positions = record_positions()
+    out = []
+    for i in range(count):
+        pos = positions[(i * 7) % len(positions)]
+        own = [h for h, _ in pos.structures]
+        centre = own[(i * 5) % len(own)]
+        cut = window(pos, centre, 3, 3, 7)
+        low, high = _thresholds(cut)
+        out.append(attrs.evolve(cut, threshold=min(high, low + i % 3)))
+    return out
+
+
+def test_the_record_windows_catch_a_wrong_pruning(monkeypatch):
+    """Breaking one pruning of the search (bases and candidates grown as if one satellite fewer
+    were available) makes some window differ from the oracle: the comparisons above can fail."""
+    windows = _fixed_windows(60)
+    for pos in windows:  # the real search agrees on all of them
+        _prep.cache_clear()
+        assert keyset(candidates(pos)) == oracle(pos)
+    grow = F._Prep.grow
+
+    def wrong_grow(self, roots, thr, B, strong):
+        return grow(self, roots, thr, B - 1, strong)
+
+    monkeypatch.setattr(F._Prep, "grow", wrong_grow)
+    differ = 0
+    for pos in windows:
+        _prep.cache_clear()
+        differ += keyset(candidates(attrs.evolve(pos))) != oracle(pos)
+    _prep.cache_clear()
+    assert differ > 0
