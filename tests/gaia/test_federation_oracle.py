@@ -25,6 +25,7 @@ from tests.gaia.test_federation import (
     assert_validated_afresh,
     brute,
     brute_ivits,
+    small_boards,
     disk,
     keyset,
 )
@@ -121,3 +122,21 @@ def test_the_record_windows_catch_a_wrong_pruning(monkeypatch):
         differ += keyset(candidates(attrs.evolve(pos))) != oracle(pos)
     _prep.cache_clear()
     assert differ > 0
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(record_windows(), small_boards()), st.integers(0, 4), st.integers(0, 4))
+def test_a_search_under_a_larger_budget_gives_the_smaller_budgets(pos, a, b):
+    """candidates() under budget b after a search of the same board under budget B >= b (read
+    from that search, _Preps) equals a fresh search under b, satellites included: the listing
+    does not depend on what was searched before."""
+    small, large = sorted((a, b))
+    pos_small, pos_large = attrs.evolve(pos, budget=small), attrs.evolve(pos, budget=large)
+    _prep.cache_clear()
+    fresh = candidates(pos_small)
+    _prep.cache_clear()
+    candidates(pos_large)
+    assert _prep.found and next(iter(_prep.found.values()))[0] == large
+    assert candidates(pos_small) == fresh
+    assert keyset(fresh) == oracle(pos_small)
+    assert_validated_afresh(pos_small, fresh)
