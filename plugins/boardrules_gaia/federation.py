@@ -246,7 +246,7 @@ class Federation:
         return tuple(sorted(self.members | self.satellites))
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # (a dict key of the preparations and listings, often asked)
 class Position:
     """What the federation rules need to know about the board, for one player.
 
