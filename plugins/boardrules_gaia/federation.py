@@ -105,6 +105,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Optional
 
@@ -245,7 +246,7 @@ class Federation:
         return tuple(sorted(self.members | self.satellites))
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # (a dict key of the preparations and listings, often asked)
 class Position:
     """What the federation rules need to know about the board, for one player.
 
@@ -520,6 +521,11 @@ class _Prep:
 
         Also records ``free_lay[k]``: hexes within j satellites of cluster k, all clusters
         free, a space hex counting itself (the last layer repeats beyond its index).
+
+        Only distances up to the budget matter (the search never places more satellites), so
+        the layers stop at budget + 1 and a farther (or unreachable) cluster gets budget + 1:
+        still a lower bound where :meth:`mst_lb` uses it, and over every budget test of
+        :meth:`grow` as the true distance is.
         """
         A = self.A
         tl = self.touch
@@ -529,10 +535,14 @@ class _Prep:
         x = self.zc(self.cmask[k], tl)
         j = 0
         lay = [x]
+        cap = self.pos.budget + 1
         while True:
             for t in range(self.K):
                 if dist[t] == _INF and x & self.cmask[t]:
                     dist[t] = j
+            if j >= cap:
+                self.free_lay.append(lay)
+                return [min(d, cap) for d in dist]
             y = spread(x, A, tl, T)
             if y == x:
                 self.free_lay.append(lay)
@@ -690,16 +700,17 @@ class _Prep:
         # root the programme at the most central cluster (a little less work)
         r = min(range(n), key=lambda i: max(dist[i]))
         order = [i for i in range(n) if i != r] + [r]
-        res = self._dw(
-            [ks[i] for i in order],
-            min(limit, ub - 1),
-            want_tree,
-            An,
-            Hn,
-            tl,
-            [lays[i] for i in order],
-        )
+        roots = [ks[i] for i in order]
+        rlays = [lays[i] for i in order]
+        top = min(limit, ub - 1)
+        res = self._dw(roots, top, want_tree, An, Hn, tl, rlays)
         if res is not None:
+            if want_tree and res[0] < top:
+                # the programme's masks depend on its limit: the tree is traced again at its
+                # own value, so that the tree of a member set does not depend on the limit
+                # asked (candidates() reuses a search under a larger budget: _Preps)
+                res = self._dw(roots, res[0], want_tree, An, Hn, tl, rlays)
+                assert res is not None
             return (max(res[0], floor), res[1])
         return (ub, tree) if ub <= limit else None
 
@@ -1292,9 +1303,64 @@ def _components(hexes: set[Hex]) -> list[set[Hex]]:
     return out
 
 
-@lru_cache(maxsize=128)
-def _prep(pos: Position) -> _Prep:
-    return _Prep(pos)
+class _Preps:
+    """The preparations of the last 128 positions (``_prep(pos)``), and the searches of the last
+    256 positions regardless of their budget (``found``).
+
+    A search under budget B gives every legal federation under any smaller budget b: exactly
+    those of its results with at most b satellites.  (A federation's validity does not depend
+    on the budget beyond its own satellite count: a superfluity witness needs fewer satellites
+    than the federation, so it is within any budget the federation is; and the satellites of a
+    member set's federation are a function of the member set alone, see ``_Prep.steiner``.)
+    So a player whose board is unchanged but who has fewer power tokens is not searched again.
+    ``cache_clear()`` empties both (a fresh search, as tests and benchmarks need).
+    """
+
+    def __init__(self, size: int = 128, found_size: int = 256):
+        self.size, self.found_size = size, found_size
+        self.preps: OrderedDict[Position, _Prep] = OrderedDict()
+        self.found: OrderedDict[tuple, tuple[int, tuple[Federation, ...]]] = OrderedDict()
+
+    def __call__(self, pos: Position) -> _Prep:
+        got = self.preps.get(pos)
+        if got is None:
+            got = self.preps[pos] = _Prep(pos)
+            if len(self.preps) > self.size:
+                self.preps.popitem(last=False)
+        else:
+            self.preps.move_to_end(pos)
+        return got
+
+    @staticmethod
+    def key(pos: Position) -> tuple:
+        """The position without its budget."""
+        return (pos.space, pos.planets, pos.structures, pos.federations, pos.excluded,
+                pos.threshold, pos.ivits_federation)
+
+    def search(self, prep: _Prep) -> tuple[Federation, ...]:
+        """The legal federations of ``prep``'s position: from a search under a budget at least
+        as large when one is remembered, else searched (and remembered)."""
+        key = self.key(prep.pos)
+        budget = prep.pos.budget
+        got = self.found.get(key)
+        if got is not None and got[0] >= budget:
+            self.found.move_to_end(key)
+            if got[0] == budget:
+                return got[1]
+            return tuple(f for f in got[1] if len(f.satellites) <= budget)
+        cands = tuple(_search(prep))
+        self.found[key] = (budget, cands)
+        self.found.move_to_end(key)
+        if len(self.found) > self.found_size:
+            self.found.popitem(last=False)
+        return cands
+
+    def cache_clear(self) -> None:
+        self.preps.clear()
+        self.found.clear()
+
+
+_prep = _Preps()
 
 
 # --------------------------------------------------------------------------- API
@@ -1390,11 +1456,12 @@ def candidates(position: Position) -> list[Federation]:
     Exact (see the module docstring for the search and its pruning).  Each result satisfies
     :func:`validate`.  Sorted by (satellite count, sorted hexes).  Returns [] when none exists.
     The result is remembered with the position's preparation (equal positions, e.g. the same
-    player's board over several turns, are searched once).
+    player's board over several turns, are searched once), and the same board under a smaller
+    budget reads it too (:class:`_Preps`).
     """
     prep = _prep(position)
     if prep.cands is None:
-        prep.cands = tuple(_search(prep))
+        prep.cands = _prep.search(prep)
         prep.known.update((f.members | f.satellites, f) for f in prep.cands)
     return list(prep.cands)
 

@@ -25,6 +25,7 @@ from tests.gaia.test_federation import (
     assert_validated_afresh,
     brute,
     brute_ivits,
+    small_boards,
     disk,
     keyset,
 )
@@ -121,3 +122,52 @@ def test_the_record_windows_catch_a_wrong_pruning(monkeypatch):
         differ += keyset(candidates(attrs.evolve(pos))) != oracle(pos)
     _prep.cache_clear()
     assert differ > 0
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(record_windows(), small_boards()), st.integers(0, 4), st.integers(0, 4))
+def test_a_search_under_a_larger_budget_gives_the_smaller_budgets(pos, a, b):
+    """candidates() under budget b after a search of the same board under budget B >= b (read
+    from that search, _Preps) equals a fresh search under b, satellites included: the listing
+    does not depend on what was searched before."""
+    small, large = sorted((a, b))
+    pos_small, pos_large = attrs.evolve(pos, budget=small), attrs.evolve(pos, budget=large)
+    _prep.cache_clear()
+    fresh = candidates(pos_small)
+    _prep.cache_clear()
+    candidates(pos_large)
+    assert _prep.found and next(iter(_prep.found.values()))[0] == large
+    assert candidates(pos_small) == fresh
+    assert keyset(fresh) == oracle(pos_small)
+    assert_validated_afresh(pos_small, fresh)
+
+
+def test_listed_federations_satellites_are_validates_on_a_record():
+    """federation_satellites() answers a listed federation from the listing (primitives.py,
+    _LISTINGS): the same satellites as validating its code afresh, on every federation turn of
+    a record (djfjjv4k: turns of 1-18 legal federations)."""
+    from boardrules.runtime import Context
+    from boardrules_gaia import primitives as GP
+    from boardrules_gaia import replay as R
+    from boardrules_gaia.records import load_record
+    from tests.conftest import shared_path
+
+    record = load_record(shared_path("gaia-records", "djfjjv4k.json"))
+    rp = R.Replayer(record, check=False)
+    lines, n_lead = record.lines, record.setup.consumes_leading_moves
+    turns = compared = 0
+    for i in range(len(lines)):
+        rp.line(i, lines, record.moves_raw[n_lead + i])
+        game = rp.game
+        codes = [a for a in game.legal_actions() if a.name == "form_federation"]
+        if not codes:
+            continue
+        turns += 1
+        ctx = Context(game.ruleset, game.state.values, me=codes[0].player)
+        sats = game.ruleset.primitives["federation_satellites"].fn
+        from_listing = [sats(ctx, a.args[0]) for a in codes]
+        GP._LISTINGS.clear()
+        _prep.cache_clear()
+        assert [sats(ctx, a.args[0]) for a in codes] == from_listing
+        compared += len(codes)
+    assert turns >= 3 and compared >= 20
