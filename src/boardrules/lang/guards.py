@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import ast as A
+from ..errors import BoardrulesError
 from ..runtime import RuleViolation
 from .semantics import MAX_DEPTH
 from .inert import SHORT, Facts, Inert, names_in, type_name
@@ -424,7 +425,7 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:
                     finally:
                         ctx.env, ctx.me = saved_env, saved_me
                         ctx.depth -= 1
-        except RuleViolation:
+        except (RuleViolation, BoardrulesError):   # (a primitive's error: the full try says it)
             pass
         return True
     return precheck
