@@ -109,6 +109,8 @@ def _who(p: object) -> str:
 
 
 def format_value(v: object) -> str:
+    if type(v) is str:   # (the common case first)
+        return v
     if v is None:
         return "none"
     if isinstance(v, bool):
@@ -175,7 +177,9 @@ def brief_action(a: Action, limit: int = QUOTE) -> str:
 def format_action(a: Action) -> str:
     """Canonical text: ``p1 build_mine 3A11``, ``chance tile tech3``, ``p2 charge`` (declined)."""
     actor = "chance" if a.player == CHANCE else f"p{a.player + 1}"
-    return " ".join([actor, a.name, *(format_value(x) for x in a.args)])
+    if not a.args:
+        return f"{actor} {a.name}"
+    return " ".join([actor, a.name, *map(format_value, a.args)])
 
 
 def _why_not(rs: Ruleset, ctx: Context, d: Decision, value: Any) -> str:
@@ -521,7 +525,10 @@ class Game:
         With ``check`` (the default) the action must be legal: otherwise
         :class:`~boardrules.errors.IllegalActionError` names the rule it breaks and the
         game is exactly as before. ``check=False`` is the fast path for trusted replays:
-        it skips the membership test but still refuses actions that break a rule.
+        it skips the membership test and the test that each argument is within its
+        parameter's domain, but still refuses actions that break a rule (a parameter's
+        ``where``, a ``require``, a payment); it never changes what a legal action does
+        (tests/gaia/test_unchecked_replay.py).
         Chance outcomes that follow are decided by the seeded generator when
         ``auto_chance`` is on.
         """
@@ -562,10 +569,9 @@ class Game:
 
     def canonical(self, action: Action) -> str:
         """The canonical text of ``action`` (player-typed arguments written ``pN``)."""
-        adef = self.ruleset.actions.get(action.name)
-        if adef is None or action.player == CHANCE or not any(
-                p.type.name == "player" for p in adef.params):
+        if action.player == CHANCE or action.name not in self.ruleset.player_params:
             return format_action(action)
+        adef = self.ruleset.actions[action.name]
         args = tuple(f"p{v + 1}" if p.type.name == "player" and isinstance(v, int) else v
                      for p, v in zip(adef.params, action.args))
         return format_action(Action(action.player, action.name, args))
@@ -709,8 +715,10 @@ class Game:
         name = action.name
         adef = rs.actions[name]
         ctx.me = action.player
-        if not args_checked and (check or any(w is not None for w in rs.param_wheres[name])):
-            self._check_args(ctx, adef, action.args)
+        if not args_checked and (check or name in rs.param_where_actions):
+            # (without ``check`` the domains are not tested: only the conditions the rules
+            # wrote on the parameters, with their messages)
+            self._check_args(ctx, adef, action.args, check)
         triggers = rs.triggers_by_event
         if "action_begins" in triggers:
             S.emit(ctx, "action_begins", [action.player, name])
@@ -941,16 +949,24 @@ class Game:
         except RuleViolation:
             return True
 
-    def _check_args(self, ctx: Any, adef: Any, args: Any) -> None:
+    def _check_args(self, ctx: Any, adef: Any, args: Any, domains: bool = True) -> None:
+        """Raise RuleViolation unless each argument is within its parameter's domain (not
+        tested without ``domains``: ``play(check=False)``) and meets its ``where`` condition,
+        earlier parameters bound (the rule's ``else`` message, else "X is not a possible P")."""
         env: dict[str, Any] = {}
+        wheres = ctx.rs.param_wheres[adef.name]
         for i, (prm, v) in enumerate(zip(adef.params, args)):
-            ctx.env = dict(env)
-            where = ctx.rs.param_wheres[adef.name][i]
-            if v not in self._domain(ctx, adef, i):
-                raise RuleViolation(self._outside_domain(ctx, prm, where, env, v), adef.name, prm.span)
+            where = wheres[i]
+            if domains:
+                ctx.env = dict(env)
+                if v not in self._domain(ctx, adef, i):
+                    raise RuleViolation(self._outside_domain(ctx, prm, where, env, v), adef.name,
+                                        prm.span)
             env[prm.name] = v
+            if where is None:
+                continue
             ctx.env = dict(env)
-            if where is not None and not where(ctx):
+            if not where(ctx):
                 raise RuleViolation(prm.message or f"{brief_value(v)} is not a possible {prm.name} here",
                                     adef.name, prm.where.span)
         ctx.env = {}
@@ -1005,6 +1021,12 @@ class Game:
 
     def _advance(self, ctx: Any, pending: Any) -> None:
         """Run the flow until someone must decide or act, or the game ends."""
+        if not pending and not ctx.queued:
+            # (the common case, a player in the middle of a turn: only a turns step that has
+            # begun holds a turn with a player, so the loop below would return at once)
+            turn = ctx.get(("f", "turn"))
+            if turn is not None and turn[2] is not None:
+                return
         rs = self.ruleset
         for _ in range(100000):
             if ctx.queued:  # decisions the engine's events queued
@@ -1362,7 +1384,12 @@ class Game:
             self._end_turn(ctx, pending, action.player)
         else:
             step, turn, acted, _ = info
-            self._act(ctx, pending, action, step, turn, acted, False, True, True)
+            # (a guard's verdict cannot settle an action that ends the turn: see _guard_verdict;
+            # the body is then run in full at once, not its guard and then the whole again)
+            ends = "action_taken" in self.ruleset.triggers_by_event or (action.name in step.main and (
+                step.mode == "simultaneous" or not step.free
+                or action.player in (st.values.get(("f", "passed")) or ())))
+            self._act(ctx, pending, action, step, turn, acted, False, True, not ends)
         self._advance(ctx, pending)
         return ctx, pending
 

@@ -241,10 +241,19 @@ class Compiler:
                 # (S.call_procedure of a procedure, its parameters' names looked up here)
                 names = tuple(p.name for p in rs.actions[fn].params)
                 run_unit = S.run_unit
+                if len(fs) == len(names) == 1:   # (one argument, or none: without the zip)
+                    (n0,), (f0,) = names, fs
+
+                    def call1(ctx: Context) -> None:
+                        run_unit(ctx, rs._action_bodies[fn], ctx.source or fn, env={n0: f0(ctx)})
+                    return call1
+                if not fs:
+                    return lambda ctx: run_unit(ctx, rs._action_bodies[fn], ctx.source or fn,
+                                                env={})
 
                 def call(ctx: Context) -> None:
                     env = dict(zip(names, [f(ctx) for f in fs]))
-                    run_unit(ctx, rs.action_body(fn), ctx.source or fn, env=env)
+                    run_unit(ctx, rs._action_bodies[fn], ctx.source or fn, env=env)
                 return call
             case A.Pass():
                 return S.do_pass
