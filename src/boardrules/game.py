@@ -668,8 +668,9 @@ class Game:
         turn = ctx.get(("f", "turn"))
         if turn is None or turn[2] is None:
             # decided outside anyone's turn: its 'after turn' blocks run now, not after the
-            # next player's turn (docs/language.md, 'after turn')
-            self._run_after(ctx, pending)
+            # next player's turn, once the decisions still pending are made (docs/language.md,
+            # 'after turn')
+            self._run_after(ctx, pending, _deciding(pending))
 
     def _turn_action(self, ctx: Any, pending: Any, action: Any, check: Any,
                      args_checked: bool = False, guarded: bool = False) -> None:
@@ -739,7 +740,7 @@ class Game:
             order, pos, player, _ = turn
             if step.mode == "simultaneous":
                 ctx.set(("f", "acted"), acted + (action.player,))
-                self._run_after(ctx, pending)
+                self._run_after(ctx, pending, _deciding(pending))
             elif not step.free or action.player in (ctx.get(("f", "passed")) or ()):
                 ctx.set(("f", "turn"), (order, pos, player, True))
                 self._end_turn(ctx, pending, action.player)
@@ -989,16 +990,24 @@ class Game:
     def _end_turn(self, ctx: Any, pending: Any, player: Any) -> None:
         turn = ctx.get(("f", "turn"))
         order, pos, _, _ = turn
+        deciding = _deciding(pending)   # (a main action that ended the turn left decisions)
         ctx.set(("f", "turn"), (order, pos, None, False))
         if "turn_ends" in ctx.rs.triggers_by_event:
             self._emit(ctx, "turn_ends", player)
             pending[:0] = ctx.queued
             ctx.queued = []
-        self._run_after(ctx, pending)
+        self._run_after(ctx, pending, deciding)
 
-    def _run_after(self, ctx: Any, pending: Any) -> None:
+    def _run_after(self, ctx: Any, pending: Any, deciding: bool = False) -> None:
+        """Run the turn's 'after turn' blocks; ``deciding``: the turn's decisions are still to
+        be made, so the blocks wait for them, as 'queue' blocks behind them (docs/language.md,
+        'after turn')."""
         after = ctx.get(("f", "after")) or ()
         ctx.set(("f", "after"), ())
+        if deciding:
+            pending.extend(Decision(None, "after turn", (), False, "", block, env,  # type: ignore[arg-type]
+                                    me, source) for block, env, me, source in after)
+            return
         queued = []
         for block, env, me, source in after:
             S.run_unit(ctx, ctx.rs.blocks[block], source, me=me, env=dict(env))
@@ -1657,6 +1666,12 @@ class LegalActions:
         shown = ", ".join(self._game.format(a) for a in listed[:5])
         more = f", … {n - 5} more" if n > 5 else ""
         return f"<LegalActions {n}: {shown}{more}>"
+
+
+def _deciding(pending: Iterable[Any]) -> bool:
+    """Whether ``pending`` holds a decision to make (a player's or chance's, not a 'queue'
+    block's)."""
+    return any(d.player is not None for d in pending)
 
 
 def _first_by_lane(pending: Iterable[Any]) -> dict[Any, Any]:
