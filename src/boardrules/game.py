@@ -722,7 +722,13 @@ class Game:
         triggers = rs.triggers_by_event
         if "action_begins" in triggers:
             S.emit(ctx, "action_begins", [action.player, name])
-        env = dict(zip(rs.param_names[name], action.args))
+        names = rs.param_names[name]   # (as many as the arguments: checked, or listed so)
+        if not names:
+            env: dict[str, Any] = {}
+        elif len(names) == 1:   # (the common cases without the zip)
+            env = {names[0]: action.args[0]}
+        else:
+            env = dict(zip(names, action.args))
         if adef.entity is not None:
             env["self"] = adef.entity
         guard = rs.action_guard(name) if guarded else None
