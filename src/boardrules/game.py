@@ -24,15 +24,16 @@ from typing import Any, Iterator, TypedDict, overload
 import attrs
 
 from . import plugins
-from .errors import BoardrulesError, ExecutionBudgetError, GameStuckError, IllegalActionError, NotationError
+from .errors import (BoardrulesError, ExecutionBudgetError, GameStuckError, IllegalActionError,
+                     NotationError, PrimitiveError)
 from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT
 from .reader import StateReader
 from .record import Record
-from .ruleset import Ruleset, build_ruleset
+from .ruleset import Ruleset, Step, build_ruleset
 from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
-                      RuleViolation)
+                      PrimitiveFailed, RuleViolation)
 from .state import State
 
 DONE = "done"
@@ -56,12 +57,12 @@ class View(TypedDict):
 def _action_player(value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"Action: player must be a number counted from 0 (CHANCE = -1 for "
-                        f"chance), not {value!r}; to write 'p1 study', use Game.parse")
+                        f"chance), not {brief_text(value)}; to write 'p1 study', use Game.parse")
 
 
 def _action_name(value: object) -> None:
     if not isinstance(value, str):
-        raise TypeError(f"Action: name must be the action's name as a text, not {value!r}")
+        raise TypeError(f"Action: name must be the action's name as a text, not {brief_text(value)}")
 
 
 def _action_args(value: object) -> tuple[Any, ...]:
@@ -70,7 +71,7 @@ def _action_args(value: object) -> tuple[Any, ...]:
         return (value,)
     if isinstance(value, (tuple, list)):
         return tuple(value)
-    raise TypeError(f"Action: args must be a tuple of values, not {value!r}")
+    raise TypeError(f"Action: args must be a tuple of values, not {brief_text(value)}")
 
 
 @attrs.frozen(cache_hash=True)  # (actions are dict keys by the thousand: runs, listings)
@@ -95,6 +96,14 @@ class Action:
         return format_action(self)
 
 
+def _error_class(err: RuleViolation) -> type[IllegalActionError]:
+    """The public error for a rule violation: the execution budget spent, a primitive's
+    Python error (a plugin's defect), else an illegal action."""
+    if isinstance(err, BudgetExceeded):
+        return ExecutionBudgetError
+    return PrimitiveError if isinstance(err, PrimitiveFailed) else IllegalActionError
+
+
 def _who(p: object) -> str:
     return "chance" if p == CHANCE else (f"p{p + 1}" if isinstance(p, int) else repr(p))
 
@@ -111,6 +120,58 @@ def format_value(v: object) -> str:
     if isinstance(v, int) and not isinstance(v, bool):
         return str(v)
     return str(v)
+
+
+# error messages quote what they were given at most about this long (an action or a record's
+# line may be huge: a hostile record)
+QUOTE = 100
+
+
+def brief_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
+    """:func:`format_value` of ``v`` for an error message: at most about ``limit`` characters,
+    its start and ``...`` (never formats more of a long or deep list than it shows)."""
+    if isinstance(v, tuple):
+        if depth > 3:
+            return "..."
+        parts: list[str] = []
+        size = 0
+        for x in v:
+            if size > limit or len(parts) >= limit:
+                parts.append("...")
+                break
+            text = brief_value(x, max(8, limit - size), depth + 1)
+            parts.append(text)
+            size += len(text) + 1
+        text = ",".join(parts)
+    else:
+        text = format_value(v) if not isinstance(v, str) else v
+    return text if len(text) <= limit else text[:max(0, limit - 3)] + "..."
+
+
+def brief_text(text: object, limit: int = QUOTE) -> str:
+    """``repr(text)`` for an error message, at most about ``limit`` characters."""
+    if isinstance(text, str) and len(text) > limit:
+        return repr(text[:limit]) + f"... ({len(text)} characters)"
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[:limit] + "..."
+
+
+def brief_action(a: Action, limit: int = QUOTE) -> str:
+    """The canonical text of ``a`` for an error message (:func:`format_action`), at most about
+    ``limit`` characters: the player, the action's name and its first arguments, then
+    ``...``."""
+    actor = "chance" if a.player == CHANCE else f"p{a.player + 1}" if isinstance(a.player, int) \
+        else brief_text(a.player, 20)
+    parts = [actor, brief_value(a.name, limit // 2)]
+    size = len(parts[0]) + len(parts[1])
+    for x in a.args:
+        text = brief_value(x, max(8, (limit - size) // 2))
+        if size + 1 + len(text) > limit:
+            parts.append("...")
+            break
+        parts.append(text)
+        size += 1 + len(text)
+    return " ".join(parts)
 
 
 def format_action(a: Action) -> str:
@@ -237,8 +298,7 @@ class Game:
         except RuleViolation as err:
             message = err.message.removeprefix("the game cannot go on: ")
             where = f" ({err.span})" if err.span is not None and err.span.line else ""
-            cls = ExecutionBudgetError if isinstance(err, BudgetExceeded) else IllegalActionError
-            raise cls(f"the game cannot start: {message} [rule: {err.rule or 'setup'}{where}]",
+            raise _error_class(err)(f"the game cannot start: {message} [rule: {err.rule or 'setup'}{where}]",
                       rule=err.rule) from None
         self.log.extend(ctx.events)
         return State(ctx.merged(), tuple(pending))
@@ -285,6 +345,27 @@ class Game:
             return None
         return bool(turn[3])
 
+    def flow_step(self) -> Step | None:
+        """The flow step under way (the ruleset's ``Step``: ``name``, ``kind`` ``"do"`` or
+        ``"turns"``, ``mode`` such as ``"until_pass"``), None between steps or once over."""
+        v, rs = self.state.values, self.ruleset
+        stage_i: int = v.get(("f", "stage"), 0)
+        step_i: int = v.get(("f", "step"), 0)
+        if v.get(("f", "over")) or stage_i >= len(rs.stages) or step_i >= len(rs.stages[stage_i].steps):
+            return None
+        return rs.stages[stage_i].steps[step_i]
+
+    def flow_position(self) -> str:
+        """Where the flow is, as text: ``"rounds (round 3), step 'actions'"``, ``"setup, step
+        'pick'"``; ``"the end"`` once over."""
+        v, rs = self.state.values, self.ruleset
+        stage_i: int = v.get(("f", "stage"), 0)
+        if v.get(("f", "over")) or stage_i >= len(rs.stages):
+            return "the end"
+        stage, step = rs.stages[stage_i], self.flow_step()
+        where = stage.kind + (f" (round {v.get(('f', 'round'))})" if stage.kind == "rounds" else "")
+        return where + (f", step '{step.name}'" if step is not None else "")
+
     def decisions_due(self) -> list[Decision]:
         """The pending decisions that may be made now: the first one, or in a ``lanes`` step
         the first of each lane (docs/api.md, "Interleaved turns")."""
@@ -314,8 +395,7 @@ class Game:
         v, rs = self.state.values, self.ruleset
         stage = rs.stages[v[("f", "stage")]]
         step = stage.steps[v[("f", "step")]]
-        where = stage.kind + (f" (round {v.get(('f', 'round'))})" if stage.kind == "rounds" else "")
-        where += f", step '{step.name}'"
+        where = self.flow_position()
         pending = self.state.pending
         turn = v.get(("f", "turn"))
         if pending:
@@ -535,7 +615,7 @@ class Game:
             try:
                 ctx, pending = self._run(action, check, args_checked=True)
             except RuleViolation as err:  # (the guards' soundness is tested: never here)
-                raise AssertionError(f"{format_action(action)} was listed as legal "
+                raise AssertionError(f"{brief_action(action)} was listed as legal "
                                      f"but breaks a rule: {err.message}") from None
             run = known.runs[action] = (State(ctx.merged(), tuple(pending)), ctx.events)
             return run
@@ -553,8 +633,7 @@ class Game:
         except RuleViolation as err:
             rule = err.rule or action.name
             where = f" ({err.span})" if err.span is not None and err.span.line else ""
-            cls = ExecutionBudgetError if isinstance(err, BudgetExceeded) else IllegalActionError
-            raise cls(f"{format_action(action)}: {err.message} [rule: {rule}{where}]",
+            raise _error_class(err)(f"{brief_action(action)}: {err.message} [rule: {rule}{where}]",
                       rule=rule, action=action) from None
         return State(ctx.merged(), tuple(pending)), ctx.events
 
@@ -571,14 +650,14 @@ class Game:
             return
         value = action.args[0]
         if len(action.args) != 1 or value not in d.options:
-            raise RuleViolation(f"{format_value(value)} is not one of the choices for '{d.label}'"
+            raise RuleViolation(f"{brief_value(value)} is not one of the choices for '{d.label}'"
                                 + (_why_not(self.ruleset, ctx, d, value) if len(action.args) == 1
                                    else ""), "decision")
         pending.pop(0)
         if d.bag is not None:
             bag = list(ctx.get(("v", d.bag)) or ())
             if value not in bag:
-                raise RuleViolation(f"{format_value(value)} is no longer in '{d.bag}'", "decision")
+                raise RuleViolation(f"{brief_value(value)} is no longer in '{d.bag}'", "decision")
             bag.remove(value)
             ctx.set(("v", d.bag), tuple(bag))
         env = dict(d.env)
@@ -619,7 +698,7 @@ class Game:
                 raise RuleViolation("the main action of this turn is already taken", "turn")
         elif action.name not in step.free:
             allowed = ", ".join(step.main + step.free)
-            raise RuleViolation(f"'{action.name}' is not an action of '{step.name}' "
+            raise RuleViolation(f"'{brief_value(action.name)}' is not an action of '{step.name}' "
                                 f"(there: {allowed})", "turn")
         adef = rs.actions[action.name]
         if len(action.args) != len(adef.params):
@@ -827,7 +906,12 @@ class Game:
         env = {} if env is None else env
         last = i + 1 == len(params)
         ctx.env = env
-        values = self._domain(ctx, adef, i)
+        try:
+            values = self._domain(ctx, adef, i)
+        except BudgetExceeded:
+            raise
+        except (RuleViolation, BoardrulesError):   # (play refuses every value: none is legal)
+            return
         if lead and where is not None and values and not self._lead_holds(ctx, adef.name, i):
             return
         for v in values:
@@ -837,7 +921,12 @@ class Game:
             inner = {**env, name: v}
             if where is not None:
                 ctx.env = inner
-                if not where(ctx):
+                try:
+                    if not where(ctx):
+                        continue
+                except BudgetExceeded:
+                    raise
+                except (RuleViolation, BoardrulesError):   # (play refuses this value)
                     continue
             if last:
                 yield bound + (v,)
@@ -877,7 +966,7 @@ class Game:
                 continue
             ctx.env = dict(env)
             if not where(ctx):
-                raise RuleViolation(prm.message or f"{format_value(v)} is not a possible {prm.name} here",
+                raise RuleViolation(prm.message or f"{brief_value(v)} is not a possible {prm.name} here",
                                     adef.name, prm.where.span)
         ctx.env = {}
 
@@ -894,8 +983,8 @@ class Game:
             except Exception:  # the rules never expected this value: their words still fit
                 blamed = True
             if blamed:
-                return f"{prm.message} ({format_value(v)})"
-        return f"{format_value(v)} is not a possible {prm.name}"
+                return f"{prm.message} ({brief_value(v)})"
+        return f"{brief_value(v)} is not a possible {prm.name}"
 
     def _end_turn(self, ctx: Any, pending: Any, player: Any) -> None:
         turn = ctx.get(("f", "turn"))
@@ -1161,7 +1250,7 @@ class Game:
             return True
         try:
             self._run(action)
-        except RuleViolation:
+        except (RuleViolation, BoardrulesError):
             return False
         return True
 
@@ -1204,7 +1293,7 @@ class Game:
                 return False
             else:
                 tried[action] = self._candidate_run(action, info)
-        except RuleViolation:
+        except (RuleViolation, BoardrulesError):
             return False
         except _Accepted:
             tried[action] = ACCEPTED
@@ -1286,7 +1375,12 @@ class Game:
             self._end_turn(ctx, pending, action.player)
         else:
             step, turn, acted, _ = info
-            self._act(ctx, pending, action, step, turn, acted, False, True, True)
+            # (a guard's verdict cannot settle an action that ends the turn: see _guard_verdict;
+            # the body is then run in full at once, not its guard and then the whole again)
+            ends = "action_taken" in self.ruleset.triggers_by_event or (action.name in step.main and (
+                step.mode == "simultaneous" or not step.free
+                or action.player in (st.values.get(("f", "passed")) or ())))
+            self._act(ctx, pending, action, step, turn, acted, False, True, not ends)
         self._advance(ctx, pending)
         return ctx, pending
 
@@ -1294,7 +1388,7 @@ class Game:
         """Whether candidate ``action`` is legal, by trying it in full (kept in ``tried``)."""
         try:
             tried[action] = self._run(action, args_checked=True)
-        except RuleViolation:
+        except (RuleViolation, BoardrulesError):
             return False
         return True
 
@@ -1603,14 +1697,15 @@ def parse_generic(game: Game, text: str) -> Action:
     """Read the canonical text form (see :func:`format_action`)."""
     parts = text.split()
     if len(parts) < 2:
-        raise NotationError(f"{text!r}: expected 'pN ACTION [ARGS...]' or 'chance LABEL VALUE'")
+        raise NotationError(f"{brief_text(text)}: expected 'pN ACTION [ARGS...]' or 'chance LABEL VALUE'")
     actor, name, raw = parts[0], parts[1], parts[2:]
     if actor == "chance":
         player = CHANCE
     elif actor.startswith("p") and actor[1:].isdigit() and 1 <= int(actor[1:]) <= game.players:
         player = int(actor[1:]) - 1
     else:
-        raise NotationError(f"{text!r}: '{actor}' is not a player (p1..p{game.players}) or 'chance'")
+        raise NotationError(f"{brief_text(text)}: '{brief_value(actor)}' is not a player "
+                            f"(p1..p{game.players}) or 'chance'")
     st = game.state
     d = next((f for f in _fronts(st.pending) if (f.label, f.player) == (name, player)), None) \
         if st.pending else None
@@ -1625,7 +1720,7 @@ def parse_generic(game: Game, text: str) -> Action:
             try:
                 return Action(player, name, (tuple(int(x) for x in arg.split(",")),))
             except ValueError:
-                raise NotationError(f"{text!r}: dice are written as 1,6,3") from None
+                raise NotationError(f"{brief_text(text)}: dice are written as 1,6,3") from None
         for o in opts:
             if format_value(o) == arg:
                 return Action(player, name, (o,))
@@ -1636,7 +1731,7 @@ def parse_generic(game: Game, text: str) -> Action:
     if adef is None:
         return Action(player, name, tuple(raw))
     if len(raw) != len(adef.params):
-        raise NotationError(f"{text!r}: '{name}' takes {len(adef.params)} argument(s)")
+        raise NotationError(f"{brief_text(text)}: '{name}' takes {len(adef.params)} argument(s)")
     return Action(player, name, tuple(_convert(text, p.type.name, r) for p, r in zip(adef.params, raw)))
 
 
@@ -1645,15 +1740,15 @@ def _convert(text: str, type_name: str, raw: str) -> Any:
         try:
             return int(raw)
         except ValueError:
-            raise NotationError(f"{text!r}: {raw!r} is not a number") from None
+            raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not a number") from None
     if type_name == "player":
         if raw.startswith("p") and raw[1:].isdigit():
             return int(raw[1:]) - 1
-        raise NotationError(f"{text!r}: {raw!r} is not a player (p1, p2, ...)")
+        raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not a player (p1, p2, ...)")
     if type_name == "bool":
         if raw in ("true", "false"):
             return raw == "true"
-        raise NotationError(f"{text!r}: {raw!r} is not true or false")
+        raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not true or false")
     if raw == "none":
         return None
     return raw

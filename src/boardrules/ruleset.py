@@ -140,6 +140,7 @@ class Ruleset:
             self._defaults[("c", name)] = comp.supply
         self.key_defaults = _KeyDefaults(self.default_of)
         self.readings: dict[str, Any] = {}   # reader.py's reading per name, filled as names are read
+        self.primitive_codes: dict[Any, str] | None = None   # (semantics._failing_primitive)
         backend: Backend = Compiler(self) if recipe.backend == "compiled" else Interpreter(self)
         self.backend = backend
         self._register_blocks(p)

@@ -47,6 +47,12 @@ class BudgetExceeded(RuleViolation):
     innermost loop that sees it fills in its position."""
 
 
+class PrimitiveFailed(RuleViolation):
+    """Raised when a primitive's Python code raises something other than a rule violation (a
+    defect of the plugin that provides it: see ``lang/semantics.primitive_failed``); the engine
+    turns it into :class:`~boardrules.errors.PrimitiveError`."""
+
+
 @attrs.frozen
 class Decision:
     """A choice some player (or chance) must make before play goes on.

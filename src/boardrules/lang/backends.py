@@ -230,7 +230,14 @@ class Compiler:
             case A.CallStmt(fn=fn, args=args):
                 fs = [self.expr(a) for a in args]
                 if fn in rs.primitives:
-                    return lambda ctx: S.call_procedure(ctx, fn, [f(ctx) for f in fs])
+                    span = s.span
+
+                    def call_primitive(ctx: Context) -> None:
+                        try:
+                            S.call_procedure(ctx, fn, [f(ctx) for f in fs])
+                        except S.PrimitiveFailed as err:   # (placed at the call)
+                            raise S.at(err, span)
+                    return call_primitive
                 # (S.call_procedure of a procedure, its parameters' names looked up here)
                 names = tuple(p.name for p in rs.actions[fn].params)
                 run_unit = S.run_unit
@@ -459,7 +466,10 @@ class Interpreter:
             case A.Discard(entity=e):
                 S.discard(ctx, ev(e, ctx))
             case A.CallStmt(fn=fn, args=args):
-                S.call_procedure(ctx, fn, [ev(a, ctx) for a in args])
+                try:
+                    S.call_procedure(ctx, fn, [ev(a, ctx) for a in args])
+                except S.PrimitiveFailed as err:   # (placed at the call)
+                    raise S.at(err, s.span)
             case A.Pass():
                 S.do_pass(ctx)
             case A.Use(component=comp):
