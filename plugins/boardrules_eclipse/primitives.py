@@ -296,57 +296,68 @@ def add_ship(ctx, h, cls):
     _set(ctx, "ships", (h,), _ships(ctx, h) + ((me, cls),))
 
 
+def _me(ctx) -> int:
+    """The player the rule speaks for; a ``ValueError`` when there is none (the pure primitives
+    below never break a rule: called where nobody is ``me``, the rules are wrong)."""
+    me = ctx.me
+    if type(me) is not int or not 0 <= me < ctx.np:
+        raise ValueError(f"an upgrade primitive needs a player ('me'), got {me!r}")
+    return me
+
+
 def _change(ctx, o):
     """``(class, slot, part, blueprint, outside, design)`` of a blueprint change
     ``"cls#slot=part"`` of ``me``'s (``blueprint``: that class's grid as it stands, ``outside``
-    its parts outside the grid, ``design`` its design or none); a violation when ``o`` names no
-    slot of ``me``'s blueprints or no part. (An Upgrade choice asks this six times per option:
-    the parse and the state keys are kept per option, the reads inlined, the variables'
-    defaults being empty and none.)"""
-    me = ctx.me
-    if type(me) is not int or not 0 <= me < ctx.np:
-        me = ctx.player()
-    got = B.tables(ctx.rs).resolve(o, me)
+    its parts outside the grid, ``design`` its design or none). The upgrade primitives are
+    ``pure`` (primitives.py): ``o`` comes from ``blueprint_changes`` of the same state, so a
+    text that names no slot of ``me``'s blueprints or no part is a ``ValueError`` (the rules
+    are wrong), not a broken rule. (An Upgrade choice asks this six times per option: the parse
+    and the state keys are kept per option, the reads inlined, the variables' defaults being
+    empty and none.)"""
+    got = B.tables(ctx.rs).resolve(o, _me(ctx))
     if got is None:
-        raise ctx.violation(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
+        raise ValueError(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
     cls, i, part, kbp, kout, kdesign = got
     w, base = ctx.w, ctx.base
     bp = (w[kbp] if kbp in w else base.get(kbp)) or ()
     if i >= len(bp):
-        raise ctx.violation(f"{o!r} names no slot of your blueprints")
+        raise ValueError(f"{o!r} names no slot of the player's blueprints")
     out = (w[kout] if kout in w else base.get(kout)) or ()
     return cls, i, part, bp, out, (w[kdesign] if kdesign in w else base.get(kdesign))
 
 
-@primitive("blueprint_changes", returns="list:text", parts="list:part")
+@primitive("blueprint_changes", returns="list:text", pure=True, parts="list:part")
 def blueprint_changes(ctx, parts):
     """Every single-part change of ``me``'s blueprints with one of ``parts`` (the parts ``me``
     may place: the rules' ``placeable_parts``): ``"cls#slot=part"``. Which blueprints are legal
-    is the rules' ``upgrade_step``."""
-    me = ctx.player()
+    is the rules' ``upgrade_step``. Pure (primitives.py)."""
+    me = _me(ctx)
     return tuple(f"{cls}#{i}={part}" for cls in _kind(ctx, "ship_class")
                  for i, old in enumerate(_blueprint(ctx, me, cls)) for part in parts if part != old)
 
 
-@primitive("change_class", returns="any", o="text")
+@primitive("change_class", returns="ship_class", pure=True, o="text")
 def change_class(ctx, o):
-    """The ship class a blueprint change ``"cls#slot=part"`` is for."""
+    """The ship class a blueprint change ``"cls#slot=part"`` (of ``blueprint_changes``) is for.
+    Pure (primitives.py)."""
     return _change(ctx, o)[0]
 
 
-@primitive("change_part", returns="any", o="text")
+@primitive("change_part", returns="part", pure=True, o="text")
 def change_part(ctx, o):
-    """The part a blueprint change ``"cls#slot=part"`` places."""
+    """The part a blueprint change ``"cls#slot=part"`` (of ``blueprint_changes``) places. Pure
+    (primitives.py)."""
     return _change(ctx, o)[2]
 
 
-@primitive("stat_after", returns="int", o="text", stat="text")
+@primitive("stat_after", returns="int", pure=True, o="text", stat="text")
 def stat_after(ctx, o, stat):
     """``me``'s blueprint total of ``stat`` (``energy``, ``move``, ``jumps``, ``hull``,
-    ``computer``, ``shield`` or ``initiative``: the parts' sum plus the design's printed bonus)
-    after the change ``o`` (``"cls#slot=part"``)."""
+    ``computer``, ``shield``, ``initiative`` or ``regenerates``: the parts' sum plus the design's
+    printed bonus) after the change ``o`` (``"cls#slot=part"``, of ``blueprint_changes``). Pure
+    (primitives.py): another statistic is a ``ValueError``."""
     if stat not in B.STATS:
-        raise ctx.violation(f"{stat!r} is not a blueprint statistic")
+        raise ValueError(f"{stat!r} is not a blueprint statistic")
     _, i, part, bp, out, design = _change(ctx, o)
     return B.tables(ctx.rs).after(bp, out, design, i, part)[stat]
 

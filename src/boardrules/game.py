@@ -1184,7 +1184,8 @@ class Game:
             elif not prechecked and self._precheck_refuses(action, info[3]):
                 return False
             else:
-                tried[action] = self._candidate_run(action, info)
+                run = self._candidate_run(action, info)
+                tried[action] = ACCEPTED if run[0].partial else run
         except RuleViolation:
             return False
         except _Accepted:
@@ -1256,19 +1257,28 @@ class Game:
         self._turn_memo = (st, info)
         return info
 
-    def _candidate_run(self, action: Action, info: tuple[Any, ...]) -> tuple[Context, list[Any]]:
+    def _candidate_run(self, action: Action, info: tuple[Any, ...],
+                       lazy: bool = True) -> tuple[Context, list[Any]]:
         """:meth:`_run` of a turn's candidate action (``guarded``), without the checks of the
-        turn it passes by construction (it comes from :meth:`_turn_candidates`)."""
+        turn it passes by construction (it comes from :meth:`_turn_candidates`). ``lazy``: its
+        choices may be cut short (lang/lazy.py); a run that was (``ctx.partial``) is not the
+        full run, and one that then breaks a rule is run again in full."""
         st = self.state
         ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
                       budget=self.max_steps)
+        ctx.lazy = lazy
         pending = list(st.pending)
-        if action.name == DONE:
-            self._end_turn(ctx, pending, action.player)
-        else:
-            step, turn, acted, _ = info
-            self._act(ctx, pending, action, step, turn, acted, False, True, True)
-        self._advance(ctx, pending)
+        try:
+            if action.name == DONE:
+                self._end_turn(ctx, pending, action.player)
+            else:
+                step, turn, acted, _ = info
+                self._act(ctx, pending, action, step, turn, acted, False, True, True)
+            self._advance(ctx, pending)
+        except RuleViolation:
+            if ctx.partial:
+                return self._candidate_run(action, info, lazy=False)
+            raise
         return ctx, pending
 
     def _tried_legal(self, action: Action, tried: dict[Any, Any]) -> bool:

@@ -18,8 +18,8 @@ candidate only when that many steps are left: a budget overrun is a broken rule 
   entities, kinds, ``me``, ``players``...), fields of a (non-optional) entity, indexes of
   per-hex/per-entity variables, ``== != not and or``, ``< <= > >= + - *`` on whole numbers,
   ``in`` of a list, ``any/all/count/sum`` over lists, ``held(KIND)``, ``holds``,
-  ``owner``, ``len``, ``passed``; nothing else (no primitive, no ``of``, no list index, no
-  division, no range).
+  ``owner``, ``len``, ``passed``, calls of ``pure`` primitives (primitives.py); nothing else
+  (no other primitive, no ``of``, no list index, no division, no range).
 
 Numbers: ``+``/``-``/``*``/``sum`` refuse results beyond ±MAX_NUMBER (2**63 - 1); the analysis
 assumes the whole numbers in a state stay far below that (each is made by rules bounded by
@@ -74,6 +74,7 @@ class Inert:
         self._procs: dict[str, int | None] = {}
         self._busy: set[str] = set()
         self._emitting: set[str] = set()   # events whose triggers are under analysis
+        self._sizes: dict[tuple[str, str], int] = {}   # (kind, field) -> _field_size
 
     # ---- bodies ----
     def split(self, block: A.Block, scope: Scope) -> tuple[int, int]:
@@ -262,7 +263,7 @@ class Inert:
                 kind = rs.kinds.get(obj[0][7:])  # type: ignore[index]
                 if kind is None or n not in kind.fields:
                     return None
-                return (type_name(kind.fields[n][0], rs.kinds), obj[1], MAX_LIST)
+                return (type_name(kind.fields[n][0], rs.kinds), obj[1], self._field_size(kind.name, n))
             case A.Index(obj=A.Name(id=n), index=i) if n not in scope:
                 try:
                     cls, var = S.classify(rs, n)
@@ -386,8 +387,10 @@ class Inert:
     def _call(self, fn: str, args: tuple[A.Expr, ...], scope: Scope) -> Typed | None:
         rs = self.rs
         found = [self.expr(a, scope) for a in args]
-        if None in found or fn in rs.primitives:
+        if None in found:
             return None
+        if fn in rs.primitives:
+            return self._pure(rs.primitives[fn], found)  # type: ignore[arg-type]
         typed: list[Typed] = [f for f in found if f is not None]
         cost = sum(f[1] for f in typed)
         if fn == "held" and len(args) == 1 and isinstance(args[0], A.Name) and args[0].id not in scope \
@@ -402,6 +405,40 @@ class Inert:
         if fn == "passed" and len(typed) == 1:
             return ("bool", cost, 0)
         return None
+
+    def _field_size(self, kind: str, name: str) -> int:
+        """A bound on the length of field ``name`` of the entities of ``kind`` (their fields
+        are the rule files' constants): the longest list among them, MAX_LIST if one is not a
+        list."""
+        key = (kind, name)
+        got = self._sizes.get(key)
+        if got is None:
+            ents = self.rs.entities
+            values = [ents[e].fields.get(name) for e in self.rs.by_kind.get(kind, ())]
+            got = max((len(v) if type(v) is tuple else MAX_LIST for v in values), default=0)
+            self._sizes[key] = got
+        return got
+
+    def _pure(self, prim: Any, found: list[Typed]) -> Typed | None:
+        """A call of primitive ``prim`` on arguments typed ``found``: cannot break a rule when
+        the primitive is declared ``pure`` (primitives.py), typed by its declaration; it takes
+        no steps of its own (a list it returns: at most MAX_LIST items)."""
+        if not prim.pure or prim.effect:
+            return None
+        return (declared_type(prim.returns, self.rs.kinds), sum(f[1] for f in found), MAX_LIST)
+
+
+def declared_type(t: str, kinds: Any) -> str | None:
+    """The analysis' name of a primitive's declared type (``"list:ship_class"`` is
+    ``"list:entity:ship_class"``; ``"any"``: None, a value of unknown type)."""
+    opt = "?" if t.endswith("?") else ""
+    t = t.rstrip("?")
+    if t.startswith("list:"):
+        inner = declared_type(t[5:], kinds)
+        return None if inner is None else "list:" + inner + opt
+    if t == "any":
+        return None
+    return (f"entity:{t}" if t in kinds else t) + opt
 
 
 def _lets_in(s: A.Stmt) -> set[str]:
