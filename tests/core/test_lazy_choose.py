@@ -1,0 +1,170 @@
+"""Lazy choices (lang/lazy.py): a listing's run cuts a ``choose`` short at its first admitted
+option when its ``where`` cannot break a rule (lang/inert.py, ``pure`` primitives).
+
+The listing must stay exactly the full tries' (tests/core/test_guards.py runs the property over
+random games of every bundled game); these examples hold the boundaries: a ``where`` that may
+break a rule on a later option is tried in full, a binding that hides a name of the ``where``
+turns the cut off, a budget that would not cover the options left untested too, and a wrong
+analysis is caught by the comparison with the full tries.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import boardrules
+from boardrules.game import ACCEPTED
+from boardrules.lang import ast as A
+from boardrules.lang import lazy
+from boardrules.lang.inert import declared_type
+from boardrules.runtime import Context
+
+RULES = """
+game lazy { title "Lazy"; players 2..2 }
+resource vp { start 0; scored true }
+var low: int = 3
+var picks: list[int] = [1, 2, 4]
+
+action pick main {
+  choose x in [1, 2, 3, 4] where x >= low "pick" { gain x vp }
+}
+# 12 // (x - 3): x = 3 breaks a rule (division by zero), after x = 1 was admitted
+action divide main {
+  choose x in [1, 2, 3, 4] where 12 // (x - 3) != 0 "divide" { gain x vp }
+}
+# the binding 'low' hides the variable the analysis typed
+action hidden main {
+  let low = 9
+  choose x in [1, 2, 3] where x >= low "none is admitted" { gain x vp }
+}
+action maybe main {
+  choose x in [1, 2, 3] where x >= 9 optional "declinable" { gain x vp }
+}
+# 'x in picks': each test may cost up to MAX_LIST steps (a list variable's bound)
+action member main {
+  choose x in [1, 2, 3] where x in picks "member" { gain x vp }
+}
+action stop main { pass }
+
+flow {
+  rounds 1 {
+    step actions: turns seat until_pass { main pick, divide, hidden, maybe, member, stop }
+  }
+}
+"""
+
+
+def game(extra="", **kw):
+    return boardrules.new_game(texts={"lazy.rules": RULES + extra}, players=2, seed=1, **kw)
+
+
+def runs(g):
+    """The runs the listing kept, by action name (ACCEPTED: cut short, not kept)."""
+    known = g._known_for(g.state)
+    return {a.name: r for a, r in known.runs.items()}
+
+
+def chooses(rs, name):
+    return [s for s in rs.actions[name].body.stmts if isinstance(s, A.Choose)]
+
+
+def test_a_where_that_cannot_break_a_rule_is_cut_short():
+    g = game()
+    listed = [a.name for a in g.legal_actions()]
+    assert listed == [a.name for a in g._legal_by_trying()]
+    assert listed == ["pick", "maybe", "member", "stop"]
+    got = runs(g)
+    assert got["pick"] is ACCEPTED and got["maybe"] is ACCEPTED and got["member"] is ACCEPTED
+    assert got["stop"] is not ACCEPTED   # (no choice: its run is kept)
+    # played, the choice is the full one
+    g.play("p1 pick")
+    assert g.state.pending[0].options == (3, 4)
+
+
+def test_what_may_not_be_cut_short():
+    rs = game().ruleset
+    assert lazy.where_bound(rs, chooses(rs, "divide")[0]) is None     # // may break a rule
+    assert lazy.where_bound(rs, chooses(rs, "pick")[0]) == (0, frozenset({"low"}))
+    cost, names = lazy.where_bound(rs, chooses(rs, "member")[0])
+    assert names == frozenset({"picks"}) and cost >= 100_000
+
+
+def test_a_binding_that_hides_a_name_turns_the_cut_off():
+    g = game()
+    (node,) = chooses(g.ruleset, "pick")
+    ctx = Context(g.ruleset, g.state.values, me=0)
+    where = g.ruleset.guards.backend.expr(node.where)
+    bound = lazy.where_bound(g.ruleset, node)
+    ctx.env = {"low": 9}
+    assert lazy.admitted(ctx, "x", (1, 2, 3, 4), where, False, bound) is None
+    ctx.env = {}
+    assert lazy.admitted(ctx, "x", (1, 2, 3, 4), where, False, bound) == (3,)
+    assert ctx.partial
+
+
+def test_the_budget_must_cover_the_options_not_tested():
+    # member's test costs up to MAX_LIST steps: with 150,000 steps its two untested options
+    # cannot be charged, so the choice is evaluated in full and the run kept
+    g = game(max_steps=150_000)
+    assert [a.name for a in g.legal_actions()] == [a.name for a in g._legal_by_trying()]
+    got = runs(g)
+    assert got["member"] is not ACCEPTED and got["pick"] is ACCEPTED
+    g = game()   # (with the whole budget it is cut short)
+    list(g.legal_actions())
+    assert runs(g)["member"] is ACCEPTED
+
+
+def test_a_wrong_analysis_is_caught(monkeypatch):
+    # every where called harmless: 'divide' is listed (x = 1 passes first) though its full run
+    # breaks a rule at x = 3; the comparison with the full tries sees it
+    monkeypatch.setattr(lazy, "where_bound", lambda rs, node: (0, frozenset()))
+    g = game("# a ruleset of its own (the analysis is kept with the compiled rules)\n")
+    listed = [a.name for a in g.legal_actions()]
+    assert "divide" in listed and "divide" not in [a.name for a in g._legal_by_trying()]
+
+
+def test_declared_types_of_primitives():
+    kinds = {"part": None, "ship_class": None}
+    assert declared_type("list:part", kinds) == "list:entity:part"
+    assert declared_type("ship_class", kinds) == "entity:ship_class"
+    assert declared_type("int", kinds) == "int"
+    assert declared_type("any", kinds) is None and declared_type("list:any", kinds) is None
+    assert declared_type("part?", kinds) == "entity:part?"
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_eclipse_upgrade_is_cut_short_and_played_in_full(seed):
+    g, rng = boardrules.new_game("eclipse", players=3, seed=seed), random.Random(seed)
+    seen = 0
+    while not g.over and seen < 3:
+        listed = list(g.legal_actions())
+        names = {a.name for a in listed}
+        if "upgrade" in names:
+            assert listed == g._legal_by_trying()
+            assert runs(g)["upgrade"] is ACCEPTED
+            full = g._run(next(a for a in listed if a.name == "upgrade"), check=False)[1]
+            g.play(next(a for a in listed if a.name == "upgrade"))
+            assert g.state.pending[0].label == "install"
+            assert g.state.pending[0].options == full[0].options and len(full[0].options) > 20
+            seen += 1
+            continue
+        g.play(rng.choice(listed))
+    assert seen
+
+
+def test_eclipse_upgrade_primitives_are_pure():
+    g = boardrules.new_game("eclipse", players=3, seed=1)
+    prims = g.ruleset.primitives
+    assert all(prims[n].pure for n in ("blueprint_changes", "change_class", "change_part", "stat_after"))
+    assert not prims["install_part"].pure
+    ctx = Context(g.ruleset, g.state.values, me=0)
+    # a text that names no change is the rules' mistake (ValueError), never a broken rule
+    for bad in ("junk", "interceptor#9=hull", "interceptor#0=no_such_part"):
+        with pytest.raises(ValueError):
+            prims["change_class"].fn(ctx, bad)
+    with pytest.raises(ValueError):
+        prims["stat_after"].fn(ctx, "interceptor#0=hull", "charm")
+    with pytest.raises(ValueError):
+        prims["blueprint_changes"].fn(Context(g.ruleset, g.state.values), ("hull",))
