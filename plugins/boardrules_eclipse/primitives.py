@@ -362,12 +362,13 @@ def stat_after(ctx, o, stat):
     return B.tables(ctx.rs).after(bp, out, design, i, part)[stat]
 
 
-@primitive("install_part", effect=True, o="text")
-def install_part(ctx, o):
-    """Put the part of ``o`` (``"cls#slot=part"``) into that slot of ``me``'s blueprint (the
-    rules decide whether the blueprint is legal)."""
-    cls, i, part, bp, _, _ = _change(ctx, o)
-    _set(ctx, "blueprint", (ctx.player(), cls), bp[:i] + (part,) + bp[i + 1:])
+@primitive("blueprint_after", returns="list:part", pure=True, o="text")
+def blueprint_after(ctx, o):
+    """The grid of ``me``'s blueprint that the change ``o`` (``"cls#slot=part"``, of
+    ``blueprint_changes``) is for, with its part in that slot (the rules set it: ``upgrade_step``
+    in rules/actions.rules). Pure (primitives.py)."""
+    _, i, part, bp, _, _ = _change(ctx, o)
+    return bp[:i] + (part,) + bp[i + 1:]
 
 
 # ---- moving ----------------------------------------------------------------------------------

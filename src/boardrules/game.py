@@ -206,6 +206,7 @@ class Game:
         # id(state) -> _Known, most recently used last (shared by copies: see _known_for)
         self._known: OrderedDict[int, _Known] = OrderedDict()
         self._turn_memo: tuple[State, tuple[Any, Any, Any, Context] | None] | None = None  # (state, its _turn_info)
+        self._answer_memo: tuple[State | None, bool] = (None, False)   # (state, its _answers_settle)
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -1179,7 +1180,9 @@ class Game:
         True)``), else they are tested here."""
         try:
             info = self._turn_info()
-            if info is None:  # a decision's answers (or a 'lanes' step): the general way
+            if info is None and self._answers_settle():
+                tried[action] = ACCEPTED   # (lang/lazy.py: no answer can break a rule)
+            elif info is None:  # a decision's answers (or a 'lanes' step): the general way
                 tried[action] = self._run(action, args_checked=True, guarded=True)
             elif not prechecked and self._precheck_refuses(action, info[3]):
                 return False
@@ -1193,6 +1196,29 @@ class Game:
         except _Unsettled:
             return self._tried_legal(action, tried)
         return True
+
+    def _answers_settle(self) -> bool:
+        """Whether every answer to the decision now due is legal without being tried: a
+        player's decision in that player's turn (of the game's one line of play), whose body
+        cannot break a rule whichever option is the answer (lang/lazy.py, ``answer_cost``), and
+        after which the flow runs nothing (:meth:`_settles`: the body cannot change the flow).
+        Worked out once per state."""
+        st = self.state
+        memo = self._answer_memo
+        if memo[0] is st:
+            return memo[1]
+        values = st.values
+        turn = values.get(("f", "turn"))
+        ok = False
+        if (st.pending and st.pending[0].lane is None and st.pending[0].player != CHANCE
+                and turn is not None and turn[2] is not None and values.get(("f", "lanes")) is None
+                and not values.get(("f", "over"))):
+            from .lang.lazy import answer_cost
+            cost = answer_cost(self.ruleset, st.pending[0])
+            ctx = Context(self.ruleset, values, budget=self.max_steps)
+            ok = cost is not None and cost < self.max_steps and self._settles(ctx, list(st.pending[1:]))
+        self._answer_memo = (st, ok)
+        return ok
 
     def _precheck_refuses(self, action: Action, ctx: Context) -> bool:
         """Whether its action's prechecks prove a turn's candidate ``action`` illegal (as

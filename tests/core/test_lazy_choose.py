@@ -24,6 +24,7 @@ from boardrules.runtime import Context
 RULES = """
 game lazy { title "Lazy"; players 2..2 }
 resource vp { start 0; scored true }
+resource coins { start 2 }
 var low: int = 3
 var picks: list[int] = [1, 2, 4]
 
@@ -47,10 +48,21 @@ action member main {
   choose x in [1, 2, 3] where x in picks "member" { gain x vp }
 }
 action stop main { pass }
+# answers: 'note' cannot break a rule, 'spend' can (3 coins of 2)
+action note main {
+  choose x in [1, 2, 3] "note" { gain x vp }
+}
+action spend main {
+  choose x in [1, 2, 3] "spend" { pay x coins }
+}
+action never free { require 1 == 2 else "a free action, so that a turn goes on after its main one" }
 
 flow {
   rounds 1 {
-    step actions: turns seat until_pass { main pick, divide, hidden, maybe, member, stop }
+    step actions: turns seat until_pass {
+      main pick, divide, hidden, maybe, member, stop, note, spend
+      free never
+    }
   }
 }
 """
@@ -74,7 +86,7 @@ def test_a_where_that_cannot_break_a_rule_is_cut_short():
     g = game()
     listed = [a.name for a in g.legal_actions()]
     assert listed == [a.name for a in g._legal_by_trying()]
-    assert listed == ["pick", "maybe", "member", "stop"]
+    assert listed == ["pick", "maybe", "member", "stop", "note", "spend"]
     got = runs(g)
     assert got["pick"] is ACCEPTED and got["maybe"] is ACCEPTED and got["member"] is ACCEPTED
     assert got["stop"] is not ACCEPTED   # (no choice: its run is kept)
@@ -157,8 +169,8 @@ def test_eclipse_upgrade_is_cut_short_and_played_in_full(seed):
 def test_eclipse_upgrade_primitives_are_pure():
     g = boardrules.new_game("eclipse", players=3, seed=1)
     prims = g.ruleset.primitives
-    assert all(prims[n].pure for n in ("blueprint_changes", "change_class", "change_part", "stat_after"))
-    assert not prims["install_part"].pure
+    assert all(prims[n].pure for n in ("blueprint_changes", "change_class", "change_part", "stat_after",
+                                       "blueprint_after"))
     ctx = Context(g.ruleset, g.state.values, me=0)
     # a text that names no change is the rules' mistake (ValueError), never a broken rule
     for bad in ("junk", "interceptor#9=hull", "interceptor#0=no_such_part"):
@@ -168,3 +180,35 @@ def test_eclipse_upgrade_primitives_are_pure():
         prims["stat_after"].fn(ctx, "interceptor#0=hull", "charm")
     with pytest.raises(ValueError):
         prims["blueprint_changes"].fn(Context(g.ruleset, g.state.values), ("hull",))
+
+
+def answers(g):
+    listed = list(g.legal_actions())
+    assert listed == g._legal_by_trying()
+    return [a.args for a in listed], runs(g)
+
+
+def test_answers_that_cannot_break_a_rule_are_not_tried():
+    g = game()
+    g.play("p1 note")
+    listed, got = answers(g)
+    assert listed == [(1,), (2,), (3,)] and all(got[a] is ACCEPTED for a in got)
+    g.play("p1 x 3")
+    assert g.get("vp", 0) == 3
+    g = game()
+    g.play("p1 spend")
+    listed, got = answers(g)
+    assert listed == [(1,), (2,)] and not any(got[a] is ACCEPTED for a in got)
+
+
+def test_a_wrong_answer_analysis_is_caught(monkeypatch):
+    monkeypatch.setattr(lazy, "answer_cost", lambda rs, d: 0)
+    g = game()
+    g.play("p1 spend")
+    assert len(g.legal_actions()) == 3 and len(g._legal_by_trying()) == 2
+
+
+def test_without_one_is_inert():
+    rs = game().ruleset
+    found = rs.guards.inert.expr(A.Call(fn="without_one", args=(A.Name(id="picks"), A.Int(value=2))), {})
+    assert found is not None and found[0] == "list:int" and found[1] == 100_000

@@ -18,7 +18,8 @@ candidate only when that many steps are left: a budget overrun is a broken rule 
   entities, kinds, ``me``, ``players``...), fields of a (non-optional) entity, indexes of
   per-hex/per-entity variables, ``== != not and or``, ``< <= > >= + - *`` on whole numbers,
   ``in`` of a list, ``any/all/count/sum`` over lists, ``held(KIND)``, ``holds``,
-  ``owner``, ``len``, ``passed``, calls of ``pure`` primitives (primitives.py); nothing else
+  ``owner``, ``len``, ``passed``, ``without_one`` of a list, calls of ``pure`` primitives
+  (primitives.py); nothing else
   (no other primitive, no ``of``, no list index, no division, no range).
 
 Numbers: ``+``/``-``/``*``/``sum`` refuse results beyond ±MAX_NUMBER (2**63 - 1); the analysis
@@ -404,6 +405,9 @@ class Inert:
             return ("int", cost + typed[0][2], 0)
         if fn == "passed" and len(typed) == 1:
             return ("bool", cost, 0)
+        if fn == "without_one" and len(typed) == 2 and (typed[0][0] or "").startswith("list:"):
+            walked = self._size(args[0], typed[0])   # (semantics._without_one: the list walked)
+            return None if walked is None else (typed[0][0], cost + walked, typed[0][2])
         return None
 
     def _field_size(self, kind: str, name: str) -> int:

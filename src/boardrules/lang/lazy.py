@@ -18,6 +18,7 @@ come after a run is kept).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -82,3 +83,45 @@ def admitted(ctx: Context, var: str, opts: tuple[Any, ...], where: Callable[[Con
         ctx.partial = True
     return kept
 
+
+
+# ---- answers whose body cannot break a rule ----------------------------------------------------
+
+def value_type(rs: Ruleset, v: Any) -> str | None:
+    """The analysis' type (lang/inert.py) of a value a decision carries: its own, exact for
+    this value (an entity's name: that entity's kind; a list: unknown)."""
+    if v is None:
+        return "none"
+    t = type(v)
+    if t is bool:
+        return "bool"
+    if t is int:
+        return "int"
+    if t is str:
+        ent = rs.entities.get(v)
+        return f"entity:{ent.kind}" if ent is not None else "text"
+    return None
+
+
+_ANSWERS: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], int | None]] = weakref.WeakKeyDictionary()
+
+
+def answer_cost(rs: Ruleset, d: Any) -> int | None:
+    """A bound on the steps of decision ``d``'s body when it cannot break a rule whichever of
+    its options is the answer (lang/inert.py, with the bindings typed as the decision's values
+    are), else None; one block's analysis kept per ruleset and types."""
+    if d.bag is not None or type(d.options) is not tuple:
+        return None
+    types = {value_type(rs, o) for o in d.options}
+    scope = {name: value_type(rs, v) for name, v in d.env}
+    scope[d.label] = types.pop() if len(types) == 1 else None
+    known = _ANSWERS.get(rs)
+    if known is None:
+        known = _ANSWERS[rs] = {}
+    key = (d.block, tuple(sorted(scope.items(), key=repr)))
+    if key in known:
+        return known[key]
+    node = rs.block_owner(d.block).body  # type: ignore[union-attr]  # (a statement with a body)
+    k, cost = rs.guards.inert.split(node, scope)
+    known[key] = got = cost if k == 0 else None
+    return got
