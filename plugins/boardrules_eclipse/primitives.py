@@ -305,7 +305,7 @@ def _me(ctx) -> int:
     return me
 
 
-def _change(ctx, o):
+def _change(ctx, o, t=None):
     """``(class, slot, part, blueprint, outside, design)`` of a blueprint change
     ``"cls#slot=part"`` of ``me``'s (``blueprint``: that class's grid as it stands, ``outside``
     its parts outside the grid, ``design`` its design or none). The upgrade primitives are
@@ -313,8 +313,8 @@ def _change(ctx, o):
     text that names no slot of ``me``'s blueprints or no part is a ``ValueError`` (the rules
     are wrong), not a broken rule. (An Upgrade choice asks this six times per option: the parse
     and the state keys are kept per option, the reads inlined, the variables' defaults being
-    empty and none.)"""
-    got = B.tables(ctx.rs).resolve(o, _me(ctx))
+    empty and none; ``t``: the ruleset's blueprint tables, when the caller has them.)"""
+    got = (t or B.tables(ctx.rs)).resolve(o, _me(ctx))
     if got is None:
         raise ValueError(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
     cls, i, part, kbp, kout, kdesign = got
@@ -332,22 +332,31 @@ def blueprint_changes(ctx, parts):
     may place: the rules' ``placeable_parts``): ``"cls#slot=part"``. Which blueprints are legal
     is the rules' ``upgrade_step``. Pure (primitives.py)."""
     me = _me(ctx)
-    return tuple(f"{cls}#{i}={part}" for cls in _kind(ctx, "ship_class")
-                 for i, old in enumerate(_blueprint(ctx, me, cls)) for part in parts if part != old)
+    classes = _kind(ctx, "ship_class")
+    return B.tables(ctx.rs).changes(tuple(_blueprint(ctx, me, cls) for cls in classes), tuple(parts))
+
+
+def _parsed(ctx, o) -> tuple[str, int, str]:
+    """``(class, slot, part)`` of a change text (the slot not checked against a blueprint); a
+    ``ValueError`` when it names no ship class and part (see :func:`_change`)."""
+    got = B.tables(ctx.rs).change(o)
+    if got is None:
+        raise ValueError(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
+    return got
 
 
 @primitive("change_class", returns="ship_class", pure=True, o="text")
 def change_class(ctx, o):
     """The ship class a blueprint change ``"cls#slot=part"`` (of ``blueprint_changes``) is for.
     Pure (primitives.py)."""
-    return _change(ctx, o)[0]
+    return _parsed(ctx, o)[0]
 
 
 @primitive("change_part", returns="part", pure=True, o="text")
 def change_part(ctx, o):
     """The part a blueprint change ``"cls#slot=part"`` (of ``blueprint_changes``) places. Pure
     (primitives.py)."""
-    return _change(ctx, o)[2]
+    return _parsed(ctx, o)[2]
 
 
 @primitive("stat_after", returns="int", pure=True, o="text", stat="text")
@@ -358,8 +367,9 @@ def stat_after(ctx, o, stat):
     (primitives.py): another statistic is a ``ValueError``."""
     if stat not in B.STATS:
         raise ValueError(f"{stat!r} is not a blueprint statistic")
-    _, i, part, bp, out, design = _change(ctx, o)
-    return B.tables(ctx.rs).after(bp, out, design, i, part)[stat]
+    t = B.tables(ctx.rs)
+    _, i, part, bp, out, design = _change(ctx, o, t)
+    return t.after(bp, out, design, i, part)[stat]
 
 
 @primitive("blueprint_after", returns="list:part", pure=True, o="text")
