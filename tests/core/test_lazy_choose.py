@@ -173,9 +173,12 @@ def test_eclipse_upgrade_primitives_are_pure():
                                        "blueprint_after"))
     ctx = Context(g.ruleset, g.state.values, me=0)
     # a text that names no change is the rules' mistake (ValueError), never a broken rule
-    for bad in ("junk", "interceptor#9=hull", "interceptor#0=no_such_part"):
+    for bad in ("junk", "interceptor#x=hull", "interceptor#0=no_such_part", "no_ship#0=hull"):
         with pytest.raises(ValueError):
             prims["change_class"].fn(ctx, bad)
+    assert prims["change_class"].fn(ctx, "interceptor#9=hull") == "interceptor"   # (a parse)
+    with pytest.raises(ValueError):   # (no slot 9 to take it)
+        prims["stat_after"].fn(ctx, "interceptor#9=hull", "energy")
     with pytest.raises(ValueError):
         prims["stat_after"].fn(ctx, "interceptor#0=hull", "charm")
     with pytest.raises(ValueError):
