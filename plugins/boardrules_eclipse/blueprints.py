@@ -27,7 +27,7 @@ class Tables:
     ``classes``: the ship classes (a frozenset of entity names); ``parts``: the parts in the
     rule files' order."""
 
-    __slots__ = ("rs", "classes", "class_order", "parts", "part_set", "_lists", "_changes", "_resolved", "_stats", "_after",
+    __slots__ = ("rs", "classes", "class_order", "parts", "part_set", "_lists", "_changes", "last_after", "_resolved", "_stats", "_after",
                  "_last", "__weakref__")
 
     def __init__(self, rs: Any) -> None:
@@ -35,6 +35,9 @@ class Tables:
         self.classes = frozenset(rs.by_kind.get("ship_class", ()))
         self.class_order: tuple[str, ...] = tuple(rs.by_kind.get("ship_class", ()))
         self._lists: dict[tuple, tuple[str, ...]] = {}
+        # stat_after's last question (primitives.py): option, context, the state keys it read,
+        # their values then (by identity), the statistics
+        self.last_after: tuple = (None, None, (), (), {})
         self.parts: tuple[str, ...] = tuple(rs.by_kind.get("part", ()))
         self.part_set = frozenset(self.parts)
         self._changes: dict[str, tuple[str, int, str]] = {}

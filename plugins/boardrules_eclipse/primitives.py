@@ -368,8 +368,21 @@ def stat_after(ctx, o, stat):
     if stat not in B.STATS:
         raise ValueError(f"{stat!r} is not a blueprint statistic")
     t = B.tables(ctx.rs)
+    last = t.last_after
+    if last[0] is o and last[1] is ctx:   # (one where asks of one option three times)
+        w, base = ctx.w, ctx.base
+        kbp, kout, kdesign = last[2]
+        if ((w[kbp] if kbp in w else base.get(kbp)) is last[3][0]
+                and (w[kout] if kout in w else base.get(kout)) is last[3][1]
+                and (w[kdesign] if kdesign in w else base.get(kdesign)) is last[3][2]):
+            return last[4][stat]
+    got = t.resolve(o, _me(ctx))
     _, i, part, bp, out, design = _change(ctx, o, t)
-    return t.after(bp, out, design, i, part)[stat]
+    stats = t.after(bp, out, design, i, part)
+    w, base = ctx.w, ctx.base
+    keys = got[3:]   # type: ignore[index]
+    t.last_after = (o, ctx, keys, tuple(w[k] if k in w else base.get(k) for k in keys), stats)
+    return stats[stat]
 
 
 @primitive("blueprint_after", returns="list:part", pure=True, o="text")

@@ -215,3 +215,23 @@ def test_without_one_is_inert():
     rs = game().ruleset
     found = rs.guards.inert.expr(A.Call(fn="without_one", args=(A.Name(id="picks"), A.Int(value=2))), {})
     assert found is not None and found[0] == "list:int" and found[1] == 100_000
+
+
+def test_stat_after_sees_a_write_between_two_questions():
+    # stat_after keeps its last answer for the same option and context (a where asks three
+    # times): a write to the blueprint in between must be seen
+    g = boardrules.new_game("eclipse", players=3, seed=1)
+    while "upgrade" not in {a.name for a in g.legal_actions()}:
+        g.play(next(iter(g.legal_actions())))
+    me = g.state.values[("f", "turn")][2]
+    stat = g.ruleset.primitives["stat_after"].fn
+    ctx = Context(g.ruleset, g.state.values, me=me)
+    o = "interceptor#0=hull"
+    before = stat(ctx, o, "energy")
+    bp = ctx.get(("v", "blueprint", me, "interceptor"))
+    ctx.set(("v", "blueprint", me, "interceptor"), ("nuclear_source",) + tuple(bp[1:]))
+    assert stat(ctx, o, "energy") == before   # slot 0 is replaced by the hull either way
+    o2 = "interceptor#1=hull"
+    first = stat(ctx, o2, "energy")
+    ctx.set(("v", "blueprint", me, "interceptor"), tuple(bp))
+    assert stat(ctx, o2, "energy") != first   # the nuclear source back in slot 0: less energy
