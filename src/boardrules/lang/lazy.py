@@ -23,8 +23,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import ast as A
-from .guards import names_in
-from .semantics import admitted_by
+from .guards import facts_hold
+from .inert import names_in
+from .semantics import MAX_DEPTH, admitted_by
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -44,8 +45,9 @@ def where_bound(rs: Ruleset, node: A.Choose) -> Lazy | None:
     dom = inert.expr(node.domain, {})
     t = dom[0] if dom is not None else None
     elem = t[5:] if t is not None and t.startswith("list:") else None
-    found = inert.expr(node.where, {node.var: elem})
-    if found is None:
+    with inert._unit() as acc:   # (what the analysis relies on: nothing may be assumed here)
+        found = inert.expr(node.where, {node.var: elem})
+    if found is None or acc.needs or acc.sized:
         return None
     return found[1], frozenset(names_in(node.where) - {node.var})
 
@@ -103,15 +105,17 @@ def value_type(rs: Ruleset, v: Any) -> str | None:
     return None
 
 
-_ANSWERS: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], int | None]] = weakref.WeakKeyDictionary()
+_ANSWERS: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
 
 
-def answer_cost(rs: Ruleset, d: Any) -> int | None:
-    """A bound on the steps of decision ``d``'s body when it cannot break a rule whichever of
-    its options is the answer (lang/inert.py, with the bindings typed as the decision's values
-    are), else None; one block's analysis kept per ruleset and types."""
+def answers_hold(ctx: Context, d: Any) -> bool:
+    """Whether decision ``d``'s body cannot break a rule in ``ctx`` whichever of its options
+    is the answer (lang/inert.py, with the bindings typed as the decision's values are; what
+    the analysis relies on, ``Facts``, checked in ``ctx`` as a guard checks it; one block's
+    analysis kept per ruleset and types)."""
+    rs = ctx.rs
     if d.bag is not None or type(d.options) is not tuple:
-        return None
+        return False
     types = {value_type(rs, o) for o in d.options}
     scope = {name: value_type(rs, v) for name, v in d.env}
     scope[d.label] = types.pop() if len(types) == 1 else None
@@ -119,9 +123,15 @@ def answer_cost(rs: Ruleset, d: Any) -> int | None:
     if known is None:
         known = _ANSWERS[rs] = {}
     key = (d.block, tuple(sorted(scope.items(), key=repr)))
-    if key in known:
-        return known[key]
-    node = rs.block_owner(d.block).body  # type: ignore[union-attr]  # (a statement with a body)
-    k, cost = rs.guards.inert.split(node, scope)
-    known[key] = got = cost if k == 0 else None
-    return got
+    if key not in known:
+        node = rs.block_owner(d.block).body  # type: ignore[union-attr]  # (a statement with a body)
+        k, cost, facts, _ = rs.guards.inert.split_facts(node.stmts, scope)
+        known[key] = None if k else (
+            cost, tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs)),
+            tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized)), facts.depth)
+    got = known[key]
+    if got is None:
+        return False
+    cost, needs, lists, depth = got
+    # (the body runs one level down, with the whole budget less one step)
+    return cost < ctx.steps and depth + 2 < MAX_DEPTH and facts_hold(ctx, needs, lists)
