@@ -122,7 +122,7 @@ class Context:
     """
 
     __slots__ = ("rs", "base", "w", "me", "env", "queued", "events", "source", "ply", "depth", "np",
-                 "steps", "budget")
+                 "steps", "budget", "lazy", "partial")
 
     def __init__(self, rs: Ruleset, base: dict[tuple[Any, ...], Any], me: int | None = None,
                  ply: int = 0, budget: int = MAX_STEPS) -> None:
@@ -141,6 +141,8 @@ class Context:
         self.np: int = base.get(("nplayers",))  # type: ignore[assignment]
         self.budget = budget
         self.steps = budget  # left of the execution budget
+        self.lazy = False     # a listing's run: choices may be cut short (lang/lazy.py)
+        self.partial = False  # one was: the run is not the full run
 
     # ---- values ----
     def get(self, key: tuple[Any, ...]) -> Any:

@@ -20,8 +20,9 @@ candidate only when that many steps are left: a budget overrun is a broken rule 
   indexes of per-hex/per-entity variables, indexes of lists proven in range (below),
   ``== != not and or``, ``< <= > >= + - *`` on whole numbers, ``in`` of a list,
   ``any/all/count/sum`` over lists, ``held(KIND)``, ``holds``, ``owner``, ``len``,
-  ``passed``, ``+`` of lists whose sizes are bounded (below); nothing else (no primitive,
-  no ``of``, no division, no range).
+  ``passed``, ``+`` of lists whose sizes are bounded (below), ``without_one`` of a list,
+  calls of ``pure`` primitives (primitives.py); nothing else (no other primitive, no ``of``,
+  no division, no range).
 
 Optional values (``T?``) are narrowed as the rules test them: a binding (a parameter, a
 ``let``, a loop variable) or ``round`` is known present after ``X != none`` in the condition of
@@ -129,6 +130,7 @@ class Inert:
         self._busy: set[Any] = set()
         self._emitting: set[str] = set()   # events whose triggers are under analysis
         self._acc = _Acc()   # what the unit under analysis relies on (see Facts)
+        self._sizes: dict[tuple[str, str], int] = {}   # (kind, field) -> _field_size
 
     # ---- bodies ----
     def split(self, block: A.Block, scope: Scope) -> tuple[int, int]:
@@ -501,7 +503,7 @@ class Inert:
                 kind = rs.kinds.get(obj[0][7:])  # type: ignore[index]
                 if kind is None or n not in kind.fields:
                     return None
-                return (type_name(kind.fields[n][0], rs.kinds), obj[1], MAX_LIST)
+                return (type_name(kind.fields[n][0], rs.kinds), obj[1], self._field_size(kind.name, n))
             case A.Index(obj=A.Name(id=n), index=i) if n not in scope and n in rs.vars \
                     and any(p != "player" for p in rs.vars[n].per):
                 try:
@@ -652,8 +654,10 @@ class Inert:
     def _call(self, fn: str, args: tuple[A.Expr, ...], scope: Scope) -> Typed | None:
         rs = self.rs
         found = [self.expr(a, scope) for a in args]
-        if None in found or fn in rs.primitives:
+        if None in found:
             return None
+        if fn in rs.primitives:
+            return self._pure(rs.primitives[fn], found)  # type: ignore[arg-type]
         typed: list[Typed] = [f for f in found if f is not None]
         cost = sum(f[1] for f in typed)
         if fn == "held" and len(args) == 1 and isinstance(args[0], A.Name) and args[0].id not in scope \
@@ -670,7 +674,44 @@ class Inert:
         if (fn in ("min", "max") and len(typed) > 1 or fn == "abs" and len(typed) == 1) \
                 and all(t[0] == "int" for t in typed):   # (of whole numbers: one of them, or its size)
             return ("int", cost, 0)
+        if fn == "without_one" and len(typed) == 2 and (typed[0][0] or "").startswith("list:"):
+            walked = self._size(args[0], typed[0])   # (semantics._without_one: the list walked)
+            return None if walked is None else (typed[0][0], cost + walked, typed[0][2])
         return None
+
+    def _field_size(self, kind: str, name: str) -> int:
+        """A bound on the length of field ``name`` of the entities of ``kind`` (their fields
+        are the rule files' constants): the longest list among them, MAX_LIST if one is not a
+        list."""
+        key = (kind, name)
+        got = self._sizes.get(key)
+        if got is None:
+            ents = self.rs.entities
+            values = [ents[e].fields.get(name) for e in self.rs.by_kind.get(kind, ())]
+            got = max((len(v) if type(v) is tuple else MAX_LIST for v in values), default=0)
+            self._sizes[key] = got
+        return got
+
+    def _pure(self, prim: Any, found: list[Typed]) -> Typed | None:
+        """A call of primitive ``prim`` on arguments typed ``found``: cannot break a rule when
+        the primitive is declared ``pure`` (primitives.py), typed by its declaration; it takes
+        no steps of its own (a list it returns: at most MAX_LIST items)."""
+        if not prim.pure or prim.effect:
+            return None
+        return (declared_type(prim.returns, self.rs.kinds), sum(f[1] for f in found), MAX_LIST)
+
+
+def declared_type(t: str, kinds: Any) -> str | None:
+    """The analysis' name of a primitive's declared type (``"list:ship_class"`` is
+    ``"list:entity:ship_class"``; ``"any"``: None, a value of unknown type)."""
+    opt = "?" if t.endswith("?") else ""
+    t = t.rstrip("?")
+    if t.startswith("list:"):
+        inner = declared_type(t[5:], kinds)
+        return None if inner is None else "list:" + inner + opt
+    if t == "any":
+        return None
+    return (f"entity:{t}" if t in kinds else t) + opt
 
 
 def _lets_in(s: A.Stmt) -> set[str]:
