@@ -300,3 +300,18 @@ def test_an_action_whose_comparisons_overrun_the_budget_is_not_listed(backend):
     assert list(game.legal_actions()) == game._legal_by_trying()
     roomy = started(texts, backend)   # 3 x 90 000 steps fit the default budget
     assert "p3 probe" in roomy.legal_actions()
+
+
+def test_a_long_chain_of_procedures_is_refused_not_a_python_recursion_error():
+    """2,000 procedures each calling the next (a hostile rule file): listing the legal actions
+    follows the calls' prechecks only as deep as rules may call each other, and the action is
+    refused naming the depth limit (it was a RecursionError out of the listing)."""
+    chain = "".join(f"action a{i} procedure {{ call a{i + 1}() }}\n" for i in range(2000))
+    text = ("game g { players 2 }\nresource coins { scored true }\n" + chain
+            + "action a2000 procedure { pass }\naction work main { call a0() }\n"
+            "flow { rounds 1 { step play: turns seat until_pass { main work } } }\n")
+    g = boardrules.new_game(texts={"g.rules": text}, players=2)
+    with pytest.raises(boardrules.GameStuckError, match="rules call each other more than 100 levels deep"):
+        list(g.legal_actions())
+    with pytest.raises(IllegalActionError, match="more than 100 levels deep"):
+        g.play("p1 work")

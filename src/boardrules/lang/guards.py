@@ -106,7 +106,7 @@ class Guards:
             elif isinstance(s, A.Take):
                 steps.append(("take", backend.expr(s.entity), None, s))
             elif isinstance(s, A.CallStmt) and s.fn not in rs.primitives and s.fn in rs.actions \
-                    and s.fn not in busy:
+                    and s.fn not in busy and len(busy) < MAX_DEPTH:   # (deeper: the full try refuses)
                 inner = self._block_steps(rs.actions[s.fn].body.stmts, busy | {s.fn})
                 if inner:
                     names = tuple(p.name for p in rs.actions[s.fn].params)
