@@ -272,6 +272,7 @@ class Game:
         # id(state) -> _Known, most recently used last (shared by copies: see _known_for)
         self._known: OrderedDict[int, _Known] = OrderedDict()
         self._turn_memo: tuple[State, tuple[Any, Any, Any, Context] | None] | None = None  # (state, its _turn_info)
+        self._answer_memo: tuple[State | None, bool] = (None, False)   # (state, its _answers_settle)
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -746,7 +747,13 @@ class Game:
         triggers = rs.triggers_by_event
         if "action_begins" in triggers:
             S.emit(ctx, "action_begins", [action.player, name])
-        env = dict(zip(rs.param_names[name], action.args))
+        names = rs.param_names[name]   # (as many as the arguments: checked, or listed so)
+        if not names:
+            env: dict[str, Any] = {}
+        elif len(names) == 1:   # (the common cases without the zip)
+            env = {names[0]: action.args[0]}
+        else:
+            env = dict(zip(names, action.args))
         if adef.entity is not None:
             env["self"] = adef.entity
         guard = rs.action_guard(name) if guarded else None
@@ -1320,12 +1327,15 @@ class Game:
         True)``), else they are tested here."""
         try:
             info = self._turn_info()
-            if info is None:  # a decision's answers (or a 'lanes' step): the general way
+            if info is None and self._answers_settle():
+                tried[action] = ACCEPTED   # (lang/lazy.py: no answer can break a rule)
+            elif info is None:  # a decision's answers (or a 'lanes' step): the general way
                 tried[action] = self._run(action, args_checked=True, guarded=True)
             elif not prechecked and self._precheck_refuses(action, info[3]):
                 return False
             else:
-                tried[action] = self._candidate_run(action, info)
+                run = self._candidate_run(action, info)
+                tried[action] = ACCEPTED if run[0].partial else run
         except (RuleViolation, BoardrulesError):
             return False
         except _Accepted:
@@ -1333,6 +1343,28 @@ class Game:
         except _Unsettled:
             return self._tried_legal(action, tried)
         return True
+
+    def _answers_settle(self) -> bool:
+        """Whether every answer to the decision now due is legal without being tried: a
+        player's decision in that player's turn (of the game's one line of play), whose body
+        cannot break a rule whichever option is the answer (lang/lazy.py, ``answers_hold``), and
+        after which the flow runs nothing (:meth:`_settles`: the body cannot change the flow).
+        Worked out once per state."""
+        st = self.state
+        memo = self._answer_memo
+        if memo[0] is st:
+            return memo[1]
+        values = st.values
+        turn = values.get(("f", "turn"))
+        ok = False
+        if (st.pending and st.pending[0].lane is None and st.pending[0].player != CHANCE
+                and turn is not None and turn[2] is not None and values.get(("f", "lanes")) is None
+                and not values.get(("f", "over"))):
+            from .lang.lazy import answers_hold
+            ctx = Context(self.ruleset, values, budget=self.max_steps)
+            ok = answers_hold(ctx, st.pending[0]) and self._settles(ctx, list(st.pending[1:]))
+        self._answer_memo = (st, ok)
+        return ok
 
     def _precheck_refuses(self, action: Action, ctx: Context) -> bool:
         """Whether its action's prechecks prove a turn's candidate ``action`` illegal (as
@@ -1397,24 +1429,34 @@ class Game:
         self._turn_memo = (st, info)
         return info
 
-    def _candidate_run(self, action: Action, info: tuple[Any, ...]) -> tuple[Context, list[Any]]:
+    def _candidate_run(self, action: Action, info: tuple[Any, ...],
+                       lazy: bool = True) -> tuple[Context, list[Any]]:
         """:meth:`_run` of a turn's candidate action (``guarded``), without the checks of the
-        turn it passes by construction (it comes from :meth:`_turn_candidates`)."""
+        turn it passes by construction (it comes from :meth:`_turn_candidates`). ``lazy``: its
+        choices may be cut short (lang/lazy.py); a run that was (``ctx.partial``) is not the
+        full run, and one that then breaks a rule is run again in full."""
         st = self.state
         ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
                       budget=self.max_steps)
+        ctx.lazy = lazy
         pending = list(st.pending)
-        if action.name == DONE:
-            self._end_turn(ctx, pending, action.player)
-        else:
-            step, turn, acted, _ = info
-            # (a guard's verdict cannot settle an action that ends the turn: see _guard_verdict;
-            # the body is then run in full at once, not its guard and then the whole again)
-            ends = "action_taken" in self.ruleset.triggers_by_event or (action.name in step.main and (
-                step.mode == "simultaneous" or not step.free
-                or action.player in (st.values.get(("f", "passed")) or ())))
-            self._act(ctx, pending, action, step, turn, acted, False, True, not ends)
-        self._advance(ctx, pending)
+        try:
+            if action.name == DONE:
+                self._end_turn(ctx, pending, action.player)
+            else:
+                step, turn, acted, _ = info
+                # (a guard's verdict cannot settle an action that ends the turn: see
+                # _guard_verdict; the body is then run in full at once, not its guard and then
+                # the whole again)
+                ends = "action_taken" in self.ruleset.triggers_by_event or (action.name in step.main and (
+                    step.mode == "simultaneous" or not step.free
+                    or action.player in (st.values.get(("f", "passed")) or ())))
+                self._act(ctx, pending, action, step, turn, acted, False, True, not ends)
+            self._advance(ctx, pending)
+        except (RuleViolation, BoardrulesError):
+            if ctx.partial:
+                return self._candidate_run(action, info, lazy=False)
+            raise
         return ctx, pending
 
     def _tried_legal(self, action: Action, tried: dict[Any, Any]) -> bool:

@@ -294,7 +294,9 @@ def primitives(game: str, names: Iterable[str] = ()) -> dict[str, Primitive]:
                 replaced[prim.name] = name
                 out[prim.name] = attrs.evolve(prim, replaces=False)
     for w in wrappers:
-        out[w.name] = attrs.evolve(w, fn=_wrapped(w.fn, out[w.name].fn), wraps=False)
+        inner = out[w.name]
+        out[w.name] = attrs.evolve(w, fn=_wrapped(w.fn, inner.fn), wraps=False,
+                                   pure=w.pure and inner.pure)
     return out
 
 

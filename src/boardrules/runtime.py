@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
@@ -99,9 +99,12 @@ class Dice:
         return tuple(rng.randint(1, 6) for _ in range(self.count))
 
 
-@attrs.frozen
-class Event:
-    """One entry of the event log: what changed, for whom, and which rule did it."""
+class Event(NamedTuple):
+    """One entry of the event log: what changed, for whom, and which rule did it.
+
+    An immutable named tuple (``ply``, ``kind``, ``player``, ``detail``, ``source``): the engine
+    makes several per action and the log keeps them all, and a tuple of plain values is quick to
+    make and drops out of the garbage collector's walks once it has been through one."""
 
     ply: int
     kind: str
@@ -119,7 +122,7 @@ class Context:
     """
 
     __slots__ = ("rs", "base", "w", "me", "env", "queued", "events", "source", "ply", "depth", "np",
-                 "steps", "budget")
+                 "steps", "budget", "lazy", "partial")
 
     def __init__(self, rs: Ruleset, base: dict[tuple[Any, ...], Any], me: int | None = None,
                  ply: int = 0, budget: int = MAX_STEPS) -> None:
@@ -138,6 +141,8 @@ class Context:
         self.np: int = base.get(("nplayers",))  # type: ignore[assignment]
         self.budget = budget
         self.steps = budget  # left of the execution budget
+        self.lazy = False     # a listing's run: choices may be cut short (lang/lazy.py)
+        self.partial = False  # one was: the run is not the full run
 
     # ---- values ----
     def get(self, key: tuple[Any, ...]) -> Any:

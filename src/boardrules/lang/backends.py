@@ -11,7 +11,7 @@ suite runs random expressions and effects through both and compares.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from . import ast as A
 from . import semantics as S
@@ -194,10 +194,15 @@ class Compiler:
                 bid = rs.block_id(b)
                 fd, fw, fby = self.expr(d), self.expr(w), self.expr(by)
                 span = s.span
+                lazy: list[Any] = []   # (lang/lazy.py: worked out on the first listing's run)
 
                 def choose(ctx: Context) -> None:
+                    if ctx.lazy and not lazy:
+                        from .lazy import where_bound
+                        lazy.append(where_bound(rs, s))
                     try:
-                        S.choose(ctx, bid, name, fd(ctx), fw, None if fby is None else fby(ctx), opt, p)
+                        S.choose(ctx, bid, name, fd(ctx), fw, None if fby is None else fby(ctx), opt, p,
+                                 lazy[0] if lazy else None)
                     except S.BudgetExceeded as err:
                         raise S.at(err, span)
                 return choose

@@ -908,7 +908,7 @@ class Checker:
                          "use its value in an expression")
             if not statement and prim.effect:
                 self.err(node, f"{fn}() changes the state: use 'call {fn}(...)'")
-            return prim.returns
+            return self._norm(prim.returns)
         proc = self.actions.get(fn)
         if statement and proc is not None and "procedure" in proc.tags:
             if len(args) != len(proc.params):

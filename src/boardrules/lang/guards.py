@@ -232,16 +232,7 @@ class Guards:
                 cost = run(ctx)
                 if ctx.steps < cost or ctx.depth + depth > MAX_DEPTH:
                     return False
-                get, players = ctx.get, range(ctx.nplayers)
-                for v, per in needs:   # (read as present by the rest: Facts.needs)
-                    for key in ([("v", v, p) for p in players] if per else [("v", v)]):
-                        if get(key) is None:
-                            return False
-                for v, per in lists:   # (read as short lists by the rest: Facts.sized)
-                    for key in ([("v", v, p) for p in players] if per else [("v", v)]):
-                        if len(get(key) or ()) > SHORT:
-                            return False
-                return INERT
+                return INERT if facts_hold(ctx, needs, lists) else False
         self._actions[name] = guard
         return guard
 
@@ -370,6 +361,23 @@ class _Plan:
     facts: Facts
     levels: int
     useful: bool
+
+
+def facts_hold(ctx: Context, needs: tuple[tuple[str, bool], ...],
+               lists: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether what an inert rest relies on holds in ``ctx`` (lang/inert.py, ``Facts``): the
+    variables ``needs`` are present and the lists ``lists`` short, for every player when kept
+    per player (``(name, per player)`` pairs)."""
+    get, players = ctx.get, range(ctx.nplayers)
+    for v, per in needs:   # (read as present by the rest: Facts.needs)
+        for key in ([("v", v, p) for p in players] if per else [("v", v)]):
+            if get(key) is None:
+                return False
+    for v, per in lists:   # (read as short lists by the rest: Facts.sized)
+        for key in ([("v", v, p) for p in players] if per else [("v", v)]):
+            if len(get(key) or ()) > SHORT:
+                return False
+    return True
 
 
 def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:

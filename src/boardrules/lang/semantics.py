@@ -566,17 +566,17 @@ def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | 
              env: dict[str, Value] | None = None) -> Any:
     """Run a compiled block with its own source label (and optionally ``me`` and bindings);
     what ``fn`` returns (None for a block; an action guard's answer, lang/guards.py)."""
-    saved = ctx.source, ctx.me, ctx.env
+    saved_source, saved_me, saved_env = ctx.source, ctx.me, ctx.env
     ctx.source = source
     if me is not None:
         ctx.me = me
     if env is not None:
         ctx.env = env
-    ctx.depth += 1
+    depth = ctx.depth = ctx.depth + 1   # (locals: the hottest function of the rules)
     ctx.steps -= 1
     if ctx.steps < 0:
         raise ctx.over_budget()
-    if ctx.depth > MAX_DEPTH:
+    if depth > MAX_DEPTH:
         raise ctx.violation(f"rules call each other more than {MAX_DEPTH} levels deep "
                             "(a loop of triggers?)")
     try:
@@ -584,32 +584,44 @@ def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | 
     except RecursionError:  # deep rules inside deep rules: a last line of defence
         raise RuleViolation("rules nested too deeply for Python's stack", ctx.source) from None
     finally:
-        ctx.depth -= 1
-        ctx.source, ctx.me, ctx.env = saved
+        ctx.depth = depth - 1
+        ctx.source, ctx.me, ctx.env = saved_source, saved_me, saved_env
 
 
 def choose(ctx: Context, block_id: int, var: str, options: Value, where: ExprFn | None,
-           by: Value, optional: bool, prompt: str) -> None:
-    """Queue a decision; ``where`` filters the options with ``var`` bound to each."""
+           by: Value, optional: bool, prompt: str, lazy: Any = None) -> None:
+    """Queue a decision; ``where`` filters the options with ``var`` bound to each. ``lazy``:
+    how the filter may be cut short in a listing's run (``ctx.lazy``; lang/lazy.py)."""
     opts: Dice | tuple[Value, ...]
     if isinstance(options, Dice):
         opts = options
     else:
-        opts = domain(ctx, options)
+        listed = opts = domain(ctx, options)
         if where is not None:
-            saved = ctx.env
-            kept = []
-            for o in opts:
-                ctx.env = {**saved, var: o}
-                if where(ctx):
-                    kept.append(o)
-            ctx.env = saved
-            opts = tuple(kept)
+            cut = None
+            if lazy is not None and ctx.lazy:
+                from .lazy import admitted
+                cut = admitted(ctx, var, listed, where, optional, lazy)
+            opts = admitted_by(ctx, var, listed, where) if cut is None else cut
     player = ctx.player() if by is None else (CHANCE if by == CHANCE else ctx.player(by))
     if not optional and not isinstance(opts, Dice) and len(opts) == 0:
         raise ctx.violation(f"no choice is possible for '{var}'")
     ctx.queue(Decision(player, var, opts, optional, prompt, block_id,
                        tuple(ctx.env.items()), ctx.me, ctx.source))
+
+
+def admitted_by(ctx: Context, var: str, opts: Sequence[Value], where: ExprFn) -> tuple[Value, ...]:
+    """The options ``where`` admits, with ``var`` bound to each in turn."""
+    saved = ctx.env
+    kept = []
+    try:
+        for o in opts:
+            ctx.env = {**saved, var: o}
+            if where(ctx):
+                kept.append(o)
+    finally:
+        ctx.env = saved
+    return tuple(kept)
 
 
 def draw(ctx: Context, block_id: int, var: str, bag: str) -> None:
