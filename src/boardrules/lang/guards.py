@@ -56,6 +56,7 @@ class Guards:
         self._hoisted: dict[str, Precheck | None] = {}
         self._leads: dict[tuple[str, int], Precheck | None] = {}
         self._slots: dict[tuple[str, str], Precheck | None] = {}
+        self._plans: dict[Any, _Plan] = {}   # (block, its scope, busy) -> its plan
         self._covered: set[str] = set()
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
 
@@ -250,6 +251,14 @@ class Guards:
         of them may be entered in turn (the *pivot*: a ``call`` of a procedure, an ``if``, a
         ``run`` of a slot, whose own rest is then inert too: the rest of an action may begin
         inside a procedure it calls). ``busy``: the procedures and slots on the way."""
+        key = (id(stmts), tuple(sorted(scope.items())), busy)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = self._new_plan(stmts, scope, busy)
+        return plan
+
+    def _new_plan(self, stmts: tuple[A.Stmt, ...], scope: dict[str, Any], busy: frozenset[str]
+                  ) -> "_Plan":
         inert, backend = self.inert, self.backend
         k, cost, facts, scopes = inert.split_facts(stmts, scope)
         pivot: _Plan | None = None
