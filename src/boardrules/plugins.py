@@ -290,7 +290,10 @@ def primitives(game: str, names: Iterable[str] = ()) -> dict[str, Primitive]:
 
 
 def _wrapped(outer: Callable[..., Any], inner: Callable[..., Any]) -> Callable[..., Any]:
-    return lambda ctx, *args: outer(ctx, inner, *args)
+    def wrapped(ctx: Any, *args: Any) -> Any:
+        return outer(ctx, inner, *args)
+    wrapped.parts = (outer, inner)  # type: ignore[attr-defined]  # (whose code it runs)
+    return wrapped
 
 
 def _signature(prim: Primitive) -> str:

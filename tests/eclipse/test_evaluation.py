@@ -13,8 +13,8 @@ import pytest
 import boardrules
 from boardrules.bots import RandomBot
 from boardrules_eclipse import bot
-from boardrules_eclipse.bot import (HEX, PER_ROUND, REPUTATION_TILE, ROUNDS, SHIP, SHORTFALL,
-                                    SHORTFALL_FLAT, STOCK, TECH)
+from boardrules_eclipse.bot import (GROWTH_ROUNDS, HEX, PER_ROUND, REPUTATION_TILE, ROUNDS, SHIP,
+                                    SHIP_LAST, SHORTFALL, SHORTFALL_FLAT, STOCK, TECH)
 
 
 def by_get(game, player: int) -> float:
@@ -31,10 +31,15 @@ def by_get(game, player: int) -> float:
             hexes += 1
             value += game.ruleset.entities[game.get("sector_at", index=h)].fields.get("vp", 0)
         ships += sum(1 for owner, _ in game.get("ships", index=h) if owner == player)
-    value += HEX * hexes + SHIP * ships
+    grow = min(1.0, max(0, left - 1) / GROWTH_ROUNDS)
+    value += HEX * grow * hexes + SHIP * max(grow, SHIP_LAST) * ships
     value += REPUTATION_TILE * len(game.get("reputation", player))
     value += 2 * game.get("discoveries_kept", player) + len(game.get("ambassadors", player))
-    value += TECH * len(game.get("techs", player))
+    techs = game.get("techs", player)
+    rows = [game.get("placed_row", player, index=t) or game.ruleset.entities[t].fields["category"]
+            for t in techs]
+    scored = sum(game.get("tech_row_vp")[min(rows.count(r), game.get("row_spaces"))] for r in set(rows))
+    value += scored + grow * max(0.0, TECH * len(techs) - scored)
     table, upkeep = game.get("production_table"), game.get("upkeep_table")
     discs = game.get("disc", player)
     money = table[game.get("out_money", player)]
@@ -43,7 +48,7 @@ def by_get(game, player: int) -> float:
     produce = {"money": later, "science": table[game.get("out_science", player)],
                "materials": table[game.get("out_materials", player)]}
     for res, w in PER_ROUND.items():
-        value += w * left * produce[res] + STOCK * game.get(res, player)
+        value += w * (left - 1 + grow) * produce[res] + STOCK * game.get(res, player)
     value += PER_ROUND["money"] * (net_money - later)
     short = -(game.get("money", player) + net_money)
     if left and short > 0:
@@ -64,3 +69,20 @@ def test_the_fast_evaluation_equals_the_formula_through_game_get(seed, modules):
             checked += 1
         game.play(player.choose(game), check=False)
     assert checked > 20
+
+
+def test_the_last_rounds_fade_to_end_game_vp():
+    """In rounds 8 and 9 of a 9-round game the evaluation still equals its formula, where a hex's
+    worth beyond its VP, a tech's beyond its row's VP, ships and the round's production fade
+    (``bot._growth``: all of it two rounds before the last, none in the last)."""
+    assert [bot._growth(left) for left in (0, 1, 2, 3, 9)] == [0.0, 0.0, 0.5, 1.0, 1.0]
+    game = boardrules.new_game("eclipse", players=4, seed=5, options={"auto_combat": True})
+    player, checked, rounds = RandomBot(5), 0, set()
+    while not game.over:
+        rnd = game.get("round") or 0
+        if rnd >= 8 and len(game.record.actions) % 3 == 0:
+            for p in range(game.players):
+                assert bot.evaluate(game, p) == pytest.approx(by_get(game, p), abs=1e-9)
+            checked, rounds = checked + 1, rounds | {rnd}
+        game.play(player.choose(game), check=False)
+    assert checked > 10 and rounds == {8, 9}
