@@ -107,7 +107,14 @@ def versus(n: int, iterations: dict[str, int], workers: int, games=GAMES, first_
                   f"{wins / n:.0%} (95% CI {lo:.0%}-{hi:.0%}; one-sided 95% exact lower bound "
                   f"{floor:.1%}); mean score {mean:.1f} vs random "
                   f"{rnd:.1f}; {time.perf_counter() - t:.0f} s, CPU {sum(r['cpu'] for r in rows):.0f} s "
-                  f"(seeds {first_seed}-{first_seed + n - 1})", flush=True)
+                  f"(seeds {first_seed}-{first_seed + n - 1}; lost: {lost_games(rows) or 'none'})", flush=True)
+
+
+def lost_games(rows: list[dict]) -> str:
+    """The games seat 1 did not win, as ``seed (seat 1's score against the winner's)``, comma
+    separated (empty when it won them all)."""
+    return ", ".join(f"{r['seed']} ({r['scores'][0]} against {max(r['scores'])})"
+                     for r in rows if 0 not in r["winners"])
 
 
 def _game_line(row: dict) -> None:

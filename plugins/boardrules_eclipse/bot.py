@@ -12,6 +12,12 @@ A controlled hex is worth 3 VP beyond its printed VP and a ship 0.8 (they were 1
 greedy bot rated exploring below passing, stopped growing after round 2 and built an
 interceptor every round; over the same 8 seeded 4-player games the winners' median went from
 24.5 to 27.5 VP and every player's mean from 15.4 to 17.0 VP).
+
+Over the last two rounds those estimates fade to what the final scoring counts (:func:`_growth`):
+in the last round a hex is worth its VP, techs their rows' VP (``tech_row_vp``), a ship a
+quarter of ``SHIP`` and the round's production nothing. Without it the MCTS bot kept researching
+to round 9 (9 techs, 1 VP of tech rows) and lost a game 12 to 13 while rating itself 45 to 22;
+against random bots (seat 1, ``mcts:10``, seeds 1000-1059) it won 56 of 60 games before.
 """
 
 from __future__ import annotations

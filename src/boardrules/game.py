@@ -256,7 +256,7 @@ class Game:
         self.max_steps = max_steps
         lo, hi = ruleset.players
         if not lo <= players <= hi:
-            raise ValueError(f"{ruleset.title} is for {plugins.player_counts((lo, hi))} players, not {players}"
+            raise ValueError(f"{ruleset.title} is for {plugins.player_counts((lo, hi))} players, not {brief_value(players, 24)}"
                              + plugins.modules_allowing(ruleset.game, players, (lo, hi)))
         plugins.check_players(ruleset.game, ruleset.modules, players)
         self.ruleset = ruleset
@@ -410,6 +410,8 @@ class Game:
         else:
             what = "no player is to act"
         first = next(iter(self.candidates(None)), None)
+        if first is None and not pending and turn is not None and turn[2] is not None:
+            first = self._unchecked_candidate(turn[2], step)   # (every value's 'where' failed)
         why = "a rule that can never be met?"
         if first is not None:
             try:
@@ -417,6 +419,28 @@ class Game:
             except IllegalActionError as err:
                 why = f"e.g. {str(err).strip()}"
         return GameStuckError(f"nobody can act and the game is not over: {where}: {what} ({why})")
+
+    def _unchecked_candidate(self, player: int, step: Step) -> Action | None:
+        """An action of ``player``'s turn in ``step`` whose arguments are the first value of
+        each parameter's domain, their ``where`` not tested (a stuck game's error tries it to
+        say why nothing is legal; a domain that breaks a rule gives ``none`` arguments, whose
+        try names that rule); None when a domain is empty."""
+        ctx = Context(self.ruleset, self.state.values, me=player)
+        for name in step.main + step.free:
+            adef = self.ruleset.actions[name]
+            args: list[Any] = []
+            try:
+                for i in range(len(adef.params)):
+                    ctx.env = dict(zip(self.ruleset.param_names[name], args))
+                    values = self._domain(ctx, adef, i)
+                    if not values:
+                        break
+                    args.append(next(iter(values)))
+                else:
+                    return Action(player, name, tuple(args))
+            except (RuleViolation, BoardrulesError):
+                return Action(player, name, tuple(args) + (None,) * (len(adef.params) - len(args)))
+        return None
 
     def _check_player(self, player: object) -> None:
         if player is not None and player != CHANCE and not (
@@ -723,7 +747,13 @@ class Game:
         triggers = rs.triggers_by_event
         if "action_begins" in triggers:
             S.emit(ctx, "action_begins", [action.player, name])
-        env = dict(zip(rs.param_names[name], action.args))
+        names = rs.param_names[name]   # (as many as the arguments: checked, or listed so)
+        if not names:
+            env: dict[str, Any] = {}
+        elif len(names) == 1:   # (the common cases without the zip)
+            env = {names[0]: action.args[0]}
+        else:
+            env = dict(zip(names, action.args))
         if adef.entity is not None:
             env["self"] = adef.entity
         guard = rs.action_guard(name) if guarded else None
@@ -1310,7 +1340,9 @@ class Game:
             return False
         except _Accepted:
             tried[action] = ACCEPTED
+            self.ruleset.guards.settled(action.name, True)
         except _Unsettled:
+            self.ruleset.guards.settled(action.name, False)
             return self._tried_legal(action, tried)
         return True
 

@@ -385,9 +385,17 @@ def _several(value: object, what: str) -> tuple[str | os.PathLike[str], ...]:
     raise TypeError(f"{what} must be a name or a list of names, not {value!r}")
 
 
-def _frozen(value: Value) -> Value:
-    """Option values as the rules hold them: lists become tuples (hashable, for the cache)."""
-    return tuple(_frozen(v) for v in value) if isinstance(value, (list, tuple)) else value
+def _frozen(value: Value, name: str = "") -> Value:
+    """Option values as the rules hold them: lists become tuples (hashable, for the cache).
+    Raises :class:`~boardrules.errors.OptionError` for a value the rules cannot hold (a dict,
+    a fraction, ...), naming option ``name``."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v, name) for v in value)
+    if value is None or isinstance(value, (int, str)):   # (bool is an int)
+        return value
+    shown = repr(value)
+    raise OptionError(f"option '{name[:50]}' must be a number, true or false, a text, none or a list "
+                      f"of them, not {shown[:60] + '...' if len(shown) > 60 else shown}")
 
 
 def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),
@@ -426,7 +434,7 @@ def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),
     recipe = Recipe(
         game=game,
         modules=plugins.resolve_modules(game, cast(tuple[str, ...], names)),
-        options=tuple(sorted((k, _frozen(v)) for k, v in (options or {}).items())),
+        options=tuple(sorted((k, _frozen(v, str(k))) for k, v in (options or {}).items())),
         rules=_read(paths),
         backend=backend,
         texts=tuple(sorted((texts or {}).items())),

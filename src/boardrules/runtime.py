@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
@@ -99,9 +99,12 @@ class Dice:
         return tuple(rng.randint(1, 6) for _ in range(self.count))
 
 
-@attrs.frozen
-class Event:
-    """One entry of the event log: what changed, for whom, and which rule did it."""
+class Event(NamedTuple):
+    """One entry of the event log: what changed, for whom, and which rule did it.
+
+    An immutable named tuple (``ply``, ``kind``, ``player``, ``detail``, ``source``): the engine
+    makes several per action and the log keeps them all, and a tuple of plain values is quick to
+    make and drops out of the garbage collector's walks once it has been through one."""
 
     ply: int
     kind: str

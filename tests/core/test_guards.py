@@ -121,7 +121,7 @@ def test_what_is_not_inert():
 
     assert inert.stmts(body("gain 1 coins").stmts, {}) == 0
     for text in ("pay 1 coins", "require coins > 1 else \"poor\"", "gain (coins // 2) coins", "take sow",
-                 "gain 1 coins to first_passer", "set order = order + [me]", "advance farming",
+                 "gain 1 coins to first_passer", "advance farming",
                  "gain len(order) coins per deck[0]", "let x = nosuchname", "pass"):
         assert inert.stmts(body(text).stmts, {}) is None, text
 
@@ -305,6 +305,9 @@ action worth main { pay 1 coins; gain fav.worth vp }
 action first main { pay 1 coins; gain picks[0] vp }
 action second main { pay 1 coins; if len(picks) > 1 { gain picks[1] vp } }
 action push main { pay 1 coins; set picks = [1, 2] }
+action append main { pay 1 coins; set picks = picks + [3] }
+var heap: list[int] = [1]
+action explode main { pay 1 coins; for x in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17] { set heap = heap + heap } }
 action deep(n: int in 0..2) main { pay 1 coins; call settle(n) }
 action settle(n: int in 0..2) procedure {
   set tally = n
@@ -316,7 +319,7 @@ action score(n: int in 0..2) procedure { require n != 1 else "no ones"; gain n v
 action rest main { gain 2 coins }
 action tip free { gain 1 coins }
 flow { rounds 6 { step play: turns seat once {
-  main pick, play_fav, worth, first, second, push, deep, rest
+  main pick, play_fav, worth, first, second, push, append, explode, deep, rest
   free tip
 } } }
 """
@@ -341,7 +344,8 @@ def test_forms_list_as_the_full_tries():
         g = forms(seed=seed)
         assert compare_states(g, 10_000, random.Random(seed)) > 10
     guards = g.ruleset.guards
-    assert all(guards.action(n) is not None for n in ("pick", "worth", "second", "deep"))
+    assert all(guards.action(n) is not None for n in ("pick", "worth", "second", "append", "deep"))
+    assert guards.action("explode") is None   # (heap doubles 17 times: beyond MAX_LIST)
     assert guards.action("first") is None   # (picks may be empty)
 
 
@@ -396,7 +400,28 @@ def test_list_indexes_need_a_proof_of_range():
     # a fact holds until a statement writes what it reads
     assert inert_of(rs, "if len(picks) > 0 { set picks = []\n gain picks[0] vp }") is None
     assert inert_of(rs, "if len(picks) > 0 { set tally = 1\n gain picks[0] vp }") is not None
-    assert inert_of(rs, "set picks = picks + [1]") is None   # (no + of lists)
+
+
+
+def test_lists_grow_by_bounded_appends():
+    """`set V = V + L` appends: V, checked short where the rest begins, may grow by GROW
+    elements in all (loops counted) and stay bounded; any other write to V, or more growth,
+    and the rest relies on nothing."""
+    rs = forms().ruleset
+    inert = Inert(rs, {})
+
+    def rest(text: str) -> int:
+        body = parse_text(f"action x main {{ {text} }}\n", "x.rules").items[0].body
+        k, _, facts, _ = inert.split_facts(body.stmts, {"n": "int"})
+        return k
+    assert rest("gain 1 vp\n set picks = picks + [1]") == 0
+    assert rest("gain len(picks) vp\n set picks = picks + [1, 2]\n gain len(picks) vp") == 0
+    assert rest("set picks = picks + picks") == 1            # (grows by as much as it holds)
+    assert rest("for x in picks { set picks = picks + [x] }") == 1   # (once per element)
+    assert rest("for x in [1, 2] { set picks = picks + [x] }") == 0
+    assert rest("gain len(picks) vp\n set picks = [1] + picks") == 2   # (not an append: a write)
+    assert rest("set picks = heap + [1]") == 0               # (a write of picks, not read)
+    assert inert_of(rs, "set picks = picks + [1]") is not None
 
 
 def test_the_rest_may_begin_inside_a_called_procedure():
@@ -407,9 +432,10 @@ def test_the_rest_may_begin_inside_a_called_procedure():
     assert rs.guards.action("deep") is not None
 
 
-def _caught(monkeypatch, name, wrong):
-    """A wrong analysis (``wrong`` patched onto Inert as ``name``) makes the property fail."""
-    monkeypatch.setattr(I.Inert, name, wrong)
+def _caught(monkeypatch, name, wrong, target=I.Inert):
+    """A wrong analysis (``wrong`` patched onto Inert, or ``target``, as ``name``) makes the
+    property fail."""
+    monkeypatch.setattr(target, name, wrong)
     g = forms(seed=1)
     rs = g.ruleset
     monkeypatch.setattr(rs, "guards", Guards(rs, rs.backend, Inert(rs, {})))
@@ -443,3 +469,23 @@ def test_a_wrong_analysis_of_a_called_procedure_is_caught(monkeypatch):
         k, cost, facts, scopes = real(self, stmts, scope)
         return (0 if stmts and isinstance(stmts[0], A.Set) else k), cost, facts, scopes
     _caught(monkeypatch, "split_facts", all_inert)
+
+
+def test_a_wrong_growth_analysis_is_caught(monkeypatch):
+    """explode's appends called free of growth: its heap is taken to stay short."""
+    _caught(monkeypatch, "_appended", lambda t, value, found: 0 if isinstance(value, A.BinOp) else None,
+            target=I)
+
+
+def test_a_guard_that_rarely_settles_is_switched_off():
+    """A guard whose passing checks are then tried in full all the same (the turn ends, the
+    flow runs rules) costs a second run: after TRIAL such candidates with fewer than WORTH of
+    them settled, the action's body is run in full at once (the listing stays the same)."""
+    from boardrules.lang.guards import TRIAL, WORTH
+    g = forms(seed=3)
+    guards = Guards(g.ruleset, g.ruleset.backend, Inert(g.ruleset, {}))
+    assert guards.action("deep") is not None and guards.action("worth") is not None
+    for i in range(TRIAL):
+        guards.settled("deep", i < WORTH * TRIAL - 1)
+        guards.settled("worth", i < WORTH * TRIAL)
+    assert guards.action("deep") is None and guards.action("worth") is not None

@@ -706,7 +706,13 @@ class Checker:
                     for n in cast(tuple[str, ...], names):  # (only 'lanes' holds an Expr)
                         if n not in self.actions:
                             self.err(node, f"unknown action '{n}'", did_you_mean(n, self.actions))
-                if step.mode in ("until_pass", "until_all_pass"):
+                if not any(kind == "main" and names for kind, names, _ in step.rules) and all(
+                        kind in TURN_RULES or kind == "lanes" for kind, _, _ in step.rules):
+                    # (a misspelt 'main' has its own error)
+                    self.err(step, f"step '{step.name}' gives turns but no main action: a turn is "
+                                   f"one main action (and any free ones), so no turn could end",
+                             "list its actions in the step: 'main A, B' (and 'free C')")
+                elif step.mode in ("until_pass", "until_all_pass"):
                     self._passes(step)
 
     def _passes(self, step: A.TurnsStep) -> None:

@@ -20,9 +20,9 @@ candidate only when that many steps are left: a budget overrun is a broken rule 
   indexes of per-hex/per-entity variables, indexes of lists proven in range (below),
   ``== != not and or``, ``< <= > >= + - *`` on whole numbers, ``in`` of a list,
   ``any/all/count/sum`` over lists, ``held(KIND)``, ``holds``, ``owner``, ``len``,
-  ``passed``, ``without_one`` of a list, calls of ``pure`` primitives (primitives.py); nothing
-  else (no other primitive, no ``of``, no division, no range, no ``+`` of lists: the state's
-  lists have no size bound below MAX_LIST, so a sum of two may break it).
+  ``passed``, ``+`` of lists whose sizes are bounded (below), ``without_one`` of a list,
+  calls of ``pure`` primitives (primitives.py); nothing else (no other primitive, no ``of``,
+  no division, no range).
 
 Optional values (``T?``) are narrowed as the rules test them: a binding (a parameter, a
 ``let``, a loop variable) or ``round`` is known present after ``X != none`` in the condition of
@@ -33,7 +33,10 @@ entity (per player or global, as ``myfaction``) is read as present when the rest
 that variable: the guard then checks, where the rest begins, that it is present for every
 player (:attr:`Facts.needs`). Likewise a list variable (per player or global) the rest reads
 but never sets is taken to hold at most SHORT elements, which the guard checks
-(:attr:`Facts.sized`): a loop over it is then bounded by that, not by MAX_LIST. A list index ``L[i]`` is in range when conditions tested on the
+(:attr:`Facts.sized`): a loop over it is then bounded by that, not by MAX_LIST. The rest may
+still append to it (``set V = V + L``, ``L`` of a bounded size: :attr:`Facts.growth`) when all
+its appends, loops counted, add at most GROW elements: its reads are then bounded by SHORT +
+GROW. A list index ``L[i]`` is in range when conditions tested on the
 way (an ``if``, an ``and``, a ``where``) state ``i >= 0`` and ``i < len(L)`` in so many
 words, up to constants added on either side (``len(L) >= n and n >= 1`` proves ``L[n - 1]``);
 such a fact holds until a statement writes a name it mentions.
@@ -69,6 +72,7 @@ Typed = tuple[str | None, int, int]   # (type, step cost bound, size bound for a
 Scope = dict[str, Any]   # binding -> its type; FACTS -> the linear facts known there
 FACTS = "#facts"   # (no binding has this name)
 SHORT = 1024   # the length a list variable read by an inert rest is checked to be within
+GROW = 64      # what an inert rest may append to such a variable, in all
 Linear = tuple[Any, int]   # (the key of a term, or None for a constant; the constant added)
 Fact = tuple[Any, Any, int, frozenset[str]]   # x - y <= d (term keys; None: 0), the names read
 
@@ -83,16 +87,18 @@ class Facts:
     writes: frozenset[str] = frozenset()
     depth: int = 0
     sized: frozenset[str] = frozenset()
+    growth: tuple[tuple[str, int], ...] = ()   # (variable, elements its appends may add)
 
     def __or__(self, other: "Facts") -> "Facts":
         return Facts(self.needs | other.needs, self.writes | other.writes,
-                     max(self.depth, other.depth), self.sized | other.sized)
+                     max(self.depth, other.depth), self.sized | other.sized,
+                     _added(self.growth, other.growth))
 
     @property
     def sound(self) -> bool:
         """Whether the rest leaves what it relies on alone (the variables it reads as present
-        or as short lists)."""
-        return not ((self.needs | self.sized) & self.writes)
+        or as short lists, the latter but for appends of GROW elements in all)."""
+        return not ((self.needs | self.sized) & self.writes) and all(n <= GROW for _, n in self.growth)
 
 
 def type_name(t: A.TypeRef, kinds: Any) -> str:
@@ -139,10 +145,8 @@ class Inert:
         scopes = [dict(scope)]
         for s in stmts:
             nxt = dict(scopes[-1])
-            if isinstance(s, A.Let):
-                with self._unit():   # (the type only: a prefix statement is run, not relied on)
-                    found = self.expr(s.value, nxt)
-                _bind(nxt, s.name, found[0] if found is not None else None)
+            if isinstance(s, A.Let):   # (the type only: a prefix statement is run, not relied on)
+                _bind(nxt, s.name, self.type_of(s.value, nxt))
             elif isinstance(s, A.Require):
                 nxt = self.narrow(s.cond, nxt, True)
             else:   # (a 'let' in an 'if' stays bound after it, its type unknown here)
@@ -203,7 +207,11 @@ class Inert:
                 value = self.expr(v, scope)
                 if value is None:
                     return None
-                self._acc.writes.add(t.name)
+                added = _appended(t, v, value)
+                if added is not None:   # set V = V + L: V grows by L's size at most
+                    self._acc.grow(t.name, added)
+                else:
+                    self._acc.writes.add(t.name)
                 if not [p for p in var.per if p != "player"]:
                     return value[1] if t.index is None else None
                 if var.per not in ((var.per[0],), ("player", var.per[-1])) or t.index is None:
@@ -237,9 +245,12 @@ class Inert:
                     return None
                 inner = _bound(scope, name, dom[0][5:])  # type: ignore[index]
                 cw = 0 if w is None else self._cost(self.expr(w, inner))
+                before = dict(self._acc.growth)
                 cb = self.stmts(b.stmts, self.narrow(w, inner, True) if w is not None else dict(inner))
                 if cw is None or cb is None:
                     return None
+                for grown, added in list(self._acc.growth.items()):   # (the body's appends, per element)
+                    self._acc.growth[grown] = before.get(grown, 0) + (added - before.get(grown, 0)) * dom[2]
                 return dom[1] + dom[2] * (1 + cw + cb)
             case A.Emit(event=event, args=args):
                 emitted = self._costs(args, scope)
@@ -313,6 +324,8 @@ class Inert:
         self._acc.needs |= facts.needs
         self._acc.writes |= facts.writes
         self._acc.sized |= facts.sized
+        for var, n in facts.growth:
+            self._acc.grow(var, n)
         self._acc.depth = max(self._acc.depth, 1 + facts.depth)
         return cost
 
@@ -421,6 +434,26 @@ class Inert:
         return self._proves(scope, None, t, c) and self._proves(scope, t, length, -1 - c)
 
     # ---- expressions ----
+    def type_of(self, e: A.Expr, scope: Scope) -> str | None:
+        """The type of ``e``'s value when evaluating it does not break a rule (None: unknown),
+        also for expressions that may break one (a statement run before the inert rest binds
+        a value the rest reads): whole numbers from ``position``, ``abs``, ``min``/``max`` of
+        numbers and arithmetic on them, truth values from tests."""
+        with self._unit():
+            found = self.expr(e, scope)
+        if found is not None:
+            return found[0]
+        match e:
+            case A.Call(fn=fn, args=args) if fn not in self.rs.primitives:
+                if fn in ("position", "abs", "len") or (fn in ("min", "max") and len(args) > 1 and all(
+                        self.type_of(a, scope) == "int" for a in args)):
+                    return "int"
+            case A.BinOp(left=l, right=r) if self.type_of(l, scope) == "int" == self.type_of(r, scope):
+                return "int"
+            case A.Not() | A.BoolOp() | A.Compare():
+                return "bool"
+        return None
+
     @staticmethod
     def _cost(found: Typed | None) -> int | None:
         return None if found is None else found[1]
@@ -520,7 +553,14 @@ class Inert:
                 return None
             case A.BinOp(op=op, left=l, right=r) if op in ("+", "-", "*"):
                 a, b = self.expr(l, scope), self.expr(r, scope)
-                if a is None or b is None or a[0] != "int" or b[0] != "int":
+                if a is None or b is None:
+                    return None
+                if op == "+" and (a[0] or "").startswith("list:") and (b[0] or "").startswith("list:"):
+                    size = a[2] + b[2]   # (semantics.sized: charged by its length, at most MAX_LIST)
+                    if size > MAX_LIST:
+                        return None
+                    return (a[0] if a[0] == b[0] else None, a[1] + b[1] + size, size)
+                if a[0] != "int" or b[0] != "int":
                     return None
                 return ("int", a[1] + b[1], 0)
             case A.Quant(kind=k, var=v, domain=d, where=w) | A.SumOf(var=v, domain=d, where=w, expr=k):
@@ -594,7 +634,7 @@ class Inert:
             t = type_name(payload.type, rs.kinds)
             if t.startswith("list:"):   # (checked short where the rest begins: Facts.sized)
                 self._acc.sized.add(n)
-                return (t, 0, SHORT)
+                return (t, 0, SHORT + GROW)
             return (t, 0, MAX_LIST)
         if cls == S.OPTION:
             return (_value_type(payload.default), 0, MAX_LIST)
@@ -631,6 +671,9 @@ class Inert:
             return ("int", cost + typed[0][2], 0)
         if fn == "passed" and len(typed) == 1:
             return ("bool", cost, 0)
+        if (fn in ("min", "max") and len(typed) > 1 or fn == "abs" and len(typed) == 1) \
+                and all(t[0] == "int" for t in typed):   # (of whole numbers: one of them, or its size)
+            return ("int", cost, 0)
         if fn == "without_one" and len(typed) == 2 and (typed[0][0] or "").startswith("list:"):
             walked = self._size(args[0], typed[0])   # (semantics._without_one: the list walked)
             return None if walked is None else (typed[0][0], cost + walked, typed[0][2])
@@ -687,17 +730,21 @@ def _lets_in(s: A.Stmt) -> set[str]:
 class _Acc:
     """The facts gathered while one unit is analysed (see :class:`Facts`)."""
 
-    __slots__ = ("needs", "writes", "depth", "sized")
+    __slots__ = ("needs", "writes", "depth", "sized", "growth")
 
     def __init__(self) -> None:
         self.needs: set[str] = set()
         self.writes: set[str] = set()
         self.depth = 0
         self.sized: set[str] = set()
+        self.growth: dict[str, int] = {}
 
     def facts(self) -> Facts:
         return Facts(frozenset(self.needs), frozenset(self.writes), self.depth,
-                     frozenset(self.sized))
+                     frozenset(self.sized), tuple(sorted(self.growth.items())))
+
+    def grow(self, var: str, n: int) -> None:
+        self.growth[var] = self.growth.get(var, 0) + n
 
 
 class _Unit:
@@ -768,3 +815,21 @@ def _bound(scope: Scope, name: str, t: str | None) -> Scope:
     out = dict(scope)
     _bind(out, name, t)
     return out
+
+
+def _added(a: tuple[tuple[str, int], ...], b: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    """Two growths (:attr:`Facts.growth`) added up."""
+    out = dict(a)
+    for var, n in b:
+        out[var] = out.get(var, 0) + n
+    return tuple(sorted(out.items()))
+
+
+def _appended(t: A.Target, value: A.Expr, found: Typed) -> int | None:
+    """The most ``set t = value`` adds to the list variable ``t`` when it appends to it
+    (``value`` is ``t + L``: L's size bound), else None."""
+    if t.index is not None or t.of is not None or not isinstance(value, A.BinOp) or value.op != "+" \
+            or not isinstance(value.left, A.Name) or value.left.id != t.name \
+            or not (found[0] or "").startswith("list:"):
+        return None
+    return found[2] - (SHORT + GROW)

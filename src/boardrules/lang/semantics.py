@@ -566,17 +566,17 @@ def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | 
              env: dict[str, Value] | None = None) -> Any:
     """Run a compiled block with its own source label (and optionally ``me`` and bindings);
     what ``fn`` returns (None for a block; an action guard's answer, lang/guards.py)."""
-    saved = ctx.source, ctx.me, ctx.env
+    saved_source, saved_me, saved_env = ctx.source, ctx.me, ctx.env
     ctx.source = source
     if me is not None:
         ctx.me = me
     if env is not None:
         ctx.env = env
-    ctx.depth += 1
+    depth = ctx.depth = ctx.depth + 1   # (locals: the hottest function of the rules)
     ctx.steps -= 1
     if ctx.steps < 0:
         raise ctx.over_budget()
-    if ctx.depth > MAX_DEPTH:
+    if depth > MAX_DEPTH:
         raise ctx.violation(f"rules call each other more than {MAX_DEPTH} levels deep "
                             "(a loop of triggers?)")
     try:
@@ -584,8 +584,8 @@ def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | 
     except RecursionError:  # deep rules inside deep rules: a last line of defence
         raise RuleViolation("rules nested too deeply for Python's stack", ctx.source) from None
     finally:
-        ctx.depth -= 1
-        ctx.source, ctx.me, ctx.env = saved
+        ctx.depth = depth - 1
+        ctx.source, ctx.me, ctx.env = saved_source, saved_me, saved_env
 
 
 def choose(ctx: Context, block_id: int, var: str, options: Value, where: ExprFn | None,
