@@ -4,6 +4,11 @@ Run as a script (prints median and worst per budget):
 
     PYTHONPATH=src:plugins python bench/bench_federation.py
 
+the distinct positions that ``legal_actions()`` searches over every state of the 18 shared
+records (cold, and in record order with the searches kept from one position to the next):
+
+    PYTHONPATH=src:plugins python bench/bench_federation.py states
+
 or under pytest-benchmark:
 
     PYTHONPATH=src:plugins python -m pytest bench/bench_federation.py --benchmark-enable
@@ -134,6 +139,65 @@ def main(seeds: int = 30) -> None:
             )
 
 
+def state_positions() -> list[F.Position]:
+    """The distinct federation positions ``legal_actions()`` searches over every state of the
+    shared records (each player to act, in record order): every state listed afresh."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench_gaia import forget_runs, record_paths, replay_lines
+
+    from boardrules_gaia import primitives as PR
+    from boardrules_gaia.records import load_record
+
+    seen: dict[F.Position, None] = {}
+    search = F.candidates
+
+    def spy(pos):
+        seen.setdefault(pos, None)
+        return search(pos)
+
+    F.candidates = spy
+    try:
+        for path in record_paths():
+            states: list = []
+            game = replay_lines(load_record(path), False, lambda m, g: states.append(g.state)).game
+            for st in states:
+                if st.values.get(("f", "over")):
+                    continue
+                game.state = st
+                game.ruleset.__dict__.pop("_gaia_cache", None)
+                forget_runs(game)
+                if hasattr(PR, "_LISTINGS"):
+                    PR._LISTINGS.clear()
+                else:  # (the same script times older versions of the plugin)
+                    PR._federation_codes.cache_clear()
+                len(game.legal_actions())
+    finally:
+        F.candidates = search
+    return list(seen)
+
+
+def main_states(rounds: int = 3) -> None:
+    """``candidates`` over the record states' positions: each cold (best of ``rounds``), and
+    all of them in record order with the searches kept between positions (best of ``rounds``)."""
+    positions = state_positions()
+    best = [float("inf")] * len(positions)
+    order = float("inf")
+    for _ in range(rounds):
+        for i, pos in enumerate(positions):
+            best[i] = min(best[i], time_once(pos)[0])
+        F._prep.cache_clear()
+        t = time.process_time()
+        for pos in positions:
+            F.candidates(pos)
+        order = min(order, (time.process_time() - t) * 1000.0)
+    ts = sorted(best)
+    n = len(ts)
+    print(f"{n} distinct positions of the records' states, CPU ms per candidates() call, cold: "
+          f"median {ts[n // 2]:.3f}  p99 {ts[min(n - 1, round(0.99 * (n - 1)))]:.2f}  "
+          f"worst {ts[-1]:.2f}  total {sum(ts):.0f}")
+    print(f"all of them in record order, searches kept between positions: {order:.0f} ms")
+
+
 def test_bench_candidates_late_game(benchmark):
     positions = [clustered(seed, 12) for seed in range(5)]
 
@@ -146,4 +210,7 @@ def test_bench_candidates_late_game(benchmark):
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)
+    if sys.argv[1:2] == ["states"]:
+        main_states()
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)

@@ -27,12 +27,17 @@ class Tables:
     ``classes``: the ship classes (a frozenset of entity names); ``parts``: the parts in the
     rule files' order."""
 
-    __slots__ = ("rs", "classes", "parts", "part_set", "_changes", "_resolved", "_stats", "_after",
+    __slots__ = ("rs", "classes", "class_order", "parts", "part_set", "_lists", "_changes", "last_after", "_resolved", "_stats", "_after",
                  "_last", "__weakref__")
 
     def __init__(self, rs: Any) -> None:
         self.rs = weakref.ref(rs)
         self.classes = frozenset(rs.by_kind.get("ship_class", ()))
+        self.class_order: tuple[str, ...] = tuple(rs.by_kind.get("ship_class", ()))
+        self._lists: dict[tuple, tuple[str, ...]] = {}
+        # stat_after's last question (primitives.py): option, context, the state keys it read,
+        # their values then (by identity), the statistics
+        self.last_after: tuple = (None, None, (), (), {})
         self.parts: tuple[str, ...] = tuple(rs.by_kind.get("part", ()))
         self.part_set = frozenset(self.parts)
         self._changes: dict[str, tuple[str, int, str]] = {}
@@ -80,6 +85,20 @@ class Tables:
         got = (cls, slot, part)
         if len(self._changes) < MEMO_SIZE:
             self._changes[o] = got
+        return got
+
+    def changes(self, grids: tuple[tuple[str, ...], ...], parts: tuple[str, ...]) -> tuple[str, ...]:
+        """Every ``"cls#slot=part"`` putting one of ``parts`` into a slot of the blueprints
+        ``grids`` (one per ship class, in the ruleset's order) that holds another part
+        (memoised: blueprints change seldom)."""
+        key = (grids, parts)
+        got = self._lists.get(key)
+        if got is None:
+            got = tuple(f"{cls}#{i}={part}" for cls, grid in zip(self.class_order, grids)
+                        for i, old in enumerate(grid) for part in parts if part != old)
+            if len(self._lists) >= MEMO_SIZE // 10:
+                self._lists.clear()
+            self._lists[key] = got
         return got
 
     def after(self, bp: tuple, outside: tuple, design: Any, slot: int, part: str) -> dict[str, Any]:

@@ -50,45 +50,47 @@ _last: list = [None, None, ()]   # the last state rated, its ruleset, its values
 
 
 def _all_players(game) -> list[float]:
-    """:func:`evaluate` for every player (state values read directly: the bots rate many
-    positions; each name as the rule files' ``game.get`` would read it)."""
-    values, default = game.state.values, game.ruleset.default_of
+    """:func:`evaluate` for every player, read through :meth:`Game.reader` (the bots rate
+    many positions: each name is read for every player or hex at once)."""
+    read = game.reader()
     n = game.players
-
-    def get(*key):
-        return values[key] if key in values else default(key)
-
+    out = [float(vp) for vp in read.each("vp")]
     if game.over:
-        return [float(get("r", "vp", p)) for p in range(n)]
-    rnd = get("f", "round") or 0
+        return out
+    rnd = read.get("round") or 0
     left = max(0, ROUNDS - rnd + (1 if rnd > 0 else 0))
     entities = game.ruleset.entities
-    out = [float(get("r", "vp", p)) for p in range(n)]
     hexes, ships = [0] * n, [0] * n
-    for h in get("v", "hexes") or ():
-        owner = get("v", "controller", h)
+    where = read.get("hexes")
+    for owner, sector, fleets in zip(read.at("controller", where), read.at("sector_at", where),
+                                     read.at("ships", where)):
         if owner is not None:
             hexes[owner] += 1
-            out[owner] += entities[get("v", "sector_at", h)].fields.get("vp", 0)
-        for who, _ in get("v", "ships", h):
+            out[owner] += entities[sector].fields.get("vp", 0)
+        for who, _ in fleets:
             ships[who] += 1
-    table, upkeep = get("v", "production_table"), get("v", "upkeep_table")
+    table, upkeep = read.get("production_table"), read.get("upkeep_table")
     grow = _growth(left)
+    reputation, kept, ambassadors, techs, disc, out_money, action_discs, out_science, \
+        out_materials, money, science, materials = map(read.each, (
+            "reputation", "discoveries_kept", "ambassadors", "techs", "disc", "out_money",
+            "action_discs", "out_science", "out_materials", "money", "science", "materials"))
+    stock = {"money": money, "science": science, "materials": materials}
     for p in range(n):
         value = out[p] + HEX * grow * hexes[p] + SHIP * max(grow, SHIP_LAST) * ships[p]
-        value += REPUTATION_TILE * len(get("v", "reputation", p))
-        value += 2 * get("v", "discoveries_kept", p) + len(get("v", "ambassadors", p))
-        value += _tech_value(get, entities, p, left)
-        discs = get("c", "disc", p)
-        money = table[get("v", "out_money", p)]
-        net_money = money - upkeep[discs]      # this round: the discs on action spaces count too
-        later = money - upkeep[discs + get("v", "action_discs", p)]   # they come back
-        produce = {"money": later, "science": table[get("v", "out_science", p)],
-                   "materials": table[get("v", "out_materials", p)]}
+        value += REPUTATION_TILE * len(reputation[p])
+        value += 2 * kept[p] + len(ambassadors[p])
+        value += _tech_value(read, entities, p, techs[p], left)
+        discs = disc[p]
+        cash = table[out_money[p]]
+        net_money = cash - upkeep[discs]      # this round: the discs on action spaces count too
+        later = cash - upkeep[discs + action_discs[p]]   # they come back
+        produce = {"money": later, "science": table[out_science[p]],
+                   "materials": table[out_materials[p]]}
         for res, w in PER_ROUND.items():
-            value += w * (left - 1 + grow) * produce[res] + STOCK * get("r", res, p)
+            value += w * (left - 1 + grow) * produce[res] + STOCK * stock[res][p]
         value += PER_ROUND["money"] * (net_money - later)
-        short = -(get("r", "money", p) + net_money)
+        short = -(money[p] + net_money)
         if left and short > 0:
             value -= SHORTFALL_FLAT + SHORTFALL * short
         out[p] = value
@@ -105,15 +107,14 @@ def _growth(left: int) -> float:
     return min(1.0, max(0, left - 1) / GROWTH_ROUNDS)
 
 
-def _tech_value(get, entities, p: int, left: int) -> float:
+def _tech_value(read, entities, p: int, techs, left: int) -> float:
     """``player``'s techs: the VP their rows score at the end (``tech_row_vp`` by the count in
     each row, as ``score_techs`` counts them: a tile on another row counts there) plus, scaled by
     :func:`_growth`, what ``TECH`` per tech rates above that."""
-    techs = get("v", "techs", p)
     rows: dict[str, int] = {}
     for t in techs:
-        row = get("v", "placed_row", p, t) or entities[t].fields["category"]
+        row = read.get("placed_row", p, t) or entities[t].fields["category"]
         rows[row] = rows.get(row, 0) + 1
-    table, room = get("v", "tech_row_vp"), get("v", "row_spaces")
+    table, room = read.get("tech_row_vp"), read.get("row_spaces")
     scored = sum(table[min(k, room)] for k in rows.values())
     return scored + _growth(left) * max(0.0, TECH * len(techs) - scored)

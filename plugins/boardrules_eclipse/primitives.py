@@ -296,67 +296,102 @@ def add_ship(ctx, h, cls):
     _set(ctx, "ships", (h,), _ships(ctx, h) + ((me, cls),))
 
 
-def _change(ctx, o):
-    """``(class, slot, part, blueprint, outside, design)`` of a blueprint change
-    ``"cls#slot=part"`` of ``me``'s (``blueprint``: that class's grid as it stands, ``outside``
-    its parts outside the grid, ``design`` its design or none); a violation when ``o`` names no
-    slot of ``me``'s blueprints or no part. (An Upgrade choice asks this six times per option:
-    the parse and the state keys are kept per option, the reads inlined, the variables'
-    defaults being empty and none.)"""
+def _me(ctx) -> int:
+    """The player the rule speaks for; a ``ValueError`` when there is none (the pure primitives
+    below never break a rule: called where nobody is ``me``, the rules are wrong)."""
     me = ctx.me
     if type(me) is not int or not 0 <= me < ctx.np:
-        me = ctx.player()
-    got = B.tables(ctx.rs).resolve(o, me)
+        raise ValueError(f"an upgrade primitive needs a player ('me'), got {me!r}")
+    return me
+
+
+def _change(ctx, o, t=None):
+    """``(class, slot, part, blueprint, outside, design)`` of a blueprint change
+    ``"cls#slot=part"`` of ``me``'s (``blueprint``: that class's grid as it stands, ``outside``
+    its parts outside the grid, ``design`` its design or none). The upgrade primitives are
+    ``pure`` (primitives.py): ``o`` comes from ``blueprint_changes`` of the same state, so a
+    text that names no slot of ``me``'s blueprints or no part is a ``ValueError`` (the rules
+    are wrong), not a broken rule. (An Upgrade choice asks this six times per option: the parse
+    and the state keys are kept per option, the reads inlined, the variables' defaults being
+    empty and none; ``t``: the ruleset's blueprint tables, when the caller has them.)"""
+    got = (t or B.tables(ctx.rs)).resolve(o, _me(ctx))
     if got is None:
-        raise ctx.violation(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
+        raise ValueError(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
     cls, i, part, kbp, kout, kdesign = got
     w, base = ctx.w, ctx.base
     bp = (w[kbp] if kbp in w else base.get(kbp)) or ()
     if i >= len(bp):
-        raise ctx.violation(f"{o!r} names no slot of your blueprints")
+        raise ValueError(f"{o!r} names no slot of the player's blueprints")
     out = (w[kout] if kout in w else base.get(kout)) or ()
     return cls, i, part, bp, out, (w[kdesign] if kdesign in w else base.get(kdesign))
 
 
-@primitive("blueprint_changes", returns="list:text", parts="list:part")
+@primitive("blueprint_changes", returns="list:text", pure=True, parts="list:part")
 def blueprint_changes(ctx, parts):
     """Every single-part change of ``me``'s blueprints with one of ``parts`` (the parts ``me``
     may place: the rules' ``placeable_parts``): ``"cls#slot=part"``. Which blueprints are legal
-    is the rules' ``upgrade_step``."""
-    me = ctx.player()
-    return tuple(f"{cls}#{i}={part}" for cls in _kind(ctx, "ship_class")
-                 for i, old in enumerate(_blueprint(ctx, me, cls)) for part in parts if part != old)
+    is the rules' ``upgrade_step``. Pure (primitives.py)."""
+    me = _me(ctx)
+    classes = _kind(ctx, "ship_class")
+    return B.tables(ctx.rs).changes(tuple(_blueprint(ctx, me, cls) for cls in classes), tuple(parts))
 
 
-@primitive("change_class", returns="any", o="text")
+def _parsed(ctx, o) -> tuple[str, int, str]:
+    """``(class, slot, part)`` of a change text (the slot not checked against a blueprint); a
+    ``ValueError`` when it names no ship class and part (see :func:`_change`)."""
+    got = B.tables(ctx.rs).change(o)
+    if got is None:
+        raise ValueError(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
+    return got
+
+
+@primitive("change_class", returns="ship_class", pure=True, o="text")
 def change_class(ctx, o):
-    """The ship class a blueprint change ``"cls#slot=part"`` is for."""
-    return _change(ctx, o)[0]
+    """The ship class a blueprint change ``"cls#slot=part"`` (of ``blueprint_changes``) is for.
+    Pure (primitives.py)."""
+    return _parsed(ctx, o)[0]
 
 
-@primitive("change_part", returns="any", o="text")
+@primitive("change_part", returns="part", pure=True, o="text")
 def change_part(ctx, o):
-    """The part a blueprint change ``"cls#slot=part"`` places."""
-    return _change(ctx, o)[2]
+    """The part a blueprint change ``"cls#slot=part"`` (of ``blueprint_changes``) places. Pure
+    (primitives.py)."""
+    return _parsed(ctx, o)[2]
 
 
-@primitive("stat_after", returns="int", o="text", stat="text")
+@primitive("stat_after", returns="int", pure=True, o="text", stat="text")
 def stat_after(ctx, o, stat):
     """``me``'s blueprint total of ``stat`` (``energy``, ``move``, ``jumps``, ``hull``,
-    ``computer``, ``shield`` or ``initiative``: the parts' sum plus the design's printed bonus)
-    after the change ``o`` (``"cls#slot=part"``)."""
+    ``computer``, ``shield``, ``initiative`` or ``regenerates``: the parts' sum plus the design's
+    printed bonus) after the change ``o`` (``"cls#slot=part"``, of ``blueprint_changes``). Pure
+    (primitives.py): another statistic is a ``ValueError``."""
     if stat not in B.STATS:
-        raise ctx.violation(f"{stat!r} is not a blueprint statistic")
-    _, i, part, bp, out, design = _change(ctx, o)
-    return B.tables(ctx.rs).after(bp, out, design, i, part)[stat]
+        raise ValueError(f"{stat!r} is not a blueprint statistic")
+    t = B.tables(ctx.rs)
+    last = t.last_after
+    if last[0] is o and last[1] is ctx:   # (one where asks of one option three times)
+        w, base = ctx.w, ctx.base
+        kbp, kout, kdesign = last[2]
+        if ((w[kbp] if kbp in w else base.get(kbp)) is last[3][0]
+                and (w[kout] if kout in w else base.get(kout)) is last[3][1]
+                and (w[kdesign] if kdesign in w else base.get(kdesign)) is last[3][2]):
+            return last[4][stat]
+    got = t.resolve(o, _me(ctx))
+    _, i, part, bp, out, design = _change(ctx, o, t)
+    stats = t.after(bp, out, design, i, part)
+    w, base = ctx.w, ctx.base
+    keys = got[3:]   # type: ignore[index]
+    t.last_after = (o, ctx, keys, tuple(w[k] if k in w else base.get(k) for k in keys), stats)
+    return stats[stat]
 
 
-@primitive("install_part", effect=True, o="text")
-def install_part(ctx, o):
-    """Put the part of ``o`` (``"cls#slot=part"``) into that slot of ``me``'s blueprint (the
-    rules decide whether the blueprint is legal)."""
-    cls, i, part, bp, _, _ = _change(ctx, o)
-    _set(ctx, "blueprint", (ctx.player(), cls), bp[:i] + (part,) + bp[i + 1:])
+@primitive("blueprint_after", returns="list:part", pure=True, o="text")
+def blueprint_after(ctx, o):
+    """The grid of ``me``'s blueprint that the change ``o`` (``"cls#slot=part"``, of
+    ``blueprint_changes``) is for, with its part in that slot (the rules set it: ``upgrade_step``
+    in rules/actions.rules). Pure (primitives.py)."""
+    _, i, part, bp, _, _ = _change(ctx, o)
+    return bp[:i] + (part,) + bp[i + 1:]
 
 
 # ---- moving ----------------------------------------------------------------------------------

@@ -5,7 +5,9 @@ what the position is worth in victory points at the end, as a strong player reck
 (``left``: the rounds whose income is still to come, 6 during setup, 0 in round 6):
 
 * resources held, at a worth that falls from what they buy early in the game to the end-game
-  exchange (1 VP per 3 credits, ore or knowledge, §12.6; power in bowl III becomes credits);
+  exchange (1 VP per 3 credits, ore or knowledge, §12.6; power in bowl III becomes credits,
+  two tokens of bowl II one of bowl III by burning; a token spent from bowl III is worth more
+  than a credit in every round);
   the early worths follow the exchange rates of the free actions and power actions (3 power
   from bowl III for an ore is about even, a power action's 4 power for 2 ore pays, burning a
   token loses), and what a player holds beyond ``HOARD`` (more than the next builds use) is
@@ -38,16 +40,16 @@ Weights are our estimates (no source), tuned by games of greedy bots
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
-
-from boardrules.lang import semantics as S
-from boardrules.runtime import MISSING
 
 ROUNDS = 6
 # resource: (worth at the end: 1 VP per 3 after conversion, worth early in the game)
 RESOURCE = {"credits": (0.33, 0.35), "ore": (0.33, 1.05), "knowledge": (0.33, 0.55),
-            "qic": (0.33, 1.6), "bowl1": (0.0, 0.18), "bowl2": (0.0, 0.35),
-            "bowl3": (0.11, 0.52), "gaia_power": (0.0, 0.1)}
+            "qic": (0.33, 1.6), "bowl1": (0.0, 0.18), "bowl2": (0.165, 0.38),
+            "bowl3": (0.33, 0.65), "gaia_power": (0.0, 0.1)}
+# power: a token of bowl III becomes a credit at the end (§12.6), two of bowl II one of bowl
+# III (burnt); earlier a token spent from bowl III (to bowl I) is worth more than the credit
+# the 1:1 conversion gives and about what the power actions buy (4 for 2 ore or 7 credits):
+# bots that valued it below a credit turned their power into credits round after round
 # what a player can put to use in a round or two: units beyond are worth only their end-game
 # exchange (bots hoarded 30 credits, the cap, for want of ore)
 HOARD = {"credits": 15, "ore": 10, "knowledge": 10}
@@ -206,64 +208,13 @@ def _final_tiles(game, player: int, progress: float, final_vp: list[int]) -> flo
     return value
 
 
-def _where(ruleset, name: str) -> tuple[tuple, bool, bool] | None:
-    """Where ``name``'s values are kept in a state: (key prefix, keyed by player, keyed by an
-    index) for resources, tracks, supplies and variables; None for anything else (those are
-    read by ``Game.get``)."""
-    cls, payload = S.classify(ruleset, name)
-    prefix = {S.RESOURCE: "r", S.TRACK: "t", S.COMPONENT: "c"}.get(cls)
-    if prefix is not None:
-        return (prefix, name), True, False
-    per = tuple(payload.per) if cls == S.VAR else None
-    if per is not None and len(per) <= 2 and "player" not in per[1:]:
-        indexed = per[-1:] not in ((), ("player",))
-        if len(per) < 2 or per[0] == "player":
-            return ("v", name), per[:1] == ("player",), indexed
-    return None
-
-
-@lru_cache(maxsize=8)
-def _places(ruleset) -> dict:
-    """``_where`` per name, filled as names are asked (one dict per ruleset)."""
-    return {}
-
-
-class _Reader:
-    """``game`` read as :meth:`Game.get` reads it, straight from its state's values (the
-    evaluation reads about a hundred values per position; ``Game.get`` builds a rules context
-    for each). The same answers (``tests/bots/test_bots.py``)."""
-
-    __slots__ = ("game", "ruleset", "players", "state", "over", "_values", "_places")
-
-    def __init__(self, game) -> None:
-        self.game, self.ruleset, self.players = game, game.ruleset, game.players
-        self.state, self.over = game.state, game.over
-        self._values = game.state.values
-        self._places = _places(game.ruleset)
-
-    def get(self, name: str, player: int | None = None, index: Any = None) -> Any:
-        try:
-            where = self._places[name]
-        except KeyError:
-            where = self._places[name] = _where(self.ruleset, name)
-        if where is None:
-            return self.game.get(name, player, index)
-        key, per_player, indexed = where
-        if per_player:
-            key += (player,)
-        if indexed:
-            key += (index,)
-        value = self._values.get(key, MISSING)
-        return self.ruleset.default_of(key) if value is MISSING else value
-
-
 def evaluate(game, player: int) -> float:
     """Victory points of ``player`` plus the estimated worth of the position (see the module);
     at the end of the game, the score."""
     vp = game.get("vp", player)
     if game.over:
         return float(vp)
-    game = _Reader(game)
+    game = game.reader()   # (many reads of one position: Game.reader)
     tables = _tables(game.ruleset)
     rnd = game.get("round") or 0
     left = ROUNDS - rnd if rnd else ROUNDS      # rounds whose income is still to come
@@ -288,8 +239,7 @@ def evaluate(game, player: int) -> float:
         value += TECH_BIG.get(t, 0.0) * sum(game.get("built", player, b) for b in ("pi", "ac1", "ac2"))
     # passing: this round's bonus is the player's whenever it passes; the next rounds' too
     passed = rnd and _passed(game, player)
-    values = game.state.values
-    held = [b for b in tables["boosters"] if values.get(("o", b)) == player] if rnd else []
+    held = [b for b in tables["boosters"] if game.owner(b) == player] if rnd else []
     pass_tiles = sum(_pass_vp(game, player, t) for t in techs)
     if rnd and not passed:
         value += pass_tiles + sum(_pass_vp(game, player, b) for b in held)
@@ -299,7 +249,7 @@ def evaluate(game, player: int) -> float:
     elif left:
         # the booster it takes when it passes (the best one left now) is the player's whenever
         # it passes too: passing gains nothing while a profitable action is left
-        free = [b for b in game.get("booster_pool") if values.get(("o", b)) is None]
+        free = [b for b in game.get("booster_pool") if game.owner(b) is None]
         value += PASS_BOOSTER * max((booster_worth(game, player, b, later) for b in free), default=0.0)
     for t in TRACKS:
         level = game.get(t, player)
@@ -320,4 +270,4 @@ def evaluate(game, player: int) -> float:
 def _passed(game, player: int) -> bool:
     """Whether ``player`` has passed in this round's action phase (the flow's passed players,
     the rules' ``passed(p)``; ``pass_order`` once the phase is over)."""
-    return player in (game.state.values.get(("f", "passed")) or ()) or player in game.get("pass_order")
+    return game.passed(player) or player in game.get("pass_order")

@@ -105,6 +105,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Optional
 
@@ -245,7 +246,7 @@ class Federation:
         return tuple(sorted(self.members | self.satellites))
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # (a dict key of the preparations and listings, often asked)
 class Position:
     """What the federation rules need to know about the board, for one player.
 
@@ -303,40 +304,73 @@ _INF = 10**9
 _PAIR_LAYERS = 12
 
 
+class _Board:
+    """The bit layout of one map (internal; built once per map by :func:`_board`): hex (q, r) is
+    bit ``(r - rmin) * W + (q - qmin + 1)``, one padding column on each side, so the six
+    neighbours of a bitset are three shifts each way, masked by ``board_mask``."""
+
+    def __init__(self, space: frozenset[Hex], planets: frozenset[Hex]):
+        board = space | planets
+        qs = [q for q, _ in board] or [0]
+        rs = [r for _, r in board] or [0]
+        self.qmin, self.rmin = min(qs), min(rs)
+        self.W = W = max(qs) - self.qmin + 3
+        self.shifts = (1, W, W - 1)
+        qmin, rmin = self.qmin, self.rmin
+        #: hex -> its bit index
+        self.index = {(q, r): (r - rmin) * W + (q - qmin + 1) for q, r in board}
+        self.board_mask = self.mask(board)
+        self.space_mask = self.mask(space)
+
+    def mask(self, hs: Iterable[Hex]) -> int:
+        idx = self.index
+        m = 0
+        for h in hs:
+            m |= 1 << idx[h]
+        return m
+
+
+@lru_cache(maxsize=32)
+def _board(space: frozenset[Hex], planets: frozenset[Hex]) -> _Board:
+    return _Board(space, planets)
+
+
 class _Prep:
     """Bitset encoding of a Position and its clusters (internal; built once per Position)."""
 
     def __init__(self, pos: Position):
         self.pos = pos
-        board = pos.space | pos.planets
-        qs = [q for q, _ in board] or [0]
-        rs = [r for _, r in board] or [0]
-        self.qmin, self.rmin = min(qs), min(rs)
-        self.W = W = max(qs) - self.qmin + 3  # one padding column on each side
-        self.shifts = (1, W, W - 1)
-        self.board_mask = self.mask(board)
+        bd = _board(pos.space, pos.planets)
+        self.qmin, self.rmin, self.W, self.shifts = bd.qmin, bd.rmin, bd.W, bd.shifts
+        self.board_mask = bd.board_mask
+        index = bd.index
         power = pos.power_of
         self.power = power
         ivits = pos.ivits_federation is not None
 
-        # forbidden hexes (non-Ivits): existing federations and their neighbours
-        forbidden = set(pos.excluded)
+        # forbidden hexes (non-Ivits): existing federations and their neighbours (a mask)
+        forbidden = 0
+        for h in pos.excluded:
+            b = index.get(h)
+            if b is not None:
+                forbidden |= 1 << b
         if not ivits:
             for f in pos.federations:
-                forbidden |= f
-                for h in f:
-                    forbidden.update(neighbours(h))
+                fm = bd.mask(h for h in f if h in index)
+                forbidden |= fm | self.nbr(fm)
         # clusters of all own structures
         comps = _components(set(power))
         cl_of: dict[Hex, int] = {}
         for i, c in enumerate(comps):
             for h in c:
                 cl_of[h] = i
-        blocked = [any(h in forbidden for h in c) for c in comps]
+        comp_masks = [bd.mask(c) for c in comps]
+        blocked = [bool(m & forbidden) for m in comp_masks]
         # Ivits: the existing federation absorbs touching clusters
         e_hexes: set[Hex] = set()
         if ivits:
-            e_hexes = set(pos.ivits_federation) & board
+            assert pos.ivits_federation is not None
+            e_hexes = set(pos.ivits_federation) & index.keys()
             absorbed = {cl_of[h] for h in e_hexes if h in cl_of}
             for h in list(e_hexes):
                 for n in neighbours(h):
@@ -346,44 +380,45 @@ class _Prep:
                 e_hexes |= comps[i]
         else:
             absorbed = set()
-        for i, c in enumerate(comps):
+        for i, m in enumerate(comp_masks):
             if blocked[i]:
-                forbidden |= c
-                for h in c:
-                    forbidden.update(neighbours(h))
-        self.forbidden = frozenset(forbidden)
-        self.blocked_structures = frozenset(h for i, c in enumerate(comps) if blocked[i] for h in c)
+                forbidden |= m | self.nbr(m)
 
         usable = [i for i in range(len(comps)) if not blocked[i] and i not in absorbed]
         # cluster list: index 0 is the Ivits federation when present
         self.clusters: list[frozenset[Hex]] = []
+        self.cmask: list[int] = []
         if ivits:
             self.clusters.append(frozenset(e_hexes))
+            self.cmask.append(bd.mask(e_hexes))
         self.clusters += [frozenset(comps[i]) for i in usable]
+        self.cmask += [comp_masks[i] for i in usable]
         self.ivits = ivits
         self.cpower = [sum(power.get(h, 0) for h in c) for c in self.clusters]
-        self.cmask = [self.mask(c) for c in self.clusters]
         self.hex_cluster = {h: k for k, c in enumerate(self.clusters) for h in c}
         self.all_cmask = 0
         for m in self.cmask:
             self.all_cmask |= m
         # usable satellite hexes: space, not forbidden, not a structure, not in the Ivits fed
-        allowed = pos.space - forbidden - set(power) - e_hexes
-        self.allowed_hexes = frozenset(allowed)
-        self.A = self.mask(allowed)
+        struct = 0
+        for m in comp_masks:
+            struct |= m
+        self.A = bd.space_mask & ~forbidden & ~struct & ~bd.mask(e_hexes)
         self.cnbr = [self.nbr(m) & ~m for m in self.cmask]
         self.touch = [(m | nb, m) for m, nb in zip(self.cmask, self.cnbr)]
         self.K = len(self.clusters)
         # usable space hexes grouped by the set of clusters they touch (bit k = cluster k):
         # a hex is in the region of member set N iff its signature is a subset of N
-        groups: dict[int, int] = {}
-        for h in allowed:
-            sig = 0
-            for n in neighbours(h):
-                k = self.hex_cluster.get(n)
-                if k is not None:
-                    sig |= 1 << k
-            groups[sig] = groups.get(sig, 0) | (1 << self.bit(h))
+        groups: dict[int, int] = {0: self.A} if self.A else {}
+        for k, cn in enumerate(self.cnbr):
+            for sig, m in list(groups.items()):
+                x = m & cn
+                if x:
+                    groups[sig | 1 << k] = x
+                    if x == m:
+                        del groups[sig]
+                    else:
+                        groups[sig] = m ^ x
         self.free = groups.pop(0, 0)
         self.sig_at: dict[int, int] = {}
         self.groups_by_cluster: list[list[tuple[int, int]]] = [[] for _ in range(self.K)]
@@ -416,6 +451,10 @@ class _Prep:
         # satellites), which validate() answers from without searching again
         self.cands: Optional[tuple[Federation, ...]] = None
         self.known: dict[frozenset[Hex], Federation] = {}
+
+    def allowed(self, h: Hex) -> bool:
+        """Whether a satellite may go on the map hex ``h``."""
+        return bool(self.A >> self.bit(h) & 1)
 
     # -- bitsets
     def bit(self, h: Hex) -> int:
@@ -482,6 +521,11 @@ class _Prep:
 
         Also records ``free_lay[k]``: hexes within j satellites of cluster k, all clusters
         free, a space hex counting itself (the last layer repeats beyond its index).
+
+        Only distances up to the budget matter (the search never places more satellites), so
+        the layers stop at budget + 1 and a farther (or unreachable) cluster gets budget + 1:
+        still a lower bound where :meth:`mst_lb` uses it, and over every budget test of
+        :meth:`grow` as the true distance is.
         """
         A = self.A
         tl = self.touch
@@ -491,10 +535,14 @@ class _Prep:
         x = self.zc(self.cmask[k], tl)
         j = 0
         lay = [x]
+        cap = self.pos.budget + 1
         while True:
             for t in range(self.K):
                 if dist[t] == _INF and x & self.cmask[t]:
                     dist[t] = j
+            if j >= cap:
+                self.free_lay.append(lay)
+                return [min(d, cap) for d in dist]
             y = spread(x, A, tl, T)
             if y == x:
                 self.free_lay.append(lay)
@@ -583,6 +631,14 @@ class _Prep:
             return None
         zc, spread, T = self.zc, self.spread, self.touch_union(tl)
         term = [self.cmask[k] for k in ks]
+        heur = None
+        if floor:
+            # the caller's lower bound first: when the heuristic tree meets it, that is the
+            # answer (the bounds below can only lie between the two), and the distance layers
+            # are not needed
+            heur = self._heuristic(term, An, Hn, tl)
+            if heur[0] <= floor:
+                return (floor, heur[1])
         # BFS layers from every member cluster inside the region (other members free)
         lays = []
         dist = [[_INF] * n for _ in range(n)]
@@ -623,7 +679,7 @@ class _Prep:
             return None
         # the heuristic tree first: it mostly meets the lower bound, which settles it (and then
         # no three clusters can need more than the limit: they are joined within the tree)
-        ub, tree = self._heuristic(term, An, Hn, tl)
+        ub, tree = heur if heur is not None else self._heuristic(term, An, Hn, tl)
         if ub <= lb:
             return (lb, tree)
         sums: dict = {}
@@ -644,16 +700,17 @@ class _Prep:
         # root the programme at the most central cluster (a little less work)
         r = min(range(n), key=lambda i: max(dist[i]))
         order = [i for i in range(n) if i != r] + [r]
-        res = self._dw(
-            [ks[i] for i in order],
-            min(limit, ub - 1),
-            want_tree,
-            An,
-            Hn,
-            tl,
-            [lays[i] for i in order],
-        )
+        roots = [ks[i] for i in order]
+        rlays = [lays[i] for i in order]
+        top = min(limit, ub - 1)
+        res = self._dw(roots, top, want_tree, An, Hn, tl, rlays)
         if res is not None:
+            if want_tree and res[0] < top:
+                # the programme's masks depend on its limit: the tree is traced again at its
+                # own value, so that the tree of a member set does not depend on the limit
+                # asked (candidates() reuses a search under a larger budget: _Preps)
+                res = self._dw(roots, res[0], want_tree, An, Hn, tl, rlays)
+                assert res is not None
             return (max(res[0], floor), res[1])
         return (ub, tree) if ub <= limit else None
 
@@ -1246,9 +1303,64 @@ def _components(hexes: set[Hex]) -> list[set[Hex]]:
     return out
 
 
-@lru_cache(maxsize=128)
-def _prep(pos: Position) -> _Prep:
-    return _Prep(pos)
+class _Preps:
+    """The preparations of the last 128 positions (``_prep(pos)``), and the searches of the last
+    256 positions regardless of their budget (``found``).
+
+    A search under budget B gives every legal federation under any smaller budget b: exactly
+    those of its results with at most b satellites.  (A federation's validity does not depend
+    on the budget beyond its own satellite count: a superfluity witness needs fewer satellites
+    than the federation, so it is within any budget the federation is; and the satellites of a
+    member set's federation are a function of the member set alone, see ``_Prep.steiner``.)
+    So a player whose board is unchanged but who has fewer power tokens is not searched again.
+    ``cache_clear()`` empties both (a fresh search, as tests and benchmarks need).
+    """
+
+    def __init__(self, size: int = 128, found_size: int = 256):
+        self.size, self.found_size = size, found_size
+        self.preps: OrderedDict[Position, _Prep] = OrderedDict()
+        self.found: OrderedDict[tuple, tuple[int, tuple[Federation, ...]]] = OrderedDict()
+
+    def __call__(self, pos: Position) -> _Prep:
+        got = self.preps.get(pos)
+        if got is None:
+            got = self.preps[pos] = _Prep(pos)
+            if len(self.preps) > self.size:
+                self.preps.popitem(last=False)
+        else:
+            self.preps.move_to_end(pos)
+        return got
+
+    @staticmethod
+    def key(pos: Position) -> tuple:
+        """The position without its budget."""
+        return (pos.space, pos.planets, pos.structures, pos.federations, pos.excluded,
+                pos.threshold, pos.ivits_federation)
+
+    def search(self, prep: _Prep) -> tuple[Federation, ...]:
+        """The legal federations of ``prep``'s position: from a search under a budget at least
+        as large when one is remembered, else searched (and remembered)."""
+        key = self.key(prep.pos)
+        budget = prep.pos.budget
+        got = self.found.get(key)
+        if got is not None and got[0] >= budget:
+            self.found.move_to_end(key)
+            if got[0] == budget:
+                return got[1]
+            return tuple(f for f in got[1] if len(f.satellites) <= budget)
+        cands = tuple(_search(prep))
+        self.found[key] = (budget, cands)
+        self.found.move_to_end(key)
+        if len(self.found) > self.found_size:
+            self.found.popitem(last=False)
+        return cands
+
+    def cache_clear(self) -> None:
+        self.preps.clear()
+        self.found.clear()
+
+
+_prep = _Preps()
 
 
 # --------------------------------------------------------------------------- API
@@ -1286,7 +1398,7 @@ def validate(position: Position, hexes: Iterable[Hex]) -> Federation:
             raise ExcludedHexError(f"structure at {h} already belongs to (or touches) a federation")
         elif h in pos.planets:
             raise NotOwnPlanetError(f"{h} is a planet not colonised by the player")
-        elif h in prep.allowed_hexes:
+        elif prep.allowed(h):
             sats.add(h)
         elif prep.ivits and h in pos.ivits_federation:
             continue  # a satellite of the existing Ivits federation
@@ -1344,11 +1456,12 @@ def candidates(position: Position) -> list[Federation]:
     Exact (see the module docstring for the search and its pruning).  Each result satisfies
     :func:`validate`.  Sorted by (satellite count, sorted hexes).  Returns [] when none exists.
     The result is remembered with the position's preparation (equal positions, e.g. the same
-    player's board over several turns, are searched once).
+    player's board over several turns, are searched once), and the same board under a smaller
+    budget reads it too (:class:`_Preps`).
     """
     prep = _prep(position)
     if prep.cands is None:
-        prep.cands = tuple(_search(prep))
+        prep.cands = _prep.search(prep)
         prep.known.update((f.members | f.satellites, f) for f in prep.cands)
     return list(prep.cands)
 

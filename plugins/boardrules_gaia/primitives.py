@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections import OrderedDict
 
 from boardrules.errors import OptionError
 from boardrules.primitives import primitive
@@ -64,6 +65,7 @@ class _Distances:
         self.planet_keys: tuple[tuple[str, str, str], ...] = tuple(("v", "planet", n) for n in self.names)
         self._rows: dict[str, list[int]] = {}
         self._balls: dict[str, list[int]] = {}
+        self._masks: dict[tuple, int] = {}
 
     def row(self, name: str) -> list[int]:
         """Distances from ``name`` to each hex, in name order."""
@@ -90,6 +92,29 @@ class _Distances:
         if d < 0:
             return 0
         return balls[d] if d < len(balls) else balls[-1]
+
+    def mask_of(self, names) -> int:
+        """Bitset of the hexes ``names`` (a tuple; remembered, as the same source lists, e.g. a
+        player's hexes, are asked about for many hexes). Unknown names raise ``KeyError``."""
+        got = self._masks.get(names)
+        if got is None:
+            index, got = self.index, 0
+            for n in names:
+                got |= 1 << index[n]
+            if len(self._masks) > 4096:
+                self._masks.clear()
+            self._masks[names] = got
+        return got
+
+    def distance(self, name: str, sources) -> int:
+        """Least distance from ``name`` to the hexes ``sources`` (a non-empty tuple of names):
+        the first of its distance balls that meets them."""
+        mask = self.mask_of(sources)
+        self.ball(name, 0)
+        for d, ball in enumerate(self._balls[name]):
+            if ball & mask:
+                return d
+        raise AssertionError("the last ball holds the whole map")
 
     def names_of(self, mask: int) -> tuple[str, ...]:
         """The names of the bits of ``mask``, sorted."""
@@ -237,9 +262,7 @@ def distance_from(ctx, h, sources):
     """Least distance from h to any hex of ``sources`` (99 when there is none)."""
     if not sources:
         return 99
-    geo = _distances(tuple(ctx.get(("v", "map_layout"))))
-    row, index = geo.row(h), geo.index
-    return min(row[index[s]] for s in sources)
+    return _distances(tuple(ctx.get(("v", "map_layout")))).distance(h, tuple(sources))
 
 
 @primitive("planets_near", returns="list:hex", sources="list:hex", d="int")
@@ -379,20 +402,37 @@ def federation_options(ctx):
             except (KeyError, ValueError):
                 return False
             return _code(gmap, fed) == code
-        return FederationChoices(_federation_codes(position, layout), check)
+        return FederationChoices(_federation_codes(position, layout)[0], check)
     return _state_cache(ctx, ("federation_options", me), compute)
 
 
-@functools.lru_cache(maxsize=128)
-def _federation_codes(position: F.Position, layout: tuple) -> tuple[str, ...]:
-    """The codes of the legal federations of ``position`` on the map ``layout`` (remembered:
+#: (position, layout) -> the listing of :func:`_federation_codes`, the last 128
+_LISTINGS: "OrderedDict[tuple, tuple[tuple[str, ...], dict[str, tuple[str, ...]]]]" = OrderedDict()
+
+
+def _federation_codes(position: F.Position, layout: tuple) -> tuple[tuple[str, ...], dict]:
+    """The codes of the legal federations of ``position`` on the map ``layout``, and each code's
+    satellite hexes (sorted names), as :func:`federation_satellites` answers them (remembered:
     the same player's unchanged board over several turns is listed once)."""
+    key = (position, layout)
+    got = _LISTINGS.get(key)
+    if got is not None:
+        _LISTINGS.move_to_end(key)
+        return got
     try:
         feds = F.candidates(position)
     except ValueError:
         feds = []
     gmap = _map(layout)
-    return tuple(_code(gmap, f) for f in feds)
+    codes = tuple(_code(gmap, f) for f in feds)
+    got = _LISTINGS[key] = (codes, {c: _satellite_names(gmap, f) for c, f in zip(codes, feds)})
+    if len(_LISTINGS) > 128:
+        _LISTINGS.popitem(last=False)
+    return got
+
+
+def _satellite_names(gmap: G.GaiaMap, fed: F.Federation) -> tuple[str, ...]:
+    return tuple(sorted(gmap.name(G.Hex(q, r)) for q, r in fed.satellites))
 
 
 def _code(gmap: G.GaiaMap, fed: F.Federation) -> str:
@@ -403,14 +443,22 @@ def _code(gmap: G.GaiaMap, fed: F.Federation) -> str:
 
 @primitive("federation_satellites", returns="list:hex", code="text")
 def federation_satellites(ctx, code):
-    """Validate the federation ``code`` for ``me``; return the hexes that need satellites."""
+    """Validate the federation ``code`` for ``me``; return the hexes that need satellites.
+
+    A code of the listing (:func:`federation_options`, when it was listed) is answered from it;
+    any other is validated (:func:`.federation.validate`). Raises a rule violation naming the federation rule
+    it breaks."""
     gmap = _gmap(ctx)
+    position = _position(ctx)
+    listing = _LISTINGS.get((position, tuple(ctx.get(("v", "map_layout")))))
+    if listing is not None and code in listing[1]:
+        return listing[1][code]
     hexes = [gmap.by_name[h].hex for h in code.split(",")]
     try:
-        fed = F.validate(_position(ctx), [(h.q, h.r) for h in hexes])
+        fed = F.validate(position, [(h.q, h.r) for h in hexes])
     except F.FederationError as err:
         raise ctx.violation(f"not a federation: {err}") from None
-    return tuple(sorted(gmap.name(G.Hex(q, r)) for q, r in fed.satellites))
+    return _satellite_names(gmap, fed)
 
 
 @primitive("federated_structures", returns="int", p="player")

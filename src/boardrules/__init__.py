@@ -9,7 +9,8 @@ modules are pluggy plugins (``boardrules.hookimpl``).
 """
 
 from .errors import (BoardrulesError, ExecutionBudgetError, GameStuckError, IllegalActionError,
-                     NotationError, OptionError, PluginError, ReplayMismatch, RulesError)
+                     NotationError, OptionError, PluginError, PrimitiveError, ReplayMismatch,
+                     RulesError)
 from .game import Action, Game, LegalActions, load_game, new_game
 from .plugins import GameSpec, ModuleSpec, hookimpl
 from .primitives import Primitive, primitive
@@ -23,7 +24,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Action", "BoardrulesError", "CHANCE", "ExecutionBudgetError", "Game", "GameSpec", "GameStuckError",
     "IllegalActionError", "LegalActions", "ModuleSpec", "NotationError", "OptionError",
-    "PluginError", "Primitive", "Record",
+    "PluginError", "Primitive", "PrimitiveError", "Record",
     "ReplayMismatch", "Ruleset", "RulesError", "State", "build_ruleset", "hookimpl",
     "load_game", "new_game", "primitive",
 ]

@@ -15,6 +15,7 @@ from typing import Callable, List, NoReturn, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -50,7 +51,7 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:
-    err_console.print(f"[red]error:[/red] {message}", highlight=False, markup=True)
+    err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False, markup=True)
     raise typer.Exit(code)
 
 
@@ -199,7 +200,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         except BoardrulesError as err:  # e.g. a flow step over the execution budget
             _fail(f"after {len(g.record.actions)} actions: {err}")
         except RuntimeError as err:     # play_out's bound on a game's length
-            _fail(f"{err} (a flow that never ends?)")
+            _fail(str(err))
     elapsed = time.perf_counter() - start
     _print_scores(g)
     stem = f"{Path(game).stem if texts else game}-{players}p-seed{seed}"

@@ -7,6 +7,8 @@
   names the rule it breaks. The game state is unchanged when it is raised.
 * :class:`ExecutionBudgetError` (an :class:`IllegalActionError`) — rules that ran past
   the execution budget; names the rule and its position.
+* :class:`PrimitiveError` (an :class:`IllegalActionError`) — a plugin's primitive whose Python
+  code raised; names the primitive, the rule that called it with its position, and the action.
 * :class:`NotationError` (a ``ValueError``) — action text that does not parse.
 * :class:`ReplayMismatch` — a replayed record ends in a state other than the one it claims.
 * :class:`OptionError` (a ``ValueError``) — an unknown option or a value of the wrong kind.
@@ -52,6 +54,13 @@ class ExecutionBudgetError(IllegalActionError):
     """Rules that ran past the execution budget (``max_steps`` of :func:`boardrules.new_game`):
     a loop too long or rules calling each other without end. The message names the
     rule and its position; the game state is unchanged."""
+
+
+class PrimitiveError(IllegalActionError):
+    """A primitive (a plugin's Python function the rules call) raised a Python exception
+    instead of a rule violation: a defect of the plugin. The message names the primitive, the
+    exception, the rule and the position of its call, and the action; the game state is
+    unchanged (play is atomic), and the legal actions leave such an action out."""
 
 
 class NotationError(BoardrulesError, ValueError):

@@ -24,14 +24,16 @@ from typing import Any, Iterator, TypedDict, overload
 import attrs
 
 from . import plugins
-from .errors import BoardrulesError, ExecutionBudgetError, GameStuckError, IllegalActionError, NotationError
+from .errors import (BoardrulesError, ExecutionBudgetError, GameStuckError, IllegalActionError,
+                     NotationError, PrimitiveError)
 from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT
+from .reader import StateReader
 from .record import Record
-from .ruleset import Ruleset, build_ruleset
+from .ruleset import Ruleset, Step, build_ruleset
 from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
-                      RuleViolation)
+                      PrimitiveFailed, RuleViolation)
 from .state import State
 
 DONE = "done"
@@ -55,12 +57,12 @@ class View(TypedDict):
 def _action_player(value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"Action: player must be a number counted from 0 (CHANCE = -1 for "
-                        f"chance), not {value!r}; to write 'p1 study', use Game.parse")
+                        f"chance), not {brief_text(value)}; to write 'p1 study', use Game.parse")
 
 
 def _action_name(value: object) -> None:
     if not isinstance(value, str):
-        raise TypeError(f"Action: name must be the action's name as a text, not {value!r}")
+        raise TypeError(f"Action: name must be the action's name as a text, not {brief_text(value)}")
 
 
 def _action_args(value: object) -> tuple[Any, ...]:
@@ -69,7 +71,7 @@ def _action_args(value: object) -> tuple[Any, ...]:
         return (value,)
     if isinstance(value, (tuple, list)):
         return tuple(value)
-    raise TypeError(f"Action: args must be a tuple of values, not {value!r}")
+    raise TypeError(f"Action: args must be a tuple of values, not {brief_text(value)}")
 
 
 @attrs.frozen(cache_hash=True)  # (actions are dict keys by the thousand: runs, listings)
@@ -94,11 +96,21 @@ class Action:
         return format_action(self)
 
 
+def _error_class(err: RuleViolation) -> type[IllegalActionError]:
+    """The public error for a rule violation: the execution budget spent, a primitive's
+    Python error (a plugin's defect), else an illegal action."""
+    if isinstance(err, BudgetExceeded):
+        return ExecutionBudgetError
+    return PrimitiveError if isinstance(err, PrimitiveFailed) else IllegalActionError
+
+
 def _who(p: object) -> str:
     return "chance" if p == CHANCE else (f"p{p + 1}" if isinstance(p, int) else repr(p))
 
 
 def format_value(v: object) -> str:
+    if type(v) is str:   # (the common case first)
+        return v
     if v is None:
         return "none"
     if isinstance(v, bool):
@@ -110,10 +122,64 @@ def format_value(v: object) -> str:
     return str(v)
 
 
+# error messages quote what they were given at most about this long (an action or a record's
+# line may be huge: a hostile record)
+QUOTE = 100
+
+
+def brief_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
+    """:func:`format_value` of ``v`` for an error message: at most about ``limit`` characters,
+    its start and ``...`` (never formats more of a long or deep list than it shows)."""
+    if isinstance(v, tuple):
+        if depth > 3:
+            return "..."
+        parts: list[str] = []
+        size = 0
+        for x in v:
+            if size > limit or len(parts) >= limit:
+                parts.append("...")
+                break
+            text = brief_value(x, max(8, limit - size), depth + 1)
+            parts.append(text)
+            size += len(text) + 1
+        text = ",".join(parts)
+    else:
+        text = format_value(v) if not isinstance(v, str) else v
+    return text if len(text) <= limit else text[:max(0, limit - 3)] + "..."
+
+
+def brief_text(text: object, limit: int = QUOTE) -> str:
+    """``repr(text)`` for an error message, at most about ``limit`` characters."""
+    if isinstance(text, str) and len(text) > limit:
+        return repr(text[:limit]) + f"... ({len(text)} characters)"
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[:limit] + "..."
+
+
+def brief_action(a: Action, limit: int = QUOTE) -> str:
+    """The canonical text of ``a`` for an error message (:func:`format_action`), at most about
+    ``limit`` characters: the player, the action's name and its first arguments, then
+    ``...``."""
+    actor = "chance" if a.player == CHANCE else f"p{a.player + 1}" if isinstance(a.player, int) \
+        else brief_text(a.player, 20)
+    parts = [actor, brief_value(a.name, limit // 2)]
+    size = len(parts[0]) + len(parts[1])
+    for x in a.args:
+        text = brief_value(x, max(8, (limit - size) // 2))
+        if size + 1 + len(text) > limit:
+            parts.append("...")
+            break
+        parts.append(text)
+        size += 1 + len(text)
+    return " ".join(parts)
+
+
 def format_action(a: Action) -> str:
     """Canonical text: ``p1 build_mine 3A11``, ``chance tile tech3``, ``p2 charge`` (declined)."""
     actor = "chance" if a.player == CHANCE else f"p{a.player + 1}"
-    return " ".join([actor, a.name, *(format_value(x) for x in a.args)])
+    if not a.args:
+        return f"{actor} {a.name}"
+    return " ".join([actor, a.name, *map(format_value, a.args)])
 
 
 def _why_not(rs: Ruleset, ctx: Context, d: Decision, value: Any) -> str:
@@ -190,7 +256,7 @@ class Game:
         self.max_steps = max_steps
         lo, hi = ruleset.players
         if not lo <= players <= hi:
-            raise ValueError(f"{ruleset.title} is for {plugins.player_counts((lo, hi))} players, not {players}"
+            raise ValueError(f"{ruleset.title} is for {plugins.player_counts((lo, hi))} players, not {brief_value(players, 24)}"
                              + plugins.modules_allowing(ruleset.game, players, (lo, hi)))
         plugins.check_players(ruleset.game, ruleset.modules, players)
         self.ruleset = ruleset
@@ -206,6 +272,7 @@ class Game:
         # id(state) -> _Known, most recently used last (shared by copies: see _known_for)
         self._known: OrderedDict[int, _Known] = OrderedDict()
         self._turn_memo: tuple[State, tuple[Any, Any, Any, Context] | None] | None = None  # (state, its _turn_info)
+        self._answer_memo: tuple[State | None, bool] = (None, False)   # (state, its _answers_settle)
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -232,8 +299,7 @@ class Game:
         except RuleViolation as err:
             message = err.message.removeprefix("the game cannot go on: ")
             where = f" ({err.span})" if err.span is not None and err.span.line else ""
-            cls = ExecutionBudgetError if isinstance(err, BudgetExceeded) else IllegalActionError
-            raise cls(f"the game cannot start: {message} [rule: {err.rule or 'setup'}{where}]",
+            raise _error_class(err)(f"the game cannot start: {message} [rule: {err.rule or 'setup'}{where}]",
                       rule=err.rule) from None
         self.log.extend(ctx.events)
         return State(ctx.merged(), tuple(pending))
@@ -280,6 +346,27 @@ class Game:
             return None
         return bool(turn[3])
 
+    def flow_step(self) -> Step | None:
+        """The flow step under way (the ruleset's ``Step``: ``name``, ``kind`` ``"do"`` or
+        ``"turns"``, ``mode`` such as ``"until_pass"``), None between steps or once over."""
+        v, rs = self.state.values, self.ruleset
+        stage_i: int = v.get(("f", "stage"), 0)
+        step_i: int = v.get(("f", "step"), 0)
+        if v.get(("f", "over")) or stage_i >= len(rs.stages) or step_i >= len(rs.stages[stage_i].steps):
+            return None
+        return rs.stages[stage_i].steps[step_i]
+
+    def flow_position(self) -> str:
+        """Where the flow is, as text: ``"rounds (round 3), step 'actions'"``, ``"setup, step
+        'pick'"``; ``"the end"`` once over."""
+        v, rs = self.state.values, self.ruleset
+        stage_i: int = v.get(("f", "stage"), 0)
+        if v.get(("f", "over")) or stage_i >= len(rs.stages):
+            return "the end"
+        stage, step = rs.stages[stage_i], self.flow_step()
+        where = stage.kind + (f" (round {v.get(('f', 'round'))})" if stage.kind == "rounds" else "")
+        return where + (f", step '{step.name}'" if step is not None else "")
+
     def decisions_due(self) -> list[Decision]:
         """The pending decisions that may be made now: the first one, or in a ``lanes`` step
         the first of each lane (docs/api.md, "Interleaved turns")."""
@@ -309,8 +396,7 @@ class Game:
         v, rs = self.state.values, self.ruleset
         stage = rs.stages[v[("f", "stage")]]
         step = stage.steps[v[("f", "step")]]
-        where = stage.kind + (f" (round {v.get(('f', 'round'))})" if stage.kind == "rounds" else "")
-        where += f", step '{step.name}'"
+        where = self.flow_position()
         pending = self.state.pending
         turn = v.get(("f", "turn"))
         if pending:
@@ -324,6 +410,8 @@ class Game:
         else:
             what = "no player is to act"
         first = next(iter(self.candidates(None)), None)
+        if first is None and not pending and turn is not None and turn[2] is not None:
+            first = self._unchecked_candidate(turn[2], step)   # (every value's 'where' failed)
         why = "a rule that can never be met?"
         if first is not None:
             try:
@@ -331,6 +419,28 @@ class Game:
             except IllegalActionError as err:
                 why = f"e.g. {str(err).strip()}"
         return GameStuckError(f"nobody can act and the game is not over: {where}: {what} ({why})")
+
+    def _unchecked_candidate(self, player: int, step: Step) -> Action | None:
+        """An action of ``player``'s turn in ``step`` whose arguments are the first value of
+        each parameter's domain, their ``where`` not tested (a stuck game's error tries it to
+        say why nothing is legal; a domain that breaks a rule gives ``none`` arguments, whose
+        try names that rule); None when a domain is empty."""
+        ctx = Context(self.ruleset, self.state.values, me=player)
+        for name in step.main + step.free:
+            adef = self.ruleset.actions[name]
+            args: list[Any] = []
+            try:
+                for i in range(len(adef.params)):
+                    ctx.env = dict(zip(self.ruleset.param_names[name], args))
+                    values = self._domain(ctx, adef, i)
+                    if not values:
+                        break
+                    args.append(next(iter(values)))
+                else:
+                    return Action(player, name, tuple(args))
+            except (RuleViolation, BoardrulesError):
+                return Action(player, name, tuple(args) + (None,) * (len(adef.params) - len(args)))
+        return None
 
     def _check_player(self, player: object) -> None:
         if player is not None and player != CHANCE and not (
@@ -341,19 +451,15 @@ class Game:
     def get(self, name: str, player: int | None = None, index: Any = None) -> Any:
         """Read a resource, track, component supply or variable by its rules name
         (``player``: whose, for what is kept per player; ``index``: the hex or entity of a
-        per-hex or per-entity variable). Raises :class:`~boardrules.errors.BoardrulesError`."""
-        ctx = Context(self.ruleset, self.state.values, me=player)
-        try:
-            value = S.load_name(ctx, name)
-            if index is not None:
-                return S.index(ctx, value, index)
-        except RuleViolation as err:
-            if player is None and "no player" in err.message:
-                raise BoardrulesError(f"'{name}' is kept per player: pass player=") from None
-            raise BoardrulesError(err.message) from None
-        if isinstance(value, S.VarHandle):
-            raise BoardrulesError(f"'{name}' is kept per {value.var.per[-1]}: pass index=")
-        return value
+        per-hex or per-entity variable). Raises :class:`~boardrules.errors.BoardrulesError`.
+        Many reads of one state: :meth:`reader`."""
+        return read_name(self.ruleset, self.state.values, name, player, index)
+
+    def reader(self) -> StateReader:
+        """A fast reader of the state now by rule name (:class:`~boardrules.reader.StateReader`:
+        ``get`` as :meth:`get`, ``owner(e)``, ``passed(p)``), for evaluations that read many
+        values of one position; it keeps reading this state after the game moves on."""
+        return StateReader(self)
 
     def scores(self) -> list[Score]:
         """Per player: ``{"total": int, "sources": {source: int}}`` for the scored resource."""
@@ -444,7 +550,10 @@ class Game:
         With ``check`` (the default) the action must be legal: otherwise
         :class:`~boardrules.errors.IllegalActionError` names the rule it breaks and the
         game is exactly as before. ``check=False`` is the fast path for trusted replays:
-        it skips the membership test but still refuses actions that break a rule.
+        it skips the membership test and the test that each argument is within its
+        parameter's domain, but still refuses actions that break a rule (a parameter's
+        ``where``, a ``require``, a payment); it never changes what a legal action does
+        (tests/gaia/test_unchecked_replay.py).
         Chance outcomes that follow are decided by the seeded generator when
         ``auto_chance`` is on.
         """
@@ -485,10 +594,9 @@ class Game:
 
     def canonical(self, action: Action) -> str:
         """The canonical text of ``action`` (player-typed arguments written ``pN``)."""
-        adef = self.ruleset.actions.get(action.name)
-        if adef is None or action.player == CHANCE or not any(
-                p.type.name == "player" for p in adef.params):
+        if action.player == CHANCE or action.name not in self.ruleset.player_params:
             return format_action(action)
+        adef = self.ruleset.actions[action.name]
         args = tuple(f"p{v + 1}" if p.type.name == "player" and isinstance(v, int) else v
                      for p, v in zip(adef.params, action.args))
         return format_action(Action(action.player, action.name, args))
@@ -532,7 +640,7 @@ class Game:
             try:
                 ctx, pending = self._run(action, check, args_checked=True)
             except RuleViolation as err:  # (the guards' soundness is tested: never here)
-                raise AssertionError(f"{format_action(action)} was listed as legal "
+                raise AssertionError(f"{brief_action(action)} was listed as legal "
                                      f"but breaks a rule: {err.message}") from None
             run = known.runs[action] = (State(ctx.merged(), tuple(pending)), ctx.events)
             return run
@@ -550,8 +658,7 @@ class Game:
         except RuleViolation as err:
             rule = err.rule or action.name
             where = f" ({err.span})" if err.span is not None and err.span.line else ""
-            cls = ExecutionBudgetError if isinstance(err, BudgetExceeded) else IllegalActionError
-            raise cls(f"{format_action(action)}: {err.message} [rule: {rule}{where}]",
+            raise _error_class(err)(f"{brief_action(action)}: {err.message} [rule: {rule}{where}]",
                       rule=rule, action=action) from None
         return State(ctx.merged(), tuple(pending)), ctx.events
 
@@ -568,14 +675,14 @@ class Game:
             return
         value = action.args[0]
         if len(action.args) != 1 or value not in d.options:
-            raise RuleViolation(f"{format_value(value)} is not one of the choices for '{d.label}'"
+            raise RuleViolation(f"{brief_value(value)} is not one of the choices for '{d.label}'"
                                 + (_why_not(self.ruleset, ctx, d, value) if len(action.args) == 1
                                    else ""), "decision")
         pending.pop(0)
         if d.bag is not None:
             bag = list(ctx.get(("v", d.bag)) or ())
             if value not in bag:
-                raise RuleViolation(f"{format_value(value)} is no longer in '{d.bag}'", "decision")
+                raise RuleViolation(f"{brief_value(value)} is no longer in '{d.bag}'", "decision")
             bag.remove(value)
             ctx.set(("v", d.bag), tuple(bag))
         env = dict(d.env)
@@ -586,8 +693,9 @@ class Game:
         turn = ctx.get(("f", "turn"))
         if turn is None or turn[2] is None:
             # decided outside anyone's turn: its 'after turn' blocks run now, not after the
-            # next player's turn (docs/language.md, 'after turn')
-            self._run_after(ctx, pending)
+            # next player's turn, once the decisions still pending are made (docs/language.md,
+            # 'after turn')
+            self._run_after(ctx, pending, _deciding(pending))
 
     def _turn_action(self, ctx: Any, pending: Any, action: Any, check: Any,
                      args_checked: bool = False, guarded: bool = False) -> None:
@@ -616,7 +724,7 @@ class Game:
                 raise RuleViolation("the main action of this turn is already taken", "turn")
         elif action.name not in step.free:
             allowed = ", ".join(step.main + step.free)
-            raise RuleViolation(f"'{action.name}' is not an action of '{step.name}' "
+            raise RuleViolation(f"'{brief_value(action.name)}' is not an action of '{step.name}' "
                                 f"(there: {allowed})", "turn")
         adef = rs.actions[action.name]
         if len(action.args) != len(adef.params):
@@ -632,12 +740,20 @@ class Game:
         name = action.name
         adef = rs.actions[name]
         ctx.me = action.player
-        if not args_checked and (check or any(w is not None for w in rs.param_wheres[name])):
-            self._check_args(ctx, adef, action.args)
+        if not args_checked and (check or name in rs.param_where_actions):
+            # (without ``check`` the domains are not tested: only the conditions the rules
+            # wrote on the parameters, with their messages)
+            self._check_args(ctx, adef, action.args, check)
         triggers = rs.triggers_by_event
         if "action_begins" in triggers:
             S.emit(ctx, "action_begins", [action.player, name])
-        env = dict(zip(rs.param_names[name], action.args))
+        names = rs.param_names[name]   # (as many as the arguments: checked, or listed so)
+        if not names:
+            env: dict[str, Any] = {}
+        elif len(names) == 1:   # (the common cases without the zip)
+            env = {names[0]: action.args[0]}
+        else:
+            env = dict(zip(names, action.args))
         if adef.entity is not None:
             env["self"] = adef.entity
         guard = rs.action_guard(name) if guarded else None
@@ -655,7 +771,7 @@ class Game:
             order, pos, player, _ = turn
             if step.mode == "simultaneous":
                 ctx.set(("f", "acted"), acted + (action.player,))
-                self._run_after(ctx, pending)
+                self._run_after(ctx, pending, _deciding(pending))
             elif not step.free or action.player in (ctx.get(("f", "passed")) or ()):
                 ctx.set(("f", "turn"), (order, pos, player, True))
                 self._end_turn(ctx, pending, action.player)
@@ -822,7 +938,12 @@ class Game:
         env = {} if env is None else env
         last = i + 1 == len(params)
         ctx.env = env
-        values = self._domain(ctx, adef, i)
+        try:
+            values = self._domain(ctx, adef, i)
+        except BudgetExceeded:
+            raise
+        except (RuleViolation, BoardrulesError):   # (play refuses every value: none is legal)
+            return
         if lead and where is not None and values and not self._lead_holds(ctx, adef.name, i):
             return
         for v in values:
@@ -832,7 +953,12 @@ class Game:
             inner = {**env, name: v}
             if where is not None:
                 ctx.env = inner
-                if not where(ctx):
+                try:
+                    if not where(ctx):
+                        continue
+                except BudgetExceeded:
+                    raise
+                except (RuleViolation, BoardrulesError):   # (play refuses this value)
                     continue
             if last:
                 yield bound + (v,)
@@ -854,17 +980,25 @@ class Game:
         except RuleViolation:
             return True
 
-    def _check_args(self, ctx: Any, adef: Any, args: Any) -> None:
+    def _check_args(self, ctx: Any, adef: Any, args: Any, domains: bool = True) -> None:
+        """Raise RuleViolation unless each argument is within its parameter's domain (not
+        tested without ``domains``: ``play(check=False)``) and meets its ``where`` condition,
+        earlier parameters bound (the rule's ``else`` message, else "X is not a possible P")."""
         env: dict[str, Any] = {}
+        wheres = ctx.rs.param_wheres[adef.name]
         for i, (prm, v) in enumerate(zip(adef.params, args)):
-            ctx.env = dict(env)
-            where = ctx.rs.param_wheres[adef.name][i]
-            if v not in self._domain(ctx, adef, i):
-                raise RuleViolation(self._outside_domain(ctx, prm, where, env, v), adef.name, prm.span)
+            where = wheres[i]
+            if domains:
+                ctx.env = dict(env)
+                if v not in self._domain(ctx, adef, i):
+                    raise RuleViolation(self._outside_domain(ctx, prm, where, env, v), adef.name,
+                                        prm.span)
             env[prm.name] = v
+            if where is None:
+                continue
             ctx.env = dict(env)
-            if where is not None and not where(ctx):
-                raise RuleViolation(prm.message or f"{format_value(v)} is not a possible {prm.name} here",
+            if not where(ctx):
+                raise RuleViolation(prm.message or f"{brief_value(v)} is not a possible {prm.name} here",
                                     adef.name, prm.where.span)
         ctx.env = {}
 
@@ -881,22 +1015,30 @@ class Game:
             except Exception:  # the rules never expected this value: their words still fit
                 blamed = True
             if blamed:
-                return f"{prm.message} ({format_value(v)})"
-        return f"{format_value(v)} is not a possible {prm.name}"
+                return f"{prm.message} ({brief_value(v)})"
+        return f"{brief_value(v)} is not a possible {prm.name}"
 
     def _end_turn(self, ctx: Any, pending: Any, player: Any) -> None:
         turn = ctx.get(("f", "turn"))
         order, pos, _, _ = turn
+        deciding = _deciding(pending)   # (a main action that ended the turn left decisions)
         ctx.set(("f", "turn"), (order, pos, None, False))
         if "turn_ends" in ctx.rs.triggers_by_event:
             self._emit(ctx, "turn_ends", player)
             pending[:0] = ctx.queued
             ctx.queued = []
-        self._run_after(ctx, pending)
+        self._run_after(ctx, pending, deciding)
 
-    def _run_after(self, ctx: Any, pending: Any) -> None:
+    def _run_after(self, ctx: Any, pending: Any, deciding: bool = False) -> None:
+        """Run the turn's 'after turn' blocks; ``deciding``: the turn's decisions are still to
+        be made, so the blocks wait for them, as 'queue' blocks behind them (docs/language.md,
+        'after turn')."""
         after = ctx.get(("f", "after")) or ()
         ctx.set(("f", "after"), ())
+        if deciding:
+            pending.extend(Decision(None, "after turn", (), False, "", block, env,  # type: ignore[arg-type]
+                                    me, source) for block, env, me, source in after)
+            return
         queued = []
         for block, env, me, source in after:
             S.run_unit(ctx, ctx.rs.blocks[block], source, me=me, env=dict(env))
@@ -910,6 +1052,12 @@ class Game:
 
     def _advance(self, ctx: Any, pending: Any) -> None:
         """Run the flow until someone must decide or act, or the game ends."""
+        if not pending and not ctx.queued:
+            # (the common case, a player in the middle of a turn: only a turns step that has
+            # begun holds a turn with a player, so the loop below would return at once)
+            turn = ctx.get(("f", "turn"))
+            if turn is not None and turn[2] is not None:
+                return
         rs = self.ruleset
         for _ in range(100000):
             if ctx.queued:  # decisions the engine's events queued
@@ -1142,7 +1290,7 @@ class Game:
             return True
         try:
             self._run(action)
-        except RuleViolation:
+        except (RuleViolation, BoardrulesError):
             return False
         return True
 
@@ -1179,19 +1327,46 @@ class Game:
         True)``), else they are tested here."""
         try:
             info = self._turn_info()
-            if info is None:  # a decision's answers (or a 'lanes' step): the general way
+            if info is None and self._answers_settle():
+                tried[action] = ACCEPTED   # (lang/lazy.py: no answer can break a rule)
+            elif info is None:  # a decision's answers (or a 'lanes' step): the general way
                 tried[action] = self._run(action, args_checked=True, guarded=True)
             elif not prechecked and self._precheck_refuses(action, info[3]):
                 return False
             else:
-                tried[action] = self._candidate_run(action, info)
-        except RuleViolation:
+                run = self._candidate_run(action, info)
+                tried[action] = ACCEPTED if run[0].partial else run
+        except (RuleViolation, BoardrulesError):
             return False
         except _Accepted:
             tried[action] = ACCEPTED
+            self.ruleset.guards.settled(action.name, True)
         except _Unsettled:
+            self.ruleset.guards.settled(action.name, False)
             return self._tried_legal(action, tried)
         return True
+
+    def _answers_settle(self) -> bool:
+        """Whether every answer to the decision now due is legal without being tried: a
+        player's decision in that player's turn (of the game's one line of play), whose body
+        cannot break a rule whichever option is the answer (lang/lazy.py, ``answers_hold``), and
+        after which the flow runs nothing (:meth:`_settles`: the body cannot change the flow).
+        Worked out once per state."""
+        st = self.state
+        memo = self._answer_memo
+        if memo[0] is st:
+            return memo[1]
+        values = st.values
+        turn = values.get(("f", "turn"))
+        ok = False
+        if (st.pending and st.pending[0].lane is None and st.pending[0].player != CHANCE
+                and turn is not None and turn[2] is not None and values.get(("f", "lanes")) is None
+                and not values.get(("f", "over"))):
+            from .lang.lazy import answers_hold
+            ctx = Context(self.ruleset, values, budget=self.max_steps)
+            ok = answers_hold(ctx, st.pending[0]) and self._settles(ctx, list(st.pending[1:]))
+        self._answer_memo = (st, ok)
+        return ok
 
     def _precheck_refuses(self, action: Action, ctx: Context) -> bool:
         """Whether its action's prechecks prove a turn's candidate ``action`` illegal (as
@@ -1256,26 +1431,41 @@ class Game:
         self._turn_memo = (st, info)
         return info
 
-    def _candidate_run(self, action: Action, info: tuple[Any, ...]) -> tuple[Context, list[Any]]:
+    def _candidate_run(self, action: Action, info: tuple[Any, ...],
+                       lazy: bool = True) -> tuple[Context, list[Any]]:
         """:meth:`_run` of a turn's candidate action (``guarded``), without the checks of the
-        turn it passes by construction (it comes from :meth:`_turn_candidates`)."""
+        turn it passes by construction (it comes from :meth:`_turn_candidates`). ``lazy``: its
+        choices may be cut short (lang/lazy.py); a run that was (``ctx.partial``) is not the
+        full run, and one that then breaks a rule is run again in full."""
         st = self.state
         ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
                       budget=self.max_steps)
+        ctx.lazy = lazy
         pending = list(st.pending)
-        if action.name == DONE:
-            self._end_turn(ctx, pending, action.player)
-        else:
-            step, turn, acted, _ = info
-            self._act(ctx, pending, action, step, turn, acted, False, True, True)
-        self._advance(ctx, pending)
+        try:
+            if action.name == DONE:
+                self._end_turn(ctx, pending, action.player)
+            else:
+                step, turn, acted, _ = info
+                # (a guard's verdict cannot settle an action that ends the turn: see
+                # _guard_verdict; the body is then run in full at once, not its guard and then
+                # the whole again)
+                ends = "action_taken" in self.ruleset.triggers_by_event or (action.name in step.main and (
+                    step.mode == "simultaneous" or not step.free
+                    or action.player in (st.values.get(("f", "passed")) or ())))
+                self._act(ctx, pending, action, step, turn, acted, False, True, not ends)
+            self._advance(ctx, pending)
+        except (RuleViolation, BoardrulesError):
+            if ctx.partial:
+                return self._candidate_run(action, info, lazy=False)
+            raise
         return ctx, pending
 
     def _tried_legal(self, action: Action, tried: dict[Any, Any]) -> bool:
         """Whether candidate ``action`` is legal, by trying it in full (kept in ``tried``)."""
         try:
             tried[action] = self._run(action, args_checked=True)
-        except RuleViolation:
+        except (RuleViolation, BoardrulesError):
             return False
         return True
 
@@ -1546,6 +1736,12 @@ class LegalActions:
         return f"<LegalActions {n}: {shown}{more}>"
 
 
+def _deciding(pending: Iterable[Any]) -> bool:
+    """Whether ``pending`` holds a decision to make (a player's or chance's, not a 'queue'
+    block's)."""
+    return any(d.player is not None for d in pending)
+
+
 def _first_by_lane(pending: Iterable[Any]) -> dict[Any, Any]:
     """{lane: its first pending decision} (interleaved turns; None: the game's)."""
     first: dict[Any, Any] = {}
@@ -1584,14 +1780,15 @@ def parse_generic(game: Game, text: str) -> Action:
     """Read the canonical text form (see :func:`format_action`)."""
     parts = text.split()
     if len(parts) < 2:
-        raise NotationError(f"{text!r}: expected 'pN ACTION [ARGS...]' or 'chance LABEL VALUE'")
+        raise NotationError(f"{brief_text(text)}: expected 'pN ACTION [ARGS...]' or 'chance LABEL VALUE'")
     actor, name, raw = parts[0], parts[1], parts[2:]
     if actor == "chance":
         player = CHANCE
     elif actor.startswith("p") and actor[1:].isdigit() and 1 <= int(actor[1:]) <= game.players:
         player = int(actor[1:]) - 1
     else:
-        raise NotationError(f"{text!r}: '{actor}' is not a player (p1..p{game.players}) or 'chance'")
+        raise NotationError(f"{brief_text(text)}: '{brief_value(actor)}' is not a player "
+                            f"(p1..p{game.players}) or 'chance'")
     st = game.state
     d = next((f for f in _fronts(st.pending) if (f.label, f.player) == (name, player)), None) \
         if st.pending else None
@@ -1606,7 +1803,7 @@ def parse_generic(game: Game, text: str) -> Action:
             try:
                 return Action(player, name, (tuple(int(x) for x in arg.split(",")),))
             except ValueError:
-                raise NotationError(f"{text!r}: dice are written as 1,6,3") from None
+                raise NotationError(f"{brief_text(text)}: dice are written as 1,6,3") from None
         for o in opts:
             if format_value(o) == arg:
                 return Action(player, name, (o,))
@@ -1617,7 +1814,7 @@ def parse_generic(game: Game, text: str) -> Action:
     if adef is None:
         return Action(player, name, tuple(raw))
     if len(raw) != len(adef.params):
-        raise NotationError(f"{text!r}: '{name}' takes {len(adef.params)} argument(s)")
+        raise NotationError(f"{brief_text(text)}: '{name}' takes {len(adef.params)} argument(s)")
     return Action(player, name, tuple(_convert(text, p.type.name, r) for p, r in zip(adef.params, raw)))
 
 
@@ -1626,18 +1823,36 @@ def _convert(text: str, type_name: str, raw: str) -> Any:
         try:
             return int(raw)
         except ValueError:
-            raise NotationError(f"{text!r}: {raw!r} is not a number") from None
+            raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not a number") from None
     if type_name == "player":
         if raw.startswith("p") and raw[1:].isdigit():
             return int(raw[1:]) - 1
-        raise NotationError(f"{text!r}: {raw!r} is not a player (p1, p2, ...)")
+        raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not a player (p1, p2, ...)")
     if type_name == "bool":
         if raw in ("true", "false"):
             return raw == "true"
-        raise NotationError(f"{text!r}: {raw!r} is not true or false")
+        raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not true or false")
     if raw == "none":
         return None
     return raw
+
+
+def read_name(ruleset: Ruleset, values: dict[tuple[Any, ...], Any], name: str,
+              player: int | None = None, index: Any = None) -> Any:
+    """:meth:`Game.get` of the state ``values`` (also :class:`~boardrules.reader.StateReader`'s
+    general way)."""
+    ctx = Context(ruleset, values, me=player)
+    try:
+        value = S.load_name(ctx, name)
+        if index is not None:
+            return S.index(ctx, value, index)
+    except RuleViolation as err:
+        if player is None and "no player" in err.message:
+            raise BoardrulesError(f"'{name}' is kept per player: pass player=") from None
+        raise BoardrulesError(err.message) from None
+    if isinstance(value, S.VarHandle):
+        raise BoardrulesError(f"'{name}' is kept per {value.var.per[-1]}: pass index=")
+    return value
 
 
 def new_game(game: str | None = None, *, players: int, seed: int | str = 0,

@@ -129,7 +129,15 @@ def game_spec(name: str) -> GameSpec:
     try:
         return games()[name]
     except KeyError:
-        raise PluginError(f"no game named {name!r}; installed: {', '.join(sorted(games())) or 'none'}") from None
+        raise PluginError(f"no game named {_quoted(name)}; installed: "
+                          f"{', '.join(sorted(games())) or 'none'}") from None
+
+
+def _quoted(name: object, limit: int = 60) -> str:
+    """``repr(name)`` for an error message, at most about ``limit`` characters (a hostile
+    record may name a module or game of a megabyte)."""
+    shown = repr(name)
+    return shown if len(shown) <= limit else shown[:limit] + f"... ({len(shown)} characters)"
 
 
 def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[str, ...]:
@@ -149,9 +157,10 @@ def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[st
     problems = []
     unknown = sorted((on | off) - set(available))
     if unknown:
-        problems.append(f"{game} has no module {', '.join(repr(u) for u in unknown)} "
+        problems.append(f"{game} has no module {', '.join(_quoted(u) for u in unknown[:10])}"
+                        f"{' and more' if len(unknown) > 10 else ''} "
                         f"(available: {', '.join(sorted(available)) or 'none'})")
-    problems += [f"module '{n}' is both switched on and off" for n in sorted(on & off)]
+    problems += [f"module {_quoted(n)} is both switched on and off" for n in sorted(on & off)[:10]]
     chosen = {n for n, spec in available.items() if spec.default and n not in off}
     chosen |= on & set(available)
     todo = sorted(chosen)
@@ -285,12 +294,17 @@ def primitives(game: str, names: Iterable[str] = ()) -> dict[str, Primitive]:
                 replaced[prim.name] = name
                 out[prim.name] = attrs.evolve(prim, replaces=False)
     for w in wrappers:
-        out[w.name] = attrs.evolve(w, fn=_wrapped(w.fn, out[w.name].fn), wraps=False)
+        inner = out[w.name]
+        out[w.name] = attrs.evolve(w, fn=_wrapped(w.fn, inner.fn), wraps=False,
+                                   pure=w.pure and inner.pure)
     return out
 
 
 def _wrapped(outer: Callable[..., Any], inner: Callable[..., Any]) -> Callable[..., Any]:
-    return lambda ctx, *args: outer(ctx, inner, *args)
+    def wrapped(ctx: Any, *args: Any) -> Any:
+        return outer(ctx, inner, *args)
+    wrapped.parts = (outer, inner)  # type: ignore[attr-defined]  # (whose code it runs)
+    return wrapped
 
 
 def _signature(prim: Primitive) -> str:

@@ -10,8 +10,16 @@ call against ``params`` and ``returns``; at run time the function receives the
 Types are the rules language's: ``int``, ``bool``, ``text``, ``player``, ``hex``,
 ``any``, an entity kind, or ``list:T``. A primitive with ``effect=True`` may change
 the state (through ``ctx.set``/``ctx.gain``…) and is called with ``call NAME(...)``;
-one without is a pure function used in expressions. A primitive signals a broken
+one without is a function of the state used in expressions. A primitive signals a broken
 rule by raising ``ctx.violation("message")``.
+
+A primitive declared ``pure=True`` (never with ``effect``) promises more: it writes nothing and
+never breaks a rule, whatever its arguments; it returns a value of its declared type (an
+entity kind: an entity of that kind; a list: at most ``runtime.MAX_LIST`` items), and a call
+it cannot answer is a programming error (a Python exception such as ``ValueError``), never a
+rule violation. The engine may then leave calls of it unevaluated where their value cannot
+change whether an action is legal (lang/inert.py; a ``choose`` while the legal actions are
+listed: lang/lazy.py).
 """
 
 from __future__ import annotations
@@ -33,18 +41,23 @@ class Primitive:
     doc: str = ""
     replaces: bool = False  # a module's: takes the place of the game's primitive of this name
     wraps: bool = False  # a module's: fn(ctx, inner, *args) around the game's primitive
+    pure: bool = False  # writes nothing, never breaks a rule (see the module's docstring)
 
 
 def primitive(name: str, *, returns: str = "any", effect: bool = False,
-              replaces: bool = False, wraps: bool = False,
+              replaces: bool = False, wraps: bool = False, pure: bool = False,
               **params: str) -> Callable[[Callable[..., Any]], Primitive]:
     """Decorator: declare ``fn(ctx, *args)`` as primitive ``name`` with typed ``params``.
 
     In a module (``ModuleSpec.primitives``), ``replaces=True`` puts it in the place of the
     game's primitive ``name``; ``wraps=True`` makes it ``fn(ctx, inner, *args)``, called
-    instead of the game's with that one as ``inner`` (same signature in both cases)."""
+    instead of the game's with that one as ``inner`` (same signature in both cases).
+    ``pure=True``: see the module's docstring (a wrapper is pure when it and the primitive it
+    wraps are)."""
+    if pure and effect:
+        raise ValueError(f"primitive {name!r}: a pure primitive writes nothing (effect=False)")
 
     def wrap(fn: Callable[..., Any]) -> Primitive:
         return Primitive(name, fn, tuple(params.items()), returns, effect,
-                         (fn.__doc__ or "").strip(), replaces, wraps)
+                         (fn.__doc__ or "").strip(), replaces, wraps, pure)
     return wrap

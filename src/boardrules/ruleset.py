@@ -84,6 +84,23 @@ class Stage:
     steps: tuple[Step, ...]
 
 
+class _KeyDefaults(dict[Key, Value]):
+    """key -> :meth:`Ruleset.default_of` (key), filled as keys are read: the runtime's reads of
+    values never written cost one dict lookup (at most ``LIMIT`` keys are kept)."""
+
+    LIMIT = 100_000
+
+    def __init__(self, default_of: Callable[[Key], Value]) -> None:
+        super().__init__()
+        self._default_of = default_of
+
+    def __missing__(self, key: Key) -> Value:
+        value = self._default_of(key)
+        if len(self) < self.LIMIT:
+            self[key] = value
+        return value
+
+
 class Ruleset:
     """A compiled, immutable set of rules. Build it with :func:`build_ruleset`.
 
@@ -121,6 +138,9 @@ class Ruleset:
             self._defaults[("v", name)] = var.default
         for name, comp in self.components.items():
             self._defaults[("c", name)] = comp.supply
+        self.key_defaults = _KeyDefaults(self.default_of)
+        self.readings: dict[str, Any] = {}   # reader.py's reading per name, filled as names are read
+        self.primitive_codes: dict[Any, str] | None = None   # (semantics._failing_primitive)
         backend: Backend = Compiler(self) if recipe.backend == "compiled" else Interpreter(self)
         self.backend = backend
         self._register_blocks(p)
@@ -136,10 +156,16 @@ class Ruleset:
                     self._slots[(e.name, slot)] = backend.block(body)
         self._action_bodies = {n: backend.block(a.body) for n, a in self.actions.items()}
         self.param_names = {n: tuple(prm.name for prm in a.params) for n, a in self.actions.items()}
+        # the actions with a parameter of type player (their canonical text writes it pN)
+        self.player_params = frozenset(n for n, a in self.actions.items()
+                                       if any(prm.type.name == "player" for prm in a.params))
         self.param_domains = {n: tuple(backend.expr(prm.domain) for prm in a.params)
                               for n, a in self.actions.items()}
         self.param_wheres = {n: tuple(backend.expr(prm.where) for prm in a.params)
                              for n, a in self.actions.items()}
+        # the actions with a parameter's ``where`` condition (tested even without checks)
+        self.param_where_actions = frozenset(n for n, ws in self.param_wheres.items()
+                                             if any(w is not None for w in ws))
         self.tiebreak = tuple(backend.expr(e) for e in p.tiebreak)
         self.final_score = backend.expr(p.final_score) if p.final_score is not None else None
         self.caps = {n: backend.expr(r.cap) for n, r in self.resources.items() if r.cap is not None}
@@ -359,9 +385,17 @@ def _several(value: object, what: str) -> tuple[str | os.PathLike[str], ...]:
     raise TypeError(f"{what} must be a name or a list of names, not {value!r}")
 
 
-def _frozen(value: Value) -> Value:
-    """Option values as the rules hold them: lists become tuples (hashable, for the cache)."""
-    return tuple(_frozen(v) for v in value) if isinstance(value, (list, tuple)) else value
+def _frozen(value: Value, name: str = "") -> Value:
+    """Option values as the rules hold them: lists become tuples (hashable, for the cache).
+    Raises :class:`~boardrules.errors.OptionError` for a value the rules cannot hold (a dict,
+    a fraction, ...), naming option ``name``."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v, name) for v in value)
+    if value is None or isinstance(value, (int, str)):   # (bool is an int)
+        return value
+    shown = repr(value)
+    raise OptionError(f"option '{name[:50]}' must be a number, true or false, a text, none or a list "
+                      f"of them, not {shown[:60] + '...' if len(shown) > 60 else shown}")
 
 
 def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),
@@ -400,7 +434,7 @@ def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),
     recipe = Recipe(
         game=game,
         modules=plugins.resolve_modules(game, cast(tuple[str, ...], names)),
-        options=tuple(sorted((k, _frozen(v)) for k, v in (options or {}).items())),
+        options=tuple(sorted((k, _frozen(v, str(k))) for k, v in (options or {}).items())),
         rules=_read(paths),
         backend=backend,
         texts=tuple(sorted((texts or {}).items())),

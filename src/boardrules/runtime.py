@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
@@ -45,6 +45,12 @@ class RuleViolation(Exception):
 class BudgetExceeded(RuleViolation):
     """Raised when rules run past their execution budget (see ``MAX_STEPS``); the
     innermost loop that sees it fills in its position."""
+
+
+class PrimitiveFailed(RuleViolation):
+    """Raised when a primitive's Python code raises something other than a rule violation (a
+    defect of the plugin that provides it: see ``lang/semantics.primitive_failed``); the engine
+    turns it into :class:`~boardrules.errors.PrimitiveError`."""
 
 
 @attrs.frozen
@@ -93,9 +99,12 @@ class Dice:
         return tuple(rng.randint(1, 6) for _ in range(self.count))
 
 
-@attrs.frozen
-class Event:
-    """One entry of the event log: what changed, for whom, and which rule did it."""
+class Event(NamedTuple):
+    """One entry of the event log: what changed, for whom, and which rule did it.
+
+    An immutable named tuple (``ply``, ``kind``, ``player``, ``detail``, ``source``): the engine
+    makes several per action and the log keeps them all, and a tuple of plain values is quick to
+    make and drops out of the garbage collector's walks once it has been through one."""
 
     ply: int
     kind: str
@@ -113,7 +122,7 @@ class Context:
     """
 
     __slots__ = ("rs", "base", "w", "me", "env", "queued", "events", "source", "ply", "depth", "np",
-                 "steps", "budget")
+                 "steps", "budget", "lazy", "partial")
 
     def __init__(self, rs: Ruleset, base: dict[tuple[Any, ...], Any], me: int | None = None,
                  ply: int = 0, budget: int = MAX_STEPS) -> None:
@@ -132,15 +141,19 @@ class Context:
         self.np: int = base.get(("nplayers",))  # type: ignore[assignment]
         self.budget = budget
         self.steps = budget  # left of the execution budget
+        self.lazy = False     # a listing's run: choices may be cut short (lang/lazy.py)
+        self.partial = False  # one was: the run is not the full run
 
     # ---- values ----
     def get(self, key: tuple[Any, ...]) -> Any:
         w = self.w
-        if key in w:
-            return w[key]
+        if w:   # (a key tuple is hashed on every lookup: no lookup in an empty overlay)
+            v = w.get(key, MISSING)
+            if v is not MISSING:
+                return v
         v = self.base.get(key, MISSING)
         if v is MISSING:
-            return self.rs.default_of(key)
+            return self.rs.key_defaults[key]
         return v
 
     def set(self, key: tuple[Any, ...], value: Any) -> None:
@@ -148,10 +161,12 @@ class Context:
 
     def merged(self) -> dict[tuple[Any, ...], Any]:
         """The committed values with this context's writes applied (defaults dropped)."""
-        out = dict(self.base)
-        default_of = self.rs.default_of
+        # (dict.copy clones the table as it is; dict(base) inserts the keys one by one, hashing
+        # every key tuple again once the table has holes: 20-40 µs for a Gaia state)
+        out = self.base.copy()
+        defaults = self.rs.key_defaults
         for k, v in self.w.items():
-            if v == default_of(k):
+            if v == defaults[k]:
                 out.pop(k, None)
             else:
                 out[k] = v

@@ -25,16 +25,20 @@ class State:
 
     values: dict[tuple[Any, ...], Any]
     pending: tuple[Decision, ...] = ()
-    _hash: list[int] = attrs.field(factory=list, repr=False)
+    # the hash, once computed (a slot, not a list: one object fewer per state for the
+    # garbage collector to count and walk)
+    _hash: int | None = attrs.field(init=False, default=None, repr=False)
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, State) and self.pending == other.pending
                 and self.values == other.values)
 
     def __hash__(self) -> int:
-        if not self._hash:
-            self._hash.append(hash((frozenset(self.values.items()), self.pending)))
-        return self._hash[0]
+        h = self._hash
+        if h is None:
+            h = hash((frozenset(self.values.items()), self.pending))
+            object.__setattr__(self, "_hash", h)
+        return h
 
     def get(self, *key: Any, default: Any = None) -> Any:
         """The stored value at ``key`` (a tuple given as arguments), else ``default``."""

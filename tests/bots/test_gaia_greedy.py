@@ -31,37 +31,50 @@ def _greedy_until(seed: int, found, players: int = 4, limit: int = 2_000):
     raise AssertionError("no such position")
 
 
-def test_the_reader_reads_as_game_get():
-    """The evaluation reads the state's values straight (``_Reader``): the same values as
-    ``Game.get`` and so the same evaluation, at every state of a random game."""
+class _ByGet:
+    """A reader that reads everything through ``Game.get`` and the rules' built-ins (slow)."""
+
+    def __init__(self, game):
+        from boardrules.runtime import Context
+        self.game, self.ruleset, self.players, self.state, self.over = \
+            game, game.ruleset, game.players, game.state, game.over
+        self.get = game.get
+        self._ctx = Context(game.ruleset, game.state.values)
+
+    def owner(self, entity):
+        from boardrules.lang.semantics import BUILTIN_FUNCTIONS
+        return BUILTIN_FUNCTIONS["owner"](self._ctx, entity)
+
+    def passed(self, player):
+        from boardrules.lang.semantics import BUILTIN_FUNCTIONS
+        return BUILTIN_FUNCTIONS["passed"](self._ctx, player)
+
+
+def test_the_evaluation_reads_as_game_get(monkeypatch):
+    """The evaluation reads the state through ``Game.reader`` (tests/core/test_reader.py holds
+    it to ``Game.get``): the same evaluation as read through ``Game.get`` and the rules'
+    built-ins, at every sampled state of a random game."""
     import boardrules_gaia.bot as bot
     from boardrules.bots import RandomBot
+    from boardrules.game import Game
     g = boardrules.new_game("gaia-project", players=3, seed=11)
     rnd = RandomBot(11)
-    names = [("vp", None), ("ore", None), ("bowl3", None), ("economy", None), ("myfaction", None),
-             ("fed_groups", None), ("ptypes", None)]
-    reader = bot._Reader
+    fast_reader = Game.reader
+    checked = 0
     for step in range(400):
         if g.over:
             break
         if step % 7 == 0:
-            fast = bot._Reader(g)
             for p in range(3):
-                for name, _ in names:
-                    assert fast.get(name, p) == g.get(name, p), name
-                for b in ("mine", "ts", "pi"):
-                    assert fast.get("built", p, b) == g.get("built", p, b)
-                for h in g.get("my_hexes", p):
-                    assert fast.get("pval", index=h) == g.get("pval", index=h)
-                    assert fast.get("planet", index=h) == g.get("planet", index=h)
-                assert fast.get("round") == g.get("round")
                 quick = bot.evaluate(g, p)
-                bot._Reader = lambda game: game          # type: ignore[assignment]
+                monkeypatch.setattr(Game, "reader", lambda game: _ByGet(game))
                 try:
                     assert bot.evaluate(g, p) == quick
                 finally:
-                    bot._Reader = reader                 # type: ignore[assignment]
+                    monkeypatch.setattr(Game, "reader", fast_reader)
+            checked += 1
         g.play(rnd.choose(g), check=False)
+    assert checked > 15
 
 
 def _with(g, player: int, rnd: int, **held: int):
@@ -152,3 +165,31 @@ def test_looking_past_conversions_keeps_the_game_unchanged():
         try_action(g, next(iter(g.legal_actions(p))), random.Random(0))
         g.undo()
     assert g.state == before[0]
+
+
+def test_power_in_bowl_three_is_worth_more_than_a_credit():
+    """Spending a power token of bowl III for a credit (``pw_c``, 1:1) loses in rounds 1-5
+    (in round 6 it is the end-game exchange itself), with few credits in hand or many: power is worth at least its end-game exchange (§12.6:
+    power of bowl III becomes credits, 3 credits a VP) and, earlier, what the power actions
+    and conversions buy. (The bots turned their power into credits round after round while
+    holding 25 credits.) Broken by bowl III's end-game worth 0.11 (the old figure): fails."""
+    from boardrules_gaia.bot import evaluate
+    g, p = _greedy_until(2, lambda g, p: g.get("round") == 2 and not g.decisions_due())
+    for rnd in range(1, 7):
+        for credits in (3, 25):
+            before = evaluate(_with(g, p, rnd, bowl1=0, bowl2=0, bowl3=4, credits=credits), p)
+            after = evaluate(_with(g, p, rnd, bowl1=1, bowl2=0, bowl3=3, credits=credits + 1), p)
+            assert after < before if rnd < 6 else after == pytest.approx(before), (rnd, credits)
+
+
+def test_power_at_the_end_is_worth_its_exchange():
+    """In the last round, 3 tokens in bowl III are worth the credit each they become (§12.6:
+    1 VP for 3), within a tenth of a VP; 2 tokens of bowl II half that (burnt, one of them
+    reaches bowl III). Broken by bowl III worth 0.11 at the end: fails."""
+    from boardrules_gaia.bot import evaluate
+    g, p = _greedy_until(2, lambda g, p: g.get("round") == 2 and not g.decisions_due())
+    base = evaluate(_with(g, p, 6, bowl1=0, bowl2=0, bowl3=0, credits=0), p)
+    three = evaluate(_with(g, p, 6, bowl1=0, bowl2=0, bowl3=3, credits=0), p) - base
+    burnt = evaluate(_with(g, p, 6, bowl1=0, bowl2=2, bowl3=0, credits=0), p) - base
+    assert three == pytest.approx(1.0, abs=0.1)
+    assert burnt == pytest.approx(1 / 3, abs=0.05)

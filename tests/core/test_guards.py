@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import boardrules
 from boardrules import GameStuckError
+from boardrules.lang import ast as A
 from boardrules.lang import inert as I
 from boardrules.lang.guards import Guards
 from boardrules.lang.inert import Inert, type_name
@@ -120,7 +121,7 @@ def test_what_is_not_inert():
 
     assert inert.stmts(body("gain 1 coins").stmts, {}) == 0
     for text in ("pay 1 coins", "require coins > 1 else \"poor\"", "gain (coins // 2) coins", "take sow",
-                 "gain 1 coins to first_passer", "set order = order + [me]", "advance farming",
+                 "gain 1 coins to first_passer", "advance farming",
                  "gain len(order) coins per deck[0]", "let x = nosuchname", "pass"):
         assert inert.stmts(body(text).stmts, {}) is None, text
 
@@ -285,3 +286,206 @@ def test_slot_prechecks_refuse_and_end():
     assert compare_states(g, 100, random.Random(1)) > 2
     refused = g.ruleset.guards._tally["buy"]
     assert refused[1] > 0
+
+
+# ---- the forms the inert analysis follows (lang/inert.py), each with a game where they matter ----
+
+FORMS = """game forms { players 2..2 }
+resource coins { start 6 }
+resource vp { start 0; scored true }
+kind deal { field worth: int = 0; slot effect }
+deal plain { worth 1; effect { gain 1 vp } }
+deal strict { worth 2; effect { gain 2 vp; require vp > 100 else "for the rich only" } }
+var fav: deal? per player = none
+var picks: list[int] = []
+var tally: int = 0
+action pick(d: deal) main { pay 1 coins; set fav = d }
+action play_fav main { pay 1 coins; run fav.effect }
+action worth main { pay 1 coins; gain fav.worth vp }
+action first main { pay 1 coins; gain picks[0] vp }
+action second main { pay 1 coins; if len(picks) > 1 { gain picks[1] vp } }
+action push main { pay 1 coins; set picks = [1, 2] }
+action append main { pay 1 coins; set picks = picks + [3] }
+var heap: list[int] = [1]
+action explode main { pay 1 coins; for x in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17] { set heap = heap + heap } }
+action deep(n: int in 0..2) main { pay 1 coins; call settle(n) }
+action settle(n: int in 0..2) procedure {
+  set tally = n
+  if n == 2 { pay 4 coins }
+  gain 1 vp
+  call score(n)
+}
+action score(n: int in 0..2) procedure { require n != 1 else "no ones"; gain n vp }
+action rest main { gain 2 coins }
+action tip free { gain 1 coins }
+flow { rounds 6 { step play: turns seat once {
+  main pick, play_fav, worth, first, second, push, append, explode, deep, rest
+  free tip
+} } }
+"""
+
+
+def forms(**kw):
+    return boardrules.new_game(texts={"forms.rules": FORMS}, players=2, **kw)
+
+
+def inert_of(rs, text: str, scope: dict | None = None):
+    """The inert analysis' bound for the statements ``text`` (None: they may break a rule)."""
+    inert = Inert(rs, {})
+    body = parse_text(f"action x main {{ {text} }}\n", "x.rules").items[0].body
+    return inert.stmts(body.stmts, dict(scope or {}))
+
+
+def test_forms_list_as_the_full_tries():
+    """With every form in use (a slot run, an optional variable's field, a list index, a rest
+    beginning inside a called procedure, behind an `if`), the guarded listing is the full
+    tries' at every state, and the guards accept candidates of each of those actions."""
+    for seed in range(6):
+        g = forms(seed=seed)
+        assert compare_states(g, 10_000, random.Random(seed)) > 10
+    guards = g.ruleset.guards
+    assert all(guards.action(n) is not None for n in ("pick", "worth", "second", "append", "deep"))
+    assert guards.action("explode") is None   # (heap doubles 17 times: beyond MAX_LIST)
+    assert guards.action("first") is None   # (picks may be empty)
+
+
+def test_a_slot_run_is_inert_when_every_body_is():
+    rs = forms().ruleset
+    assert inert_of(rs, "run d.effect", {"d": "entity:deal"}) is None   # strict's require
+    assert inert_of(rs, "run fav.effect") is None
+    rs2 = boardrules.new_game(texts={"forms.rules": FORMS.replace(
+        '; require vp > 100 else "for the rich only"', "")}, players=2).ruleset
+    assert inert_of(rs2, "run d.effect", {"d": "entity:deal"}) is not None
+    assert inert_of(rs2, "run d.effect", {"d": "entity:deal?"}) is None   # may be none
+    assert inert_of(rs2, "run d.effect for p", {"d": "entity:deal", "p": "player?"}) is None
+
+
+def test_optional_values_are_read_where_proven_present():
+    rs = forms().ruleset
+    scope = {"d": "entity:deal?"}
+    assert inert_of(rs, "gain d.worth vp", scope) is None
+    assert inert_of(rs, "if d != none { gain d.worth vp }", scope) is not None
+    assert inert_of(rs, "if d == none { gain d.worth vp }", scope) is None
+    assert inert_of(rs, "if d == none { gain 1 vp } else { gain d.worth vp }", scope) is not None
+    assert inert_of(rs, "if d != none and d.worth > 1 { gain 1 vp }", scope) is not None
+    assert inert_of(rs, "if d != none or d.worth > 1 { gain 1 vp }", scope) is None
+    assert inert_of(rs, "if d == none or d.worth > 1 { gain 1 vp }", scope) is not None
+    assert inert_of(rs, "gain round vp") is None   # none before the rounds
+    assert inert_of(rs, "if round != none { gain round vp }") is not None
+
+
+def test_an_optional_variable_is_relied_on_only_when_the_rest_leaves_it_alone():
+    rs = forms().ruleset
+    inert = Inert(rs, {})
+    body = parse_text("action x main { gain fav.worth vp }\n", "x.rules").items[0].body
+    k, _, facts, _ = inert.split_facts(body.stmts, {})
+    assert k == 0 and facts.needs == {"fav"}
+    body = parse_text("action x main { gain fav.worth vp\n set fav = none }\n", "x.rules").items[0].body
+    assert inert.split_facts(body.stmts, {})[0] == 1   # (a rest that sets fav does not rely on it)
+    body = parse_text("action x main { set fav = none\n gain fav.worth vp }\n", "x.rules").items[0].body
+    assert inert.split_facts(body.stmts, {})[0] == 1   # (the guard runs the set, then checks fav)
+
+
+def test_list_indexes_need_a_proof_of_range():
+    rs = forms().ruleset
+    n = {"n": "int"}
+    assert inert_of(rs, "gain picks[0] vp") is None
+    assert inert_of(rs, "if len(picks) > 0 { gain picks[0] vp }") is not None
+    assert inert_of(rs, "if len(picks) >= 0 { gain picks[0] vp }") is None
+    assert inert_of(rs, "if len(picks) > 1 { gain picks[1] vp }") is not None
+    assert inert_of(rs, "if len(picks) > 1 { gain picks[2] vp }") is None
+    assert inert_of(rs, "if n >= 1 and len(picks) >= n { gain picks[n - 1] vp }", n) is not None
+    assert inert_of(rs, "if len(picks) >= n { gain picks[n - 1] vp }", n) is None   # n may be 0
+    assert inert_of(rs, "if n < len(picks) { gain picks[n] vp }", n) is None        # n may be < 0
+    # a fact holds until a statement writes what it reads
+    assert inert_of(rs, "if len(picks) > 0 { set picks = []\n gain picks[0] vp }") is None
+    assert inert_of(rs, "if len(picks) > 0 { set tally = 1\n gain picks[0] vp }") is not None
+
+
+
+def test_lists_grow_by_bounded_appends():
+    """`set V = V + L` appends: V, checked short where the rest begins, may grow by GROW
+    elements in all (loops counted) and stay bounded; any other write to V, or more growth,
+    and the rest relies on nothing."""
+    rs = forms().ruleset
+    inert = Inert(rs, {})
+
+    def rest(text: str) -> int:
+        body = parse_text(f"action x main {{ {text} }}\n", "x.rules").items[0].body
+        k, _, facts, _ = inert.split_facts(body.stmts, {"n": "int"})
+        return k
+    assert rest("gain 1 vp\n set picks = picks + [1]") == 0
+    assert rest("gain len(picks) vp\n set picks = picks + [1, 2]\n gain len(picks) vp") == 0
+    assert rest("set picks = picks + picks") == 1            # (grows by as much as it holds)
+    assert rest("for x in picks { set picks = picks + [x] }") == 1   # (once per element)
+    assert rest("for x in [1, 2] { set picks = picks + [x] }") == 0
+    assert rest("gain len(picks) vp\n set picks = [1] + picks") == 2   # (not an append: a write)
+    assert rest("set picks = heap + [1]") == 0               # (a write of picks, not read)
+    assert inert_of(rs, "set picks = picks + [1]") is not None
+
+
+def test_the_rest_may_begin_inside_a_called_procedure():
+    """deep's checks end inside settle (its `pay 4 coins` behind an `if`) and score (its
+    require): the guard enters both calls, and nothing of deep's own body is its rest."""
+    rs = forms().ruleset
+    assert rs.guards.inert.split(rs.actions["deep"].body, {"n": "int"})[0] == 2   # (no tail of its own)
+    assert rs.guards.action("deep") is not None
+
+
+def _caught(monkeypatch, name, wrong, target=I.Inert):
+    """A wrong analysis (``wrong`` patched onto Inert, or ``target``, as ``name``) makes the
+    property fail."""
+    monkeypatch.setattr(target, name, wrong)
+    g = forms(seed=1)
+    rs = g.ruleset
+    monkeypatch.setattr(rs, "guards", Guards(rs, rs.backend, Inert(rs, {})))
+    with pytest.raises(AssertionError):
+        for seed in range(6):
+            compare_states(forms(seed=seed), 10_000, random.Random(seed))
+
+
+def test_a_wrong_slot_analysis_is_caught(monkeypatch):
+    _caught(monkeypatch, "_slot", lambda self, kind, slot: 0)   # strict's require called inert
+
+
+def test_a_wrong_presence_analysis_is_caught(monkeypatch):
+    real = I.Inert.entity
+
+    def unchecked(self, e, scope):   # an optional variable read as present, not relied on
+        found = real(self, e, scope)
+        self._acc.needs.clear()
+        return found
+    _caught(monkeypatch, "entity", unchecked)
+
+
+def test_a_wrong_range_analysis_is_caught(monkeypatch):
+    _caught(monkeypatch, "_in_range", lambda self, lst, i, scope: True)
+
+
+def test_a_wrong_analysis_of_a_called_procedure_is_caught(monkeypatch):
+    real = I.Inert.split_facts
+
+    def all_inert(self, stmts, scope):   # a procedure's checks called inert
+        k, cost, facts, scopes = real(self, stmts, scope)
+        return (0 if stmts and isinstance(stmts[0], A.Set) else k), cost, facts, scopes
+    _caught(monkeypatch, "split_facts", all_inert)
+
+
+def test_a_wrong_growth_analysis_is_caught(monkeypatch):
+    """explode's appends called free of growth: its heap is taken to stay short."""
+    _caught(monkeypatch, "_appended", lambda t, value, found: 0 if isinstance(value, A.BinOp) else None,
+            target=I)
+
+
+def test_a_guard_that_rarely_settles_is_switched_off():
+    """A guard whose passing checks are then tried in full all the same (the turn ends, the
+    flow runs rules) costs a second run: after TRIAL such candidates with fewer than WORTH of
+    them settled, the action's body is run in full at once (the listing stays the same)."""
+    from boardrules.lang.guards import TRIAL, WORTH
+    g = forms(seed=3)
+    guards = Guards(g.ruleset, g.ruleset.backend, Inert(g.ruleset, {}))
+    assert guards.action("deep") is not None and guards.action("worth") is not None
+    for i in range(TRIAL):
+        guards.settled("deep", i < WORTH * TRIAL - 1)
+        guards.settled("worth", i < WORTH * TRIAL)
+    assert guards.action("deep") is None and guards.action("worth") is not None

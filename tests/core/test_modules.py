@@ -302,3 +302,15 @@ def test_a_record_whose_house_rules_declare_an_option_loads(tmp_path):
     g = boardrules.new_game("harvest", players=2, seed=1, rules=[house], options={"bonus": 2})
     again = boardrules.load_game(g.save())
     assert again.ruleset.option("bonus") == 2 and again.ruleset is g.ruleset
+
+
+def test_a_wrapper_is_pure_only_around_a_pure_primitive(extra_modules):
+    # (primitives.py, 'pure': the engine may leave calls of a pure primitive unevaluated)
+    @primitive("rainfall", n="int", returns="int", wraps=True, pure=True)
+    def same(ctx, inner, n):
+        return inner(ctx, n)
+    extra_modules("test_pure_wrap", _rain_module("pure-wrap", same))
+    prims = boardrules.build_ruleset("harvest", modules=["pure-wrap"]).primitives
+    assert prims["rainfall"].pure is False   # the weather module's rainfall is not declared pure
+    with pytest.raises(ValueError, match="a pure primitive writes nothing"):
+        primitive("flood", effect=True, pure=True)

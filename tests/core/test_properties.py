@@ -32,6 +32,12 @@ var l: list[int] = [1, 2, 3]
 action go main {
 BODY
 }
+action tick procedure { gain 1 vp }
+action bump(n: int in 0..9) procedure {
+  require n < 9 else "too far"
+  set x = x + n
+}
+action shift(n: int in 0..9, m: int in 0..9) procedure { set y = y + n - m }
 flow { rounds 1 { step play: turns seat once { main go } } }
 """
 
@@ -74,7 +80,7 @@ def bool_expr(local=()):
 @st.composite
 def statements(draw, depth=0, local=()):
     e = lambda: draw(int_expr(local))  # noqa: E731
-    kinds = ["gain", "pay", "lose", "set_x", "set_y", "set_l", "require", "let"]
+    kinds = ["gain", "pay", "lose", "set_x", "set_y", "set_l", "require", "let", "call"]
     if depth < 2:
         kinds += ["if", "for"]
     kind = draw(st.sampled_from(kinds))
@@ -97,6 +103,9 @@ def statements(draw, depth=0, local=()):
         return [f'require {draw(bool_expr(local))} else "nope"']
     if kind == "let":
         return [f"set x = x + {e()}"]
+    if kind == "call":   # procedures of no, one and two parameters (compiled each its own way)
+        return [draw(st.sampled_from(["call tick()", f"call bump({e()})",
+                                      f"call shift({e()}, {e()})"]))]
     body = draw(blocks(depth + 1, local + (("v",) if kind == "for" else ())))
     if kind == "if":
         other = draw(blocks(depth + 1, local))

@@ -115,3 +115,20 @@ def test_a_python_error_in_play_is_not_called_stuck(bug, monkeypatch, tmp_path):
     monkeypatch.setattr(cli, "play_out", broken)
     result = CliRunner().invoke(app, ["play", "harvest", "--players", "2", "--quiet", "--out", str(tmp_path)])
     assert result.exception is bug and "stuck" not in result.output
+
+
+def test_a_where_that_breaks_a_rule_for_every_value_is_named(tmp_path):
+    """Every value's ``where`` breaks a rule (so none is legal): the error says which rule, with
+    its position, and the command line shows the bracketed rule (rich markup must not eat it)."""
+    text = HEAD + """var xs: list[int] = []
+action work(n: int in 0..3 where xs[n] > 0) main { gain n vp }
+flow { rounds 1 { step play: turns seat once { main work } } }
+"""
+    with pytest.raises(GameStuckError, match=r"\(e\.g\. p1 work 0: index 0 is outside a list of 0 "
+                                             r"\[rule: work \(stuck\.rules:5:34\)\]\)"):
+        list(_game(text).legal_actions())
+    rules = tmp_path / "stuck.rules"
+    rules.write_text(text)
+    result = CliRunner().invoke(app, ["play", str(rules), "--players", "2", "--quiet", "--out", str(tmp_path)],
+                                env={"COLUMNS": "300"})
+    assert result.exit_code == 1 and "[rule: work" in result.output, result.output

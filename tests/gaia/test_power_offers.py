@@ -125,3 +125,10 @@ def test_range_primitives_agree_with_the_map_geometry():
         assert list(prim["planets_near"].fn(ctx, sources, d)) == planets
         assert list(prim["space_near"].fn(ctx, sources, d)) == sorted(near - set(planets))
     assert prim["distance_from"].fn(ctx, names[0], []) == 99
+    for h in names[::3]:  # the least axial distance to any source, as a list or a tuple
+        here = gmap.by_name[h].hex
+        for k in (1, 2, 4):
+            srcs = names[k::17][:k * 3]
+            want = min(here.distance(gmap.by_name[x].hex) for x in srcs)
+            assert prim["distance_from"].fn(ctx, h, srcs) == want
+            assert prim["distance_from"].fn(ctx, h, tuple(srcs)) == want

@@ -108,7 +108,12 @@ def play_out(game: Game, bot: Bot | list[Bot] | tuple[Bot, ...] | None = None, *
         game.play(action, check=False)
         if on_action is not None:
             on_action(game, action)
-    raise RuntimeError(f"the game did not end within {max_actions} actions")
+    where, step = game.flow_position(), game.flow_step()
+    endless = f" ('{step.name}' gives turns until every player has passed ({step.mode}): do its " \
+        f"players ever pass?)" if step is not None and step.mode in ("until_pass", "until_all_pass") \
+        else " (a flow that never ends?)"
+    raise RuntimeError(f"the game did not end within {max_actions} actions: it is at {where}"
+                       f"{endless}")
 
 
 __all__ = ["BOTS", "DEFAULT_BOT", "Bot", "GreedyBot", "MCTSBot", "RandomBot", "evaluation_for",

@@ -11,7 +11,7 @@ suite runs random expressions and effects through both and compares.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from . import ast as A
 from . import semantics as S
@@ -194,10 +194,15 @@ class Compiler:
                 bid = rs.block_id(b)
                 fd, fw, fby = self.expr(d), self.expr(w), self.expr(by)
                 span = s.span
+                lazy: list[Any] = []   # (lang/lazy.py: worked out on the first listing's run)
 
                 def choose(ctx: Context) -> None:
+                    if ctx.lazy and not lazy:
+                        from .lazy import where_bound
+                        lazy.append(where_bound(rs, s))
                     try:
-                        S.choose(ctx, bid, name, fd(ctx), fw, None if fby is None else fby(ctx), opt, p)
+                        S.choose(ctx, bid, name, fd(ctx), fw, None if fby is None else fby(ctx), opt, p,
+                                 lazy[0] if lazy else None)
                     except S.BudgetExceeded as err:
                         raise S.at(err, span)
                 return choose
@@ -230,14 +235,30 @@ class Compiler:
             case A.CallStmt(fn=fn, args=args):
                 fs = [self.expr(a) for a in args]
                 if fn in rs.primitives:
-                    return lambda ctx: S.call_procedure(ctx, fn, [f(ctx) for f in fs])
+                    span = s.span
+
+                    def call_primitive(ctx: Context) -> None:
+                        try:
+                            S.call_procedure(ctx, fn, [f(ctx) for f in fs])
+                        except S.PrimitiveFailed as err:   # (placed at the call)
+                            raise S.at(err, span)
+                    return call_primitive
                 # (S.call_procedure of a procedure, its parameters' names looked up here)
                 names = tuple(p.name for p in rs.actions[fn].params)
                 run_unit = S.run_unit
+                if len(fs) == len(names) == 1:   # (one argument, or none: without the zip)
+                    (n0,), (f0,) = names, fs
+
+                    def call1(ctx: Context) -> None:
+                        run_unit(ctx, rs._action_bodies[fn], ctx.source or fn, env={n0: f0(ctx)})
+                    return call1
+                if not fs:
+                    return lambda ctx: run_unit(ctx, rs._action_bodies[fn], ctx.source or fn,
+                                                env={})
 
                 def call(ctx: Context) -> None:
                     env = dict(zip(names, [f(ctx) for f in fs]))
-                    run_unit(ctx, rs.action_body(fn), ctx.source or fn, env=env)
+                    run_unit(ctx, rs._action_bodies[fn], ctx.source or fn, env=env)
                 return call
             case A.Pass():
                 return S.do_pass
@@ -450,7 +471,10 @@ class Interpreter:
             case A.Discard(entity=e):
                 S.discard(ctx, ev(e, ctx))
             case A.CallStmt(fn=fn, args=args):
-                S.call_procedure(ctx, fn, [ev(a, ctx) for a in args])
+                try:
+                    S.call_procedure(ctx, fn, [ev(a, ctx) for a in args])
+                except S.PrimitiveFailed as err:   # (placed at the call)
+                    raise S.at(err, s.span)
             case A.Pass():
                 S.do_pass(ctx)
             case A.Use(component=comp):

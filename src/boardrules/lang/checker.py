@@ -15,6 +15,7 @@ import attrs
 from . import ast as A
 from .diagnostics import Diagnostic, did_you_mean
 from .merge import Merged
+from .passing import never_passes
 from ..runtime import MAX_LIST
 
 if TYPE_CHECKING:
@@ -705,6 +706,38 @@ class Checker:
                     for n in cast(tuple[str, ...], names):  # (only 'lanes' holds an Expr)
                         if n not in self.actions:
                             self.err(node, f"unknown action '{n}'", did_you_mean(n, self.actions))
+                if not any(kind == "main" and names for kind, names, _ in step.rules) and all(
+                        kind in TURN_RULES or kind == "lanes" for kind, _, _ in step.rules):
+                    # (a misspelt 'main' has its own error)
+                    self.err(step, f"step '{step.name}' gives turns but no main action: a turn is "
+                                   f"one main action (and any free ones), so no turn could end",
+                             "list its actions in the step: 'main A, B' (and 'free C')")
+                elif step.mode in ("until_pass", "until_all_pass"):
+                    self._passes(step)
+
+    def _passes(self, step: A.TurnsStep) -> None:
+        """Report a step whose turns go on until its players pass when nothing it can run
+        passes (lang/passing.py): it would never end."""
+        names = [n for kind, names, _ in step.rules if kind in TURN_RULES
+                 for n in cast(tuple[str, ...], names)]
+        slots: dict[str, list[A.Block]] = {}
+        for k in self.kinds.values():
+            for slot, default in k.slots.items():
+                if default is not None:
+                    slots.setdefault(slot, []).append(default)
+        for e in self.entities.values():
+            for slot, body in e.slots.items():
+                slots.setdefault(slot, []).append(body)
+        always = [t.body for t in self.triggers] + [b for t in self.tracks.values()
+                                                    for b in t.rewards.values()]
+        effects = {n for n, p in self.prims.items() if p.effect}
+        if names and never_passes(names, {n: a.body for n, a in self.actions.items()}, slots,
+                                  always, effects):
+            self.err(step, f"step '{step.name}' goes on until every player has passed "
+                           f"({step.mode}), but nothing its actions ({', '.join(dict.fromkeys(names))}) "
+                           f"run can pass: it would never end",
+                     "add 'pass' to one of its actions (e.g. 'action pass_round main { pass }' "
+                     "and 'main …, pass_round'), or give the step the mode 'once'")
 
     # ---- statements ----
     def block(self, block: A.Block, scope: _Scope) -> None:
@@ -875,7 +908,7 @@ class Checker:
                          "use its value in an expression")
             if not statement and prim.effect:
                 self.err(node, f"{fn}() changes the state: use 'call {fn}(...)'")
-            return prim.returns
+            return self._norm(prim.returns)
         proc = self.actions.get(fn)
         if statement and proc is not None and "procedure" in proc.tags:
             if len(args) != len(proc.params):

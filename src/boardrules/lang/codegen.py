@@ -130,6 +130,7 @@ _HELPERS: dict[str, object] = {
     "_builtin": _builtin, "_load_name": S.load_name, "_load": S.load, "_index": S.index,
     "_with_me": S.with_me, "_num": S._num, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized,
     "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
+    "_foreign": S.primitive_failed,
     "_add": _int_op("+", int.__add__), "_sub": _int_op("-", int.__sub__),
     "_mul": _int_op("*", int.__mul__), "_lt": _int_op("<", int.__lt__),
     "_le": _int_op("<=", int.__le__), "_gt": _int_op(">", int.__gt__),
@@ -169,7 +170,8 @@ class ExprCompiler:
         # an error raised without a position (the execution budget spent in a quantifier, a
         # range or list too long, a number too large) gets the expression's
         src = (f"def rule_expr(ctx):\n    try:\n        return {body}\n"
-               f"    except _RuleViolation as err:\n        raise _at(err, _span)\n")
+               f"    except _RuleViolation as err:\n        raise _at(err, _span)\n"
+               f"    except Exception as err:\n        raise _foreign(ctx, err, None, _span)\n")
         try:
             code = compile(src, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError):

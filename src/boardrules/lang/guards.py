@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import ast as A
+from ..errors import BoardrulesError
 from ..runtime import RuleViolation
 from .semantics import MAX_DEPTH
-from .inert import Inert, type_name
+from .inert import SHORT, Facts, Inert, names_in, type_name
+from . import semantics as S
 
 if TYPE_CHECKING:
     from ..ruleset import Backend, Ruleset
@@ -43,23 +45,6 @@ Precheck = Callable[["Context"], bool]
 """An action's prechecks: False when its leading checks surely fail (the action is illegal)."""
 
 
-def names_in(node: object) -> set[str]:
-    """Every name an AST node (expression or statement) mentions, at any depth (quantifier and
-    loop variables included: a superset of what it reads)."""
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, A.Name):
-            out.add(x.id)
-        elif isinstance(x, tuple):
-            stack.extend(x)
-        elif attrs.has(type(x)):
-            stack.extend(getattr(x, f.name) for f in attrs.fields(type(x))  # type: ignore[arg-type]
-                         if f.name != "span")
-    return out
-
-
 class Guards:
     """The guards of one ruleset's actions, built on first use and kept."""
 
@@ -72,6 +57,7 @@ class Guards:
         self._hoisted: dict[str, Precheck | None] = {}
         self._leads: dict[tuple[str, int], Precheck | None] = {}
         self._slots: dict[tuple[str, str], Precheck | None] = {}
+        self._plans: dict[Any, _Plan] = {}   # (block, its scope, busy) -> its plan
         self._covered: set[str] = set()
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
 
@@ -88,6 +74,20 @@ class Guards:
         tally[1] += refused
         if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
             self._prechecks[name] = None
+
+    def settled(self, name: str, accepted: bool) -> None:
+        """Count one run of action ``name``'s guard whose checks passed: ``accepted`` when
+        that settled the candidate, False when it was then tried in full all the same (the
+        turn ended, the flow ran rules). After ``TRIAL`` of them, an action whose guard
+        settles fewer than ``WORTH`` of its candidates has it switched off: its body is run
+        in full at once instead of twice (speed only, the answers are the same)."""
+        tally = self._tally.setdefault("guard " + name, [0, 0])
+        if tally[0] >= TRIAL:
+            return
+        tally[0] += 1
+        tally[1] += accepted
+        if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
+            self._actions[name] = None
 
     def _precheck_steps(self, name: str) -> list[tuple[str, Any, Any, A.Stmt]]:
         """The statements of action ``name``'s ``precheck`` (see :meth:`_block_steps`)."""
@@ -121,7 +121,7 @@ class Guards:
             elif isinstance(s, A.Take):
                 steps.append(("take", backend.expr(s.entity), None, s))
             elif isinstance(s, A.CallStmt) and s.fn not in rs.primitives and s.fn in rs.actions \
-                    and s.fn not in busy:
+                    and s.fn not in busy and len(busy) < MAX_DEPTH:   # (deeper: the full try refuses)
                 inner = self._block_steps(rs.actions[s.fn].body.stmts, busy | {s.fn})
                 if inner:
                     names = tuple(p.name for p in rs.actions[s.fn].params)
@@ -232,21 +232,175 @@ class Guards:
             return self._actions[name]
         rs = self.rs
         adef = rs.actions[name]
-        scope: dict[str, str | None] = {p.name: type_name(p.type, rs.kinds) for p in adef.params}
+        scope: dict[str, Any] = {p.name: type_name(p.type, rs.kinds) for p in adef.params}
         if adef.entity is not None:
             scope["self"] = f"entity:{rs.entities[adef.entity].kind}"
-        stmts = adef.body.stmts
-        k, cost = self.inert.split(adef.body, scope)
+        plan = self._plan(adef.body.stmts, scope, frozenset({name}))
         guard: Guard | None = None
-        if k < len(stmts):
-            checks = [self.backend.stmt(s) for s in stmts[:k]]
+        if plan.useful:
+            run, facts, levels = plan.run, plan.facts, plan.levels
+            needs = tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs))
+            lists = tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized))
+            depth = levels + facts.depth
 
             def guard(ctx: Context) -> Any:
-                for check in checks:
-                    check(ctx)
-                return INERT if ctx.steps >= cost else False
+                cost = run(ctx)
+                if ctx.steps < cost or ctx.depth + depth > MAX_DEPTH:
+                    return False
+                return INERT if facts_hold(ctx, needs, lists) else False
         self._actions[name] = guard
         return guard
+
+    def _plan(self, stmts: tuple[A.Stmt, ...], scope: dict[str, Any], busy: frozenset[str]
+              ) -> "_Plan":
+        """How a guard runs ``stmts``: the statements before their inert rest, where the last
+        of them may be entered in turn (the *pivot*: a ``call`` of a procedure, an ``if``, a
+        ``run`` of a slot, whose own rest is then inert too: the rest of an action may begin
+        inside a procedure it calls). ``busy``: the procedures and slots on the way."""
+        key = (id(stmts), tuple(sorted(scope.items())), busy)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = self._new_plan(stmts, scope, busy)
+        return plan
+
+    def _new_plan(self, stmts: tuple[A.Stmt, ...], scope: dict[str, Any], busy: frozenset[str]
+                  ) -> "_Plan":
+        inert, backend = self.inert, self.backend
+        k, cost, facts, scopes = inert.split_facts(stmts, scope)
+        pivot: _Plan | None = None
+        if k > 0:
+            pivot = self._pivot(stmts[k - 1], scopes[k - 1], busy)
+            if pivot is not None and not (pivot.useful and (pivot.facts | facts).sound):
+                pivot = None
+        prefix = tuple(backend.stmt(s) for s in stmts[:k - 1 if pivot is not None else k])
+        if pivot is None:
+            def run(ctx: Context) -> int:
+                for f in prefix:
+                    f(ctx)
+                return cost
+            return _Plan(run, facts, 0, k < len(stmts))
+        enter = pivot.run
+
+        def run_pivot(ctx: Context) -> int:
+            for f in prefix:
+                f(ctx)
+            return enter(ctx) + cost
+        return _Plan(run_pivot, facts | pivot.facts, pivot.levels, True)
+
+    def _pivot(self, s: A.Stmt, scope: dict[str, Any], busy: frozenset[str]) -> "_Plan | None":
+        """The plan of statement ``s`` entered by a guard (see :meth:`_plan`), None when it is
+        not one to enter."""
+        rs, backend = self.rs, self.backend
+        if isinstance(s, A.CallStmt) and s.fn not in rs.primitives and s.fn in rs.actions \
+                and s.fn not in busy:
+            proc = rs.actions[s.fn]
+            sub = self._plan(proc.body.stmts, {p.name: type_name(p.type, rs.kinds) for p in proc.params},
+                             busy | {s.fn})
+            fs = tuple(backend.expr(a) for a in s.args)
+            names = tuple(p.name for p in proc.params)
+            fn, inner = s.fn, sub.run
+            run_unit = S.run_unit
+
+            def call(ctx: Context) -> int:   # (as the compiled call: backends.py)
+                env = dict(zip(names, [f(ctx) for f in fs]))
+                return run_unit(ctx, inner, ctx.source or fn, env=env)   # type: ignore[no-any-return]
+            return _Plan(call, sub.facts, sub.levels + 1, sub.useful)
+        if isinstance(s, A.If):
+            branches, seen = [], dict(scope)
+            for cond, block in s.branches:
+                branches.append((backend.expr(cond),
+                                 self._plan(block.stmts, self.inert.narrow(cond, seen, True), busy)))
+                seen = self.inert.narrow(cond, seen, False)
+            orelse = self._plan(s.orelse.stmts, seen, busy) if s.orelse is not None else None
+            plans = [p for _, p in branches] + ([orelse] if orelse is not None else [])
+            facts = Facts()
+            for p in plans:
+                facts = facts | p.facts
+            compiled = tuple((fc, p.run) for fc, p in branches)
+            other = orelse.run if orelse is not None else None
+
+            def if_(ctx: Context) -> int:   # (as the compiled if: backends.py)
+                for fc, fb in compiled:
+                    if fc(ctx):
+                        return fb(ctx)
+                return other(ctx) if other is not None else 0
+            return _Plan(if_, facts, max(p.levels for p in plans), any(p.useful for p in plans))
+        if isinstance(s, A.Run) and isinstance(s.target, A.Field):
+            return self._run_pivot(s, scope, busy)
+        return None
+
+    def _run_pivot(self, s: A.Run, scope: dict[str, Any], busy: frozenset[str]) -> "_Plan | None":
+        """The plan of ``run E.slot [for P]`` entered by a guard: the plan of the slot's body
+        of each entity of E's kind (as the analysis types E; an entity of another kind runs
+        its slot in full)."""
+        rs, backend, inert = self.rs, self.backend, self.inert
+        assert isinstance(s.target, A.Field)
+        slot = s.target.name
+        with inert._unit():   # (the entity is worked out by the guard, not relied on)
+            found = inert.entity(s.target.obj, scope)
+        kind = found[0][7:] if found is not None and found[0] is not None else None
+        if kind not in rs.kinds or slot not in rs.kinds[kind].slots or f"{kind}.{slot}" in busy:
+            return None
+        plans: dict[str, _Plan] = {}
+        facts = Facts()
+        for e in rs.by_kind.get(kind, ()):
+            body = rs.entities[e].slots.get(slot, rs.kinds[kind].slots[slot])
+            if body is None or rs.slot_fn(e, slot) is None:
+                continue
+            plans[e] = self._plan(body.stmts, {"self": f"entity:{kind}"}, busy | {f"{kind}.{slot}"})
+            facts = facts | plans[e].facts
+        if not plans:
+            return None
+        fo, ffor = backend.expr(s.target.obj), backend.expr(s.for_)
+        runs = {e: p.run for e, p in plans.items()}
+        run_unit = S.run_unit
+
+        def run(ctx: Context) -> int:   # (as S.run_slot)
+            entity = fo(ctx)
+            for_ = None if ffor is None else ffor(ctx)
+            ent = rs.entities.get(entity) if isinstance(entity, str) else None
+            if ent is None:
+                raise ctx.violation(f"{entity!r} is not an entity")
+            fn = rs.slot_fn(entity, slot)
+            if fn is None:
+                return 0
+            me = ctx.me if for_ is None else ctx.player(for_)
+            inner = runs.get(entity)
+            if inner is None:   # (an entity the plans left out: run in full)
+                run_unit(ctx, fn, entity, me=me, env={"self": entity})
+                return 0
+            return run_unit(ctx, inner, entity, me=me, env={"self": entity})  # type: ignore[no-any-return]
+        return _Plan(run, facts, 1 + max(p.levels for p in plans.values()),
+                     any(p.useful for p in plans.values()))
+
+
+@attrs.frozen
+class _Plan:
+    """How a guard runs a block: ``run(ctx)`` runs it up to its inert rest and returns a bound
+    on the steps of what it left out; ``facts``: what that rest relies on; ``levels``: how many
+    procedures, slots deep the rest may begin; ``useful``: whether anything is left out."""
+
+    run: Callable[["Context"], int]
+    facts: Facts
+    levels: int
+    useful: bool
+
+
+def facts_hold(ctx: Context, needs: tuple[tuple[str, bool], ...],
+               lists: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether what an inert rest relies on holds in ``ctx`` (lang/inert.py, ``Facts``): the
+    variables ``needs`` are present and the lists ``lists`` short, for every player when kept
+    per player (``(name, per player)`` pairs)."""
+    get, players = ctx.get, range(ctx.nplayers)
+    for v, per in needs:   # (read as present by the rest: Facts.needs)
+        for key in ([("v", v, p) for p in players] if per else [("v", v)]):
+            if get(key) is None:
+                return False
+    for v, per in lists:   # (read as short lists by the rest: Facts.sized)
+        for key in ([("v", v, p) for p in players] if per else [("v", v)]):
+            if len(get(key) or ()) > SHORT:
+                return False
+    return True
 
 
 def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:
@@ -302,7 +456,7 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:
                     finally:
                         ctx.env, ctx.me = saved_env, saved_me
                         ctx.depth -= 1
-        except RuleViolation:
+        except (RuleViolation, BoardrulesError):   # (a primitive's error: the full try says it)
             pass
         return True
     return precheck

@@ -12,14 +12,37 @@ candidate only when that many steps are left: a budget overrun is a broken rule 
 - statements: ``gain``/``lose`` of whole numbers to ``me`` (with a cap that is a number),
   ``set`` of a variable for ``me`` (by index for per-hex/per-entity ones), ``let``, ``if``
   and ``for`` over inert parts, ``emit`` whose every trigger has an inert condition and
-  body, ``call`` of a procedure with an inert body, ``after turn`` (its block runs when the
-  turn ends, which the engine handles apart);
+  body, ``call`` of a procedure with an inert body, ``run`` of a slot whose body is inert for
+  every entity of the kind (the merged ruleset's bodies: a module's ``extend`` is part of
+  them), ``after turn`` (its block runs when the turn ends, which the engine handles apart);
 - expressions: constants, names (bindings, resources, tracks, supplies, variables, options,
-  entities, kinds, ``me``, ``players``...), fields of a (non-optional) entity, indexes of
-  per-hex/per-entity variables, ``== != not and or``, ``< <= > >= + - *`` on whole numbers,
-  ``in`` of a list, ``any/all/count/sum`` over lists, ``held(KIND)``, ``holds``,
-  ``owner``, ``len``, ``passed``; nothing else (no primitive, no ``of``, no list index, no
-  division, no range).
+  entities, kinds, ``me``, ``players``...), fields of an entity that is present (see below),
+  indexes of per-hex/per-entity variables, indexes of lists proven in range (below),
+  ``== != not and or``, ``< <= > >= + - *`` on whole numbers, ``in`` of a list,
+  ``any/all/count/sum`` over lists, ``held(KIND)``, ``holds``, ``owner``, ``len``,
+  ``passed``, ``+`` of lists whose sizes are bounded (below), ``without_one`` of a list,
+  calls of ``pure`` primitives (primitives.py); nothing else (no other primitive, no ``of``,
+  no division, no range).
+
+Optional values (``T?``) are narrowed as the rules test them: a binding (a parameter, a
+``let``, a loop variable) or ``round`` is known present after ``X != none`` in the condition of
+an ``if`` (in its branch; ``X == none`` in the branches after it), in the items after it of an
+``and`` (``X == none or ...``: of an ``or``), in a loop's or quantifier's ``where`` for its
+body, and after a ``require`` run before the inert rest. A field of a *variable* of an optional
+entity (per player or global, as ``myfaction``) is read as present when the rest never sets
+that variable: the guard then checks, where the rest begins, that it is present for every
+player (:attr:`Facts.needs`). Likewise a list variable (per player or global) the rest reads
+but never sets is taken to hold at most SHORT elements, which the guard checks
+(:attr:`Facts.sized`): a loop over it is then bounded by that, not by MAX_LIST. The rest may
+still append to it (``set V = V + L``, ``L`` of a bounded size: :attr:`Facts.growth`) when all
+its appends, loops counted, add at most GROW elements: its reads are then bounded by SHORT +
+GROW. A list index ``L[i]`` is in range when conditions tested on the
+way (an ``if``, an ``and``, a ``where``) state ``i >= 0`` and ``i < len(L)`` in so many
+words, up to constants added on either side (``len(L) >= n and n >= 1`` proves ``L[n - 1]``);
+such a fact holds until a statement writes a name it mentions.
+
+The analysis also bounds how deep the rest nests rules (procedures, slots, triggers), so the
+guard can check that the rest stays within semantics.MAX_DEPTH.
 
 Numbers: ``+``/``-``/``*``/``sum`` refuse results beyond ±MAX_NUMBER (2**63 - 1); the analysis
 assumes the whole numbers in a state stay far below that (each is made by rules bounded by
@@ -33,6 +56,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from . import ast as A
 from . import semantics as S
 from ..runtime import MAX_LIST
@@ -44,7 +69,36 @@ if TYPE_CHECKING:
 # (a per-hex/per-entity variable named without its index), or None (a value of unknown type);
 # a trailing "?" marks an optional value. A size bound goes with lists.
 Typed = tuple[str | None, int, int]   # (type, step cost bound, size bound for a list)
-Scope = dict[str, str | None]
+Scope = dict[str, Any]   # binding -> its type; FACTS -> the linear facts known there
+FACTS = "#facts"   # (no binding has this name)
+SHORT = 1024   # the length a list variable read by an inert rest is checked to be within
+GROW = 64      # what an inert rest may append to such a variable, in all
+Linear = tuple[Any, int]   # (the key of a term, or None for a constant; the constant added)
+Fact = tuple[Any, Any, int, frozenset[str]]   # x - y <= d (term keys; None: 0), the names read
+
+
+@attrs.frozen
+class Facts:
+    """What an inert rest relies on: ``needs``, the optional variables it reads as present
+    (checked present for every player where the rest begins); ``writes``, the variables and
+    resources it writes; ``depth``, how deep it nests rules (procedures, slots, triggers)."""
+
+    needs: frozenset[str] = frozenset()
+    writes: frozenset[str] = frozenset()
+    depth: int = 0
+    sized: frozenset[str] = frozenset()
+    growth: tuple[tuple[str, int], ...] = ()   # (variable, elements its appends may add)
+
+    def __or__(self, other: "Facts") -> "Facts":
+        return Facts(self.needs | other.needs, self.writes | other.writes,
+                     max(self.depth, other.depth), self.sized | other.sized,
+                     _added(self.growth, other.growth))
+
+    @property
+    def sound(self) -> bool:
+        """Whether the rest leaves what it relies on alone (the variables it reads as present
+        or as short lists, the latter but for appends of GROW elements in all)."""
+        return not ((self.needs | self.sized) & self.writes) and all(n <= GROW for _, n in self.growth)
 
 
 def type_name(t: A.TypeRef, kinds: Any) -> str:
@@ -66,44 +120,69 @@ def _value_type(v: object) -> str | None:
 
 
 class Inert:
-    """The inertness analysis of one ruleset (results of procedures kept)."""
+    """The inertness analysis of one ruleset (results of procedures and slots kept)."""
 
     def __init__(self, rs: Ruleset, caps: dict[str, A.Expr]) -> None:
         self.rs = rs
         self.caps = caps   # resource -> its cap expression
-        self._procs: dict[str, int | None] = {}
-        self._busy: set[str] = set()
+        self._procs: dict[str, tuple[int, Facts] | None] = {}
+        self._slots: dict[tuple[str, str], tuple[int, Facts] | None] = {}
+        self._busy: set[Any] = set()
         self._emitting: set[str] = set()   # events whose triggers are under analysis
+        self._acc = _Acc()   # what the unit under analysis relies on (see Facts)
+        self._sizes: dict[tuple[str, str], int] = {}   # (kind, field) -> _field_size
 
     # ---- bodies ----
     def split(self, block: A.Block, scope: Scope) -> tuple[int, int]:
         """``(k, cost)``: the statements from ``k`` on cannot break a rule and take at most
         ``cost`` steps (``k`` is ``len(block.stmts)`` when no tail is inert)."""
-        stmts = block.stmts
+        k, cost, _, _ = self.split_facts(block.stmts, scope)
+        return k, cost
+
+    def scopes(self, stmts: tuple[A.Stmt, ...], scope: Scope) -> list[Scope]:
+        """The bindings (and facts) each statement of ``stmts`` sees, and after the last: a
+        ``let`` adds to them, a ``require`` narrows them (it ran before what follows)."""
         scopes = [dict(scope)]
-        for s in stmts:   # the bindings each statement sees ('let' adds to them)
+        for s in stmts:
             nxt = dict(scopes[-1])
-            if isinstance(s, A.Let):
-                found = self.expr(s.value, nxt)
-                nxt[s.name] = found[0] if found is not None else None
+            if isinstance(s, A.Let):   # (the type only: a prefix statement is run, not relied on)
+                _bind(nxt, s.name, self.type_of(s.value, nxt))
+            elif isinstance(s, A.Require):
+                nxt = self.narrow(s.cond, nxt, True)
             else:   # (a 'let' in an 'if' stays bound after it, its type unknown here)
-                nxt.update(dict.fromkeys(_lets_in(s)))
+                nxt[FACTS] = ()   # (what a statement run before the rest wrote is not known)
+                for n in _lets_in(s):
+                    _bind(nxt, n, None)
             scopes.append(nxt)
-        best = (len(stmts), 0)
+        return scopes
+
+    def split_facts(self, stmts: tuple[A.Stmt, ...], scope: Scope
+                    ) -> tuple[int, int, Facts, list[Scope]]:
+        """:meth:`split` of statements ``stmts``, with what the rest relies on and the scopes
+        of :meth:`scopes`."""
+        scopes = self.scopes(stmts, scope)
+        best: tuple[int, int, Facts] = (len(stmts), 0, Facts())
         for k in range(len(stmts) - 1, -1, -1):
-            cost = self.stmts(stmts[k:], dict(scopes[k]))
-            if cost is None:
+            with self._unit() as acc:
+                cost = self.stmts(stmts[k:], dict(scopes[k]))
+            facts = acc.facts()
+            if cost is None or not facts.sound:
                 break
-            best = (k, cost)
-        return best
+            best = (k, cost, facts)
+        return best + (scopes,)
 
     def stmts(self, stmts: tuple[A.Stmt, ...] | list[A.Stmt], scope: Scope) -> int | None:
         total = 0
         for s in stmts:
+            before = set(self._acc.writes)
             c = self.stmt(s, scope)
             if c is None:
                 return None
             total += c
+            written = (self._acc.writes - before) | _lets_in(s) | (
+                {s.name} if isinstance(s, A.Let) else set())
+            if written and scope.get(FACTS):
+                scope[FACTS] = tuple(f for f in scope[FACTS] if not f[3] & written)
         return total
 
     def stmt(self, s: A.Stmt, scope: Scope) -> int | None:
@@ -119,6 +198,7 @@ class Inert:
                     if None in parts or not self._cap_ok(a.resource, scope):
                         return None
                     total += sum(p for p in parts if p is not None)
+                    self._acc.writes.add(a.resource)
                 return total
             case A.Set(target=t, value=v):
                 var = rs.vars.get(t.name)
@@ -127,6 +207,11 @@ class Inert:
                 value = self.expr(v, scope)
                 if value is None:
                     return None
+                added = _appended(t, v, value)
+                if added is not None:   # set V = V + L: V grows by L's size at most
+                    self._acc.grow(t.name, added)
+                else:
+                    self._acc.writes.add(t.name)
                 if not [p for p in var.per if p != "player"]:
                     return value[1] if t.index is None else None
                 if var.per not in ((var.per[0],), ("player", var.per[-1])) or t.index is None:
@@ -137,27 +222,35 @@ class Inert:
                 found = self.expr(v, scope)
                 if found is None:
                     return None
-                scope[n] = found[0] if scope.get(n, found[0]) == found[0] else None
+                _bind(scope, n, found[0] if scope.get(n, found[0]) == found[0] else None)
                 return found[1]
             case A.If(branches=branches, orelse=orelse):
                 total = 0
+                seen = dict(scope)   # (the branches after one see its condition false)
                 for cond, block in branches + (((None, orelse),) if orelse is not None else ()):
-                    c = 0 if cond is None else self._cost(self.expr(cond, scope))
-                    b = self.stmts(block.stmts, scope)  # (a 'let' in a branch stays bound after it)
+                    c = 0 if cond is None else self._cost(self.expr(cond, seen))
+                    inner = seen if cond is None else self.narrow(cond, seen, True)
+                    b = self.stmts(block.stmts, dict(inner))  # (a 'let' in a branch stays bound after it)
                     if c is None or b is None:
                         return None
                     total += c + b
-                scope.update(dict.fromkeys(_lets_in(s)))   # (bound or not after it: type unknown)
+                    if cond is not None:
+                        seen = self.narrow(cond, seen, False)
+                for n in _lets_in(s):   # (bound or not after it: type unknown)
+                    _bind(scope, n, None)
                 return total
             case A.For(var=name, domain=d, where=w, body=b):
                 dom = self.expr(d, scope)
                 if dom is None or not (dom[0] or "").startswith("list:"):
                     return None
-                inner = {**scope, name: dom[0][5:]}  # type: ignore[index]
+                inner = _bound(scope, name, dom[0][5:])  # type: ignore[index]
                 cw = 0 if w is None else self._cost(self.expr(w, inner))
-                cb = self.stmts(b.stmts, dict(inner))
+                before = dict(self._acc.growth)
+                cb = self.stmts(b.stmts, self.narrow(w, inner, True) if w is not None else dict(inner))
                 if cw is None or cb is None:
                     return None
+                for grown, added in list(self._acc.growth.items()):   # (the body's appends, per element)
+                    self._acc.growth[grown] = before.get(grown, 0) + (added - before.get(grown, 0)) * dom[2]
                 return dom[1] + dom[2] * (1 + cw + cb)
             case A.Emit(event=event, args=args):
                 emitted = self._costs(args, scope)
@@ -173,9 +266,68 @@ class Inert:
                     return None
                 passed, body = self._costs(args, scope), self._proc(fn)
                 return None if passed is None or body is None else passed + 1 + body
+            case A.Run(target=A.Field(obj=o, name=slot), for_=f):
+                return self._run(o, slot, f, scope)
             case A.AfterTurn():
                 return 0
         return None
+
+    def _run(self, obj: A.Expr, slot: str, for_: A.Expr | None, scope: Scope) -> int | None:
+        """``run obj.slot [for p]`` (as S.run_slot): ``obj`` a present entity, ``p`` a player,
+        and the slot's body inert for every entity of the kind that has one."""
+        found = self.entity(obj, scope)
+        if found is None:
+            return None
+        cost = found[1]
+        if for_ is not None:
+            player = self.expr(for_, scope)
+            if player is None or player[0] != "player":
+                return None
+            cost += player[1]
+        body = self._slot(found[0][7:], slot)   # type: ignore[index]
+        return None if body is None else cost + 1 + body
+
+    def _slot(self, kind: str, slot: str) -> int | None:
+        """A bound on the steps of slot ``slot``'s body over the entities of ``kind`` (as
+        :meth:`_proc`), None when one of them may break a rule."""
+        key = (kind, slot)
+        if key not in self._slots:
+            if key in self._busy:
+                return None
+            rs = self.rs
+            kdef = rs.kinds.get(kind)
+            if kdef is None or slot not in kdef.slots:
+                return None
+            self._busy.add(key)
+            worst: tuple[int, Facts] | None = (0, Facts())
+            try:
+                for e in rs.by_kind.get(kind, ()):
+                    body = rs.entities[e].slots.get(slot, kdef.slots[slot])
+                    if body is None or rs.slot_fn(e, slot) is None:
+                        continue
+                    with self._unit() as acc:
+                        cost = self.stmts(body.stmts, {"self": f"entity:{kind}"})
+                    if cost is None or worst is None:
+                        worst = None
+                        break
+                    worst = (max(worst[0], cost), worst[1] | acc.facts())
+            finally:
+                self._busy.discard(key)
+            self._slots[key] = worst
+        return self._unit_used(self._slots[key])
+
+    def _unit_used(self, found: tuple[int, Facts] | None) -> int | None:
+        """The cost of a unit (procedure, slot, trigger) run from here, its facts added."""
+        if found is None:
+            return None
+        cost, facts = found
+        self._acc.needs |= facts.needs
+        self._acc.writes |= facts.writes
+        self._acc.sized |= facts.sized
+        for var, n in facts.growth:
+            self._acc.grow(var, n)
+        self._acc.depth = max(self._acc.depth, 1 + facts.depth)
+        return cost
 
     def _emit_cost(self, event: str, emitted: int) -> int | None:
         """``emitted`` plus the steps of every trigger of ``event``, when all are inert, else None."""
@@ -188,8 +340,12 @@ class Inert:
             if trig.entity is not None:
                 tscope["self"] = f"entity:{rs.entities[trig.entity].kind}"
             cc = 0 if trig.cond_node is None else self._cost(self.expr(trig.cond_node, tscope))
-            cb = self.stmts(trig.node.stmts, tscope)
-            if cc is None or cb is None:
+            if cc is None:
+                return None
+            with self._unit() as acc:
+                cb = self.stmts(trig.node.stmts, self.narrow(trig.cond_node, tscope, True)
+                                if trig.cond_node is not None else tscope)
+            if self._unit_used(None if cb is None else (cb, acc.facts())) is None or cb is None:
                 return None
             emitted += 1 + cc + cb
         return emitted
@@ -205,19 +361,23 @@ class Inert:
         return total
 
     def _proc(self, name: str) -> int | None:
-        if name in self._procs:
-            return self._procs[name]
-        if name in self._busy:
-            return None   # a procedure calling itself: no bound
-        self._busy.add(name)
-        try:
-            proc = self.rs.actions[name]
-            scope: Scope = {p.name: type_name(p.type, self.rs.kinds) for p in proc.params}
-            cost = self.stmts(proc.body.stmts, scope)
-        finally:
-            self._busy.discard(name)
-        self._procs[name] = cost
-        return cost
+        if name not in self._procs:
+            if name in self._busy:
+                return None   # a procedure calling itself: no bound
+            self._busy.add(name)
+            try:
+                proc = self.rs.actions[name]
+                scope: Scope = {p.name: type_name(p.type, self.rs.kinds) for p in proc.params}
+                with self._unit() as acc:
+                    cost = self.stmts(proc.body.stmts, scope)
+            finally:
+                self._busy.discard(name)
+            self._procs[name] = None if cost is None else (cost, acc.facts())
+        return self._unit_used(self._procs[name])
+
+    def _unit(self) -> "_Unit":
+        """``with self._unit() as acc``: analyse a unit with accumulators of its own."""
+        return _Unit(self)
 
     def _cap_ok(self, resource: str, scope: Scope) -> bool:
         """Whether ``resource``'s cap is a number that cannot break a rule (it is evaluated
@@ -228,7 +388,72 @@ class Inert:
         found = self.expr(cap, scope)
         return found is not None and found[0] in ("int", "none", "int?")
 
+    # ---- narrowing and facts ----
+    def narrow(self, cond: A.Expr | None, scope: Scope, positive: bool) -> Scope:
+        """``scope`` where ``cond`` is known true (``positive``) or false: the bindings it
+        proves present, the facts it states (a new dict)."""
+        out = dict(scope)
+        if cond is not None:
+            self._narrow(cond, out, positive)
+        return out
+
+    def _narrow(self, e: A.Expr, scope: Scope, positive: bool) -> None:
+        match e:
+            case A.Not(operand=o):
+                self._narrow(o, scope, not positive)
+            case A.BoolOp(op=op, items=items) if (op == "and") == positive:
+                for x in items:   # (all of them hold)
+                    self._narrow(x, scope, positive)
+            case A.Compare(op=op, left=l, right=r) if op in ("==", "!="):
+                present = (op == "!=") == positive
+                for x, y in ((l, r), (r, l)):
+                    if present and isinstance(y, A.NoneLit) and isinstance(x, A.Name):
+                        t = scope.get(x.id) if x.id in scope else ("int?" if x.id == "round" else None)
+                        if isinstance(t, str) and t.endswith("?"):
+                            scope[x.id] = t[:-1]
+            case A.Compare(op=op, left=l, right=r) if op in ("<", "<=", ">", ">="):
+                if not positive:
+                    op = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]
+                if op in (">", ">="):
+                    l, r, op = r, l, "<" if op == ">" else "<="
+                a, b = _linear(l), _linear(r)   # a op b: a - b <= (0 or -1)
+                d = (0 if op == "<=" else -1) - a[1] + b[1]
+                names = frozenset(names_in(l) | names_in(r))
+                scope[FACTS] = tuple(scope.get(FACTS, ())) + ((a[0], b[0], d, names),)
+
+    def _proves(self, scope: Scope, x: Any, y: Any, d: int) -> bool:
+        """Whether a fact of ``scope`` states ``x - y <= d`` (or a stronger bound)."""
+        if x is None and y is None:
+            return 0 <= d
+        return any(f[0] == x and f[1] == y and f[2] <= d for f in scope.get(FACTS, ()))
+
+    def _in_range(self, lst: A.Expr, i: A.Expr, scope: Scope) -> bool:
+        """Whether the facts of ``scope`` put index ``i`` within list ``lst``: 0 <= i < len(lst)."""
+        t, c = _linear(i)
+        length = _key(A.Call(fn="len", args=(lst,)))
+        return self._proves(scope, None, t, c) and self._proves(scope, t, length, -1 - c)
+
     # ---- expressions ----
+    def type_of(self, e: A.Expr, scope: Scope) -> str | None:
+        """The type of ``e``'s value when evaluating it does not break a rule (None: unknown),
+        also for expressions that may break one (a statement run before the inert rest binds
+        a value the rest reads): whole numbers from ``position``, ``abs``, ``min``/``max`` of
+        numbers and arithmetic on them, truth values from tests."""
+        with self._unit():
+            found = self.expr(e, scope)
+        if found is not None:
+            return found[0]
+        match e:
+            case A.Call(fn=fn, args=args) if fn not in self.rs.primitives:
+                if fn in ("position", "abs", "len") or (fn in ("min", "max") and len(args) > 1 and all(
+                        self.type_of(a, scope) == "int" for a in args)):
+                    return "int"
+            case A.BinOp(left=l, right=r) if self.type_of(l, scope) == "int" == self.type_of(r, scope):
+                return "int"
+            case A.Not() | A.BoolOp() | A.Compare():
+                return "bool"
+        return None
+
     @staticmethod
     def _cost(found: Typed | None) -> int | None:
         return None if found is None else found[1]
@@ -237,6 +462,22 @@ class Inert:
         """The cost of ``e`` when it is surely a whole number, else None."""
         found = self.expr(e, scope)
         return found[1] if found is not None and found[0] == "int" else None
+
+    def entity(self, e: A.Expr, scope: Scope) -> Typed | None:
+        """:meth:`expr` of ``e`` when it is surely an entity (``entity:KIND``): of a
+        non-optional type, or a variable of an optional one that is then relied on
+        (:attr:`Facts.needs`)."""
+        found = self.expr(e, scope)
+        if found is None or not (found[0] or "").startswith("entity:"):
+            return None
+        t: str = found[0]  # type: ignore[assignment]
+        if not t.endswith("?"):
+            return found
+        if isinstance(e, A.Name) and e.id not in scope and e.id in self.rs.vars \
+                and self.rs.vars[e.id].per in ((), ("player",)):
+            self._acc.needs.add(e.id)
+            return (t[:-1], found[1], found[2])
+        return None
 
     def expr(self, e: A.Expr, scope: Scope) -> Typed | None:
         """``(type, cost, size)`` of ``e`` when it cannot break a rule, else None."""
@@ -256,14 +497,15 @@ class Inert:
                     return (t, 0, MAX_LIST)
                 return self._name(n)
             case A.Field(obj=o, name=n):
-                obj = self.expr(o, scope)
-                if obj is None or not (obj[0] or "").startswith("entity:") or obj[0].endswith("?"):  # type: ignore[union-attr]
+                obj = self.entity(o, scope)
+                if obj is None:
                     return None
                 kind = rs.kinds.get(obj[0][7:])  # type: ignore[index]
                 if kind is None or n not in kind.fields:
                     return None
-                return (type_name(kind.fields[n][0], rs.kinds), obj[1], MAX_LIST)
-            case A.Index(obj=A.Name(id=n), index=i) if n not in scope:
+                return (type_name(kind.fields[n][0], rs.kinds), obj[1], self._field_size(kind.name, n))
+            case A.Index(obj=A.Name(id=n), index=i) if n not in scope and n in rs.vars \
+                    and any(p != "player" for p in rs.vars[n].per):
                 try:
                     cls, var = S.classify(rs, n)
                 except S.RuleViolation:
@@ -276,16 +518,23 @@ class Inert:
                 if index is None or hashed is None:
                     return None
                 return (type_name(var.type, rs.kinds), index[1] + hashed, MAX_LIST)
+            case A.Index(obj=o, index=i):   # a list's element (semantics.index): in range
+                lst, index = self.expr(o, scope), self.expr(i, scope)
+                if lst is None or index is None or index[0] != "int" \
+                        or not (lst[0] or "").startswith("list:") or not self._in_range(o, i, scope):
+                    return None
+                return (lst[0][5:], lst[1] + index[1], MAX_LIST)  # type: ignore[index]
             case A.Not(operand=o):
                 found = self.expr(o, scope)
                 return None if found is None else ("bool", found[1], 0)
-            case A.BoolOp(items=items):
-                total = 0
-                for x in items:
-                    found = self.expr(x, scope)
+            case A.BoolOp(op=op, items=items):
+                total, seen = 0, scope   # (each item is evaluated only when those before it
+                for x in items:          # were true ('and') or false ('or'))
+                    found = self.expr(x, seen)
                     if found is None:
                         return None
                     total += found[1]
+                    seen = self.narrow(x, seen, op == "and")
                 return ("bool", total, 0)
             case A.Compare(op=op, left=l, right=r):
                 a, b = self.expr(l, scope), self.expr(r, scope)
@@ -304,19 +553,26 @@ class Inert:
                 return None
             case A.BinOp(op=op, left=l, right=r) if op in ("+", "-", "*"):
                 a, b = self.expr(l, scope), self.expr(r, scope)
-                if a is None or b is None or a[0] != "int" or b[0] != "int":
+                if a is None or b is None:
+                    return None
+                if op == "+" and (a[0] or "").startswith("list:") and (b[0] or "").startswith("list:"):
+                    size = a[2] + b[2]   # (semantics.sized: charged by its length, at most MAX_LIST)
+                    if size > MAX_LIST:
+                        return None
+                    return (a[0] if a[0] == b[0] else None, a[1] + b[1] + size, size)
+                if a[0] != "int" or b[0] != "int":
                     return None
                 return ("int", a[1] + b[1], 0)
             case A.Quant(kind=k, var=v, domain=d, where=w) | A.SumOf(var=v, domain=d, where=w, expr=k):
                 dom = self.expr(d, scope)
                 if dom is None or not (dom[0] or "").startswith("list:"):
                     return None
-                inner = {**scope, v: dom[0][5:]}  # type: ignore[index]
+                inner = _bound(scope, v, dom[0][5:])  # type: ignore[index]
                 cw = 0 if w is None else self._cost(self.expr(w, inner))
                 if cw is None:
                     return None
                 if isinstance(e, A.SumOf):
-                    cx = self.int_(e.expr, inner)
+                    cx = self.int_(e.expr, self.narrow(w, inner, True))
                     if cx is None:
                         return None
                     return ("int", dom[1] + dom[2] * (1 + cw + cx), 0)
@@ -343,6 +599,8 @@ class Inert:
         t = (found[0] or "").rstrip("?")
         if isinstance(e, A.Str):
             return len(e.value) >> 6
+        if isinstance(e, A.Field) and t == "text":   # (an entity's field: a constant)
+            return self._longest_field(e.name)
         if t in ("int", "bool", "none", "player", "hex"):
             return 0
         if t.startswith("entity:"):
@@ -351,6 +609,12 @@ class Inert:
         if elem in ("int", "bool", "none", "player", "hex") or elem.startswith("entity:"):
             return found[2] * (1 + (self._longest_name if elem.startswith("entity:") else 0))
         return None
+
+    @functools.lru_cache(maxsize=None)
+    def _longest_field(self, name: str) -> int:
+        """The size (as :meth:`_size`) of the longest text any entity has in field ``name``."""
+        texts = [e.fields.get(name) for e in self.rs.entities.values()]
+        return max((len(v) for v in texts if isinstance(v, str)), default=0) >> 6
 
     @functools.cached_property
     def _longest_name(self) -> int:
@@ -367,7 +631,11 @@ class Inert:
         if cls == S.VAR:
             if any(p != "player" for p in payload.per):
                 return ("handle", 0, 0)
-            return (type_name(payload.type, rs.kinds), 0, MAX_LIST)
+            t = type_name(payload.type, rs.kinds)
+            if t.startswith("list:"):   # (checked short where the rest begins: Facts.sized)
+                self._acc.sized.add(n)
+                return (t, 0, SHORT + GROW)
+            return (t, 0, MAX_LIST)
         if cls == S.OPTION:
             return (_value_type(payload.default), 0, MAX_LIST)
         if cls == S.ENTITY:
@@ -376,7 +644,7 @@ class Inert:
             kind = rs.entities[payload[0]].kind if payload else None
             return ("list:entity:" + kind if kind else None, 0, len(payload))
         builtin = {"me": "player", "players": "list:player", "others": "list:player",
-                   "hexes": "list:hex", "round": "int", "nplayers": "int", "chance": "int"}
+                   "hexes": "list:hex", "round": "int?", "nplayers": "int", "chance": "int"}
         name = next((k for k, v in S.BUILTIN_VALUES.items() if v is payload), None)
         if name not in builtin:
             return None
@@ -386,8 +654,10 @@ class Inert:
     def _call(self, fn: str, args: tuple[A.Expr, ...], scope: Scope) -> Typed | None:
         rs = self.rs
         found = [self.expr(a, scope) for a in args]
-        if None in found or fn in rs.primitives:
+        if None in found:
             return None
+        if fn in rs.primitives:
+            return self._pure(rs.primitives[fn], found)  # type: ignore[arg-type]
         typed: list[Typed] = [f for f in found if f is not None]
         cost = sum(f[1] for f in typed)
         if fn == "held" and len(args) == 1 and isinstance(args[0], A.Name) and args[0].id not in scope \
@@ -401,7 +671,47 @@ class Inert:
             return ("int", cost + typed[0][2], 0)
         if fn == "passed" and len(typed) == 1:
             return ("bool", cost, 0)
+        if (fn in ("min", "max") and len(typed) > 1 or fn == "abs" and len(typed) == 1) \
+                and all(t[0] == "int" for t in typed):   # (of whole numbers: one of them, or its size)
+            return ("int", cost, 0)
+        if fn == "without_one" and len(typed) == 2 and (typed[0][0] or "").startswith("list:"):
+            walked = self._size(args[0], typed[0])   # (semantics._without_one: the list walked)
+            return None if walked is None else (typed[0][0], cost + walked, typed[0][2])
         return None
+
+    def _field_size(self, kind: str, name: str) -> int:
+        """A bound on the length of field ``name`` of the entities of ``kind`` (their fields
+        are the rule files' constants): the longest list among them, MAX_LIST if one is not a
+        list."""
+        key = (kind, name)
+        got = self._sizes.get(key)
+        if got is None:
+            ents = self.rs.entities
+            values = [ents[e].fields.get(name) for e in self.rs.by_kind.get(kind, ())]
+            got = max((len(v) if type(v) is tuple else MAX_LIST for v in values), default=0)
+            self._sizes[key] = got
+        return got
+
+    def _pure(self, prim: Any, found: list[Typed]) -> Typed | None:
+        """A call of primitive ``prim`` on arguments typed ``found``: cannot break a rule when
+        the primitive is declared ``pure`` (primitives.py), typed by its declaration; it takes
+        no steps of its own (a list it returns: at most MAX_LIST items)."""
+        if not prim.pure or prim.effect:
+            return None
+        return (declared_type(prim.returns, self.rs.kinds), sum(f[1] for f in found), MAX_LIST)
+
+
+def declared_type(t: str, kinds: Any) -> str | None:
+    """The analysis' name of a primitive's declared type (``"list:ship_class"`` is
+    ``"list:entity:ship_class"``; ``"any"``: None, a value of unknown type)."""
+    opt = "?" if t.endswith("?") else ""
+    t = t.rstrip("?")
+    if t.startswith("list:"):
+        inner = declared_type(t[5:], kinds)
+        return None if inner is None else "list:" + inner + opt
+    if t == "any":
+        return None
+    return (f"entity:{t}" if t in kinds else t) + opt
 
 
 def _lets_in(s: A.Stmt) -> set[str]:
@@ -415,3 +725,111 @@ def _lets_in(s: A.Stmt) -> set[str]:
         for t in block.stmts:
             names |= {t.name} if isinstance(t, A.Let) else _lets_in(t)
     return names
+
+
+class _Acc:
+    """The facts gathered while one unit is analysed (see :class:`Facts`)."""
+
+    __slots__ = ("needs", "writes", "depth", "sized", "growth")
+
+    def __init__(self) -> None:
+        self.needs: set[str] = set()
+        self.writes: set[str] = set()
+        self.depth = 0
+        self.sized: set[str] = set()
+        self.growth: dict[str, int] = {}
+
+    def facts(self) -> Facts:
+        return Facts(frozenset(self.needs), frozenset(self.writes), self.depth,
+                     frozenset(self.sized), tuple(sorted(self.growth.items())))
+
+    def grow(self, var: str, n: int) -> None:
+        self.growth[var] = self.growth.get(var, 0) + n
+
+
+class _Unit:
+    """A fresh accumulator for the duration of a ``with`` (the outer one is put back)."""
+
+    def __init__(self, inert: Inert) -> None:
+        self.inert = inert
+
+    def __enter__(self) -> _Acc:
+        self.saved = self.inert._acc
+        self.inert._acc = _Acc()
+        return self.inert._acc
+
+    def __exit__(self, *exc: object) -> None:
+        self.inert._acc = self.saved
+
+
+def names_in(node: object) -> set[str]:
+    """Every name an AST node (expression or statement) mentions, at any depth (quantifier and
+    loop variables included: a superset of what it reads)."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Name):
+            out.add(x.id)
+        elif isinstance(x, tuple):
+            stack.extend(x)
+        elif attrs.has(type(x)):
+            stack.extend(getattr(x, f.name) for f in attrs.fields(type(x))  # type: ignore[arg-type]
+                         if f.name != "span")
+    return out
+
+
+def _key(e: object) -> Any:
+    """A hashable key of an AST node, equal for nodes written alike (spans left out)."""
+    if isinstance(e, tuple):
+        return tuple(_key(x) for x in e)
+    if attrs.has(type(e)):
+        return (type(e).__name__,) + tuple(_key(getattr(e, f.name)) for f in attrs.fields(type(e))  # type: ignore[arg-type]
+                                          if f.name != "span")
+    return e
+
+
+def _linear(e: A.Expr) -> Linear:
+    """``e`` as a term plus a constant (``n - 1``: (key of n, -1); ``3``: (None, 3))."""
+    if isinstance(e, A.Int):
+        return (None, e.value)
+    if isinstance(e, A.BinOp) and e.op in ("+", "-"):
+        if isinstance(e.right, A.Int):
+            t, c = _linear(e.left)
+            return (t, c + e.right.value if e.op == "+" else c - e.right.value)
+        if isinstance(e.left, A.Int) and e.op == "+":
+            t, c = _linear(e.right)
+            return (t, c + e.left.value)
+    return (_key(e), 0)
+
+
+def _bind(scope: Scope, name: str, t: str | None) -> None:
+    """Bind ``name`` (of type ``t``) in ``scope``: the facts that mention it are dropped."""
+    scope[name] = t
+    if scope.get(FACTS):
+        scope[FACTS] = tuple(f for f in scope[FACTS] if name not in f[3])
+
+
+def _bound(scope: Scope, name: str, t: str | None) -> Scope:
+    """A copy of ``scope`` with ``name`` bound (:func:`_bind`)."""
+    out = dict(scope)
+    _bind(out, name, t)
+    return out
+
+
+def _added(a: tuple[tuple[str, int], ...], b: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    """Two growths (:attr:`Facts.growth`) added up."""
+    out = dict(a)
+    for var, n in b:
+        out[var] = out.get(var, 0) + n
+    return tuple(sorted(out.items()))
+
+
+def _appended(t: A.Target, value: A.Expr, found: Typed) -> int | None:
+    """The most ``set t = value`` adds to the list variable ``t`` when it appends to it
+    (``value`` is ``t + L``: L's size bound), else None."""
+    if t.index is not None or t.of is not None or not isinstance(value, A.BinOp) or value.op != "+" \
+            or not isinstance(value.left, A.Name) or value.left.id != t.name \
+            or not (found[0] or "").startswith("list:"):
+        return None
+    return found[2] - (SHORT + GROW)

@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..errors import BoardrulesError
 from ..runtime import (CHANCE, MAX_LIST, Decision, Dice)
 from ..runtime import BudgetExceeded as BudgetExceeded  # (re-exported: the back ends use S.*)
 from ..runtime import MAX_NUMBER as MAX_NUMBER
+from ..runtime import PrimitiveFailed as PrimitiveFailed
 from ..runtime import RuleViolation as RuleViolation
 
 if TYPE_CHECKING:
@@ -430,7 +432,58 @@ def call(ctx: Context, fn: str, args: Sequence[Value]) -> Value:
             return BUILTIN_FUNCTIONS[fn](ctx, *args)
         except (TypeError, ValueError) as err:
             raise ctx.violation(f"{fn}() failed: {err}") from None
-    return ctx.rs.primitives[fn].fn(ctx, *args)
+    try:
+        return ctx.rs.primitives[fn].fn(ctx, *args)
+    except (RuleViolation, BoardrulesError):   # (a broken rule; an error the plugin means)
+        raise
+    except Exception as err:
+        raise primitive_failed(ctx, err, fn) from err
+
+
+def primitive_failed(ctx: Context, err: BaseException, name: str | None = None,
+                     span: Span | None = None) -> BaseException:
+    """The rule violation for primitive ``name``'s Python exception ``err`` (a defect of its
+    plugin, not a broken rule: :class:`~boardrules.runtime.PrimitiveFailed`, placed at ``span``,
+    the call's); ``name`` None: the primitive is the first one found in ``err``'s traceback
+    (the compiled expressions call primitives directly), and ``err`` itself is returned when
+    there is none (an engine defect stays what it is) or when it is a
+    :class:`~boardrules.errors.BoardrulesError` (an error the plugin means, such as an
+    ``OptionError`` for an option's value)."""
+    if isinstance(err, BoardrulesError):
+        return err
+    if name is None:
+        name = _failing_primitive(ctx.rs, err)
+        if name is None:
+            return err
+    text = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return PrimitiveFailed(f"primitive '{name}' failed with {text} (a defect of the plugin "
+                           f"that provides it, not a rule broken)", ctx.source, span)
+
+
+def _failing_primitive(rs: Ruleset, err: BaseException) -> str | None:
+    """The name of the outermost primitive running where ``err`` was raised, else None."""
+    codes = rs.primitive_codes
+    if codes is None:
+        codes = rs.primitive_codes = {}
+        for name, prim in rs.primitives.items():
+            todo: list[Any] = [prim.fn]
+            while todo:
+                fn = todo.pop()
+                todo.extend(getattr(fn, "parts", ()))   # (a wrapped primitive: plugins._wrapped)
+                fn = getattr(fn, "func", fn)             # (a functools.partial)
+                fn = getattr(fn, "__func__", fn)         # (a bound method)
+                code = getattr(fn, "__code__", None)
+                if code is not None:
+                    codes.setdefault(code, name)
+    tb = err.__traceback__
+    while tb is not None:
+        found = codes.get(tb.tb_frame.f_code)
+        if found is not None:
+            return found
+        tb = tb.tb_next
+    return None
 
 
 # ---- statements -----------------------------------------------------------------
@@ -513,17 +566,17 @@ def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | 
              env: dict[str, Value] | None = None) -> Any:
     """Run a compiled block with its own source label (and optionally ``me`` and bindings);
     what ``fn`` returns (None for a block; an action guard's answer, lang/guards.py)."""
-    saved = ctx.source, ctx.me, ctx.env
+    saved_source, saved_me, saved_env = ctx.source, ctx.me, ctx.env
     ctx.source = source
     if me is not None:
         ctx.me = me
     if env is not None:
         ctx.env = env
-    ctx.depth += 1
+    depth = ctx.depth = ctx.depth + 1   # (locals: the hottest function of the rules)
     ctx.steps -= 1
     if ctx.steps < 0:
         raise ctx.over_budget()
-    if ctx.depth > MAX_DEPTH:
+    if depth > MAX_DEPTH:
         raise ctx.violation(f"rules call each other more than {MAX_DEPTH} levels deep "
                             "(a loop of triggers?)")
     try:
@@ -531,32 +584,44 @@ def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | 
     except RecursionError:  # deep rules inside deep rules: a last line of defence
         raise RuleViolation("rules nested too deeply for Python's stack", ctx.source) from None
     finally:
-        ctx.depth -= 1
-        ctx.source, ctx.me, ctx.env = saved
+        ctx.depth = depth - 1
+        ctx.source, ctx.me, ctx.env = saved_source, saved_me, saved_env
 
 
 def choose(ctx: Context, block_id: int, var: str, options: Value, where: ExprFn | None,
-           by: Value, optional: bool, prompt: str) -> None:
-    """Queue a decision; ``where`` filters the options with ``var`` bound to each."""
+           by: Value, optional: bool, prompt: str, lazy: Any = None) -> None:
+    """Queue a decision; ``where`` filters the options with ``var`` bound to each. ``lazy``:
+    how the filter may be cut short in a listing's run (``ctx.lazy``; lang/lazy.py)."""
     opts: Dice | tuple[Value, ...]
     if isinstance(options, Dice):
         opts = options
     else:
-        opts = domain(ctx, options)
+        listed = opts = domain(ctx, options)
         if where is not None:
-            saved = ctx.env
-            kept = []
-            for o in opts:
-                ctx.env = {**saved, var: o}
-                if where(ctx):
-                    kept.append(o)
-            ctx.env = saved
-            opts = tuple(kept)
+            cut = None
+            if lazy is not None and ctx.lazy:
+                from .lazy import admitted
+                cut = admitted(ctx, var, listed, where, optional, lazy)
+            opts = admitted_by(ctx, var, listed, where) if cut is None else cut
     player = ctx.player() if by is None else (CHANCE if by == CHANCE else ctx.player(by))
     if not optional and not isinstance(opts, Dice) and len(opts) == 0:
         raise ctx.violation(f"no choice is possible for '{var}'")
     ctx.queue(Decision(player, var, opts, optional, prompt, block_id,
                        tuple(ctx.env.items()), ctx.me, ctx.source))
+
+
+def admitted_by(ctx: Context, var: str, opts: Sequence[Value], where: ExprFn) -> tuple[Value, ...]:
+    """The options ``where`` admits, with ``var`` bound to each in turn."""
+    saved = ctx.env
+    kept = []
+    try:
+        for o in opts:
+            ctx.env = {**saved, var: o}
+            if where(ctx):
+                kept.append(o)
+    finally:
+        ctx.env = saved
+    return tuple(kept)
 
 
 def draw(ctx: Context, block_id: int, var: str, bag: str) -> None:
@@ -648,7 +713,12 @@ def discard(ctx: Context, e: Value) -> None:
 def call_procedure(ctx: Context, fn: str, args: Sequence[Value]) -> None:
     rs = ctx.rs
     if fn in rs.primitives:
-        rs.primitives[fn].fn(ctx, *args)
+        try:
+            rs.primitives[fn].fn(ctx, *args)
+        except (RuleViolation, BoardrulesError):
+            raise
+        except Exception as err:
+            raise primitive_failed(ctx, err, fn) from err
         return
     proc = rs.actions[fn]
     env = {p.name: a for p, a in zip(proc.params, args)}

@@ -1,0 +1,137 @@
+"""Lazy choices: a ``choose`` cut short while the legal actions are listed.
+
+Listing the legal actions runs each candidate of a turn (game.py, ``_candidate_run``). A
+``choose`` in it filters its options with its ``where``, and the action is legal as soon as one
+option passes (or at once when the choice is ``optional``): the other options matter only
+when the action is played. When the ``where`` cannot break a rule (lang/inert.py: only
+constructs that cannot fail and ``pure`` primitives, primitives.py), the listing's run stops
+at the first admitted option: the options it did not test are charged the step bound of one
+test each (so the run never has more of its budget left than the full run would), and the run
+is marked ``partial``: the candidate is listed as legal without keeping the run, and playing it
+runs it again in full. A partial run that breaks a rule later on is tried again in full (the
+budget charged for the untested options may be what broke it).
+
+The options of a decision made by a partial run are not the full list: nothing reads them
+before the run is dropped (the flow stops at a pending decision; the engine's chance answers
+come after a run is kept).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import ast as A
+from .guards import facts_hold
+from .inert import names_in
+from .semantics import MAX_DEPTH, admitted_by
+
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
+    from ..runtime import Context
+
+Lazy = tuple[int, frozenset[str]]
+"""(a bound on the steps of one test of the ``where``, the names it reads besides the option)."""
+
+
+def where_bound(rs: Ruleset, node: A.Choose) -> Lazy | None:
+    """How choice ``node``'s ``where`` may be cut short, None when it may not (it could break a
+    rule, or there is none). Its names are typed as the rules declare them: the engine cuts a
+    choice short only where no binding hides one of them (:func:`admitted`)."""
+    if node.where is None:
+        return None
+    inert = rs.guards.inert
+    dom = inert.expr(node.domain, {})
+    t = dom[0] if dom is not None else None
+    elem = t[5:] if t is not None and t.startswith("list:") else None
+    with inert._unit() as acc:   # (what the analysis relies on: nothing may be assumed here)
+        found = inert.expr(node.where, {node.var: elem})
+    if found is None or acc.needs or acc.sized:
+        return None
+    return found[1], frozenset(names_in(node.where) - {node.var})
+
+
+def admitted(ctx: Context, var: str, opts: tuple[Any, ...], where: Callable[[Context], Any],
+             optional: bool, lazy: Lazy) -> tuple[Any, ...] | None:
+    """The options of a choice in a listing's run (``ctx.lazy``) that the run needs: the first
+    one its ``where`` admits (none for an optional choice: it is legal either way); None when
+    the choice must be evaluated in full (a binding hides a name of the ``where``, or the budget
+    left does not cover the options not tested)."""
+    cost, names = lazy
+    if not names.isdisjoint(ctx.env):
+        return None
+    n = len(opts)
+    kept: tuple[Any, ...] = ()
+    tested = 0
+    if not optional:
+        saved = ctx.env
+        try:
+            for o in opts:
+                tested += 1
+                ctx.env = {**saved, var: o}
+                if where(ctx):
+                    kept = (o,)
+                    break
+        finally:
+            ctx.env = saved
+    skipped = n - tested
+    if skipped:
+        if ctx.steps < skipped * cost:
+            if not kept:
+                return None
+            return kept + admitted_by(ctx, var, opts[tested:], where)
+        ctx.steps -= skipped * cost
+        ctx.partial = True
+    return kept
+
+
+
+# ---- answers whose body cannot break a rule ----------------------------------------------------
+
+def value_type(rs: Ruleset, v: Any) -> str | None:
+    """The analysis' type (lang/inert.py) of a value a decision carries: its own, exact for
+    this value (an entity's name: that entity's kind; a list: unknown)."""
+    if v is None:
+        return "none"
+    t = type(v)
+    if t is bool:
+        return "bool"
+    if t is int:
+        return "int"
+    if t is str:
+        ent = rs.entities.get(v)
+        return f"entity:{ent.kind}" if ent is not None else "text"
+    return None
+
+
+_ANSWERS: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
+
+
+def answers_hold(ctx: Context, d: Any) -> bool:
+    """Whether decision ``d``'s body cannot break a rule in ``ctx`` whichever of its options
+    is the answer (lang/inert.py, with the bindings typed as the decision's values are; what
+    the analysis relies on, ``Facts``, checked in ``ctx`` as a guard checks it; one block's
+    analysis kept per ruleset and types)."""
+    rs = ctx.rs
+    if d.bag is not None or type(d.options) is not tuple:
+        return False
+    types = {value_type(rs, o) for o in d.options}
+    scope = {name: value_type(rs, v) for name, v in d.env}
+    scope[d.label] = types.pop() if len(types) == 1 else None
+    known = _ANSWERS.get(rs)
+    if known is None:
+        known = _ANSWERS[rs] = {}
+    key = (d.block, tuple(sorted(scope.items(), key=repr)))
+    if key not in known:
+        node = rs.block_owner(d.block).body  # type: ignore[union-attr]  # (a statement with a body)
+        k, cost, facts, _ = rs.guards.inert.split_facts(node.stmts, scope)
+        known[key] = None if k else (
+            cost, tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs)),
+            tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized)), facts.depth)
+    got = known[key]
+    if got is None:
+        return False
+    cost, needs, lists, depth = got
+    # (the body runs one level down, with the whole budget less one step)
+    return cost < ctx.steps and depth + 2 < MAX_DEPTH and facts_hold(ctx, needs, lists)

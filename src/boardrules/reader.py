@@ -1,0 +1,235 @@
+"""Fast reads of one state by rule name: :meth:`Game.reader` (for evaluations and bots).
+
+    r = game.reader()
+    r.get("vp", 0), r.get("controller", index="h101"), r.owner("booster3"), r.passed(2)
+
+A :class:`StateReader` answers exactly what :meth:`Game.get` answers (and the rules' built-ins
+``owner(e)`` and ``passed(p)``) for the state the game was in when it was made, without
+building a rules context per read: a bot's evaluation reads hundreds of values per position.
+The state's key layout stays the engine's own (:mod:`boardrules.lang.semantics`); where a name
+is kept is worked out once per name and ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import repeat
+from typing import TYPE_CHECKING, Any
+
+from .lang import semantics as S
+from .runtime import MISSING, RuleViolation
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .ruleset import Ruleset
+    from .state import State
+
+Values = dict[tuple[Any, ...], Any]
+SEATS = ("nplayers",)   # (every state holds its player count: the setup writes it first)
+
+class Reading:
+    """How one name is read from a state's values, as :func:`~boardrules.game.read_name` reads
+    it (this class: the general way, through a rules context; its subclasses read straight from
+    where :mod:`boardrules.lang.semantics` keeps the values). ``one``: one value; ``each``: every
+    player's; ``at``: one player's (or nobody's) at each of some indexes."""
+
+    __slots__ = ("ruleset", "name")
+
+    def __init__(self, ruleset: Ruleset, name: str) -> None:
+        self.ruleset, self.name = ruleset, name
+
+    def one(self, values: Values, player: Any = None, index: Any = None) -> Any:
+        from .game import read_name
+        return read_name(self.ruleset, values, self.name, player, index)
+
+    def each(self, values: Values) -> list[Any]:
+        return [self.one(values, p) for p in range(values[SEATS])]
+
+    def at(self, values: Values, indexes: Iterable[Any], player: Any = None) -> list[Any]:
+        one = self.one
+        return [one(values, player, i) for i in indexes]
+
+
+class _Kept(Reading):
+    """A name whose values are kept under ``start`` (+ whose, + where), ``default`` when unset
+    (a default depends on the name alone, not on whose or where)."""
+
+    __slots__ = ("start", "default")
+
+    def __init__(self, ruleset: Ruleset, name: str, start: tuple[Any, ...]) -> None:
+        super().__init__(ruleset, name)
+        self.start, self.default = start, ruleset.default_of(start)
+
+
+class _Plain(_Kept):
+    __slots__ = ()
+
+    def one(self, values: Values, player: Any = None, index: Any = None) -> Any:
+        if index is not None:
+            return super().one(values, player, index)
+        value = values.get(self.start, MISSING)
+        return self.default if value is MISSING else value
+
+
+class _PerPlayer(_Kept):
+    __slots__ = ("keys",)
+
+    def __init__(self, ruleset: Ruleset, name: str, start: tuple[Any, ...]) -> None:
+        super().__init__(ruleset, name, start)
+        self.keys: dict[int, tuple[tuple[Any, ...], ...]] = {}   # per player count
+
+    def one(self, values: Values, player: Any = None, index: Any = None) -> Any:
+        if index is not None or type(player) is not int:
+            return super().one(values, player, index)
+        value = values.get(self.start + (player,), MISSING)
+        if value is MISSING:   # (a player out of range is refused the general way)
+            return self.default if 0 <= player < values[SEATS] else super().one(values, player, index)
+        return value
+
+    def each(self, values: Values) -> list[Any]:
+        n = values[SEATS]
+        keys = self.keys.get(n)
+        if keys is None:
+            keys = self.keys[n] = tuple(self.start + (p,) for p in range(n))
+        return list(map(values.get, keys, repeat(self.default, n)))
+
+
+class _PerIndex(_Kept):
+    __slots__ = ()
+
+    def one(self, values: Values, player: Any = None, index: Any = None) -> Any:
+        if index is None:
+            return super().one(values, player, index)
+        try:
+            value = values.get(self.start + (index,), MISSING)
+        except TypeError:   # an index that cannot be a key (a list): refused the general way
+            return super().one(values, player, index)
+        return self.default if value is MISSING else value
+
+    def at(self, values: Values, indexes: Iterable[Any], player: Any = None) -> list[Any]:
+        start, default, indexes = self.start, self.default, list(indexes)
+        try:
+            if None not in indexes:   # (None: refused the general way)
+                return [values.get(start + (i,), default) for i in indexes]
+        except TypeError:   # an index that cannot be a key
+            pass
+        return super().at(values, indexes, player)
+
+
+class _PerPlayerIndex(_Kept):
+    __slots__ = ()
+
+    def one(self, values: Values, player: Any = None, index: Any = None) -> Any:
+        if index is None or type(player) is not int:
+            return super().one(values, player, index)
+        try:
+            value = values.get(self.start + (player, index), MISSING)
+        except TypeError:
+            return super().one(values, player, index)
+        if value is MISSING:
+            return self.default if 0 <= player < values[SEATS] else super().one(values, player, index)
+        return value
+
+
+class _Hexes(_Kept):
+    """The built-in ``hexes``: the variable ``hexes`` (its default when unset), else an empty
+    list."""
+
+    __slots__ = ()
+
+    def one(self, values: Values, player: Any = None, index: Any = None) -> Any:
+        if index is not None:
+            return super().one(values, player, index)
+        return values.get(self.start, self.default) or ()
+
+
+class _Round(Reading):
+    """The built-in ``round``: the flow's round, none before the first."""
+
+    __slots__ = ()
+
+    def one(self, values: Values, player: Any = None, index: Any = None) -> Any:
+        return values.get(("f", "round")) if index is None else super().one(values, player, index)
+
+
+def reading(ruleset: Ruleset, name: str) -> Reading:
+    """How ``name`` is read from a state of ``ruleset`` (:class:`Reading`): straight from where
+    its values are kept for resources, tracks, component supplies, variables kept per player
+    and/or one index and the built-ins ``round`` and ``hexes``; the general way for any other
+    name (and for reads that raise: no such player, a missing index)."""
+    try:
+        cls, payload = S.classify(ruleset, name)
+    except RuleViolation:
+        return Reading(ruleset, name)
+    if cls == S.BUILTIN:
+        return _Hexes(ruleset, name, ("v", "hexes")) if name == "hexes" else \
+            _Round(ruleset, name) if name == "round" else Reading(ruleset, name)
+    prefix = {S.RESOURCE: "r", S.TRACK: "t", S.COMPONENT: "c"}.get(cls)
+    if prefix is not None:
+        return _PerPlayer(ruleset, name, (prefix, name))
+    if cls != S.VAR:   # options, entities, kinds
+        return Reading(ruleset, name)
+    per = tuple(payload.per)
+    start = ("v", name)
+    if not per:
+        return _Plain(ruleset, name, start)
+    if per == ("player",):
+        return _PerPlayer(ruleset, name, start)
+    if len(per) == 1:
+        return _PerIndex(ruleset, name, start)
+    if len(per) == 2 and per[0] == "player" and per[1] != "player":
+        return _PerPlayerIndex(ruleset, name, start)
+    return Reading(ruleset, name)   # (kept per two indexes: rare)
+
+
+class StateReader:
+    """One state of ``game`` read by rule name (:meth:`Game.reader`): ``get``, ``owner`` and
+    ``passed`` answer as :meth:`Game.get` and the rules' ``owner(e)`` and ``passed(p)`` do;
+    ``each`` and ``at`` read one name many times at once. ``game``, ``ruleset``, ``players``,
+    ``state`` and ``over`` are the game's, as they were when the reader was made (a state never
+    changes: the reader goes on reading that state after the game moves on). Reads the whole
+    state, hidden values too, as ``Game.get`` does."""
+
+    __slots__ = ("game", "ruleset", "players", "state", "over", "_values", "_readings")
+
+    def __init__(self, game: Game) -> None:
+        self.game, self.ruleset, self.players = game, game.ruleset, game.players
+        self.state: State = game.state
+        self.over: bool = game.over
+        self._values = game.state.values
+        self._readings: dict[str, Reading] = game.ruleset.readings
+
+    def _reading(self, name: str) -> Reading:
+        try:
+            return self._readings[name]
+        except KeyError:
+            found = self._readings[name] = reading(self.ruleset, name)
+            return found
+
+    def get(self, name: str, player: int | None = None, index: Any = None) -> Any:
+        """What :meth:`Game.get` answers for this state: resource, track, component supply or
+        variable ``name`` (``player``: whose, for what is kept per player; ``index``: the hex or
+        entity of a per-hex or per-entity variable). Raises
+        :class:`~boardrules.errors.BoardrulesError` as ``Game.get`` does."""
+        found = self._readings.get(name)
+        if found is None:
+            found = self._reading(name)
+        return found.one(self._values, player, index)
+
+    def each(self, name: str) -> list[Any]:
+        """``[get(name, p) for p in players]``: every player's value of a name kept per player."""
+        return self._reading(name).each(self._values)
+
+    def at(self, name: str, indexes: Iterable[Any], player: int | None = None) -> list[Any]:
+        """``[get(name, player, i) for i in indexes]``: a per-hex or per-entity variable at each
+        of ``indexes`` (``player``: whose, when it is kept per player too)."""
+        return self._reading(name).at(self._values, indexes, player)
+
+    def owner(self, entity: str) -> int | None:
+        """The player who holds ``entity`` (a tile, a booster, ...), None when nobody does: the
+        rules' ``owner(entity)``."""
+        return self._values.get(("o", entity))  # (an owner's default is None)
+
+    def passed(self, player: int) -> bool:
+        """Whether ``player`` has passed in the turns step under way: the rules' ``passed(p)``."""
+        return player in (self._values.get(("f", "passed")) or ())

@@ -1,0 +1,143 @@
+"""A primitive whose Python code raises (a plugin's defect) never escapes ``play`` or
+``legal_actions`` as a bare Python exception: ``play`` raises ``PrimitiveError`` (an
+``IllegalActionError``) naming the primitive, the exception, the rule, the file:line:column of
+the call and the action, and leaves the game exactly as it was; ``legal_actions`` leaves such
+an action out (what ``play`` refuses is not legal), whether the primitive is called in an
+action's body (an expression or a ``call`` statement), in a parameter's ``where`` or through a
+module's wrapper; in both back ends. A primitive's own rule violation (``ctx.violation``) stays
+an ``IllegalActionError``."""
+
+from __future__ import annotations
+
+import pytest
+
+import boardrules
+from boardrules import IllegalActionError, ModuleSpec, OptionError, PrimitiveError, primitive
+from boardrules.cli import app
+from tests.core.test_modules import extra_modules  # noqa: F401  (the fixture)
+
+RULES = """\
+action blast(n: int in 1..3) main {
+  require boom(n) != 0 else "no boom"
+  gain 1 coins
+}
+action probe(n: int in 1..3 where boom(n) != 0) main { gain 1 coins }
+action poke main { call kaboom(2) }
+action strict main { require fussy(1) == 1 else "fussy" }
+action choosy main { require picky(1) == 1 else "picky" }
+extend step actions { main blast, probe, poke, strict, choosy }
+"""
+
+
+@primitive("boom", n="int", returns="int")
+def boom(ctx, n):
+    """Fails on 2 (a defect: a ZeroDivisionError), fine otherwise."""
+    return 10 // (2 - n)
+
+
+@primitive("kaboom", n="int", effect=True)
+def kaboom(ctx, n):
+    ctx.gain("coins", 1)
+    raise KeyError("no such thing " + "x" * 500)
+
+
+@primitive("fussy", n="int", returns="int")
+def fussy(ctx, n):
+    raise ctx.violation("fussy refuses")
+
+
+@primitive("picky", n="int", returns="int")
+def picky(ctx, n):
+    raise OptionError("option 'x' may not be 3")   # an error the plugin means: passed on as is
+
+
+@pytest.fixture
+def blasting(extra_modules):  # noqa: F811
+    extra_modules("test_blast", ModuleSpec("blasting", "harvest", ("blasting.rules",),
+                                           primitives=(boom, kaboom, fussy, picky)),
+                  files={"blasting.rules": RULES})
+
+
+def _in_actions(backend="compiled"):
+    """A 2-player Harvest game with the module on, at p1's first turn of the actions step."""
+    g = boardrules.new_game("harvest", players=2, seed=1, modules=["blasting"], backend=backend)
+    while "actions" not in _step(g):
+        g.play(next(iter(g.legal_actions())))
+    return g
+
+
+def _step(g):
+    v = g.state.values
+    stage = g.ruleset.stages[v[("f", "stage")]]
+    return stage.steps[v[("f", "step")]].name if v[("f", "step")] < len(stage.steps) else ""
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+def test_play_names_the_primitive_the_call_and_the_action(blasting, backend):
+    g = _in_actions(backend)
+    p = next(iter(g.players_to_act()))
+    before, moves = g.state, list(g.record.actions)
+    with pytest.raises(PrimitiveError) as err:
+        g.play(f"p{p + 1} blast 2")
+    text = str(err.value)
+    assert text.startswith(f"p{p + 1} blast 2: primitive 'boom' failed with ZeroDivisionError: "
+                           "integer division or modulo by zero")
+    assert "[rule: blast (" in text and "blasting.rules:2:11)]" in text   # the require's expression
+    assert isinstance(err.value, IllegalActionError) and err.value.rule == "blast"
+    assert g.state is before and g.record.actions == moves
+    with pytest.raises(PrimitiveError, match=r"primitive 'kaboom' failed with KeyError: .*\.\.\. "
+                                             r".*\[rule: poke \(.*blasting.rules:6:20\)\]"):
+        g.play(f"p{p + 1} poke")
+    assert g.state is before and g.record.actions == moves
+    with pytest.raises(PrimitiveError, match=r"p\d probe 2: primitive 'boom' failed .*"
+                                             r"\[rule: probe \(.*blasting.rules:5:35\)\]"):
+        g.play(f"p{p + 1} probe 2")
+    # a primitive's own rule violation is a broken rule, as before
+    with pytest.raises(IllegalActionError, match="fussy refuses") as err:
+        g.play(f"p{p + 1} strict")
+    assert not isinstance(err.value, PrimitiveError)
+    with pytest.raises(OptionError, match="option 'x' may not be 3"):
+        g.play(f"p{p + 1} choosy")
+    assert g.state is before
+    g.play(f"p{p + 1} blast 1")   # the same action with a value that does not fail
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+def test_legal_actions_leave_out_what_play_refuses(blasting, backend):
+    g = _in_actions(backend)
+    p = next(iter(g.players_to_act()))
+    legal = [str(a) for a in g.legal_actions()]
+    me = f"p{p + 1}"
+    assert f"{me} blast 1" in legal and f"{me} blast 3" in legal and f"{me} blast 2" not in legal
+    assert f"{me} probe 1" in legal and f"{me} probe 2" not in legal
+    assert f"{me} poke" not in legal and f"{me} strict" not in legal
+    assert not g.is_legal(f"{me} blast 2") and f"{me} blast 2" not in g.legal_actions()
+    for action in g.legal_actions():   # every listed action plays
+        c = g.copy()
+        c.play(action)
+
+
+def test_a_wrapped_primitive_is_named(blasting, extra_modules):  # noqa: F811
+    @primitive("boom", n="int", returns="int", wraps=True)
+    def louder(ctx, inner, n):
+        return inner(ctx, n) * 2
+    extra_modules("test_louder", ModuleSpec("louder", "harvest", (), requires=("blasting",),
+                                            primitives=(louder,)))
+    g = boardrules.new_game("harvest", players=2, seed=1, modules=["louder"])
+    while "actions" not in _step(g):
+        g.play(next(iter(g.legal_actions())))
+    p = next(iter(g.players_to_act()))
+    with pytest.raises(PrimitiveError, match="primitive 'boom' failed with ZeroDivisionError"):
+        g.play(f"p{p + 1} blast 2")
+
+
+def test_the_command_line_shows_no_traceback(blasting, tmp_path):
+    from typer.testing import CliRunner
+    g = _in_actions()
+    p = next(iter(g.players_to_act()))
+    g.record.actions.append(f"p{p + 1} blast 2")
+    record = tmp_path / "r.json"
+    record.write_text(g.record.dumps(), encoding="utf-8")
+    result = CliRunner().invoke(app, ["replay", str(record)])
+    assert result.exit_code != 0
+    assert "Traceback" not in result.output and "primitive 'boom' failed" in result.output

@@ -1,0 +1,110 @@
+"""``Game.reader()`` (src/boardrules/reader.py): one public fast reader of a state by rule
+name, which both bot evaluations use. It answers exactly what ``Game.get`` answers (or raises
+the same error), for every name of the three games' rulesets, at states of random games with
+modules on, for every seat, for players that are no seat, and for indexes present, absent or
+wrong; ``each``/``at`` equal ``get`` per player/index; ``owner``/``passed`` equal the rules'
+built-ins. Checked to fail when a reading's key is spelled wrong (the last test)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import boardrules
+from boardrules import BoardrulesError
+from boardrules import reader as R
+from boardrules.bots import RandomBot
+from boardrules.lang import semantics as S
+from boardrules.runtime import Context
+
+GAMES = [("harvest", 3, ()), ("eclipse", 3, ("rare-technologies", "hives")),
+         ("gaia-project", 3, ())]
+
+
+def _answer(fn, *args):
+    try:
+        return ("value", fn(*args))
+    except BoardrulesError as err:
+        return ("error", str(err))
+
+
+def _names(rs) -> list[str]:
+    return sorted({*rs.resources, *rs.tracks, *rs.components, *rs.vars, *list(rs.options)[:5],
+                   *list(rs.entities)[:5], *list(rs.by_kind)[:5], "round", "hexes", "players",
+                   "nplayers", "no_such_name"})
+
+
+def _indexes(game, name: str) -> list:
+    """Indexes to read ``name`` at: those the state holds for it, one it does not, wrong ones."""
+    held = [k[-1] for k in game.state.values if k[0] == "v" and k[1] == name and len(k) > 2]
+    return [*dict.fromkeys(held[:6]), "nowhere", None, 3, ("a", "list")]
+
+
+def check_state(game) -> int:
+    """Every read of ``game``'s state through its reader equals ``Game.get``; returns the count."""
+    r, n, checked = game.reader(), game.players, 0
+    for name in _names(game.ruleset):
+        for player in [*range(n), None, n, -1, True]:
+            for index in _indexes(game, name):
+                assert _answer(r.get, name, player, index) == _answer(game.get, name, player, index), \
+                    (name, player, index)
+                checked += 1
+        if name in game.ruleset.resources or (name in game.ruleset.vars
+                                              and game.ruleset.vars[name].per == ("player",)):
+            assert r.each(name) == [game.get(name, p) for p in range(n)], name
+        indexes = [i for i in _indexes(game, name) if i not in (None, ("a", "list"))]
+        if name in game.ruleset.vars and len(game.ruleset.vars[name].per) == 1 and \
+                game.ruleset.vars[name].per != ("player",):
+            assert r.at(name, indexes) == [game.get(name, index=i) for i in indexes], name
+    ctx = Context(game.ruleset, game.state.values)
+    for e in list(game.ruleset.entities)[:40]:
+        assert r.owner(e) == S.BUILTIN_FUNCTIONS["owner"](ctx, e)
+    for p in range(n):
+        assert r.passed(p) == S.BUILTIN_FUNCTIONS["passed"](ctx, p)
+    return checked
+
+
+@pytest.mark.parametrize("name, players, modules", GAMES)
+def test_the_reader_reads_what_game_get_reads(name, players, modules):
+    game = boardrules.new_game(name, players=players, seed=5, modules=list(modules))
+    bot, rng, states = RandomBot(5), random.Random(5), 0
+    while not game.over and states < 6:
+        if rng.random() < 0.05:
+            assert check_state(game) > 100
+            states += 1
+        game.play(bot.choose(game), check=False)
+    assert states >= 3
+
+
+@settings(max_examples=4, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**16), steps=st.integers(0, 120), which=st.sampled_from(GAMES))
+def test_the_reader_agrees_at_random_states(seed, steps, which):
+    name, players, modules = which
+    game = boardrules.new_game(name, players=players, seed=seed, modules=list(modules))
+    bot = RandomBot(seed)
+    for _ in range(steps):
+        if game.over:
+            break
+        game.play(bot.choose(game), check=False)
+    check_state(game)
+
+
+def test_a_reader_keeps_reading_its_state():
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    r, before = game.reader(), game.get("coins", 1)
+    game.play(next(iter(game.legal_actions())))
+    assert r.get("coins", 1) == before and r.state is not game.state
+
+
+def test_a_key_spelled_wrong_is_caught(monkeypatch):
+    """The checks above fail when a reading keeps a per-player name under a wrong key."""
+    game = boardrules.new_game("eclipse", players=3, seed=2)
+    for _ in range(30):
+        game.play(RandomBot(2).choose(game), check=False)
+    wrong = R._PerPlayer(game.ruleset, "money", ("r", "science"))
+    monkeypatch.setitem(game.ruleset.readings, "money", wrong)
+    with pytest.raises(AssertionError):
+        check_state(game)
