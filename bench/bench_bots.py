@@ -11,7 +11,8 @@ Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts [GA
 * versus: seat 1 played by the greedy bot, then by MCTS (``--mcts`` iterations per decision,
   ``N`` or ``GAME=N``), the other seats by random bots, over ``--vs`` seeds per game (1000 on):
   seat 1's win rate (a shared first place counts) with its 95% Wilson interval and the exact
-  one-sided 95% lower bound (Clopper-Pearson: above 95% takes at least 59 wins in 59 games).
+  one-sided 95% lower bound (Clopper-Pearson: above 95% takes at least 59 wins in 59 games),
+  and the games it lost (seed, its score against the winner's).
 * speed: random-bot decisions per CPU second, greedy decisions per CPU second and MCTS
   playouts (iterations, the root's ratings included) per CPU second on the same games, side by
   side (ratios to the random bot in the same run; CPU time, as other sessions load the machine).

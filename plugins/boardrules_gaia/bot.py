@@ -5,7 +5,9 @@ what the position is worth in victory points at the end, as a strong player reck
 (``left``: the rounds whose income is still to come, 6 during setup, 0 in round 6):
 
 * resources held, at a worth that falls from what they buy early in the game to the end-game
-  exchange (1 VP per 3 credits, ore or knowledge, §12.6; power in bowl III becomes credits);
+  exchange (1 VP per 3 credits, ore or knowledge, §12.6; power in bowl III becomes credits,
+  two tokens of bowl II one of bowl III by burning; a token spent from bowl III is worth more
+  than a credit in every round);
   the early worths follow the exchange rates of the free actions and power actions (3 power
   from bowl III for an ore is about even, a power action's 4 power for 2 ore pays, burning a
   token loses), and what a player holds beyond ``HOARD`` (more than the next builds use) is
@@ -42,8 +44,12 @@ from functools import lru_cache
 ROUNDS = 6
 # resource: (worth at the end: 1 VP per 3 after conversion, worth early in the game)
 RESOURCE = {"credits": (0.33, 0.35), "ore": (0.33, 1.05), "knowledge": (0.33, 0.55),
-            "qic": (0.33, 1.6), "bowl1": (0.0, 0.18), "bowl2": (0.0, 0.35),
-            "bowl3": (0.11, 0.52), "gaia_power": (0.0, 0.1)}
+            "qic": (0.33, 1.6), "bowl1": (0.0, 0.18), "bowl2": (0.165, 0.38),
+            "bowl3": (0.33, 0.65), "gaia_power": (0.0, 0.1)}
+# power: a token of bowl III becomes a credit at the end (§12.6), two of bowl II one of bowl
+# III (burnt); earlier a token spent from bowl III (to bowl I) is worth more than the credit
+# the 1:1 conversion gives and about what the power actions buy (4 for 2 ore or 7 credits):
+# bots that valued it below a credit turned their power into credits round after round
 # what a player can put to use in a round or two: units beyond are worth only their end-game
 # exchange (bots hoarded 30 credits, the cap, for want of ore)
 HOARD = {"credits": 15, "ore": 10, "knowledge": 10}

@@ -1340,7 +1340,9 @@ class Game:
             return False
         except _Accepted:
             tried[action] = ACCEPTED
+            self.ruleset.guards.settled(action.name, True)
         except _Unsettled:
+            self.ruleset.guards.settled(action.name, False)
             return self._tried_legal(action, tried)
         return True
 

@@ -165,3 +165,31 @@ def test_looking_past_conversions_keeps_the_game_unchanged():
         try_action(g, next(iter(g.legal_actions(p))), random.Random(0))
         g.undo()
     assert g.state == before[0]
+
+
+def test_power_in_bowl_three_is_worth_more_than_a_credit():
+    """Spending a power token of bowl III for a credit (``pw_c``, 1:1) loses in rounds 1-5
+    (in round 6 it is the end-game exchange itself), with few credits in hand or many: power is worth at least its end-game exchange (§12.6:
+    power of bowl III becomes credits, 3 credits a VP) and, earlier, what the power actions
+    and conversions buy. (The bots turned their power into credits round after round while
+    holding 25 credits.) Broken by bowl III's end-game worth 0.11 (the old figure): fails."""
+    from boardrules_gaia.bot import evaluate
+    g, p = _greedy_until(2, lambda g, p: g.get("round") == 2 and not g.decisions_due())
+    for rnd in range(1, 7):
+        for credits in (3, 25):
+            before = evaluate(_with(g, p, rnd, bowl1=0, bowl2=0, bowl3=4, credits=credits), p)
+            after = evaluate(_with(g, p, rnd, bowl1=1, bowl2=0, bowl3=3, credits=credits + 1), p)
+            assert after < before if rnd < 6 else after == pytest.approx(before), (rnd, credits)
+
+
+def test_power_at_the_end_is_worth_its_exchange():
+    """In the last round, 3 tokens in bowl III are worth the credit each they become (§12.6:
+    1 VP for 3), within a tenth of a VP; 2 tokens of bowl II half that (burnt, one of them
+    reaches bowl III). Broken by bowl III worth 0.11 at the end: fails."""
+    from boardrules_gaia.bot import evaluate
+    g, p = _greedy_until(2, lambda g, p: g.get("round") == 2 and not g.decisions_due())
+    base = evaluate(_with(g, p, 6, bowl1=0, bowl2=0, bowl3=0, credits=0), p)
+    three = evaluate(_with(g, p, 6, bowl1=0, bowl2=0, bowl3=3, credits=0), p) - base
+    burnt = evaluate(_with(g, p, 6, bowl1=0, bowl2=2, bowl3=0, credits=0), p) - base
+    assert three == pytest.approx(1.0, abs=0.1)
+    assert burnt == pytest.approx(1 / 3, abs=0.05)

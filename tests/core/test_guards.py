@@ -475,3 +475,17 @@ def test_a_wrong_growth_analysis_is_caught(monkeypatch):
     """explode's appends called free of growth: its heap is taken to stay short."""
     _caught(monkeypatch, "_appended", lambda t, value, found: 0 if isinstance(value, A.BinOp) else None,
             target=I)
+
+
+def test_a_guard_that_rarely_settles_is_switched_off():
+    """A guard whose passing checks are then tried in full all the same (the turn ends, the
+    flow runs rules) costs a second run: after TRIAL such candidates with fewer than WORTH of
+    them settled, the action's body is run in full at once (the listing stays the same)."""
+    from boardrules.lang.guards import TRIAL, WORTH
+    g = forms(seed=3)
+    guards = Guards(g.ruleset, g.ruleset.backend, Inert(g.ruleset, {}))
+    assert guards.action("deep") is not None and guards.action("worth") is not None
+    for i in range(TRIAL):
+        guards.settled("deep", i < WORTH * TRIAL - 1)
+        guards.settled("worth", i < WORTH * TRIAL)
+    assert guards.action("deep") is None and guards.action("worth") is not None

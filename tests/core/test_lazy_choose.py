@@ -240,3 +240,22 @@ def test_stat_after_sees_a_write_between_two_questions():
     first = stat(ctx, o2, "energy")
     ctx.set(("v", "blueprint", me, "interceptor"), tuple(bp))
     assert stat(ctx, o2, "energy") != first   # the nuclear source back in slot 0: less energy
+
+
+@pytest.mark.parametrize("seed,modules", [(2, ()), (5, ("new-discoveries",))])
+def test_eclipse_install_answers_list_as_the_full_tries(seed, modules):
+    # every install decision of a random game (main actions' answers listed untried,
+    # reactions' tried) and the turn states with an Upgrade on offer: the oracle's listing
+    g = boardrules.new_game("eclipse", players=3, seed=seed, modules=list(modules))
+    rng, installs, untried = random.Random(seed), 0, 0
+    while not g.over and len(g.record.actions) < 900:
+        st = g.state
+        listed = list(g.legal_actions())
+        if st.pending and st.pending[0].label == "install":
+            installs += 1
+            untried += g._answers_settle()
+            assert listed == g._legal_by_trying()
+        elif not st.pending and any(a.name in ("upgrade", "react_upgrade", "again") for a in listed):
+            assert listed == g._legal_by_trying()
+        g.play(rng.choice(listed))
+    assert installs and untried

@@ -23,7 +23,7 @@ def test_a_part_needs_its_technology():
 
 def test_the_basic_parts_and_a_spare_part_once():
     g = new(2)
-    _set(g, v__spare_parts__0=("shard_hull", "shard_hull"))
+    _set(g, v__spares__0__shard_hull=2)
     _upgrades(g)
     placeable = g.get("placeable", 0)
     assert {"ion_cannon", "hull", "nuclear_drive", "nuclear_source", "electron_computer",

@@ -90,10 +90,10 @@ def test_blueprint_legal_with_energy_to_spare_and_the_drive_rule():
 def test_a_spare_discovery_part_is_used_up_once_placed():
     """Discovery parts [S tile art]: one tile each, no technology needed."""
     g = new(2)
-    _set(g, v__spare_parts__0=("shard_hull",))
+    _set(g, v__spares__0__shard_hull=1)
     assert "interceptor#3=shard_hull" in _upgrades(g)
     g.play("p1 install interceptor#3=shard_hull")
-    assert g.get("spare_parts", 0) == ()
+    assert g.get("spares", 0, index="shard_hull") == 0
     assert g.get("blueprint", 0, index="interceptor")[3] == "shard_hull"
 
 

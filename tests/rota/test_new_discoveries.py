@@ -32,7 +32,7 @@ def _placed(g, tile) -> int:
     n = g.players
     if tile in PART_OF:
         part = PART_OF[tile]
-        return sum(list(g.get("spare_parts", p)).count(part)
+        return sum(g.get("spares", p, index=part)
                    + sum(list(g.get("blueprint", p, index=c) or ()).count(part)
                          + list(g.get("grid_extras", p, index=c) or ()).count(part)
                          for c in ("interceptor", "cruiser", "dreadnought", "starbase"))
@@ -155,13 +155,13 @@ def test_jump_drive_may_be_the_only_drive():
     """Seed: a part; a jump drive may be a ship's only drive (the Upgrade is legal)."""
     g = _start()
     _find(g, "find_jump_drive")
-    assert g.get("spare_parts", 0) == ("jump_drive",)
+    assert g.get("spares", 0, index="jump_drive") == 1
     g.play("p1 done")
     g.play("p2 pass_turn")
     g.play("p1 upgrade")
     g.play("p1 install interceptor#2=jump_drive")        # replaces the Nuclear Drive
     assert g.get("blueprint", 0, index="interceptor")[2] == "jump_drive"
-    assert g.get("spare_parts", 0) == ()
+    assert g.get("spares", 0, index="jump_drive") == 0
     t = ship_type(Context(g.ruleset, g.state.values, me=0), 0, "interceptor")
     assert t.initiative == 2          # the drive's +1 gone, the jump drive gives none [D J]
 
@@ -172,7 +172,7 @@ def test_muon_source_goes_outside_the_grid():
     bp = g.get("blueprint", 0, index="cruiser")
     _find(g, "find_muon_source")
     g.play("p1 muon_class cruiser")
-    assert g.get("blueprint", 0, index="cruiser") == bp and g.get("spare_parts", 0) == ()
+    assert g.get("blueprint", 0, index="cruiser") == bp and g.get("spares", 0, index="muon_source") == 0
     assert g.get("grid_extras", 0, index="cruiser") == ("muon_source",)
     ctx = Context(g.ruleset, g.state.values, me=0)
     base = _start()

@@ -57,6 +57,7 @@ class Guards:
         self._hoisted: dict[str, Precheck | None] = {}
         self._leads: dict[tuple[str, int], Precheck | None] = {}
         self._slots: dict[tuple[str, str], Precheck | None] = {}
+        self._plans: dict[Any, _Plan] = {}   # (block, its scope, busy) -> its plan
         self._covered: set[str] = set()
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
 
@@ -73,6 +74,20 @@ class Guards:
         tally[1] += refused
         if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
             self._prechecks[name] = None
+
+    def settled(self, name: str, accepted: bool) -> None:
+        """Count one run of action ``name``'s guard whose checks passed: ``accepted`` when
+        that settled the candidate, False when it was then tried in full all the same (the
+        turn ended, the flow ran rules). After ``TRIAL`` of them, an action whose guard
+        settles fewer than ``WORTH`` of its candidates has it switched off: its body is run
+        in full at once instead of twice (speed only, the answers are the same)."""
+        tally = self._tally.setdefault("guard " + name, [0, 0])
+        if tally[0] >= TRIAL:
+            return
+        tally[0] += 1
+        tally[1] += accepted
+        if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
+            self._actions[name] = None
 
     def _precheck_steps(self, name: str) -> list[tuple[str, Any, Any, A.Stmt]]:
         """The statements of action ``name``'s ``precheck`` (see :meth:`_block_steps`)."""
@@ -242,6 +257,14 @@ class Guards:
         of them may be entered in turn (the *pivot*: a ``call`` of a procedure, an ``if``, a
         ``run`` of a slot, whose own rest is then inert too: the rest of an action may begin
         inside a procedure it calls). ``busy``: the procedures and slots on the way."""
+        key = (id(stmts), tuple(sorted(scope.items())), busy)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = self._new_plan(stmts, scope, busy)
+        return plan
+
+    def _new_plan(self, stmts: tuple[A.Stmt, ...], scope: dict[str, Any], busy: frozenset[str]
+                  ) -> "_Plan":
         inert, backend = self.inert, self.backend
         k, cost, facts, scopes = inert.split_facts(stmts, scope)
         pivot: _Plan | None = None
