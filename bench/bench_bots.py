@@ -4,12 +4,13 @@ search speed, and how simulation scales over processes.
 Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts [GAME=]N ...] [--only PART]
 [--game GAME ...] [--first-seed S] [--seat-bot greedy|mcts ...] [--verbose]`` (parts: ``default``, ``versus``, ``speed``, ``scaling``).
 
-* default: N seeded 4-player games (seeds 0..N-1) with the default bot (greedy) in every seat.
+* default: N seeded 4-player games (seeds 0..N-1, or from ``--first-seed``: held-out seeds) with
+  the default bot (greedy) in every seat.
   Gaia Project: the winners' median VP and the share of games with a federation and with a
   planetary institute. Eclipse: the winners' median VP and how many players do not control
   their home sector at the end of round 3 (upkeep, or battle, took it).
 * versus: seat 1 played by the greedy bot, then by MCTS (``--mcts`` iterations per decision,
-  ``N`` or ``GAME=N``), the other seats by random bots, over ``--vs`` seeds per game (1000 on):
+  ``N`` or ``GAME=N``), the other seats by random bots, over ``--vs`` seeds per game (1000 on, or from ``--first-seed``):
   seat 1's win rate (a shared first place counts) with its 95% Wilson interval and the exact
   one-sided 95% lower bound (Clopper-Pearson: above 95% takes at least 59 wins in 59 games),
   and the games it lost (seed, its score against the winner's).
@@ -46,14 +47,16 @@ from boardrules.simulate_pool import chunk_size, wire_bytes
 GAMES = ("gaia-project", "eclipse", "harvest")
 
 
-def default_games(n: int, workers: int, games=("gaia-project", "eclipse")) -> None:
+def default_games(n: int, workers: int, games=("gaia-project", "eclipse"), first_seed: int = 0) -> None:
     for name in games:
-        spec = SimulationSpec(boardrules.build_ruleset(name), 4, n, bots=("greedy",))
+        spec = SimulationSpec(boardrules.build_ruleset(name), 4, n, first_seed=first_seed,
+                              bots=("greedy",))
         t = time.perf_counter()
         rows = simulate(spec, workers=workers)
         took = time.perf_counter() - t
         winners = [max(r["scores"]) for r in rows]
-        line = (f"{name}: {n} games, greedy in every seat, {took:.0f} s: winners' median "
+        line = (f"{name}: {n} games (seeds {first_seed}-{first_seed + n - 1}), greedy in every seat, "
+                f"{took:.0f} s: winners' median "
                 f"{statistics.median(winners):g} VP (range {min(winners)}-{max(winners)})")
         if name == "gaia-project":
             feds = pis = 0
@@ -238,7 +241,7 @@ def main() -> None:
                     help="MCTS iterations per decision: N for every game or GAME=N (repeatable; "
                          "default 30)")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--first-seed", type=int, default=1000, help="versus: the first seed (default 1000)")
+    ap.add_argument("--first-seed", type=int, help="the first seed (default: 0 for default, 1000 for versus)")
     ap.add_argument("--seat-bot", action="append", choices=("greedy", "mcts"),
                     help="versus: seat 1's bots (repeatable; default greedy then mcts)")
     ap.add_argument("--verbose", action="store_true", help="versus: a line per game as it ends")
@@ -260,9 +263,10 @@ def main() -> None:
     if a.only in (None, "scaling"):
         scaling(max(8, a.workers * 8), a.workers)
     if a.only in (None, "default"):
-        default_games(a.games, a.workers, tuple(g for g in games if g != "harvest"))
+        default_games(a.games, a.workers, tuple(g for g in games if g != "harvest"),
+                      0 if a.first_seed is None else a.first_seed)
     if a.only in (None, "versus"):
-        versus(a.vs, mcts, a.workers, games, a.first_seed, tuple(a.seat_bot or ("greedy", "mcts")),
+        versus(a.vs, mcts, a.workers, games, 1000 if a.first_seed is None else a.first_seed, tuple(a.seat_bot or ("greedy", "mcts")),
                a.verbose)
 
 
