@@ -23,6 +23,14 @@ def boardrules_games():
                      players=(1, 4), description="Gaia Project base game, 1-4 players")]
 
 
+def _auction_evaluation(game, player: int, base) -> float:
+    """The bots' evaluation with the auction on: ``base`` less the player's standing bid, which
+    the rules take from its score at the end of the game (modules/auction.rules). Without it
+    the greedy bots outbid each other on one faction for ever (2 players, seed 3)."""
+    value = base(game, player)
+    return value if game.over else value - game.get("bid", player)
+
+
 @hookimpl
 def boardrules_modules():
     """The site's variants as modules (docs/gaia-project.md, "Variants")."""
@@ -34,7 +42,7 @@ def boardrules_modules():
 
     return [
         module("auction", "Auction", "factions are auctioned for victory points (both of the site's forms)",
-               conflicts=("random-factions",), extras=AUCTION),
+               conflicts=("random-factions",), extras=AUCTION, evaluation=_auction_evaluation),
         module("random-factions", "Random factions",
                "each player is dealt a faction board at random and chooses a side (seed 002)",
                conflicts=("auction",), extras=RANDOM_FACTIONS),

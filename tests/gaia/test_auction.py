@@ -158,3 +158,22 @@ def test_power_charges_after_an_auction_go_round_the_auction_seating():
         d = plain.state.pending[0]
         plain.play(boardrules.Action(d.player, d.label, () if d.optional else (d.options[0],)))
     assert list(plain.get("seating")) == [] and _offer_order(plain, 0) == [1, 2]
+
+
+def test_greedy_bots_finish_an_auction_and_rate_a_bid_as_its_cost():
+    """The auction's bids are taken from the score at the end (modules/auction.rules), so the
+    bots' evaluation with the module on rates a standing bid as that many VP less; without it
+    two greedy bots outbid each other on one faction until play_out's bound (2 players, seed 3)."""
+    from boardrules.bots import play_out, seat_bots
+    from boardrules.bots.common import evaluation_for
+
+    game = boardrules.new_game("gaia-project", players=2, seed=3, modules=["auction"])
+    bots, rate = seat_bots(["greedy"], 2, game.seed), evaluation_for(game)
+    while not any(game.get("bid", p) for p in range(2)):
+        p = next(iter(game.legal_actions())).player
+        game.play(bots[p].choose(game, p))
+    bidder = next(p for p in range(2) if game.get("bid", p))
+    base = evaluation_for(boardrules.new_game("gaia-project", players=2, seed=3))
+    assert rate(game, bidder) == pytest.approx(base(game, bidder) - game.get("bid", bidder))
+    play_out(game, bots, max_actions=3_000)
+    assert game.over
