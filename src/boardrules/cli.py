@@ -21,7 +21,7 @@ from rich.table import Table
 
 from . import plugins
 from .bots import DEFAULT_BOT, play_out, seat_bots
-from .errors import BoardrulesError, GameStuckError, IllegalActionError, NotationError, RulesError
+from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, RulesError
 from .game import Action, Game, new_game
 from .replay import replay_file
 from .ruleset import build_ruleset
@@ -93,9 +93,12 @@ def plugins_cmd() -> None:
 @app.command()
 def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
           game: Optional[str] = typer.Option(None, help="check FILES as house rules of this game"),
-          module: List[str] = typer.Option([], "--module", "-m", help="enable a module")) -> None:
-    """Check rule files; print every error with its place and exit 1 if any (a file that
-    cannot be read is one error; the others are still checked)."""
+          module: List[str] = typer.Option([], "--module", "-m", help="enable a module"),
+          all_errors: bool = typer.Option(False, "--all",
+                                          help=f"show every error (default: the first {SHOWN})")) -> None:
+    """Check rule files; print the errors with their places (the first few, then how many
+    more) and exit 1 if any (a file that cannot be read is one error; the others are still
+    checked)."""
     texts, unreadable = {}, []
     for f in files:
         try:
@@ -110,12 +113,15 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
         if texts:
             if game:
                 build_ruleset(game, modules=module, rules=[Path(t) for t in texts])
-            else:
-                build_ruleset(None, texts=texts)
+            else:   # a game of one's own: it must be playable too
+                build_ruleset(None, texts=texts).check_playable()
     except RulesError as err:
-        err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
+        err_console.print(err.format(limit=None if all_errors else SHOWN), highlight=False,
+                          markup=False, soft_wrap=True)
         n += len(err.diagnostics)
-        if not game and any(d.message.startswith("nothing to ") for d in err.diagnostics):
+        if not all_errors and len(err.diagnostics) > SHOWN:
+            err_console.print("(--all shows every one)", highlight=False, markup=False)
+        if not game and any(d.message.startswith(("nothing to ", "the rules ")) for d in err.diagnostics):
             err_console.print("(house rules or a module of an installed game? check them with "
                               "'--game GAME', e.g. 'boardrules check --game harvest FILE')",
                               highlight=False, markup=False, soft_wrap=True)

@@ -259,6 +259,7 @@ class Game:
             raise ValueError(f"{ruleset.title} is for {plugins.player_counts((lo, hi))} players, not {brief_value(players, 24)}"
                              + plugins.modules_allowing(ruleset.game, players, (lo, hi)))
         plugins.check_players(ruleset.game, ruleset.modules, players)
+        ruleset.check_playable()
         self.ruleset = ruleset
         self.players = players
         self.seed = seed
@@ -1870,7 +1871,8 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
     execution budget, the steps (loop iterations, list elements walked or built, rules
     run) one action or the setup may take before
     :class:`~boardrules.errors.ExecutionBudgetError` stops it.
-    Raises :class:`~boardrules.errors.RulesError`, :class:`~boardrules.errors.PluginError`
+    Raises :class:`~boardrules.errors.RulesError` (also for rules with no flow step, an
+    empty file: nothing to play), :class:`~boardrules.errors.PluginError`
     (unknown or conflicting modules, a module that does not allow this player count)
     or ``ValueError`` (player count).
     """

@@ -43,7 +43,7 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_ST
     except (OSError, ValueError, RecursionError) as err:   # (a number too long is a ValueError)
         raise NotationError(f"{path}: cannot read a record ({err})") from None
     if isinstance(data, dict) and data.get("format") == FORMAT:
-        record = Record.loads(path.read_text(encoding="utf-8"))
+        record = Record.from_json(data)
         game = Game.from_record(record, check=check, max_steps=max_steps)
         differences: tuple[str, ...] = ()
         if record.final is not None and game.state.digest() != record.final:

@@ -118,7 +118,8 @@ class Ruleset:
         # The id names the rules' content: every rule file's text plus the recipe.
         self.id = hashlib.sha256((repr(recipe) + digest).encode()).hexdigest()[:16]
         p = program
-        self.title = p.title or (recipe.game or "")
+        # (rules of one's own without a 'game' declaration: called by their file, not "")
+        self.title = p.title or recipe.game or (Path(recipe.texts[0][0]).stem if recipe.texts else "")
         self.players = p.players
         self.options = p.options
         self.resources = p.resources
@@ -252,6 +253,25 @@ class Ruleset:
                                       free=tuple(dict.fromkeys(rules["free"])), lanes=lanes))
             stages.append(Stage(st.kind, backend.expr(st.count), tuple(steps)))
         return tuple(stages)
+
+    def check_playable(self) -> None:
+        """Raise :class:`~boardrules.errors.RulesError` when a game of these rules could not be
+        played: rules with no flow step (an empty file, a module checked alone) would end before
+        anyone acts. The diagnostic points at the start of the base game's first rule file.
+        Checked by :class:`~boardrules.game.Game`, ``boardrules check`` and ``simulate``
+        (docs/language.md, ``flow``)."""
+        if any(stage.steps for stage in self.stages):
+            return
+        path, text = self.recipe.texts[0] if self.recipe.texts else (
+            str(plugins.game_spec(self.game).rule_files[0]) if self.game else "<rules>", "")
+        empty = not (self.actions or self.resources or self.vars or self.entities or self.options)
+        raise RulesError([Diagnostic(
+            A.Span(path, 1, 1, 1, 2),
+            "the rules declare nothing: there is no game to play" if empty else
+            "the rules have no flow step: a game of them would end before anyone acts",
+            "a game needs a 'flow' with a 'turns' step and actions for it, e.g. 'flow { rounds 3 "
+            "{ step play: turns seat once { main ACTION } } }' (docs/language.md, 'flow')",
+            source=text)])
 
     # ---- lookups used at run time ----
     def block_id(self, body: A.Block) -> int:

@@ -55,6 +55,7 @@ def simulate_command(
     try:
         rs = build_ruleset(None if texts else game, modules=module, options=_options(option),
                            rules=rules, texts=texts)
+        rs.check_playable()
         lo, hi = rs.players
         if not lo <= players <= hi:
             raise ValueError(f"{rs.title} is for {player_counts((lo, hi))} players, not {players}")
