@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import operator
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 import attrs
-import cattrs
 
 from .errors import NotationError
+from .jsonshape import ShapeError, exact, listed, mapped, strict_converter, structure, whole
 
 FORMAT = "boardrules-record/1"
 
@@ -64,101 +64,26 @@ class Record:
             raise NotationError(f"not a boardrules record (expected format {FORMAT!r})")
         data = {k: v for k, v in data.items() if k != "format"}
         try:
-            record = _converter.structure(data, cls)
-        except Exception as err:  # cattrs groups every field error; name each
-            details = "; ".join(f"{path}: {message}" for message, path in (
-                m.rsplit(" @ ", 1) for m in cattrs.transform_error(err, format_exception=_explain)
-            )) if isinstance(err, cattrs.BaseValidationError) else str(err)
-            raise NotationError(f"malformed boardrules record: {details}") from None
+            record = structure(_converter, data, cls)
+        except ShapeError as err:
+            raise NotationError(f"malformed boardrules record: {err}") from None
         if record.game is None and not record.texts:
             raise NotationError("malformed boardrules record: $.game is null and $.texts holds no "
                                 "rule file: no rules to replay with")
         return record
 
 
-class _Expected(ValueError):
-    """A record value of the wrong type; the message says what was expected and what was found."""
-
-    def __init__(self, expected: str, value: Any) -> None:
-        super().__init__(f"expected {expected}, not {brief_json(value)}")
-
-
-def _explain(err: BaseException, type_: Any) -> str:
-    return str(err) if isinstance(err, _Expected) else cattrs.v.format_exception(err, type_)
-
-
-def brief_json(value: Any, limit: int = 60) -> str:
-    """``value`` as JSON, cut to about ``limit`` characters (a list or mapping: its first items;
-    a huge number: its count of digits)."""
-    if isinstance(value, dict):
-        parts = [f"{json.dumps(str(k))[:limit // 3]}: {brief_json(v, limit // 3)}"
-                 for k, v in list(value.items())[:3]]
-        text = "{" + ", ".join(parts + (["..."] if len(value) > 3 else [])) + "}"
-    elif isinstance(value, list):
-        parts = [brief_json(v, limit // 3) for v in value[:3]]
-        text = "[" + ", ".join(parts + (["..."] if len(value) > 3 else [])) + "]"
-    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 40:
-        text = f"a number of {len(str(abs(value)))} digits"
-    else:
-        text = json.dumps(value if not isinstance(value, str) else value[:limit])
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-def _strict(test: Callable[[Any], bool], expected: str,
-            make: Callable[[Any], Any] = lambda v: v) -> Callable[[Any, Any], Any]:
-    """A structure hook that takes a value (as ``make`` of it) when ``test`` holds, else names it
-    (cattrs' own hooks convert: ``str(1)``, ``int(True)``, ``int(1.5)``)."""
-    def hook(value: Any, _: Any) -> Any:
-        if test(value):
-            return make(value)
-        raise _Expected(expected, value)
-    return hook
-
-
-def _listed(item: Any, expected: str) -> Callable[[Any, Any], Any]:
-    """A hook for a list of ``item`` (a text read as its letters, a mapping as its keys: no)."""
-    def hook(value: Any, type_: Any) -> Any:
-        if not isinstance(value, list):
-            raise _Expected(expected, value)
-        errors: list[Exception] = []
-        out: list[Any] = []
-        for i, v in enumerate(value):   # (each fault noted with its index, as cattrs does)
-            try:
-                out.append(_converter.structure(v, item))
-            except Exception as err:
-                err.__notes__ = [*getattr(err, "__notes__", []), cattrs.IterableValidationNote(
-                    f"Structuring {type_} @ index {i}", i, item)]
-                errors.append(err)
-        if errors:
-            raise cattrs.IterableValidationError(f"While structuring {type_}", errors, type_)
-        return type_.__origin__(out)
-    return hook
-
-
-def _whole(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _text(v: Any) -> bool:
-    return isinstance(v, str)
-
-
 def _file(v: Any) -> bool:
-    return isinstance(v, list) and len(v) == 2 and all(map(_text, v))
+    return isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
 
 
-_converter = cattrs.Converter()
+_converter = strict_converter()
 for _type, _hook in (
-        (str, _strict(_text, "a text")),
-        (str | None, _strict(lambda v: v is None or _text(v), "a text or null")),
-        (int, _strict(_whole, "a whole number")),
-        (int | str, _strict(lambda v: _whole(v) or _text(v), "a whole number or a text")),
-        (tuple[str, str], _strict(_file, "a [file name, rule text] pair of texts", tuple)),
-        (dict[str, Any], _strict(lambda v: isinstance(v, dict), "a mapping of option names to values")),
-        (tuple[str, ...], _listed(str, "a list of module names")),
-        (tuple[tuple[str, str], ...], _listed(tuple[str, str], "a list of [file name, rule text] pairs")),
-        (list[str], _listed(str, "a list of moves (texts)"))):
-    if isinstance(_type, type) and not hasattr(_type, "__origin__"):   # (a class: its own hook)
-        _converter.register_structure_hook(_type, _hook)
-    else:   # (a union or a generic: cattrs dispatches these by predicate)
-        _converter.register_structure_hook_func(partial(operator.eq, _type), _hook)
+        (str | None, exact(lambda v: v is None or isinstance(v, str), "a text or null")),
+        (int | str, exact(lambda v: whole(v) or isinstance(v, str), "a whole number or a text")),
+        (tuple[str, str], exact(_file, "a [file name, rule text] pair of texts", tuple)),
+        (dict[str, Any], mapped(_converter, "a mapping of option names to values")),
+        (tuple[str, ...], listed(_converter, "a list of module names")),
+        (tuple[tuple[str, str], ...], listed(_converter, "a list of [file name, rule text] pairs")),
+        (list[str], listed(_converter, "a list of moves (texts)"))):
+    _converter.register_structure_hook_func(partial(operator.eq, _type), _hook)
