@@ -10,7 +10,7 @@ game of 1 player. :func:`strict_converter` takes each value as it is or names it
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar, get_args, get_origin, is_typeddict
 
 import attrs
@@ -71,48 +71,44 @@ def exact(test: Callable[[Any], bool], expected: str,
 
 
 def listed(converter: cattrs.Converter, expected: str = "a list") -> Callable[[Any, Any], Any]:
-    """A hook for ``list[X]`` and ``tuple[X, ...]``: a JSON list of X (each fault noted with its
-    index, as cattrs does), never a text or a mapping read as its letters or keys."""
+    """A hook for ``list[X]`` and ``tuple[X, ...]``: a JSON list of X, never a text or a mapping
+    read as its letters or keys."""
     def hook(value: Any, type_: Any) -> Any:
         if not isinstance(value, list):
             raise Expected(expected, value)
-        item = get_args(type_)[0]
-        errors: list[Exception] = []
-        out: list[Any] = []
-        for i, v in enumerate(value):
-            try:
-                out.append(converter.structure(v, item))
-            except Exception as err:
-                err.__notes__ = [*getattr(err, "__notes__", []), cattrs.IterableValidationNote(
-                    f"Structuring {type_} @ index {i}", i, item)]
-                errors.append(err)
-        if errors:
-            raise cattrs.IterableValidationError(f"While structuring {type_}", errors, type_)
-        return get_origin(type_)(out)
+        return get_origin(type_)(v for _, v in _each(converter, enumerate(value), get_args(type_)[0],
+                                                     type_, keyed=False))
     return hook
 
 
 def mapped(converter: cattrs.Converter, expected: str = "a mapping") -> Callable[[Any, Any], Any]:
-    """A hook for ``dict[str, X]``: a JSON object of X (each fault noted with its key)."""
+    """A hook for ``dict[str, X]``: a JSON object of X."""
     def hook(value: Any, type_: Any) -> Any:
         if not isinstance(value, dict):
             raise Expected(expected, value)
         item = get_args(type_)[1]
-        if item is Any:
-            return dict(value)
-        errors: list[Exception] = []
-        out: dict[str, Any] = {}
-        for k, v in value.items():
-            try:
-                out[k] = converter.structure(v, item)
-            except Exception as err:
-                err.__notes__ = [*getattr(err, "__notes__", []), cattrs.AttributeValidationNote(
-                    f"Structuring {type_} @ key {k!r}", k, item)]
-                errors.append(err)
-        if errors:
-            raise cattrs.ClassValidationError(f"While structuring {type_}", errors, type_)
-        return out
+        return dict(value) if item is Any else dict(_each(converter, value.items(), item, type_, keyed=True))
     return hook
+
+
+def _each(converter: cattrs.Converter, pairs: Iterable[tuple[Any, Any]], item: Any, type_: Any,
+          keyed: bool) -> list[tuple[Any, Any]]:
+    """``(key, value as item)`` for each ``(key, value)`` of ``pairs`` (a list's index or a
+    mapping's key); every fault noted with its index or key as cattrs notes them, raised at once."""
+    errors: list[Exception] = []
+    out: list[tuple[Any, Any]] = []
+    for k, v in pairs:
+        try:
+            out.append((k, converter.structure(v, item)))
+        except Exception as err:
+            note = (cattrs.AttributeValidationNote(f"Structuring {type_} @ key {k!r}", k, item) if keyed
+                    else cattrs.IterableValidationNote(f"Structuring {type_} @ index {k}", k, item))
+            err.__notes__ = [*getattr(err, "__notes__", []), note]
+            errors.append(err)
+    if errors:
+        group = cattrs.ClassValidationError if keyed else cattrs.IterableValidationError
+        raise group(f"While structuring {type_}", errors, type_)
+    return out
 
 
 def _homogeneous(t: Any) -> bool:
