@@ -23,6 +23,7 @@ from . import plugins
 from .bots import DEFAULT_BOT, play_out, seat_bots
 from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, RulesError
 from .game import Action, Game, new_game
+from .lang.parser import read_rule_file
 from .replay import replay_file
 from .ruleset import build_ruleset
 from .runtime import MAX_STEPS
@@ -102,10 +103,12 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
     texts, unreadable = {}, []
     for f in files:
         try:
-            texts[str(f)] = f.read_text(encoding="utf-8")
+            texts[str(f)] = read_rule_file(f)
         except (OSError, UnicodeDecodeError) as err:
             reason = err.strerror if isinstance(err, OSError) else f"it is not UTF-8 text ({err.reason})"
             unreadable.append(f"{f}: cannot read it: {reason}")
+        except RulesError as err:   # (a file too large to read)
+            unreadable.append(str(err))
     for line in unreadable:
         err_console.print(line, highlight=False, markup=False, soft_wrap=True)
     n = len(unreadable)
@@ -148,9 +151,12 @@ def _game_texts(game: str) -> dict[str, str] | None:
     if not game.endswith(".rules"):
         return None
     try:
-        return {game: Path(game).read_text(encoding="utf-8")}
+        return {game: read_rule_file(game)}
     except (OSError, UnicodeDecodeError) as err:
         _fail(f"cannot read {game}: {err}")
+    except RulesError as err:   # (a file too large to read)
+        err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
+        raise typer.Exit(1)
 
 
 BUDGET_HELP = ("execution budget: the steps (loop turns, list elements, rules run) one action, "

@@ -1518,7 +1518,7 @@ class Game:
         if record.rules:
             from .ruleset import _build, _frozen
             rs = _build(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules)), options=tuple(
-                sorted((k, _frozen(v)) for k, v in record.options.items()))))
+                sorted((k, _frozen(v, k)) for k, v in record.options.items()))))
         try:
             game = cls(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
         except ValueError as err:

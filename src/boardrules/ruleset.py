@@ -27,7 +27,7 @@ from .lang.diagnostics import Diagnostic
 from .lang.guards import Guard, Guards
 from .lang.inert import Inert
 from .lang.merge import Layer, merge
-from .lang.parser import parse_text
+from .lang.parser import MAX_NESTING, parse_text, read_rule_file
 from .lang.semantics import BlockFn, ExprFn, Key, Value
 from .primitives import Primitive
 
@@ -385,7 +385,7 @@ def _read(paths: Iterable[str | os.PathLike[str]]) -> tuple[tuple[str, str], ...
     for p in paths:
         path = Path(p)
         try:
-            out.append((str(path), path.read_text(encoding="utf-8")))
+            out.append((str(path), read_rule_file(path)))
         except OSError as err:
             raise PluginError(f"cannot read rule file {path}: {err.strerror}") from None
         except UnicodeDecodeError as err:
@@ -405,12 +405,15 @@ def _several(value: object, what: str) -> tuple[str | os.PathLike[str], ...]:
     raise TypeError(f"{what} must be a name or a list of names, not {value!r}")
 
 
-def _frozen(value: Value, name: str = "") -> Value:
+def _frozen(value: Value, name: str = "", depth: int = 0) -> Value:
     """Option values as the rules hold them: lists become tuples (hashable, for the cache).
     Raises :class:`~boardrules.errors.OptionError` for a value the rules cannot hold (a dict,
-    a fraction, ...), naming option ``name``."""
+    a fraction, lists nested deeper than rule files may write them, a list that holds
+    itself), naming option ``name``."""
     if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v, name) for v in value)
+        if depth >= MAX_NESTING:   # (a RecursionError out of a record's option, or no end)
+            raise OptionError(f"option '{name[:50]}' holds lists nested deeper than {MAX_NESTING} levels")
+        return tuple(_frozen(v, name, depth + 1) for v in value)
     if value is None or isinstance(value, (int, str)):   # (bool is an int)
         return value
     shown = repr(value)

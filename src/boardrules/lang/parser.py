@@ -250,9 +250,7 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
 def _parse_cached(text: str, path: str) -> A.RuleFile:
     text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark is not part of the rules
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
-        raise RulesError([Diagnostic(A.Span(path, 1, 1, 1, 2),
-                                     f"rule file is larger than {MAX_FILE_BYTES} bytes",
-                                     "split it into several files", text)])
+        raise _too_large(path, text)
     deep = _nesting_diagnostic(path, text)
     if deep:
         raise RulesError([deep])
@@ -271,11 +269,29 @@ def _parse_cached(text: str, path: str) -> A.RuleFile:
     return A.RuleFile(path=path, text=text, items=items)
 
 
+def _too_large(path: str, text: str) -> RulesError:
+    return RulesError([Diagnostic(A.Span(path, 1, 1, 1, 2),
+                                  f"rule file is larger than {MAX_FILE_BYTES} bytes",
+                                  "split it into several files", text)])
+
+
+def read_rule_file(path: str | Path) -> str:
+    """The text of rule file ``path`` (UTF-8), reading no more than the largest rule file:
+    a longer one (or an endless one, ``/dev/zero``) is refused without reading it all.
+
+    Raises :class:`~boardrules.errors.RulesError` (a file over 1 MiB), ``OSError`` (a file
+    that cannot be read) and ``UnicodeDecodeError`` (a file that is not UTF-8)."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_FILE_BYTES + 4)   # (a byte-order mark of 3 bytes does not count)
+    if len(data) > MAX_FILE_BYTES + 3:
+        raise _too_large(str(path), data[:200].decode("utf-8", errors="replace"))
+    return data.decode("utf-8")
+
+
 def parse_file(path: str | Path) -> A.RuleFile:
     """Read and parse a rule file (UTF-8). Errors as :func:`parse_text`."""
-    p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_rule_file(path)
     except UnicodeDecodeError as err:
         raise RulesError([Diagnostic(A.Span(str(path), 1, 1, 1, 2),
                                      f"rule file is not UTF-8 text ({err.reason})")]) from None

@@ -1,0 +1,75 @@
+"""Input a hostile stranger gives through the public API and the command line: files that never
+end, option values nested without end. Each is refused with a clear error, never a Python
+exception (MemoryError, RecursionError) out of the library."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from typer.testing import CliRunner
+
+import boardrules
+from boardrules import NotationError, OptionError, RulesError
+from boardrules.cli import app
+from boardrules.lang.parser import MAX_FILE_BYTES, MAX_NESTING
+from boardrules.replay import replay_file
+
+ENDLESS = "/dev/zero"
+endless = pytest.mark.skipif(not os.path.exists(ENDLESS), reason="no /dev/zero here")
+
+
+@endless
+def test_an_endless_house_rule_file_is_refused_without_reading_it_all():
+    # (it read /dev/zero into memory until a MemoryError)
+    with pytest.raises(RulesError, match=f"^{ENDLESS}:1:1: rule file is larger than {MAX_FILE_BYTES} bytes"):
+        boardrules.new_game("harvest", players=2, rules=[ENDLESS])
+
+
+@endless
+@pytest.mark.parametrize("command", [["check"], ["play", "--players", "2"], ["simulate", "--players", "2"]])
+def test_the_cli_refuses_an_endless_rule_file(command, tmp_path):
+    link = tmp_path / "endless.rules"
+    link.symlink_to(ENDLESS)
+    result = CliRunner().invoke(app, command[:1] + [str(link)] + command[1:])
+    assert result.exit_code == 1
+    assert f"{link}:1:1: rule file is larger than {MAX_FILE_BYTES} bytes" in result.output
+
+
+def test_a_rule_file_of_exactly_the_limit_is_read(tmp_path):
+    path = tmp_path / "big.rules"
+    path.write_text("\ufeff" + "resource coins { start 1 }\n" + "#" * (MAX_FILE_BYTES - 28) + "\n", encoding="utf-8")
+    assert len(path.read_bytes()) == MAX_FILE_BYTES + 3     # (the byte-order mark does not count)
+    with pytest.raises(RulesError, match="no flow step"):   # (read and parsed: only the flow is missing)
+        boardrules.new_game(players=2, rules=[], texts={"big.rules": path.read_text(encoding="utf-8")})
+
+
+@endless
+def test_replay_refuses_an_endless_record():
+    with pytest.raises(NotationError, match="a record file is at most 64 MiB"):
+        replay_file(ENDLESS)
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_an_option_nested_without_end_is_an_option_error():
+    # (a RecursionError out of load_game: a record's option of 900 nested lists)
+    data = json.loads(boardrules.new_game("harvest", players=2).save())
+    data["options"] = {"goal": _nested(900)}
+    with pytest.raises(OptionError, match=f"option 'goal' holds lists nested deeper than {MAX_NESTING} levels"):
+        boardrules.load_game(json.dumps(data))
+    itself: list = []
+    itself.append(itself)
+    with pytest.raises(OptionError, match="option 'goal' holds lists nested deeper"):
+        boardrules.new_game("harvest", players=2, options={"goal": itself})
+
+
+def test_options_nested_as_deep_as_rules_may_write_them_are_checked_as_before():
+    with pytest.raises(OptionError, match="option 'goal' needs a whole number"):
+        boardrules.new_game("harvest", players=2, options={"goal": _nested(MAX_NESTING - 1)})
