@@ -181,8 +181,9 @@ def test_eclipse_upgrade_primitives_are_pure():
         with pytest.raises(ValueError):
             prims["change_class"].fn(ctx, bad)
     assert prims["change_class"].fn(ctx, "interceptor#9=hull") == "interceptor"   # (a parse)
-    with pytest.raises(ValueError):   # (no slot 9 to take it)
-        prims["stat_after"].fn(ctx, "interceptor#9=hull", "energy")
+    for _ in range(2):   # (no slot 9 to take it; asked again, the option is known)
+        with pytest.raises(ValueError):
+            prims["stat_after"].fn(ctx, "interceptor#9=hull", "energy")
     with pytest.raises(ValueError):
         prims["stat_after"].fn(ctx, "interceptor#0=hull", "charm")
     with pytest.raises(ValueError):
