@@ -90,8 +90,17 @@ def _column(ctx, name) -> tuple:
     reads = _COLUMN_READS.get(name)
     if reads is None:
         reads = _COLUMN_READS[name] = frozenset({"hexes", name})
-    return per_state(ctx, ("column", name), reads,
-                     lambda: tuple((h, _v(ctx, name, h)) for h in _hexes(ctx)))
+    return per_state(ctx, ("column", name), reads, lambda: _read_column(ctx, name))
+
+
+def _read_column(ctx, name) -> tuple:
+    w, base = ctx.w, ctx.base   # (_v inlined: a column is read at every new state)
+    default = ctx.rs.default_of(("v", name))
+    got = []
+    for h in _hexes(ctx):
+        key = ("v", name, h)
+        got.append((h, w[key] if key in w else base.get(key, default)))
+    return tuple(got)
 
 
 _COLUMN_READS: dict = {}
