@@ -1349,10 +1349,12 @@ class Game:
 
     def _answers_settle(self) -> bool:
         """Whether every answer to the decision now due is legal without being tried: a
-        player's decision in that player's turn (of the game's one line of play), whose body
-        cannot break a rule whichever option is the answer (lang/lazy.py, ``answers_hold``), and
-        after which the flow runs nothing (:meth:`_settles`: the body cannot change the flow).
-        Worked out once per state."""
+        player's decision of the game's one line of play in a turns step, whose body cannot
+        break a rule whichever option is the answer (lang/lazy.py, ``answers_hold``), and after
+        which the flow runs nothing (:meth:`_settles`: the body cannot change the flow). A
+        decision left by a turn that has ended (Eclipse's reactions) settles too when the
+        turn's 'after turn' blocks behind it cannot break a rule and the flow then only hands
+        the turn on (``handover``). Worked out once per state."""
         st = self.state
         memo = self._answer_memo
         if memo[0] is st:
@@ -1361,11 +1363,17 @@ class Game:
         turn = values.get(("f", "turn"))
         ok = False
         if (st.pending and st.pending[0].lane is None and st.pending[0].player != CHANCE
-                and turn is not None and turn[2] is not None and values.get(("f", "lanes")) is None
+                and turn is not None and values.get(("f", "lanes")) is None
                 and not values.get(("f", "over"))):
             from .lang.lazy import answers_hold
             ctx = Context(self.ruleset, values, budget=self.max_steps)
-            ok = answers_hold(ctx, st.pending[0]) and self._settles(ctx, list(st.pending[1:]))
+            rest = st.pending[1:]
+            if turn[2] is not None:
+                ok = answers_hold(ctx, st.pending[0]) and self._settles(ctx, list(rest))
+            elif all(d.player is None and d.lane is None for d in rest) and not values.get(("f", "after")):
+                # (only inert bodies run before the flow: they write no flow value, so the
+                # handover is the same as from this state)
+                ok = answers_hold(ctx, st.pending[0], rest) and self._settles(ctx, [], handover=True)
         self._answer_memo = (st, ok)
         return ok
 
@@ -1488,9 +1496,11 @@ class Game:
             raise _Accepted
         raise _Unsettled
 
-    def _settles(self, ctx: Context, pending: list[Any]) -> bool:
+    def _settles(self, ctx: Context, pending: list[Any], handover: bool = False) -> bool:
         """Whether :meth:`_advance` on ``ctx`` with ``pending`` returns at once, running
-        nothing (a decision is due, or a player is in the middle of a turn)."""
+        nothing (a decision is due, or a player is in the middle of a turn). ``handover``: or
+        a turn has ended and the next one of the same turns step begins without a rule
+        running (none reacts to ``turn_begins``)."""
         if pending:
             return pending[0].player is not None and pending[0].lane is None
         if ctx.get(("f", "over")):
@@ -1504,7 +1514,11 @@ class Game:
                 stage.kind == "rounds" and step_i == 0 and not ctx.get(("f", "round"))):
             return False
         turn = ctx.get(("f", "turn"))
-        return turn is not None and turn[2] is not None
+        if turn is None or turn[2] is not None:
+            return turn is not None
+        step = stage.steps[step_i]
+        return (handover and "turn_begins" not in self.ruleset.triggers_by_event and step.lanes is None
+                and step.mode != "simultaneous" and self._next(ctx, step, turn[0], turn[1]) is not None)
 
     @classmethod
     def from_record(cls, record: Record, *, check: bool = True,
