@@ -73,3 +73,28 @@ def test_an_option_nested_without_end_is_an_option_error():
 def test_options_nested_as_deep_as_rules_may_write_them_are_checked_as_before():
     with pytest.raises(OptionError, match="option 'goal' needs a whole number"):
         boardrules.new_game("harvest", players=2, options={"goal": _nested(MAX_NESTING - 1)})
+
+
+@pytest.mark.parametrize("args, message", [
+    # (a traceback out of pyarrow, after the games were played: "Python int too large to convert")
+    (["--seed", str(-10 ** 30)], "must be 64-bit whole numbers, from -2^63 to 2^63-1"),
+    (["--seed", str(2 ** 63 - 1), "--games", "2"], "must be 64-bit whole numbers"),
+    # (accepted and ignored when one worker played)
+    (["--start-method", "teleport"], "no start method 'teleport' here"),
+    # (a list of a billion tasks built before the first game)
+    (["--games", str(10 ** 9)], "100000"),
+])
+def test_simulate_refuses_what_it_cannot_do_before_playing(args, message, tmp_path):
+    out = tmp_path / "r.parquet"
+    result = CliRunner().invoke(app, ["simulate", "harvest", "--players", "2", "--games", "1",
+                                      "--workers", "1", "--quiet", "--out", str(out), *args])
+    assert result.exit_code != 0 and message in " ".join(result.output.split()), result.output
+    assert not out.exists()
+
+
+def test_simulate_plays_up_to_the_last_64_bit_seed(tmp_path):
+    out = tmp_path / "r.csv"
+    result = CliRunner().invoke(app, ["simulate", "harvest", "--players", "2", "--games", "2", "--workers", "1",
+                                      "--quiet", "--seed", str(2 ** 63 - 2), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"\n{2 ** 63 - 1},2,1," in out.read_text(encoding="utf-8")
