@@ -98,3 +98,21 @@ def test_simulate_plays_up_to_the_last_64_bit_seed(tmp_path):
                                       "--quiet", "--seed", str(2 ** 63 - 2), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert f"\n{2 ** 63 - 1},2,1," in out.read_text(encoding="utf-8")
+
+
+def test_a_rule_file_of_too_many_tokens_is_refused_before_it_is_parsed():
+    # (a list of 500,000 numbers, within 1 MiB, took 18 s of CPU to parse)
+    from boardrules.lang.parser import MAX_TOKENS, parse_text
+    numbers = ",".join(["1"] * MAX_TOKENS)
+    with pytest.raises(RulesError) as err:
+        parse_text(f"var xs: list[int] = [{numbers}]\n", "big.rules")
+    (d,) = err.value.diagnostics
+    assert (d.span.line, d.span.column, d.message) == (
+        1, len("var xs: list[int] = [") + (MAX_TOKENS - 9) + 1,   # the token past the limit (9 before the numbers)
+        f"rule file has more than {MAX_TOKENS} words, numbers and symbols")
+
+
+def test_comments_do_not_count_as_tokens():
+    from boardrules.lang.parser import MAX_TOKENS, parse_text
+    comments = "# a comment of several words, numbers (1, 2, 3) and symbols\n" * (MAX_TOKENS // 10)
+    assert parse_text(comments + "resource coins { start 1 }\n", "long.rules").items
