@@ -116,3 +116,30 @@ def test_comments_do_not_count_as_tokens():
     from boardrules.lang.parser import MAX_TOKENS, parse_text
     comments = "# a comment of several words, numbers (1, 2, 3) and symbols\n" * (MAX_TOKENS // 10)
     assert parse_text(comments + "resource coins { start 1 }\n", "long.rules").items
+
+
+def _cyclic() -> list:
+    itself: list = []
+    itself.append(itself)
+    return itself
+
+
+@pytest.mark.parametrize("argument", [_nested(10_000), _cyclic()], ids=["deep", "cyclic"])
+def test_an_action_of_a_deep_or_cyclic_python_list_is_refused_with_its_rule(argument):
+    # (a RecursionError out of play: the message quoted the argument with repr)
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    state = game.state
+    with pytest.raises(boardrules.IllegalActionError, match=r"^p1 sell \.\.\.: it is p2's turn"):
+        game.play(boardrules.Action(0, "sell", (argument,)))
+    assert game.state is state
+
+
+@pytest.mark.parametrize("index", [[1, 2], {"a1": 1}, _cyclic()], ids=["list", "dict", "cyclic"])
+def test_an_index_that_no_state_holds_is_refused_by_get_and_the_reader(index):
+    # (a TypeError "unhashable type: 'list'" out of Game.get and StateReader.get / at)
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    for read in (lambda: game.get("field_owner", index=index),
+                 lambda: game.reader().get("field_owner", index=index),
+                 lambda: game.reader().at("field_owner", [index])):
+        with pytest.raises(boardrules.BoardrulesError, match=r"^index= is a hex, an entity or a number, not "):
+            read()
