@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import random
+import reprlib
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any, Iterator, TypedDict, overload
@@ -130,7 +131,7 @@ QUOTE = 100
 def brief_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
     """:func:`format_value` of ``v`` for an error message: at most about ``limit`` characters,
     its start and ``...`` (never formats more of a long or deep list than it shows)."""
-    if isinstance(v, tuple):
+    if isinstance(v, (tuple, list)):   # (a list: from Python, never the rules; maybe deep or cyclic)
         if depth > 3:
             return "..."
         parts: list[str] = []
@@ -143,8 +144,10 @@ def brief_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
             parts.append(text)
             size += len(text) + 1
         text = ",".join(parts)
-    else:
+    elif v is None or isinstance(v, (str, int)):
         text = format_value(v) if not isinstance(v, str) else v
+    else:   # (not a rules value: a dict, a set, ... given from Python, shown in bounded depth)
+        text = reprlib.repr(v)
     return text if len(text) <= limit else text[:max(0, limit - 3)] + "..."
 
 
@@ -1860,6 +1863,11 @@ def read_name(ruleset: Ruleset, values: dict[tuple[Any, ...], Any], name: str,
     try:
         value = S.load_name(ctx, name)
         if index is not None:
+            try:
+                hash(index)
+            except TypeError:   # (a list or a dict from Python: no key of the state)
+                raise BoardrulesError(f"index= is a hex, an entity or a number, not "
+                                      f"{brief_value(index)}") from None
             return S.index(ctx, value, index)
     except RuleViolation as err:
         if player is None and "no player" in err.message:
