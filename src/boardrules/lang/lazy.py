@@ -163,4 +163,5 @@ def _analysis(ctx: Context, d: Any, answer: str | None = None) -> tuple[Any, ...
             cost, tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs)),
             tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized)), facts.depth,
             AFTER in facts.writes)
-    return known[key]
+    got: tuple[Any, ...] | None = known[key]
+    return got
