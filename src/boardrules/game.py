@@ -605,14 +605,12 @@ class Game:
                      for p, v in zip(adef.params, action.args))
         return format_action(Action(action.player, action.name, args))
 
-    def _run(self, action: Action, check: bool = True, args_checked: bool = False,
-             guarded: bool = False) -> tuple[Context, list[Any]]:
+    def _run(self, action: Action, check: bool = True,
+             args_checked: bool = False) -> tuple[Context, list[Any]]:
         """Run ``action`` on a scratch context over the current state; return
         (context, pending decisions). Raises RuleViolation; changes nothing.
         ``args_checked``: the arguments come from :meth:`_arg_tuples` on this very state (a
-        candidate), so their domains and ``where`` conditions hold already. ``guarded``: a
-        turn's action runs its body's guard (lang/guards.py) and may raise ``_Accepted`` or
-        ``_Unsettled`` (see :meth:`_guard_verdict`)."""
+        candidate), so their domains and ``where`` conditions hold already."""
         if not isinstance(action, Action):
             raise RuleViolation(f"{action!r} is not an action", "notation")
         if action.player != CHANCE and not (isinstance(action.player, int)
@@ -630,7 +628,7 @@ class Game:
         elif st.values.get(("f", "lanes")) is not None:
             self._lane_action(ctx, pending, action, check, args_checked)
         else:
-            self._turn_action(ctx, pending, action, check, args_checked, guarded)
+            self._turn_action(ctx, pending, action, check, args_checked)
         self._advance(ctx, pending)
         return ctx, pending
 
@@ -702,7 +700,7 @@ class Game:
             self._run_after(ctx, pending, _deciding(pending))
 
     def _turn_action(self, ctx: Any, pending: Any, action: Any, check: Any,
-                     args_checked: bool = False, guarded: bool = False) -> None:
+                     args_checked: bool = False) -> None:
         rs = ctx.rs
         turn = ctx.get(("f", "turn"))
         if turn is None:
@@ -734,12 +732,12 @@ class Game:
         if len(action.args) != len(adef.params):
             raise RuleViolation(f"'{action.name}' takes {len(adef.params)} argument(s), "
                                 f"got {len(action.args)}", action.name)
-        self._act(ctx, pending, action, step, turn, acted, check, args_checked, guarded)
+        self._act(ctx, pending, action, step, turn, acted, check, args_checked)
 
     def _act(self, ctx: Any, pending: Any, action: Action, step: Any, turn: Any, acted: Any,
-             check: bool, args_checked: bool, guarded: bool) -> None:
+             check: bool, args_checked: bool) -> None:
         """The part of :meth:`_turn_action` after its checks of the turn: the arguments, the
-        body (or its guard), the turn's bookkeeping. ``turn``, ``acted``: their values now."""
+        body, the turn's bookkeeping. ``turn``, ``acted``: their values now."""
         rs = ctx.rs
         name = action.name
         adef = rs.actions[name]
@@ -751,21 +749,8 @@ class Game:
         triggers = rs.triggers_by_event
         if "action_begins" in triggers:
             S.emit(ctx, "action_begins", [action.player, name])
-        names = rs.param_names[name]   # (as many as the arguments: checked, or listed so)
-        if not names:
-            env: dict[str, Any] = {}
-        elif len(names) == 1:   # (the common cases without the zip)
-            env = {names[0]: action.args[0]}
-        else:
-            env = dict(zip(names, action.args))
-        if adef.entity is not None:
-            env["self"] = adef.entity
-        guard = rs.action_guard(name) if guarded else None
-        if guard is not None:
-            verdict = S.run_unit(ctx, guard, adef.entity or name, me=action.player, env=env)
-            self._guard_verdict(ctx, pending, action, step, verdict)
-        else:
-            S.run_unit(ctx, rs.action_body(name), adef.entity or name, me=action.player, env=env)
+        env = _bindings(rs, adef, action.args)   # (as many as the parameters: checked, or listed so)
+        S.run_unit(ctx, rs.action_body(name), adef.entity or name, me=action.player, env=env)
         if "action_taken" in triggers:
             S.emit(ctx, "action_taken", [action.player, name])
         if ctx.queued:
@@ -1333,31 +1318,33 @@ class Game:
             info = self._turn_info()
             if info is None and self._answers_settle():
                 tried[action] = ACCEPTED   # (lang/lazy.py: no answer can break a rule)
+            elif info is None and self._answer_settles(action):
+                tried[action] = ACCEPTED   # (its guard: lang/guards.py, Guards.answer)
             elif info is None:  # a decision's answers (or a 'lanes' step): the general way
-                tried[action] = self._run(action, args_checked=True, guarded=True)
+                tried[action] = self._run(action, args_checked=True)
             elif not prechecked and self._precheck_refuses(action, info[3]):
                 return False
             else:
-                run = self._candidate_run(action, info)
-                tried[action] = ACCEPTED if run[0].partial else run
+                settled = self._guard_settles(action, info)
+                if settled is None:   # (no guard to run: the run itself)
+                    run = self._candidate_run(action, info)
+                    tried[action] = ACCEPTED if run[0].partial else run
+                elif settled:
+                    tried[action] = ACCEPTED
+                else:
+                    return self._tried_legal(action, tried)
         except (RuleViolation, BoardrulesError):
             return False
-        except _Accepted:
-            tried[action] = ACCEPTED
-            self.ruleset.guards.settled(action.name, True)
-        except _Unsettled:
-            self.ruleset.guards.settled(action.name, False)
-            return self._tried_legal(action, tried)
         return True
 
     def _answers_settle(self) -> bool:
         """Whether every answer to the decision now due is legal without being tried: a
-        player's decision of the game's one line of play in a turns step, whose body cannot
-        break a rule whichever option is the answer (lang/lazy.py, ``answers_hold``), and after
-        which the flow runs nothing (:meth:`_settles`: the body cannot change the flow). A
-        decision left by a turn that has ended (Eclipse's reactions) settles too when the
-        turn's 'after turn' blocks behind it cannot break a rule and the flow then only hands
-        the turn on (``handover``). Worked out once per state."""
+        player's decision in that player's turn (:meth:`_answering_in_turn`), whose body
+        cannot break a rule whichever option is the answer (lang/lazy.py, ``answers_hold``),
+        and after which the flow runs nothing (:meth:`_settles`: the body cannot change the
+        flow). A decision left by a turn that has ended (Eclipse's reactions) settles too when
+        the turn's 'after turn' blocks behind it cannot break a rule and the flow then only
+        hands the turn on (``handover``). Worked out once per state."""
         st = self.state
         memo = self._answer_memo
         if memo[0] is st:
@@ -1365,20 +1352,64 @@ class Game:
         values = st.values
         turn = values.get(("f", "turn"))
         ok = False
-        if (st.pending and st.pending[0].lane is None and st.pending[0].player != CHANCE
-                and turn is not None and values.get(("f", "lanes")) is None
-                and not values.get(("f", "over"))):
+        if self._answering_in_turn(st):
             from .lang.lazy import answers_hold
             ctx = Context(self.ruleset, values, budget=self.max_steps)
+            ok = answers_hold(ctx, st.pending[0]) and self._settles(ctx, list(st.pending[1:]))
+        elif (st.pending and st.pending[0].lane is None and st.pending[0].player != CHANCE
+                and turn is not None and turn[2] is None and values.get(("f", "lanes")) is None
+                and not values.get(("f", "over"))):
             rest = st.pending[1:]
-            if turn[2] is not None:
-                ok = answers_hold(ctx, st.pending[0]) and self._settles(ctx, list(rest))
-            elif all(d.player is None and d.lane is None for d in rest) and not values.get(("f", "after")):
+            if all(d.player is None and d.lane is None for d in rest) \
+                    and not values.get(("f", "after")):
+                from .lang.lazy import answers_hold
+                ctx = Context(self.ruleset, values, budget=self.max_steps)
                 # (only inert bodies run before the flow: they write no flow value, so the
                 # handover is the same as from this state)
                 ok = answers_hold(ctx, st.pending[0], rest) and self._settles(ctx, [], handover=True)
         self._answer_memo = (st, ok)
         return ok
+
+    @staticmethod
+    def _answering_in_turn(st: State) -> bool:
+        """Whether the decision due in ``st`` is a player's, in that player's turn (of the
+        game's one line of play): once it is answered, the turn goes on (no 'after turn'
+        block runs)."""
+        values = st.values
+        turn = values.get(("f", "turn"))
+        return bool(st.pending and st.pending[0].lane is None and st.pending[0].player != CHANCE
+                    and turn is not None and turn[2] is not None
+                    and values.get(("f", "lanes")) is None and not values.get(("f", "over")))
+
+    def _answer_settles(self, action: Action) -> bool:
+        """Whether ``action``, an answer to the decision now due (from
+        :meth:`_decision_candidates`), is legal by its guard alone (lang/guards.py,
+        ``Guards.answer``): a decision in its decider's turn (:meth:`_answering_in_turn`) whose
+        body's checks pass for this answer (``INERT``), after which the flow runs nothing
+        (:meth:`_settles`). False when that is not known (the answer is then tried in full);
+        raises RuleViolation when the checks fail (the body breaks that rule there)."""
+        st = self.state
+        if len(action.args) != 1 or not self._answering_in_turn(st):
+            return False
+        from .lang.lazy import answer_guard
+        d, value = st.pending[0], action.args[0]
+        guard = answer_guard(self.ruleset, d, value)
+        if guard is None:
+            return False
+        ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
+                      budget=self.max_steps)
+        ctx.lazy = True   # (as a turn's guard: the run is not kept)
+        env = dict(d.env)
+        env[d.label] = value
+        try:
+            verdict = S.run_unit(ctx, guard, d.source, me=d.me, env=env)
+        except (RuleViolation, BoardrulesError):
+            if ctx.partial:
+                return False
+            raise
+        turn = ctx.get(("f", "turn"))   # (as _resolve: the turn goes on, no 'after turn' runs)
+        return verdict == INERT and turn is not None and turn[2] is not None \
+            and self._settles(ctx, ctx.queued + list(st.pending[1:]))
 
     def _precheck_refuses(self, action: Action, ctx: Context) -> bool:
         """Whether its action's prechecks prove a turn's candidate ``action`` illegal (as
@@ -1411,10 +1442,7 @@ class Game:
         candidate of ``player`` with ``args`` illegal, evaluated on ``ctx`` (the state's shared
         scratch context, left as it was but for its bindings)."""
         name = adef.name
-        env = dict(zip(self.ruleset.param_names[name], args))
-        if adef.entity is not None:
-            env["self"] = adef.entity
-        ctx.env = env
+        ctx.env = _bindings(self.ruleset, adef, args)
         ctx.me = player
         ctx.steps = self.max_steps
         fails = not check(ctx)
@@ -1445,10 +1473,10 @@ class Game:
 
     def _candidate_run(self, action: Action, info: tuple[Any, ...],
                        lazy: bool = True) -> tuple[Context, list[Any]]:
-        """:meth:`_run` of a turn's candidate action (``guarded``), without the checks of the
-        turn it passes by construction (it comes from :meth:`_turn_candidates`). ``lazy``: its
-        choices may be cut short (lang/lazy.py); a run that was (``ctx.partial``) is not the
-        full run, and one that then breaks a rule is run again in full."""
+        """:meth:`_run` of a turn's candidate action, without the checks of the turn it passes
+        by construction (it comes from :meth:`_turn_candidates`). ``lazy``: its choices may be
+        cut short (lang/lazy.py); a run that was (``ctx.partial``) is not the full run, and one
+        that then breaks a rule is run again in full."""
         st = self.state
         ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
                       budget=self.max_steps)
@@ -1459,13 +1487,7 @@ class Game:
                 self._end_turn(ctx, pending, action.player)
             else:
                 step, turn, acted, _ = info
-                # (a guard's verdict cannot settle an action that ends the turn: see
-                # _guard_verdict; the body is then run in full at once, not its guard and then
-                # the whole again)
-                ends = "action_taken" in self.ruleset.triggers_by_event or (action.name in step.main and (
-                    step.mode == "simultaneous" or not step.free
-                    or action.player in (st.values.get(("f", "passed")) or ())))
-                self._act(ctx, pending, action, step, turn, acted, False, True, not ends)
+                self._act(ctx, pending, action, step, turn, acted, False, True)
             self._advance(ctx, pending)
         except (RuleViolation, BoardrulesError):
             if ctx.partial:
@@ -1486,18 +1508,43 @@ class Game:
         oracle the guards are tested against (tests/core/test_guards.py)."""
         return [a for a in self.candidates(player) if self._tried_legal(a, {})]
 
-    def _guard_verdict(self, ctx: Context, pending: list[Any], action: Action, step: Any,
-                       verdict: Any) -> None:
-        """After a candidate's guard ran in place of its body (``_run(guarded=True)``): raise
-        ``_Accepted`` when its checks passed (``INERT``) and nothing after the body can break a
-        rule (no ``action_taken`` rule, the turn does not end, the flow has nothing to run:
-        see :meth:`_settles`); else ``_Unsettled`` (the candidate is tried in full)."""
-        if verdict == INERT and "action_taken" not in ctx.rs.triggers_by_event and not (
-                action.name in step.main and (step.mode == "simultaneous" or not step.free or
-                                              action.player in (ctx.get(("f", "passed")) or ()))) \
-                and self._settles(ctx, ctx.queued + pending):
-            raise _Accepted
-        raise _Unsettled
+    def _guard_settles(self, action: Action, info: tuple[Any, ...]) -> bool | None:
+        """Run turn candidate ``action``'s guard (lang/guards.py) in place of its body: True when
+        its checks passed (``INERT``) and nothing after the body can break a rule (the turn does
+        not end, the flow has nothing to run: see :meth:`_settles`), so the candidate is legal;
+        False when they passed but that is not known (the candidate is then tried in full);
+        None when there is no guard to run: ``done``, an action without one, one that surely
+        ends the turn (its body is run in full at once, not its guard and then the whole
+        again), a game with ``action_begins`` or ``action_taken`` rules. Raises RuleViolation
+        when the checks fail: the body breaks that rule at the same point."""
+        rs = self.ruleset
+        name = action.name
+        triggers = rs.triggers_by_event
+        if name == DONE or "action_taken" in triggers or "action_begins" in triggers:
+            return None
+        st, step = self.state, info[0]
+        main = name in step.main
+        if main and (step.mode == "simultaneous" or not step.free
+                     or action.player in (st.values.get(("f", "passed")) or ())):
+            return None
+        guard = rs.action_guard(name)
+        if guard is None:
+            return None
+        ctx = Context(rs, st.values, ply=len(self.record.actions) + 1, budget=self.max_steps)
+        ctx.lazy = True   # (a choice in the checks may be cut short: the run is not kept)
+        adef = rs.actions[name]
+        env = _bindings(rs, adef, action.args)
+        try:
+            verdict = S.run_unit(ctx, guard, adef.entity or name, me=action.player, env=env)
+        except (RuleViolation, BoardrulesError):
+            if ctx.partial:   # (maybe the budget charged for the options not tested: in full)
+                return False
+            raise
+        settled = verdict == INERT and not (
+            main and action.player in (ctx.get(("f", "passed")) or ())) \
+            and self._settles(ctx, ctx.queued + list(st.pending))
+        rs.guards.settled(name, settled)
+        return settled
 
     def _settles(self, ctx: Context, pending: list[Any], handover: bool = False) -> bool:
         """Whether :meth:`_advance` on ``ctx`` with ``pending`` returns at once, running
@@ -1595,16 +1642,23 @@ class Game:
 
 # how many states a game remembers its action runs for (search comes back to a state by undo)
 KNOWN_STATES = 256
-# a run not made yet: the action was listed as legal from its guard (_guard_verdict)
+# a run not made yet: the action was listed as legal from its guard (_guard_settles)
 ACCEPTED: tuple[Any, ...] = (None, None)
 
 
-class _Accepted(Exception):
-    """A candidate's guard proved it legal without running the rest of its body."""
-
-
-class _Unsettled(Exception):
-    """A candidate's guard could not decide it: it is tried in full."""
+def _bindings(rs: Ruleset, adef: Any, args: tuple[Any, ...]) -> dict[str, Any]:
+    """Action ``adef``'s arguments ``args`` bound to its parameters' names, and ``self`` to
+    the entity it belongs to (if any): the bindings its body runs with."""
+    names = rs.param_names[adef.name]
+    if not names:
+        env: dict[str, Any] = {}
+    elif len(names) == 1:   # (the common cases without the zip)
+        env = {names[0]: args[0]}
+    else:
+        env = dict(zip(names, args))
+    if adef.entity is not None:
+        env["self"] = adef.entity
+    return env
 
 
 def _get(runs: dict[Action, Any], action: Action) -> Any:

@@ -316,10 +316,15 @@ action settle(n: int in 0..2) procedure {
   call score(n)
 }
 action score(n: int in 0..2) procedure { require n != 1 else "no ones"; gain n vp }
+action ask main { pay 1 coins
+  choose k in [1, 5, 9] "how many" { pay k coins
+    gain k vp } }
+action drop(x: int in 0..1) main { if x == 1 { set fav = none }
+  gain fav.worth vp }
 action rest main { gain 2 coins }
 action tip free { gain 1 coins }
 flow { rounds 6 { step play: turns seat once {
-  main pick, play_fav, worth, first, second, push, append, explode, deep, rest
+  main pick, play_fav, worth, first, second, push, append, explode, deep, drop, ask, rest
   free tip
 } } }
 """
@@ -475,6 +480,64 @@ def test_a_wrong_growth_analysis_is_caught(monkeypatch):
     """explode's appends called free of growth: its heap is taken to stay short."""
     _caught(monkeypatch, "_appended", lambda t, value, found: 0 if isinstance(value, A.BinOp) else None,
             target=I)
+
+
+def test_what_the_guard_relies_on_is_checked_after_its_checks_ran(monkeypatch):
+    """drop's rest reads fav as present (checked for every player where the rest begins); its
+    checks may set fav to none: the answer kept for the state's values (drop 0, both favs
+    present) must not serve drop 1, whose checks wrote fav."""
+    g = forms(seed=1)
+    rs = g.ruleset
+    monkeypatch.setattr(rs, "guards", Guards(rs, rs.backend, Inert(rs, {})))   # (fresh tallies)
+    for text in ("p1 pick plain", "p1 done", "p2 pick strict", "p2 done"):
+        g.play(text)
+    listed = [str(a) for a in g.legal_actions()]
+    assert "p1 drop 0" in listed and "p1 drop 1" not in listed
+    assert listed == [str(a) for a in g._legal_by_trying()]
+    assert rs.guards._tally["guard drop"] == [2, 1]   # (drop 0 settled by its guard)
+
+
+def test_a_facts_answer_kept_past_a_write_is_caught(monkeypatch):
+    """The listing differs from the full tries when the kept answer ignores the checks' writes."""
+    from boardrules.lang import guards as G
+
+    def careless(needs, lists):
+        last = [None, False]
+
+        def check(ctx):
+            if last[0] is not ctx.base:
+                last[:] = [ctx.base, G.facts_hold(ctx, needs, lists)]
+            return last[1]
+        return check
+    monkeypatch.setattr(G, "facts_check", careless)
+    g = forms(seed=1)
+    rs = g.ruleset
+    monkeypatch.setattr(rs, "guards", Guards(rs, rs.backend, Inert(rs, {})))
+    for text in ("p1 pick plain", "p1 done", "p2 pick strict", "p2 done"):
+        g.play(text)
+    assert "p1 drop 1" in [str(a) for a in g.legal_actions()]
+    with pytest.raises(AssertionError, match="listed as legal but breaks a rule"):
+        g.play("p1 drop 1")
+
+
+def test_answers_in_a_turn_are_listed_by_their_guard():
+    """An answer to a decision in its decider's turn runs its body's checks (`pay k coins`),
+    not its inert rest: 9 coins cannot be paid; 1 and 5 are listed from their guard alone."""
+    from boardrules.game import ACCEPTED
+    g = forms(seed=1)
+    g.play("p1 ask")   # (5 coins left)
+    listed = list(g.legal_actions())
+    assert [str(a) for a in listed] == ["p1 k 1", "p1 k 5"]
+    assert listed == g._legal_by_trying()
+    assert all(g._known_for(g.state).runs[a] is ACCEPTED for a in listed)
+    g.play("p1 k 5")
+    assert g.get("coins", 0) == 0 and g.get("vp", 0) == 5
+
+
+def test_a_wrong_answer_guard_is_caught(monkeypatch):
+    """The property fails when an answer's guard passes what its body refuses."""
+    from boardrules.lang.guards import INERT
+    _caught(monkeypatch, "answer", lambda self, block, scope: (lambda ctx: INERT), target=Guards)
 
 
 def test_a_guard_that_rarely_settles_is_switched_off():

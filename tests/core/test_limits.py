@@ -318,3 +318,21 @@ def test_a_long_chain_of_procedures_is_refused_not_a_python_recursion_error():
         list(g.legal_actions())
     with pytest.raises(IllegalActionError, match="more than 100 levels deep"):
         g.play("p1 work")
+
+
+def test_a_long_chain_of_procedures_after_a_check_is_not_analysed_without_end():
+    """The same chain behind a check, in a turn with a free action (so the action's guard is
+    built: lang/guards.py): the inertness analysis and the guard's plan follow the calls only
+    as deep as rules may call each other (it was a RecursionError out of the listing), and the
+    action is refused as its full try refuses it."""
+    chain = "".join(f"action a{i} procedure {{ call a{i + 1}() }}\n" for i in range(2000))
+    text = ("game g { players 2 }\nresource coins { scored true }\n" + chain
+            + "action a2000 procedure { gain 1 coins }\naction work main { pay 1 coins\n call a0() }\n"
+            "action stop main { pass }\naction tip free { gain 1 coins }\n"
+            "flow { rounds 1 { step play: turns seat until_pass { main work, stop\n free tip } } }\n")
+    g = boardrules.new_game(texts={"g.rules": text}, players=2)
+    g.play("p1 tip")   # (the coin work's check asks for)
+    assert [str(a) for a in g.legal_actions()] == ["p1 stop", "p1 tip"]
+    assert list(g.legal_actions()) == g._legal_by_trying()
+    with pytest.raises(IllegalActionError, match="more than 100 levels deep"):
+        g.play("p1 work")

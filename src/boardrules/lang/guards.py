@@ -8,7 +8,7 @@ is its prefix up to that inert rest: the very statements of the body, compiled o
 the same order on the same context. A guard that breaks a rule proves the action illegal
 (the body's run breaks it at the same point); a guard that passes, with enough of the
 execution budget left for the rest, answers ``INERT``: the action is legal unless something
-after its body fails, which the engine checks (game.py, ``_guard_verdict``). A body without
+after its body fails, which the engine checks (game.py, ``_guard_settles``). A body without
 an inert rest has no guard: candidates run it whole, as before.
 
 The guards are built lazily, per action, with the ruleset's back end (so the interpreter and
@@ -57,6 +57,7 @@ class Guards:
         self._hoisted: dict[str, Precheck | None] = {}
         self._leads: dict[tuple[str, int], Precheck | None] = {}
         self._slots: dict[tuple[str, str], Precheck | None] = {}
+        self._answers: dict[tuple[int, Any], Guard | None] = {}   # (block, its scope) -> guard
         self._plans: dict[Any, _Plan] = {}   # (block, its scope, busy) -> its plan
         self._covered: set[str] = set()
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
@@ -235,20 +236,37 @@ class Guards:
         scope: dict[str, Any] = {p.name: type_name(p.type, rs.kinds) for p in adef.params}
         if adef.entity is not None:
             scope["self"] = f"entity:{rs.entities[adef.entity].kind}"
-        plan = self._plan(adef.body.stmts, scope, frozenset({name}))
-        guard: Guard | None = None
-        if plan.useful:
-            run, facts, levels = plan.run, plan.facts, plan.levels
-            needs = tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs))
-            lists = tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized))
-            depth = levels + facts.depth
-
-            def guard(ctx: Context) -> Any:
-                cost = run(ctx)
-                if ctx.steps < cost or ctx.depth + depth > MAX_DEPTH:
-                    return False
-                return INERT if facts_hold(ctx, needs, lists) else False
+        guard = self._guard(self._plan(adef.body.stmts, scope, frozenset({name})))
         self._actions[name] = guard
+        return guard
+
+    def answer(self, block: int, scope: dict[str, Any]) -> Guard | None:
+        """The guard of the body of ``choose`` block ``block`` (an answer to its decision runs
+        it), its bindings typed ``scope``; None when the body has no inert rest."""
+        key = (block, tuple(sorted(scope.items(), key=repr)))
+        if key not in self._answers:
+            body = self.rs.block_owner(block).body  # type: ignore[union-attr]  # (a choose)
+            self._answers[key] = self._guard(self._plan(body.stmts, scope, frozenset()))
+        return self._answers[key]
+
+    def _guard(self, plan: "_Plan") -> Guard | None:
+        """The guard that runs ``plan`` (None when it leaves nothing out): ``INERT`` when the
+        checks passed, the budget left covers the rest, the rest nests within MAX_DEPTH and
+        what it relies on holds (:func:`facts_check`), else False."""
+        if not plan.useful:
+            return None
+        rs = self.rs
+        run, facts, levels = plan.run, plan.facts, plan.levels
+        needs = tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs))
+        lists = tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized))
+        depth = levels + facts.depth
+        hold = facts_check(needs, lists)
+
+        def guard(ctx: Context) -> Any:
+            cost = run(ctx)
+            if ctx.steps < cost or ctx.depth + depth > MAX_DEPTH:
+                return False
+            return INERT if hold(ctx) else False
         return guard
 
     def _plan(self, stmts: tuple[A.Stmt, ...], scope: dict[str, Any], busy: frozenset[str]
@@ -289,8 +307,10 @@ class Guards:
 
     def _pivot(self, s: A.Stmt, scope: dict[str, Any], busy: frozenset[str]) -> "_Plan | None":
         """The plan of statement ``s`` entered by a guard (see :meth:`_plan`), None when it is
-        not one to enter."""
+        not one to enter (or the procedures and slots on the way are as deep as rules nest)."""
         rs, backend = self.rs, self.backend
+        if len(busy) >= MAX_DEPTH:
+            return None
         if isinstance(s, A.CallStmt) and s.fn not in rs.primitives and s.fn in rs.actions \
                 and s.fn not in busy:
             proc = rs.actions[s.fn]
@@ -401,6 +421,31 @@ def facts_hold(ctx: Context, needs: tuple[tuple[str, bool], ...],
             if len(get(key) or ()) > SHORT:
                 return False
     return True
+
+
+def facts_check(needs: tuple[tuple[str, bool], ...], lists: tuple[tuple[str, bool], ...]
+                ) -> Callable[["Context"], bool]:
+    """:func:`facts_hold` of these facts as one guard checks them, candidate after candidate:
+    the answer on the committed values it last checked is kept, and serves every context over
+    the same values that wrote none of the variables the facts read."""
+    if not needs and not lists:
+        return lambda ctx: True
+    keys: dict[int, frozenset[tuple[Any, ...]]] = {}   # player count -> the keys the facts read
+    last: list[Any] = [None, False]   # (committed values, the answer on them)
+
+    def check(ctx: Context) -> bool:
+        read = keys.get(ctx.np)
+        if read is None:
+            read = keys[ctx.np] = frozenset(
+                k for v, per in needs + lists
+                for k in ([("v", v, p) for p in range(ctx.np)] if per else [("v", v)]))
+        if ctx.w and not read.isdisjoint(ctx.w):
+            return facts_hold(ctx, needs, lists)
+        if last[0] is not ctx.base:
+            last[1] = facts_hold(ctx, needs, lists)
+            last[0] = ctx.base
+        return last[1]  # type: ignore[no-any-return]
+    return check
 
 
 def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:

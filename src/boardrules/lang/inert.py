@@ -255,7 +255,7 @@ class Inert:
                 return dom[1] + dom[2] * (1 + cw + cb)
             case A.Emit(event=event, args=args):
                 emitted = self._costs(args, scope)
-                if emitted is None or event in self._emitting:
+                if emitted is None or event in self._emitting or self._too_deep():
                     return None   # (an event whose triggers raise it again has no bound)
                 self._emitting.add(event)
                 try:
@@ -294,7 +294,7 @@ class Inert:
         :meth:`_proc`), None when one of them may break a rule."""
         key = (kind, slot)
         if key not in self._slots:
-            if key in self._busy:
+            if key in self._busy or self._too_deep():
                 return None
             rs = self.rs
             kdef = rs.kinds.get(kind)
@@ -362,10 +362,16 @@ class Inert:
             total += c
         return total
 
+    def _too_deep(self) -> bool:
+        """Whether the units under analysis nest as deep as rules may run (semantics.MAX_DEPTH):
+        the one inside is not inert (a hostile chain of procedures, slots or triggers; the full
+        try meets the depth limit)."""
+        return len(self._busy) + len(self._emitting) >= S.MAX_DEPTH
+
     def _proc(self, name: str) -> int | None:
         if name not in self._procs:
-            if name in self._busy:
-                return None   # a procedure calling itself: no bound
+            if name in self._busy or self._too_deep():
+                return None   # a procedure calling itself, or too deep: no bound
             self._busy.add(name)
             try:
                 proc = self.rs.actions[name]

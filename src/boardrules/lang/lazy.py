@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import ast as A
-from .guards import facts_hold
+from .guards import Guard, facts_hold
 from .inert import AFTER, names_in
 from .semantics import MAX_DEPTH, admitted_by
 
@@ -103,6 +103,27 @@ def value_type(rs: Ruleset, v: Any) -> str | None:
         ent = rs.entities.get(v)
         return f"entity:{ent.kind}" if ent is not None else "text"
     return None
+
+
+def answer_guard(rs: Ruleset, d: Any, value: Any) -> Guard | None:
+    """The guard (lang/guards.py, ``Guards.answer``) of decision ``d``'s body answered ``value``,
+    the bindings typed as their values are; None for a draw from a bag, or a body without an
+    inert rest. (The guards of the last decision asked about are kept by the answer's type:
+    a listing asks for each of its answers in turn.)"""
+    if d.bag is not None:
+        return None
+    t = value_type(rs, value)
+    if _LAST[0] is not d or _LAST[1] is not rs:
+        _LAST[:] = [d, rs, {}]
+    known = _LAST[2]
+    if t not in known:
+        scope = {name: value_type(rs, v) for name, v in d.env}
+        scope[d.label] = t
+        known[t] = rs.guards.answer(d.block, scope)
+    return known[t]  # type: ignore[no-any-return]
+
+
+_LAST: list[Any] = [None, None, {}]   # (decision, ruleset, its answers' guards by type)
 
 
 _ANSWERS: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
