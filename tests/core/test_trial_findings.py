@@ -170,3 +170,10 @@ def test_check_all_prints_every_error(tmp_path):
     result = CliRunner().invoke(app, ["check", "--all", str(path)])
     assert result.exit_code == 1 and result.output.count("is not a constant here") == 5000
     assert result.output.rstrip().endswith("5000 errors")
+
+
+@pytest.mark.parametrize("kw", [{}, {"texts": {}}, {"rules": ["house.rules"]}])
+def test_new_game_without_a_game_or_rule_texts_says_so(kw):
+    # (it built an empty ruleset: the diagnostic named "<rules>:1:1")
+    with pytest.raises(ValueError, match=r"^no game to play: name an installed game or give its rule files"):
+        boardrules.new_game(players=2, **kw)
