@@ -1950,12 +1950,15 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
     Raises :class:`~boardrules.errors.RulesError` (also for rules with no flow step, an
     empty file: nothing to play), :class:`~boardrules.errors.PluginError`
     (unknown or conflicting modules, a module that does not allow this player count)
-    or ``ValueError`` (player count).
+    or ``ValueError`` (player count; neither ``game`` nor ``texts``).
     """
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be a whole number, not {players!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise TypeError(f"seed must be a whole number or a text, not {seed!r}")
+    if game is None and not texts:   # (house rules alone change nothing: there is no game)
+        raise ValueError("no game to play: name an installed game or give its rule files as "
+                         "texts={path: text}")
     rs = build_ruleset(game, modules=modules, options=options, rules=rules, texts=texts,
                        backend=backend)
     return Game(rs, players, seed, max_steps=max_steps)
