@@ -19,7 +19,8 @@ def test_plugins_lists_games():
 
 def test_check_ok_and_errors(tmp_path):
     good = tmp_path / "good.rules"
-    good.write_text("resource coins { start 3 }\n")
+    good.write_text("resource coins { start 3 }\naction work main { gain 1 coins }\n"
+                    "flow { rounds 1 { step play: turns seat once { main work } } }\n")
     assert runner.invoke(app, ["check", str(good)]).exit_code == 0
     bad = tmp_path / "bad.rules"
     bad.write_text("resource coins { strat 3 }\naction a main { gain 1 coinz }\n")

@@ -27,7 +27,7 @@ class Tables:
     ``classes``: the ship classes (a frozenset of entity names); ``parts``: the parts in the
     rule files' order."""
 
-    __slots__ = ("rs", "classes", "class_order", "parts", "part_set", "_lists", "_changes", "last_after", "_resolved", "_stats", "_after",
+    __slots__ = ("rs", "classes", "class_order", "parts", "part_set", "_lists", "_changes", "resolved", "_stats", "_after",
                  "_last", "__weakref__")
 
     def __init__(self, rs: Any) -> None:
@@ -35,18 +35,18 @@ class Tables:
         self.classes = frozenset(rs.by_kind.get("ship_class", ()))
         self.class_order: tuple[str, ...] = tuple(rs.by_kind.get("ship_class", ()))
         self._lists: dict[tuple, tuple[str, ...]] = {}
-        # stat_after's last question (primitives.py): option, context, the state keys it read,
-        # their values then (by identity), the statistics
-        self.last_after: tuple = (None, None, (), (), {})
         self.parts: tuple[str, ...] = tuple(rs.by_kind.get("part", ()))
         self.part_set = frozenset(self.parts)
         self._changes: dict[str, tuple[str, int, str]] = {}
-        self._resolved: dict[tuple[Any, int], tuple] = {}
+        # (option, player) -> what :meth:`resolve` answered (read directly by stat_after)
+        self.resolved: dict[tuple[Any, int], tuple] = {}
         self._stats: dict[tuple[tuple[str, ...], Any], dict[str, Any]] = {}
-        self._after: dict[tuple, dict[tuple[int, str], dict[str, Any]]] = {}
+        # per (blueprint, outside, design): the statistics after a change, by its option text
+        # or (slot, part)
+        self._after: dict[tuple, dict[Any, dict[str, Any]]] = {}
         # the blueprint asked last (by identity: an Upgrade choice asks of one blueprint's
         # changes in a row) and its statistics after each change
-        self._last: tuple[Any, Any, Any, dict[tuple[int, str], dict[str, Any]]] = ((), (), None, {})
+        self._last: tuple[Any, Any, Any, dict[Any, dict[str, Any]]] = ((), (), None, {})
 
     def change(self, o: Any) -> tuple[str, int, str] | None:
         """``(class, slot, part)`` of an option text ``"cls#slot=part"`` naming a ship class and
@@ -59,7 +59,7 @@ class Tables:
     def resolve(self, o: Any, me: int) -> tuple[str, int, str, tuple, tuple, tuple] | None:
         """:meth:`change` of ``o`` with the state keys player ``me``'s class reads: ``(class,
         slot, part, blueprint key, grid_extras key, design_of key)``; None as :meth:`change`."""
-        got = self._resolved.get((o, me)) if type(o) is str else None
+        got = self.resolved.get((o, me)) if type(o) is str else None
         if got is not None:
             return got
         change = self.change(o)
@@ -68,9 +68,9 @@ class Tables:
         cls = change[0]
         got = (*change, ("v", "blueprint", me, cls), ("v", "grid_extras", me, cls),
                ("v", "design_of", me, cls))
-        if len(self._resolved) >= MEMO_SIZE:
-            self._resolved.clear()
-        self._resolved[(o, me)] = got
+        if len(self.resolved) >= MEMO_SIZE:
+            self.resolved.clear()
+        self.resolved[(o, me)] = got
         return got
 
     def _parse(self, o: Any) -> tuple[str, int, str] | None:
@@ -101,9 +101,10 @@ class Tables:
             self._lists[key] = got
         return got
 
-    def after(self, bp: tuple, outside: tuple, design: Any, slot: int, part: str) -> dict[str, Any]:
+    def after(self, bp: tuple, outside: tuple, design: Any, slot: int, part: str, o: Any = None) -> dict[str, Any]:
         """The statistics of blueprint ``bp`` (plus the ``outside`` parts, on ``design``) once
-        ``part`` fills slot ``slot``."""
+        ``part`` fills slot ``slot`` (``o``: the option text saying so, when the caller has it:
+        the memo's key); a ``ValueError`` when ``bp`` has no such slot."""
         last = self._last
         if last[0] is bp and last[1] is outside and last[2] is design:
             table = last[3]
@@ -115,9 +116,12 @@ class Tables:
                     self._after.clear()
                 table = self._after[key] = {}
             self._last = (bp, outside, design, table)
-        s = table.get((slot, part))
+        asked = (slot, part) if o is None else o
+        s = table.get(asked)
         if s is None:
-            s = table[(slot, part)] = self.stats(bp[:slot] + (part,) + bp[slot + 1:] + outside, design)
+            if not 0 <= slot < len(bp):
+                raise ValueError(f"no slot {slot} in a blueprint of {len(bp)}")
+            s = table[asked] = self.stats(bp[:slot] + (part,) + bp[slot + 1:] + outside, design)
         return s
 
     def stats(self, parts: tuple[str, ...], design: Any) -> dict[str, Any]:

@@ -90,8 +90,17 @@ def _column(ctx, name) -> tuple:
     reads = _COLUMN_READS.get(name)
     if reads is None:
         reads = _COLUMN_READS[name] = frozenset({"hexes", name})
-    return per_state(ctx, ("column", name), reads,
-                     lambda: tuple((h, _v(ctx, name, h)) for h in _hexes(ctx)))
+    return per_state(ctx, ("column", name), reads, lambda: _read_column(ctx, name))
+
+
+def _read_column(ctx, name) -> tuple:
+    w, base = ctx.w, ctx.base   # (_v inlined: a column is read at every new state)
+    default = ctx.rs.default_of(("v", name))
+    got = []
+    for h in _hexes(ctx):
+        key = ("v", name, h)
+        got.append((h, w[key] if key in w else base.get(key, default)))
+    return tuple(got)
 
 
 _COLUMN_READS: dict = {}
@@ -305,16 +314,16 @@ def _me(ctx) -> int:
     return me
 
 
-def _change(ctx, o, t=None):
+def _change(ctx, o):
     """``(class, slot, part, blueprint, outside, design)`` of a blueprint change
     ``"cls#slot=part"`` of ``me``'s (``blueprint``: that class's grid as it stands, ``outside``
     its parts outside the grid, ``design`` its design or none). The upgrade primitives are
     ``pure`` (primitives.py): ``o`` comes from ``blueprint_changes`` of the same state, so a
     text that names no slot of ``me``'s blueprints or no part is a ``ValueError`` (the rules
-    are wrong), not a broken rule. (An Upgrade choice asks this six times per option: the parse
-    and the state keys are kept per option, the reads inlined, the variables' defaults being
-    empty and none; ``t``: the ruleset's blueprint tables, when the caller has them.)"""
-    got = (t or B.tables(ctx.rs)).resolve(o, _me(ctx))
+    are wrong), not a broken rule. (An Upgrade choice asks of every option six times: the
+    parse and the state keys are kept per option, the reads inlined, the variables' defaults
+    being empty and none.)"""
+    got = B.tables(ctx.rs).resolve(o, _me(ctx))
     if got is None:
         raise ValueError(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
     cls, i, part, kbp, kout, kdesign = got
@@ -368,21 +377,18 @@ def stat_after(ctx, o, stat):
     if stat not in B.STATS:
         raise ValueError(f"{stat!r} is not a blueprint statistic")
     t = B.tables(ctx.rs)
-    last = t.last_after
-    if last[0] is o and last[1] is ctx:   # (one where asks of one option three times)
-        w, base = ctx.w, ctx.base
-        kbp, kout, kdesign = last[2]
-        if ((w[kbp] if kbp in w else base.get(kbp)) is last[3][0]
-                and (w[kout] if kout in w else base.get(kout)) is last[3][1]
-                and (w[kdesign] if kdesign in w else base.get(kdesign)) is last[3][2]):
-            return last[4][stat]
-    got = t.resolve(o, _me(ctx))
-    _, i, part, bp, out, design = _change(ctx, o, t)
-    stats = t.after(bp, out, design, i, part)
+    me = ctx.me
+    got = t.resolved.get((o, me)) if type(o) is str and type(me) is int and 0 <= me < ctx.np else None
+    if got is None:   # (first asked, or not an option of me: _change says why)
+        _, i, part, bp, out, design = _change(ctx, o)
+        return t.after(bp, out, design, i, part)[stat]
+    # (as _change, inlined: a where asks three times of each option; a blueprint too short
+    # for the slot is refused when its statistics are first summed)
+    _, i, part, kbp, kout, kdesign = got
     w, base = ctx.w, ctx.base
-    keys = got[3:]   # type: ignore[index]
-    t.last_after = (o, ctx, keys, tuple(w[k] if k in w else base.get(k) for k in keys), stats)
-    return stats[stat]
+    return t.after((w[kbp] if kbp in w else base.get(kbp)) or (),
+                   (w[kout] if kout in w else base.get(kout)) or (),
+                   w[kdesign] if kdesign in w else base.get(kdesign), i, part, o)[stat]
 
 
 @primitive("blueprint_after", returns="list:part", pure=True, o="text")

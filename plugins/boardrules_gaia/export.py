@@ -46,15 +46,14 @@ from boardrules import plugins
 from boardrules.game import DONE, Game
 from boardrules.runtime import CHANCE
 
-from .replay import BUILDINGS, FINAL_TILES, TECH_SPECIALS, TRACK_ORDER, TRACKS, final_state
+from .records import ADV_SLOTS, STD_SLOTS
+from .replay import BUILDINGS, FINAL_TILES, TECH_SPECIALS, TRACKS, final_state
 from .replay_hooks import replay_notation
 
 SITE_TRACK = {v: k for k, v in TRACKS.items()}
 SITE_BUILDING = {v: k for k, v in BUILDINGS.items()}
 SITE_FINAL = {v: k for k, v in FINAL_TILES.items()}
 SPECIAL_OF_TECH = {v: k for k, v in TECH_SPECIALS.items()}
-STD_SLOTS = (*TRACK_ORDER, "free1", "free2", "free3")
-ADV_SLOTS = tuple(f"adv-{t}" for t in TRACK_ORDER)
 
 
 # actions that end the player's turn part without a ``done``: the next line is a new one

@@ -257,6 +257,22 @@ def structures_within(ctx, h, d):
                  if get(("v", "owner_at", x)) is not None or get(("v", "guest_at", x)) is not None)
 
 
+@primitive("power_value_near", returns="int", hexes="list:hex", p="player")
+def power_value_near(ctx, hexes, p):
+    """The highest power value among player ``p``'s structures (``pval[h]`` where
+    ``owner_at[h]`` is p) and guest mines (``guest_pval[h]`` where ``guest_at[h]`` is p) on the
+    hexes ``hexes``; 0 when p has none there (what a power charge offers before its caps:
+    gaia-project.md §12.1). One walk over the hexes instead of one per power level."""
+    get = ctx.get
+    best = 0
+    for h in hexes:
+        if get(("v", "owner_at", h)) == p:
+            best = max(best, get(("v", "pval", h)))
+        if get(("v", "guest_at", h)) == p:
+            best = max(best, get(("v", "guest_pval", h)))
+    return best
+
+
 @primitive("distance_from", returns="int", h="hex", sources="list:hex")
 def distance_from(ctx, h, sources):
     """Least distance from h to any hex of ``sources`` (99 when there is none)."""
@@ -480,7 +496,8 @@ def federated_structures(ctx, p):
     return len(mine & inside)
 
 
-PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, structures_within, distance_from,
+PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, structures_within, power_value_near,
+              distance_from,
               planets_near, space_near,
               sector_of, track_level, federation_options, federation_satellites,
               federated_structures]

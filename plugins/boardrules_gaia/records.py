@@ -22,9 +22,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import attrs
+
+from boardrules.jsonshape import ShapeError, strict_converter, structure
 
 from . import geometry
 from .geometry import GaiaMap, Hex, MapHex, MapPlacement
@@ -44,6 +46,12 @@ __all__ = [
     "list_records",
     "load_records",
 ]
+
+
+#: The research tracks in the site's order, and the slots of the tech tiles dealt at setup.
+TRACK_ORDER = ("terra", "nav", "int", "gaia", "eco", "sci")
+STD_SLOTS = (*TRACK_ORDER, "free1", "free2", "free3")
+ADV_SLOTS = tuple(f"adv-{t}" for t in TRACK_ORDER)
 
 
 class RecordError(ValueError):
@@ -191,6 +199,37 @@ class Record:
         return geometry.map_from_hexes(self.setup.hexes, self.placement_after_setup(), self.mirrored)
 
 
+# The shape of a record file (what :func:`load_record` reads), checked before it is read: a value
+# of the wrong type is named with its path (a record with "players": true, a move that is a number,
+# a hex's "q" that is a text was a traceback, or silently read as 1, "7", ...).
+_Centre = TypedDict("_Centre", {"q": int, "r": int})
+_Sector = TypedDict("_Sector", {"sector": str, "rotation": NotRequired[int], "center": NotRequired[_Centre]})
+_Placement = TypedDict("_Placement", {"sectors": list[_Sector], "mirror": NotRequired["bool | None"]})
+_MapHexShape = TypedDict("_MapHexShape", {"name": str, "q": int, "r": int, "sector": str, "planet": "str | None"})
+_Map = TypedDict("_Map", {"placement": _Placement, "hexes": list[_MapHexShape]})
+_Tiles = TypedDict("_Tiles", {"boosters": list[str], "techTiles": dict[str, str], "advTechTiles": dict[str, str],
+                              "terraformingFederation": str, "roundScoring": list[str], "finalScoring": list[str]})
+_Setup = TypedDict("_Setup", {"map": _Map, "consumesLeadingMoves": int, "tiles": _Tiles,
+                              "dealtBoards": NotRequired[list[str]]})
+_Power = TypedDict("_Power", {"area1": int, "area2": int, "area3": int, "gaia": int})
+_Tech = TypedDict("_Tech", {"tile": str, "pos": str, "enabled": bool})
+_Federation = TypedDict("_Federation", {"tile": str, "green": bool})
+_Player = TypedDict("_Player", {
+    "player": int, "faction": str, "victoryPoints": int, "credits": int, "ores": int, "knowledge": int,
+    "qics": int, "power": _Power, "brainstone": NotRequired["str | None"], "research": dict[str, int],
+    "buildings": dict[str, int], "gaiaformers": int, "gaiaformersInGaia": int, "satellites": int,
+    "booster": NotRequired["str | None"], "techs": list[_Tech], "federations": list[_Federation],
+    "bid": NotRequired["int | None"]})
+_Final = TypedDict("_Final", {"ended": bool, "phase": str, "round": int, "players": list[_Player]})
+_RecordShape = TypedDict("_RecordShape", {
+    "players": int, "factions": list[str], "options": NotRequired["dict[str, Any] | None"],
+    "moves": list[str], "moves_clean": list[str], "setup": _Setup, "final": _Final,
+    "source": NotRequired[str], "kind": NotRequired[str],
+    "finalInFile": NotRequired["dict[str, Any] | None"],
+    "finalVPInFile": NotRequired["list[dict[str, Any]] | None"]})
+_shapes = strict_converter()
+
+
 # --------------------------------------------------------------------------------------------
 
 
@@ -258,6 +297,10 @@ def load_record(path: str | Path) -> Record:
     path = Path(path)
     data = json.loads(path.read_text(encoding="utf-8"))
     where = path.name
+    try:
+        structure(_shapes, data, _RecordShape)
+    except ShapeError as err:
+        raise RecordError(f"{where}: {err}") from None
     setup_d = _get(data, "setup", where)
     map_d = _get(setup_d, "map", where + ".setup")
     placement = MapPlacement.from_json(_get(map_d, "placement", where + ".setup.map"))
@@ -278,6 +321,14 @@ def load_record(path: str | Path) -> Record:
         raise RecordError(f"{where}: the first line must be 'init <players> <seed>'")
     seed = leading[0].commands[0].seed  # type: ignore[attr-defined]
 
+    players, factions = data["players"], tuple(data["factions"])
+    if leading[0].commands[0].players != players or len(factions) != players:  # type: ignore[attr-defined]
+        raise RecordError(f"{where}: $.players is {players}, the first line "
+                          f"{clean[0][:40]!r} and $.factions lists {len(factions)}: they must agree")
+    for field, slots in (("techTiles", STD_SLOTS), ("advTechTiles", ADV_SLOTS)):
+        missing = [s for s in slots if s not in setup_d["tiles"][field]]
+        if missing:
+            raise RecordError(f"{where}: $.setup.tiles.{field} has no tile for {', '.join(missing)}")
     final_d = _get(data, "final", where)
     final = FinalState(
         ended=bool(_get(final_d, "ended", where + ".final")),
@@ -294,8 +345,8 @@ def load_record(path: str | Path) -> Record:
         path=path,
         source=str(data.get("source", "")),
         kind=str(data.get("kind", "")),
-        players=int(_get(data, "players", where)),
-        factions=tuple(_get(data, "factions", where)),
+        players=players,
+        factions=factions,
         options=dict(data.get("options") or {}),
         seed=seed,
         setup=setup,

@@ -97,7 +97,7 @@ from boardrules.runtime import CHANCE, MAX_STEPS
 
 from . import geometry as G
 from . import notation as N
-from .records import Record, load_record
+from .records import ADV_SLOTS, STD_SLOTS, TRACK_ORDER, Record, load_record
 from .replay_hooks import BUILDS, REPLAY_KEY, replay_notation  # noqa: F401  (REPLAY_KEY: docstring)
 from .site_options import check_site_options, site_module_options, site_modules
 
@@ -105,7 +105,6 @@ GAME = "gaia-project"
 
 TRACKS = {"terra": "terraforming", "nav": "navigation", "int": "intelligence", "gaia": "gaia",
           "eco": "economy", "sci": "science"}
-TRACK_ORDER = ("terra", "nav", "int", "gaia", "eco", "sci")
 BUILDINGS = {"m": "mine", "ts": "ts", "lab": "lab", "PI": "pi", "ac1": "ac1", "ac2": "ac2"}
 FINAL_TILES = {"gaia": "gaia_planets", "sector": "sectors"}  # site name -> rules name where they differ
 # ``special`` reward text -> the tech tile whose action it is (the QIC academy's is ``q`` or
@@ -189,8 +188,8 @@ def setup_outcomes(record: Record) -> dict[str, list]:
     """The chance outcomes of the setup draws, per draw label, in drawing order."""
     t = record.setup.tiles
     return {
-        "std_tile": [t.tech[s] for s in (*TRACK_ORDER, "free1", "free2", "free3")],
-        "adv_tile": [t.adv_tech[f"adv-{s}"] for s in TRACK_ORDER],
+        "std_tile": [t.tech[s] for s in STD_SLOTS],
+        "adv_tile": [t.adv_tech[s] for s in ADV_SLOTS],
         "terra_fed": [t.terraforming_federation],
         "booster_tile": list(t.boosters),
         "round_tile": list(t.round_scoring),
@@ -206,7 +205,8 @@ def new_replay_game(record: Record, lenient: bool = False, max_steps: int = MAX_
     """A game of the record's player count on its map, before any chance draw, with the modules
     its options switch on (:func:`.site_options.site_modules`); ``lenient`` sets the option
     ``lenient_no_effect`` (actions without effect allowed, §13); ``max_steps``: the execution
-    budget per action (:func:`boardrules.new_game`)."""
+    budget per action (:func:`boardrules.new_game`). Raises :class:`ReplayError` for a map or a
+    player count the game cannot start with."""
     options = {"fixed_map": map_option(record)}
     if lenient:
         options["lenient_no_effect"] = True
@@ -215,7 +215,10 @@ def new_replay_game(record: Record, lenient: bool = False, max_steps: int = MAX_
     if record.setup.dealt_boards and "random-factions" not in modules:  # our export's deal
         modules = (*modules, "random-factions")
     rs = build_ruleset(GAME, modules=modules, options=options)
-    return Game(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
+    try:
+        return Game(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
+    except ValueError as err:   # (a player count the game is not for)
+        raise ReplayError(f"{record.name}: {err}") from None
 
 
 # ---- translation ---------------------------------------------------------------------------------
@@ -888,7 +891,10 @@ def boardrules_report(path, data, check: bool = True, max_steps: int = MAX_STEPS
         record = load_record(path)
     except (RecordError, G.GeometryError) as err:  # a missing field, an unreadable line or map
         raise NotationError(f"{path}: {err}") from None
-    out = replay_record(record, check=check, max_steps=max_steps)
+    try:
+        out = replay_record(record, check=check, max_steps=max_steps)
+    except ReplayError as err:   # a setup it cannot start from (a line's error is a divergence)
+        raise NotationError(f"{path}: {err}") from None
     diffs = ()
     if out.divergence is not None:
         diffs = (f"first divergence: {out.divergence}",)

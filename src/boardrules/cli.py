@@ -21,8 +21,9 @@ from rich.table import Table
 
 from . import plugins
 from .bots import DEFAULT_BOT, play_out, seat_bots
-from .errors import BoardrulesError, GameStuckError, IllegalActionError, NotationError, RulesError
+from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, RulesError
 from .game import Action, Game, new_game
+from .lang.parser import read_rule_file
 from .replay import replay_file
 from .ruleset import build_ruleset
 from .runtime import MAX_STEPS
@@ -93,16 +94,21 @@ def plugins_cmd() -> None:
 @app.command()
 def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
           game: Optional[str] = typer.Option(None, help="check FILES as house rules of this game"),
-          module: List[str] = typer.Option([], "--module", "-m", help="enable a module")) -> None:
-    """Check rule files; print every error with its place and exit 1 if any (a file that
-    cannot be read is one error; the others are still checked)."""
+          module: List[str] = typer.Option([], "--module", "-m", help="enable a module"),
+          all_errors: bool = typer.Option(False, "--all",
+                                          help=f"show every error (default: the first {SHOWN})")) -> None:
+    """Check rule files; print the errors with their places (the first few, then how many
+    more) and exit 1 if any (a file that cannot be read is one error; the others are still
+    checked)."""
     texts, unreadable = {}, []
     for f in files:
         try:
-            texts[str(f)] = f.read_text(encoding="utf-8")
+            texts[str(f)] = read_rule_file(f)
         except (OSError, UnicodeDecodeError) as err:
             reason = err.strerror if isinstance(err, OSError) else f"it is not UTF-8 text ({err.reason})"
             unreadable.append(f"{f}: cannot read it: {reason}")
+        except RulesError as err:   # (a file too large to read)
+            unreadable.append(str(err))
     for line in unreadable:
         err_console.print(line, highlight=False, markup=False, soft_wrap=True)
     n = len(unreadable)
@@ -110,12 +116,15 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
         if texts:
             if game:
                 build_ruleset(game, modules=module, rules=[Path(t) for t in texts])
-            else:
-                build_ruleset(None, texts=texts)
+            else:   # a game of one's own: it must be playable too
+                build_ruleset(None, texts=texts).check_playable()
     except RulesError as err:
-        err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
+        err_console.print(err.format(limit=None if all_errors else SHOWN), highlight=False,
+                          markup=False, soft_wrap=True)
         n += len(err.diagnostics)
-        if not game and any(d.message.startswith("nothing to ") for d in err.diagnostics):
+        if not all_errors and len(err.diagnostics) > SHOWN:
+            err_console.print("(--all shows every one)", highlight=False, markup=False)
+        if not game and any(d.message.startswith(("nothing to ", "the rules ")) for d in err.diagnostics):
             err_console.print("(house rules or a module of an installed game? check them with "
                               "'--game GAME', e.g. 'boardrules check --game harvest FILE')",
                               highlight=False, markup=False, soft_wrap=True)
@@ -142,9 +151,12 @@ def _game_texts(game: str) -> dict[str, str] | None:
     if not game.endswith(".rules"):
         return None
     try:
-        return {game: Path(game).read_text(encoding="utf-8")}
+        return {game: read_rule_file(game)}
     except (OSError, UnicodeDecodeError) as err:
         _fail(f"cannot read {game}: {err}")
+    except RulesError as err:   # (a file too large to read)
+        err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
+        raise typer.Exit(1)
 
 
 BUDGET_HELP = ("execution budget: the steps (loop turns, list elements, rules run) one action, "

@@ -29,12 +29,27 @@ class BoardrulesError(Exception):
     """Base class of every error boardrules raises on purpose."""
 
 
+#: How many diagnostics a :class:`RulesError`'s message shows (a file of thousands of errors
+#: printed them all: 780 KB); every one stays in ``RulesError.diagnostics``.
+SHOWN = 20
+
+
 class RulesError(BoardrulesError):
-    """Rule files with errors. ``diagnostics`` lists all of them, in file order."""
+    """Rule files with errors. ``diagnostics`` lists all of them, in file order; the message
+    (``str(err)``) shows the first :data:`SHOWN` and counts the rest (:meth:`format`)."""
 
     def __init__(self, diagnostics: Iterable[Diagnostic]):
         self.diagnostics = tuple(diagnostics)
-        super().__init__("\n".join(d.format() for d in self.diagnostics))
+        super().__init__(self.format())
+
+    def format(self, limit: int | None = SHOWN) -> str:
+        """The first ``limit`` diagnostics (None: all), each as ``file:line:column: message``
+        with its line, caret and hint, then a line counting those not shown."""
+        shown = self.diagnostics if limit is None else self.diagnostics[:limit]
+        rest = len(self.diagnostics) - len(shown)
+        more = [f"... and {rest} more error{'s' if rest != 1 else ''} "
+                f"({len(self.diagnostics)} in all)"] if rest else []
+        return "\n".join([d.format() for d in shown] + more)
 
 
 class IllegalActionError(BoardrulesError, ValueError):

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import os
 import random
+import reprlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Iterator, TypedDict, overload
 
 import attrs
@@ -130,7 +131,7 @@ QUOTE = 100
 def brief_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
     """:func:`format_value` of ``v`` for an error message: at most about ``limit`` characters,
     its start and ``...`` (never formats more of a long or deep list than it shows)."""
-    if isinstance(v, tuple):
+    if isinstance(v, (tuple, list)):   # (a list: from Python, never the rules; maybe deep or cyclic)
         if depth > 3:
             return "..."
         parts: list[str] = []
@@ -143,8 +144,10 @@ def brief_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
             parts.append(text)
             size += len(text) + 1
         text = ",".join(parts)
-    else:
+    elif v is None or isinstance(v, (str, int)):
         text = format_value(v) if not isinstance(v, str) else v
+    else:   # (not a rules value: a dict, a set, ... given from Python, shown in bounded depth)
+        text = reprlib.repr(v)
     return text if len(text) <= limit else text[:max(0, limit - 3)] + "..."
 
 
@@ -259,6 +262,7 @@ class Game:
             raise ValueError(f"{ruleset.title} is for {plugins.player_counts((lo, hi))} players, not {brief_value(players, 24)}"
                              + plugins.modules_allowing(ruleset.game, players, (lo, hi)))
         plugins.check_players(ruleset.game, ruleset.modules, players)
+        ruleset.check_playable()
         self.ruleset = ruleset
         self.players = players
         self.seed = seed
@@ -1339,16 +1343,31 @@ class Game:
         player's decision in that player's turn (:meth:`_answering_in_turn`), whose body
         cannot break a rule whichever option is the answer (lang/lazy.py, ``answers_hold``),
         and after which the flow runs nothing (:meth:`_settles`: the body cannot change the
-        flow). Worked out once per state."""
+        flow). A decision left by a turn that has ended (Eclipse's reactions) settles too when
+        the turn's 'after turn' blocks behind it cannot break a rule and the flow then only
+        hands the turn on (``handover``). Worked out once per state."""
         st = self.state
         memo = self._answer_memo
         if memo[0] is st:
             return memo[1]
+        values = st.values
+        turn = values.get(("f", "turn"))
         ok = False
         if self._answering_in_turn(st):
             from .lang.lazy import answers_hold
-            ctx = Context(self.ruleset, st.values, budget=self.max_steps)
+            ctx = Context(self.ruleset, values, budget=self.max_steps)
             ok = answers_hold(ctx, st.pending[0]) and self._settles(ctx, list(st.pending[1:]))
+        elif (st.pending and st.pending[0].lane is None and st.pending[0].player != CHANCE
+                and turn is not None and turn[2] is None and values.get(("f", "lanes")) is None
+                and not values.get(("f", "over"))):
+            rest = st.pending[1:]
+            if all(d.player is None and d.lane is None for d in rest) \
+                    and not values.get(("f", "after")):
+                from .lang.lazy import answers_hold
+                ctx = Context(self.ruleset, values, budget=self.max_steps)
+                # (only inert bodies run before the flow: they write no flow value, so the
+                # handover is the same as from this state)
+                ok = answers_hold(ctx, st.pending[0], rest) and self._settles(ctx, [], handover=True)
         self._answer_memo = (st, ok)
         return ok
 
@@ -1529,24 +1548,30 @@ class Game:
         rs.guards.settled(name, settled)
         return settled
 
-    def _settles(self, ctx: Context, pending: list[Any]) -> bool:
+    def _settles(self, ctx: Context, pending: list[Any], handover: bool = False) -> bool:
         """Whether :meth:`_advance` on ``ctx`` with ``pending`` returns at once, running
-        nothing (a decision is due, or a player is in the middle of a turn). Without pending
-        decisions that is a question about the flow's place, which rules do not change (they
-        write the flow's ``passed`` and ``after`` only): answered once per committed state."""
+        nothing (a decision is due, or a player is in the middle of a turn). ``handover``: or
+        a turn has ended and the next one of the same turns step begins without a rule
+        running (none reacts to ``turn_begins``). Without pending decisions and ``handover``
+        that is a question about the flow's place, which rules do not change (they write the
+        flow's ``passed`` and ``after`` only): answered once per committed state."""
         if pending:
             return pending[0].player is not None and pending[0].lane is None
+        if handover:   # (who passed matters: not the committed state's question)
+            return self._flow_waits(ctx, True)
         for k in ctx.w:   # (a primitive that moved the flow: asked of ctx itself)
             if k[0] == "f" and k[1] != "passed" and k[1] != "after":
-                return self._flow_waits(ctx.get)
+                return self._flow_waits(ctx)
         memo = self._flow_memo
         if memo[0] is not ctx.base:
-            memo = self._flow_memo = (ctx.base, self._flow_waits(ctx.get))
+            memo = self._flow_memo = (ctx.base, self._flow_waits(ctx))
         return memo[1]
 
-    def _flow_waits(self, get: Callable[[tuple[Any, ...]], Any]) -> bool:
-        """Whether the flow's place read with ``get`` is a decision-free wait: the game is
-        over, or a player is in the middle of a turn (see :meth:`_settles`)."""
+    def _flow_waits(self, ctx: Context, handover: bool = False) -> bool:
+        """:meth:`_settles` without pending decisions: whether the flow's place in ``ctx`` is
+        a wait (the game is over, a player is in the middle of a turn, or with ``handover``
+        the next turn of the step begins)."""
+        get = ctx.get
         if get(("f", "over")):
             return True
         stages = self.ruleset.stages
@@ -1558,7 +1583,11 @@ class Game:
                 stage.kind == "rounds" and step_i == 0 and not get(("f", "round"))):
             return False
         turn = get(("f", "turn"))
-        return turn is not None and turn[2] is not None
+        if turn is None or turn[2] is not None:
+            return turn is not None
+        step = stage.steps[step_i]
+        return (handover and "turn_begins" not in self.ruleset.triggers_by_event and step.lanes is None
+                and step.mode != "simultaneous" and self._next(ctx, step, turn[0], turn[1]) is not None)
 
     @classmethod
     def from_record(cls, record: Record, *, check: bool = True,
@@ -1572,7 +1601,7 @@ class Game:
         if record.rules:
             from .ruleset import _build, _frozen
             rs = _build(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules)), options=tuple(
-                sorted((k, _frozen(v)) for k, v in record.options.items()))))
+                sorted((k, _frozen(v, k)) for k, v in record.options.items()))))
         try:
             game = cls(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
         except ValueError as err:
@@ -1907,6 +1936,11 @@ def read_name(ruleset: Ruleset, values: dict[tuple[Any, ...], Any], name: str,
     try:
         value = S.load_name(ctx, name)
         if index is not None:
+            try:
+                hash(index)
+            except TypeError:   # (a list or a dict from Python: no key of the state)
+                raise BoardrulesError(f"index= is a hex, an entity or a number, not "
+                                      f"{brief_value(index)}") from None
             return S.index(ctx, value, index)
     except RuleViolation as err:
         if player is None and "no player" in err.message:
@@ -1932,7 +1966,8 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
     execution budget, the steps (loop iterations, list elements walked or built, rules
     run) one action or the setup may take before
     :class:`~boardrules.errors.ExecutionBudgetError` stops it.
-    Raises :class:`~boardrules.errors.RulesError`, :class:`~boardrules.errors.PluginError`
+    Raises :class:`~boardrules.errors.RulesError` (also for rules with no flow step, an
+    empty file: nothing to play), :class:`~boardrules.errors.PluginError`
     (unknown or conflicting modules, a module that does not allow this player count)
     or ``ValueError`` (player count).
     """

@@ -8,12 +8,14 @@ reproducing a random number generator.
 from __future__ import annotations
 
 import json
+import operator
+from functools import partial
 from typing import Any
 
 import attrs
-import cattrs
 
 from .errors import NotationError
+from .jsonshape import ShapeError, exact, listed, mapped, strict_converter, structure, whole
 
 FORMAT = "boardrules-record/1"
 
@@ -51,31 +53,37 @@ class Record:
             data = json.loads(text)
         except (ValueError, RecursionError) as err:   # (not JSON, or a number too long)
             raise NotationError(f"not a boardrules record: {err}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Record":
+        """The record a parsed :meth:`to_json` holds. Raises
+        :class:`~boardrules.errors.NotationError` naming each field of the wrong type (as a
+        path, ``$.players``), the value found and what was expected."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise NotationError(f"not a boardrules record (expected format {FORMAT!r})")
-        data.pop("format")
-        for key in ("modules", "rules", "texts", "actions"):   # (cattrs would read a text as
-            if not isinstance(data.get(key, []), list):        # its letters, a mapping as its keys)
-                raise NotationError(f"malformed boardrules record: expected a list @ $.{key}")
+        data = {k: v for k, v in data.items() if k != "format"}
         try:
-            record = _converter.structure(data, cls)
-        except Exception as err:  # cattrs groups every field error; name each
-            details = "; ".join(cattrs.transform_error(err)) if isinstance(
-                err, cattrs.BaseValidationError) else str(err)
-            raise NotationError(f"malformed boardrules record: {details}") from None
-        bad = [a for a in record.actions if not isinstance(a, str)]
-        if bad:
-            raise NotationError(f"malformed boardrules record: actions must be texts, got {bad[0]!r}")
+            record = structure(_converter, data, cls)
+        except ShapeError as err:
+            raise NotationError(f"malformed boardrules record: {err}") from None
+        if record.game is None and not record.texts:
+            raise NotationError("malformed boardrules record: $.game is null and $.texts holds no "
+                                "rule file: no rules to replay with")
         return record
 
 
-_converter = cattrs.Converter()
+def _file(v: Any) -> bool:
+    return isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
 
 
-def _seed(value: Any, _: Any) -> int | str:
-    if isinstance(value, (int, str)) and not isinstance(value, bool):
-        return value
-    raise ValueError(f"a seed is a whole number or a text, not {value!r}")
-
-
-_converter.register_structure_hook(int | str, _seed)
+_converter = strict_converter()
+for _type, _hook in (
+        (str | None, exact(lambda v: v is None or isinstance(v, str), "a text or null")),
+        (int | str, exact(lambda v: whole(v) or isinstance(v, str), "a whole number or a text")),
+        (tuple[str, str], exact(_file, "a [file name, rule text] pair of texts", tuple)),
+        (dict[str, Any], mapped(_converter, "a mapping of option names to values")),
+        (tuple[str, ...], listed(_converter, "a list of module names")),
+        (tuple[tuple[str, str], ...], listed(_converter, "a list of [file name, rule text] pairs")),
+        (list[str], listed(_converter, "a list of moves (texts)"))):
+    _converter.register_structure_hook_func(partial(operator.eq, _type), _hook)

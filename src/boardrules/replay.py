@@ -13,6 +13,9 @@ from .game import Game
 from .record import FORMAT, Record
 from .runtime import MAX_STEPS
 
+#: The largest record file read (a record of a million moves is some 20 MiB).
+MAX_RECORD_BYTES = 64 << 20
+
 
 @attrs.frozen
 class ReplayReport:
@@ -34,16 +37,22 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_ST
     """Replay a record file: a boardrules record, or any format a plugin reads; ``max_steps``:
     the execution budget (see :func:`boardrules.new_game`).
 
-    Raises :class:`~boardrules.errors.NotationError` for a file no plugin reads and
+    Raises :class:`~boardrules.errors.NotationError` for a file no plugin reads (or one over
+    :data:`MAX_RECORD_BYTES`) and
     :class:`~boardrules.errors.IllegalActionError` (naming the move) for an illegal move.
     """
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, "rb") as f:
+            text = f.read(MAX_RECORD_BYTES + 1)   # (not all of /dev/zero)
+        data = json.loads(text) if len(text) <= MAX_RECORD_BYTES else None
     except (OSError, ValueError, RecursionError) as err:   # (a number too long is a ValueError)
         raise NotationError(f"{path}: cannot read a record ({err})") from None
+    if len(text) > MAX_RECORD_BYTES:
+        raise NotationError(f"{path}: cannot read a record (a record file is at most "
+                            f"{MAX_RECORD_BYTES >> 20} MiB)")
     if isinstance(data, dict) and data.get("format") == FORMAT:
-        record = Record.loads(path.read_text(encoding="utf-8"))
+        record = Record.from_json(data)
         game = Game.from_record(record, check=check, max_steps=max_steps)
         differences: tuple[str, ...] = ()
         if record.final is not None and game.state.digest() != record.final:

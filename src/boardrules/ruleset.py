@@ -27,7 +27,7 @@ from .lang.diagnostics import Diagnostic
 from .lang.guards import Guard, Guards
 from .lang.inert import Inert
 from .lang.merge import Layer, merge
-from .lang.parser import parse_text
+from .lang.parser import MAX_NESTING, parse_text, read_rule_file
 from .lang.semantics import BlockFn, ExprFn, Key, Value
 from .primitives import Primitive
 
@@ -118,7 +118,8 @@ class Ruleset:
         # The id names the rules' content: every rule file's text plus the recipe.
         self.id = hashlib.sha256((repr(recipe) + digest).encode()).hexdigest()[:16]
         p = program
-        self.title = p.title or (recipe.game or "")
+        # (rules of one's own without a 'game' declaration: called by their file, not "")
+        self.title = p.title or recipe.game or (Path(recipe.texts[0][0]).stem if recipe.texts else "")
         self.players = p.players
         self.options = p.options
         self.resources = p.resources
@@ -253,6 +254,25 @@ class Ruleset:
             stages.append(Stage(st.kind, backend.expr(st.count), tuple(steps)))
         return tuple(stages)
 
+    def check_playable(self) -> None:
+        """Raise :class:`~boardrules.errors.RulesError` when a game of these rules could not be
+        played: rules with no flow step (an empty file, a module checked alone) would end before
+        anyone acts. The diagnostic points at the start of the base game's first rule file.
+        Checked by :class:`~boardrules.game.Game`, ``boardrules check`` and ``simulate``
+        (docs/language.md, ``flow``)."""
+        if any(stage.steps for stage in self.stages):
+            return
+        path, text = self.recipe.texts[0] if self.recipe.texts else (
+            str(plugins.game_spec(self.game).rule_files[0]) if self.game else "<rules>", "")
+        empty = not (self.actions or self.resources or self.vars or self.entities or self.options)
+        raise RulesError([Diagnostic(
+            A.Span(path, 1, 1, 1, 2),
+            "the rules declare nothing: there is no game to play" if empty else
+            "the rules have no flow step: a game of them would end before anyone acts",
+            "a game needs a 'flow' with a 'turns' step and actions for it, e.g. 'flow { rounds 3 "
+            "{ step play: turns seat once { main ACTION } } }' (docs/language.md, 'flow')",
+            source=text)])
+
     # ---- lookups used at run time ----
     def block_id(self, body: A.Block) -> int:
         return self._block_ids[id(body)]
@@ -365,7 +385,7 @@ def _read(paths: Iterable[str | os.PathLike[str]]) -> tuple[tuple[str, str], ...
     for p in paths:
         path = Path(p)
         try:
-            out.append((str(path), path.read_text(encoding="utf-8")))
+            out.append((str(path), read_rule_file(path)))
         except OSError as err:
             raise PluginError(f"cannot read rule file {path}: {err.strerror}") from None
         except UnicodeDecodeError as err:
@@ -385,12 +405,15 @@ def _several(value: object, what: str) -> tuple[str | os.PathLike[str], ...]:
     raise TypeError(f"{what} must be a name or a list of names, not {value!r}")
 
 
-def _frozen(value: Value, name: str = "") -> Value:
+def _frozen(value: Value, name: str = "", depth: int = 0) -> Value:
     """Option values as the rules hold them: lists become tuples (hashable, for the cache).
     Raises :class:`~boardrules.errors.OptionError` for a value the rules cannot hold (a dict,
-    a fraction, ...), naming option ``name``."""
+    a fraction, lists nested deeper than rule files may write them, a list that holds
+    itself), naming option ``name``."""
     if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v, name) for v in value)
+        if depth >= MAX_NESTING:   # (a RecursionError out of a record's option, or no end)
+            raise OptionError(f"option '{name[:50]}' holds lists nested deeper than {MAX_NESTING} levels")
+        return tuple(_frozen(v, name, depth + 1) for v in value)
     if value is None or isinstance(value, (int, str)):   # (bool is an int)
         return value
     shown = repr(value)

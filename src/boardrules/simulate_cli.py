@@ -15,10 +15,14 @@ from rich.table import Table
 
 from .bots import DEFAULT_BOT, seat_bots
 from .errors import BoardrulesError, GameStuckError, RulesError
+from .game import brief_value
 from .ruleset import build_ruleset
 from .plugins import player_counts
 from .simulate import Row, SimulationSpec, results_kind, seat_rows, simulate, summarise, write_results
-from .simulate_pool import wire_bytes
+from .simulate_pool import check_start_method, wire_bytes
+
+#: The most games one ``simulate`` run plays (its rows stay in memory until they are written).
+MAX_GAMES = 100_000
 
 console = Console()
 err_console = Console(stderr=True)
@@ -31,7 +35,9 @@ def _fail(message: str) -> NoReturn:
 
 def simulate_command(
         game: str = typer.Argument(..., help="game name (see 'boardrules plugins'), or a .rules file"),
-        games: int = typer.Option(100, "--games", "-n", min=1, help="number of games"),
+        games: int = typer.Option(100, "--games", "-n", min=1, max=MAX_GAMES,
+                                  help=f"number of games (at most {MAX_GAMES}: every game's result "
+                                       f"and record are held until the results file is written)"),
         players: int = typer.Option(..., help="players per game"),
         seed: int = typer.Option(0, help="seed of the first game; game i has seed SEED + i"),
         module: List[str] = typer.Option([], "--module", "-m", help="enable a module"),
@@ -55,10 +61,15 @@ def simulate_command(
     try:
         rs = build_ruleset(None if texts else game, modules=module, options=_options(option),
                            rules=rules, texts=texts)
+        rs.check_playable()
         lo, hi = rs.players
         if not lo <= players <= hi:
             raise ValueError(f"{rs.title} is for {player_counts((lo, hi))} players, not {players}")
         seat_bots(bot, players)   # refuses unknown bots and seats before any game starts
+        check_start_method(start_method)
+        if not -2 ** 63 <= seed <= 2 ** 63 - games:   # (a Parquet column of 64-bit numbers)
+            raise ValueError(f"--seed {brief_value(seed, 30)}: the seeds of the games, SEED to SEED+GAMES-1, "
+                             f"must be 64-bit whole numbers, from -2^63 to 2^63-1")
         if out is not None:
             results_kind(out)     # and a results file it cannot write
     except RulesError as err:

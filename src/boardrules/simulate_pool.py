@@ -92,6 +92,13 @@ def _ray_chunk(setups: tuple[Setup, ...], chunk: tuple[Item, ...]) -> Result:
     return play_items(setups, chunk)
 
 
+def check_start_method(start_method: str | None) -> None:
+    """Raise ``ValueError`` for a start method the platform lacks (None: its default)."""
+    if start_method is not None and start_method not in multiprocessing.get_all_start_methods():
+        raise ValueError(f"no start method {start_method!r} here: choose "
+                         + ", ".join(multiprocessing.get_all_start_methods()))
+
+
 def start_context(start_method: str | None) -> Any:
     """The multiprocessing context for ``start_method`` (None: ``fork`` on Linux, where the
     workers inherit the imported modules and the built ruleset; elsewhere the platform's
@@ -99,9 +106,7 @@ def start_context(start_method: str | None) -> Any:
     ``ValueError`` for a method the platform lacks."""
     if start_method is None and sys.platform.startswith("linux"):
         start_method = "fork"
-    if start_method is not None and start_method not in multiprocessing.get_all_start_methods():
-        raise ValueError(f"no start method {start_method!r} here: choose "
-                         + ", ".join(multiprocessing.get_all_start_methods()))
+    check_start_method(start_method)
     ctx = multiprocessing.get_context(start_method)
     if start_method == "forkserver":
         ctx.set_forkserver_preload(["boardrules.simulate", "boardrules.simulate_pool"])

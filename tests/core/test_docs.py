@@ -143,6 +143,7 @@ def test_limits_are_documented():
     text = (DOCS / "language.md").read_text(encoding="utf-8")
     assert f"{parser.MAX_NESTING} levels" in text
     assert f"{parser.MAX_FILE_BYTES} bytes" in text
+    assert f"more than {parser.MAX_TOKENS} words, numbers and symbols" in text
     with pytest.raises(boardrules.RulesError, match="nested deeper than 48 levels"):
         parse_text("action a main { gain " + "(" * 48 + "1" + ")" * 48 + " coins }\n")
     with pytest.raises(boardrules.RulesError, match="larger than 1048576 bytes"):

@@ -181,8 +181,9 @@ def test_eclipse_upgrade_primitives_are_pure():
         with pytest.raises(ValueError):
             prims["change_class"].fn(ctx, bad)
     assert prims["change_class"].fn(ctx, "interceptor#9=hull") == "interceptor"   # (a parse)
-    with pytest.raises(ValueError):   # (no slot 9 to take it)
-        prims["stat_after"].fn(ctx, "interceptor#9=hull", "energy")
+    for _ in range(2):   # (no slot 9 to take it; asked again, the option is known)
+        with pytest.raises(ValueError):
+            prims["stat_after"].fn(ctx, "interceptor#9=hull", "energy")
     with pytest.raises(ValueError):
         prims["stat_after"].fn(ctx, "interceptor#0=hull", "charm")
     with pytest.raises(ValueError):
@@ -244,18 +245,101 @@ def test_stat_after_sees_a_write_between_two_questions():
 
 @pytest.mark.parametrize("seed,modules", [(2, ()), (5, ("new-discoveries",))])
 def test_eclipse_install_answers_list_as_the_full_tries(seed, modules):
-    # every install decision of a random game (main actions' answers listed untried,
-    # reactions' tried) and the turn states with an Upgrade on offer: the oracle's listing
+    # every install decision of a random game (answers listed untried, a reaction's too: it
+    # is decided after the turn ended) and the turn states with an Upgrade on offer: the
+    # oracle's listing
     g = boardrules.new_game("eclipse", players=3, seed=seed, modules=list(modules))
-    rng, installs, untried = random.Random(seed), 0, 0
+    rng, installs, untried, reactions = random.Random(seed), 0, 0, 0
     while not g.over and len(g.record.actions) < 900:
         st = g.state
         listed = list(g.legal_actions())
         if st.pending and st.pending[0].label == "install":
             installs += 1
             untried += g._answers_settle()
+            reactions += st.pending[0].source == "react_upgrade" and g._answers_settle()
             assert listed == g._legal_by_trying()
         elif not st.pending and any(a.name in ("upgrade", "react_upgrade", "again") for a in listed):
             assert listed == g._legal_by_trying()
         g.play(rng.choice(listed))
-    assert installs and untried
+    assert installs and untried and reactions
+
+
+# ---- a decision left by a turn that has ended (Eclipse's reactions) -----------------------------
+
+AFTER_RULES = """
+game after { players 2..2 }
+resource vp { start 0; scored true }
+resource coins { start 2 }
+var tally: int = 0
+action work main { require not passed(me) else "you have passed"; gain 1 vp }
+# after passing, a main action ends the turn: its choice is decided once the turn has ended,
+# before the turn's 'after turn' blocks run
+action react main {
+  require passed(me) else "reactions come after passing"
+  after turn { set tally = tally + 1 }
+  choose x in [1, 2, 3] "react" { gain x vp }
+}
+action react_checked main {
+  require passed(me) else "reactions come after passing"
+  after turn { require tally < 2 else "a tally of 2 or more" }
+  choose x in [1, 2, 3] "react checked" { set tally = x }
+}
+# outside a turn, an 'after turn' block the answer leaves runs at once
+action react_later main {
+  require passed(me) else "reactions come after passing"
+  choose x in [1, 2, 3] "react later" { after turn { pay x coins } }
+}
+action pass_round main { if not passed(me) { pass } }
+action tip free { gain 0 vp }
+flow { rounds 2 { step play: turns seat until_all_pass { main work, react, react_checked, react_later, pass_round; free tip } } }
+"""
+
+
+def reacting(action):
+    g = boardrules.new_game(texts={"after.rules": AFTER_RULES}, players=2, seed=1)
+    for move in ("p1 pass_round", "p2 work", "p2 done", f"p1 {action}"):
+        g.play(move)
+    assert g.state.values[("f", "turn")][2] is None   # (the turn has ended: p1 decides now)
+    return g
+
+
+def test_answers_after_the_turn_settle_when_the_blocks_behind_them_cannot_break_a_rule():
+    g = reacting("react")
+    listed, got = answers(g)
+    assert g._answers_settle() and listed == [(1,), (2,), (3,)] and all(r is ACCEPTED for r in got.values())
+    g.play("p1 x 3")
+    assert g.get("vp", 0) == 3 and g.get("tally") == 1 and g.players_to_act() == frozenset({1})
+
+
+@pytest.mark.parametrize("action,legal", [("react_checked", [(1,)]), ("react_later", [(1,), (2,)])])
+def test_answers_after_the_turn_are_tried_when_what_runs_next_may_break_a_rule(action, legal):
+    g = reacting(action)
+    listed, _ = answers(g)   # (the listing is the full tries')
+    assert not g._answers_settle() and listed == legal
+
+
+LAST_RULES = """
+game last { players 2..2 }
+resource vp { start 0; scored true }
+var said: int = 0
+action stop main { pass; choose x in [1, 2] "last words" { set said = x } }
+action tip free { gain 0 vp }
+flow {
+  rounds 1 {
+    step play: turns seat until_pass { main stop; free tip }
+    step check: do { require said < 2 else "too much said" }
+  }
+}
+"""
+
+
+def test_answers_after_the_last_turn_are_tried():
+    # the last player's answer ends the step: the 'do' step after it judges the answer
+    g = boardrules.new_game(texts={"last.rules": LAST_RULES}, players=2, seed=1)
+    g.play("p1 stop")
+    listed, _ = answers(g)
+    assert g._answers_settle() and listed == [(1,), (2,)]   # p2's turn follows either way
+    g.play("p1 x 2")
+    g.play("p2 stop")
+    listed, _ = answers(g)
+    assert not g._answers_settle() and listed == [(1,)]

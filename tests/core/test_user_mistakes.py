@@ -126,11 +126,11 @@ def test_a_game_without_a_title_is_called_by_its_name():
 
 
 @pytest.mark.parametrize("field, value, message", [
-    ("seed", [1], r"expected int \| str @ \$\.seed"),      # was a TypeError (a traceback in 'replay')
-    ("seed", True, r"expected int \| str @ \$\.seed"),
-    ("modules", "drought", r"expected a list @ \$\.modules"),   # was read as its letters
-    ("actions", {"p1 study": 1}, r"expected a list @ \$\.actions"),   # was read as its keys
-    ("rules", "house.rules", r"expected a list @ \$\.rules"),
+    ("seed", [1], r"\$\.seed: expected a whole number or a text, not \[1\]"),   # was a TypeError (a traceback in 'replay')
+    ("seed", True, r"\$\.seed: expected a whole number or a text, not true"),
+    ("modules", "drought", r"\$\.modules: expected a list of module names"),   # was read as its letters
+    ("actions", {"p1 study": 1}, r"\$\.actions: expected a list of moves"),   # was read as its keys
+    ("rules", "house.rules", r"\$\.rules: expected a list of \[file name, rule text\] pairs"),
 ])
 def test_a_record_field_of_the_wrong_shape_is_a_notation_error(field, value, message):
     import json

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from boardrules_eclipse.combat import (
     DEFAULT_POLICY,
+    MAX_DICE,
     NPC_POLICY,
     OUTCOME_HEADERS,
     POLICIES,
@@ -269,6 +270,15 @@ def test_parse_presets_and_custom() -> None:
 def test_parse_errors(text: str) -> None:
     with pytest.raises(ValueError):
         parse_fleet(text)
+
+
+@pytest.mark.parametrize("dice", ["999999999Y", "1Y 99999999999999999999R", "9Y9O"])
+def test_a_ship_of_countless_dice_is_refused_before_they_are_rolled_out(dice: str) -> None:
+    # (the notation built a list of a billion dice: a MemoryError out of 'boardrules odds')
+    with pytest.raises(ValueError, match=f"at most {MAX_DICE} dice per ship"):
+        parse_fleet(f"1 interceptor(3/0/0/0; {dice})")
+    with pytest.raises(ValueError, match=f"at most {MAX_DICE} dice per ship"):
+        parse_fleet(f"1 interceptor(3/0/0/0; 1Y; {dice})")
 
 
 def test_rows() -> None:

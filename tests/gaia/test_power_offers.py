@@ -132,3 +132,47 @@ def test_range_primitives_agree_with_the_map_geometry():
             want = min(here.distance(gmap.by_name[x].hex) for x in srcs)
             assert prim["distance_from"].fn(ctx, h, srcs) == want
             assert prim["distance_from"].fn(ctx, h, tuple(srcs)) == want
+
+
+def _levels_by_rule(values, hexes, p):
+    """The power level the charge offer counted before ``power_value_near`` (buildings.rules):
+    the levels 1..4 that some structure of ``p`` (or guest mine of ``p``) on ``hexes`` reaches."""
+    def at(name, h, default):
+        return values.get(("v", name, h), default)
+    return sum(1 for lv in range(1, 5) if any(
+        (at("owner_at", h, None) == p and at("pval", h, 0) >= lv)
+        or (at("guest_at", h, None) == p and at("guest_pval", h, 0) >= lv) for h in hexes))
+
+
+def test_power_value_near_gives_the_levels_the_offer_counted():
+    """``min(4, power_value_near(near, p))`` is the number of levels 1..4 some structure or
+    guest mine of ``p`` near reaches (the sum the offer counted before the primitive), on the
+    positions of a random game and on hand-set ones with guest mines, big values and none."""
+    import random
+
+    g = boardrules.new_game("gaia-project", players=3, seed=11)
+    rnd = random.Random(11)
+    fn = g.ruleset.primitives["power_value_near"].fn
+    names = list(g.get("hexes"))
+    checked = 0
+    for _ in range(160):
+        g.play(rnd.choice(list(g.legal_actions())), check=False)
+        ctx = Context(g.ruleset, g.state.values)
+        for h in names[::9]:
+            near = g.ruleset.primitives["structures_within"].fn(ctx, h, 2)
+            for p in range(3):
+                assert min(4, fn(ctx, near, p)) == _levels_by_rule(g.state.values, near, p)
+                checked += bool(near)
+    assert checked > 50
+    values = dict(g.state.values)
+    hexes = names[:6]
+    for i, h in enumerate(hexes):   # owners, guests and values of every size, 0 to 5
+        values[("v", "owner_at", h)] = i % 3 if i != 5 else None
+        values[("v", "pval", h)] = i
+        values[("v", "guest_at", h)] = (i + 1) % 3 if i % 2 else None
+        values[("v", "guest_pval", h)] = 6 - i
+    ctx = Context(g.ruleset, values)
+    for p in range(3):
+        for k in range(len(hexes) + 1):
+            assert min(4, fn(ctx, hexes[:k], p)) == _levels_by_rule(values, hexes[:k], p)
+    assert fn(ctx, hexes, 2) == 5 and fn(ctx, hexes, 1) == 4 and fn(ctx, (), 1) == 0

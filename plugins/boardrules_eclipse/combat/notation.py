@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 
-from .ships import _DIE_LETTER, _LETTER_DIE, ION, Fleet, ShipType, SizeClass
+from .ships import _DIE_LETTER, _LETTER_DIE, ION, MAX_DICE, Fleet, ShipType, SizeClass
 
 
 PRESETS: dict[str, ShipType] = {
@@ -57,6 +57,8 @@ def _parse_dice(text: str, where: str) -> tuple[int, ...]:
                 "(Y = ion, O = plasma, R = antimatter; '-' for none)"
             )
         count = int(m.group(1)) if m.group(1) else 1
+        if len(dice) + count > MAX_DICE:   # (before a list of a billion dice is built)
+            raise ValueError(f"{where}: at most {MAX_DICE} dice per ship, got {text.strip()[:40]!r}")
         dice.extend([_DIE_LETTER[m.group(2).upper()]] * count)
         pos = m.end()
     return tuple(dice)

@@ -71,6 +71,7 @@ if TYPE_CHECKING:
 Typed = tuple[str | None, int, int]   # (type, step cost bound, size bound for a list)
 Scope = dict[str, Any]   # binding -> its type; FACTS -> the linear facts known there
 FACTS = "#facts"   # (no binding has this name)
+AFTER = "#after"   # in Facts.writes: the unit leaves an 'after turn' block (no variable has this name)
 SHORT = 1024   # the length a list variable read by an inert rest is checked to be within
 GROW = 64      # what an inert rest may append to such a variable, in all
 Linear = tuple[Any, int]   # (the key of a term, or None for a constant; the constant added)
@@ -269,6 +270,7 @@ class Inert:
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
                 return self._run(o, slot, f, scope)
             case A.AfterTurn():
+                self._acc.writes.add(AFTER)   # (a block left to run: lang/lazy.py asks)
                 return 0
         return None
 

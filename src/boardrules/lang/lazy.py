@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import ast as A
 from .guards import Guard, facts_hold
-from .inert import names_in
+from .inert import AFTER, names_in
 from .semantics import MAX_DEPTH, admitted_by
 
 if TYPE_CHECKING:
@@ -129,17 +129,50 @@ _LAST: list[Any] = [None, None, {}]   # (decision, ruleset, its answers' guards 
 _ANSWERS: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
 
 
-def answers_hold(ctx: Context, d: Any) -> bool:
+def answers_hold(ctx: Context, d: Any, later: tuple[Any, ...] | None = None) -> bool:
     """Whether decision ``d``'s body cannot break a rule in ``ctx`` whichever of its options
     is the answer (lang/inert.py, with the bindings typed as the decision's values are; what
     the analysis relies on, ``Facts``, checked in ``ctx`` as a guard checks it; one block's
-    analysis kept per ruleset and types)."""
-    rs = ctx.rs
+    analysis kept per ruleset and types).
+
+    ``later``: ``d`` is decided after its turn ended, and the flow then runs these 'queue' and
+    'after turn' entries (game.py, ``_run_queued``): none of them may break a rule either,
+    relying on nothing the body could change (no ``Facts``), each run for a player, and the
+    body may leave no 'after turn' block (outside a turn it would run at once)."""
     if d.bag is not None or type(d.options) is not tuple:
         return False
-    types = {value_type(rs, o) for o in d.options}
+    types = {value_type(ctx.rs, o) for o in d.options}
+    body = _analysis(ctx, d, types.pop() if len(types) == 1 else None)
+    if body is None:
+        return False
+    cost, needs, lists, depth, leaves = body
+    if later is not None:
+        if leaves or not _runs_for_a_player(ctx, d):
+            return False
+        cost += 1
+        for q in later:
+            got = _analysis(ctx, q) if _runs_for_a_player(ctx, q) else None
+            if got is None or got[1] or got[2] or got[3] + 2 >= MAX_DEPTH:
+                return False
+            cost += 1 + got[0]
+    # (the body runs one level down, with the whole budget less one step)
+    return cost < ctx.steps and depth + 2 < MAX_DEPTH and facts_hold(ctx, needs, lists)
+
+
+def _runs_for_a_player(ctx: Context, d: Any) -> bool:
+    return type(d.me) is int and 0 <= d.me < ctx.nplayers
+
+
+def _analysis(ctx: Context, d: Any, answer: str | None = None) -> tuple[Any, ...] | None:
+    """``(cost, needs, lists, depth, leaves)`` of the block of pending entry ``d`` (a
+    decision's body, with its answer typed ``answer``; a 'queue' or 'after turn' block) when
+    it cannot break a rule, else None: a bound on its steps, what it relies on (``Facts``:
+    ``(variable, per player)`` pairs), how deep it nests rules, whether it leaves an 'after
+    turn' block."""
+    rs = ctx.rs
     scope = {name: value_type(rs, v) for name, v in d.env}
-    scope[d.label] = types.pop() if len(types) == 1 else None
+    if d.player is not None:
+        scope[d.label] = answer
     known = _ANSWERS.get(rs)
     if known is None:
         known = _ANSWERS[rs] = {}
@@ -149,10 +182,7 @@ def answers_hold(ctx: Context, d: Any) -> bool:
         k, cost, facts, _ = rs.guards.inert.split_facts(node.stmts, scope)
         known[key] = None if k else (
             cost, tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs)),
-            tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized)), facts.depth)
-    got = known[key]
-    if got is None:
-        return False
-    cost, needs, lists, depth = got
-    # (the body runs one level down, with the whole budget less one step)
-    return cost < ctx.steps and depth + 2 < MAX_DEPTH and facts_hold(ctx, needs, lists)
+            tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized)), facts.depth,
+            AFTER in facts.writes)
+    got: tuple[Any, ...] | None = known[key]
+    return got

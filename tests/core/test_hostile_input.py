@@ -1,0 +1,145 @@
+"""Input a hostile stranger gives through the public API and the command line: files that never
+end, option values nested without end. Each is refused with a clear error, never a Python
+exception (MemoryError, RecursionError) out of the library."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from typer.testing import CliRunner
+
+import boardrules
+from boardrules import NotationError, OptionError, RulesError
+from boardrules.cli import app
+from boardrules.lang.parser import MAX_FILE_BYTES, MAX_NESTING
+from boardrules.replay import replay_file
+
+ENDLESS = "/dev/zero"
+endless = pytest.mark.skipif(not os.path.exists(ENDLESS), reason="no /dev/zero here")
+
+
+@endless
+def test_an_endless_house_rule_file_is_refused_without_reading_it_all():
+    # (it read /dev/zero into memory until a MemoryError)
+    with pytest.raises(RulesError, match=f"^{ENDLESS}:1:1: rule file is larger than {MAX_FILE_BYTES} bytes"):
+        boardrules.new_game("harvest", players=2, rules=[ENDLESS])
+
+
+@endless
+@pytest.mark.parametrize("command", [["check"], ["play", "--players", "2"], ["simulate", "--players", "2"]])
+def test_the_cli_refuses_an_endless_rule_file(command, tmp_path):
+    link = tmp_path / "endless.rules"
+    link.symlink_to(ENDLESS)
+    result = CliRunner().invoke(app, command[:1] + [str(link)] + command[1:])
+    assert result.exit_code == 1
+    assert f"{link}:1:1: rule file is larger than {MAX_FILE_BYTES} bytes" in result.output
+
+
+def test_a_rule_file_of_exactly_the_limit_is_read(tmp_path):
+    path = tmp_path / "big.rules"
+    path.write_text("\ufeff" + "resource coins { start 1 }\n" + "#" * (MAX_FILE_BYTES - 28) + "\n", encoding="utf-8")
+    assert len(path.read_bytes()) == MAX_FILE_BYTES + 3     # (the byte-order mark does not count)
+    with pytest.raises(RulesError, match="no flow step"):   # (read and parsed: only the flow is missing)
+        boardrules.new_game(players=2, rules=[], texts={"big.rules": path.read_text(encoding="utf-8")})
+
+
+@endless
+def test_replay_refuses_an_endless_record():
+    with pytest.raises(NotationError, match="a record file is at most 64 MiB"):
+        replay_file(ENDLESS)
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_an_option_nested_without_end_is_an_option_error():
+    # (a RecursionError out of load_game: a record's option of 900 nested lists)
+    data = json.loads(boardrules.new_game("harvest", players=2).save())
+    data["options"] = {"goal": _nested(900)}
+    with pytest.raises(OptionError, match=f"option 'goal' holds lists nested deeper than {MAX_NESTING} levels"):
+        boardrules.load_game(json.dumps(data))
+    itself: list = []
+    itself.append(itself)
+    with pytest.raises(OptionError, match="option 'goal' holds lists nested deeper"):
+        boardrules.new_game("harvest", players=2, options={"goal": itself})
+
+
+def test_options_nested_as_deep_as_rules_may_write_them_are_checked_as_before():
+    with pytest.raises(OptionError, match="option 'goal' needs a whole number"):
+        boardrules.new_game("harvest", players=2, options={"goal": _nested(MAX_NESTING - 1)})
+
+
+@pytest.mark.parametrize("args, message", [
+    # (a traceback out of pyarrow, after the games were played: "Python int too large to convert")
+    (["--seed", str(-10 ** 30)], "must be 64-bit whole numbers, from -2^63 to 2^63-1"),
+    (["--seed", str(2 ** 63 - 1), "--games", "2"], "must be 64-bit whole numbers"),
+    # (accepted and ignored when one worker played)
+    (["--start-method", "teleport"], "no start method 'teleport' here"),
+    # (a list of a billion tasks built before the first game)
+    (["--games", str(10 ** 9)], "100000"),
+])
+def test_simulate_refuses_what_it_cannot_do_before_playing(args, message, tmp_path):
+    out = tmp_path / "r.parquet"
+    result = CliRunner().invoke(app, ["simulate", "harvest", "--players", "2", "--games", "1",
+                                      "--workers", "1", "--quiet", "--out", str(out), *args])
+    assert result.exit_code != 0 and message in " ".join(result.output.split()), result.output
+    assert not out.exists()
+
+
+def test_simulate_plays_up_to_the_last_64_bit_seed(tmp_path):
+    out = tmp_path / "r.csv"
+    result = CliRunner().invoke(app, ["simulate", "harvest", "--players", "2", "--games", "2", "--workers", "1",
+                                      "--quiet", "--seed", str(2 ** 63 - 2), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"\n{2 ** 63 - 1},2,1," in out.read_text(encoding="utf-8")
+
+
+def test_a_rule_file_of_too_many_tokens_is_refused_before_it_is_parsed():
+    # (a list of 500,000 numbers, within 1 MiB, took 18 s of CPU to parse)
+    from boardrules.lang.parser import MAX_TOKENS, parse_text
+    numbers = ",".join(["1"] * MAX_TOKENS)
+    with pytest.raises(RulesError) as err:
+        parse_text(f"var xs: list[int] = [{numbers}]\n", "big.rules")
+    (d,) = err.value.diagnostics
+    assert (d.span.line, d.span.column, d.message) == (
+        1, len("var xs: list[int] = [") + (MAX_TOKENS - 9) + 1,   # the token past the limit (9 before the numbers)
+        f"rule file has more than {MAX_TOKENS} words, numbers and symbols")
+
+
+def test_comments_do_not_count_as_tokens():
+    from boardrules.lang.parser import MAX_TOKENS, parse_text
+    comments = "# a comment of several words, numbers (1, 2, 3) and symbols\n" * (MAX_TOKENS // 10)
+    assert parse_text(comments + "resource coins { start 1 }\n", "long.rules").items
+
+
+def _cyclic() -> list:
+    itself: list = []
+    itself.append(itself)
+    return itself
+
+
+@pytest.mark.parametrize("argument", [_nested(10_000), _cyclic()], ids=["deep", "cyclic"])
+def test_an_action_of_a_deep_or_cyclic_python_list_is_refused_with_its_rule(argument):
+    # (a RecursionError out of play: the message quoted the argument with repr)
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    state = game.state
+    with pytest.raises(boardrules.IllegalActionError, match=r"^p1 sell \.\.\.: it is p2's turn"):
+        game.play(boardrules.Action(0, "sell", (argument,)))
+    assert game.state is state
+
+
+@pytest.mark.parametrize("index", [[1, 2], {"a1": 1}, _cyclic()], ids=["list", "dict", "cyclic"])
+def test_an_index_that_no_state_holds_is_refused_by_get_and_the_reader(index):
+    # (a TypeError "unhashable type: 'list'" out of Game.get and StateReader.get / at)
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    for read in (lambda: game.get("field_owner", index=index),
+                 lambda: game.reader().get("field_owner", index=index),
+                 lambda: game.reader().at("field_owner", [index])):
+        with pytest.raises(boardrules.BoardrulesError, match=r"^index= is a hex, an entity or a number, not "):
+            read()

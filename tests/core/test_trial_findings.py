@@ -1,0 +1,172 @@
+"""What the last new-user trial found: an empty rule file played a game that ended at once
+(titled ": final scores"); a record with ``"players": true`` was refused with "not 1" (cattrs read
+true as 1, 1.5 as 1, 7 as the text "7"); a rule file of 5,000 errors printed all of them (780 KB)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import boardrules
+from boardrules import NotationError, RulesError
+from boardrules.cli import app
+from boardrules.errors import SHOWN
+
+FLOWLESS = "resource coins { start 1 }\naction work main { gain 1 coins }\n"
+PLAYABLE = FLOWLESS + "flow { rounds 1 { step play: turns seat once { main work } } }\n"
+
+
+# ---- rules with nothing to play ---------------------------------------------------------------
+
+@pytest.mark.parametrize("text, message", [
+    ("", "the rules declare nothing: there is no game to play"),
+    ("# only a comment\n", "the rules declare nothing: there is no game to play"),
+    ("flow { }\n", "the rules declare nothing: there is no game to play"),
+    (FLOWLESS, "the rules have no flow step: a game of them would end before anyone acts"),
+])
+def test_rules_with_no_flow_step_start_no_game(text, message):
+    with pytest.raises(RulesError) as err:
+        boardrules.new_game(texts={"mine.rules": text}, players=2)
+    (d,) = err.value.diagnostics
+    assert (str(d.span), d.message) == ("mine.rules:1:1", message)
+    assert "'flow'" in d.hint
+
+
+def test_a_ruleset_with_no_flow_still_builds_for_checking_a_fragment():
+    # (the docs' fragments and the checker's tests build such rules; only a game refuses them)
+    rs = boardrules.build_ruleset(texts={"mine.rules": FLOWLESS})
+    with pytest.raises(RulesError, match="no flow step"):
+        boardrules.Game(rs, players=2)
+
+
+def test_rules_without_a_game_declaration_are_called_by_their_file():
+    rs = boardrules.build_ruleset(texts={"rules/coin race.rules": PLAYABLE})
+    assert rs.title == "coin race"     # (it was "": the CLI printed ": final scores")
+
+
+@pytest.mark.parametrize("command", [["play", "--players", "2", "--quiet"],
+                                     ["simulate", "--players", "2", "--games", "1", "--quiet"],
+                                     ["check"]])
+def test_the_cli_refuses_an_empty_rule_file(command, tmp_path):
+    path = tmp_path / "empty.rules"
+    path.write_text("", encoding="utf-8")
+    where = command[:1] + [str(path)] + command[1:]
+    result = CliRunner().invoke(app, where + (["--out", str(tmp_path / "out")] if command[0] != "check" else []))
+    assert result.exit_code == 1, result.output
+    assert f"{path}:1:1: the rules declare nothing" in result.output
+    assert "final scores" not in result.output and not (tmp_path / "out").exists()
+
+
+def test_check_accepts_a_playable_file_of_ones_own(tmp_path):
+    path = tmp_path / "coins.rules"
+    path.write_text(PLAYABLE, encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", str(path)])
+    assert result.exit_code == 0 and "ok:" in result.output
+
+
+# ---- record fields of the wrong type ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def record() -> dict:
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    game.play(next(iter(game.legal_actions())))
+    return json.loads(game.save())
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("players", True, "$.players: expected a whole number, not true"),    # was "... players, not 1"
+    ("players", 2.5, "$.players: expected a whole number, not 2.5"),      # was read as 2
+    ("players", "2", '$.players: expected a whole number, not "2"'),      # was read as 2
+    ("seed", 1.5, "$.seed: expected a whole number or a text, not 1.5"),
+    ("game", 7, "$.game: expected a text or null, not 7"),                # was "no game named '7'"
+    ("game", ["harvest"], '$.game: expected a text or null, not ["harvest"]'),
+    ("modules", [True], "$.modules[0]: expected a text, not true"),       # was "no module 'True'"
+    ("modules", "drought", '$.modules: expected a list of module names, not "drought"'),
+    ("options", ["goal", 3], '$.options: expected a mapping of option names to values, not ["goal", 3]'),
+    ("actions", [1], "$.actions[0]: expected a text, not 1"),             # was replayed as "1"
+    ("actions", "p1 study", '$.actions: expected a list of moves (texts), not "p1 study"'),
+    ("texts", [["a.rules", 1]], '$.texts[0]: expected a [file name, rule text] pair of texts, not ["a.rules", 1]'),
+    ("rules", [["a.rules"]], '$.rules[0]: expected a [file name, rule text] pair of texts, not ["a.rules"]'),
+    ("final", {"digest": 1}, '$.final: expected a text or null, not {"digest": 1}'),   # was accepted
+    ("ruleset", 12, "$.ruleset: expected a text or null, not 12"),
+])
+def test_a_record_field_of_the_wrong_type_is_named_with_its_value(record, field, value, message):
+    data = {**record, field: value}
+    with pytest.raises(NotationError) as err:
+        boardrules.load_game(json.dumps(data))
+    assert str(err.value) == "malformed boardrules record: " + message
+
+
+def test_every_field_of_the_wrong_type_is_named(record):
+    data = {**record, "players": None, "seed": [], "modules": [1, "x", None]}
+    with pytest.raises(NotationError) as err:
+        boardrules.load_game(json.dumps(data))
+    assert str(err.value) == ("malformed boardrules record: $.modules[0]: expected a text, not 1; "
+                              "$.modules[2]: expected a text, not null; "
+                              "$.players: expected a whole number, not null; "
+                              "$.seed: expected a whole number or a text, not []")
+
+
+def test_a_huge_value_is_quoted_in_brief(record):
+    data = {**record, "players": [list(range(10_000))] * 1000, "game": "x" * 100_000, "seed": 1.5e300}
+    with pytest.raises(NotationError) as err:
+        boardrules.load_game(json.dumps(data))
+    assert len(str(err.value)) < 400 and "$.game" not in str(err.value)   # (a long name is a name)
+    assert "$.players: expected a whole number, not [[0, 1, 2, ...], " in str(err.value)
+
+
+def test_a_record_with_no_game_and_no_rules_says_so(record):
+    # (it replayed an empty ruleset: "move 1: ... the game is over")
+    with pytest.raises(NotationError, match=r"\$\.game is null and \$\.texts holds no rule file"):
+        boardrules.load_game(json.dumps({**record, "game": None}))
+
+
+def test_replay_names_the_field_too(record, tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({**record, "players": True}), encoding="utf-8")
+    result = CliRunner().invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert "$.players: expected a whole number, not true" in result.output
+
+
+# ---- thousands of errors ---------------------------------------------------------------------
+
+MANY = "".join(f"resource r{i} {{ start x{i} }}\n" for i in range(5000))
+
+
+def test_a_rules_error_shows_the_first_errors_and_counts_the_rest():
+    with pytest.raises(RulesError) as err:
+        boardrules.build_ruleset(texts={"many.rules": MANY})
+    assert len(err.value.diagnostics) == 5000          # every one, programmatically
+    text = str(err.value)
+    assert text.count("is not a constant here") == SHOWN
+    assert text.endswith(f"\n... and {5000 - SHOWN} more errors (5000 in all)")
+    assert len(text) < 5000                            # (it was 573 KB)
+    assert err.value.format(limit=None).count("is not a constant here") == 5000
+
+
+def test_a_few_errors_are_all_shown():
+    text = "".join(f"resource r{i} {{ start x{i} }}\n" for i in range(SHOWN))
+    with pytest.raises(RulesError) as err:
+        boardrules.build_ruleset(texts={"few.rules": text})
+    assert str(err.value).count("is not a constant here") == SHOWN and "more error" not in str(err.value)
+
+
+@pytest.mark.parametrize("command", [["check"], ["play", "--players", "2"]])
+def test_the_cli_caps_the_errors_it_prints(command, tmp_path):
+    path = tmp_path / "many.rules"
+    path.write_text(MANY, encoding="utf-8")
+    result = CliRunner().invoke(app, command[:1] + [str(path)] + command[1:])
+    assert result.exit_code == 1
+    assert result.output.count("is not a constant here") == SHOWN and len(result.output) < 5000
+    assert f"... and {5000 - SHOWN} more errors (5000 in all)" in result.output
+
+
+def test_check_all_prints_every_error(tmp_path):
+    path = tmp_path / "many.rules"
+    path.write_text(MANY, encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", "--all", str(path)])
+    assert result.exit_code == 1 and result.output.count("is not a constant here") == 5000
+    assert result.output.rstrip().endswith("5000 errors")

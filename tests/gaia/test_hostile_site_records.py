@@ -1,0 +1,129 @@
+"""Site records of the wrong shape (a hostile stranger's, or a damaged file): each fault is named
+with its path, the value found and what was expected, and ``boardrules replay`` says so without a
+traceback. The loader read ``int(true)`` as 1, ``str(null)`` as "None", a text as its letters, and
+raised TypeError, KeyError or IndexError at 348 of 1,260 single-value changes of a real record."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from boardrules import NotationError
+from boardrules.cli import app
+from boardrules.replay import replay_file
+from boardrules_gaia.geometry import GeometryError
+from boardrules_gaia.records import RecordError, load_record
+from tests.conftest import shared_path
+
+NAME = "12__ivits-baltaks-gleens.json"
+
+
+@pytest.fixture(scope="module")
+def base() -> dict:
+    return json.loads(shared_path("gaia-records", NAME).read_text(encoding="utf-8"))
+
+
+def _changed(data: dict, path: tuple, value: object) -> dict:
+    data = copy.deepcopy(data)
+    inner = data
+    for key in path[:-1]:
+        inner = inner[key]
+    inner[path[-1]] = value
+    return data
+
+
+def _write(tmp_path, data: dict):
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("path, value, message", [
+    (("players",), True, "$.players: expected a whole number, not true"),
+    (("setup", "map", "hexes", 0, "q"), "0", '$.setup.map.hexes[0].q: expected a whole number, not "0"'),
+    (("moves_clean", 3), 5, "$.moves_clean[3]: expected a text, not 5"),
+    (("factions",), "ivits", '$.factions: expected a list, not "ivits"'),
+    (("setup", "tiles", "techTiles", "terra"), None, "$.setup.tiles.techTiles.terra: expected a text, not null"),
+    (("final", "players", 1, "power"), [1, 2, 3, 0], "$.final.players[1].power: expected a mapping, not [1, 2, 3, ...]"),
+    (("final", "ended"), 1, "$.final.ended: expected true or false, not 1"),
+    (("final", "players", 0, "techs"), [{"tile": "tech1", "pos": 2, "enabled": True}],
+     "$.final.players[0].techs[0].pos: expected a text, not 2"),
+    (("final", "players", 0, "victoryPoints"), 10 ** 100, None),    # a whole number: read as it is
+])
+def test_a_value_of_the_wrong_type_is_named(base, tmp_path, path, value, message):
+    data = _changed(base, path, value)
+    if message is None:
+        assert load_record(_write(tmp_path, data)).final.players[0].vp == 10 ** 100
+        return
+    with pytest.raises(RecordError) as err:
+        load_record(_write(tmp_path, data))
+    assert str(err.value) == f"record.json: {message}"
+
+
+def test_a_missing_field_is_named(base, tmp_path):
+    data = copy.deepcopy(base)
+    del data["setup"]["map"]["hexes"][2]["planet"]
+    with pytest.raises(RecordError, match=r"^record\.json: \$\.setup\.map\.hexes\[2\]\.planet: missing$"):
+        load_record(_write(tmp_path, data))
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"factions": ["ivits", "baltaks"]}, "$.players is 3, the first line 'init 3 12' and $.factions lists 2"),
+    ({"players": 0, "factions": []}, "$.players is 0, the first line 'init 3 12' and $.factions lists 0"),
+])
+def test_player_counts_that_disagree_are_refused(base, tmp_path, change, message):
+    # (the replay compared the final state with record.factions[p]: an IndexError)
+    with pytest.raises(RecordError) as err:
+        load_record(_write(tmp_path, {**base, **change}))
+    assert message in str(err.value)
+
+
+def test_a_tech_slot_without_a_tile_is_named(base, tmp_path):
+    # (a KeyError out of the replay's setup draws)
+    data = _changed(base, ("setup", "tiles", "advTechTiles"), {"adv-terra": "advtech1"})
+    with pytest.raises(RecordError, match=r"\$\.setup\.tiles\.advTechTiles has no tile for adv-nav, adv-int"):
+        load_record(_write(tmp_path, data))
+
+
+def test_replay_refuses_a_map_off_the_layout_as_a_notation_error(base, tmp_path):
+    # (ReplayError, not a BoardrulesError: a traceback out of 'boardrules replay')
+    data = _changed(base, ("setup", "map", "placement", "sectors", 0, "center"), {"q": 10 ** 9, "r": 5})
+    with pytest.raises(NotationError, match="the sectors are not on the centres of a site layout"):
+        replay_file(_write(tmp_path, data))
+
+
+def test_the_cli_names_the_field_without_a_traceback(base, tmp_path):
+    result = CliRunner().invoke(app, ["replay", str(_write(tmp_path, {**base, "players": True}))])
+    assert result.exit_code == 1 and result.exception is None or isinstance(result.exception, SystemExit)
+    assert "$.players: expected a whole number, not true" in result.output
+
+
+def _paths(x, at=()):
+    yield at
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from _paths(v, at + (k,))
+    elif isinstance(x, list) and x:
+        yield from _paths(x[0], at + (0,))
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                    max_leaves=6)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_value_anywhere_loads_or_is_a_record_error(base, tmp_path, data):
+    paths = [p for p in _paths(base) if p]
+    path = data.draw(st.sampled_from(paths))
+    value = data.draw(JSON)
+    try:
+        load_record(_write(tmp_path, _changed(base, path, value)))
+    except (RecordError, GeometryError):
+        pass
