@@ -277,6 +277,7 @@ class Game:
         self._known: OrderedDict[int, _Known] = OrderedDict()
         self._turn_memo: tuple[State, tuple[Any, Any, Any, Context] | None] | None = None  # (state, its _turn_info)
         self._answer_memo: tuple[State | None, bool] = (None, False)   # (state, its _answers_settle)
+        self._flow_memo: tuple[Any, bool] = (None, False)   # (committed values, _settles without decisions)
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -1540,9 +1541,10 @@ class Game:
             if ctx.partial:   # (maybe the budget charged for the options not tested: in full)
                 return False
             raise
+        queued = ctx.queued
         settled = verdict == INERT and not (
             main and action.player in (ctx.get(("f", "passed")) or ())) \
-            and self._settles(ctx, ctx.queued + list(st.pending))
+            and self._settles(ctx, queued + list(st.pending) if st.pending else queued)
         rs.guards.settled(name, settled)
         return settled
 
@@ -1550,20 +1552,37 @@ class Game:
         """Whether :meth:`_advance` on ``ctx`` with ``pending`` returns at once, running
         nothing (a decision is due, or a player is in the middle of a turn). ``handover``: or
         a turn has ended and the next one of the same turns step begins without a rule
-        running (none reacts to ``turn_begins``)."""
+        running (none reacts to ``turn_begins``). Without pending decisions and ``handover``
+        that is a question about the flow's place, which rules do not change (they write the
+        flow's ``passed`` and ``after`` only): answered once per committed state."""
         if pending:
             return pending[0].player is not None and pending[0].lane is None
-        if ctx.get(("f", "over")):
+        if handover:   # (who passed matters: not the committed state's question)
+            return self._flow_waits(ctx, True)
+        for k in ctx.w:   # (a primitive that moved the flow: asked of ctx itself)
+            if k[0] == "f" and k[1] != "passed" and k[1] != "after":
+                return self._flow_waits(ctx)
+        memo = self._flow_memo
+        if memo[0] is not ctx.base:
+            memo = self._flow_memo = (ctx.base, self._flow_waits(ctx))
+        return memo[1]
+
+    def _flow_waits(self, ctx: Context, handover: bool = False) -> bool:
+        """:meth:`_settles` without pending decisions: whether the flow's place in ``ctx`` is
+        a wait (the game is over, a player is in the middle of a turn, or with ``handover``
+        the next turn of the step begins)."""
+        get = ctx.get
+        if get(("f", "over")):
             return True
         stages = self.ruleset.stages
-        stage_i = ctx.get(("f", "stage"))
+        stage_i = get(("f", "stage"))
         if stage_i >= len(stages):
             return False
-        stage, step_i = stages[stage_i], ctx.get(("f", "step"))
+        stage, step_i = stages[stage_i], get(("f", "step"))
         if step_i >= len(stage.steps) or stage.steps[step_i].kind == "do" or (
-                stage.kind == "rounds" and step_i == 0 and not ctx.get(("f", "round"))):
+                stage.kind == "rounds" and step_i == 0 and not get(("f", "round"))):
             return False
-        turn = ctx.get(("f", "turn"))
+        turn = get(("f", "turn"))
         if turn is None or turn[2] is not None:
             return turn is not None
         step = stage.steps[step_i]

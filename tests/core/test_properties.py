@@ -157,6 +157,21 @@ def test_backends_agree_on_a_known_division_by_zero():
     assert c == i and c[0] == "illegal" and "division by zero" in c[1]
 
 
+@pytest.mark.parametrize("expr,value", [
+    ("min(x - 4, 0 - 3)", -3), ("max(0, x - 5)", 0), ("min(x, x)", 1), ("max(x - 9, x - 9)", -8),
+    ("abs(x - 8)", 7), ("(x - 8) // 2", -4), ("(x - 8) % 3", 2), ("7 % (0 - 2)", -1),
+])
+def test_backends_agree_on_the_whole_number_shortcuts(expr, value):
+    """The compiler's own min/max of two numbers, abs, // and % (codegen: without the general
+    built-in or operator) give the interpreter's values, and refuse a zero divisor alike."""
+    text = PRELUDE.replace("BODY", f"set x = {expr}")
+    c, i = _outcome(text, "compiled"), _outcome(text, "interpreted")
+    assert c == i and c[2].values.get(("v", "x"), 1) == value   # (1: the default, not kept)
+    text = PRELUDE.replace("BODY", "gain 1 a\nset x = 3 % (x - 1)")
+    c, i = _outcome(text, "compiled"), _outcome(text, "interpreted")
+    assert c == i and c[0] == "illegal" and "division by zero" in c[1]
+
+
 @pytest.mark.parametrize("body", [
     # a quantifier's variable hides a rule binding of the same name, inside and across nesting
     "for v in l {\n  set x = x + (count v in l where v > 1) + v\n}",
