@@ -273,8 +273,8 @@ def _parse_cached(text: str, path: str) -> A.RuleFile:
 
 
 @functools.cache
-def _shapes() -> tuple[reduce.Shape, ...]:
-    return reduce.shapes(_parser().rules, maybe_placeholders=True)
+def _reductions() -> reduce.Reductions:
+    return reduce.Reductions(reduce.shapes(_parser().rules, maybe_placeholders=True), _ToAst)
 
 
 def _parse_ast(source: str, to_ast: _ToAst) -> tuple[tuple[object, ...], int]:
@@ -282,8 +282,9 @@ def _parse_ast(source: str, to_ast: _ToAst) -> tuple[tuple[object, ...], int]:
     it), by lark's LALR parser reducing straight to AST nodes (no parse tree is built).
     Raises lark's UnexpectedInput on a syntax error."""
     run = _parser().parse_interactive(source)
-    run.parser_state.parse_conf.callbacks = reduce.reductions(_shapes(), to_ast, to_ast.path)
-    top = run.resume_parse()  # type: ignore[no-untyped-call]
+    with _reductions().running(to_ast, to_ast.path) as callbacks:
+        run.parser_state.parse_conf.callbacks = callbacks
+        top = run.resume_parse()  # type: ignore[no-untyped-call]
     return top[0], top[5]
 
 

@@ -18,7 +18,9 @@ is the depth of the tree node as ``parser._depth_diagnostic`` counts it (0: no t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -75,34 +77,47 @@ def shapes(rules: list[Any], maybe_placeholders: bool) -> tuple[Shape, ...]:
     return tuple(out)
 
 
-def reductions(shapes: tuple[Shape, ...], builder: object, path: str) -> dict[Any, Reduce]:
-    """lark's callbacks (rule → function of the matched values) calling ``builder``'s method
-    for each rule, ``method(span, children)``, spans in file ``path``.
+class Reductions:
+    """lark's callbacks (rule → function of the matched values), made once for a grammar and
+    a builder class: each calls the builder's method for its rule, ``method(builder, span,
+    children)``, on the builder that :meth:`running` set for the parse under way in this thread.
 
-    Raises AttributeError when the builder lacks a method for one of the grammar's rules."""
-    out: dict[Any, Reduce] = {}
-    for s in shapes:
-        if s.expand1 and len(s.rule.expansion) == 1 and s.include == ((0, _NODE, 0),) \
-                and not s.trailing:
-            out[s.rule] = _passed_on   # ``?rule: other``: lark returns the child as it is
-        else:
-            one = len(s.include) == 1 and s.include[0][1] != _INLINE and not s.include[0][2] \
-                and not s.trailing   # (``?atom: "(" expr ")"``: never a node of its own)
-            method = _no_node if s.inline or (s.expand1 and one) else getattr(builder, s.name)
-            out[s.rule] = _reduction(s, method, path, s.name in CHAINS)
-    return out
+    Raises AttributeError when the builder class lacks a method for one of the grammar's rules."""
+
+    def __init__(self, shapes: tuple[Shape, ...], builder_class: type) -> None:
+        self._local = threading.local()
+        self.callbacks: dict[Any, Reduce] = {}
+        for s in shapes:
+            if s.expand1 and len(s.rule.expansion) == 1 and s.include == ((0, _NODE, 0),) \
+                    and not s.trailing:
+                self.callbacks[s.rule] = _passed_on   # ``?rule: other``: the child as it is
+            else:
+                one = len(s.include) == 1 and s.include[0][1] != _INLINE and not s.include[0][2] \
+                    and not s.trailing   # (``?atom: "(" expr ")"``: never a node of its own)
+                method = _no_node if s.inline or (s.expand1 and one) else getattr(builder_class, s.name)
+                self.callbacks[s.rule] = _reduction(s, method, self._local, s.name in CHAINS)
+
+    @contextlib.contextmanager
+    def running(self, builder: object, path: str) -> Iterator[dict[Any, Reduce]]:
+        """The callbacks, building with ``builder``, spans in file ``path``, until the end."""
+        saved = getattr(self._local, "current", None)
+        self._local.current = (builder, path)
+        try:
+            yield self.callbacks
+        finally:
+            self._local.current = saved
 
 
 def _passed_on(raw: list[Any]) -> Any:
     return raw[0]
 
 
-def _no_node(span: A.Span, children: list[Any]) -> Any:
+def _no_node(builder: object, span: A.Span, children: list[Any]) -> Any:
     raise AssertionError("this rule never makes a node of its own")
 
 
-def _reduction(shape: Shape, method: Callable[[A.Span, list[Any]], Any], path: str,
-               chain: bool) -> Reduce:
+def _reduction(shape: Shape, method: Callable[[Any, A.Span, list[Any]], Any],
+               local: threading.local, chain: bool) -> Reduce:
     include, trailing, expand1, inline = shape.include, shape.trailing, shape.expand1, shape.inline
     Span, NOWHERE = A.Span, A.NOWHERE
 
@@ -150,7 +165,8 @@ def _reduction(shape: Shape, method: Callable[[A.Span, list[Any]], Any], path: s
             height += 1 + (len(children) - 1) // 2 if chain else 1
         else:
             height = 1
+        builder, path = local.current
         span = NOWHERE if line is None else Span(path, line, column, end_line, end_column)
-        return (method(span, children), line, column, end_line, end_column, height)
+        return (method(builder, span, children), line, column, end_line, end_column, height)
 
     return reduce
