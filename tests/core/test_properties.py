@@ -199,6 +199,32 @@ def test_generated_rule_code_is_in_linecache():
     assert linecache.getline(code.co_filename, code.co_firstlineno + 2).strip() == "return 9"
 
 
+def test_expressions_alike_compile_once_and_keep_their_own_names(monkeypatch):
+    """Expressions generating the same source share one compile (lang/codegen.py); each
+    function, its generator's code included, still names its own place in the rules."""
+    import boardrules.lang.codegen as codegen
+
+    compiled: list[str] = []
+
+    def counting(src, filename, mode):
+        compiled.append(src)
+        return compile(src, filename, mode)
+
+    monkeypatch.setattr(codegen, "compile", counting, raising=False)
+    text = PRELUDE.replace("resource b { start 2; floor 1 }",
+                           "resource b { start 2; cap (count v in l where v > 1) }\n"
+                           "resource c { cap (count v in l where v > 1) }").replace("BODY", "pass")
+    rs = new_game(texts={"alike.rules": text}, players=2).ruleset
+    b, c = rs.caps["b"].__code__, rs.caps["c"].__code__
+    assert b.co_code == c.co_code
+    assert compiled.count(next(s for s in compiled if "_dom(ctx" in s)) == 1
+    assert b.co_filename.startswith("<rules alike.rules:3:28 #")
+    assert c.co_filename.startswith("<rules alike.rules:4:19 #")
+    for code in (b, c):
+        inner = [k for k in code.co_consts if hasattr(k, "co_filename")]
+        assert inner and all(k.co_filename == code.co_filename for k in inner)
+
+
 # ---- (b) random legal play of harvest.rules ------------------------------------------
 
 CAPS = {"coins": 12, "grain": 9}

@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import linecache
 from collections.abc import Callable, Mapping
+from types import CodeType
 from typing import TYPE_CHECKING, Any, overload
 
 from . import ast as A
@@ -183,6 +184,9 @@ class ExprCompiler:
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
+        # source → its code: half of a game's expressions read alike (the same shape, other
+        # constants in their own globals) and compiling is most of the cost of generating
+        self._codes: dict[str, CodeType] = {}
 
     @overload
     def compile(self, e: None) -> None: ...
@@ -205,17 +209,27 @@ class ExprCompiler:
         src = (f"def rule_expr(ctx):\n    try:\n        return {body}\n"
                f"    except _RuleViolation as err:\n        raise _at(err, _span)\n"
                f"    except Exception as err:\n        raise _foreign(ctx, err, None, _span)\n")
-        try:
-            code = compile(src, filename, "exec")
-        except (SyntaxError, RecursionError, MemoryError):
-            # nested deeper than Python's own parser allows (about 200 brackets): the
-            # interpreter evaluates it, with the same meaning and error positions
-            from .backends import Interpreter
-            return Interpreter(self.rs).expr(e)
+        code = self._codes.get(src)
+        if code is not None:
+            code = _renamed(code, filename)
+        else:
+            try:
+                code = self._codes[src] = compile(src, filename, "exec")
+            except (SyntaxError, RecursionError, MemoryError):
+                # nested deeper than Python's own parser allows (about 200 brackets): the
+                # interpreter evaluates it, with the same meaning and error positions
+                from .backends import Interpreter
+                return Interpreter(self.rs).expr(e)
         exec(code, ns)
         linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
         fn: ExprFn = ns["rule_expr"]  # type: ignore[assignment]  # (defined by the exec above)
         return fn
+
+
+def _renamed(code: CodeType, filename: str) -> CodeType:
+    """``code`` (and the code of its functions, generators and lambdas) named ``filename``."""
+    consts = tuple(_renamed(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
 
 
 class _Gen:
