@@ -15,6 +15,7 @@ import boardrules
 from boardrules import BoardrulesError, NotationError, RulesError
 from boardrules.cli import app
 from boardrules.errors import SHOWN
+from boardrules.replay import replay_file
 
 FLOWLESS = "resource coins { start 1 }\naction work main { gain 1 coins }\n"
 PLAYABLE = FLOWLESS + "flow { rounds 1 { step play: turns seat once { main work } } }\n"
@@ -195,3 +196,12 @@ def test_any_value_in_any_field_of_a_record_is_read_or_refused_as_a_boardrules_e
     except BoardrulesError:
         return
     assert isinstance(game.players, int) and all(isinstance(a, str) for a in game.record.actions)
+
+
+def test_a_record_of_another_format_version_names_both(record, tmp_path):
+    # (it said "no installed plugin reads this kind of record")
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({**record, "format": "boardrules-record/2"}), encoding="utf-8")
+    with pytest.raises(NotationError, match=r'a record of format "boardrules-record/2"; this version of '
+                                            r"boardrules reads 'boardrules-record/1'"):
+        replay_file(path)

@@ -1,7 +1,7 @@
 """Site records of the wrong shape (a hostile stranger's, or a damaged file): each fault is named
 with its path, the value found and what was expected, and ``boardrules replay`` says so without a
 traceback. The loader read ``int(true)`` as 1, ``str(null)`` as "None", a text as its letters, and
-raised TypeError, KeyError or IndexError at 348 of 1,260 single-value changes of a real record."""
+raised TypeError, KeyError or IndexError at 348 of 1,053 single-value changes of a real record."""
 
 from __future__ import annotations
 
