@@ -66,7 +66,9 @@ class MCTSBot:
     alone, whose score mid-game says little about who wins;
     ``scale``: victory points that make a lead worth about 0.73 reward;
     ``c``: UCB1 exploration; ``prior``: the root's actions are expanded best first by the
-    greedy bot's one-ply rating (so a small budget still tries the promising ones). Before a
+    greedy bot's one-ply rating (so a small budget still tries the promising ones), and of the
+    free actions of the bot's turn (the flow step's ``free`` actions: Gaia Project's
+    conversions) only the one the greedy bot would take is searched. Before a
     leaf is rated, the decisions its last action left that action's player are answered
     greedily (:meth:`_settle`). ``seed`` makes every decision reproducible with an iteration
     budget (a time budget depends on the machine). Decisions with one legal action are not
