@@ -1011,7 +1011,8 @@ class Game:
     def _end_turn(self, ctx: Any, pending: Any, player: Any) -> None:
         turn = ctx.get(("f", "turn"))
         order, pos, _, _ = turn
-        deciding = _deciding(pending)   # (a main action that ended the turn left decisions)
+        # (a main action that ended the turn left decisions)
+        deciding = bool(pending) and _deciding(pending)
         ctx.set(("f", "turn"), (order, pos, None, False))
         if "turn_ends" in ctx.rs.triggers_by_event:
             self._emit(ctx, "turn_ends", player)
@@ -1023,8 +1024,12 @@ class Game:
         """Run the turn's 'after turn' blocks; ``deciding``: the turn's decisions are still to
         be made, so the blocks wait for them, as 'queue' blocks behind them (docs/language.md,
         'after turn')."""
-        after = ctx.get(("f", "after")) or ()
+        after = ctx.get(("f", "after"))
+        if after == ():   # (the common case: nothing to run, and the value is () already)
+            return
         ctx.set(("f", "after"), ())
+        if not after:
+            return
         if deciding:
             pending.extend(Decision(None, "after turn", (), False, "", block, env,  # type: ignore[arg-type]
                                     me, source) for block, env, me, source in after)
@@ -1049,22 +1054,23 @@ class Game:
             if turn is not None and turn[2] is not None:
                 return
         rs = self.ruleset
+        get = ctx.get
         for _ in range(100000):
             if ctx.queued:  # decisions the engine's events queued
                 pending[:0] = ctx.queued
                 ctx.queued = []
             if pending and pending[0].player is None:  # a 'queue' block's turn has come
                 self._run_queued(ctx, pending)
-            if pending and pending[0].lane is None or ctx.get(("f", "over")):
+            if pending and pending[0].lane is None or get(("f", "over")):
                 return  # (decisions of lanes wait in their lanes: the other lanes go on)
-            stage_i = ctx.get(("f", "stage"))
+            stage_i = get(("f", "stage"))
             if stage_i >= len(rs.stages):
                 ctx.set(("f", "over"), True)
                 ctx.events.append(S._event(ctx, "game over", None, None))
                 return
             stage = rs.stages[stage_i]
-            step_i = ctx.get(("f", "step"))
-            if stage.kind == "rounds" and step_i == 0 and not ctx.get(("f", "round")):
+            step_i = get(("f", "step"))
+            if stage.kind == "rounds" and step_i == 0 and not get(("f", "round")):
                 count = stage.count(ctx) if stage.count else 1
                 if not isinstance(count, int) or isinstance(count, bool):
                     raise RuleViolation(f"the number of rounds must be a whole number, not {count!r}",
@@ -1077,11 +1083,11 @@ class Game:
                 self._emit(ctx, "round_begins", 1)
             if step_i >= len(stage.steps):
                 if stage.kind == "rounds":
-                    self._emit(ctx, "round_ends", ctx.get(("f", "round")))
-                if stage.kind == "rounds" and ctx.get(("f", "round")) < ctx.get(("f", "rounds")):
-                    ctx.set(("f", "round"), ctx.get(("f", "round")) + 1)
-                    ctx.events.append(S._event(ctx, "round", None, ctx.get(("f", "round"))))
-                    self._emit(ctx, "round_begins", ctx.get(("f", "round")))
+                    self._emit(ctx, "round_ends", get(("f", "round")))
+                if stage.kind == "rounds" and get(("f", "round")) < get(("f", "rounds")):
+                    ctx.set(("f", "round"), get(("f", "round")) + 1)
+                    ctx.events.append(S._event(ctx, "round", None, get(("f", "round"))))
+                    self._emit(ctx, "round_begins", get(("f", "round")))
                 else:
                     ctx.set(("f", "stage"), stage_i + 1)
                 ctx.set(("f", "step"), 0)
@@ -1103,7 +1109,7 @@ class Game:
                 pending[:0] = ctx.queued
                 ctx.queued = []
                 continue
-            turn = ctx.get(("f", "turn"))
+            turn = get(("f", "turn"))
             if turn is None:
                 ctx.set(("f", "turn"), (self._order(ctx, step), -1, None, False))
                 ctx.set(("f", "passed"), ())
@@ -1119,7 +1125,7 @@ class Game:
                 self._finish_step(ctx, step_i)
                 continue
             if step.mode == "simultaneous":
-                acted = ctx.get(("f", "acted")) or ()
+                acted = get(("f", "acted")) or ()
                 if any(p not in acted for p in order):
                     return
                 self._finish_step(ctx, step_i)
