@@ -145,3 +145,27 @@ def _saved(game) -> str:
     with path:
         path.write(game.save())
     return path.name
+
+
+def test_help_lists_each_command_in_one_piece_and_keeps_preformatted_lines_whole():
+    """'boardrules --help' broke a command's summary where its docstring's lines broke, and
+    'odds --help' (80 columns) cut its table of fleet syntax mid-line: every summary reads as one
+    paragraph, and every line of a preformatted ('\\b') block of any command's help is whole."""
+    import inspect
+
+    from boardrules.cli import add_plugin_commands
+    add_plugin_commands()
+    names = [info.name or info.callback.__name__ for info in app.registered_commands]
+    assert {"play", "replay", "check", "simulate", "odds", "export"} <= set(names)
+    for info in app.registered_commands:
+        doc = inspect.cleandoc(info.help or info.callback.__doc__)
+        one_page = runner.invoke(app, [info.name or info.callback.__name__, "--help"],
+                                 env={"COLUMNS": "80"}).output
+        for block in doc.split("\n\n"):
+            if block.startswith("\b"):
+                for line in block.splitlines()[1:]:
+                    assert line.rstrip() in one_page, (info.name, line)
+    wide = runner.invoke(app, ["--help"], env={"COLUMNS": "400"}).output
+    for info in app.registered_commands:
+        summary = " ".join(inspect.cleandoc(info.help or info.callback.__doc__).split("\n\n")[0].split())
+        assert summary in wide, summary
