@@ -321,8 +321,8 @@ def add_plugin_commands() -> None:
 
 def main() -> None:
     """Entry point of the ``boardrules`` script."""
-    add_plugin_commands()
     try:
+        add_plugin_commands()   # (a plugin that fails to load: a PluginError, said below)
         app()
     except BoardrulesError as err:  # last resort: never a traceback for a user's mistake
         err_console.print(f"error: {err}", highlight=False, markup=False)
