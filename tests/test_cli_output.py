@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from typer.testing import CliRunner
 
 import boardrules
@@ -145,3 +147,73 @@ def _saved(game) -> str:
     with path:
         path.write(game.save())
     return path.name
+
+
+def _raw_rows(game: boardrules.Game) -> list[str]:
+    from boardrules.cli import _source_label
+    sources = {s for sc in game.scores() for s in sc["sources"]}
+    return sorted(s for s in sources if _source_label(game, s) == s)
+
+
+def test_every_score_row_of_the_real_gaia_records_reads_as_players_read_it():
+    """The real records score under titles only: the Gleens' 2 VP for a mine on a Gaia planet
+    came under the action that built it ('build_mine', 'booster_mine'); they are the faction's."""
+    from boardrules.replay import replay_file
+    from tests.conftest import shared_path
+    records = sorted(p for p in shared_path("gaia-records").glob("*.json") if p.name != "INDEX.json")
+    assert len(records) == 18
+    gleens_vp = 0
+    for path in records:
+        report = replay_file(path, check=False)
+        assert not report.differences, (path.name, report.differences[:3])
+        assert not _raw_rows(report.game), (path.name, _raw_rows(report.game))
+        gleens_vp += sum(sc["sources"].get("gleens", 0) for sc in report.game.scores())
+    assert gleens_vp > 0 and gleens_vp % 2 == 0   # 2 VP a Gaia mine (gaia-project.md, Gleens)
+
+
+@pytest.mark.parametrize("form", ["choose-bid", "bid-while-choosing"])
+def test_auction_bids_are_their_own_score_row(form):
+    """The VP bid for the factions are paid at the end on a titled row (they came under
+    'when round_ends', which says nothing of the auction)."""
+    import random
+    for seed in range(20):   # the first random game with a bid above 0 (bids of 0 are common)
+        game = boardrules.new_game("gaia-project", players=3, seed=seed, modules=["auction"],
+                                   options={"auction_form": form})
+        rng = random.Random(seed)
+        while not game.over:
+            game.play(game.legal_actions().sample(rng))
+        bids = [game.get("bid", p) for p in range(game.players)]
+        if any(bids):
+            break
+    assert any(bids)
+    paid = [sc["sources"].get("auction_bids", 0) for sc in game.scores()]
+    assert [v < 0 for v in paid] == [b > 0 for b in bids]   # (VP stop at 0: a bid may cost less)
+    assert all(-b <= v for v, b in zip(paid, bids))
+    assert not _raw_rows(game)
+    result = runner.invoke(app, ["replay", _saved(game)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "Auction: VP bid for the faction" in result.output and "round_ends" not in result.output
+
+
+def test_help_lists_each_command_in_one_piece_and_keeps_preformatted_lines_whole():
+    """'boardrules --help' broke a command's summary where its docstring's lines broke, and
+    'odds --help' (80 columns) cut its table of fleet syntax mid-line: every summary reads as one
+    paragraph, and every line of a preformatted ('\\b') block of any command's help is whole."""
+    import inspect
+
+    from boardrules.cli import add_plugin_commands
+    add_plugin_commands()
+    names = [info.name or info.callback.__name__ for info in app.registered_commands]
+    assert {"play", "replay", "check", "simulate", "odds", "export"} <= set(names)
+    for info in app.registered_commands:
+        doc = inspect.cleandoc(info.help or info.callback.__doc__)
+        one_page = runner.invoke(app, [info.name or info.callback.__name__, "--help"],
+                                 env={"COLUMNS": "80"}).output
+        for block in doc.split("\n\n"):
+            if block.startswith("\b"):
+                for line in block.splitlines()[1:]:
+                    assert line.rstrip() in one_page, (info.name, line)
+    wide = runner.invoke(app, ["--help"], env={"COLUMNS": "400"}).output
+    for info in app.registered_commands:
+        summary = " ".join(inspect.cleandoc(info.help or info.callback.__doc__).split("\n\n")[0].split())
+        assert summary in wide, summary

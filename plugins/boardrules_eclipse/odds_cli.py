@@ -34,21 +34,23 @@ def odds(attacker: str = typer.Argument(..., help='attacking fleet, e.g. "2 inte
 
     \b
     A fleet is a comma-separated list of ship groups and flags:
-      COUNT NAME                  a preset: interceptor, cruiser, dreadnought,
-                                  starbase, ancient, gcds (1st-edition blueprints)
+      COUNT NAME               a preset: interceptor, cruiser, dreadnought,
+                               starbase, ancient, gcds (1st-edition blueprints)
       COUNT NAME(I/H/C/S; CANNONS; MISSILES)
-                                  a ship given by its statistics: initiative,
-                                  hull, computer, shield (-1 or 1 for a Gauss shield);
-                                  I/H/C/S/N adds N, the damage each ship repairs
-                                  after every engagement round (Morph Shield)
-      COUNT NAME:CLASS(...)       a named ship of a size class (interceptor,
-                                  starbase, cruiser, dreadnought, ancient, gcds,
-                                  ancient-cruiser, ancient-dreadnought)
-    Dice: Y ion (1 damage), O plasma (2), R antimatter (4), with counts: 2Y, 1O 1Y,
-    YYR; '-' for none; missiles are the optional third field.
+                               a ship given by its statistics: initiative,
+                               hull, computer, shield (-1 or 1 for a Gauss
+                               shield); I/H/C/S/N adds N, the damage each ship
+                               repairs after every engagement round (Morph
+                               Shield)
+      COUNT NAME:CLASS(...)    a named ship of a size class (interceptor,
+                               starbase, cruiser, dreadnought, ancient, gcds,
+                               ancient-cruiser, ancient-dreadnought)
+    Dice: Y ion (1 damage), O plasma (2), R antimatter (4), with counts:
+    2Y, 1O 1Y, YYR; '-' for none; missiles are the optional third field.
     Flags: +splitter (Antimatter Splitter), +distortion (Distortion Shield),
     +point-defense or +pd (Point Defense: cannons fire once at each incoming
-    missile volley), +npc / +player (who assigns hits; fleets of NPC classes are NPCs).
+    missile volley), +npc / +player (who assigns hits; fleets of NPC classes
+    are NPCs).
     Examples: "2 interceptor"   "3 interceptor(3/0/+1/0; 1O)"
               "2 raider:cruiser(2/1/+1/-1; 1O 1Y; 2O), 1 dreadnought, +splitter"
 
@@ -57,12 +59,13 @@ def odds(attacker: str = typer.Argument(..., help='attacking fleet, e.g. "2 inte
     focus-fire; optimal = maximise its own chance of winning (against the other
     side's policy, or solving the zero-sum game when both are optimal);
     focus-fire = destroy the most firepower per damage point (a heuristic);
-    npc = the NPC rule, hits that destroy nothing piled on one of several equally
-    large ships; npc-spread = the same, spreading those hits over them.
+    npc = the NPC rule, hits that destroy nothing piled on one of several
+    equally large ships; npc-spread = the same, spreading those hits over them.
 
     \b
     Winning means being left in the hex: the attacker wins by destroying every
-    defending ship; a battle nobody can finish (no cannons left) is a defender win.
+    defending ship; a battle nobody can finish (no cannons left) is a defender
+    win.
     """
     err = Console(stderr=True)
     console = Console()

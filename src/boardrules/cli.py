@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import inspect
 import sys
 import time
 from pathlib import Path
@@ -307,10 +308,21 @@ from .simulate_cli import simulate_command  # noqa: E402  (it uses this module's
 app.command("simulate")(simulate_command)
 
 
+def add_plugin_commands() -> None:
+    """Add the plugins' commands (``boardrules_cli``) to ``app``; give every command without a
+    ``short_help`` its docstring's first paragraph on one line (typer's rich help keeps the
+    docstring's line breaks in the list of commands, which then breaks mid-sentence)."""
+    plugins.manager().hook.boardrules_cli(app=app)
+    for info in app.registered_commands:
+        doc = info.help or (info.callback.__doc__ if info.callback else None) or ""
+        if info.short_help is None and doc:
+            info.short_help = " ".join(inspect.cleandoc(doc).split("\n\n")[0].split())
+
+
 def main() -> None:
     """Entry point of the ``boardrules`` script."""
-    plugins.manager().hook.boardrules_cli(app=app)
     try:
+        add_plugin_commands()   # (a plugin that fails to load: a PluginError, said below)
         app()
     except BoardrulesError as err:  # last resort: never a traceback for a user's mistake
         err_console.print(f"error: {err}", highlight=False, markup=False)

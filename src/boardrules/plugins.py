@@ -1,8 +1,8 @@
 """The plugin host: one pluggy manager with the bundled plugins and installed ones.
 
 Bundled games and modules are registered first, then every module named in the
-``boardrules`` entry-point group, then ``check_pending()`` so a misspelt hook name
-fails loudly.
+``boardrules`` entry-point group, then :func:`check_hooks` so a misspelt hook name, or a
+hook without ``@hookimpl``, fails loudly (a :class:`PluginError`).
 """
 
 from __future__ import annotations
@@ -101,9 +101,36 @@ def manager() -> pluggy.PluginManager:
             continue
         if not pm.is_registered(module):
             pm.register(module, name)
-    pm.load_setuptools_entrypoints("boardrules")
-    pm.check_pending()
+    try:
+        pm.load_setuptools_entrypoints("boardrules")
+    except pluggy.PluginValidationError as err:   # a hook with arguments its spec lacks
+        raise PluginError(f"a plugin does not fit boardrules: {' '.join(str(err).split())} "
+                          "(docs/plugins.md)") from err
+    except Exception as err:   # an installed plugin that fails to import: named, not a traceback
+        where = f"{err.msg} ({err.filename}:{err.lineno})" if isinstance(err, SyntaxError) else str(err)
+        raise PluginError(f"cannot load the installed plugins (entry-point group 'boardrules'): "
+                          f"{type(err).__name__}: {where}") from err
+    check_hooks(pm)
     return pm
+
+
+def check_hooks(pm: pluggy.PluginManager) -> None:
+    """Raise :class:`PluginError` naming every ``boardrules_*`` function of a registered plugin
+    that is not a hook (misspelt), or is one but lacks ``@hookimpl`` (pluggy would silently
+    ignore it: the plugin would do nothing)."""
+    problems = []
+    for name, plugin in pm.list_name_plugin():
+        for attr in sorted(a for a in dir(plugin) if a.startswith("boardrules_")):
+            if callable(getattr(plugin, attr, None)) and pm.parse_hookimpl_opts(plugin, attr) is None:
+                what = "" if hasattr(pm.hook, attr) else ", nor a hook's name (misspelt?)"
+                problems.append(f"{attr} in plugin {name!r} is not marked @boardrules.hookimpl{what}: "
+                                "pluggy would ignore it")
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as err:   # a misspelt hook name
+        problems.append(f"{err} (the hooks are listed in docs/plugins.md)")
+    if problems:
+        raise PluginError("; ".join(problems))
 
 
 def games() -> dict[str, GameSpec]:

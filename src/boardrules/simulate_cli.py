@@ -122,9 +122,12 @@ def _print_summary(title: str, rows: list[Row]) -> None:
             continue
         if by == "bot" and len(groups) < 2:
             continue
+        # Figures never wrap (a cut one reads as another number: '44%–10…'); two-word headings
+        # and the names do, so the table fits 80 columns, the width of a pipe or a file.
         table = Table(title=f"{title}: by {label}")
-        for col in (label, "games", "win rate", "95% CI", "mean score", "95% CI", "median", "min–max"):
-            table.add_column(col, justify="left" if col == label else "right")
+        table.add_column(label, overflow="fold")
+        for col in ("games", "win\nrate", "95% CI", "mean\nscore", "95% CI", "median", "min–max"):
+            table.add_column(col, justify="right", no_wrap=True)
         for g in groups:
             lo, hi = g["win_ci"]
             slo, shi = g["score_ci"]

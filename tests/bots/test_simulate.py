@@ -187,3 +187,30 @@ def test_a_failing_game_stops_the_pool():
     spec = _spec(games=6, max_actions=3)
     with pytest.raises(RuntimeError, match="did not end within 3 actions"):
         simulate(spec, workers=2)
+
+
+def test_summary_tables_cut_no_figure_at_80_columns(monkeypatch):
+    """Piped to a file (80 columns) the tables showed '44%–10…' and '49.6–8…' for '44%–100%'
+    and '49.6–83.7': a cut figure reads as another number. Every figure is whole; names fold."""
+    import io
+
+    from rich.console import Console
+
+    from boardrules import simulate_cli
+    from boardrules.simulate import seat_rows, summarise
+    roles = ["descendants-of-draco", "hadsch-hallas", "enlightened-of-lyra"]
+    rows = [{"seed": s, "players": 3, "actions": 400, "rounds": 6, "winners": [s % 3],
+             "scores": [101 + s, 150 + 7 * s, 99 - s], "roles": roles[s % 3:] + roles[:s % 3],
+             "ranks": [1, 2, 3], "bots": ["greedy", "mcts", "random"], "record": "",
+             "seconds": 1.0, "cpu": 1.0} for s in range(5)]
+    out = io.StringIO()
+    monkeypatch.setattr(simulate_cli, "console", Console(file=out, width=80))
+    simulate_cli._print_summary("Gaia Project", rows)
+    text = out.getvalue()
+    assert "…" not in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    for by in ("role", "seat", "bot"):
+        for g in summarise(seat_rows(rows), by):
+            lo, hi = g["score_ci"]
+            assert f"{lo:.1f}–{hi:.1f}" in text and f"{g['score_min']}–{g['score_max']}" in text
+            assert f"{g['win_ci'][0]:.0%}–{g['win_ci'][1]:.0%}" in text
