@@ -89,7 +89,8 @@ def check_invariants(g) -> None:
         if key[:2] == ("v", "ships") and values[key]:
             assert key[2] in hexes, key
 
-    envoy_pending = bool(g.state.pending) and g.state.pending[0].label == "envoy"
+    # (in simultaneous play another lane's decision may stand before the second envoy's)
+    envoy_pending = any(d.label == "envoy" for d in g.state.pending)
     for p in range(g.players):
         who = f"p{p + 1}"
         controlled = [h for h in hexes if g.get("controller", index=h) == p]
@@ -281,3 +282,38 @@ def test_invariants_to_the_end(players, seed, rounds, pass_bias, style, data):
     check_save_load(g)
     again = boardrules.load_game(g.save())          # with legality checks
     assert again.state == g.state
+
+
+# A 6-player simultaneous game (seed 5910, found by tests/test_module_combinations.py; the
+# players' actions, chance drawn by the seed): p5's
+# diplomacy with p6 is accepted and p5 has sent its envoy, while p6's envoy decision waits in
+# its lane behind p1's sector choice in another lane. The relation is not yet mutual, and no
+# rule is broken: the invariant waits for both envoys wherever the second one stands.
+HALF_MADE_DIPLOMACY = (
+    "p6 pick_species exiles; p5 pick_species terrans; p4 pick_species lyra; "
+    "p3 pick_species rho_indi; p2 pick_species eridani; p1 pick_species draco; p1 build; "
+    "p4 trade science money; p1 make interceptor@2,0; p4 trade money materials; "
+    "p4 trade materials science; p4 explore; p1 trade science materials; p1 done; "
+    "p2 influence; p2 target 0,2; p2 to; p2 trade materials science; p4 space -3,0; "
+    "p4 rotation 3; p4 claim true; p4 colonize -3,0|0:money; p2 trade money materials; "
+    "p4 done; p5 explore; p5 space 1,-2; p2 again; p2 target 0,2; p2 trade money materials; "
+    "p2 trade science materials; p5 rotation 0; p2 colonize 0,2|0:money; p5 claim; p5 done; "
+    "p6 explore; p6 space 1,-1; p2 colonize 0,2|2:science; p2 trade materials science; "
+    "p2 trade money science; p6 rotation 2; p6 claim true; p2 trade money science; p2 done; "
+    "p3 upgrade; p3 install interceptor#0=nuclear_drive; p3 trade science money; "
+    "p3 trade money science; p3 trade materials money; p3 again; "
+    "p3 install interceptor#0=electron_computer; p3 done; p4 influence; p4 target -2,0; "
+    "p6 trade materials money; p4 to; p4 again; p6 done; p4 target -2,0; p4 done; "
+    "p5 influence; p1 explore; p5 target 0,-2; p5 to 1,-2; p5 diplomacy p6; p1 space 2,1; "
+    "p6 accept true; p5 envoy money"
+)
+
+
+def test_diplomacy_half_made_in_simultaneous_play_is_no_broken_invariant():
+    g = boardrules.new_game("eclipse", players=6, seed=5910, options={"rounds": 3}, modules=(
+        "new-species", "hives", "developments", "warp-portals", "simultaneous", "rare-technologies"))
+    for text in HALF_MADE_DIPLOMACY.split("; "):   # (chance is drawn by the seed)
+        g.play(text)
+    assert g.get("ambassadors", 5) == (4,) and g.get("ambassadors", 4) == ()
+    assert [d.label for d in g.state.pending[:2]] == ["keep", "envoy"]
+    check_invariants(g)
