@@ -177,9 +177,13 @@ def brief_action(a: Action, limit: int = QUOTE) -> str:
 def format_action(a: Action) -> str:
     """Canonical text: ``p1 build_mine 3A11``, ``chance tile tech3``, ``p2 charge`` (declined)."""
     actor = "chance" if a.player == CHANCE else f"p{a.player + 1}"
-    if not a.args:
+    args = a.args
+    if not args:
         return f"{actor} {a.name}"
-    return " ".join([actor, a.name, *map(format_value, a.args)])
+    if len(args) == 1:   # (the common case, without the list: every action played is written)
+        v = args[0]
+        return f"{actor} {a.name} {v if type(v) is str else format_value(v)}"
+    return " ".join([actor, a.name, *map(format_value, args)])
 
 
 def _why_not(rs: Ruleset, ctx: Context, d: Decision, value: Any) -> str:
