@@ -9,8 +9,9 @@ from __future__ import annotations
 from boardrules.primitives import primitive
 
 from . import galaxy as G
-from .primitives import (_controlled, _enemy_ships, _galaxy, _hexes, _hid, _hostile_npcs, _pos,
-                         _ship_column, _tile, _v, _wg)
+from .memo import per_state
+from .primitives import (_GALAXY_READS, _controlled, _enemy_ships, _galaxy, _hexes, _hid, _hostile_npcs,
+                         _pos, _ship_column, _tile, _v, _wg)
 from .setup import _place
 
 
@@ -28,10 +29,20 @@ def _anchors(ctx, p):
     return [_pos(h) for h in _hexes(ctx) if h in mine]
 
 
+# the rule variables explore_targets reads (its memo per state: memo.py)
+_EXPLORE_READS = _GALAXY_READS | frozenset({"controller", "ships", "techs", "half_connections", "stack_inner",
+                                            "stack_middle", "stack_outer", "outer_left"})
+
+
 @primitive("explore_targets", returns="list:hex")
 def explore_targets(ctx):
-    """Unexplored spaces ``me`` may explore whose ring still has sectors to draw."""
+    """Unexplored spaces ``me`` may explore whose ring still has sectors to draw (memoised per
+    state: memo.py)."""
     me = ctx.player()
+    return per_state(ctx, ("explore_targets", me), _EXPLORE_READS, lambda: _targets(ctx, me))
+
+
+def _targets(ctx, me) -> tuple:
     radius = ctx.rs.options["max_radius"].default
     spaces = G.explorable_positions(_galaxy(ctx), _anchors(ctx, me), wormhole_generator=_wg(ctx, me),
                                     max_radius=radius)

@@ -54,6 +54,10 @@ STD_SLOTS = (*TRACK_ORDER, "free1", "free2", "free3")
 ADV_SLOTS = tuple(f"adv-{t}" for t in TRACK_ORDER)
 
 
+#: Most move lines in a record (the longest real game of the shared records has 410).
+MAX_LINES = 20_000
+
+
 class RecordError(ValueError):
     """A record file that is missing a field or holds an unparsable value (names file and field)."""
 
@@ -290,8 +294,10 @@ def _lines(texts: tuple[str, ...], path: Path, field: str, first: int) -> tuple[
 def load_record(path: str | Path) -> Record:
     """Load and parse one record file.
 
-    Raises :class:`RecordError` (a :class:`ValueError`) on a missing field, an unparsable move
-    line (with its index and the notation error) or ``moves``/``moves_clean`` of different length;
+    Raises :class:`RecordError` (a :class:`ValueError`) on a missing field or a value of the wrong
+    type (naming its path, the value and what was expected), an unparsable move line (with its
+    index and the notation error), more than :data:`MAX_LINES` lines, ``moves``/``moves_clean`` of
+    different length, or player counts that disagree;
     :class:`OSError` / :class:`json.JSONDecodeError` for unreadable files.
     """
     path = Path(path)
@@ -314,6 +320,8 @@ def load_record(path: str | Path) -> Record:
 
     raw = tuple(_get(data, "moves", where))
     clean = tuple(_get(data, "moves_clean", where))
+    if len(clean) > MAX_LINES:   # (each is parsed before the replay: 200,000 took 250 MB)
+        raise RecordError(f"{where}: $.moves_clean has {len(clean)} lines; a record has at most {MAX_LINES}")
     if len(raw) != len(clean):
         raise RecordError(f"{where}: moves ({len(raw)}) and moves_clean ({len(clean)}) differ in length")
     leading = _lines(clean[:n_lead], path, "moves_clean", 0)

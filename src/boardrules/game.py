@@ -277,6 +277,7 @@ class Game:
         self._known: OrderedDict[int, _Known] = OrderedDict()
         self._turn_memo: tuple[State, tuple[Any, Any, Any, Context] | None] | None = None  # (state, its _turn_info)
         self._answer_memo: tuple[State | None, bool] = (None, False)   # (state, its _answers_settle)
+        self._flow_memo: tuple[Any, bool] = (None, False)   # (committed values, _settles without decisions)
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -1018,7 +1019,8 @@ class Game:
     def _end_turn(self, ctx: Any, pending: Any, player: Any) -> None:
         turn = ctx.get(("f", "turn"))
         order, pos, _, _ = turn
-        deciding = _deciding(pending)   # (a main action that ended the turn left decisions)
+        # (a main action that ended the turn left decisions)
+        deciding = bool(pending) and _deciding(pending)
         ctx.set(("f", "turn"), (order, pos, None, False))
         if "turn_ends" in ctx.rs.triggers_by_event:
             self._emit(ctx, "turn_ends", player)
@@ -1030,8 +1032,12 @@ class Game:
         """Run the turn's 'after turn' blocks; ``deciding``: the turn's decisions are still to
         be made, so the blocks wait for them, as 'queue' blocks behind them (docs/language.md,
         'after turn')."""
-        after = ctx.get(("f", "after")) or ()
+        after = ctx.get(("f", "after"))
+        if after == ():   # (the common case: nothing to run, and the value is () already)
+            return
         ctx.set(("f", "after"), ())
+        if not after:
+            return
         if deciding:
             pending.extend(Decision(None, "after turn", (), False, "", block, env,  # type: ignore[arg-type]
                                     me, source) for block, env, me, source in after)
@@ -1056,22 +1062,23 @@ class Game:
             if turn is not None and turn[2] is not None:
                 return
         rs = self.ruleset
+        get = ctx.get
         for _ in range(100000):
             if ctx.queued:  # decisions the engine's events queued
                 pending[:0] = ctx.queued
                 ctx.queued = []
             if pending and pending[0].player is None:  # a 'queue' block's turn has come
                 self._run_queued(ctx, pending)
-            if pending and pending[0].lane is None or ctx.get(("f", "over")):
+            if pending and pending[0].lane is None or get(("f", "over")):
                 return  # (decisions of lanes wait in their lanes: the other lanes go on)
-            stage_i = ctx.get(("f", "stage"))
+            stage_i = get(("f", "stage"))
             if stage_i >= len(rs.stages):
                 ctx.set(("f", "over"), True)
                 ctx.events.append(S._event(ctx, "game over", None, None))
                 return
             stage = rs.stages[stage_i]
-            step_i = ctx.get(("f", "step"))
-            if stage.kind == "rounds" and step_i == 0 and not ctx.get(("f", "round")):
+            step_i = get(("f", "step"))
+            if stage.kind == "rounds" and step_i == 0 and not get(("f", "round")):
                 count = stage.count(ctx) if stage.count else 1
                 if not isinstance(count, int) or isinstance(count, bool):
                     raise RuleViolation(f"the number of rounds must be a whole number, not {count!r}",
@@ -1084,11 +1091,11 @@ class Game:
                 self._emit(ctx, "round_begins", 1)
             if step_i >= len(stage.steps):
                 if stage.kind == "rounds":
-                    self._emit(ctx, "round_ends", ctx.get(("f", "round")))
-                if stage.kind == "rounds" and ctx.get(("f", "round")) < ctx.get(("f", "rounds")):
-                    ctx.set(("f", "round"), ctx.get(("f", "round")) + 1)
-                    ctx.events.append(S._event(ctx, "round", None, ctx.get(("f", "round"))))
-                    self._emit(ctx, "round_begins", ctx.get(("f", "round")))
+                    self._emit(ctx, "round_ends", get(("f", "round")))
+                if stage.kind == "rounds" and get(("f", "round")) < get(("f", "rounds")):
+                    ctx.set(("f", "round"), get(("f", "round")) + 1)
+                    ctx.events.append(S._event(ctx, "round", None, get(("f", "round"))))
+                    self._emit(ctx, "round_begins", get(("f", "round")))
                 else:
                     ctx.set(("f", "stage"), stage_i + 1)
                 ctx.set(("f", "step"), 0)
@@ -1110,7 +1117,7 @@ class Game:
                 pending[:0] = ctx.queued
                 ctx.queued = []
                 continue
-            turn = ctx.get(("f", "turn"))
+            turn = get(("f", "turn"))
             if turn is None:
                 ctx.set(("f", "turn"), (self._order(ctx, step), -1, None, False))
                 ctx.set(("f", "passed"), ())
@@ -1126,7 +1133,7 @@ class Game:
                 self._finish_step(ctx, step_i)
                 continue
             if step.mode == "simultaneous":
-                acted = ctx.get(("f", "acted")) or ()
+                acted = get(("f", "acted")) or ()
                 if any(p not in acted for p in order):
                     return
                 self._finish_step(ctx, step_i)
@@ -1548,9 +1555,10 @@ class Game:
             if ctx.partial:   # (maybe the budget charged for the options not tested: in full)
                 return False
             raise
+        queued = ctx.queued
         settled = verdict == INERT and not (
             main and action.player in (ctx.get(("f", "passed")) or ())) \
-            and self._settles(ctx, ctx.queued + list(st.pending))
+            and self._settles(ctx, queued + list(st.pending) if st.pending else queued)
         rs.guards.settled(name, settled)
         return settled
 
@@ -1558,20 +1566,37 @@ class Game:
         """Whether :meth:`_advance` on ``ctx`` with ``pending`` returns at once, running
         nothing (a decision is due, or a player is in the middle of a turn). ``handover``: or
         a turn has ended and the next one of the same turns step begins without a rule
-        running (none reacts to ``turn_begins``)."""
+        running (none reacts to ``turn_begins``). Without pending decisions and ``handover``
+        that is a question about the flow's place, which rules do not change (they write the
+        flow's ``passed`` and ``after`` only): answered once per committed state."""
         if pending:
             return pending[0].player is not None and pending[0].lane is None
-        if ctx.get(("f", "over")):
+        if handover:   # (who passed matters: not the committed state's question)
+            return self._flow_waits(ctx, True)
+        for k in ctx.w:   # (a primitive that moved the flow: asked of ctx itself)
+            if k[0] == "f" and k[1] != "passed" and k[1] != "after":
+                return self._flow_waits(ctx)
+        memo = self._flow_memo
+        if memo[0] is not ctx.base:
+            memo = self._flow_memo = (ctx.base, self._flow_waits(ctx))
+        return memo[1]
+
+    def _flow_waits(self, ctx: Context, handover: bool = False) -> bool:
+        """:meth:`_settles` without pending decisions: whether the flow's place in ``ctx`` is
+        a wait (the game is over, a player is in the middle of a turn, or with ``handover``
+        the next turn of the step begins)."""
+        get = ctx.get
+        if get(("f", "over")):
             return True
         stages = self.ruleset.stages
-        stage_i = ctx.get(("f", "stage"))
+        stage_i = get(("f", "stage"))
         if stage_i >= len(stages):
             return False
-        stage, step_i = stages[stage_i], ctx.get(("f", "step"))
+        stage, step_i = stages[stage_i], get(("f", "step"))
         if step_i >= len(stage.steps) or stage.steps[step_i].kind == "do" or (
-                stage.kind == "rounds" and step_i == 0 and not ctx.get(("f", "round"))):
+                stage.kind == "rounds" and step_i == 0 and not get(("f", "round"))):
             return False
-        turn = ctx.get(("f", "turn"))
+        turn = get(("f", "turn"))
         if turn is None or turn[2] is not None:
             return turn is not None
         step = stage.steps[step_i]
@@ -1958,12 +1983,15 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
     Raises :class:`~boardrules.errors.RulesError` (also for rules with no flow step, an
     empty file: nothing to play), :class:`~boardrules.errors.PluginError`
     (unknown or conflicting modules, a module that does not allow this player count)
-    or ``ValueError`` (player count).
+    or ``ValueError`` (player count; neither ``game`` nor ``texts``).
     """
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be a whole number, not {players!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise TypeError(f"seed must be a whole number or a text, not {seed!r}")
+    if game is None and not texts:   # (house rules alone change nothing: there is no game)
+        raise ValueError("no game to play: name an installed game or give its rule files as "
+                         "texts={path: text}")
     rs = build_ruleset(game, modules=modules, options=options, rules=rules, texts=texts,
                        backend=backend)
     return Game(rs, players, seed, max_steps=max_steps)

@@ -10,6 +10,7 @@ import attrs
 from . import plugins
 from .errors import NotationError
 from .game import Game
+from .jsonshape import brief_json
 from .record import FORMAT, Record
 from .runtime import MAX_STEPS
 
@@ -61,5 +62,9 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_ST
     report = plugins.manager().hook.boardrules_replay(path=path, data=data, check=check,
                                                       max_steps=max_steps)
     if not isinstance(report, ReplayReport):
+        kind = data.get("format") if isinstance(data, dict) else None
+        if isinstance(kind, str) and kind.startswith("boardrules-record/"):   # (a later version's)
+            raise NotationError(f"{path}: a record of format {brief_json(kind)}; this version of "
+                                f"boardrules reads {FORMAT!r}")
         raise NotationError(f"{path}: no installed plugin reads this kind of record")
     return report

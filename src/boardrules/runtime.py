@@ -147,10 +147,8 @@ class Context:
     # ---- values ----
     def get(self, key: tuple[Any, ...]) -> Any:
         w = self.w
-        if w:   # (a key tuple is hashed on every lookup: no lookup in an empty overlay)
-            v = w.get(key, MISSING)
-            if v is not MISSING:
-                return v
+        if w and key in w:   # (a key tuple is hashed on every lookup: none in an empty overlay)
+            return w[key]
         v = self.base.get(key, MISSING)
         if v is MISSING:
             return self.rs.key_defaults[key]
@@ -227,11 +225,12 @@ class Context:
     def _change(self, res: str, p: int, key: tuple[Any, ...], old: int, new: int, kind: str) -> None:
         if new == old:
             return
-        self.set(key, new)
+        w = self.w   # (Context.set inlined: every resource change comes here)
+        w[key] = new
         source = self.source or "rules"
         if self.rs.resources[res].scored:
             skey = ("s", p, source)
-            self.set(skey, self.get(skey) + new - old)
+            w[skey] = self.get(skey) + new - old
         self.events.append(Event(self.ply, kind, p, (res, new - old), source))
 
     # ---- decisions ----

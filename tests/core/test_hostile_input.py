@@ -143,3 +143,14 @@ def test_an_index_that_no_state_holds_is_refused_by_get_and_the_reader(index):
                  lambda: game.reader().at("field_owner", [index])):
         with pytest.raises(boardrules.BoardrulesError, match=r"^index= is a hex, an entity or a number, not "):
             read()
+
+
+def test_a_long_name_is_quoted_in_brief_in_a_diagnostic():
+    # (the message quoted all 400,000 letters, the caret line ran as long: 800 KB)
+    name = "c" * 400_000
+    flow = "flow { rounds 1 { step play: turns seat once { main work } } }\n"
+    with pytest.raises(RulesError) as err:
+        boardrules.new_game(texts={"h.rules": f"action work main {{ gain 1 {name} }}\n{flow}"}, players=2)
+    assert len(str(err.value)) < 500
+    assert f"h.rules:1:25: unknown resource '{'c' * 40}…' (400000 characters)" in str(err.value)
+    assert err.value.diagnostics[0].message == f"unknown resource '{name}'"   # (kept whole)

@@ -157,6 +157,21 @@ def test_backends_agree_on_a_known_division_by_zero():
     assert c == i and c[0] == "illegal" and "division by zero" in c[1]
 
 
+@pytest.mark.parametrize("expr,value", [
+    ("min(x - 4, 0 - 3)", -3), ("max(0, x - 5)", 0), ("min(x, x)", 1), ("max(x - 9, x - 9)", -8),
+    ("abs(x - 8)", 7), ("(x - 8) // 2", -4), ("(x - 8) % 3", 2), ("7 % (0 - 2)", -1),
+])
+def test_backends_agree_on_the_whole_number_shortcuts(expr, value):
+    """The compiler's own min/max of two numbers, abs, // and % (codegen: without the general
+    built-in or operator) give the interpreter's values, and refuse a zero divisor alike."""
+    text = PRELUDE.replace("BODY", f"set x = {expr}")
+    c, i = _outcome(text, "compiled"), _outcome(text, "interpreted")
+    assert c == i and c[2].values.get(("v", "x"), 1) == value   # (1: the default, not kept)
+    text = PRELUDE.replace("BODY", "gain 1 a\nset x = 3 % (x - 1)")
+    c, i = _outcome(text, "compiled"), _outcome(text, "interpreted")
+    assert c == i and c[0] == "illegal" and "division by zero" in c[1]
+
+
 @pytest.mark.parametrize("body", [
     # a quantifier's variable hides a rule binding of the same name, inside and across nesting
     "for v in l {\n  set x = x + (count v in l where v > 1) + v\n}",
@@ -182,6 +197,32 @@ def test_generated_rule_code_is_in_linecache():
     assert code.co_filename.startswith("<rules random.rules:")
     # (line 2 is the 'try:' that places errors raised without a position at the expression)
     assert linecache.getline(code.co_filename, code.co_firstlineno + 2).strip() == "return 9"
+
+
+def test_expressions_alike_compile_once_and_keep_their_own_names(monkeypatch):
+    """Expressions generating the same source share one compile (lang/codegen.py); each
+    function, its generator's code included, still names its own place in the rules."""
+    import boardrules.lang.codegen as codegen
+
+    compiled: list[str] = []
+
+    def counting(src, filename, mode):
+        compiled.append(src)
+        return compile(src, filename, mode)
+
+    monkeypatch.setattr(codegen, "compile", counting, raising=False)
+    text = PRELUDE.replace("resource b { start 2; floor 1 }",
+                           "resource b { start 2; cap (count v in l where v > 1) }\n"
+                           "resource c { cap (count v in l where v > 1) }").replace("BODY", "pass")
+    rs = new_game(texts={"alike.rules": text}, players=2).ruleset
+    b, c = rs.caps["b"].__code__, rs.caps["c"].__code__
+    assert b.co_code == c.co_code
+    assert compiled.count(next(s for s in compiled if "_dom(ctx" in s)) == 1
+    assert b.co_filename.startswith("<rules alike.rules:3:28 #")
+    assert c.co_filename.startswith("<rules alike.rules:4:19 #")
+    for code in (b, c):
+        inner = [k for k in code.co_consts if hasattr(k, "co_filename")]
+        assert inner and all(k.co_filename == code.co_filename for k in inner)
 
 
 # ---- (b) random legal play of harvest.rules ------------------------------------------

@@ -7,12 +7,15 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import boardrules
-from boardrules import NotationError, RulesError
+from boardrules import BoardrulesError, NotationError, RulesError
 from boardrules.cli import app
 from boardrules.errors import SHOWN
+from boardrules.replay import replay_file
 
 FLOWLESS = "resource coins { start 1 }\naction work main { gain 1 coins }\n"
 PLAYABLE = FLOWLESS + "flow { rounds 1 { step play: turns seat once { main work } } }\n"
@@ -170,3 +173,35 @@ def test_check_all_prints_every_error(tmp_path):
     result = CliRunner().invoke(app, ["check", "--all", str(path)])
     assert result.exit_code == 1 and result.output.count("is not a constant here") == 5000
     assert result.output.rstrip().endswith("5000 errors")
+
+
+@pytest.mark.parametrize("kw", [{}, {"texts": {}}, {"rules": ["house.rules"]}])
+def test_new_game_without_a_game_or_rule_texts_says_so(kw):
+    # (it built an empty ruleset: the diagnostic named "<rules>:1:1")
+    with pytest.raises(ValueError, match=r"^no game to play: name an installed game or give its rule files"):
+        boardrules.new_game(players=2, **kw)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+                    max_leaves=6)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(field=st.sampled_from(["game", "modules", "options", "players", "seed", "rules", "texts", "actions",
+                              "final", "ruleset"]), value=JSON)
+def test_any_value_in_any_field_of_a_record_is_read_or_refused_as_a_boardrules_error(record, field, value):
+    try:
+        game = boardrules.load_game(json.dumps({**record, field: value}))
+    except BoardrulesError:
+        return
+    assert isinstance(game.players, int) and all(isinstance(a, str) for a in game.record.actions)
+
+
+def test_a_record_of_another_format_version_names_both(record, tmp_path):
+    # (it said "no installed plugin reads this kind of record")
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({**record, "format": "boardrules-record/2"}), encoding="utf-8")
+    with pytest.raises(NotationError, match=r'a record of format "boardrules-record/2"; this version of '
+                                            r"boardrules reads 'boardrules-record/1'"):
+        replay_file(path)

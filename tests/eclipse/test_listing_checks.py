@@ -72,3 +72,25 @@ def test_build_is_listed_from_exactly_the_cheapest_build_cost():
     assert Action(0, "build", ()) in g.legal_actions()
     g.play("p1 build")
     assert {o.split("@")[0] for o in g.state.pending[0].options} == {"interceptor", "starbase"}
+
+
+def test_move_explore_and_research_are_refused_before_the_activation_begins():
+    """Move needs a ship of one's own that can move, Explore a space one may explore [M:
+    eclipse.md §2.2], Research a technology on offer whose minimum the player's science
+    reaches [S tile art: Plasma Cannon cost 6, minimum 4]: each is checked before the activation
+    begins (no disc used), so listing refuses them at once; the refusal names the rule and
+    changes nothing. (At the start no ship can move: the neighbouring spaces are unexplored.)"""
+    g = new(2)
+    _set(g, v__tech_market=("tech_plasma_cannon",), r__science__0=6)
+    legal = list(g.legal_actions())
+    assert {"explore", "research"} <= {a.name for a in legal} and Action(0, "move", ()) not in legal
+    assert legal == g._legal_by_trying()
+    _set(g, v__stack_inner=(), v__stack_middle=(), v__stack_outer=(), r__science__0=3)
+    legal = list(g.legal_actions())
+    assert not {"explore", "research", "move"} & {a.name for a in legal} and legal == g._legal_by_trying()
+    before = g.state
+    for move, why in (("p1 move", "none of your ships can move"), ("p1 explore", "no space you may explore"),
+                      ("p1 research", "not enough science for any technology on offer")):
+        with pytest.raises(IllegalActionError, match=why):
+            g.play(move)
+        assert g.state == before

@@ -1,7 +1,7 @@
 """Site records of the wrong shape (a hostile stranger's, or a damaged file): each fault is named
 with its path, the value found and what was expected, and ``boardrules replay`` says so without a
 traceback. The loader read ``int(true)`` as 1, ``str(null)`` as "None", a text as its letters, and
-raised TypeError, KeyError or IndexError at 348 of 1,260 single-value changes of a real record."""
+raised TypeError, KeyError or IndexError at 348 of 1,053 single-value changes of a real record."""
 
 from __future__ import annotations
 
@@ -127,3 +127,12 @@ def test_any_value_anywhere_loads_or_is_a_record_error(base, tmp_path, data):
         load_record(_write(tmp_path, _changed(base, path, value)))
     except (RecordError, GeometryError):
         pass
+
+
+def test_a_record_of_too_many_lines_is_refused_before_they_are_parsed(base, tmp_path):
+    # (every line is parsed before the replay: 200,000 lines took 5.7 s and 250 MB)
+    from boardrules_gaia.records import MAX_LINES
+    extra = ["ivits pass booster3"] * MAX_LINES
+    data = {**base, "moves": base["moves"] + extra, "moves_clean": base["moves_clean"] + extra}
+    with pytest.raises(RecordError, match=f"lines; a record has at most {MAX_LINES}"):
+        load_record(_write(tmp_path, data))

@@ -35,6 +35,15 @@ def playout_for(evaluate: Evaluation) -> int:
     return FULL_PLAYOUT if evaluate is score_evaluation else PLAYOUT
 
 
+def free_actions(game: Game, player: int) -> tuple[str, ...]:
+    """The names of the free actions ``player`` may take in its turn now (the flow step's
+    ``free`` actions); none outside its own turn or while a decision is due."""
+    step = game.flow_step()
+    if step is None or game.main_action_done(player) is None or game.decisions_due():
+        return ()
+    return step.free
+
+
 class _Node:
     __slots__ = ("children", "visits", "value", "avail")
 
@@ -57,7 +66,9 @@ class MCTSBot:
     alone, whose score mid-game says little about who wins;
     ``scale``: victory points that make a lead worth about 0.73 reward;
     ``c``: UCB1 exploration; ``prior``: the root's actions are expanded best first by the
-    greedy bot's one-ply rating (so a small budget still tries the promising ones). Before a
+    greedy bot's one-ply rating (so a small budget still tries the promising ones), and of the
+    free actions of the bot's turn (the flow step's ``free`` actions: Gaia Project's
+    conversions) only the one the greedy bot would take is searched. Before a
     leaf is rated, the decisions its last action left that action's player are answered
     greedily (:meth:`_settle`). ``seed`` makes every decision reproducible with an iteration
     budget (a time budget depends on the machine). Decisions with one legal action are not
@@ -98,6 +109,9 @@ class MCTSBot:
                 rate = GreedyBot(self.rng.random(), evaluate)._rate
                 value = {a: rate(game, a, player, evaluate, 4) for a in actions}
                 actions = sorted(actions, key=lambda a: -value[a])
+                actions = self._without_idle_free(game, actions, player, evaluate)
+                if len(actions) == 1:
+                    return actions[0]
             while (self.iterations is None or n < self.iterations) and (
                     end is None or time.perf_counter() < end):
                 self._iterate(game, root, actions, player, evaluate, depth)
@@ -106,6 +120,22 @@ class MCTSBot:
         self._legal.clear()
         return max(actions, key=lambda a: (root.children[a].visits, root.children[a].value)
                    if a in root.children else (-1, 0.0))
+
+    def _without_idle_free(self, game: Game, actions: list[Action], player: int,
+                           evaluate: Evaluation) -> list[Action]:
+        """``actions`` without the free actions of ``player``'s turn (a conversion: the
+        step's ``free`` actions) other than the one the greedy bot would take. A free action
+        keeps the search in the player's own turn, where only it moves, while ending the turn
+        hands the next move to the other players, who move against it: with a small budget
+        the search preferred a free action to ``done`` at every turn (Gaia Project: 17
+        conversions in one turn, ore and knowledge turned into credits, then a pass) and lost
+        to random bots."""
+        free = free_actions(game, player)
+        if not any(a.name in free for a in actions):
+            return actions
+        g = self._greedy
+        keep = g._best(game, actions, player, evaluate, g.follow, g.tolerance, g.prepare)[0]
+        return [a for a in actions if a == keep or a.name not in free]
 
     def _iterate(self, game: Game, root: _Node, root_actions: list[Action], root_player: int,
                  evaluate: Evaluation, depth: int) -> None:

@@ -106,6 +106,21 @@ class Compiler:
         fs = [self.stmt(s) for s in block.stmts]
         if len(fs) == 1:
             return fs[0]
+        if len(fs) == 2:   # (the common short blocks without the loop)
+            f0, f1 = fs
+
+            def run2(ctx: Context) -> None:
+                f0(ctx)
+                f1(ctx)
+            return run2
+        if len(fs) == 3:
+            g0, g1, g2 = fs
+
+            def run3(ctx: Context) -> None:
+                g0(ctx)
+                g1(ctx)
+                g2(ctx)
+            return run3
 
         def run(ctx: Context) -> None:
             for f in fs:
@@ -156,6 +171,20 @@ class Compiler:
             case A.If(branches=branches, orelse=orelse):
                 compiled = [(self.expr(c), self.block(b)) for c, b in branches]
                 felse = self.block(orelse) if orelse is not None else None
+                if len(compiled) == 1:   # (``if C { ... }`` and ``if C { ... } else { ... }``)
+                    ((fc1, fb1),) = compiled
+                    if felse is None:
+                        def if1(ctx: Context) -> None:
+                            if fc1(ctx):
+                                return fb1(ctx)
+                        return if1
+                    fe1 = felse
+
+                    def if_else(ctx: Context) -> None:
+                        if fc1(ctx):
+                            return fb1(ctx)
+                        fe1(ctx)
+                    return if_else
 
                 def if_(ctx: Context) -> None:
                     for fc, fb in compiled:

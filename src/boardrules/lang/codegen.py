@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import linecache
 from collections.abc import Callable, Mapping
+from types import CodeType
 from typing import TYPE_CHECKING, Any, overload
 
 from . import ast as A
@@ -108,6 +109,30 @@ def _builtin(ctx: Context, fn: str, f: Callable[..., Value], *args: Value) -> Va
         raise ctx.violation(f"{fn}() failed: {err}") from None
 
 
+def _pair_builtin(fn: str) -> Callable[[Context, Value, Value], Value]:
+    """``min(a, b)`` / ``max(a, b)`` of two whole numbers at once (what the built-in charges
+    for them is nothing: numbers cost no steps); anything else as the built-in does it."""
+    f = S.BUILTIN_FUNCTIONS[fn]
+    if fn == "min":
+        def pair(ctx: Context, a: Value, b: Value) -> Value:
+            if type(a) is int and type(b) is int:
+                return a if a <= b else b
+            return _builtin(ctx, fn, f, a, b)
+    else:
+        def pair(ctx: Context, a: Value, b: Value) -> Value:
+            if type(a) is int and type(b) is int:
+                return a if a >= b else b
+            return _builtin(ctx, fn, f, a, b)
+    return pair
+
+
+def _abs(ctx: Context, x: Value) -> Value:
+    """``abs(x)`` of a whole number at once; anything else as the built-in does it."""
+    if type(x) is int:
+        return abs(x)
+    return _builtin(ctx, "abs", S.BUILTIN_FUNCTIONS["abs"], x)
+
+
 def _int_op(op: str, py: Callable[[int, int], Any]) -> Callable[[Context, Value, Value], Value]:
     if op in "+-*":  # results beyond the numbers rules may use go to S.binop, which refuses them
         def arith(ctx: Context, a: Value, b: Value, _max: int = S.MAX_NUMBER) -> Value:
@@ -117,6 +142,12 @@ def _int_op(op: str, py: Callable[[int, int], Any]) -> Callable[[Context, Value,
                     return r
             return S.binop(ctx, op, a, b)
         return arith
+    if op in ("//", "%"):   # (a zero divisor goes to S.binop, which refuses it)
+        def div(ctx: Context, a: Value, b: Value) -> Value:
+            if type(a) is int and type(b) is int and b:
+                return py(a, b)
+            return S.binop(ctx, op, a, b)
+        return div
 
     def f(ctx: Context, a: Value, b: Value) -> Value:
         if type(a) is int and type(b) is int:
@@ -127,16 +158,19 @@ def _int_op(op: str, py: Callable[[int, int], Any]) -> Callable[[Context, Value,
 
 _HELPERS: dict[str, object] = {
     "_rv": _rv, "_rv_own": _rv_own, "_rv_mine": _rv_mine, "_rv_at": _rv_at, "_index_var": _index_var, "_field": _field,
-    "_builtin": _builtin, "_load_name": S.load_name, "_load": S.load, "_index": S.index,
+    "_builtin": _builtin, "_min2": _pair_builtin("min"), "_max2": _pair_builtin("max"), "_abs": _abs,
+    "_load_name": S.load_name, "_load": S.load, "_index": S.index,
     "_with_me": S.with_me, "_num": S._num, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized,
     "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
     "_foreign": S.primitive_failed,
     "_add": _int_op("+", int.__add__), "_sub": _int_op("-", int.__sub__),
     "_mul": _int_op("*", int.__mul__), "_lt": _int_op("<", int.__lt__),
     "_le": _int_op("<=", int.__le__), "_gt": _int_op(">", int.__gt__),
-    "_ge": _int_op(">=", int.__ge__),
+    "_ge": _int_op(">=", int.__ge__), "_floordiv": _int_op("//", int.__floordiv__),
+    "_mod": _int_op("%", int.__mod__),
 }
-_INT_OPS = {"+": "_add", "-": "_sub", "*": "_mul", "<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+_INT_OPS = {"+": "_add", "-": "_sub", "*": "_mul", "<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge",
+            "//": "_floordiv", "%": "_mod"}
 
 
 def _small_constant(e: A.Expr) -> bool:
@@ -150,6 +184,9 @@ class ExprCompiler:
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
+        # source → its code: half of a game's expressions read alike (the same shape, other
+        # constants in their own globals) and compiling is most of the cost of generating
+        self._codes: dict[str, CodeType] = {}
 
     @overload
     def compile(self, e: None) -> None: ...
@@ -172,17 +209,27 @@ class ExprCompiler:
         src = (f"def rule_expr(ctx):\n    try:\n        return {body}\n"
                f"    except _RuleViolation as err:\n        raise _at(err, _span)\n"
                f"    except Exception as err:\n        raise _foreign(ctx, err, None, _span)\n")
-        try:
-            code = compile(src, filename, "exec")
-        except (SyntaxError, RecursionError, MemoryError):
-            # nested deeper than Python's own parser allows (about 200 brackets): the
-            # interpreter evaluates it, with the same meaning and error positions
-            from .backends import Interpreter
-            return Interpreter(self.rs).expr(e)
+        code = self._codes.get(src)
+        if code is not None:
+            code = _renamed(code, filename)
+        else:
+            try:
+                code = self._codes[src] = compile(src, filename, "exec")
+            except (SyntaxError, RecursionError, MemoryError):
+                # nested deeper than Python's own parser allows (about 200 brackets): the
+                # interpreter evaluates it, with the same meaning and error positions
+                from .backends import Interpreter
+                return Interpreter(self.rs).expr(e)
         exec(code, ns)
         linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
         fn: ExprFn = ns["rule_expr"]  # type: ignore[assignment]  # (defined by the exec above)
         return fn
+
+
+def _renamed(code: CodeType, filename: str) -> CodeType:
+    """``code`` (and the code of its functions, generators and lambdas) named ``filename``."""
+    consts = tuple(_renamed(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
 
 
 class _Gen:
@@ -214,6 +261,8 @@ class _Gen:
                 return sc[n] if n in sc else self.name(n)
             case A.Call(fn=fn, args=args):
                 a = "".join(f", {g(x, sc)}" for x in args)
+                if fn in ("min", "max") and len(args) == 2 or fn == "abs" and len(args) == 1:
+                    return f"_{fn}{len(args) if fn != 'abs' else ''}(ctx{a})"
                 if fn in S.BUILTIN_FUNCTIONS:
                     f = self.const(S.BUILTIN_FUNCTIONS[fn])
                     return f"_builtin(ctx, {fn!r}, {f}{a})"

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Iterable
 
 import attrs
@@ -27,7 +28,7 @@ class Diagnostic:
 
     def format(self) -> str:
         """``file:line:column: message``, the source line, a caret under the span, the hint."""
-        lines = [f"{self.span}: {self.message}"]
+        lines = [f"{self.span}: {_clipped(self.message)}"]
         # lines end at '\n' only, as the parser counts them (not at a form feed or U+2028)
         text_lines = self.source.split("\n")
         if 0 < self.span.line <= len(text_lines):
@@ -42,13 +43,22 @@ class Diagnostic:
                 width = self.span.end_column - self.span.column
             else:
                 width = max(len(line.rstrip()) - start, 1)
+            width = min(width, len(line) - start)   # (no further than the line shown)
             pad = "".join("\t" if c == "\t" else " " for c in line[:start])  # under a tab, a tab
             lines.append("    " + pad + " " * (start - len(pad)) + "^" * max(width, 1))
         if self.hint:
-            lines.append(f"hint: {self.hint}")
+            lines.append(f"hint: {_clipped(self.hint)}")
         return "\n".join(lines)
 
     __str__ = format
+
+
+# a quoted name of more than 60 characters (a hostile file's: 400,000 'c's) is shown by its start
+_LONG_QUOTE = re.compile(r"'([^'\n]{61,})'")
+
+
+def _clipped(text: str) -> str:
+    return _LONG_QUOTE.sub(lambda m: f"'{m.group(1)[:40]}…' ({len(m.group(1))} characters)", text)
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:

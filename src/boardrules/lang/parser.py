@@ -1,7 +1,9 @@
-"""Parsing rule files: Lark's LALR parser, then a transformer to the frozen AST.
+"""Parsing rule files: Lark's LALR parser, reducing straight to the frozen AST.
 
 The grammar is ``grammars/rules.lark``. The parser is built once per process and
-its grammar analysis is cached on disk by Lark (``cache=True``). Syntax errors
+its grammar analysis is cached on disk by Lark (``cache=True``). Each reduction builds
+its AST node at once (:mod:`.reduce`); lark's parse tree is built only to place an
+error of a file nested too deep. Syntax errors
 become :class:`~boardrules.lang.diagnostics.Diagnostic` objects with the position,
 the offending text and a hint; no Lark exception escapes.
 """
@@ -15,11 +17,11 @@ from importlib import resources
 from pathlib import Path
 
 import lark
-from lark import Token, Transformer, v_args
-from lark.tree import Meta
+from lark import Token
 
 from ..errors import RulesError
 from . import ast as A
+from . import reduce
 from .diagnostics import Diagnostic
 
 MAX_FILE_BYTES = 1 << 20
@@ -34,7 +36,6 @@ MAX_DEPTH = 200
 MAX_TOKENS = 50_000
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\w+|\S')   # (a comment is no token)
 MAX_DIGITS = 18  # numbers in rule files fit in 64 bits
-_CHAINS = frozenset({"sum", "product"})
 
 
 def grammar_path(name: str = "rules.lark") -> Path:
@@ -250,7 +251,7 @@ def _depth_diagnostic(path: str, text: str, tree: lark.Tree[Token]) -> Diagnosti
                               f"this rule is nested deeper than {MAX_DEPTH} levels "
                               "(a very long chain of operators or of 'not' and '-')",
                               "split it into smaller parts with 'let NAME = ...'", text)
-        step = 1 + ((len(node.children) - 1) // 2 if node.data in _CHAINS else 0)
+        step = 1 + ((len(node.children) - 1) // 2 if node.data in reduce.CHAINS else 0)
         stack.extend((c, depth + step) for c in node.children if isinstance(c, lark.Tree))
     return None
 
@@ -277,15 +278,15 @@ def _parse_cached(text: str, path: str) -> A.RuleFile:
     if deep:
         raise RulesError([deep])
     source = text if text.endswith("\n") else text + "\n"
+    to_ast = _ToAst(path, text)
     try:
-        tree = _parser().parse(source)
+        items, height = _parse_ast(source, to_ast)
     except lark.exceptions.UnexpectedInput as err:
         raise RulesError([_syntax_diagnostic(path, text, err)]) from None
-    deep = _depth_diagnostic(path, text, tree)
-    if deep:
-        raise RulesError([deep])
-    to_ast = _ToAst(path, text)
-    items = to_ast.transform(tree)
+    if height > MAX_DEPTH:   # (rare: the parse tree says where, as it always did)
+        deep = _depth_diagnostic(path, text, _parser().parse(source))
+        if deep:
+            raise RulesError([deep])
     if to_ast.errors:
         raise RulesError(to_ast.errors)
     return A.RuleFile(path=path, text=text, items=items)
@@ -310,6 +311,22 @@ def read_rule_file(path: str | Path) -> str:
     return data.decode("utf-8")
 
 
+@functools.cache
+def _reductions() -> reduce.Reductions:
+    return reduce.Reductions(reduce.shapes(_parser().rules, maybe_placeholders=True), _ToAst)
+
+
+def _parse_ast(source: str, to_ast: _ToAst) -> tuple[tuple[object, ...], int]:
+    """The file's items and the depth of its parse tree (as :func:`_depth_diagnostic` counts
+    it), by lark's LALR parser reducing straight to AST nodes (no parse tree is built).
+    Raises lark's UnexpectedInput on a syntax error."""
+    run = _parser().parse_interactive(source)
+    with _reductions().running(to_ast, to_ast.path) as callbacks:
+        run.parser_state.parse_conf.callbacks = callbacks
+        top = run.resume_parse()  # type: ignore[no-untyped-call]
+    return top[0], top[5]
+
+
 def parse_file(path: str | Path) -> A.RuleFile:
     """Read and parse a rule file (UTF-8). Errors as :func:`parse_text`."""
     try:
@@ -324,66 +341,58 @@ def _s(token: object) -> str | None:
     return None if token is None else str(token)
 
 
-@v_args(meta=True)
-class _ToAst(Transformer[Token, tuple[object, ...]]):
-    """Lark tree → AST nodes. Each method receives the node's meta (positions) and children."""
+class _ToAst:
+    """The AST node of each grammar rule, built as the parser reduces it (lang/reduce.py): each
+    method receives the node's span and its children (already AST values, tokens, or None for
+    an absent ``[item]``)."""
 
     def __init__(self, path: str, text: str):
-        super().__init__()
         self.path = path
         self.text = text
         self.errors: list[Diagnostic] = []  # what the grammar lets through but the AST refuses
 
-    def _span(self, meta: Meta) -> A.Span:
-        if getattr(meta, "empty", True):
-            return A.NOWHERE
-        return A.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
-
-    def __default_token__(self, token: Token) -> Token:
-        return token
-
     # --- top level ---
-    def start(self, meta: Meta, items: list[Any]) -> tuple[object, ...]:
+    def start(self, span: A.Span, items: list[Any]) -> tuple[object, ...]:
         return tuple(i for i in items if i is not None)
 
-    def override(self, meta: Meta, _: object) -> str:
+    def override(self, span: A.Span, _: object) -> str:
         return "override"
 
-    def extend(self, meta: Meta, _: object) -> str:
+    def extend(self, span: A.Span, _: object) -> str:
         return "extend"
 
-    def decl(self, meta: Meta, c: list[Any]) -> Any:
+    def decl(self, span: A.Span, c: list[Any]) -> Any:
         modifier, kind, name, *entries = c
         return A.Decl(modifier=modifier, kind=str(kind), name=str(name),
-                      entries=tuple(e for e in entries if e is not None), span=self._span(meta))
+                      entries=tuple(e for e in entries if e is not None), span=span)
 
-    def property(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Property(name=str(c[0]), values=tuple(c[1:]), span=self._span(meta))
+    def property(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Property(name=str(c[0]), values=tuple(c[1:]), span=span)
 
-    def field_def(self, meta: Meta, c: list[Any]) -> Any:
-        return A.FieldDef(name=str(c[0]), type=c[1], default=c[2] if len(c) > 2 else None, span=self._span(meta))
+    def field_def(self, span: A.Span, c: list[Any]) -> Any:
+        return A.FieldDef(name=str(c[0]), type=c[1], default=c[2] if len(c) > 2 else None, span=span)
 
-    def slot_def(self, meta: Meta, c: list[Any]) -> Any:
-        return A.SlotDef(name=str(c[0]), body=c[1], span=self._span(meta))
+    def slot_def(self, span: A.Span, c: list[Any]) -> Any:
+        return A.SlotDef(name=str(c[0]), body=c[1], span=span)
 
-    def at_def(self, meta: Meta, c: list[Any]) -> Any:
-        return A.AtDef(level=int(c[0]), body=c[1], span=self._span(meta))
+    def at_def(self, span: A.Span, c: list[Any]) -> Any:
+        return A.AtDef(level=int(c[0]), body=c[1], span=span)
 
-    def slot_use(self, meta: Meta, c: list[Any]) -> Any:
-        return A.SlotUse(name=str(c[0]), body=c[1], span=self._span(meta))
+    def slot_use(self, span: A.Span, c: list[Any]) -> Any:
+        return A.SlotUse(name=str(c[0]), body=c[1], span=span)
 
-    def slot_extend(self, meta: Meta, c: list[Any]) -> Any:
-        return A.SlotExtend(name=str(c[0]), body=c[1], span=self._span(meta))
+    def slot_extend(self, span: A.Span, c: list[Any]) -> Any:
+        return A.SlotExtend(name=str(c[0]), body=c[1], span=span)
 
-    def option_decl(self, meta: Meta, c: list[Any]) -> Any:
+    def option_decl(self, span: A.Span, c: list[Any]) -> Any:
         modifier, name, default, domain, doc = c
         return A.OptionDecl(modifier=modifier, name=str(name), default=default, domain=domain,
-                            doc=_unquote(doc) if doc else "", span=self._span(meta))
+                            doc=_unquote(doc) if doc else "", span=span)
 
-    def option_domain(self, meta: Meta, c: list[Any]) -> Any:
+    def option_domain(self, span: A.Span, c: list[Any]) -> Any:
         return c[0]
 
-    def var_decl(self, meta: Meta, c: list[Any]) -> Any:
+    def var_decl(self, span: A.Span, c: list[Any]) -> Any:
         modifier, name, type_, *rest = c
         per = tuple(x for x in rest if isinstance(x, tuple) and x and x[0] == "per")
         flags = [x for x in rest if x in ("hidden", "private")]
@@ -391,299 +400,299 @@ class _ToAst(Transformer[Token, tuple[object, ...]]):
                         and x not in ("hidden", "private")), None)
         return A.VarDecl(modifier=modifier, name=str(name), type=type_,
                          per=tuple(p[1] for p in per), default=default,
-                         hidden="hidden" in flags, private="private" in flags, span=self._span(meta))
+                         hidden="hidden" in flags, private="private" in flags, span=span)
 
-    def per(self, meta: Meta, c: list[Any]) -> Any:
+    def per(self, span: A.Span, c: list[Any]) -> Any:
         return ("per", str(c[0]))
 
-    def hidden(self, meta: Meta, c: list[Any]) -> Any:
+    def hidden(self, span: A.Span, c: list[Any]) -> Any:
         return "hidden"
 
-    def private(self, meta: Meta, c: list[Any]) -> Any:
+    def private(self, span: A.Span, c: list[Any]) -> Any:
         return "private"
 
-    def event_decl(self, meta: Meta, c: list[Any]) -> Any:
+    def event_decl(self, span: A.Span, c: list[Any]) -> Any:
         return A.EventDecl(name=str(c[0]), params=tuple(p for p in c[1:] if p is not None),
-                           span=self._span(meta))
+                           span=span)
 
-    def remove_decl(self, meta: Meta, c: list[Any]) -> Any:
-        return A.RemoveDecl(kind=str(c[0]), name=str(c[1]), span=self._span(meta))
+    def remove_decl(self, span: A.Span, c: list[Any]) -> Any:
+        return A.RemoveDecl(kind=str(c[0]), name=str(c[1]), span=span)
 
-    def simple_type(self, meta: Meta, c: list[Any]) -> Any:
-        return A.TypeRef(name=str(c[0]), span=self._span(meta))
+    def simple_type(self, span: A.Span, c: list[Any]) -> Any:
+        return A.TypeRef(name=str(c[0]), span=span)
 
-    def optional_type(self, meta: Meta, c: list[Any]) -> Any:
-        return A.TypeRef(name=str(c[0]), optional=True, span=self._span(meta))
+    def optional_type(self, span: A.Span, c: list[Any]) -> Any:
+        return A.TypeRef(name=str(c[0]), optional=True, span=span)
 
-    def list_type(self, meta: Meta, c: list[Any]) -> Any:
-        return A.TypeRef(name="list", list_of=c[0], span=self._span(meta))
+    def list_type(self, span: A.Span, c: list[Any]) -> Any:
+        return A.TypeRef(name="list", list_of=c[0], span=span)
 
-    def trigger(self, meta: Meta, c: list[Any]) -> Any:
+    def trigger(self, span: A.Span, c: list[Any]) -> Any:
         event, *rest = c
         cond, body = rest[-2], rest[-1]
         names = tuple(str(n) for n in rest[:-2] if n is not None)
-        return A.Trigger(event=str(event), names=names, cond=cond, body=body, span=self._span(meta))
+        return A.Trigger(event=str(event), names=names, cond=cond, body=body, span=span)
 
-    def action_decl(self, meta: Meta, c: list[Any]) -> Any:
+    def action_decl(self, span: A.Span, c: list[Any]) -> Any:
         modifier, name, *rest = c
         body = rest[-1]
         params = tuple(x for x in rest[:-1] if isinstance(x, A.Param))
         tags = tuple(x for x in rest[:-1] if isinstance(x, str))
         return A.ActionDecl(modifier=modifier, name=str(name), params=params, tags=tags,
-                            body=body, span=self._span(meta))
+                            body=body, span=span)
 
-    def param(self, meta: Meta, c: list[Any]) -> Any:
+    def param(self, span: A.Span, c: list[Any]) -> Any:
         return A.Param(name=str(c[0]), type=c[1], domain=c[2], where=c[3],
-                       message=_unquote(c[4]) if c[4] else "", span=self._span(meta))
+                       message=_unquote(c[4]) if c[4] else "", span=span)
 
-    def tag(self, meta: Meta, c: list[Any]) -> Any:
+    def tag(self, span: A.Span, c: list[Any]) -> Any:
         return str(c[0])
 
     # --- flow ---
-    def flow_decl(self, meta: Meta, c: list[Any]) -> Any:
+    def flow_decl(self, span: A.Span, c: list[Any]) -> Any:
         modifier, *stages = c
         return A.FlowDecl(modifier=modifier, stages=tuple(s for s in stages if s is not None),
-                          span=self._span(meta))
+                          span=span)
 
-    def setup_stage(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Stage(kind="setup", count=None, steps=c[0], span=self._span(meta))
+    def setup_stage(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Stage(kind="setup", count=None, steps=c[0], span=span)
 
-    def rounds_stage(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Stage(kind="rounds", count=c[0], steps=c[1], span=self._span(meta))
+    def rounds_stage(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Stage(kind="rounds", count=c[0], steps=c[1], span=span)
 
-    def finish_stage(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Stage(kind="finish", count=None, steps=c[0], span=self._span(meta))
+    def finish_stage(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Stage(kind="finish", count=None, steps=c[0], span=span)
 
-    def steps(self, meta: Meta, c: list[Any]) -> Any:
+    def steps(self, span: A.Span, c: list[Any]) -> Any:
         return tuple(s for s in c if s is not None)
 
-    def step(self, meta: Meta, c: list[Any]) -> Any:
-        return self._step(str(c[0]), c[1], meta)
+    def step(self, span: A.Span, c: list[Any]) -> Any:
+        return self._step(str(c[0]), c[1], span)
 
-    def _step(self, name: str, body: tuple[Any, ...], meta: Meta) -> A.DoStep | A.TurnsStep:
+    def _step(self, name: str, body: tuple[Any, ...], span: A.Span) -> A.DoStep | A.TurnsStep:
         if body[0] == "do":
-            return A.DoStep(name=name, body=body[1], span=self._span(meta))
+            return A.DoStep(name=name, body=body[1], span=span)
         _, order, mode, rules = body
-        return A.TurnsStep(name=name, order=order, mode=mode, rules=rules, span=self._span(meta))
+        return A.TurnsStep(name=name, order=order, mode=mode, rules=rules, span=span)
 
-    def do_body(self, meta: Meta, c: list[Any]) -> Any:
+    def do_body(self, span: A.Span, c: list[Any]) -> Any:
         return ("do", c[0])
 
-    def turns_body(self, meta: Meta, c: list[Any]) -> Any:
+    def turns_body(self, span: A.Span, c: list[Any]) -> Any:
         order, mode, *rules = c
         return ("turns", order, str(mode), tuple(r for r in rules if r is not None))
 
-    def step_edit(self, meta: Meta, c: list[Any]) -> Any:
+    def step_edit(self, span: A.Span, c: list[Any]) -> Any:
         modifier, name, place, body = c
         return A.StepEdit(modifier=modifier, name=str(name), place=place,
-                          step=self._step(str(name), body, meta), span=self._span(meta))
+                          step=self._step(str(name), body, span), span=span)
 
-    def step_extend(self, meta: Meta, c: list[Any]) -> Any:
+    def step_extend(self, span: A.Span, c: list[Any]) -> Any:
         modifier, name, *rules = c
         return A.StepExtend(modifier=modifier, name=str(name),
-                            rules=tuple(r for r in rules if r is not None), span=self._span(meta))
+                            rules=tuple(r for r in rules if r is not None), span=span)
 
-    def place_before(self, meta: Meta, c: list[Any]) -> Any:
+    def place_before(self, span: A.Span, c: list[Any]) -> Any:
         return ("before", str(c[0]))
 
-    def place_after(self, meta: Meta, c: list[Any]) -> Any:
+    def place_after(self, span: A.Span, c: list[Any]) -> Any:
         return ("after", str(c[0]))
 
-    def order_named(self, meta: Meta, c: list[Any]) -> Any:
+    def order_named(self, span: A.Span, c: list[Any]) -> Any:
         return ("named", str(c[0]))
 
-    def order_reverse(self, meta: Meta, c: list[Any]) -> Any:
+    def order_reverse(self, span: A.Span, c: list[Any]) -> Any:
         return ("reverse", str(c[0]))
 
-    def order_var(self, meta: Meta, c: list[Any]) -> Any:
+    def order_var(self, span: A.Span, c: list[Any]) -> Any:
         return ("by", c[0])
 
-    def turn_rule(self, meta: Meta, c: list[Any]) -> Any:
-        return (str(c[0]), tuple(str(x) for x in c[1:]), self._span(meta))
+    def turn_rule(self, span: A.Span, c: list[Any]) -> Any:
+        return (str(c[0]), tuple(str(x) for x in c[1:]), span)
 
-    def lanes_rule(self, meta: Meta, c: list[Any]) -> Any:
-        return ("lanes", c[0], self._span(meta))
+    def lanes_rule(self, span: A.Span, c: list[Any]) -> Any:
+        return ("lanes", c[0], span)
 
     # --- statements ---
-    def body(self, meta: Meta, c: list[Any]) -> Any:
-        return c[0] if isinstance(c[0], A.Block) else A.Block(stmts=(c[0],), span=self._span(meta))
+    def body(self, span: A.Span, c: list[Any]) -> Any:
+        return c[0] if isinstance(c[0], A.Block) else A.Block(stmts=(c[0],), span=span)
 
-    def block(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Block(stmts=tuple(s for s in c if s is not None), span=self._span(meta))
+    def block(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Block(stmts=tuple(s for s in c if s is not None), span=span)
 
-    def amount(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Amount(count=c[0], resource=str(c[1]), per=c[2], span=self._span(meta))
+    def amount(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Amount(count=c[0], resource=str(c[1]), per=c[2], span=span)
 
-    def amount_list(self, meta: Meta, c: list[Any]) -> Any:
+    def amount_list(self, span: A.Span, c: list[Any]) -> Any:
         return tuple(c)
 
-    def amount_expr(self, meta: Meta, c: list[Any]) -> Any:
-        return A.AmountExpr(expr=c[0], span=self._span(meta))
+    def amount_expr(self, span: A.Span, c: list[Any]) -> Any:
+        return A.AmountExpr(expr=c[0], span=span)
 
-    def gain(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Gain(amounts=c[0], to=c[1], span=self._span(meta))
+    def gain(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Gain(amounts=c[0], to=c[1], span=span)
 
-    def pay(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Pay(amounts=c[0], span=self._span(meta))
+    def pay(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Pay(amounts=c[0], span=span)
 
-    def lose(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Lose(amounts=c[0], to=c[1], span=self._span(meta))
+    def lose(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Lose(amounts=c[0], to=c[1], span=span)
 
-    def target(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Target(name=str(c[0]), index=c[1], of=c[2], span=self._span(meta))
+    def target(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Target(name=str(c[0]), index=c[1], of=c[2], span=span)
 
-    def set_stmt(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Set(target=c[0], value=c[1], span=self._span(meta))
+    def set_stmt(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Set(target=c[0], value=c[1], span=span)
 
-    def let_stmt(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Let(name=str(c[0]), value=c[1], span=self._span(meta))
+    def let_stmt(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Let(name=str(c[0]), value=c[1], span=span)
 
-    def advance(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Advance(track=str(c[0]), by=c[1], span=self._span(meta))
+    def advance(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Advance(track=str(c[0]), by=c[1], span=span)
 
-    def if_stmt(self, meta: Meta, c: list[Any]) -> Any:
+    def if_stmt(self, span: A.Span, c: list[Any]) -> Any:
         cond, block, *rest = c
         orelse = rest[-1] if rest and isinstance(rest[-1], A.Block) or (rest and rest[-1] is None) else None
         elifs = tuple(r for r in rest if isinstance(r, tuple))
-        return A.If(branches=((cond, block),) + elifs, orelse=orelse, span=self._span(meta))
+        return A.If(branches=((cond, block),) + elifs, orelse=orelse, span=span)
 
-    def elif_clause(self, meta: Meta, c: list[Any]) -> Any:
+    def elif_clause(self, span: A.Span, c: list[Any]) -> Any:
         return (c[0], c[1])
 
-    def for_stmt(self, meta: Meta, c: list[Any]) -> Any:
-        return A.For(var=str(c[0]), domain=c[1], where=c[2], body=c[3], span=self._span(meta))
+    def for_stmt(self, span: A.Span, c: list[Any]) -> Any:
+        return A.For(var=str(c[0]), domain=c[1], where=c[2], body=c[3], span=span)
 
-    def require(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Require(cond=c[0], message=_unquote(c[1]), span=self._span(meta))
+    def require(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Require(cond=c[0], message=_unquote(c[1]), span=span)
 
-    def optional(self, meta: Meta, c: list[Any]) -> Any:
+    def optional(self, span: A.Span, c: list[Any]) -> Any:
         return True
 
-    def choose(self, meta: Meta, c: list[Any]) -> Any:
+    def choose(self, span: A.Span, c: list[Any]) -> Any:
         var, domain, where, by, optional, prompt, body = c
         return A.Choose(var=str(var), domain=domain, where=where, by=by, optional=bool(optional),
-                        prompt=_unquote(prompt) if prompt else "", body=body, span=self._span(meta))
+                        prompt=_unquote(prompt) if prompt else "", body=body, span=span)
 
-    def draw(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Draw(var=str(c[0]), bag=str(c[1]), body=c[2], span=self._span(meta))
+    def draw(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Draw(var=str(c[0]), bag=str(c[1]), body=c[2], span=span)
 
-    def emit(self, meta: Meta, c: list[Any]) -> Any:
+    def emit(self, span: A.Span, c: list[Any]) -> Any:
         return A.Emit(event=str(c[0]), args=tuple(a for a in c[1:] if a is not None),
-                      span=self._span(meta))
+                      span=span)
 
-    def run_stmt(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Run(target=c[0], for_=c[1], span=self._span(meta))
+    def run_stmt(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Run(target=c[0], for_=c[1], span=span)
 
-    def after_turn(self, meta: Meta, c: list[Any]) -> Any:
-        return A.AfterTurn(body=c[0], span=self._span(meta))
+    def after_turn(self, span: A.Span, c: list[Any]) -> Any:
+        return A.AfterTurn(body=c[0], span=span)
 
-    def queue_stmt(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Queue(body=c[0], span=self._span(meta))
+    def queue_stmt(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Queue(body=c[0], span=span)
 
-    def take(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Take(entity=c[0], span=self._span(meta))
+    def take(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Take(entity=c[0], span=span)
 
-    def give(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Give(entity=c[0], to=c[1], span=self._span(meta))
+    def give(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Give(entity=c[0], to=c[1], span=span)
 
-    def discard(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Discard(entity=c[0], span=self._span(meta))
+    def discard(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Discard(entity=c[0], span=span)
 
-    def call_stmt(self, meta: Meta, c: list[Any]) -> Any:
+    def call_stmt(self, span: A.Span, c: list[Any]) -> Any:
         return A.CallStmt(fn=str(c[0]), args=tuple(a for a in c[1:] if a is not None),
-                          span=self._span(meta))
+                          span=span)
 
-    def pass_stmt(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Pass(span=self._span(meta))
+    def pass_stmt(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Pass(span=span)
 
-    def use_stmt(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Use(component=str(c[0]), span=self._span(meta))
+    def use_stmt(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Use(component=str(c[0]), span=span)
 
-    def restore_stmt(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Restore(component=str(c[0]), span=self._span(meta))
+    def restore_stmt(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Restore(component=str(c[0]), span=span)
 
     # --- expressions ---
-    def count_of(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Quant(kind="count", var=str(c[0]), domain=c[1], where=c[2], span=self._span(meta))
+    def count_of(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Quant(kind="count", var=str(c[0]), domain=c[1], where=c[2], span=span)
 
-    def any_of(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Quant(kind="any", var=str(c[0]), domain=c[1], where=c[2], span=self._span(meta))
+    def any_of(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Quant(kind="any", var=str(c[0]), domain=c[1], where=c[2], span=span)
 
-    def all_of(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Quant(kind="all", var=str(c[0]), domain=c[1], where=c[2], span=self._span(meta))
+    def all_of(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Quant(kind="all", var=str(c[0]), domain=c[1], where=c[2], span=span)
 
-    def sum_of(self, meta: Meta, c: list[Any]) -> Any:
-        return A.SumOf(expr=c[0], var=str(c[1]), domain=c[2], where=c[3], span=self._span(meta))
+    def sum_of(self, span: A.Span, c: list[Any]) -> Any:
+        return A.SumOf(expr=c[0], var=str(c[1]), domain=c[2], where=c[3], span=span)
 
-    def or_expr(self, meta: Meta, c: list[Any]) -> Any:
-        return A.BoolOp(op="or", items=tuple(c), span=self._span(meta))
+    def or_expr(self, span: A.Span, c: list[Any]) -> Any:
+        return A.BoolOp(op="or", items=tuple(c), span=span)
 
-    def and_expr(self, meta: Meta, c: list[Any]) -> Any:
-        return A.BoolOp(op="and", items=tuple(c), span=self._span(meta))
+    def and_expr(self, span: A.Span, c: list[Any]) -> Any:
+        return A.BoolOp(op="and", items=tuple(c), span=span)
 
-    def not_(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Not(operand=c[0], span=self._span(meta))
+    def not_(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Not(operand=c[0], span=span)
 
-    def comp_op(self, meta: Meta, c: list[Any]) -> Any:
+    def comp_op(self, span: A.Span, c: list[Any]) -> Any:
         return "notin" if len(c) == 2 else str(c[0])
 
-    def comparison(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Compare(op=c[1], left=c[0], right=c[2], span=self._span(meta))
+    def comparison(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Compare(op=c[1], left=c[0], right=c[2], span=span)
 
-    def range(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Range(low=c[0], high=c[1], span=self._span(meta))
+    def range(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Range(low=c[0], high=c[1], span=span)
 
-    def _chain(self, meta: Meta, c: list[Any]) -> Any:
+    def _chain(self, span: A.Span, c: list[Any]) -> Any:
         node = c[0]
         for i in range(1, len(c), 2):
-            node = A.BinOp(op=str(c[i]), left=node, right=c[i + 1], span=self._span(meta))
+            node = A.BinOp(op=str(c[i]), left=node, right=c[i + 1], span=span)
         return node
 
     sum = _chain
     product = _chain
 
-    def neg(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Neg(operand=c[0], span=self._span(meta))
+    def neg(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Neg(operand=c[0], span=span)
 
-    def field(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Field(obj=c[0], name=str(c[1]), span=self._span(meta))
+    def field(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Field(obj=c[0], name=str(c[1]), span=span)
 
-    def index(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Index(obj=c[0], index=c[1], span=self._span(meta))
+    def index(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Index(obj=c[0], index=c[1], span=span)
 
-    def of_player(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Of(expr=c[0], player=c[1], span=self._span(meta))
+    def of_player(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Of(expr=c[0], player=c[1], span=span)
 
-    def int(self, meta: Meta, c: list[Any]) -> Any:
+    def int(self, span: A.Span, c: list[Any]) -> Any:
         if len(c[0]) > MAX_DIGITS:
-            self.errors.append(Diagnostic(self._span(meta), f"a number of {len(c[0])} digits is "
+            self.errors.append(Diagnostic(span, f"a number of {len(c[0])} digits is "
                                           f"too long (rules use at most {MAX_DIGITS} digits)",
                                           "rule numbers stay within about a billion billion",
                                           self.text))
-            return A.Int(value=0, span=self._span(meta))
-        return A.Int(value=int(c[0]), span=self._span(meta))
+            return A.Int(value=0, span=span)
+        return A.Int(value=int(c[0]), span=span)
 
-    def string(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Str(value=_unquote(c[0]), span=self._span(meta))
+    def string(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Str(value=_unquote(c[0]), span=span)
 
-    def true(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Bool(value=True, span=self._span(meta))
+    def true(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Bool(value=True, span=span)
 
-    def false(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Bool(value=False, span=self._span(meta))
+    def false(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Bool(value=False, span=span)
 
-    def none(self, meta: Meta, c: list[Any]) -> Any:
-        return A.NoneLit(span=self._span(meta))
+    def none(self, span: A.Span, c: list[Any]) -> Any:
+        return A.NoneLit(span=span)
 
-    def name(self, meta: Meta, c: list[Any]) -> Any:
-        return A.Name(id=str(c[0]), span=self._span(meta))
+    def name(self, span: A.Span, c: list[Any]) -> Any:
+        return A.Name(id=str(c[0]), span=span)
 
-    def call(self, meta: Meta, c: list[Any]) -> Any:
+    def call(self, span: A.Span, c: list[Any]) -> Any:
         return A.Call(fn=str(c[0]), args=tuple(a for a in c[1:] if a is not None),
-                      span=self._span(meta))
+                      span=span)
 
-    def list(self, meta: Meta, c: list[Any]) -> Any:
-        return A.ListLit(items=tuple(a for a in c if a is not None), span=self._span(meta))
+    def list(self, span: A.Span, c: list[Any]) -> Any:
+        return A.ListLit(items=tuple(a for a in c if a is not None), span=span)
 
 
 def _unquote(token: object) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BoardrulesError
-from ..runtime import (CHANCE, MAX_LIST, Decision, Dice)
+from ..runtime import (CHANCE, MAX_LIST, Decision, Dice, Event)
 from ..runtime import BudgetExceeded as BudgetExceeded  # (re-exported: the back ends use S.*)
 from ..runtime import MAX_NUMBER as MAX_NUMBER
 from ..runtime import PrimitiveFailed as PrimitiveFailed
@@ -24,7 +24,7 @@ from ..runtime import RuleViolation as RuleViolation
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
-    from ..runtime import Context, Event
+    from ..runtime import Context
     from .ast import Span
     from .checker import VarDef
 
@@ -143,6 +143,8 @@ def load_name(ctx: Context, name: str) -> Value:
 
 
 def index(ctx: Context, obj: Value, idx: Value) -> Value:
+    if type(obj) is tuple and type(idx) is int and -len(obj) <= idx < len(obj):
+        return obj[idx]   # (the common case, as below)
     if isinstance(obj, VarHandle):
         return ctx.get(var_key(ctx, obj.var, idx))
     if isinstance(obj, (tuple, str)):
@@ -177,6 +179,8 @@ def with_me(ctx: Context, player: Value, thunk: Callable[[], Value]) -> Value:
 
 
 def _num(ctx: Context, v: Value, op: str) -> int:
+    if type(v) is int:   # (the common case: a number, not a truth value)
+        return v
     if isinstance(v, bool) or not isinstance(v, int):
         raise ctx.violation(f"'{op}' needs numbers, got {v!r}")
     return v
@@ -555,7 +559,6 @@ def advance(ctx: Context, track: str, by: Value) -> None:
 
 
 def _event(ctx: Context, kind: str, player: int | None, detail: Value) -> Event:
-    from ..runtime import Event
     return Event(ctx.ply, kind, player, detail, ctx.source or "rules")
 
 
@@ -573,8 +576,8 @@ def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | 
     if env is not None:
         ctx.env = env
     depth = ctx.depth = ctx.depth + 1   # (locals: the hottest function of the rules)
-    ctx.steps -= 1
-    if ctx.steps < 0:
+    steps = ctx.steps = ctx.steps - 1
+    if steps < 0:
         raise ctx.over_budget()
     if depth > MAX_DEPTH:
         raise ctx.violation(f"rules call each other more than {MAX_DEPTH} levels deep "
@@ -660,7 +663,7 @@ def run_slot(ctx: Context, entity: Value, slot: str, for_: Value) -> None:
     ent = rs.entities.get(entity) if isinstance(entity, str) else None
     if ent is None:
         raise ctx.violation(f"{entity!r} is not an entity")
-    fn = rs.slot_fn(entity, slot)
+    fn = rs._slots.get((entity, slot))   # (Ruleset.slot_fn, without the call)
     if fn is None:
         return
     me = ctx.me if for_ is None else ctx.player(for_)
