@@ -18,8 +18,10 @@ what the position is worth in victory points at the end, as a strong player reck
   ``rules/research.rules``), income tech tiles and the booster held for the next round;
 * structures beyond their income (planets, power value for federations, the way up to the
   planetary institute and the academies);
-* research levels: the end-game research VP (4/8/12 VP at levels 3/4/5, §12.5) and the reach,
-  cheaper terraforming or Gaia projects they give;
+* research levels: the end-game research VP (4/8/12 VP at levels 3/4/5, §12.5) and the reach
+  or Gaia projects they give; terraforming levels by the ore per step they save (the table
+  ``ore_per_step`` of ``rules/research.rules``: levels 2 and 3 save one each, 1, 4 and 5 none)
+  on the steps still to pay;
 * the VP still to come from passing: the held booster's and tech tiles' pass bonus of this
   round (a player who has not passed gets it whenever it passes, so passing early gains
   nothing) and of the rounds left, tech tiles that score events, tile actions per round; the
@@ -58,9 +60,13 @@ POWER_TOKEN = 0.15      # a new token in bowl I
 # building: worth at once beyond its income (planet, power value, the path to bigger buildings)
 BUILDING = {"mine": 3.0, "ts": 5.0, "lab": 7.0, "pi": 13.0, "ac1": 8.0, "ac2": 8.0}
 TRACKS = ("terraforming", "navigation", "intelligence", "gaia", "economy", "science")
-# per level and round left, beyond the income (economy, science) it pays: reach, cheaper steps
-TRACK_PER_ROUND = {"economy": 0.15, "science": 0.1, "terraforming": 0.45, "navigation": 0.35,
+# per level and round left, beyond the income (economy, science) it pays: reach, Gaia projects
+# (terraforming: TERRA_STEPS instead)
+TRACK_PER_ROUND = {"economy": 0.15, "science": 0.1, "terraforming": 0.0, "navigation": 0.35,
                    "intelligence": 0.3, "gaia": 0.3}
+# terraforming steps a player pays per round left: a terraforming level is worth the ore per
+# step it saves on them (a flat worth per level overrated level 1, which saves nothing)
+TERRA_STEPS = 0.6
 LEVEL = 1.6             # a level now (towards the research VP and the tiles on level 5)
 RESEARCH_VP = (0, 0, 0, 4, 8, 12)
 FEDERATION = 4.0        # a federation formed, beyond its token
@@ -130,7 +136,8 @@ def _tables(ruleset) -> dict:
             "mine_o": list(ent["mine"].fields.get("inc_o", ())),
             "boosters": set(ruleset.by_kind.get("booster", ())),
             "techs": tuple(t for t in ruleset.by_kind.get("tech", ())),
-            "final_vp": list(g.get("final_vp"))}
+            "final_vp": list(g.get("final_vp")),
+            "ore_per_step": list(g.get("ore_per_step"))}
 
 
 def _weights(left: int) -> dict[str, float]:
@@ -254,6 +261,9 @@ def evaluate(game, player: int) -> float:
     for t in TRACKS:
         level = game.get(t, player)
         value += RESEARCH_VP[min(level, 5)] + level * (LEVEL + TRACK_PER_ROUND[t] * left)
+    steps = tables["ore_per_step"]
+    saved = steps[0] - steps[min(game.get("terraforming", player), 5)]
+    value += saved * TERRA_STEPS * later["ore"] * left
     groups = game.get("fed_groups", player)
     value += FEDERATION * len(groups) + GREEN_TOKEN * game.get("green_feds", player)
     if left:

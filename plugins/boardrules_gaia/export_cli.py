@@ -36,9 +36,14 @@ def export(record: Path = typer.Argument(..., help="a game record (boardrules JS
             raise ExportError(f"{record}: a game of {report.game.ruleset.game!r}; "
                               f"only {GAME} games have the site's notation")
         text = json.dumps(export_game(report.game), indent=1)
-        output.write_text(text + "\n", encoding="utf-8")
     except (BoardrulesError, ExportError, OSError) as err:
         err_console.print(f"error: {err}", highlight=False, markup=False)
+        raise typer.Exit(1) from None
+    try:
+        output.write_text(text + "\n", encoding="utf-8")
+    except OSError as err:   # (said as the record's errors are: the file, then why)
+        err_console.print(f"error: cannot write {output}: {err.strerror or err}", highlight=False,
+                          markup=False)
         raise typer.Exit(1) from None
     err_console.print(f"{output}: {report.game.players} players, "
                       f"{len(json.loads(text)['moves'])} move lines", highlight=False, markup=False)

@@ -180,9 +180,13 @@ def brief_action(a: Action, limit: int = QUOTE) -> str:
 def format_action(a: Action) -> str:
     """Canonical text: ``p1 build_mine 3A11``, ``chance tile tech3``, ``p2 charge`` (declined)."""
     actor = "chance" if a.player == CHANCE else f"p{a.player + 1}"
-    if not a.args:
+    args = a.args
+    if not args:
         return f"{actor} {a.name}"
-    return " ".join([actor, a.name, *map(format_value, a.args)])
+    if len(args) == 1:   # (the common case, without the list: every action played is written)
+        v = args[0]
+        return f"{actor} {a.name} {v if type(v) is str else format_value(v)}"
+    return " ".join([actor, a.name, *map(format_value, args)])
 
 
 def _why_not(rs: Ruleset, ctx: Context, d: Decision, value: Any) -> str:
@@ -980,9 +984,10 @@ class Game:
             where = wheres[i]
             if domains:
                 ctx.env = dict(env)
-                if v not in self._domain(ctx, adef, i):
-                    raise RuleViolation(self._outside_domain(ctx, prm, where, env, v), adef.name,
-                                        prm.span)
+                domain = self._domain(ctx, adef, i)
+                if v not in domain:
+                    raise RuleViolation(self._outside_domain(ctx, prm, where, env, v, domain),
+                                        adef.name, prm.span)
             env[prm.name] = v
             if where is None:
                 continue
@@ -993,11 +998,13 @@ class Game:
         ctx.env = {}
 
     @staticmethod
-    def _outside_domain(ctx: Any, prm: Any, where: Any, env: dict[str, Any], v: Any) -> str:
+    def _outside_domain(ctx: Any, prm: Any, where: Any, env: dict[str, Any], v: Any,
+                        domain: Any) -> str:
         """Why ``v`` is refused for ``prm`` although it is not among the choices at all: the
         rule's own words where its condition fails for ``v`` too (it says why, in the game's
-        terms), else the plain fact; a condition about something else (a precondition written
-        on the parameter) must not be blamed for a value that was never a choice."""
+        terms), else the plain fact with the choices (a range, or up to 12 values; not players,
+        whose text form is pN); a condition about something else (a precondition written on
+        the parameter) must not be blamed for a value that was never a choice."""
         if prm.message and where is not None:
             ctx.env = {**env, prm.name: v}
             try:
@@ -1006,7 +1013,12 @@ class Game:
                 blamed = True
             if blamed:
                 return f"{prm.message} ({brief_value(v)})"
-        return f"{brief_value(v)} is not a possible {prm.name}"
+        choices = ""
+        if isinstance(domain, range) and len(domain):
+            choices = f" (from {domain[0]} to {domain[-1]})"
+        elif isinstance(domain, (tuple, list)) and 0 < len(domain) <= 12 and prm.type.name != "player":
+            choices = f" (one of: {', '.join(brief_value(x) for x in domain)})"
+        return f"{brief_value(v)} is not a possible {prm.name}{choices}"
 
     def _end_turn(self, ctx: Any, pending: Any, player: Any) -> None:
         turn = ctx.get(("f", "turn"))

@@ -113,6 +113,11 @@ class Event(NamedTuple):
     source: str
 
 
+# ``_event(Event, (ply, kind, player, detail, source))``: an Event without the named tuple's own
+# ``__new__`` (a Python function: the engine makes several events per action)
+_event = tuple.__new__
+
+
 class Context:
     """Working view of one state while an action runs.
 
@@ -231,7 +236,7 @@ class Context:
         if self.rs.resources[res].scored:
             skey = ("s", p, source)
             w[skey] = self.get(skey) + new - old
-        self.events.append(Event(self.ply, kind, p, (res, new - old), source))
+        self.events.append(_event(Event, (self.ply, kind, p, (res, new - old), source)))
 
     # ---- decisions ----
     def queue(self, decision: Decision) -> None:

@@ -193,3 +193,26 @@ def test_power_at_the_end_is_worth_its_exchange():
     burnt = evaluate(_with(g, p, 6, bowl1=0, bowl2=2, bowl3=0, credits=0), p) - base
     assert three == pytest.approx(1.0, abs=0.1)
     assert burnt == pytest.approx(1 / 3, abs=0.05)
+
+
+def test_terraforming_levels_are_worth_the_ore_they_save():
+    """A terraforming level is worth the ore per step it saves (``ore_per_step`` of
+    ``rules/research.rules``: 3, 3, 2, 1, 1, 1): level 1 saves nothing, so going from 1 to 2
+    is worth more than going from 0 to 1 (whose 2 ore are gained when it is researched, not
+    held by the level), by the steps still to pay; in the last round the two are worth the
+    same. Broken by a flat worth per level (the old ``TRACK_PER_ROUND`` 0.45): fails. Over 40
+    greedy games (seeds 0-39) winners' median 105 -> 113.5 (seeds 0-19), 110.5 -> 112.5
+    (20-39)."""
+    from boardrules_gaia.bot import evaluate
+    g, p = _greedy_until(2, lambda g, p: g.get("round") == 2 and not g.decisions_due())
+    for rnd, more in ((2, True), (6, False)):
+        worth = []
+        for level in (0, 1, 2):
+            c = _with(g, p, rnd)
+            c.state.values[("t", "terraforming", p)] = level
+            worth.append(evaluate(c, p))
+        first, second = worth[1] - worth[0], worth[2] - worth[1]
+        if more:
+            assert second > first + 1.0, (first, second)
+        else:
+            assert second == pytest.approx(first), (first, second)

@@ -136,7 +136,8 @@ def test_a_value_that_was_never_a_choice_is_not_blamed_on_an_unrelated_condition
                            'action buy(c: card where 1 > 0 else "the market is closed") main {')
     game = boardrules.new_game(texts={"h.rules": text}, players=3, seed=1)
     before = game.state
-    with pytest.raises(IllegalActionError, match=r"nothing.* is not a possible c \[rule: buy"):
+    with pytest.raises(IllegalActionError, match=r"nothing.* is not a possible c \(one of: sow, reap, market, tithe\) "
+                                                       r"\[rule: buy"):
         game.play(Action(2, "buy", ("nothing",)))
     assert game.state == before
 
@@ -157,3 +158,28 @@ def test_main_action_done_follows_a_turn_with_free_actions(game):
     for bad in ("p1", 1.5, game.players):
         with pytest.raises((TypeError, ValueError)):
             game.main_action_done(bad)
+
+
+def test_a_value_that_was_never_a_choice_is_told_the_choices():
+    """'gaiaa is not a possible t' left the player guessing: a refused value outside a
+    parameter's domain names the choices (a range by its ends, up to 12 values; not players,
+    written pN, nor a long list such as Gaia's hexes)."""
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    game.play("p2 buy reap")
+    game.play("p1 study")
+    before = game.state
+    for text, said in [("p1 sell 5", "5 is not a possible n (one of: 1, 2, 3)"),
+                       ("p1 buy xyz", "xyz is not a possible c (one of: sow, reap, market, tithe)"),
+                       ("p1 build_farm zz", "zz is not a possible h (one of: a1, a2, a3, b1, b2, b3)")]:
+        with pytest.raises(IllegalActionError) as err:
+            game.play(text)
+        assert f"{text}: {said} [rule: " in str(err.value)
+        assert game.state == before
+    gaia = boardrules.new_game("gaia-project", players=2, seed=1)
+    while "research" not in {a.name for a in gaia.legal_actions()}:
+        gaia.play(gaia.legal_actions()[0])
+    with pytest.raises(IllegalActionError, match=r"gaiaa is not a possible t \(one of: terraforming, "
+                                                 r"navigation, intelligence, gaia, economy, science\) "):
+        gaia.play("p1 research gaiaa")
+    with pytest.raises(IllegalActionError, match=r": 99Z9 is not a possible h \[rule: build_mine"):
+        gaia.play("p1 build_mine 99Z9")   # (the hexes in range: too many to list)

@@ -13,6 +13,7 @@ import attrs
 import lark
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from boardrules import RulesError
 from boardrules.lang import ast as A
@@ -113,3 +114,37 @@ def test_edge_cases(text):
 def test_mutated_files(case):
     name, text = case
     _same(text, name)
+
+
+def _brackets_by_char(text: str) -> list[tuple[int, int, str]]:
+    """The reference for parser._brackets: character by character."""
+    out = []
+    line, column = 1, 1
+    in_string = in_comment = False
+    for ch in text:
+        if ch == "\n":
+            line, column = line + 1, 1
+            in_comment = in_string = False
+            continue
+        if not in_comment:
+            if ch == '"':
+                in_string = not in_string
+            elif not in_string:
+                if ch == "#":
+                    in_comment = True
+                elif ch in "({[)}]":
+                    out.append((line, column, ch))
+        column += 1
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='"#({[)}]\n\r\t a\\', max_size=80))
+def test_brackets_outside_texts_and_comments(text):
+    assert list(P._brackets(text)) == _brackets_by_char(text)
+
+
+@pytest.mark.parametrize("path", FILES[::7], ids=lambda p: p.name)
+def test_brackets_of_rule_files(path):
+    text = path.read_text(encoding="utf-8")
+    assert list(P._brackets(text)) == _brackets_by_char(text)

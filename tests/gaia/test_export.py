@@ -201,3 +201,7 @@ def test_export_command(tmp_path):
     assert again.exit_code == 0 and "final state matches" in again.output
     bad = CliRunner().invoke(app, ["export", str(tmp_path / "missing.json"), "-o", str(out)])
     assert bad.exit_code == 1 and "missing.json" in bad.output and "Traceback" not in bad.output
+    unwritable = tmp_path / "no-such-folder" / "site.json"   # was "error: [Errno 2] No such file ..."
+    bad = CliRunner().invoke(app, ["export", str(rec), "-o", str(unwritable)], env={"COLUMNS": "400"})
+    assert bad.exit_code == 1
+    assert f"error: cannot write {unwritable}: No such file or directory" in bad.output

@@ -143,24 +143,20 @@ def _hint_for(err: lark.exceptions.UnexpectedToken, expected: list[str],
     return ""
 
 
+# what holds no brackets: a text in quotes (to its closing quote or the end of its line) and a
+# comment; newlines are matched to count lines
+_BRACKET = re.compile(r'"[^"\n]*"?|#[^\n]*|[(){}\[\]\n]')
+
+
 def _brackets(text: str) -> Iterator[tuple[int, int, str]]:
     """Every bracket outside text and comments, in order, as (line, column, char)."""
-    line, column = 1, 1
-    in_string = in_comment = False
-    for ch in text:
+    line, start = 1, 0
+    for m in _BRACKET.finditer(text):
+        ch = m.group()
         if ch == "\n":
-            line, column = line + 1, 1
-            in_comment = in_string = False
-            continue
-        if not in_comment:
-            if ch == '"':
-                in_string = not in_string
-            elif not in_string:
-                if ch == "#":
-                    in_comment = True
-                elif ch in "({[)}]":
-                    yield line, column, ch
-        column += 1
+            line, start = line + 1, m.end()
+        elif ch in "({[)}]":
+            yield line, m.start() - start + 1, ch
 
 
 def _unclosed_brace(text: str, line: int, column: int) -> tuple[int, int] | None:

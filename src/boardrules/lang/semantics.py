@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import BoardrulesError
 from ..runtime import (CHANCE, MAX_LIST, Decision, Dice, Event)
+from ..runtime import _event as _new_event
 from ..runtime import BudgetExceeded as BudgetExceeded  # (re-exported: the back ends use S.*)
 from ..runtime import MAX_NUMBER as MAX_NUMBER
 from ..runtime import PrimitiveFailed as PrimitiveFailed
@@ -559,7 +560,7 @@ def advance(ctx: Context, track: str, by: Value) -> None:
 
 
 def _event(ctx: Context, kind: str, player: int | None, detail: Value) -> Event:
-    return Event(ctx.ply, kind, player, detail, ctx.source or "rules")
+    return _new_event(Event, (ctx.ply, kind, player, detail, ctx.source or "rules"))
 
 
 MAX_DEPTH = 100  # rules running rules (triggers, procedures, slots); real games use < 10
