@@ -38,6 +38,11 @@ from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice
 from .state import State
 
 DONE = "done"
+# Most argument combinations one action may list in one state: real games list at most a few
+# hundred (Eclipse's install about 150, Gaia's Ivits station about 120); a hostile rule (two
+# `int in 1..100000` parameters) listed 400,000 within the execution budget, each then tried
+# and kept: 7 s and 560 MB for one listing.
+MAX_CANDIDATES = 10_000
 
 
 class Score(TypedDict):
@@ -1272,7 +1277,10 @@ class Game:
             check = rs.guards.precheck(name) if pctx is not None and not rs.guards.covered(name) \
                 else None
             try:
-                for args in self._arg_tuples(ctx, adef, lead=hoist):
+                for n, args in enumerate(self._arg_tuples(ctx, adef, lead=hoist)):
+                    if n == MAX_CANDIDATES:
+                        raise BudgetExceeded(f"more than {MAX_CANDIDATES} argument combinations "
+                                             "to try (the listing's limit)", ctx.source, adef.span)
                     if check is not None and pctx is not None \
                             and self._precheck_fails(adef, p, args, pctx, check):
                         continue

@@ -154,3 +154,29 @@ def test_a_long_name_is_quoted_in_brief_in_a_diagnostic():
     assert len(str(err.value)) < 500
     assert f"h.rules:1:25: unknown resource '{'c' * 40}…' (400000 characters)" in str(err.value)
     assert err.value.diagnostics[0].message == f"unknown resource '{name}'"   # (kept whole)
+
+
+SPAM = '''
+game spam { title "Spam"; players 2..2 }
+resource coins { start 0 }
+action spam(a: int in 1..100000, b: int in 1..N) main { gain 1 coins }
+action pass_round main { pass }
+flow { rounds 1 { step actions: turns seat until_pass { main spam, pass_round } } }
+'''
+
+
+def test_an_action_of_countless_argument_combinations_is_refused_at_the_listings_limit():
+    # (400,000 combinations fitted in the execution budget, each tried and kept: 7-19 s of CPU
+    # and 525 MB for one listing; now the listing stops at MAX_CANDIDATES)
+    from boardrules.game import MAX_CANDIDATES
+    g = boardrules.new_game(texts={"spam.rules": SPAM.replace("N", "100000")}, players=2, seed=1)
+    before = g.state
+    with pytest.raises(boardrules.ExecutionBudgetError,
+                       match=rf"^listing the arguments of 'spam': more than {MAX_CANDIDATES} "
+                             r"argument combinations .*\[rule: spam \(spam.rules:4:1\)\]"):
+        list(g.legal_actions())
+    assert g.state is before and not g.record.actions
+    # as many as the limit are listed (and the pass)
+    g = boardrules.new_game(texts={"spam.rules": SPAM.replace("1..100000", f"1..{MAX_CANDIDATES}")
+                                   .replace("1..N", "1..1")}, players=2, seed=1)
+    assert len(g.legal_actions()) == MAX_CANDIDATES + 1
