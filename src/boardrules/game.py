@@ -38,11 +38,12 @@ from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice
 from .state import State
 
 DONE = "done"
-# Most argument combinations one action may list in one state: real games list at most a few
-# hundred (Eclipse's install about 150, Gaia's Ivits station about 120); a hostile rule (two
+# Most argument combinations one action may list in one state, as many as a list's elements
+# (docs/language.md, Limits): the rules list a few hundred at most (Eclipse's install about 150,
+# Gaia's Ivits station about 120; a house rule's two hexes some 36,000); a hostile rule (two
 # `int in 1..100000` parameters) listed 400,000 within the execution budget, each then tried
-# and kept: 7 s and 560 MB for one listing.
-MAX_CANDIDATES = 10_000
+# and kept: 19 s and 525 MB for one listing (now about 5 s and 140 MB).
+MAX_CANDIDATES = 100_000
 
 
 class Score(TypedDict):
