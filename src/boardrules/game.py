@@ -1378,15 +1378,13 @@ class Game:
         if memo[0] is st:
             return memo[1]
         values = st.values
-        turn = values.get(("f", "turn"))
+        turn = self._answer_due(st)
         ok = False
-        if self._answering_in_turn(st):
+        if turn is not None and turn[2] is not None:
             from .lang.lazy import answers_hold
             ctx = Context(self.ruleset, values, budget=self.max_steps)
             ok = answers_hold(ctx, st.pending[0]) and self._settles(ctx, list(st.pending[1:]))
-        elif (st.pending and st.pending[0].lane is None and st.pending[0].player != CHANCE
-                and turn is not None and turn[2] is None and values.get(("f", "lanes")) is None
-                and not values.get(("f", "over"))):
+        elif turn is not None:   # (the turn has ended: see the docstring)
             rest = st.pending[1:]
             if all(d.player is None and d.lane is None for d in rest) \
                     and not values.get(("f", "after")):
@@ -1399,15 +1397,23 @@ class Game:
         return ok
 
     @staticmethod
+    def _answer_due(st: State) -> Any:
+        """The flow's turn value when the decision due in ``st`` is a player's, of the game's
+        one line of play (no 'lanes' step, not over), else None."""
+        values = st.values
+        turn = values.get(("f", "turn"))
+        if (st.pending and st.pending[0].lane is None and st.pending[0].player != CHANCE
+                and values.get(("f", "lanes")) is None and not values.get(("f", "over"))):
+            return turn
+        return None
+
+    @staticmethod
     def _answering_in_turn(st: State) -> bool:
         """Whether the decision due in ``st`` is a player's, in that player's turn (of the
         game's one line of play): once it is answered, the turn goes on (no 'after turn'
         block runs)."""
-        values = st.values
-        turn = values.get(("f", "turn"))
-        return bool(st.pending and st.pending[0].lane is None and st.pending[0].player != CHANCE
-                    and turn is not None and turn[2] is not None
-                    and values.get(("f", "lanes")) is None and not values.get(("f", "over")))
+        turn = Game._answer_due(st)
+        return turn is not None and turn[2] is not None
 
     def _answer_settles(self, action: Action) -> bool:
         """Whether ``action``, an answer to the decision now due (from
