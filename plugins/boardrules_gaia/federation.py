@@ -1459,11 +1459,23 @@ def candidates(position: Position) -> list[Federation]:
     player's board over several turns, are searched once), and the same board under a smaller
     budget reads it too (:class:`_Preps`).
     """
+    if _short_of_power(position):
+        return []
     prep = _prep(position)
     if prep.cands is None:
         prep.cands = _prep.search(prep)
         prep.known.update((f.members | f.satellites, f) for f in prep.cands)
     return list(prep.cands)
+
+
+def _short_of_power(position: Position) -> bool:
+    """Whether the player's structures outside its federations hold less power in all than the
+    threshold: no federation can form (its members are such structures), found without
+    preparing the position (most turns of a game). Never for the Ivits' growing federation."""
+    if position.ivits_federation is not None:
+        return False
+    federated = frozenset().union(*position.federations)
+    return sum(v for h, v in position.structures if h not in federated) < position.threshold
 
 
 def _search(prep: _Prep) -> list[Federation]:

@@ -297,6 +297,19 @@ def space_near(ctx, sources, d):
                         lambda: _near(ctx, layout, sources, d, True))
 
 
+@primitive("wheel_steps", returns="int", wheel="list:text", a="text", b="text")
+def wheel_steps(ctx, wheel, a, b):
+    """Terraforming steps from planet type ``a`` to ``b``: the shorter way round the cycle
+    ``wheel`` (the rules' terraforming wheel, gaia-project.md §3; 0 to 3 on its 7 types).
+    A type not on the wheel (Gaia, transdim, space) counts as position -1, as the rules'
+    ``position`` gives it."""
+    n = len(wheel)
+    ia = wheel.index(a) if a in wheel else -1
+    ib = wheel.index(b) if b in wheel else -1
+    diff = abs(ia - ib)
+    return min(diff, n - diff)
+
+
 @primitive("sector_of", returns="text", h="hex")
 def sector_of(ctx, h):
     """The sector number part of a hex name (``"10A3"`` → ``"10"``)."""
@@ -497,7 +510,7 @@ def federated_structures(ctx, p):
 
 
 PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, structures_within, power_value_near,
-              distance_from,
+              distance_from, wheel_steps,
               planets_near, space_near,
               sector_of, track_level, federation_options, federation_satellites,
               federated_structures]

@@ -1,0 +1,88 @@
+"""The ``where`` conditions of the board actions and upgrades (rules/tiles.rules, rules/buildings.rules)
+only prune candidates that their bodies refuse: the ones listed are exactly those whose bodies
+run without breaking a rule, tried on every value of the parameters' types.
+
+``board`` states the action's price (QIC, and power in bowl III unless the faction spends power
+its own way: ``own_spend``), ``upgrade`` the building's cheapest price and the pieces left, so
+that ``legal_actions()`` does not try what cannot be paid (issue 12, random play); this test
+holds them to the bodies on states of the shared records (Nevlas with their PI in deep-mind-2,
+Taklons in TOS-1) and of random games.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from boardrules.game import Action, new_game
+from boardrules.runtime import RuleViolation
+from boardrules_gaia import replay as R
+from boardrules_gaia.records import load_record
+from tests.conftest import shared_path
+
+NAMES = ("board", "upgrade")
+
+
+def _tries(game, name: str) -> list[tuple]:
+    """Every argument tuple of ``name``'s parameter types, without domains or ``where``s."""
+    rs, values = game.ruleset, game.state.values
+    if name == "board":
+        return [(a,) for a in rs.by_kind["board_action"]]
+    hexes = [h for h in values.get(("v", "hexes")) or ()
+             if values.get(("v", "planet", h), "e") != "e"]
+    return [(h, b) for h in hexes for b in rs.by_kind["building"]]
+
+
+def _body_legal(game, name: str) -> set[Action]:
+    """The candidates of the player to act whose bodies run through."""
+    st = game.state
+    turn = st.values.get(("f", "turn"))
+    if turn is None or turn[2] is None or st.pending or st.values.get(("f", "over")) \
+            or turn[3]:   # (the main action is taken: only free actions are left)
+        return set()
+    out = set()
+    for args in _tries(game, name):
+        action = Action(turn[2], name, args)
+        try:
+            game._run(action, args_checked=True)
+        except RuleViolation:
+            continue
+        out.add(action)
+    return out
+
+
+def _check(game) -> int:
+    listed = [a for a in game.legal_actions() if a.name in NAMES]
+    checked = 0
+    for name in NAMES:
+        by_body = _body_legal(game, name)
+        assert {a for a in listed if a.name == name} == by_body, name
+        checked += len(by_body)
+    return checked
+
+
+@pytest.mark.parametrize("name", ["deep-mind-2", "TOS-1"])
+def test_listed_board_actions_and_upgrades_are_the_bodies_legal_ones_on_record_states(name):
+    record = load_record(shared_path("gaia-records", f"{name}.json"))
+    rp = R.Replayer(record, check=False)
+    lines, n_lead = record.lines, record.setup.consumes_leading_moves
+    seen = 0
+    for i in range(len(lines)):
+        rp.line(i, lines, record.moves_raw[n_lead + i])
+        if i % 3 == 0:
+            seen += _check(rp.game)
+    assert seen > 50   # states with legal ones were compared, not only empty turns
+
+
+@pytest.mark.parametrize("seed", [5, 17])
+def test_listed_board_actions_and_upgrades_are_the_bodies_legal_ones_in_random_games(seed):
+    g, rnd = new_game("gaia-project", players=4, seed=seed), random.Random(seed)
+    seen = 0
+    for k in range(500):
+        if g.over:
+            break
+        if k % 2 == 0:
+            seen += _check(g)
+        g.play(rnd.choice(list(g.legal_actions())), check=False)
+    assert seen > 20
