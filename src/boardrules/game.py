@@ -103,6 +103,29 @@ class Action:
         return format_action(self)
 
 
+def _slot_setters() -> tuple[Any, ...]:
+    """The setters of :class:`Action`'s slots, in the order of its fields and then its cached
+    hash (tests/core/test_api.py holds them to the attrs class)."""
+    names = [f.name for f in attrs.fields(Action)] + ["_attrs_cached_hash"]
+    return tuple(Action.__dict__[n].__set__ for n in names)
+
+
+_SET_PLAYER, _SET_NAME, _SET_ARGS, _SET_HASH = _slot_setters()
+_new_object = object.__new__
+
+
+def _candidate(player: int, name: str, args: tuple[Any, ...]) -> Action:
+    """``Action(player, name, args)`` for the engine's own candidates, whose values are of the
+    right types by construction: the slots set directly (a listing makes one per candidate;
+    attrs' ``__init__`` and its type checks cost several times as much)."""
+    a = _new_object(Action)
+    _SET_PLAYER(a, player)
+    _SET_NAME(a, name)
+    _SET_ARGS(a, args)
+    _SET_HASH(a, None)
+    return a
+
+
 def _error_class(err: RuleViolation) -> type[IllegalActionError]:
     """The public error for a rule violation: the execution budget spent, a primitive's
     Python error (a plugin's defect), else an illegal action."""
@@ -1285,9 +1308,9 @@ class Game:
         if d.bag is not None:
             opts = tuple(dict.fromkeys(_bag(self, d.bag)))
         for o in opts:
-            yield Action(d.player, d.label, (o,))
+            yield _candidate(d.player, d.label, (o,))
         if d.optional:
-            yield Action(d.player, d.label, ())
+            yield _candidate(d.player, d.label, ())
 
     def _turn_candidates(self, ctx: Any, step: Any, p: int, main_done: bool,
                          hoist: bool = False) -> Iterator[Action]:
@@ -1314,14 +1337,14 @@ class Game:
                     if check is not None and pctx is not None \
                             and self._precheck_fails(adef, p, args, pctx, check):
                         continue
-                    yield Action(p, name, args)
+                    yield _candidate(p, name, args)
             except BudgetExceeded as err:
                 where = f" ({err.span})" if err.span is not None and err.span.line else ""
                 raise ExecutionBudgetError(
                     f"listing the arguments of '{name}': {err.message} [rule: {name}{where}]",
                     rule=name) from None
         if main_done and step.free:
-            yield Action(p, DONE, ())
+            yield _candidate(p, DONE, ())
 
     def is_legal(self, action: "Action | str") -> bool:
         """Whether ``action`` (an :class:`Action` or its text) may be played now (tries it on
@@ -1821,7 +1844,9 @@ class LegalActions:
         found: list[Action] = []
         runs = known.runs
         for a in game._candidates(self._player, True):
-            if a in runs or game._candidate_legal(a, runs):
+            # (``runs and``: a state listed for the first time has none, and a test of an
+            # action's membership hashes it even in an empty dict)
+            if runs and a in runs or game._candidate_legal(a, runs):
                 found.append(a)
                 yield a
         self._cache = known.listed[self._player] = found
