@@ -290,18 +290,20 @@ class Guards:
             pivot = self._pivot(stmts[k - 1], scopes[k - 1], busy)
             if pivot is not None and not (pivot.useful and (pivot.facts | facts).sound):
                 pivot = None
-        prefix = tuple(backend.stmt(s) for s in stmts[:k - 1 if pivot is not None else k])
+        # the statements before the rest (and the pivot), compiled as a block of the body's
+        head = stmts[:k - 1 if pivot is not None else k]
+        prefix = backend.block(A.Block(stmts=head, span=head[0].span)) if head else None
         if pivot is None:
             def run(ctx: Context) -> int:
-                for f in prefix:
-                    f(ctx)
+                if prefix is not None:
+                    prefix(ctx)
                 return cost
             return _Plan(run, facts, 0, k < len(stmts))
         enter = pivot.run
 
         def run_pivot(ctx: Context) -> int:
-            for f in prefix:
-                f(ctx)
+            if prefix is not None:
+                prefix(ctx)
             return enter(ctx) + cost
         return _Plan(run_pivot, facts | pivot.facts, pivot.levels, True)
 
