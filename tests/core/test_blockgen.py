@@ -21,6 +21,7 @@ from boardrules import ruleset as RS
 from boardrules.errors import BoardrulesError, IllegalActionError
 from boardrules.game import new_game
 from boardrules.lang.backends import Compiler
+from boardrules.runtime import MAX_STEPS
 
 from .test_properties import PRELUDE as BASE
 from .test_properties import bool_expr, int_expr
@@ -117,7 +118,7 @@ def blocks(draw, depth=0, local=()):
     return out
 
 
-def _outcome(text: str, backend: str):
+def _outcome(text: str, backend: str, max_steps: int = MAX_STEPS):
     """The state after ``p1 go`` (or its refusal's text, the game unchanged), the decisions it
     left and the events it logged, with statement blocks run by ``backend``: "generated",
     "closures" (the compiler's closures) or "interpreted"."""
@@ -126,7 +127,7 @@ def _outcome(text: str, backend: str):
         if backend == "closures" else mock.patch.object(Compiler, "block", Compiler.block)
     try:
         with closures:
-            g = new_game(texts={"random.rules": text}, players=2,
+            g = new_game(texts={"random.rules": text}, players=2, max_steps=max_steps,
                          backend="interpreted" if backend == "interpreted" else "compiled")
             start = g.state
             try:
@@ -142,11 +143,11 @@ def _outcome(text: str, backend: str):
         RS._build.cache_clear()
 
 
-def _agree(body: list[str] | str) -> tuple:
+def _agree(body: list[str] | str, max_steps: int = MAX_STEPS) -> tuple:
     text = PRELUDE.replace("BODY", body if isinstance(body, str) else "\n".join(body))
-    generated = _outcome(text, "generated")
-    assert generated == _outcome(text, "closures"), text
-    assert generated == _outcome(text, "interpreted"), text
+    generated = _outcome(text, "generated", max_steps)
+    assert generated == _outcome(text, "closures", max_steps), text
+    assert generated == _outcome(text, "interpreted", max_steps), text
     return generated
 
 
@@ -179,6 +180,21 @@ def test_the_budget_error_of_a_loop_names_the_loop():
     body = "set x = 2\nfor v in 1..999 {\n  for w in 1..999 {\n    set x = w\n  }\n}"
     kind, text, _ = _agree(body)
     assert kind == "illegal" and "execution budget" in text and "(random.rules:28:3)]" in text
+
+
+@pytest.mark.parametrize("body,position", [
+    # spent by the rules a statement runs (a procedure, a slot, a trigger) inside nested loops:
+    # placed at the innermost loop, whichever line of its body it came from
+    ("for v in l {\n  for w in 1..50 {\n    call tick()\n  }\n}", "random.rules:27:3"),
+    ("for v in l {\n  gain 1 a\n  for w in 1..50 where w > 0 {\n    run c1.income\n  }\n}",
+     "random.rules:28:3"),
+    ("for v in 1..50 {\n  emit bumped(2)\n}", "random.rules:26:1"),
+    # spent in an expression inside a loop: placed at the expression
+    ("for v in l {\n  set x = (count w in 1..50 where w > v)\n}", "random.rules:27:12"),
+])
+def test_a_budget_spent_inside_loops_is_placed_as_the_oracles_place_it(body, position):
+    kind, text, _ = _agree(body, max_steps=60)
+    assert kind == "illegal" and "execution budget" in text and f"({position})]" in text
 
 
 def test_hostile_names_and_texts_stay_literals():

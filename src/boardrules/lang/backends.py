@@ -3,9 +3,11 @@
 Both turn a statement block into ``fn(ctx) -> None`` and an expression into
 ``fn(ctx) -> value``, and both express every construct through
 :mod:`boardrules.lang.semantics`. The compiler resolves names and dispatches once,
-when the ruleset is built (statements as closures, expressions as generated Python
-source: :mod:`.codegen`); the interpreter does it on every evaluation. The test
-suite runs random expressions and effects through both and compares.
+once per node (a block as one generated Python function, compiled on its first run:
+:mod:`.blockgen`; an expression as one generated function: :mod:`.codegen`; each statement
+also as a closure, which the guards run and the generated code calls for ``choose``); the
+interpreter does it on every evaluation. The test suite runs random expressions and blocks
+through them and compares.
 """
 
 from __future__ import annotations

@@ -6,9 +6,10 @@ body) becomes one Python function ``fn(ctx) -> None``: its statements in a row, 
 ``for`` as Python ``if`` and ``for``, each expression inlined (:mod:`.codegen`'s source) and
 each statement's meaning spelled with the :mod:`.semantics` helpers the closures of
 :class:`~.backends.Compiler` call, so the interpreter stays the oracle. Errors are placed as
-the closures place them: an expression's error raised without a position at the expression
-(its own ``try``, as its generated function has), a ``for``'s budget error at the ``for``, a
-primitive's failure at its ``call``.
+the closures place them, by one handler around the body that reads the line an error came
+from (each expression is evaluated on a line of its own): an error raised without a position
+at the expression (as its generated function places it), a budget error at the innermost
+``for`` around the line, a primitive's failure at its ``call``.
 
 A block is compiled on its first run (the function's code is swapped in place, so callers keep
 the function they hold): a ruleset's build compiles nothing, a game compiles what it runs. The
@@ -34,11 +35,40 @@ from .semantics import BlockFn
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
+    from ..runtime import Context
     from .backends import Compiler
 
 _ids = itertools.count()
 
+_Where = tuple["A.Span | None", "A.Span | None", "A.Span | None"]
+"""What places an error raised on a line of a block's function: the span of the expression the
+line evaluates, of the innermost ``for`` around it, of the primitive ``call`` it makes."""
+
+
+def _placed(ctx: Context, err: Exception, where: dict[int, _Where]) -> Exception:
+    """``err``, raised on the line of a block's function its traceback names, placed as the
+    closures place it (backends.py): an error without a position at the expression evaluated
+    there (a Python exception of a primitive it calls as that primitive's failure), then a
+    budget error at the innermost ``for`` around the line, a primitive's failure at its
+    ``call``."""
+    tb = err.__traceback__   # (its first entry: the block's frame, the line it passed)
+    spans = where.get(tb.tb_lineno) if tb is not None else None
+    if spans is None:
+        return err
+    expr, loop, call = spans
+    if not isinstance(err, S.RuleViolation):
+        return err if expr is None else S.primitive_failed(ctx, err, None, expr)  # type: ignore[return-value]
+    if expr is not None:
+        S.at(err, expr)
+    if loop is not None and isinstance(err, S.BudgetExceeded):
+        S.at(err, loop)
+    if call is not None and isinstance(err, S.PrimitiveFailed):
+        S.at(err, call)
+    return err
+
+
 _STMT_HELPERS: dict[str, object] = {
+    "_placed": _placed,
     "_BudgetExceeded": S.BudgetExceeded, "_PrimitiveFailed": S.PrimitiveFailed,
     "_set_var": S.set_var, "_keyed": S.keyed, "_advance": S.advance, "_amounts": S.amounts, "_gain": S.gain,
     "_lose": S.lose, "_pay": S.pay, "_run_unit": S.run_unit, "_call_procedure": S.call_procedure,
@@ -80,8 +110,10 @@ class BlockCompiler:
     def source(self, block: A.Block, ns: dict[str, Any]) -> str:
         """The Python source of ``block``'s function (its constants put in ``ns``)."""
         gen = _StmtGen(self.rs, ns, self.closures)
-        gen.block(block, 1)
-        return "def rule_block(ctx):\n" + "\n".join(gen.lines) + "\n"
+        gen.block(block, 2)
+        # one handler places every error by the line it came from (see _placed)
+        return ("def rule_block(ctx):\n    try:\n" + "\n".join(gen.lines)
+                + f"\n    except Exception as err:\n        raise _placed(ctx, err, {gen.const(gen.where)})\n")
 
     def _code(self, block: A.Block, ns: dict[str, Any]) -> CodeType | None:
         try:
@@ -111,9 +143,17 @@ class _StmtGen:
         self.expr = _Gen(rs, ns)
         self.closures = closures
         self.lines: list[str] = []
+        self.where: dict[int, _Where] = {}   # line → what places an error raised there
+        self.loops: list[A.Span] = []   # the ``for``s around the lines being written
         self._n = 0
 
-    def line(self, ind: int, text: str) -> None:
+    def line(self, ind: int, text: str, expr: A.Span | None = None,
+             call: A.Span | None = None) -> None:
+        """Write a line; ``expr``: the expression it evaluates (it holds one at most), ``call``:
+        the primitive call it makes."""
+        loop = self.loops[-1] if self.loops else None
+        if expr is not None or loop is not None or call is not None:
+            self.where[len(self.lines) + 3] = (expr, loop, call)   # (after the def and try)
         self.lines.append("    " * ind + text)
 
     def tmp(self, stem: str) -> str:
@@ -123,18 +163,13 @@ class _StmtGen:
     def const(self, value: object) -> str:
         return self.expr.const(value)
 
-    def value(self, e: A.Expr, ind: int) -> str:
-        """A name (or literal) holding ``e``'s value, evaluated at this line as its generated
-        function would evaluate it (an error without a position placed at ``e``)."""
+    def value(self, e: A.Expr, ind: int, call: A.Span | None = None) -> str:
+        """A name (or literal) holding ``e``'s value, evaluated on a line of its own (an error
+        raised there without a position is placed at ``e``, as its generated function does)."""
         if isinstance(e, (A.Int, A.Str, A.Bool, A.NoneLit)):
             return self.expr.gen(e, {})
-        t, span = self.tmp("e"), self.const(e.span)
-        self.line(ind, "try:")
-        self.line(ind + 1, f"{t} = {self.expr.gen(e, {})}")
-        self.line(ind, "except _RuleViolation as err:")
-        self.line(ind + 1, f"raise _at(err, {span})")
-        self.line(ind, "except Exception as err:")
-        self.line(ind + 1, f"raise _foreign(ctx, err, None, {span})")
+        t = self.tmp("e")
+        self.line(ind, f"{t} = {self.expr.gen(e, {})}", expr=e.span, call=call)
         return t
 
     def me(self, ind: int) -> str:
@@ -197,6 +232,7 @@ class _StmtGen:
                 saved, env, item = self.tmp("saved"), self.tmp("env"), self.tmp("item")
                 line(ind, f"{saved} = ctx.env")
                 line(ind, f"{env} = dict({saved})")   # (one binding dict: backends.py's for)
+                self.loops.append(s.span)   # (its budget errors placed at the loop)
                 line(ind, "try:")
                 dom = value(d, ind + 1)
                 line(ind + 1, f"for {item} in _dom(ctx, {dom}):")
@@ -205,14 +241,13 @@ class _StmtGen:
                 if w is None:
                     self.block(b, ind + 2)
                 else:
-                    line(ind + 2, f"if {value(w, ind + 2)}:")
+                    line(ind + 2, f"if {self.expr.gen(w, {})}:", expr=w.span)
                     self.block(b, ind + 3)
-                line(ind, "except _BudgetExceeded as err:")
-                line(ind + 1, f"raise _at(err, {self.const(s.span)})")
+                self.loops.pop()
                 line(ind, "finally:")
                 line(ind + 1, f"ctx.env = {saved}")
             case A.Require(cond=c, message=m):
-                line(ind, f"if not {value(c, ind)}:")
+                line(ind, f"if not {self.expr.gen(c, {})}:", expr=c.span)
                 line(ind + 1, f"raise _RuleViolation({m!r}, ctx.source, {self.const(s.span)})")
             case A.Emit(event=event, args=args):
                 xs = [value(a, ind) for a in args]
@@ -276,7 +311,7 @@ class _StmtGen:
     def if_(self, branches: tuple[tuple[A.Expr, A.Block], ...], orelse: A.Block | None,
             ind: int) -> None:
         (cond, body), rest = branches[0], branches[1:]
-        self.line(ind, f"if {self.value(cond, ind)}:")
+        self.line(ind, f"if {self.expr.gen(cond, {})}:", expr=cond.span)
         self.block(body, ind + 1)
         if rest or orelse is not None:
             self.line(ind, "else:")
@@ -289,11 +324,8 @@ class _StmtGen:
     def call(self, s: A.CallStmt, fn: str, args: tuple[A.Expr, ...], ind: int) -> None:
         rs, line = self.rs, self.line
         if fn in rs.primitives:
-            line(ind, "try:")
-            xs = [self.value(a, ind + 1) for a in args]
-            line(ind + 1, f"_call_procedure(ctx, {fn!r}, [{', '.join(xs)}])")
-            line(ind, "except _PrimitiveFailed as err:")   # (placed at the call)
-            line(ind + 1, f"raise _at(err, {self.const(s.span)})")
+            xs = [self.value(a, ind, call=s.span) for a in args]
+            line(ind, f"_call_procedure(ctx, {fn!r}, [{', '.join(xs)}])", call=s.span)
             return
         xs = [self.value(a, ind) for a in args]
         names = [p.name for p in rs.actions[fn].params]

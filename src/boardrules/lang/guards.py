@@ -4,8 +4,8 @@ rest of their bodies.
 Listing the legal actions tries every candidate. An action's body is often a few checks
 (``require``, ``pay``, ``take``...) followed by effects that cannot break a rule (``gain``,
 ``set``, an ``emit`` whose triggers only gain...: lang/inert.py). The *guard* of such a body
-is its prefix up to that inert rest: the very statements of the body, compiled once, run in
-the same order on the same context. A guard that breaks a rule proves the action illegal
+is its prefix up to that inert rest: the very statements of the body, compiled alike (a
+block of them, by the same back end), run in the same order on the same context. A guard that breaks a rule proves the action illegal
 (the body's run breaks it at the same point); a guard that passes, with enough of the
 execution budget left for the rest, answers ``INERT``: the action is legal unless something
 after its body fails, which the engine checks (game.py, ``_guard_settles``). A body without
