@@ -107,7 +107,7 @@ import itertools
 from collections.abc import Iterable, Mapping
 from collections import OrderedDict
 from functools import lru_cache
-from typing import Optional
+from typing import Any, Optional
 
 import attrs
 
@@ -1469,13 +1469,22 @@ def candidates(position: Position) -> list[Federation]:
 
 
 def _short_of_power(position: Position) -> bool:
-    """Whether the player's structures outside its federations hold less power in all than the
-    threshold: no federation can form (its members are such structures), found without
-    preparing the position (most turns of a game). Never for the Ivits' growing federation."""
+    """:func:`short_of_power` of a position (never for the Ivits' growing federation)."""
     if position.ivits_federation is not None:
         return False
-    federated = frozenset().union(*position.federations)
-    return sum(v for h, v in position.structures if h not in federated) < position.threshold
+    return short_of_power(position.structures, position.federations, position.threshold)
+
+
+def short_of_power(structures: Iterable[tuple[Any, int]], federations: Iterable[Iterable[Any]],
+                   threshold: int) -> bool:
+    """Whether the structures ``(hex, power value)`` outside the ``federations`` (hex sets)
+    hold less power in all than ``threshold``: then no new federation can form (its members
+    are such structures), known without preparing a position (most turns of a game). Hexes
+    may be given in any one form (axial or names). Not for the Ivits' growing federation."""
+    federated: set[Any] = set()
+    for f in federations:
+        federated.update(f)
+    return sum(v for h, v in structures if h not in federated) < threshold
 
 
 def _search(prep: _Prep) -> list[Federation]:

@@ -522,8 +522,9 @@ def build_map(placement: MapPlacement, mirror: bool | None = None) -> GaiaMap:
     out = []
     for p in placement.sectors:
         contents = sector_contents(p.sector, p.rotation, mirrored)
+        number = p.number
         for pos in RING_POSITIONS:
-            out.append(MapHex(f"{p.number}{pos}", p.center + RING_OFFSETS[pos], p.sector, contents[pos]))
+            out.append(MapHex(f"{number}{pos}", p.center + RING_OFFSETS[pos], p.sector, contents[pos]))
     return _make_map(placement, mirrored, out)
 
 
@@ -552,17 +553,42 @@ def is_valid_map(gmap: GaiaMap, legacy: bool = False) -> bool:
     the site's older stricter check instead: no two adjacent non-empty hexes of *different
     sectors* with the same planet letter (gaia and transdim included).
     """
+    if not legacy:
+        return not _homes_adjacent({(mh.hex.q, mh.hex.r): mh.planet for mh in gmap.hexes})
     for mh in gmap.hexes:
         for n in mh.hex.neighbours():
             other = gmap.by_hex.get(n)
             if other is None or other.planet != mh.planet:
                 continue
-            if legacy:
-                if mh.planet != EMPTY and other.sector != mh.sector:
-                    return False
-            elif mh.planet in HOME_PLANETS:
+            if mh.planet != EMPTY and other.sector != mh.sector:
                 return False
     return True
+
+
+_STEPS = tuple((d.q, d.r) for d in DIRECTIONS)
+
+
+def _homes_adjacent(planet_at: Mapping[tuple[int, int], str]) -> bool:
+    """Whether two adjacent hexes hold the same home planet type (``planet_at``: axial
+    ``(q, r)`` -> planet letter of every hex): what :func:`is_valid_map` refuses, on plain
+    tuples (a dealt map is checked before its hexes are built)."""
+    for (q, r), letter in planet_at.items():
+        if letter in HOME_PLANETS:
+            for dq, dr in _STEPS:
+                if planet_at.get((q + dq, r + dr)) == letter:
+                    return True
+    return False
+
+
+def _planets_of(placement: MapPlacement) -> dict[tuple[int, int], str]:
+    """Axial ``(q, r)`` -> planet letter of every hex :func:`build_map` would build."""
+    out = {}
+    for p in placement.sectors:
+        contents = sector_contents(p.sector, p.rotation, placement.mirror)
+        cq, cr = p.center.q, p.center.r
+        for pos, off in RING_OFFSETS.items():
+            out[(cq + off.q, cr + off.r)] = contents[pos]
+    return out
 
 
 def deal_map(
@@ -591,7 +617,7 @@ def deal_map(
             tuple(SectorPlacement(s, rng.randrange(6), c) for s, c in zip(order, centres, strict=True)),
             mirror,
         )
-        gmap = build_map(placement)
-        if is_valid_map(gmap):
-            return gmap
+        # (checked on the planet letters: only the valid placement's hexes are built)
+        if not _homes_adjacent(_planets_of(placement)):
+            return build_map(placement)
     raise GeometryError(f"no valid map found in {max_tries} tries")

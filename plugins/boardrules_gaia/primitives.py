@@ -420,6 +420,13 @@ def federation_options(ctx):
     me = ctx.player()
 
     def compute():
+        # (most turns: too little power outside the federations, found before the position
+        # is built; the search's own first test: no federation is legal, none is accepted)
+        own, grown, _ = _federation_inputs(ctx, me)
+        if grown is None and F.short_of_power(
+                own.items(), (g.split(",") for g in ctx.get(("v", "fed_groups", me)) or ()),
+                ctx.get(("v", "fed_threshold", me)) or 7):
+            return FederationChoices((), lambda code: False)
         position = _position(ctx)
         layout = tuple(ctx.get(("v", "map_layout")))
         gmap = _map(layout)

@@ -136,7 +136,8 @@ def test_a_search_under_a_larger_budget_gives_the_smaller_budgets(pos, a, b):
     fresh = candidates(pos_small)
     _prep.cache_clear()
     candidates(pos_large)
-    assert _prep.found and next(iter(_prep.found.values()))[0] == large
+    # (a board short of power is not searched: there is no search to read)
+    assert F._short_of_power(pos_large) or next(iter(_prep.found.values()))[0] == large
     assert candidates(pos_small) == fresh
     assert keyset(fresh) == oracle(pos_small)
     assert_validated_afresh(pos_small, fresh)

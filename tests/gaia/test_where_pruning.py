@@ -1,12 +1,12 @@
-"""The ``where`` conditions of the board actions and upgrades (rules/tiles.rules, rules/buildings.rules)
-only prune candidates that their bodies refuse: the ones listed are exactly those whose bodies
-run without breaking a rule, tried on every value of the parameters' types.
+"""The ``where`` conditions of the board actions, upgrades and free conversions (rules/tiles.rules,
+rules/buildings.rules) only prune candidates that their bodies refuse: the ones listed are exactly
+those whose bodies run without breaking a rule, tried on every value of the parameters' types.
 
-``board`` states the action's price (QIC, and power in bowl III unless the faction spends power
-its own way: ``own_spend``), ``upgrade`` the building's cheapest price and the pieces left, so
-that ``legal_actions()`` does not try what cannot be paid (issue 12, random play); this test
-holds them to the bodies on states of the shared records (Nevlas with their PI in deep-mind-2,
-Taklons in TOS-1) and of random games.
+``board`` and ``convert`` state the power they spend (power in bowl III, one token at least when
+the faction spends power its own way: ``own_spend``) and ``board`` its QIC, ``upgrade`` the
+building's cheapest price and the pieces left, so that ``legal_actions()`` does not try what
+cannot be paid (issue 12, random play); this test holds them to the bodies on states of the
+shared records (Nevlas with their PI in deep-mind-2, Taklons in TOS-1) and of random games.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from boardrules_gaia import replay as R
 from boardrules_gaia.records import load_record
 from tests.conftest import shared_path
 
-NAMES = ("board", "upgrade")
+NAMES = ("board", "upgrade", "convert")
+FREE = ("convert",)   # (listed after the main action too)
 
 
 def _tries(game, name: str) -> list[tuple]:
@@ -29,6 +30,8 @@ def _tries(game, name: str) -> list[tuple]:
     rs, values = game.ruleset, game.state.values
     if name == "board":
         return [(a,) for a in rs.by_kind["board_action"]]
+    if name == "convert":
+        return [(c,) for c in rs.by_kind["conversion"]]
     hexes = [h for h in values.get(("v", "hexes")) or ()
              if values.get(("v", "planet", h), "e") != "e"]
     return [(h, b) for h in hexes for b in rs.by_kind["building"]]
@@ -39,7 +42,7 @@ def _body_legal(game, name: str) -> set[Action]:
     st = game.state
     turn = st.values.get(("f", "turn"))
     if turn is None or turn[2] is None or st.pending or st.values.get(("f", "over")) \
-            or turn[3]:   # (the main action is taken: only free actions are left)
+            or (turn[3] and name not in FREE):   # (the main action is taken: free ones are left)
         return set()
     out = set()
     for args in _tries(game, name):
@@ -63,7 +66,7 @@ def _check(game) -> int:
 
 
 @pytest.mark.parametrize("name", ["deep-mind-2", "TOS-1"])
-def test_listed_board_actions_and_upgrades_are_the_bodies_legal_ones_on_record_states(name):
+def test_listed_board_actions_upgrades_and_conversions_are_the_bodies_legal_ones_on_records(name):
     record = load_record(shared_path("gaia-records", f"{name}.json"))
     rp = R.Replayer(record, check=False)
     lines, n_lead = record.lines, record.setup.consumes_leading_moves
@@ -76,7 +79,7 @@ def test_listed_board_actions_and_upgrades_are_the_bodies_legal_ones_on_record_s
 
 
 @pytest.mark.parametrize("seed", [5, 17])
-def test_listed_board_actions_and_upgrades_are_the_bodies_legal_ones_in_random_games(seed):
+def test_listed_board_actions_upgrades_and_conversions_are_the_bodies_legal_ones_in_random_games(seed):
     g, rnd = new_game("gaia-project", players=4, seed=seed), random.Random(seed)
     seen = 0
     for k in range(500):
