@@ -703,6 +703,7 @@ class Game:
     def _advance_listed(self, action: Action, ctx: Context, pending: list[Any]) -> None:
         """Run on the flow of a listed candidate's run that :meth:`_advance` left at a step's
         end (``settle``: lang/flow.py proved that what follows cannot break a rule)."""
+        ctx.lazy = False   # (the played run: no choice may be cut short from here on)
         try:
             self._advance(ctx, pending)
         except RuleViolation as err:  # (the analysis' soundness is tested: never here)
