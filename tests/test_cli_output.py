@@ -82,6 +82,27 @@ def test_score_sources_show_an_entitys_title(tmp_path):
     assert _source_label(game, "start") == "starting score"    # the engine's own sources in words
 
 
+def test_top_level_reactions_of_a_module_and_a_house_rule_score_on_rows_of_their_own(tmp_path):
+    """Harvest's market-day module and a house rule file both gain VP in a top-level 'when
+    round_ends': each is its own row, titled by the module or the file (they shared one row,
+    'when round_ends', that named neither)."""
+    house = tmp_path / "house.rules"
+    house.write_text("when round_ends(n) if n == rounds { for p in players { gain 1 vp to p } }\n")
+    game = boardrules.new_game("harvest", players=2, seed=2, modules=["market-day"],
+                               rules=[str(house)])
+    boardrules.bots.play_out(game)
+    for sc in game.scores():
+        assert sc["sources"]["when round_ends (house.rules)"] == 1
+    market = [sc["sources"].get("when round_ends (market-day)", 0) for sc in game.scores()]
+    assert market == [(game.get("coins", p) // 4) for p in range(2)] and any(market)
+    result = runner.invoke(app, ["play", "harvest", "--players", "2", "--seed", "2", "-m", "market-day",
+                                 "--rules", str(house), "--out", str(tmp_path)], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    rows = {line.split("│")[1].strip() for line in result.output.splitlines() if line.count("│") > 2}
+    assert {"Market day: when round_ends", "house.rules: when round_ends"} <= rows
+    assert "when round_ends" not in rows
+
+
 # ---- score rows named as players read them (Gaia tiles, boosters, power charges) ----
 
 def test_gaia_tiles_and_boosters_have_titles():
@@ -187,8 +208,7 @@ def test_auction_bids_are_their_own_score_row(form):
             break
     assert any(bids)
     paid = [sc["sources"].get("auction_bids", 0) for sc in game.scores()]
-    assert [v < 0 for v in paid] == [b > 0 for b in bids]   # (VP stop at 0: a bid may cost less)
-    assert all(-b <= v for v, b in zip(paid, bids))
+    assert paid == [-b for b in bids]   # paid whole, even below 0 VP
     assert not _raw_rows(game)
     result = runner.invoke(app, ["replay", _saved(game)], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output

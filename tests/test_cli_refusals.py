@@ -129,3 +129,29 @@ def test_plugins_lists_every_module_when_one_has_broken_rules(monkeypatch):
     assert "harvest weather: Weather: rain brings grain after income (off by default; players any; its rules have " \
            "errors, the first at weather.rules:1:" in result.output
     assert "harvest market-day:" in result.output and "options market_coins" in result.output
+
+
+def test_plugins_names_a_module_whose_rules_parse_but_do_not_check(tmp_path):
+    """A module whose rule file parses but breaks a checker rule (an unknown resource) is named
+    with its first error's place (only parse errors were, so it looked fine until played)."""
+    from boardrules import plugins
+    from boardrules.ruleset import _build
+    (tmp_path / "feast.rules").write_text("when round_ends(n) { gain 1 coinz to 0 }\n")
+
+    class Plugin:
+        @plugins.hookimpl
+        def boardrules_modules(self):
+            return [plugins.ModuleSpec("feast", "harvest", (tmp_path / "feast.rules",),
+                                       "a coin at the end of each round", title="Feast")]
+    pm, plugin = plugins.manager(), Plugin()
+    pm.register(plugin, "feast_plugin")
+    _build.cache_clear()
+    try:
+        result = runner.invoke(app, ["plugins"], env=WIDE)
+    finally:
+        pm.unregister(plugin)
+        _build.cache_clear()
+    assert result.exit_code == 0, result.output
+    assert ("harvest feast: Feast: a coin at the end of each round (off by default; players any; its "
+            "rules have errors, the first at " + f"{tmp_path / 'feast.rules'}:1:27") in result.output
+    assert "harvest market-day:" in result.output and "options market_coins" in result.output

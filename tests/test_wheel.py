@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fresh_env import make_venv, run
+from tests.fresh_env import RUN_ENV, make_venv, run
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -24,7 +24,8 @@ def test_fresh_env_sees_nothing_of_the_base_interpreter(tmp_path):
     base_sites = set(site.getsitepackages([sys.base_prefix])) - {sys.prefix}
     assert not base_sites & set(paths), (base_sites & set(paths))
     run(py, "-c", "import lark, attrs, pluggy, typer", cwd=tmp_path)
-    missing = subprocess.run([str(py), "-c", "import boardrules.game"], cwd=tmp_path, capture_output=True)
+    missing = subprocess.run([str(py), "-c", "import boardrules.game"], cwd=tmp_path, env=RUN_ENV,
+                             capture_output=True)
     assert missing.returncode != 0, "boardrules must come only from what the test installs"
 
 

@@ -16,7 +16,7 @@ from typing import Any
 # A blueprint's statistics: the part fields that add up (kind part, rules/ships.rules) and the
 # printed bonuses of a design (kind design) for the first five of them.
 STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy", "regenerates")
-STATS = frozenset(STAT_FIELDS)
+STATS = frozenset(STAT_FIELDS) | {"drives"}   # drives: move + jumps (a ship that can move)
 DESIGN_BONUSES = ("initiative", "energy", "computer", "shield", "hull")
 MEMO_SIZE = 100_000   # statistics kept per ruleset before the memo starts afresh
 
@@ -147,6 +147,7 @@ class Tables:
             d = ents[design].fields
             for k in DESIGN_BONUSES:
                 s[k] += d[k]
+        s["drives"] = s["move"] + s["jumps"]
         s["cannons"], s["missiles"] = tuple(cannons), tuple(missiles)
         if len(self._stats) >= MEMO_SIZE:
             self._stats.clear()

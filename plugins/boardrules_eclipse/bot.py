@@ -22,6 +22,8 @@ against random bots (seat 1, ``mcts:10``, seeds 1000-1059) it won 56 of 60 games
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 ROUNDS = 9
 REPUTATION_TILE = 2.5     # about the average tile (1-4 VP)
 PER_ROUND = {"money": 0.3, "science": 0.25, "materials": 0.25}
@@ -38,25 +40,47 @@ SHORTFALL_FLAT = 8.0
 
 def evaluate(game, player: int) -> float:
     """Victory points of ``player`` plus the estimated worth of the position (see the
-    module); at the end of the game, the score. Rates every player in one pass over the
-    state, remembered for the last state rated (search rates each leaf for every player)."""
+    module); at the end of the game, the score. What every player's value shares (the hexes
+    and ships counted per owner) is read once per state and each player's own values when
+    first asked: the greedy bot rates a position for one player; from the second player asked
+    on, every player's are read at once (the search bot rates each leaf for all)."""
     state = game.state
-    if _last[0] is not state or _last[1] is not game.ruleset:
-        _last[:] = [state, game.ruleset, _all_players(game)]
-    return _last[2][player]
+    last = _last
+    if last[0] is not state or last[1] is not game.ruleset:
+        last[:] = [state, game.ruleset, _shared(game), {}]
+    shared, values = last[2], last[3]
+    got = values.get(player)
+    if got is not None:
+        return got
+    read = shared[0]
+    if not values or shared[1]:
+        get = read.get
+        values[player] = _value(shared, player, [get(name, player) for name in OWN])
+    else:
+        for p, own in enumerate(zip(*[read.each(name) for name in OWN])):
+            if p not in values:
+                values[p] = _value(shared, p, own)
+    return values[player]
 
 
-_last: list = [None, None, ()]   # the last state rated, its ruleset, its values per player
+_last: list = [None, None, None, {}]   # the last state rated, its ruleset, what its players'
+                                       # values share, the values asked so far
+OWN = ("reputation", "discoveries_kept", "ambassadors", "techs", "disc", "out_money",
+       "action_discs", "out_science", "out_materials", "money", "science", "materials")
+"""The names kept per player that a player's value reads."""
 
 
-def _all_players(game) -> list[float]:
-    """:func:`evaluate` for every player, read through :meth:`Game.reader` (the bots rate
-    many positions: each name is read for every player or hex at once)."""
+def _shared(game) -> tuple:
+    """What every player's value reads of the state, read through :meth:`Game.reader`:
+    ``(reader, over, base, left, grow, hexes, ships, production, upkeep)``; ``base``: each
+    player's VP (plus the printed VP of their hexes unless the game is over), ``hexes`` and
+    ``ships``: how many each player controls and has on the map (each hex read for every player
+    at once), the money production and upkeep tables."""
     read = game.reader()
     n = game.players
     out = [float(vp) for vp in read.each("vp")]
     if game.over:
-        return out
+        return read, True, out, 0, 0.0, (), (), (), ()
     rnd = read.get("round") or 0
     left = max(0, ROUNDS - rnd + (1 if rnd > 0 else 0))
     entities = game.ruleset.entities
@@ -69,32 +93,36 @@ def _all_players(game) -> list[float]:
             out[owner] += entities[sector].fields.get("vp", 0)
         for who, _ in fleets:
             ships[who] += 1
-    table, upkeep = read.get("production_table"), read.get("upkeep_table")
-    grow = _growth(left)
+    return (read, False, out, left, _growth(left), hexes, ships, read.get("production_table"),
+            read.get("upkeep_table"))
+
+
+def _value(shared: tuple, p: int, own: Sequence) -> float:
+    """:func:`evaluate` of player ``p`` from what :func:`_shared` read and ``p``'s values of
+    the names in ``OWN`` (in that order)."""
+    read, over, out, left, grow, hexes, ships, table, upkeep = shared
+    if over:
+        return out[p]
     reputation, kept, ambassadors, techs, disc, out_money, action_discs, out_science, \
-        out_materials, money, science, materials = map(read.each, (
-            "reputation", "discoveries_kept", "ambassadors", "techs", "disc", "out_money",
-            "action_discs", "out_science", "out_materials", "money", "science", "materials"))
+        out_materials, money, science, materials = own
+    value = out[p] + HEX * grow * hexes[p] + SHIP * max(grow, SHIP_LAST) * ships[p]
+    value += REPUTATION_TILE * len(reputation)
+    value += 2 * kept + len(ambassadors)
+    value += _tech_value(read, read.ruleset.entities, p, techs, left)
+    discs = disc
+    cash = table[out_money]
+    net_money = cash - upkeep[discs]      # this round: the discs on action spaces count too
+    later = cash - upkeep[discs + action_discs]   # they come back
+    produce = {"money": later, "science": table[out_science],
+               "materials": table[out_materials]}
     stock = {"money": money, "science": science, "materials": materials}
-    for p in range(n):
-        value = out[p] + HEX * grow * hexes[p] + SHIP * max(grow, SHIP_LAST) * ships[p]
-        value += REPUTATION_TILE * len(reputation[p])
-        value += 2 * kept[p] + len(ambassadors[p])
-        value += _tech_value(read, entities, p, techs[p], left)
-        discs = disc[p]
-        cash = table[out_money[p]]
-        net_money = cash - upkeep[discs]      # this round: the discs on action spaces count too
-        later = cash - upkeep[discs + action_discs[p]]   # they come back
-        produce = {"money": later, "science": table[out_science[p]],
-                   "materials": table[out_materials[p]]}
-        for res, w in PER_ROUND.items():
-            value += w * (left - 1 + grow) * produce[res] + STOCK * stock[res][p]
-        value += PER_ROUND["money"] * (net_money - later)
-        short = -(money[p] + net_money)
-        if left and short > 0:
-            value -= SHORTFALL_FLAT + SHORTFALL * short
-        out[p] = value
-    return out
+    for res, w in PER_ROUND.items():
+        value += w * (left - 1 + grow) * produce[res] + STOCK * stock[res]
+    value += PER_ROUND["money"] * (net_money - later)
+    short = -(money + net_money)
+    if left and short > 0:
+        value -= SHORTFALL_FLAT + SHORTFALL * short
+    return value
 
 
 def _growth(left: int) -> float:

@@ -372,8 +372,9 @@ def change_part(ctx, o):
 def stat_after(ctx, o, stat):
     """``me``'s blueprint total of ``stat`` (``energy``, ``move``, ``jumps``, ``hull``,
     ``computer``, ``shield``, ``initiative`` or ``regenerates``: the parts' sum plus the design's
-    printed bonus) after the change ``o`` (``"cls#slot=part"``, of ``blueprint_changes``). Pure
-    (primitives.py): another statistic is a ``ValueError``."""
+    printed bonus; ``drives``: ``move`` plus ``jumps``) after the change ``o``
+    (``"cls#slot=part"``, of ``blueprint_changes``). Pure (primitives.py): another statistic is
+    a ``ValueError``."""
     if stat not in B.STATS:
         raise ValueError(f"{stat!r} is not a blueprint statistic")
     t = B.tables(ctx.rs)

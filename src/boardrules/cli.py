@@ -76,6 +76,10 @@ def plugins_cmd() -> None:
             facts += [f"conflicts with {', '.join(mod.conflicts)}"] if mod.conflicts else []
             try:
                 options = plugins.module_options(mod)
+                # checked as it is played (with what it requires and the defaults): the
+                # checker's errors (an unknown name, a wrong type) as well as the parser's;
+                # interpreted: the same checks at half the cost of compiling the blocks
+                build_ruleset(game, modules=plugins.resolve_modules(game, [name]), backend="interpreted")
             except RulesError as err:   # a broken module is named; the others are still listed
                 options = {}
                 facts += [f"its rules have errors, the first at {err.diagnostics[0].span}: "
@@ -262,13 +266,18 @@ def _print_scores(g: Game) -> None:
 def _source_label(g: Game, source: str) -> str:
     """A score source as players read it: an entity's ``title`` field when it has one; the
     engine's own sources in words (``start``: a scored resource's starting amount; ``TRACK N``:
-    the reward of a track's level N)."""
+    the reward of a track's level N; ``when EVENT (MODULE)``: a module's top-level reaction,
+    under the module's title)."""
     entity = g.ruleset.entities.get(source)
     title = entity.fields.get("title") if entity is not None else None
     if isinstance(title, str) and title:
         return title
     if source == "start":
         return "starting score"
+    trigger, _, origin = source.removesuffix(")").partition(" (")
+    if origin and trigger.startswith("when "):
+        spec = plugins.modules(g.ruleset.game).get(origin) if origin in g.ruleset.modules else None
+        return f"{spec.title or spec.name if spec else origin}: {trigger}"
     track, _, level = source.rpartition(" ")
     if track in g.ruleset.tracks and level.isdigit():
         return f"{track.replace('_', ' ')} track, level {level}"

@@ -103,6 +103,29 @@ class Action:
         return format_action(self)
 
 
+def _slot_setters() -> tuple[Any, ...]:
+    """The setters of :class:`Action`'s slots, in the order of its fields and then its cached
+    hash (tests/core/test_api.py holds them to the attrs class)."""
+    names = [f.name for f in attrs.fields(Action)] + ["_attrs_cached_hash"]
+    return tuple(Action.__dict__[n].__set__ for n in names)
+
+
+_SET_PLAYER, _SET_NAME, _SET_ARGS, _SET_HASH = _slot_setters()
+_new_object = object.__new__
+
+
+def _candidate(player: int, name: str, args: tuple[Any, ...]) -> Action:
+    """``Action(player, name, args)`` for the engine's own candidates, whose values are of the
+    right types by construction: the slots set directly (a listing makes one per candidate;
+    attrs' ``__init__`` and its type checks cost several times as much)."""
+    a = _new_object(Action)
+    _SET_PLAYER(a, player)
+    _SET_NAME(a, name)
+    _SET_ARGS(a, args)
+    _SET_HASH(a, None)
+    return a
+
+
 def _error_class(err: RuleViolation) -> type[IllegalActionError]:
     """The public error for a rule violation: the execution budget spent, a primitive's
     Python error (a plugin's defect), else an illegal action."""
@@ -662,8 +685,10 @@ class Game:
             # ``check``, as a candidate's arguments pass the argument checks); once played, the
             # resulting state is kept, so search that comes back here meets the same objects
             if type(run[0]) is Context:
-                ctx, pending = run
+                ctx, pending = run[0], run[1]
                 assert known is not None
+                if len(run) == 3:   # (listed with its flow left where it cannot break a rule)
+                    self._advance_listed(action, ctx, pending)
                 run = known.runs[action] = (State(ctx.merged(), tuple(pending)), ctx.events)
             return run
         try:
@@ -674,6 +699,15 @@ class Game:
             raise _error_class(err)(f"{brief_action(action)}: {err.message} [rule: {rule}{where}]",
                       rule=rule, action=action) from None
         return State(ctx.merged(), tuple(pending)), ctx.events
+
+    def _advance_listed(self, action: Action, ctx: Context, pending: list[Any]) -> None:
+        """Run on the flow of a listed candidate's run that :meth:`_advance` left at a step's
+        end (``settle``: lang/flow.py proved that what follows cannot break a rule)."""
+        try:
+            self._advance(ctx, pending)
+        except RuleViolation as err:  # (the analysis' soundness is tested: never here)
+            raise AssertionError(f"{brief_action(action)} was listed as legal "
+                                 f"but its flow breaks a rule: {err.message}") from None
 
     def _resolve(self, ctx: Any, pending: Any, action: Any, check: Any) -> None:
         d = pending[0]
@@ -1063,14 +1097,17 @@ class Game:
         stage = self.ruleset.stages[ctx.get(("f", "stage"))]
         return stage.steps[ctx.get(("f", "step"))]
 
-    def _advance(self, ctx: Any, pending: Any) -> None:
-        """Run the flow until someone must decide or act, or the game ends."""
+    def _advance(self, ctx: Any, pending: Any, settle: bool = False) -> bool:
+        """Run the flow until someone must decide or act, or the game ends. ``settle``: a
+        listing's run, which stops where a turns step finishes when nothing the flow runs
+        from there to the next wait can break a rule (:meth:`_step_end_settles`): True when
+        it stopped there (calling it again on ``ctx`` runs on from there, as one call would)."""
         if not pending and not ctx.queued:
             # (the common case, a player in the middle of a turn: only a turns step that has
             # begun holds a turn with a player, so the loop below would return at once)
             turn = ctx.get(("f", "turn"))
             if turn is not None and turn[2] is not None:
-                return
+                return False
         rs = self.ruleset
         get = ctx.get
         for _ in range(100000):
@@ -1080,12 +1117,12 @@ class Game:
             if pending and pending[0].player is None:  # a 'queue' block's turn has come
                 self._run_queued(ctx, pending)
             if pending and pending[0].lane is None or get(("f", "over")):
-                return  # (decisions of lanes wait in their lanes: the other lanes go on)
+                return False  # (decisions of lanes wait in their lanes: the other lanes go on)
             stage_i = get(("f", "stage"))
             if stage_i >= len(rs.stages):
                 ctx.set(("f", "over"), True)
                 ctx.events.append(S._event(ctx, "game over", None, None))
-                return
+                return False
             stage = rs.stages[stage_i]
             step_i = get(("f", "step"))
             if stage.kind == "rounds" and step_i == 0 and not get(("f", "round")):
@@ -1136,20 +1173,22 @@ class Game:
                 continue
             order, pos, player, main_done = turn
             if player is not None:
-                return  # waiting for the player
+                return False  # waiting for the player
             if step.lanes is not None:
                 if not self._move_lanes(ctx, step, order, pending):
-                    return
+                    return False
                 self._finish_step(ctx, step_i)
                 continue
             if step.mode == "simultaneous":
                 acted = get(("f", "acted")) or ()
                 if any(p not in acted for p in order):
-                    return
+                    return False
                 self._finish_step(ctx, step_i)
                 continue
             nxt = self._next(ctx, step, order, pos)
             if nxt is None:
+                if settle and not pending and self._step_end_settles(ctx, stage, stage_i, step_i):
+                    return True
                 self._finish_step(ctx, step_i)
                 continue
             ctx.set(("f", "turn"), (order, nxt, order[nxt], False))
@@ -1157,8 +1196,21 @@ class Game:
                 self._emit(ctx, "turn_begins", order[nxt])
                 pending[:0] = ctx.queued
                 ctx.queued = []
-            return
+            return False
         raise RuleViolation("the flow does not progress (a loop without turns?)", "flow")
+
+    def _step_end_settles(self, ctx: Context, stage: Any, stage_i: int, step_i: int) -> bool:
+        """Whether nothing the flow runs from the end of turns step ``step_i`` of ``stage`` (its
+        last turn over, nothing pending) to the next wait can break a rule (lang/flow.py), with
+        the execution budget left in ``ctx`` and what the rules there rely on holding."""
+        from .lang.flow import after_step
+        last = ctx.get(("f", "round")) >= ctx.get(("f", "rounds")) if stage.kind == "rounds" else None
+        plan = after_step(self.ruleset, stage_i, step_i, last)
+        if plan is None:
+            return False
+        from .lang.guards import facts_hold
+        cost, needs, lists, depth = plan
+        return cost < ctx.steps and ctx.depth + depth < S.MAX_DEPTH and facts_hold(ctx, needs, lists)
 
     def _finish_step(self, ctx: Any, step_i: int) -> None:
         ctx.set(("f", "turn"), None)
@@ -1256,9 +1308,9 @@ class Game:
         if d.bag is not None:
             opts = tuple(dict.fromkeys(_bag(self, d.bag)))
         for o in opts:
-            yield Action(d.player, d.label, (o,))
+            yield _candidate(d.player, d.label, (o,))
         if d.optional:
-            yield Action(d.player, d.label, ())
+            yield _candidate(d.player, d.label, ())
 
     def _turn_candidates(self, ctx: Any, step: Any, p: int, main_done: bool,
                          hoist: bool = False) -> Iterator[Action]:
@@ -1285,14 +1337,14 @@ class Game:
                     if check is not None and pctx is not None \
                             and self._precheck_fails(adef, p, args, pctx, check):
                         continue
-                    yield Action(p, name, args)
+                    yield _candidate(p, name, args)
             except BudgetExceeded as err:
                 where = f" ({err.span})" if err.span is not None and err.span.line else ""
                 raise ExecutionBudgetError(
                     f"listing the arguments of '{name}': {err.message} [rule: {name}{where}]",
                     rule=name) from None
         if main_done and step.free:
-            yield Action(p, DONE, ())
+            yield _candidate(p, DONE, ())
 
     def is_legal(self, action: "Action | str") -> bool:
         """Whether ``action`` (an :class:`Action` or its text) may be played now (tries it on
@@ -1506,11 +1558,14 @@ class Game:
         return info
 
     def _candidate_run(self, action: Action, info: tuple[Any, ...],
-                       lazy: bool = True) -> tuple[Context, list[Any]]:
+                       lazy: bool = True) -> tuple[Any, ...]:
         """:meth:`_run` of a turn's candidate action, without the checks of the turn it passes
-        by construction (it comes from :meth:`_turn_candidates`). ``lazy``: its choices may be
-        cut short (lang/lazy.py); a run that was (``ctx.partial``) is not the full run, and one
-        that then breaks a rule is run again in full."""
+        by construction (it comes from :meth:`_turn_candidates`): (context, pending decisions),
+        and a third item True when the flow was left where a turns step finishes, as nothing
+        it runs from there can break a rule (:meth:`_advance`, ``settle``: playing the
+        candidate runs it on). ``lazy``: its choices may be cut short (lang/lazy.py); a run
+        that was (``ctx.partial``) is not the full run, and one that then breaks a rule is run
+        again in full."""
         st = self.state
         ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
                       budget=self.max_steps)
@@ -1522,7 +1577,8 @@ class Game:
             else:
                 step, turn, acted, _ = info
                 self._act(ctx, pending, action, step, turn, acted, False, True)
-            self._advance(ctx, pending)
+            if self._advance(ctx, pending, settle=True):
+                return ctx, pending, True
         except (RuleViolation, BoardrulesError):
             if ctx.partial:
                 return self._candidate_run(action, info, lazy=False)
@@ -1788,7 +1844,9 @@ class LegalActions:
         found: list[Action] = []
         runs = known.runs
         for a in game._candidates(self._player, True):
-            if a in runs or game._candidate_legal(a, runs):
+            # (``runs and``: a state listed for the first time has none, and a test of an
+            # action's membership hashes it even in an empty dict)
+            if runs and a in runs or game._candidate_legal(a, runs):
                 found.append(a)
                 yield a
         self._cache = known.listed[self._player] = found

@@ -95,7 +95,13 @@ class _PerPlayer(_Kept):
 
 
 class _PerIndex(_Kept):
-    __slots__ = ()
+    # the keys of the last tuple of indexes read ``at`` (a tuple never changes: evaluations
+    # read the same ``hexes`` in state after state)
+    __slots__ = ("_last",)
+
+    def __init__(self, ruleset: Ruleset, name: str, start: tuple[Any, ...]) -> None:
+        super().__init__(ruleset, name, start)
+        self._last: tuple[Any, tuple[tuple[Any, ...], ...]] = ((), ())
 
     def one(self, values: Values, player: Any = None, index: Any = None) -> Any:
         if index is None:
@@ -107,10 +113,17 @@ class _PerIndex(_Kept):
         return self.default if value is MISSING else value
 
     def at(self, values: Values, indexes: Iterable[Any], player: Any = None) -> list[Any]:
-        start, default, indexes = self.start, self.default, list(indexes)
+        last = self._last
+        if last[0] is indexes and type(indexes) is tuple:
+            return list(map(values.get, last[1], repeat(self.default, len(indexes))))
+        start, default, given, indexes = self.start, self.default, indexes, list(indexes)
         try:
             if None not in indexes:   # (None: refused the general way)
-                return [values.get(start + (i,), default) for i in indexes]
+                keys = tuple(start + (i,) for i in indexes)
+                got = list(map(values.get, keys, repeat(default, len(keys))))
+                if type(given) is tuple:
+                    self._last = (given, keys)
+                return got
         except TypeError:   # an index that cannot be a key
             pass
         return super().at(values, indexes, player)

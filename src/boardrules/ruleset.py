@@ -75,6 +75,7 @@ class Step:
     main: tuple[str, ...] = ()
     free: tuple[str, ...] = ()
     lanes: ExprFn | None = None  # interleaved turns: fn(ctx) -> the players who start each lane
+    node: A.DoStep | A.TurnsStep | None = attrs.field(default=None, eq=False)  # (lang/flow.py)
 
 
 @attrs.frozen
@@ -82,6 +83,7 @@ class Stage:
     kind: str
     count: ExprFn | None
     steps: tuple[Step, ...]
+    node: A.Stage | None = attrs.field(default=None, eq=False)  # (lang/flow.py)
 
 
 class _KeyDefaults(dict[Key, Value]):
@@ -231,7 +233,7 @@ class Ruleset:
             steps: list[Step] = []
             for s in st.steps:
                 if isinstance(s, A.DoStep):
-                    steps.append(Step(s.name, "do", body=backend.block(s.body)))
+                    steps.append(Step(s.name, "do", body=backend.block(s.body), node=s))
                 else:
                     kind, arg = s.order
                     order: tuple[str, ExprFn | None]
@@ -250,8 +252,9 @@ class Ruleset:
                     # (modules' 'extend step' may name an action twice)
                     steps.append(Step(s.name, "turns", order=order, mode=s.mode,
                                       main=tuple(dict.fromkeys(rules["main"])),
-                                      free=tuple(dict.fromkeys(rules["free"])), lanes=lanes))
-            stages.append(Stage(st.kind, backend.expr(st.count), tuple(steps)))
+                                      free=tuple(dict.fromkeys(rules["free"])), lanes=lanes,
+                                      node=s))
+            stages.append(Stage(st.kind, backend.expr(st.count), tuple(steps), st))
         return tuple(stages)
 
     def check_playable(self) -> None:

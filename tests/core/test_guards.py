@@ -120,7 +120,9 @@ def test_what_is_not_inert():
         return parse_text(f"action x main {{ {text} }}\n", "x.rules").items[0].body
 
     assert inert.stmts(body("gain 1 coins").stmts, {}) == 0
-    for text in ("pay 1 coins", "require coins > 1 else \"poor\"", "gain (coins // 2) coins", "take sow",
+    assert inert.stmts(body("gain (coins // 2) coins").stmts, {}) == 0   # (by a number written, not zero)
+    for text in ("pay 1 coins", "require coins > 1 else \"poor\"", "gain (coins // grain) coins",
+                 "gain (coins % 0) coins", "take sow",
                  "gain 1 coins to first_passer", "advance farming",
                  "gain len(order) coins per deck[0]", "let x = nosuchname", "pass"):
         assert inert.stmts(body(text).stmts, {}) is None, text

@@ -59,6 +59,7 @@ def check_state(game) -> int:
         if name in game.ruleset.vars and len(game.ruleset.vars[name].per) == 1 and \
                 game.ruleset.vars[name].per != ("player",):
             assert r.at(name, indexes) == [game.get(name, index=i) for i in indexes], name
+            assert r.at(name, tuple(indexes)) == [game.get(name, index=i) for i in indexes], name
     ctx = Context(game.ruleset, game.state.values)
     for e in list(game.ruleset.entities)[:40]:
         assert r.owner(e) == S.BUILTIN_FUNCTIONS["owner"](ctx, e)
@@ -97,6 +98,25 @@ def test_a_reader_keeps_reading_its_state():
     r, before = game.reader(), game.get("coins", 1)
     game.play(next(iter(game.legal_actions())))
     assert r.get("coins", 1) == before and r.state is not game.state
+
+
+def test_at_reads_each_state_at_the_same_tuple_of_indexes():
+    """A per-hex read ``at`` a tuple keeps that tuple's keys for the next read (reader.py):
+    the same tuple read at a later state gives that state's values."""
+    game = boardrules.new_game("eclipse", players=3, seed=3)
+    bot = RandomBot(3)
+    for _ in range(40):
+        game.play(bot.choose(game), check=False)
+    where = game.get("hexes")
+    assert type(where) is tuple
+    seen = []
+    while not game.over and len(seen) < 3:
+        got = game.reader().at("ships", where)
+        assert got == [game.get("ships", index=h) for h in where]
+        if got not in seen:
+            seen.append(got)
+        game.play(bot.choose(game), check=False)
+    assert len(seen) == 3   # (ships built and moved: three different answers at one tuple)
 
 
 def test_a_key_spelled_wrong_is_caught(monkeypatch):

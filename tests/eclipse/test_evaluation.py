@@ -86,3 +86,23 @@ def test_the_last_rounds_fade_to_end_game_vp():
             checked, rounds = checked + 1, rounds | {rnd}
         game.play(player.choose(game), check=False)
     assert checked > 10 and rounds == {8, 9}
+
+
+def test_one_player_asked_alone_is_rated_as_among_all():
+    """The evaluation reads a player's own values alone for the first player asked of a state
+    and every player's at once from the second on (bot.evaluate): both give the same float."""
+    game = boardrules.new_game("eclipse", players=4, seed=4, options={"auto_combat": True})
+    player, rng, checked = RandomBot(4), random.Random(4), 0
+    while not game.over:
+        if rng.random() < 0.2:
+            alone = []
+            for p in range(game.players):
+                bot._last[0] = None
+                alone.append(bot.evaluate(game, p))
+            first = rng.randrange(game.players)
+            bot._last[0] = None
+            together = {q: bot.evaluate(game, q) for q in [first, *range(game.players)]}
+            assert alone == [together[p] for p in range(game.players)]
+            checked += 1
+        game.play(player.choose(game), check=False)
+    assert checked > 50

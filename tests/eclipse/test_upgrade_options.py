@@ -1,7 +1,7 @@
 """Issue 12: the statistics the Upgrade choice asks for (``stat_after``, memoised and derived
 from one parse of the option text, ``blueprints.py``) are the plain sums of the rule files'
 numbers: every part of the blueprint after the change, the parts outside its grid, and the
-design's printed bonus.
+design's printed bonus; ``drives`` (the drive rule's) is ``move`` plus ``jumps``.
 
 Checked at every state of random games (hypothesis) with rare-technologies (parts, ``not_on``),
 new-species (designs with printed shields and energy, a ship class that does not move) and
@@ -46,6 +46,8 @@ def assert_plain_sums(g) -> int:
         for change in blueprint_changes.fn(ctx, parts):
             for stat in STATS:
                 assert stat_after.fn(ctx, change, stat) == plain_stat(g, p, change, stat), (p, change, stat)
+            assert stat_after.fn(ctx, change, "drives") == \
+                plain_stat(g, p, change, "move") + plain_stat(g, p, change, "jumps"), (p, change)
             seen += 1
     return seen
 

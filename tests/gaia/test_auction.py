@@ -102,6 +102,28 @@ def test_auction_bids_are_paid_at_the_end():
     assert finals[0][0] == finals[1][0] - 7 and finals[0][1] == finals[1][1]
 
 
+def test_a_bid_above_the_players_vp_is_paid_whole_below_zero():
+    """The site pays the bid whole at the end (engine/src/move/phase.ts finalScoringPhase gains
+    minus the bid in VP; player-data.ts gainReward adds it with no floor): a bid of 300 VP leaves
+    the player far below 0, its score row -300 (it stopped at 0 VP, -39, before the fix)."""
+    g = _auction("choose-bid", players=2, seed="9")
+    _play(g, "p1 auction_faction terrans", "p2 auction_faction xenos")
+    standing, p = -1, 0
+    while standing < 300:   # the two outbid each other on the Xenos, 9 VP at a time
+        standing = min(standing + 9, 300)
+        _play(g, f"p{p + 1} auction_faction xenos", f"p{p + 1} bid_amount {standing}")
+        p = 1 - p
+    _play(g, f"p{p + 1} auction_faction terrans", f"p{p + 1} bid_amount 0")
+    rnd = random.Random(4)
+    while not g.over:
+        legal = sorted(g.legal_actions(), key=str)
+        g.play(legal[rnd.randrange(len(legal))])
+    holder = 1 - p
+    row = g.scores()[holder]
+    assert g.get("bid", holder) == 300 and row["sources"]["auction_bids"] == -300
+    assert row["total"] == sum(row["sources"].values()) == g.get("vp", holder) < 0
+
+
 def _offer_order(g, builder):
     """The players offered a power charge, in the order asked, when ``builder`` builds a mine next
     to its home mine with a mine of each other player within distance 2 (a test position)."""

@@ -3,9 +3,11 @@
 Both turn a statement block into ``fn(ctx) -> None`` and an expression into
 ``fn(ctx) -> value``, and both express every construct through
 :mod:`boardrules.lang.semantics`. The compiler resolves names and dispatches once,
-when the ruleset is built (statements as closures, expressions as generated Python
-source: :mod:`.codegen`); the interpreter does it on every evaluation. The test
-suite runs random expressions and effects through both and compares.
+once per node (a block as one generated Python function, compiled on its first run:
+:mod:`.blockgen`; an expression as one generated function: :mod:`.codegen`; each statement
+also as a closure, which the guards run and the generated code calls for ``choose``); the
+interpreter does it on every evaluation. The test suite runs random expressions and blocks
+through them and compares.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from . import ast as A
 from . import semantics as S
+from .blockgen import BlockCompiler
 from .codegen import ExprCompiler
 from .semantics import BlockFn, ExprFn, Value
 
@@ -38,6 +41,7 @@ class Compiler:
         # id(node) -> its function: a guard (guards.py) runs the very closures a body runs
         self._stmts: dict[int, BlockFn] = {}
         self._expr_fns: dict[int, ExprFn] = {}
+        self._blocks = BlockCompiler(rs, self)
 
     # ---- expressions: generated Python source (see codegen) ----
     @overload
@@ -102,7 +106,13 @@ class Compiler:
 
     # ---- statements ----
     def block(self, block: A.Block) -> BlockFn:
-        """``fn(ctx) -> None`` running the statements of ``block``."""
+        """``fn(ctx) -> None`` running the statements of ``block``: one generated function
+        (:mod:`.blockgen`), compiled on its first run."""
+        return self._blocks.block(block)
+
+    def closure_block(self, block: A.Block) -> BlockFn:
+        """``block`` as a chain of the statements' closures (what a block too deep for Python's
+        compiler runs as; the closures of ``if`` and ``for`` run their blocks so)."""
         fs = [self.stmt(s) for s in block.stmts]
         if len(fs) == 1:
             return fs[0]
@@ -169,8 +179,8 @@ class Compiler:
                     S.advance(ctx, t, 1 if fb is None else fb(ctx))
                 return advance
             case A.If(branches=branches, orelse=orelse):
-                compiled = [(self.expr(c), self.block(b)) for c, b in branches]
-                felse = self.block(orelse) if orelse is not None else None
+                compiled = [(self.expr(c), self.closure_block(b)) for c, b in branches]
+                felse = self.closure_block(orelse) if orelse is not None else None
                 if len(compiled) == 1:   # (``if C { ... }`` and ``if C { ... } else { ... }``)
                     ((fc1, fb1),) = compiled
                     if felse is None:
@@ -194,7 +204,7 @@ class Compiler:
                         felse(ctx)
                 return if_
             case A.For(var=name, domain=d, where=w, body=b):
-                fd, fw, fb = self.expr(d), self.expr(w), self.block(b)
+                fd, fw, fb = self.expr(d), self.expr(w), self.closure_block(b)
                 span = s.span
 
                 def for_(ctx: Context) -> None:

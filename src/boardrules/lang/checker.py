@@ -376,9 +376,8 @@ class Checker:
         for d in decls:
             if d.kind in self.kinds_ast:
                 self._entity(d)
-        for t in self.m.triggers:
-            self.triggers.append(TriggerDef(t.event, t.names, t.cond, t.body, None,
-                                            f"when {t.event}", t.span))
+        for t, source in self.m.triggers:
+            self.triggers.append(TriggerDef(t.event, t.names, t.cond, t.body, None, source, t.span))
 
         # bodies
         for r in self.resources.values():

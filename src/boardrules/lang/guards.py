@@ -4,8 +4,8 @@ rest of their bodies.
 Listing the legal actions tries every candidate. An action's body is often a few checks
 (``require``, ``pay``, ``take``...) followed by effects that cannot break a rule (``gain``,
 ``set``, an ``emit`` whose triggers only gain...: lang/inert.py). The *guard* of such a body
-is its prefix up to that inert rest: the very statements of the body, compiled once, run in
-the same order on the same context. A guard that breaks a rule proves the action illegal
+is its prefix up to that inert rest: the very statements of the body, compiled alike (a
+block of them, by the same back end), run in the same order on the same context. A guard that breaks a rule proves the action illegal
 (the body's run breaks it at the same point); a guard that passes, with enough of the
 execution budget left for the rest, answers ``INERT``: the action is legal unless something
 after its body fails, which the engine checks (game.py, ``_guard_settles``). A body without
@@ -290,18 +290,20 @@ class Guards:
             pivot = self._pivot(stmts[k - 1], scopes[k - 1], busy)
             if pivot is not None and not (pivot.useful and (pivot.facts | facts).sound):
                 pivot = None
-        prefix = tuple(backend.stmt(s) for s in stmts[:k - 1 if pivot is not None else k])
+        # the statements before the rest (and the pivot), compiled as a block of the body's
+        head = stmts[:k - 1 if pivot is not None else k]
+        prefix = backend.block(A.Block(stmts=head, span=head[0].span)) if head else None
         if pivot is None:
             def run(ctx: Context) -> int:
-                for f in prefix:
-                    f(ctx)
+                if prefix is not None:
+                    prefix(ctx)
                 return cost
             return _Plan(run, facts, 0, k < len(stmts))
         enter = pivot.run
 
         def run_pivot(ctx: Context) -> int:
-            for f in prefix:
-                f(ctx)
+            if prefix is not None:
+                prefix(ctx)
             return enter(ctx) + cost
         return _Plan(run_pivot, facts | pivot.facts, pivot.levels, True)
 

@@ -18,11 +18,12 @@ candidate only when that many steps are left: a budget overrun is a broken rule 
 - expressions: constants, names (bindings, resources, tracks, supplies, variables, options,
   entities, kinds, ``me``, ``players``...), fields of an entity that is present (see below),
   indexes of per-hex/per-entity variables, indexes of lists proven in range (below),
-  ``== != not and or``, ``< <= > >= + - *`` on whole numbers, ``in`` of a list,
+  ``== != not and or``, ``< <= > >= + - *`` on whole numbers (``//`` and ``%`` by a number
+  written in the rule, not zero), ``in`` of a list,
   ``any/all/count/sum`` over lists, ``held(KIND)``, ``holds``, ``owner``, ``len``,
   ``passed``, ``+`` of lists whose sizes are bounded (below), ``without_one`` of a list,
-  calls of ``pure`` primitives (primitives.py); nothing else (no other primitive, no ``of``,
-  no division, no range).
+  calls of ``pure`` primitives (primitives.py); nothing else (no other primitive, no division by a
+  value, no range).
 
 Optional values (``T?``) are narrowed as the rules test them: a binding (a parameter, a
 ``let``, a loop variable) or ``round`` is known present after ``X != none`` in the condition of
@@ -41,7 +42,15 @@ way (an ``if``, an ``and``, a ``where``) state ``i >= 0`` and ``i < len(L)`` in 
 words, up to constants added on either side (``len(L) >= n and n >= 1`` proves ``L[n - 1]``);
 such a fact holds until a statement writes a name it mentions.
 
-The analysis also bounds how deep the rest nests rules (procedures, slots, triggers), so the
+Rules the flow runs speak for no player (a ``do`` step, the engine's own events: game.py,
+``_advance``): :meth:`Inert.anonymous` analyses them with ``me`` unknown, where anything read or
+written for ``me`` (a resource, ``gain`` without ``to``, ``held``, a per-player variable, a
+primitive) is not inert. A player is named there by a loop variable over ``players`` or
+``others`` (a *seat*: surely one of the game's players): ``gain ... to p``, ``set V of p``,
+``E of p`` (analysed with ``me`` known) and ``call f(p)`` (the procedure's parameter a seat
+too) are inert with it.
+
+The analysis also bounds how deep the rules (procedures, slots, triggers), so the
 guard can check that the rest stays within semantics.MAX_DEPTH.
 
 Numbers: ``+``/``-``/``*``/``sum`` refuse results beyond ±MAX_NUMBER (2**63 - 1); the analysis
@@ -71,6 +80,7 @@ if TYPE_CHECKING:
 Typed = tuple[str | None, int, int]   # (type, step cost bound, size bound for a list)
 Scope = dict[str, Any]   # binding -> its type; FACTS -> the linear facts known there
 FACTS = "#facts"   # (no binding has this name)
+SEATS = "#seats"   # in a Scope: the bindings that are surely players of the game (seats)
 AFTER = "#after"   # in Facts.writes: the unit leaves an 'after turn' block (no variable has this name)
 SHORT = 1024   # the length a list variable read by an inert rest is checked to be within
 GROW = 64      # what an inert rest may append to such a variable, in all
@@ -132,6 +142,42 @@ class Inert:
         self._emitting: set[str] = set()   # events whose triggers are under analysis
         self._acc = _Acc()   # what the unit under analysis relies on (see Facts)
         self._sizes: dict[tuple[str, str], int] = {}   # (kind, field) -> _field_size
+        self.me = True   # whether the unit under analysis runs for a player (see anonymous)
+        self._procs_as: dict[Any, tuple[int, Facts] | None] = {}   # (name, seats, me) -> _proc
+
+    def anonymous(self, block: A.Block | tuple[A.Stmt, ...], scope: Scope) -> tuple[int, Facts] | None:
+        """``(cost, facts)`` of a unit the flow runs for no player (``me`` is none: a ``do``
+        step's body, a trigger of the engine's events) when it cannot break a rule, else None."""
+        stmts = block.stmts if isinstance(block, A.Block) else block
+        with self._unit() as acc, self._as_me(False):
+            cost = self.stmts(stmts, dict(scope))
+        facts = acc.facts()
+        return None if cost is None or not facts.sound else (cost, facts)
+
+    def engine_event(self, event: str) -> tuple[int, Facts] | None:
+        """``(cost, facts)`` of the triggers of one of the engine's own events (game.py,
+        ``_emit``: raised for no player) when none of them can break a rule, else None."""
+        if not self.rs.triggers_by_event.get(event):
+            return (0, Facts())
+        with self._unit() as acc, self._as_me(False):
+            self._emitting.add(event)
+            try:
+                cost = self._emit_cost(event, 0)
+            finally:
+                self._emitting.discard(event)
+        facts = acc.facts()
+        return None if cost is None or not facts.sound else (cost, facts)
+
+    def anonymous_expr(self, e: A.Expr) -> tuple[str | None, int, Facts] | None:
+        """``(type, cost, facts)`` of an expression the flow evaluates for no player (a stage's
+        number of rounds) when it cannot break a rule, else None."""
+        with self._unit() as acc, self._as_me(False):
+            found = self.expr(e, {})
+        return None if found is None else (found[0], found[1], acc.facts())
+
+    def _as_me(self, known: bool) -> "_Me":
+        """``with self._as_me(known)``: analyse with ``me`` known (a player) or not."""
+        return _Me(self, known)
 
     # ---- bodies ----
     def split(self, block: A.Block, scope: Scope) -> tuple[int, int]:
@@ -190,8 +236,8 @@ class Inert:
         """A bound on the steps of ``s`` when it cannot break a rule, else None."""
         rs = self.rs
         match s:
-            case A.Gain(amounts=am, to=None) | A.Lose(amounts=am, to=None):
-                if isinstance(am, A.AmountExpr):
+            case A.Gain(amounts=am, to=to) | A.Lose(amounts=am, to=to):
+                if isinstance(am, A.AmountExpr) or not (self.me if to is None else _seat(to, scope)):
                     return None
                 total = 0
                 for a in am:
@@ -203,7 +249,8 @@ class Inert:
                 return total
             case A.Set(target=t, value=v):
                 var = rs.vars.get(t.name)
-                if var is None or t.of is not None:
+                if var is None or (t.of is not None and not ("player" in var.per and _seat(t.of, scope))) \
+                        or (t.of is None and "player" in var.per and not self.me):
                     return None
                 value = self.expr(v, scope)
                 if value is None:
@@ -244,7 +291,7 @@ class Inert:
                 dom = self.expr(d, scope)
                 if dom is None or not (dom[0] or "").startswith("list:"):
                     return None
-                inner = _bound(scope, name, dom[0][5:])  # type: ignore[index]
+                inner = _bound(scope, name, dom[0][5:], _seated(d, scope))  # type: ignore[index]
                 cw = 0 if w is None else self._cost(self.expr(w, inner))
                 before = dict(self._acc.growth)
                 cb = self.stmts(b.stmts, self.narrow(w, inner, True) if w is not None else dict(inner))
@@ -265,7 +312,9 @@ class Inert:
             case A.CallStmt(fn=fn, args=args):
                 if fn in rs.primitives or fn not in rs.actions:
                     return None
-                passed, body = self._costs(args, scope), self._proc(fn)
+                passed = self._costs(args, scope)
+                seats = frozenset(i for i, a in enumerate(args) if _seat(a, scope))
+                body = self._proc(fn, seats)
                 return None if passed is None or body is None else passed + 1 + body
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
                 return self._run(o, slot, f, scope)
@@ -278,7 +327,7 @@ class Inert:
         """``run obj.slot [for p]`` (as S.run_slot): ``obj`` a present entity, ``p`` a player,
         and the slot's body inert for every entity of the kind that has one."""
         found = self.entity(obj, scope)
-        if found is None:
+        if found is None or not (self.me or for_ is not None and _seat(for_, scope)):
             return None
         cost = found[1]
         if for_ is not None:
@@ -286,7 +335,8 @@ class Inert:
             if player is None or player[0] != "player":
                 return None
             cost += player[1]
-        body = self._slot(found[0][7:], slot)   # type: ignore[index]
+        with self._as_me(True):   # (the slot runs for me, or for the player named)
+            body = self._slot(found[0][7:], slot)   # type: ignore[index]
         return None if body is None else cost + 1 + body
 
     def _slot(self, kind: str, slot: str) -> int | None:
@@ -341,12 +391,13 @@ class Inert:
             tscope: Scope = {n: type_name(p.type, rs.kinds) for n, p in zip(trig.names, params)}
             if trig.entity is not None:
                 tscope["self"] = f"entity:{rs.entities[trig.entity].kind}"
-            cc = 0 if trig.cond_node is None else self._cost(self.expr(trig.cond_node, tscope))
-            if cc is None:
-                return None
-            with self._unit() as acc:
-                cb = self.stmts(trig.node.stmts, self.narrow(trig.cond_node, tscope, True)
-                                if trig.cond_node is not None else tscope)
+            with self._as_me(self.me or trig.entity is not None):   # (an entity's: for its holder)
+                cc = 0 if trig.cond_node is None else self._cost(self.expr(trig.cond_node, tscope))
+                if cc is None:
+                    return None
+                with self._unit() as acc:
+                    cb = self.stmts(trig.node.stmts, self.narrow(trig.cond_node, tscope, True)
+                                    if trig.cond_node is not None else tscope)
             if self._unit_used(None if cb is None else (cb, acc.facts())) is None or cb is None:
                 return None
             emitted += 1 + cc + cb
@@ -368,20 +419,27 @@ class Inert:
         try meets the depth limit)."""
         return len(self._busy) + len(self._emitting) >= S.MAX_DEPTH
 
-    def _proc(self, name: str) -> int | None:
-        if name not in self._procs:
+    def _proc(self, name: str, seats: frozenset[int] = frozenset()) -> int | None:
+        """A bound on the steps of procedure ``name``'s body (None when it may break a rule),
+        run for ``me`` as analysed now; ``seats``: the positions of its arguments that are
+        seats (its parameters there are seats too)."""
+        known = self._procs if self.me and not seats else self._procs_as
+        key: Any = name if known is self._procs else (name, seats, self.me)
+        if key not in known:
             if name in self._busy or self._too_deep():
                 return None   # a procedure calling itself, or too deep: no bound
             self._busy.add(name)
             try:
                 proc = self.rs.actions[name]
                 scope: Scope = {p.name: type_name(p.type, self.rs.kinds) for p in proc.params}
+                if seats:
+                    scope[SEATS] = frozenset(p.name for i, p in enumerate(proc.params) if i in seats)
                 with self._unit() as acc:
                     cost = self.stmts(proc.body.stmts, scope)
             finally:
                 self._busy.discard(name)
-            self._procs[name] = None if cost is None else (cost, acc.facts())
-        return self._unit_used(self._procs[name])
+            known[key] = None if cost is None else (cost, acc.facts())
+        return self._unit_used(known[key])
 
     def _unit(self) -> "_Unit":
         """``with self._unit() as acc``: analyse a unit with accumulators of its own."""
@@ -393,7 +451,8 @@ class Inert:
         cap = self.caps.get(resource)
         if cap is None:
             return True
-        found = self.expr(cap, scope)
+        with self._as_me(True):   # (evaluated for the player who gains: ruleset._cap_fn)
+            found = self.expr(cap, scope)
         return found is not None and found[0] in ("int", "none", "int?")
 
     # ---- narrowing and facts ----
@@ -519,7 +578,8 @@ class Inert:
                 except S.RuleViolation:
                     return None
                 if cls != S.VAR or not var.per or var.per[-1] == "player" or \
-                        var.per not in ((var.per[0],), ("player", var.per[-1])):
+                        var.per not in ((var.per[0],), ("player", var.per[-1])) or \
+                        "player" in var.per and not self.me:
                     return None
                 index = self.expr(i, scope)
                 hashed = None if index is None else self._size(i, index)   # (semantics.keyed)
@@ -532,6 +592,9 @@ class Inert:
                         or not (lst[0] or "").startswith("list:") or not self._in_range(o, i, scope):
                     return None
                 return (lst[0][5:], lst[1] + index[1], MAX_LIST)  # type: ignore[index]
+            case A.Of(expr=x, player=p) if _seat(p, scope):   # (semantics.with_me)
+                with self._as_me(True):
+                    return self.expr(x, scope)
             case A.Not(operand=o):
                 found = self.expr(o, scope)
                 return None if found is None else ("bool", found[1], 0)
@@ -559,6 +622,9 @@ class Inert:
                 if a[0] == "int" and b[0] == "int":
                     return ("bool", a[1] + b[1], 0)
                 return None
+            case A.BinOp(op="//" | "%", left=l, right=A.Int(value=v)) if v != 0:   # (by a number
+                found = self.expr(l, scope)                                        # written: not zero)
+                return None if found is None or found[0] != "int" else ("int", found[1], 0)
             case A.BinOp(op=op, left=l, right=r) if op in ("+", "-", "*"):
                 a, b = self.expr(l, scope), self.expr(r, scope)
                 if a is None or b is None:
@@ -575,7 +641,7 @@ class Inert:
                 dom = self.expr(d, scope)
                 if dom is None or not (dom[0] or "").startswith("list:"):
                     return None
-                inner = _bound(scope, v, dom[0][5:])  # type: ignore[index]
+                inner = _bound(scope, v, dom[0][5:], _seated(d, scope))  # type: ignore[index]
                 cw = 0 if w is None else self._cost(self.expr(w, inner))
                 if cw is None:
                     return None
@@ -634,6 +700,9 @@ class Inert:
             cls, payload = S.classify(rs, n)
         except S.RuleViolation:
             return None   # a name nothing binds: loading it breaks a rule
+        if not self.me and (cls in (S.RESOURCE, S.TRACK, S.COMPONENT)
+                            or cls == S.VAR and "player" in payload.per or n == "me"):
+            return None   # (read for me: no player here)
         if cls in (S.RESOURCE, S.TRACK, S.COMPONENT):
             return ("int", 0, 0)
         if cls == S.VAR:
@@ -664,8 +733,10 @@ class Inert:
         found = [self.expr(a, scope) for a in args]
         if None in found:
             return None
-        if fn in rs.primitives:
-            return self._pure(rs.primitives[fn], found)  # type: ignore[arg-type]
+        if fn in rs.primitives:   # (a primitive may read me)
+            return self._pure(rs.primitives[fn], found) if self.me else None  # type: ignore[arg-type]
+        if not self.me and fn in ("held", "holds"):
+            return None
         typed: list[Typed] = [f for f in found if f is not None]
         cost = sum(f[1] for f in typed)
         if fn == "held" and len(args) == 1 and isinstance(args[0], A.Name) and args[0].id not in scope \
@@ -755,6 +826,20 @@ class _Acc:
         self.growth[var] = self.growth.get(var, 0) + n
 
 
+class _Me:
+    """``me`` known or not for the duration of a ``with`` (see :meth:`Inert.anonymous`)."""
+
+    def __init__(self, inert: Inert, known: bool) -> None:
+        self.inert, self.known = inert, known
+
+    def __enter__(self) -> None:
+        self.saved = self.inert.me
+        self.inert.me = self.known
+
+    def __exit__(self, *exc: object) -> None:
+        self.inert.me = self.saved
+
+
 class _Unit:
     """A fresh accumulator for the duration of a ``with`` (the outer one is put back)."""
 
@@ -811,18 +896,34 @@ def _linear(e: A.Expr) -> Linear:
     return (_key(e), 0)
 
 
-def _bind(scope: Scope, name: str, t: str | None) -> None:
-    """Bind ``name`` (of type ``t``) in ``scope``: the facts that mention it are dropped."""
+def _bind(scope: Scope, name: str, t: str | None, seat: bool = False) -> None:
+    """Bind ``name`` (of type ``t``; ``seat``: surely a player of the game) in ``scope``: the
+    facts that mention it are dropped."""
     scope[name] = t
     if scope.get(FACTS):
         scope[FACTS] = tuple(f for f in scope[FACTS] if name not in f[3])
+    seats: frozenset[str] = scope.get(SEATS) or frozenset()
+    if seat:
+        scope[SEATS] = seats | {name}
+    elif name in seats:
+        scope[SEATS] = seats - {name}
 
 
-def _bound(scope: Scope, name: str, t: str | None) -> Scope:
+def _bound(scope: Scope, name: str, t: str | None, seat: bool = False) -> Scope:
     """A copy of ``scope`` with ``name`` bound (:func:`_bind`)."""
     out = dict(scope)
-    _bind(out, name, t)
+    _bind(out, name, t, seat)
     return out
+
+
+def _seated(domain: A.Expr, scope: Scope) -> bool:
+    """Whether every element of ``domain`` is a player of the game (``players``, ``others``)."""
+    return isinstance(domain, A.Name) and domain.id in ("players", "others") and domain.id not in scope
+
+
+def _seat(e: A.Expr, scope: Scope) -> bool:
+    """Whether ``e`` is surely a player of the game: a binding that is a seat (:func:`_seated`)."""
+    return isinstance(e, A.Name) and e.id in scope.get(SEATS, ())
 
 
 def _added(a: tuple[tuple[str, int], ...], b: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:

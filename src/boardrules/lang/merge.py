@@ -12,6 +12,7 @@ file that caused them. House rules (the last layer) win over modules.
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Any, Iterable, Union, cast
 
 import attrs
@@ -39,10 +40,11 @@ class Layer:
 
 @attrs.frozen
 class Merged:
-    """The merged items in definition order, and the unnamed top-level triggers."""
+    """The merged items in definition order, and the unnamed top-level triggers, each with the
+    score source of what it gains (:func:`trigger_source`)."""
 
     items: dict[Key, Any]  # (kind, name) -> Item (the kind of item the key names)
-    triggers: tuple[A.Trigger, ...]  # top-level, in file order
+    triggers: tuple[tuple[A.Trigger, str], ...]  # top-level, in file order
     sources: dict[str, str]  # path -> text, for diagnostics
 
 
@@ -255,17 +257,26 @@ def _extended_rules(rules: tuple[A.TurnRule, ...], added: tuple[A.TurnRule, ...]
 def merge(layers: Iterable[Layer]) -> tuple[Merged, list[Diagnostic]]:
     """Merge layers in order. Returns the result and every diagnostic found."""
     m = _Merger()
-    triggers: list[A.Trigger] = []
+    triggers: list[tuple[A.Trigger, str]] = []
     sources: dict[str, str] = {}
     for layer in layers:
         for rf in layer.files:
             sources[rf.path] = rf.text
             for item in rf.items:
                 if isinstance(item, A.Trigger):
-                    triggers.append(item)
+                    triggers.append((item, trigger_source(item.event, layer, rf.path)))
                 else:
                     m.add(layer, rf, cast(Change, item))
     return Merged(items=m.items, triggers=tuple(triggers), sources=sources), m.errors
+
+
+def trigger_source(event: str, layer: Layer, path: str) -> str:
+    """The score source of a top-level ``when EVENT`` (what it gains is scored under it):
+    ``when EVENT`` in the game's own files; ``when EVENT (MODULE)`` in a module's, ``when EVENT
+    (FILE NAME)`` in a house rule file, so that each scores on a row of its own."""
+    if layer.kind == "game":
+        return f"when {event}"
+    return f"when {event} ({layer.name if layer.kind == 'module' else PurePath(path).name})"
 
 
 def _keyword(item: Change) -> str:

@@ -1,8 +1,8 @@
 """What each construct of the rules language does, as plain functions on a
 :class:`~boardrules.runtime.Context`.
 
-Both back ends call these: the compiler (closures built once per ruleset) and the
-tree-walking interpreter (the oracle the compiler is tested against). Only the
+Both back ends call these: the compiler (generated code and closures, built once per
+ruleset) and the tree-walking interpreter (the oracle the compiler is tested against). Only the
 dispatch differs, so the two cannot drift apart in meaning.
 
 State keys: ``("r", resource, player)``, ``("t", track, player)``,

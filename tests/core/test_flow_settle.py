@@ -1,0 +1,110 @@
+"""A listing's run stops where a turns step finishes when nothing the flow runs from there to
+the next turn can break a rule (lang/flow.py, game.py ``_advance(settle=True)``); playing the
+candidate runs the rest. The oracle: the listing equals the full tries on every state, and the
+played state equals a full run (tests/core/test_guards.py, ``compare_states``), also in a
+house-rule game whose round end can break a rule, where the shortcut must not be taken."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import boardrules
+from boardrules import game as G
+from boardrules.lang import flow as F
+from boardrules.lang.parser import parse_text
+from tests.core.test_guards import compare_states, harvest
+
+HARVEST = Path(__file__).resolve().parents[2] / "plugins" / "boardrules_demo" / "rules" / "harvest.rules"
+# the round's end breaks a rule when a player holds more than 9 coins (coins are capped at 12)
+RICH = """override step tidy: do {
+  set first_passer = none; set order = []
+  for p in players { set harvested of p = false }
+  for p in players { if coins of p > 9 { require false else "too rich at the round's end" } }
+}
+"""
+
+
+def rich(seed: int):
+    return boardrules.new_game("harvest", players=3, seed=seed, texts={"rich.rules": RICH})
+
+
+def counted(monkeypatch) -> list[int]:
+    """[step ends settled by the analysis, step ends run]: counted as listings meet them."""
+    seen = [0, 0]
+    real = G.Game._step_end_settles
+
+    def count(self, *args):
+        settled = real(self, *args)
+        seen[0 if settled else 1] += 1
+        return settled
+    monkeypatch.setattr(G.Game, "_step_end_settles", count)
+    return seen
+
+
+def test_harvest_round_ends_cannot_break_a_rule():
+    rs = harvest().ruleset
+    assert (rs.stages[0].steps[1].name, rs.stages[1].steps[1].name) == ("pick", "actions")
+    assert F.after_step(rs, 0, 1, None) is not None   # pick: income, or (no rounds) the final scoring
+    for last in (True, False):   # actions: tidy, then income or the final scoring
+        cost, needs, lists, depth = F.after_step(rs, 1, 1, last)
+        assert 0 < cost < 1_000 and depth >= 1
+    inert = rs.guards.inert
+    bodies = {s.name: s.node.body for st in rs.stages for s in st.steps if s.kind == "do"}
+    assert inert.anonymous(bodies["reveal"], {}) is None   # (a draw)
+    assert all(inert.anonymous(bodies[n], {}) is not None for n in ("income", "tidy", "final"))
+
+
+@pytest.mark.parametrize("text,inert", [
+    ("gain 1 vp", False),                                   # for me: no player in a do step
+    ("for p in players { gain 1 vp to p }", True),
+    ("for p in others { lose 1 coins to p }", True),
+    ("gain 1 vp to first_passer", False),                   # (may be none)
+    ("set harvested = false", False),
+    ("for p in players { set harvested of p = false }", True),
+    ("for p in players { gain (grain of p) coins to p }", True),
+    ("for p in players { gain (len(held(card)) of p) vp to p }", True),
+    ("for p in players { gain (len(held(card))) vp to p }", False),
+    ("for p in players { call score_grain(p) }", True),     # (its parameter a seat: `to p`)
+    ("call score_grain(0)", False),
+    ("for p in players { let q = 0\n gain 1 vp to q }", False),
+    ("for p in players { run sow.income for p }", True),
+    ("run sow.income", False),
+    ("set order = []", True),
+])
+def test_rules_for_no_player(text, inert):
+    rs = harvest().ruleset
+    body = parse_text(f"action x main {{ {text} }}\n", "x.rules").items[0].body
+    assert (rs.guards.inert.anonymous(body, {}) is not None) is inert
+
+
+def test_step_ends_list_as_the_full_tries(monkeypatch):
+    seen = counted(monkeypatch)
+    for seed in range(4):
+        assert compare_states(harvest(seed=seed), 10_000, random.Random(seed)) > 20
+    assert seen[0] > 10   # (the shortcut was taken, and was exact)
+
+
+def test_a_round_end_that_can_break_a_rule_is_run(monkeypatch):
+    rs = rich(0).ruleset
+    assert F.after_step(rs, 1, 1, False) is None and F.after_step(rs, 1, 1, True) is None
+    seen = counted(monkeypatch)
+    for seed in range(4):
+        try:
+            compare_states(rich(seed), 10_000, random.Random(seed))
+        except boardrules.GameStuckError:
+            pass   # (the last player too rich to end the round, and nothing else left to do)
+    assert seen[1] > 10   # (run in full: the house rule's round end was tried)
+
+
+def test_a_permissive_flow_analysis_is_caught(monkeypatch):
+    """The oracle fails when the analysis lets a round end that breaks a rule settle."""
+    monkeypatch.setattr(F, "after_step", lambda rs, stage, step, last: (0, (), (), 0))
+    with pytest.raises(AssertionError):
+        for seed in range(8):
+            try:
+                compare_states(rich(seed), 10_000, random.Random(seed))
+            except boardrules.GameStuckError:
+                pass
