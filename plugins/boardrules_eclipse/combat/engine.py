@@ -26,8 +26,9 @@ what the enemy's dice can deal) counts as a stalemate, as the exact solver count
 can never end. A battle that ends only after this many rounds has a negligible share."""
 DEFAULT_BUDGET = 4_000_000
 """Default work budget of :func:`combat_odds`: battle states visited plus dice outcomes and hit
-assignments enumerated. Enough for every supply-limited battle with the fixed policies (the
-largest, upgraded supply against upgraded supply, needs about 1.3 million) and for 7 against 9
+assignments enumerated (a fixed policy's assignment counts its hits times the living enemy
+ships). Enough for every supply-limited battle with the fixed policies (the largest, upgraded
+supply against upgraded supply, needs about 1.7 million) and for 7 against 9
 ships with optimal play on both sides (about 2.9 million, about a second of CPU)."""
 
 
