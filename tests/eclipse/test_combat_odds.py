@@ -437,3 +437,25 @@ def test_a_huge_battle_is_refused_soon_naming_its_size(monkeypatch) -> None:
         combat_odds(parse_fleet(fleet), parse_fleet(fleet.replace("a:", "b:")))
     assert len(placed) < 1_000
     assert math.comb(30 + 4, 4) ** 2 == 2_150_733_376   # damage 0-3 or destroyed, 30 ships a side
+
+
+@pytest.mark.parametrize("text, count, name", [
+    ("1 x:cruiser(2/1/+1/0; 1Y)", 1, "x"), ("3x:cruiser(2/1/+1/0; 1Y)", 3, "x"),
+    ("1 xx:cruiser(2/1/+1/0; 1Y)", 1, "xx"), ("2x interceptor", 2, "interceptor"),
+    ("2 x interceptor", 2, "interceptor"), ("2 × interceptor", 2, "interceptor"), ("2*interceptor", 2, "interceptor"),
+])
+def test_an_x_is_a_multiplier_only_before_a_space(text, count, name) -> None:
+    """'1 x:cruiser(...)' (what format_fleet writes for a ship named x) was read as '1 times
+    :cruiser' and refused, and '1 xx:cruiser(...)' silently renamed the ship x: an 'x' after a
+    count multiplies only when a space follows it; every fleet reads back as it is written."""
+    fleet = parse_fleet(text)
+    assert [(ship.name, n) for ship, n in fleet.ships] == [(name, count)]
+    assert parse_fleet(format_fleet(fleet)) == fleet
+
+
+def test_a_ship_name_run_onto_the_x_of_a_count_is_refused_precisely() -> None:
+    with pytest.raises(ValueError, match=r"'2xinterceptor': .* for 2 times 'interceptor' put a space after the x"):
+        parse_fleet("2xinterceptor")
+    with pytest.raises(ValueError, match=r"'3 :cruiser': expected a ship name \(a letter first\) at column 3, "
+                                         r"found ':cruiser'"):
+        parse_fleet("3 :cruiser")
