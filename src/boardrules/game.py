@@ -2007,7 +2007,7 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
     Raises :class:`~boardrules.errors.RulesError` (also for rules with no flow step, an
     empty file: nothing to play), :class:`~boardrules.errors.PluginError`
     (unknown or conflicting modules, a module that does not allow this player count)
-    or ``ValueError`` (player count; neither ``game`` nor ``texts``).
+    or ``ValueError`` (player count; neither ``game`` nor ``texts``; an empty file name in ``texts``).
     """
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be a whole number, not {players!r}")
