@@ -23,6 +23,7 @@ from rich.table import Table
 
 from . import plugins
 from .bots import DEFAULT_BOT, play_out, seat_bots
+from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
 from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, RulesError
 from .game import Action, Game, new_game
 from .lang.parser import read_rule_file
@@ -31,7 +32,7 @@ from .ruleset import build_ruleset
 from .runtime import MAX_STEPS
 from .simulate import player_role
 
-BOT_HELP = (f"random, greedy or mcts (mcts:N: N iterations per decision), for every seat, or "
+BOT_HELP = (f"random, greedy or mcts (mcts:N: N iterations per decision, {MCTS_ITERATIONS} by default), for every seat, or "
             f"pN=BOT for seat N; repeatable (default {DEFAULT_BOT})")
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
