@@ -108,3 +108,25 @@ def test_a_permissive_flow_analysis_is_caught(monkeypatch):
                 compare_states(rich(seed), 10_000, random.Random(seed))
             except boardrules.GameStuckError:
                 pass
+
+
+def test_a_run_left_at_a_step_end_plays_as_the_full_run_in_every_copy():
+    """A candidate listed with its flow left at the step's end (a run of three items) is played
+    by running the rest of its flow; copies share what is known of the state: the first to play
+    it runs the rest, the other meets the resulting state; both are the full run's."""
+    g, rng = harvest(seed=1), random.Random(1)
+    while not g.over:
+        listed = list(g.legal_actions())
+        runs = g._known_for(g.state).runs
+        left = [a for a in listed if isinstance(runs.get(a), tuple) and len(runs[a]) == 3]
+        if left:
+            break
+        g.play(rng.choice(listed), check=False)
+    assert left
+    action = left[0]
+    ctx, pending = g._run(action, check=False)   # the full run, flow and all
+    other = g.copy()
+    g.play(action)
+    other.play(action)
+    assert g.state == other.state
+    assert g.state.values == ctx.merged() and g.state.pending == tuple(pending)
