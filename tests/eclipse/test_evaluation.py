@@ -1,5 +1,5 @@
-"""Eclipse's bot evaluation reads the state's values directly, every player in one pass
-(plugins/boardrules_eclipse/bot.py). The oracle below computes the same formula through the
+"""Eclipse's bot evaluation reads the state's values through ``Game.reader``, one player's
+alone or every player's at once (plugins/boardrules_eclipse/bot.py). The oracle below computes the same formula through the
 public ``Game.get`` one player at a time: the fast reader must agree at every state of random
 games, with Rise of the Ancients modules on (a key read under a wrong name would silently read
 its default)."""
