@@ -65,6 +65,7 @@ class _Distances:
         self.planet_keys: tuple[tuple[str, str, str], ...] = tuple(("v", "planet", n) for n in self.names)
         self._rows: dict[str, list[int]] = {}
         self._balls: dict[str, list[int]] = {}
+        self._nearest: dict[tuple, list[int]] = {}
 
     def row(self, name: str) -> list[int]:
         """Distances from ``name`` to each hex, in name order."""
@@ -94,11 +95,17 @@ class _Distances:
 
     def distance(self, name: str, sources) -> int:
         """Least distance from ``name`` to the hexes ``sources`` (a non-empty tuple of names),
-        read from the sources' rows: a player's hexes are the sources of many questions (each
-        hex asked about would otherwise need its own rows and balls, some 50 µs a hex)."""
-        i = self.index[name]
-        row = self.row
-        return min(row(s)[i] for s in sources)
+        read from the sources' nearest-distance row: the least of their rows, built once per
+        source tuple (a player's hexes are asked about for many hexes; each hex asked about
+        would otherwise need its own row and balls, some 50 µs a hex on a new map)."""
+        got = self._nearest.get(sources)
+        if got is None:
+            row = self.row
+            got = list(map(min, zip(*(row(s) for s in sources))))
+            if len(self._nearest) > 512:
+                self._nearest.clear()
+            self._nearest[sources] = got
+        return got[self.index[name]]
 
     def names_of(self, mask: int) -> tuple[str, ...]:
         """The names of the bits of ``mask``, sorted."""
@@ -262,7 +269,7 @@ def distance_from(ctx, h, sources):
     """Least distance from h to any hex of ``sources`` (99 when there is none)."""
     if not sources:
         return 99
-    return _distances(tuple(ctx.get(("v", "map_layout")))).distance(h, sources)
+    return _distances(tuple(ctx.get(("v", "map_layout")))).distance(h, tuple(sources))
 
 
 @primitive("planets_near", returns="list:hex", sources="list:hex", d="int")
