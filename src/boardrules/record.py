@@ -74,14 +74,14 @@ class Record:
 
 
 def _file(v: Any) -> bool:
-    return isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
+    return isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v) and bool(v[0].strip())
 
 
 _converter = strict_converter()
 for _type, _hook in (
         (str | None, exact(lambda v: v is None or isinstance(v, str), "a text or null")),
         (int | str, exact(lambda v: whole(v) or isinstance(v, str), "a whole number or a text")),
-        (tuple[str, str], exact(_file, "a [file name, rule text] pair of texts", tuple)),
+        (tuple[str, str], exact(_file, "a [file name, rule text] pair of texts, the name not empty", tuple)),
         (dict[str, Any], mapped(_converter, "a mapping of option names to values")),
         (tuple[str, ...], listed(_converter, "a list of module names")),
         (tuple[tuple[str, str], ...], listed(_converter, "a list of [file name, rule text] pairs")),

@@ -90,8 +90,12 @@ def record() -> dict:
     ("options", ["goal", 3], '$.options: expected a mapping of option names to values, not ["goal", 3]'),
     ("actions", [1], "$.actions[0]: expected a text, not 1"),             # was replayed as "1"
     ("actions", "p1 study", '$.actions: expected a list of moves (texts), not "p1 study"'),
-    ("texts", [["a.rules", 1]], '$.texts[0]: expected a [file name, rule text] pair of texts, not ["a.rules", 1]'),
-    ("rules", [["a.rules"]], '$.rules[0]: expected a [file name, rule text] pair of texts, not ["a.rules"]'),
+    ("texts", [["a.rules", 1]], '$.texts[0]: expected a [file name, rule text] pair of texts, the name not '
+                                'empty, not ["a.rules", 1]'),
+    ("texts", [["", "resource a { }"]], '$.texts[0]: expected a [file name, rule text] pair of texts, the name '
+                                        'not empty, not ["", "resource a { }"]'),   # was a ValueError's traceback
+    ("rules", [["a.rules"]], '$.rules[0]: expected a [file name, rule text] pair of texts, the name not empty, '
+                             'not ["a.rules"]'),
     ("final", {"digest": 1}, '$.final: expected a text or null, not {"digest": 1}'),   # was accepted
     ("ruleset", 12, "$.ruleset: expected a text or null, not 12"),
 ])

@@ -113,12 +113,13 @@ class _Regeneration:
         while i < len(nodes):
             state, k = nodes[i]
             i += 1
-            self.tick()
             act = acts[k]
             add(self.next_node(state, k))
             shooters = len(state[act.side][act.index])
             enemy = state[1 - act.side]
-            for hits, _ in self.rolls(act, enemy, shooters, False) if shooters else ():
+            rolls = self.rolls(act, enemy, shooters, False) if shooters else []
+            self.tick(1 + len(rolls))   # (each roll's options looked up: many dice, many rolls)
+            for hits, _ in rolls:
                 for e in self.options(act, enemy, hits) if hits else ():
                     add(self.next_node(self.merge(state, act, e), k))
         return nodes, ids
