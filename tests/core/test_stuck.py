@@ -132,3 +132,26 @@ flow { rounds 1 { step play: turns seat once { main work } } }
     result = CliRunner().invoke(app, ["play", str(rules), "--players", "2", "--quiet", "--out", str(tmp_path)],
                                 env={"COLUMNS": "300"})
     assert result.exit_code == 1 and "[rule: work" in result.output, result.output
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+@pytest.mark.parametrize("mode, actions", [("once", "work, idle"), ("until_pass", "work, stop")])
+def test_a_flow_step_that_breaks_a_rule_is_named_before_the_actions_own_refusals(backend, mode, actions):
+    """Every candidate of p2 is refused: its first (work) by its own rule, the one that ends the
+    turns step by the flow step run after it. The error names the flow step and its position,
+    where the rules must be mended, not the first candidate's own refusal."""
+    text = HEAD + """action work main { pay 1 coins; gain 1 vp }
+action idle main { gain 1 vp }
+action stop main { pass }
+flow { rounds 2 {
+  step play: turns seat MODE { main ACTIONS }
+  step audit: do { require round > 2 else "the audit always fails" }
+} }
+""".replace("MODE", mode).replace("ACTIONS", actions)
+    g = _game(text, backend)
+    g.play("p1 " + actions.split(", ")[1])
+    with pytest.raises(GameStuckError) as info:
+        list(g.legal_actions())
+    assert "it is p2's turn and none of its actions" in str(info.value)
+    assert "the game cannot go on: step 'audit' breaks a rule (the audit always fails) " \
+           "[rule: audit (stuck.rules:9:20)]" in str(info.value)
