@@ -51,6 +51,13 @@ _FLOW_BROKEN = "the game cannot go on: "
 _STUCK_TRIES = 200
 
 
+def _flow_broken(err: RuleViolation, what: str, rule: str) -> RuleViolation:
+    """``err``, raised by what the flow runs (``what``: a step, an engine event), said so:
+    the same class (a budget error stays one), rule and position."""
+    message = err.message.removeprefix(_FLOW_BROKEN)
+    return type(err)(f"{_FLOW_BROKEN}{what} breaks a rule ({message})", err.rule or rule, err.span)
+
+
 class Score(TypedDict):
     """One player's score: ``total`` and the victory points by ``sources`` (rule or entity)."""
 
@@ -1167,9 +1174,8 @@ class Game:
                     ctx.queued = []
                     self._run_after(ctx, pending)  # a do step is no turn: 'after turn' runs now
                     self._emit(ctx, "step_ends", step.name)
-                except RuleViolation as err:  # (a budget error stays one)
-                    raise type(err)(f"{_FLOW_BROKEN}step '{step.name}' breaks a rule "
-                                    f"({err.message})", err.rule or step.name, err.span) from None
+                except RuleViolation as err:
+                    raise _flow_broken(err, f"step '{step.name}'", step.name) from None
                 pending[:0] = ctx.queued
                 ctx.queued = []
                 continue
@@ -1235,7 +1241,10 @@ class Game:
         its triggers queue stay in ``ctx.queued`` for the flow to pick up."""
         if event in ctx.rs.triggers_by_event:
             ctx.me = None
-            S.emit(ctx, event, [arg])
+            try:
+                S.emit(ctx, event, [arg])
+            except RuleViolation as err:   # (its triggers run for the flow, not for an action)
+                raise _flow_broken(err, f"event '{event}'", event) from None
 
     def _order(self, ctx: Any, step: Any) -> tuple[int, ...]:
         n = ctx.nplayers

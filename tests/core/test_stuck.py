@@ -155,3 +155,25 @@ flow { rounds 2 {
     assert "it is p2's turn and none of its actions" in str(info.value)
     assert "the game cannot go on: step 'audit' breaks a rule (the audit always fails) " \
            "[rule: audit (stuck.rules:9:20)]" in str(info.value)
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+@pytest.mark.parametrize("event, cond", [("round_ends", "n > 1"), ("round_begins", "n < 2"),
+                                         ("step_ends", 'n != "play"')])
+def test_an_engine_event_the_flow_raises_that_breaks_a_rule_is_named(backend, event, cond):
+    """A trigger of an engine event raised as the flow runs on (here at the end of round 1) is
+    the flow's failure, named as such with the trigger's position, like a step's."""
+    text = HEAD + f"""action work main {{ pay 1 coins; gain 1 vp }}
+action idle main {{ gain 1 vp }}
+when {event}(n) {{ require {cond} else "the audit always fails" }}
+flow {{ rounds 2 {{ step play: turns seat once {{ main work, idle }} }} }}
+"""
+    g = _game(text, backend)
+    g.play("p1 idle")
+    with pytest.raises(boardrules.IllegalActionError) as played:
+        g.play("p2 idle")
+    assert str(played.value) == (f"p2 idle: the game cannot go on: event '{event}' breaks a rule (the audit "
+                                 f"always fails) [rule: when {event} (stuck.rules:6:{12 + len(event)})]")
+    with pytest.raises(GameStuckError) as info:
+        list(g.legal_actions())
+    assert f"(e.g. {played.value})" in str(info.value)
