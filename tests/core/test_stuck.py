@@ -177,3 +177,16 @@ flow {{ rounds 2 {{ step play: turns seat once {{ main work, idle }} }} }}
     with pytest.raises(GameStuckError) as info:
         list(g.legal_actions())
     assert f"(e.g. {played.value})" in str(info.value)
+
+
+def test_simulate_names_the_stuck_game_and_shows_the_bracketed_rule(tmp_path):
+    """simulate prints a stuck game's error as text (rich markup must not eat '[rule: …]')
+    and says which game, by its seed, so that it can be played again alone."""
+    rules = tmp_path / "stuck.rules"
+    rules.write_text(TURN)
+    result = CliRunner().invoke(app, ["simulate", str(rules), "--players", "2", "--games", "1", "--seed", "7",
+                                      "--workers", "1", "--quiet", "--out", str(tmp_path / "r.csv")],
+                                env={"COLUMNS": "300"})
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "error: the game of seed 7: nobody can act and the game is not over" in result.output
+    assert "(e.g. p1 work: needs 1 coins, has 0 [rule: work])" in result.output
