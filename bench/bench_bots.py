@@ -2,7 +2,8 @@
 search speed, and how simulation scales over processes.
 
 Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts [GAME=]N ...] [--only PART]
-[--game GAME ...] [--first-seed S] [--seat-bot greedy|mcts ...] [--verbose]`` (parts: ``default``, ``versus``, ``speed``, ``scaling``).
+[--game GAME ...] [--first-seed S] [--seat-bot greedy|mcts ...] [--verbose] [--baseline REV]`` (parts: ``default``, ``versus``, ``speed``, ``scaling``;
+``paired`` only when asked).
 
 * default: N seeded 4-player games (seeds 0..N-1, or from ``--first-seed``: held-out seeds) with
   the default bot (greedy) in every seat.
@@ -17,6 +18,14 @@ Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts [GA
 * speed: random-bot decisions per CPU second, greedy decisions per CPU second and MCTS
   playouts (iterations, the root's ratings included) per CPU second on the same games, side by
   side (ratios to the random bot in the same run; CPU time, as other sessions load the machine).
+* paired (``--only paired --baseline REV``): Gaia Project, N seeded 4-player games of greedy
+  bots with the evaluation of ``plugins/boardrules_gaia/bot.py`` at git revision REV, then the
+  same seed with this tree's evaluation, alternated in one process (a paired difference is far
+  less noisy than two runs: one seed's winner moves by 10-15 VP with any change): per seed the
+  winners' VP; per side the winners' median and mean, all players' mean, main actions, mines
+  built, leech offers accepted and declined and federations per player, games with a planetary
+  institute, CPU seconds a game; the mean paired difference of the winners with its standard
+  error.
 * scaling: the same simulations with 1 and K worker processes, each in a fresh process: the CPU
   time spent outside the games (start, imports, ruleset build, pool, pickling, collection) as a
   share of all CPU time; the per-core scaling an idle machine would allow (that CPU time, and
@@ -39,7 +48,7 @@ import sys
 import time
 
 import boardrules
-from boardrules.bots import MCTSBot, RandomBot, make_bot
+from boardrules.bots import GreedyBot, MCTSBot, RandomBot, make_bot, play_out
 from boardrules.game import Game
 from boardrules.simulate import SimulationSpec, proportion_ci, simulate
 from boardrules.simulate_pool import chunk_size, wire_bytes
@@ -163,6 +172,74 @@ def speed(iterations: dict[str, int], games=GAMES) -> None:
               f"{figures['mcts']:.2f}; MCTS playouts/s {figures['playouts']:.0f}", flush=True)
 
 
+def paired(n: int, first_seed: int, baseline: str) -> None:
+    import importlib.util
+    import tempfile
+
+    import boardrules_gaia.bot as current
+    path = "plugins/boardrules_gaia/bot.py"
+    root = subprocess.run(["git", "rev-parse", "--show-toplevel"], check=True, capture_output=True,
+                          text=True, cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
+    source = subprocess.run(["git", "show", f"{baseline}:{path}"], check=True, capture_output=True,
+                            text=True, cwd=root).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(source)
+    spec = importlib.util.spec_from_file_location("baseline_gaia_bot", f.name)
+    assert spec is not None and spec.loader is not None
+    old = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(old)
+    os.unlink(f.name)
+    rs = boardrules.build_ruleset("gaia-project")
+    sides = {baseline: old.evaluate, "this tree": current.evaluate}
+    rows: dict[str, list[dict]] = {side: [] for side in sides}
+    for seed in range(first_seed, first_seed + n):
+        line = f"  seed {seed}:"
+        for side, evaluate in sides.items():
+            row = _paired_game(rs, seed, [GreedyBot(f"{seed}/{p}", evaluate=evaluate) for p in range(4)])
+            rows[side].append(row)
+            line += f" {side} {row['winner']} VP (CPU {row['cpu']:.1f} s)"
+        print(line, flush=True)
+    for side, got in rows.items():
+        mean = {k: statistics.fmean(r[k] for r in got) for k in got[0]}
+        print(f"{side}: winners' median {statistics.median(r['winner'] for r in got):g} VP, mean "
+              f"{mean['winner']:.1f}, all players {mean['all']:.1f}; per player: main actions "
+              f"{mean['main']:.1f}, mines built {mean['mines']:.1f}, leech accepted {mean['accepted']:.1f}, "
+              f"declined {mean['declined']:.1f}, federations {mean['feds']:.2f}; a planetary institute "
+              f"in {sum(r['pi'] for r in got)}/{n} games; CPU {mean['cpu']:.2f} s a game", flush=True)
+    diffs = [b["winner"] - a["winner"] for a, b in zip(*rows.values())]
+    err = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 0.0
+    print(f"winners, this tree minus {baseline}: {statistics.fmean(diffs):+.1f} ± {err:.1f} VP "
+          f"(mean paired difference, its standard error; seeds {first_seed}-{first_seed + n - 1})", flush=True)
+
+
+MINE_ACTIONS = ("build_mine", "power_mine", "booster_mine")
+
+
+def _paired_game(rs, seed: int, bots: list) -> dict:
+    """One Gaia game of ``bots`` from ``seed``: the winner's VP, all players' mean, CPU seconds,
+    per player the main actions of rounds 1-6 (passing not counted), mines built, leech offers
+    accepted and declined, federations; whether anyone built a planetary institute."""
+    g = Game(rs, 4, seed)
+    counts = dict.fromkeys(("main", "mines", "accepted", "declined"), 0)
+    main = {name for name, a in rs.actions.items() if "main" in a.tags}
+
+    def count(game: Game, action) -> None:
+        if action.name == "leech":
+            counts["accepted" if action.args else "declined"] += 1
+        elif (action.name in main and game.get("round")) and not action.name.startswith("pass"):
+            counts["main"] += 1
+            counts["mines"] += action.name in MINE_ACTIONS
+
+    t = time.process_time()
+    play_out(g, bots, on_action=count)
+    cpu = time.process_time() - t
+    scores = [s["total"] for s in g.scores()]
+    return {"winner": max(scores), "all": statistics.fmean(scores), "cpu": cpu,
+            **{k: v / 4 for k, v in counts.items()},
+            "feds": sum(len(g.get("fed_groups", p)) for p in range(4)) / 4,
+            "pi": any(g.get("built", p, "pi") for p in range(4))}
+
+
 def scaling(n: int, workers: int) -> None:
     """Per game kind (Gaia Project 4 random players, ``n`` games; Harvest 3 random players,
     ``25 n`` games, small games where messages matter): each run in a fresh process (interpreter
@@ -245,7 +322,9 @@ def main() -> None:
     ap.add_argument("--seat-bot", action="append", choices=("greedy", "mcts"),
                     help="versus: seat 1's bots (repeatable; default greedy then mcts)")
     ap.add_argument("--verbose", action="store_true", help="versus: a line per game as it ends")
-    ap.add_argument("--only", choices=("default", "versus", "speed", "scaling"))
+    ap.add_argument("--only", choices=("default", "versus", "speed", "scaling", "paired"))
+    ap.add_argument("--baseline", default="main", metavar="REV",
+                    help="paired: the git revision whose Gaia evaluation plays first (default main)")
     ap.add_argument("--game", action="append", choices=GAMES, help="only these games (repeatable)")
     ap.add_argument("--child", nargs=4, metavar=("GAME", "PLAYERS", "GAMES", "WORKERS"),
                     help=argparse.SUPPRESS)
@@ -265,6 +344,8 @@ def main() -> None:
     if a.only in (None, "default"):
         default_games(a.games, a.workers, tuple(g for g in games if g != "harvest"),
                       0 if a.first_seed is None else a.first_seed)
+    if a.only == "paired":
+        paired(a.games, a.first_seed or 0, a.baseline)
     if a.only in (None, "versus"):
         versus(a.vs, mcts, a.workers, games, 1000 if a.first_seed is None else a.first_seed, tuple(a.seat_bot or ("greedy", "mcts")),
                a.verbose)

@@ -64,3 +64,24 @@ def test_play_then_replay(tmp_path):
 def test_unknown_game_is_a_clear_error():
     result = runner.invoke(app, ["play", "chess", "--players", "2"])
     assert result.exit_code == 1 and "no game named 'chess'" in result.output
+
+
+def test_play_names_its_record_by_the_modules_and_never_overwrites_other_rules(tmp_path):
+    """Two games of one seed with other modules or options wrote the same out/GAME-Np-seedS.json,
+    the second over the first: the modules switched on (+ID) or off (-ID) are in the name, and a
+    record of other rules under that name is kept (the new one gets ~2); the same rules again
+    write over their own record."""
+    def play(*args):
+        result = runner.invoke(app, ["play", "harvest", "--players", "2", "--quiet", "--out", str(tmp_path),
+                                     *args], env={"COLUMNS": "200"})
+        assert result.exit_code == 0, result.output
+        return result.output.rsplit("record: ", 1)[1].split()[0]
+    assert play() == str(tmp_path / "harvest-2p-seed1.json")
+    assert play("-m", "market-day") == str(tmp_path / "harvest-2p-seed1+market-day.json")
+    assert play("-m", "market-day", "-o", "market_coins=3") == str(tmp_path / "harvest-2p-seed1+market-day~2.json")
+    assert play("-m", "market-day") == str(tmp_path / "harvest-2p-seed1+market-day.json")
+    records = {p.name: json.loads(p.read_text()) for p in tmp_path.glob("*.json")}
+    assert len(records) == 3
+    assert records["harvest-2p-seed1.json"]["modules"] == []
+    assert records["harvest-2p-seed1+market-day.json"]["options"] == {}
+    assert records["harvest-2p-seed1+market-day~2.json"]["options"] == {"market_coins": 3}

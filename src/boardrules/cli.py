@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 import sys
 import time
 from pathlib import Path
@@ -22,6 +23,7 @@ from rich.table import Table
 
 from . import plugins
 from .bots import DEFAULT_BOT, play_out, seat_bots
+from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
 from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, RulesError
 from .game import Action, Game, new_game
 from .lang.parser import read_rule_file
@@ -30,7 +32,7 @@ from .ruleset import build_ruleset
 from .runtime import MAX_STEPS
 from .simulate import player_role
 
-BOT_HELP = (f"random, greedy or mcts (mcts:N: N iterations per decision), for every seat, or "
+BOT_HELP = (f"random, greedy or mcts (mcts:N: N iterations per decision, {MCTS_ITERATIONS} by default), for every seat, or "
             f"pN=BOT for seat N; repeatable (default {DEFAULT_BOT})")
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -220,7 +222,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
             _fail(str(err))
     elapsed = time.perf_counter() - start
     _print_scores(g)
-    stem = f"{Path(game).stem if texts else game}-{players}p-seed{seed}"
+    stem = _record_stem(out, g, Path(game).stem if texts else game, players, seed)
     record_path = out / f"{stem}.json"
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -261,6 +263,26 @@ def _print_scores(g: Game) -> None:
         places = g.ranking()
         first = " and ".join(names[p] for p in places[0])
         console.print(f"winner: {first}" if len(places[0]) == 1 else f"tie for first: {first}")
+
+
+def _record_stem(out: Path, g: Game, name: str, players: int, seed: int) -> str:
+    """The file name (without suffix) of ``play``'s record in ``out``: ``GAME-Np-seedS``, then
+    ``+MODULE`` for each module switched on and ``-MODULE`` for each default one switched off;
+    ``~2``, ``~3``… after it when a record of other rules (options, house rules) has that name
+    already: a game never overwrites one of other rules."""
+    defaults = set(plugins.resolve_modules(g.ruleset.game)) if g.ruleset.game else set()
+    on = set(g.ruleset.modules)
+    stem = f"{name}-{players}p-seed{seed}" + "".join(f"+{m}" for m in sorted(on - defaults)) \
+        + "".join(f"-{m}" for m in sorted(defaults - on))
+    for n in range(1, 1000):
+        candidate = stem if n == 1 else f"{stem}~{n}"
+        try:
+            held = json.loads((out / f"{candidate}.json").read_text(encoding="utf-8")).get("ruleset")
+        except (OSError, ValueError, AttributeError):
+            held = None if not (out / f"{candidate}.json").exists() else ""
+        if held is None or held == g.ruleset.id:
+            return candidate
+    return f"{stem}~{seed}"
 
 
 def _source_label(g: Game, source: str) -> str:

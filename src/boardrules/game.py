@@ -31,7 +31,7 @@ from .errors import (BoardrulesError, ExecutionBudgetError, GameStuckError, Ille
 from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT
-from .reader import StateReader
+from .reader import StateReader, index_problem
 from .record import Record
 from .ruleset import Ruleset, Step, build_ruleset
 from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
@@ -719,6 +719,7 @@ class Game:
     def _advance_listed(self, action: Action, ctx: Context, pending: list[Any]) -> None:
         """Run on the flow of a listed candidate's run that :meth:`_advance` left at a step's
         end (``settle``: lang/flow.py proved that what follows cannot break a rule)."""
+        ctx.lazy = False   # (the played run: no choice may be cut short from here on)
         try:
             self._advance(ctx, pending)
         except RuleViolation as err:  # (the analysis' soundness is tested: never here)
@@ -2050,7 +2051,12 @@ def read_name(ruleset: Ruleset, values: dict[tuple[Any, ...], Any], name: str,
             except TypeError:   # (a list or a dict from Python: no key of the state)
                 raise BoardrulesError(f"index= is a hex, an entity or a number, not "
                                       f"{brief_value(index)}") from None
-            return S.index(ctx, value, index)
+            found = S.index(ctx, value, index)
+            if isinstance(value, S.VarHandle) and S.var_key(ctx, value.var, index) not in values:
+                problem = index_problem(ruleset, values, name, index)   # (an index of nothing)
+                if problem is not None:
+                    raise BoardrulesError(problem)
+            return found
     except RuleViolation as err:
         if player is None and "no player" in err.message:
             raise BoardrulesError(f"'{name}' is kept per player: pass player=") from None
@@ -2078,7 +2084,7 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
     Raises :class:`~boardrules.errors.RulesError` (also for rules with no flow step, an
     empty file: nothing to play), :class:`~boardrules.errors.PluginError`
     (unknown or conflicting modules, a module that does not allow this player count)
-    or ``ValueError`` (player count; neither ``game`` nor ``texts``).
+    or ``ValueError`` (player count; neither ``game`` nor ``texts``; an empty file name in ``texts``).
     """
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be a whole number, not {players!r}")

@@ -26,6 +26,69 @@ if TYPE_CHECKING:
 
 Values = dict[tuple[Any, ...], Any]
 SEATS = ("nplayers",)   # (every state holds its player count: the setup writes it first)
+HEXES = ("v", "hexes")
+
+
+class AnyIndex:
+    """Every index: what :meth:`Indexes.valid` gives when there is no list to check against."""
+
+    def __contains__(self, index: object) -> bool:
+        return True
+
+    def issuperset(self, indexes: Iterable[Any]) -> bool:
+        return True
+
+
+ANY_INDEX = AnyIndex()
+
+
+class Indexes:
+    """The indexes of a variable kept per hex or per entity of a kind, in a state: the game's
+    ``hexes`` then (they may grow: explored sectors) or the kind's entities. ``valid(values)``:
+    them as a set, cached while the state's ``hexes`` is the same list; ``problem(values, name,
+    index)``: why ``index`` is not one (a message naming it and the valid ones), None if it is."""
+
+    __slots__ = ("ruleset", "per", "_list", "_set")
+
+    def __init__(self, ruleset: Ruleset, per: str) -> None:
+        self.ruleset, self.per = ruleset, per
+        self._list: Any = None
+        self._set: frozenset[Any] = frozenset()
+        if per != "hex":
+            self._list = tuple(ruleset.by_kind.get(per, ()))
+            self._set = frozenset(self._list)
+
+    def valid(self, values: Values) -> frozenset[Any] | AnyIndex:
+        if self.per == "hex":
+            hexes = values.get(HEXES, MISSING)
+            if hexes is MISSING:
+                if "hexes" not in self.ruleset.vars:
+                    return ANY_INDEX   # (no 'hexes' in the rules nor the state: no list to check)
+                hexes = self.ruleset.default_of(HEXES)
+            if hexes is not self._list:
+                self._list, self._set = hexes, frozenset(hexes or ())
+        return self._set
+
+    def problem(self, values: Values, name: str, index: Any) -> str | None:
+        try:
+            if index in self.valid(values):
+                return None
+        except TypeError:   # (unhashable: refused by the general read)
+            return None
+        from .game import brief_value
+        what = "hexes" if self.per == "hex" else f"{self.per} entities"
+        return (f"'{name}' is kept per {self.per}: {brief_value(index)} is not one of the game's "
+                f"{len(self._list or ())} {what} ({brief_value(tuple(self._list or ()))})")
+
+
+def index_problem(ruleset: Ruleset, values: Values, name: str, index: Any) -> str | None:
+    """Why ``index`` cannot be read of variable ``name`` in the state ``values`` (a hex not in
+    the game, an entity not of the kind it is kept per: :class:`Indexes`), None when it can or
+    when ``name`` is no such variable."""
+    var = ruleset.vars.get(name)
+    if var is None or not var.per or var.per[-1] == "player":
+        return None
+    return Indexes(ruleset, var.per[-1]).problem(values, name, index)
 
 class Reading:
     """How one name is read from a state's values, as :func:`~boardrules.game.read_name` reads
@@ -94,42 +157,56 @@ class _PerPlayer(_Kept):
         return list(map(values.get, keys, repeat(self.default, n)))
 
 
-class _PerIndex(_Kept):
-    # the keys of the last tuple of indexes read ``at`` (a tuple never changes: evaluations
-    # read the same ``hexes`` in state after state)
+class _Indexed(_Kept):
+    """A name kept per hex or per entity of a kind (its last ``per``): an index that holds no
+    value must be one of them (else the general way refuses it, naming the valid ones)."""
+
+    __slots__ = ("indexes",)
+
+    def __init__(self, ruleset: Ruleset, name: str, start: tuple[Any, ...], per: str) -> None:
+        super().__init__(ruleset, name, start)
+        self.indexes = Indexes(ruleset, per)
+
+
+class _PerIndex(_Indexed):
+    # the keys of the last tuple of indexes read ``at``, and the valid indexes they were checked
+    # against (a tuple never changes: evaluations read the same ``hexes`` in state after state)
     __slots__ = ("_last",)
 
-    def __init__(self, ruleset: Ruleset, name: str, start: tuple[Any, ...]) -> None:
-        super().__init__(ruleset, name, start)
-        self._last: tuple[Any, tuple[tuple[Any, ...], ...]] = ((), ())
+    def __init__(self, ruleset: Ruleset, name: str, start: tuple[Any, ...], per: str) -> None:
+        super().__init__(ruleset, name, start, per)
+        self._last: tuple[Any, tuple[tuple[Any, ...], ...], Any] = ((), (), None)
 
     def one(self, values: Values, player: Any = None, index: Any = None) -> Any:
         if index is None:
             return super().one(values, player, index)
         try:
             value = values.get(self.start + (index,), MISSING)
+            if value is MISSING:
+                return self.default if index in self.indexes.valid(values) else super().one(values, player, index)
         except TypeError:   # an index that cannot be a key (a list): refused the general way
             return super().one(values, player, index)
-        return self.default if value is MISSING else value
+        return value
 
     def at(self, values: Values, indexes: Iterable[Any], player: Any = None) -> list[Any]:
         last = self._last
-        if last[0] is indexes and type(indexes) is tuple:
+        if last[0] is indexes and type(indexes) is tuple and last[2] is self.indexes.valid(values):
             return list(map(values.get, last[1], repeat(self.default, len(indexes))))
         start, default, given, indexes = self.start, self.default, indexes, list(indexes)
         try:
-            if None not in indexes:   # (None: refused the general way)
+            valid = self.indexes.valid(values)
+            if valid.issuperset(indexes):   # (else: refused the general way)
                 keys = tuple(start + (i,) for i in indexes)
                 got = list(map(values.get, keys, repeat(default, len(keys))))
                 if type(given) is tuple:
-                    self._last = (given, keys)
+                    self._last = (given, keys, valid)
                 return got
         except TypeError:   # an index that cannot be a key
             pass
         return super().at(values, indexes, player)
 
 
-class _PerPlayerIndex(_Kept):
+class _PerPlayerIndex(_Indexed):
     __slots__ = ()
 
     def one(self, values: Values, player: Any = None, index: Any = None) -> Any:
@@ -137,6 +214,8 @@ class _PerPlayerIndex(_Kept):
             return super().one(values, player, index)
         try:
             value = values.get(self.start + (player, index), MISSING)
+            if value is MISSING and index not in self.indexes.valid(values):
+                return super().one(values, player, index)
         except TypeError:
             return super().one(values, player, index)
         if value is MISSING:
@@ -189,9 +268,9 @@ def reading(ruleset: Ruleset, name: str) -> Reading:
     if per == ("player",):
         return _PerPlayer(ruleset, name, start)
     if len(per) == 1:
-        return _PerIndex(ruleset, name, start)
+        return _PerIndex(ruleset, name, start, per[0])
     if len(per) == 2 and per[0] == "player" and per[1] != "player":
-        return _PerPlayerIndex(ruleset, name, start)
+        return _PerPlayerIndex(ruleset, name, start, per[1])
     return Reading(ruleset, name)   # (kept per two indexes: rare)
 
 

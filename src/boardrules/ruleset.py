@@ -442,7 +442,7 @@ def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),
     switched off, conflicting modules) or
     :class:`~boardrules.errors.OptionError` (an unknown option or a value of the wrong
     kind); ``TypeError`` for arguments of the wrong type (a single text is accepted for
-    ``modules`` and ``rules``).
+    ``modules`` and ``rules``); ``ValueError`` for an empty file name in ``texts``.
     """
     if backend not in ("compiled", "interpreted"):
         raise ValueError("backend must be 'compiled' or 'interpreted'")
@@ -455,6 +455,9 @@ def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),
     bad = [(k, v) for k, v in (texts or {}).items() if not (isinstance(k, str) and isinstance(v, str))]
     if bad:
         raise TypeError(f"texts must map file names to rule texts (both texts), not {bad[0][0]!r}: {bad[0][1]!r}")
+    if any(not k.strip() for k in (texts or {})):   # (errors say FILE:LINE:COLUMN; a title falls back on it)
+        raise ValueError("texts: a file name must not be empty (it names the file in error messages "
+                         "and, without a declared title, the game)")
     if game is not None:
         plugins.game_spec(game)  # an unknown game is named before its modules
     recipe = Recipe(

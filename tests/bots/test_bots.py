@@ -309,3 +309,13 @@ def test_search_rates_a_leaf_after_its_own_decisions():
         assert not any(d.player == p for d in g.decisions_due())
         while len(g.record.actions) > mark:
             g.undo()
+
+
+def test_mcts_by_name_searches_the_measured_budget():
+    """'--bot mcts' searched 200 iterations a decision (Harvest: 8.5 s CPU a game, seed 7, against
+    1.3 s), a budget no match against random bots was measured at; the default is the measured
+    30 (docs/status.md, Bots), as one decision's playouts show."""
+    from boardrules.bots import make_bot
+    bot = make_bot("mcts", 1)
+    bot.choose(_harvest_decision())
+    assert bot.playouts == 30

@@ -92,6 +92,17 @@ def test_texts_must_map_names_to_texts(texts):
         boardrules.new_game(texts=texts, players=1)
 
 
+@pytest.mark.parametrize("name", ["", "   "])
+def test_a_rule_text_needs_a_file_name(name):
+    """texts={"": ...} built a game titled "" whose errors read ':1:5: ...': an empty file name is
+    refused; a named file titles a game that declares no title."""
+    text = ("resource coins { }\naction work main { gain 1 coins }\n"
+            "flow { rounds 1 { step play: turns seat once { main work } } }\n")
+    with pytest.raises(ValueError, match="texts: a file name must not be empty"):
+        boardrules.new_game(texts={name: text}, players=1)
+    assert boardrules.new_game(texts={"tiny.rules": text}, players=1).ruleset.title == "tiny"
+
+
 def test_option_errors_are_value_errors():
     with pytest.raises(ValueError):
         boardrules.new_game("harvest", players=2, options={"rounds": "x"})

@@ -23,6 +23,7 @@ from boardrules.game import new_game
 from boardrules.lang.backends import Compiler
 from boardrules.runtime import MAX_STEPS
 
+from ..combinations import draw_example, refusal
 from .test_properties import PRELUDE as BASE
 from .test_properties import bool_expr, int_expr
 
@@ -256,20 +257,36 @@ def test_a_traceback_through_a_block_shows_its_generated_lines():
 GAMES = [("harvest", 3, 120), ("gaia-project", 4, 120), ("eclipse", 4, 120)]
 
 
+def _same_play(game: str, decisions: int, seed: int, **how) -> None:
+    gc, gi = (new_game(game, seed=seed, backend=b, **how) for b in ("compiled", "interpreted"))
+    rnd = random.Random(seed)
+    for _ in range(decisions):
+        if gc.over:
+            break
+        listed = list(gc.legal_actions())
+        assert listed == list(gi.legal_actions())
+        action = rnd.choice(listed)
+        gc.play(action)
+        gi.play(action)
+        assert gc.state == gi.state
+
+
 @pytest.mark.parametrize("game,players,decisions", GAMES)
 def test_random_play_equals_the_interpreter(game, players, decisions):
     """Every action the random games take, and every candidate listed on the way, runs as
     generated blocks and as the interpreter: the same legal actions and states throughout."""
     for seed in (11, 12):
-        gc, gi = (new_game(game, players=players, seed=seed, backend=b)
-                  for b in ("compiled", "interpreted"))
-        rnd = random.Random(seed)
-        for _ in range(decisions):
-            if gc.over:
-                break
-            listed = list(gc.legal_actions())
-            assert listed == list(gi.legal_actions())
-            action = rnd.choice(listed)
-            gc.play(action)
-            gi.play(action)
-            assert gc.state == gi.state
+        _same_play(game, decisions, seed, players=players)
+
+
+@pytest.mark.parametrize("game", ["harvest", "gaia-project", "eclipse"])
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_random_play_with_random_modules_equals_the_interpreter(game, seed):
+    """The same with a random set of the game's modules (their rule files' blocks)."""
+    rnd = random.Random(seed)
+    example = draw_example(game, rnd.randrange, short=True)
+    if refusal(game, players=example["players"], modules=example["modules"],
+               options=example["options"]) is not None:
+        example["modules"] = ()
+    _same_play(game, 80, example["seed"], players=example["players"],
+               modules=example["modules"], options=example["options"])

@@ -58,8 +58,9 @@ def check_state(game) -> int:
         indexes = [i for i in _indexes(game, name) if i not in (None, ("a", "list"))]
         if name in game.ruleset.vars and len(game.ruleset.vars[name].per) == 1 and \
                 game.ruleset.vars[name].per != ("player",):
-            assert r.at(name, indexes) == [game.get(name, index=i) for i in indexes], name
-            assert r.at(name, tuple(indexes)) == [game.get(name, index=i) for i in indexes], name
+            for given in (indexes, tuple(indexes)):   # (a tuple's keys are kept for the next state)
+                assert _answer(r.at, name, given) == \
+                    _answer(lambda: [game.get(name, index=i) for i in indexes]), name
     ctx = Context(game.ruleset, game.state.values)
     for e in list(game.ruleset.entities)[:40]:
         assert r.owner(e) == S.BUILTIN_FUNCTIONS["owner"](ctx, e)
@@ -128,3 +129,29 @@ def test_a_key_spelled_wrong_is_caught(monkeypatch):
     monkeypatch.setitem(game.ruleset.readings, "money", wrong)
     with pytest.raises(AssertionError):
         check_state(game)
+
+
+def test_an_index_not_in_the_game_is_refused_naming_the_valid_ones():
+    """A per-hex or per-entity variable read at a hex the game does not have (or an entity of
+    another kind) raises naming it and the valid ones, as other reads do (it answered the
+    variable's default, None, as if the hex were empty); a valid index holding nothing still
+    reads the default, and rules without a 'hexes' variable have no list to check against."""
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    for read in (game.get, game.reader().get):
+        with pytest.raises(BoardrulesError, match=r"'field_owner' is kept per hex: zz is not one of "
+                                                  r"the game's 6 hexes \(a1,a2,a3,b1,b2,b3\)"):
+            read("field_owner", index="zz")
+        assert read("field_owner", index="a1") is None
+    with pytest.raises(BoardrulesError, match="zz is not one of the game's 6 hexes"):
+        game.reader().at("field_owner", ["a1", "zz"])
+    gaia = boardrules.new_game("gaia-project", players=2, seed=1)
+    with pytest.raises(BoardrulesError, match=r"'bld' is kept per hex: 10A99 is not one of the game's"):
+        gaia.get("bld", index="10A99")
+    eclipse = boardrules.new_game("eclipse", players=2, seed=1)
+    with pytest.raises(BoardrulesError, match=r"'blueprint' is kept per ship_class: ion_cannon is not "
+                                              r"one of the game's \d+ ship_class entities"):
+        eclipse.reader().get("blueprint", 0, "ion_cannon")
+    free = boardrules.new_game(texts={"f.rules": (
+        "var owner_of: int per hex = 0\naction go main { set owner_of[\"x9\"] = 1 }\n"
+        "flow { rounds 1 { step s: turns seat once { main go } } }\n")}, players=1)
+    assert free.get("owner_of", index="anywhere") == 0

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardrules_eclipse.combat import (
+    CombatTooLarge,
     DEFAULT_POLICY,
     MAX_DICE,
     NPC_POLICY,
@@ -394,3 +395,67 @@ def test_odds_command_line():
     assert "0.2014" in result.output and "Monte-Carlo (2000 battles)" in result.output
     bad = CliRunner().invoke(app, ["odds", "2 intercepter", "1 ancient"])
     assert bad.exit_code == 1 and "intercepter" in bad.output
+
+
+def test_the_odds_table_sums_up_outcomes_too_rare_to_show() -> None:
+    """20 interceptors against 20 cruisers: the outcomes under 0.00005 (shown as 0.0000, dozens
+    of rows of them) are one last row with their count and their sum."""
+    from typer.testing import CliRunner
+
+    from boardrules import plugins
+    from boardrules.cli import app
+    from boardrules_eclipse.combat import SHOWN_LEAST
+
+    odds = combat_odds(parse_fleet("20 interceptor"), parse_fleet("20 cruiser"))
+    rare = [p for p in odds.outcomes.values() if p < SHOWN_LEAST]
+    assert len(rare) > 10
+    rows = outcome_rows(odds)
+    assert rows[-1] == ("", f"{len(rare)} more outcomes", "each under 0.00005", f"{sum(rare):.4f} in all")
+    assert len(rows) == 2 + len(odds.outcomes) - len(rare) + 1
+    assert not [r for r in rows[2:-1] if r[3] == "0.0000"]
+    plugins.manager().hook.boardrules_cli(app=app)
+    result = CliRunner().invoke(app, ["odds", "20 interceptor", "20 cruiser"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    assert f"{len(rare)} more outcomes" in result.output
+    assert [line for line in result.output.splitlines() if " 0.0000 " in line] == \
+        [line for line in result.output.splitlines() if "attacker │ all outcomes" in line]   # (it never wins)
+
+
+def test_a_huge_battle_is_refused_soon_naming_its_size(monkeypatch) -> None:
+    """30 against 30 cruisers of 9 ion dice each: a fixed policy's assignment of up to 270 hits
+    among 30 ships is charged as such (hits times living ships), so the solver stops within a
+    thousand of them (it ran 15,390 before, some 19 s of CPU); the refusal names the battle's
+    size."""
+    from boardrules_eclipse.combat import policies
+
+    placed = []
+    place = policies.FocusFirePolicy.place
+    monkeypatch.setattr(policies.FocusFirePolicy, "place", lambda self, *a: placed.append(1) or place(self, *a))
+    fleet = "30 a:cruiser(2/3/+1/0; 9Y)"
+    with pytest.raises(CombatTooLarge, match=r"more than 4,000,000 steps of work \(the battle has up to "
+                                             r"2,150,733,376 states\)"):
+        combat_odds(parse_fleet(fleet), parse_fleet(fleet.replace("a:", "b:")))
+    assert len(placed) < 1_000
+    assert math.comb(30 + 4, 4) ** 2 == 2_150_733_376   # damage 0-3 or destroyed, 30 ships a side
+
+
+@pytest.mark.parametrize("text, count, name", [
+    ("1 x:cruiser(2/1/+1/0; 1Y)", 1, "x"), ("3x:cruiser(2/1/+1/0; 1Y)", 3, "x"),
+    ("1 xx:cruiser(2/1/+1/0; 1Y)", 1, "xx"), ("2x interceptor", 2, "interceptor"),
+    ("2 x interceptor", 2, "interceptor"), ("2 × interceptor", 2, "interceptor"), ("2*interceptor", 2, "interceptor"),
+])
+def test_an_x_is_a_multiplier_only_before_a_space(text, count, name) -> None:
+    """'1 x:cruiser(...)' (what format_fleet writes for a ship named x) was read as '1 times
+    :cruiser' and refused, and '1 xx:cruiser(...)' silently renamed the ship x: an 'x' after a
+    count multiplies only when a space follows it; every fleet reads back as it is written."""
+    fleet = parse_fleet(text)
+    assert [(ship.name, n) for ship, n in fleet.ships] == [(name, count)]
+    assert parse_fleet(format_fleet(fleet)) == fleet
+
+
+def test_a_ship_name_run_onto_the_x_of_a_count_is_refused_precisely() -> None:
+    with pytest.raises(ValueError, match=r"'2xinterceptor': .* for 2 times 'interceptor' put a space after the x"):
+        parse_fleet("2xinterceptor")
+    with pytest.raises(ValueError, match=r"'3 :cruiser': expected a ship name \(a letter first\) at column 3, "
+                                         r"found ':cruiser'"):
+        parse_fleet("3 :cruiser")

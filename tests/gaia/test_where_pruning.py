@@ -5,8 +5,9 @@ those whose bodies run without breaking a rule, tried on every value of the para
 ``board`` and ``convert`` state the power they spend (power in bowl III, one token at least when
 the faction spends power its own way: ``own_spend``) and ``board`` its QIC, ``upgrade`` the
 building's cheapest price and the pieces left, so that ``legal_actions()`` does not try what
-cannot be paid (issue 12, random play); this test holds them to the bodies on states of the
-shared records (Nevlas with their PI in deep-mind-2, Taklons in TOS-1) and of random games.
+cannot be paid (issue 12, random play), ``ivits_station`` a free space; this test holds them to
+the bodies on states of the shared records (Nevlas with their PI in deep-mind-2, Taklons in
+TOS-1, the Ivits' space stations in 2021-02-08-01) and of random games.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from boardrules_gaia import replay as R
 from boardrules_gaia.records import load_record
 from tests.conftest import shared_path
 
-NAMES = ("board", "upgrade", "convert")
+NAMES = ("board", "upgrade", "convert", "ivits_station")
 FREE = ("convert",)   # (listed after the main action too)
 
 
@@ -32,6 +33,9 @@ def _tries(game, name: str) -> list[tuple]:
         return [(a,) for a in rs.by_kind["board_action"]]
     if name == "convert":
         return [(c,) for c in rs.by_kind["conversion"]]
+    if name == "ivits_station":
+        return [(h,) for h in values.get(("v", "hexes")) or ()
+                if values.get(("v", "planet", h), "e") == "e"]
     hexes = [h for h in values.get(("v", "hexes")) or ()
              if values.get(("v", "planet", h), "e") != "e"]
     return [(h, b) for h in hexes for b in rs.by_kind["building"]]
@@ -65,7 +69,7 @@ def _check(game) -> int:
     return checked
 
 
-@pytest.mark.parametrize("name", ["deep-mind-2", "TOS-1"])
+@pytest.mark.parametrize("name", ["deep-mind-2", "TOS-1", "2021-02-08-01"])
 def test_listed_board_actions_upgrades_and_conversions_are_the_bodies_legal_ones_on_records(name):
     record = load_record(shared_path("gaia-records", f"{name}.json"))
     rp = R.Replayer(record, check=False)

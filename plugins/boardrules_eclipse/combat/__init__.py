@@ -82,6 +82,7 @@ from .engine import DEFAULT_BUDGET, DEFAULT_SIM_BUDGET, MAX_RUNS, MAX_SIM_ROUNDS
 from .notation import PRESETS, format_fleet, format_ship, parse_fleet, preset
 from .outcomes import (
     OUTCOME_HEADERS,
+    SHOWN_LEAST,
     SURVIVAL_HEADERS,
     Number,
     Odds,
@@ -153,5 +154,6 @@ __all__ = [
     "outcome_rows",
     "survival_rows",
     "OUTCOME_HEADERS",
+    "SHOWN_LEAST",
     "SURVIVAL_HEADERS",
 ]

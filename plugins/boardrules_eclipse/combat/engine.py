@@ -26,8 +26,9 @@ what the enemy's dice can deal) counts as a stalemate, as the exact solver count
 can never end. A battle that ends only after this many rounds has a negligible share."""
 DEFAULT_BUDGET = 4_000_000
 """Default work budget of :func:`combat_odds`: battle states visited plus dice outcomes and hit
-assignments enumerated. Enough for every supply-limited battle with the fixed policies (the
-largest, upgraded supply against upgraded supply, needs about 1.3 million) and for 7 against 9
+assignments enumerated (a fixed policy's assignment counts its hits times the living enemy
+ships). Enough for every supply-limited battle with the fixed policies (the largest, upgraded
+supply against upgraded supply, needs about 1.7 million) and for 7 against 9
 ships with optimal play on both sides (about 2.9 million, about a second of CPU)."""
 
 
@@ -158,9 +159,16 @@ class _Engine:
         if self.work > self.budget:
             raise CombatTooLarge(
                 f"exact odds of {format_fleet(self.fleets[0])} vs {format_fleet(self.fleets[1])} need "
-                f"more than {self.budget:,} steps of work; use Monte-Carlo (simulate_odds, --mc) or "
-                "smaller fleets"
+                f"more than {self.budget:,} steps of work (the battle has up to {self.state_bound():,} "
+                "states); use Monte-Carlo (simulate_odds, --mc) or smaller fleets"
             )
+
+    def state_bound(self) -> int:
+        """How many battle states there can be: per ship type, the multisets of its ships' damage
+        (0 to hull, or destroyed), multiplied over both fleets (an upper bound: not all are
+        reached)."""
+        return math.prod(math.comb(count + ship.hull + 1, ship.hull + 1)
+                         for fleet in self.fleets for ship, count in fleet.ships)
 
     # -- helpers -----------------------------------------------------------------------------
     def faces(self, act: _Act, enemy: SideState, missile: bool) -> list[tuple[int, ...]]:
@@ -205,7 +213,9 @@ class _Engine:
         key = (act.side, enemy, hits)
         new = self._assign.get(key)
         if new is None:
-            self.tick(len(hits))
+            # a fixed policy weighs each hit against each living enemy ship: charged so (a huge
+            # fleet's few volleys cost as much as a small one's many, and meet the budget soon)
+            self.tick(len(hits) * max(1, sum(map(len, enemy))))
             types = self.fleets[1 - act.side].types
             new = self.policies[act.side].assign(types, enemy, hits)  # type: ignore[union-attr]
             new = tuple(tuple(sorted(ds, reverse=True)) for ds in new)

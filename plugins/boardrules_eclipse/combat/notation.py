@@ -35,7 +35,10 @@ _FLAGS = {
     "npc": "npc",
     "player": "player",
 }
-_COUNT = re.compile(r"(\d+)\s*(?:[x×*]\s*)?")
+# A count, with an optional multiplication sign: '×' or '*', or an 'x' followed by a space
+# ('2x interceptor', '2 x interceptor'); an 'x' running on into letters or ':' begins the
+# ship's name ('1 x:cruiser(...)' is one ship named x, '1 xx:cruiser(...)' one named xx).
+_COUNT = re.compile(r"(\d+)\s*(?:(?:[×*]|x(?=\s))\s*)?")
 _NAME = re.compile(r"([A-Za-z][\w\-]*)(?::([A-Za-z][\w\-]*))?")
 _STATS = re.compile(
     r"([+-]?\d+)\s*/\s*([+-]?\d+)\s*/\s*([+-]?\d+)\s*/\s*([+-]?\d+)(?:\s*/\s*(\d+))?(?:\s+(.*))?", re.S
@@ -74,16 +77,21 @@ def _parse_group(item: str) -> tuple[ShipType, int]:
         pos = m.end()
     m = _NAME.match(text, pos)
     if not m:
-        raise ValueError(f"{item.strip()!r}: expected '[count] name[:class] [(init/hull/computer/shield; cannons; missiles)]'")
+        found = f"{text[pos:pos + 12]!r}" if pos < len(text) else "nothing"
+        raise ValueError(f"{item.strip()!r}: expected a ship name (a letter first) at column {pos + 1}, "
+                         f"found {found}; write '[count] name[:class] [(init/hull/computer/shield; "
+                         "cannons; missiles)]'")
     name, cls = m.group(1), m.group(2)
     rest = text[m.end():].strip()
     if count < 1:
         raise ValueError(f"{item.strip()!r}: count must be at least 1")
     if not rest:
         if cls is not None or name.lower() not in PRESETS:
+            times = name[1:].lower() in PRESETS and name[0] in "xX"
             raise ValueError(
                 f"{item.strip()!r}: give stats '(init/hull/computer/shield; cannons; missiles)' "
                 f"or use a preset name ({', '.join(PRESETS)})"
+                + (f"; for {count} times {name[1:]!r} put a space after the x" if times else "")
             )
         return PRESETS[name.lower()], count
     if rest.startswith("("):
@@ -131,7 +139,9 @@ def _parse_group(item: str) -> tuple[ShipType, int]:
 def parse_fleet(text: str) -> Fleet:
     """Parse the fleet notation: comma-separated ship groups and ``+flag`` items.
 
-    A group is ``[count[x]] name[:class] [(init/hull/computer/shield; cannons; missiles)]``:
+    A group is ``[count[x]] name[:class] [(init/hull/computer/shield; cannons; missiles)]``
+    (the ``x`` of a count is followed by a space: ``2x interceptor``; ``1 x:cruiser(...)`` is a
+    ship named ``x``):
 
     * ``2 interceptor`` — a preset (:data:`PRESETS`: interceptor, cruiser, dreadnought, starbase,
       ancient, gcds);

@@ -105,6 +105,9 @@ def _index_of(fleet: Fleet, name: str) -> int:
 
 OUTCOME_HEADERS = ("winner", "attacker survivors", "defender survivors", "probability")
 SURVIVAL_HEADERS = ("side", "ship", "survivors >=", "probability")
+SHOWN_LEAST = 0.00005
+"""The least probability :func:`outcome_rows` shows an outcome of on a row of its own (less would
+read 0.0000 at four decimals)."""
 
 
 def _survivors(fleet: Fleet, counts: tuple[int, ...]) -> str:
@@ -121,15 +124,20 @@ def _prob(odds: Odds, p: Number) -> str:
 
 def outcome_rows(odds: Odds) -> list[tuple[str, str, str, str]]:
     """Rows under :data:`OUTCOME_HEADERS`: first one row per winner (``attacker``, ``defender``,
-    ``draw`` if possible) with survivors ``all outcomes``, then every outcome, most likely first.
-    Probabilities have four decimals, with ``± standard error`` for a Monte-Carlo result."""
+    ``draw`` if possible) with survivors ``all outcomes``, then every outcome, most likely first,
+    down to those that would show as 0.0000 (under :data:`SHOWN_LEAST`): one last row counts
+    them and gives their sum. Probabilities have four decimals, with ``± standard error`` for a
+    Monte-Carlo result."""
     rows: list[tuple[str, str, str, str]] = []
     winners: list[Side | None] = [Side.ATTACKER, Side.DEFENDER]
     if any(o.winner is None for o in odds.outcomes):
         winners.append(None)
     for w in winners:
         rows.append(("draw" if w is None else w.value, "all outcomes", "", _prob(odds, odds.win_probability(w))))
-    for o, p in sorted(odds.outcomes.items(), key=lambda kv: -float(kv[1])):
+    ranked = sorted(odds.outcomes.items(), key=lambda kv: -float(kv[1]))
+    shown = [(o, p) for o, p in ranked if float(p) >= SHOWN_LEAST]
+    rare = [p for _, p in ranked[len(shown):]]
+    for o, p in shown:
         rows.append(
             (
                 "draw" if o.winner is None else o.winner.value,
@@ -138,6 +146,9 @@ def outcome_rows(odds: Odds) -> list[tuple[str, str, str, str]]:
                 _prob(odds, p),
             )
         )
+    if rare:
+        rows.append(("", f"{len(rare)} more outcome{'s' if len(rare) > 1 else ''}", "each under "
+                     f"{SHOWN_LEAST:.5f}", f"{float(sum(rare, 0)):.4f} in all"))
     return rows
 
 

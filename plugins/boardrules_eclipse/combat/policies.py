@@ -54,7 +54,9 @@ def _cheapest_kill(usable: list[tuple[int, Hit]], need: int) -> list[int] | None
         by_value.setdefault(hit.damage, []).append((pos, hit))
     values = sorted(by_value)
     for v in values:
-        by_value[v].sort(key=lambda ph: (len(ph[1].targets), ph[0]))
+        group = by_value[v]   # (in position order: sorted already when the widths never shrink)
+        if any(len(a[1].targets) > len(b[1].targets) for a, b in zip(group, group[1:])):
+            group.sort(key=lambda ph: (len(ph[1].targets), ph[0]))
     ranges = [range(min(len(by_value[v]), -(-need // v)) + 1) for v in values]
     best: tuple[int, int] | None = None
     best_counts: tuple[int, ...] = ()
@@ -106,23 +108,37 @@ def _greedy_place(
     done: list[list] = []
     remaining = list(hits)
 
-    def ordered(key: PriorityKey) -> list[list]:
-        return sorted(alive, key=lambda s: key(ships[s[0]], s[0], s[1]), reverse=True)
+    ranks: dict[tuple[PriorityKey, int, int], tuple] = {}   # a ship's rank: by type and damage
 
-    while remaining and alive:
-        for ship in ordered(priority):
-            t, d = ship[0], ship[1]
-            usable = [(i, h) for i, h in enumerate(remaining) if t in h.targets]
-            chosen = _cheapest_kill(usable, ships[t].hull + 1 - d) if usable else None
-            if chosen is not None:
-                alive.remove(ship)
-                done.append(ship)
-                ship[3].extend(remaining[i].damage for i in chosen)
-                drop = set(chosen)
-                remaining = [h for i, h in enumerate(remaining) if i not in drop]
-                break
-        else:
+    def rank(key: PriorityKey, t: int, d: int) -> tuple:
+        found = ranks.get((key, t, d))
+        if found is None:
+            found = ranks[key, t, d] = key(ships[t], t, d)
+        return found
+
+    def ordered(key: PriorityKey) -> list[list]:
+        return sorted(alive, key=lambda s: rank(key, s[0], s[1]), reverse=True)
+
+    # One pass in rank order does what "kill the best killable ship, start again" does: ranks do
+    # not change while ships are only destroyed, and a ship the hits cannot destroy (their total
+    # is short of what it needs) stays out of reach of fewer hits, as do ships like it.
+    out_of_reach: set[tuple[int, int]] = set()   # (type, damage)
+    for ship in ordered(priority):
+        t, d = ship[0], ship[1]
+        if not remaining:
             break
+        if (t, d) in out_of_reach:
+            continue
+        usable = [(i, h) for i, h in enumerate(remaining) if t in h.targets]
+        chosen = _cheapest_kill(usable, ships[t].hull + 1 - d) if usable else None
+        if chosen is None:
+            out_of_reach.add((t, d))
+            continue
+        alive.remove(ship)
+        done.append(ship)
+        ship[3].extend(remaining[i].damage for i in chosen)
+        drop = set(chosen)
+        remaining = [h for i, h in enumerate(remaining) if i not in drop]
     # No remaining subset can destroy a ship any more, so piling or spreading kills nothing.
     for hit in remaining:
         for ship in ordered(leftover or priority):

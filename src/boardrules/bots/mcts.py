@@ -27,6 +27,10 @@ from .greedy import GreedyBot
 PLAYOUT = 0             # random actions after the tree, then the game's evaluation
 FULL_PLAYOUT = 10_000   # ... or to the end, for games rated by their score alone
 SETTLE = 4              # the leaf's own pending decisions answered greedily first, at most
+ITERATIONS = 30         # per decision by default: the budget of every measured match against
+                        # random bots (docs/status.md, Bots: Gaia 60/60, Eclipse 58/60, Harvest
+                        # 58/60 and 60/60); 200 took 6.5x the CPU (Harvest, 8.5 s a game against
+                        # 1.3 s) and Gaia at 60 did worse than at 30
 
 
 def playout_for(evaluate: Evaluation) -> int:
@@ -57,7 +61,7 @@ class _Node:
 class MCTSBot:
     """Information-set Monte-Carlo tree search.
 
-    ``iterations``: iterations per decision (default 200) or ``seconds``: a time budget per
+    ``iterations``: iterations per decision (default :data:`ITERATIONS`, 30) or ``seconds``: a time budget per
     decision (whichever ends first when both are given); ``playout``: random actions after the
     tree before evaluating (or fewer, at the end of the game); by default none in a game with an
     evaluation of its own (random conversions and passes waste what it counts: with 8 random
@@ -77,7 +81,7 @@ class MCTSBot:
 
     name = "mcts"
 
-    def __init__(self, seed: int | float | str = 0, *, iterations: int | None = 200, seconds: float | None = None,
+    def __init__(self, seed: int | float | str = 0, *, iterations: int | None = ITERATIONS, seconds: float | None = None,
                  playout: int | None = None, scale: float = 10.0,
                  c: float = 0.7, evaluate: Evaluation | None = None, prior: bool = True):
         if iterations is None and seconds is None:

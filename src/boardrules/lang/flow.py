@@ -63,7 +63,14 @@ class _Walk:
 
     def after_step(self, stage: int, step: int, last: bool | None) -> Plan | None:
         self._event("step_ends")
-        self._from(stage, step + 1, last, frozenset({(stage, step)}))
+        entered: set[int] = set()   # the stages the flow may enter from their start
+        self._within(stage, step + 1, last, frozenset({(stage, step)}), entered)
+        # (stages only go forward: each one entered is walked once, in order, without recursion)
+        for later in range(stage + 1, len(self.rs.stages)):
+            if not self.ok:
+                break
+            if later in entered:
+                self._enter(later, entered)
         facts = self.facts
         if not self.ok or not facts.sound or AFTER in facts.writes or facts.depth + 2 >= MAX_DEPTH:
             return None
@@ -83,29 +90,27 @@ class _Walk:
     def _event(self, event: str, place: Any = None) -> None:
         self._add(self.inert.engine_event(event), (event, place))
 
-    def _from(self, stage: int, step: int, last: bool | None, way: frozenset[Any]) -> None:
-        """Walk on from step ``step`` of stage ``stage`` (``last``: as :func:`after_step`;
-        ``way``: the steps on the way here, to which the flow must not come back)."""
-        stages = self.rs.stages
+    def _within(self, stage: int, step: int, last: bool | None, way: frozenset[Any],
+                entered: set[int]) -> None:
+        """Walk on from step ``step`` of stage ``stage`` to a wait or the stage's end (then the
+        next stage is ``entered``). ``last``: as :func:`after_step`; ``way``: the steps on the
+        way here, to which the flow must not come back."""
+        st = self.rs.stages[stage]
         while self.ok:
-            if stage >= len(stages):
-                return   # (the game is over)
-            st = stages[stage]
             if step >= len(st.steps):
                 if (stage, "end") in way:
                     self.ok = False   # (rounds without a turn: the flow loops on its own)
                     return
                 way = way | {(stage, "end")}
                 if st.kind != "rounds":
-                    stage, step, last = stage + 1, 0, None
-                    self._enter(stage, way)
+                    entered.add(stage + 1)
                     return
                 self._event("round_ends", stage)
-                if last is not True:   # (another round)
+                if last is not True:   # (another round: at most once more, `way` stops it)
                     self._event("round_begins", stage)
-                    self._from(stage, 0, None, way)
+                    self._within(stage, 0, None, way, entered)
                 if last is not False:   # (the next stage)
-                    self._enter(stage + 1, way)
+                    entered.add(stage + 1)
                 return
             place = (stage, step)
             s = st.steps[step]
@@ -128,12 +133,12 @@ class _Walk:
             self._event("turn_begins", place)
             return   # (a turn by seat surely begins: the flow waits)
 
-    def _enter(self, stage: int, way: frozenset[Any]) -> None:
-        """Walk into stage ``stage`` from its start (a ``rounds`` stage counts its rounds: it
-        may have none)."""
-        stages = self.rs.stages
-        if stage < len(stages) and stages[stage].kind == "rounds":
-            node = stages[stage].node
+    def _enter(self, stage: int, entered: set[int]) -> None:
+        """Walk stage ``stage`` from its start (a ``rounds`` stage counts its rounds: it may
+        have none, and the next stage is entered at once)."""
+        st = self.rs.stages[stage]
+        if st.kind == "rounds":
+            node = st.node
             count = None if node is None or node.count is None else self.inert.anonymous_expr(node.count)
             if node is not None and node.count is not None and (count is None or count[0] != "int"):
                 self.ok = False   # (a number of rounds that may be no whole number)
@@ -141,7 +146,5 @@ class _Walk:
             if count is not None:
                 self._add((count[1], count[2]), ("rounds", stage))
             self._event("round_begins", stage)
-            self._from(stage, 0, None, way)
-            self._enter(stage + 1, way)   # (no rounds at all)
-            return
-        self._from(stage, 0, None, way)
+            entered.add(stage + 1)   # (no rounds at all)
+        self._within(stage, 0, None, frozenset(), entered)
