@@ -15,6 +15,7 @@ Pending decisions (``choose``, ``draw``) come before anything else, front first.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import reprlib
@@ -44,6 +45,17 @@ DONE = "done"
 # `int in 1..100000` parameters) listed 400,000 within the execution budget, each then tried
 # and kept: 19 s and 525 MB for one listing (now about 5 s and 140 MB).
 MAX_CANDIDATES = 100_000
+# What a flow step's failure says (a candidate that ends a turns step runs the flow on): a stuck
+# game's error tries up to _STUCK_TRIES candidates to name such a failure, the rule to mend.
+_FLOW_BROKEN = "the game cannot go on: "
+_STUCK_TRIES = 200
+
+
+def _flow_broken(err: RuleViolation, what: str, rule: str) -> RuleViolation:
+    """``err``, raised by what the flow runs (``what``: a step, an engine event), said so:
+    the same class (a budget error stays one), rule and position."""
+    message = err.message.removeprefix(_FLOW_BROKEN)
+    return type(err)(f"{_FLOW_BROKEN}{what} breaks a rule ({message})", err.rule or rule, err.span)
 
 
 class Score(TypedDict):
@@ -335,7 +347,7 @@ class Game:
         try:
             self._advance(ctx, pending)
         except RuleViolation as err:
-            message = err.message.removeprefix("the game cannot go on: ")
+            message = err.message.removeprefix(_FLOW_BROKEN)
             where = f" ({err.span})" if err.span is not None and err.span.line else ""
             raise _error_class(err)(f"the game cannot start: {message} [rule: {err.rule or 'setup'}{where}]",
                       rule=err.rule) from None
@@ -447,15 +459,19 @@ class Game:
             what = f"none of its players to act has a legal action ({', '.join(step.main + step.free)})"
         else:
             what = "no player is to act"
-        first = next(iter(self.candidates(None)), None)
-        if first is None and not pending and turn is not None and turn[2] is not None:
+        tries = list(itertools.islice(self.candidates(None), _STUCK_TRIES))
+        if not tries and not pending and turn is not None and turn[2] is not None:
             first = self._unchecked_candidate(turn[2], step)   # (every value's 'where' failed)
+            tries = [] if first is None else [first]
         why = "a rule that can never be met?"
-        if first is not None:
+        for action in tries:   # (the flow's failure first: the rule to mend is there)
             try:
-                self._try(first)
+                self._try(action)
             except IllegalActionError as err:
-                why = f"e.g. {str(err).strip()}"
+                if why.startswith("a rule") or _FLOW_BROKEN in str(err):
+                    why = f"e.g. {str(err).strip()}"
+                if _FLOW_BROKEN in str(err):
+                    break
         return GameStuckError(f"nobody can act and the game is not over: {where}: {what} ({why})")
 
     def _unchecked_candidate(self, player: int, step: Step) -> Action | None:
@@ -1159,9 +1175,8 @@ class Game:
                     ctx.queued = []
                     self._run_after(ctx, pending)  # a do step is no turn: 'after turn' runs now
                     self._emit(ctx, "step_ends", step.name)
-                except RuleViolation as err:  # (a budget error stays one)
-                    raise type(err)(f"the game cannot go on: step '{step.name}' breaks a rule "
-                                    f"({err.message})", err.rule or step.name, err.span) from None
+                except RuleViolation as err:
+                    raise _flow_broken(err, f"step '{step.name}'", step.name) from None
                 pending[:0] = ctx.queued
                 ctx.queued = []
                 continue
@@ -1227,7 +1242,10 @@ class Game:
         its triggers queue stay in ``ctx.queued`` for the flow to pick up."""
         if event in ctx.rs.triggers_by_event:
             ctx.me = None
-            S.emit(ctx, event, [arg])
+            try:
+                S.emit(ctx, event, [arg])
+            except RuleViolation as err:   # (its triggers run for the flow, not for an action)
+                raise _flow_broken(err, f"event '{event}'", event) from None
 
     def _order(self, ctx: Any, step: Any) -> tuple[int, ...]:
         n = ctx.nplayers

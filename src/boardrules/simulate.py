@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 
 from .bots import play_out, seat_bots
+from .errors import GameStuckError
 from .game import Game
 from .ruleset import Ruleset
 
@@ -93,7 +94,10 @@ def _play(ruleset: Ruleset, players: int, seed: int, bot_specs: tuple[str, ...],
     start, cpu = time.perf_counter(), time.process_time()
     g = Game(ruleset, players, seed)
     bots = seat_bots(bot_specs, players, seed)
-    play_out(g, bots, max_actions=max_actions)
+    try:
+        play_out(g, bots, max_actions=max_actions)
+    except GameStuckError as err:   # (which game: its seed replays it)
+        raise GameStuckError(f"the game of seed {seed}: {err}") from None
     ranks = [0] * players
     place = 1
     ranking = g.ranking()

@@ -150,6 +150,8 @@ def test_a_record_that_runs_forever_stops_with_its_move_number():
      " * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n * n"
      " * n * n * n) vp }",
      f"too large for the rules (they use numbers up to {MAX_NUMBER})"),
+    ("let big = (sum q for q in [" + ", ".join(["999999999999999999"] * 10) + "])",
+     f"a number of 19 digits is too large for the rules (they use numbers up to {MAX_NUMBER})"),
     ("for d in dice(30) { gain 0 vp }", "steps (the execution budget"),
     ("let d = dice(1000)", "rules roll 0 to 64 dice at once"),
 ])

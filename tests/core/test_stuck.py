@@ -132,3 +132,61 @@ flow { rounds 1 { step play: turns seat once { main work } } }
     result = CliRunner().invoke(app, ["play", str(rules), "--players", "2", "--quiet", "--out", str(tmp_path)],
                                 env={"COLUMNS": "300"})
     assert result.exit_code == 1 and "[rule: work" in result.output, result.output
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+@pytest.mark.parametrize("mode, actions", [("once", "work, idle"), ("until_pass", "work, stop")])
+def test_a_flow_step_that_breaks_a_rule_is_named_before_the_actions_own_refusals(backend, mode, actions):
+    """Every candidate of p2 is refused: its first (work) by its own rule, the one that ends the
+    turns step by the flow step run after it. The error names the flow step and its position,
+    where the rules must be mended, not the first candidate's own refusal."""
+    text = HEAD + """action work main { pay 1 coins; gain 1 vp }
+action idle main { gain 1 vp }
+action stop main { pass }
+flow { rounds 2 {
+  step play: turns seat MODE { main ACTIONS }
+  step audit: do { require round > 2 else "the audit always fails" }
+} }
+""".replace("MODE", mode).replace("ACTIONS", actions)
+    g = _game(text, backend)
+    g.play("p1 " + actions.split(", ")[1])
+    with pytest.raises(GameStuckError) as info:
+        list(g.legal_actions())
+    assert "it is p2's turn and none of its actions" in str(info.value)
+    assert "the game cannot go on: step 'audit' breaks a rule (the audit always fails) " \
+           "[rule: audit (stuck.rules:9:20)]" in str(info.value)
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+@pytest.mark.parametrize("event, cond", [("round_ends", "n > 1"), ("round_begins", "n < 2"),
+                                         ("step_ends", 'n != "play"')])
+def test_an_engine_event_the_flow_raises_that_breaks_a_rule_is_named(backend, event, cond):
+    """A trigger of an engine event raised as the flow runs on (here at the end of round 1) is
+    the flow's failure, named as such with the trigger's position, like a step's."""
+    text = HEAD + f"""action work main {{ pay 1 coins; gain 1 vp }}
+action idle main {{ gain 1 vp }}
+when {event}(n) {{ require {cond} else "the audit always fails" }}
+flow {{ rounds 2 {{ step play: turns seat once {{ main work, idle }} }} }}
+"""
+    g = _game(text, backend)
+    g.play("p1 idle")
+    with pytest.raises(boardrules.IllegalActionError) as played:
+        g.play("p2 idle")
+    assert str(played.value) == (f"p2 idle: the game cannot go on: event '{event}' breaks a rule (the audit "
+                                 f"always fails) [rule: when {event} (stuck.rules:6:{12 + len(event)})]")
+    with pytest.raises(GameStuckError) as info:
+        list(g.legal_actions())
+    assert f"(e.g. {played.value})" in str(info.value)
+
+
+def test_simulate_names_the_stuck_game_and_shows_the_bracketed_rule(tmp_path):
+    """simulate prints a stuck game's error as text (rich markup must not eat '[rule: …]')
+    and says which game, by its seed, so that it can be played again alone."""
+    rules = tmp_path / "stuck.rules"
+    rules.write_text(TURN)
+    result = CliRunner().invoke(app, ["simulate", str(rules), "--players", "2", "--games", "1", "--seed", "7",
+                                      "--workers", "1", "--quiet", "--out", str(tmp_path / "r.csv")],
+                                env={"COLUMNS": "300"})
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "error: the game of seed 7: nobody can act and the game is not over" in result.output
+    assert "(e.g. p1 work: needs 1 coins, has 0 [rule: work])" in result.output

@@ -308,7 +308,7 @@ class Checker:
                              or "declare it first with 'kind NAME { ... }'")
                     continue
                 self.by_kind_names[d.kind].append(d.name)
-        self._check_unique_names(decls)
+        self._check_unique_names(items.values())
         self.max_players = _max_players(decls)
 
         self.options = {}
@@ -441,16 +441,34 @@ class Checker:
             vars=self.vars, events=self.events, actions=self.actions,
             triggers=tuple(self.triggers), flow=flow, final_score=final_score)
 
-    def _check_unique_names(self, decls: list[A.Decl]) -> None:
-        seen: dict[str, A.Decl] = {}
-        for d in decls:
-            if d.kind in ("kind", "game"):
+    def _check_unique_names(self, items: Iterable[object]) -> None:
+        """Every name an expression can read (``_name``: resources, tracks, components,
+        variables, options, entities, kinds) is declared once, and is not a built-in name
+        (the variable ``hexes`` is the one the built-in reads): a second declaration would
+        be hidden by the first, so it is reported where it is written."""
+        seen: dict[str, tuple[str, A.Span]] = {}
+        for d in items:
+            if isinstance(d, A.Decl) and d.kind != "game":
+                what = d.kind
+            elif isinstance(d, A.VarDecl):
+                what = "variable"
+            elif isinstance(d, A.OptionDecl):
+                what = "option"
+            else:
                 continue
-            if d.name in seen and seen[d.name].kind != d.kind:
-                other = seen[d.name]
-                self.err(d, f"'{d.name}' is already the name of a {other.kind} (at {other.span})",
-                         "names of resources, tracks, components and entities must differ")
-            seen.setdefault(d.name, d)
+            name = d.name
+            if name in BUILTIN_NAMES and not (name == "hexes" and what == "variable"):
+                self.err(d, f"'{name}' is a built-in name: rules would read the built-in, "
+                            f"never this {what}", "choose another name (docs/language.md lists "
+                            "the built-in names)")
+            elif name in seen:
+                kind, span = seen[name]
+                self.err(d, f"'{name}' is already the name of {'an' if kind[0] in 'aeiou' else 'a'} "
+                            f"{kind} (at {span})",
+                         "resources, tracks, components, variables, options, entities and kinds "
+                         "share one set of names: choose another name")
+            else:
+                seen[name] = (what, d.span)
 
     def _props(self, d: A.Decl, allowed: set[str]) -> dict[str, A.Property]:
         props = {}

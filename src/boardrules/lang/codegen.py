@@ -160,7 +160,7 @@ _HELPERS: dict[str, object] = {
     "_rv": _rv, "_rv_own": _rv_own, "_rv_mine": _rv_mine, "_rv_at": _rv_at, "_index_var": _index_var, "_field": _field,
     "_builtin": _builtin, "_min2": _pair_builtin("min"), "_max2": _pair_builtin("max"), "_abs": _abs,
     "_load_name": S.load_name, "_load": S.load, "_index": S.index,
-    "_with_me": S.with_me, "_num": S._num, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized,
+    "_with_me": S.with_me, "_num": S._num, "_bounded": S.bounded, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized,
     "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
     "_foreign": S.primitive_failed,
     "_add": _int_op("+", int.__add__), "_sub": _int_op("-", int.__sub__),
@@ -309,7 +309,8 @@ class _Gen:
                 inner = {**sc, v: f"q{len(sc)}_{v}"}
                 q = inner[v]
                 cond = "" if w is None else f" if {g(w, inner)}"
-                return f"sum(_num(ctx, {g(x, inner)}, 'sum') for {q} in _dom(ctx, {dom}){cond})"
+                # (bounded as backends.py's _sum_of: the sum of numbers in range may not be)
+                return f"_bounded(ctx, sum(_num(ctx, {g(x, inner)}, 'sum') for {q} in _dom(ctx, {dom}){cond}))"
         raise TypeError(f"cannot compile {e!r}")
 
     def name(self, n: str) -> str:

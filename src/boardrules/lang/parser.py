@@ -136,6 +136,12 @@ def _hint_for(err: lark.exceptions.UnexpectedToken, expected: list[str],
         return f"the '{{' at line {opened[0]}, column {opened[1]} is not closed: add '}}'"
     if token.type == "RBRACE" and opened is None:
         return "this '}' closes nothing: remove it"
+    if str(token) in ("elif", "else") and token.type != "NAME":
+        # (a line ends a statement: an 'elif' or 'else' on a line of its own starts a new one)
+        if str(token) == "elif":
+            return "'elif' goes on the line of the '}' that closes the 'if' block: '} elif COND {'"
+        return ("'else' goes on the line before it: after the '}' of an 'if' block ('} else {'), "
+                "or after a require's condition ('require COND else \"…\"')")
     if token.type == "EQUAL" and "EQUAL" not in err.expected:
         return "to compare, write '=='; to assign, use 'set NAME = value'"
     if len(expected) <= 8:
