@@ -30,9 +30,10 @@ MAX_ACTIONS = 6000
 
 
 def _generic(g) -> None:
+    resources = g.ruleset.resources
     for key, val in g.state.values.items():
         if key[0] == "r":
-            assert val >= 0, f"negative {key}: {val}"
+            assert val >= resources[key[1]].floor, f"{key} below its floor: {val}"
     for s in g.scores():
         assert s["total"] == sum(s["sources"].values())
 

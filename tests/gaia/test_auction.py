@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import boardrules
 from boardrules import IllegalActionError
+from tests.gaia.test_invariants import check_all
 from tests.gaia.test_variants import GAME, SETTINGS, _through_setup
 
 
@@ -122,6 +123,7 @@ def test_a_bid_above_the_players_vp_is_paid_whole_below_zero():
     row = g.scores()[holder]
     assert g.get("bid", holder) == 300 and row["sources"]["auction_bids"] == -300
     assert row["total"] == sum(row["sources"].values()) == g.get("vp", holder) < 0
+    check_all(g)   # (the invariants hold resources to their floors: the module lowered VP's)
 
 
 def _offer_order(g, builder):

@@ -46,8 +46,8 @@ def check_invariants(g) -> None:
     for p in range(g.players):
         for r, cap in CAPS.items():
             assert 0 <= v.get(("r", r, p), 0) <= cap, (r, p)
-        for r in ("qic", "vp", *BOWLS):
-            assert v.get(("r", r, p), 0) >= 0, (r, p)
+        for r in ("qic", "vp", *BOWLS):   # (at or above the floor: the auction's bids lower VP's)
+            assert v.get(("r", r, p), 0) >= g.ruleset.resources[r].floor, (r, p)
         if v.get(("v", "myfaction", p)) is not None:
             tokens = sum(v.get(("r", r, p), 0) for r in (*BOWLS, "tokens_removed"))
             assert tokens == v.get(("v", "tokens_start", p), 6) + v.get(("r", "tokens_gained", p), 0)

@@ -57,11 +57,13 @@ GROWTH = ("build_mine", "upgrade", "research", "form_federation", "gaia_project"
 
 
 def check_all(g) -> None:
-    """The per-action invariants: ``test_game.check_invariants`` and no negative resource."""
+    """The per-action invariants: ``test_game.check_invariants`` and no resource below its
+    floor (0 unless a module lowers it: the auction's bids may take VP below 0)."""
     check_invariants(g)
+    resources = g.ruleset.resources
     for key, val in g.state.values.items():
         if key[0] == "r":
-            assert val >= 0, f"negative {key}: {val}"
+            assert val >= resources[key[1]].floor, f"{key} below its floor: {val}"
 
 
 # ---- illegal actions -------------------------------------------------------------------------
