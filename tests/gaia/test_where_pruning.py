@@ -1,6 +1,13 @@
-"""The ``where`` conditions of the board actions, upgrades and free conversions (rules/tiles.rules,
-rules/buildings.rules) only prune candidates that their bodies refuse: the ones listed are exactly
-those whose bodies run without breaking a rule, tried on every value of the parameters' types.
+"""The ``where`` conditions of the actions that build on a planet hex (mines and Gaia projects),
+the board actions, upgrades and free conversions (rules/tiles.rules, rules/buildings.rules) only
+prune candidates that their bodies refuse: the ones listed are exactly those whose bodies run
+without breaking a rule, tried on every value of the parameters' types.
+
+``booster_mine``, ``power_mine`` and ``booster_gaia_project`` state some of their bodies' first
+checks on the parameter (a colonised or transdim planet, the booster action used, no
+terraforming for the free steps of a power action, a Gaia project off a free transdim planet);
+the mines state their credits and ore with the terraforming steps (``wheel_steps``) and, on a
+Gaia planet, their QIC with the range's.
 
 ``board`` and ``convert`` state the power they spend (power in bowl III, one token at least when
 the faction spends power its own way: ``own_spend``) and ``board`` its QIC, ``upgrade`` the
@@ -22,6 +29,7 @@ from boardrules_gaia import replay as R
 from boardrules_gaia.records import load_record
 from tests.conftest import shared_path
 
+MINES = ("build_mine", "power_mine", "booster_mine", "gaia_project", "booster_gaia_project")
 NAMES = ("board", "upgrade", "convert", "ivits_station")
 FREE = ("convert",)   # (listed after the main action too)
 
@@ -36,9 +44,13 @@ def _tries(game, name: str) -> list[tuple]:
     if name == "ivits_station":
         return [(h,) for h in values.get(("v", "hexes")) or ()
                 if values.get(("v", "planet", h), "e") == "e"]
-    hexes = [h for h in values.get(("v", "hexes")) or ()
-             if values.get(("v", "planet", h), "e") != "e"]
-    return [(h, b) for h in hexes for b in rs.by_kind["building"]]
+    planets = [h for h in values.get(("v", "hexes")) or ()
+               if values.get(("v", "planet", h), "e") != "e"]
+    if name == "upgrade":
+        return [(h, b) for h in planets for b in rs.by_kind["building"]]
+    if name == "power_mine":
+        return [(a, h) for a in ("power2", "power6") for h in planets]
+    return [(h,) for h in planets]
 
 
 def _body_legal(game, name: str) -> set[Action]:
@@ -59,18 +71,20 @@ def _body_legal(game, name: str) -> set[Action]:
     return out
 
 
-def _check(game) -> int:
-    listed = [a for a in game.legal_actions() if a.name in NAMES]
+def _check(game, names: tuple[str, ...] = NAMES) -> int:
+    listed = [a for a in game.legal_actions() if a.name in names]
     checked = 0
-    for name in NAMES:
+    for name in names:
         by_body = _body_legal(game, name)
         assert {a for a in listed if a.name == name} == by_body, name
         checked += len(by_body)
     return checked
 
 
-@pytest.mark.parametrize("name", ["deep-mind-2", "TOS-1", "2021-02-08-01"])
-def test_listed_board_actions_upgrades_and_conversions_are_the_bodies_legal_ones_on_records(name):
+@pytest.mark.parametrize(("names", "name"), [
+    (NAMES, "deep-mind-2"), (NAMES, "TOS-1"), (NAMES, "2021-02-08-01"),
+    (MINES, "deep-mind-2"), (MINES, "djfjjv4k")])
+def test_listed_candidates_are_the_bodies_legal_ones_on_records(names, name):
     record = load_record(shared_path("gaia-records", f"{name}.json"))
     rp = R.Replayer(record, check=False)
     lines, n_lead = record.lines, record.setup.consumes_leading_moves
@@ -78,18 +92,19 @@ def test_listed_board_actions_upgrades_and_conversions_are_the_bodies_legal_ones
     for i in range(len(lines)):
         rp.line(i, lines, record.moves_raw[n_lead + i])
         if i % 3 == 0:
-            seen += _check(rp.game)
+            seen += _check(rp.game, names)
     assert seen > 50   # states with legal ones were compared, not only empty turns
 
 
-@pytest.mark.parametrize("seed", [5, 17])
-def test_listed_board_actions_upgrades_and_conversions_are_the_bodies_legal_ones_in_random_games(seed):
-    g, rnd = new_game("gaia-project", players=4, seed=seed), random.Random(seed)
+@pytest.mark.parametrize(("names", "players", "seed"), [
+    (NAMES, 4, 5), (NAMES, 4, 17), (MINES, 3, 3), (MINES, 3, 11)])
+def test_listed_candidates_are_the_bodies_legal_ones_in_random_games(names, players, seed):
+    g, rnd = new_game("gaia-project", players=players, seed=seed), random.Random(seed)
     seen = 0
     for k in range(500):
         if g.over:
             break
         if k % 2 == 0:
-            seen += _check(g)
+            seen += _check(g, names)
         g.play(rnd.choice(list(g.legal_actions())), check=False)
     assert seen > 20
