@@ -155,3 +155,13 @@ def test_an_index_not_in_the_game_is_refused_naming_the_valid_ones():
         "var owner_of: int per hex = 0\naction go main { set owner_of[\"x9\"] = 1 }\n"
         "flow { rounds 1 { step s: turns seat once { main go } } }\n")}, players=1)
     assert free.get("owner_of", index="anywhere") == 0
+
+
+@pytest.mark.parametrize("player", [5, -1])
+def test_a_read_for_a_player_not_in_the_game_names_the_players(player):
+    """``get`` for a seat the game does not have says which seats it has (it said only "no player
+    here", where ``view`` names the range)."""
+    g = boardrules.new_game("gaia-project", players=3, seed=1)
+    for read in (lambda: g.get("ore", player), lambda: g.reader().get("ore", player)):
+        with pytest.raises(BoardrulesError, match=r"players are 0\.\.2"):
+            read()
