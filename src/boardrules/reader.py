@@ -189,12 +189,11 @@ class _PerIndex(_Indexed):
         return value
 
     def at(self, values: Values, indexes: Iterable[Any], player: Any = None) -> list[Any]:
-        last = self._last
-        if last[0] is indexes and type(indexes) is tuple and last[2] is self.indexes.valid(values):
+        last, valid = self._last, self.indexes.valid(values)
+        if last[0] is indexes and type(indexes) is tuple and last[2] is valid:
             return list(map(values.get, last[1], repeat(self.default, len(indexes))))
         start, default, given, indexes = self.start, self.default, indexes, list(indexes)
         try:
-            valid = self.indexes.valid(values)
             if valid.issuperset(indexes):   # (else: refused the general way)
                 keys = tuple(start + (i,) for i in indexes)
                 got = list(map(values.get, keys, repeat(default, len(keys))))
