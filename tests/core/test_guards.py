@@ -129,11 +129,16 @@ def test_what_is_not_inert():
 
 
 def test_a_wrong_analysis_is_caught(monkeypatch):
-    """The property fails when the analysis calls a check inert (here: every statement)."""
+    """The property fails when the analysis calls a check inert (here: every statement). The
+    prechecks are off: they refuse buy's cards held by others before the guard would accept
+    them."""
     monkeypatch.setattr(I.Inert, "stmt", lambda self, s, scope: 0)
     g, rng = harvest(seed=2), random.Random(2)
     rs = g.ruleset   # (cached, its guards built: new ones, from the wrong analysis)
-    monkeypatch.setattr(rs, "guards", Guards(rs, rs.backend, Inert(rs, {})))
+    guards = Guards(rs, rs.backend, Inert(rs, {}))
+    monkeypatch.setattr(guards, "precheck", lambda name: None)
+    monkeypatch.setattr(guards, "hoisted", lambda name: None)
+    monkeypatch.setattr(rs, "guards", guards)
     with pytest.raises(AssertionError):
         compare_states(g, 10_000, rng)
 
@@ -291,6 +296,43 @@ def test_slot_prechecks_refuse_and_end():
 
 
 # ---- the forms the inert analysis follows (lang/inert.py), each with a game where they matter ----
+
+EFFECTS = """game t { players 2..2 }
+resource coins { start 3 }
+resource grain { start 1 }
+component cart { supply 1 }
+kind good { field price: int = 0 }
+good salt { price 2 }
+good silk { price 3 }
+var cheap: int = 1
+action buy(g: good) main { let n = g.price - 1; pay 1 coins; pay n coins; take g }
+action hire main { use cart; use cart }
+action haul(g: good) main { pay 1 coins; pay cheap grain; take g }
+action grab(g: good) main { take g; take g; pay 1 grain }
+action rest main { gain 1 coins }
+flow { rounds 3 { step play: turns seat once { main buy, hire, haul, grab, rest } } }
+"""
+
+
+def test_prechecks_go_on_through_payments_and_takes():
+    """After a body's first `pay`, `use` or `take`, its prechecks go on through the `pay`s,
+    `use`s and `take`s that follow whose amounts and entities no statement changes (tested on
+    the state before the first: each only makes the later ones harder): Harvest's buy refuses
+    a card another player holds without being tried; `pay cheap grain` (a variable) ends them.
+    The listing is the full tries' at every state."""
+    guards = harvest().ruleset.guards
+    assert [k for k, *_ in guards._precheck_steps("buy")] == ["require", "require", "pay", "take"]
+    g = boardrules.new_game(texts={"t.rules": EFFECTS}, players=2, seed=1)
+    kinds = {n: [k for k, *_ in g.ruleset.guards._precheck_steps(n)] for n in ("buy", "hire", "haul", "grab")}
+    assert kinds == {"buy": ["let", "pay", "pay", "take"], "hire": ["use", "use"],
+                     "haul": ["pay"], "grab": ["take", "take", "pay"]}
+    assert sorted(str(a) for a in g.legal_actions()) == [
+        "p1 buy salt", "p1 buy silk", "p1 grab salt", "p1 grab silk", "p1 haul salt", "p1 haul silk",
+        "p1 rest"]   # (hire: one cart for two uses; buy silk: 1 + 2 coins of 3)
+    for seed in range(4):
+        g = boardrules.new_game(texts={"t.rules": EFFECTS}, players=2, seed=seed)
+        assert compare_states(g, 100, random.Random(seed)) > 2
+
 
 FORMS = """game forms { players 2..2 }
 resource coins { start 6 }

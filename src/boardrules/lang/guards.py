@@ -92,9 +92,11 @@ class Guards:
 
     def _precheck_steps(self, name: str) -> list[tuple[str, Any, Any, A.Stmt]]:
         """The statements of action ``name``'s ``precheck`` (see :meth:`_block_steps`)."""
-        return self._block_steps(self.rs.actions[name].body.stmts, frozenset({name}))
+        adef = self.rs.actions[name]
+        bound = {p.name for p in adef.params} | ({"self"} if adef.entity is not None else set())
+        return self._block_steps(adef.body.stmts, frozenset({name}), frozenset(bound))
 
-    def _block_steps(self, stmts: tuple[A.Stmt, ...], busy: frozenset[str]
+    def _block_steps(self, stmts: tuple[A.Stmt, ...], busy: frozenset[str], names: frozenset[str]
                      ) -> list[tuple[str, Any, Any, A.Stmt]]:
         """The prechecks of a block: (kind, compiled expression or statement, argument, the
         statement) for its leading ``require``s, ``let``s and ``set``s (run on the scratch
@@ -102,10 +104,11 @@ class Guards:
         ``pay`` of one amount, ``use``, ``take``, ``call`` of a procedure or ``run`` of a
         slot (whose own prechecks then run, with the bindings and player the call or run
         gives them; ``busy``: the procedures on the way, so one that calls itself first ends
-        there)."""
+        there), and after a first ``pay``, ``use`` or ``take`` those of :meth:`_effect_steps`
+        (``names``: the bindings the block begins with)."""
         rs, backend = self.rs, self.backend
         steps: list[tuple[str, Any, Any, A.Stmt]] = []
-        for s in stmts:
+        for i, s in enumerate(stmts):
             if isinstance(s, A.Require):
                 steps.append(("require", backend.expr(s.cond), None, s))
                 continue
@@ -123,19 +126,52 @@ class Guards:
                 steps.append(("take", backend.expr(s.entity), None, s))
             elif isinstance(s, A.CallStmt) and s.fn not in rs.primitives and s.fn in rs.actions \
                     and s.fn not in busy and len(busy) < MAX_DEPTH:   # (deeper: the full try refuses)
-                inner = self._block_steps(rs.actions[s.fn].body.stmts, busy | {s.fn})
+                bound = tuple(p.name for p in rs.actions[s.fn].params)
+                inner = self._block_steps(rs.actions[s.fn].body.stmts, busy | {s.fn},
+                                          frozenset(bound))
                 if inner:
-                    names = tuple(p.name for p in rs.actions[s.fn].params)
                     fs = tuple(backend.expr(a) for a in s.args)
-                    steps.append(("call", (fs, names),
+                    steps.append(("call", (fs, bound),
                                   _precheck(tuple((k, f, a) for k, f, a, _ in inner)), s))
             elif isinstance(s, A.Run) and isinstance(s.target, A.Field):
                 fo, ffor = backend.expr(s.target.obj), backend.expr(s.for_)
                 slot = s.target.name
                 steps.append(("run", (fo, ffor), lambda e, slot=slot: self._slot_precheck(e, slot, busy), s))
+            if steps and steps[-1][3] is s and steps[-1][0] in ("pay", "use", "take"):
+                steps.extend(self._effect_steps(stmts[i + 1:], steps, names))
             break
         while steps and steps[-1][0] in ("let", "set"):
             steps.pop()
+        return steps
+
+    def _effect_steps(self, stmts: tuple[A.Stmt, ...], before: list[tuple[str, Any, Any, A.Stmt]],
+                      names: frozenset[str]) -> list[tuple[str, Any, Any, A.Stmt]]:
+        """The prechecks of the ``pay``s (of one amount), ``use``s and ``take``s that follow
+        a block's first one, up to its first other statement: each is tested on the state
+        before the first, which refuses only what the body refuses, as what they write only
+        makes later ones harder (a ``pay`` lowers a resource, a ``use`` a supply, and a
+        ``take`` makes an entity the player's, which a later ``take`` allows: an entity
+        another player holds is refused by the first ``take`` of it too); so each amount or
+        entity must be worked out from what no statement changes: literals, entities, fields
+        (fixed data), the block's parameters ``names`` and the ``let``s of ``before`` (Harvest's
+        buy: ``pay c.cost coins; take c``)."""
+        rs, backend = self.rs, self.backend
+        fixed = names | {s.name for _, _, _, s in before if isinstance(s, A.Let)} | (
+            set(rs.entities) - set(rs.vars) - set(rs.resources) - set(rs.components))
+        steps: list[tuple[str, Any, Any, A.Stmt]] = []
+        for s in stmts:
+            if isinstance(s, A.Pay) and not isinstance(s.amounts, A.AmountExpr) \
+                    and len(s.amounts) == 1 and s.amounts[0].per is None \
+                    and _fixed(s.amounts[0].count, fixed):
+                res = s.amounts[0].resource
+                steps.append(("pay", backend.expr(s.amounts[0].count),
+                              (res, rs.resources[res].floor), s))
+            elif isinstance(s, A.Use):
+                steps.append(("use", None, s.component, s))
+            elif isinstance(s, A.Take) and _fixed(s.entity, fixed):
+                steps.append(("take", backend.expr(s.entity), None, s))
+            else:
+                break
         return steps
 
     def _slot_precheck(self, entity: str, slot: str, busy: frozenset[str]) -> Precheck | None:
@@ -146,7 +182,7 @@ class Guards:
             rs = self.rs
             ent = rs.entities[entity]
             body = ent.slots.get(slot, rs.kinds[ent.kind].slots.get(slot))
-            steps = self._block_steps(body.stmts, busy) if body is not None \
+            steps = self._block_steps(body.stmts, busy, frozenset({"self"})) if body is not None \
                 and rs.slot_fn(entity, slot) is not None else []
             self._slots[key] = _precheck(tuple((k, f, a) for k, f, a, _ in steps)) if steps else None
         return self._slots[key]
@@ -448,6 +484,22 @@ def facts_check(needs: tuple[tuple[str, bool], ...], lists: tuple[tuple[str, boo
             last[0] = ctx.base
         return last[1]  # type: ignore[no-any-return]
     return check
+
+
+def _fixed(e: A.Expr, names: "set[str] | frozenset[str]") -> bool:
+    """Whether expression ``e`` is worked out from nothing a statement changes: literals, the
+    ``names`` (bindings and entities), fields of them (entities' fixed data) and arithmetic."""
+    if isinstance(e, (A.Int, A.Str, A.Bool, A.NoneLit)):
+        return True
+    if isinstance(e, A.Name):
+        return e.id in names
+    if isinstance(e, A.Field):
+        return _fixed(e.obj, names)
+    if isinstance(e, A.Neg):
+        return _fixed(e.operand, names)
+    if isinstance(e, A.BinOp):
+        return _fixed(e.left, names) and _fixed(e.right, names)
+    return False
 
 
 def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:
