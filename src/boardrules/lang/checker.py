@@ -16,7 +16,7 @@ from . import ast as A
 from .diagnostics import Diagnostic, did_you_mean
 from .merge import Merged
 from .passing import never_passes
-from ..runtime import MAX_LIST
+from ..runtime import MAX_LIST, MAX_NUMBER
 
 if TYPE_CHECKING:
     from ..primitives import Primitive
@@ -220,6 +220,9 @@ class Checker:
         self.kinds: dict[str, KindDef] = {}
         self.max_players = 9
         self.bad_options: list[str] = []  # user-given option values of the wrong kind
+        self.options: dict[str, OptionDef] = {}
+        self._option_decls: dict[str, A.OptionDecl] = {}
+        self._options_resolving: list[str] = []  # options whose defaults are being evaluated
 
     # ---- reporting ----
     def err(self, node: object, message: str, hint: str = "") -> None:
@@ -231,7 +234,10 @@ class Checker:
         the domain must be a constant list or range holding the default."""
         if o.domain is None:
             return None
+        reported = len(self.errors)
         allowed = self.const(o.domain, "option domain")
+        if len(self.errors) > reported:
+            return None
         if not isinstance(allowed, tuple) or not allowed:
             self.err(o.domain, f"the domain of option '{o.name}' must be a non-empty list or "
                                f"range", "e.g. 'option rounds = 9 in 1..20'")
@@ -242,6 +248,40 @@ class Checker:
         return allowed
 
     # ---- constants ----
+    def _option(self, name: str, where: object) -> Any:
+        """The value of option ``name`` (the player's choice, else its default), its default
+        evaluated on first use: an option's default may name options declared after it, but
+        not itself through others (an error at ``where``, the name that closes the cycle)."""
+        if name in self.options:
+            return self.options[name].default
+        if name in self._options_resolving:
+            cycle = self._options_resolving[self._options_resolving.index(name):] + [name]
+            self.err(where, f"option '{name}' is defined by itself: {' -> '.join(cycle)}",
+                     "give one of these options a value of its own")
+            return None
+        o = self._option_decls[name]
+        self._options_resolving.append(name)
+        try:
+            default = self.const(o.default, "option default")
+            allowed = self._option_domain(o, default)
+        finally:
+            self._options_resolving.pop()
+        value = self.option_values.get(name, default)
+        if _kind_of_value(value) != _kind_of_value(default):
+            self.bad_options.append(
+                f"option '{name}' needs {_kind_of_value(default)}, got {value!r}")
+            value = default
+        elif allowed is not None and not _within(value, allowed):
+            self.bad_options.append(
+                f"option '{name}' may not be {value!r}: allowed {_describe(allowed)}")
+            value = default
+        elif _too_large(value):
+            self.bad_options.append(
+                f"option '{name}' may not be {value!r}: rules use numbers up to {MAX_NUMBER}")
+            value = default
+        self.options[name] = OptionDef(name, value, o.doc, o.span, allowed)
+        return value
+
     def const(self, expr: object, what: str = "value") -> Any:
         """Evaluate a constant expression (literals, lists, ranges, entity and option names)."""
         match expr:
@@ -270,10 +310,22 @@ class Checker:
                     self.err(expr, f"unknown resource '{r}'", did_you_mean(r, self.resources))
                 return (self.const(c, what), r)
             case A.BinOp(op=op, left=l, right=r):
+                reported = len(self.errors)
                 a, b = self.const(l, what), self.const(r, what)
+                if len(self.errors) > reported:  # an operand's error, said once
+                    return None
                 if isinstance(a, int) and isinstance(b, int):
-                    return {"+": a + b, "-": a - b, "*": a * b,
-                            "//": a // b if b else 0, "%": a % b if b else 0}[op]
+                    # as the rules compute it when the game runs (semantics.binop)
+                    if op in ("//", "%") and b == 0:
+                        self.err(expr, f"division by zero in '{op}'")
+                        return None
+                    n = {"+": a + b, "-": a - b, "*": a * b,
+                         "//": a // b if b else 0, "%": a % b if b else 0}[op]
+                    if not -MAX_NUMBER <= n <= MAX_NUMBER:
+                        self.err(expr, f"a number of {len(str(abs(n)))} digits is too large for "
+                                       f"the rules (they use numbers up to {MAX_NUMBER})")
+                        return None
+                    return n
                 if op == "+" and isinstance(a, tuple) and isinstance(b, tuple):
                     if len(a) + len(b) > MAX_LIST:
                         self.err(expr, f"this list is too long (at most {MAX_LIST} elements)",
@@ -283,8 +335,8 @@ class Checker:
             case A.Name(id=n):
                 if n in self.entity_kind:
                     return n
-                if n in self.options:
-                    return self.options[n].default
+                if n in self._option_decls:
+                    return self._option(n, expr)
                 if n in self.by_kind_names:
                     return tuple(self.by_kind_names[n])
                 self.err(expr, f"'{n}' is not a constant here",
@@ -312,21 +364,9 @@ class Checker:
         self.max_players = _max_players(decls)
 
         self.options = {}
-        for o in (i for i in items.values() if isinstance(i, A.OptionDecl)):
-            self.options[o.name] = OptionDef(o.name, None, o.doc, o.span)
-        for o in (i for i in items.values() if isinstance(i, A.OptionDecl)):
-            default = self.const(o.default, "option default")
-            allowed = self._option_domain(o, default)
-            value = self.option_values.get(o.name, default)
-            if _kind_of_value(value) != _kind_of_value(default):
-                self.bad_options.append(
-                    f"option '{o.name}' needs {_kind_of_value(default)}, got {value!r}")
-                value = default
-            elif allowed is not None and not _within(value, allowed):
-                self.bad_options.append(
-                    f"option '{o.name}' may not be {value!r}: allowed {_describe(allowed)}")
-                value = default
-            self.options[o.name] = OptionDef(o.name, value, o.doc, o.span, allowed)
+        self._option_decls = {i.name: i for i in items.values() if isinstance(i, A.OptionDecl)}
+        for name, o in self._option_decls.items():
+            self._option(name, o)
 
         self.resources: dict[str, ResourceDef | None] = {}  # (None until checked)
         self.tracks: dict[str, TrackDef] = {}
@@ -1103,6 +1143,13 @@ def _describe(allowed: tuple[Any, ...]) -> str:
             and list(allowed) == list(range(allowed[0], allowed[0] + len(allowed)))):
         return f"from {allowed[0]} to {allowed[-1]}"
     return "one of " + ", ".join(repr(a) for a in allowed)
+
+
+def _too_large(v: Any) -> bool:
+    """Whether ``v`` is or holds a number beyond the rules' (±MAX_NUMBER)."""
+    if isinstance(v, tuple):
+        return any(_too_large(x) for x in v)
+    return isinstance(v, int) and not -MAX_NUMBER <= v <= MAX_NUMBER
 
 
 def _kind_of_value(v: Any) -> str:
