@@ -2,13 +2,14 @@
 search speed, and how simulation scales over processes.
 
 Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts [GAME=]N ...] [--only PART]
-[--game GAME ...] [--first-seed S] [--seat-bot greedy|mcts ...] [--verbose] [--baseline REV]`` (parts: ``default``, ``versus``, ``speed``, ``scaling``;
+[--game GAME ...] [--first-seed S] [--bot BOT] [--seat-bot greedy|mcts ...] [--verbose] [--baseline REV]`` (parts: ``default``, ``versus``, ``speed``, ``scaling``;
 ``paired`` only when asked).
 
 * default: N seeded 4-player games (seeds 0..N-1, or from ``--first-seed``: held-out seeds) with
-  the default bot (greedy) in every seat.
-  Gaia Project: the winners' median VP and the share of games with a federation and with a
-  planetary institute. Eclipse: the winners' median VP and how many players do not control
+  the default bot (greedy; or ``--bot``, e.g. ``mcts``: a candidate default) in every seat, CPU
+  seconds a game; ``--verbose``: a line per game as it ends.
+  Gaia Project: the winners' median VP, the share of games with a federation (and federations
+  per player) and with a planetary institute. Eclipse: the winners' median VP and how many players do not control
   their home sector at the end of round 3 (upkeep, or battle, took it).
 * versus: seat 1 played by the greedy bot, then by MCTS (``--mcts`` iterations per decision,
   ``N`` or ``GAME=N``), the other seats by random bots, over ``--vs`` seeds per game (1000 on, or from ``--first-seed``):
@@ -56,24 +57,27 @@ from boardrules.simulate_pool import chunk_size, wire_bytes
 GAMES = ("gaia-project", "eclipse", "harvest")
 
 
-def default_games(n: int, workers: int, games=("gaia-project", "eclipse"), first_seed: int = 0) -> None:
+def default_games(n: int, workers: int, games=("gaia-project", "eclipse"), first_seed: int = 0,
+                  bot: str = "greedy", verbose: bool = False) -> None:
     for name in games:
         spec = SimulationSpec(boardrules.build_ruleset(name), 4, n, first_seed=first_seed,
-                              bots=("greedy",))
+                              bots=(bot,))
         t = time.perf_counter()
-        rows = simulate(spec, workers=workers)
+        rows = simulate(spec, workers=workers, on_result=_scores_line if verbose else None)
         took = time.perf_counter() - t
         winners = [max(r["scores"]) for r in rows]
-        line = (f"{name}: {n} games (seeds {first_seed}-{first_seed + n - 1}), greedy in every seat, "
-                f"{took:.0f} s: winners' median "
+        line = (f"{name}: {n} games (seeds {first_seed}-{first_seed + n - 1}), {bot} in every seat, "
+                f"{took:.0f} s, CPU {statistics.fmean(r['cpu'] for r in rows):.1f} s a game: winners' median "
                 f"{statistics.median(winners):g} VP (range {min(winners)}-{max(winners)})")
         if name == "gaia-project":
-            feds = pis = 0
+            feds = pis = per_player = 0
             for r in rows:
                 g = boardrules.load_game(r["record"], check=False)
                 feds += any(g.get("fed_groups", p) for p in range(4))
                 pis += any(g.get("built", p, "pi") for p in range(4))
-            line += f"; games with a federation {feds}/{n}, with a planetary institute {pis}/{n}"
+                per_player += sum(len(g.get("fed_groups", p)) for p in range(4)) / 4
+            line += (f"; games with a federation {feds}/{n} ({per_player / n:.2f} per player), "
+                     f"with a planetary institute {pis}/{n}")
         else:
             lost = [homes_lost_by_round_3(r["record"]) for r in rows]
             line += (f"; players without their home sector after round 3: {sum(lost)} "
@@ -128,6 +132,11 @@ def lost_games(rows: list[dict]) -> str:
     separated (empty when it won them all)."""
     return ", ".join(f"{r['seed']} ({r['scores'][0]} against {max(r['scores'])})"
                      for r in rows if 0 not in r["winners"])
+
+
+def _scores_line(row: dict) -> None:
+    """One line per game as it ends (``default --verbose``): seed, scores, CPU."""
+    print(f"  seed {row['seed']}: {row['scores']} CPU {row['cpu']:.1f} s", flush=True)
 
 
 def _game_line(row: dict) -> None:
@@ -319,9 +328,10 @@ def main() -> None:
                          "default 30)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--first-seed", type=int, help="the first seed (default: 0 for default, 1000 for versus)")
+    ap.add_argument("--bot", default="greedy", help="default: the bot in every seat (greedy, mcts, mcts:N)")
     ap.add_argument("--seat-bot", action="append", choices=("greedy", "mcts"),
                     help="versus: seat 1's bots (repeatable; default greedy then mcts)")
-    ap.add_argument("--verbose", action="store_true", help="versus: a line per game as it ends")
+    ap.add_argument("--verbose", action="store_true", help="default, versus: a line per game as it ends")
     ap.add_argument("--only", choices=("default", "versus", "speed", "scaling", "paired"))
     ap.add_argument("--baseline", default="main", metavar="REV",
                     help="paired: the git revision whose Gaia evaluation plays first (default main)")
@@ -343,7 +353,7 @@ def main() -> None:
         scaling(max(8, a.workers * 8), a.workers)
     if a.only in (None, "default"):
         default_games(a.games, a.workers, tuple(g for g in games if g != "harvest"),
-                      0 if a.first_seed is None else a.first_seed)
+                      0 if a.first_seed is None else a.first_seed, a.bot, a.verbose)
     if a.only == "paired":
         paired(a.games, a.first_seed or 0, a.baseline)
     if a.only in (None, "versus"):

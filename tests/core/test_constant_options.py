@@ -127,3 +127,14 @@ def test_a_constant_is_what_the_running_rules_compute(a, b, op):
     assert legal
     running.play(legal[0])
     assert constant.ruleset.options["a"].default == running.get("out")
+
+
+def test_a_variables_default_naming_a_removed_entity_is_one_error_per_name():
+    """docs/language.md: removing Harvest's market leaves the deck's uses, each said once, by the
+    type check (was also "'market' is not a constant here" at the same places)."""
+    with pytest.raises(RulesError) as info:
+        new_game("harvest", players=3, texts={"house.rules": "remove card market\n"})
+    places = [line.split(": ")[0].rsplit("/", 1)[-1] + ": " + line.split(": ", 1)[1]
+              for line in str(info.value).splitlines() if ".rules:" in line and ": " in line]
+    assert places == ["harvest.rules:21:41: unknown name 'market'",
+                      "harvest.rules:21:49: unknown name 'market'"]

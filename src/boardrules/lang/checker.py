@@ -380,19 +380,27 @@ class Checker:
         self.kinds = {n: self._kind(d) for n, d in self.kinds_ast.items()}
         var_decls = {i.name: i for i in items.values() if isinstance(i, A.VarDecl)}
         self.vars = {}
+        const_errors: dict[str, list[Diagnostic]] = {}  # what const() said of each default
         for v in var_decls.values():
             self._type(v.type)
             for per in v.per:
                 if per not in ("player", "hex") and per not in self.kinds_ast:
                     self.err(v, f"a variable can be kept per player, per hex or per entity kind, "
                              f"not per '{per}'", did_you_mean(per, ["player", "hex", *self.kinds_ast]))
+            reported = len(self.errors)
             self.vars[v.name] = VarDef(v.name, v.type, v.per, self.const(v.default, "default"),
                                        v.hidden, v.private, v.span)
+            const_errors[v.name] = self.errors[reported:]
         for var in list(self.vars.values()):
             ast_default = items[("var", var.name)].default
             if ast_default is not None:
+                reported = len(self.errors)
                 self._conforms(ast_default, self._type(var.type, False), var.type.optional,
                                f"'{var.name}'", self._root(), "its default")
+                if len(self.errors) > reported:  # one mistake said once, by the more precise check
+                    shown = self.errors[reported:]
+                    self.errors = [e for e in self.errors[:reported]
+                                   if not any(e is c for c in const_errors[var.name])] + shown
         self.events = {name: tuple(A.Param(name=n, type=A.TypeRef(name=t)) for n, t in params)
                        for name, params in BUILTIN_EVENTS.items()}
         for e in items.values():
