@@ -1349,7 +1349,9 @@ class Game:
             check = rs.guards.precheck(name) if pctx is not None and not rs.guards.covered(name) \
                 else None
             try:
-                for n, args in enumerate(self._arg_tuples(ctx, adef, lead=hoist)):
+                # (an action without parameters has one candidate: no generator to make)
+                tuples = self._arg_tuples(ctx, adef, lead=hoist) if adef.params else ((),)
+                for n, args in enumerate(tuples):
                     if n == MAX_CANDIDATES:
                         raise BudgetExceeded(f"more than {MAX_CANDIDATES} argument combinations "
                                              "to try (the listing's limit)", ctx.source, adef.span)

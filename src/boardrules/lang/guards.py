@@ -503,59 +503,73 @@ def _fixed(e: A.Expr, names: "set[str] | frozenset[str]") -> bool:
 
 
 def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:
-    def precheck(ctx: Context) -> bool:
-        try:
-            for kind, f, arg in steps:
-                if kind == "require":
-                    if not f(ctx):
-                        return False
-                elif kind == "let":
-                    f(ctx)
-                elif kind == "pay":   # (as Context.pay: a count that is no number breaks a rule)
-                    n = f(ctx)
-                    if type(n) is int and n >= 0 and ctx.get(("r", arg[0], ctx.player())) - n < arg[1]:
-                        return False
-                elif kind == "use":
-                    if ctx.get(("c", arg, ctx.player())) <= 0:
-                        return False
-                elif kind == "take":   # (as S.take)
-                    owner = ctx.get(("o", f(ctx)))
-                    if owner is not None and owner != ctx.player():
-                        return False
-                elif kind == "set":
-                    f(ctx)
-                elif ctx.depth >= MAX_DEPTH:   # (rules running rules without end: the full try)
-                    return True
-                elif kind == "call":   # a procedure's own prechecks on its arguments (as S.call_procedure)
-                    fs, names = f
-                    env = dict(zip(names, [g(ctx) for g in fs]))
-                    saved, ctx.env = ctx.env, env
-                    ctx.depth += 1
-                    try:
-                        if not arg(ctx):
-                            return False
-                    finally:
-                        ctx.env = saved
-                        ctx.depth -= 1
-                else:   # run of a slot: the slot body's own prechecks (as S.run_slot)
-                    fo, ffor = f
-                    entity = fo(ctx)
-                    if type(entity) is not str or entity not in ctx.rs.entities:
-                        return True   # (a violation: the full try says which)
-                    check = arg(entity)
-                    if check is None:
-                        return True
-                    me = ctx.me if ffor is None else ctx.player(ffor(ctx))
-                    saved_env, saved_me = ctx.env, ctx.me
-                    ctx.env, ctx.me = {"self": entity}, me
-                    ctx.depth += 1
-                    try:
-                        if not check(ctx):
-                            return False
-                    finally:
-                        ctx.env, ctx.me = saved_env, saved_me
-                        ctx.depth -= 1
-        except (RuleViolation, BoardrulesError):   # (a primitive's error: the full try says it)
-            pass
+    """The prechecks ``steps`` as one function (see :meth:`Guards.precheck`): generated Python
+    source, one line or two a step, calling the steps' compiled expressions (a loop over the
+    steps that tests each one's kind costs about as much as the checks themselves; the source is
+    made here from the kinds alone, no text of the rules goes into it)."""
+    names: dict[str, Any] = {"RuleViolation": RuleViolation, "BoardrulesError": BoardrulesError}
+    lines = ["def precheck(ctx):", "    try:"]
+    for i, (kind, f, arg) in enumerate(steps):
+        names[f"f{i}"], names[f"a{i}"] = f, arg
+        if kind == "require":
+            lines.append(f"        if not f{i}(ctx): return False")
+        elif kind in ("let", "set"):   # (run on the scratch context: the caller drops writes)
+            lines.append(f"        f{i}(ctx)")
+        elif kind == "pay":   # (as Context.pay: a count that is no number breaks a rule)
+            names[f"r{i}"], names[f"m{i}"] = arg
+            lines += [f"        n = f{i}(ctx)",
+                      f"        if type(n) is int and n >= 0 and "
+                      f"ctx.get(('r', r{i}, ctx.player())) - n < m{i}: return False"]
+        elif kind == "use":
+            lines.append(f"        if ctx.get(('c', a{i}, ctx.player())) <= 0: return False")
+        elif kind == "take":   # (as S.take)
+            lines += [f"        owner = ctx.get(('o', f{i}(ctx)))",
+                      "        if owner is not None and owner != ctx.player(): return False"]
+        else:   # a call's or a slot's own prechecks
+            names[f"h{i}"] = _call_step if kind == "call" else _run_step
+            lines += [f"        verdict = h{i}(ctx, f{i}, a{i})",
+                      "        if verdict is not None: return verdict"]
+    lines += ["    except (RuleViolation, BoardrulesError):   # (the full try says which)",
+              "        pass", "    return True"]
+    exec(compile("\n".join(lines), "<prechecks>", "exec"), names)   # (our own source: see above)
+    return names["precheck"]  # type: ignore[no-any-return]
+
+
+def _call_step(ctx: Context, f: Any, check: Precheck) -> bool | None:
+    """A ``call`` step of the prechecks: the procedure's own prechecks on its arguments (as
+    S.call_procedure); False when they refuse, True when the rest is left to the full try (rules
+    running rules as deep as they may), None to go on."""
+    if ctx.depth >= MAX_DEPTH:
         return True
-    return precheck
+    fs, names = f
+    env = dict(zip(names, [g(ctx) for g in fs]))
+    saved, ctx.env = ctx.env, env
+    ctx.depth += 1
+    try:
+        return None if check(ctx) else False
+    finally:
+        ctx.env = saved
+        ctx.depth -= 1
+
+
+def _run_step(ctx: Context, f: Any, slot_check: Any) -> bool | None:
+    """A ``run`` step of the prechecks: the slot body's own prechecks (as S.run_slot); the
+    answers of :func:`_call_step`."""
+    if ctx.depth >= MAX_DEPTH:
+        return True
+    fo, ffor = f
+    entity = fo(ctx)
+    if type(entity) is not str or entity not in ctx.rs.entities:
+        return True   # (a violation: the full try says which)
+    check = slot_check(entity)
+    if check is None:
+        return True
+    me = ctx.me if ffor is None else ctx.player(ffor(ctx))
+    saved_env, saved_me = ctx.env, ctx.me
+    ctx.env, ctx.me = {"self": entity}, me
+    ctx.depth += 1
+    try:
+        return None if check(ctx) else False
+    finally:
+        ctx.env, ctx.me = saved_env, saved_me
+        ctx.depth -= 1
