@@ -30,7 +30,7 @@ from .errors import (BoardrulesError, ExecutionBudgetError, GameStuckError, Ille
                      NotationError, PrimitiveError)
 from .lang import ast as A
 from .lang import semantics as S
-from .lang.guards import INERT
+from .lang.guards import INERT, PASSES
 from .reader import StateReader, index_problem
 from .record import Record
 from .ruleset import Ruleset, Step, build_ruleset
@@ -1624,9 +1624,12 @@ class Game:
         its checks passed (``INERT``) and nothing after the body can break a rule (the turn does
         not end, the flow has nothing to run: see :meth:`_settles`), so the candidate is legal;
         False when they passed but that is not known (the candidate is then tried in full);
-        None when there is no guard to run: ``done``, an action without one, one that surely
-        ends the turn (its body is run in full at once, not its guard and then the whole
-        again), a game with ``action_begins`` or ``action_taken`` rules. Raises RuleViolation
+        None when it is run as a candidate (:meth:`_candidate_run`, whose run may stop where
+        the step ends): one whose rest may pass its player when the turn's end is not known to
+        settle (``PASSES``, :meth:`_pass_settles`), and when there is no guard to run:
+        ``done``, an action without one, one that surely ends the turn (its body is run in full
+        at once, not its guard and then the whole again), a game with ``action_begins`` or
+        ``action_taken`` rules. Raises RuleViolation
         when the checks fail: the body breaks that rule at the same point."""
         rs = self.ruleset
         name = action.name
@@ -1652,11 +1655,31 @@ class Game:
                 return False
             raise
         queued = ctx.queued
-        settled = verdict == INERT and not (
-            main and action.player in (ctx.get(("f", "passed")) or ())) \
-            and self._settles(ctx, queued + list(st.pending) if st.pending else queued)
+        passed = ctx.get(("f", "passed")) or ()
+        pending = queued + list(st.pending) if st.pending else queued
+        settled = (verdict == INERT or verdict == PASSES and action.player not in passed) \
+            and not (main and action.player in passed) and self._settles(ctx, pending)
+        if settled and verdict == PASSES and main:
+            settled = self._pass_settles(ctx, pending, action.player, passed)
+            if not settled:   # (the step's last pass: its run may stop where the step ends)
+                rs.guards.settled(name, False)
+                return None
         rs.guards.settled(name, settled)
         return settled
+
+    def _pass_settles(self, ctx: Context, pending: list[Any], player: int,
+                      passed: tuple[int, ...]) -> bool:
+        """For a main action whose inert rest may pass ``player`` (``PASSES``; the guard has
+        run on ``ctx``, the player has not passed): whether the run that passes settles too,
+        as :meth:`_act` then ends the turn: no rule reacts to ``turn_ends``, no 'after turn'
+        block waits, and the next turn of the step begins without a rule running (the step's
+        last pass is tried in full: the flow runs on)."""
+        if "turn_ends" in ctx.rs.triggers_by_event or ctx.get(("f", "after")):
+            return False
+        ctx.set(("f", "passed"), passed + (player,))
+        order, pos, _, _ = ctx.get(("f", "turn"))
+        ctx.set(("f", "turn"), (order, pos, None, False))   # (as _end_turn)
+        return self._settles(ctx, pending, handover=True)
 
     def _settles(self, ctx: Context, pending: list[Any], handover: bool = False) -> bool:
         """Whether :meth:`_advance` on ``ctx`` with ``pending`` returns at once, running

@@ -31,16 +31,17 @@ def rich(seed: int):
     return boardrules.new_game("harvest", players=3, seed=seed, texts={"rich.rules": RICH})
 
 
-def counted(monkeypatch) -> list[int]:
-    """[step ends settled by the analysis, step ends run]: counted as listings meet them."""
+def counted(monkeypatch, method: str = "_step_end_settles") -> list[int]:
+    """[answers True, answers False] of Game method ``method`` (by default: step ends settled
+    by the analysis, step ends run), counted as listings meet them."""
     seen = [0, 0]
-    real = G.Game._step_end_settles
+    real = getattr(G.Game, method)
 
     def count(self, *args):
         settled = real(self, *args)
         seen[0 if settled else 1] += 1
         return settled
-    monkeypatch.setattr(G.Game, "_step_end_settles", count)
+    monkeypatch.setattr(G.Game, method, count)
     return seen
 
 

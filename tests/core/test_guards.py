@@ -108,7 +108,7 @@ def test_harvest_splits():
         "buy": 4,           # require, require, pay, take: all checks
         "sell": 1,          # pay n grain | gain (n * 2) coins
         "harvest_now": 1,   # require not harvested | set, gain (count ...), if ... gain/lose
-        "pass_round": 4,    # ... pass (breaks a rule when passed already)
+        "pass_round": 0,    # set, set (append), for ... run on_pass, pass: the turn ends (PASSES)
         "score_grain": 3,   # gain ... to p: a player argument may be none
     }
 
@@ -124,7 +124,9 @@ def test_what_is_not_inert():
     for text in ("pay 1 coins", "require coins > 1 else \"poor\"", "gain (coins // grain) coins",
                  "gain (coins % 0) coins", "take sow",
                  "gain 1 coins to first_passer", "advance farming",
-                 "gain len(order) coins per deck[0]", "let x = nosuchname", "pass"):
+                 "gain len(order) coins per deck[0]", "let x = nosuchname", "pass; pass",
+                 "for p in players { pass }", "if coins > 1 { pass } else { pass }",
+                 "if owner(sow) == none { pay 1 coins; take sow }"):
         assert inert.stmts(body(text).stmts, {}) is None, text
 
 

@@ -90,7 +90,7 @@ def test_a_where_that_cannot_break_a_rule_is_cut_short():
     got = runs(g)
     assert got["pick"] is ACCEPTED and got["maybe"] is ACCEPTED
     assert got["member"] is not ACCEPTED   # (a list variable's length: assumed by the analysis)
-    assert got["stop"] is not ACCEPTED   # (no choice: its run is kept)
+    assert got["stop"] is ACCEPTED   # (no choice; its pass hands the turn over: listed from its guard)
     # played, the choice is the full one
     g.play("p1 pick")
     assert g.state.pending[0].options == (3, 4)

@@ -26,7 +26,7 @@ from . import ast as A
 from ..errors import BoardrulesError
 from ..runtime import RuleViolation
 from .semantics import MAX_DEPTH
-from .inert import SHORT, Facts, Inert, names_in, type_name
+from .inert import PASS, SHORT, Facts, Inert, names_in, type_name
 from . import semantics as S
 
 if TYPE_CHECKING:
@@ -35,9 +35,11 @@ if TYPE_CHECKING:
 
 Guard = Callable[["Context"], Any]
 """An action's guard: runs its checks; ``INERT`` when they passed and the budget left covers
-the inert rest, else False (the candidate is then tried in full)."""
+the inert rest (``PASSES`` when that rest passes the player), else False (the candidate is
+then tried in full)."""
 
 INERT = "inert"
+PASSES = "passes"   # as INERT, and the rest passes the player (lang/inert.py, PASS): the turn ends
 TRIAL, WORTH = 200, 0.2   # prechecks tried on that many candidates must refuse that share
 
 
@@ -297,12 +299,13 @@ class Guards:
         lists = tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized))
         depth = levels + facts.depth
         hold = facts_check(needs, lists)
+        verdict = PASSES if PASS in facts.writes else INERT
 
         def guard(ctx: Context) -> Any:
             cost = run(ctx)
             if ctx.steps < cost or ctx.depth + depth > MAX_DEPTH:
                 return False
-            return INERT if hold(ctx) else False
+            return verdict if hold(ctx) else False
         return guard
 
     def _plan(self, stmts: tuple[A.Stmt, ...], scope: dict[str, Any], busy: frozenset[str]
@@ -324,8 +327,9 @@ class Guards:
         pivot: _Plan | None = None
         if k > 0:
             pivot = self._pivot(stmts[k - 1], scopes[k - 1], busy)
-            if pivot is not None and not (pivot.useful and (pivot.facts | facts).sound):
-                pivot = None
+            if pivot is not None and not (pivot.useful and (pivot.facts | facts).sound) \
+                    or pivot is not None and PASS in pivot.facts.writes and PASS in facts.writes:
+                pivot = None   # (the rests of both would pass the player: twice)
         # the statements before the rest (and the pivot), compiled as a block of the body's
         head = stmts[:k - 1 if pivot is not None else k]
         prefix = backend.block(A.Block(stmts=head, span=head[0].span)) if head else None
@@ -407,8 +411,8 @@ class Guards:
                 continue
             plans[e] = self._plan(body.stmts, {"self": f"entity:{kind}"}, busy | {f"{kind}.{slot}"})
             facts = facts | plans[e].facts
-        if not plans:
-            return None
+        if not plans or s.for_ is not None and PASS in facts.writes:
+            return None   # (none, or a rest would pass the player named, not the actor)
         fo, ffor = backend.expr(s.target.obj), backend.expr(s.for_)
         runs = {e: p.run for e, p in plans.items()}
         run_unit = S.run_unit

@@ -50,6 +50,14 @@ primitive) is not inert. A player is named there by a loop variable over ``playe
 ``E of p`` (analysed with ``me`` known) and ``call f(p)`` (the procedure's parameter a seat
 too) are inert with it.
 
+Ownership: ``discard`` of a present entity cannot fail; ``take X`` can (X belongs to another
+player) and is inert where ``owner(X) == none`` or ``== me`` was tested on the way (a ``require``
+before the rest, an ``if``, a ``where``), until ``X``'s names are rebound or a ``take`` runs (no
+inert statement but ``take`` gives an entity to a player). ``pass`` is inert for the player whose
+unit it is, once (not in a loop, a trigger, a slot run for another player, a unit the flow runs):
+the rest then ends its player's turn, which the engine checks apart (:data:`PASS`, game.py
+``_guard_settles``).
+
 The analysis also bounds how deep the rules (procedures, slots, triggers), so the
 guard can check that the rest stays within semantics.MAX_DEPTH.
 
@@ -82,6 +90,9 @@ Scope = dict[str, Any]   # binding -> its type; FACTS -> the linear facts known 
 FACTS = "#facts"   # (no binding has this name)
 SEATS = "#seats"   # in a Scope: the bindings that are surely players of the game (seats)
 AFTER = "#after"   # in Facts.writes: the unit leaves an 'after turn' block (no variable has this name)
+PASS = "#pass"     # in Facts.writes: the unit passes its player, once (do_pass; see Inert.stmt)
+TAKE = "#take"     # in Facts.writes: the unit takes an entity (facts of owners are dropped)
+OWNED = "#owned"   # a Fact's first item: (OWNED, key of X, 0, names) states owner(X) is none or me
 SHORT = 1024   # the length a list variable read by an inert rest is checked to be within
 GROW = 64      # what an inert rest may append to such a variable, in all
 Linear = tuple[Any, int]   # (the key of a term, or None for a constant; the constant added)
@@ -213,13 +224,15 @@ class Inert:
             with self._unit() as acc:
                 cost = self.stmts(stmts[k:], dict(scopes[k]))
             facts = acc.facts()
-            if cost is None or not facts.sound:
-                break
-            best = (k, cost, facts)
+            if cost is not None and facts.sound:
+                best = (k, cost, facts)
+            elif not any(isinstance(s, A.Require) for s in stmts[:k]):
+                break   # (only a require before k may state what the rest needs: a fact)
         return best + (scopes,)
 
     def stmts(self, stmts: tuple[A.Stmt, ...] | list[A.Stmt], scope: Scope) -> int | None:
         total = 0
+        takes = self._acc.takes
         for s in stmts:
             before = set(self._acc.writes)
             c = self.stmt(s, scope)
@@ -228,6 +241,9 @@ class Inert:
             total += c
             written = (self._acc.writes - before) | _lets_in(s) | (
                 {s.name} if isinstance(s, A.Let) else set())
+            if self._acc.takes != takes:   # (a take, maybe in a unit run from here: see Take)
+                written.add(TAKE)
+                takes = self._acc.takes
             if written and scope.get(FACTS):
                 scope[FACTS] = tuple(f for f in scope[FACTS] if not f[3] & written)
         return total
@@ -292,11 +308,14 @@ class Inert:
                 if dom is None or not (dom[0] or "").startswith("list:"):
                     return None
                 inner = _bound(scope, name, dom[0][5:], _seated(d, scope))  # type: ignore[index]
+                if inner.get(FACTS):   # (a take in the body may make them false for the next element)
+                    inner[FACTS] = tuple(f for f in inner[FACTS] if f[0] != OWNED)
                 cw = 0 if w is None else self._cost(self.expr(w, inner))
                 before = dict(self._acc.growth)
+                had_pass = PASS in self._acc.writes
                 cb = self.stmts(b.stmts, self.narrow(w, inner, True) if w is not None else dict(inner))
-                if cw is None or cb is None:
-                    return None
+                if cw is None or cb is None or (not had_pass and PASS in self._acc.writes):
+                    return None   # (a pass in a loop may run twice: 'you have already passed')
                 for grown, added in list(self._acc.growth.items()):   # (the body's appends, per element)
                     self._acc.growth[grown] = before.get(grown, 0) + (added - before.get(grown, 0)) * dom[2]
                 return dom[1] + dom[2] * (1 + cw + cb)
@@ -321,6 +340,21 @@ class Inert:
             case A.AfterTurn():
                 self._acc.writes.add(AFTER)   # (a block left to run: lang/lazy.py asks)
                 return 0
+            case A.Discard(entity=e):   # (semantics.discard: any entity, held or not)
+                return self._cost(self.entity(e, scope))
+            case A.Take(entity=e):   # (semantics.take: refused when another player holds it)
+                found = self.entity(e, scope)
+                if found is None or not self.me or not any(
+                        f[0] == OWNED and f[1] == _key(e) for f in scope.get(FACTS, ())):
+                    return None
+                self._acc.writes.add(TAKE)
+                self._acc.takes += 1
+                return found[1]
+            case A.Pass():   # (semantics.do_pass: refused when the player has passed already)
+                if not self.me or PASS in self._acc.writes:
+                    return None
+                self._acc.writes.add(PASS)
+                return 0
         return None
 
     def _run(self, obj: A.Expr, slot: str, for_: A.Expr | None, scope: Scope) -> int | None:
@@ -335,8 +369,11 @@ class Inert:
             if player is None or player[0] != "player":
                 return None
             cost += player[1]
+        had_pass = PASS in self._acc.writes
         with self._as_me(True):   # (the slot runs for me, or for the player named)
             body = self._slot(found[0][7:], slot)   # type: ignore[index]
+        if for_ is not None and not had_pass and PASS in self._acc.writes:
+            return None   # (it would pass the player named, not the unit's)
         return None if body is None else cost + 1 + body
 
     def _slot(self, kind: str, slot: str) -> int | None:
@@ -373,6 +410,10 @@ class Inert:
         if found is None:
             return None
         cost, facts = found
+        if PASS in facts.writes and PASS in self._acc.writes:
+            return None   # (its player would pass a second time)
+        if TAKE in facts.writes:
+            self._acc.takes += 1
         self._acc.needs |= facts.needs
         self._acc.writes |= facts.writes
         self._acc.sized |= facts.sized
@@ -398,7 +439,8 @@ class Inert:
                 with self._unit() as acc:
                     cb = self.stmts(trig.node.stmts, self.narrow(trig.cond_node, tscope, True)
                                     if trig.cond_node is not None else tscope)
-            if self._unit_used(None if cb is None else (cb, acc.facts())) is None or cb is None:
+            if cb is None or PASS in acc.writes \
+                    or self._unit_used((cb, acc.facts())) is None:   # (a trigger passes nobody)
                 return None
             emitted += 1 + cc + cb
         return emitted
@@ -471,6 +513,10 @@ class Inert:
             case A.BoolOp(op=op, items=items) if (op == "and") == positive:
                 for x in items:   # (all of them hold)
                     self._narrow(x, scope, positive)
+            case A.Compare(op="==", left=A.Call(fn="owner", args=(owned,)), right=A.NoneLit() | A.Name(id="me") as who) \
+                    if positive and not (isinstance(who, A.Name) and "me" in scope):
+                scope[FACTS] = tuple(scope.get(FACTS, ())) + (   # (owner(X) is none or me: take X)
+                    (OWNED, _key(owned), 0, frozenset(names_in(owned) | {TAKE})),)
             case A.Compare(op=op, left=l, right=r) if op in ("==", "!="):
                 present = (op == "!=") == positive
                 for x, y in ((l, r), (r, l)):
@@ -809,9 +855,10 @@ def _lets_in(s: A.Stmt) -> set[str]:
 class _Acc:
     """The facts gathered while one unit is analysed (see :class:`Facts`)."""
 
-    __slots__ = ("needs", "writes", "depth", "sized", "growth")
+    __slots__ = ("needs", "writes", "depth", "sized", "growth", "takes")
 
     def __init__(self) -> None:
+        self.takes = 0   # the takes analysed so far (stmts drops the facts of owners after one)
         self.needs: set[str] = set()
         self.writes: set[str] = set()
         self.depth = 0

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import ast as A
 from .guards import Guard, facts_hold
-from .inert import AFTER, names_in
+from .inert import AFTER, PASS, names_in
 from .semantics import MAX_DEPTH, admitted_by
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ def _analysis(ctx: Context, d: Any, answer: str | None = None) -> tuple[Any, ...
     if key not in known:
         node = rs.block_owner(d.block).body  # type: ignore[union-attr]  # (a statement with a body)
         k, cost, facts, _ = rs.guards.inert.split_facts(node.stmts, scope)
-        known[key] = None if k else (
+        known[key] = None if k or PASS in facts.writes else (   # (a pass ends the turn: tried)
             cost, tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs)),
             tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized)), facts.depth,
             AFTER in facts.writes)

@@ -1,0 +1,112 @@
+"""A main action whose inert rest passes its player (lang/inert.py ``PASS``, guards.py
+``PASSES``, game.py ``_pass_settles``): its guard runs the checks, and the candidate is legal
+without its run when the next turn of the step then begins without a rule running. The oracle:
+the listing equals the full tries on every state and the played state equals a full run
+(tests/core/test_guards.py, ``compare_states``), in Harvest house-rule games where a pass
+trades cards (``take`` proven by ``owner(c) == none``, ``discard``) and where what follows a
+pass can break a rule: a ``turn_ends`` rule, an 'after turn' block, the round's end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import boardrules
+from boardrules import GameStuckError
+from boardrules.lang.inert import Inert
+from boardrules.lang.parser import parse_text
+from tests.core.test_flow_settle import counted
+from tests.core.test_guards import compare_states, harvest
+
+# a pass that trades the player's cards for one on offer (the 'where' and the require state that
+# nobody holds it); a main action that passes or not by the player's coins
+TRADE = """action pass_trade(c: card where owner(c) == none else "that card is taken") main {
+  require owner(c) == none else "that card is taken"
+  set order = order + [me]
+  for old in held(card) { discard old }
+  take c
+  pass
+}
+action rest main {
+  if coins > 4 { pass } else { gain 1 coins }
+}
+extend step actions { main pass_trade, rest }
+"""
+# what follows a pass breaks a rule for a player holding more than 6 coins
+TURN_ENDS = 'when turn_ends(p): if coins of p > 6 { require false else "too rich at the turn\'s end" }\n'
+AFTER = """action note free { after turn { require coins < 7 else "too rich after the turn" } }
+extend step actions { free note }
+"""
+TIDY = """override step tidy: do {
+  set first_passer = none; set order = []
+  for p in players { set harvested of p = false }
+  for p in players { if coins of p > 6 { require false else "too rich at the round's end" } }
+}
+"""
+VARIANTS = {"trade": TRADE, "turn_ends": TRADE + TURN_ENDS, "after": TRADE + AFTER, "tidy": TRADE + TIDY}
+
+
+def game(variant: str, seed: int):
+    return boardrules.new_game("harvest", players=3, seed=seed, texts={"h.rules": VARIANTS[variant]})
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_passing_rests_list_as_the_full_tries(variant, seed, monkeypatch):
+    seen = counted(monkeypatch, "_pass_settles")   # [settled by their guards, tried]
+    g = game(variant, seed)
+    try:
+        assert compare_states(g, 300, random.Random(seed)) > 0
+    except GameStuckError:   # (too rich to end a turn: nothing is legal, by the full tries too)
+        assert variant != "trade" and g._legal_by_trying() == []
+    assert seen[1] > 0   # (the step's last pass, at least, is tried in full)
+    if variant in ("trade", "tidy"):
+        assert seen[0] > 0   # (the shortcut is taken where nothing follows the pass)
+    if variant == "turn_ends":
+        assert seen[0] == 0   # (a rule reacts to the turn's end: every pass is tried)
+    assert boardrules.load_game(g.save()).state == g.state
+
+
+def test_the_rests_of_pass_and_take():
+    """What the analysis takes as inert about ``pass``, ``take`` and ``discard``."""
+    rs = harvest().ruleset
+    inert = Inert(rs, {})
+
+    def cost(text: str) -> int | None:
+        body = parse_text(f"action x(c: card) main {{ {text} }}\n", "x.rules").items[0].body
+        with inert._unit():   # (what one rest writes: its own)
+            return inert.stmts(body.stmts, {"c": "entity:card"})
+
+    for text in ("pass", "discard c", "for o in held(card) { discard o }", "if coins > 1 { pass }",
+                 "if owner(c) == none { take c }", "if owner(c) == me { gain 1 coins; take c }",
+                 "if owner(c) == none and coins > 1 { take c; pass }"):
+        assert cost(text) is not None, text
+    for text in ("take c", "if owner(c) != none { take c }", "if owner(sow) == none { take c }",
+                 "if owner(c) == none { take sow }", "if not (owner(c) == none) { take c }",
+                 "if owner(c) == none or coins > 1 { take c }",
+                 "if owner(c) == none { take reap; take c }",   # (a take: owners are not known)
+                 "if owner(c) == none { for p in players { take c } }",   # (not within a loop)
+                 "pass; pass", "for p in players { pass }", "if coins > 1 { pass } else { pass }",
+                 "for p in players { run reap.on_pass for p }; pass; pass"):
+        assert cost(text) is None, text
+
+
+def test_a_pass_for_another_player_is_not_inert():
+    """A slot run for another player, or a trigger, that passes: never inert (do_pass passes the
+    player the rule runs for, not the one who acts)."""
+    text = """kind tile { slot on_flip }
+tile t1 { on_flip { pass } }
+event flipped(p: player)
+when flipped(p): pass
+action flip_for(p: player) main { run t1.on_flip for p }
+action flip_mine main { run t1.on_flip }
+action tell main { emit flipped(me) }
+"""
+    g = boardrules.new_game("harvest", players=3, seed=1, texts={"t.rules": text})
+    rs = g.ruleset
+    inert = rs.guards.inert
+    splits = {n: inert.split(rs.actions[n].body, {"p": "player"} if n == "flip_for" else {})[0]
+              for n in ("flip_for", "flip_mine", "tell")}
+    assert splits == {"flip_for": 1, "flip_mine": 0, "tell": 1}
+    assert rs.action_guard("flip_for") is None   # (nor is the slot's rest entered for p)
