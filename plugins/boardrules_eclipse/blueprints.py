@@ -27,8 +27,8 @@ class Tables:
     ``classes``: the ship classes (a frozenset of entity names); ``parts``: the parts in the
     rule files' order."""
 
-    __slots__ = ("rs", "classes", "class_order", "parts", "part_set", "_lists", "_changes", "resolved", "_stats", "_after",
-                 "_last", "__weakref__")
+    __slots__ = ("rs", "classes", "class_order", "parts", "part_set", "_lists", "parsed", "resolved", "_stats", "_after",
+                 "last", "__weakref__")
 
     def __init__(self, rs: Any) -> None:
         self.rs = weakref.ref(rs)
@@ -37,7 +37,8 @@ class Tables:
         self._lists: dict[tuple, tuple[str, ...]] = {}
         self.parts: tuple[str, ...] = tuple(rs.by_kind.get("part", ()))
         self.part_set = frozenset(self.parts)
-        self._changes: dict[str, tuple[str, int, str]] = {}
+        # option text -> (class, slot, part) (read directly by the primitives)
+        self.parsed: dict[str, tuple[str, int, str]] = {}
         # (option, player) -> what :meth:`resolve` answered (read directly by stat_after)
         self.resolved: dict[tuple[Any, int], tuple] = {}
         self._stats: dict[tuple[tuple[str, ...], Any], dict[str, Any]] = {}
@@ -45,13 +46,13 @@ class Tables:
         # or (slot, part)
         self._after: dict[tuple, dict[Any, dict[str, Any]]] = {}
         # the blueprint asked last (by identity: an Upgrade choice asks of one blueprint's
-        # changes in a row) and its statistics after each change
-        self._last: tuple[Any, Any, Any, dict[Any, dict[str, Any]]] = ((), (), None, {})
+        # changes in a row) and its statistics after each change (read directly by stat_after)
+        self.last: tuple[Any, Any, Any, dict[Any, dict[str, Any]]] = ((), (), None, {})
 
     def change(self, o: Any) -> tuple[str, int, str] | None:
         """``(class, slot, part)`` of an option text ``"cls#slot=part"`` naming a ship class and
         a part of this ruleset, or None (the slot is not checked against a blueprint here)."""
-        got = self._changes.get(o) if type(o) is str else None
+        got = self.parsed.get(o) if type(o) is str else None
         if got is not None:
             return got
         return self._parse(o)
@@ -83,8 +84,8 @@ class Tables:
         if cls not in self.classes or part not in self.part_set or slot < 0:
             return None
         got = (cls, slot, part)
-        if len(self._changes) < MEMO_SIZE:
-            self._changes[o] = got
+        if len(self.parsed) < MEMO_SIZE:
+            self.parsed[o] = got
         return got
 
     def changes(self, grids: tuple[tuple[str, ...], ...], parts: tuple[str, ...]) -> tuple[str, ...]:
@@ -105,7 +106,7 @@ class Tables:
         """The statistics of blueprint ``bp`` (plus the ``outside`` parts, on ``design``) once
         ``part`` fills slot ``slot`` (``o``: the option text saying so, when the caller has it:
         the memo's key); a ``ValueError`` when ``bp`` has no such slot."""
-        last = self._last
+        last = self.last
         if last[0] is bp and last[1] is outside and last[2] is design:
             table = last[3]
         else:
@@ -115,7 +116,7 @@ class Tables:
                 if len(self._after) >= MEMO_SIZE:
                     self._after.clear()
                 table = self._after[key] = {}
-            self._last = (bp, outside, design, table)
+            self.last = (bp, outside, design, table)
         asked = (slot, part) if o is None else o
         s = table.get(asked)
         if s is None:
@@ -160,14 +161,14 @@ _TABLES: dict[int, Tables] = {}
 
 def tables(rs: Any) -> Tables:
     """The :class:`Tables` of ruleset ``rs`` (built on first use; dropped with the ruleset)."""
-    if _LAST[0] is rs:
-        return _LAST[1]
+    if LAST[0] is rs:
+        return LAST[1]
     t = _TABLES.get(id(rs))
     if t is None or t.rs() is not rs:
         t = _TABLES[id(rs)] = Tables(rs)
         weakref.finalize(rs, _TABLES.pop, id(rs), None)
-    _LAST[:] = [rs, t]
+    LAST[:] = [rs, t]
     return t
 
 
-_LAST: list = [None, None]     # the ruleset asked last and its tables
+LAST: list = [None, None]     # the ruleset asked last and its tables

@@ -5,7 +5,12 @@ from the same committed values (``ctx.base``, a dict the engine never changes); 
 ask the same question of the board (the galaxy's connections, a player's hexes, the moves of
 their ships). :func:`per_state` answers it once per committed state: a value is kept with the
 state it was computed from and the rule variables it reads, and is computed afresh in a
-context that has written one of those variables (or in another state).
+context that has written one of those variables.
+
+Most actions leave most of the board alone (a trade, a colony ship, a research), so when
+another state asks, the answers whose variables hold the very same values in it (the same
+objects: values are immutable, and a state is a copy of the one before with what an action
+wrote) are carried over to it (:func:`_carried`) rather than computed afresh.
 """
 
 from __future__ import annotations
@@ -16,17 +21,20 @@ from typing import Any
 from boardrules.runtime import MISSING
 
 
-# (committed state, ruleset, its memo): replaced as a whole when another state asks, so a memo
-# dict only ever holds answers for its own state (also with threads)
-_CURRENT: tuple[object, object, dict[Hashable, Any]] = (None, None, {})
+# (committed state, ruleset, its memo: key -> (reads, answer)): replaced as a whole when
+# another state asks, so a memo dict only ever holds answers for its own state (also with
+# threads)
+_CURRENT: tuple[object, object, dict[Hashable, tuple[frozenset[str], Any]]] = (None, None, {})
 ENABLED = True     # False: every question computed afresh (tests compare the two)
+CARRY = True       # False: no answer is carried over to another state (tests compare the two)
+CARRIED = 1000     # a memo with more answers than this starts afresh with the next state
 
 
 def per_state(ctx: Any, key: Hashable, reads: frozenset[str], compute: Callable[[], Any]) -> Any:
     """``compute()``, memoised under ``key`` for ``ctx``'s committed state while ``ctx`` has
     written none of the rule variables named in ``reads`` (every variable ``compute`` reads:
-    ``("v", NAME, ...)`` keys). ``key`` must name the question fully (the player asking, the
-    arguments); the answer must not be mutated."""
+    ``("v", NAME, ...)`` keys; it reads nothing else of the state). ``key`` must name the
+    question fully (the player asking, the arguments); the answer must not be mutated."""
     global _CURRENT
     if not ENABLED:
         return compute()
@@ -35,9 +43,23 @@ def per_state(ctx: Any, key: Hashable, reads: frozenset[str], compute: Callable[
             return compute()
     memo = _CURRENT
     if memo[0] is not ctx.base or memo[1] is not ctx.rs:
-        memo = _CURRENT = (ctx.base, ctx.rs, {})
+        kept = _carried(memo[0], ctx.base, memo[2]) if memo[1] is ctx.rs and CARRY else {}
+        memo = _CURRENT = (ctx.base, ctx.rs, kept)
     values = memo[2]
-    got = values.get(key, MISSING)
-    if got is MISSING:
-        got = values[key] = compute()
-    return got
+    got = values.get(key)
+    if got is None:
+        got = values[key] = (reads, compute())
+    return got[1]
+
+
+def _carried(old: Any, new: dict[Any, Any], memo: dict[Hashable, tuple[frozenset[str], Any]]
+             ) -> dict[Hashable, tuple[frozenset[str], Any]]:
+    """The entries of ``memo`` (answers for the values ``old``) that hold for the values
+    ``new``: those reading no rule variable with a key whose value is not the same object in
+    both (or is in one only)."""
+    if not memo or type(old) is not dict or len(memo) > CARRIED:
+        return {}
+    changed = {k[1] for k, v in new.items() if old.get(k, MISSING) is not v and k[0] == "v"}
+    if not old.keys() <= new.keys():   # (a key gone: its variable changed too)
+        changed.update(k[1] for k in old.keys() - new.keys() if k[0] == "v")
+    return {key: got for key, got in memo.items() if changed.isdisjoint(got[0])}

@@ -348,9 +348,13 @@ def blueprint_changes(ctx, parts):
 def _parsed(ctx, o) -> tuple[str, int, str]:
     """``(class, slot, part)`` of a change text (the slot not checked against a blueprint); a
     ``ValueError`` when it names no ship class and part (see :func:`_change`)."""
-    got = B.tables(ctx.rs).change(o)
+    last = B.LAST   # (B.tables and Tables.change inlined: a where asks of every option)
+    t = last[1] if last[0] is ctx.rs else B.tables(ctx.rs)
+    got = t.parsed.get(o) if type(o) is str else None
     if got is None:
-        raise ValueError(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
+        got = t.change(o)
+        if got is None:
+            raise ValueError(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
     return got
 
 
@@ -377,19 +381,26 @@ def stat_after(ctx, o, stat):
     a ``ValueError``."""
     if stat not in B.STATS:
         raise ValueError(f"{stat!r} is not a blueprint statistic")
-    t = B.tables(ctx.rs)
+    last = B.LAST
+    t = last[1] if last[0] is ctx.rs else B.tables(ctx.rs)
     me = ctx.me
     got = t.resolved.get((o, me)) if type(o) is str and type(me) is int and 0 <= me < ctx.np else None
     if got is None:   # (first asked, or not an option of me: _change says why)
         _, i, part, bp, out, design = _change(ctx, o)
         return t.after(bp, out, design, i, part)[stat]
-    # (as _change, inlined: a where asks three times of each option; a blueprint too short
-    # for the slot is refused when its statistics are first summed)
+    # (as _change, inlined: a where asks twice of each option; a blueprint too short for the
+    # slot is refused when its statistics are first summed)
     _, i, part, kbp, kout, kdesign = got
     w, base = ctx.w, ctx.base
-    return t.after((w[kbp] if kbp in w else base.get(kbp)) or (),
-                   (w[kout] if kout in w else base.get(kout)) or (),
-                   w[kdesign] if kdesign in w else base.get(kdesign), i, part, o)[stat]
+    bp = (w[kbp] if kbp in w else base.get(kbp)) or ()
+    out = (w[kout] if kout in w else base.get(kout)) or ()
+    design = w[kdesign] if kdesign in w else base.get(kdesign)
+    seen = t.last   # (Tables.after's own memo of the blueprint asked last, inlined)
+    if seen[0] is bp and seen[1] is out and seen[2] is design:
+        s = seen[3].get(o)
+        if s is not None:
+            return s[stat]
+    return t.after(bp, out, design, i, part, o)[stat]
 
 
 @primitive("blueprint_after", returns="list:part", pure=True, o="text")
@@ -426,9 +437,10 @@ def _pinning(ctx, p) -> G.Pinning:
     return G.Pinning(pins, own)
 
 
-# the rule variables move_options reads (its memo per state: memo.py)
-_MOVE_READS = _GALAXY_READS | frozenset({"ships", "npcs", "species_of", "techs", "allies", "blueprint",
-                                         "grid_extras", "design_of", "half_connections"})
+# the rule variables move_options reads (its memo per state: memo.py); the blueprints are read
+# for the question's key (the drives of each class), not by the memoised answer, so that an
+# upgrade keeps the answer of a player whose drives it leaves as they were
+_MOVE_READS = _GALAXY_READS | frozenset({"ships", "npcs", "species_of", "techs", "allies", "half_connections"})
 
 
 @primitive("move_options", returns="list:text")
@@ -436,20 +448,30 @@ def move_options(ctx):
     """One ship of ``me`` from a hex to a reachable hex: ``"cls@from>to"`` (pinning applies;
     memoised per state: memo.py)."""
     me = ctx.player()
-    return per_state(ctx, ("move_options", me), _MOVE_READS, lambda: _moves(ctx, me))
+    drives = tuple(_drives(ctx, me, cls) for cls in _kind(ctx, "ship_class"))
+    return per_state(ctx, ("move_options", me, drives), _MOVE_READS, lambda: _moves(ctx, me, drives))
 
 
-def _moves(ctx, me) -> tuple:
+def _drives(ctx, me, cls) -> tuple[int, int]:
+    """(hexes a move may cross, jumps) of ``me``'s ``cls`` as its blueprint stands; (0, 0) for
+    a class that does not move."""
+    if not _f(ctx, cls, "mobile"):
+        return 0, 0
+    s = _class_stats(ctx, me, cls)
+    return max(0, s["move"]), max(0, s["jumps"])
+
+
+def _moves(ctx, me, drives) -> tuple:
     gal = _galaxy(ctx)
     pin = _pinning(ctx, me)
     wg = _wg(ctx, me)
+    by_class = dict(zip(_kind(ctx, "ship_class"), drives))
     out = []
     for h, ships in _ship_column(ctx):
         classes = dict.fromkeys(c for owner, c in ships if owner == me)
         for cls in classes:
-            s = _class_stats(ctx, me, cls)
-            steps, jumps = max(0, s["move"]), max(0, s["jumps"])
-            if not (steps or jumps) or not _f(ctx, cls, "mobile"):
+            steps, jumps = by_class[cls]
+            if not (steps or jumps):
                 continue
             for dest in sorted(G.reachable(gal, _pos(h), steps, wormhole_generator=wg, pinning=pin,
                                            jumps=jumps)):

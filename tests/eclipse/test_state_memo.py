@@ -57,3 +57,63 @@ def test_the_memo_sees_what_the_context_wrote():
     assert before == move_options.fn(ctx)                  # from the memo
     ctx.set(("v", "ships", src), ())                       # the ships leave: the context wrote it
     assert not any(o.partition(">")[0] == f"{cls}@{src}" for o in move_options.fn(ctx))
+
+
+# ---- answers carried over to the next state (memo._carried) ------------------------------------
+
+_NAMES = ("ships", "controller", "blueprint", "techs")
+_KEYS = [("v", n, i) for n in _NAMES for i in range(3)] + [("c", "money", 0), ("f", "turn")]
+
+
+def test_an_answer_is_carried_only_while_its_variables_hold_the_same_values():
+    """Each answer of the old state's memo is kept for the new state exactly when no key of a
+    variable it reads has another value in the new state, appeared or disappeared (keys of
+    resources and the flow are no rule variables: answers do not read them)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    values = st.sampled_from([(), ("a",), ("b", 1), 0, 1, None])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.dictionaries(st.sampled_from(_KEYS), values),
+           st.lists(st.tuples(st.sampled_from(_KEYS), values | st.just("gone"))),
+           st.lists(st.frozensets(st.sampled_from(_NAMES)), max_size=6))
+    def check(old, edits, reads):
+        new = dict(old)
+        for k, v in edits:
+            if v == "gone":
+                new.pop(k, None)
+            else:
+                new[k] = v if old.get(k, "missing") != v else old[k]   # (equal: the same object)
+        entries = {i: (r, object()) for i, r in enumerate(reads)}
+        kept = memo._carried(old, new, entries)
+        for i, (r, answer) in entries.items():
+            same = all(old.get(k, "missing") == new.get(k, "missing") for k in set(old) | set(new)
+                       if k[0] == "v" and k[1] in r)
+            assert (i in kept) == same, (old, new, r)
+            if same:
+                assert kept[i][1] is answer
+    check()
+
+
+def test_a_carried_answer_is_recomputed_when_an_object_is_replaced_by_an_equal_one():
+    """Values are compared by identity (a state is a copy of the one before with what an
+    action wrote): an equal value that is another object counts as changed, which is only ever
+    a recomputation, never a stale answer."""
+    old = {("v", "ships", "0,0"): ((0, "cruiser"),)}
+    new = {("v", "ships", "0,0"): tuple([(0, "cruiser")])}
+    assert memo._carried(old, new, {"k": (frozenset({"ships"}), 1)}) == {}
+    assert memo._carried(old, dict(old), {"k": (frozenset({"ships"}), 1)}) == {"k": (frozenset({"ships"}), 1)}
+
+
+@pytest.mark.parametrize("modules", MODULE_SETS[1:], ids=lambda m: "+".join(m))
+def test_carrying_answers_over_changes_no_legal_action(modules):
+    """The memo with its answers carried from state to state against one that starts afresh at
+    every state (a third comparison beside the memo off, above)."""
+    players = 7 if "nine-players" in modules else 4
+    memo.CARRY = False
+    try:
+        afresh = _play(13, players, modules, True)
+    finally:
+        memo.CARRY = True
+    assert _play(13, players, modules, True) == afresh
