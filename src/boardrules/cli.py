@@ -30,7 +30,7 @@ from .lang.parser import read_rule_file
 from .replay import replay_file
 from .ruleset import build_ruleset
 from .runtime import MAX_STEPS
-from .simulate import player_role
+from .simulate import entity_title, player_role
 
 BOT_HELP = (f"random, greedy or mcts (mcts:N: N iterations per decision, {MCTS_ITERATIONS} by default), for every seat, or "
             f"pN=BOT for seat N; repeatable (default {DEFAULT_BOT})")
@@ -290,9 +290,8 @@ def _source_label(g: Game, source: str) -> str:
     engine's own sources in words (``start``: a scored resource's starting amount; ``TRACK N``:
     the reward of a track's level N; ``when EVENT (MODULE)``: a module's top-level reaction,
     under the module's title)."""
-    entity = g.ruleset.entities.get(source)
-    title = entity.fields.get("title") if entity is not None else None
-    if isinstance(title, str) and title:
+    title = entity_title(g.ruleset, source)
+    if title is not None:
         return title
     if source == "start":
         return "starting score"

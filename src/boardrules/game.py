@@ -53,9 +53,26 @@ _STUCK_TRIES = 200
 
 def _flow_broken(err: RuleViolation, what: str, rule: str) -> RuleViolation:
     """``err``, raised by what the flow runs (``what``: a step, an engine event), said so:
-    the same class (a budget error stays one), rule and position."""
-    message = err.message.removeprefix(_FLOW_BROKEN)
-    return type(err)(f"{_FLOW_BROKEN}{what} breaks a rule ({message})", err.rule or rule, err.span)
+    the same class (a budget error stays one), rule and position. A failure already said so
+    (an event's inside a step) is said once, with the chain of places, innermost first:
+    "event 'step_begins' in step 'audit' breaks a rule (...)"."""
+    chain: tuple[str, str] | None = getattr(err, "flow_chain", None)
+    places, cause = (what, err.message) if chain is None else (f"{chain[0]} in {what}", chain[1])
+    out = type(err)(f"{_FLOW_BROKEN}{places} breaks a rule ({cause})", err.rule or rule, err.span)
+    out.flow_chain = (places, cause)   # type: ignore[attr-defined]
+    return out
+
+
+def _rule_tag(rule: str, span: A.Span | None) -> str:
+    """`` [rule: RULE (FILE:LINE:COLUMN)]``, the end of a broken rule's message; a rule named
+    after its file (a house rule's trigger: ``when round_ends (house.rules)``) leaves the file
+    to the position, so it is named once."""
+    if span is None or not span.line:
+        return f" [rule: {rule}]"
+    name, _, origin = rule.removesuffix(")").rpartition(" (")
+    if name and origin and rule.endswith(")") and os.path.basename(span.file) == origin:
+        rule = name
+    return f" [rule: {rule} ({span})]"
 
 
 class Score(TypedDict):
@@ -348,8 +365,7 @@ class Game:
             self._advance(ctx, pending)
         except RuleViolation as err:
             message = err.message.removeprefix(_FLOW_BROKEN)
-            where = f" ({err.span})" if err.span is not None and err.span.line else ""
-            raise _error_class(err)(f"the game cannot start: {message} [rule: {err.rule or 'setup'}{where}]",
+            raise _error_class(err)(f"the game cannot start: {message}{_rule_tag(err.rule or 'setup', err.span)}",
                       rule=err.rule) from None
         self.log.extend(ctx.events)
         return State(ctx.merged(), tuple(pending))
@@ -711,8 +727,7 @@ class Game:
             ctx, pending = self._run(action, check)
         except RuleViolation as err:
             rule = err.rule or action.name
-            where = f" ({err.span})" if err.span is not None and err.span.line else ""
-            raise _error_class(err)(f"{brief_action(action)}: {err.message} [rule: {rule}{where}]",
+            raise _error_class(err)(f"{brief_action(action)}: {err.message}{_rule_tag(rule, err.span)}",
                       rule=rule, action=action) from None
         return State(ctx.merged(), tuple(pending)), ctx.events
 
@@ -1360,9 +1375,8 @@ class Game:
                         continue
                     yield _candidate(p, name, args)
             except BudgetExceeded as err:
-                where = f" ({err.span})" if err.span is not None and err.span.line else ""
                 raise ExecutionBudgetError(
-                    f"listing the arguments of '{name}': {err.message} [rule: {name}{where}]",
+                    f"listing the arguments of '{name}': {err.message}{_rule_tag(name, err.span)}",
                     rule=name) from None
         if main_done and step.free:
             yield _candidate(p, DONE, ())

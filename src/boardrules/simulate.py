@@ -80,6 +80,14 @@ def player_role(game: Game, player: int) -> str | None:
     return found
 
 
+def entity_title(rs: Ruleset, name: str) -> str | None:
+    """Entity ``name``'s ``title`` field (the name players read: "Terrans" for ``terrans``),
+    or None when ``name`` is no entity or has no title."""
+    entity = rs.entities.get(name)
+    title = entity.fields.get("title") if entity is not None else None
+    return title if isinstance(title, str) and title else None
+
+
 def run_game(task: GameTask) -> Row:
     """Play ``task``'s game to its end; return its row: ``seed``, ``players``, ``actions``
     (record length), ``rounds``, ``seconds`` (wall clock) and ``cpu`` (CPU seconds of this

@@ -17,9 +17,9 @@ from rich.table import Table
 from .bots import DEFAULT_BOT, seat_bots
 from .errors import BoardrulesError, GameStuckError, RulesError
 from .game import brief_value
-from .ruleset import build_ruleset
+from .ruleset import Ruleset, build_ruleset
 from .plugins import player_counts
-from .simulate import Row, SimulationSpec, results_kind, seat_rows, simulate, summarise, write_results
+from .simulate import Row, SimulationSpec, entity_title, results_kind, seat_rows, simulate, summarise, write_results
 from .simulate_pool import check_start_method, wire_bytes
 
 #: The most games one ``simulate`` run plays (its rows stay in memory until they are written).
@@ -101,7 +101,7 @@ def simulate_command(
         except (ImportError, ValueError, LookupError, RuntimeError, BoardrulesError) as err:
             _fail(str(err))   # (a game that is stuck, never ends or breaks the budget, too)
     elapsed = time.perf_counter() - start
-    _print_summary(rs.title, rows)
+    _print_summary(rs, rows)
     try:
         written = [write_results(rows, out)]
         if out.suffix == ".csv":
@@ -115,7 +115,9 @@ def simulate_command(
                   + ", ".join(map(str, written)), soft_wrap=True)
 
 
-def _print_summary(title: str, rows: list[Row]) -> None:
+def _print_summary(rs: Ruleset, rows: list[Row]) -> None:
+    """Per role (by its title: "Terrans", not ``terrans``), seat and bot: win rates and scores."""
+    title = rs.title
     flat = seat_rows(rows)
     for by, label in (("role", "faction / species"), ("seat", "seat"), ("bot", "bot")):
         groups = summarise(flat, by)
@@ -132,7 +134,8 @@ def _print_summary(title: str, rows: list[Row]) -> None:
         for g in groups:
             lo, hi = g["win_ci"]
             slo, shi = g["score_ci"]
-            table.add_row(str(g[by]), str(g["games"]), f"{g['win_rate']:.0%}", f"{lo:.0%}–{hi:.0%}",
+            name = (entity_title(rs, g[by]) or g[by]) if by == "role" else str(g[by])
+            table.add_row(name, str(g["games"]), f"{g['win_rate']:.0%}", f"{lo:.0%}–{hi:.0%}",
                           f"{g['score_mean']:.1f}", f"{slo:.1f}–{shi:.1f}", f"{g['score_median']:g}",
                           f"{g['score_min']}–{g['score_max']}")
         console.print(table)

@@ -104,6 +104,13 @@ def test_simulate_command(tmp_path):
     assert len(rows) == 4 and {r["seed"] for r in rows} == {0, 1}
     first = boardrules.load_game(rows[0]["record"])
     assert json.loads(first.save())["seed"] == 0
+    # the summary names each faction by its title (the results file keeps the ids)
+    rs = boardrules.build_ruleset("gaia-project")
+    roles = {r["role"] for r in rows}
+    titles = {rs.entities[role].fields["title"] for role in roles}
+    assert all(t != role for t, role in zip(sorted(titles), sorted(roles)))
+    table = result.output.split("by faction / species")[1].split("by seat")[0]
+    assert all(t in table for t in titles) and not any(f"│ {role} " in table for role in roles)
 
 
 def test_roles_are_factions_and_species():

@@ -190,3 +190,37 @@ def test_simulate_names_the_stuck_game_and_shows_the_bracketed_rule(tmp_path):
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     assert "error: the game of seed 7: nobody can act and the game is not over" in result.output
     assert "(e.g. p1 work: needs 1 coins, has 0 [rule: work])" in result.output
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+def test_a_failure_inside_a_step_inside_the_flow_is_said_once_with_its_places(backend):
+    """A trigger of 'step_begins' failing as a do step runs said 'breaks a rule' twice ("step
+    'audit' breaks a rule (event 'step_begins' breaks a rule (...))"): one message now, the
+    places innermost first."""
+    text = HEAD + """action work main { gain 1 vp }
+when step_begins(n) { require n != "audit" else "the audit always fails" }
+flow { rounds 2 { step play: turns seat once { main work }
+  step audit: do { gain 1 vp to 0 } } }
+"""
+    g = _game(text, backend)
+    g.play("p1 work")
+    with pytest.raises(boardrules.IllegalActionError) as played:
+        g.play("p2 work")
+    assert str(played.value) == ("p2 work: the game cannot go on: event 'step_begins' in step 'audit' breaks "
+                                 "a rule (the audit always fails) [rule: when step_begins (stuck.rules:5:23)]")
+    assert str(played.value).count("breaks a rule") == 1
+
+
+def test_a_house_rules_trigger_names_its_file_once(tmp_path):
+    """A house rule's trigger is named after its file ('when round_ends (house.rules)'), and
+    its position names the file again: "[rule: when round_ends (house.rules) (…/house.rules:1:22)]";
+    the file is named once now, in the position."""
+    house = tmp_path / "house.rules"
+    house.write_text('when round_ends(n) { require n > 5 else "the audit always fails" }\n')
+    g = boardrules.new_game("harvest", players=2, seed=1, rules=[house])
+    rng = random.Random(1)
+    with pytest.raises(GameStuckError) as info:
+        for _ in range(500):
+            g.play(rng.choice(list(g.legal_actions())))
+    assert f"[rule: when round_ends ({house}:1:22)]" in str(info.value)
+    assert str(info.value).count("house.rules") == 1

@@ -38,6 +38,8 @@ from boardrules_eclipse.combat import (
     simulate_odds,
     survival_rows,
 )
+from boardrules_eclipse.combat import DEFAULT_BUDGET, OPTIMAL_POLICY
+from boardrules_eclipse.combat.battle import _Battle
 from tests.conftest import shared_path
 
 # Our notation for each oracle battle, and the stat blocks its row in the oracle file must show.
@@ -472,6 +474,50 @@ def test_regeneration_counts_each_roll_it_explores(monkeypatch) -> None:
     step = engine._Engine.next_node
     monkeypatch.setattr(engine._Engine, "next_node", lambda self, *a: reached.append(1) or step(self, *a))
     fleet = "5 a:cruiser(9/99/0/0/1; 16Y)"
+    battle = _Battle(parse_fleet(fleet), parse_fleet(fleet.replace("a:", "b:")), None, None,
+                     Stalemate.DEFENDER_WINS, 1.0, 1_000_000)
     with pytest.raises(CombatTooLarge, match="more than 1,000,000 steps of work"):
-        combat_odds(parse_fleet(fleet), parse_fleet(fleet.replace("a:", "b:")), budget=1_000_000)
+        battle.solve()   # (past the up-front estimate, which combat_odds asks first)
     assert len(reached) < 330_000
+
+
+@pytest.mark.parametrize("attacker, defender, policy", [
+    ("5 a:cruiser(9/99/0/0/1; 16Y)", "5 b:cruiser(9/99/0/0/1; 16Y)", None),
+    ("3 x:dreadnought(1/99/+1/0/1; 2R)", "3 y:dreadnought(1/99/+1/0/1; 2R)", "optimal"),
+    ("8 interceptor(3/0/+0/1/1; 1Y), 4 cruiser(2/1/+1/1/1; 1Y), 2 dreadnought(1/2/+1/1/1; 2Y)",
+     "8 interceptor, 4 cruiser, 2 dreadnought, 4 starbase", None),
+])
+def test_an_oversized_regenerating_battle_is_refused_before_any_work(monkeypatch, attacker, defender, policy) -> None:
+    """Regenerating battles far past the budget were refused only once the budget was spent: 7 s
+    (the first), 17 s (the second) and over 40 s (a supply fleet with Morph Shields: repair was
+    not charged) of CPU. Their work estimate (the states their damage levels allow times a
+    round's rolls) is refused up front now: not one battle state is visited, by either solver."""
+    from boardrules_eclipse.combat import engine
+
+    visited = []
+    step = engine._Engine.next_node
+    monkeypatch.setattr(engine._Engine, "next_node", lambda self, *a: visited.append(1) or step(self, *a))
+    a, d = parse_fleet(attacker), parse_fleet(defender)
+    pa = policy and OPTIMAL_POLICY
+    with pytest.raises(CombatTooLarge, match=r"would need about .* steps of work, more than 100 times the "
+                                             r"budget of 4,000,000 \(the battle has up to [\d,]+ states\)"):
+        combat_odds(a, d, pa, pa)
+    with pytest.raises(CombatTooLarge, match="would need about"):
+        simulate_odds(a, d, OPTIMAL_POLICY, None, runs=10)
+    assert visited == []
+
+
+def test_the_work_estimate_of_regenerating_battles_that_finish_stays_under_its_margin() -> None:
+    """The up-front refusal leaves every regenerating battle the budget can finish to the solver:
+    their estimates are at most 26 times their work (measured), far under the margin."""
+    from boardrules_eclipse.combat.engine import ESTIMATE_MARGIN
+
+    for attacker, defender in [("2 interceptor(3/0/+0/0/1; 1Y)", "1 ancient"),
+                               ("4 cruiser(2/1/+1/0/1; 1Y)", "4 cruiser"),
+                               ("2 x:dreadnought(1/20/+1/0/1; 2Y)", "2 y:dreadnought(1/20/+1/0/1; 2Y)"),
+                               ("3 interceptor(3/0/+0/1/1; 1Y), 2 cruiser(2/1/+1/1/1; 1Y)",
+                                "2 interceptor, 2 cruiser, 1 starbase")]:
+        battle = _Battle(parse_fleet(attacker), parse_fleet(defender), None, None, Stalemate.DEFENDER_WINS, 1.0)
+        battle.solve()
+        assert battle.work_estimate() <= 40 * battle.work
+        assert battle.work_estimate() < ESTIMATE_MARGIN * DEFAULT_BUDGET

@@ -46,6 +46,7 @@ def combat_odds(
     """
     one: Number = Fraction(1) if fractions else 1.0
     battle = _Battle(attacker, defender, attacker_policy, defender_policy, Stalemate(stalemate), one, budget)
+    battle.check_estimate()
     return Odds(attacker, defender, _sorted_outcomes(battle.solve()), battle.stalemate, None)
 
 
@@ -78,6 +79,7 @@ def simulate_odds(
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     battle = _Battle(attacker, defender, attacker_policy, defender_policy, Stalemate(stalemate), 1.0, budget)
     if any(battle.optimal):
+        battle.check_estimate()
         battle.solve_values()
     battle.sim_budget = sim_budget
     counts: dict[Outcome, int] = {}

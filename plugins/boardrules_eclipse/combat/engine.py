@@ -38,6 +38,12 @@ over all its battles (about 6 µs of CPU each on the reference machine, so a few
 A million battles of two interceptors against an Ancient need about 15 million."""
 
 
+ESTIMATE_MARGIN = 100
+"""A regenerating battle is refused before any work when its work estimate exceeds the budget
+this many times (:meth:`_Engine.check_estimate`; the estimate was 0.5 to 26 times the work of the
+regenerating battles that finish within the default budget)."""
+
+
 class CombatTooLarge(ValueError):
     """An exact solution (or a Monte-Carlo run) would exceed its work budget: use
     :func:`simulate_odds`, fewer battles or a larger budget."""
@@ -147,6 +153,7 @@ class _Engine:
         if self.regen and isinstance(one, Fraction):
             raise ValueError("regeneration makes the exact solution iterative: use floats, not fractions")
         self._node_value: dict[BattleState, list[Number]] = {}
+        self._repaired: dict[BattleState, BattleState] = {}   # regenerated()'s, memoised
         self._solved = False
         for side, fleet in enumerate(self.fleets):
             policy_ = self.policies[side]
@@ -163,12 +170,74 @@ class _Engine:
                 "states); use Monte-Carlo (simulate_odds, --mc) or smaller fleets"
             )
 
-    def state_bound(self) -> int:
+    def tick_solve(self, m: int) -> None:
+        """Charge a dense ``m`` by ``m`` linear solve: its m² entries, and its m³ multiply-adds at
+        ten thousand a step (numpy's, against the solver's Python steps of about a microsecond)."""
+        self.tick(m * m + m**3 // 10_000)
+
+    def check_estimate(self) -> None:
+        """Refuse up front (:class:`CombatTooLarge`) a battle whose :meth:`work_estimate` is more
+        than :data:`ESTIMATE_MARGIN` times the budget, before any work: only with regeneration,
+        where repair spreads damage over the ships so the battle reaches most of its states (a
+        fixed policy without it piles damage on few ships and reaches a tiny share of them)."""
+        if not self.regen:
+            return
+        estimate = self.work_estimate()
+        if estimate > ESTIMATE_MARGIN * self.budget:
+            raise CombatTooLarge(
+                f"exact odds of {format_fleet(self.fleets[0])} vs {format_fleet(self.fleets[1])} would "
+                f"need about {estimate:.2g} steps of work, more than {ESTIMATE_MARGIN} times the budget of "
+                f"{self.budget:,} (the battle has up to {self.state_bound(reachable=True):,} states); "
+                "use Monte-Carlo (simulate_odds, --mc) or smaller fleets"
+            )
+
+    def work_estimate(self) -> int:
+        """A cheap estimate of the solver's work, before any is done: :meth:`state_bound` (each
+        ship's damage levels counted as only those the enemy's dice and its own repair can make)
+        times the work of one engagement round from a state with every ship alive (each armed
+        type's distinct rolls, each charged its hits times the enemy's ships, as :meth:`assign`
+        is). An overestimate where a battle ends before reaching most of its states."""
+        per_round = 0
+        for act in self.missile_acts + self.cannon_acts:
+            count = self.fleets[act.side].counts[act.index]
+            enemy_fleet = self.fleets[1 - act.side]
+            enemy = tuple((0,) * c for c in enemy_fleet.counts)
+            categories = len(set(self.faces(act, enemy, False)))
+            dice = act.ship.missiles + act.ship.cannons
+            rolls = math.prod(math.comb(dice.count(v) * count + categories - 1, categories - 1)
+                              for v in set(dice))
+            per_round += rolls * (1 + len(dice) * count * sum(enemy_fleet.counts))
+        return self.state_bound(reachable=True) * max(1, per_round)
+
+    def _damage_levels(self, side: int, ship: ShipType) -> int:
+        """How many damages 0..hull a ship of ``side`` can carry (from 0, adding any damage an
+        enemy die deals, 1 for each part of a split antimatter die, and removing its repair)."""
+        enemy = self.fleets[1 - side]
+        steps = {d for s in enemy.types for d in s.cannons + s.missiles}
+        if enemy.antimatter_splitter and ANTIMATTER in steps:
+            steps.add(1)
+        seen, todo = {0}, [0]
+        while todo:
+            d = todo.pop()
+            nxt = [d + s for s in steps if d + s <= ship.hull]
+            if ship.regenerate:
+                nxt.append(max(0, d - ship.regenerate))
+            for n in nxt:
+                if n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return len(seen)
+
+    def state_bound(self, reachable: bool = False) -> int:
         """How many battle states there can be: per ship type, the multisets of its ships' damage
         (0 to hull, or destroyed), multiplied over both fleets (an upper bound: not all are
         reached)."""
-        return math.prod(math.comb(count + ship.hull + 1, ship.hull + 1)
-                         for fleet in self.fleets for ship, count in fleet.ships)
+        if not reachable:
+            return math.prod(math.comb(count + ship.hull + 1, ship.hull + 1)
+                             for fleet in self.fleets for ship, count in fleet.ships)
+        levels = [(count, self._damage_levels(side, ship) + 1)   # (+1: destroyed)
+                  for side, fleet in enumerate(self.fleets) for ship, count in fleet.ships]
+        return math.prod(math.comb(count + n - 1, n - 1) for count, n in levels)
 
     # -- helpers -----------------------------------------------------------------------------
     def faces(self, act: _Act, enemy: SideState, missile: bool) -> list[tuple[int, ...]]:
@@ -443,13 +512,17 @@ class _Engine:
         """``state`` after the end of an engagement round: regenerating ships repair."""
         if not self.regen:
             return state
-        return tuple(  # type: ignore[return-value]
-            tuple(
-                tuple(sorted((max(0, d - ship.regenerate) for d in ds), reverse=True)) if ship.regenerate else ds
-                for ship, ds in zip(fleet.types, side)
+        found = self._repaired.get(state)
+        if found is None:
+            self.tick(sum(map(len, state[0])) + sum(map(len, state[1])))   # every living ship repairs
+            found = self._repaired[state] = tuple(  # type: ignore[assignment]
+                tuple(
+                    tuple(sorted((max(0, d - ship.regenerate) for d in ds), reverse=True)) if ship.regenerate else ds
+                    for ship, ds in zip(fleet.types, side)
+                )
+                for fleet, side in zip(self.fleets, state)
             )
-            for fleet, side in zip(self.fleets, state)
-        )
+        return found
 
     def next_node(self, state: BattleState, pos: int) -> tuple[BattleState, int]:
         """Where the battle goes once cannon activation ``pos`` has left ``state``."""

@@ -120,8 +120,11 @@ class _Regeneration:
             rolls = self.rolls(act, enemy, shooters, False) if shooters else []
             self.tick(1 + len(rolls))   # (each roll's options looked up: many dice, many rolls)
             for hits, _ in rolls:
-                for e in self.options(act, enemy, hits) if hits else ():
-                    add(self.next_node(self.merge(state, act, e), k))
+                if hits:
+                    options = self.options(act, enemy, hits)
+                    self.tick(len(options))   # (an optimal side's many: each is followed)
+                    for e in options:
+                        add(self.next_node(self.merge(state, act, e), k))
         return nodes, ids
 
     def _iterate_values(self, post_missiles: list[BattleState]) -> None:
@@ -195,7 +198,6 @@ class _Regeneration:
             return
         local = {node: j for j, node in enumerate(comp)}
         m = len(comp)
-        self.tick(m * m)
         # choice[i][e]: the target node i's entry e takes (greedy on the stalemate values first).
         choice = {i: [self._best(ts, maximise[i], val) for _, ts in entries[i]] for i in comp}
         for _ in range(MAX_STRATEGY_ROUNDS):
@@ -257,6 +259,7 @@ class _Regeneration:
         live = reaching(m, [[lj for lj, _ in arcs] for arcs in inner], exits)
         order = sorted(live)
         pos = {j: r for r, j in enumerate(order)}
+        self.tick_solve(len(order))
         a = np.eye(len(order))
         rhs = b[order] if order else b[:0]
         for r, j in enumerate(order):
@@ -317,7 +320,7 @@ class _Regeneration:
                 continue
             if len(comp) > 1 or any(j == comp[0] for j, _ in edges[comp[0]]):
                 local = {i: r for r, i in enumerate(comp)}
-                self.tick(len(comp) ** 2)
+                self.tick_solve(len(comp))
                 a = np.eye(len(comp))
                 for r, i in enumerate(comp):
                     for j, p in edges[i]:
