@@ -324,6 +324,9 @@ def load_record(path: str | Path) -> Record:
         raise RecordError(f"{where}: $.moves_clean has {len(clean)} lines; a record has at most {MAX_LINES}")
     if len(raw) != len(clean):
         raise RecordError(f"{where}: moves ({len(raw)}) and moves_clean ({len(clean)}) differ in length")
+    if not 1 <= n_lead <= len(clean):  # (a slice would quietly take none or all of the moves)
+        raise RecordError(f"{where}: $.setup.consumesLeadingMoves is {n_lead}: it counts the leading "
+                          f"lines the setup accounts for, from 1 ('init') to the {len(clean)} moves")
     leading = _lines(clean[:n_lead], path, "moves_clean", 0)
     if not leading or not leading[0].commands or leading[0].actor is not None:
         raise RecordError(f"{where}: the first line must be 'init <players> <seed>'")

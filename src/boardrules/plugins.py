@@ -256,8 +256,11 @@ def check_players(game: str | None, names: Iterable[str], players: int) -> None:
     for name in names:
         allowed = available[name].players if name in available else None
         if allowed is not None and not allowed[0] <= players <= allowed[1]:
+            # '-ID' only undoes a default; a module asked for is simply left out
+            fix = (f"switch it off with '-{name}'" if available[name].default
+                   else "play without it")
             raise PluginError(f"module '{name}' is for {player_counts(allowed)} players, not "
-                              f"{players}; switch it off with '-{name}'")
+                              f"{players}; {fix}")
 
 
 def modules_allowing(game: str | None, players: int, base: tuple[int, int] = (0, 0)) -> str:

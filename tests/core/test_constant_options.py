@@ -138,3 +138,34 @@ def test_a_variables_default_naming_a_removed_entity_is_one_error_per_name():
               for line in str(info.value).splitlines() if ".rules:" in line and ": " in line]
     assert places == ["harvest.rules:21:41: unknown name 'market'",
                       "harvest.rules:21:49: unknown name 'market'"]
+
+
+# Declarations whose numbers no game could hold (trial: each was taken as written or replaced).
+
+def _declaration_errors(decl: str) -> list[str]:
+    text = ("game g { players 2..2 }\nresource coins { scored true }\n" + decl + "\n"
+            "action w main { gain 1 coins }\nflow { rounds 1 { step s: turns seat once { main w } } }\n")
+    with pytest.raises(RulesError) as info:
+        new_game(texts={"g.rules": text}, players=2, seed=1)
+    return [line for line in str(info.value).splitlines() if line.startswith("g.rules:")]
+
+
+@pytest.mark.parametrize("decl, message", [
+    # an empty range was read as no 'levels' at all: a track of the one level 0
+    ("track t { levels 5..1 }", "g.rules:3:11: 'levels' must be a range such as 0..5, lowest first"),
+    ("track t { levels 0..3; start 9 }", "g.rules:3:24: t starts at level 9, outside its levels 0..3"),
+    ("track t { levels 2..3; start 0 }", "g.rules:3:24: t starts at level 0, outside its levels 2..3"),
+    ("component c { supply -3 }", "g.rules:3:15: c has a supply of -3 pieces"),
+])
+def test_a_declaration_no_game_could_hold_is_an_error(decl, message):
+    assert _declaration_errors(decl) == [message]
+
+
+@pytest.mark.parametrize("decl, name, value", [
+    ("track t { levels 0..3; start 3 }", "t", 3), ("track t { levels 2..3 }", "t", 2),
+    ("track t { start 0 }", "t", 0), ("component c { supply 0 }", "c", 0),
+])
+def test_the_edges_of_those_declarations_are_taken(decl, name, value):
+    text = ("game g { players 2..2 }\nresource coins { scored true }\n" + decl + "\n"
+            "action w main { gain 1 coins }\nflow { rounds 1 { step s: turns seat once { main w } } }\n")
+    assert new_game(texts={"g.rules": text}, players=2, seed=1).get(name, 0) == value

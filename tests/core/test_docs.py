@@ -215,6 +215,21 @@ def test_api_examples_run():
         exec(compile(text, f"docs/api.md block {i + 1}", "exec"), namespace)
 
 
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md"])
+def test_the_front_pages_example_runs_as_it_says(page):
+    """The first Python a new user runs (not run by any test before the trial): it plays, the
+    record it saves loads back to the same state, and an illegal move changes nothing."""
+    text = (REPO / page).read_text(encoding="utf-8")
+    (code,) = [m.group(2) for m in FENCE.finditer(text) if m.group(1).strip() == "python"]
+    namespace: dict = {"__name__": "front_page"}
+    exec(compile(code, f"{page} example", "exec"), namespace)
+    game = namespace["game"]
+    assert boardrules.load_game(namespace["text"]).state == game.state
+    with pytest.raises(boardrules.IllegalActionError):
+        game.play("p1 buy reap")   # (p3's turn)
+    assert game.save() == namespace["text"]
+
+
 # ---- plugins.md: the modules tutorial ------------------------------------------------------
 
 DEMO = REPO / "plugins" / "boardrules_demo"

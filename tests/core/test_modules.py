@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import attrs
 import pytest
 from typer.testing import CliRunner
 
@@ -84,8 +85,19 @@ def test_resolution_refuses_with_one_clear_message(mods, message):
 def test_module_player_counts():
     boardrules.new_game("harvest", players=3, modules=["monsoon"])
     with pytest.raises(PluginError, match="module 'monsoon' is for 3–4 players, not 2; "
-                                          "switch it off with '-monsoon'"):
+                                          "play without it$"):
         boardrules.new_game("harvest", players=2, modules=["monsoon"])
+
+
+def test_a_default_module_refusing_the_player_count_says_how_to_switch_it_off(monkeypatch):
+    """'-ID' is the way out only for a module on by default (trial: '-m alliances' with 3
+    players was told to switch it off with '-alliances')."""
+    from boardrules import plugins
+    monsoon = plugins.modules("harvest")["monsoon"]
+    monkeypatch.setattr(plugins, "modules", lambda game: {"monsoon": attrs.evolve(monsoon, default=True)})
+    with pytest.raises(PluginError, match="module 'monsoon' is for 3–4 players, not 2; "
+                                          "switch it off with '-monsoon'$"):
+        plugins.check_players("harvest", ["monsoon"], 2)
 
 
 def test_modules_belong_to_games():

@@ -83,6 +83,25 @@ def test_player_counts_that_disagree_are_refused(base, tmp_path, change, message
     assert message in str(err.value)
 
 
+@pytest.mark.parametrize("lead", [0, -5, 10 ** 9, "moves"])
+def test_leading_lines_outside_the_moves_are_refused(base, tmp_path, lead):
+    """A count of leading lines below 1 or beyond the moves was sliced as it came: -5 replayed
+    from move -3 ('move -3 ... it is p1's turn'), 10**9 replayed no move at all (trial)."""
+    moves = len(base["moves_clean"])
+    lead = moves + 1 if lead == "moves" else lead
+    with pytest.raises(RecordError) as err:
+        load_record(_write(tmp_path, _changed(base, ("setup", "consumesLeadingMoves"), lead)))
+    assert str(err.value) == (f"record.json: $.setup.consumesLeadingMoves is {lead}: it counts the "
+                              f"leading lines the setup accounts for, from 1 ('init') to the "
+                              f"{moves} moves")
+
+
+def test_every_count_of_leading_lines_within_the_moves_loads(base, tmp_path):
+    for lead in (1, base["setup"]["consumesLeadingMoves"], len(base["moves_clean"])):
+        data = _changed(base, ("setup", "consumesLeadingMoves"), lead)
+        assert load_record(_write(tmp_path, data)).setup.consumes_leading_moves == lead
+
+
 def test_a_tech_slot_without_a_tile_is_named(base, tmp_path):
     # (a KeyError out of the replay's setup draws)
     data = _changed(base, ("setup", "tiles", "advTechTiles"), {"adv-terra": "advtech1"})

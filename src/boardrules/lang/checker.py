@@ -564,9 +564,12 @@ class Checker:
             if r.start < r.floor:
                 self.err(props.get("start") or d, f"{d.name} starts at {r.start}, below its floor {r.floor}")
         elif d.kind == "track":
-            levels = self._single(props.get("levels"), "levels") or (0,)
-            if not isinstance(levels, tuple) or not levels:
-                self.err(props.get("levels") or d, "'levels' must be a range such as 0..5")
+            reported = len(self.errors)
+            levels = self._single(props.get("levels"), "levels") if "levels" in props else (0,)
+            if not isinstance(levels, tuple) or not levels:  # (5..1 is empty)
+                if len(self.errors) == reported:  # (else its constant's error said it)
+                    self.err(props.get("levels") or d, "'levels' must be a range such as 0..5, "
+                                                       "lowest first")
                 levels = (0,)
             rewards = {}
             for e in d.entries:
@@ -576,12 +579,17 @@ class Checker:
                                     f"{min(levels)}..{max(levels)}",
                                  f"use a level from {min(levels)} to {max(levels)}, or widen 'levels'")
                     rewards[e.level] = e.body
-            self.tracks[d.name] = TrackDef(d.name, min(levels), max(levels),
-                                           self._int(props.get("start"), min(levels), "start"),
-                                           rewards, d.span)
+            start = self._int(props.get("start"), min(levels), "start")
+            if start not in levels:
+                self.err(props["start"], f"{d.name} starts at level {start}, outside its levels "
+                                         f"{min(levels)}..{max(levels)}")
+            self.tracks[d.name] = TrackDef(d.name, min(levels), max(levels), start, rewards, d.span)
         elif d.kind == "component":
-            self.components[d.name] = ComponentDef(d.name, self._int(props.get("supply"), 0, "supply"),
-                                                   d.span)
+            supply = self._int(props.get("supply"), 0, "supply")
+            if supply < 0:
+                self.err(props["supply"], f"{d.name} has a supply of {supply} pieces",
+                         "a supply is 0 pieces or more")
+            self.components[d.name] = ComponentDef(d.name, supply, d.span)
 
     def _kind(self, d: A.Decl) -> KindDef:
         self._props(d, set())

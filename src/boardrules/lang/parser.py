@@ -117,7 +117,9 @@ def _syntax_diagnostic(path: str, text: str, err: lark.exceptions.UnexpectedInpu
             hint = "a text in double quotes must end on the same line"
         else:
             message = f"unexpected character {char!r}"
-            hint = "names use letters, digits and '_'; text goes in double quotes"
+            hint = ("names use the letters a-z and A-Z (no accents or other scripts), digits "
+                    "and '_'" if char.isalpha() else "names use letters, digits and '_'") + \
+                "; text goes in double quotes"
         expected = []
     span = A.Span(path, line, column, line, column + width)
     return Diagnostic(span, message, hint, text)
