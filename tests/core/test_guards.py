@@ -598,3 +598,29 @@ def test_a_guard_that_rarely_settles_is_switched_off():
         guards.settled("deep", i < WORTH * TRIAL - 1)
         guards.settled("worth", i < WORTH * TRIAL)
     assert guards.action("deep") is None and guards.action("worth") is not None
+
+
+# a loop whose body writes what the condition before it stated: the second element reads past
+# the list's end (the body's analysis must not rely on 'k < len(deck)' after the first element)
+PROBE = """var k: int = 3
+action probe main {
+  require k >= 0 and k < len(deck) else "no"
+  for p in players { let y = deck[k]; set k = k + 1 }
+}
+action peek main {
+  require k >= 0 and k < len(deck) else "no"
+  for p in players { gain deck[k].cost coins }
+}
+extend step actions { main probe, peek }
+"""
+
+
+def test_a_loop_body_keeps_only_the_facts_every_element_sees():
+    g = boardrules.new_game("harvest", players=3, seed=1, texts={"probe.rules": PROBE})
+    rs = g.ruleset
+    assert splits(rs)["probe"] == 2 and splits(rs)["peek"] == 1   # (peek writes nothing it read)
+    rng = random.Random(1)
+    while len(g.record.actions) < 4:
+        g.play(rng.choice([a for a in g.legal_actions() if a.name not in ("probe", "peek")]), check=False)
+    assert [a.name for a in g.legal_actions()] == [a.name for a in g._legal_by_trying()]
+    assert "peek" in [a.name for a in g.legal_actions()] and "probe" not in [a.name for a in g.legal_actions()]

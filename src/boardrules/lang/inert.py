@@ -95,6 +95,7 @@ TAKE = "#take"     # in Facts.writes: the unit takes an entity (facts of owners 
 OWNED = "#owned"   # a Fact's first item: (OWNED, key of X, 0, names) states owner(X) is none or me
 SHORT = 1024   # the length a list variable read by an inert rest is checked to be within
 GROW = 64      # what an inert rest may append to such a variable, in all
+LOOP_TRIALS = 6   # loops nested deeper keep no fact of the scope around them (Inert._loop_facts)
 Linear = tuple[Any, int]   # (the key of a term, or None for a constant; the constant added)
 Fact = tuple[Any, Any, int, frozenset[str]]   # x - y <= d (term keys; None: 0), the names read
 
@@ -154,6 +155,7 @@ class Inert:
         self._acc = _Acc()   # what the unit under analysis relies on (see Facts)
         self._sizes: dict[tuple[str, str], int] = {}   # (kind, field) -> _field_size
         self.me = True   # whether the unit under analysis runs for a player (see anonymous)
+        self._loops = 0   # loop bodies under trial (_loop_facts)
         self._procs_as: dict[Any, tuple[int, Facts] | None] = {}   # (name, seats, me) -> _proc
 
     def anonymous(self, block: A.Block | tuple[A.Stmt, ...], scope: Scope) -> tuple[int, Facts] | None:
@@ -308,8 +310,8 @@ class Inert:
                 if dom is None or not (dom[0] or "").startswith("list:"):
                     return None
                 inner = _bound(scope, name, dom[0][5:], _seated(d, scope))  # type: ignore[index]
-                if inner.get(FACTS):   # (a take in the body may make them false for the next element)
-                    inner[FACTS] = tuple(f for f in inner[FACTS] if f[0] != OWNED)
+                if inner.get(FACTS) and not self._loop_facts(inner, w, b):
+                    return None
                 cw = 0 if w is None else self._cost(self.expr(w, inner))
                 before = dict(self._acc.growth)
                 had_pass = PASS in self._acc.writes
@@ -356,6 +358,30 @@ class Inert:
                 self._acc.writes.add(PASS)
                 return 0
         return None
+
+    def _loop_facts(self, inner: Scope, where: A.Expr | None, body: A.Block) -> bool:
+        """Keep in ``inner`` (a loop body's scope) the facts that hold at every element: none
+        that mentions a name the body writes, binds or grows, nor an owner's when it takes (the
+        body ran for the elements before). False when the body is not inert anyway. Worked out
+        by analysing the body once with them all (loops nested deeper than LOOP_TRIALS keep no
+        fact: a trial per loop level is 2 ** depth analyses)."""
+        kept = tuple(f for f in inner[FACTS] if not f[3] & _bound_in(body))
+        if self._loops >= LOOP_TRIALS:
+            kept = ()
+        if kept:
+            self._loops += 1
+            try:
+                with self._unit() as trial:
+                    found = self.stmts(body.stmts, self.narrow(where, inner, True) if where is not None
+                                       else dict(inner))
+            finally:
+                self._loops -= 1
+            if found is None:
+                return False
+            written = trial.writes | set(trial.growth) | ({TAKE} if trial.takes else set())
+            kept = tuple(f for f in kept if not f[3] & written and not (f[0] == OWNED and trial.takes))
+        inner[FACTS] = kept
+        return True
 
     def _run(self, obj: A.Expr, slot: str, for_: A.Expr | None, scope: Scope) -> int | None:
         """``run obj.slot [for p]`` (as S.run_slot): ``obj`` a present entity, ``p`` a player,
@@ -837,6 +863,26 @@ def declared_type(t: str, kinds: Any) -> str | None:
     if t == "any":
         return None
     return (f"entity:{t}" if t in kinds else t) + opt
+
+
+def _bound_in(block: A.Block) -> set[str]:
+    """The names a block binds at any depth (``let``s, loop variables, ``choose``/``draw``
+    labels): a loop's body keeps them from one element to the next (backends.py, one binding
+    dict for the loop)."""
+    out: set[str] = set()
+    stack: list[Any] = list(block.stmts)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Let):
+            out.add(x.name)
+        elif isinstance(x, (A.For, A.Choose, A.Draw)):
+            out.add(x.var)
+        if isinstance(x, A.If):
+            stack.extend(t for _, b in x.branches for t in b.stmts)
+            stack.extend(x.orelse.stmts if x.orelse is not None else ())
+        elif isinstance(x, (A.For, A.Choose, A.Draw, A.AfterTurn, A.Queue)):
+            stack.extend(x.body.stmts)
+    return out
 
 
 def _lets_in(s: A.Stmt) -> set[str]:
