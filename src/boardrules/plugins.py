@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import reprlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Callable
@@ -19,6 +20,7 @@ import pluggy
 from . import hookspecs
 from .errors import PluginError
 from .primitives import Primitive
+from .runtime import PrimitiveFailed
 
 hookimpl = pluggy.HookimplMarker("boardrules")
 
@@ -327,7 +329,40 @@ def primitives(game: str, names: Iterable[str] = ()) -> dict[str, Primitive]:
         inner = out[w.name]
         out[w.name] = attrs.evolve(w, fn=_wrapped(w.fn, inner.fn), wraps=False,
                                    pure=w.pure and inner.pure)
-    return out
+    return {name: _checked(prim) for name, prim in out.items()}
+
+
+_RETURN_CHECKS: dict[str, tuple[type, ...]] = {
+    "int": (int,), "bool": (bool,), "text": (str,), "list": (tuple, list, range, frozenset, set),
+}
+"""The Python types of the declared return types a primitive's result is checked against (a
+list's items, players, hexes and entities are not: their values need the state)."""
+
+
+def _checked(prim: Primitive) -> Primitive:
+    """``prim`` whose result is checked against its declared return type (``int``, ``bool``,
+    ``text``, ``list:T``; ``T?`` also allows ``none``): a value of another type is the plugin's
+    defect, a :class:`~boardrules.runtime.PrimitiveFailed` naming the primitive, the value
+    and the type declared (the engine adds the rule and the call's file:line:column), where it
+    used to surface later as a broken rule ("'+' needs numbers")."""
+    if prim.effect:
+        return prim
+    declared = prim.returns
+    optional = declared.endswith("?")
+    types = _RETURN_CHECKS.get(declared.rstrip("?").partition(":")[0])
+    if types is None:
+        return prim
+    fn, name = prim.fn, prim.name
+
+    def checked(ctx: Any, *args: Any) -> Any:
+        value = fn(ctx, *args)
+        if isinstance(value, types) or (value is None and optional):
+            return value
+        raise PrimitiveFailed(f"primitive '{name}' returned {reprlib.repr(value)} ({type(value).__name__}), "
+                              f"not the {declared} it declares (a defect of the plugin that provides it, "
+                              "not a rule broken)", ctx.source)
+    checked.parts = (fn,)  # type: ignore[attr-defined]  # (whose code it runs)
+    return attrs.evolve(prim, fn=checked)
 
 
 def _wrapped(outer: Callable[..., Any], inner: Callable[..., Any]) -> Callable[..., Any]:

@@ -9,6 +9,8 @@ an ``IllegalActionError``."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import boardrules
@@ -141,3 +143,64 @@ def test_the_command_line_shows_no_traceback(blasting, tmp_path):
     result = CliRunner().invoke(app, ["replay", str(record)])
     assert result.exit_code != 0
     assert "Traceback" not in result.output and "primitive 'boom' failed" in result.output
+
+
+WRONG_RULES = """\
+action add_one main { require wrong_int(1) + 1 > 0 else "no"
+  gain 1 coins }
+action earn main { gain wrong_int(1) coins }
+action ask main { require wrong_bool(1) else "no"
+  gain 1 coins }
+action count_them main { require len(wrong_list(1)) > 0 else "no"
+  gain 1 coins }
+action maybe main { require maybe_int(1) == none else "no"
+  gain 1 coins }
+extend step actions { main add_one, earn, ask, count_them, maybe }
+"""
+
+
+@primitive("wrong_int", n="int", returns="int")
+def wrong_int(ctx, n):
+    return "abc"
+
+
+@primitive("wrong_bool", n="int", returns="bool")
+def wrong_bool(ctx, n):
+    return 5
+
+
+@primitive("wrong_list", n="int", returns="list:int")
+def wrong_list(ctx, n):
+    return 7
+
+
+@primitive("maybe_int", n="int", returns="int?")
+def maybe_int(ctx, n):
+    return None
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+def test_a_primitive_returning_another_type_than_it_declares_is_named(extra_modules, backend):  # noqa: F811
+    """A primitive returning a value of another type than it declares was blamed on the rule
+    ("p1 add_one: '+' needs numbers, got 'abc' [rule: add_one (…)]"; 'gain' named no position;
+    a bool declared, 5 returned, played on): the error names the primitive, the value, the type
+    declared, the rule and the call's file:line:column; nothing of the action happens."""
+    extra_modules("test_wrong", ModuleSpec("blasting", "harvest", ("blasting.rules",),
+                                           primitives=(wrong_int, wrong_bool, wrong_list, maybe_int)),
+                  files={"blasting.rules": WRONG_RULES})
+    g = _in_actions(backend)
+    me = f"p{next(iter(g.players_to_act())) + 1}"
+    before = g.state
+    for action, name, value, declared, line in [
+            ("add_one", "wrong_int", "'abc' (str)", "int", 1), ("earn", "wrong_int", "'abc' (str)", "int", 3),
+            ("ask", "wrong_bool", "5 (int)", "bool", 4), ("count_them", "wrong_list", "7 (int)", "list:int", 6)]:
+        with pytest.raises(PrimitiveError) as err:
+            g.play(f"{me} {action}")
+        text = str(err.value)
+        assert text.startswith(f"{me} {action}: primitive '{name}' returned {value}, not the {declared} it "
+                               "declares (a defect of the plugin that provides it, not a rule broken) "
+                               f"[rule: {action} (")
+        assert re.search(rf"blasting\.rules:{line}:\d+\)\]$", text)
+        assert f"{me} {action}" not in [str(a) for a in g.legal_actions()]
+        assert g.state is before
+    g.play(f"{me} maybe")   # 'int?' allows none

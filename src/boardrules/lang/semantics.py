@@ -476,7 +476,10 @@ def _failing_primitive(rs: Ruleset, err: BaseException) -> str | None:
             todo: list[Any] = [prim.fn]
             while todo:
                 fn = todo.pop()
-                todo.extend(getattr(fn, "parts", ()))   # (a wrapped primitive: plugins._wrapped)
+                parts = getattr(fn, "parts", ())   # (a wrapped or checked primitive: plugins._wrapped,
+                if parts:                          # _checked; their code is shared by every primitive
+                    todo.extend(parts)             # wrapped so: the parts' code names the primitive)
+                    continue
                 fn = getattr(fn, "func", fn)             # (a functools.partial)
                 fn = getattr(fn, "__func__", fn)         # (a bound method)
                 code = getattr(fn, "__code__", None)
