@@ -34,7 +34,7 @@ def _auction_evaluation(game, player: int, base) -> float:
 @hookimpl
 def boardrules_modules():
     """The site's variants as modules (docs/gaia-project.md, "Variants")."""
-    from .module_export import AUCTION, RANDOM_FACTIONS
+    from .module_export import AUCTION, RANDOM_FACTIONS, XSHAPE
     from .primitives import xshape_deal_map
 
     def module(name, title, description, **kw):
@@ -47,7 +47,7 @@ def boardrules_modules():
                "each player is dealt a faction board at random and chooses a side (seed 002)",
                conflicts=("auction",), extras=RANDOM_FACTIONS),
         module("xshape", "X-shape map", "the site's x-shape layout: sectors 1-8 for any player count",
-               primitives=(xshape_deal_map,)),
+               primitives=(xshape_deal_map,), extras=XSHAPE),
     ]
 
 

@@ -1,11 +1,14 @@
-"""The site notation (``rules/gaia-notation.md`` §2) of the ``auction`` and ``random-factions``
-modules' actions, for :func:`.export.export_game` and :mod:`.replay` (their ``ModuleSpec.extras``;
-the keys are those of :mod:`.export`'s and :mod:`.replay`'s module docstrings).
+"""The site notation (``rules/gaia-notation.md`` §2) of the ``auction``, ``random-factions`` and
+``xshape`` modules' actions and options, for :func:`.export.export_game` and :mod:`.replay` (their
+``ModuleSpec.extras``; the keys are those of :mod:`.export`'s and :mod:`.replay`'s module
+docstrings).
 
 * ``auction``: ``auction_faction X`` is ``faction X`` (putting X up for auction, or choosing it in
   the form bid-while-choosing); a following ``bid_amount N`` makes the command ``bid X N``. The
   lines go by seat (``p1 faction X``) until the auction ends, as on the site; the file's options
   carry ``auction`` (the module's ``auction_form``).
+* ``xshape``: the file's options carry ``layout: "xshape"`` (the site lays the map's sectors out by
+  it; without it our replay read the 8 sectors as a standard map and refused them).
 * ``random-factions``: ``pick_side X`` is written ``faction X``; the boards dealt (``chance board
   B``) go to the file's ``setup.dealtBoards`` (home planet letters in seat order), which our replay
   reads back (module ``random-factions`` with that deal). The file's options do not set the site's
@@ -46,6 +49,8 @@ AUCTION = {EXPORT_KEY: {
 }, REPLAY_KEY: {
     "commands": {"faction": "auction_faction", "bid": _auction_bid},
 }}
+
+XSHAPE = {EXPORT_KEY: {"options": lambda rs: {"layout": "xshape"}}}
 
 RANDOM_FACTIONS = {EXPORT_KEY: {
     "picks": ("pick_side",),

@@ -187,6 +187,18 @@ def test_board_variant_bot_games_round_trip(module, tmp_path):
     assert module in report.game.ruleset.modules
 
 
+@pytest.mark.parametrize(("players", "modules"), [(2, ["xshape"]), (3, ["xshape", "auction"])])
+def test_xshape_bot_games_round_trip(players, modules, tmp_path):
+    """The x-shape map exports with the site's ``layout: "xshape"`` (it had none: the replay read
+    its 8 sectors as a standard map and refused the file; trial)."""
+    game = boardrules.new_game("gaia-project", players=players, seed=1, modules=modules)
+    play_out(game, make_bot("random", 1))
+    doc, report = _round_trip(game, tmp_path)
+    assert doc["options"]["layout"] == "xshape"
+    _assert_equal_games(game, report)
+    assert "xshape" in report.game.ruleset.modules
+
+
 def test_export_command(tmp_path):
     plugins.manager().hook.boardrules_cli(app=app)
     game = boardrules.new_game("gaia-project", players=2, seed=4)
