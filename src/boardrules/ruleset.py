@@ -368,7 +368,10 @@ def _build(recipe: Recipe) -> Ruleset:
     known = {o.name for o in merged.items.values() if isinstance(o, A.OptionDecl)}
     unknown = [name for name, _ in recipe.options if name not in known]
     if unknown and not diagnostics:
-        raise OptionError(f"unknown option(s): {', '.join(unknown)}; "
+        # (names from a record or a command line: quoted short, and at most ten of them)
+        named = ", ".join(repr(n) if len(n) <= 40 else repr(n[:37] + "...") for n in unknown[:10])
+        more = f" and {len(unknown) - 10} more" if len(unknown) > 10 else ""
+        raise OptionError(f"unknown option(s): {named}{more}; "
                               f"known: {', '.join(sorted(known)) or 'none'}")
     checker = Checker(merged, primitives, dict(recipe.options))
     program = checker.check()

@@ -68,6 +68,18 @@ def test_a_single_module_or_rules_file_is_one_name(tmp_path):
     assert boardrules.new_game("harvest", players=2, rules=house).get("coins", 0) == 9
 
 
+def test_unknown_options_are_named_briefly():
+    """A record's or command line's unknown option names were echoed whole, however many and
+    however long (a thousand-character name, a million names): ten at most, each cut at 40."""
+    with pytest.raises(OptionError) as err:
+        boardrules.new_game("harvest", players=2, options={"x" * 1000: 1})
+    assert str(err.value) == "unknown option(s): '" + "x" * 37 + "...'; known: goal, rounds"
+    with pytest.raises(OptionError) as err:
+        boardrules.new_game("harvest", players=2, options={f"o{i}": 1 for i in range(51)})
+    assert str(err.value).startswith("unknown option(s): 'o0', 'o1', 'o10', ")
+    assert str(err.value).endswith(" and 41 more; known: goal, rounds")
+
+
 @pytest.mark.parametrize("kwargs, error, message", [
     ({"players": "2"}, TypeError, "players must be a whole number, not '2'"),
     ({"players": 2.0}, TypeError, "players must be a whole number"),
