@@ -204,16 +204,19 @@ def test_summary_tables_cut_no_figure_at_80_columns(monkeypatch):
     from rich.console import Console
 
     from boardrules import simulate_cli
+    from boardrules.ruleset import build_ruleset
     from boardrules.simulate import seat_rows, summarise
-    roles = ["descendants-of-draco", "hadsch-hallas", "enlightened-of-lyra"]
+    # long names no entity has (they fold, shown as their ids) and one with a title
+    roles = ["descendants-of-draco", "enlightened-of-lyra", "hadsch_hallas"]
     rows = [{"seed": s, "players": 3, "actions": 400, "rounds": 6, "winners": [s % 3],
              "scores": [101 + s, 150 + 7 * s, 99 - s], "roles": roles[s % 3:] + roles[:s % 3],
              "ranks": [1, 2, 3], "bots": ["greedy", "mcts", "random"], "record": "",
              "seconds": 1.0, "cpu": 1.0} for s in range(5)]
     out = io.StringIO()
     monkeypatch.setattr(simulate_cli, "console", Console(file=out, width=80))
-    simulate_cli._print_summary("Gaia Project", rows)
+    simulate_cli._print_summary(build_ruleset(game="gaia-project"), rows)
     text = out.getvalue()
+    assert "Hadsch" in text and "hadsch_hallas" not in text   # (the title may fold)
     assert "…" not in text
     assert max(len(line) for line in text.splitlines()) <= 80
     for by in ("role", "seat", "bot"):
