@@ -200,6 +200,18 @@ def _reference_value(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> 
     return missile_value(start, 0)
 
 
+def _reference_or_reject(attacker: Fleet, defender: Fleet, stalemate: Stalemate) -> float:
+    """The reference value for a hypothesis example, which is rejected where the reference's
+    value iteration cannot answer (slow regeneration; such cases are pinned with converged
+    values below). A find: a regenerating hull-2 interceptor and an Ancient cruiser against two
+    regenerating starbases still moved by 2e-5 after 5,000 sweeps."""
+    try:
+        return _reference_value(attacker, defender, stalemate)
+    except ReferenceUnsettled:
+        assume(False)
+        raise
+
+
 def _value(odds) -> float:  # noqa: ANN001
     return float(odds.win_probability("attacker") + odds.win_probability(None) / 2)
 
@@ -253,7 +265,7 @@ def test_optimal_matches_brute_force(attacker: Fleet, defender: Fleet, stalemate
     over every assignment the table allows."""
     odds = _solved(attacker, defender, OPTIMAL_POLICY, OPTIMAL_POLICY, stalemate=stalemate)
     assert math.isclose(float(odds.total()), 1.0, abs_tol=1e-9)
-    assert math.isclose(_value(odds), _reference_value(attacker, defender, stalemate), abs_tol=1e-9)
+    assert math.isclose(_value(odds), _reference_or_reject(attacker, defender, stalemate), abs_tol=1e-9)
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -627,11 +639,7 @@ def test_regenerating_fleets_match_brute_force(attacker: Fleet, defender: Fleet,
     attacker, defender = regenerating(attacker), regenerating(defender) if both else defender
     odds = combat_odds(attacker, defender, OPTIMAL_POLICY, OPTIMAL_POLICY, stalemate=stalemate)
     assert math.isclose(float(odds.total()), 1.0, abs_tol=1e-9)
-    try:
-        reference = _reference_value(attacker, defender, stalemate)
-    except ReferenceUnsettled:
-        assume(False)  # the reference cannot answer; slow cases are pinned below
-    assert math.isclose(_value(odds), reference, abs_tol=1e-9)
+    assert math.isclose(_value(odds), _reference_or_reject(attacker, defender, stalemate), abs_tol=1e-9)
 
 
 def test_slow_regeneration_against_the_converged_value_iteration() -> None:
