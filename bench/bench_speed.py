@@ -139,6 +139,10 @@ class Speed:
     def scale(self, ms: float) -> float:
         return ms * self.factor
 
+    def footnote(self) -> None:
+        print(f"  (chess here {statistics.median(self.rates):,.0f} plies/s against the issue's "
+              f"{ISSUE_CHESS_RATE:,.0f}: times × {self.factor:.2f})")
+
 
 def section_random(seconds: float) -> None:
     games = {
@@ -198,8 +202,7 @@ def section_replay(runs: int) -> None:
                                        SITE_REPLAY_MS / 2)):
             row(f"{label} {kind}", f"{ms:.0f} [{speed.scale(ms):.0f}] ms", site, f"≤ {limit:.0f} ms",
                 speed.scale(ms) <= limit)
-    print(f"  (chess here {statistics.median(speed.rates):,.0f} plies/s against the issue's "
-          f"{ISSUE_CHESS_RATE:,.0f}: times × {speed.factor:.2f})")
+    speed.footnote()
     print()
 
 
@@ -244,8 +247,7 @@ def section_legal(repeat: int) -> None:
     row("p99", f"{p99:.2f} [{speed.scale(p99):.2f}] ms", "", "≤ 5 ms", speed.scale(p99) <= 5)
     row("worst", f"{worst_ms:.2f} [{speed.scale(worst_ms):.2f}] ms", f"{worst[1]} move {worst[2]}",
         "≤ 10 ms", speed.scale(worst_ms) <= 10)
-    print(f"  (chess here {statistics.median(speed.rates):,.0f} plies/s against the issue's "
-          f"{ISSUE_CHESS_RATE:,.0f}: times × {speed.factor:.2f})")
+    speed.footnote()
     print()
 
 
@@ -288,8 +290,7 @@ def section_build(repeat: int) -> None:
         cold_at, cached_at = speed.scale(cold_ms), speed.scale(cached_ms)
         row(f"{label} cold", f"{cold_ms:.0f} [{cold_at:.0f}] ms", "", "≤ 300 ms", cold_at <= 300)
         row(f"{label} cached", f"{cached_ms:.3f} [{cached_at:.3f}] ms", "", "≤ 30 ms", cached_at <= 30)
-    print(f"  (chess here {statistics.median(speed.rates):,.0f} plies/s against the issue's "
-          f"{ISSUE_CHESS_RATE:,.0f}: times × {speed.factor:.2f})")
+    speed.footnote()
     print()
 
 
