@@ -141,6 +141,33 @@ def late_states(record):
     return game, states
 
 
+def cold_listing_times(game, states, repeat: int, stem: str) -> list:
+    """[(best seconds, ``stem``, move, legal actions)] of ``len(game.legal_actions())`` on each
+    (move, state) not over, best of ``repeat``, cold: the Gaia plugin's per-state memo (planets
+    in range, federations) and the runs the game remembers per state emptied before each. The
+    states are moved out of the garbage collector's way meanwhile: a full collection over
+    thousands of kept states would land in some timings at random."""
+    gc.collect()
+    gc.freeze()
+    try:
+        out = []
+        for move, st in states:
+            if st.values.get(("f", "over")):
+                continue
+            best, n = float("inf"), 0
+            for _ in range(repeat):
+                game.state = st
+                game.ruleset.__dict__.pop("_gaia_cache", None)
+                forget_runs(game)
+                t = clock()
+                n = len(game.legal_actions())
+                best = min(best, clock() - t)
+            out.append((best, stem, move, n))
+        return out
+    finally:
+        gc.unfreeze()
+
+
 def table_legal(paths, repeat: int) -> list:
     print(f"b) legal_actions() on every state of the last two rounds of each record (best of {repeat}, cold)")
     print(f"{'record':32} {'states':>6} {'median ms':>9} {'p99 ms':>8} {'worst ms':>8}  worst state")
@@ -148,25 +175,8 @@ def table_legal(paths, repeat: int) -> list:
     for path in paths:
         record = load_record(path)
         game, states = late_states(record)
-        # the states kept for this table are moved out of the garbage collector's way: a full
-        # collection over thousands of kept states would land in some timings at random
-        gc.collect()
-        gc.freeze()
-        mine = []
-        for move, st in states:
-            game.state = st
-            best, n = float("inf"), 0
-            for _ in range(repeat):
-                # cold: the plugin's per-state memo (planets in range, federations) and the
-                # runs the game remembers per state emptied
-                game.ruleset.__dict__.pop("_gaia_cache", None)
-                forget_runs(game)
-                t = clock()
-                n = len(game.legal_actions())
-                best = min(best, clock() - t)
-            mine.append((best, path.stem, move, n))
+        mine = cold_listing_times(game, states, repeat, path.stem)
         del states
-        gc.unfreeze()
         samples += mine
         if not mine:
             continue

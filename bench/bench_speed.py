@@ -52,7 +52,7 @@ from boardrules import ruleset as RS
 from boardrules.lang import parser as P
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_gaia import RECORDS, forget_runs, percentile, record_paths, replay_lines  # noqa: E402
+from bench_gaia import RECORDS, cold_listing_times, percentile, record_paths, replay_lines  # noqa: E402
 
 clock = time.process_time
 HARVEST = {"harvest.rules": (Path(__file__).resolve().parents[1] / "plugins" / "boardrules_demo"
@@ -209,8 +209,6 @@ def section_replay(runs: int) -> None:
 # ---- s) legal actions over every record state --------------------------------------------------
 
 def section_legal(repeat: int) -> None:
-    import gc
-
     from boardrules_gaia.records import load_record
     print(f"s) legal_actions() on every state of every shared record (best of {repeat}, cold memo);"
           f" [at the issue's machine speed]")
@@ -221,24 +219,8 @@ def section_legal(repeat: int) -> None:
         record = load_record(path)
         states = []
         game = replay_lines(record, False, lambda move, g: states.append((move, g.state))).game
-        # the kept states are moved out of the garbage collector's way (as in bench_gaia.py): a
-        # full collection over thousands of them would land in some timings at random
-        gc.collect()
-        gc.freeze()
-        for move, st in states:
-            if st.values.get(("f", "over")):
-                continue
-            best = float("inf")
-            for _ in range(repeat):
-                game.state = st
-                game.ruleset.__dict__.pop("_gaia_cache", None)
-                forget_runs(game)
-                t = clock()
-                n = len(game.legal_actions())
-                best = min(best, clock() - t)
-            samples.append((best, path.stem, move, n))
+        samples += cold_listing_times(game, states, repeat, path.stem)
         del states
-        gc.unfreeze()
         speed.calibrate()
     times = [s[0] * 1e3 for s in samples]
     worst = max(samples)

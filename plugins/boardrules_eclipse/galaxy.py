@@ -455,19 +455,20 @@ def legal_rotations(
             facing |= 1 << e
             if mask[n] >> ((e + 3) % 6) & 1:
                 facing_wormhole |= 1 << e
+    if wormhole_generator:
+        return _rotations(tile, lambda m: bool(m & facing) or bool(facing_wormhole), distinct)
+    return _rotations(tile, lambda m: bool(m & facing_wormhole), distinct)
+
+
+def _rotations(tile: SectorTile, fits: Callable[[int], bool], distinct: bool) -> tuple[int, ...]:
+    """The rotations 0..5 (ascending) whose rotated wormhole mask ``fits``; with ``distinct``,
+    a rotation whose mask a smaller one already gave is dropped (symmetric tiles)."""
     out: list[int] = []
     seen: set[int] = set()
     for k in range(6):
         m = rotate_mask(tile.wormholes, k)
-        if wormhole_generator:
-            ok = bool(m & facing) or bool(facing_wormhole)
-        else:
-            ok = bool(m & facing_wormhole)
-        if ok:
-            if distinct:
-                if m in seen:
-                    continue
-                seen.add(m)
+        if fits(m) and not (distinct and m in seen):
+            seen.add(m)
             out.append(k)
     return tuple(out)
 
@@ -484,17 +485,7 @@ def start_sector_rotations(pos: Pos, tile: SectorTile, *, distinct: bool = False
     for e, n in enumerate(neighbours(pos)):
         if distance(n) == 2:
             toward_ii |= 1 << e
-    out: list[int] = []
-    seen: set[int] = set()
-    for k in range(6):
-        m = rotate_mask(tile.wormholes, k)
-        if m & toward_ii:
-            if distinct:
-                if m in seen:
-                    continue
-                seen.add(m)
-            out.append(k)
-    return tuple(out)
+    return _rotations(tile, lambda m: bool(m & toward_ii), distinct)
 
 
 def hive_target(galaxy: Galaxy, pos: Pos, printed_edge: int) -> Pos | None:
