@@ -13,17 +13,20 @@ Run: ``python bench/fit_gaia_eval.py [--records A,B] [--holdout A,B] [--l2 X] [-
    with an L2 pull of ``w`` toward the current weights (``--l2``); the weight of ``vp`` stays 1
    (the unit);
    ``scipy.optimize.minimize`` (L-BFGS-B) with the analytic gradient.
-3. Printed: the fitted weights, and on the held-out records (``--holdout``, never fitted) and
+3. Printed: the fitted weights (``--free``: only some terms fitted; ``--main``: only the
+   decisions of the action phase whose real move is a main action), and on the held-out records (``--holdout``, never fitted) and
    the fitted ones, how often the real move is the top-rated action (top-1) or among the top 3,
-   and the mean log-likelihood, before and after.
+   and the mean log-likelihood, before and after (``--by-action``: top-1 by the real move's
+   action). The setup's faction picks are never fitted (a record's factions are given).
 
 The rating draws chance with a fixed seed (reproducible). The features are cached in
-``--cache`` (a ``.npz`` outside git) so refits are quick.
+``--cache`` (a pickle under ``out/``, outside git) so refits are quick.
 """
 
 from __future__ import annotations
 
 import argparse
+import pickle
 import random
 import sys
 import time
@@ -51,12 +54,12 @@ def record_paths(names=None) -> list[Path]:
 
 class Collector:
     """Rates the legal actions at each real decision; ``rows``: one
-    ``(record, round, player, chosen index, terms matrix)`` per decision kept."""
+    ``(record, round, player, chosen index, terms matrix, action names)`` per decision kept."""
 
     def __init__(self, seed: int = 0) -> None:
         self.bot = GreedyBot(seed)
         self.seen: dict[float, dict[str, float]] = {}
-        self.rows: list[tuple[str, int, int, int, np.ndarray]] = []
+        self.rows: list[tuple[str, int, int, int, np.ndarray, list[str]]] = []
 
     def _evaluate(self, game: Game, player: int) -> float:
         t = B.terms(game, player)
@@ -86,7 +89,7 @@ class Collector:
                 value = self.bot._rate(game, a, action.player, self._evaluate, self.bot.follow)
                 mats.append([self.seen[value].get(k, 0.0) for k in B.WEIGHTS])
         self.rows.append((name, game.get("round") or 0, action.player, options.index(action),
-                          np.array(mats)))
+                          np.array(mats), [a.name for a in options]))
 
 
 def collect(paths: list[Path], seed: int = 0) -> list[tuple]:
@@ -136,11 +139,16 @@ def loss_and_grad(params: np.ndarray, data: list[tuple[np.ndarray, int]], prior:
     return loss, np.append(gw, gb)
 
 
-def fit(data, prior: np.ndarray, l2: float, beta0: float = 0.3) -> np.ndarray:
+def fit(data, prior: np.ndarray, l2: float, beta0: float = 0.3,
+        free: np.ndarray | None = None) -> np.ndarray:
+    """``(w..., log beta)`` maximising the penalised likelihood; ``free``: a mask of the
+    weights fitted (the others stay at ``prior``; default all but ``vp``)."""
     from scipy.optimize import minimize
     x0 = np.append(prior, np.log(beta0))
+    bounds = [(None, None) if free is None or free[i] else (prior[i], prior[i])
+              for i in range(len(prior))] + [(None, None)]
     res = minimize(loss_and_grad, x0, args=(data, prior, l2), jac=True, method="L-BFGS-B",
-                   options={"maxiter": 500})
+                   bounds=bounds, options={"maxiter": 500})
     return res.x
 
 
@@ -174,27 +182,40 @@ def main() -> None:
     ap.add_argument("--records", help="only these records (comma-separated stems)")
     ap.add_argument("--holdout", default=",".join(HOLDOUT), help="records not fitted")
     ap.add_argument("--l2", type=float, default=1.0, help="pull toward the current weights")
-    ap.add_argument("--cache", default="out/gaia_fit_terms.npz")
+    ap.add_argument("--cache", default="out/gaia_fit_terms.pickle")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--free", help="fit only the terms starting with these (comma-separated)")
+    ap.add_argument("--by-action", action="store_true", help="top-1 agreement by the real move's action")
+    ap.add_argument("--main", action="store_true",
+                    help="only the decisions among main actions of the action phase")
     a = ap.parse_args()
     names = list(B.WEIGHTS)
     assert names[FIXED] == "vp"
     cache = Path(a.cache)
     if cache.exists():
-        z = np.load(cache, allow_pickle=True)
-        assert list(z["names"]) == names, "the cache holds other terms: delete it"
-        rows = list(z["rows"])
+        with open(cache, "rb") as f:
+            cached_names, rows = pickle.load(f)
+        assert cached_names == names, "the cache holds other terms: delete it"
     else:
         random.seed(a.seed)
         rows = collect(record_paths(a.records.split(",") if a.records else None), a.seed)
         cache.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(cache, names=np.array(names), rows=np.array(rows, dtype=object))
+        with open(cache, "wb") as f:
+            pickle.dump((names, rows), f)
     held = set(a.holdout.split(",")) if a.holdout else set()
-    train = [(X, c) for rec, _, _, c, X in rows if rec not in held]
-    test = [(X, c) for rec, _, _, c, X in rows if rec in held]
+    # the record's factions are given, not chosen by what the evaluation rates
+    rows = [r for r in rows if r[5][r[3]] != "pick_faction"]
+    if a.main:
+        from boardrules.ruleset import build_ruleset
+        main = {n for n, act in build_ruleset("gaia-project").actions.items() if "main" in act.tags}
+        rows = [r for r in rows if r[1] and r[5][r[3]] in main]
+    free = (np.array([any(k.startswith(f) for f in a.free.split(",")) for k in names])
+            if a.free else None)
+    train = [(X, c) for rec, _, _, c, X, _ in rows if rec not in held]
+    test = [(X, c) for rec, _, _, c, X, _ in rows if rec in held]
     prior = np.array([B.WEIGHTS[k] for k in names])
     print(f"{len(train)} decisions fitted, {len(test)} held out ({len(names)} terms, l2 {a.l2})")
-    x = fit(train, prior, a.l2)
+    x = fit(train, prior, a.l2, free=free)
     w, beta = x[:-1], float(np.exp(x[-1]))
     # the current weights' own best sharpness, for a fair log-likelihood before
     b0 = best_beta(train, prior)
@@ -203,6 +224,13 @@ def main() -> None:
         print(f"{label}: top-1 {before[0]:.3f} -> {after[0]:.3f}, top-3 {before[1]:.3f} -> "
               f"{after[1]:.3f}, log-likelihood per decision {before[2]:.3f} -> {after[2]:.3f}")
     print(f"sharpness beta {b0:.3f} -> {beta:.3f} per VP")
+    if a.by_action:
+        kinds: dict[str, list[tuple[np.ndarray, int]]] = {}
+        for r in rows:
+            kinds.setdefault(r[5][r[3]], []).append((r[4], r[3]))
+        print("top-1 by the real move's action, all records, before -> after:")
+        for kind, d in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+            print(f"  {kind:20} {len(d):5} {agreement(d, prior, b0)[0]:.2f} -> {agreement(d, w, beta)[0]:.2f}")
     print("WEIGHTS = {" + ", ".join(f'"{k}": {v:.3f}' for k, v in zip(names, w)) + "}")
 
 

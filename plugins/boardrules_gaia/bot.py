@@ -34,8 +34,13 @@ what the position is worth in victory points at the end, as a strong player reck
 * the two final scoring tiles: a unit's worth early, blending into the expected 18/12/6 VP of
   the ranking among the players as the game goes on (§10).
 
-Weights are our estimates (no source), tuned by games of greedy bots
-(``bench/bench_bots.py``). Content numbers (booster and tech tile effects) are those of
+The parts are named terms (:func:`terms`, a dict per player and position) and the evaluation
+is their sum weighted by ``WEIGHTS``. The numbers inside the terms are our estimates (no
+source), tuned by games of greedy bots (``bench/bench_bots.py``); ``WEIGHTS`` are 1 for them
+(``HAND_WEIGHTS``). ``bench/fit_gaia_eval.py`` fits ``WEIGHTS`` to the real players' moves of
+the team's records (comparison training); the fitted weights agree more often with the real
+moves on held-out records but played worse in paired bot games, so they are not used (see
+the script's docstring). Content numbers (booster and tech tile effects) are those of
 ``rules/tiles.rules``; they are restated here only as the worth a player sees in them.
 """
 
@@ -92,10 +97,12 @@ BOOSTER_INCOME = {"booster1": {"knowledge": 1, "ore": 1}, "booster2": {"ore": 1,
 
 # the weight of each of :func:`terms` in the evaluation: 1 for the hand-made terms, 0 for the
 # terms they lacked
-TERMS = ("vp", *("res_" + r for r in RESOURCE),
-         *("inc_" + r for r in ("credits", "ore", "knowledge", "qic", "tokens", "pw")),
-         *("bld_" + b for b in BUILDING), "tech", "pass_now", "pass_later", "booster",
-         *("track_" + t for t in TRACKS), "research_vp", "level", "terra", "fed", "green",
+RES_TERM = {r: "res_" + r for r in RESOURCE}
+INC_TERM = {r: "inc_" + r for r in ("credits", "ore", "knowledge", "qic", "tokens", "pw")}
+BLD_TERM = {b: "bld_" + b for b in BUILDING}
+TRACK_TERM = {t: "track_" + t for t in TRACKS}
+TERMS = ("vp", *RES_TERM.values(), *INC_TERM.values(), *BLD_TERM.values(), "tech", "pass_now",
+         "pass_later", "booster", *TRACK_TERM.values(), "research_vp", "level", "terra", "fed", "green",
          "fed_power", "final", "gaiaformer", "gf_site")
 NEW_TERMS = ("mines_left", "levels_left", "terra1", "power_cycle", "structures")
 HAND_WEIGHTS = {**dict.fromkeys(TERMS, 1.0), **dict.fromkeys(NEW_TERMS, 0.0)}
@@ -252,14 +259,14 @@ def terms(game, player: int) -> dict[str, float]:
     for name, (end, _) in RESOURCE.items():
         n = game.get(name, player)
         spare = max(0, n - HOARD.get(name, n))      # beyond what the next builds use
-        t["res_" + name] = w[name] * (n - spare) + end * spare
+        t[RES_TERM[name]] = w[name] * (n - spare) + end * spare
     # income per round, for the rounds left (valued at the weights of mid-way through them)
     later = later_weights(left)
     for r, n in _income(game, player, tables).items():
-        t["inc_" + r] = left * later[r] * n
+        t[INC_TERM[r]] = left * later[r] * n
     built = {b: game.get("built", player, b) for b in BUILDING}
     for b, now in BUILDING.items():
-        t["bld_" + b] = built[b] * now
+        t[BLD_TERM[b]] = built[b] * now
     techs = [x for x in tables["techs"] if game.get("has_tech", player, x) and not game.get("covered", player, x)]
     tech = 0.0
     for tile in techs:
@@ -289,7 +296,7 @@ def terms(game, player: int) -> dict[str, float]:
         level = game.get(track, player)
         levels += level
         research_vp += RESEARCH_VP[min(level, 5)]
-        t["track_" + track] = level * TRACK_PER_ROUND[track] * left
+        t[TRACK_TERM[track]] = level * TRACK_PER_ROUND[track] * left
     t["research_vp"] = float(research_vp)
     t["level"] = levels * LEVEL
     steps = tables["ore_per_step"]

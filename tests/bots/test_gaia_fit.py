@@ -92,9 +92,9 @@ def test_the_fit_raises_the_real_moves_likelihood():
     fit = _fit_script()
     rows = fit.collect(fit.record_paths(["12__ivits-baltaks-gleens"]))
     assert len(rows) >= 10
-    for _, _, player, chosen, X in rows:
-        assert X.shape[1] == len(bot.WEIGHTS) and 0 <= chosen < len(X) >= 2
-    data = [(X, c) for *_, c, X in rows]
+    for _, _, player, chosen, X, names in rows:
+        assert X.shape[1] == len(bot.WEIGHTS) and 0 <= chosen < len(X) == len(names) >= 2
+    data = [(X, c) for _, _, _, c, X, _ in rows]
     prior = np.array(list(bot.WEIGHTS.values()))
     x = fit.fit(data, prior, l2=1.0)
     start = fit.loss_and_grad(np.append(prior, np.log(0.3)), data, prior, 1.0)[0]
