@@ -34,8 +34,13 @@ what the position is worth in victory points at the end, as a strong player reck
 * the two final scoring tiles: a unit's worth early, blending into the expected 18/12/6 VP of
   the ranking among the players as the game goes on (§10).
 
-Weights are our estimates (no source), tuned by games of greedy bots
-(``bench/bench_bots.py``). Content numbers (booster and tech tile effects) are those of
+The parts are named terms (:func:`terms`, a dict per player and position) and the evaluation
+is their sum weighted by ``WEIGHTS``. The numbers inside the terms are our estimates (no
+source), tuned by games of greedy bots (``bench/bench_bots.py``); ``WEIGHTS`` are 1 for them
+(``HAND_WEIGHTS``). ``bench/fit_gaia_eval.py`` fits ``WEIGHTS`` to the real players' moves of
+the team's records (comparison training); the fitted weights agree more often with the real
+moves on held-out records but played worse in paired bot games, so they are not used (see
+the script's docstring). Content numbers (booster and tech tile effects) are those of
 ``rules/tiles.rules``; they are restated here only as the worth a player sees in them.
 """
 
@@ -89,6 +94,19 @@ BOOSTER_INCOME = {"booster1": {"knowledge": 1, "ore": 1}, "booster2": {"ore": 1,
                   "booster5": {"pw": 2, "ore": 1}, "booster6": {"ore": 1}, "booster7": {"ore": 1},
                   "booster8": {"knowledge": 1}, "booster9": {"pw": 4}, "booster10": {"credits": 4}}
 # (booster4's free terraforming step and booster5's range count as about an ore)
+
+# the weight of each of :func:`terms` in the evaluation: 1 for the hand-made terms, 0 for the
+# terms they lacked
+RES_TERM = {r: "res_" + r for r in RESOURCE}
+INC_TERM = {r: "inc_" + r for r in ("credits", "ore", "knowledge", "qic", "tokens", "pw")}
+BLD_TERM = {b: "bld_" + b for b in BUILDING}
+TRACK_TERM = {t: "track_" + t for t in TRACKS}
+TERMS = ("vp", *RES_TERM.values(), *INC_TERM.values(), *BLD_TERM.values(), "tech", "pass_now",
+         "pass_later", "booster", *TRACK_TERM.values(), "research_vp", "level", "terra", "fed", "green",
+         "fed_power", "final", "gaiaformer", "gf_site")
+NEW_TERMS = ("mines_left", "levels_left", "terra1", "power_cycle", "structures")
+HAND_WEIGHTS = {**dict.fromkeys(TERMS, 1.0), **dict.fromkeys(NEW_TERMS, 0.0)}
+WEIGHTS = dict(HAND_WEIGHTS)
 
 
 def _pass_vp(game, player: int, holder: str) -> int:
@@ -215,66 +233,100 @@ def _final_tiles(game, player: int, progress: float, final_vp: list[int]) -> flo
     return value
 
 
-def evaluate(game, player: int) -> float:
-    """Victory points of ``player`` plus the estimated worth of the position (see the module);
-    at the end of the game, the score."""
+def terms(game, player: int) -> dict[str, float]:
+    """The evaluation's parts for ``player``, by name (VP each; see the module): the
+    evaluation is ``sum(WEIGHTS[name] * value)`` over them. At the end of the game only
+    ``vp``, the score. Names: ``vp``; ``res_R`` (resource R held); ``inc_R`` (income of R for
+    the rounds left); ``bld_B`` (building B's worth beyond its income); ``tech`` (tech tiles'
+    income, actions, events); ``pass_now`` and ``pass_later`` (pass bonuses of this round and
+    the next ones); ``booster`` (the booster held for the next round, or the best one left);
+    ``research_vp``, ``level`` and ``track_T`` (research); ``terra`` (ore saved by
+    terraforming); ``fed``, ``green``, ``fed_power`` (federations); ``final`` (final scoring
+    tiles); ``gaiaformer``, ``gf_site``; and terms the hand-made weights did not have (weight
+    0 there): ``mines_left`` (mines built times rounds left), ``levels_left`` (research levels
+    times rounds left), ``terra1`` (terraforming level 1 or more, times rounds left),
+    ``power_cycle`` (power that can be spent: bowl III plus half of bowl II, times rounds
+    left), ``structures`` (structures built)."""
     vp = game.get("vp", player)
     if game.over:
-        return float(vp)
+        return {"vp": float(vp)}
     game = game.reader()   # (many reads of one position: Game.reader)
     tables = _tables(game.ruleset)
     rnd = game.get("round") or 0
     left = ROUNDS - rnd if rnd else ROUNDS      # rounds whose income is still to come
     w = _weights(left)
-    value = float(vp)
+    t: dict[str, float] = {"vp": float(vp)}
     for name, (end, _) in RESOURCE.items():
         n = game.get(name, player)
         spare = max(0, n - HOARD.get(name, n))      # beyond what the next builds use
-        value += w[name] * (n - spare) + end * spare
+        t[RES_TERM[name]] = w[name] * (n - spare) + end * spare
     # income per round, for the rounds left (valued at the weights of mid-way through them)
     later = later_weights(left)
-    income = _income(game, player, tables)
-    value += left * sum(later[r] * n for r, n in income.items())
+    for r, n in _income(game, player, tables).items():
+        t[INC_TERM[r]] = left * later[r] * n
+    built = {b: game.get("built", player, b) for b in BUILDING}
     for b, now in BUILDING.items():
-        value += game.get("built", player, b) * now
-    techs = [t for t in tables["techs"] if game.get("has_tech", player, t) and not game.get("covered", player, t)]
-    for t in techs:
+        t[BLD_TERM[b]] = built[b] * now
+    techs = [x for x in tables["techs"] if game.get("has_tech", player, x) and not game.get("covered", player, x)]
+    tech = 0.0
+    for tile in techs:
         for src, per in ((TECH_INCOME, left), (TECH_ACTION, left + (1 if rnd else 0))):
-            if t in src:
-                value += per * sum(later[r] * n for r, n in src[t].items())
-        value += TECH_EVENTS.get(t, 0.0) * left
-        value += TECH_BIG.get(t, 0.0) * sum(game.get("built", player, b) for b in ("pi", "ac1", "ac2"))
+            if tile in src:
+                tech += per * sum(later[r] * n for r, n in src[tile].items())
+        tech += TECH_EVENTS.get(tile, 0.0) * left
+        tech += TECH_BIG.get(tile, 0.0) * (built["pi"] + built["ac1"] + built["ac2"])
+    t["tech"] = tech
     # passing: this round's bonus is the player's whenever it passes; the next rounds' too
     passed = rnd and _passed(game, player)
     held = [b for b in tables["boosters"] if game.owner(b) == player] if rnd else []
-    pass_tiles = sum(_pass_vp(game, player, t) for t in techs)
-    if rnd and not passed:
-        value += pass_tiles + sum(_pass_vp(game, player, b) for b in held)
-    value += pass_tiles * left * NEXT_ROUND
+    pass_tiles = sum(_pass_vp(game, player, tile) for tile in techs)
+    t["pass_now"] = pass_tiles + sum(_pass_vp(game, player, b) for b in held) if rnd and not passed else 0.0
+    t["pass_later"] = pass_tiles * left * NEXT_ROUND
+    booster = 0.0
     if (passed or not rnd) and left:
-        value += sum(booster_worth(game, player, b, later) for b in held)
+        booster = sum(booster_worth(game, player, b, later) for b in held)
     elif left:
         # the booster it takes when it passes (the best one left now) is the player's whenever
         # it passes too: passing gains nothing while a profitable action is left
         free = [b for b in game.get("booster_pool") if game.owner(b) is None]
-        value += PASS_BOOSTER * max((booster_worth(game, player, b, later) for b in free), default=0.0)
-    for t in TRACKS:
-        level = game.get(t, player)
-        value += RESEARCH_VP[min(level, 5)] + level * (LEVEL + TRACK_PER_ROUND[t] * left)
+        booster = PASS_BOOSTER * max((booster_worth(game, player, b, later) for b in free), default=0.0)
+    t["booster"] = booster
+    levels = research_vp = 0
+    for track in TRACKS:
+        level = game.get(track, player)
+        levels += level
+        research_vp += RESEARCH_VP[min(level, 5)]
+        t[TRACK_TERM[track]] = level * TRACK_PER_ROUND[track] * left
+    t["research_vp"] = float(research_vp)
+    t["level"] = levels * LEVEL
     steps = tables["ore_per_step"]
-    saved = steps[0] - steps[min(game.get("terraforming", player), 5)]
-    value += saved * TERRA_STEPS * later["ore"] * left
+    terra = game.get("terraforming", player)
+    t["terra"] = (steps[0] - steps[min(terra, 5)]) * TERRA_STEPS * later["ore"] * left
     groups = game.get("fed_groups", player)
-    value += FEDERATION * len(groups) + GREEN_TOKEN * game.get("green_feds", player)
+    t["fed"] = FEDERATION * len(groups)
+    t["green"] = GREEN_TOKEN * game.get("green_feds", player)
+    loose = 0
     if left:
         fed = {h for group in groups for h in group.split(",")}
         loose = sum(game.get("pval", index=h) for h in game.get("my_hexes", player) if h not in fed)
-        value += FED_POWER * min(loose, 7) * min(1.0, left / 2)
-    value += _final_tiles(game, player, rnd / ROUNDS, tables["final_vp"])
-    if left:
-        value += GAIAFORMER * left * game.get("gaiaformers", player)
-        value += GF_SITE * len(game.get("gf_hexes", player))
-    return value
+    t["fed_power"] = FED_POWER * min(loose, 7) * min(1.0, left / 2)
+    t["final"] = _final_tiles(game, player, rnd / ROUNDS, tables["final_vp"])
+    t["gaiaformer"] = GAIAFORMER * left * game.get("gaiaformers", player) if left else 0.0
+    t["gf_site"] = GF_SITE * len(game.get("gf_hexes", player)) if left else 0.0
+    # terms the hand-made evaluation lacked (weights fitted to the records)
+    t["mines_left"] = built["mine"] * left / ROUNDS
+    t["levels_left"] = levels * left / ROUNDS
+    t["terra1"] = (terra >= 1) * left / ROUNDS
+    t["power_cycle"] = (game.get("bowl3", player) + game.get("bowl2", player) / 2) * left / ROUNDS
+    t["structures"] = float(sum(built.values()))
+    return t
+
+
+def evaluate(game, player: int) -> float:
+    """Victory points of ``player`` plus the estimated worth of the position (see the module):
+    :func:`terms` weighted by ``WEIGHTS``; at the end of the game, the score."""
+    weights = WEIGHTS
+    return sum(weights[name] * value for name, value in terms(game, player).items())
 
 
 def _passed(game, player: int) -> bool:
