@@ -1655,7 +1655,7 @@ class Game:
         if main and (step.mode == "simultaneous" or not step.free
                      or action.player in (st.values.get(("f", "passed")) or ())):
             return None
-        guard = rs.action_guard(name)
+        guard = rs.guards.action_for(name, action.args)
         if guard is None:
             return None
         ctx = Context(rs, st.values, ply=len(self.record.actions) + 1, budget=self.max_steps)

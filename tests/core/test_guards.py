@@ -496,7 +496,7 @@ def _caught(monkeypatch, name, wrong, target=I.Inert):
 
 
 def test_a_wrong_slot_analysis_is_caught(monkeypatch):
-    _caught(monkeypatch, "_slot", lambda self, kind, slot: 0)   # strict's require called inert
+    _caught(monkeypatch, "_slot", lambda self, kind, slot, only=None: 0)   # strict's require called inert
 
 
 def test_a_wrong_presence_analysis_is_caught(monkeypatch):
@@ -624,3 +624,47 @@ def test_a_loop_body_keeps_only_the_facts_every_element_sees():
         g.play(rng.choice([a for a in g.legal_actions() if a.name not in ("probe", "peek")]), check=False)
     assert [a.name for a in g.legal_actions()] == [a.name for a in g._legal_by_trying()]
     assert "peek" in [a.name for a in g.legal_actions()] and "probe" not in [a.name for a in g.legal_actions()]
+
+
+# play's body runs the slot of the deal its parameter names: plain's effect cannot break a
+# rule, strict's can (its require)
+FIXED_FORMS = FORMS.replace("action rest main", "action play(d: deal) main { pay 1 coins\n"
+                            "  set tally = 1\n  run d.effect\n  gain 1 coins }\naction rest main") \
+    .replace("main pick, play_fav,", "main pick, play_fav, play,")
+
+
+def test_a_guard_knows_the_entity_its_parameter_holds():
+    """A body that runs ``d.effect`` for its parameter ``d`` has a guard per deal
+    (``Guards.action_for``): for plain its rest begins after the payment, for strict (and
+    for every deal at once) after the slot run, whose body the guard enters (a pivot); the
+    listing is the full tries'."""
+    g = boardrules.new_game(texts={"forms.rules": FIXED_FORMS}, players=2, seed=0)
+    guards = g.ruleset.guards
+    plain, strict = guards.action_for("play", ("plain",)), guards.action_for("play", ("strict",))
+    assert plain is not None and strict is not None and len({plain, strict, guards.action("play")}) == 3
+    assert guards.action_for("play", ("nothing",)) is guards.action("play")   # (the run refuses it)
+    assert guards.action_for("worth", ()) is guards.action("worth")   # (no such parameter)
+    inert, body = guards.inert, g.ruleset.actions["play"].body
+    scope = {"d": "entity:deal"}
+    assert inert.split_facts(body.stmts, scope)[0] == 3
+    assert inert.split_facts(body.stmts, {**scope, I.FIXED: (("d", "plain"),)})[0] == 1
+    assert inert.split_facts(body.stmts, {**scope, I.FIXED: (("d", "strict"),)})[0] == 3
+    # (a let that rebinds d forgets which deal it holds)
+    rebound = parse_text("action x(d: deal) main { pay 1 coins\n let d = strict\n run d.effect }\n",
+                         "x.rules").items[0].body
+    assert inert.split_facts(rebound.stmts, {**scope, I.FIXED: (("d", "plain"),)})[0] == 3
+    for seed in range(8):
+        g = boardrules.new_game(texts={"forms.rules": FIXED_FORMS}, players=2, seed=seed)
+        assert compare_states(g, 10_000, random.Random(seed)) > 10
+
+
+def test_a_guard_for_the_wrong_entity_is_caught(monkeypatch):
+    """A guard that took plain's for every deal would list play(strict) where it breaks a
+    rule: the listing property fails."""
+    real = Guards.action_for
+    monkeypatch.setattr(Guards, "action_for",
+                        lambda self, name, args: real(self, name, ("plain",) if name == "play" else args))
+    with pytest.raises(AssertionError):
+        for seed in range(8):
+            g = boardrules.new_game(texts={"forms.rules": FIXED_FORMS}, players=2, seed=seed)
+            compare_states(g, 10_000, random.Random(seed))

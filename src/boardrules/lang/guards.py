@@ -26,7 +26,7 @@ from . import ast as A
 from ..errors import BoardrulesError
 from ..runtime import RuleViolation
 from .semantics import MAX_DEPTH
-from .inert import PASS, SHORT, Facts, Inert, names_in, type_name
+from .inert import FIXED, PASS, SHORT, Facts, Inert, names_in, type_name
 from . import semantics as S
 
 if TYPE_CHECKING:
@@ -55,6 +55,8 @@ class Guards:
         self.backend = backend
         self.inert = inert
         self._actions: dict[str, Guard | None] = {}
+        self._fixed: dict[tuple[str, Any], Guard | None] = {}   # (action, entity) -> action_for
+        self._fixings: dict[str, tuple[int, str] | None] = {}   # action -> _fixing
         self._prechecks: dict[str, Precheck | None] = {}
         self._hoisted: dict[str, Precheck | None] = {}
         self._leads: dict[tuple[str, int], Precheck | None] = {}
@@ -91,6 +93,7 @@ class Guards:
         tally[1] += accepted
         if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
             self._actions[name] = None
+            self._fixings[name] = None   # (action_for then answers action's None too)
 
     def _precheck_steps(self, name: str) -> list[tuple[str, Any, Any, A.Stmt]]:
         """The statements of action ``name``'s ``precheck`` (see :meth:`_block_steps`)."""
@@ -269,14 +272,60 @@ class Guards:
         """The guard of action ``name``'s body, None when the body has no inert rest."""
         if name in self._actions:
             return self._actions[name]
+        guard = self._guard(self._plan(self.rs.actions[name].body.stmts, self._scope(name),
+                                       frozenset({name})))
+        self._actions[name] = guard
+        return guard
+
+    def _scope(self, name: str) -> dict[str, Any]:
+        """The bindings action ``name``'s body begins with, typed (lang/inert.py)."""
         rs = self.rs
         adef = rs.actions[name]
         scope: dict[str, Any] = {p.name: type_name(p.type, rs.kinds) for p in adef.params}
         if adef.entity is not None:
             scope["self"] = f"entity:{rs.entities[adef.entity].kind}"
-        guard = self._guard(self._plan(adef.body.stmts, scope, frozenset({name})))
-        self._actions[name] = guard
-        return guard
+        return scope
+
+    def action_for(self, name: str, args: tuple[Any, ...]) -> Guard | None:
+        """The guard of action ``name``'s body for arguments ``args``: when the body runs a
+        slot of an entity its parameter names (``run b.on_build``, ``b: building``), the guard
+        analysed with that parameter holding the entity ``args`` give it (lang/inert.py,
+        ``FIXED``: only that entity's slot body must be inert, not every one of the kind);
+        else :meth:`action`. None when the body has no inert rest."""
+        fixed = self._fixing(name)
+        if fixed is None:
+            return self.action(name)
+        i, param = fixed
+        value = args[i] if i < len(args) else None
+        key = (name, value)
+        if key not in self._fixed:
+            kind = self.rs.actions[name].params[i].type.name
+            if value not in self.rs.by_kind.get(kind, ()):
+                self._fixed[key] = self.action(name)   # (not an entity of the kind: the run refuses it)
+            else:
+                scope = self._scope(name)
+                scope[FIXED] = ((param, value),)
+                self._fixed[key] = self._guard(self._plan(self.rs.actions[name].body.stmts, scope,
+                                                          frozenset({name})))
+        return self._fixed[key]
+
+    def _fixing(self, name: str) -> tuple[int, str] | None:
+        """(position, name) of the first parameter of action ``name`` that its body's own
+        statements name as the entity of a ``run`` (not rebound before it: :func:`inert._bind`
+        drops the fact then), of an entity kind and not a list; None when there is none."""
+        if name not in self._fixings:
+            rs, found = self.rs, None
+            adef = rs.actions[name]
+            targets = {s.target.obj.id for s in _statements(adef.body.stmts)
+                       if isinstance(s, A.Run) and isinstance(s.target, A.Field)
+                       and isinstance(s.target.obj, A.Name)}
+            for i, p in enumerate(adef.params):
+                if p.name in targets and p.type.list_of is None and not p.type.optional \
+                        and p.type.name in rs.kinds:
+                    found = (i, p.name)
+                    break
+            self._fixings[name] = found
+        return self._fixings[name]
 
     def answer(self, block: int, scope: dict[str, Any]) -> Guard | None:
         """The guard of the body of ``choose`` block ``block`` (an answer to its decision runs
@@ -405,7 +454,9 @@ class Guards:
             return None
         plans: dict[str, _Plan] = {}
         facts = Facts()
-        for e in rs.by_kind.get(kind, ()):
+        obj = s.target.obj
+        only = dict(scope.get(FIXED, ())).get(obj.id) if isinstance(obj, A.Name) else None
+        for e in rs.by_kind.get(kind, ()) if only is None else (only,):
             body = rs.entities[e].slots.get(slot, rs.kinds[kind].slots[slot])
             if body is None or rs.slot_fn(e, slot) is None:
                 continue
@@ -577,3 +628,17 @@ def _run_step(ctx: Context, f: Any, slot_check: Any) -> bool | None:
     finally:
         ctx.env, ctx.me = saved_env, saved_me
         ctx.depth -= 1
+
+
+def _statements(stmts: tuple[A.Stmt, ...]) -> list[A.Stmt]:
+    """``stmts`` and the statements of their ``if`` branches, at any depth (not of loops: a
+    loop's body may rebind its names from one element to the next)."""
+    out: list[A.Stmt] = []
+    stack = list(stmts)
+    while stack:
+        s = stack.pop()
+        out.append(s)
+        if isinstance(s, A.If):
+            stack.extend(t for _, b in s.branches for t in b.stmts)
+            stack.extend(s.orelse.stmts if s.orelse is not None else ())
+    return out

@@ -89,6 +89,7 @@ Typed = tuple[str | None, int, int]   # (type, step cost bound, size bound for a
 Scope = dict[str, Any]   # binding -> its type; FACTS -> the linear facts known there
 FACTS = "#facts"   # (no binding has this name)
 SEATS = "#seats"   # in a Scope: the bindings that are surely players of the game (seats)
+FIXED = "#fixed"   # in a Scope: ((binding, entity), ...) the bindings known to hold that entity
 AFTER = "#after"   # in Facts.writes: the unit leaves an 'after turn' block (no variable has this name)
 PASS = "#pass"     # in Facts.writes: the unit passes its player, once (do_pass; see Inert.stmt)
 TAKE = "#take"     # in Facts.writes: the unit takes an entity (facts of owners are dropped)
@@ -149,7 +150,7 @@ class Inert:
         self.rs = rs
         self.caps = caps   # resource -> its cap expression
         self._procs: dict[str, tuple[int, Facts] | None] = {}
-        self._slots: dict[tuple[str, str], tuple[int, Facts] | None] = {}
+        self._slots: dict[tuple[str, str, str | None], tuple[int, Facts] | None] = {}
         self._busy: set[Any] = set()
         self._emitting: set[str] = set()   # events whose triggers are under analysis
         self._acc = _Acc()   # what the unit under analysis relies on (see Facts)
@@ -396,16 +397,18 @@ class Inert:
                 return None
             cost += player[1]
         had_pass = PASS in self._acc.writes
+        only = dict(scope.get(FIXED, ())).get(obj.id) if isinstance(obj, A.Name) else None
         with self._as_me(True):   # (the slot runs for me, or for the player named)
-            body = self._slot(found[0][7:], slot)   # type: ignore[index]
+            body = self._slot(found[0][7:], slot, only)   # type: ignore[index]
         if for_ is not None and not had_pass and PASS in self._acc.writes:
             return None   # (it would pass the player named, not the unit's)
         return None if body is None else cost + 1 + body
 
-    def _slot(self, kind: str, slot: str) -> int | None:
+    def _slot(self, kind: str, slot: str, only: str | None = None) -> int | None:
         """A bound on the steps of slot ``slot``'s body over the entities of ``kind`` (as
-        :meth:`_proc`), None when one of them may break a rule."""
-        key = (kind, slot)
+        :meth:`_proc`; ``only``: of that entity alone, the one a binding is known to hold:
+        :data:`FIXED`), None when one of them may break a rule."""
+        key = (kind, slot, only)
         if key not in self._slots:
             if key in self._busy or self._too_deep():
                 return None
@@ -416,7 +419,7 @@ class Inert:
             self._busy.add(key)
             worst: tuple[int, Facts] | None = (0, Facts())
             try:
-                for e in rs.by_kind.get(kind, ()):
+                for e in rs.by_kind.get(kind, ()) if only is None else (only,):
                     body = rs.entities[e].slots.get(slot, kdef.slots[slot])
                     if body is None or rs.slot_fn(e, slot) is None:
                         continue
@@ -995,6 +998,8 @@ def _bind(scope: Scope, name: str, t: str | None, seat: bool = False) -> None:
     scope[name] = t
     if scope.get(FACTS):
         scope[FACTS] = tuple(f for f in scope[FACTS] if name not in f[3])
+    if scope.get(FIXED):
+        scope[FIXED] = tuple(f for f in scope[FIXED] if f[0] != name)
     seats: frozenset[str] = scope.get(SEATS) or frozenset()
     if seat:
         scope[SEATS] = seats | {name}
