@@ -27,8 +27,8 @@ class Tables:
     ``classes``: the ship classes (a frozenset of entity names); ``parts``: the parts in the
     rule files' order."""
 
-    __slots__ = ("rs", "classes", "class_order", "parts", "part_set", "_lists", "parsed", "resolved", "_stats", "_after",
-                 "last", "__weakref__")
+    __slots__ = ("rs", "classes", "class_order", "parts", "part_set", "_lists", "_changes", "resolved", "_stats", "_after",
+                 "_last", "__weakref__")
 
     def __init__(self, rs: Any) -> None:
         self.rs = weakref.ref(rs)
@@ -37,8 +37,7 @@ class Tables:
         self._lists: dict[tuple, tuple[str, ...]] = {}
         self.parts: tuple[str, ...] = tuple(rs.by_kind.get("part", ()))
         self.part_set = frozenset(self.parts)
-        # option text -> (class, slot, part) (read directly by the primitives)
-        self.parsed: dict[str, tuple[str, int, str]] = {}
+        self._changes: dict[str, tuple[str, int, str]] = {}
         # (option, player) -> what :meth:`resolve` answered (read directly by stat_after)
         self.resolved: dict[tuple[Any, int], tuple] = {}
         self._stats: dict[tuple[tuple[str, ...], Any], dict[str, Any]] = {}
@@ -46,13 +45,13 @@ class Tables:
         # or (slot, part)
         self._after: dict[tuple, dict[Any, dict[str, Any]]] = {}
         # the blueprint asked last (by identity: an Upgrade choice asks of one blueprint's
-        # changes in a row) and its statistics after each change (read directly by stat_after)
-        self.last: tuple[Any, Any, Any, dict[Any, dict[str, Any]]] = ((), (), None, {})
+        # changes in a row) and its statistics after each change
+        self._last: tuple[Any, Any, Any, dict[Any, dict[str, Any]]] = ((), (), None, {})
 
     def change(self, o: Any) -> tuple[str, int, str] | None:
         """``(class, slot, part)`` of an option text ``"cls#slot=part"`` naming a ship class and
         a part of this ruleset, or None (the slot is not checked against a blueprint here)."""
-        got = self.parsed.get(o) if type(o) is str else None
+        got = self._changes.get(o) if type(o) is str else None
         if got is not None:
             return got
         return self._parse(o)
@@ -84,8 +83,8 @@ class Tables:
         if cls not in self.classes or part not in self.part_set or slot < 0:
             return None
         got = (cls, slot, part)
-        if len(self.parsed) < MEMO_SIZE:
-            self.parsed[o] = got
+        if len(self._changes) < MEMO_SIZE:
+            self._changes[o] = got
         return got
 
     def changes(self, grids: tuple[tuple[str, ...], ...], parts: tuple[str, ...]) -> tuple[str, ...]:
@@ -106,7 +105,7 @@ class Tables:
         """The statistics of blueprint ``bp`` (plus the ``outside`` parts, on ``design``) once
         ``part`` fills slot ``slot`` (``o``: the option text saying so, when the caller has it:
         the memo's key); a ``ValueError`` when ``bp`` has no such slot."""
-        last = self.last
+        last = self._last
         if last[0] is bp and last[1] is outside and last[2] is design:
             table = last[3]
         else:
@@ -116,7 +115,7 @@ class Tables:
                 if len(self._after) >= MEMO_SIZE:
                     self._after.clear()
                 table = self._after[key] = {}
-            self.last = (bp, outside, design, table)
+            self._last = (bp, outside, design, table)
         asked = (slot, part) if o is None else o
         s = table.get(asked)
         if s is None:
@@ -161,14 +160,14 @@ _TABLES: dict[int, Tables] = {}
 
 def tables(rs: Any) -> Tables:
     """The :class:`Tables` of ruleset ``rs`` (built on first use; dropped with the ruleset)."""
-    if LAST[0] is rs:
-        return LAST[1]
+    if _LAST[0] is rs:
+        return _LAST[1]
     t = _TABLES.get(id(rs))
     if t is None or t.rs() is not rs:
         t = _TABLES[id(rs)] = Tables(rs)
         weakref.finalize(rs, _TABLES.pop, id(rs), None)
-    LAST[:] = [rs, t]
+    _LAST[:] = [rs, t]
     return t
 
 
-LAST: list = [None, None]     # the ruleset asked last and its tables
+_LAST: list = [None, None]     # the ruleset asked last and its tables

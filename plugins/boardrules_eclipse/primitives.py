@@ -348,13 +348,9 @@ def blueprint_changes(ctx, parts):
 def _parsed(ctx, o) -> tuple[str, int, str]:
     """``(class, slot, part)`` of a change text (the slot not checked against a blueprint); a
     ``ValueError`` when it names no ship class and part (see :func:`_change`)."""
-    last = B.LAST   # (B.tables and Tables.change inlined: a where asks of every option)
-    t = last[1] if last[0] is ctx.rs else B.tables(ctx.rs)
-    got = t.parsed.get(o) if type(o) is str else None
+    got = B.tables(ctx.rs).change(o)
     if got is None:
-        got = t.change(o)
-        if got is None:
-            raise ValueError(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
+        raise ValueError(f"{o!r} is not an upgrade (class#slot=part) naming a ship class and a part")
     return got
 
 
@@ -381,8 +377,7 @@ def stat_after(ctx, o, stat):
     a ``ValueError``."""
     if stat not in B.STATS:
         raise ValueError(f"{stat!r} is not a blueprint statistic")
-    last = B.LAST
-    t = last[1] if last[0] is ctx.rs else B.tables(ctx.rs)
+    t = B.tables(ctx.rs)
     me = ctx.me
     got = t.resolved.get((o, me)) if type(o) is str and type(me) is int and 0 <= me < ctx.np else None
     if got is None:   # (first asked, or not an option of me: _change says why)
@@ -392,15 +387,9 @@ def stat_after(ctx, o, stat):
     # slot is refused when its statistics are first summed)
     _, i, part, kbp, kout, kdesign = got
     w, base = ctx.w, ctx.base
-    bp = (w[kbp] if kbp in w else base.get(kbp)) or ()
-    out = (w[kout] if kout in w else base.get(kout)) or ()
-    design = w[kdesign] if kdesign in w else base.get(kdesign)
-    seen = t.last   # (Tables.after's own memo of the blueprint asked last, inlined)
-    if seen[0] is bp and seen[1] is out and seen[2] is design:
-        s = seen[3].get(o)
-        if s is not None:
-            return s[stat]
-    return t.after(bp, out, design, i, part, o)[stat]
+    return t.after((w[kbp] if kbp in w else base.get(kbp)) or (),
+                   (w[kout] if kout in w else base.get(kout)) or (),
+                   w[kdesign] if kdesign in w else base.get(kdesign), i, part, o)[stat]
 
 
 @primitive("blueprint_after", returns="list:part", pure=True, o="text")
