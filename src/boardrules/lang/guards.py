@@ -55,6 +55,7 @@ class Guards:
         self.backend = backend
         self.inert = inert
         self._actions: dict[str, Guard | None] = {}
+        self._free: set[str] = set()   # actions whose guard reads none of their parameters
         self._prechecks: dict[str, Precheck | None] = {}
         self._hoisted: dict[str, Precheck | None] = {}
         self._leads: dict[tuple[str, int], Precheck | None] = {}
@@ -274,9 +275,19 @@ class Guards:
         scope: dict[str, Any] = {p.name: type_name(p.type, rs.kinds) for p in adef.params}
         if adef.entity is not None:
             scope["self"] = f"entity:{rs.entities[adef.entity].kind}"
-        guard = self._guard(self._plan(adef.body.stmts, scope, frozenset({name})))
+        plan = self._plan(adef.body.stmts, scope, frozenset({name}))
+        guard = self._guard(plan)
         self._actions[name] = guard
+        if not plan.reads & {p.name for p in adef.params}:
+            self._free.add(name)
         return guard
+
+    def argument_free(self, name: str) -> bool:
+        """Whether the guard of action ``name`` (call :meth:`action` first) mentions none of
+        its parameters: what it runs, the facts it checks and what it writes are then the
+        same for every argument tuple (primitives never read the bindings: docs/plugins.md),
+        so its verdict on one candidate of a state and player is its verdict on all."""
+        return name in self._free
 
     def answer(self, block: int, scope: dict[str, Any]) -> Guard | None:
         """The guard of the body of ``choose`` block ``block`` (an answer to its decision runs
@@ -333,19 +344,20 @@ class Guards:
         # the statements before the rest (and the pivot), compiled as a block of the body's
         head = stmts[:k - 1 if pivot is not None else k]
         prefix = backend.block(A.Block(stmts=head, span=head[0].span)) if head else None
+        reads = frozenset(names_in(stmts[:k]))   # (the pivot whole: its rests too)
         if pivot is None:
             def run(ctx: Context) -> int:
                 if prefix is not None:
                     prefix(ctx)
                 return cost
-            return _Plan(run, facts, 0, k < len(stmts))
+            return _Plan(run, facts, 0, k < len(stmts), reads)
         enter = pivot.run
 
         def run_pivot(ctx: Context) -> int:
             if prefix is not None:
                 prefix(ctx)
             return enter(ctx) + cost
-        return _Plan(run_pivot, facts | pivot.facts, pivot.levels, True)
+        return _Plan(run_pivot, facts | pivot.facts, pivot.levels, True, reads)
 
     def _pivot(self, s: A.Stmt, scope: dict[str, Any], busy: frozenset[str]) -> "_Plan | None":
         """The plan of statement ``s`` entered by a guard (see :meth:`_plan`), None when it is
@@ -446,6 +458,7 @@ class _Plan:
     facts: Facts
     levels: int
     useful: bool
+    reads: frozenset[str] = frozenset()   # names the statements it runs mention (a superset)
 
 
 def facts_hold(ctx: Context, needs: tuple[tuple[str, bool], ...],
