@@ -697,3 +697,31 @@ def test_answers_after_a_turn_are_listed_by_their_guard():
                 seen["followed" if len(pending) > 1 and pending[1].player is not None else "alone"] += 1
             g.play(rng.choice(list(g.legal_actions())), check=False)
     assert seen["alone"] and seen["followed"]
+
+
+SHADOW = """action gift main {
+  after turn {
+    for p in others {
+      choose p in [1, 7] by p optional "a gift" { gain 1 coins to p }
+    }
+  }
+}
+extend step actions { main gift }
+"""
+
+
+def test_an_answer_hides_the_seat_of_its_name():
+    """A decision's binding that holds a seat is a seat to the analysis, but not once the
+    answer, bound by the same name, hides it: answering 7 to `choose p ... { gain 1 coins to
+    p }` breaks a rule (no player 7), and is not listed."""
+    g = boardrules.new_game("harvest", players=3, seed=1, texts={"shadow.rules": SHADOW})
+    rng, seen = random.Random(1), 0
+    while not g.over and len(g.record.actions) < 300:
+        listed = list(g.legal_actions())
+        pending = g.state.pending
+        if pending and pending[0].label == "p":
+            assert listed == g._legal_by_trying()
+            assert [a.args for a in listed] == [(1,), ()]
+            seen += 1
+        g.play(rng.choice([a for a in listed if a.name == "gift"] or listed), check=False)
+    assert seen >= 2

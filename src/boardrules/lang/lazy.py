@@ -172,7 +172,9 @@ def _analysis(ctx: Context, d: Any, answer: str | None = None) -> tuple[Any, ...
     rs = ctx.rs
     scope: dict[str, Any] = {name: value_type(rs, v) for name, v in d.env}
     # (a binding that holds a seat of this game is one: 'gain 1 coins to p' cannot fail)
-    seats = frozenset(name for name, v in d.env if type(v) is int and 0 <= v < ctx.nplayers)
+    # (the answer, bound last, hides a binding of its name)
+    seats = frozenset(name for name, v in d.env if type(v) is int and 0 <= v < ctx.nplayers
+                      and (d.player is None or name != d.label))
     if seats:
         scope[SEATS] = seats
     if d.player is not None:
