@@ -340,6 +340,8 @@ class Game:
         self._turn_memo: tuple[State, tuple[Any, Any, Any, Context] | None] | None = None  # (state, its _turn_info)
         self._answer_memo: tuple[State | None, bool] = (None, False)   # (state, its _answers_settle)
         self._flow_memo: tuple[Any, bool] = (None, False)   # (committed values, _settles without decisions)
+        # (state, {(action, player): verdict or the violation}) of the argument-free guards
+        self._guard_memo: tuple[State | None, dict[tuple[str, int], Any]] = (None, {})
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -1459,7 +1461,8 @@ class Game:
         and after which the flow runs nothing (:meth:`_settles`: the body cannot change the
         flow). A decision left by a turn that has ended (Eclipse's reactions) settles too when
         the turn's 'after turn' blocks behind it cannot break a rule and the flow then only
-        hands the turn on (``handover``). Worked out once per state."""
+        hands the turn on (``handover``), or when another decision follows it (the flow then
+        waits for that one, the 'after turn' blocks behind it). Worked out once per state."""
         st = self.state
         memo = self._answer_memo
         if memo[0] is st:
@@ -1473,7 +1476,13 @@ class Game:
             ok = answers_hold(ctx, st.pending[0]) and self._settles(ctx, list(st.pending[1:]))
         elif turn is not None:   # (the turn has ended: see the docstring)
             rest = st.pending[1:]
-            if all(d.player is None and d.lane is None for d in rest) \
+            if rest and rest[0].player is not None and rest[0].lane is None:
+                # (another decision follows: once this one is answered, the flow waits for it
+                # and the turn's 'after turn' blocks wait behind it, running nothing)
+                from .lang.lazy import answers_hold, runs_for_a_player
+                ctx = Context(self.ruleset, values, budget=self.max_steps)
+                ok = runs_for_a_player(ctx, st.pending[0]) and answers_hold(ctx, st.pending[0])
+            elif all(d.player is None and d.lane is None for d in rest) \
                     and not values.get(("f", "after")):
                 from .lang.lazy import answers_hold
                 ctx = Context(self.ruleset, values, budget=self.max_steps)
@@ -1658,6 +1667,30 @@ class Game:
         guard = rs.guards.action_for(name, action.args)
         if guard is None:
             return None
+        if rs.guards.argument_free(name):
+            # (its verdict is the same for every argument tuple: worked out once per player)
+            memo = self._guard_memo
+            if memo[0] is not st:
+                memo = self._guard_memo = (st, {})
+            key = (name, action.player)
+            got = memo[1].get(key, _UNSEEN)
+            if got is _UNSEEN:
+                try:
+                    got = self._guard_verdict(action, info, guard)
+                except (RuleViolation, BoardrulesError) as err:
+                    got = err
+                memo[1][key] = got
+            if isinstance(got, Exception):
+                raise got.with_traceback(None)
+            return got   # type: ignore[no-any-return]
+        return self._guard_verdict(action, info, guard)
+
+    def _guard_verdict(self, action: Action, info: tuple[Any, ...], guard: Any) -> bool | None:
+        """:meth:`_guard_settles` once its guard ``guard`` is known to be run."""
+        rs = self.ruleset
+        name = action.name
+        st, step = self.state, info[0]
+        main = name in step.main
         ctx = Context(rs, st.values, ply=len(self.record.actions) + 1, budget=self.max_steps)
         ctx.lazy = True   # (a choice in the checks may be cut short: the run is not kept)
         adef = rs.actions[name]
@@ -1810,6 +1843,7 @@ class Game:
 KNOWN_STATES = 256
 # a run not made yet: the action was listed as legal from its guard (_guard_settles)
 ACCEPTED: tuple[Any, ...] = (None, None)
+_UNSEEN = object()   # (a memo's missing entry)
 
 
 def _bindings(rs: Ruleset, adef: Any, args: tuple[Any, ...]) -> dict[str, Any]:

@@ -668,3 +668,104 @@ def test_a_guard_for_the_wrong_entity_is_caught(monkeypatch):
         for seed in range(8):
             g = boardrules.new_game(texts={"forms.rules": FIXED_FORMS}, players=2, seed=seed)
             compare_states(g, 10_000, random.Random(seed))
+
+
+def _main_state_with(name: str, count: int, seed: int = 1):
+    """A Harvest game at a state where ``count`` or more candidates of action ``name`` are
+    legal, not listed yet (replayed from the record)."""
+    g, rng = harvest(seed=seed), random.Random(seed)
+    while sum(a.name == name for a in g.legal_actions()) < count:
+        g.play(rng.choice(list(g.legal_actions())), check=False)
+    return boardrules.load_game(g.save())
+
+
+def test_an_argument_free_guard_runs_once_per_state_and_player(monkeypatch):
+    """A guard that mentions none of its action's parameters (build_farm's `pay 2 coins; use
+    farm`) has one verdict for every argument tuple: it runs once per state and player; one
+    that mentions them (sell's `pay n grain`) is not argument-free."""
+    from boardrules.game import Game
+    g = _main_state_with("build_farm", 4)
+    guards = g.ruleset.guards
+    for n in g.ruleset.actions:
+        guards.action(n)
+    assert {n for n in g.ruleset.actions if guards.argument_free(n)} >= {"build_farm", "harvest_now"}
+    assert not guards.argument_free("sell") and not guards.argument_free("buy")
+    runs: list[str] = []
+    verdict = Game._guard_verdict
+    monkeypatch.setattr(Game, "_guard_verdict",
+                        lambda self, a, info, guard: runs.append(a.name) or verdict(self, a, info, guard))
+    listed = list(g.legal_actions())
+    assert runs.count("build_farm") == 1 and sum(a.name == "build_farm" for a in listed) >= 4
+    assert listed == g._legal_by_trying()
+
+
+CLAIM = """action claim(h: hex) main {
+  if coins > 100 { gain 1 vp }
+  require h != "a2" else "not that field"
+  gain 1 coins
+}
+extend step actions { main claim }
+"""
+
+
+def test_a_wrong_argument_free_answer_is_caught(monkeypatch):
+    """The property fails when a guard that reads its parameter (claim's `require h != "a2"`,
+    past what the prechecks test) is taken as argument-free: the first candidate's verdict
+    would be every candidate's."""
+    def claims(seed):
+        return boardrules.new_game("harvest", players=3, seed=seed, texts={"claim.rules": CLAIM})
+    assert compare_states(claims(1), 40, random.Random(1)) == 40   # (right as it is)
+    assert not claims(1).ruleset.guards.argument_free("claim")
+    monkeypatch.setattr(Guards, "argument_free", lambda self, name: True)
+    with pytest.raises(AssertionError):
+        for seed in range(4):
+            compare_states(claims(seed), 400, random.Random(seed))
+
+
+def test_answers_after_a_turn_are_listed_by_their_guard():
+    """The neighbour bonus Harvest offers after a build_farm turn (`gain bonus coins to p`, p a
+    seat of the game) is answered after the turn has ended, maybe with another player's bonus
+    decision behind it: its answers cannot break a rule and the flow runs nothing before the
+    next decision or turn, so they are listed from the analysis alone, as the full tries
+    list them."""
+    from boardrules.game import ACCEPTED
+    seen = {"alone": 0, "followed": 0}
+    for seed in range(1, 30):
+        g, rng = harvest(seed=seed), random.Random(seed)
+        while not g.over:
+            pending = g.state.pending
+            if pending and pending[0].label == "bonus":
+                listed = list(g.legal_actions())
+                assert listed == g._legal_by_trying()
+                assert all(g._known_for(g.state).runs[a] is ACCEPTED for a in listed)
+                seen["followed" if len(pending) > 1 and pending[1].player is not None else "alone"] += 1
+            g.play(rng.choice(list(g.legal_actions())), check=False)
+    assert seen["alone"] and seen["followed"]
+
+
+SHADOW = """action gift main {
+  after turn {
+    for p in others {
+      choose p in [1, 7] by p optional "a gift" { gain 1 coins to p }
+    }
+  }
+}
+extend step actions { main gift }
+"""
+
+
+def test_an_answer_hides_the_seat_of_its_name():
+    """A decision's binding that holds a seat is a seat to the analysis, but not once the
+    answer, bound by the same name, hides it: answering 7 to `choose p ... { gain 1 coins to
+    p }` breaks a rule (no player 7), and is not listed."""
+    g = boardrules.new_game("harvest", players=3, seed=1, texts={"shadow.rules": SHADOW})
+    rng, seen = random.Random(1), 0
+    while not g.over and len(g.record.actions) < 300:
+        listed = list(g.legal_actions())
+        pending = g.state.pending
+        if pending and pending[0].label == "p":
+            assert listed == g._legal_by_trying()
+            assert [a.args for a in listed] == [(1,), ()]
+            seen += 1
+        g.play(rng.choice([a for a in listed if a.name == "gift"] or listed), check=False)
+    assert seen >= 2

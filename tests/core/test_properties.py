@@ -172,6 +172,32 @@ def test_backends_agree_on_the_whole_number_shortcuts(expr, value):
     assert c == i and c[0] == "illegal" and "division by zero" in c[1]
 
 
+@pytest.mark.parametrize("expr,value", [
+    ("x in l", True), ("x not in l", False), ("(x + 5) in l", False), ("(x + 5) not in l", True),
+    ("\"q\" in [\"p\", \"q\"]", True), ("true in l", True), ("[1] in [[1], [2]]", True),
+    ("\"" + "t" * 70 + "\" in [\"" + "t" * 70 + "\"]", True), ("x in 0..5000", True),
+    ("holds(tool)", True), ("holds(saw)", False), ("holds(x)", False), ("holds(\"nothing\")", False),
+])
+def test_backends_agree_on_membership_and_holds(expr, value):
+    """The compiler's own `in` of a number or short text in a list and `holds` of an entity's
+    name (codegen: without the general comparison or built-in) give the interpreter's values,
+    charge the budget alike, and anything else goes the general way."""
+    text = PRELUDE.replace("BODY", f"take tool\nif {expr} {{ set x = 7 }}\nset y = (count v in 0..900 where v in l)") \
+        + "kind gear { }\ngear tool { }\ngear saw { }\n"
+    c, i = _outcome(text, "compiled"), _outcome(text, "interpreted")
+    assert c == i and c[0] == "ok", (c, i)
+    assert (c[2].values.get(("v", "x"), 1) == 7) is value
+    refusals = []   # (the budget charged alike: 901 tests of `v in l` cost more than it has)
+    for backend in ("compiled", "interpreted"):
+        g = new_game(texts={"t.rules": text}, players=2, max_steps=2_000, backend=backend)
+        try:
+            g.play("p1 go")
+            refusals.append(None)
+        except IllegalActionError as err:
+            refusals.append(str(err))
+    assert refusals[0] == refusals[1] and refusals[0] is not None and "steps" in refusals[0]
+
+
 @pytest.mark.parametrize("body", [
     # a quantifier's variable hides a rule binding of the same name, inside and across nesting
     "for v in l {\n  set x = x + (count v in l where v > 1) + v\n}",

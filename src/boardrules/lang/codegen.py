@@ -109,6 +109,32 @@ def _builtin(ctx: Context, fn: str, f: Callable[..., Value], *args: Value) -> Va
         raise ctx.violation(f"{fn}() failed: {err}") from None
 
 
+def _member(ctx: Context, a: Value, b: Value) -> bool:
+    """``a in b`` (:func:`semantics.compare`'s ``in``), its common case at once: a number or a
+    short text in a list, charged the list's length."""
+    ta = type(a)
+    if type(b) is tuple and (ta is int or ta is str and len(a) < 64):   # type: ignore[arg-type]
+        steps = ctx.steps = ctx.steps - len(b)
+        if steps < 0:
+            raise ctx.over_budget()
+        return a in b
+    return S.compare(ctx, "in", a, b)
+
+
+def _holds(ctx: Context, e: Value) -> Value:
+    """``holds(e)`` (the built-in) at once for an entity's name (an owner's default is none);
+    anything else as the built-in does it."""
+    if type(e) is str:
+        key = ("o", e)
+        w = ctx.w
+        owner = w[key] if key in w else ctx.base.get(key)
+        me = ctx.me
+        if type(me) is not int or not 0 <= me < ctx.np:
+            me = ctx.player()   # (raises the violation)
+        return owner == me
+    return _builtin(ctx, "holds", S.BUILTIN_FUNCTIONS["holds"], e)
+
+
 def _pair_builtin(fn: str) -> Callable[[Context, Value, Value], Value]:
     """``min(a, b)`` / ``max(a, b)`` of two whole numbers at once (what the built-in charges
     for them is nothing: numbers cost no steps); anything else as the built-in does it."""
@@ -158,7 +184,7 @@ def _int_op(op: str, py: Callable[[int, int], Any]) -> Callable[[Context, Value,
 
 _HELPERS: dict[str, object] = {
     "_rv": _rv, "_rv_own": _rv_own, "_rv_mine": _rv_mine, "_rv_at": _rv_at, "_index_var": _index_var, "_field": _field,
-    "_builtin": _builtin, "_min2": _pair_builtin("min"), "_max2": _pair_builtin("max"), "_abs": _abs,
+    "_builtin": _builtin, "_member": _member, "_holds": _holds, "_min2": _pair_builtin("min"), "_max2": _pair_builtin("max"), "_abs": _abs,
     "_load_name": S.load_name, "_load": S.load, "_index": S.index,
     "_with_me": S.with_me, "_num": S._num, "_bounded": S.bounded, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized,
     "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
@@ -263,6 +289,8 @@ class _Gen:
                 a = "".join(f", {g(x, sc)}" for x in args)
                 if fn in ("min", "max") and len(args) == 2 or fn == "abs" and len(args) == 1:
                     return f"_{fn}{len(args) if fn != 'abs' else ''}(ctx{a})"
+                if fn == "holds" and len(args) == 1:
+                    return f"_holds(ctx{a})"
                 if fn in S.BUILTIN_FUNCTIONS:
                     f = self.const(S.BUILTIN_FUNCTIONS[fn])
                     return f"_builtin(ctx, {fn!r}, {f}{a})"
@@ -291,6 +319,8 @@ class _Gen:
                     return f"({'' if op == '==' else 'not '}_eq(ctx, {g(l, sc)}, {g(r, sc)}))"
                 if op in _INT_OPS:
                     return f"{_INT_OPS[op]}(ctx, {g(l, sc)}, {g(r, sc)})"
+                if op in ("in", "notin"):
+                    return f"({'' if op == 'in' else 'not '}_member(ctx, {g(l, sc)}, {g(r, sc)}))"
                 return f"_compare(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
             case A.Range(low=lo, high=hi):
                 return f"_rng(ctx, {g(lo, sc)}, {g(hi, sc)})"

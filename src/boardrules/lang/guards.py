@@ -57,6 +57,7 @@ class Guards:
         self._actions: dict[str, Guard | None] = {}
         self._fixed: dict[tuple[str, Any], Guard | None] = {}   # (action, entity) -> action_for
         self._fixings: dict[str, tuple[int, str] | None] = {}   # action -> _fixing
+        self._free: set[str] = set()   # actions whose guard reads none of their parameters
         self._prechecks: dict[str, Precheck | None] = {}
         self._hoisted: dict[str, Precheck | None] = {}
         self._leads: dict[tuple[str, int], Precheck | None] = {}
@@ -272,9 +273,13 @@ class Guards:
         """The guard of action ``name``'s body, None when the body has no inert rest."""
         if name in self._actions:
             return self._actions[name]
-        guard = self._guard(self._plan(self.rs.actions[name].body.stmts, self._scope(name),
-                                       frozenset({name})))
+        adef = self.rs.actions[name]
+        plan = self._plan(adef.body.stmts, self._scope(name), frozenset({name}))
+        guard = self._guard(plan)
         self._actions[name] = guard
+        # (a body that runs its parameter's slot has a guard per entity: never argument-free)
+        if not plan.reads & {p.name for p in adef.params} and self._fixing(name) is None:
+            self._free.add(name)
         return guard
 
     def _scope(self, name: str) -> dict[str, Any]:
@@ -326,6 +331,13 @@ class Guards:
                     break
             self._fixings[name] = found
         return self._fixings[name]
+
+    def argument_free(self, name: str) -> bool:
+        """Whether the guard of action ``name`` (call :meth:`action` first) mentions none of
+        its parameters: what it runs, the facts it checks and what it writes are then the
+        same for every argument tuple (primitives never read the bindings: docs/plugins.md),
+        so its verdict on one candidate of a state and player is its verdict on all."""
+        return name in self._free
 
     def answer(self, block: int, scope: dict[str, Any]) -> Guard | None:
         """The guard of the body of ``choose`` block ``block`` (an answer to its decision runs
@@ -382,19 +394,20 @@ class Guards:
         # the statements before the rest (and the pivot), compiled as a block of the body's
         head = stmts[:k - 1 if pivot is not None else k]
         prefix = backend.block(A.Block(stmts=head, span=head[0].span)) if head else None
+        reads = frozenset(names_in(stmts[:k]))   # (the pivot whole: its rests too)
         if pivot is None:
             def run(ctx: Context) -> int:
                 if prefix is not None:
                     prefix(ctx)
                 return cost
-            return _Plan(run, facts, 0, k < len(stmts))
+            return _Plan(run, facts, 0, k < len(stmts), reads)
         enter = pivot.run
 
         def run_pivot(ctx: Context) -> int:
             if prefix is not None:
                 prefix(ctx)
             return enter(ctx) + cost
-        return _Plan(run_pivot, facts | pivot.facts, pivot.levels, True)
+        return _Plan(run_pivot, facts | pivot.facts, pivot.levels, True, reads)
 
     def _pivot(self, s: A.Stmt, scope: dict[str, Any], busy: frozenset[str]) -> "_Plan | None":
         """The plan of statement ``s`` entered by a guard (see :meth:`_plan`), None when it is
@@ -497,6 +510,7 @@ class _Plan:
     facts: Facts
     levels: int
     useful: bool
+    reads: frozenset[str] = frozenset()   # names the statements it runs mention (a superset)
 
 
 def facts_hold(ctx: Context, needs: tuple[tuple[str, bool], ...],

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import ast as A
 from .guards import Guard, facts_hold
-from .inert import AFTER, PASS, names_in
+from .inert import AFTER, PASS, SEATS, names_in
 from .semantics import MAX_DEPTH, admitted_by
 
 if TYPE_CHECKING:
@@ -147,11 +147,11 @@ def answers_hold(ctx: Context, d: Any, later: tuple[Any, ...] | None = None) -> 
         return False
     cost, needs, lists, depth, leaves = body
     if later is not None:
-        if leaves or not _runs_for_a_player(ctx, d):
+        if leaves or not runs_for_a_player(ctx, d):
             return False
         cost += 1
         for q in later:
-            got = _analysis(ctx, q) if _runs_for_a_player(ctx, q) else None
+            got = _analysis(ctx, q) if runs_for_a_player(ctx, q) else None
             if got is None or got[1] or got[2] or got[3] + 2 >= MAX_DEPTH:
                 return False
             cost += 1 + got[0]
@@ -159,7 +159,7 @@ def answers_hold(ctx: Context, d: Any, later: tuple[Any, ...] | None = None) -> 
     return cost < ctx.steps and depth + 2 < MAX_DEPTH and facts_hold(ctx, needs, lists)
 
 
-def _runs_for_a_player(ctx: Context, d: Any) -> bool:
+def runs_for_a_player(ctx: Context, d: Any) -> bool:
     return type(d.me) is int and 0 <= d.me < ctx.nplayers
 
 
@@ -170,7 +170,13 @@ def _analysis(ctx: Context, d: Any, answer: str | None = None) -> tuple[Any, ...
     ``(variable, per player)`` pairs), how deep it nests rules, whether it leaves an 'after
     turn' block."""
     rs = ctx.rs
-    scope = {name: value_type(rs, v) for name, v in d.env}
+    scope: dict[str, Any] = {name: value_type(rs, v) for name, v in d.env}
+    # (a binding that holds a seat of this game is one: 'gain 1 coins to p' cannot fail)
+    # (the answer, bound last, hides a binding of its name)
+    seats = frozenset(name for name, v in d.env if type(v) is int and 0 <= v < ctx.nplayers
+                      and (d.player is None or name != d.label))
+    if seats:
+        scope[SEATS] = seats
     if d.player is not None:
         scope[d.label] = answer
     known = _ANSWERS.get(rs)
