@@ -677,9 +677,8 @@ class Game:
         generations (about 6% of an unchecked replay) and kept in memory to the game's end."""
         before, nrec, nlog, written, made = self._history[i]
         if type(before) is State and made() is not None:  # (the state it made is alive)
-            old = before.values
-            self._history[i] = (_Undo(before, made, written, tuple(old.get(k, MISSING) for k in written)),
-                                nrec, nlog, None, None)
+            old = tuple(map(before.values.get, written, itertools.repeat(MISSING)))
+            self._history[i] = (_Undo(before, made, written, old), nrec, nlog, None, None)
 
     def canonical(self, action: Action) -> str:
         """The canonical text of ``action`` (player-typed arguments written ``pN``)."""
