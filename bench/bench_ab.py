@@ -40,17 +40,27 @@ for line in sys.stdin:
 """
 
 
-def worker(tree: Path, game: str, players: int, modules: list[str]) -> subprocess.Popen[str]:
+def spawn(tree: Path, code: str, *args: str) -> subprocess.Popen[str]:
+    """A worker process running ``code`` (``python -c``, with ``args``) on the source ``tree``."""
     env = dict(os.environ, PYTHONPATH=f"{tree / 'src'}{os.pathsep}{tree / 'plugins'}")
-    return subprocess.Popen([sys.executable, "-c", WORKER, game, str(players), json.dumps(modules)],
+    return subprocess.Popen([sys.executable, "-c", code, *args],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
 
 
-def ask(p: subprocess.Popen[str], seed: int) -> tuple[float, int]:
+def request(p: subprocess.Popen[str], line: str):
+    """Send one line to worker ``p``; its answer, a line of JSON."""
     assert p.stdin is not None and p.stdout is not None
-    p.stdin.write(f"{seed}\n")
+    p.stdin.write(f"{line}\n")
     p.stdin.flush()
-    took, n = json.loads(p.stdout.readline())
+    return json.loads(p.stdout.readline())
+
+
+def worker(tree: Path, game: str, players: int, modules: list[str]) -> subprocess.Popen[str]:
+    return spawn(tree, WORKER, game, str(players), json.dumps(modules))
+
+
+def ask(p: subprocess.Popen[str], seed: int) -> tuple[float, int]:
+    took, n = request(p, str(seed))
     return took, n
 
 

@@ -238,30 +238,45 @@ def hexes_within(ctx, h, d):
     return _within(tuple(ctx.get(("v", "map_layout"))), h, d)
 
 
+@functools.lru_cache(maxsize=4096)
+def _structure_probe(layout: tuple, h: str, d: int) -> tuple[tuple[str, ...], tuple, tuple]:
+    """The hexes within d of h (sorted names) with their ``owner_at`` and ``guest_at`` state
+    keys, made once per map, hex and distance (the power charges ask after every build)."""
+    names = _within(layout, h, d)
+    return (names, tuple(("v", "owner_at", x) for x in names),
+            tuple(("v", "guest_at", x) for x in names))
+
+
 @primitive("structures_within", returns="list:hex", h="hex", d="int")
 def structures_within(ctx, h, d):
     """The map's hexes at distance <= d of h (h included) holding a structure of some player
     (``owner_at`` set) or a guest mine (``guest_at`` set), in name order: the hexes a rule about
-    the structures near h has to look at (the power charges)."""
-    get = ctx.get
-    return tuple(x for x in _within(tuple(get(("v", "map_layout"))), h, d)
-                 if get(("v", "owner_at", x)) is not None or get(("v", "guest_at", x)) is not None)
+    the structures near h has to look at (an upgrade's price near other players)."""
+    names, owner_keys, guest_keys = _structure_probe(tuple(ctx.get(("v", "map_layout"))), h, d)
+    return tuple(x for x, o, g in zip(names, ctx.get_each(owner_keys), ctx.get_each(guest_keys))
+                 if o is not None or g is not None)
 
 
-@primitive("power_value_near", returns="int", hexes="list:hex", p="player")
-def power_value_near(ctx, hexes, p):
-    """The highest power value among player ``p``'s structures (``pval[h]`` where
-    ``owner_at[h]`` is p) and guest mines (``guest_pval[h]`` where ``guest_at[h]`` is p) on the
-    hexes ``hexes``; 0 when p has none there (what a power charge offers before its caps:
-    gaia-project.md §12.1). One walk over the hexes instead of one per power level."""
+@primitive("power_values_near", returns="list:int", h="hex", d="int")
+def power_values_near(ctx, h, d):
+    """Per player (by player number), the highest power value among the player's structures
+    (``pval[x]`` where ``owner_at[x]`` is the player) and guest mines (``guest_pval[x]`` where
+    ``guest_at[x]`` is the player) at distance <= d of h; 0 for a player with none there: what a
+    power charge offers each player before its caps (gaia-project.md §12.1). One walk over the
+    hexes in range for all the players."""
+    names, owner_keys, guest_keys = _structure_probe(tuple(ctx.get(("v", "map_layout"))), h, d)
     get = ctx.get
-    best = 0
-    for h in hexes:
-        if get(("v", "owner_at", h)) == p:
-            best = max(best, get(("v", "pval", h)))
-        if get(("v", "guest_at", h)) == p:
-            best = max(best, get(("v", "guest_pval", h)))
-    return best
+    best = [0] * ctx.nplayers
+    for x, o, g in zip(names, ctx.get_each(owner_keys), ctx.get_each(guest_keys)):
+        if o is not None:
+            v = get(("v", "pval", x))
+            if v > best[o]:
+                best[o] = v
+        if g is not None:
+            v = get(("v", "guest_pval", x))
+            if v > best[g]:
+                best[g] = v
+    return tuple(best)
 
 
 @primitive("distance_from", returns="int", h="hex", sources="list:hex")
@@ -507,7 +522,7 @@ def federated_structures(ctx, p):
     return len(mine & inside)
 
 
-PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, structures_within, power_value_near,
+PRIMITIVES = [deal_map, set_map, hex_distance, hexes_within, structures_within, power_values_near,
               distance_from, wheel_steps,
               planets_near, space_near,
               sector_of, track_level, federation_options, federation_satellites,

@@ -9,7 +9,7 @@ a rule leaves the committed state untouched (the overlay is simply dropped).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
@@ -158,6 +158,16 @@ class Context:
         if v is MISSING:
             return self.rs.key_defaults[key]
         return v
+
+    def get_each(self, keys: Iterable[tuple[Any, ...]]) -> list[Any]:
+        """``[self.get(k) for k in keys]`` in one call: a primitive that reads many values (every
+        hex in range) saves a call and a test of the overlay per key."""
+        w, base, defaults = self.w, self.base, self.rs.key_defaults
+        out = []
+        for key in keys:
+            v = w[key] if w and key in w else base.get(key, MISSING)
+            out.append(defaults[key] if v is MISSING else v)
+        return out
 
     def set(self, key: tuple[Any, ...], value: Any) -> None:
         self.w[key] = value

@@ -135,7 +135,7 @@ def test_range_primitives_agree_with_the_map_geometry():
 
 
 def _levels_by_rule(values, hexes, p):
-    """The power level the charge offer counted before ``power_value_near`` (buildings.rules):
+    """The power level the charge offer counted before ``power_values_near`` (buildings.rules):
     the levels 1..4 that some structure of ``p`` (or guest mine of ``p``) on ``hexes`` reaches."""
     def at(name, h, default):
         return values.get(("v", name, h), default)
@@ -144,35 +144,51 @@ def _levels_by_rule(values, hexes, p):
         or (at("guest_at", h, None) == p and at("guest_pval", h, 0) >= lv) for h in hexes))
 
 
-def test_power_value_near_gives_the_levels_the_offer_counted():
-    """``min(4, power_value_near(near, p))`` is the number of levels 1..4 some structure or
-    guest mine of ``p`` near reaches (the sum the offer counted before the primitive), on the
-    positions of a random game and on hand-set ones with guest mines, big values and none."""
+def test_power_values_near_give_the_levels_the_offer_counted():
+    """``min(4, power_values_near(h, 2)[p])`` is the number of levels 1..4 some structure or
+    guest mine of ``p`` within 2 of h reaches (the sum the offer counted before the primitive),
+    on the positions of a random game and on hand-set ones with guest mines, big values and
+    none; read through a context whose overlay holds the hand-set values too (the writes of the
+    turn the offer follows)."""
     import random
+
+    from boardrules_gaia import primitives as GP
 
     g = boardrules.new_game("gaia-project", players=3, seed=11)
     rnd = random.Random(11)
-    fn = g.ruleset.primitives["power_value_near"].fn
+    fn = g.ruleset.primitives["power_values_near"].fn
     names = list(g.get("hexes"))
+    layout = tuple(g.get("map_layout"))
     checked = 0
     for _ in range(160):
         g.play(rnd.choice(list(g.legal_actions())), check=False)
         ctx = Context(g.ruleset, g.state.values)
         for h in names[::9]:
-            near = g.ruleset.primitives["structures_within"].fn(ctx, h, 2)
+            got = fn(ctx, h, 2)
+            near = GP._within(layout, h, 2)
+            assert len(got) == 3
             for p in range(3):
-                assert min(4, fn(ctx, near, p)) == _levels_by_rule(g.state.values, near, p)
-                checked += bool(near)
+                assert min(4, got[p]) == _levels_by_rule(g.state.values, near, p)
+                checked += got[p] > 0
     assert checked > 50
+    h = names[40]
+    hexes = GP._within(layout, h, 2)[:6]
     values = dict(g.state.values)
-    hexes = names[:6]
-    for i, h in enumerate(hexes):   # owners, guests and values of every size, 0 to 5
-        values[("v", "owner_at", h)] = i % 3 if i != 5 else None
-        values[("v", "pval", h)] = i
-        values[("v", "guest_at", h)] = (i + 1) % 3 if i % 2 else None
-        values[("v", "guest_pval", h)] = 6 - i
-    ctx = Context(g.ruleset, values)
-    for p in range(3):
-        for k in range(len(hexes) + 1):
-            assert min(4, fn(ctx, hexes[:k], p)) == _levels_by_rule(values, hexes[:k], p)
-    assert fn(ctx, hexes, 2) == 5 and fn(ctx, hexes, 1) == 4 and fn(ctx, (), 1) == 0
+    hand = {}
+    for i, x in enumerate(hexes):   # owners, guests and values of every size, 0 to 5
+        hand[("v", "owner_at", x)] = i % 3 if i != 5 else None
+        hand[("v", "pval", x)] = i
+        hand[("v", "guest_at", x)] = (i + 1) % 3 if i % 2 else None
+        hand[("v", "guest_pval", x)] = 6 - i
+    for x in GP._within(layout, h, 2)[6:]:
+        hand[("v", "owner_at", x)] = None
+        hand[("v", "guest_at", x)] = None
+    values.update(hand)
+    stored = Context(g.ruleset, values)
+    written = Context(g.ruleset, g.state.values)
+    written.w.update(hand)
+    for ctx in (stored, written):
+        got = fn(ctx, h, 2)
+        for p in range(3):
+            assert min(4, got[p]) == _levels_by_rule(values, hexes, p)
+        assert got == (3, 4, 5)   # the highest values, before the cap of 4
