@@ -27,10 +27,11 @@ from typing import Any, NotRequired, TypedDict
 import attrs
 
 from boardrules.jsonshape import ShapeError, strict_converter, structure
+from boardrules.quoting import brief_text
 
 from . import geometry
 from .geometry import GaiaMap, Hex, MapHex, MapPlacement
-from .notation import Line, NotationError, Rotate, parse_line
+from .notation import Line, NotationError, Rotate, parse_line, site_factions
 
 __all__ = [
     "RecordError",
@@ -333,6 +334,12 @@ def load_record(path: str | Path) -> Record:
     seed = leading[0].commands[0].seed  # type: ignore[attr-defined]
 
     players, factions = data["players"], tuple(data["factions"])
+    known = site_factions()
+    unknown = [f for f in factions if f not in known]
+    if unknown:   # (refused before the replay: it stopped at the first move of such a seat)
+        raise RecordError(f"{where}: $.factions names factions neither the site nor a module knows: "
+                          f"{', '.join(brief_text(f, 40) for f in unknown)}; the known factions are "
+                          f"{', '.join(sorted(known))}")
     if leading[0].commands[0].players != players or len(factions) != players:  # type: ignore[attr-defined]
         raise RecordError(f"{where}: $.players is {players}, the first line "
                           f"{clean[0][:40]!r} and $.factions lists {len(factions)}: they must agree")

@@ -33,7 +33,8 @@ from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT, PASSES
 from .reader import StateReader, index_problem
-from .record import Record
+from .quoting import QUOTE, brief_text, brief_value, format_value
+from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
 from .runtime import (CHANCE, MAX_STEPS, MISSING, BudgetExceeded, Context, Decision, Dice, Event,
                       PrimitiveFailed, RuleViolation)
@@ -168,56 +169,6 @@ def _who(p: object) -> str:
     return "chance" if p == CHANCE else (f"p{p + 1}" if isinstance(p, int) else repr(p))
 
 
-def format_value(v: object) -> str:
-    if type(v) is str:   # (the common case first)
-        return v
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, tuple):
-        return ",".join(format_value(x) for x in v)
-    if isinstance(v, int) and not isinstance(v, bool):
-        return str(v)
-    return str(v)
-
-
-# error messages quote what they were given at most about this long (an action or a record's
-# line may be huge: a hostile record)
-QUOTE = 100
-
-
-def brief_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
-    """:func:`format_value` of ``v`` for an error message: at most about ``limit`` characters,
-    its start and ``...`` (never formats more of a long or deep list than it shows)."""
-    if isinstance(v, (tuple, list)):   # (a list: from Python, never the rules; maybe deep or cyclic)
-        if depth > 3:
-            return "..."
-        parts: list[str] = []
-        size = 0
-        for x in v:
-            if size > limit or len(parts) >= limit:
-                parts.append("...")
-                break
-            text = brief_value(x, max(8, limit - size), depth + 1)
-            parts.append(text)
-            size += len(text) + 1
-        text = ",".join(parts)
-    elif v is None or isinstance(v, (str, int)):
-        text = format_value(v) if not isinstance(v, str) else v
-    else:   # (not a rules value: a dict, a set, ... given from Python, shown in bounded depth)
-        text = reprlib.repr(v)
-    return text if len(text) <= limit else text[:max(0, limit - 3)] + "..."
-
-
-def brief_text(text: object, limit: int = QUOTE) -> str:
-    """``repr(text)`` for an error message, at most about ``limit`` characters."""
-    if isinstance(text, str) and len(text) > limit:
-        return repr(text[:limit]) + f"... ({len(text)} characters)"
-    shown = repr(text)
-    return shown if len(shown) <= limit else shown[:limit] + "..."
-
-
 def brief_action(a: Action, limit: int = QUOTE) -> str:
     """The canonical text of ``a`` for an error message (:func:`format_action`), at most about
     ``limit`` characters: the player, the action's name and its first arguments, then
@@ -317,8 +268,7 @@ class Game:
             raise ValueError(f"max_steps must be a whole number of at least 1, not {max_steps!r}")
         if isinstance(players, bool) or not isinstance(players, int):
             raise TypeError(f"players must be a whole number, not {players!r}")
-        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-            raise TypeError(f"seed must be a whole number or a text, not {seed!r}")
+        check_seed(seed)
         self.max_steps = max_steps
         lo, hi = ruleset.players
         if not lo <= players <= hi:
@@ -828,8 +778,8 @@ class Game:
                                 f"(there: {allowed})", "turn")
         adef = rs.actions[action.name]
         if len(action.args) != len(adef.params):
-            raise RuleViolation(f"'{action.name}' takes {len(adef.params)} argument(s), "
-                                f"got {len(action.args)}", action.name)
+            raise RuleViolation(f"'{action.name}' takes {_params_wanted(adef.params)}, given "
+                                f"{len(action.args)}: {brief_text(action.args, 40)}", action.name)
         self._act(ctx, pending, action, step, turn, acted, check, args_checked)
 
     def _act(self, ctx: Any, pending: Any, action: Action, step: Any, turn: Any, acted: Any,
@@ -1098,6 +1048,9 @@ class Game:
         terms), else the plain fact with the choices (a range, or up to 12 values; not players,
         whose text form is pN); a condition about something else (a precondition written on
         the parameter) must not be blamed for a value that was never a choice."""
+        shape = _shape_problem(prm, v, domain)
+        if shape:
+            return shape
         if prm.message and where is not None:
             ctx.env = {**env, prm.name: v}
             try:
@@ -2159,8 +2112,35 @@ def parse_generic(game: Game, text: str) -> Action:
     if adef is None:
         return Action(player, name, tuple(raw))
     if len(raw) != len(adef.params):
-        raise NotationError(f"{brief_text(text)}: '{name}' takes {len(adef.params)} argument(s)")
+        raise NotationError(f"{brief_text(text)}: '{name}' takes {_params_wanted(adef.params)}, "
+                            f"given {len(raw)}")
     return Action(player, name, tuple(_convert(text, p.type.name, r) for p, r in zip(adef.params, raw)))
+
+
+def _params_wanted(params: Any) -> str:
+    """What an action's arguments should be, for a message: ``1 argument (c: card)``."""
+    named = ", ".join(f"{p.name}: {p.type.name}" for p in params)
+    return f"{len(params)} argument{'' if len(params) == 1 else 's'}" + (f" ({named})" if named else "")
+
+
+_KINDS = ((bool, "true or false"), (int, "a whole number"), (str, "a text"), (tuple, "a tuple"),
+          (list, "a list"), (dict, "a mapping"))
+
+
+def _python_kind(v: Any) -> str:
+    return next((what for t, what in _KINDS if isinstance(v, t)), f"a {type(v).__name__}")
+
+
+def _shape_problem(prm: Any, v: Any, domain: Any) -> str:
+    """Whether ``v`` is of another Python kind than the values of ``prm``'s domain (a list
+    given for a card): then what was given and what is expected, else ``""``."""
+    sample = next(iter(domain), None) if isinstance(domain, (tuple, list, range)) else None
+    if sample is None:
+        return ""
+    want, got = _python_kind(sample), _python_kind(v)
+    if want == got:
+        return ""
+    return f"{prm.name}: expected a {prm.type.name} ({want}), given {got}: {brief_text(v, 40)}"
 
 
 def _convert(text: str, type_name: str, raw: str) -> Any:
@@ -2232,8 +2212,7 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
     """
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be a whole number, not {players!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise TypeError(f"seed must be a whole number or a text, not {seed!r}")
+    check_seed(seed)
     if game is None and not texts:   # (house rules alone change nothing: there is no game)
         raise ValueError("no game to play: name an installed game or give its rule files as "
                          "texts={path: text}")

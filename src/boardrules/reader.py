@@ -75,7 +75,7 @@ class Indexes:
                 return None
         except TypeError:   # (unhashable: refused by the general read)
             return None
-        from .game import brief_value
+        from .quoting import brief_value
         what = "hexes" if self.per == "hex" else f"{self.per} entities"
         return (f"'{name}' is kept per {self.per}: {brief_value(index)} is not one of the game's "
                 f"{len(self._list or ())} {what} ({brief_value(tuple(self._list or ()))})")

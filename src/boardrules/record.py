@@ -15,9 +15,34 @@ from typing import Any
 import attrs
 
 from .errors import NotationError
+from .quoting import brief_text, brief_value
 from .jsonshape import ShapeError, exact, listed, mapped, strict_converter, structure, whole
 
 FORMAT = "boardrules-record/1"
+
+SEED_RANGE = (-2 ** 63, 2 ** 63 - 1)
+"""Whole-number seeds are 64-bit: the range simulation results store (a Parquet column of 64-bit
+numbers) and learning toolkits pass; a 400-digit seed read from a record was taken before."""
+MAX_SEED_TEXT = 200
+"""Most characters of a text seed (a name or a phrase: it is hashed, so more adds nothing but
+size to records and messages)."""
+SEED_EXPECTED = f"a whole number (from -2^63 to 2^63-1) or a text (at most {MAX_SEED_TEXT} characters)"
+
+
+def seed_ok(seed: Any) -> bool:
+    """Whether ``seed`` is a seed the engine takes (:data:`SEED_EXPECTED`)."""
+    if isinstance(seed, str):
+        return len(seed) <= MAX_SEED_TEXT
+    return whole(seed) and SEED_RANGE[0] <= seed <= SEED_RANGE[1]
+
+
+def check_seed(seed: Any, name: str = "seed") -> None:
+    """Refuse a seed that is not :data:`SEED_EXPECTED`: ``TypeError`` for another type,
+    ``ValueError`` for a number out of range or a text too long (``name`` says which argument)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise TypeError(f"{name} must be a whole number or a text, not {brief_text(seed, 40)}")
+    if not seed_ok(seed):
+        raise ValueError(f"{name} {brief_value(seed, 40)}: expected {SEED_EXPECTED}")
 
 
 @attrs.define
@@ -80,7 +105,7 @@ def _file(v: Any) -> bool:
 _converter = strict_converter()
 for _type, _hook in (
         (str | None, exact(lambda v: v is None or isinstance(v, str), "a text or null")),
-        (int | str, exact(lambda v: whole(v) or isinstance(v, str), "a whole number or a text")),
+        (int | str, exact(seed_ok, SEED_EXPECTED)),
         (tuple[str, str], exact(_file, "a [file name, rule text] pair of texts, the name not empty", tuple)),
         (dict[str, Any], mapped(_converter, "a mapping of option names to values")),
         (tuple[str, ...], listed(_converter, "a list of module names")),

@@ -27,6 +27,7 @@ import attrs
 from .bots import play_out, seat_bots
 from .errors import GameStuckError
 from .game import Game
+from .record import check_seed
 from .ruleset import Ruleset
 
 ROLE_KINDS = ("faction", "species")
@@ -58,6 +59,10 @@ class SimulationSpec:
     first_seed: int = 0
     bots: tuple[str, ...] = ()
     max_actions: int = 100_000
+
+    def __attrs_post_init__(self) -> None:
+        check_seed(self.first_seed, "first_seed")
+        check_seed(self.first_seed + max(0, self.games - 1), "the last game's seed (first_seed + games - 1)")
 
     def tasks(self) -> list[GameTask]:
         return [GameTask(self.ruleset, self.players, self.first_seed + i, self.bots,

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from .bots import DEFAULT_BOT, seat_bots
 from .errors import BoardrulesError, GameStuckError, RulesError
-from .game import brief_value
+from .quoting import brief_value
 from .ruleset import Ruleset, build_ruleset
 from .plugins import player_counts
 from .simulate import Row, SimulationSpec, entity_title, results_kind, seat_rows, simulate, summarise, write_results

@@ -9,7 +9,8 @@ import pytest
 
 import boardrules
 from boardrules import Action, BoardrulesError, IllegalActionError, NotationError
-from boardrules.game import brief_action, brief_value
+from boardrules.game import brief_action
+from boardrules.quoting import brief_value
 
 LIMIT = 400   # the longest message allowed here (the rule's words and position come on top)
 

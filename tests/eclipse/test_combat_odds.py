@@ -427,15 +427,15 @@ def test_a_huge_battle_is_refused_soon_naming_its_size(monkeypatch) -> None:
     """30 against 30 cruisers of 9 ion dice each: a fixed policy's assignment of up to 270 hits
     among 30 ships is charged as such (hits times living ships), so the solver stops within a
     thousand of them (it ran 15,390 before, some 19 s of CPU); the refusal names the battle's
-    size."""
+    size. It is now refused up front, by the reach estimate."""
     from boardrules_eclipse.combat import policies
 
     placed = []
     place = policies.FocusFirePolicy.place
     monkeypatch.setattr(policies.FocusFirePolicy, "place", lambda self, *a: placed.append(1) or place(self, *a))
     fleet = "30 a:cruiser(2/3/+1/0; 9Y)"
-    with pytest.raises(CombatTooLarge, match=r"more than 4,000,000 steps of work \(the battle has up to "
-                                             r"2,150,733,376 states\)"):
+    with pytest.raises(CombatTooLarge, match=r"would need about .* steps of work, more than 1.25 times the budget "
+                                             r"of 4,000,000 \(the battle has up to 2,150,733,376 states\)"):
         combat_odds(parse_fleet(fleet), parse_fleet(fleet.replace("a:", "b:")))
     assert len(placed) < 1_000
     assert math.comb(30 + 4, 4) ** 2 == 2_150_733_376   # damage 0-3 or destroyed, 30 ships a side
@@ -521,3 +521,62 @@ def test_the_work_estimate_of_regenerating_battles_that_finish_stays_under_its_m
         battle.solve()
         assert battle.work_estimate() <= 40 * battle.work
         assert battle.work_estimate() < ESTIMATE_MARGIN * DEFAULT_BUDGET
+
+
+@pytest.mark.parametrize("attacker, defender, policy", [
+    ("60 interceptor", "60 interceptor", None),
+    ("30 cruiser", "30 cruiser", "optimal"),
+    ("8 interceptor, 4 cruiser, 2 dreadnought, 4 starbase", "8 interceptor, 4 cruiser, 2 dreadnought, 4 starbase",
+     "optimal"),
+    ("60 x:cruiser(1/99/0/0; 1Y)", "60 y:cruiser(1/99/0/0; 1Y)", None),
+])
+def test_an_oversized_battle_without_regeneration_is_refused_before_any_work(monkeypatch, attacker, defender,
+                                                                             policy) -> None:
+    """60 against 60 interceptors was refused only once the budget was spent (about 2.5 s of
+    CPU); the up-front estimate covered regenerating battles only. The reach estimate refuses it,
+    and the others here (all past the budget), before one battle state is visited."""
+    from boardrules_eclipse.combat import engine
+
+    visited = []
+    push = engine._Engine.merge
+    monkeypatch.setattr(engine._Engine, "merge", staticmethod(lambda *a: visited.append(1) or push(*a)))
+    pa = policy and OPTIMAL_POLICY
+    with pytest.raises(CombatTooLarge, match=r"would (need about .* steps of work, more than 1.25 times the "
+                                             r"budget of 4,000,000|reach more than 2,000 damage states)"):
+        combat_odds(parse_fleet(attacker), parse_fleet(defender), pa, pa)
+    assert visited == []
+
+
+@pytest.mark.parametrize("attacker, defender, policy", [
+    ("50 interceptor", "50 interceptor", None),
+    ("50 interceptor", "50 interceptor", "optimal"),
+    ("60 interceptor", "60 interceptor", "optimal"),
+    ("20 cruiser", "20 cruiser", "optimal"),
+    ("8 interceptor, 4 cruiser, 2 dreadnought, 4 starbase", "8 interceptor, 4 cruiser, 2 dreadnought, 4 starbase",
+     None),
+    ("8 interceptor(4/0/+1/-1; 1O), 4 cruiser(3/3/+2/-1; 2O; 2O), 2 dreadnought(2/4/+2/-2; 1R 1O), "
+     "4 starbase(5/4/+2/-1; 2O)",
+     "8 interceptor(4/0/+1/-1; 1O), 4 cruiser(3/3/+2/-1; 2O; 2O), 2 dreadnought(2/4/+2/-2; 1R 1O), "
+     "4 starbase(5/4/+2/-1; 2O)", None),
+    ("8 interceptor, 4 cruiser, 2 dreadnought", "3 ancient", "optimal"),
+    ("4 interceptor, 2 cruiser, 1 dreadnought", "4 interceptor, 2 cruiser, 1 dreadnought, 2 starbase", "optimal"),
+])
+def test_the_reach_estimate_leaves_battles_the_budget_finishes_to_the_solver(attacker, defender, policy) -> None:
+    """Battles the default budget finishes (measured: up to 7 s of CPU, the upgraded supplies)
+    are not refused up front: their estimates stay under the margin (estimated only: the
+    solving is bench/bench_combat.py's)."""
+    from boardrules_eclipse.combat.engine import REACH_MARGIN
+
+    pa = policy and OPTIMAL_POLICY
+    battle = _Battle(parse_fleet(attacker), parse_fleet(defender), pa, pa, Stalemate.DEFENDER_WINS, 1.0)
+    assert 0 < battle.reach_estimate() <= REACH_MARGIN * DEFAULT_BUDGET
+
+
+@pytest.mark.parametrize("attacker, defender", [("10 interceptor",) * 2, ("10 cruiser",) * 2,
+                                                ("6 dreadnought", "12 interceptor")])
+def test_the_reach_estimate_of_same_ship_fleets_is_near_their_work(attacker, defender) -> None:
+    """Where the estimate is tight (fleets of one ship type each, fixed policies: 0.9-1.0 times
+    the work measured), it stays so."""
+    battle = _Battle(parse_fleet(attacker), parse_fleet(defender), None, None, Stalemate.DEFENDER_WINS, 1.0)
+    battle.solve()
+    assert 0.5 * battle.work <= battle.reach_estimate() <= 2 * battle.work

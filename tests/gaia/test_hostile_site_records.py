@@ -155,3 +155,21 @@ def test_a_record_of_too_many_lines_is_refused_before_they_are_parsed(base, tmp_
     data = {**base, "moves": base["moves"] + extra, "moves_clean": base["moves_clean"] + extra}
     with pytest.raises(RecordError, match=f"lines; a record has at most {MAX_LINES}"):
         load_record(_write(tmp_path, data))
+
+
+def test_unknown_factions_are_refused_up_front_with_the_known_ones(base, tmp_path) -> None:
+    """A record naming factions nobody knows was replayed until the first move of such a seat
+    ("baltaks is not in this game" at move 6); now it is refused before the replay, naming the
+    unknown factions (escaped) and the known ones."""
+    data = copy.deepcopy(base)
+    data["factions"][1] = "zorgons"
+    data["factions"][2] = "bad\x00name"
+    path = _write(tmp_path, data)
+    with pytest.raises(RecordError) as err:
+        load_record(path)
+    text = str(err.value)
+    assert "$.factions names factions neither the site nor a module knows: 'zorgons', 'bad\\x00name'" in text
+    assert "; the known factions are ambas, baltaks, bescods, firaks, geodens, gleens, hadsch-hallas, " in text
+    assert "\x00" not in text
+    result = CliRunner().invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1 and "zorgons" in result.output and "moves replayed" not in result.output

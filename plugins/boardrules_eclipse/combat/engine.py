@@ -43,6 +43,19 @@ ESTIMATE_MARGIN = 100
 this many times (:meth:`_Engine.check_estimate`; the estimate was 0.5 to 26 times the work of the
 regenerating battles that finish within the default budget)."""
 
+REACH_MARGIN = 1.25
+"""A battle without regeneration is refused before any work when its reach estimate
+(:meth:`_Engine.reach_estimate`) exceeds the budget this many times. Measured with
+``bench/bench_combat.py``'s battles and same-ship fleets up to 60 a side: the estimate is 0.9-1.0
+times the work of same-ship fleets, 0.5-4.5 times with optimal play, 2.3 times for the upgraded
+supplies (3.9 million, solved in about 7 s of CPU) and 0.08-0.3 times for mixed fleets under a
+fixed policy (its single-hit walk misses states several hits at once reach), so those may still
+meet the budget: 1.25 keeps every battle the budget finishes and refuses 60 against 60
+interceptors (6.9 million) in about 10 ms."""
+REACH_CAP = 2_000
+"""Most damage states of one side the reach estimate walks (the solvable battles above reach at
+most 1,350); a side past it is refused at once (about 0.5 s of CPU at worst)."""
+
 
 class CombatTooLarge(ValueError):
     """An exact solution (or a Monte-Carlo run) would exceed its work budget: use
@@ -179,8 +192,20 @@ class _Engine:
         """Refuse up front (:class:`CombatTooLarge`) a battle whose :meth:`work_estimate` is more
         than :data:`ESTIMATE_MARGIN` times the budget, before any work: only with regeneration,
         where repair spreads damage over the ships so the battle reaches most of its states (a
-        fixed policy without it piles damage on few ships and reaches a tiny share of them)."""
+        fixed policy without it piles damage on few ships and reaches a tiny share of them); a
+        battle without regeneration is refused when its :meth:`reach_estimate` is more than
+        :data:`REACH_MARGIN` times the budget."""
         if not self.regen:
+            reach = self.reach_estimate()
+            if reach > REACH_MARGIN * self.budget:
+                why = (f"would need about {reach:.2g} steps of work, more than {REACH_MARGIN} times the "
+                       f"budget of {self.budget:,}" if math.isfinite(reach) else
+                       f"would reach more than {REACH_CAP:,} damage states of one side")
+                raise CombatTooLarge(
+                    f"exact odds of {format_fleet(self.fleets[0])} vs {format_fleet(self.fleets[1])} {why} "
+                    f"(the battle has up to {_count(self.state_bound(reachable=True))} states); "
+                    "use Monte-Carlo (simulate_odds, --mc) or smaller fleets"
+                )
             return
         estimate = self.work_estimate()
         if estimate > ESTIMATE_MARGIN * self.budget:
@@ -208,6 +233,77 @@ class _Engine:
                               for v in set(dice))
             per_round += rolls * (1 + len(dice) * count * sum(enemy_fleet.counts))
         return self.state_bound(reachable=True) * max(1, per_round)
+
+    def reach_estimate(self) -> float:
+        """The solver's work estimated from the damage states each side can reach (a battle
+        without regeneration), before any of it is done: :meth:`side_reach` of both sides; the
+        assignments (each state a side reaches, times each distinct volley of the enemy's full
+        fleet; a fixed policy weighs a quarter of the volley's hits times the living ships, as
+        :meth:`assign` charges, an optimal side half its hits) plus the battle states (pairs of
+        side states) times the distinct cannon volleys of half the shooters. ``inf`` when a side
+        reaches more than :data:`REACH_CAP` states."""
+        reach = [self.side_reach(side) for side in (0, 1)]
+        if None in reach:
+            return math.inf
+        r0, r1 = reach[0] or 0, reach[1] or 0
+        assign = push = 0
+        for missile, act in [(True, a) for a in self.missile_acts] + [(False, a) for a in self.cannon_acts]:
+            count = self.fleets[act.side].counts[act.index]
+            enemy_fleet = self.fleets[1 - act.side]
+            enemy = tuple((0,) * c for c in enemy_fleet.counts)
+            categories = len(set(self.faces(act, enemy, missile)))
+            dice = act.ship.missiles if missile else act.ship.cannons
+
+            def distinct(shooters: int) -> int:
+                return math.prod(math.comb(dice.count(v) * shooters + categories - 1, categories - 1)
+                                 for v in set(dice))
+            hits = len(dice) * count
+            weigh = hits // 2 if self.optimal[act.side] else hits * sum(enemy_fleet.counts) // 4
+            assign += (r1 if act.side == 0 else r0) * distinct(count) * max(1, weigh)
+            if not missile:
+                push += r0 * r1 * distinct((count + 1) // 2)
+        return float(assign + push)
+
+    def side_reach(self, side: int) -> int | None:
+        """How many damage states of ``side`` the enemy's hits can lead to, one hit at a time
+        (every die's damage at every target set a face gives; a fixed policy places it by its
+        rule, an optimal side on any ship), or ``None`` past :data:`REACH_CAP`."""
+        fleet = self.fleets[side]
+        hulls = [ship.hull for ship in fleet.types]
+        start = tuple((0,) * c for c in fleet.counts)
+        seen, todo = {start}, [start]
+        acts = [a for a in self.acts if a.side != side]
+        optimal = self.optimal[1 - side]
+        splitter = self.fleets[1 - side].antimatter_splitter
+        while todo:
+            st = todo.pop()
+            for act in acts:
+                for missile, dice in ((True, act.ship.missiles), (False, act.ship.cannons)):
+                    damages = set(dice)
+                    if not missile and splitter and ANTIMATTER in damages:
+                        damages.add(1)
+                    for targets in set(self.faces(act, st, missile)):
+                        for damage in damages if targets else ():
+                            if optimal:
+                                found = set()
+                                for t in targets:
+                                    for d in set(st[t]):
+                                        rest = list(st[t])
+                                        rest.remove(d)
+                                        if d + damage <= hulls[t]:
+                                            rest.append(d + damage)
+                                            rest.sort(reverse=True)
+                                        found.add(st[:t] + (tuple(rest),) + st[t + 1:])
+                            else:
+                                placed = self.policies[act.side].assign(  # type: ignore[union-attr]
+                                    fleet.types, st, (Hit(damage, targets),))
+                                found = {tuple(tuple(sorted(ds, reverse=True)) for ds in placed)}
+                            for new in found - seen:
+                                seen.add(new)
+                                todo.append(new)
+                                if len(seen) > REACH_CAP:
+                                    return None
+        return len(seen)
 
     def _damage_levels(self, side: int, ship: ShipType) -> int:
         """How many damages 0..hull a ship of ``side`` can carry (from 0, adding any damage an
@@ -529,6 +625,11 @@ class _Engine:
         if pos + 1 < len(self.cannon_acts):
             return state, pos + 1
         return self.regenerated(state), 0
+
+
+def _count(n: int) -> str:
+    """``n`` with thousands separators, or in scientific notation past 15 digits."""
+    return f"{n:,}" if n < 10**15 else f"{n:.3g}"
 
 
 def _compositions(n: int, k: int) -> Iterator[tuple[int, ...]]:

@@ -23,7 +23,8 @@ import functools
 import hashlib
 from typing import Iterable
 
-from ..game import Action, Game, format_value
+from ..game import Action, Game
+from ..quoting import format_value
 from ..ruleset import Ruleset
 
 ACTION_BITS = 16

@@ -1,0 +1,71 @@
+"""Quoting user text in error messages: every value, action or line a message echoes goes
+through :func:`escape` (control characters such as NUL shown as escapes, never raw) and is
+shortened (a hostile record's line may be huge)."""
+
+from __future__ import annotations
+
+import reprlib
+
+QUOTE = 100
+"""Error messages quote what they were given at most about this long."""
+
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7f]} | {
+    ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"}
+_CONTROL.update({c: f"\\x{c:02x}" for c in range(0x80, 0xa0)})
+_CONTROL.update({c: f"\\u{c:04x}" for c in (0x2028, 0x2029, 0x200e, 0x200f, *range(0x202a, 0x202f),
+                                              *range(0x2066, 0x206a))})
+
+
+def escape(text: str) -> str:
+    """``text`` with control characters (C0, DEL, C1, line separators and bidirectional
+    overrides, which could fake or hide the message around them) as escapes: ``\\x00``,
+    ``\\n``, ``\\u202e``; everything else as given."""
+    return text.translate(_CONTROL)
+
+
+def format_value(v: object) -> str:
+    if type(v) is str:   # (the common case first)
+        return v
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, tuple):
+        return ",".join(format_value(x) for x in v)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return str(v)
+    return str(v)
+
+
+def brief_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
+    """:func:`format_value` of ``v`` for an error message: at most about ``limit`` characters,
+    its start and ``...`` (never formats more of a long or deep list than it shows)."""
+    if isinstance(v, (tuple, list)):   # (a list: from Python, never the rules; maybe deep or cyclic)
+        if depth > 3:
+            return "..."
+        parts: list[str] = []
+        size = 0
+        for x in v:
+            if size > limit or len(parts) >= limit:
+                parts.append("...")
+                break
+            text = brief_value(x, max(8, limit - size), depth + 1)
+            parts.append(text)
+            size += len(text) + 1
+        text = ",".join(parts)
+    elif v is None or isinstance(v, (str, int)):
+        text = format_value(v) if not isinstance(v, str) else v
+    else:   # (not a rules value: a dict, a set, ... given from Python, shown in bounded depth)
+        text = reprlib.repr(v)
+    text = escape(text)
+    return text if len(text) <= limit else text[:max(0, limit - 3)] + "..."
+
+
+def brief_text(text: object, limit: int = QUOTE) -> str:
+    """``repr(text)`` for an error message, at most about ``limit`` characters."""
+    if isinstance(text, str) and len(text) > limit:
+        return repr(text[:limit]) + f"... ({len(text)} characters)"
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[:limit] + "..."
+
+

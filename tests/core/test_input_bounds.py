@@ -1,0 +1,101 @@
+"""Seeds bounded wherever they come in, argument-shape errors that say what was given and what
+is expected, and user text escaped in every error message (the fixes lane's defects)."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+
+import pytest
+from hypothesis import given, strategies as st
+from typer.testing import CliRunner
+
+import boardrules
+from boardrules import Action, IllegalActionError, NotationError
+from boardrules.quoting import brief_value, escape
+from boardrules.simulate import SimulationSpec
+
+HUGE = int("9" * 400)
+
+
+@pytest.mark.parametrize("seed", [HUGE, 2 ** 63, -2 ** 63 - 1, "x" * 201])
+def test_an_oversized_seed_is_refused_by_new_game(seed):
+    with pytest.raises(ValueError, match=r"expected a whole number \(from -2\^63 to 2\^63-1\) or a text "
+                                         r"\(at most 200 characters\)"):
+        boardrules.new_game("harvest", players=3, seed=seed)
+
+
+@pytest.mark.parametrize("seed", [2 ** 63 - 1, -2 ** 63, "x" * 200, ""])
+def test_seeds_at_the_bounds_are_taken(seed):
+    assert boardrules.new_game("harvest", players=3, seed=seed).seed == seed
+
+
+def test_a_400_digit_seed_in_a_record_is_refused_with_its_size():
+    record = json.loads(boardrules.new_game("harvest", players=3, seed=1).save())
+    record["seed"] = HUGE
+    with pytest.raises(NotationError, match=r"\$\.seed: expected a whole number \(from -2\^63 .* not a number "
+                                            r"of 400 digits"):
+        boardrules.load_game(json.dumps(record))
+
+
+def test_the_cli_and_simulations_refuse_an_oversized_seed():
+    from boardrules.cli import app
+
+    result = CliRunner().invoke(app, ["play", "harvest", "--players", "3", "--seed", str(2 ** 64)])
+    assert result.exit_code == 1
+    assert "expected a whole number (from -2^63" in " ".join(result.output.split())
+    rs = boardrules.new_game("harvest", players=3).ruleset
+    with pytest.raises(ValueError, match="first_seed"):
+        SimulationSpec(rs, 3, 2, first_seed=HUGE)
+    with pytest.raises(ValueError, match=r"the last game's seed \(first_seed \+ games - 1\) 9223372036854775808"):
+        SimulationSpec(rs, 3, 2, first_seed=2 ** 63 - 1)
+    assert len(SimulationSpec(rs, 3, 1, first_seed=2 ** 63 - 1).tasks()) == 1
+
+
+@pytest.fixture
+def game():
+    return boardrules.new_game("harvest", players=3, seed=1)   # p3 is to move
+
+
+@pytest.mark.parametrize("args, message", [
+    ((["reap"],), "c: expected a card (a text), given a list: ['reap']"),
+    ((("reap",),), "c: expected a card (a text), given a tuple: ('reap',)"),
+    ((3,), "c: expected a card (a text), given a whole number: 3"),
+    ((), "'buy' takes 1 argument (c: card), given 0: ()"),
+    (("reap", "sow"), "'buy' takes 1 argument (c: card), given 2: ('reap', 'sow')"),
+])
+def test_argument_shape_errors_say_what_was_given_and_what_is_expected(game, args, message):
+    """``Action(p, "buy", (["reap"],))`` said "reap is not a possible c (one of: sow, reap, ...)"."""
+    before = game.state.digest()
+    with pytest.raises(IllegalActionError) as err:
+        game.play(Action(2, "buy", args))
+    assert message in str(err.value)
+    assert "is not a possible" not in str(err.value)
+    assert game.state.digest() == before
+
+
+def test_a_move_of_the_wrong_length_names_the_parameters(game):
+    with pytest.raises(NotationError, match=r"'buy' takes 1 argument \(c: card\), given 2"):
+        game.play("p3 buy reap sow")
+
+
+@pytest.mark.parametrize("move", ["p3 bu\x00y reap", "p3 buy re\x00ap", "p3 buy reap\x1b[31m", "p3 \u202ebuy reap",
+                                  "p\x001 buy reap", "p3 buy reap extra\x00", "p3 buy re\u2028ap"])
+def test_control_characters_of_a_move_are_escaped_in_its_error(game, move):
+    """A NUL (or an escape sequence, a bidirectional override) in a move was echoed raw."""
+    with pytest.raises((IllegalActionError, NotationError)) as err:
+        game.play(move)
+    text = str(err.value)
+    assert not [c for c in text if unicodedata.category(c) in ("Cc", "Cf")], repr(text)
+    assert any(e in text for e in ("\\x00", "\\x1b", "\\u202e", "\\u2028")), text
+
+
+@given(st.text())
+def test_escape_leaves_no_control_character_and_keeps_printable_text(text):
+    out = escape(text)
+    assert not [c for c in out if unicodedata.category(c) == "Cc" or c in "\u2028\u2029\u202e\u2066"]
+    printable = "".join(c for c in text if c.isprintable() and c not in "\u2028\u2029" and
+                        unicodedata.category(c) != "Cf")
+    if printable == text:
+        assert out == text
+    assert brief_value(text, 10_000) == out
