@@ -11,7 +11,7 @@ from boardrules.primitives import primitive
 from . import galaxy as G
 from .memo import per_state
 from .primitives import (_GALAXY_READS, _controlled, _enemy_ships, _galaxy, _hexes, _hid, _hostile_npcs,
-                         _pos, _ship_column, _tile, _v, _wg)
+                         _me, _pos, _ship_column, _tile, _v, _wg)
 from .setup import _place
 
 
@@ -68,11 +68,11 @@ def place_sector(ctx, h, s, rotation):
     _place(ctx, h, s, rotation)
 
 
-@primitive("foes", returns="int", h="hex")
+@primitive("foes", returns="int", pure=True, h="hex")
 def foes(ctx, h):
     """Ships in ``h`` that are ``me``'s enemies: other players' not on ``me``'s side (``allies``)
-    and NPC ships not ``peaceful_with`` ``me``'s species."""
-    me = ctx.player()
+    and NPC ships not ``peaceful_with`` ``me``'s species. Pure (primitives.py)."""
+    me = _me(ctx)
     return _enemy_ships(ctx, h, me) + len(_hostile_npcs(ctx, h, me))
 
 

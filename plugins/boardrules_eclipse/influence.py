@@ -9,18 +9,35 @@ from __future__ import annotations
 from boardrules.primitives import primitive
 
 from . import galaxy as G
-from .primitives import (RESOURCES, _controlled, _disc_return, _f, _galaxy, _hid, _kind, _pos, _set,
-                         _ship_column, _v, _wg)
+from .memo import per_state
+from .primitives import (_GALAXY_READS, RESOURCES, _controlled, _disc_return, _f, _galaxy, _hid, _kind, _me,
+                         _pos, _set, _ship_column, _v, _wg)
 
 
 # ---- influence and colony ships -----------------------------------------------------------------
 
-@primitive("influence_reach", returns="list:hex")
+@primitive("influence_reach", returns="list:hex", pure=True)
 def influence_reach(ctx):
     """Hexes an influence disc of ``me`` can reach: connected by a wormhole (half connections
     with ``half_connections``; warp portals) to a hex ``me`` controls or holds a ship in, and
-    the hexes holding ``me``'s ships [M: eclipse.md §2.2]."""
-    me = ctx.player()
+    the hexes holding ``me``'s ships [M: eclipse.md §2.2]. Pure (primitives.py); memoised per
+    state (memo.py): Influence's ``where`` asks of every hex."""
+    me = _me(ctx)
+    return per_state(ctx, ("influence_reach", me), _REACH_READS, lambda: _reach(ctx, me))
+
+
+@primitive("in_reach", returns="bool", pure=True, h="hex")
+def in_reach(ctx, h):
+    """Whether ``h`` is among :func:`influence_reach`'s hexes (a test of one hex costs the rules
+    one step, where ``h in influence_reach()`` costs a step per hex of the list). Pure."""
+    return h in influence_reach.fn(ctx)
+
+
+# the rule variables influence_reach reads (its memo per state: memo.py)
+_REACH_READS = _GALAXY_READS | frozenset({"ships", "controller", "techs", "half_connections"})
+
+
+def _reach(ctx, me) -> tuple:
     ship_hexes = {h for h, ships in _ship_column(ctx) if any(o == me for o, _ in ships)}
     sources = [_pos(h) for h in set(_controlled(ctx, me)) | ship_hexes]
     near = {_hid(p) for p in G.influence_targets(_galaxy(ctx), sources, wormhole_generator=_wg(ctx, me))}

@@ -307,10 +307,10 @@ def add_ship(ctx, h, cls):
 
 def _me(ctx) -> int:
     """The player the rule speaks for; a ``ValueError`` when there is none (the pure primitives
-    below never break a rule: called where nobody is ``me``, the rules are wrong)."""
+    never break a rule: called where nobody is ``me``, the rules are wrong)."""
     me = ctx.me
     if type(me) is not int or not 0 <= me < ctx.np:
-        raise ValueError(f"an upgrade primitive needs a player ('me'), got {me!r}")
+        raise ValueError(f"this primitive needs a player ('me'), got {me!r}")
     return me
 
 

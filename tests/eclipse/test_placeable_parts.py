@@ -29,3 +29,22 @@ def test_the_basic_parts_and_a_spare_part_once():
     assert {"ion_cannon", "hull", "nuclear_drive", "nuclear_source", "electron_computer",
             "empty"} <= set(placeable)
     assert placeable.count("shard_hull") == 1
+
+
+def test_the_order_basic_and_researched_then_spares():
+    """The order of ``placeable`` (the Upgrade options' order, which seeded games follow): the
+    parts of the rule files' order that are basic or researched, then the spare parts not among
+    them, each once; a spare of a researched part is not repeated (the rule walks the parts
+    once, ``placeable_parts``)."""
+    g = new(2)
+    parts = g.ruleset.by_kind["part"]
+    field = g.ruleset.entities
+    _set(g, v__techs__0=("tech_plasma_cannon",), v__spares__0__shard_hull=1,
+         v__spares__0__antimatter_cannon=1, v__spares__0__plasma_cannon=1, v__spares__0__ion_cannon=3)
+    _upgrades(g)
+    researched = [x for x in parts if field[x].fields["basic"]
+                  or field[x].fields["tech"] == "tech_plasma_cannon"]
+    assert "plasma_cannon" in researched and "shard_hull" not in researched
+    # (antimatter_cannon comes before basic parts in the rule files: spares go after them)
+    assert list(g.get("placeable", 0)) == researched + ["antimatter_cannon", "shard_hull"]
+    assert g.get("spare_only", 0) == ()     # (the scratch list is left empty)
