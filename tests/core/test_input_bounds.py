@@ -120,3 +120,18 @@ def test_a_tab_before_the_error_still_puts_the_caret_under_it():
     with pytest.raises(boardrules.RulesError) as err:
         boardrules.new_game(texts={"t.rules": text}, players=2)
     assert str(err.value).splitlines()[1:3] == ["    \taction w\\x00rk main { }", "    \t        ^^^^"]
+
+
+def test_a_record_file_name_with_control_characters_is_escaped(tmp_path):
+    """``boardrules replay`` echoed the file name raw ("nonexist\\x01.json: cannot read ...")."""
+    from boardrules.replay import replay_file
+
+    path = tmp_path / "bad\x01\u202ename.json"
+    with pytest.raises(NotationError) as err:
+        replay_file(path)
+    assert "bad\\x01\\u202ename.json: cannot read a record" in str(err.value)
+    assert "\x01" not in str(err.value) and "\u202e" not in str(err.value)
+    path.write_text(boardrules.new_game("harvest", players=3, seed=1).save())
+    from boardrules.cli import app
+    result = CliRunner().invoke(app, ["replay", str(path)], env={"COLUMNS": "300"})
+    assert result.exit_code == 0 and "bad\\x01\\u202ename.json: 1 moves replayed" in result.output, result.output
