@@ -26,6 +26,7 @@ from .bots import DEFAULT_BOT, play_out, seat_bots
 from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
 from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, RulesError
 from .game import Action, Game, new_game
+from .quoting import escape as escape_text
 from .lang.parser import read_rule_file
 from .replay import replay_file
 from .ruleset import build_ruleset
@@ -321,15 +322,16 @@ def replay(file: Path = typer.Argument(..., help="a record: boardrules JSON or a
         _fail(str(err))
     except BoardrulesError as err:
         _fail(str(err))
+    shown = escape_text(str(file))   # (a file name may hold control characters or rich markup)
     for note in report.notes:
-        err_console.print(f"{file}: note: {note}", highlight=False, markup=False)
+        err_console.print(f"{shown}: note: {note}", highlight=False, markup=False)
     if report.differences:
-        err_console.print(f"{file}: {report.moves} moves replayed; the final state differs:")
+        err_console.print(f"{shown}: {report.moves} moves replayed; the final state differs:", markup=False)
         for d in report.differences[:20]:
             err_console.print(f"  {d}", highlight=False, markup=False)
         raise typer.Exit(1)
     state = "final state matches" if report.game.over else "the game is not finished"
-    console.print(f"{file}: {report.moves} moves replayed, {state}", soft_wrap=True)
+    console.print(f"{shown}: {report.moves} moves replayed, {state}", soft_wrap=True, markup=False)
     _print_scores(report.game)
 
 

@@ -165,6 +165,19 @@ def _error_class(err: RuleViolation) -> type[IllegalActionError]:
     return PrimitiveError if isinstance(err, PrimitiveFailed) else IllegalActionError
 
 
+class _Unlisted:
+    """The argument of a stuck game's example action whose parameter's values cannot be listed
+    (its domain breaks a rule): shown as ``<name>`` (it was ``none``, a value the rules may hold)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
 def _who(p: object) -> str:
     return "chance" if p == CHANCE else (f"p{p + 1}" if isinstance(p, int) else repr(p))
 
@@ -449,8 +462,8 @@ class Game:
     def _unchecked_candidate(self, player: int, step: Step) -> Action | None:
         """An action of ``player``'s turn in ``step`` whose arguments are the first value of
         each parameter's domain, their ``where`` not tested (a stuck game's error tries it to
-        say why nothing is legal; a domain that breaks a rule gives ``none`` arguments, whose
-        try names that rule); None when a domain is empty."""
+        say why nothing is legal; a domain that breaks a rule gives :class:`_Unlisted` arguments,
+        shown as ``<n>``, whose try names that rule); None when a domain is empty."""
         ctx = Context(self.ruleset, self.state.values, me=player)
         for name in step.main + step.free:
             adef = self.ruleset.actions[name]
@@ -465,7 +478,8 @@ class Game:
                 else:
                     return Action(player, name, tuple(args))
             except (RuleViolation, BoardrulesError):
-                return Action(player, name, tuple(args) + (None,) * (len(adef.params) - len(args)))
+                return Action(player, name, tuple(args) + tuple(
+                    _Unlisted(p) for p in self.ruleset.param_names[name][len(args):]))
         return None
 
     def _check_player(self, player: object) -> None:

@@ -16,11 +16,15 @@ _CONTROL.update({c: f"\\u{c:04x}" for c in (0x2028, 0x2029, 0x200e, 0x200f, *ran
                                               *range(0x2066, 0x206a))})
 
 
-def escape(text: str) -> str:
+_CONTROL_BUT_TAB = {c: e for c, e in _CONTROL.items() if c != ord("\t")}
+
+
+def escape(text: str, *, keep_tabs: bool = False) -> str:
     """``text`` with control characters (C0, DEL, C1, line separators and bidirectional
     overrides, which could fake or hide the message around them) as escapes: ``\\x00``,
-    ``\\n``, ``\\u202e``; everything else as given."""
-    return text.translate(_CONTROL)
+    ``\\n``, ``\\u202e``; everything else as given (``keep_tabs``: tabs too, for a quoted
+    source line whose caret line copies them)."""
+    return text.translate(_CONTROL_BUT_TAB if keep_tabs else _CONTROL)
 
 
 def format_value(v: object) -> str:

@@ -11,6 +11,7 @@ from . import plugins
 from .errors import NotationError
 from .game import Game
 from .jsonshape import brief_json
+from .quoting import escape
 from .record import FORMAT, Record
 from .runtime import MAX_STEPS
 
@@ -43,14 +44,15 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_ST
     :class:`~boardrules.errors.IllegalActionError` (naming the move) for an illegal move.
     """
     path = Path(path)
+    shown = escape(str(path))   # (a file name may hold control characters)
     try:
         with open(path, "rb") as f:
             text = f.read(MAX_RECORD_BYTES + 1)   # (not all of /dev/zero)
         data = json.loads(text) if len(text) <= MAX_RECORD_BYTES else None
     except (OSError, ValueError, RecursionError) as err:   # (a number too long is a ValueError)
-        raise NotationError(f"{path}: cannot read a record ({err})") from None
+        raise NotationError(f"{shown}: cannot read a record ({escape(str(err))})") from None
     if len(text) > MAX_RECORD_BYTES:
-        raise NotationError(f"{path}: cannot read a record (a record file is at most "
+        raise NotationError(f"{shown}: cannot read a record (a record file is at most "
                             f"{MAX_RECORD_BYTES >> 20} MiB)")
     if isinstance(data, dict) and data.get("format") == FORMAT:
         record = Record.from_json(data)
@@ -64,7 +66,7 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_ST
     if not isinstance(report, ReplayReport):
         kind = data.get("format") if isinstance(data, dict) else None
         if isinstance(kind, str) and kind.startswith("boardrules-record/"):   # (a later version's)
-            raise NotationError(f"{path}: a record of format {brief_json(kind)}; this version of "
+            raise NotationError(f"{shown}: a record of format {brief_json(kind)}; this version of "
                                 f"boardrules reads {FORMAT!r}")
-        raise NotationError(f"{path}: no installed plugin reads this kind of record")
+        raise NotationError(f"{shown}: no installed plugin reads this kind of record")
     return report

@@ -99,3 +99,39 @@ def test_escape_leaves_no_control_character_and_keeps_printable_text(text):
     if printable == text:
         assert out == text
     assert brief_value(text, 10_000) == out
+
+
+@pytest.mark.parametrize("bad, shown", [("\x00", "\\x00"), ("\u202e", "\\u202e"), ("\x1b", "\\x1b")])
+def test_a_control_character_in_a_rule_file_is_escaped_in_the_quoted_line(bad, shown):
+    """The diagnostic quoted the source line raw (a NUL, an escape sequence, a bidi override);
+    it is escaped now, the caret under the escape."""
+    text = f'game t {{ title "T"; players 2..3 }}\naction wo{bad}rk main {{ }}\n'
+    with pytest.raises(boardrules.RulesError) as err:
+        boardrules.new_game(texts={"t.rules": text}, players=2)
+    out = str(err.value)
+    assert not [c for c in out if unicodedata.category(c) in ("Cc", "Cf") and c != "\n"], repr(out)
+    lines = out.splitlines()
+    assert lines[1] == f"    action wo{shown}rk main {{ }}"
+    assert lines[2] == "    " + " " * len("action wo") + "^" * len(shown)
+
+
+def test_a_tab_before_the_error_still_puts_the_caret_under_it():
+    text = 'game t { title "T"; players 2..3 }\n\taction w\x00rk main { }\n'
+    with pytest.raises(boardrules.RulesError) as err:
+        boardrules.new_game(texts={"t.rules": text}, players=2)
+    assert str(err.value).splitlines()[1:3] == ["    \taction w\\x00rk main { }", "    \t        ^^^^"]
+
+
+def test_a_record_file_name_with_control_characters_is_escaped(tmp_path):
+    """``boardrules replay`` echoed the file name raw ("nonexist\\x01.json: cannot read ...")."""
+    from boardrules.replay import replay_file
+
+    path = tmp_path / "bad\x01\u202ename.json"
+    with pytest.raises(NotationError) as err:
+        replay_file(path)
+    assert "bad\\x01\\u202ename.json: cannot read a record" in str(err.value)
+    assert "\x01" not in str(err.value) and "\u202e" not in str(err.value)
+    path.write_text(boardrules.new_game("harvest", players=3, seed=1).save())
+    from boardrules.cli import app
+    result = CliRunner().invoke(app, ["replay", str(path)], env={"COLUMNS": "300"})
+    assert result.exit_code == 0 and "bad\\x01\\u202ename.json: 1 moves replayed" in result.output, result.output

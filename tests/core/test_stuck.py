@@ -224,3 +224,18 @@ def test_a_house_rules_trigger_names_its_file_once(tmp_path):
             g.play(rng.choice(list(g.legal_actions())))
     assert f"[rule: when round_ends ({house}:1:22)]" in str(info.value)
     assert str(info.value).count("house.rules") == 1
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+def test_an_argument_whose_values_cannot_be_listed_is_shown_by_its_name(backend):
+    """A parameter whose domain breaks a rule has no value to show: the example action showed
+    ``none`` for it (a value rules may hold); it shows the parameter's name, ``<n>``."""
+    text = HEAD + """var xs: list[int] = []
+action work(m: int in 0..2, n: int in [xs[m]]) main { gain n vp }
+flow { rounds 1 { step play: turns seat once { main work } } }
+"""
+    with pytest.raises(GameStuckError) as info:
+        list(_game(text, backend).legal_actions())
+    assert "(e.g. p1 work 0 <n>: index 0 is outside a list of 0 [rule: work (stuck.rules:5:39)])" \
+        in str(info.value)
+    assert " none" not in str(info.value).split("(e.g.")[1]

@@ -15,6 +15,7 @@ import attrs
 from . import ast as A
 from .diagnostics import Diagnostic, did_you_mean
 from .merge import Merged
+from .inert import names_in
 from .passing import never_passes
 from ..runtime import MAX_LIST, MAX_NUMBER
 
@@ -558,9 +559,15 @@ class Checker:
                 d.name, self._int(props.get("start"), 0, "start"),
                 cap.values[0] if cap else None,
                 self._int(props.get("floor"), 0, "floor"), bool(scored), d.span)
-            if cap is not None and isinstance(cap.values[0], A.Int) and r.start > cap.values[0].value:
-                self.err(props["start"], f"{d.name} starts at {r.start}, above its cap "
-                                         f"{cap.values[0].value}")
+            # (a constant cap, -12 as well as 12: only a literal was compared before)
+            limit = self.const(cap.values[0], "cap") if cap is not None and not names_in(cap.values[0]) else None
+            if isinstance(limit, int) and not isinstance(limit, bool):
+                if limit < r.floor:
+                    self.err(cap, f"{d.name} has a cap of {limit}, below its floor {r.floor}",
+                             "a cap is at least the floor (0 unless 'floor' says otherwise)")
+                elif r.start > limit:
+                    self.err(props.get("start") or cap, f"{d.name} starts at {r.start}, above its cap {limit}",
+                             "start at most at the cap, or raise the cap")
             if r.start < r.floor:
                 self.err(props.get("start") or d, f"{d.name} starts at {r.start}, below its floor {r.floor}")
         elif d.kind == "track":
@@ -736,6 +743,28 @@ class Checker:
             self.expr(t.cond, scope)
         self.block(t.body, scope)
 
+    def _round_count(self, count: A.Expr) -> None:
+        """A constant count of rounds must be at least 1 (``rounds -5`` played none); one read
+        from an option at least 0 in each value the option allows (0 rounds: setup, then the
+        finish, a choice rules may offer)."""
+        names = names_in(count)
+        if not names:
+            reported = len(self.errors)
+            value = self.const(count, "number of rounds")
+            if len(self.errors) == reported and isinstance(value, int) and value < 1:
+                self.err(count, f"the number of rounds is {value}: the game would play no round",
+                         "count at least 1 round, or read the count from an option")
+            return
+        if len(names) == 1 and isinstance(count, A.Name) and count.id in self._option_decls:
+            self._option(count.id, count)
+            option = self.options.get(count.id)
+            allowed = option.allowed if option is not None and option.allowed is not None else (
+                (option.default,) if option is not None else ())
+            negative = [v for v in allowed if isinstance(v, int) and not isinstance(v, bool) and v < 0]
+            if negative:
+                self.err(count, f"the number of rounds is option '{count.id}', which allows {min(negative)}",
+                         f"give option '{count.id}' a domain from 0 up, e.g. 'in 1..20'")
+
     def _flow(self, flow: A.FlowDecl) -> None:
         kinds = [s.kind for s in flow.stages]
         for k in set(kinds):
@@ -745,6 +774,7 @@ class Checker:
         for stage in flow.stages:
             if stage.count is not None:
                 self.expr(stage.count, self._root())
+                self._round_count(stage.count)
             for step in stage.steps:
                 if isinstance(step, A.DoStep):
                     self.block(step.body, self._root())

@@ -14,6 +14,7 @@ from typing import Iterable
 
 import attrs
 
+from ..quoting import escape
 from .ast import Span
 
 
@@ -28,7 +29,7 @@ class Diagnostic:
 
     def format(self) -> str:
         """``file:line:column: message``, the source line, a caret under the span, the hint."""
-        lines = [f"{self.span}: {_clipped(self.message)}"]
+        lines = [f"{self.span}: {_clipped(escape(self.message))}"]
         # lines end at '\n' only, as the parser counts them (not at a form feed or U+2028)
         text_lines = self.source.split("\n")
         if 0 < self.span.line <= len(text_lines):
@@ -38,14 +39,17 @@ class Diagnostic:
                 left = max(start - 60, 0)
                 line = ("…" if left else "") + line[left:left + 160] + ("…" if left + 160 < len(line) else "")
                 start = start - left + (1 if left else 0)
-            lines.append("    " + line)
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                 width = self.span.end_column - self.span.column
             else:
                 width = max(len(line.rstrip()) - start, 1)
             width = min(width, len(line) - start)   # (no further than the line shown)
-            pad = "".join("\t" if c == "\t" else " " for c in line[:start])  # under a tab, a tab
-            lines.append("    " + pad + " " * (start - len(pad)) + "^" * max(width, 1))
+            # control characters shown escaped (a NUL or a bidi override never raw), the caret
+            # under the escapes
+            before, marked = escape(line[:start], keep_tabs=True), escape(line[start:start + width], keep_tabs=True)
+            lines.append("    " + escape(line, keep_tabs=True))
+            pad = "".join("\t" if c == "\t" else " " for c in before)  # under a tab, a tab
+            lines.append("    " + pad + " " * max(start - len(line), 0) + "^" * max(len(marked), 1))
         if self.hint:
             lines.append(f"hint: {_clipped(self.hint)}")
         return "\n".join(lines)
