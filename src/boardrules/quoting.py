@@ -23,6 +23,14 @@ def escape(text: str) -> str:
     return text.translate(_CONTROL)
 
 
+_CONTROL_LINE = {c: e for c, e in _CONTROL.items() if c != ord("\t")}
+
+
+def escape_line(text: str) -> str:
+    """:func:`escape` keeping tabs: a rule file's line as an error message shows it."""
+    return text.translate(_CONTROL_LINE)
+
+
 def format_value(v: object) -> str:
     if type(v) is str:   # (the common case first)
         return v

@@ -14,6 +14,7 @@ from typing import Iterable
 
 import attrs
 
+from ..quoting import QUOTE, escape_line
 from .ast import Span
 
 
@@ -38,14 +39,17 @@ class Diagnostic:
                 left = max(start - 60, 0)
                 line = ("…" if left else "") + line[left:left + 160] + ("…" if left + 160 < len(line) else "")
                 start = start - left + (1 if left else 0)
-            lines.append("    " + line)
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                 width = self.span.end_column - self.span.column
             else:
                 width = max(len(line.rstrip()) - start, 1)
             width = min(width, len(line) - start)   # (no further than the line shown)
-            pad = "".join("\t" if c == "\t" else " " for c in line[:start])  # under a tab, a tab
-            lines.append("    " + pad + " " * (start - len(pad)) + "^" * max(width, 1))
+            # control characters shown as escapes, never raw (a file's ESC would drive the
+            # terminal); the caret measured on the line as shown
+            before, under = escape_line(line[:start]), escape_line(line[start:start + width])
+            lines.append("    " + escape_line(line))
+            pad = "".join("\t" if c == "\t" else " " for c in before)  # under a tab, a tab
+            lines.append("    " + pad + "^" * max(len(under), 1))
         if self.hint:
             lines.append(f"hint: {_clipped(self.hint)}")
         return "\n".join(lines)
@@ -53,8 +57,9 @@ class Diagnostic:
     __str__ = format
 
 
-# a quoted name of more than 60 characters (a hostile file's: 400,000 'c's) is shown by its start
-_LONG_QUOTE = re.compile(r"'([^'\n]{61,})'")
+# a quoted name of more than QUOTE characters (a hostile file's: 400,000 'c's) is shown by its
+# start; the engine's own quotes (a hint's example: 64 characters) stay whole
+_LONG_QUOTE = re.compile(r"'([^'\n]{%d,})'" % (QUOTE + 1))
 
 
 def _clipped(text: str) -> str:
