@@ -14,7 +14,7 @@ from typing import Iterable
 
 import attrs
 
-from ..quoting import escape
+from ..quoting import QUOTE, escape
 from .ast import Span
 
 
@@ -57,8 +57,9 @@ class Diagnostic:
     __str__ = format
 
 
-# a quoted name of more than 60 characters (a hostile file's: 400,000 'c's) is shown by its start
-_LONG_QUOTE = re.compile(r"'([^'\n]{61,})'")
+# a quoted name of more than QUOTE characters (a hostile file's: 400,000 'c's) is shown by its
+# start; the engine's own quotes (a hint's example: 64 characters) stay whole
+_LONG_QUOTE = re.compile(r"'([^'\n]{%d,})'" % (QUOTE + 1))
 
 
 def _clipped(text: str) -> str:

@@ -20,6 +20,7 @@ import lark
 from lark import Token
 
 from ..errors import RulesError
+from ..quoting import escape
 from . import ast as A
 from . import reduce
 from .diagnostics import Diagnostic
@@ -117,12 +118,18 @@ def _syntax_diagnostic(path: str, text: str, err: lark.exceptions.UnexpectedInpu
             hint = "a text in double quotes must end on the same line"
         else:
             message = f"unexpected character {char!r}"
-            hint = ("names use the letters a-z and A-Z (no accents or other scripts), digits "
+            hint = _OPERATOR_HINTS.get(char) or ("names use the letters a-z and A-Z (no accents or other scripts), digits "
                     "and '_'" if char.isalpha() else "names use letters, digits and '_'") + \
                 "; text goes in double quotes"
         expected = []
     span = A.Span(path, line, column, line, column + width)
     return Diagnostic(span, message, hint, text)
+
+
+# characters other languages use as operators, and what the rules language writes instead
+_OPERATOR_HINTS = {"/": "division is '//' (rounded down), the remainder '%'",
+                   "&": "write 'and'", "|": "write 'or'", "!": "write 'not' ('!=' is 'not equal')",
+                   "'": "text goes in double quotes", "^": "there is no power operator: multiply"}
 
 
 def _hint_for(err: lark.exceptions.UnexpectedToken, expected: list[str],
@@ -391,7 +398,7 @@ class _ToAst:
     def option_decl(self, span: A.Span, c: list[Any]) -> Any:
         modifier, name, default, domain, doc = c
         return A.OptionDecl(modifier=modifier, name=str(name), default=default, domain=domain,
-                            doc=_unquote(doc) if doc else "", span=span)
+                            doc=self._text(doc) if doc else "", span=span)
 
     def option_domain(self, span: A.Span, c: list[Any]) -> Any:
         return c[0]
@@ -447,7 +454,7 @@ class _ToAst:
 
     def param(self, span: A.Span, c: list[Any]) -> Any:
         return A.Param(name=str(c[0]), type=c[1], domain=c[2], where=c[3],
-                       message=_unquote(c[4]) if c[4] else "", span=span)
+                       message=self._text(c[4]) if c[4] else "", span=span)
 
     def tag(self, span: A.Span, c: list[Any]) -> Any:
         return str(c[0])
@@ -567,7 +574,7 @@ class _ToAst:
         return A.For(var=str(c[0]), domain=c[1], where=c[2], body=c[3], span=span)
 
     def require(self, span: A.Span, c: list[Any]) -> Any:
-        return A.Require(cond=c[0], message=_unquote(c[1]), span=span)
+        return A.Require(cond=c[0], message=self._text(c[1]), span=span)
 
     def optional(self, span: A.Span, c: list[Any]) -> Any:
         return True
@@ -575,7 +582,7 @@ class _ToAst:
     def choose(self, span: A.Span, c: list[Any]) -> Any:
         var, domain, where, by, optional, prompt, body = c
         return A.Choose(var=str(var), domain=domain, where=where, by=by, optional=bool(optional),
-                        prompt=_unquote(prompt) if prompt else "", body=body, span=span)
+                        prompt=self._text(prompt) if prompt else "", body=body, span=span)
 
     def draw(self, span: A.Span, c: list[Any]) -> Any:
         return A.Draw(var=str(c[0]), bag=str(c[1]), body=c[2], span=span)
@@ -676,8 +683,20 @@ class _ToAst:
             return A.Int(value=0, span=span)
         return A.Int(value=int(c[0]), span=span)
 
+    def _text(self, token: Token) -> str:
+        """A quoted text's value; one holding a control character (which would reach messages
+        and terminals raw) is an error at its place."""
+        span = A.Span(self.path, token.line or 1, token.column or 1, token.end_line or 1,
+                      token.end_column or 2)
+        bad = next((ch for ch in str(token) if ch != "\t" and escape(ch) != ch), None)
+        if bad is not None:
+            self.errors.append(Diagnostic(span, f"a text holds the control character '{escape(bad)}'",
+                                          "write \\n for a new line; other control characters "
+                                          "cannot be written in a text", self.text))
+        return _unquote(token)
+
     def string(self, span: A.Span, c: list[Any]) -> Any:
-        return A.Str(value=_unquote(c[0]), span=span)
+        return A.Str(value=self._text(c[0]), span=span)
 
     def true(self, span: A.Span, c: list[Any]) -> Any:
         return A.Bool(value=True, span=span)
@@ -699,6 +718,10 @@ class _ToAst:
         return A.ListLit(items=tuple(a for a in c if a is not None), span=span)
 
 
+_ESCAPE = re.compile(r"\\(.)")
+_UNESCAPED = {'"': '"', "\\": "\\", "n": "\n"}   # any other escape stands for itself: \x is \x
+
+
 def _unquote(token: object) -> str:
-    text = str(token)[1:-1]
-    return text.replace('\\"', '"').replace("\\\\", "\\").replace("\\n", "\n")
+    """A quoted text's value, its escapes read in one pass (``\\\\n`` is a backslash and an n)."""
+    return _ESCAPE.sub(lambda m: _UNESCAPED.get(m.group(1), m.group(0)), str(token)[1:-1])
