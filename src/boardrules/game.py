@@ -19,7 +19,6 @@ import itertools
 import os
 import random
 import reprlib
-import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any, Iterator, TypedDict, overload
@@ -36,7 +35,7 @@ from .reader import StateReader, index_problem
 from .quoting import QUOTE, brief_text, brief_value, format_value
 from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
-from .runtime import (CHANCE, MAX_STEPS, MISSING, BudgetExceeded, Context, Decision, Dice, Event,
+from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
                       PrimitiveFailed, RuleViolation)
 from .state import State
 
@@ -298,10 +297,7 @@ class Game:
                              rules=ruleset.recipe.rules, texts=ruleset.recipe.texts,
                              ruleset=ruleset.id)
         self.log: list[Event] = []
-        # before each action: (state, record length, log length, keys the action wrote, weak
-        # reference to the state it made); past the newest UNDO_WHOLE, (_Undo, ...) instead
-        self._history: list[tuple[Any, int, int, Any, Any]] = []
-        self._rebuilt: tuple[State, Any] | None = None  # (see _undone)
+        self._history: list[tuple[State, int, int]] = []  # (state, record length, log length) before each action
         # id(state) -> _Known, most recently used last (shared by copies: see _known_for)
         self._known: OrderedDict[int, _Known] = OrderedDict()
         self._turn_memo: tuple[State, tuple[Any, Any, Any, Context] | None] | None = None  # (state, its _turn_info)
@@ -626,25 +622,11 @@ class Game:
             self._apply(Action(CHANCE, d.label, (value,)), check=False)
 
     def _apply(self, action: Action, check: bool) -> None:
-        new_state, events, written = self._try(action, check)
-        history = self._history
-        history.append((self.state, len(self.record.actions), len(self.log), written,
-                        weakref.ref(new_state)))
+        new_state, events = self._try(action, check)
+        self._history.append((self.state, len(self.record.actions), len(self.log)))
         self.state = new_state
         self.record.actions.append(self.canonical(action))
         self.log.extend(events)
-        if len(history) > UNDO_WHOLE:
-            self._compact(len(history) - UNDO_WHOLE - 1)
-
-    def _compact(self, i: int) -> None:
-        """Keep entry ``i`` of the undo history as the values its action changed (an
-        :class:`_Undo`) instead of the whole state before it: the states of a long game are
-        then freed as play goes on rather than each walked by the garbage collector's
-        generations (about 6% of an unchecked replay) and kept in memory to the game's end."""
-        before, nrec, nlog, written, made = self._history[i]
-        if type(before) is State and made() is not None:  # (the state it made is alive)
-            old = tuple(map(before.values.get, written, itertools.repeat(MISSING)))
-            self._history[i] = (_Undo(before, made, written, old), nrec, nlog, None, None)
 
     def canonical(self, action: Action) -> str:
         """The canonical text of ``action`` (player-typed arguments written ``pN``)."""
@@ -682,9 +664,8 @@ class Game:
         self._advance(ctx, pending)
         return ctx, pending
 
-    def _try(self, action: Action, check: bool = True) -> tuple[State, list[Event], tuple[Any, ...]]:
-        """Run ``action``; return (new state, events, the keys of the values it wrote) or raise
-        IllegalActionError."""
+    def _try(self, action: Action, check: bool = True) -> tuple[State, list[Event]]:
+        """Run ``action``; return (new state, events) or raise IllegalActionError."""
         known = self._known_for(self.state)
         run = None if known is None else _get(known.runs, action)
         listed = run is ACCEPTED  # listed as legal from its guard alone: run it now
@@ -695,7 +676,7 @@ class Game:
             except RuleViolation as err:  # (the guards' soundness is tested: never here)
                 raise AssertionError(f"{brief_action(action)} was listed as legal "
                                      f"but breaks a rule: {err.message}") from None
-            run = known.runs[action] = _made(ctx, pending)
+            run = known.runs[action] = (State(ctx.merged(), tuple(pending)), ctx.events)
             return run
         if run is not None:
             # listed as legal on this very state: its run is known (the same with or without
@@ -706,7 +687,7 @@ class Game:
                 assert known is not None
                 if len(run) == 3:   # (listed with its flow left where it cannot break a rule)
                     self._advance_listed(action, ctx, pending)
-                run = known.runs[action] = _made(ctx, pending)
+                run = known.runs[action] = (State(ctx.merged(), tuple(pending)), ctx.events)
             return run
         try:
             ctx, pending = self._run(action, check)
@@ -714,7 +695,7 @@ class Game:
             rule = err.rule or action.name
             raise _error_class(err)(f"{brief_action(action)}: {err.message}{_rule_tag(rule, err.span)}",
                       rule=rule, action=action) from None
-        return _made(ctx, pending)
+        return State(ctx.merged(), tuple(pending)), ctx.events
 
     def _advance_listed(self, action: Action, ctx: Context, pending: list[Any]) -> None:
         """Run on the flow of a listed candidate's run that :meth:`_advance` left at a step's
@@ -1280,13 +1261,11 @@ class Game:
     # ---- undo, records ----
     def undo(self) -> None:
         """Take back the last player action (and the chance outcomes that followed it)."""
-        if not any(not self.record.actions[entry[1]].startswith("chance ")
-                   for entry in self._history):
+        if not any(not self.record.actions[nrec].startswith("chance ")
+                   for _, nrec, _ in self._history):
             raise IllegalActionError("nothing to undo: no player has acted yet", rule="undo")
         while self._history:
-            before, nrec, nlog, _, _ = self._history[-1]
-            state = before if type(before) is State else self._undone(before)
-            self._history.pop()
+            state, nrec, nlog = self._history.pop()
             undone = self.record.actions[nrec:]
             self.state = state
             del self.record.actions[nrec:]
@@ -1294,31 +1273,6 @@ class Game:
             if not undone or not undone[0].startswith("chance "):
                 break
         self.log.append(Event(len(self.record.actions), "undo", None, tuple(undone), "undo"))
-
-    def _undone(self, undo: "_Undo") -> State:
-        """The state before the action of the last history entry, kept as ``undo``: the state
-        itself while something else holds it (search: the same object, with what is known about
-        it), else the state now with the values the action changed put back. The state now must
-        be the one that action made (or its rebuilt equal: ``_rebuilt``); a game whose state was
-        replaced by hand since cannot be taken back that far (IllegalActionError, nothing changes)."""
-        state = undo.before()
-        if state is not None:
-            return state
-        now = self.state
-        rebuilt = self._rebuilt
-        if now is not undo.made() and not (rebuilt is not None and rebuilt[0] is now and rebuilt[1] is undo):
-            raise IllegalActionError("cannot undo further: the game's state was replaced since that "
-                                     "action (only its changes were kept)", rule="undo")
-        values = now.values.copy()
-        for k, v in zip(undo.keys, undo.old):
-            if v is MISSING:
-                values.pop(k, None)
-            else:
-                values[k] = v
-        state = State(values, undo.pending)
-        prev = self._history[-2][0] if len(self._history) > 1 else None
-        self._rebuilt = (state, prev) if type(prev) is _Undo else None
-        return state
 
     def candidates(self, player: int | None = None) -> Iterator[Action]:
         """Every action worth trying now (legal or not); :class:`LegalActions` filters them."""
@@ -1854,31 +1808,6 @@ class Game:
 
 # how many states a game remembers its action runs for (search comes back to a state by undo)
 KNOWN_STATES = 256
-# how many of the newest undo history entries keep the whole state (older ones: an _Undo)
-UNDO_WHOLE = 16
-
-
-class _Undo:
-    """An undo history entry's state kept as the values its action changed: ``before`` (weak
-    reference) the state itself, ``made`` (weak) the state the action made from it, ``keys``
-    the keys the action wrote and ``old`` their values before it (MISSING: absent),
-    ``pending`` its pending decisions (:meth:`Game._undone`)."""
-
-    __slots__ = ("before", "made", "keys", "old", "pending")
-
-    def __init__(self, before: State, made: "weakref.ref[State]", keys: tuple[Any, ...],
-                 old: tuple[Any, ...]):
-        self.before = weakref.ref(before)
-        self.made = made
-        self.keys = keys
-        self.old = old
-        self.pending = before.pending
-
-
-def _made(ctx: Context, pending: list[Any]) -> tuple[State, list[Event], tuple[Any, ...]]:
-    """An action's run as :meth:`Game._try` returns it: the state it made, its events and the
-    keys it wrote (what undo puts back once the history keeps only those: :class:`_Undo`)."""
-    return State(ctx.merged(), tuple(pending)), ctx.events, tuple(ctx.w)
 # a run not made yet: the action was listed as legal from its guard (_guard_settles)
 ACCEPTED: tuple[Any, ...] = (None, None)
 _UNSEEN = object()   # (a memo's missing entry)
