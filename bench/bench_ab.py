@@ -64,6 +64,23 @@ def ask(p: subprocess.Popen[str], seed: int) -> tuple[float, int]:
     return took, n
 
 
+def alternated(old: subprocess.Popen[str], new: subprocess.Popen[str], jobs: list, rounds: int, ask):
+    """``(job, ask(old, job), ask(new, job))`` for every job, ``rounds`` times over, which worker
+    goes first alternating from one pair to the next (so both see the same load); the workers
+    are closed at the end."""
+    k = 0
+    for _ in range(rounds):
+        for job in jobs:
+            pair = (old, new) if k % 2 == 0 else (new, old)
+            k += 1
+            got = {id(p): ask(p, job) for p in pair}
+            yield job, got[id(old)], got[id(new)]
+    for p in (old, new):
+        assert p.stdin is not None
+        p.stdin.close()
+        p.wait()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("old", type=Path)
@@ -80,23 +97,14 @@ def main() -> None:
     ask(new, 0)
     sums = [0.0, 0.0]
     ratios = []
-    k = 0
-    for _ in range(args.rounds):
-        for seed in range(args.first_seed, args.first_seed + args.seeds):
-            pair = (old, new) if k % 2 == 0 else (new, old)
-            k += 1
-            got = {id(p): ask(p, seed) for p in pair}
-            (to, no), (tn, nn) = got[id(old)], got[id(new)]
-            if no != nn:
-                sys.exit(f"seed {seed}: {no} decisions under the old tree, {nn} under the new one")
-            sums[0] += to
-            sums[1] += tn
-            ratios.append(to / tn)
-            print(f"seed {seed:3}: {no:5} decisions  old {to:6.2f} s  new {tn:6.2f} s  old/new {to / tn:.3f}")
-    for p in (old, new):
-        assert p.stdin is not None
-        p.stdin.close()
-        p.wait()
+    seeds = list(range(args.first_seed, args.first_seed + args.seeds))
+    for seed, (to, no), (tn, nn) in alternated(old, new, seeds, args.rounds, ask):
+        if no != nn:
+            sys.exit(f"seed {seed}: {no} decisions under the old tree, {nn} under the new one")
+        sums[0] += to
+        sums[1] += tn
+        ratios.append(to / tn)
+        print(f"seed {seed:3}: {no:5} decisions  old {to:6.2f} s  new {tn:6.2f} s  old/new {to / tn:.3f}")
     print(f"sum: old {sums[0]:.2f} s, new {sums[1]:.2f} s: new is {sums[0] / sums[1]:.3f}x as fast "
           f"(median of the paired ratios {statistics.median(ratios):.3f})")
 

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_ab import request, spawn  # noqa: E402
+from bench_ab import alternated, request, spawn  # noqa: E402
 
 WORKER = """
 import gc, hashlib, json, sys, time
@@ -75,21 +75,11 @@ def main() -> None:
         ask(old, name)
         ask(new, name)
     times: dict[str, tuple[list[float], list[float]]] = {n: ([], []) for n in names}
-    k = 0
-    for _ in range(args.rounds):
-        for name in names:
-            pair = (old, new) if k % 2 == 0 else (new, old)
-            k += 1
-            got = {id(p): ask(p, name) for p in pair}
-            (to, do), (tn, dn) = got[id(old)], got[id(new)]
-            if do != dn:
-                sys.exit(f"{name}: the two trees reach different final states")
-            times[name][0].append(to)
-            times[name][1].append(tn)
-    for p in (old, new):
-        assert p.stdin is not None
-        p.stdin.close()
-        p.wait()
+    for name, (to, do), (tn, dn) in alternated(old, new, names, args.rounds, ask):
+        if do != dn:
+            sys.exit(f"{name}: the two trees reach different final states")
+        times[name][0].append(to)
+        times[name][1].append(tn)
     kind = "checked" if args.checked else "unchecked"
     for name, (to, tn) in times.items():
         ratios = sorted(a / b for a, b in zip(to, tn))
