@@ -305,6 +305,7 @@ class Game:
         self._flow_memo: tuple[Any, bool] = (None, False)   # (committed values, _settles without decisions)
         # (state, {(action, player): verdict or the violation}) of the argument-free guards
         self._guard_memo: tuple[State | None, dict[tuple[str, int], Any]] = (None, {})
+        self._done_memo: tuple[State | None, bool] = (None, False)   # (state, its _done_settles)
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -1616,15 +1617,18 @@ class Game:
         False when they passed but that is not known (the candidate is then tried in full);
         None when it is run as a candidate (:meth:`_candidate_run`, whose run may stop where
         the step ends): one whose rest may pass its player when the turn's end is not known to
-        settle (``PASSES``, :meth:`_pass_settles`), and when there is no guard to run:
-        ``done``, an action without one, one that surely ends the turn (its body is run in full
+        settle (``PASSES``, :meth:`_pass_settles`), ``done`` when its turn's end is not known
+        to settle (:meth:`_done_settles`; True when it is), and when there is no guard to run:
+        an action without one, one that surely ends the turn (its body is run in full
         at once, not its guard and then the whole again), a game with ``action_begins`` or
         ``action_taken`` rules. Raises RuleViolation
         when the checks fail: the body breaks that rule at the same point."""
         rs = self.ruleset
         name = action.name
         triggers = rs.triggers_by_event
-        if name == DONE or "action_taken" in triggers or "action_begins" in triggers:
+        if name == DONE:
+            return self._done_settles() or None
+        if "action_taken" in triggers or "action_begins" in triggers:
             return None
         st, step = self.state, info[0]
         main = name in step.main
@@ -1680,6 +1684,24 @@ class Game:
                 return None
         rs.guards.settled(name, settled)
         return settled
+
+    def _done_settles(self) -> bool:
+        """Whether ``done`` (which only ends its player's turn) is legal without its run: no
+        rule reacts to ``turn_ends``, no 'after turn' block waits, and the flow then waits for a
+        decision due or hands the turn on within the step without a rule running (as
+        :meth:`_pass_settles`, the player not passed). Worked out once per state."""
+        st = self.state
+        memo = self._done_memo
+        if memo[0] is st:
+            return memo[1]
+        ctx = Context(self.ruleset, st.values, budget=self.max_steps)
+        ok = "turn_ends" not in self.ruleset.triggers_by_event and not ctx.get(("f", "after"))
+        if ok:
+            order, pos, _, _ = ctx.get(("f", "turn"))
+            ctx.set(("f", "turn"), (order, pos, None, False))   # (as _end_turn)
+            ok = self._settles(ctx, list(st.pending), handover=True)
+        self._done_memo = (st, ok)
+        return ok
 
     def _pass_settles(self, ctx: Context, pending: list[Any], player: int,
                       passed: tuple[int, ...]) -> bool:
