@@ -305,7 +305,6 @@ class Game:
         self._flow_memo: tuple[Any, bool] = (None, False)   # (committed values, _settles without decisions)
         # (state, {(action, player): verdict or the violation}) of the argument-free guards
         self._guard_memo: tuple[State | None, dict[tuple[str, int], Any]] = (None, {})
-        self._done_memo: tuple[State | None, bool] = (None, False)   # (state, its _done_settles)
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -1627,7 +1626,7 @@ class Game:
         name = action.name
         triggers = rs.triggers_by_event
         if name == DONE:
-            return self._done_settles() or None
+            return self._done_settles(info) or None
         if "action_taken" in triggers or "action_begins" in triggers:
             return None
         st, step = self.state, info[0]
@@ -1688,23 +1687,18 @@ class Game:
         rs.guards.settled(name, settled)
         return settled
 
-    def _done_settles(self) -> bool:
-        """Whether ``done`` (which only ends its player's turn) is legal without its run: no
-        rule reacts to ``turn_ends``, no 'after turn' block waits, and the flow then waits for a
-        decision due or hands the turn on within the step without a rule running (as
-        :meth:`_pass_settles`, the player not passed). Worked out once per state."""
+    def _done_settles(self, info: tuple[Any, ...]) -> bool:
+        """Whether ``done`` (which only ends its player's turn; ``info``: :meth:`_turn_info`) is
+        legal without its run: no rule reacts to ``turn_ends``, no 'after turn' block waits, and
+        the flow then waits for the decision due or hands the turn on within the step without a
+        rule running (as :meth:`_pass_settles`, the player not passed)."""
         st = self.state
-        memo = self._done_memo
-        if memo[0] is st:
-            return memo[1]
-        ctx = Context(self.ruleset, st.values, budget=self.max_steps)
-        ok = "turn_ends" not in self.ruleset.triggers_by_event and not ctx.get(("f", "after"))
-        if ok:
-            order, pos, _, _ = ctx.get(("f", "turn"))
-            ctx.set(("f", "turn"), (order, pos, None, False))   # (as _end_turn)
-            ok = self._settles(ctx, list(st.pending), handover=True)
-        self._done_memo = (st, ok)
-        return ok
+        if "turn_ends" in self.ruleset.triggers_by_event or st.values.get(("f", "after")):
+            return False
+        step, turn, _, ctx = info
+        if st.pending:   # (the flow waits for it: see _settles)
+            return self._settles(ctx, list(st.pending))
+        return self._hands_on(ctx, step, turn)
 
     def _pass_settles(self, ctx: Context, pending: list[Any], player: int,
                       passed: tuple[int, ...], passes: bool = True) -> bool:
@@ -1759,8 +1753,12 @@ class Game:
         turn = get(("f", "turn"))
         if turn is None or turn[2] is not None:
             return turn is not None
-        step = stage.steps[step_i]
-        return (handover and "turn_begins" not in self.ruleset.triggers_by_event and step.lanes is None
+        return handover and self._hands_on(ctx, stage.steps[step_i], turn)
+
+    def _hands_on(self, ctx: Any, step: Any, turn: Any) -> bool:
+        """Whether, the turn ``turn`` of turns ``step`` being over, the step's next turn begins
+        without a rule running (none reacts to ``turn_begins``; no lanes, not simultaneous)."""
+        return ("turn_begins" not in self.ruleset.triggers_by_event and step.lanes is None
                 and step.mode != "simultaneous" and self._next(ctx, step, turn[0], turn[1]) is not None)
 
     @classmethod

@@ -78,7 +78,7 @@ def test_a_wrong_turn_end_settle_is_caught(variant, method, monkeypatch):
         from boardrules.lang.guards import Guards
         monkeypatch.setattr(Guards, method, lambda self, guard: False)
     else:
-        monkeypatch.setattr(G.Game, method, lambda self: True)
+        monkeypatch.setattr(G.Game, method, lambda self, info: True)
     with pytest.raises(AssertionError):
         for seed in (1, 2, 3):
             play(variant, seed)
