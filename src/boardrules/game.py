@@ -1615,23 +1615,20 @@ class Game:
         not end, the flow has nothing to run: see :meth:`_settles`), so the candidate is legal;
         False when they passed but that is not known (the candidate is then tried in full);
         None when it is run as a candidate (:meth:`_candidate_run`, whose run may stop where
-        the step ends): one whose rest may pass its player, or a main action of a step without
-        free actions (it ends the turn), when the turn's end is not known to settle
-        (``PASSES``, :meth:`_pass_settles`), ``done`` when its turn's end is not known to
-        settle (:meth:`_done_settles`; True when it is), and when there is no guard to run: an
-        action without one, a main action of a passed player or of a simultaneous step, a game
-        with ``action_begins`` or ``action_taken`` rules. Raises RuleViolation
+        the step ends): one whose rest may pass its player when the turn's end is not known to
+        settle (``PASSES``, :meth:`_pass_settles`), and when there is no guard to run:
+        ``done``, an action without one, one that surely ends the turn (its body is run in full
+        at once, not its guard and then the whole again), a game with ``action_begins`` or
+        ``action_taken`` rules. Raises RuleViolation
         when the checks fail: the body breaks that rule at the same point."""
         rs = self.ruleset
         name = action.name
         triggers = rs.triggers_by_event
-        if name == DONE:
-            return self._done_settles(info) or None
-        if "action_taken" in triggers or "action_begins" in triggers:
+        if name == DONE or "action_taken" in triggers or "action_begins" in triggers:
             return None
         st, step = self.state, info[0]
         main = name in step.main
-        if main and (step.mode == "simultaneous"
+        if main and (step.mode == "simultaneous" or not step.free
                      or action.player in (st.values.get(("f", "passed")) or ())):
             return None
         guard = rs.guards.action_for(name, action.args)
@@ -1676,42 +1673,24 @@ class Game:
         pending = queued + list(st.pending) if st.pending else queued
         settled = (verdict == INERT or verdict == PASSES and action.player not in passed) \
             and not (main and action.player in passed) and self._settles(ctx, pending)
-        # (a main action of a step without free actions ends its turn, as a pass does)
-        ends = main and (verdict == PASSES or not step.free)
-        if settled and ends:
-            settled = not rs.guards.leaves_after(guard) and self._pass_settles(
-                ctx, pending, action.player, passed, verdict == PASSES)
-            if not settled:   # (the step's last turn: its run may stop where the step ends)
+        if settled and verdict == PASSES and main:
+            settled = self._pass_settles(ctx, pending, action.player, passed)
+            if not settled:   # (the step's last pass: its run may stop where the step ends)
                 rs.guards.settled(name, False)
                 return None
         rs.guards.settled(name, settled)
         return settled
 
-    def _done_settles(self, info: tuple[Any, ...]) -> bool:
-        """Whether ``done`` (which only ends its player's turn; ``info``: :meth:`_turn_info`) is
-        legal without its run: no rule reacts to ``turn_ends``, no 'after turn' block waits, and
-        the flow then waits for the decision due or hands the turn on within the step without a
-        rule running (as :meth:`_pass_settles`, the player not passed)."""
-        st = self.state
-        if "turn_ends" in self.ruleset.triggers_by_event or st.values.get(("f", "after")):
-            return False
-        step, turn, _, ctx = info
-        if st.pending:   # (the flow waits for it: see _settles)
-            return self._settles(ctx, list(st.pending))
-        return self._hands_on(ctx, step, turn)
-
     def _pass_settles(self, ctx: Context, pending: list[Any], player: int,
-                      passed: tuple[int, ...], passes: bool = True) -> bool:
+                      passed: tuple[int, ...]) -> bool:
         """For a main action whose inert rest may pass ``player`` (``PASSES``; the guard has
-        run on ``ctx``, the player has not passed), or that ends the turn in a step without
-        free actions (``passes`` False; its rest leaves no 'after turn' block): whether the
-        run that ends the turn settles too, as :meth:`_act` then ends it: no rule reacts to
-        ``turn_ends``, no 'after turn' block waits, and the next turn of the step begins
-        without a rule running (the step's last turn is tried in full: the flow runs on)."""
+        run on ``ctx``, the player has not passed): whether the run that passes settles too,
+        as :meth:`_act` then ends the turn: no rule reacts to ``turn_ends``, no 'after turn'
+        block waits, and the next turn of the step begins without a rule running (the step's
+        last pass is tried in full: the flow runs on)."""
         if "turn_ends" in ctx.rs.triggers_by_event or ctx.get(("f", "after")):
             return False
-        if passes:
-            ctx.set(("f", "passed"), passed + (player,))
+        ctx.set(("f", "passed"), passed + (player,))
         order, pos, _, _ = ctx.get(("f", "turn"))
         ctx.set(("f", "turn"), (order, pos, None, False))   # (as _end_turn)
         return self._settles(ctx, pending, handover=True)
@@ -1753,12 +1732,8 @@ class Game:
         turn = get(("f", "turn"))
         if turn is None or turn[2] is not None:
             return turn is not None
-        return handover and self._hands_on(ctx, stage.steps[step_i], turn)
-
-    def _hands_on(self, ctx: Any, step: Any, turn: Any) -> bool:
-        """Whether, the turn ``turn`` of turns ``step`` being over, the step's next turn begins
-        without a rule running (none reacts to ``turn_begins``; no lanes, not simultaneous)."""
-        return ("turn_begins" not in self.ruleset.triggers_by_event and step.lanes is None
+        step = stage.steps[step_i]
+        return (handover and "turn_begins" not in self.ruleset.triggers_by_event and step.lanes is None
                 and step.mode != "simultaneous" and self._next(ctx, step, turn[0], turn[1]) is not None)
 
     @classmethod

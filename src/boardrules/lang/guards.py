@@ -66,7 +66,6 @@ class Guards:
         self._plans: dict[Any, _Plan] = {}   # (block, its scope, busy) -> its plan
         self._covered: set[str] = set()
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
-        self._leaving: set[Guard] = set()   # the guards whose rest may leave an 'after turn' block
 
     def count(self, name: str, refused: bool) -> None:
         """Count one precheck of ``name``; after ``TRIAL`` of them, an action whose prechecks
@@ -370,14 +369,7 @@ class Guards:
             if ctx.steps < cost or ctx.depth + depth > MAX_DEPTH:
                 return False
             return verdict if hold(ctx) else False
-        if AFTER in facts.writes:
-            self._leaving.add(guard)
         return guard
-
-    def leaves_after(self, guard: Guard) -> bool:
-        """Whether the rest that ``guard`` (from :meth:`action_for`) leaves out may leave an
-        'after turn' block (it then runs when the turn ends)."""
-        return guard in self._leaving
 
     def _plan(self, stmts: tuple[A.Stmt, ...], scope: dict[str, Any], busy: frozenset[str]
               ) -> "_Plan":
