@@ -44,7 +44,16 @@ TIDY = """override step tidy: do {
   for p in players { if coins of p > 6 { require false else "too rich at the round's end" } }
 }
 """
-VARIANTS = {"trade": TRADE, "turn_ends": TRADE + TURN_ENDS, "after": TRADE + AFTER, "tidy": TRADE + TIDY}
+# a pass whose rest leaves an 'after turn' block that breaks a rule for a player holding more
+# than 2 coins: the pass ends the turn, which runs the block (the guard must not settle it)
+AFTER_PASS = """action rest_after main {
+  after turn { require coins < 3 else "too rich after the turn" }
+  pass
+}
+extend step actions { main rest_after }
+"""
+VARIANTS = {"trade": TRADE, "turn_ends": TRADE + TURN_ENDS, "after": TRADE + AFTER, "tidy": TRADE + TIDY,
+            "after_pass": TRADE + AFTER_PASS}
 
 
 def game(variant: str, seed: int):

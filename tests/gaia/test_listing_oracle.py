@@ -44,3 +44,19 @@ def test_record_states_list_as_the_full_tries(name):
         assert listed == game._legal_by_trying(), f"{name} move {move}"
         lost += bool(st.pending) and st.pending[0].label == "lost_at"
     assert len(states) > 300 and lost == 1   # (the Lost Planet's answers were compared)
+
+
+def test_an_upgrade_to_a_trading_station_is_listed_from_its_price():
+    """The rest of an upgrade to a trading station begins after its price (buildings.rules:
+    whether the planet type is new is worked out among the checks): placing it, the
+    power-charge offer and the scoring are not run to list it (the states above hold the
+    listing to the full tries)."""
+    import boardrules
+    from boardrules.lang import ast as A
+    from boardrules.lang.inert import FIXED
+    rs = boardrules.new_game("gaia-project", players=4, seed=1).ruleset
+    scope = rs.guards._scope("upgrade")
+    scope[FIXED] = (("b", "ts"),)
+    stmts = rs.actions["upgrade"].body.stmts
+    k = rs.guards.inert.split_facts(stmts, scope)[0]
+    assert isinstance(stmts[k - 1], A.If) and isinstance(stmts[k], A.Set)   # (the price, then the effects)

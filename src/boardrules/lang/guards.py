@@ -26,7 +26,7 @@ from . import ast as A
 from ..errors import BoardrulesError
 from ..runtime import RuleViolation
 from .semantics import MAX_DEPTH
-from .inert import FIXED, PASS, SHORT, Facts, Inert, names_in, type_name
+from .inert import AFTER, FIXED, PASS, SHORT, Facts, Inert, names_in, type_name
 from . import semantics as S
 
 if TYPE_CHECKING:
@@ -351,11 +351,13 @@ class Guards:
     def _guard(self, plan: "_Plan") -> Guard | None:
         """The guard that runs ``plan`` (None when it leaves nothing out): ``INERT`` when the
         checks passed, the budget left covers the rest, the rest nests within MAX_DEPTH and
-        what it relies on holds (:func:`facts_check`), else False."""
-        if not plan.useful:
+        what it relies on holds (:func:`facts_check`), else False. None too for a rest that
+        passes its player and leaves an 'after turn' block: the pass ends the turn, which runs
+        the block, and the block may break a rule (the body is run in full)."""
+        run, facts, levels = plan.run, plan.facts, plan.levels
+        if not plan.useful or PASS in facts.writes and AFTER in facts.writes:
             return None
         rs = self.rs
-        run, facts, levels = plan.run, plan.facts, plan.levels
         needs = tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs))
         lists = tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized))
         depth = levels + facts.depth
