@@ -1328,9 +1328,9 @@ class Game:
         hoist = hoist and "action_begins" not in rs.triggers_by_event
         info = self._turn_info() if hoist else None
         pctx = info[3] if info is not None else None   # (the prechecks' scratch context)
-        if hoist and compiled:   # (the same, generated per step: lang/listgen.py)
-            yield from rs.step_lister(step)(self, ctx, p, main_done, pctx, _candidate,
-                                            self._listing_budget_error)
+        lister = rs.step_lister(step) if hoist and compiled else None
+        if lister is not None:   # (the same, generated per step: lang/listgen.py)
+            yield from lister(self, ctx, p, main_done, pctx, _candidate, self._listing_budget_error)
             return
         for name in names:
             adef = rs.actions[name]

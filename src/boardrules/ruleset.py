@@ -181,7 +181,7 @@ class Ruleset:
         self.stages = self._compile_flow(p.flow, backend)
         self.resources = {n: attrs.evolve(r, cap=_cap_fn(self.caps[n]) if n in self.caps else None)
                           for n, r in p.resources.items()}
-        self._listers: dict[int, tuple[Guards, Lister]] = {}   # id(step) -> (guards, listing)
+        self._listers: dict[int, tuple[Guards, Lister | None]] = {}   # id(step) -> (guards, listing)
         self.guards = Guards(self, backend, Inert(self, {n: r.cap for n, r in p.resources.items()
                                                           if r.cap is not None}))
 
@@ -292,9 +292,10 @@ class Ruleset:
     def action_body(self, name: str) -> BlockFn:
         return self._action_bodies[name]
 
-    def step_lister(self, step: Step) -> Lister:
+    def step_lister(self, step: Step) -> Lister | None:
         """The compiled listing of ``turns`` step ``step``'s candidates (lang/listgen.py), built
-        on first use (again when ``guards`` was replaced: it calls their prechecks)."""
+        on first use (again when ``guards`` was replaced: it calls their prechecks); None when
+        the step is listed the generic way."""
         got = self._listers.get(id(step))
         if got is None or got[0] is not self.guards:
             got = self._listers[id(step)] = (self.guards, step_lister(self, step))

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import boardrules
+from boardrules.errors import ExecutionBudgetError
 from tests.combinations import draw_example, refusal
 from tests.core.test_guards import compare_states, harvest
 
@@ -130,3 +131,16 @@ def test_a_wrong_compiled_listing_is_caught(monkeypatch):
             play_comparing(g, 10_000, random.Random(3))
     finally:
         g.ruleset._listers.clear()
+
+
+def test_more_parameters_than_python_nests():
+    """An action with 25 parameters (more nested loops than Python compiles) is listed the
+    generic way: the listing's limit, not a SyntaxError."""
+    params = ", ".join(f"x{i}: bool" for i in range(25))
+    text = (f"game t {{ players 2..2 }}\nresource coins {{ start 3 }}\n"
+            f"action many({params}) main {{ gain 1 coins }}\naction rest main {{ gain 1 coins }}\n"
+            "flow { rounds 2 { step play: turns seat once { main rest, many } } }\n")
+    g = boardrules.new_game(texts={"t.rules": text}, players=2, seed=1)
+    assert g.ruleset.step_lister(g.ruleset.stages[0].steps[0]) is None
+    with pytest.raises(ExecutionBudgetError, match="listing the arguments of 'many': more than"):
+        list(g.legal_actions())

@@ -37,21 +37,25 @@ Lister = Callable[..., Iterator[Any]]
 candidates for player ``p`` (see :func:`step_lister`)."""
 
 
-def step_lister(rs: Ruleset, step: Step) -> Lister:
+def step_lister(rs: Ruleset, step: Step) -> Lister | None:
     """The compiled listing of ``step``'s turn candidates for ruleset ``rs``: called as
     ``fn(game, ctx, p, main_done, pctx, candidate, budget_error)`` it yields what
     ``Game._turn_candidates(ctx, step, p, main_done, hoist=True)`` yields (the step's main
     actions unless ``main_done``, then its free ones; ``pctx``: the state's scratch context
     for the prechecks; ``candidate(p, name, args)`` makes an action; ``budget_error(name, ctx)``
     raises the listing's limit error for action ``name``), in the same order, and raises the
-    same errors. Built once per ruleset and step (``Ruleset.step_lister``)."""
+    same errors. Built once per ruleset and step (``Ruleset.step_lister``); None when Python
+    cannot compile it (an action with more parameters than Python nests loops: about 19)."""
     gen = _ListGen(rs)
     src = gen.source(step)
     node = step.node
     span = getattr(node, "span", None)
     where = f"{span.file}:{span.line}:{span.column}" if span is not None else "flow"
     filename = f"<listing {where} {step.name!r}>"
-    code = compile(src, filename, "exec")
+    try:
+        code = compile(src, filename, "exec")
+    except (SyntaxError, RecursionError, MemoryError):
+        return None   # (parameters nested deeper than Python's compiler allows: the generic way)
     linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
     exec(code, gen.ns)   # (our own source: names and texts only as repr() literals)
     return gen.ns["rule_listing"]  # type: ignore[no-any-return]
