@@ -144,3 +144,20 @@ def test_more_parameters_than_python_nests():
     assert g.ruleset.step_lister(g.ruleset.stages[0].steps[0]) is None
     with pytest.raises(ExecutionBudgetError, match="listing the arguments of 'many': more than"):
         list(g.legal_actions())
+
+
+def test_house_rules_and_the_interpreter_get_listings_of_their_own(tmp_path):
+    """A house rule that rewrites build_farm's condition (a field may be farmed again) and the
+    interpreter's back end: each ruleset's listing is built from its own rules and expressions
+    and is the generic one at every state."""
+    house = tmp_path / "house.rules"
+    house.write_text("override action build_farm(h: hex where coins >= 3 and field_owner[h] != me) main {\n"
+                     "  pay 2 coins\n  set field_owner[h] = me\n}\n")
+    plain = boardrules.new_game("harvest", players=3, seed=5)
+    twice = boardrules.new_game("harvest", players=3, seed=5, rules=[str(house)])
+    slow = boardrules.new_game("harvest", players=3, seed=5, backend="interpreted")
+    assert len({id(g.ruleset) for g in (plain, twice, slow)}) == 3
+    for g in (plain, twice, slow):
+        assert play_comparing(g, 10_000, random.Random(5)) > 10
+    farmed = [a.split()[-1] for a in twice.record.actions if "build_farm" in a]
+    assert len(farmed) > len(set(farmed))   # (a field farmed again: the house rule's)
