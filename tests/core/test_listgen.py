@@ -161,3 +161,20 @@ def test_house_rules_and_the_interpreter_get_listings_of_their_own(tmp_path):
         assert play_comparing(g, 10_000, random.Random(5)) > 10
     farmed = [a.split()[-1] for a in twice.record.actions if "build_farm" in a]
     assert len(farmed) > len(set(farmed))   # (a field farmed again: the house rule's)
+
+
+def test_a_traceback_names_the_step_and_shows_the_line(monkeypatch):
+    """An error raised inside a step's listing (here: making a candidate) has a frame named
+    after the step's place whose line, from linecache, is the generated source's."""
+    import traceback
+    import boardrules.game as G
+
+    def broken(p, name, args):
+        raise LookupError(name)
+    g = harvest(seed=1)
+    monkeypatch.setattr(G, "_candidate", broken)
+    with pytest.raises(LookupError) as got:
+        list(g.legal_actions())
+    frames = [f for f in traceback.extract_tb(got.value.__traceback__) if f.filename.startswith("<listing")]
+    assert frames and frames[-1].filename.endswith("harvest.rules:99:5 'pick'>")
+    assert frames[-1].line == "yield candidate(p, 'buy', (a0, ))"
