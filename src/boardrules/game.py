@@ -21,7 +21,7 @@ import random
 import reprlib
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from typing import Any, Iterator, TypedDict, overload
+from typing import Any, Iterator, NoReturn, TypedDict, overload
 
 import attrs
 
@@ -1356,7 +1356,7 @@ class Game:
             yield _candidate(p, DONE, ())
 
     @staticmethod
-    def _listing_budget_error(name: str, err: BudgetExceeded) -> None:
+    def _listing_budget_error(name: str, err: BudgetExceeded) -> NoReturn:
         """Raise the error of listing action ``name``'s arguments past the execution budget
         or the listing's limit (``err``)."""
         raise ExecutionBudgetError(

@@ -25,8 +25,8 @@ from .lang.backends import Compiler, Interpreter
 from .lang.checker import Checker
 from .lang.diagnostics import Diagnostic
 from .lang.guards import Guard, Guards
-from .lang.listgen import Lister, step_lister
 from .lang.inert import Inert
+from .lang.listgen import Lister, step_lister
 from .lang.merge import Layer, merge
 from .lang.parser import MAX_NESTING, parse_text, read_rule_file
 from .lang.semantics import BlockFn, ExprFn, Key, Value

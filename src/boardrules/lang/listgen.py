@@ -42,8 +42,8 @@ def step_lister(rs: Ruleset, step: Step) -> Lister | None:
     ``fn(game, ctx, p, main_done, pctx, candidate, budget_error)`` it yields what
     ``Game._turn_candidates(ctx, step, p, main_done, hoist=True)`` yields (the step's main
     actions unless ``main_done``, then its free ones; ``pctx``: the state's scratch context
-    for the prechecks; ``candidate(p, name, args)`` makes an action; ``budget_error(name, ctx)``
-    raises the listing's limit error for action ``name``), in the same order, and raises the
+    for the prechecks; ``candidate(p, name, args)`` makes an action; ``budget_error(name, err)``
+    raises the listing's error for action ``name`` from the ``BudgetExceeded`` ``err``), in the same order, and raises the
     same errors. Built once per ruleset and step (``Ruleset.step_lister``); None when Python
     cannot compile it (an action with more parameters than Python nests loops: about 19)."""
     gen = _ListGen(rs)
@@ -68,12 +68,12 @@ class _ListGen:
         self.rs = rs
         self.ns: dict[str, Any] = {
             "_BudgetExceeded": BudgetExceeded, "_Refused": (RuleViolation, BoardrulesError),
-            "_RuleViolation": RuleViolation, "_domain": S.domain, "_guards": rs.guards,
-            "_MAX": None}
+            "_RuleViolation": RuleViolation, "_domain": S.domain, "_guards": rs.guards}
         self.lines: list[str] = []
 
     def source(self, step: Step) -> str:
-        from ..game import MAX_CANDIDATES
+        """The source of ``step``'s listing function (its constants put in ``self.ns``)."""
+        from ..game import DONE, MAX_CANDIDATES   # (game imports the ruleset, which imports this)
         self.ns["_MAX"] = MAX_CANDIDATES
         out = self.lines
         out += ["def rule_listing(game, ctx, p, main_done, pctx, candidate, budget_error):",
@@ -87,7 +87,7 @@ class _ListGen:
         for k, name in enumerate(step.free, len(step.main)):
             self.action(k, name, 1)
         if step.free:
-            out += ["    if main_done:", f"        yield candidate(p, {'done'!r}, ())"]
+            out += ["    if main_done:", f"        yield candidate(p, {DONE!r}, ())"]
         return "\n".join(out) + "\n"
 
     def action(self, k: int, name: str, depth: int) -> None:
@@ -113,9 +113,8 @@ class _ListGen:
                     f"{ind}if _ok:"]
             depth += 1
             ind = "    " * depth
-        covered = guards.covered(name)
-        out.append(f"{ind}check = None" if covered else
-                   f"{ind}check = _guards.precheck({name!r}) if pctx is not None else None")
+        if not guards.covered(name):   # (covered: the hoisted prechecks were all of them)
+            out.append(f"{ind}check = _guards.precheck({name!r}) if pctx is not None else None")
         out.append(f"{ind}try:")
         if adef.params:
             out.append(f"{ind}    n = 0")
@@ -134,7 +133,7 @@ class _ListGen:
         ind = "    " * depth
         env = "{" + ", ".join(f"{adef.params[j].name!r}: {v}" for j, v in enumerate(bound)) + "}"
         out.append(f"{ind}ctx.env = {env}")
-        dom = rs.param_domains[name][i]
+        dom = rs.param_domains[name][i]   # (the values: as Game._domain)
         t = prm.type.name
         vals = f"v{i}"
         if dom is not None:
