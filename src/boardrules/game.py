@@ -21,7 +21,7 @@ import random
 import reprlib
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from typing import Any, Iterator, TypedDict, overload
+from typing import Any, Iterator, NoReturn, TypedDict, overload
 
 import attrs
 
@@ -1278,10 +1278,12 @@ class Game:
         """Every action worth trying now (legal or not); :class:`LegalActions` filters them."""
         return self._candidates(player, False)
 
-    def _candidates(self, player: int | None, hoist: bool) -> Iterator[Action]:
+    def _candidates(self, player: int | None, hoist: bool, compiled: bool = True
+                    ) -> Iterator[Action]:
         """:meth:`candidates`; ``hoist``: without the turn's actions whose prechecks that do not
         depend on the arguments fail (lang/guards.py, ``hoisted``: each of those candidates is
-        illegal), the way :class:`LegalActions` lists them."""
+        illegal), the way :class:`LegalActions` lists them (``compiled``: by the turns step's
+        generated listing, lang/listgen.py)."""
         st = self.state
         if st.values.get(("f", "over")):
             return
@@ -1301,7 +1303,7 @@ class Game:
         actors = self.players_to_act() if who is None else {who}
         for p in sorted(actors):
             if player is None or p == player:
-                yield from self._turn_candidates(ctx, step, p, main_done, hoist)
+                yield from self._turn_candidates(ctx, step, p, main_done, hoist, compiled)
 
     def _decision_candidates(self, d: Decision, player: int | None) -> Iterator[Action]:
         """The answers to decision ``d`` (none unless ``player`` is None or its decider)."""
@@ -1316,15 +1318,20 @@ class Game:
             yield _candidate(d.player, d.label, ())
 
     def _turn_candidates(self, ctx: Any, step: Any, p: int, main_done: bool,
-                         hoist: bool = False) -> Iterator[Action]:
+                         hoist: bool = False, compiled: bool = True) -> Iterator[Action]:
         """The actions worth trying in ``p``'s turn of ``step`` (``hoist``: see
-        :meth:`_candidates`)."""
+        :meth:`_candidates`; ``compiled``: listed by the step's generated listing,
+        lang/listgen.py, else by the generic code below, its oracle)."""
         ctx.me = p
         names = (() if main_done else step.main) + step.free
         rs = self.ruleset
         hoist = hoist and "action_begins" not in rs.triggers_by_event
         info = self._turn_info() if hoist else None
         pctx = info[3] if info is not None else None   # (the prechecks' scratch context)
+        lister = rs.step_lister(step) if hoist and compiled else None
+        if lister is not None:   # (the same, generated per step: lang/listgen.py)
+            yield from lister(self, ctx, p, main_done, pctx, _candidate, self._listing_budget_error)
+            return
         for name in names:
             adef = rs.actions[name]
             ctx.steps = self.max_steps  # each action's arguments have the whole budget
@@ -1344,11 +1351,17 @@ class Game:
                         continue
                     yield _candidate(p, name, args)
             except BudgetExceeded as err:
-                raise ExecutionBudgetError(
-                    f"listing the arguments of '{name}': {err.message}{_rule_tag(name, err.span)}",
-                    rule=name) from None
+                self._listing_budget_error(name, err)
         if main_done and step.free:
             yield _candidate(p, DONE, ())
+
+    @staticmethod
+    def _listing_budget_error(name: str, err: BudgetExceeded) -> NoReturn:
+        """Raise the error of listing action ``name``'s arguments past the execution budget
+        or the listing's limit (``err``)."""
+        raise ExecutionBudgetError(
+            f"listing the arguments of '{name}': {err.message}{_rule_tag(name, err.span)}",
+            rule=name) from None
 
     def is_legal(self, action: "Action | str") -> bool:
         """Whether ``action`` (an :class:`Action` or its text) may be played now (tries it on

@@ -26,6 +26,7 @@ from .lang.checker import Checker
 from .lang.diagnostics import Diagnostic
 from .lang.guards import Guard, Guards
 from .lang.inert import Inert
+from .lang.listgen import Lister, step_lister
 from .lang.merge import Layer, merge
 from .lang.parser import MAX_NESTING, parse_text, read_rule_file
 from .lang.semantics import BlockFn, ExprFn, Key, Value
@@ -180,6 +181,7 @@ class Ruleset:
         self.stages = self._compile_flow(p.flow, backend)
         self.resources = {n: attrs.evolve(r, cap=_cap_fn(self.caps[n]) if n in self.caps else None)
                           for n, r in p.resources.items()}
+        self._listers: dict[int, tuple[Guards, Lister | None]] = {}   # id(step) -> (guards, listing)
         self.guards = Guards(self, backend, Inert(self, {n: r.cap for n, r in p.resources.items()
                                                           if r.cap is not None}))
 
@@ -289,6 +291,15 @@ class Ruleset:
 
     def action_body(self, name: str) -> BlockFn:
         return self._action_bodies[name]
+
+    def step_lister(self, step: Step) -> Lister | None:
+        """The compiled listing of ``turns`` step ``step``'s candidates (lang/listgen.py), built
+        on first use (again when ``guards`` was replaced: it calls their prechecks); None when
+        the step is listed the generic way."""
+        got = self._listers.get(id(step))
+        if got is None or got[0] is not self.guards:
+            got = self._listers[id(step)] = (self.guards, step_lister(self, step))
+        return got[1]
 
     def action_guard(self, name: str) -> Guard | None:
         """The guard of action ``name``'s body (lang/guards.py), None when it has none."""

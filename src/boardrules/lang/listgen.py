@@ -1,0 +1,215 @@
+"""A turns step's candidate listing compiled to generated Python source (issue 12).
+
+``Game.legal_actions()`` lists a turn's candidates action by action: the prechecks that do not
+depend on the arguments (lang/guards.py, ``Guards.hoisted``), then each parameter's values from
+its domain, the leading part of its ``where`` that does not depend on the value
+(``Guards.where_lead``), the ``where`` itself, then the action's own prechecks. The generic
+listing (game.py, ``Game._turn_candidates``) walks those pieces through per-candidate methods;
+this module writes, per ``turns`` step, one generator function that does the same in a row:
+one block per action of the step, one nested ``for`` per parameter, the compiled expressions
+(either back end's) called inline. The generic listing stays the oracle
+(tests/core/test_listgen.py: the same candidates in the same order on every state of random
+games of the three bundled games, and with a house rule).
+
+The source is registered with :mod:`linecache` under ``<listing FILE:LINE:COL 'STEP'>``, the
+step's place, and each action's block opens with a comment naming the action and its place, so
+a traceback through it points at the rules. Nothing of the rule files enters the source as
+code: action and parameter names appear as ``repr()`` literals, compiled expressions as named
+constants (``D0_1``: action 0's parameter 1's domain, ``W``: its ``where``, ``L``: its lead,
+``H0``: action 0's hoisted prechecks).
+"""
+
+from __future__ import annotations
+
+import linecache
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from ..errors import BoardrulesError
+from ..runtime import BudgetExceeded, RuleViolation
+from . import semantics as S
+
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset, Step
+
+Lister = Callable[..., Iterator[Any]]
+"""``fn(game, ctx, p, main_done, pctx, candidate, budget_error) -> Iterator[Action]``: the step's
+candidates for player ``p`` (see :func:`step_lister`)."""
+
+
+def step_lister(rs: Ruleset, step: Step) -> Lister | None:
+    """The compiled listing of ``step``'s turn candidates for ruleset ``rs``: called as
+    ``fn(game, ctx, p, main_done, pctx, candidate, budget_error)`` it yields what
+    ``Game._turn_candidates(ctx, step, p, main_done, hoist=True)`` yields (the step's main
+    actions unless ``main_done``, then its free ones; ``pctx``: the state's scratch context
+    for the prechecks; ``candidate(p, name, args)`` makes an action; ``budget_error(name, err)``
+    raises the listing's error for action ``name`` from the ``BudgetExceeded`` ``err``), in the same order, and raises the
+    same errors. Built once per ruleset and step (``Ruleset.step_lister``); None when Python
+    cannot compile it (an action with more parameters than Python nests loops: about 19)."""
+    gen = _ListGen(rs)
+    src = gen.source(step)
+    node = step.node
+    span = getattr(node, "span", None)
+    where = f"{span.file}:{span.line}:{span.column}" if span is not None else "flow"
+    filename = f"<listing {where} {step.name!r}>"
+    try:
+        code = compile(src, filename, "exec")
+    except (SyntaxError, RecursionError, MemoryError):
+        return None   # (parameters nested deeper than Python's compiler allows: the generic way)
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    exec(code, gen.ns)   # (our own source: names and texts only as repr() literals)
+    return gen.ns["rule_listing"]  # type: ignore[no-any-return]
+
+
+class _ListGen:
+    """Writes one step's listing function (see :func:`step_lister`)."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        self.ns: dict[str, Any] = {
+            "_BudgetExceeded": BudgetExceeded, "_Refused": (RuleViolation, BoardrulesError),
+            "_RuleViolation": RuleViolation, "_domain": S.domain, "_guards": rs.guards}
+        self.lines: list[str] = []
+
+    def source(self, step: Step) -> str:
+        """The source of ``step``'s listing function (its constants put in ``self.ns``)."""
+        from ..game import DONE, MAX_CANDIDATES   # (game imports the ruleset, which imports this)
+        self.ns["_MAX"] = MAX_CANDIDATES
+        out = self.lines
+        out += ["def rule_listing(game, ctx, p, main_done, pctx, candidate, budget_error):",
+                "    budget = game.max_steps",
+                "    ctx.me = p",
+                "    if not main_done:"]
+        for k, name in enumerate(step.main):
+            self.action(k, name, 2)
+        if not step.main:
+            out.append("        pass")
+        for k, name in enumerate(step.free, len(step.main)):
+            self.action(k, name, 1)
+        if step.free:
+            out += ["    if main_done:", f"        yield candidate(p, {DONE!r}, ())"]
+        return "\n".join(out) + "\n"
+
+    def action(self, k: int, name: str, depth: int) -> None:
+        """The block listing action ``name`` (the step's ``k``-th), indented ``depth`` levels:
+        as ``Game._turn_candidates`` does for one action."""
+        rs, out, ns = self.rs, self.lines, self.ns
+        adef = rs.actions[name]
+        guards = rs.guards
+        ind = "    " * depth
+        span = adef.span
+        out.append(f"{ind}# action {name!r} ({span.file}:{span.line}:{span.column})"
+                   if span is not None else f"{ind}# action {name!r}")
+        out.append(f"{ind}ctx.steps = budget")
+        hoisted = guards.hoisted(name)
+        if hoisted is not None:   # (as Game._hoisted_fails)
+            ns[f"H{k}"] = hoisted
+            self_env = f"{{'self': {adef.entity!r}}}" if adef.entity is not None else "{}"
+            out += [f"{ind}ctx.env = {self_env}",
+                    f"{ind}_ok = H{k}(ctx)",
+                    f"{ind}if ctx.w or ctx.events or ctx.queued:",
+                    f"{ind}    ctx.w, ctx.events, ctx.queued = {{}}, [], []",
+                    f"{ind}ctx.steps = budget",
+                    f"{ind}if _ok:"]
+            depth += 1
+            ind = "    " * depth
+        if not guards.covered(name):   # (covered: the hoisted prechecks were all of them)
+            out.append(f"{ind}check = _guards.precheck({name!r}) if pctx is not None else None")
+        out.append(f"{ind}try:")
+        if adef.params:
+            out.append(f"{ind}    n = 0")
+            self.param(k, name, 0, (), depth + 1)
+        else:
+            self.emit(name, (), depth + 1, count=False)
+        out += [f"{ind}except _BudgetExceeded as err:",
+                f"{ind}    budget_error({name!r}, err)"]
+
+    def param(self, k: int, name: str, i: int, bound: tuple[str, ...], depth: int) -> None:
+        """The loop over parameter ``i``'s values (``bound``: the earlier ones' locals), as
+        ``Game._arg_tuples`` with ``lead``."""
+        rs, out, ns = self.rs, self.lines, self.ns
+        adef = rs.actions[name]
+        prm = adef.params[i]
+        ind = "    " * depth
+        env = "{" + ", ".join(f"{adef.params[j].name!r}: {v}" for j, v in enumerate(bound)) + "}"
+        out.append(f"{ind}ctx.env = {env}")
+        dom = rs.param_domains[name][i]   # (the values: as Game._domain)
+        t = prm.type.name
+        vals = f"v{i}"
+        if dom is not None:
+            ns[f"D{k}_{i}"] = dom
+            out += [f"{ind}try:",
+                    f"{ind}    {vals} = _domain(ctx, D{k}_{i}(ctx))",
+                    f"{ind}except _BudgetExceeded:",
+                    f"{ind}    raise",
+                    f"{ind}except _Refused:   # (play refuses every value: none is legal)",
+                    f"{ind}    {vals} = ()"]
+        elif t == "player":
+            out.append(f"{ind}{vals} = tuple(range(ctx.np))")
+        elif t == "hex":
+            out.append(f"{ind}{vals} = ctx.get(('v', 'hexes')) or ()")
+        elif t == "bool":
+            out.append(f"{ind}{vals} = (False, True)")
+        else:
+            ns[f"K{k}_{i}"] = rs.by_kind.get(t, ())
+            out.append(f"{ind}{vals} = K{k}_{i}")
+        where = rs.param_wheres[name][i]
+        lead = rs.guards.where_lead(name, i) if where is not None else None
+        cond = vals
+        if lead is not None:   # (as Game._lead_holds: an error lets the values be tried)
+            ns[f"L{k}_{i}"] = lead
+            out += [f"{ind}if {vals}:",
+                    f"{ind}    try:",
+                    f"{ind}        if not L{k}_{i}(ctx): {vals} = ()",
+                    f"{ind}    except _RuleViolation:",
+                    f"{ind}        pass"]
+        out.append(f"{ind}for a{i} in {cond}:")
+        inner = depth + 1
+        ind2 = "    " * inner
+        here = bound + (f"a{i}",)
+        if where is not None:
+            ns[f"W{k}_{i}"] = where
+            env2 = "{" + ", ".join(f"{adef.params[j].name!r}: {v}" for j, v in enumerate(here)) + "}"
+            out += [f"{ind2}ctx.env = {env2}",
+                    f"{ind2}try:",
+                    f"{ind2}    if not W{k}_{i}(ctx):",
+                    f"{ind2}        continue",
+                    f"{ind2}except _BudgetExceeded:",
+                    f"{ind2}    raise",
+                    f"{ind2}except _Refused:   # (play refuses this value)",
+                    f"{ind2}    continue"]
+        if i + 1 < len(adef.params):
+            self.param(k, name, i + 1, here, inner)
+        else:
+            self.emit(name, here, inner, count=True)
+
+    def emit(self, name: str, args: tuple[str, ...], depth: int, count: bool) -> None:
+        """Yield the candidate with arguments ``args`` (locals) unless its prechecks refuse it
+        (as ``Game._precheck_fails``); ``count``: test the listing's limit first."""
+        rs, out = self.rs, self.lines
+        adef = rs.actions[name]
+        ind = "    " * depth
+        tup = "(" + "".join(f"{a}, " for a in args) + ")"
+        if count:
+            out += [f"{ind}if n == _MAX:",
+                    f"{ind}    raise _BudgetExceeded(f'more than {{_MAX}} argument combinations "
+                    f"to try (the listing\\'s limit)', ctx.source, game.ruleset.actions[{name!r}].span)",
+                    f"{ind}n += 1"]
+        if rs.guards.covered(name):   # (no prechecks of its own: see Game._turn_candidates)
+            out.append(f"{ind}yield candidate(p, {name!r}, {tup})")
+            return
+        env = {prm.name: a for prm, a in zip(adef.params, args)}
+        if adef.entity is not None:
+            env["self"] = repr(adef.entity)
+        env_src = "{" + ", ".join(f"{n!r}: {v}" for n, v in env.items()) + "}"
+        out += [f"{ind}fails = False",
+                f"{ind}if check is not None:",
+                f"{ind}    pctx.env = {env_src}",
+                f"{ind}    pctx.me = p",
+                f"{ind}    pctx.steps = budget",
+                f"{ind}    fails = not check(pctx)",
+                f"{ind}    if pctx.w or pctx.events or pctx.queued:",
+                f"{ind}        pctx.w, pctx.events, pctx.queued = {{}}, [], []",
+                f"{ind}    _guards.count({name!r}, fails)",
+                f"{ind}if not fails:",
+                f"{ind}    yield candidate(p, {name!r}, {tup})"]

@@ -1,0 +1,180 @@
+"""The compiled listing of a turns step (lang/listgen.py) against its oracle, the generic listing.
+
+At every state of random games of the three bundled games (random modules on), the step's
+generated listing yields the candidates the generic code (``Game._turn_candidates`` with
+``compiled=False``) yields, in the same order, and the legal actions are the full tries'. A
+house rule defeats what the generated code could fix in advance: its hexes, a parameter's
+domain and a ``where``'s lead read values the game changes, one action has two parameters and
+another is refused by its prechecks.
+"""
+
+from __future__ import annotations
+
+import linecache
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import boardrules
+from boardrules.errors import ExecutionBudgetError
+from tests.combinations import draw_example, refusal
+from tests.core.test_guards import compare_states, harvest
+
+STATES = {"harvest": 300, "gaia-project": 80, "eclipse": 80}
+
+
+def same_candidates(g) -> int:
+    """Assert the compiled and the generic listing's candidates are equal at ``g``'s state; how
+    many there are."""
+    guards = g.ruleset.guards
+    # (the prechecks' tallies may switch an action's prechecks off during a listing: the
+    # second listing starts from the same tallies)
+    prechecks, tally = dict(guards._prechecks), {k: list(v) for k, v in guards._tally.items()}
+    compiled = list(g._candidates(None, True, compiled=True))
+    guards._prechecks, guards._tally = prechecks, tally
+    generic = list(g._candidates(None, True, compiled=False))
+    assert compiled == generic, f"state {len(g.record.actions)} of {g!r}"
+    return len(compiled)
+
+
+def play_comparing(g, steps: int, rng: random.Random) -> int:
+    """Play ``steps`` random actions, comparing the two listings at each state; the states
+    where there were candidates of a turn."""
+    seen = 0
+    while not g.over and steps:
+        seen += same_candidates(g) > 0 and g._turn_info() is not None
+        g.play(rng.choice(list(g.legal_actions())), check=False)
+        steps -= 1
+    return seen
+
+
+@pytest.mark.parametrize("game", sorted(STATES))
+@settings(max_examples=3, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_compiled_listing_is_the_generic_one(game, data):
+    example = draw_example(game, lambda n: data.draw(st.integers(0, n - 1)), short=True)
+    if refusal(game, **{k: example[k] for k in ("players", "modules", "options")}) is not None:
+        return
+    g = boardrules.new_game(game, **example)
+    assert play_comparing(g, STATES[game], random.Random(example["seed"])) > 0
+
+
+HOUSE = """game house { players 2..3 }
+resource coins { start 4 }
+resource grain { start 3 }
+resource vp { start 0; scored true }
+var hexes: list[hex] = ["a1", "a2"]
+var spare: list[hex] = ["b1", "b2", "b3"]
+var owner: player? per hex = none
+var bar: int = 3
+action claim(h: hex where coins >= bar and owner[h] == none else "taken") main {
+  pay 1 coins
+  set owner[h] = me
+}
+action widen(x: hex in spare where not (x in hexes)) main { pay 1 coins; set hexes = hexes + [x] }
+action trade(n: int in 1..grain, q: player where n <= coins and q != me) main {
+  pay n grain
+  gain n coins to q
+}
+action raise_bar main { set bar = bar + 1 }
+action lower_bar main { require bar > 0 else "no lower"; set bar = bar - 1 }
+action rest main { gain 2 coins; gain 1 grain }
+action tip free { pay 1 coins; gain 1 vp }
+action stop main { pass }
+flow { rounds 8 { step play: turns seat until_pass {
+  main claim, widen, trade, raise_bar, lower_bar, rest, stop
+  free tip
+} } }
+"""
+
+
+def test_a_house_rule_that_moves_what_the_listing_reads():
+    """Hexes added during the game, a domain `1..grain` and a lead `n <= coins` that change,
+    two parameters, a precheck that refuses: the compiled listing is the generic one and the
+    legal actions the full tries' at every state; the listing's source is registered under the
+    step's place."""
+    hexes = set()
+    for seed in range(6):
+        g = boardrules.new_game(texts={"house.rules": HOUSE}, players=3, seed=seed)
+        rng = random.Random(seed)
+        while not g.over:
+            same_candidates(g)
+            hexes |= {a.args[0] for a in g.legal_actions() if a.name == "claim"}
+            g.play(rng.choice(list(g.legal_actions())), check=False)
+        g = boardrules.new_game(texts={"house.rules": HOUSE}, players=2, seed=seed)
+        assert compare_states(g, 10_000, random.Random(seed)) > 10
+    assert hexes > {"a1", "a2"}   # (widened hexes were claimed)
+    rs = g.ruleset
+    step = rs.stages[0].steps[0]
+    src = "".join(linecache.getlines(rs.step_lister(step).__code__.co_filename))
+    assert "house.rules:23:" in rs.step_lister(step).__code__.co_filename
+    assert "# action 'trade' (house.rules:14:1)" in src
+
+
+def test_a_wrong_compiled_listing_is_caught(monkeypatch):
+    """The comparison fails when the generated listing drops candidates (here: build_farm's)."""
+    from boardrules.lang import listgen
+    emit = listgen._ListGen.emit
+
+    def dropping(self, name, args, depth, count):
+        if name != "build_farm":
+            return emit(self, name, args, depth, count)
+        self.lines.append("    " * depth + "pass")
+    monkeypatch.setattr(listgen._ListGen, "emit", dropping)
+    g = harvest(seed=3)
+    g.ruleset._listers.clear()   # (the cached ruleset's listings: made again, wrong)
+    try:
+        with pytest.raises(AssertionError):
+            play_comparing(g, 10_000, random.Random(3))
+    finally:
+        g.ruleset._listers.clear()
+
+
+def test_more_parameters_than_python_nests():
+    """An action with 25 parameters (more nested loops than Python compiles) is listed the
+    generic way: the listing's limit, not a SyntaxError."""
+    params = ", ".join(f"x{i}: bool" for i in range(25))
+    text = (f"game t {{ players 2..2 }}\nresource coins {{ start 3 }}\n"
+            f"action many({params}) main {{ gain 1 coins }}\naction rest main {{ gain 1 coins }}\n"
+            "flow { rounds 2 { step play: turns seat once { main rest, many } } }\n")
+    g = boardrules.new_game(texts={"t.rules": text}, players=2, seed=1)
+    assert g.ruleset.step_lister(g.ruleset.stages[0].steps[0]) is None
+    with pytest.raises(ExecutionBudgetError, match="listing the arguments of 'many': more than"):
+        list(g.legal_actions())
+
+
+def test_house_rules_and_the_interpreter_get_listings_of_their_own(tmp_path):
+    """A house rule that rewrites build_farm's condition (a field may be farmed again) and the
+    interpreter's back end: each ruleset's listing is built from its own rules and expressions
+    and is the generic one at every state."""
+    house = tmp_path / "house.rules"
+    house.write_text("override action build_farm(h: hex where coins >= 3 and field_owner[h] != me) main {\n"
+                     "  pay 2 coins\n  set field_owner[h] = me\n}\n")
+    plain = boardrules.new_game("harvest", players=3, seed=5)
+    twice = boardrules.new_game("harvest", players=3, seed=5, rules=[str(house)])
+    slow = boardrules.new_game("harvest", players=3, seed=5, backend="interpreted")
+    assert len({id(g.ruleset) for g in (plain, twice, slow)}) == 3
+    for g in (plain, twice, slow):
+        assert play_comparing(g, 10_000, random.Random(5)) > 10
+    farmed = [a.split()[-1] for a in twice.record.actions if "build_farm" in a]
+    assert len(farmed) > len(set(farmed))   # (a field farmed again: the house rule's)
+
+
+def test_a_traceback_names_the_step_and_shows_the_line(monkeypatch):
+    """An error raised inside a step's listing (here: making a candidate) has a frame named
+    after the step's place whose line, from linecache, is the generated source's."""
+    import traceback
+    import boardrules.game as G
+
+    def broken(p, name, args):
+        raise LookupError(name)
+    g = harvest(seed=1)
+    monkeypatch.setattr(G, "_candidate", broken)
+    with pytest.raises(LookupError) as got:
+        list(g.legal_actions())
+    frames = [f for f in traceback.extract_tb(got.value.__traceback__) if f.filename.startswith("<listing")]
+    assert frames and frames[-1].filename.endswith("harvest.rules:99:5 'pick'>")
+    assert frames[-1].line == "yield candidate(p, 'buy', (a0, ))"
