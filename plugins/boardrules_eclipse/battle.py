@@ -27,8 +27,9 @@ import attrs
 from boardrules.primitives import primitive
 
 from . import combat as C
+from .memo import per_state
 from .primitives import (NPC, _enemy_ships, _f, _galaxy, _hexes, _hid, _hostile_npcs, _npcs, _pos,
-                         _set, _ships, _side, _v, _wg, npc_type, ship_type)
+                         _set, _ship_column, _ships, _side, _v, _wg, npc_type, ship_type)
 
 # ---- combat ------------------------------------------------------------------------------------
 
@@ -126,8 +127,9 @@ def entry_rank(ctx, h, p):
 def battle_hexes(ctx):
     """The hexes where enemies still have to fight this combat phase: two sides there that are
     enemies (:func:`_parties`) and have not fought each other yet (``battles_fought``), in the
-    order of ``hexes``. The rules pick the order of battles across them (``combat_next``)."""
-    return tuple(h for h in _hexes(ctx) if any(True for _ in _pairs(ctx, h)))
+    order of ``hexes``. The rules pick the order of battles across them (``combat_next``).
+    (Only hexes with ships are asked: without a player's ship a hex has one side at most.)"""
+    return tuple(h for h, _ in _ship_column(ctx) if any(True for _ in _pairs(ctx, h)))
 
 
 def _type_keys(ctx, h, party, foe=None) -> list:
@@ -169,10 +171,19 @@ def _combat_flags(ctx, h, party, foe=None) -> dict:
     return flags
 
 
+# the rule variables a side's fleet is made of (its memo per state: memo.py)
+_FLEET_READS = frozenset({"ships", "npcs", "species_of", "techs", "blueprint", "grid_extras", "design_of"})
+
+
 def _fleet(ctx, h, party, foe=None):
     """A side's fleet for combat.py (against the side ``foe``). Ship types are named by their
     entity; on a side of several players by ``entity/pN`` (``"interceptor/p2"``), so hits say
-    whose ship. The side's flags come from ``combat_flags`` (:func:`_combat_flags`)."""
+    whose ship. The side's flags come from ``combat_flags`` (:func:`_combat_flags`). Memoised
+    per state (memo.py): a battle asks for its fleets at every activation."""
+    return per_state(ctx, ("fleet", h, party, foe), _FLEET_READS, lambda: _new_fleet(ctx, h, party, foe))
+
+
+def _new_fleet(ctx, h, party, foe):
     keys = _type_keys(ctx, h, party, foe)
     flags = _combat_flags(ctx, h, party, foe)
     if party == NPC:

@@ -345,6 +345,19 @@ def blueprint_changes(ctx, parts):
     return B.tables(ctx.rs).changes(tuple(_blueprint(ctx, me, cls) for cls in classes), tuple(parts))
 
 
+@primitive("placeable_inputs", returns="any", pure=True)
+def placeable_inputs(ctx):
+    """What the rules' ``placeable_parts`` reads of ``me``'s state: ``(techs, the parts of which
+    me holds spares)``, so that the rules make ``placeable`` afresh only when it changed (the
+    parts' fields are fixed). Pure (primitives.py); memoised per state (memo.py)."""
+    me = _me(ctx)
+    return per_state(ctx, ("placeable_inputs", me), _PLACEABLE_READS, lambda: (
+        _v(ctx, "techs", me) or (), tuple(x for x in _kind(ctx, "part") if _v(ctx, "spares", me, x) > 0)))
+
+
+_PLACEABLE_READS = frozenset({"techs", "spares"})
+
+
 def _parsed(ctx, o) -> tuple[str, int, str]:
     """``(class, slot, part)`` of a change text (the slot not checked against a blueprint); a
     ``ValueError`` when it names no ship class and part (see :func:`_change`)."""

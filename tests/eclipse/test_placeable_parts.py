@@ -48,3 +48,22 @@ def test_the_order_basic_and_researched_then_spares():
     # (antimatter_cannon comes before basic parts in the rule files: spares go after them)
     assert list(g.get("placeable", 0)) == researched + ["antimatter_cannon", "shard_hull"]
     assert g.get("spare_only", 0) == ()     # (the scratch list is left empty)
+
+
+def test_made_afresh_when_its_inputs_change():
+    """``placeable`` is walked again only when ``placeable_inputs()`` (the techs and the parts
+    held as spares) differ from what it was made from: a tech or a spare part that reaches the
+    state by any way (here written directly, as a house rule might) is placeable at once, and a
+    spare no longer held is not."""
+    g = new(2)
+    assert g.get("placeable_from", 0) is not None          # made at setup
+    assert not any(o.endswith("=plasma_cannon") for o in _upgrades(g))
+    g.undo()
+    _set(g, v__techs__0=("tech_plasma_cannon",))
+    assert "interceptor#0=plasma_cannon" in _upgrades(g)
+    g.undo()
+    _set(g, v__spares__0__shard_hull=1)
+    assert any(o.endswith("=shard_hull") for o in _upgrades(g))
+    g.undo()
+    _set(g, v__spares__0__shard_hull=0)
+    assert not any(o.endswith("=shard_hull") for o in _upgrades(g))
