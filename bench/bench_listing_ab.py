@@ -20,14 +20,13 @@ listing is not a speed change.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_ab import alternated, request, spawn  # noqa: E402
+from bench_ab import ab_parser, alternated, request, spawn  # noqa: E402
 from bench_gaia import percentile, record_paths  # noqa: E402
 
 WORKER = """
@@ -66,9 +65,7 @@ def stats(times: list[float]) -> tuple[float, float, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("old", type=Path)
-    ap.add_argument("new", type=Path)
+    ap = ab_parser(__doc__)
     ap.add_argument("--records", default="", help="comma-separated record names (all if empty)")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3, help="timings per state in one request")
@@ -77,12 +74,13 @@ def main() -> None:
     args = ap.parse_args()
     names = [p.stem for p in record_paths(set(args.records.split(",")) if args.records else None)]
     old, new = (worker(t, args.repeat, args.cold_federations) for t in (args.old, args.new))
-    best: dict[tuple[str, int], list[float]] = {}   # (record, move) -> [old, new] best seconds
+    # (record, its i-th state, the move it follows) -> [old, new] best seconds
+    best: dict[tuple[str, int, int], list[float]] = {}
     for name, got_old, got_new in alternated(old, new, names, args.rounds, ask):
-        for (to, mo, no), (tn, mn, nn) in zip(got_old, got_new, strict=True):
+        for i, ((to, mo, no), (tn, mn, nn)) in enumerate(zip(got_old, got_new, strict=True)):
             if (mo, no) != (mn, nn):
                 sys.exit(f"{name} move {mo}: {no} actions listed under the old tree, {nn} under the new")
-            b = best.setdefault((name, mo), [to, tn])
+            b = best.setdefault((name, i, mo), [to, tn])
             b[0], b[1] = min(b[0], to), min(b[1], tn)
     keys = list(best)
     o = stats([best[k][0] for k in keys])
@@ -96,7 +94,7 @@ def main() -> None:
     slow = sorted(keys, key=lambda k: -best[k][0])[:max(1, len(keys) // 100)]
     top = sorted(best[k][0] / best[k][1] for k in slow)
     print(f"  old's slowest {len(slow)} states: old/new median {statistics.median(top):.3f} "
-          f"(range {top[0]:.3f}-{top[-1]:.3f}); worst under old: {slow[0][0]} move {slow[0][1]} "
+          f"(range {top[0]:.3f}-{top[-1]:.3f}); worst under old: {slow[0][0]} move {slow[0][2]} "
           f"{best[slow[0]][0] * 1e3:.2f} -> {best[slow[0]][1] * 1e3:.2f} ms")
 
 
