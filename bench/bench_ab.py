@@ -55,6 +55,15 @@ def request(p: subprocess.Popen[str], line: str):
     return json.loads(p.stdout.readline())
 
 
+def ab_parser(doc: str) -> argparse.ArgumentParser:
+    """The arguments of a paired A/B script (its description the first paragraph of ``doc``):
+    ``old`` and ``new``, the two source trees."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("old", type=Path)
+    ap.add_argument("new", type=Path)
+    return ap
+
+
 def worker(tree: Path, game: str, players: int, modules: list[str]) -> subprocess.Popen[str]:
     return spawn(tree, WORKER, game, str(players), json.dumps(modules))
 
@@ -82,9 +91,7 @@ def alternated(old: subprocess.Popen[str], new: subprocess.Popen[str], jobs: lis
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("old", type=Path)
-    ap.add_argument("new", type=Path)
+    ap = ab_parser(__doc__)
     ap.add_argument("--game", default="eclipse")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seeds", type=int, default=8)

@@ -141,12 +141,24 @@ def late_states(record):
     return game, states
 
 
-def cold_listing_times(game, states, repeat: int, stem: str) -> list:
+def forget_federations() -> None:
+    """Empty the Gaia plugin's federation searches kept across states (the listings per
+    position, the positions' preparations and boards): the next listing searches afresh."""
+    from boardrules_gaia import federation as F
+    from boardrules_gaia import primitives as P
+    P._LISTINGS.clear()
+    F._prep.cache_clear()
+    F._board.cache_clear()
+
+
+def cold_listing_times(game, states, repeat: int, stem: str, federations: bool = False) -> list:
     """[(best seconds, ``stem``, move, legal actions)] of ``len(game.legal_actions())`` on each
     (move, state) not over, best of ``repeat``, cold: the Gaia plugin's per-state memo (planets
-    in range, federations) and the runs the game remembers per state emptied before each. The
-    states are moved out of the garbage collector's way meanwhile: a full collection over
-    thousands of kept states would land in some timings at random."""
+    in range, federations) and the runs the game remembers per state emptied before each (with
+    ``federations`` the federation searches kept across states too: :func:`forget_federations`;
+    without, only a state's first timing searches, so its best is the listing without the
+    search). The states are moved out of the garbage collector's way meanwhile: a full
+    collection over thousands of kept states would land in some timings at random."""
     gc.collect()
     gc.freeze()
     try:
@@ -159,6 +171,8 @@ def cold_listing_times(game, states, repeat: int, stem: str) -> list:
                 game.state = st
                 game.ruleset.__dict__.pop("_gaia_cache", None)
                 forget_runs(game)
+                if federations:
+                    forget_federations()
                 t = clock()
                 n = len(game.legal_actions())
                 best = min(best, clock() - t)

@@ -17,14 +17,13 @@ values are compared by a digest): a change that alters a replay is not a speed c
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_ab import alternated, request, spawn  # noqa: E402
+from bench_ab import ab_parser, alternated, request, spawn  # noqa: E402
 
 WORKER = """
 import gc, hashlib, json, sys, time
@@ -61,9 +60,7 @@ def ask(p: subprocess.Popen[str], name: str) -> tuple[float, str]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("old", type=Path)
-    ap.add_argument("new", type=Path)
+    ap = ab_parser(__doc__)
     ap.add_argument("--records", default="deep-mind-2", help="comma-separated record names")
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--checked", action="store_true", help="replay with the legality checks")

@@ -93,10 +93,12 @@ import attrs
 from boardrules.errors import IllegalActionError
 from boardrules.game import DONE, Action, Game
 from boardrules.ruleset import build_ruleset
-from boardrules.runtime import CHANCE, MAX_STEPS
+from boardrules.runtime import CHANCE, MAX_STEPS, Context
 
+from . import federation as F
 from . import geometry as G
 from . import notation as N
+from . import primitives as P
 from .records import ADV_SLOTS, STD_SLOTS, TRACK_ORDER, Record, load_record
 from .replay_hooks import BUILDS, REPLAY_KEY, replay_notation  # noqa: F401  (REPLAY_KEY: docstring)
 from .site_options import check_site_options, site_module_options, site_modules
@@ -233,7 +235,8 @@ class Replayer:
         self.check = check
         self.game = new_replay_game(record, lenient, max_steps)
         self.notation = replay_notation(self.game.ruleset.modules)
-        self.gmap = record.build_map()
+        # the map the game laid out from the record's (``map_option``), built once per layout
+        self.gmap = P._map(tuple(self.game.state.values[("v", "map_layout")]))
         self.outcomes = {k: list(v) for k, v in setup_outcomes(record).items()}
         for outcomes in self.notation.outcomes:  # chance draws of the modules' setup
             self.outcomes.update(outcomes(record, self.game.ruleset))
@@ -433,7 +436,7 @@ class Replayer:
     # -- lines --
     def line(self, index: int, lines: tuple, raw: str | None = None) -> None:
         line = lines[index]
-        self.using = [_using(u) for u in _USING.findall(raw)] if raw else []
+        self.using = [_using(u) for u in _USING.findall(raw)] if raw and "using" in raw else []
         p = self.seat(line)
         cmds = list(line.commands)
         if cmds and isinstance(cmds[0], N.Income) and (
@@ -561,10 +564,6 @@ class Replayer:
     def _federation_code(self, p: int, c: N.Federation) -> str:
         """The rules' name of the federation a site line lists: some lines name only the
         satellites or part of the structures (federation.py); the members are their closure."""
-        from boardrules.runtime import Context
-
-        from . import federation as F
-        from . import primitives as P
         names = sorted(self.hex(h) for h in c.hexes)
         ctx = Context(self.game.ruleset, self.game.state.values, me=p)
         try:
