@@ -24,8 +24,9 @@ Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts [GA
   same seed with this tree's evaluation, alternated in one process (a paired difference is far
   less noisy than two runs: one seed's winner moves by 10-15 VP with any change): per seed the
   winners' VP; per side the winners' median and mean, all players' mean, main actions, mines
-  built, leech offers accepted and declined and federations per player, games with a planetary
-  institute, CPU seconds a game; the mean paired difference of the winners with its standard
+  built, leech offers accepted and declined, federations and satellites per player, games with a
+  planetary institute, the winner's VP by source (round tiles, federation tokens, tech tiles, final
+  tiles, boosters), CPU seconds a game; the mean paired difference of the winners with its standard
   error.
 * scaling: the same simulations with 1 and K worker processes, each in a fresh process: the CPU
   time spent outside the games (start, imports, ruleset build, pool, pickling, collection) as a
@@ -213,8 +214,10 @@ def paired(n: int, first_seed: int, baseline: str) -> None:
         print(f"{side}: winners' median {statistics.median(r['winner'] for r in got):g} VP, mean "
               f"{mean['winner']:.1f}, all players {mean['all']:.1f}; per player: main actions "
               f"{mean['main']:.1f}, mines built {mean['mines']:.1f}, leech accepted {mean['accepted']:.1f}, "
-              f"declined {mean['declined']:.1f}, federations {mean['feds']:.2f}; a planetary institute "
-              f"in {sum(r['pi'] for r in got)}/{n} games; CPU {mean['cpu']:.2f} s a game", flush=True)
+              f"declined {mean['declined']:.1f}, federations {mean['feds']:.2f}, satellites "
+              f"{mean['satellites']:.1f}; a planetary institute in {sum(r['pi'] for r in got)}/{n} games; "
+              f"the winner's VP from " + ", ".join(f"{k} {mean['vp_' + k]:.1f}" for k in SOURCE_KINDS)
+              + f"; CPU {mean['cpu']:.2f} s a game", flush=True)
     diffs = [b["winner"] - a["winner"] for a, b in zip(*rows.values())]
     err = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 0.0
     print(f"winners, this tree minus {baseline}: {statistics.fmean(diffs):+.1f} ± {err:.1f} VP "
@@ -222,12 +225,17 @@ def paired(n: int, first_seed: int, baseline: str) -> None:
 
 
 MINE_ACTIONS = ("build_mine", "power_mine", "booster_mine")
+# the winner's VP by where they came from (the rules' kinds of the score rows): where the bots
+# fall short of real winners (round tiles 29-46, federation tokens 34-41, tech tiles 28-34 in
+# deep-mind-2 and JaeggaFun04)
+SOURCE_KINDS = ("roundtile", "fedtoken", "tech", "finaltile", "booster")
 
 
 def _paired_game(rs, seed: int, bots: list) -> dict:
     """One Gaia game of ``bots`` from ``seed``: the winner's VP, all players' mean, CPU seconds,
     per player the main actions of rounds 1-6 (passing not counted), mines built, leech offers
-    accepted and declined, federations; whether anyone built a planetary institute."""
+    accepted and declined, federations, satellites; the winner's VP by ``SOURCE_KINDS``; whether
+    anyone built a planetary institute."""
     g = Game(rs, 4, seed)
     counts = dict.fromkeys(("main", "mines", "accepted", "declined"), 0)
     main = {name for name, a in rs.actions.items() if "main" in a.tags}
@@ -242,10 +250,15 @@ def _paired_game(rs, seed: int, bots: list) -> dict:
     t = time.process_time()
     play_out(g, bots, on_action=count)
     cpu = time.process_time() - t
-    scores = [s["total"] for s in g.scores()]
+    rows = g.scores()
+    scores = [s["total"] for s in rows]
+    won = rows[scores.index(max(scores))]["sources"]
     return {"winner": max(scores), "all": statistics.fmean(scores), "cpu": cpu,
             **{k: v / 4 for k, v in counts.items()},
             "feds": sum(len(g.get("fed_groups", p)) for p in range(4)) / 4,
+            "satellites": sum(len(g.get("satellites", p)) for p in range(4)) / 4,
+            **{f"vp_{kind}": float(sum(vp for name, vp in won.items() if name in rs.by_kind.get(kind, ())))
+               for kind in SOURCE_KINDS},
             "pi": any(g.get("built", p, "pi") for p in range(4))}
 
 
