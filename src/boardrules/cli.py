@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import inspect
-import json
 import sys
 import time
 from pathlib import Path
@@ -223,11 +222,12 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
             _fail(str(err))
     elapsed = time.perf_counter() - start
     _print_scores(g)
-    stem = _record_stem(out, g, Path(game).stem if texts else game, players, seed)
+    record = g.save()
+    stem = _record_stem(out, g, Path(game).stem if texts else game, players, seed, record)
     record_path = out / f"{stem}.json"
     try:
         out.mkdir(parents=True, exist_ok=True)
-        record_path.write_text(g.save(), encoding="utf-8")
+        record_path.write_text(record, encoding="utf-8")
     except OSError as err:
         _fail(f"cannot write the record to {out}: {err.strerror or err}")
     console.print(f"{len(g.record.actions)} actions in {elapsed:.2f} s · record: {record_path}",
@@ -266,24 +266,27 @@ def _print_scores(g: Game) -> None:
         console.print(f"winner: {first}" if len(places[0]) == 1 else f"tie for first: {first}")
 
 
-def _record_stem(out: Path, g: Game, name: str, players: int, seed: int) -> str:
-    """The file name (without suffix) of ``play``'s record in ``out``: ``GAME-Np-seedS``, then
-    ``+MODULE`` for each module switched on and ``-MODULE`` for each default one switched off;
-    ``~2``, ``~3``… after it when a record of other rules (options, house rules) has that name
-    already: a game never overwrites one of other rules."""
+def _record_stem(out: Path, g: Game, name: str, players: int, seed: int, record: str) -> str:
+    """The file name (without suffix) of ``play``'s record ``record`` (its text) in ``out``:
+    ``GAME-Np-seedS``, then ``+MODULE`` for each module switched on and ``-MODULE`` for each
+    default one switched off; ``~2``, ``~3``… after it while that name holds another record
+    (other options, house rules or bots): a record is only ever written over by itself, the
+    same game played again."""
     defaults = set(plugins.resolve_modules(g.ruleset.game)) if g.ruleset.game else set()
     on = set(g.ruleset.modules)
     stem = f"{name}-{players}p-seed{seed}" + "".join(f"+{m}" for m in sorted(on - defaults)) \
         + "".join(f"-{m}" for m in sorted(defaults - on))
-    for n in range(1, 1000):
-        candidate = stem if n == 1 else f"{stem}~{n}"
+    candidate, n = stem, 1
+    while True:
         try:
-            held = json.loads((out / f"{candidate}.json").read_text(encoding="utf-8")).get("ruleset")
-        except (OSError, ValueError, AttributeError):
-            held = None if not (out / f"{candidate}.json").exists() else ""
-        if held is None or held == g.ruleset.id:
+            if (out / f"{candidate}.json").read_text(encoding="utf-8") == record:
+                return candidate
+        except FileNotFoundError:
             return candidate
-    return f"{stem}~{seed}"
+        except (OSError, UnicodeDecodeError):   # (a folder, a file it cannot read: not ours)
+            pass
+        n += 1
+        candidate = f"{stem}~{n}"
 
 
 def _source_label(g: Game, source: str) -> str:
