@@ -23,7 +23,7 @@ from rich.table import Table
 from . import plugins
 from .bots import DEFAULT_BOT, play_out, seat_bots
 from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
-from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, RulesError
+from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, PluginError, RulesError
 from .game import Action, Game, new_game
 from .quoting import escape as escape_text
 from .lang.parser import read_rule_file
@@ -52,6 +52,29 @@ def _version(value: bool) -> None:
 def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                        help="print the version and exit")) -> None:
     """Play heavy board games by their exact rules."""
+
+
+HEARTBEAT = 60.0
+"""Seconds between the lines on stderr that say a game or simulation is still running when no
+live progress bar shows it (``--quiet``, or output to a file or pipe): a greedy or MCTS game of
+Eclipse may take a quarter of an hour (the help of ``--quiet`` says "every minute")."""
+
+
+def heartbeat(live: bool) -> Callable[[Callable[[], str]], None]:
+    """``beat(describe)``, to call as the work goes on: unless ``live`` (a progress bar shows
+    it), every :data:`HEARTBEAT` seconds it prints ``still running: DESCRIBE(), M:SS so far``
+    on stderr (``describe`` is called only then)."""
+    start = last = time.monotonic()
+
+    def beat(describe: Callable[[], str]) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if not live and now - last >= HEARTBEAT:
+            last = now
+            minutes, seconds = divmod(int(now - start), 60)
+            err_console.print(f"still running: {describe()}, {minutes}:{seconds:02d} so far",
+                              highlight=False, markup=False, soft_wrap=True)
+    return beat
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:
@@ -131,10 +154,9 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
         n += len(err.diagnostics)
         if not all_errors and len(err.diagnostics) > SHOWN:
             err_console.print("(--all shows every one)", highlight=False, markup=False)
-        if not game and any(d.message.startswith(("nothing to ", "the rules ")) for d in err.diagnostics):
-            err_console.print("(house rules or a module of an installed game? check them with "
-                              "'--game GAME', e.g. 'boardrules check --game harvest FILE')",
-                              highlight=False, markup=False, soft_wrap=True)
+        if not game:
+            _house_rules_hint(err, "check them with '--game GAME', e.g. 'boardrules check --game "
+                                   f"harvest {escape_text(str(files[0]))}'")
     except BoardrulesError as err:
         _fail(str(err))
     if n:
@@ -151,6 +173,32 @@ def _options(pairs: List[str]) -> dict[str, object]:
         k, v = pair.split("=", 1)
         out[k] = int(v) if v.lstrip("-").isdigit() else {"true": True, "false": False}.get(v, v)
     return out
+
+
+def _house_rules_hint(err: RulesError, how: str) -> None:
+    """After ``err`` of rule files given as a game of their own: when they fail as house rules
+    or a module do (they change what is not there, ``override``/``extend``/``remove``, or have
+    no flow step), say ``how`` to give them to an installed game."""
+    if any(d.message.startswith(("nothing to ", "the rules ")) for d in err.diagnostics):
+        err_console.print(f"(house rules or a module of an installed game? {how})",
+                          highlight=False, markup=False, soft_wrap=True)
+
+
+def _rules_failed(err: RulesError, command: str, game: str, players: int) -> NoReturn:
+    """Print ``err`` (rules of ``play`` or ``simulate``) and exit 1; for a GAME that is a rule
+    file, the hint to play house rules with ``--rules``."""
+    err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
+    if game.endswith(".rules"):
+        _house_rules_hint(err, f"give them with '--rules', e.g. 'boardrules {command} harvest "
+                               f"--players {players} --rules {escape_text(game)}'")
+    raise typer.Exit(1)
+
+
+def _unknown_game(err: BoardrulesError, game: str) -> NoReturn:
+    """Fail with ``err``; for a GAME that is a file, what a rule file's name must be."""
+    hint = (" (a rule file of your own? its name must end in .rules)"
+            if not game.endswith(".rules") and Path(game).is_file() else "")
+    _fail(f"{err}{hint}")
 
 
 def _game_texts(game: str) -> dict[str, str] | None:
@@ -180,7 +228,8 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
          rules: List[Path] = typer.Option([], help="house-rule files"),
          out: Path = typer.Option(Path("out"), help="folder for the record and the SVG"),
          bot: List[str] = typer.Option([], help=BOT_HELP),
-         quiet: bool = typer.Option(False, help="no progress display"),
+         quiet: bool = typer.Option(False, help="no progress bar: a line on stderr every minute "
+                                                "instead"),
          max_steps: int = typer.Option(MAX_STEPS, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
     """Let bots play a whole game; print the scores and write the record (and the map as
     SVG when the game has a renderer). GAME may also be a rule file of your own."""
@@ -189,8 +238,9 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         g = new_game(None if texts else game, players=players, seed=seed, modules=module,
                      options=_options(option), rules=rules, texts=texts, max_steps=max_steps)
     except RulesError as err:
-        err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
-        raise typer.Exit(1)
+        _rules_failed(err, "play", game, players)
+    except PluginError as err:
+        _unknown_game(err, game)
     except (BoardrulesError, ValueError) as err:
         _fail(str(err))
     try:
@@ -205,9 +255,15 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
                   TimeElapsedColumn(), console=console, disable=quiet, transient=True) as progress:
         task = progress.add_task(g.ruleset.title, total=None, info="")
-        def shown(g: Game, action: Action) -> None:
+        beat = heartbeat(live=not quiet and console.is_terminal)
+
+        def where(g: Game) -> str:
             rnd = g.state.values.get(("f", "round"), 0)
-            progress.update(task, info=f"round {rnd} · {len(g.record.actions)} actions")
+            return f"{f'round {rnd}' if rnd else 'setup'} · {len(g.record.actions)} actions"
+
+        def shown(g: Game, action: Action) -> None:
+            progress.update(task, info=where(g))
+            beat(lambda: f"{g.ruleset.title}, {where(g)}")
         try:
             play_out(g, bots, on_action=shown)
         except LookupError as err:      # a stuck game (GameStuckError), a bot that found nothing

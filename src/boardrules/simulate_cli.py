@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .bots import DEFAULT_BOT, seat_bots
-from .errors import BoardrulesError, GameStuckError, RulesError
+from .errors import BoardrulesError, GameStuckError, PluginError, RulesError
 from .quoting import brief_value
 from .ruleset import Ruleset, build_ruleset
 from .plugins import player_counts
@@ -53,11 +53,12 @@ def simulate_command(
                        "built ruleset), forkserver or spawn (each worker builds it once)"),
         out: Optional[Path] = typer.Option(None, help="results file: .csv, or .parquet with pyarrow; "
                                                       "default out/sim-GAME-Pp-seedS-N.csv"),
-        quiet: bool = typer.Option(False, help="no progress bar")) -> None:
+        quiet: bool = typer.Option(False, help="no progress bar: a line on stderr every minute "
+                                                "(as games end) instead")) -> None:
     """Play GAMES seeded games with bots; print win rates and score distributions per faction
     (or species) and per seat, and game lengths; write one row per game and seat with each
     game's record (replay one with 'boardrules replay' after saving its record column)."""
-    from .cli import _game_texts, _options   # read GAME and NAME=VALUE as play does
+    from .cli import _game_texts, _options, _rules_failed, _unknown_game, heartbeat   # as play does
     texts = _game_texts(game)
     try:
         rs = build_ruleset(None if texts else game, modules=module, options=_options(option),
@@ -74,23 +75,30 @@ def simulate_command(
         if out is not None:
             results_kind(out)     # and a results file it cannot write
     except RulesError as err:
-        err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
-        raise typer.Exit(1)
+        _rules_failed(err, "simulate", game, players)
+    except PluginError as err:
+        _unknown_game(err, game)
     except (BoardrulesError, ValueError, ImportError) as err:
         _fail(str(err))
     spec = SimulationSpec(rs, players, games, seed, tuple(bot))
     stem = Path(game).stem if texts else game
     out = out or Path("out") / f"sim-{stem}-{players}p-seed{seed}-{games}.csv"
+    try:
+        _check_writable(out)
+    except OSError as err:
+        _fail(f"cannot write the results to {out}: {err.strerror or err}")
     start = time.perf_counter()
     # redrawn as games end, with no refresh thread: pool workers are forked from this process
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=quiet,
                   transient=True, auto_refresh=False) as progress:
         task = progress.add_task(f"{rs.title}: {games} games", total=games)
+        beat = heartbeat(live=not quiet and console.is_terminal)
 
         def advance(row: Row) -> None:
             progress.advance(task)
             progress.refresh()
+            beat(lambda: f"{rs.title}, {int(progress.tasks[0].completed)} of {games} games played")
         try:
             rows = simulate(spec, workers=workers, backend=backend, on_result=advance,
                             start_method=start_method)
@@ -113,6 +121,17 @@ def simulate_command(
     console.print(f"{games} games in {elapsed:.1f} s ({games / elapsed:.2f} games/s, {backend}; "
                   f"{sent['task']:.0f} bytes per task, {sent['result']:.0f} per result) · results: "
                   + ", ".join(map(str, written)), soft_wrap=True)
+
+
+def _check_writable(out: Path) -> None:
+    """Raise ``OSError`` when the results file ``out`` cannot be written (its folder made, the
+    file opened to append), before the games: after them, their results would be lost."""
+    existed = out.exists()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "a", encoding="utf-8"):
+        pass
+    if not existed:
+        out.unlink()
 
 
 def _print_summary(rs: Ruleset, rows: list[Row]) -> None:
