@@ -117,3 +117,19 @@ def test_odd_arguments_are_refused_before_any_game(argv, message, tmp_path):
                            env=WIDE)
     assert result.exit_code == 1 and message in result.output, result.output
     assert "Traceback" not in result.output and not list(tmp_path.rglob("*.*"))
+
+
+def test_simulate_never_replaces_results_under_its_default_name(tmp_path, monkeypatch):
+    """Two runs with other modules or bots wrote the same out/sim-GAME-Pp-seedS-N.csv, the
+    second over the first: the modules are in the name and a taken name gets ~2."""
+    monkeypatch.chdir(tmp_path)
+
+    def simulate(*args):
+        result = runner.invoke(cli.app, SIM + list(args), env=WIDE)
+        assert result.exit_code == 0, result.output
+        return result.output.rsplit("results: ", 1)[1].split(",")[0].strip()
+    assert simulate() == "out/sim-harvest-2p-seed0-2.csv"
+    assert simulate("-m", "market-day") == "out/sim-harvest-2p-seed0-2+market-day.csv"
+    assert simulate("--bot", "random") == "out/sim-harvest-2p-seed0-2~2.csv"
+    assert "random" not in (tmp_path / "out" / "sim-harvest-2p-seed0-2.csv").read_text()
+    assert simulate("--out", "out/sim-harvest-2p-seed0-2.csv") == "out/sim-harvest-2p-seed0-2.csv"

@@ -28,7 +28,7 @@ from .game import Action, Game, new_game
 from .quoting import escape as escape_text
 from .lang.parser import read_rule_file
 from .replay import replay_file
-from .ruleset import build_ruleset
+from .ruleset import Ruleset, build_ruleset
 from .runtime import MAX_STEPS
 from .simulate import entity_title, player_role
 
@@ -279,7 +279,10 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
     elapsed = time.perf_counter() - start
     _print_scores(g)
     record = g.save()
-    stem = _record_stem(out, g, Path(game).stem if texts else game, players, seed, record)
+    # GAME-Np-seedS+MODULE…, ~2… while the name holds another game (other options, house rules
+    # or bots)
+    stem = free_name(out, f"{Path(game).stem if texts else game}-{players}p-seed{seed}"
+                     f"{modules_named(g.ruleset)}", ".json", record)
     record_path = out / f"{stem}.json"
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -322,27 +325,31 @@ def _print_scores(g: Game) -> None:
         console.print(f"winner: {first}" if len(places[0]) == 1 else f"tie for first: {first}")
 
 
-def _record_stem(out: Path, g: Game, name: str, players: int, seed: int, record: str) -> str:
-    """The file name (without suffix) of ``play``'s record ``record`` (its text) in ``out``:
-    ``GAME-Np-seedS``, then ``+MODULE`` for each module switched on and ``-MODULE`` for each
-    default one switched off; ``~2``, ``~3``… after it while that name holds another record
-    (other options, house rules or bots): a record is only ever written over by itself, the
-    same game played again."""
-    defaults = set(plugins.resolve_modules(g.ruleset.game)) if g.ruleset.game else set()
-    on = set(g.ruleset.modules)
-    stem = f"{name}-{players}p-seed{seed}" + "".join(f"+{m}" for m in sorted(on - defaults)) \
-        + "".join(f"-{m}" for m in sorted(defaults - on))
-    candidate, n = stem, 1
+def modules_named(rs: Ruleset) -> str:
+    """The modules of ``rs`` in a file name: ``+MODULE`` for each switched on, ``-MODULE`` for
+    each default one switched off (``+market-day``; '' for the game as it comes)."""
+    defaults = set(plugins.resolve_modules(rs.game)) if rs.game else set()
+    on = set(rs.modules)
+    return "".join(f"+{m}" for m in sorted(on - defaults)) + "".join(f"-{m}" for m in sorted(defaults - on))
+
+
+def free_name(folder: Path, stem: str, suffix: str, text: str | None = None) -> str:
+    """``stem``, or ``stem~2``, ``stem~3``… the first whose file ``folder/NAME SUFFIX`` does not
+    exist or holds ``text`` already (None: the first that does not exist): a file is only ever
+    written over by the same content (``play``'s record of the same game played again)."""
+    name, n = stem, 1
     while True:
-        try:
-            if (out / f"{candidate}.json").read_text(encoding="utf-8") == record:
-                return candidate
-        except FileNotFoundError:
-            return candidate
-        except (OSError, UnicodeDecodeError):   # (a folder, a file it cannot read: not ours)
-            pass
+        path = folder / f"{name}{suffix}"
+        if not path.exists():
+            return name
+        if text is not None:
+            try:
+                if path.read_text(encoding="utf-8") == text:
+                    return name
+            except (OSError, UnicodeDecodeError):   # (a folder, a file it cannot read: not ours)
+                pass
         n += 1
-        candidate = f"{stem}~{n}"
+        name = f"{stem}~{n}"
 
 
 def _source_label(g: Game, source: str) -> str:

@@ -52,13 +52,15 @@ def simulate_command(
             None, help="how pool workers start: fork (the default on Linux: workers inherit the "
                        "built ruleset), forkserver or spawn (each worker builds it once)"),
         out: Optional[Path] = typer.Option(None, help="results file: .csv, or .parquet with pyarrow; "
-                                                      "default out/sim-GAME-Pp-seedS-N.csv"),
+                                                      "written over if it exists; default "
+                                                      "out/sim-GAME-Pp-seedS-N+MODULE….csv, ~2… "
+                                                      "when taken"),
         quiet: bool = typer.Option(False, help="no progress bar: a line on stderr every minute "
                                                 "(as games end) instead")) -> None:
     """Play GAMES seeded games with bots; print win rates and score distributions per faction
     (or species) and per seat, and game lengths; write one row per game and seat with each
     game's record (replay one with 'boardrules replay' after saving its record column)."""
-    from .cli import _game_texts, _options, _rules_failed, _unknown_game, heartbeat   # as play does
+    from .cli import _game_texts, _options, _rules_failed, _unknown_game, free_name, heartbeat, modules_named
     texts = _game_texts(game)
     try:
         rs = build_ruleset(None if texts else game, modules=module, options=_options(option),
@@ -82,7 +84,10 @@ def simulate_command(
         _fail(str(err))
     spec = SimulationSpec(rs, players, games, seed, tuple(bot))
     stem = Path(game).stem if texts else game
-    out = out or Path("out") / f"sim-{stem}-{players}p-seed{seed}-{games}.csv"
+    if out is None:   # (a name of its own: it never replaces earlier results; --out FILE does)
+        folder = Path("out")
+        out = folder / (free_name(folder, f"sim-{stem}-{players}p-seed{seed}-{games}{modules_named(rs)}",
+                                  ".csv") + ".csv")
     try:
         _check_writable(out)
     except OSError as err:
