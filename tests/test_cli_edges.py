@@ -133,3 +133,26 @@ def test_simulate_never_replaces_results_under_its_default_name(tmp_path, monkey
     assert simulate("--bot", "random") == "out/sim-harvest-2p-seed0-2~2.csv"
     assert "random" not in (tmp_path / "out" / "sim-harvest-2p-seed0-2.csv").read_text()
     assert simulate("--out", "out/sim-harvest-2p-seed0-2.csv") == "out/sim-harvest-2p-seed0-2.csv"
+
+
+GAME = """game d { title "TITLE"; players 2..2 }
+resource vp { start 0; scored true }
+action go main { gain 1 vp }
+flow { rounds 1 { step s: turns seat once { main go } } }
+"""
+
+
+@pytest.mark.parametrize("title", ["[/bold] [red]x", "T" * 100_000])
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_titles_of_the_rules_are_printed_as_written_and_in_brief(command, title, tmp_path):
+    """A title '[/bold]' was read as rich markup (a MarkupError's traceback); a title of
+    100,000 characters took minutes of rich's highlighting and was printed whole."""
+    rules = tmp_path / "mine.rules"
+    rules.write_text(GAME.replace("TITLE", title))
+    result = runner.invoke(cli.app, [command, str(rules), "--players", "2", "--quiet",
+                                     "--out", str(tmp_path / ("r.csv" if command == "simulate" else "o"))], env=WIDE)
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert title[:60] in result.output and len(result.output) < 20_000
+    refused = runner.invoke(cli.app, [command, str(rules), "--players", "3", "--quiet"], env=WIDE)
+    assert refused.exit_code == 1 and f"{title[:60]}" in refused.output and "is for 2 players" in refused.output
+    assert len(refused.output) < 1000

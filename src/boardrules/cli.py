@@ -25,7 +25,7 @@ from .bots import DEFAULT_BOT, play_out, seat_bots
 from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
 from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, PluginError, RulesError
 from .game import Action, Game, new_game
-from .quoting import escape as escape_text
+from .quoting import QUOTE, brief_value, escape as escape_text
 from .lang.parser import read_rule_file
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset
@@ -63,7 +63,7 @@ Eclipse may take a quarter of an hour (the help of ``--quiet`` says "every minut
 def heartbeat(live: bool) -> Callable[[Callable[[], str]], None]:
     """``beat(describe)``, to call as the work goes on: unless ``live`` (a progress bar shows
     it), every :data:`HEARTBEAT` seconds it prints ``still running: DESCRIBE(), M:SS so far``
-    on stderr (``describe`` is called only then)."""
+    on stderr (``describe`` is called only then; rich markup: rules text through :func:`rules_text`)."""
     start = last = time.monotonic()
 
     def beat(describe: Callable[[], str]) -> None:
@@ -73,8 +73,16 @@ def heartbeat(live: bool) -> Callable[[Callable[[], str]], None]:
             last = now
             minutes, seconds = divmod(int(now - start), 60)
             err_console.print(f"still running: {describe()}, {minutes}:{seconds:02d} so far",
-                              highlight=False, markup=False, soft_wrap=True)
+                              highlight=False, soft_wrap=True)
     return beat
+
+
+def rules_text(text: str) -> str:
+    """Text of the rules (a game's or an entity's title, a score source) as rich prints it: at
+    most about :data:`~boardrules.quoting.QUOTE` characters (rich's highlighting of a title of
+    100,000 characters took minutes), control characters escaped, brackets shown as written
+    (a title '[/bold]' was read as markup: a traceback)."""
+    return escape(brief_value(text, QUOTE))
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:
@@ -254,7 +262,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
     start = time.perf_counter()
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
                   TimeElapsedColumn(), console=console, disable=quiet, transient=True) as progress:
-        task = progress.add_task(g.ruleset.title, total=None, info="")
+        task = progress.add_task(rules_text(g.ruleset.title), total=None, info="")
         beat = heartbeat(live=not quiet and console.is_terminal)
 
         def where(g: Game) -> str:
@@ -263,7 +271,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
 
         def shown(g: Game, action: Action) -> None:
             progress.update(task, info=where(g))
-            beat(lambda: f"{g.ruleset.title}, {where(g)}")
+            beat(lambda: f"{rules_text(g.ruleset.title)}, {where(g)}")
         try:
             play_out(g, bots, on_action=shown)
         except LookupError as err:      # a stuck game (GameStuckError), a bot that found nothing
@@ -304,17 +312,17 @@ def _print_scores(g: Game) -> None:
     scores = g.scores()
     sources = sorted({s for sc in scores for s in sc["sources"]})
     if g.over:
-        console.print(f"[bold]{g.ruleset.title}: final scores[/bold]")
+        console.print(f"[bold]{rules_text(g.ruleset.title)}: final scores[/bold]")
     else:
-        console.print(f"[bold]{g.ruleset.title}: scores so far[/bold] (the game is not finished: "
+        console.print(f"[bold]{rules_text(g.ruleset.title)}: scores so far[/bold] (the game is not finished: "
                       f"{len(g.record.actions)} moves)")
     table = Table()
     table.add_column("source")
-    names = [_player_name(g, p) for p in range(g.players)]
+    names = [rules_text(_player_name(g, p)) for p in range(g.players)]
     for n in names:
         table.add_column(n, justify="right")
     for s in sources:
-        table.add_row(_source_label(g, s), *[str(sc["sources"].get(s, 0)) for sc in scores])
+        table.add_row(rules_text(_source_label(g, s)), *[str(sc["sources"].get(s, 0)) for sc in scores])
     table.add_row("[bold]total[/bold]", *[f"[bold]{sc['total']}[/bold]" for sc in scores])
     if g.ruleset.final_score is not None:
         table.add_row("[bold]final score[/bold]", *[f"[bold]{v}[/bold]" for v in g.final_scores()])

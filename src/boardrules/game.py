@@ -290,7 +290,8 @@ class Game:
         self.max_steps = max_steps
         lo, hi = ruleset.players
         if not lo <= players <= hi:
-            raise ValueError(f"{ruleset.title} is for {plugins.player_counts((lo, hi))} players, not {brief_value(players, 24)}"
+            raise ValueError(f"{brief_value(ruleset.title, QUOTE)} is for {plugins.player_counts((lo, hi))} "
+                             f"players, not {brief_value(players, 24)}"
                              + plugins.modules_allowing(ruleset.game, players, (lo, hi)))
         plugins.check_players(ruleset.game, ruleset.modules, players)
         ruleset.check_playable()

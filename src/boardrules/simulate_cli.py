@@ -16,7 +16,7 @@ from rich.table import Table
 
 from .bots import DEFAULT_BOT, seat_bots
 from .errors import BoardrulesError, GameStuckError, PluginError, RulesError
-from .quoting import brief_value
+from .quoting import QUOTE, brief_value
 from .ruleset import Ruleset, build_ruleset
 from .plugins import player_counts
 from .simulate import Row, SimulationSpec, entity_title, results_kind, seat_rows, simulate, summarise, write_results
@@ -60,7 +60,8 @@ def simulate_command(
     """Play GAMES seeded games with bots; print win rates and score distributions per faction
     (or species) and per seat, and game lengths; write one row per game and seat with each
     game's record (replay one with 'boardrules replay' after saving its record column)."""
-    from .cli import _game_texts, _options, _rules_failed, _unknown_game, free_name, heartbeat, modules_named
+    from .cli import (_game_texts, _options, _rules_failed, _unknown_game, free_name, heartbeat,
+                      modules_named, rules_text)   # (as play reads and shows them)
     texts = _game_texts(game)
     try:
         rs = build_ruleset(None if texts else game, modules=module, options=_options(option),
@@ -68,7 +69,8 @@ def simulate_command(
         rs.check_playable()
         lo, hi = rs.players
         if not lo <= players <= hi:
-            raise ValueError(f"{rs.title} is for {player_counts((lo, hi))} players, not {players}")
+            raise ValueError(f"{brief_value(rs.title, QUOTE)} is for {player_counts((lo, hi))} players, "
+                             f"not {brief_value(players, 24)}")
         seat_bots(bot, players)   # refuses unknown bots and seats before any game starts
         check_start_method(start_method)
         if not -2 ** 63 <= seed <= 2 ** 63 - games:   # (a Parquet column of 64-bit numbers)
@@ -97,13 +99,13 @@ def simulate_command(
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=quiet,
                   transient=True, auto_refresh=False) as progress:
-        task = progress.add_task(f"{rs.title}: {games} games", total=games)
+        task = progress.add_task(f"{rules_text(rs.title)}: {games} games", total=games)
         beat = heartbeat(live=not quiet and console.is_terminal)
 
         def advance(row: Row) -> None:
             progress.advance(task)
             progress.refresh()
-            beat(lambda: f"{rs.title}, {int(progress.tasks[0].completed)} of {games} games played")
+            beat(lambda: f"{rules_text(rs.title)}, {int(progress.tasks[0].completed)} of {games} games played")
         try:
             rows = simulate(spec, workers=workers, backend=backend, on_result=advance,
                             start_method=start_method)
@@ -141,7 +143,8 @@ def _check_writable(out: Path) -> None:
 
 def _print_summary(rs: Ruleset, rows: list[Row]) -> None:
     """Per role (by its title: "Terrans", not ``terrans``), seat and bot: win rates and scores."""
-    title = rs.title
+    from .cli import rules_text
+    title = rules_text(rs.title)
     flat = seat_rows(rows)
     for by, label in (("role", "faction / species"), ("seat", "seat"), ("bot", "bot")):
         groups = summarise(flat, by)
@@ -158,7 +161,7 @@ def _print_summary(rs: Ruleset, rows: list[Row]) -> None:
         for g in groups:
             lo, hi = g["win_ci"]
             slo, shi = g["score_ci"]
-            name = (entity_title(rs, g[by]) or g[by]) if by == "role" else str(g[by])
+            name = rules_text((entity_title(rs, g[by]) or g[by]) if by == "role" else str(g[by]))
             table.add_row(name, str(g["games"]), f"{g['win_rate']:.0%}", f"{lo:.0%}–{hi:.0%}",
                           f"{g['score_mean']:.1f}", f"{slo:.1f}–{shi:.1f}", f"{g['score_median']:g}",
                           f"{g['score_min']}–{g['score_max']}")
