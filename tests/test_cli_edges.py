@@ -156,3 +156,27 @@ def test_titles_of_the_rules_are_printed_as_written_and_in_brief(command, title,
     refused = runner.invoke(cli.app, [command, str(rules), "--players", "3", "--quiet"], env=WIDE)
     assert refused.exit_code == 1 and f"{title[:60]}" in refused.output and "is for 2 players" in refused.output
     assert len(refused.output) < 1000
+
+
+def test_play_interrupted_keeps_the_game_so_far(tmp_path, monkeypatch):
+    """Ctrl-C in a long game printed a traceback and lost every move: the record so far is
+    written (it replays) and the scores so far shown; exit status 130."""
+    import random
+
+    import boardrules
+
+    played = []
+
+    def stopped(g, bots, on_action):
+        played.append(g)
+        rng = random.Random(1)
+        for _ in range(5):
+            g.play(g.legal_actions().sample(rng))
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "play_out", stopped)
+    result = runner.invoke(cli.app, PLAY + ["--out", str(tmp_path)], env=WIDE)
+    assert result.exit_code == 130 and "Traceback" not in result.output, result.output
+    assert "scores so far" in result.stdout and "interrupted: the record holds the game so far" in result.stderr
+    game = boardrules.load_game((tmp_path / "harvest-2p-seed1.json").read_text())
+    assert game.record.actions == played[0].record.actions and len(game.record.actions) >= 5
+    assert not game.over

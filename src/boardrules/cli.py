@@ -272,8 +272,11 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         def shown(g: Game, action: Action) -> None:
             progress.update(task, info=where(g))
             beat(lambda: f"{rules_text(g.ruleset.title)}, {where(g)}")
+        interrupted = False
         try:
             play_out(g, bots, on_action=shown)
+        except KeyboardInterrupt:       # (Ctrl-C: the game so far is kept, its record written)
+            interrupted = True
         except LookupError as err:      # a stuck game (GameStuckError), a bot that found nothing
             if isinstance(err, (KeyError, IndexError)) and not isinstance(err, GameStuckError):
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
@@ -299,6 +302,11 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         _fail(f"cannot write the record to {out}: {err.strerror or err}")
     console.print(f"{len(g.record.actions)} actions in {elapsed:.2f} s · record: {record_path}",
                   soft_wrap=True)
+    if interrupted:
+        err_console.print(f"interrupted: the record holds the game so far ('boardrules replay "
+                          f"{escape_text(str(record_path))}' shows it)", highlight=False, markup=False,
+                          soft_wrap=True)
+        raise typer.Exit(130)
     renderers: dict[str, Callable[[Game], str]] = {}
     for group in plugins.manager().hook.boardrules_renderers(game=game):
         renderers.update(group or {})
