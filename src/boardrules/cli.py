@@ -240,7 +240,8 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
                                                 "instead"),
          max_steps: int = typer.Option(MAX_STEPS, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
     """Let bots play a whole game; print the scores and write the record (and the map as
-    SVG when the game has a renderer). GAME may also be a rule file of your own."""
+    SVG when the game has a renderer). GAME may also be a rule file of your own. Ctrl-C stops
+    the game and writes its record so far."""
     texts = _game_texts(game)
     try:
         g = new_game(None if texts else game, players=players, seed=seed, modules=module,
