@@ -66,11 +66,12 @@ def test_unknown_game_is_a_clear_error():
     assert result.exit_code == 1 and "no game named 'chess'" in result.output
 
 
-def test_play_names_its_record_by_the_modules_and_never_overwrites_other_rules(tmp_path):
+def test_play_names_its_record_by_the_modules_and_never_overwrites_another_game(tmp_path):
     """Two games of one seed with other modules or options wrote the same out/GAME-Np-seedS.json,
     the second over the first: the modules switched on (+ID) or off (-ID) are in the name, and a
-    record of other rules under that name is kept (the new one gets ~2); the same rules again
-    write over their own record."""
+    record of another game under that name is kept (the new one gets ~2, ~3): other options,
+    other bots (the same rules: their record was replaced before), a file it cannot read; the
+    same game again writes over its own record, byte for byte the same."""
     def play(*args):
         result = runner.invoke(app, ["play", "harvest", "--players", "2", "--quiet", "--out", str(tmp_path),
                                      *args], env={"COLUMNS": "200"})
@@ -80,8 +81,13 @@ def test_play_names_its_record_by_the_modules_and_never_overwrites_other_rules(t
     assert play("-m", "market-day") == str(tmp_path / "harvest-2p-seed1+market-day.json")
     assert play("-m", "market-day", "-o", "market_coins=3") == str(tmp_path / "harvest-2p-seed1+market-day~2.json")
     assert play("-m", "market-day") == str(tmp_path / "harvest-2p-seed1+market-day.json")
-    records = {p.name: json.loads(p.read_text()) for p in tmp_path.glob("*.json")}
-    assert len(records) == 3
+    assert play("--bot", "random") == str(tmp_path / "harvest-2p-seed1~2.json")
+    (tmp_path / "harvest-2p-seed1~3.json").mkdir()
+    assert play("--bot", "p2=random") == str(tmp_path / "harvest-2p-seed1~4.json")
+    assert play("--bot", "random") == str(tmp_path / "harvest-2p-seed1~2.json")
+    records = {p.name: json.loads(p.read_text()) for p in tmp_path.glob("*.json") if p.is_file()}
+    assert len(records) == 5
     assert records["harvest-2p-seed1.json"]["modules"] == []
+    assert records["harvest-2p-seed1.json"]["actions"] != records["harvest-2p-seed1~2.json"]["actions"]
     assert records["harvest-2p-seed1+market-day.json"]["options"] == {}
     assert records["harvest-2p-seed1+market-day~2.json"]["options"] == {"market_coins": 3}

@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import inspect
-import json
 import sys
 import time
 from pathlib import Path
@@ -24,12 +23,12 @@ from rich.table import Table
 from . import plugins
 from .bots import DEFAULT_BOT, play_out, seat_bots
 from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
-from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, RulesError
+from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, PluginError, RulesError
 from .game import Action, Game, new_game
-from .quoting import escape as escape_text
+from .quoting import QUOTE, brief_value, escape as escape_text
 from .lang.parser import read_rule_file
 from .replay import replay_file
-from .ruleset import build_ruleset
+from .ruleset import Ruleset, build_ruleset
 from .runtime import MAX_STEPS
 from .simulate import entity_title, player_role
 
@@ -53,6 +52,37 @@ def _version(value: bool) -> None:
 def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                        help="print the version and exit")) -> None:
     """Play heavy board games by their exact rules."""
+
+
+HEARTBEAT = 60.0
+"""Seconds between the lines on stderr that say a game or simulation is still running when no
+live progress bar shows it (``--quiet``, or output to a file or pipe): a greedy or MCTS game of
+Eclipse may take a quarter of an hour (the help of ``--quiet`` says "every minute")."""
+
+
+def heartbeat(live: bool) -> Callable[[Callable[[], str]], None]:
+    """``beat(describe)``, to call as the work goes on: unless ``live`` (a progress bar shows
+    it), every :data:`HEARTBEAT` seconds it prints ``still running: DESCRIBE(), M:SS so far``
+    on stderr (``describe`` is called only then; rich markup: rules text through :func:`rules_text`)."""
+    start = last = time.monotonic()
+
+    def beat(describe: Callable[[], str]) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if not live and now - last >= HEARTBEAT:
+            last = now
+            minutes, seconds = divmod(int(now - start), 60)
+            err_console.print(f"still running: {describe()}, {minutes}:{seconds:02d} so far",
+                              highlight=False, soft_wrap=True)
+    return beat
+
+
+def rules_text(text: str) -> str:
+    """Text of the rules (a game's or an entity's title, a score source) as rich prints it: at
+    most about :data:`~boardrules.quoting.QUOTE` characters (rich's highlighting of a title of
+    100,000 characters took minutes), control characters escaped, brackets shown as written
+    (a title '[/bold]' was read as markup: a traceback)."""
+    return escape(brief_value(text, QUOTE))
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:
@@ -132,10 +162,9 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
         n += len(err.diagnostics)
         if not all_errors and len(err.diagnostics) > SHOWN:
             err_console.print("(--all shows every one)", highlight=False, markup=False)
-        if not game and any(d.message.startswith(("nothing to ", "the rules ")) for d in err.diagnostics):
-            err_console.print("(house rules or a module of an installed game? check them with "
-                              "'--game GAME', e.g. 'boardrules check --game harvest FILE')",
-                              highlight=False, markup=False, soft_wrap=True)
+        if not game:
+            _house_rules_hint(err, "check them with '--game GAME', e.g. 'boardrules check --game "
+                                   f"harvest {escape_text(str(files[0]))}'")
     except BoardrulesError as err:
         _fail(str(err))
     if n:
@@ -152,6 +181,32 @@ def _options(pairs: List[str]) -> dict[str, object]:
         k, v = pair.split("=", 1)
         out[k] = int(v) if v.lstrip("-").isdigit() else {"true": True, "false": False}.get(v, v)
     return out
+
+
+def _house_rules_hint(err: RulesError, how: str) -> None:
+    """After ``err`` of rule files given as a game of their own: when they fail as house rules
+    or a module do (they change what is not there, ``override``/``extend``/``remove``, or have
+    no flow step), say ``how`` to give them to an installed game."""
+    if any(d.message.startswith(("nothing to ", "the rules ")) for d in err.diagnostics):
+        err_console.print(f"(house rules or a module of an installed game? {how})",
+                          highlight=False, markup=False, soft_wrap=True)
+
+
+def _rules_failed(err: RulesError, command: str, game: str, players: int) -> NoReturn:
+    """Print ``err`` (rules of ``play`` or ``simulate``) and exit 1; for a GAME that is a rule
+    file, the hint to play house rules with ``--rules``."""
+    err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
+    if game.endswith(".rules"):
+        _house_rules_hint(err, f"give them with '--rules', e.g. 'boardrules {command} harvest "
+                               f"--players {players} --rules {escape_text(game)}'")
+    raise typer.Exit(1)
+
+
+def _unknown_game(err: BoardrulesError, game: str) -> NoReturn:
+    """Fail with ``err``; for a GAME that is a file, what a rule file's name must be."""
+    hint = (" (a rule file of your own? its name must end in .rules)"
+            if not game.endswith(".rules") and Path(game).is_file() else "")
+    _fail(f"{err}{hint}")
 
 
 def _game_texts(game: str) -> dict[str, str] | None:
@@ -181,17 +236,20 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
          rules: List[Path] = typer.Option([], help="house-rule files"),
          out: Path = typer.Option(Path("out"), help="folder for the record and the SVG"),
          bot: List[str] = typer.Option([], help=BOT_HELP),
-         quiet: bool = typer.Option(False, help="no progress display"),
+         quiet: bool = typer.Option(False, help="no progress bar: a line on stderr every minute "
+                                                "instead"),
          max_steps: int = typer.Option(MAX_STEPS, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
     """Let bots play a whole game; print the scores and write the record (and the map as
-    SVG when the game has a renderer). GAME may also be a rule file of your own."""
+    SVG when the game has a renderer). GAME may also be a rule file of your own. Ctrl-C stops
+    the game and writes its record so far."""
     texts = _game_texts(game)
     try:
         g = new_game(None if texts else game, players=players, seed=seed, modules=module,
                      options=_options(option), rules=rules, texts=texts, max_steps=max_steps)
     except RulesError as err:
-        err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
-        raise typer.Exit(1)
+        _rules_failed(err, "play", game, players)
+    except PluginError as err:
+        _unknown_game(err, game)
     except (BoardrulesError, ValueError) as err:
         _fail(str(err))
     try:
@@ -205,12 +263,21 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
     start = time.perf_counter()
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
                   TimeElapsedColumn(), console=console, disable=quiet, transient=True) as progress:
-        task = progress.add_task(g.ruleset.title, total=None, info="")
-        def shown(g: Game, action: Action) -> None:
+        task = progress.add_task(rules_text(g.ruleset.title), total=None, info="")
+        beat = heartbeat(live=not quiet and console.is_terminal)
+
+        def where(g: Game) -> str:
             rnd = g.state.values.get(("f", "round"), 0)
-            progress.update(task, info=f"round {rnd} · {len(g.record.actions)} actions")
+            return f"{f'round {rnd}' if rnd else 'setup'} · {len(g.record.actions)} actions"
+
+        def shown(g: Game, action: Action) -> None:
+            progress.update(task, info=where(g))
+            beat(lambda: f"{rules_text(g.ruleset.title)}, {where(g)}")
+        interrupted = False
         try:
             play_out(g, bots, on_action=shown)
+        except KeyboardInterrupt:       # (Ctrl-C: the game so far is kept, its record written)
+            interrupted = True
         except LookupError as err:      # a stuck game (GameStuckError), a bot that found nothing
             if isinstance(err, (KeyError, IndexError)) and not isinstance(err, GameStuckError):
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
@@ -223,15 +290,24 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
             _fail(str(err))
     elapsed = time.perf_counter() - start
     _print_scores(g)
-    stem = _record_stem(out, g, Path(game).stem if texts else game, players, seed)
+    record = g.save()
+    # GAME-Np-seedS+MODULE…, ~2… while the name holds another game (other options, house rules
+    # or bots)
+    stem = free_name(out, f"{Path(game).stem if texts else game}-{players}p-seed{seed}"
+                     f"{modules_named(g.ruleset)}", ".json", record)
     record_path = out / f"{stem}.json"
     try:
         out.mkdir(parents=True, exist_ok=True)
-        record_path.write_text(g.save(), encoding="utf-8")
+        record_path.write_text(record, encoding="utf-8")
     except OSError as err:
         _fail(f"cannot write the record to {out}: {err.strerror or err}")
     console.print(f"{len(g.record.actions)} actions in {elapsed:.2f} s · record: {record_path}",
                   soft_wrap=True)
+    if interrupted:
+        err_console.print(f"interrupted: the record holds the game so far ('boardrules replay "
+                          f"{escape_text(str(record_path))}' shows it)", highlight=False, markup=False,
+                          soft_wrap=True)
+        raise typer.Exit(130)
     renderers: dict[str, Callable[[Game], str]] = {}
     for group in plugins.manager().hook.boardrules_renderers(game=game):
         renderers.update(group or {})
@@ -245,17 +321,17 @@ def _print_scores(g: Game) -> None:
     scores = g.scores()
     sources = sorted({s for sc in scores for s in sc["sources"]})
     if g.over:
-        console.print(f"[bold]{g.ruleset.title}: final scores[/bold]")
+        console.print(f"[bold]{rules_text(g.ruleset.title)}: final scores[/bold]")
     else:
-        console.print(f"[bold]{g.ruleset.title}: scores so far[/bold] (the game is not finished: "
+        console.print(f"[bold]{rules_text(g.ruleset.title)}: scores so far[/bold] (the game is not finished: "
                       f"{len(g.record.actions)} moves)")
     table = Table()
     table.add_column("source")
-    names = [_player_name(g, p) for p in range(g.players)]
+    names = [rules_text(_player_name(g, p)) for p in range(g.players)]
     for n in names:
         table.add_column(n, justify="right")
     for s in sources:
-        table.add_row(_source_label(g, s), *[str(sc["sources"].get(s, 0)) for sc in scores])
+        table.add_row(rules_text(_source_label(g, s)), *[str(sc["sources"].get(s, 0)) for sc in scores])
     table.add_row("[bold]total[/bold]", *[f"[bold]{sc['total']}[/bold]" for sc in scores])
     if g.ruleset.final_score is not None:
         table.add_row("[bold]final score[/bold]", *[f"[bold]{v}[/bold]" for v in g.final_scores()])
@@ -266,24 +342,31 @@ def _print_scores(g: Game) -> None:
         console.print(f"winner: {first}" if len(places[0]) == 1 else f"tie for first: {first}")
 
 
-def _record_stem(out: Path, g: Game, name: str, players: int, seed: int) -> str:
-    """The file name (without suffix) of ``play``'s record in ``out``: ``GAME-Np-seedS``, then
-    ``+MODULE`` for each module switched on and ``-MODULE`` for each default one switched off;
-    ``~2``, ``~3``… after it when a record of other rules (options, house rules) has that name
-    already: a game never overwrites one of other rules."""
-    defaults = set(plugins.resolve_modules(g.ruleset.game)) if g.ruleset.game else set()
-    on = set(g.ruleset.modules)
-    stem = f"{name}-{players}p-seed{seed}" + "".join(f"+{m}" for m in sorted(on - defaults)) \
-        + "".join(f"-{m}" for m in sorted(defaults - on))
-    for n in range(1, 1000):
-        candidate = stem if n == 1 else f"{stem}~{n}"
-        try:
-            held = json.loads((out / f"{candidate}.json").read_text(encoding="utf-8")).get("ruleset")
-        except (OSError, ValueError, AttributeError):
-            held = None if not (out / f"{candidate}.json").exists() else ""
-        if held is None or held == g.ruleset.id:
-            return candidate
-    return f"{stem}~{seed}"
+def modules_named(rs: Ruleset) -> str:
+    """The modules of ``rs`` in a file name: ``+MODULE`` for each switched on, ``-MODULE`` for
+    each default one switched off (``+market-day``; '' for the game as it comes)."""
+    defaults = set(plugins.resolve_modules(rs.game)) if rs.game else set()
+    on = set(rs.modules)
+    return "".join(f"+{m}" for m in sorted(on - defaults)) + "".join(f"-{m}" for m in sorted(defaults - on))
+
+
+def free_name(folder: Path, stem: str, suffix: str, text: str | None = None) -> str:
+    """``stem``, or ``stem~2``, ``stem~3``… the first whose file ``folder/NAME SUFFIX`` does not
+    exist or holds ``text`` already (None: the first that does not exist): a file is only ever
+    written over by the same content (``play``'s record of the same game played again)."""
+    name, n = stem, 1
+    while True:
+        path = folder / f"{name}{suffix}"
+        if not path.exists():
+            return name
+        if text is not None:
+            try:
+                if path.read_text(encoding="utf-8") == text:
+                    return name
+            except (OSError, UnicodeDecodeError):   # (a folder, a file it cannot read: not ours)
+                pass
+        n += 1
+        name = f"{stem}~{n}"
 
 
 def _source_label(g: Game, source: str) -> str:

@@ -32,7 +32,7 @@ from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT, PASSES
 from .reader import StateReader, index_problem
-from .quoting import QUOTE, brief_text, brief_value, format_value
+from .quoting import MESSAGE, QUOTE, brief_text, brief_value, format_value
 from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
 from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
@@ -64,16 +64,22 @@ def _flow_broken(err: RuleViolation, what: str, rule: str) -> RuleViolation:
     return out
 
 
-def _rule_tag(rule: str, span: A.Span | None) -> str:
-    """`` [rule: RULE (FILE:LINE:COLUMN)]``, the end of a broken rule's message; a rule named
-    after its file (a house rule's trigger: ``when round_ends (house.rules)``) leaves the file
-    to the position, so it is named once."""
+def _broken(message: str, rule: str, span: A.Span | None, ruleset: Ruleset) -> str:
+    """``MESSAGE [rule: RULE (FILE:LINE:COLUMN)]``, a broken rule's message: the message at
+    most about :data:`~boardrules.quoting.MESSAGE` characters (a rule file's ``require`` text
+    may be huge), escaped; the place ``span``, where it broke, or else where the rule is
+    declared (:meth:`Ruleset.rule_span`: a ``pay`` that cannot be met has no place of its own).
+    A rule named after its file (a house rule's trigger: ``when round_ends (house.rules)``)
+    leaves the file to the place, so it is named once."""
+    message = brief_value(message, MESSAGE)
     if span is None or not span.line:
-        return f" [rule: {rule}]"
+        span = ruleset.rule_span(rule)
+    if span is None:
+        return f"{message} [rule: {brief_value(rule, QUOTE)}]"
     name, _, origin = rule.removesuffix(")").rpartition(" (")
     if name and origin and rule.endswith(")") and os.path.basename(span.file) == origin:
         rule = name
-    return f" [rule: {rule} ({span})]"
+    return f"{message} [rule: {brief_value(rule, QUOTE)} ({span})]"
 
 
 class Score(TypedDict):
@@ -284,7 +290,8 @@ class Game:
         self.max_steps = max_steps
         lo, hi = ruleset.players
         if not lo <= players <= hi:
-            raise ValueError(f"{ruleset.title} is for {plugins.player_counts((lo, hi))} players, not {brief_value(players, 24)}"
+            raise ValueError(f"{brief_value(ruleset.title, QUOTE)} is for {plugins.player_counts((lo, hi))} "
+                             f"players, not {brief_value(players, 24)}"
                              + plugins.modules_allowing(ruleset.game, players, (lo, hi)))
         plugins.check_players(ruleset.game, ruleset.modules, players)
         ruleset.check_playable()
@@ -330,7 +337,7 @@ class Game:
             self._advance(ctx, pending)
         except RuleViolation as err:
             message = err.message.removeprefix(_FLOW_BROKEN)
-            raise _error_class(err)(f"the game cannot start: {message}{_rule_tag(err.rule or 'setup', err.span)}",
+            raise _error_class(err)(f"the game cannot start: {_broken(message, err.rule or 'setup', err.span, rs)}",
                       rule=err.rule) from None
         self.log.extend(ctx.events)
         return State(ctx.merged(), tuple(pending))
@@ -432,7 +439,7 @@ class Game:
         turn = v.get(("f", "turn"))
         if pending:
             d = pending[0]
-            what = f"{_who(d.player)}'s decision '{d.label}' ({d.prompt}) has no legal option"
+            what = f"{_who(d.player)}'s decision '{d.label}' ({brief_value(d.prompt, MESSAGE)}) has no legal option"
         elif turn is not None and turn[2] is not None:
             what = (f"it is {_who(turn[2])}'s turn and none of its actions "
                     f"({', '.join(step.main + step.free)}) is legal")
@@ -693,7 +700,7 @@ class Game:
             ctx, pending = self._run(action, check)
         except RuleViolation as err:
             rule = err.rule or action.name
-            raise _error_class(err)(f"{brief_action(action)}: {err.message}{_rule_tag(rule, err.span)}",
+            raise _error_class(err)(f"{brief_action(action)}: {_broken(err.message, rule, err.span, self.ruleset)}",
                       rule=rule, action=action) from None
         return State(ctx.merged(), tuple(pending)), ctx.events
 
@@ -1130,7 +1137,7 @@ class Game:
                 count = stage.count(ctx) if stage.count else 1
                 if not isinstance(count, int) or isinstance(count, bool):
                     raise RuleViolation(f"the number of rounds must be a whole number, not {count!r}",
-                                        "flow")
+                                        "flow", stage.node.span if stage.node else None)
                 if count <= 0:  # no rounds at all: go straight to the next stage
                     ctx.set(("f", "stage"), stage_i + 1)
                     continue
@@ -1260,17 +1267,22 @@ class Game:
 
     # ---- undo, records ----
     def undo(self) -> None:
-        """Take back the last player action (and the chance outcomes that followed it)."""
+        """Take back the last player action (and the chance outcomes that followed it): the
+        log loses their events and gains an ``undo`` event whose detail is the texts of the
+        moves taken back (docs/api.md). Raises :class:`IllegalActionError` when no player has
+        acted."""
         if not any(not self.record.actions[nrec].startswith("chance ")
                    for _, nrec, _ in self._history):
             raise IllegalActionError("nothing to undo: no player has acted yet", rule="undo")
+        undone: list[str] = []
         while self._history:
             state, nrec, nlog = self._history.pop()
-            undone = self.record.actions[nrec:]
+            moves = self.record.actions[nrec:]
+            undone[:0] = moves
             self.state = state
             del self.record.actions[nrec:]
             del self.log[nlog:]
-            if not undone or not undone[0].startswith("chance "):
+            if not moves or not moves[0].startswith("chance "):
                 break
         self.log.append(Event(len(self.record.actions), "undo", None, tuple(undone), "undo"))
 
@@ -1355,12 +1367,11 @@ class Game:
         if main_done and step.free:
             yield _candidate(p, DONE, ())
 
-    @staticmethod
-    def _listing_budget_error(name: str, err: BudgetExceeded) -> NoReturn:
+    def _listing_budget_error(self, name: str, err: BudgetExceeded) -> NoReturn:
         """Raise the error of listing action ``name``'s arguments past the execution budget
         or the listing's limit (``err``)."""
         raise ExecutionBudgetError(
-            f"listing the arguments of '{name}': {err.message}{_rule_tag(name, err.span)}",
+            f"listing the arguments of '{name}': {_broken(err.message, name, err.span, self.ruleset)}",
             rule=name) from None
 
     def is_legal(self, action: "Action | str") -> bool:

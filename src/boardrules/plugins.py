@@ -20,6 +20,7 @@ import pluggy
 from . import hookspecs
 from .errors import PluginError
 from .primitives import Primitive
+from .quoting import brief_text
 from .runtime import PrimitiveFailed
 
 hookimpl = pluggy.HookimplMarker("boardrules")
@@ -158,15 +159,8 @@ def game_spec(name: str) -> GameSpec:
     try:
         return games()[name]
     except KeyError:
-        raise PluginError(f"no game named {_quoted(name)}; installed: "
+        raise PluginError(f"no game named {brief_text(name, 60)}; installed: "
                           f"{', '.join(sorted(games())) or 'none'}") from None
-
-
-def _quoted(name: object, limit: int = 60) -> str:
-    """``repr(name)`` for an error message, at most about ``limit`` characters (a hostile
-    record may name a module or game of a megabyte)."""
-    shown = repr(name)
-    return shown if len(shown) <= limit else shown[:limit] + f"... ({len(shown)} characters)"
 
 
 def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[str, ...]:
@@ -186,10 +180,10 @@ def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[st
     problems = []
     unknown = sorted((on | off) - set(available))
     if unknown:
-        problems.append(f"{game} has no module {', '.join(_quoted(u) for u in unknown[:10])}"
+        problems.append(f"{game} has no module {', '.join(brief_text(u, 60) for u in unknown[:10])}"
                         f"{' and more' if len(unknown) > 10 else ''} "
                         f"(available: {', '.join(sorted(available)) or 'none'})")
-    problems += [f"module {_quoted(n)} is both switched on and off" for n in sorted(on & off)[:10]]
+    problems += [f"module {brief_text(n, 60)} is both switched on and off" for n in sorted(on & off)[:10]]
     chosen = {n for n, spec in available.items() if spec.default and n not in off}
     chosen |= on & set(available)
     todo = sorted(chosen)

@@ -8,6 +8,9 @@ import reprlib
 
 QUOTE = 100
 """Error messages quote what they were given at most about this long."""
+MESSAGE = 1000
+"""A broken rule's message (a rule file's ``require`` text, one the engine composed) is shown at
+most about this long (the rules' own run to about 300 characters)."""
 
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7f]} | {
     ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"}
@@ -28,6 +31,9 @@ def escape(text: str, *, keep_tabs: bool = False) -> str:
 
 
 def format_value(v: object) -> str:
+    """A rules value as the rules and action texts write it: a text as it is, ``none``,
+    ``true``/``false``, a list's elements joined by commas (``a1,a2``), anything else (a
+    number, an entity) by ``str``."""
     if type(v) is str:   # (the common case first)
         return v
     if v is None:
@@ -36,8 +42,6 @@ def format_value(v: object) -> str:
         return "true" if v else "false"
     if isinstance(v, tuple):
         return ",".join(format_value(x) for x in v)
-    if isinstance(v, int) and not isinstance(v, bool):
-        return str(v)
     return str(v)
 
 

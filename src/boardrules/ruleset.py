@@ -62,6 +62,7 @@ class TriggerFn:
     source: str
     node: A.Block | None = None  # the body's statements (lang/inert.py)
     cond_node: A.Expr | None = None  # the condition's expression (lang/inert.py)
+    span: A.Span | None = None  # the ``when`` (errors name the place of the rule they break)
 
 
 @attrs.frozen
@@ -176,7 +177,7 @@ class Ruleset:
         by_event: dict[str, list[TriggerFn]] = {}
         for t in p.triggers:
             by_event.setdefault(t.event, []).append(TriggerFn(
-                t.event, t.names, backend.expr(t.cond), backend.block(t.body), t.entity, t.source, t.body, t.cond))
+                t.event, t.names, backend.expr(t.cond), backend.block(t.body), t.entity, t.source, t.body, t.cond, t.span))
         self.triggers_by_event = {k: tuple(v) for k, v in by_event.items()}
         self.stages = self._compile_flow(p.flow, backend)
         self.resources = {n: attrs.evolve(r, cap=_cap_fn(self.caps[n]) if n in self.caps else None)
@@ -277,6 +278,20 @@ class Ruleset:
             "a game needs a 'flow' with a 'turns' step and actions for it, e.g. 'flow { rounds 3 "
             "{ step play: turns seat once { main ACTION } } }' (docs/language.md, 'flow')",
             source=text)])
+
+    def rule_span(self, rule: str) -> A.Span | None:
+        """Where the rule an error names (``IllegalActionError.rule``) is declared: an action
+        (and its decisions), an entity (its slots and actions), a flow step, a track level's
+        reward (``farming 1``). None for the engine's own rules (``turn``, ``flow`` …), a name
+        two of these share, and a trigger (``emit`` places its errors: several triggers share a
+        name)."""
+        places = [d.span for d in (self.actions.get(rule), self.entities.get(rule)) if d is not None]
+        places += [s.node.span for st in self.stages for s in st.steps if s.name == rule and s.node]
+        track, _, level = rule.rpartition(" ")
+        reward = self.tracks[track].rewards.get(int(level)) if track in self.tracks \
+            and level.lstrip("-").isdigit() else None
+        places += [reward.span] if reward is not None else []
+        return places[0] if len(places) == 1 and places[0].line else None
 
     # ---- lookups used at run time ----
     def block_id(self, body: A.Block) -> int:

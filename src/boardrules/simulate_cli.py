@@ -15,8 +15,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .bots import DEFAULT_BOT, seat_bots
-from .errors import BoardrulesError, GameStuckError, RulesError
-from .quoting import brief_value
+from .errors import BoardrulesError, GameStuckError, PluginError, RulesError
+from .quoting import QUOTE, brief_value
 from .ruleset import Ruleset, build_ruleset
 from .plugins import player_counts
 from .simulate import Row, SimulationSpec, entity_title, results_kind, seat_rows, simulate, summarise, write_results
@@ -52,12 +52,16 @@ def simulate_command(
             None, help="how pool workers start: fork (the default on Linux: workers inherit the "
                        "built ruleset), forkserver or spawn (each worker builds it once)"),
         out: Optional[Path] = typer.Option(None, help="results file: .csv, or .parquet with pyarrow; "
-                                                      "default out/sim-GAME-Pp-seedS-N.csv"),
-        quiet: bool = typer.Option(False, help="no progress bar")) -> None:
+                                                      "written over if it exists; default "
+                                                      "out/sim-GAME-Pp-seedS-N+MODULE….csv, ~2… "
+                                                      "when taken"),
+        quiet: bool = typer.Option(False, help="no progress bar: a line on stderr every minute "
+                                                "(as games end) instead")) -> None:
     """Play GAMES seeded games with bots; print win rates and score distributions per faction
     (or species) and per seat, and game lengths; write one row per game and seat with each
     game's record (replay one with 'boardrules replay' after saving its record column)."""
-    from .cli import _game_texts, _options   # read GAME and NAME=VALUE as play does
+    from .cli import (_game_texts, _options, _rules_failed, _unknown_game, free_name, heartbeat,
+                      modules_named, rules_text)   # (as play reads and shows them)
     texts = _game_texts(game)
     try:
         rs = build_ruleset(None if texts else game, modules=module, options=_options(option),
@@ -65,7 +69,8 @@ def simulate_command(
         rs.check_playable()
         lo, hi = rs.players
         if not lo <= players <= hi:
-            raise ValueError(f"{rs.title} is for {player_counts((lo, hi))} players, not {players}")
+            raise ValueError(f"{brief_value(rs.title, QUOTE)} is for {player_counts((lo, hi))} players, "
+                             f"not {brief_value(players, 24)}")
         seat_bots(bot, players)   # refuses unknown bots and seats before any game starts
         check_start_method(start_method)
         if not -2 ** 63 <= seed <= 2 ** 63 - games:   # (a Parquet column of 64-bit numbers)
@@ -74,23 +79,33 @@ def simulate_command(
         if out is not None:
             results_kind(out)     # and a results file it cannot write
     except RulesError as err:
-        err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
-        raise typer.Exit(1)
+        _rules_failed(err, "simulate", game, players)
+    except PluginError as err:
+        _unknown_game(err, game)
     except (BoardrulesError, ValueError, ImportError) as err:
         _fail(str(err))
     spec = SimulationSpec(rs, players, games, seed, tuple(bot))
     stem = Path(game).stem if texts else game
-    out = out or Path("out") / f"sim-{stem}-{players}p-seed{seed}-{games}.csv"
+    if out is None:   # (a name of its own: it never replaces earlier results; --out FILE does)
+        folder = Path("out")
+        out = folder / (free_name(folder, f"sim-{stem}-{players}p-seed{seed}-{games}{modules_named(rs)}",
+                                  ".csv") + ".csv")
+    try:
+        _check_writable(out)
+    except OSError as err:
+        _fail(f"cannot write the results to {out}: {err.strerror or err}")
     start = time.perf_counter()
     # redrawn as games end, with no refresh thread: pool workers are forked from this process
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=quiet,
                   transient=True, auto_refresh=False) as progress:
-        task = progress.add_task(f"{rs.title}: {games} games", total=games)
+        task = progress.add_task(f"{rules_text(rs.title)}: {games} games", total=games)
+        beat = heartbeat(live=not quiet and console.is_terminal)
 
         def advance(row: Row) -> None:
             progress.advance(task)
             progress.refresh()
+            beat(lambda: f"{rules_text(rs.title)}, {int(progress.tasks[0].completed)} of {games} games played")
         try:
             rows = simulate(spec, workers=workers, backend=backend, on_result=advance,
                             start_method=start_method)
@@ -115,9 +130,21 @@ def simulate_command(
                   + ", ".join(map(str, written)), soft_wrap=True)
 
 
+def _check_writable(out: Path) -> None:
+    """Raise ``OSError`` when the results file ``out`` cannot be written (its folder made, the
+    file opened to append), before the games: after them, their results would be lost."""
+    existed = out.exists()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "a", encoding="utf-8"):
+        pass
+    if not existed:
+        out.unlink()
+
+
 def _print_summary(rs: Ruleset, rows: list[Row]) -> None:
     """Per role (by its title: "Terrans", not ``terrans``), seat and bot: win rates and scores."""
-    title = rs.title
+    from .cli import rules_text
+    title = rules_text(rs.title)
     flat = seat_rows(rows)
     for by, label in (("role", "faction / species"), ("seat", "seat"), ("bot", "bot")):
         groups = summarise(flat, by)
@@ -134,7 +161,7 @@ def _print_summary(rs: Ruleset, rows: list[Row]) -> None:
         for g in groups:
             lo, hi = g["win_ci"]
             slo, shi = g["score_ci"]
-            name = (entity_title(rs, g[by]) or g[by]) if by == "role" else str(g[by])
+            name = rules_text((entity_title(rs, g[by]) or g[by]) if by == "role" else str(g[by]))
             table.add_row(name, str(g["games"]), f"{g['win_rate']:.0%}", f"{lo:.0%}–{hi:.0%}",
                           f"{g['score_mean']:.1f}", f"{slo:.1f}–{shi:.1f}", f"{g['score_median']:g}",
                           f"{g['score_min']}–{g['score_max']}")

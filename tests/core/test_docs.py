@@ -293,3 +293,34 @@ def test_faction_example_is_the_tested_third_party_plugin():
             assert text == (package / info[2]).read_text(encoding="utf-8")
         else:
             assert text in (package / "__init__.py").read_text(encoding="utf-8")
+
+
+LOG_KINDS_GAME = """game d { players 1..1 }
+resource coins { start 5 }
+track fame { levels 0..1 }
+kind card { }
+card c1 { }
+action go main { gain 1 coins; pay 1 coins; lose 1 coins; advance fame; take c1; discard c1 }
+action stop main { pass }
+flow { rounds 2 { step s: turns seat until_pass { main go, stop } } }
+"""
+
+
+def test_the_log_kinds_are_the_documented_ones():
+    """docs/api.md's table of ``game.log`` kinds is what the engine logs: a game that makes each
+    kind, undone at the end, and whole Harvest games log those kinds and no other."""
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
+    table = text.split("`kind` one of these:", 1)[1].split("\n\n", 2)[1]
+    documented = {k for row in table.splitlines() for k in re.findall(r"`([a-z ]+)`", row.split("|")[1])}
+    game = boardrules.new_game(None, players=1, texts={"d.rules": LOG_KINDS_GAME})
+    for move in ("p1 go", "p1 stop", "p1 stop"):
+        game.play(move)
+    game.undo()
+    assert {e.kind for e in game.log} | {"game over"} == documented
+    assert game.log[-1][1:] == ("undo", None, ("p1 stop",), "undo") and game.log[-1].ply == 2
+    from boardrules.bots import play_out, seat_bots
+    for seed in range(3):
+        harvest = boardrules.new_game("harvest", players=3, seed=seed)
+        play_out(harvest, seat_bots([], 3, seed))
+        assert harvest.log[-1].kind == "game over"
+        assert {e.kind for e in harvest.log} <= documented

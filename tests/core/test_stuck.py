@@ -189,7 +189,7 @@ def test_simulate_names_the_stuck_game_and_shows_the_bracketed_rule(tmp_path):
                                 env={"COLUMNS": "300"})
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     assert "error: the game of seed 7: nobody can act and the game is not over" in result.output
-    assert "(e.g. p1 work: needs 1 coins, has 0 [rule: work])" in result.output
+    assert f"(e.g. p1 work: needs 1 coins, has 0 [rule: work ({rules}:4:1)])" in result.output
 
 
 @pytest.mark.parametrize("backend", ["compiled", "interpreted"])

@@ -659,7 +659,12 @@ def emit(ctx: Context, event: str, args: Sequence[Value]) -> None:
         finally:
             ctx.me, ctx.env = saved
         if ok:
-            run_unit(ctx, trig.body, trig.source, me=me, env=env)
+            try:
+                run_unit(ctx, trig.body, trig.source, me=me, env=env)
+            except RuleViolation as err:   # (a pay that cannot be met has no place: the trigger's)
+                if err.rule == trig.source:
+                    at(err, trig.span)
+                raise
 
 
 def run_slot(ctx: Context, entity: Value, slot: str, for_: Value) -> None:

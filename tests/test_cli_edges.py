@@ -1,0 +1,182 @@
+"""What a new user and odd arguments meet on the command line: house rules given as the game
+get the hint to use ``--rules``; ``--quiet`` play and simulation say they are alive; odd
+arguments are refused before any game, with a clear error and no traceback."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from boardrules import cli
+
+runner = CliRunner()
+WIDE = {"COLUMNS": "300"}
+HOUSE = "override resource coins { start 9 }\n"
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "check"])
+def test_house_rules_given_as_the_game_get_the_hint_to_use_rules(command, tmp_path):
+    house = tmp_path / "house.rules"
+    house.write_text(HOUSE)
+    argv = [command, str(house)] + ([] if command == "check" else
+                                    ["--players", "3", "--quiet", "--out", str(tmp_path / "o.csv")])
+    result = runner.invoke(cli.app, argv, env=WIDE)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "nothing to override: no resource named 'coins'" in result.output
+    hint = {"play": f"give them with '--rules', e.g. 'boardrules play harvest --players 3 --rules {house}'",
+            "simulate": f"'boardrules simulate harvest --players 3 --rules {house}'",
+            "check": f"check them with '--game GAME', e.g. 'boardrules check --game harvest {house}'"}
+    assert "(house rules or a module of an installed game? " in result.output
+    assert hint[command] in result.output
+    played = runner.invoke(cli.app, ["play", "harvest", "--players", "3", "--quiet", "--rules", str(house),
+                                     "--out", str(tmp_path)], env=WIDE)
+    assert played.exit_code == 0, played.output
+
+
+def test_a_rule_file_with_a_mistake_of_its_own_gets_no_house_rules_hint(tmp_path):
+    rules = tmp_path / "mine.rules"
+    rules.write_text("resource coins { strat 3 }\n")
+    result = runner.invoke(cli.app, ["play", str(rules), "--players", "2", "--quiet"], env=WIDE)
+    assert result.exit_code == 1 and "mine.rules:1:" in result.output
+    assert "house rules" not in result.output
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_a_rule_file_not_named_rules_is_told_so(command, tmp_path):
+    rules = tmp_path / "mine.txt"
+    rules.write_text(HOUSE)
+    result = runner.invoke(cli.app, [command, str(rules), "--players", "2", "--quiet"], env=WIDE)
+    assert result.exit_code == 1, result.output
+    assert "error: no game named '" in result.output
+    assert "(a rule file of your own? its name must end in .rules)" in result.output
+    chess = runner.invoke(cli.app, [command, "chess", "--players", "2", "--quiet"], env=WIDE)
+    assert "no game named 'chess'" in chess.output and "rule file" not in chess.output
+
+
+@pytest.mark.parametrize("command, line", [
+    (["play", "harvest", "--players", "2"], "still running: Harvest, round 1 · "),
+    (["simulate", "harvest", "--players", "2", "--games", "2", "--workers", "1"],
+     "still running: Harvest, 1 of 2 games played, 0:00 so far"),
+])
+def test_quiet_play_and_simulation_say_on_stderr_that_they_are_alive(command, line, tmp_path, monkeypatch):
+    """A quiet game (or output to a pipe: no live bar) printed nothing for a quarter of an hour
+    of greedy Eclipse: a line on stderr every HEARTBEAT seconds says how far it is."""
+    out = ["--out", str(tmp_path / ("r.csv" if command[0] == "simulate" else "o"))]
+    quiet = runner.invoke(cli.app, command + ["--quiet"] + out, env=WIDE)
+    assert quiet.exit_code == 0 and "still running" not in quiet.output   # (a quick one: nothing)
+    monkeypatch.setattr(cli, "HEARTBEAT", 0.0)
+    for flags in (["--quiet"], []):   # (CliRunner's output is no terminal: no live bar either)
+        result = runner.invoke(cli.app, command + flags + out, env=WIDE)
+        assert result.exit_code == 0, result.output
+        assert line in result.stderr and "still running" not in result.stdout
+
+
+def test_simulate_refuses_a_results_file_it_cannot_write_before_the_games(tmp_path):
+    """The results were lost: every game played, then 'cannot write the results'."""
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    out = blocker / "r.csv"
+    result = runner.invoke(cli.app, ["simulate", "harvest", "--players", "2", "--games", "2", "--quiet",
+                                     "--out", str(out)], env=WIDE)
+    assert result.exit_code == 1, result.output
+    assert f"cannot write the results to {out}: " in result.output
+    assert "by seat" not in result.output and "Traceback" not in result.output   # (no game played)
+    ok = runner.invoke(cli.app, ["simulate", "harvest", "--players", "2", "--games", "2", "--quiet",
+                                 "--out", str(tmp_path / "new" / "r.csv")], env=WIDE)
+    assert ok.exit_code == 0 and (tmp_path / "new" / "r.csv").stat().st_size > 0, ok.output
+
+
+SIM = ["simulate", "harvest", "--players", "2", "--games", "2", "--quiet"]
+PLAY = ["play", "harvest", "--players", "2", "--quiet"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (SIM + ["--bot", "nobot"], "no bot 'nobot': choose random, greedy, mcts or mcts:N"),
+    (SIM + ["--bot", "p1=mcts:0"], "no bot 'mcts:0'"),
+    (SIM + ["--bot", "p1=mcts:abc"], "no bot 'mcts:abc'"),
+    (SIM + ["--bot", "p1="], "no bot ''"),
+    (SIM + ["--bot", "=random"], "'' is not a seat (p1..p2)"),
+    (SIM + ["--bot", "p3=random"], "'p3' is not a seat (p1..p2)"),
+    (SIM + ["--bot", "p99999999999999999999=random"], "is not a seat (p1..p2)"),
+    (SIM + ["-m", "nomod"], "harvest has no module 'nomod' (available: "),
+    (SIM + ["--seed", "9" * 30], "must be 64-bit whole numbers"),
+    (SIM + ["--backend", "nope"], "no backend 'nope'"),
+    (SIM + ["-o", "goal"], "option 'goal' must be NAME=VALUE"),
+    (SIM + ["-o", "goal=" + "9" * 30], "option 'goal' may not be"),
+    (["simulate", "harvest", "--players", "9" * 30, "--quiet"], "Harvest is for 2–4 players, not 999"),
+    (PLAY + ["--seed", "9" * 30], "seed 999"),
+    (["play", "harvest", "--players", "-3", "--quiet"], "Harvest is for 2–4 players, not -3"),
+    (["play", "eclipse", "--players", "2", "--quiet", "-m", "alliances"],
+     "module 'alliances' is for 4–9 players, not 2"),
+    (["play", "eclipse", "--players", "3", "--quiet", "-m", "secret-homeworlds", "-m", "-ancient-homeworlds"],
+     "module 'secret-homeworlds' requires 'ancient-homeworlds', which is switched off"),
+    (PLAY + ["-m", "-"], "harvest has no module ''"),
+])
+def test_odd_arguments_are_refused_before_any_game(argv, message, tmp_path):
+    result = runner.invoke(cli.app, argv + ["--out", str(tmp_path / ("r.csv" if argv[0] == "simulate" else "o"))],
+                           env=WIDE)
+    assert result.exit_code == 1 and message in result.output, result.output
+    assert "Traceback" not in result.output and not list(tmp_path.rglob("*.*"))
+
+
+def test_simulate_never_replaces_results_under_its_default_name(tmp_path, monkeypatch):
+    """Two runs with other modules or bots wrote the same out/sim-GAME-Pp-seedS-N.csv, the
+    second over the first: the modules are in the name and a taken name gets ~2."""
+    monkeypatch.chdir(tmp_path)
+
+    def simulate(*args):
+        result = runner.invoke(cli.app, SIM + list(args), env=WIDE)
+        assert result.exit_code == 0, result.output
+        return result.output.rsplit("results: ", 1)[1].split(",")[0].strip()
+    assert simulate() == "out/sim-harvest-2p-seed0-2.csv"
+    assert simulate("-m", "market-day") == "out/sim-harvest-2p-seed0-2+market-day.csv"
+    assert simulate("--bot", "random") == "out/sim-harvest-2p-seed0-2~2.csv"
+    assert "random" not in (tmp_path / "out" / "sim-harvest-2p-seed0-2.csv").read_text()
+    assert simulate("--out", "out/sim-harvest-2p-seed0-2.csv") == "out/sim-harvest-2p-seed0-2.csv"
+
+
+GAME = """game d { title "TITLE"; players 2..2 }
+resource vp { start 0; scored true }
+action go main { gain 1 vp }
+flow { rounds 1 { step s: turns seat once { main go } } }
+"""
+
+
+@pytest.mark.parametrize("title", ["[/bold] [red]x", "T" * 100_000])
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_titles_of_the_rules_are_printed_as_written_and_in_brief(command, title, tmp_path):
+    """A title '[/bold]' was read as rich markup (a MarkupError's traceback); a title of
+    100,000 characters took minutes of rich's highlighting and was printed whole."""
+    rules = tmp_path / "mine.rules"
+    rules.write_text(GAME.replace("TITLE", title))
+    result = runner.invoke(cli.app, [command, str(rules), "--players", "2", "--quiet",
+                                     "--out", str(tmp_path / ("r.csv" if command == "simulate" else "o"))], env=WIDE)
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert title[:60] in result.output and len(result.output) < 20_000
+    refused = runner.invoke(cli.app, [command, str(rules), "--players", "3", "--quiet"], env=WIDE)
+    assert refused.exit_code == 1 and f"{title[:60]}" in refused.output and "is for 2 players" in refused.output
+    assert len(refused.output) < 1000
+
+
+def test_play_interrupted_keeps_the_game_so_far(tmp_path, monkeypatch):
+    """Ctrl-C in a long game printed a traceback and lost every move: the record so far is
+    written (it replays) and the scores so far shown; exit status 130."""
+    import random
+
+    import boardrules
+
+    played = []
+
+    def stopped(g, bots, on_action):
+        played.append(g)
+        rng = random.Random(1)
+        for _ in range(5):
+            g.play(g.legal_actions().sample(rng))
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "play_out", stopped)
+    result = runner.invoke(cli.app, PLAY + ["--out", str(tmp_path)], env=WIDE)
+    assert result.exit_code == 130 and "Traceback" not in result.output, result.output
+    assert "scores so far" in result.stdout and "interrupted: the record holds the game so far" in result.stderr
+    game = boardrules.load_game((tmp_path / "harvest-2p-seed1.json").read_text())
+    assert game.record.actions == played[0].record.actions and len(game.record.actions) >= 5
+    assert not game.over
