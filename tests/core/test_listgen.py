@@ -111,7 +111,18 @@ def test_a_house_rule_that_moves_what_the_listing_reads():
     step = rs.stages[0].steps[0]
     src = "".join(linecache.getlines(rs.step_lister(step).__code__.co_filename))
     assert "house.rules:23:" in rs.step_lister(step).__code__.co_filename
-    assert "# action 'trade' (house.rules:14:1)" in src
+    assert "# action 'trade' at 'house.rules:14:1'" in src
+
+
+def test_a_file_name_cannot_write_the_listing_source():
+    """A rules file's name is data: a line break in it stays inside the listing's comment
+    (before, the text after it became a statement of the generated function)."""
+    name = "house.rules\nraise SystemExit('from a file name')"
+    g = boardrules.new_game(texts={name: HOUSE}, players=3, seed=1)
+    assert len(g.legal_actions()) > 0
+    step = g.ruleset.stages[0].steps[0]
+    src = "".join(linecache.getlines(g.ruleset.step_lister(step).__code__.co_filename))
+    assert "\nraise SystemExit" not in src.replace("\\n", "")
 
 
 def test_a_wrong_compiled_listing_is_caught(monkeypatch):

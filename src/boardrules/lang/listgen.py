@@ -98,8 +98,9 @@ class _ListGen:
         guards = rs.guards
         ind = "    " * depth
         span = adef.span
-        out.append(f"{ind}# action {name!r} ({span.file}:{span.line}:{span.column})"
-                   if span is not None else f"{ind}# action {name!r}")
+        # (the place as a repr() literal: a file name may hold a line break)
+        out.append(f"{ind}# action {name!r} at {str(span)!r}" if span is not None
+                   else f"{ind}# action {name!r}")
         out.append(f"{ind}ctx.steps = budget")
         hoisted = guards.hoisted(name)
         if hoisted is not None:   # (as Game._hoisted_fails)
