@@ -155,3 +155,28 @@ def test_plugins_names_a_module_whose_rules_parse_but_do_not_check(tmp_path):
     assert ("harvest feast: Feast: a coin at the end of each round (off by default; players any; its "
             "rules have errors, the first at " + f"{tmp_path / 'feast.rules'}:1:27") in result.output
     assert "harvest market-day:" in result.output and "options market_coins" in result.output
+
+
+def test_plugins_names_a_module_whose_rule_file_is_missing(tmp_path):
+    """A third party's module naming a rule file that is not there (not shipped in its
+    package, say) is listed with the reason; it was a FileNotFoundError traceback."""
+    from boardrules import plugins
+    from boardrules.ruleset import _build
+
+    class Plugin:
+        @plugins.hookimpl
+        def boardrules_modules(self):
+            return [plugins.ModuleSpec("feast", "harvest", (tmp_path / "feast.rules",),
+                                       "a coin at the end of each round", title="Feast")]
+    pm, plugin = plugins.manager(), Plugin()
+    pm.register(plugin, "feast_plugin")
+    _build.cache_clear()
+    try:
+        result = runner.invoke(app, ["plugins"], env=WIDE)
+    finally:
+        pm.unregister(plugin)
+        _build.cache_clear()
+    assert result.exit_code == 0, result.output
+    assert ("harvest feast: Feast: a coin at the end of each round (off by default; players any; "
+            f"cannot read rule file {tmp_path / 'feast.rules'}: No such file or directory)") in result.output
+    assert "harvest market-day:" in result.output and "Traceback" not in result.output
