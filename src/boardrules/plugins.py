@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
+import re
 import reprlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Callable
 
@@ -47,15 +49,50 @@ BUNDLED = (
 )
 
 
+def several(value: object, what: str) -> tuple[str | os.PathLike[str], ...]:
+    """A tuple of names or paths; one text (or path) stands for itself, not its letters.
+    Raises ``TypeError`` naming ``what`` for anything else."""
+    if isinstance(value, (str, os.PathLike)):
+        return (value,)
+    if isinstance(value, Iterable) and not isinstance(value, Mapping):
+        items = tuple(value)
+        if all(isinstance(v, (str, os.PathLike)) for v in items):
+            return items
+    raise TypeError(f"{what} must be a name or a list of names, not {value!r}")
+
+
+def _rule_files(value: object) -> tuple[str | Path, ...]:
+    return tuple(Path(p) if isinstance(p, os.PathLike) else p for p in several(value, "rule_files"))
+
+
+def _ids(value: object) -> tuple[str, ...]:
+    return tuple(str(n) for n in several(value, "module ids"))
+
+
+def _check_spec(spec: GameSpec | ModuleSpec) -> None:
+    """Refuse, as a :class:`PluginError`, a spec no user could play: an id users could not
+    type after ``-m`` (empty, blank, or starting with ``-``, which switches a module off) or
+    a player range that admits no count."""
+    what = f"{type(spec).__name__} {_quoted(spec.name)}"
+    if not re.fullmatch(r"[^\s-]\S*", spec.name):
+        raise PluginError(f"{what}: an id is one word that does not start with '-'")
+    low, high = spec.players or (1, 1)
+    if not 1 <= low <= high:
+        raise PluginError(f"{what}: players {low}-{high} admits no player count")
+
+
 @attrs.frozen
 class GameSpec:
     """A game: its name, title, rule files (in load order) and player counts."""
 
     name: str
     title: str
-    rule_files: tuple[str | Path, ...]
+    rule_files: tuple[str | Path, ...] = attrs.field(converter=_rule_files)
     players: tuple[int, int] = (1, 9)
     description: str = ""
+
+    def __attrs_post_init__(self) -> None:
+        _check_spec(self)
 
 
 @attrs.frozen
@@ -79,16 +116,19 @@ class ModuleSpec:
 
     name: str
     game: str
-    rule_files: tuple[str | Path, ...] = ()
+    rule_files: tuple[str | Path, ...] = attrs.field(default=(), converter=_rule_files)
     description: str = ""
     default: bool = False
     title: str = ""
-    requires: tuple[str, ...] = ()
-    conflicts: tuple[str, ...] = ()
+    requires: tuple[str, ...] = attrs.field(default=(), converter=_ids)
+    conflicts: tuple[str, ...] = attrs.field(default=(), converter=_ids)
     players: tuple[int, int] | None = None
     primitives: tuple[Primitive, ...] = ()
     extras: dict[str, Any] = attrs.field(factory=dict, eq=False, hash=False)
     evaluation: Callable[..., float] | None = attrs.field(default=None, eq=False, hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        _check_spec(self)
 
 
 @functools.cache
@@ -135,23 +175,41 @@ def check_hooks(pm: pluggy.PluginManager) -> None:
         raise PluginError("; ".join(problems))
 
 
-def games() -> dict[str, GameSpec]:
-    """Every installed game: name → :class:`GameSpec`."""
-    out: dict[str, GameSpec] = {}
-    for specs in manager().hook.boardrules_games():
-        for spec in specs or ():
-            out[spec.name] = spec
+def _specs(hook: str, kind: type[Any]) -> list[Any]:
+    """What every plugin's ``hook`` returned, as one list of ``kind``; raises
+    :class:`PluginError` for a result that is not a list of them, and for an id two of them
+    share in one game (one would hide the other, bundled ones included)."""
+    out: list[Any] = []
+    for impl in reversed(getattr(manager().hook, hook).get_hookimpls()):   # (pluggy's call order)
+        found = impl.function() or []
+        stray = [spec for spec in found if not isinstance(spec, kind)] \
+            if isinstance(found, (list, tuple)) else [found]
+        if stray:
+            raise PluginError(f"{hook} of plugin {impl.plugin_name!r} must return a list of "
+                              f"{kind.__name__}, not {'one holding ' if stray[0] is not found else ''}"
+                              f"a {type(stray[0]).__name__}")
+        out += found
+    seen: dict[tuple[str, str], Any] = {}
+    for spec in out:
+        where = f" of {spec.game}" if isinstance(spec, ModuleSpec) else ""
+        if (where, spec.name) in seen:
+            raise PluginError(f"{kind.__name__} {_quoted(spec.name)}{where} is declared twice "
+                              "(by two plugins, or twice by one): rename one of them")
+        seen[(where, spec.name)] = spec
     return out
+
+
+def games() -> dict[str, GameSpec]:
+    """Every installed game: name → :class:`GameSpec`. Raises :class:`PluginError` as
+    :func:`_specs`."""
+    return {spec.name: spec for spec in _specs("boardrules_games", GameSpec)}
 
 
 def modules(game: str | None = None) -> dict[str, ModuleSpec]:
-    """Installed modules (of ``game`` when given): name → :class:`ModuleSpec`."""
-    out: dict[str, ModuleSpec] = {}
-    for specs in manager().hook.boardrules_modules():
-        for spec in specs or ():
-            if game is None or spec.game == game:
-                out[spec.name] = spec
-    return out
+    """Installed modules (of ``game`` when given): name → :class:`ModuleSpec`. Raises
+    :class:`PluginError` as :func:`_specs`."""
+    return {spec.name: spec for spec in _specs("boardrules_modules", ModuleSpec)
+            if game is None or spec.game == game}
 
 
 def game_spec(name: str) -> GameSpec:
