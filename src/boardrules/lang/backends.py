@@ -28,6 +28,14 @@ if TYPE_CHECKING:
 Amounts = tuple[A.Amount, ...] | A.AmountExpr
 
 
+def player_fn(f: ExprFn | None) -> ExprFn | None:
+    """``f`` checked to give a player: a ``to``, ``of``, ``for`` or ``by`` that names none is a
+    rule violation, never ``me`` (which leaving the word out means)."""
+    if f is None:
+        return None
+    return lambda ctx: ctx.player(f(ctx))
+
+
 class Compiler:
     """AST → Python callables, built once per ruleset.
 
@@ -60,6 +68,10 @@ class Compiler:
             fn = self._expr_fns[id(e)] = self._exprs.compile(e)
         return fn
 
+    def who(self, e: A.Expr | None) -> ExprFn | None:
+        """As :meth:`expr`, for a ``to``, ``of``, ``for`` or ``by`` expression: see :func:`player_fn`."""
+        return player_fn(self.expr(e))
+
     def _amounts(self, am: Amounts) -> Callable[[Context], list[tuple[int, str]]]:
         if isinstance(am, A.AmountExpr):
             f = self.expr(am.expr)
@@ -79,7 +91,7 @@ class Compiler:
     def _change(self, s: A.Gain | A.Lose | A.Pay, am: Amounts, to: A.Expr | None) -> BlockFn:
         """``gain``/``lose``/``pay``: one amount of a resource (the common case) goes straight
         to the context's method, as S.gain/S.lose/S.pay would send it."""
-        ft = self.expr(to)
+        ft = self.who(to)
         if isinstance(am, A.AmountExpr) or len(am) != 1 or am[0].per is not None:
             fa = self._amounts(am)
             if isinstance(s, A.Pay):
@@ -153,7 +165,7 @@ class Compiler:
                 return self._change(s, am, None)
             case A.Set(target=t, value=v):
                 var = rs.vars[t.name]
-                fi, fo, fv = self.expr(t.index), self.expr(t.of), self.expr(v)
+                fi, fo, fv = self.expr(t.index), self.who(t.of), self.expr(v)
                 if fi is None and fo is None and var.per in ((), ("player",)):
                     # (S.set_var's key, worked out here: a plain or per-player variable of me)
                     if not var.per:
@@ -231,7 +243,7 @@ class Compiler:
                 return require
             case A.Choose(var=name, domain=d, where=w, by=by, optional=opt, prompt=p, body=b):
                 bid = rs.block_id(b)
-                fd, fw, fby = self.expr(d), self.expr(w), self.expr(by)
+                fd, fw, fby = self.expr(d), self.expr(w), self.who(by)
                 span = s.span
                 lazy: list[Any] = []   # (lang/lazy.py: worked out on the first listing's run)
 
@@ -254,7 +266,7 @@ class Compiler:
                     S.emit(ctx, event, [f(ctx) for f in fs])
                 return emit
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
-                fo, ff = self.expr(o), self.expr(f)
+                fo, ff = self.expr(o), self.who(f)
                 return lambda ctx: S.run_slot(ctx, fo(ctx), slot, None if ff is None else ff(ctx))
             case A.AfterTurn(body=b):
                 bid = rs.block_id(b)
@@ -369,6 +381,10 @@ class Interpreter:
             return None
         return lambda ctx: self.eval_root(e, ctx)
 
+    def who(self, e: A.Expr | None) -> ExprFn | None:
+        """As :meth:`expr`, for a ``to``, ``of``, ``for`` or ``by`` expression: see :func:`player_fn`."""
+        return player_fn(self.expr(e))
+
     @overload
     def _inner(self, e: None) -> None: ...
     @overload
@@ -456,15 +472,18 @@ class Interpreter:
 
         def opt(e: A.Expr | None) -> Value:
             return None if e is None else ev(e, ctx)
+
+        def who(e: A.Expr | None) -> int | None:   # (as Compiler.who)
+            return None if e is None else ctx.player(ev(e, ctx))
         match s:
             case A.Gain(amounts=am, to=to):
-                S.gain(ctx, self.amounts(am, ctx), opt(to))
+                S.gain(ctx, self.amounts(am, ctx), who(to))
             case A.Lose(amounts=am, to=to):
-                S.lose(ctx, self.amounts(am, ctx), opt(to))
+                S.lose(ctx, self.amounts(am, ctx), who(to))
             case A.Pay(amounts=am):
                 S.pay(ctx, self.amounts(am, ctx))
             case A.Set(target=t, value=v):
-                S.set_var(ctx, rs.vars[t.name], opt(t.index), opt(t.of), ev(v, ctx))
+                S.set_var(ctx, rs.vars[t.name], opt(t.index), who(t.of), ev(v, ctx))
             case A.Let(name=n, value=v):
                 ctx.env = {**ctx.env, n: ev(v, ctx)}
             case A.Advance(track=t, by=by):
@@ -490,7 +509,7 @@ class Interpreter:
                 S.require(ctx, ev(c, ctx), m, s.span)
             case A.Choose(var=name, domain=d, where=w, by=by, optional=optional, prompt=p, body=b):
                 try:
-                    S.choose(ctx, rs.block_id(b), name, ev(d, ctx), self.expr(w), opt(by), optional, p)
+                    S.choose(ctx, rs.block_id(b), name, ev(d, ctx), self.expr(w), who(by), optional, p)
                 except S.BudgetExceeded as err:
                     raise S.at(err, s.span)
             case A.Draw(var=name, bag=bag, body=b):
@@ -498,7 +517,7 @@ class Interpreter:
             case A.Emit(event=event, args=args):
                 S.emit(ctx, event, [ev(a, ctx) for a in args])
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
-                S.run_slot(ctx, ev(o, ctx), slot, opt(f))
+                S.run_slot(ctx, ev(o, ctx), slot, who(f))
             case A.AfterTurn(body=b):
                 S.after_turn(ctx, rs.block_id(b))
             case A.Queue(body=b):
