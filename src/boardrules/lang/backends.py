@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, overload
 
+from ..runtime import CHANCE
 from . import ast as A
 from . import semantics as S
 from .blockgen import BlockCompiler
@@ -28,11 +29,14 @@ if TYPE_CHECKING:
 Amounts = tuple[A.Amount, ...] | A.AmountExpr
 
 
-def player_fn(f: ExprFn | None) -> ExprFn | None:
-    """``f`` checked to give a player: a ``to``, ``of``, ``for`` or ``by`` that names none is a
-    rule violation, never ``me`` (which leaving the word out means)."""
+def player_fn(f: ExprFn | None, chance: bool = False) -> ExprFn | None:
+    """``f`` checked to give a player (or, with ``chance``, the chance player: ``by chance``):
+    a ``to``, ``of``, ``for`` or ``by`` that names none is a rule violation, never ``me``
+    (which leaving the word out means)."""
     if f is None:
         return None
+    if chance:
+        return lambda ctx: v if (v := f(ctx)) == CHANCE else ctx.player(v)
     return lambda ctx: ctx.player(f(ctx))
 
 
@@ -68,10 +72,6 @@ class Compiler:
             fn = self._expr_fns[id(e)] = self._exprs.compile(e)
         return fn
 
-    def who(self, e: A.Expr | None) -> ExprFn | None:
-        """As :meth:`expr`, for a ``to``, ``of``, ``for`` or ``by`` expression: see :func:`player_fn`."""
-        return player_fn(self.expr(e))
-
     def _amounts(self, am: Amounts) -> Callable[[Context], list[tuple[int, str]]]:
         if isinstance(am, A.AmountExpr):
             f = self.expr(am.expr)
@@ -91,7 +91,7 @@ class Compiler:
     def _change(self, s: A.Gain | A.Lose | A.Pay, am: Amounts, to: A.Expr | None) -> BlockFn:
         """``gain``/``lose``/``pay``: one amount of a resource (the common case) goes straight
         to the context's method, as S.gain/S.lose/S.pay would send it."""
-        ft = self.who(to)
+        ft = player_fn(self.expr(to))
         if isinstance(am, A.AmountExpr) or len(am) != 1 or am[0].per is not None:
             fa = self._amounts(am)
             if isinstance(s, A.Pay):
@@ -165,7 +165,7 @@ class Compiler:
                 return self._change(s, am, None)
             case A.Set(target=t, value=v):
                 var = rs.vars[t.name]
-                fi, fo, fv = self.expr(t.index), self.who(t.of), self.expr(v)
+                fi, fo, fv = self.expr(t.index), player_fn(self.expr(t.of)), self.expr(v)
                 if fi is None and fo is None and var.per in ((), ("player",)):
                     # (S.set_var's key, worked out here: a plain or per-player variable of me)
                     if not var.per:
@@ -243,7 +243,7 @@ class Compiler:
                 return require
             case A.Choose(var=name, domain=d, where=w, by=by, optional=opt, prompt=p, body=b):
                 bid = rs.block_id(b)
-                fd, fw, fby = self.expr(d), self.expr(w), self.who(by)
+                fd, fw, fby = self.expr(d), self.expr(w), player_fn(self.expr(by), chance=True)
                 span = s.span
                 lazy: list[Any] = []   # (lang/lazy.py: worked out on the first listing's run)
 
@@ -266,7 +266,7 @@ class Compiler:
                     S.emit(ctx, event, [f(ctx) for f in fs])
                 return emit
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
-                fo, ff = self.expr(o), self.who(f)
+                fo, ff = self.expr(o), player_fn(self.expr(f))
                 return lambda ctx: S.run_slot(ctx, fo(ctx), slot, None if ff is None else ff(ctx))
             case A.AfterTurn(body=b):
                 bid = rs.block_id(b)
@@ -381,10 +381,6 @@ class Interpreter:
             return None
         return lambda ctx: self.eval_root(e, ctx)
 
-    def who(self, e: A.Expr | None) -> ExprFn | None:
-        """As :meth:`expr`, for a ``to``, ``of``, ``for`` or ``by`` expression: see :func:`player_fn`."""
-        return player_fn(self.expr(e))
-
     @overload
     def _inner(self, e: None) -> None: ...
     @overload
@@ -473,8 +469,9 @@ class Interpreter:
         def opt(e: A.Expr | None) -> Value:
             return None if e is None else ev(e, ctx)
 
-        def who(e: A.Expr | None) -> int | None:   # (as Compiler.who)
-            return None if e is None else ctx.player(ev(e, ctx))
+        def who(e: A.Expr | None, chance: bool = False) -> Value:   # (as player_fn)
+            v = None if e is None else ev(e, ctx)
+            return v if e is None or chance and v == CHANCE else ctx.player(v)
         match s:
             case A.Gain(amounts=am, to=to):
                 S.gain(ctx, self.amounts(am, ctx), who(to))
@@ -509,7 +506,7 @@ class Interpreter:
                 S.require(ctx, ev(c, ctx), m, s.span)
             case A.Choose(var=name, domain=d, where=w, by=by, optional=optional, prompt=p, body=b):
                 try:
-                    S.choose(ctx, rs.block_id(b), name, ev(d, ctx), self.expr(w), who(by), optional, p)
+                    S.choose(ctx, rs.block_id(b), name, ev(d, ctx), self.expr(w), who(by, chance=True), optional, p)
                 except S.BudgetExceeded as err:
                     raise S.at(err, s.span)
             case A.Draw(var=name, bag=bag, body=b):
