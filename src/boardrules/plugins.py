@@ -12,7 +12,7 @@ import importlib
 import os
 import re
 import reprlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Callable
 
@@ -49,36 +49,25 @@ BUNDLED = (
 )
 
 
-def several(value: object, what: str) -> tuple[str | os.PathLike[str], ...]:
-    """A tuple of names or paths; one text (or path) stands for itself, not its letters.
-    Raises ``TypeError`` naming ``what`` for anything else."""
-    if isinstance(value, (str, os.PathLike)):
-        return (value,)
-    if isinstance(value, Iterable) and not isinstance(value, Mapping):
-        items = tuple(value)
-        if all(isinstance(v, (str, os.PathLike)) for v in items):
-            return items
-    raise TypeError(f"{what} must be a name or a list of names, not {value!r}")
+_ID = re.compile(r"[^\s-]\S*")
 
 
-def _rule_files(value: object) -> tuple[str | Path, ...]:
-    return tuple(Path(p) if isinstance(p, os.PathLike) else p for p in several(value, "rule_files"))
-
-
-def _ids(value: object) -> tuple[str, ...]:
-    return tuple(str(n) for n in several(value, "module ids"))
-
-
-def _check_spec(spec: GameSpec | ModuleSpec) -> None:
-    """Refuse, as a :class:`PluginError`, a spec no user could play: an id users could not
-    type after ``-m`` (empty, blank, or starting with ``-``, which switches a module off) or
-    a player range that admits no count."""
-    what = f"{type(spec).__name__} {_quoted(spec.name)}"
-    if not re.fullmatch(r"[^\s-]\S*", spec.name):
-        raise PluginError(f"{what}: an id is one word that does not start with '-'")
+def _spec_checked(spec: Any) -> Any:
+    """``spec`` (a :class:`GameSpec` or :class:`ModuleSpec`) as a plugin meant it: one path or
+    id alone (``rule_files=RULES / "x.rules"``, ``requires="weather"``) stands for itself, not
+    its letters. Raises :class:`PluginError` for a spec no user could play: an id users could
+    not type after ``-m`` (empty, blank, or starting with ``-``, which switches a module off)
+    or a player range that admits no count."""
     low, high = spec.players or (1, 1)
-    if not 1 <= low <= high:
-        raise PluginError(f"{what}: players {low}-{high} admits no player count")
+    if not isinstance(spec.name, str) or not _ID.fullmatch(spec.name) or not 1 <= low <= high:
+        what = f"{type(spec).__name__} {_quoted(spec.name)}"
+        if not 1 <= low <= high:
+            raise PluginError(f"{what}: players {low}-{high} admits no player count")
+        raise PluginError(f"{what}: an id is one word that does not start with '-'")
+    alone = {name: (value,) for name in ("rule_files", "requires", "conflicts")
+             if type(value := getattr(spec, name, ())) is not tuple   # (the common case, at once)
+             and isinstance(value, (str, os.PathLike))}
+    return attrs.evolve(spec, **alone) if alone else spec
 
 
 @attrs.frozen
@@ -87,12 +76,9 @@ class GameSpec:
 
     name: str
     title: str
-    rule_files: tuple[str | Path, ...] = attrs.field(converter=_rule_files)
+    rule_files: tuple[str | Path, ...]
     players: tuple[int, int] = (1, 9)
     description: str = ""
-
-    def __attrs_post_init__(self) -> None:
-        _check_spec(self)
 
 
 @attrs.frozen
@@ -116,19 +102,16 @@ class ModuleSpec:
 
     name: str
     game: str
-    rule_files: tuple[str | Path, ...] = attrs.field(default=(), converter=_rule_files)
+    rule_files: tuple[str | Path, ...] = ()
     description: str = ""
     default: bool = False
     title: str = ""
-    requires: tuple[str, ...] = attrs.field(default=(), converter=_ids)
-    conflicts: tuple[str, ...] = attrs.field(default=(), converter=_ids)
+    requires: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
     players: tuple[int, int] | None = None
     primitives: tuple[Primitive, ...] = ()
     extras: dict[str, Any] = attrs.field(factory=dict, eq=False, hash=False)
     evaluation: Callable[..., float] | None = attrs.field(default=None, eq=False, hash=False)
-
-    def __attrs_post_init__(self) -> None:
-        _check_spec(self)
 
 
 @functools.cache
@@ -176,9 +159,10 @@ def check_hooks(pm: pluggy.PluginManager) -> None:
 
 
 def _specs(hook: str, kind: type[Any]) -> list[Any]:
-    """What every plugin's ``hook`` returned, as one list of ``kind``; raises
-    :class:`PluginError` for a result that is not a list of them, and for an id two of them
-    share in one game (one would hide the other, bundled ones included)."""
+    """What every plugin's ``hook`` returned, as one list of ``kind`` (each as
+    :func:`_spec_checked` reads it); raises :class:`PluginError` for a result that is not a list of
+    them, for a spec :func:`_spec_checked` refuses, and for an id two of them share in one game
+    (one would hide the other, bundled ones included)."""
     out: list[Any] = []
     for impl in reversed(getattr(manager().hook, hook).get_hookimpls()):   # (pluggy's call order)
         found = impl.function() or []
@@ -189,13 +173,15 @@ def _specs(hook: str, kind: type[Any]) -> list[Any]:
                               f"{kind.__name__}, not {'one holding ' if stray[0] is not found else ''}"
                               f"a {type(stray[0]).__name__}")
         out += found
-    seen: dict[tuple[str, str], Any] = {}
+    out = [_spec_checked(spec) for spec in out]
+    seen: set[tuple[str, str]] = set()
     for spec in out:
-        where = f" of {spec.game}" if isinstance(spec, ModuleSpec) else ""
-        if (where, spec.name) in seen:
+        key = (getattr(spec, "game", ""), spec.name)
+        if key in seen:
+            where = f" of {key[0]}" if key[0] else ""
             raise PluginError(f"{kind.__name__} {_quoted(spec.name)}{where} is declared twice "
                               "(by two plugins, or twice by one): rename one of them")
-        seen[(where, spec.name)] = spec
+        seen.add(key)
     return out
 
 

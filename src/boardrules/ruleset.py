@@ -400,6 +400,17 @@ def _read(paths: Iterable[str | os.PathLike[str]]) -> tuple[tuple[str, str], ...
     return tuple(out)
 
 
+def _several(value: object, what: str) -> tuple[str | os.PathLike[str], ...]:
+    """A tuple of names or paths; one text (or path) stands for itself, not its letters."""
+    if isinstance(value, (str, os.PathLike)):
+        return (value,)
+    if isinstance(value, Iterable) and not isinstance(value, Mapping):
+        items = tuple(value)
+        if all(isinstance(v, (str, os.PathLike)) for v in items):
+            return items
+    raise TypeError(f"{what} must be a name or a list of names, not {value!r}")
+
+
 def _frozen(value: Value, name: str = "", depth: int = 0) -> Value:
     """Option values as the rules hold them: lists become tuples (hashable, for the cache).
     Raises :class:`~boardrules.errors.OptionError` for a value the rules cannot hold (a dict,
@@ -440,7 +451,7 @@ def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),
         raise ValueError("backend must be 'compiled' or 'interpreted'")
     if game is not None and not isinstance(game, str):
         raise TypeError(f"game must be a game's name (a text) or None, not {game!r}")
-    names, paths = plugins.several(modules, "modules"), plugins.several(rules, "rules")
+    names, paths = _several(modules, "modules"), _several(rules, "rules")
     for name, value in (("options", options), ("texts", texts)):
         if value is not None and not isinstance(value, Mapping):
             raise TypeError(f"{name} must be a dict, not {value!r}")
