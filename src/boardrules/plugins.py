@@ -158,13 +158,21 @@ def check_hooks(pm: pluggy.PluginManager) -> None:
         raise PluginError("; ".join(problems))
 
 
+_LISTED: dict[str, tuple[tuple[Any, ...], list[Any]]] = {}   # hook -> (its impls, their specs)
+
+
 def _specs(hook: str, kind: type[Any]) -> list[Any]:
     """What every plugin's ``hook`` returned, as one list of ``kind`` (each as
     :func:`_spec_checked` reads it); raises :class:`PluginError` for a result that is not a list of
     them, for a spec :func:`_spec_checked` refuses, and for an id two of them share in one game
-    (one would hide the other, bundled ones included)."""
+    (one would hide the other, bundled ones included). The hooks are asked again only when
+    the plugins that implement them change (registered or unregistered)."""
+    impls = tuple(reversed(getattr(manager().hook, hook).get_hookimpls()))   # (pluggy's call order)
+    known = _LISTED.get(hook)
+    if known is not None and known[0] == impls:   # (hooks describe; every build asks again)
+        return known[1]
     out: list[Any] = []
-    for impl in reversed(getattr(manager().hook, hook).get_hookimpls()):   # (pluggy's call order)
+    for impl in impls:
         found = impl.function() or []
         stray = [spec for spec in found if not isinstance(spec, kind)] \
             if isinstance(found, (list, tuple)) else [found]
@@ -182,6 +190,7 @@ def _specs(hook: str, kind: type[Any]) -> list[Any]:
             raise PluginError(f"{kind.__name__} {_quoted(spec.name)}{where} is declared twice "
                               "(by two plugins, or twice by one): rename one of them")
         seen.add(key)
+    _LISTED[hook] = (impls, out)
     return out
 
 
