@@ -145,3 +145,13 @@ def test_a_module_spec_no_user_could_switch_on_is_refused(fields, said):
     range that admits no count, were accepted and the module could never be played."""
     with pytest.raises(PluginError, match=re.escape(said)):
         _with_modules(lambda: [plugins.ModuleSpec(**{"name": "feast", "game": "harvest", **fields})])
+
+
+def test_the_listed_modules_follow_the_plugins_registered():
+    """The hooks' lists are kept between builds: registering or unregistering a plugin must
+    still show (it would fail if the kept list were keyed on anything less than the plugins)."""
+    before = plugins.modules("harvest")
+    assert plugins.modules("harvest") == before and "feast" not in before
+    assert "feast" in _with_modules(lambda: [plugins.ModuleSpec("feast", "harvest", (), "")])
+    assert plugins.modules("harvest") == before
+    assert "feast2" in _with_modules(lambda: [plugins.ModuleSpec("feast2", "harvest", (), "")])
