@@ -131,17 +131,16 @@ def test_plugins_lists_every_module_when_one_has_broken_rules(monkeypatch):
     assert "harvest market-day:" in result.output and "options market_coins" in result.output
 
 
-def test_plugins_names_a_module_whose_rules_parse_but_do_not_check(tmp_path):
-    """A module whose rule file parses but breaks a checker rule (an unknown resource) is named
-    with its first error's place (only parse errors were, so it looked fine until played)."""
+def _plugins_listing_with_feast(path):
+    """What 'boardrules plugins' prints with a third party's Harvest module 'feast' whose rule
+    file is ``path``."""
     from boardrules import plugins
     from boardrules.ruleset import _build
-    (tmp_path / "feast.rules").write_text("when round_ends(n) { gain 1 coinz to 0 }\n")
 
     class Plugin:
         @plugins.hookimpl
         def boardrules_modules(self):
-            return [plugins.ModuleSpec("feast", "harvest", (tmp_path / "feast.rules",),
+            return [plugins.ModuleSpec("feast", "harvest", (path,),
                                        "a coin at the end of each round", title="Feast")]
     pm, plugin = plugins.manager(), Plugin()
     pm.register(plugin, "feast_plugin")
@@ -152,6 +151,23 @@ def test_plugins_names_a_module_whose_rules_parse_but_do_not_check(tmp_path):
         pm.unregister(plugin)
         _build.cache_clear()
     assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_plugins_names_a_module_whose_rules_parse_but_do_not_check(tmp_path):
+    """A module whose rule file parses but breaks a checker rule (an unknown resource) is named
+    with its first error's place (only parse errors were, so it looked fine until played)."""
+    (tmp_path / "feast.rules").write_text("when round_ends(n) { gain 1 coinz to 0 }\n")
+    output = _plugins_listing_with_feast(tmp_path / "feast.rules")
     assert ("harvest feast: Feast: a coin at the end of each round (off by default; players any; its "
-            "rules have errors, the first at " + f"{tmp_path / 'feast.rules'}:1:27") in result.output
-    assert "harvest market-day:" in result.output and "options market_coins" in result.output
+            "rules have errors, the first at " + f"{tmp_path / 'feast.rules'}:1:27") in output
+    assert "harvest market-day:" in output and "options market_coins" in output
+
+
+def test_plugins_names_a_module_whose_rule_file_is_missing(tmp_path):
+    """A third party's module naming a rule file that is not there (not shipped in its
+    package, say) is listed with the reason; it was a FileNotFoundError traceback."""
+    output = _plugins_listing_with_feast(tmp_path / "feast.rules")
+    assert ("harvest feast: Feast: a coin at the end of each round (off by default; players any; "
+            f"cannot read rule file {tmp_path / 'feast.rules'}: No such file or directory)") in output
+    assert "harvest market-day:" in output and "Traceback" not in output

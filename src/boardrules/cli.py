@@ -108,11 +108,12 @@ def plugins_cmd() -> None:
             facts += [f"requires {', '.join(mod.requires)}"] if mod.requires else []
             facts += [f"conflicts with {', '.join(mod.conflicts)}"] if mod.conflicts else []
             try:
-                options = plugins.module_options(mod)
                 # checked as it is played (with what it requires and the defaults): the
-                # checker's errors (an unknown name, a wrong type) as well as the parser's;
+                # checker's errors (an unknown name, a wrong type) as well as the parser's,
+                # and a rule file that cannot be read, before its options are read from it;
                 # interpreted: the same checks at half the cost of compiling the blocks
                 build_ruleset(game, modules=plugins.resolve_modules(game, [name]), backend="interpreted")
+                options = plugins.module_options(mod)
             except RulesError as err:   # a broken module is named; the others are still listed
                 options = {}
                 facts += [f"its rules have errors, the first at {err.diagnostics[0].span}: "

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
+import re
 import reprlib
 from collections.abc import Iterable
 from pathlib import Path
@@ -46,6 +48,27 @@ BUNDLED = (
     "boardrules_eclipse_simultaneous",
     "boardrules_eclipse_small_galaxy",
 )
+
+
+_ID = re.compile(r"[^\s-]\S*")
+
+
+def _spec_checked(spec: Any) -> Any:
+    """``spec`` (a :class:`GameSpec` or :class:`ModuleSpec`) as a plugin meant it: one path or
+    id alone (``rule_files=RULES / "x.rules"``, ``requires="weather"``) stands for itself, not
+    its letters. Raises :class:`PluginError` for a spec no user could play: an id users could
+    not type after ``-m`` (empty, blank, or starting with ``-``, which switches a module off)
+    or a player range that admits no count."""
+    low, high = spec.players or (1, 1)
+    if not isinstance(spec.name, str) or not _ID.fullmatch(spec.name) or not 1 <= low <= high:
+        what = f"{type(spec).__name__} {_quoted(spec.name)}"
+        if not 1 <= low <= high:
+            raise PluginError(f"{what}: players {low}-{high} admits no player count")
+        raise PluginError(f"{what}: an id is one word that does not start with '-'")
+    alone = {name: (value,) for name in ("rule_files", "requires", "conflicts")
+             if type(value := getattr(spec, name, ())) is not tuple   # (the common case, at once)
+             and isinstance(value, (str, os.PathLike))}
+    return attrs.evolve(spec, **alone) if alone else spec
 
 
 @attrs.frozen
@@ -136,23 +159,53 @@ def check_hooks(pm: pluggy.PluginManager) -> None:
         raise PluginError("; ".join(problems))
 
 
-def games() -> dict[str, GameSpec]:
-    """Every installed game: name → :class:`GameSpec`."""
-    out: dict[str, GameSpec] = {}
-    for specs in manager().hook.boardrules_games():
-        for spec in specs or ():
-            out[spec.name] = spec
+_LISTED: dict[str, tuple[tuple[Any, ...], list[Any]]] = {}   # hook -> (its impls, their specs)
+
+
+def _specs(hook: str, kind: type[Any]) -> list[Any]:
+    """What every plugin's ``hook`` returned, as one list of ``kind`` (each as
+    :func:`_spec_checked` reads it); raises :class:`PluginError` for a result that is not a list of
+    them, for a spec :func:`_spec_checked` refuses, and for an id two of them share in one game
+    (one would hide the other, bundled ones included). The hooks are asked again only when
+    the plugins that implement them change (registered or unregistered)."""
+    impls = tuple(reversed(getattr(manager().hook, hook).get_hookimpls()))   # (pluggy's call order)
+    known = _LISTED.get(hook)
+    if known is not None and known[0] == impls:   # (hooks describe; every build asks again)
+        return known[1]
+    out: list[Any] = []
+    for impl in impls:
+        found = impl.function() or []
+        stray = [spec for spec in found if not isinstance(spec, kind)] \
+            if isinstance(found, (list, tuple)) else [found]
+        if stray:
+            raise PluginError(f"{hook} of plugin {impl.plugin_name!r} must return a list of "
+                              f"{kind.__name__}, not {'one holding ' if stray[0] is not found else ''}"
+                              f"a {type(stray[0]).__name__}")
+        out += found
+    out = [_spec_checked(spec) for spec in out]
+    seen: set[tuple[str, str]] = set()
+    for spec in out:
+        key = (getattr(spec, "game", ""), spec.name)
+        if key in seen:
+            where = f" of {key[0]}" if key[0] else ""
+            raise PluginError(f"{kind.__name__} {_quoted(spec.name)}{where} is declared twice "
+                              "(by two plugins, or twice by one): rename one of them")
+        seen.add(key)
+    _LISTED[hook] = (impls, out)
     return out
+
+
+def games() -> dict[str, GameSpec]:
+    """Every installed game: name → :class:`GameSpec`. Raises :class:`PluginError` as
+    :func:`_specs`."""
+    return {spec.name: spec for spec in _specs("boardrules_games", GameSpec)}
 
 
 def modules(game: str | None = None) -> dict[str, ModuleSpec]:
-    """Installed modules (of ``game`` when given): name → :class:`ModuleSpec`."""
-    out: dict[str, ModuleSpec] = {}
-    for specs in manager().hook.boardrules_modules():
-        for spec in specs or ():
-            if game is None or spec.game == game:
-                out[spec.name] = spec
-    return out
+    """Installed modules (of ``game`` when given): name → :class:`ModuleSpec`. Raises
+    :class:`PluginError` as :func:`_specs`."""
+    return {spec.name: spec for spec in _specs("boardrules_modules", ModuleSpec)
+            if game is None or spec.game == game}
 
 
 def game_spec(name: str) -> GameSpec:

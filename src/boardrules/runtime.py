@@ -196,7 +196,8 @@ class Context:
         if type(p) is int and 0 <= p < self.np:  # the common case, checked as below
             return p
         if p is None or not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.nplayers:
-            raise RuleViolation(f"no player here (got {p!r}; players are 0..{self.np - 1})", self.source)
+            got = "none" if p is None else repr(p)   # (as rules write it)
+            raise RuleViolation(f"no player here (got {got}; players are 0..{self.np - 1})", self.source)
         return p
 
     # ---- resources ----

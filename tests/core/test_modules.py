@@ -181,6 +181,23 @@ def test_a_module_step_runs_where_it_was_put():
     assert [e.source for e in g.log if e.kind != "round"][-2:] == ["market_day", "market_day"]
 
 
+@pytest.mark.parametrize("text, what", [
+    ("var census: int = 0\n", "var 'census'"),
+    ("step census after income: do { set order = [] }\n", "step 'census'"),
+])
+def test_two_modules_defining_one_name_are_named(extra_modules, tmp_path, text, what):
+    """Two third parties' modules that each define a name of their own (a clash of names, not
+    a change of the game) were told 'is already defined' with the hint to 'override' it,
+    which would make one module change the other's."""
+    extra_modules("test_census", ModuleSpec("census-a", "harvest", ("a.rules",)),
+                  ModuleSpec("census-b", "harvest", ("b.rules",)), files={"a.rules": text, "b.rules": text})
+    with pytest.raises(RulesError) as err:
+        boardrules.build_ruleset("harvest", modules=["census-a", "census-b"])
+    assert err.value.diagnostics[0].message == \
+        f"modules 'census-a' and 'census-b' both define {what} (the other is at {tmp_path / 'a.rules'}:1:1)"
+    assert err.value.diagnostics[0].hint == "enable only one of them, or rename it in one"
+
+
 def test_two_modules_replacing_one_step_conflict(extra_modules):
     text = "override step tidy: do { set order = [] }\n"
     extra_modules("test_tidy", ModuleSpec("neat", "harvest", ("neat.rules",)),

@@ -4,6 +4,7 @@ plugin did nothing), a plugin that fails to import (docs/plugins.md, "A complete
 
 from __future__ import annotations
 
+import re
 import sys
 import types
 
@@ -87,3 +88,70 @@ def test_a_hook_with_arguments_its_spec_lacks_is_named(monkeypatch):
     monkeypatch.setattr(pluggy.PluginManager, "load_setuptools_entrypoints", load)
     with pytest.raises(PluginError, match=r"a plugin does not fit boardrules: .*boardrules_games.*flavour"):
         plugins.manager.__wrapped__()
+
+
+def _with_modules(specs) -> dict:
+    """``plugins.modules("harvest")`` with a third-party plugin returning ``specs()`` beside the
+    bundled ones."""
+    class Plugin:
+        @hookimpl
+        def boardrules_modules(self):
+            return specs()
+    pm = plugins.manager()
+    pm.register(Plugin(), "mine")
+    try:
+        return plugins.modules("harvest")
+    finally:
+        pm.unregister(name="mine")
+
+
+def test_a_module_id_a_bundled_module_has_is_refused_not_hidden():
+    """A third party's module named as a bundled one hid it (or was hidden) silently."""
+    with pytest.raises(PluginError, match=r"ModuleSpec 'weather' of harvest is declared twice "
+                                          r"\(by two plugins, or twice by one\): rename one of them"):
+        _with_modules(lambda: [plugins.ModuleSpec("weather", "harvest", (), "rain")])
+    assert "feast" in _with_modules(lambda: [plugins.ModuleSpec("feast", "harvest", (), "")])
+
+
+@pytest.mark.parametrize("returned, said", [
+    (lambda: plugins.ModuleSpec("feast", "harvest"), "not a ModuleSpec"),
+    (lambda: [{"name": "feast"}], "not one holding a dict"),
+])
+def test_a_modules_hook_returning_no_list_of_specs_is_named(returned, said):
+    """It was a TypeError (a spec alone is not iterable) or an AttributeError traceback."""
+    with pytest.raises(PluginError, match=f"boardrules_modules of plugin 'mine' must return a list "
+                                          f"of ModuleSpec, {said}"):
+        _with_modules(returned)
+
+
+def test_a_module_spec_takes_one_file_or_id_for_a_list_of_them(tmp_path):
+    """``rule_files=RULES / "x.rules"`` was iterated (a TypeError when the build read it) and
+    ``requires="weather"`` required 'w', 'e', 'a', ...: one stands for itself."""
+    spec = _with_modules(lambda: [plugins.ModuleSpec("feast", "harvest", tmp_path / "feast.rules",
+                                                     requires="weather", conflicts="monsoon")])["feast"]
+    assert spec.rule_files == (tmp_path / "feast.rules",)
+    assert (spec.requires, spec.conflicts) == (("weather",), ("monsoon",))
+
+
+@pytest.mark.parametrize("fields, said", [
+    ({"name": "-feast"}, "ModuleSpec '-feast': an id is one word that does not start with '-'"),
+    ({"name": "the feast"}, "ModuleSpec 'the feast': an id is one word"),
+    ({"name": ""}, "ModuleSpec '': an id is one word"),
+    ({"players": (5, 3)}, "ModuleSpec 'feast': players 5-3 admits no player count"),
+    ({"players": (0, 3)}, "players 0-3 admits no player count"),
+])
+def test_a_module_spec_no_user_could_switch_on_is_refused(fields, said):
+    """'-m -feast' switches a module off and 'the feast' is two words: such ids, and a player
+    range that admits no count, were accepted and the module could never be played."""
+    with pytest.raises(PluginError, match=re.escape(said)):
+        _with_modules(lambda: [plugins.ModuleSpec(**{"name": "feast", "game": "harvest", **fields})])
+
+
+def test_the_listed_modules_follow_the_plugins_registered():
+    """The hooks' lists are kept between builds: registering or unregistering a plugin must
+    still show (it would fail if the kept list were keyed on anything less than the plugins)."""
+    before = plugins.modules("harvest")
+    assert plugins.modules("harvest") == before and "feast" not in before
+    assert "feast" in _with_modules(lambda: [plugins.ModuleSpec("feast", "harvest", (), "")])
+    assert plugins.modules("harvest") == before
+    assert "feast2" in _with_modules(lambda: [plugins.ModuleSpec("feast2", "harvest", (), "")])

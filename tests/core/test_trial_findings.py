@@ -209,3 +209,25 @@ def test_a_record_of_another_format_version_names_both(record, tmp_path):
     with pytest.raises(NotationError, match=r'a record of format "boardrules-record/2"; this version of '
                                             r"boardrules reads 'boardrules-record/1'"):
         replay_file(path)
+
+
+NOBODY = "var q: player? = none\n"
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+@pytest.mark.parametrize("statement", [
+    "gain 1 coins to q", "lose 1 coins to q", "gain 1 coins, 1 grain to q",
+    "set harvested of q = true", "run sow.income for q",
+    "choose r in [1, 2] by q { gain r coins to p }",
+])
+def test_a_player_word_naming_none_breaks_a_rule(tmp_path, backend, statement):
+    """`to`, `of`, `for` or `by` naming none (Harvest's first_passer before anyone passed)
+    acted for `me`, as if the word were left out: a house rule's 'gain 1 vp to first_passer'
+    paid whoever acted. Now a rule violation, as `coins of q` and `give ... to q` were."""
+    rules = tmp_path / "nobody.rules"
+    rules.write_text(NOBODY + f"when action_taken(p, a) if a == \"study\" {{ {statement} }}\n")
+    g = boardrules.new_game("harvest", players=2, seed=1, rules=[rules], backend=backend)
+    with pytest.raises(boardrules.IllegalActionError, match=r"no player here \(got none; players are 0..1\)"):
+        g.play("p2 study")
+    assert g.get("coins", 1) == 5 and "p2 study" not in [str(a) for a in g.legal_actions()]
+    g.play("p2 buy sow")   # (the rule is not in the way of other actions)

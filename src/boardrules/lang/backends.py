@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, overload
 
+from ..runtime import CHANCE
 from . import ast as A
 from . import semantics as S
 from .blockgen import BlockCompiler
@@ -26,6 +27,17 @@ if TYPE_CHECKING:
     from ..runtime import Context
 
 Amounts = tuple[A.Amount, ...] | A.AmountExpr
+
+
+def player_fn(f: ExprFn | None, chance: bool = False) -> ExprFn | None:
+    """``f`` checked to give a player (or, with ``chance``, the chance player: ``by chance``):
+    a ``to``, ``of``, ``for`` or ``by`` that names none is a rule violation, never ``me``
+    (which leaving the word out means)."""
+    if f is None:
+        return None
+    if chance:
+        return lambda ctx: v if (v := f(ctx)) == CHANCE else ctx.player(v)
+    return lambda ctx: ctx.player(f(ctx))
 
 
 class Compiler:
@@ -79,7 +91,7 @@ class Compiler:
     def _change(self, s: A.Gain | A.Lose | A.Pay, am: Amounts, to: A.Expr | None) -> BlockFn:
         """``gain``/``lose``/``pay``: one amount of a resource (the common case) goes straight
         to the context's method, as S.gain/S.lose/S.pay would send it."""
-        ft = self.expr(to)
+        ft = player_fn(self.expr(to))
         if isinstance(am, A.AmountExpr) or len(am) != 1 or am[0].per is not None:
             fa = self._amounts(am)
             if isinstance(s, A.Pay):
@@ -153,7 +165,7 @@ class Compiler:
                 return self._change(s, am, None)
             case A.Set(target=t, value=v):
                 var = rs.vars[t.name]
-                fi, fo, fv = self.expr(t.index), self.expr(t.of), self.expr(v)
+                fi, fo, fv = self.expr(t.index), player_fn(self.expr(t.of)), self.expr(v)
                 if fi is None and fo is None and var.per in ((), ("player",)):
                     # (S.set_var's key, worked out here: a plain or per-player variable of me)
                     if not var.per:
@@ -231,7 +243,7 @@ class Compiler:
                 return require
             case A.Choose(var=name, domain=d, where=w, by=by, optional=opt, prompt=p, body=b):
                 bid = rs.block_id(b)
-                fd, fw, fby = self.expr(d), self.expr(w), self.expr(by)
+                fd, fw, fby = self.expr(d), self.expr(w), player_fn(self.expr(by), chance=True)
                 span = s.span
                 lazy: list[Any] = []   # (lang/lazy.py: worked out on the first listing's run)
 
@@ -254,7 +266,7 @@ class Compiler:
                     S.emit(ctx, event, [f(ctx) for f in fs])
                 return emit
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
-                fo, ff = self.expr(o), self.expr(f)
+                fo, ff = self.expr(o), player_fn(self.expr(f))
                 return lambda ctx: S.run_slot(ctx, fo(ctx), slot, None if ff is None else ff(ctx))
             case A.AfterTurn(body=b):
                 bid = rs.block_id(b)
@@ -456,15 +468,19 @@ class Interpreter:
 
         def opt(e: A.Expr | None) -> Value:
             return None if e is None else ev(e, ctx)
+
+        def who(e: A.Expr | None, chance: bool = False) -> Value:   # (as player_fn)
+            v = None if e is None else ev(e, ctx)
+            return v if e is None or chance and v == CHANCE else ctx.player(v)
         match s:
             case A.Gain(amounts=am, to=to):
-                S.gain(ctx, self.amounts(am, ctx), opt(to))
+                S.gain(ctx, self.amounts(am, ctx), who(to))
             case A.Lose(amounts=am, to=to):
-                S.lose(ctx, self.amounts(am, ctx), opt(to))
+                S.lose(ctx, self.amounts(am, ctx), who(to))
             case A.Pay(amounts=am):
                 S.pay(ctx, self.amounts(am, ctx))
             case A.Set(target=t, value=v):
-                S.set_var(ctx, rs.vars[t.name], opt(t.index), opt(t.of), ev(v, ctx))
+                S.set_var(ctx, rs.vars[t.name], opt(t.index), who(t.of), ev(v, ctx))
             case A.Let(name=n, value=v):
                 ctx.env = {**ctx.env, n: ev(v, ctx)}
             case A.Advance(track=t, by=by):
@@ -490,7 +506,7 @@ class Interpreter:
                 S.require(ctx, ev(c, ctx), m, s.span)
             case A.Choose(var=name, domain=d, where=w, by=by, optional=optional, prompt=p, body=b):
                 try:
-                    S.choose(ctx, rs.block_id(b), name, ev(d, ctx), self.expr(w), opt(by), optional, p)
+                    S.choose(ctx, rs.block_id(b), name, ev(d, ctx), self.expr(w), who(by, chance=True), optional, p)
                 except S.BudgetExceeded as err:
                     raise S.at(err, s.span)
             case A.Draw(var=name, bag=bag, body=b):
@@ -498,7 +514,7 @@ class Interpreter:
             case A.Emit(event=event, args=args):
                 S.emit(ctx, event, [ev(a, ctx) for a in args])
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
-                S.run_slot(ctx, ev(o, ctx), slot, opt(f))
+                S.run_slot(ctx, ev(o, ctx), slot, who(f))
             case A.AfterTurn(body=b):
                 S.after_turn(ctx, rs.block_id(b))
             case A.Queue(body=b):

@@ -190,6 +190,10 @@ class _StmtGen:
     def opt(self, e: A.Expr | None, ind: int) -> str:
         return "None" if e is None else self.value(e, ind)
 
+    def who(self, e: A.Expr | None, ind: int) -> str:
+        """A ``to``, ``of`` or ``for`` player: none there is an error (backends.player_fn)."""
+        return "None" if e is None else f"ctx.player({self.value(e, ind)})"
+
     def block(self, block: A.Block, ind: int) -> None:
         if not block.stmts:
             self.line(ind, "pass")
@@ -205,7 +209,7 @@ class _StmtGen:
                 self.change(s, am, None, ind)
             case A.Set(target=t, value=v):
                 var = rs.vars[t.name]
-                i, o = self.opt(t.index, ind), self.opt(t.of, ind)
+                i, o = self.opt(t.index, ind), self.who(t.of, ind)
                 x = value(v, ind)
                 if t.of is not None:
                     line(ind, f"_set_var(ctx, {self.const(var)}, {i}, {o}, {x})")
@@ -254,7 +258,7 @@ class _StmtGen:
                 line(ind, f"_emit(ctx, {event!r}, [{', '.join(xs)}])")
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
                 x = value(o, ind)
-                line(ind, f"_run_slot(ctx, {x}, {slot!r}, {self.opt(f, ind)})")
+                line(ind, f"_run_slot(ctx, {x}, {slot!r}, {self.who(f, ind)})")
             case A.AfterTurn(body=b):
                 line(ind, f"_after_turn(ctx, {rs.block_id(b)})")
             case A.Queue(body=b):
@@ -298,7 +302,7 @@ class _StmtGen:
                 line(ind, f"_pay(ctx, {pairs})")
             else:
                 many = "_gain" if isinstance(s, A.Gain) else "_lose"
-                line(ind, f"{many}(ctx, {pairs}, {self.opt(to, ind)})")
+                line(ind, f"{many}(ctx, {pairs}, {self.who(to, ind)})")
             return
         res, count = am[0].resource, am[0].count
         n = repr(count.value) if isinstance(count, A.Int) else self.number(count, "amount", ind)
@@ -306,7 +310,7 @@ class _StmtGen:
             line(ind, f"ctx.pay({res!r}, {n})")
             return
         method = "gain" if isinstance(s, A.Gain) else "lose"
-        line(ind, f"ctx.{method}({res!r}, {n}, {self.opt(to, ind)})")
+        line(ind, f"ctx.{method}({res!r}, {n}, {self.who(to, ind)})")
 
     def if_(self, branches: tuple[tuple[A.Expr, A.Block], ...], orelse: A.Block | None,
             ind: int) -> None:

@@ -412,7 +412,9 @@ class Checker:
                     continue
                 self.events[e.name] = e.params
         for params in self.events.values():
-            for p in params:
+            for i, p in enumerate(params):
+                if any(q.name == p.name for q in params[:i]):
+                    self.err(p, f"parameter '{p.name}' is named twice", "give each parameter its own name")
                 self._type(p.type)
                 if p.domain is not None or p.where is not None:
                     self.err(p, "an event's parameters take no 'in' or 'where'")
@@ -714,6 +716,8 @@ class Checker:
         scope = self._root(extra={"self": f"entity:{self.entity_kind[a.entity]}"} if a.entity else None)
         names: dict[str, str] = {}
         for p in a.params:
+            if p.name in names:   # (the second would hide the first)
+                self.err(p, f"parameter '{p.name}' is named twice", "give each parameter its own name")
             t = self._type(p.type)
             if p.domain is not None:
                 self.expr(p.domain, scope.child(names))
@@ -736,6 +740,9 @@ class Checker:
                         f"{'s' if len(params) != 1 else ''}, but the trigger names "
                         f"{len(t.names)}: {', '.join(t.names)}",
                      f"declared as {_signature(t.event, params)}")
+        twice = sorted({n for n in t.names if t.names.count(n) > 1})
+        if twice:
+            self.err(t, f"the trigger names '{twice[0]}' twice", "give each parameter its own name")
         names = {n: self._type(p.type) for n, p in zip(t.names, params)}
         extra = {"self": "entity:" + self.entity_kind[t.entity]} if t.entity else {}
         scope = self._root(extra=extra).child(names)
@@ -921,6 +928,9 @@ class Checker:
             case A.Emit(event=e, args=args):
                 if e not in self.events:
                     self.err(s, f"unknown event '{e}'", did_you_mean(e, self.events))
+                elif e in BUILTIN_EVENTS:   # (a rule raising it would fool every 'when' on it)
+                    self.err(s, f"event '{e}' is raised by the engine only",
+                             "declare an event of your own with 'event NAME(...)' and emit that")
                 elif len(args) != len(self.events[e]):
                     count = len(self.events[e])
                     self.err(s, f"event '{e}' takes {count} argument{'s' if count != 1 else ''}, "

@@ -25,6 +25,7 @@ import attrs
 from . import ast as A
 from ..errors import BoardrulesError
 from ..runtime import RuleViolation
+from .backends import player_fn
 from .semantics import MAX_DEPTH
 from .inert import AFTER, FIXED, PASS, SHORT, Facts, Inert, names_in, type_name
 from . import semantics as S
@@ -140,7 +141,7 @@ class Guards:
                     steps.append(("call", (fs, bound),
                                   _precheck(tuple((k, f, a) for k, f, a, _ in inner)), s))
             elif isinstance(s, A.Run) and isinstance(s.target, A.Field):
-                fo, ffor = backend.expr(s.target.obj), backend.expr(s.for_)
+                fo, ffor = backend.expr(s.target.obj), player_fn(backend.expr(s.for_))
                 slot = s.target.name
                 steps.append(("run", (fo, ffor), lambda e, slot=slot: self._slot_precheck(e, slot, busy), s))
             if steps and steps[-1][3] is s and steps[-1][0] in ("pay", "use", "take"):
@@ -479,7 +480,7 @@ class Guards:
             facts = facts | plans[e].facts
         if not plans or s.for_ is not None and PASS in facts.writes:
             return None   # (none, or a rest would pass the player named, not the actor)
-        fo, ffor = backend.expr(s.target.obj), backend.expr(s.for_)
+        fo, ffor = backend.expr(s.target.obj), player_fn(backend.expr(s.for_))
         runs = {e: p.run for e, p in plans.items()}
         run_unit = S.run_unit
 

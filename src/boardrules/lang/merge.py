@@ -98,7 +98,7 @@ def _replacing(item: object) -> frozenset[tuple[str, object]] | None:
 class _Merger:
     def __init__(self) -> None:
         self.items: dict[Key, Any] = {}  # (kind, name) -> Item (the kind of item the key names)
-        self.origin: dict[Key, A.Span] = {}  # key -> span of the definition
+        self.origin: dict[Key, tuple[Layer, A.Span]] = {}  # key -> where it is defined
         # key -> [(layer, span, replaced entries or None)]
         self.changes: dict[Key, list[tuple[Layer, A.Span, frozenset[tuple[str, object]] | None]]] = {}
         self.after_tail: dict[str, str] = {}  # step name -> the last step a module put after it
@@ -152,12 +152,22 @@ class _Merger:
                 # (an item with a modifier is a definition: they all have the field)
                 self.items[key] = self.new_decl(attrs.evolve(item, modifier=None))  # type: ignore[arg-type]
         elif key in self.items:
-            self.error(item, f"{key[0]} '{key[1]}' is already defined at {self.origin[key]}",
-                       f"write 'override {_keyword(item)} {key[1]}' to replace it"
-                       if key[0] != "flow" else "write 'override flow' to replace it", rf)
+            self.redefined(key, layer, item, f"write 'override {_keyword(item)} {key[1]}' to replace it"
+                           if key[0] != "flow" else "write 'override flow' to replace it", rf)
         else:
             self.items[key] = self.new_decl(item)
-            self.origin[key] = item.span
+            self.origin[key] = (layer, item.span)
+
+    def redefined(self, key: Key, layer: Layer, item: Change, hint: str, rf: A.RuleFile) -> None:
+        """``key`` defined again: by another module, a clash of their names (``hint``, to
+        override, would make one module change the other's); else where it is defined."""
+        prev, span = self.origin.get(key, (None, None))
+        what = f"{key[0]} '{key[1]}'"
+        if prev is not None and prev.kind == layer.kind == "module" and prev.name != layer.name:
+            self.error(item, f"modules '{prev.name}' and '{layer.name}' both define {what} "
+                       f"(the other is at {span})", "enable only one of them, or rename it in one", rf)
+        else:
+            self.error(item, f"{what} is already defined" + (f" at {span}" if span else ""), hint, rf)
 
     def new_decl(self, item: Item) -> Item:
         """A definition written whole: its ``extend SLOT`` entries add to the kind's default."""
@@ -204,9 +214,10 @@ class _Merger:
                            did_you_mean(anchor, where), rf)
                 return
             if item.name in where:
-                self.error(item, f"step '{item.name}' is already defined",
-                           f"write 'override step {item.name}: ...' to replace it", rf)
+                self.redefined(("step", item.name), layer, item,
+                               f"write 'override step {item.name}: ...' to replace it", rf)
                 return
+            self.origin[("step", item.name)] = (layer, item.span)
             i, j = where[anchor]
             if side == "after":
                 # several modules after one step: in module order
