@@ -61,7 +61,7 @@ def _spec_checked(spec: Any) -> Any:
     or a player range that admits no count."""
     low, high = spec.players or (1, 1)
     if not isinstance(spec.name, str) or not _ID.fullmatch(spec.name) or not 1 <= low <= high:
-        what = f"{type(spec).__name__} {_quoted(spec.name)}"
+        what = f"{type(spec).__name__} {brief_text(spec.name, 60)}"
         if not 1 <= low <= high:
             raise PluginError(f"{what}: players {low}-{high} admits no player count")
         raise PluginError(f"{what}: an id is one word that does not start with '-'")
@@ -188,7 +188,7 @@ def _specs(hook: str, kind: type[Any]) -> list[Any]:
         key = (getattr(spec, "game", ""), spec.name)
         if key in seen:
             where = f" of {key[0]}" if key[0] else ""
-            raise PluginError(f"{kind.__name__} {_quoted(spec.name)}{where} is declared twice "
+            raise PluginError(f"{kind.__name__} {brief_text(spec.name, 60)}{where} is declared twice "
                               "(by two plugins, or twice by one): rename one of them")
         seen.add(key)
     _LISTED[hook] = (impls, out)
