@@ -9,7 +9,7 @@ import attrs
 
 from . import plugins
 from .errors import NotationError
-from .game import Game
+from .game import Game, final_mismatch
 from .jsonshape import brief_json
 from .quoting import escape
 from .record import FORMAT, Record
@@ -57,10 +57,8 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_ST
     if isinstance(data, dict) and data.get("format") == FORMAT:
         record = Record.from_json(data)
         game = Game.from_record(record, check=check, max_steps=max_steps)
-        differences: tuple[str, ...] = ()
-        if record.final is not None and game.state.digest() != record.final:
-            differences = (f"state digest {game.state.digest()} != recorded {record.final}",)
-        return ReplayReport(game, len(record.actions), differences)
+        mismatch = final_mismatch(record, game)
+        return ReplayReport(game, len(record.actions), () if mismatch is None else (mismatch,))
     report = plugins.manager().hook.boardrules_replay(path=path, data=data, check=check,
                                                       max_steps=max_steps)
     if not isinstance(report, ReplayReport):
