@@ -32,7 +32,7 @@ from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT, PASSES
 from .reader import StateReader, index_problem
-from .quoting import MESSAGE, QUOTE, brief_text, brief_value, format_value
+from .quoting import MESSAGE, QUOTE, brief_text, brief_value, format_value, rules_value
 from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
 from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
@@ -184,7 +184,7 @@ class _Unlisted:
 
 
 def _who(p: object) -> str:
-    return "chance" if p == CHANCE else (f"p{p + 1}" if isinstance(p, int) else repr(p))
+    return "chance" if p == CHANCE else (f"p{p + 1}" if isinstance(p, int) else rules_value(p))
 
 
 def brief_action(a: Action, limit: int = QUOTE) -> str:
@@ -911,7 +911,7 @@ class Game:
             if (not isinstance(starts, tuple) or len(set(starts)) != len(starts)
                     or any(p not in order for p in starts)):
                 raise RuleViolation(f"the lanes of '{step.name}' must start with distinct players "
-                                    f"of its turn order, not {starts!r}", step.name)
+                                    f"of its turn order, not {rules_value(starts)}", step.name)
             lanes = tuple((order.index(p), p, False, ()) for p in starts)
             begun = list(starts)
         lanes = list(lanes)
@@ -1136,7 +1136,7 @@ class Game:
             if stage.kind == "rounds" and step_i == 0 and not get(("f", "round")):
                 count = stage.count(ctx) if stage.count else 1
                 if not isinstance(count, int) or isinstance(count, bool):
-                    raise RuleViolation(f"the number of rounds must be a whole number, not {count!r}",
+                    raise RuleViolation(f"the number of rounds must be a whole number, not {rules_value(count)}",
                                         "flow", stage.node.span if stage.node else None)
                 if count <= 0:  # no rounds at all: go straight to the next stage
                     ctx.set(("f", "stage"), stage_i + 1)

@@ -20,9 +20,9 @@ import attrs
 import pluggy
 
 from . import hookspecs
-from .errors import PluginError
+from .errors import BoardrulesError, PluginError
 from .primitives import Primitive
-from .quoting import brief_text
+from .quoting import MESSAGE, brief_text, brief_value
 from .runtime import PrimitiveFailed
 
 hookimpl = pluggy.HookimplMarker("boardrules")
@@ -115,10 +115,40 @@ class ModuleSpec:
     evaluation: Callable[..., float] | None = attrs.field(default=None, eq=False, hash=False)
 
 
+class _Manager(pluggy.PluginManager):
+    """pluggy's manager whose hook implementations, as each plugin is registered, raise a
+    :class:`PluginError` naming the plugin, the hook and the exception (kept as its
+    ``__cause__``) for any exception but a :class:`BoardrulesError` (one the plugin means,
+    such as an illegal move in a record it replays): a user saw a plugin's traceback."""
+
+    def register(self, plugin: Any, name: str | None = None) -> str | None:
+        registered = super().register(plugin, name)
+        for caller in self.get_hookcallers(plugin) or ():
+            for impl in caller.get_hookimpls():
+                if impl.plugin is plugin and not (impl.wrapper or impl.hookwrapper):
+                    impl.function = _guarded(impl.function, impl.plugin_name, caller.name)
+        return registered
+
+
+def _guarded(function: Callable[..., Any], plugin: str, hook: str) -> Callable[..., Any]:
+    @functools.wraps(function)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except BoardrulesError:
+            raise
+        except Exception as err:
+            raise PluginError(f"plugin {brief_text(plugin, 60)}: its hook {hook} raised "
+                              f"{type(err).__name__}: {brief_value(str(err), MESSAGE)}") from err
+    return guarded
+
+
 @functools.cache
 def manager() -> pluggy.PluginManager:
-    """The process-wide plugin manager (built on first use)."""
-    pm = pluggy.PluginManager("boardrules")
+    """The process-wide plugin manager (built on first use). A hook implementation that raises
+    anything but a :class:`BoardrulesError` raises :class:`PluginError` instead (see
+    :class:`_Manager`)."""
+    pm = _Manager("boardrules")
     pm.add_hookspecs(hookspecs)
     for name in BUNDLED:
         try:

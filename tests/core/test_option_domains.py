@@ -24,7 +24,7 @@ def game(**options):
     ({"rounds": -1}, "option 'rounds' may not be -1: allowed from 1 to 9"),
     ({"rounds": 10}, "option 'rounds' may not be 10: allowed from 1 to 9"),
     ({"speed": "warp"}, "option 'speed' may not be 'warp': allowed one of 'slow', 'normal', 'fast'"),
-    ({"picks": (1, 4)}, "option 'picks' may not be (1, 4)"),
+    ({"picks": (1, 4)}, "option 'picks' may not be [1, 4]"),
 ])
 def test_value_outside_the_domain_is_an_option_error(options, fragment):
     with pytest.raises(OptionError) as info:

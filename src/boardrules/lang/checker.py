@@ -17,6 +17,7 @@ from .diagnostics import Diagnostic, did_you_mean
 from .merge import Merged
 from .inert import names_in
 from .passing import never_passes
+from ..quoting import rules_value
 from ..runtime import MAX_LIST, MAX_NUMBER
 
 if TYPE_CHECKING:
@@ -244,7 +245,7 @@ class Checker:
                                f"range", "e.g. 'option rounds = 9 in 1..20'")
             return None
         if not _within(default, allowed):
-            self.err(o.default, f"the default {default!r} of option '{o.name}' is outside its "
+            self.err(o.default, f"the default {rules_value(default)} of option '{o.name}' is outside its "
                                 f"domain ({_describe(allowed)})")
         return allowed
 
@@ -270,15 +271,15 @@ class Checker:
         value = self.option_values.get(name, default)
         if _kind_of_value(value) != _kind_of_value(default):
             self.bad_options.append(
-                f"option '{name}' needs {_kind_of_value(default)}, got {value!r}")
+                f"option '{name}' needs {_kind_of_value(default)}, got {rules_value(value)}")
             value = default
         elif allowed is not None and not _within(value, allowed):
             self.bad_options.append(
-                f"option '{name}' may not be {value!r}: allowed {_describe(allowed)}")
+                f"option '{name}' may not be {rules_value(value)}: allowed {_describe(allowed)}")
             value = default
         elif _too_large(value):
             self.bad_options.append(
-                f"option '{name}' may not be {value!r}: rules use numbers up to {MAX_NUMBER}")
+                f"option '{name}' may not be {rules_value(value)}: rules use numbers up to {MAX_NUMBER}")
             value = default
         self.options[name] = OptionDef(name, value, o.doc, o.span, allowed)
         return value
@@ -1198,7 +1199,7 @@ def _describe(allowed: tuple[Any, ...]) -> str:
     if (len(allowed) > 2 and all(type(a) is int for a in allowed)
             and list(allowed) == list(range(allowed[0], allowed[0] + len(allowed)))):
         return f"from {allowed[0]} to {allowed[-1]}"
-    return "one of " + ", ".join(repr(a) for a in allowed)
+    return "one of " + ", ".join(rules_value(a) for a in allowed)
 
 
 def _too_large(v: Any) -> bool:
