@@ -9,6 +9,7 @@ import attrs
 
 from . import plugins
 from .errors import NotationError
+from .files import read_bounded
 from .game import Game, final_mismatch
 from .jsonshape import brief_json
 from .quoting import escape
@@ -46,8 +47,7 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_ST
     path = Path(path)
     shown = escape(str(path))   # (a file name may hold control characters)
     try:
-        with open(path, "rb") as f:
-            text = f.read(MAX_RECORD_BYTES + 1)   # (not all of /dev/zero)
+        text, _ = read_bounded(path, MAX_RECORD_BYTES + 1)   # (not all of /dev/zero)
         data = json.loads(text) if len(text) <= MAX_RECORD_BYTES else None
     except (OSError, ValueError, RecursionError) as err:   # (a number too long is a ValueError)
         raise NotationError(f"{shown}: cannot read a record ({escape(str(err))})") from None

@@ -32,7 +32,7 @@ class Diagnostic:
         lines = [f"{self.span}: {_clipped(escape(self.message))}"]
         # lines end at '\n' only, as the parser counts them (not at a form feed or U+2028)
         text_lines = self.source.split("\n")
-        if 0 < self.span.line <= len(text_lines):
+        if self.source and 0 < self.span.line <= len(text_lines):   # (no text: no line to show)
             line = text_lines[self.span.line - 1].removesuffix("\r")
             start = max(self.span.column - 1, 0)
             if len(line) > 200:  # show a window around the caret, not a huge line

@@ -20,6 +20,7 @@ import lark
 from lark import Token
 
 from ..errors import RulesError
+from ..files import read_bounded
 from ..quoting import escape
 from . import ast as A
 from . import reduce
@@ -303,10 +304,16 @@ def _parse_cached(text: str, path: str) -> A.RuleFile:
     return A.RuleFile(path=path, text=text, items=items)
 
 
-def _too_large(path: str, text: str) -> RulesError:
+def _too_large(path: str, text: str, regular: bool = True) -> RulesError:
+    """A file over :data:`MAX_FILE_BYTES`, at its start: a regular file's first line is
+    quoted; a device or pipe (``/dev/zero``) is named as such, its bytes not shown."""
+    if not regular:
+        return RulesError([Diagnostic(A.Span(path, 1, 1, 1, 2), f"rule file is larger than "
+                                      f"{MAX_FILE_BYTES} bytes: it is not a regular file (a device "
+                                      f"or a pipe that may never end)", "give the path of a rule file")])
     return RulesError([Diagnostic(A.Span(path, 1, 1, 1, 2),
                                   f"rule file is larger than {MAX_FILE_BYTES} bytes",
-                                  "split it into several files", text)])
+                                  "split it into several files", text.split("\n", 1)[0][:80])])
 
 
 def read_rule_file(path: str | Path) -> str:
@@ -315,10 +322,9 @@ def read_rule_file(path: str | Path) -> str:
 
     Raises :class:`~boardrules.errors.RulesError` (a file over 1 MiB), ``OSError`` (a file
     that cannot be read) and ``UnicodeDecodeError`` (a file that is not UTF-8)."""
-    with open(path, "rb") as f:
-        data = f.read(MAX_FILE_BYTES + 4)   # (a byte-order mark of 3 bytes does not count)
+    data, regular = read_bounded(path, MAX_FILE_BYTES + 4)   # (a byte-order mark of 3 bytes does not count)
     if len(data) > MAX_FILE_BYTES + 3:
-        raise _too_large(str(path), data[:200].decode("utf-8", errors="replace"))
+        raise _too_large(str(path), data[:200].decode("utf-8", errors="replace"), regular)
     return data.decode("utf-8")
 
 
