@@ -26,6 +26,7 @@ from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
 from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, PluginError, RulesError
 from .game import Action, Game, new_game
 from .quoting import QUOTE, brief_value, escape as escape_text
+from .lang.diagnostics import INCOMPLETE
 from .lang.parser import read_rule_file
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset
@@ -188,7 +189,7 @@ def _house_rules_hint(err: RulesError, how: str) -> None:
     """After ``err`` of rule files given as a game of their own: when they fail as house rules
     or a module do (they change what is not there, ``override``/``extend``/``remove``, or have
     no flow step), say ``how`` to give them to an installed game."""
-    if any(d.message.startswith(("nothing to ", "the rules ")) for d in err.diagnostics):
+    if any(d.kind == INCOMPLETE for d in err.diagnostics):
         err_console.print(f"(house rules or a module of an installed game? {how})",
                           highlight=False, markup=False, soft_wrap=True)
 

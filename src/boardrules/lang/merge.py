@@ -18,7 +18,7 @@ from typing import Any, Iterable, Union, cast
 import attrs
 
 from . import ast as A
-from .diagnostics import Diagnostic, did_you_mean
+from .diagnostics import INCOMPLETE, Diagnostic, did_you_mean
 
 
 Item = Union[A.Decl, A.OptionDecl, A.VarDecl, A.EventDecl, A.ActionDecl, A.FlowDecl]
@@ -106,8 +106,8 @@ class _Merger:
         self.closing: dict[str, A.TurnRule | None] = {}
         self.errors: list[Diagnostic] = []
 
-    def error(self, node: Change, message: str, hint: str, rf: A.RuleFile) -> None:
-        self.errors.append(Diagnostic(node.span, message, hint, rf.text))
+    def error(self, node: Change, message: str, hint: str, rf: A.RuleFile, kind: str = "") -> None:
+        self.errors.append(Diagnostic(node.span, message, hint, rf.text, kind))
 
     def conflicts(self, key: Key, layer: Layer, item: Change, rf: A.RuleFile) -> bool:
         """Two modules changing the same thing (the same entries of it) is an error."""
@@ -140,7 +140,7 @@ class _Merger:
                 verb = "remove" if isinstance(item, A.RemoveDecl) else modifier
                 names = [n for (k, n) in self.items if k == key[0]]
                 self.error(item, f"nothing to {verb}: no {key[0]} named '{key[1]}'",
-                           did_you_mean(key[1], names), rf)
+                           did_you_mean(key[1], names), rf, INCOMPLETE)
                 return
             if self.conflicts(key, layer, item, rf):
                 return
@@ -183,7 +183,7 @@ class _Merger:
         flow = self.items.get(("flow", "flow"))
         if flow is None:
             self.error(item, "there is no flow whose steps to change",
-                       "a step edit belongs in a module of a game that has a flow", rf)
+                       "a step edit belongs in a module of a game that has a flow", rf, INCOMPLETE)
             return
         where = {s.name: (i, j) for i, st in enumerate(flow.stages) for j, s in enumerate(st.steps)}
         stages = [list(st.steps) for st in flow.stages]
@@ -194,7 +194,7 @@ class _Merger:
                 return
             if item.name not in where:
                 self.error(item, f"nothing to extend: no step named '{item.name}'",
-                           did_you_mean(item.name, where), rf)
+                           did_you_mean(item.name, where), rf, INCOMPLETE)
                 return
             i, j = where[item.name]
             step = stages[i][j]
@@ -230,7 +230,7 @@ class _Merger:
             verb = "remove" if isinstance(item, A.RemoveDecl) else "override"
             if item.name not in where:
                 self.error(item, f"nothing to {verb}: no step named '{item.name}'",
-                           did_you_mean(item.name, where), rf)
+                           did_you_mean(item.name, where), rf, INCOMPLETE)
                 return
             if self.conflicts(("step", item.name), layer, item, rf):
                 return
