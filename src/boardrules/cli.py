@@ -87,7 +87,8 @@ def rules_text(text: str) -> str:
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:
-    err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False, markup=True)
+    err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False, markup=True,
+                      soft_wrap=True)   # (not cut into lines: a path or a name in it stays whole)
     raise typer.Exit(code)
 
 

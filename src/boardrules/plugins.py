@@ -21,6 +21,7 @@ import pluggy
 
 from . import hookspecs
 from .errors import BoardrulesError, PluginError
+from .lang.diagnostics import did_you_mean
 from .primitives import Primitive
 from .quoting import MESSAGE, brief_text, brief_value
 from .runtime import PrimitiveFailed
@@ -243,7 +244,15 @@ def game_spec(name: str) -> GameSpec:
         return games()[name]
     except KeyError:
         raise PluginError(f"no game named {brief_text(name, 60)}; installed: "
-                          f"{', '.join(sorted(games())) or 'none'}") from None
+                          f"{', '.join(sorted(games())) or 'none'} ({_install_hint('game', name, games())})") from None
+
+
+def _install_hint(what: str, name: str, installed: Iterable[str]) -> str:
+    """What to do about a game or module ``name`` that is not installed: the installed one it
+    was likely meant to be, and how another package's ``what`` comes."""
+    close = did_you_mean(name, installed) if len(name) <= 100 else ""
+    return (f"{close + ' ' if close else ''}another package's {what} must be installed first, e.g. "
+            f"with pip; 'boardrules plugins' lists the installed ones")
 
 
 def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[str, ...]:
@@ -265,7 +274,8 @@ def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[st
     if unknown:
         problems.append(f"{game} has no module {', '.join(brief_text(u, 60) for u in unknown[:10])}"
                         f"{' and more' if len(unknown) > 10 else ''} "
-                        f"(available: {', '.join(sorted(available)) or 'none'})")
+                        f"(available: {', '.join(sorted(available)) or 'none'}; "
+                        f"{_install_hint('module', unknown[0], available)})")
     problems += [f"module {brief_text(n, 60)} is both switched on and off" for n in sorted(on & off)[:10]]
     chosen = {n for n, spec in available.items() if spec.default and n not in off}
     chosen |= on & set(available)
@@ -274,7 +284,8 @@ def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[st
         name = todo.pop()
         for req in available[name].requires:
             if req not in available:
-                problems.append(f"module '{name}' requires '{req}', which is not installed")
+                problems.append(f"module '{name}' requires '{req}', which is not installed "
+                                f"({_install_hint('module', req, ())})")
             elif req in off:
                 problems.append(f"module '{name}' requires '{req}', which is switched off")
             elif req not in chosen:

@@ -46,6 +46,9 @@ class Merged:
     items: dict[Key, Any]  # (kind, name) -> Item (the kind of item the key names)
     triggers: tuple[tuple[A.Trigger, str], ...]  # top-level, in file order
     sources: dict[str, str]  # path -> text, for diagnostics
+    # option name -> its first declaration, when a later file overrides it (the checker holds
+    # an override to the kind of value the option was declared with)
+    declared_options: dict[str, Any] = attrs.field(factory=dict)
 
 
 def _entry_key(entry: object) -> tuple[str, object]:
@@ -98,6 +101,7 @@ def _replacing(item: object) -> frozenset[tuple[str, object]] | None:
 class _Merger:
     def __init__(self) -> None:
         self.items: dict[Key, Any] = {}  # (kind, name) -> Item (the kind of item the key names)
+        self.declared_options: dict[str, Any] = {}   # (Merged.declared_options)
         self.origin: dict[Key, tuple[Layer, A.Span]] = {}  # key -> where it is defined
         # key -> [(layer, span, replaced entries or None)]
         self.changes: dict[Key, list[tuple[Layer, A.Span, frozenset[tuple[str, object]] | None]]] = {}
@@ -149,6 +153,8 @@ class _Merger:
             elif modifier == "extend" and isinstance(item, A.Decl):
                 self.items[key] = _extend(self.items[key], item, self.items)
             else:
+                if key[0] == "option":
+                    self.declared_options.setdefault(key[1], self.items[key])
                 # (an item with a modifier is a definition: they all have the field)
                 self.items[key] = self.new_decl(attrs.evolve(item, modifier=None))  # type: ignore[arg-type]
         elif key in self.items:
@@ -278,7 +284,8 @@ def merge(layers: Iterable[Layer]) -> tuple[Merged, list[Diagnostic]]:
                     triggers.append((item, trigger_source(item.event, layer, rf.path)))
                 else:
                     m.add(layer, rf, cast(Change, item))
-    return Merged(items=m.items, triggers=tuple(triggers), sources=sources), m.errors
+    return Merged(items=m.items, triggers=tuple(triggers), sources=sources,
+                  declared_options=m.declared_options), m.errors
 
 
 def trigger_source(event: str, layer: Layer, path: str) -> str:
