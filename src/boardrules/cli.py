@@ -31,7 +31,7 @@ from .lang.parser import read_rule_file
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset
 from .runtime import MAX_STEPS
-from .simulate import entity_title, player_role
+from .simulate import entity_title, player_role, step_title
 
 BOT_HELP = (f"random, greedy or mcts (mcts:N: N iterations per decision, {MCTS_ITERATIONS} by default), for every seat, or "
             f"pN=BOT for seat N; repeatable (default {DEFAULT_BOT})")
@@ -373,11 +373,11 @@ def free_name(folder: Path, stem: str, suffix: str, text: str | None = None) -> 
 
 
 def _source_label(g: Game, source: str) -> str:
-    """A score source as players read it: an entity's ``title`` field when it has one; the
-    engine's own sources in words (``start``: a scored resource's starting amount; ``TRACK N``:
-    the reward of a track's level N; ``when EVENT (MODULE)``: a module's top-level reaction,
-    under the module's title)."""
-    title = entity_title(g.ruleset, source)
+    """A score source as players read it: an entity's ``title`` field or a flow step's title
+    when it has one; the engine's own sources in words (``start``: a scored resource's
+    starting amount; ``TRACK N``: the reward of a track's level N; ``when EVENT (MODULE)``: a
+    module's top-level reaction, under the module's title)."""
+    title = entity_title(g.ruleset, source) or step_title(g.ruleset, source)
     if title is not None:
         return title
     if source == "start":

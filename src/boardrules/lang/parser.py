@@ -484,13 +484,15 @@ class _ToAst:
         return tuple(s for s in c if s is not None)
 
     def step(self, span: A.Span, c: list[Any]) -> Any:
-        return self._step(str(c[0]), c[1], span)
+        name, title, body = c
+        return self._step(str(name), body, span, self._text(title) if title else "")
 
-    def _step(self, name: str, body: tuple[Any, ...], span: A.Span) -> A.DoStep | A.TurnsStep:
+    def _step(self, name: str, body: tuple[Any, ...], span: A.Span,
+              title: str = "") -> A.DoStep | A.TurnsStep:
         if body[0] == "do":
-            return A.DoStep(name=name, body=body[1], span=span)
+            return A.DoStep(name=name, body=body[1], title=title, span=span)
         _, order, mode, rules = body
-        return A.TurnsStep(name=name, order=order, mode=mode, rules=rules, span=span)
+        return A.TurnsStep(name=name, order=order, mode=mode, rules=rules, title=title, span=span)
 
     def do_body(self, span: A.Span, c: list[Any]) -> Any:
         return ("do", c[0])
@@ -500,9 +502,10 @@ class _ToAst:
         return ("turns", order, str(mode), tuple(r for r in rules if r is not None))
 
     def step_edit(self, span: A.Span, c: list[Any]) -> Any:
-        modifier, name, place, body = c
+        modifier, name, title, place, body = c
         return A.StepEdit(modifier=modifier, name=str(name), place=place,
-                          step=self._step(str(name), body, span), span=span)
+                          step=self._step(str(name), body, span, self._text(title) if title else ""),
+                          span=span)
 
     def step_extend(self, span: A.Span, c: list[Any]) -> Any:
         modifier, name, *rules = c
