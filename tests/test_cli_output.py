@@ -74,8 +74,8 @@ def test_score_sources_show_an_entitys_title(tmp_path):
 
     from boardrules.cli import _source_label
     text = (Path(__file__).parent / "core" / "rules" / "harvest.rules").read_text()
-    text = text.replace('card reap { title "Reap"', 'card reap { title "Reaping hook"')
-    text = text.replace('card sow { title "Sow"; ', "card sow { ")
+    text = text.replace('card reap { cost 2; title "Reap"', 'card reap { cost 2; title "Reaping hook"')
+    text = text.replace('card sow { cost 1; title "Sow"', "card sow { cost 1")
     game = boardrules.new_game(texts={"h.rules": text}, players=2, seed=1)
     assert _source_label(game, "reap") == "Reaping hook"
     assert _source_label(game, "sow") == "sow"

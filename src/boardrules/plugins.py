@@ -127,7 +127,8 @@ class _Manager(pluggy.PluginManager):
         for caller in self.get_hookcallers(plugin) or ():
             for impl in caller.get_hookimpls():
                 if impl.plugin is plugin and not (impl.wrapper or impl.hookwrapper):
-                    impl.function = _guarded(impl.function, impl.plugin_name, caller.name)
+                    # (pluggy types the attribute Final; it calls whatever it holds)
+                    setattr(impl, "function", _guarded(impl.function, impl.plugin_name, caller.name))
         return registered
 
 
