@@ -33,6 +33,27 @@ def test_house_rules_given_as_the_game_get_the_hint_to_use_rules(command, tmp_pa
     assert played.exit_code == 0, played.output
 
 
+@pytest.mark.parametrize("text", [HOUSE, "extend step play { main sow }\n", "remove step play\n",
+                                  "override step play: do { }\n", "resource coins { start 1 }\n"])
+def test_the_house_rules_hint_follows_the_kind_of_error_not_its_wording(text, capsys):
+    """The hint was chosen by the messages' first words ('nothing to ', 'the rules '): any
+    other message so worded got it, and a reworded one lost it."""
+    import attrs
+
+    from boardrules import RulesError, build_ruleset
+    from boardrules.lang.diagnostics import INCOMPLETE
+
+    with pytest.raises(RulesError) as err:
+        build_ruleset(None, texts={"house.rules": text}).check_playable()
+    assert [d.kind for d in err.value.diagnostics] == [INCOMPLETE]
+    cli._house_rules_hint(err.value, "HOW")
+    assert "(house rules or a module of an installed game? HOW)" in capsys.readouterr().err
+    reworded = RulesError([attrs.evolve(d, message="the rules " + d.message, kind="")
+                           for d in err.value.diagnostics])
+    cli._house_rules_hint(reworded, "HOW")
+    assert capsys.readouterr().err == ""
+
+
 def test_a_rule_file_with_a_mistake_of_its_own_gets_no_house_rules_hint(tmp_path):
     rules = tmp_path / "mine.rules"
     rules.write_text("resource coins { strat 3 }\n")

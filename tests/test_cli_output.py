@@ -74,12 +74,27 @@ def test_score_sources_show_an_entitys_title(tmp_path):
 
     from boardrules.cli import _source_label
     text = (Path(__file__).parent / "core" / "rules" / "harvest.rules").read_text()
-    text = text.replace("field cost: int = 0", "field cost: int = 0\n  field title: text = \"\"")
-    text = text.replace("card reap { cost 2", "card reap { cost 2; title \"Reaping hook\"")
+    text = text.replace('card reap { cost 2; title "Reap"', 'card reap { cost 2; title "Reaping hook"')
+    text = text.replace('card sow { cost 1; title "Sow"', "card sow { cost 1")
     game = boardrules.new_game(texts={"h.rules": text}, players=2, seed=1)
     assert _source_label(game, "reap") == "Reaping hook"
     assert _source_label(game, "sow") == "sow"
     assert _source_label(game, "start") == "starting score"    # the engine's own sources in words
+
+
+def test_a_steps_score_row_shows_its_title(tmp_path):
+    """A flow step's row showed its name ('final'): a step may have a title, as entities do,
+    also one a module adds or overrides."""
+    from boardrules.cli import _source_label
+
+    house = tmp_path / "house.rules"
+    house.write_text('step toll "Road toll" after income: do { for p in players { gain 1 vp to p } }\n'
+                     "override step final: do { for p in players { call score_grain(p) } }\n")
+    game = boardrules.new_game("harvest", players=2, seed=1, rules=[str(house)])
+    assert _source_label(game, "toll") == "Road toll"
+    assert _source_label(game, "final") == "final"   # (overridden without a title)
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    assert _source_label(game, "final") == "Final scoring"
 
 
 def test_top_level_reactions_of_a_module_and_a_house_rule_score_on_rows_of_their_own(tmp_path):
@@ -118,14 +133,15 @@ def test_gaia_tiles_and_boosters_have_titles():
 
 def test_every_score_row_of_gaia_and_eclipse_reads_as_players_read_it():
     """No internal name on a score row (issue 13): every source of finished random games, with
-    every Eclipse module on, has a title (tiles, federation tokens, board actions, end-scoring
+    every Eclipse module on (and Harvest's: its cards and final step showed 'reap', 'final'), has a title (tiles, federation tokens, board actions, end-scoring
     steps, Eclipse's scorings) or is an engine source said in words."""
     import random
 
     from boardrules.cli import _source_label
     eclipse_modules = [m for m in boardrules.plugins.modules("eclipse")
                        if m not in ("nine-players", "small-galaxy", "secret-homeworlds", "simultaneous")]
-    for game in (boardrules.new_game("gaia-project", players=3, seed=5),
+    for game in (boardrules.new_game("harvest", players=3, seed=5, modules=["guilds", "drought"]),
+                 boardrules.new_game("gaia-project", players=3, seed=5),
                  boardrules.new_game("eclipse", players=4, seed=5, modules=eclipse_modules,
                                      options={"auto_combat": True, "rounds": 3})):
         rng = random.Random(5)

@@ -25,6 +25,7 @@ import functools
 import attrs
 
 from boardrules.primitives import primitive
+from boardrules.quoting import rules_value
 
 from . import combat as C
 from .memo import per_state
@@ -166,7 +167,7 @@ def _combat_flags(ctx, h, party, foe=None) -> dict:
     for src in sources:
         for flag in _f(ctx, src, "combat_flags"):
             if flag not in COMBAT_FLAGS:
-                raise ctx.violation(f"{src}: unknown combat flag {flag!r} (one of {sorted(COMBAT_FLAGS)})")
+                raise ctx.violation(f"{src}: unknown combat flag {rules_value(flag)} (one of {', '.join(sorted(COMBAT_FLAGS))})")
             flags[flag] = True
     return flags
 
@@ -219,7 +220,7 @@ def begin_battle(ctx, h, att, dfn):
     members of an allied side the NPCs are hostile to fight. A violation when the two are no
     enemies still to fight there."""
     if not still_to_fight.fn(ctx, h, att, dfn):
-        raise ctx.violation(f"no battle of {att!r} against {dfn!r} in {h}")
+        raise ctx.violation(f"no battle of {rules_value(att)} against {rules_value(dfn)} in {rules_value(h)}")
     b = {"h": h, "att": _fighting(ctx, h, att, dfn), "dfn": _fighting(ctx, h, dfn, att)}
     b.update(state=_engine(ctx, b).start, fled=(), hits=(), kills=(), placement=None, pd=None,
              pd_left=0)
@@ -263,7 +264,7 @@ def _type_index(ctx, b, t) -> tuple:
             return side, index
     except ValueError:
         pass
-    raise ctx.violation(f"the battle has no ship type {t!r} (types are 'side:index')")
+    raise ctx.violation(f"the battle has no ship type {rules_value(t)} (types are 'side:index')")
 
 
 def _party(b, side):
@@ -311,7 +312,7 @@ def type_stat(ctx, t, stat):
     if stat == "alive":
         return len(b["state"][side][index])
     if stat not in TYPE_STATS:
-        raise ctx.violation(f"no ship statistic {stat!r} (one of {', '.join(TYPE_STATS)})")
+        raise ctx.violation(f"no ship statistic {rules_value(stat)} (one of {', '.join(TYPE_STATS)})")
     ship = _side_fleet(ctx, b, side).types[index]
     return ship.initiative if stat == "initiative" else len(getattr(ship, stat))
 

@@ -19,6 +19,7 @@ Combat: the battle primitives are in ``battle.py``; the battle procedure is in
 from __future__ import annotations
 
 from boardrules.primitives import primitive
+from boardrules.quoting import rules_value
 from boardrules.runtime import MISSING
 
 from . import blueprints as B
@@ -198,7 +199,7 @@ def _tile(ctx, sector) -> G.SectorTile:
 
 def _opt(ctx, value, sep, what):
     if not isinstance(value, str) or sep not in value:
-        raise ctx.violation(f"{value!r} is not a {what} option")
+        raise ctx.violation(f"{rules_value(value)} is not a {what} option")
     return value.split(sep, 1)
 
 
@@ -208,7 +209,7 @@ def option_part(ctx, o, sep, i):
     ``"2,0"``); a violation when there is no such part."""
     parts = o.split(sep) if isinstance(o, str) else []
     if not 0 <= i < len(parts):
-        raise ctx.violation(f"{o!r} has no part {i} at {sep!r}")
+        raise ctx.violation(f"{rules_value(o)} has no part {i} at {rules_value(sep)}")
     return parts[i]
 
 
@@ -274,7 +275,7 @@ def build_what(ctx, o):
     """The ship class or structure a build option ``"what@hex"`` names."""
     what, _ = _opt(ctx, o, "@", "build")
     if what not in _builds(ctx):
-        raise ctx.violation(f"{what!r} is neither a ship class nor a structure")
+        raise ctx.violation(f"{rules_value(what)} is neither a ship class nor a structure")
     return what
 
 

@@ -26,11 +26,12 @@ from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
 from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, PluginError, RulesError
 from .game import Action, Game, new_game
 from .quoting import QUOTE, brief_value, escape as escape_text
+from .lang.diagnostics import INCOMPLETE
 from .lang.parser import read_rule_file
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset
 from .runtime import MAX_STEPS
-from .simulate import entity_title, player_role
+from .simulate import entity_title, player_role, step_title
 
 BOT_HELP = (f"random, greedy or mcts (mcts:N: N iterations per decision, {MCTS_ITERATIONS} by default), for every seat, or "
             f"pN=BOT for seat N; repeatable (default {DEFAULT_BOT})")
@@ -86,7 +87,8 @@ def rules_text(text: str) -> str:
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:
-    err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False, markup=True)
+    err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False, markup=True,
+                      soft_wrap=True)   # (not cut into lines: a path or a name in it stays whole)
     raise typer.Exit(code)
 
 
@@ -188,7 +190,7 @@ def _house_rules_hint(err: RulesError, how: str) -> None:
     """After ``err`` of rule files given as a game of their own: when they fail as house rules
     or a module do (they change what is not there, ``override``/``extend``/``remove``, or have
     no flow step), say ``how`` to give them to an installed game."""
-    if any(d.message.startswith(("nothing to ", "the rules ")) for d in err.diagnostics):
+    if any(d.kind == INCOMPLETE for d in err.diagnostics):
         err_console.print(f"(house rules or a module of an installed game? {how})",
                           highlight=False, markup=False, soft_wrap=True)
 
@@ -371,11 +373,11 @@ def free_name(folder: Path, stem: str, suffix: str, text: str | None = None) -> 
 
 
 def _source_label(g: Game, source: str) -> str:
-    """A score source as players read it: an entity's ``title`` field when it has one; the
-    engine's own sources in words (``start``: a scored resource's starting amount; ``TRACK N``:
-    the reward of a track's level N; ``when EVENT (MODULE)``: a module's top-level reaction,
-    under the module's title)."""
-    title = entity_title(g.ruleset, source)
+    """A score source as players read it: an entity's ``title`` field or a flow step's title
+    when it has one; the engine's own sources in words (``start``: a scored resource's
+    starting amount; ``TRACK N``: the reward of a track's level N; ``when EVENT (MODULE)``: a
+    module's top-level reaction, under the module's title)."""
+    title = entity_title(g.ruleset, source) or step_title(g.ruleset, source)
     if title is not None:
         return title
     if source == "start":

@@ -27,12 +27,12 @@ import attrs
 
 from . import plugins
 from .errors import (BoardrulesError, ExecutionBudgetError, GameStuckError, IllegalActionError,
-                     NotationError, PrimitiveError)
+                     NotationError, PrimitiveError, ReplayMismatch)
 from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT, PASSES
 from .reader import StateReader, index_problem
-from .quoting import MESSAGE, QUOTE, brief_text, brief_value, format_value
+from .quoting import MESSAGE, QUOTE, brief_text, brief_value, format_value, rules_value
 from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
 from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
@@ -184,7 +184,7 @@ class _Unlisted:
 
 
 def _who(p: object) -> str:
-    return "chance" if p == CHANCE else (f"p{p + 1}" if isinstance(p, int) else repr(p))
+    return "chance" if p == CHANCE else (f"p{p + 1}" if isinstance(p, int) else rules_value(p))
 
 
 def brief_action(a: Action, limit: int = QUOTE) -> str:
@@ -911,7 +911,7 @@ class Game:
             if (not isinstance(starts, tuple) or len(set(starts)) != len(starts)
                     or any(p not in order for p in starts)):
                 raise RuleViolation(f"the lanes of '{step.name}' must start with distinct players "
-                                    f"of its turn order, not {starts!r}", step.name)
+                                    f"of its turn order, not {rules_value(starts)}", step.name)
             lanes = tuple((order.index(p), p, False, ()) for p in starts)
             begun = list(starts)
         lanes = list(lanes)
@@ -1136,7 +1136,7 @@ class Game:
             if stage.kind == "rounds" and step_i == 0 and not get(("f", "round")):
                 count = stage.count(ctx) if stage.count else 1
                 if not isinstance(count, int) or isinstance(count, bool):
-                    raise RuleViolation(f"the number of rounds must be a whole number, not {count!r}",
+                    raise RuleViolation(f"the number of rounds must be a whole number, not {rules_value(count)}",
                                         "flow", stage.node.span if stage.node else None)
                 if count <= 0:  # no rounds at all: go straight to the next stage
                     ctx.set(("f", "stage"), stage_i + 1)
@@ -2189,5 +2189,34 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
 
 
 def load_game(text: str, *, check: bool = True, max_steps: int = MAX_STEPS) -> Game:
-    """Rebuild a game from :meth:`Game.save` output by replaying its record."""
-    return Game.from_record(Record.loads(text), check=check, max_steps=max_steps)
+    """Rebuild a game from :meth:`Game.save` output by replaying its record (``check=False``:
+    without legality checks, for trusted saves).
+
+    Raises :class:`~boardrules.errors.NotationError` (text that is not a record, a move that
+    does not parse), :class:`~boardrules.errors.IllegalActionError` naming the first illegal
+    move, and :class:`~boardrules.errors.ReplayMismatch` (``move`` None) when the moves replay
+    to a state other than the save's ``final`` digest: the save was altered, or the rules
+    changed since (``Game.from_record(Record.loads(text))`` loads it without this check)."""
+    record = Record.loads(text)
+    game = Game.from_record(record, check=check, max_steps=max_steps)
+    mismatch = final_mismatch(record, game)
+    if mismatch is not None:
+        raise ReplayMismatch(f"the saved game does not replay to its saved state: {mismatch}")
+    return game
+
+
+def final_mismatch(record: Record, game: Game) -> str | None:
+    """How ``game`` (``record`` replayed) differs from the state ``record`` claims (its
+    ``final`` digest), naming the moves replayed and, when they differ, the rulesets then and
+    now; None when it matches or the record claims none. Only the end state is saved, so a
+    difference cannot be placed at an earlier move; an illegal move is found by the replay."""
+    digest = game.state.digest()
+    if record.final is None or digest == record.final:
+        return None
+    n = len(record.actions)
+    changed = (f"; the rules changed since it was written (ruleset {brief_value(record.ruleset)} "
+               f"then, {game.ruleset.id} now)" if record.ruleset and record.ruleset != game.ruleset.id
+               else "; the record was altered, or this version of boardrules plays its moves "
+               "differently")
+    return (f"after its {n} move{'' if n == 1 else 's'} the state digest is {digest}, the record "
+            f"says {brief_value(record.final)}{changed}")

@@ -20,9 +20,10 @@ import attrs
 import pluggy
 
 from . import hookspecs
-from .errors import PluginError
+from .errors import BoardrulesError, PluginError
+from .lang.diagnostics import did_you_mean
 from .primitives import Primitive
-from .quoting import brief_text
+from .quoting import MESSAGE, brief_text, brief_value
 from .runtime import PrimitiveFailed
 
 hookimpl = pluggy.HookimplMarker("boardrules")
@@ -115,10 +116,41 @@ class ModuleSpec:
     evaluation: Callable[..., float] | None = attrs.field(default=None, eq=False, hash=False)
 
 
+class _Manager(pluggy.PluginManager):
+    """pluggy's manager whose hook implementations, as each plugin is registered, raise a
+    :class:`PluginError` naming the plugin, the hook and the exception (kept as its
+    ``__cause__``) for any exception but a :class:`BoardrulesError` (one the plugin means,
+    such as an illegal move in a record it replays): a user saw a plugin's traceback."""
+
+    def register(self, plugin: Any, name: str | None = None) -> str | None:
+        registered = super().register(plugin, name)
+        for caller in self.get_hookcallers(plugin) or ():
+            for impl in caller.get_hookimpls():
+                if impl.plugin is plugin and not (impl.wrapper or impl.hookwrapper):
+                    # (pluggy types the attribute Final; it calls whatever it holds)
+                    setattr(impl, "function", _guarded(impl.function, impl.plugin_name, caller.name))
+        return registered
+
+
+def _guarded(function: Callable[..., Any], plugin: str, hook: str) -> Callable[..., Any]:
+    @functools.wraps(function)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except BoardrulesError:
+            raise
+        except Exception as err:
+            raise PluginError(f"plugin {brief_text(plugin, 60)}: its hook {hook} raised "
+                              f"{type(err).__name__}: {brief_value(str(err), MESSAGE)}") from err
+    return guarded
+
+
 @functools.cache
 def manager() -> pluggy.PluginManager:
-    """The process-wide plugin manager (built on first use)."""
-    pm = pluggy.PluginManager("boardrules")
+    """The process-wide plugin manager (built on first use). A hook implementation that raises
+    anything but a :class:`BoardrulesError` raises :class:`PluginError` instead (see
+    :class:`_Manager`)."""
+    pm = _Manager("boardrules")
     pm.add_hookspecs(hookspecs)
     for name in BUNDLED:
         try:
@@ -213,7 +245,15 @@ def game_spec(name: str) -> GameSpec:
         return games()[name]
     except KeyError:
         raise PluginError(f"no game named {brief_text(name, 60)}; installed: "
-                          f"{', '.join(sorted(games())) or 'none'}") from None
+                          f"{', '.join(sorted(games())) or 'none'} ({_install_hint('game', name, games())})") from None
+
+
+def _install_hint(what: str, name: str, installed: Iterable[str]) -> str:
+    """What to do about a game or module ``name`` that is not installed: the installed one it
+    was likely meant to be, and how another package's ``what`` comes."""
+    close = did_you_mean(name, installed) if len(name) <= 100 else ""
+    return (f"{close + ' ' if close else ''}another package's {what} must be installed first, e.g. "
+            f"with pip; 'boardrules plugins' lists the installed ones")
 
 
 def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[str, ...]:
@@ -235,7 +275,8 @@ def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[st
     if unknown:
         problems.append(f"{game} has no module {', '.join(brief_text(u, 60) for u in unknown[:10])}"
                         f"{' and more' if len(unknown) > 10 else ''} "
-                        f"(available: {', '.join(sorted(available)) or 'none'})")
+                        f"(available: {', '.join(sorted(available)) or 'none'}; "
+                        f"{_install_hint('module', unknown[0], available)})")
     problems += [f"module {brief_text(n, 60)} is both switched on and off" for n in sorted(on & off)[:10]]
     chosen = {n for n, spec in available.items() if spec.default and n not in off}
     chosen |= on & set(available)
@@ -244,7 +285,8 @@ def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[st
         name = todo.pop()
         for req in available[name].requires:
             if req not in available:
-                problems.append(f"module '{name}' requires '{req}', which is not installed")
+                problems.append(f"module '{name}' requires '{req}', which is not installed "
+                                f"({_install_hint('module', req, ())})")
             elif req in off:
                 problems.append(f"module '{name}' requires '{req}', which is switched off")
             elif req not in chosen:

@@ -69,6 +69,28 @@ def brief_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
     return text if len(text) <= limit else text[:max(0, limit - 3)] + "..."
 
 
+def rules_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
+    """A value the rules computed, for a message about it, as the rules language writes it:
+    ``none``, ``true``/``false``, a number, a text or name in quotes (``'a1'``), a list in
+    brackets (``[1, 'a1', none]``); at most about ``limit`` characters, lists at most four
+    deep (a Python tuple or ``None`` never shows)."""
+    if isinstance(v, str):
+        return f"'{brief_value(v, max(8, limit - 2))}'"
+    if not isinstance(v, (tuple, list)):
+        return brief_value(v, limit)
+    if depth > 3:   # (a list from Python may be deep or hold itself)
+        return "[...]"
+    parts: list[str] = []
+    size = 0
+    for x in v:
+        if size > limit:
+            parts.append("...")
+            break
+        parts.append(rules_value(x, max(8, limit - size), depth + 1))
+        size += len(parts[-1]) + 2
+    return "[" + ", ".join(parts) + "]"
+
+
 def brief_text(text: object, limit: int = QUOTE) -> str:
     """``repr(text)`` for an error message, at most about ``limit`` characters."""
     if isinstance(text, str) and len(text) > limit:

@@ -9,7 +9,8 @@ import attrs
 
 from . import plugins
 from .errors import NotationError
-from .game import Game
+from .files import read_bounded
+from .game import Game, final_mismatch
 from .jsonshape import brief_json
 from .quoting import escape
 from .record import FORMAT, Record
@@ -46,8 +47,7 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_ST
     path = Path(path)
     shown = escape(str(path))   # (a file name may hold control characters)
     try:
-        with open(path, "rb") as f:
-            text = f.read(MAX_RECORD_BYTES + 1)   # (not all of /dev/zero)
+        text, _ = read_bounded(path, MAX_RECORD_BYTES + 1)   # (not all of /dev/zero)
         data = json.loads(text) if len(text) <= MAX_RECORD_BYTES else None
     except (OSError, ValueError, RecursionError) as err:   # (a number too long is a ValueError)
         raise NotationError(f"{shown}: cannot read a record ({escape(str(err))})") from None
@@ -57,10 +57,8 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_ST
     if isinstance(data, dict) and data.get("format") == FORMAT:
         record = Record.from_json(data)
         game = Game.from_record(record, check=check, max_steps=max_steps)
-        differences: tuple[str, ...] = ()
-        if record.final is not None and game.state.digest() != record.final:
-            differences = (f"state digest {game.state.digest()} != recorded {record.final}",)
-        return ReplayReport(game, len(record.actions), differences)
+        mismatch = final_mismatch(record, game)
+        return ReplayReport(game, len(record.actions), () if mismatch is None else (mismatch,))
     report = plugins.manager().hook.boardrules_replay(path=path, data=data, check=check,
                                                       max_steps=max_steps)
     if not isinstance(report, ReplayReport):

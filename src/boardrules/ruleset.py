@@ -23,7 +23,7 @@ from .errors import OptionError, PluginError, RulesError
 from .lang import ast as A
 from .lang.backends import Compiler, Interpreter
 from .lang.checker import Checker
-from .lang.diagnostics import Diagnostic
+from .lang.diagnostics import INCOMPLETE, Diagnostic
 from .lang.guards import Guard, Guards
 from .lang.inert import Inert
 from .lang.listgen import Lister, step_lister
@@ -277,7 +277,7 @@ class Ruleset:
             "the rules have no flow step: a game of them would end before anyone acts",
             "a game needs a 'flow' with a 'turns' step and actions for it, e.g. 'flow { rounds 3 "
             "{ step play: turns seat once { main ACTION } } }' (docs/language.md, 'flow')",
-            source=text)])
+            source=text, kind=INCOMPLETE)])
 
     def rule_span(self, rule: str) -> A.Span | None:
         """Where the rule an error names (``IllegalActionError.rule``) is declared: an action

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import attrs
 
 from .lang.ast import Span
+from .quoting import rules_value
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
@@ -196,8 +197,7 @@ class Context:
         if type(p) is int and 0 <= p < self.np:  # the common case, checked as below
             return p
         if p is None or not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.nplayers:
-            got = "none" if p is None else repr(p)   # (as rules write it)
-            raise RuleViolation(f"no player here (got {got}; players are 0..{self.np - 1})", self.source)
+            raise RuleViolation(f"no player here (got {rules_value(p)}; players are 0..{self.np - 1})", self.source)
         return p
 
     # ---- resources ----

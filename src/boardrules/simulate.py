@@ -93,6 +93,16 @@ def entity_title(rs: Ruleset, name: str) -> str | None:
     return title if isinstance(title, str) and title else None
 
 
+def step_title(rs: Ruleset, name: str) -> str | None:
+    """Flow step ``name``'s title (``step final "Final scoring": …``), or None when no step
+    of that name has one."""
+    for stage in rs.stages:
+        for step in stage.steps:
+            if step.name == name and step.node is not None and step.node.title:
+                return step.node.title
+    return None
+
+
 def run_game(task: GameTask) -> Row:
     """Play ``task``'s game to its end; return its row: ``seed``, ``players``, ``actions``
     (record length), ``rounds``, ``seconds`` (wall clock) and ``cpu`` (CPU seconds of this

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from .bots import DEFAULT_BOT, seat_bots
 from .errors import BoardrulesError, GameStuckError, PluginError, RulesError
-from .quoting import QUOTE, brief_value
+from .quoting import QUOTE, brief_value, escape as escape_text
 from .ruleset import Ruleset, build_ruleset
 from .plugins import player_counts
 from .simulate import Row, SimulationSpec, entity_title, results_kind, seat_rows, simulate, summarise, write_results
@@ -59,7 +59,8 @@ def simulate_command(
                                                 "(as games end) instead")) -> None:
     """Play GAMES seeded games with bots; print win rates and score distributions per faction
     (or species) and per seat, and game lengths; write one row per game and seat with each
-    game's record (replay one with 'boardrules replay' after saving its record column)."""
+    game's record (replay one with 'boardrules replay' after saving its record column).
+    Ctrl-C stops the games and keeps those already finished (their summary and results)."""
     from .cli import (_game_texts, _options, _rules_failed, _unknown_game, free_name, heartbeat,
                       modules_named, rules_text)   # (as play reads and shows them)
     texts = _game_texts(game)
@@ -102,13 +103,20 @@ def simulate_command(
         task = progress.add_task(f"{rules_text(rs.title)}: {games} games", total=games)
         beat = heartbeat(live=not quiet and console.is_terminal)
 
+        finished: list[Row] = []   # (what Ctrl-C keeps)
+
         def advance(row: Row) -> None:
+            finished.append(row)
             progress.advance(task)
             progress.refresh()
             beat(lambda: f"{rules_text(rs.title)}, {int(progress.tasks[0].completed)} of {games} games played")
+        interrupted = False
         try:
             rows = simulate(spec, workers=workers, backend=backend, on_result=advance,
                             start_method=start_method)
+        except KeyboardInterrupt:   # (Ctrl-C: the games already finished are kept, as play keeps its record)
+            interrupted = True
+            rows = sorted(finished, key=lambda row: row["seed"])
         except (KeyError, IndexError) as err:
             if not isinstance(err, GameStuckError):
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
@@ -116,6 +124,10 @@ def simulate_command(
         except (ImportError, ValueError, LookupError, RuntimeError, BoardrulesError) as err:
             _fail(str(err))   # (a game that is stuck, never ends or breaks the budget, too)
     elapsed = time.perf_counter() - start
+    if not rows:
+        err_console.print("interrupted before any game finished: no results written",
+                          highlight=False, markup=False)
+        raise typer.Exit(130)
     _print_summary(rs, rows)
     try:
         written = [write_results(rows, out)]
@@ -125,9 +137,14 @@ def simulate_command(
     except (OSError, ImportError) as err:
         _fail(f"cannot write the results to {out}: {err}")
     sent = wire_bytes(spec.tasks(), rows)
-    console.print(f"{games} games in {elapsed:.1f} s ({games / elapsed:.2f} games/s, {backend}; "
+    console.print(f"{len(rows)} games in {elapsed:.1f} s ({len(rows) / elapsed:.2f} games/s, {backend}; "
                   f"{sent['task']:.0f} bytes per task, {sent['result']:.0f} per result) · results: "
                   + ", ".join(map(str, written)), soft_wrap=True)
+    if interrupted:
+        err_console.print(f"interrupted: {len(rows)} of {games} games finished; their results are "
+                          f"written ({', '.join(escape_text(str(w)) for w in written)})",
+                          highlight=False, markup=False, soft_wrap=True)
+        raise typer.Exit(130)
 
 
 def _check_writable(out: Path) -> None:

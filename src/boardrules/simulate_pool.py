@@ -27,6 +27,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import pickle
+import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -82,6 +83,9 @@ def play_items(setups: Sequence[Setup], chunk: Iterable[Item]) -> Result:
 def _init_worker(setups: tuple[Setup, ...]) -> None:
     global _SETUPS
     _SETUPS = setups
+    # Ctrl-C is the parent's to handle (it ends the workers, see run_pool): a worker of its own
+    # printed a traceback, or died first and the parent saw a broken pool instead
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _pool_chunk(chunk: tuple[Item, ...]) -> Result:
@@ -148,7 +152,10 @@ def run_pool(tasks: Sequence[GameTask], workers: int, backend: str,
             return [f.result() for f in finished], rest
 
         schedule(items, workers, chunksize, submit, collect, done, started=gc.unfreeze if frozen else None)
-    except BaseException:
+    except BaseException as err:
+        if isinstance(err, KeyboardInterrupt):   # (not waiting for the games under way)
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     finally:

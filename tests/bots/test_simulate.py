@@ -113,6 +113,34 @@ def test_simulate_command(tmp_path):
     assert all(t in table for t in titles) and not any(f"│ {role} " in table for role in roles)
 
 
+@pytest.mark.parametrize("finished", [2, 0])
+def test_simulate_interrupted_keeps_the_games_already_finished(tmp_path, monkeypatch, finished):
+    """Ctrl-C lost every game played (a traceback, no results file): the games finished are
+    summarised and written, a line says how many; exit status 130, as play's."""
+    import boardrules.simulate as simulate_module
+
+    real = simulate_module.run_game
+    played = []
+
+    def run_game(task):
+        if len(played) == finished:
+            raise KeyboardInterrupt
+        played.append(task.seed)
+        return real(task)
+    monkeypatch.setattr(simulate_module, "run_game", run_game)
+    out = tmp_path / "sim.csv"
+    result = runner.invoke(app, ["simulate", "harvest", "--players", "2", "-n", "5", "-w", "1",
+                                 "--quiet", "--out", str(out)], env={"COLUMNS": "160"})
+    assert result.exit_code == 130 and "Traceback" not in result.output, result.output
+    if finished:
+        assert f"interrupted: 2 of 5 games finished; their results are written ({out}" in result.stderr
+        assert "by seat" in result.stdout
+        assert sorted({r["seed"] for r in read_results(out)}) == [0, 1]
+    else:
+        assert "interrupted before any game finished: no results written" in result.stderr
+        assert not out.exists()
+
+
 def test_roles_are_factions_and_species():
     from boardrules.bots import RandomBot
     from boardrules.simulate import player_role

@@ -88,7 +88,7 @@ def test_a_players_option_value_beyond_the_rules_numbers_is_refused(value):
     with pytest.raises(OptionError) as info:
         build("option a = 1\n", a=value)
     assert str(info.value) == (f"option 'a' may not be {value}: rules use numbers up to "
-                               f"{MAX_NUMBER}")
+                               f"{MAX_NUMBER} (the option is declared at g.rules:2:1)")
 
 
 def test_a_players_list_option_holding_a_number_beyond_the_range_is_refused():

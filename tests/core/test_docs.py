@@ -124,6 +124,17 @@ def test_examples_use_every_construct():
     assert not needed - words, f"never used in an example: {sorted(needed - words)}"
 
 
+def test_the_keyword_list_is_the_grammars_words():
+    """docs/language.md's keywords are exactly the words the grammar reserves: it lacked
+    'lanes' (a turns step's interleaved turns)."""
+    text = (DOCS / "language.md").read_text(encoding="utf-8")
+    listed = re.search(r"Keywords — do not use them as names: `([^`]*)`", text)
+    assert listed is not None
+    words = {t.pattern.value for t in _parser().terminals
+             if isinstance(t.pattern, lark.lexer.PatternStr) and t.pattern.value.isalpha()}
+    assert listed.group(1).split() == sorted(words)
+
+
 def test_builtins_are_documented():
     text = (DOCS / "language.md").read_text(encoding="utf-8")
     for name in checker.BUILTIN_NAMES:

@@ -180,3 +180,44 @@ def test_an_action_of_countless_argument_combinations_is_refused_at_the_listings
     g = boardrules.new_game(texts={"spam.rules": SPAM.replace("1..100000", f"1..{MAX_CANDIDATES}")
                                    .replace("1..N", "1..1")}, players=2, seed=1)
     assert len(g.legal_actions()) == MAX_CANDIDATES + 1
+
+
+# ---- special files (fixes lane) ----------------------------------------------------------------
+
+@endless
+def test_an_endless_device_is_named_as_such_and_its_bytes_not_quoted():
+    """The error quoted 200 NULs as the file's 'line' (800 characters of '\\x00') and hinted to
+    split the file."""
+    with pytest.raises(RulesError) as err:
+        boardrules.new_game("harvest", players=2, rules=[ENDLESS])
+    assert str(err.value) == (f"{ENDLESS}:1:1: rule file is larger than {MAX_FILE_BYTES} bytes: it is "
+                              "not a regular file (a device or a pipe that may never end)\n"
+                              "hint: give the path of a rule file")
+
+
+def _within(seconds: float, call) -> object:
+    """``call()``'s result or exception, failing the test when it has not returned in time."""
+    import threading
+    out: list = []
+
+    def run() -> None:
+        try:
+            out.append(call())
+        except Exception as err:   # noqa: BLE001  (the test looks at it)
+            out.append(err)
+    thread = threading.Thread(target=run, daemon=True)   # (one that hangs is left behind)
+    thread.start()
+    thread.join(seconds)
+    assert out, f"still reading after {seconds} s"
+    return out[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_named_pipe_nobody_writes_to_is_read_as_empty_not_waited_for(tmp_path):
+    """Reading it waited for a writer without end: 'boardrules check PIPE' hung."""
+    pipe = tmp_path / "pipe.rules"
+    os.mkfifo(pipe)
+    got = _within(10, lambda: boardrules.new_game("harvest", players=2, rules=[pipe]))
+    assert isinstance(got, boardrules.Game)   # (an empty house-rule file changes nothing)
+    got = _within(10, lambda: replay_file(pipe))
+    assert isinstance(got, NotationError) and "cannot read a record" in str(got)

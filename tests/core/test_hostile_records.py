@@ -45,3 +45,48 @@ def test_a_huge_player_count_is_quoted_in_brief(record):
     with pytest.raises(NotationError) as err:
         boardrules.load_game(json.dumps(record))
     assert len(str(err.value)) < 200
+
+
+# ---- a save whose moves do not lead to its saved state (fixes lane) ---------------------------
+
+def _played(moves: int) -> boardrules.Game:
+    g = boardrules.new_game("harvest", players=2, seed=3)
+    for _ in range(moves):
+        g.play(g.legal_actions()[0])
+    return g
+
+
+@pytest.mark.parametrize("check", [True, False])
+def test_a_save_with_a_tampered_final_digest_is_refused(check):
+    g = _played(10)
+    saved = json.loads(g.save())
+    saved["final"] = "0" * len(saved["final"])
+    with pytest.raises(boardrules.ReplayMismatch) as err:
+        boardrules.load_game(json.dumps(saved), check=check)
+    n = len(g.record.actions)
+    assert err.value.move is None
+    assert (f"after its {n} moves the state digest is {g.state.digest()}, the record says "
+            f"{'0' * len(saved['final'])}; the record was altered") in str(err.value)
+
+
+def test_a_save_missing_its_last_moves_is_refused():
+    """Moves cut off the end still replay legally: only the saved digest shows it."""
+    saved = json.loads(_played(10).save())
+    saved["actions"] = saved["actions"][:-2]
+    with pytest.raises(boardrules.ReplayMismatch, match="after its 9 moves"):
+        boardrules.load_game(json.dumps(saved))
+
+
+def test_a_mismatch_under_other_rules_names_both_rulesets():
+    saved = json.loads(_played(4).save())
+    saved["final"], saved["ruleset"] = "1" * 24, "feedfacefeedface"
+    with pytest.raises(boardrules.ReplayMismatch, match="ruleset feedfacefeedface then, [0-9a-f]+ now"):
+        boardrules.load_game(json.dumps(saved))
+
+
+def test_a_true_save_loads_and_so_does_one_without_a_digest():
+    g = _played(10)
+    assert boardrules.load_game(g.save()).state.digest() == g.state.digest()
+    saved = json.loads(g.save())
+    saved["final"] = None
+    assert boardrules.load_game(json.dumps(saved)).state.digest() == g.state.digest()

@@ -66,15 +66,22 @@ def test_resolution_adds_requirements_in_load_order():
     assert boardrules.build_ruleset("harvest").modules == ()
 
 
+INSTALL = ("another package's module must be installed first, e.g. with pip; 'boardrules plugins' "
+           "lists the installed ones")
+
+
 @pytest.mark.parametrize("mods,message", [
     (["drought", "monsoon"], "modules 'drought' and 'monsoon' conflict: enable only one of them"),
     (["hail"], "harvest has no module 'hail' (available: drought, guilds, market-day, monsoon, "
-               "weather)"),
+               "weather; " + INSTALL + ")"),
+    # (the one meant, and how another package's module comes: it said neither)
+    (["markt-day"], "harvest has no module 'markt-day' (available: drought, guilds, market-day, "
+                    "monsoon, weather; did you mean 'market-day'? " + INSTALL + ")"),
     (["drought", "-weather"], "module 'drought' requires 'weather', which is switched off"),
     (["weather", "-weather"], "module 'weather' is both switched on and off"),
     (["-hail", "monsoon", "drought"], "harvest has no module 'hail' (available: drought, guilds, "
-     "market-day, monsoon, weather); modules 'drought' and 'monsoon' conflict: enable only one "
-     "of them"),
+     "market-day, monsoon, weather; " + INSTALL + "); modules 'drought' and 'monsoon' conflict: "
+     "enable only one of them"),
 ])
 def test_resolution_refuses_with_one_clear_message(mods, message):
     with pytest.raises(PluginError) as err:
@@ -343,3 +350,11 @@ def test_a_wrapper_is_pure_only_around_a_pure_primitive(extra_modules):
     assert prims["rainfall"].pure is False   # the weather module's rainfall is not declared pure
     with pytest.raises(ValueError, match="a pure primitive writes nothing"):
         primitive("flood", effect=True, pure=True)
+
+
+def test_a_game_not_installed_gets_the_one_meant_and_how_to_install():
+    with pytest.raises(PluginError) as err:
+        boardrules.new_game("harvst", players=2)
+    assert str(err.value) == ("no game named 'harvst'; installed: eclipse, gaia-project, harvest (did "
+                              "you mean 'harvest'? another package's game must be installed first, e.g. "
+                              "with pip; 'boardrules plugins' lists the installed ones)")

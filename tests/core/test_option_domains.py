@@ -24,7 +24,7 @@ def game(**options):
     ({"rounds": -1}, "option 'rounds' may not be -1: allowed from 1 to 9"),
     ({"rounds": 10}, "option 'rounds' may not be 10: allowed from 1 to 9"),
     ({"speed": "warp"}, "option 'speed' may not be 'warp': allowed one of 'slow', 'normal', 'fast'"),
-    ({"picks": (1, 4)}, "option 'picks' may not be (1, 4)"),
+    ({"picks": (1, 4)}, "option 'picks' may not be [1, 4]"),
 ])
 def test_value_outside_the_domain_is_an_option_error(options, fragment):
     with pytest.raises(OptionError) as info:
@@ -82,3 +82,34 @@ def test_gaia_fixed_map_refuses_malformed_text_clearly(layout, fragment):
     text = str(info.value)
     assert text.startswith(f"option fixed_map may not be {layout!r}") and fragment in text
     assert "unpack" not in text and "int()" not in text
+
+
+# ---- the place of an option's bad value (fixes lane) ----------------------------------------
+
+def test_an_option_value_given_of_the_wrong_kind_names_where_the_option_is_declared():
+    from boardrules import plugins
+
+    with pytest.raises(OptionError) as err:
+        new_game("harvest", players=2, options={"goal": "abc"})
+    harvest = plugins.game_spec("harvest").rule_files[0]
+    assert str(err.value) == (f"option 'goal' needs a whole number, got 'abc' (the option is "
+                              f"declared at {harvest}:4:1)")
+
+
+def test_an_override_changing_an_options_kind_is_an_error_at_the_override(tmp_path):
+    """The error was at a use of the option in the game's own file ('>=' compares numbers),
+    never at the house rule that made it a text."""
+    from boardrules import plugins
+
+    house = tmp_path / "house.rules"
+    house.write_text('override option goal = "abc"\n')
+    with pytest.raises(RulesError) as err:
+        new_game("harvest", players=2, rules=[house])
+    first = err.value.diagnostics[0]
+    harvest = plugins.game_spec("harvest").rule_files[0]
+    assert (str(first.span), first.message, first.hint) == (
+        f"{house}:1:24", f"this override makes option 'goal' a text, but it is declared a whole "
+                         f"number (at {harvest}:4:1), as the rules that use it expect",
+        "give it a whole number, e.g. 'override option goal = 6'")
+    house.write_text("override option goal = 9\n")   # the same kind: as before
+    assert new_game("harvest", players=2, rules=[house]).players == 2

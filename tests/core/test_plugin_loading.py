@@ -155,3 +155,35 @@ def test_the_listed_modules_follow_the_plugins_registered():
     assert "feast" in _with_modules(lambda: [plugins.ModuleSpec("feast", "harvest", (), "")])
     assert plugins.modules("harvest") == before
     assert "feast2" in _with_modules(lambda: [plugins.ModuleSpec("feast2", "harvest", (), "")])
+
+
+class _Raising:
+    """A third party's plugin whose hooks raise: a bug (notation) and a meant error (renderers)."""
+
+    @hookimpl
+    def boardrules_notation(self, game):
+        raise KeyError("no such table")
+
+    @hookimpl
+    def boardrules_renderers(self, game):
+        raise PluginError("the map needs a newer boardrules")
+
+
+def test_a_hook_that_raises_is_a_plugin_error_naming_plugin_hook_and_message():
+    """It was the plugin's raw traceback (a KeyError out of Game())."""
+    from boardrules import new_game
+
+    pm = plugins.manager()
+    pm.register(_Raising(), "weavers-notation")
+    try:
+        with pytest.raises(PluginError) as err:
+            new_game("harvest", players=2)
+        assert str(err.value) == ("plugin 'weavers-notation': its hook boardrules_notation raised "
+                                  "KeyError: 'no such table'")
+        assert isinstance(err.value.__cause__, KeyError)
+        # a BoardrulesError the plugin raises on purpose is passed on as it is
+        with pytest.raises(PluginError, match="^the map needs a newer boardrules$"):
+            pm.hook.boardrules_renderers(game="harvest")
+    finally:
+        pm.unregister(name="weavers-notation")
+    assert new_game("harvest", players=2).players == 2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import boardrules
@@ -138,3 +140,36 @@ def test_a_record_field_of_the_wrong_shape_is_a_notation_error(field, value, mes
     data[field] = value
     with pytest.raises(NotationError, match="malformed boardrules record: .*" + message):
         boardrules.load_game(json.dumps(data))
+
+
+# ---- values the rules computed are shown as the rules write them (fixes lane) -----------------
+# ('none', '[1, 2]', 'true'; a Python 'None', '(1, 2)' or 'True' meant nothing to a rules author)
+
+_NONE_RULES = """resource coins { scored true }
+var n: int? = none
+var l: list[int] = [1, 2]
+%s
+flow { rounds 1 { step s: turns seat once { main go } } }
+"""
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "compiled"])
+@pytest.mark.parametrize("body, message", [
+    ("gain n + 1 coins", "'+' needs numbers, got none"),
+    ("let k = n; gain 1 coins to k", "no player here (got none; players are 0..1)"),
+    ("for x in n { gain 1 coins }", "cannot iterate over none"),
+    ("gain l[n] coins", "a list index must be a number, not none"),
+])
+def test_rule_values_in_messages_are_written_as_the_rules_write_them(backend, body, message):
+    g = boardrules.new_game(texts={"t.rules": _NONE_RULES % f"action go main {{ {body} }}"},
+                            players=2, backend=backend)
+    with pytest.raises(IllegalActionError) as err:
+        g.play("p1 go")
+    assert message in str(err.value) and "None" not in str(err.value)
+
+
+@pytest.mark.parametrize("value, shown", [(True, "got true"), ([1, (2,)], "got [1, [2]]"),
+                                          ("x", "got 'x'")])
+def test_an_option_of_the_wrong_kind_shows_its_value_as_the_rules_write_it(value, shown):
+    with pytest.raises(boardrules.OptionError, match=f"option 'goal' .*needs a whole number, {re.escape(shown)}"):
+        boardrules.new_game("harvest", players=2, options={"goal": value})

@@ -104,6 +104,11 @@ def test_illegal_battle_moves_name_the_rule_and_change_nothing():
         type_stat.fn(ctx, "0:0", "hull")
     with pytest.raises(RuleViolation, match="no ship type '2:0'"):
         type_stat.fn(ctx, "2:0", "alive")
+    # values the rules computed, as the rules write them (it showed Python's None and tuples)
+    with pytest.raises(RuleViolation, match=r"no ship type none \(types are"):
+        type_stat.fn(ctx, None, "alive")
+    with pytest.raises(RuleViolation, match=r"no ship statistic \[1, 'x'\] \(one of"):
+        type_stat.fn(ctx, "0:0", (1, "x"))
     with pytest.raises(RuleViolation, match="not a ship this hit can reach"):
         battle_hit.fn(ctx, "dreadnought:0")
 

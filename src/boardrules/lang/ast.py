@@ -515,6 +515,7 @@ class RemoveDecl:
 class DoStep:
     name: str
     body: Block
+    title: str = ""   # (``step NAME "TITLE": …``: what players read on its score row)
     span: Span = _span()
 
 
@@ -529,6 +530,7 @@ class TurnsStep:
     order: tuple[str, Union[str, Expr]]  # ("named", str) | ("reverse", str) | ("by", Expr)
     mode: str
     rules: tuple[TurnRule, ...]
+    title: str = ""   # (as DoStep's)
     span: Span = _span()
 
 

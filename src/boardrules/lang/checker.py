@@ -17,6 +17,7 @@ from .diagnostics import Diagnostic, did_you_mean
 from .merge import Merged
 from .inert import names_in
 from .passing import never_passes
+from ..quoting import rules_value
 from ..runtime import MAX_LIST, MAX_NUMBER
 
 if TYPE_CHECKING:
@@ -244,7 +245,7 @@ class Checker:
                                f"range", "e.g. 'option rounds = 9 in 1..20'")
             return None
         if not _within(default, allowed):
-            self.err(o.default, f"the default {default!r} of option '{o.name}' is outside its "
+            self.err(o.default, f"the default {rules_value(default)} of option '{o.name}' is outside its "
                                 f"domain ({_describe(allowed)})")
         return allowed
 
@@ -265,23 +266,39 @@ class Checker:
         try:
             default = self.const(o.default, "option default")
             allowed = self._option_domain(o, default)
+            self._check_override_kind(o, default)
         finally:
             self._options_resolving.pop()
         value = self.option_values.get(name, default)
+        wrong = ""   # (a value given for the option, from the caller: options=, -o, a record)
         if _kind_of_value(value) != _kind_of_value(default):
-            self.bad_options.append(
-                f"option '{name}' needs {_kind_of_value(default)}, got {value!r}")
-            value = default
+            wrong = f"option '{name}' needs {_kind_of_value(default)}, got {rules_value(value)}"
         elif allowed is not None and not _within(value, allowed):
-            self.bad_options.append(
-                f"option '{name}' may not be {value!r}: allowed {_describe(allowed)}")
-            value = default
+            wrong = f"option '{name}' may not be {rules_value(value)}: allowed {_describe(allowed)}"
         elif _too_large(value):
-            self.bad_options.append(
-                f"option '{name}' may not be {value!r}: rules use numbers up to {MAX_NUMBER}")
+            wrong = f"option '{name}' may not be {rules_value(value)}: rules use numbers up to {MAX_NUMBER}"
+        if wrong:   # (where the option is declared: which game's or module's file)
+            self.bad_options.append(f"{wrong} (the option is declared at {o.span})")
             value = default
         self.options[name] = OptionDef(name, value, o.doc, o.span, allowed)
         return value
+
+    def _check_override_kind(self, o: A.OptionDecl, default: Any) -> None:
+        """An ``override option`` must keep the kind of value the option was declared with:
+        the rules that use it, and the values players give it, expect that kind (the error was
+        at a use in the game's file, never at the override)."""
+        first = self.m.declared_options.get(o.name)
+        if first is None:
+            return
+        reported = len(self.errors)
+        declared = self.const(first.default, "option default")
+        del self.errors[reported:]   # (the declaration's own errors are not the override's)
+        if declared is not None and _kind_of_value(default) != _kind_of_value(declared):
+            self.err(o.default, f"this override makes option '{o.name}' {_kind_of_value(default)}, "
+                                f"but it is declared {_kind_of_value(declared)} (at {first.span}), as "
+                                f"the rules that use it expect",
+                     f"give it {_kind_of_value(declared)}, e.g. 'override option {o.name} = "
+                     f"{rules_value(declared)}'")
 
     def const(self, expr: object, what: str = "value") -> Any:
         """Evaluate a constant expression (literals, lists, ranges, entity and option names)."""
@@ -1198,7 +1215,7 @@ def _describe(allowed: tuple[Any, ...]) -> str:
     if (len(allowed) > 2 and all(type(a) is int for a in allowed)
             and list(allowed) == list(range(allowed[0], allowed[0] + len(allowed)))):
         return f"from {allowed[0]} to {allowed[-1]}"
-    return "one of " + ", ".join(repr(a) for a in allowed)
+    return "one of " + ", ".join(rules_value(a) for a in allowed)
 
 
 def _too_large(v: Any) -> bool:

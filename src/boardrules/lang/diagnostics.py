@@ -18,21 +18,30 @@ from ..quoting import QUOTE, escape
 from .ast import Span
 
 
+INCOMPLETE = "incomplete"
+"""The :attr:`Diagnostic.kind` of an error saying the rules lack what an installed game would
+give them: they change what is not there (``override``/``extend``/``remove``) or have no flow
+step. Given as a game of their own they may be house rules or a module (the CLI says how to
+give them to a game)."""
+
+
 @attrs.frozen
 class Diagnostic:
-    """An error at ``span``: ``message``, an optional ``hint``, and the file's text for display."""
+    """An error at ``span``: ``message``, an optional ``hint``, the file's text for display,
+    and its ``kind`` for code that acts on a kind of error (:data:`INCOMPLETE`; '' for others)."""
 
     span: Span
     message: str
     hint: str = ""
     source: str = attrs.field(default="", eq=False, repr=False)
+    kind: str = ""
 
     def format(self) -> str:
         """``file:line:column: message``, the source line, a caret under the span, the hint."""
         lines = [f"{self.span}: {_clipped(escape(self.message))}"]
         # lines end at '\n' only, as the parser counts them (not at a form feed or U+2028)
         text_lines = self.source.split("\n")
-        if 0 < self.span.line <= len(text_lines):
+        if self.source and 0 < self.span.line <= len(text_lines):   # (no text: no line to show)
             line = text_lines[self.span.line - 1].removesuffix("\r")
             start = max(self.span.column - 1, 0)
             if len(line) > 200:  # show a window around the caret, not a huge line

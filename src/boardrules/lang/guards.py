@@ -24,6 +24,7 @@ import attrs
 
 from . import ast as A
 from ..errors import BoardrulesError
+from ..quoting import rules_value
 from ..runtime import RuleViolation
 from .backends import player_fn
 from .semantics import MAX_DEPTH
@@ -489,7 +490,7 @@ class Guards:
             for_ = None if ffor is None else ffor(ctx)
             ent = rs.entities.get(entity) if isinstance(entity, str) else None
             if ent is None:
-                raise ctx.violation(f"{entity!r} is not an entity")
+                raise ctx.violation(f"{rules_value(entity)} is not an entity")
             fn = rs.slot_fn(entity, slot)
             if fn is None:
                 return 0

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Union, cast
 import attrs
 
 from . import ast as A
-from .diagnostics import Diagnostic, did_you_mean
+from .diagnostics import INCOMPLETE, Diagnostic, did_you_mean
 
 
 Item = Union[A.Decl, A.OptionDecl, A.VarDecl, A.EventDecl, A.ActionDecl, A.FlowDecl]
@@ -46,6 +46,9 @@ class Merged:
     items: dict[Key, Any]  # (kind, name) -> Item (the kind of item the key names)
     triggers: tuple[tuple[A.Trigger, str], ...]  # top-level, in file order
     sources: dict[str, str]  # path -> text, for diagnostics
+    # option name -> its first declaration, when a later file overrides it (the checker holds
+    # an override to the kind of value the option was declared with)
+    declared_options: dict[str, Any] = attrs.field(factory=dict)
 
 
 def _entry_key(entry: object) -> tuple[str, object]:
@@ -98,6 +101,7 @@ def _replacing(item: object) -> frozenset[tuple[str, object]] | None:
 class _Merger:
     def __init__(self) -> None:
         self.items: dict[Key, Any] = {}  # (kind, name) -> Item (the kind of item the key names)
+        self.declared_options: dict[str, Any] = {}   # (Merged.declared_options)
         self.origin: dict[Key, tuple[Layer, A.Span]] = {}  # key -> where it is defined
         # key -> [(layer, span, replaced entries or None)]
         self.changes: dict[Key, list[tuple[Layer, A.Span, frozenset[tuple[str, object]] | None]]] = {}
@@ -106,8 +110,8 @@ class _Merger:
         self.closing: dict[str, A.TurnRule | None] = {}
         self.errors: list[Diagnostic] = []
 
-    def error(self, node: Change, message: str, hint: str, rf: A.RuleFile) -> None:
-        self.errors.append(Diagnostic(node.span, message, hint, rf.text))
+    def error(self, node: Change, message: str, hint: str, rf: A.RuleFile, kind: str = "") -> None:
+        self.errors.append(Diagnostic(node.span, message, hint, rf.text, kind))
 
     def conflicts(self, key: Key, layer: Layer, item: Change, rf: A.RuleFile) -> bool:
         """Two modules changing the same thing (the same entries of it) is an error."""
@@ -140,7 +144,7 @@ class _Merger:
                 verb = "remove" if isinstance(item, A.RemoveDecl) else modifier
                 names = [n for (k, n) in self.items if k == key[0]]
                 self.error(item, f"nothing to {verb}: no {key[0]} named '{key[1]}'",
-                           did_you_mean(key[1], names), rf)
+                           did_you_mean(key[1], names), rf, INCOMPLETE)
                 return
             if self.conflicts(key, layer, item, rf):
                 return
@@ -149,6 +153,8 @@ class _Merger:
             elif modifier == "extend" and isinstance(item, A.Decl):
                 self.items[key] = _extend(self.items[key], item, self.items)
             else:
+                if key[0] == "option":
+                    self.declared_options.setdefault(key[1], self.items[key])
                 # (an item with a modifier is a definition: they all have the field)
                 self.items[key] = self.new_decl(attrs.evolve(item, modifier=None))  # type: ignore[arg-type]
         elif key in self.items:
@@ -183,7 +189,7 @@ class _Merger:
         flow = self.items.get(("flow", "flow"))
         if flow is None:
             self.error(item, "there is no flow whose steps to change",
-                       "a step edit belongs in a module of a game that has a flow", rf)
+                       "a step edit belongs in a module of a game that has a flow", rf, INCOMPLETE)
             return
         where = {s.name: (i, j) for i, st in enumerate(flow.stages) for j, s in enumerate(st.steps)}
         stages = [list(st.steps) for st in flow.stages]
@@ -194,7 +200,7 @@ class _Merger:
                 return
             if item.name not in where:
                 self.error(item, f"nothing to extend: no step named '{item.name}'",
-                           did_you_mean(item.name, where), rf)
+                           did_you_mean(item.name, where), rf, INCOMPLETE)
                 return
             i, j = where[item.name]
             step = stages[i][j]
@@ -230,7 +236,7 @@ class _Merger:
             verb = "remove" if isinstance(item, A.RemoveDecl) else "override"
             if item.name not in where:
                 self.error(item, f"nothing to {verb}: no step named '{item.name}'",
-                           did_you_mean(item.name, where), rf)
+                           did_you_mean(item.name, where), rf, INCOMPLETE)
                 return
             if self.conflicts(("step", item.name), layer, item, rf):
                 return
@@ -278,7 +284,8 @@ def merge(layers: Iterable[Layer]) -> tuple[Merged, list[Diagnostic]]:
                     triggers.append((item, trigger_source(item.event, layer, rf.path)))
                 else:
                     m.add(layer, rf, cast(Change, item))
-    return Merged(items=m.items, triggers=tuple(triggers), sources=sources), m.errors
+    return Merged(items=m.items, triggers=tuple(triggers), sources=sources,
+                  declared_options=m.declared_options), m.errors
 
 
 def trigger_source(event: str, layer: Layer, path: str) -> str:

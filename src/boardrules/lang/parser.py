@@ -20,6 +20,7 @@ import lark
 from lark import Token
 
 from ..errors import RulesError
+from ..files import read_bounded
 from ..quoting import escape
 from . import ast as A
 from . import reduce
@@ -303,10 +304,16 @@ def _parse_cached(text: str, path: str) -> A.RuleFile:
     return A.RuleFile(path=path, text=text, items=items)
 
 
-def _too_large(path: str, text: str) -> RulesError:
+def _too_large(path: str, text: str, regular: bool = True) -> RulesError:
+    """A file over :data:`MAX_FILE_BYTES`, at its start: a regular file's first line is
+    quoted; a device or pipe (``/dev/zero``) is named as such, its bytes not shown."""
+    if not regular:
+        return RulesError([Diagnostic(A.Span(path, 1, 1, 1, 2), f"rule file is larger than "
+                                      f"{MAX_FILE_BYTES} bytes: it is not a regular file (a device "
+                                      f"or a pipe that may never end)", "give the path of a rule file")])
     return RulesError([Diagnostic(A.Span(path, 1, 1, 1, 2),
                                   f"rule file is larger than {MAX_FILE_BYTES} bytes",
-                                  "split it into several files", text)])
+                                  "split it into several files", text.split("\n", 1)[0][:80])])
 
 
 def read_rule_file(path: str | Path) -> str:
@@ -315,10 +322,9 @@ def read_rule_file(path: str | Path) -> str:
 
     Raises :class:`~boardrules.errors.RulesError` (a file over 1 MiB), ``OSError`` (a file
     that cannot be read) and ``UnicodeDecodeError`` (a file that is not UTF-8)."""
-    with open(path, "rb") as f:
-        data = f.read(MAX_FILE_BYTES + 4)   # (a byte-order mark of 3 bytes does not count)
+    data, regular = read_bounded(path, MAX_FILE_BYTES + 4)   # (a byte-order mark of 3 bytes does not count)
     if len(data) > MAX_FILE_BYTES + 3:
-        raise _too_large(str(path), data[:200].decode("utf-8", errors="replace"))
+        raise _too_large(str(path), data[:200].decode("utf-8", errors="replace"), regular)
     return data.decode("utf-8")
 
 
@@ -478,13 +484,15 @@ class _ToAst:
         return tuple(s for s in c if s is not None)
 
     def step(self, span: A.Span, c: list[Any]) -> Any:
-        return self._step(str(c[0]), c[1], span)
+        name, title, body = c
+        return self._step(str(name), body, span, self._text(title) if title else "")
 
-    def _step(self, name: str, body: tuple[Any, ...], span: A.Span) -> A.DoStep | A.TurnsStep:
+    def _step(self, name: str, body: tuple[Any, ...], span: A.Span,
+              title: str = "") -> A.DoStep | A.TurnsStep:
         if body[0] == "do":
-            return A.DoStep(name=name, body=body[1], span=span)
+            return A.DoStep(name=name, body=body[1], title=title, span=span)
         _, order, mode, rules = body
-        return A.TurnsStep(name=name, order=order, mode=mode, rules=rules, span=span)
+        return A.TurnsStep(name=name, order=order, mode=mode, rules=rules, title=title, span=span)
 
     def do_body(self, span: A.Span, c: list[Any]) -> Any:
         return ("do", c[0])
@@ -494,9 +502,10 @@ class _ToAst:
         return ("turns", order, str(mode), tuple(r for r in rules if r is not None))
 
     def step_edit(self, span: A.Span, c: list[Any]) -> Any:
-        modifier, name, place, body = c
+        modifier, name, title, place, body = c
         return A.StepEdit(modifier=modifier, name=str(name), place=place,
-                          step=self._step(str(name), body, span), span=span)
+                          step=self._step(str(name), body, span, self._text(title) if title else ""),
+                          span=span)
 
     def step_extend(self, span: A.Span, c: list[Any]) -> Any:
         modifier, name, *rules = c

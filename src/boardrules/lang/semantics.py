@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BoardrulesError
+from ..quoting import rules_value
 from ..runtime import (CHANCE, MAX_LIST, Decision, Dice, Event)
 from ..runtime import _event as _new_event
 from ..runtime import BudgetExceeded as BudgetExceeded  # (re-exported: the back ends use S.*)
@@ -150,17 +151,17 @@ def index(ctx: Context, obj: Value, idx: Value) -> Value:
         return ctx.get(var_key(ctx, obj.var, idx))
     if isinstance(obj, (tuple, str)):
         if not isinstance(idx, int) or isinstance(idx, bool):
-            raise ctx.violation(f"a list index must be a number, not {idx!r}")
+            raise ctx.violation(f"a list index must be a number, not {rules_value(idx)}")
         if not -len(obj) <= idx < len(obj):
             raise ctx.violation(f"index {idx} is outside a list of {len(obj)}")
         return obj[idx]
-    raise ctx.violation(f"cannot index {obj!r}")
+    raise ctx.violation(f"cannot index {rules_value(obj)}")
 
 
 def field(ctx: Context, obj: Value, name: str) -> Value:
     ent = ctx.rs.entities.get(obj) if isinstance(obj, str) else None
     if ent is None:
-        raise ctx.violation(f"{obj!r} is not an entity, so it has no field '{name}'")
+        raise ctx.violation(f"{rules_value(obj)} is not an entity, so it has no field '{name}'")
     try:
         return ent.fields[name]
     except KeyError:
@@ -183,7 +184,7 @@ def _num(ctx: Context, v: Value, op: str) -> int:
     if type(v) is int:   # (the common case: a number, not a truth value)
         return v
     if isinstance(v, bool) or not isinstance(v, int):
-        raise ctx.violation(f"'{op}' needs numbers, got {v!r}")
+        raise ctx.violation(f"'{op}' needs numbers, got {rules_value(v)}")
     return v
 
 
@@ -332,7 +333,7 @@ def domain(ctx: Context, value: Value) -> Any:
     if isinstance(value, frozenset):
         spent(ctx, len(value))
         return tuple(sorted(value, key=repr))
-    raise ctx.violation(f"cannot iterate over {value!r}")
+    raise ctx.violation(f"cannot iterate over {rules_value(value)}")
 
 
 # ---- built-in functions -----------------------------------------------------------
@@ -502,7 +503,7 @@ def amounts(ctx: Context, pairs: Iterable[Value]) -> list[tuple[int, str]]:
     out = []
     for pair in pairs:
         if not (isinstance(pair, tuple) and len(pair) == 2 and pair[1] in ctx.rs.resources):
-            raise ctx.violation(f"{pair!r} is not an amount of a resource")
+            raise ctx.violation(f"{rules_value(pair)} is not an amount of a resource")
         out.append((_num(ctx, pair[0], "amount"), pair[1]))
     return out
 
@@ -671,7 +672,7 @@ def run_slot(ctx: Context, entity: Value, slot: str, for_: Value) -> None:
     rs = ctx.rs
     ent = rs.entities.get(entity) if isinstance(entity, str) else None
     if ent is None:
-        raise ctx.violation(f"{entity!r} is not an entity")
+        raise ctx.violation(f"{rules_value(entity)} is not an entity")
     fn = rs._slots.get((entity, slot))   # (Ruleset.slot_fn, without the call)
     if fn is None:
         return
@@ -694,7 +695,7 @@ def after_turn(ctx: Context, block_id: int) -> None:
 
 def _entity(ctx: Context, e: Value) -> str:
     if e not in ctx.rs.entities:
-        raise ctx.violation(f"{e!r} is not an entity")
+        raise ctx.violation(f"{rules_value(e)} is not an entity")
     name: str = e
     return name
 

@@ -1,0 +1,21 @@
+"""Reading a file a user names, bounded: a rule file or a record may be a device that never ends
+(``/dev/zero``) or a named pipe that no program writes to."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+
+def read_bounded(path: str | Path, limit: int) -> tuple[bytes, bool]:
+    """At most ``limit`` bytes from the start of ``path``, and whether it is a regular file
+    (not a device or a pipe). A named pipe that no program writes to reads as empty instead of
+    waiting for a writer without end. Raises ``OSError``."""
+    nonblocking = getattr(os, "O_NONBLOCK", 0)   # (opening a pipe so does not wait for a writer)
+    fd = os.open(path, os.O_RDONLY | nonblocking | getattr(os, "O_BINARY", 0))
+    with open(fd, "rb") as f:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        if nonblocking:
+            os.set_blocking(fd, True)   # (a pipe with a writer is read as it writes)
+        return f.read(limit), regular
