@@ -1,11 +1,12 @@
 """Blueprint arithmetic for the Eclipse primitives: tables read once per ruleset from the rule
 files' entities, and memoised statistics of a list of parts.
 
-Which blueprints are legal is the rules' (``upgrade_step`` in ``rules/actions.rules``: energy,
-drives, ``not_on``); this module only makes the numbers they ask for cheap. An Upgrade choice
-asks for the statistics after every single-part change of every blueprint: they are sums of
-the parts' fields, so each distinct list of parts is summed once (:meth:`Tables.stats`) and an
-option text ``"cls#slot=part"`` is parsed once (:meth:`Tables.change`).
+Which blueprints are legal is the rules' (``rules/actions.rules``: ``upgrade_step``, energy and
+drives; ``placeable_parts``, ``not_on``); this module only makes the numbers they ask for cheap.
+An Upgrade choice asks for the statistics after every single-part change of every blueprint:
+they are sums of the parts' fields, so each distinct list of parts is summed once
+(:meth:`Tables.stats`) and an option text ``"cls#slot=part"`` is parsed once
+(:meth:`Tables.change`).
 """
 
 from __future__ import annotations
@@ -87,15 +88,15 @@ class Tables:
             self._changes[o] = got
         return got
 
-    def changes(self, grids: tuple[tuple[str, ...], ...], parts: tuple[str, ...]) -> tuple[str, ...]:
-        """Every ``"cls#slot=part"`` putting one of ``parts`` into a slot of the blueprints
-        ``grids`` (one per ship class, in the ruleset's order) that holds another part
-        (memoised: blueprints change seldom)."""
+    def changes(self, grids: tuple[tuple[str, ...], ...], parts: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
+        """Every ``"cls#slot=part"`` putting a part of that class's list in ``parts`` into a
+        slot of its blueprint in ``grids`` that holds another part (both one entry per ship
+        class, in the ruleset's order; memoised: blueprints change seldom)."""
         key = (grids, parts)
         got = self._lists.get(key)
         if got is None:
-            got = tuple(f"{cls}#{i}={part}" for cls, grid in zip(self.class_order, grids)
-                        for i, old in enumerate(grid) for part in parts if part != old)
+            got = tuple(f"{cls}#{i}={part}" for cls, grid, mine in zip(self.class_order, grids, parts)
+                        for i, old in enumerate(grid) for part in mine if part != old)
             if len(self._lists) >= MEMO_SIZE // 10:
                 self._lists.clear()
             self._lists[key] = got

@@ -336,14 +336,16 @@ def _change(ctx, o):
     return cls, i, part, bp, out, (w[kdesign] if kdesign in w else base.get(kdesign))
 
 
-@primitive("blueprint_changes", returns="list:text", pure=True, parts="list:part")
-def blueprint_changes(ctx, parts):
-    """Every single-part change of ``me``'s blueprints with one of ``parts`` (the parts ``me``
-    may place: the rules' ``placeable_parts``): ``"cls#slot=part"``. Which blueprints are legal
-    is the rules' ``upgrade_step``. Pure (primitives.py)."""
+@primitive("blueprint_changes", returns="list:text", pure=True)
+def blueprint_changes(ctx):
+    """Every single-part change of ``me``'s blueprints with a part ``me`` may place on that
+    ship class (the rules' ``placeable_on``, made by ``placeable_parts``): ``"cls#slot=part"``,
+    by class, slot, then part in that list's order. Which blueprints are legal is the rules'
+    ``upgrade_step``. Pure (primitives.py)."""
     me = _me(ctx)
     classes = _kind(ctx, "ship_class")
-    return B.tables(ctx.rs).changes(tuple(_blueprint(ctx, me, cls) for cls in classes), tuple(parts))
+    return B.tables(ctx.rs).changes(tuple(_blueprint(ctx, me, cls) for cls in classes),
+                                    tuple(tuple(_v(ctx, "placeable_on", me, cls) or ()) for cls in classes))
 
 
 @primitive("placeable_inputs", returns="any", pure=True)

@@ -187,7 +187,7 @@ def test_eclipse_upgrade_primitives_are_pure():
     with pytest.raises(ValueError):
         prims["stat_after"].fn(ctx, "interceptor#0=hull", "charm")
     with pytest.raises(ValueError):
-        prims["blueprint_changes"].fn(Context(g.ruleset, g.state.values), ("hull",))
+        prims["blueprint_changes"].fn(Context(g.ruleset, g.state.values))
 
 
 def answers(g):

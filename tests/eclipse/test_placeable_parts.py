@@ -4,6 +4,8 @@ technologies and spare discovery parts [S player aid]; Python lists only the slo
 
 from __future__ import annotations
 
+import boardrules
+
 from .test_game import new
 from .test_rules_moved import _set, _upgrades
 
@@ -67,3 +69,22 @@ def test_made_afresh_when_its_inputs_change():
     g.undo()
     _set(g, v__spares__0__shard_hull=0)
     assert not any(o.endswith("=shard_hull") for o in _upgrades(g))
+
+
+def test_a_class_is_offered_the_placeable_parts_its_not_on_allows():
+    """``placeable_on[c]``: ``placeable`` in its order less the parts whose ``not_on`` names
+    ship class ``c`` (the rule applied once per part and class: the Upgrade choice lists only
+    these parts for ``c``'s slots); the others stay on every class (the rare Interceptor Bay:
+    not on interceptors)."""
+    g = boardrules.new_game("eclipse", players=2, seed=3, modules=["rare-technologies"])
+    for p in (2, 1):
+        g.play(f"p{p} pick_species terrans")
+    _set(g, v__techs__0=("tech_interceptor_bay", "tech_plasma_cannon"))
+    options = _upgrades(g)
+    placeable = list(g.get("placeable", 0))
+    assert "interceptor_bay" in placeable and "plasma_cannon" in placeable
+    assert list(g.get("placeable_on", 0, index="interceptor")) == [x for x in placeable if x != "interceptor_bay"]
+    assert list(g.get("placeable_on", 0, index="cruiser")) == placeable
+    assert not any(o.startswith("interceptor#") and o.endswith("=interceptor_bay") for o in options)
+    assert "interceptor#3=plasma_cannon" in options or "interceptor#0=plasma_cannon" in options
+    assert any(o.startswith("cruiser#") and o.endswith("=interceptor_bay") for o in options)

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from boardrules.runtime import Context
 from boardrules_eclipse.blueprints import DESIGN_BONUSES, STAT_FIELDS
-from boardrules_eclipse.primitives import blueprint_changes, stat_after
+from boardrules_eclipse.blueprints import tables
+from boardrules_eclipse.primitives import stat_after
 from tests.rota.common import SETTINGS, play_random, start
 
 MODULES = ("rare-technologies", "new-species", "new-discoveries")
@@ -40,10 +41,12 @@ def plain_stat(g, p: int, change: str, stat: str) -> int:
 
 def assert_plain_sums(g) -> int:
     parts = tuple(g.ruleset.by_kind["part"])
+    classes = g.ruleset.by_kind["ship_class"]
     seen = 0
     for p in range(g.players):
         ctx = Context(g.ruleset, g.state.values, me=p)
-        for change in blueprint_changes.fn(ctx, parts):
+        grids = tuple(tuple(g.get("blueprint", p, index=c)) for c in classes)
+        for change in tables(g.ruleset).changes(grids, (parts,) * len(classes)):   # (every part)
             for stat in STATS:
                 assert stat_after.fn(ctx, change, stat) == plain_stat(g, p, change, stat), (p, change, stat)
             assert stat_after.fn(ctx, change, "drives") == \
