@@ -44,6 +44,7 @@ from collections.abc import Callable
 
 from boardrules import plugins
 from boardrules.game import DONE, Game
+from boardrules.quoting import read_whole
 from boardrules.runtime import CHANCE
 
 from .records import ADV_SLOTS, STD_SLOTS
@@ -255,7 +256,7 @@ def _items(value) -> tuple:
     """A tuple argument as a tuple (canonical action text writes ``(2, "pw")`` as ``2,pw``)."""
     if isinstance(value, tuple):
         return value
-    return tuple(int(x) if x.lstrip("-").isdigit() else x for x in str(value).split(","))
+    return tuple(x if (n := read_whole(x)) is None else n for x in str(value).split(","))
 
 
 #: Actions whose line depends on their arguments only (the rest: :func:`export_game`).

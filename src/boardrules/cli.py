@@ -25,7 +25,7 @@ from .bots import DEFAULT_BOT, play_out, seat_bots
 from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
 from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, PluginError, RulesError
 from .game import Action, Game, new_game
-from .quoting import QUOTE, brief_value, escape as escape_text
+from .quoting import QUOTE, brief_value, escape as escape_text, read_whole
 from .lang.parser import read_rule_file
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset
@@ -180,7 +180,8 @@ def _options(pairs: List[str]) -> dict[str, object]:
         if "=" not in pair:
             _fail(f"option {pair!r} must be NAME=VALUE")
         k, v = pair.split("=", 1)
-        out[k] = int(v) if v.lstrip("-").isdigit() else {"true": True, "false": False}.get(v, v)
+        number = read_whole(v)
+        out[k] = number if number is not None else {"true": True, "false": False}.get(v, v)
     return out
 
 
@@ -385,7 +386,7 @@ def _source_label(g: Game, source: str) -> str:
         spec = plugins.modules(g.ruleset.game).get(origin) if origin in g.ruleset.modules else None
         return f"{spec.title or spec.name if spec else origin}: {trigger}"
     track, _, level = source.rpartition(" ")
-    if track in g.ruleset.tracks and level.isdigit():
+    if track in g.ruleset.tracks and read_whole(level) is not None:
         return f"{track.replace('_', ' ')} track, level {level}"
     return source
 

@@ -32,7 +32,7 @@ from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT, PASSES
 from .reader import StateReader, index_problem
-from .quoting import MESSAGE, QUOTE, brief_text, brief_value, format_value
+from .quoting import MESSAGE, QUOTE, brief_text, brief_value, format_value, read_whole
 from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
 from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
@@ -2047,10 +2047,11 @@ def parse_generic(game: Game, text: str) -> Action:
     if len(parts) < 2:
         raise NotationError(f"{brief_text(text)}: expected 'pN ACTION [ARGS...]' or 'chance LABEL VALUE'")
     actor, name, raw = parts[0], parts[1], parts[2:]
+    seat = read_whole(actor[1:]) if actor.startswith("p") else None
     if actor == "chance":
         player = CHANCE
-    elif actor.startswith("p") and actor[1:].isdigit() and 1 <= int(actor[1:]) <= game.players:
-        player = int(actor[1:]) - 1
+    elif seat is not None and 1 <= seat <= game.players:
+        player = seat - 1
     else:
         raise NotationError(f"{brief_text(text)}: '{brief_value(actor)}' is not a player "
                             f"(p1..p{game.players}) or 'chance'")
@@ -2065,10 +2066,10 @@ def parse_generic(game: Game, text: str) -> Action:
         if d.bag is not None:
             opts = _bag(game, d.bag)
         if isinstance(opts, Dice):
-            try:
-                return Action(player, name, (tuple(int(x) for x in arg.split(",")),))
-            except ValueError:
-                raise NotationError(f"{brief_text(text)}: dice are written as 1,6,3") from None
+            dice = tuple(read_whole(x) for x in arg.split(","))
+            if None in dice:
+                raise NotationError(f"{brief_text(text)}: dice are written as 1,6,3")
+            return Action(player, name, (dice,))
         for o in opts:
             if format_value(o) == arg:
                 return Action(player, name, (o,))
@@ -2112,13 +2113,14 @@ def _shape_problem(prm: Any, v: Any, domain: Any) -> str:
 
 def _convert(text: str, type_name: str, raw: str) -> Any:
     if type_name == "int":
-        try:
-            return int(raw)
-        except ValueError:
-            raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not a number") from None
+        number = read_whole(raw)
+        if number is None:
+            raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not a number")
+        return number
     if type_name == "player":
-        if raw.startswith("p") and raw[1:].isdigit():
-            return int(raw[1:]) - 1
+        seat = read_whole(raw[1:]) if raw.startswith("p") else None
+        if seat is not None and seat >= 0:
+            return seat - 1
         raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not a player (p1, p2, ...)")
     if type_name == "bool":
         if raw in ("true", "false"):
