@@ -623,6 +623,8 @@ class Game:
                 value = d.options.sample(rng)
             elif d.bag is not None:
                 bag = _bag(self, d.bag)
+                if not bag:   # (emptied since the draw was queued: stuck, as legal_actions() says)
+                    break
                 value = rng.choice(bag)
             else:
                 value = rng.choice(d.options)
