@@ -452,7 +452,14 @@ class Checker:
         if flow is not None:
             self._flow(flow)
 
-        game = next((d for d in decls if d.kind == "game"), None)
+        games = [d for d in decls if d.kind == "game"]
+        game = games[0] if games else None
+        for other in games[1:]:   # (the first one alone was read: the others were ignored)
+            assert game is not None
+            self.err(other, f"a second game declaration: '{other.name}' (the game is '{game.name}', "
+                            f"declared at {game.span.file}:{game.span.line}:{game.span.column})",
+                     f"a game is declared once: change it with 'extend game {game.name} {{ ... }}' "
+                     f"or 'override game {game.name} {{ ... }}'")
         title, players = "", (1, 9)
         # (the expressions are checked here: a property's values are any nodes until then)
         tiebreak: tuple[A.Expr, ...] = ()
