@@ -44,7 +44,7 @@ from collections.abc import Callable
 
 from boardrules import plugins
 from boardrules.game import DONE, Game
-from boardrules.quoting import read_whole
+from boardrules.quoting import brief_text, read_whole
 from boardrules.runtime import CHANCE
 
 from .records import ADV_SLOTS, STD_SLOTS
@@ -138,8 +138,15 @@ class _Lines:
 def export_game(game: Game) -> dict:
     """The site-record JSON object of ``game`` (any state; a finished game gives ``ended``).
 
-    Raises :class:`ExportError` for an action of a kind the notation has no line for."""
+    Raises :class:`ExportError` for an action of a kind the notation has no line for, and for
+    a game played with house rules or rule texts of its own, which the site's records cannot
+    carry (its engine would play the moves by the printed rules)."""
     rs = game.ruleset
+    changed = [path for path, _ in (*rs.recipe.rules, *rs.recipe.texts)]
+    if changed:
+        raise ExportError(f"the game was played with house rules ({', '.join(map(brief_text, changed))}): "
+                          f"the site's records cannot carry them, and its engine would play the moves by "
+                          f"the printed rules")
     n = game.players
     draws: dict[str, list] = {}
     factions: list = [None] * n
