@@ -1012,8 +1012,9 @@ class Checker:
             return
         wanted = "hex" if dims[0] == "hex" else f"entity:{dims[0]}"
         if not _compatible(found, wanted) and found != "entity":
+            example = "h" if dims[0] == "hex" else (self.by_kind_names.get(dims[0]) or ["c"])[0]
             self.err(index, f"'{var.name}' is kept per {dims[0]}: its index must be a {dims[0]}, "
-                            f"found {_show(found)}")
+                            f"found {_show(found)}", f"index it by a {dims[0]}, e.g. '{var.name}[{example}]'")
 
     def _call(self, node: object, fn: str, args: tuple[A.Expr, ...], scope: _Scope,
               statement: bool = False) -> str:
