@@ -180,3 +180,16 @@ def test_play_interrupted_keeps_the_game_so_far(tmp_path, monkeypatch):
     game = boardrules.load_game((tmp_path / "harvest-2p-seed1.json").read_text())
     assert game.record.actions == played[0].record.actions and len(game.record.actions) >= 5
     assert not game.over
+
+
+def test_play_keeps_the_record_of_a_game_whose_final_score_breaks_a_rule(tmp_path):
+    # (the error came before the record was written: the game was lost)
+    rules = tmp_path / "t.rules"
+    rules.write_text("game t { players 1..2; final_score c // 0 }\nresource c { scored true }\n"
+                     "action a main { gain 1 c }\nflow { rounds 1 { step s: turns seat once { main a } } }\n")
+    result = runner.invoke(cli.app, ["play", str(rules), "--players", "2", "--quiet", "--out", str(tmp_path)],
+                           env=WIDE)
+    record = tmp_path / "t-2p-seed1.json"
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert f"its final_score for p1 breaks a rule: division by zero in '//' [rule: final_score " in result.output
+    assert f"(the record: {record})" in result.output and record.exists()

@@ -291,7 +291,6 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         except RuntimeError as err:     # play_out's bound on a game's length
             _fail(str(err))
     elapsed = time.perf_counter() - start
-    _print_scores(g)
     record = g.save()
     # GAME-Np-seedS+MODULE…, ~2… while the name holds another game (other options, house rules
     # or bots)
@@ -303,6 +302,10 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         record_path.write_text(record, encoding="utf-8")
     except OSError as err:
         _fail(f"cannot write the record to {out}: {err.strerror or err}")
+    try:   # (after the record is written: a final_score or tiebreak that breaks a rule keeps it)
+        _print_scores(g)
+    except BoardrulesError as err:
+        _fail(f"{err} (the record: {record_path})")
     console.print(f"{len(g.record.actions)} actions in {elapsed:.2f} s · record: {record_path}",
                   soft_wrap=True)
     if interrupted:

@@ -516,16 +516,26 @@ class Game:
 
     def final_scores(self) -> list[int]:
         """Per player, the score that ranks them: the game's ``final_score`` expression
-        evaluated as that player (e.g. a score an alliance shares), else the scored total."""
+        evaluated as that player (e.g. a score an alliance shares), else the scored total.
+        A rule the expression breaks raises :class:`IllegalActionError` naming it."""
         fn = self.ruleset.final_score
         if fn is None:
             return [sc["total"] for sc in self.scores()]
         ctx = Context(self.ruleset, self.state.values)
-        out = []
-        for p in range(self.players):
-            ctx.me = p
-            out.append(fn(ctx))
-        return out
+        return [self._ranked_by(ctx, fn, "final_score", p) for p in range(self.players)]
+
+    def _ranked_by(self, ctx: Context, fn: Any, what: str, player: int) -> Any:
+        """The game's ``final_score`` or a ``tiebreak`` (``what``), ``fn``, evaluated as
+        ``player``. A rule it breaks (a division by zero) raises the error of a rule broken
+        at the start (:class:`IllegalActionError` …) naming it, its place and the player,
+        not the engine's internal violation."""
+        ctx.me = player
+        try:
+            return fn(ctx)
+        except RuleViolation as err:
+            raise _error_class(err)(
+                f"the game cannot be ranked: its {what} for p{player + 1} breaks a rule: "
+                f"{_broken(err.message, err.rule or what, err.span, self.ruleset)}", rule=err.rule or what) from None
 
     def ranking(self) -> list[tuple[int, ...]]:
         """Players from first to last: by :meth:`final_scores` (the scored total unless the
@@ -535,8 +545,7 @@ class Game:
         ctx = Context(self.ruleset, self.state.values)
         keys = {}
         for p, total in enumerate(self.final_scores()):
-            ctx.me = p
-            keys[p] = (total, *(fn(ctx) for fn in self.ruleset.tiebreak))
+            keys[p] = (total, *(self._ranked_by(ctx, fn, "tiebreak", p) for fn in self.ruleset.tiebreak))
         places: list[tuple[int, ...]] = []
         for p in sorted(keys, key=lambda q: keys[q], reverse=True):
             if places and keys[places[-1][0]] == keys[p]:

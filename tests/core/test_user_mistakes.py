@@ -138,3 +138,22 @@ def test_a_record_field_of_the_wrong_shape_is_a_notation_error(field, value, mes
     data[field] = value
     with pytest.raises(NotationError, match="malformed boardrules record: .*" + message):
         boardrules.load_game(json.dumps(data))
+
+
+RANKED = ("game t {{ players 1..2; {} }}\nresource c {{ scored true }}\naction a main {{ gain 1 c }}\n"
+          "flow {{ rounds 1 {{ step s: turns seat once {{ main a }} }} }}\n")
+
+
+@pytest.mark.parametrize("entry, what, column", [("final_score c // 0", "final_score", 36),
+                                                 ("tiebreak 1 // (c - c)", "tiebreak", 33)])
+def test_a_ranking_expression_that_breaks_a_rule_is_named(entry, what, column):
+    # (the engine's internal RuleViolation came out of ranking() and final_scores())
+    game = boardrules.new_game(texts={"t.rules": RANKED.format(entry)}, players=2)
+    game.play("p1 a")
+    game.play("p2 a")
+    message = (f"the game cannot be ranked: its {what} for p1 breaks a rule: division by zero in '//' "
+               f"[rule: {what} (t.rules:1:{column})]")
+    for ask in (game.ranking, *([game.final_scores] if what == "final_score" else [])):
+        with pytest.raises(IllegalActionError) as err:
+            ask()
+        assert str(err.value) == message
