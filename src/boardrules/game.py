@@ -1775,7 +1775,12 @@ class Game:
     def from_record(cls, record: Record, *, check: bool = True,
                     max_steps: int = MAX_STEPS) -> "Game":
         """Replay ``record`` (with legality checks unless ``check=False``; ``max_steps``:
-        the execution budget per action, as for :func:`new_game`)."""
+        the execution budget per action, as for :func:`new_game`). A record built in Python
+        is held to the shape of one read from a file (:class:`NotationError` naming each
+        field of the wrong type: ``modules="weather"`` was read as its letters)."""
+        if not isinstance(record, Record):
+            raise TypeError(f"from_record needs a Record, not {brief_text(record, 40)}")
+        record = record.checked()
         # (options a house rule declares exist only with the house rules: both at once)
         rs = build_ruleset(record.game, modules=plugins.exactly(record.game, record.modules),
                            options=None if record.rules else record.options,
