@@ -1958,7 +1958,10 @@ class LegalActions:
         replacement and tried until one is legal (the first legal action of a uniformly random
         order of the candidates is uniform over the legal ones). Raises ``IndexError`` when
         there is no legal action (:class:`~boardrules.errors.GameStuckError` when nobody can
-        act and the game is not over). The same answer for the same state and ``rng`` state."""
+        act and the game is not over). The same answer for the same state and ``rng`` state.
+        ``TypeError`` for an ``rng`` without ``randrange`` (None, a seed, NumPy's generator)."""
+        if not callable(getattr(rng, "randrange", None)):
+            raise TypeError(f"sample needs a random.Random, such as random.Random(7), not {brief_text(rng, 40)}")
         self._fresh()
         game = self._game
         known = game._known_for(self._state, create=True)

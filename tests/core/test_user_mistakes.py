@@ -157,3 +157,11 @@ def test_a_ranking_expression_that_breaks_a_rule_is_named(entry, what, column):
         with pytest.raises(IllegalActionError) as err:
             ask()
         assert str(err.value) == message
+
+
+@pytest.mark.parametrize("rng", [None, 7, object()])
+def test_sampling_with_something_other_than_a_random_generator_is_a_type_error(rng):
+    # (an AttributeError: "'int' object has no attribute 'randrange'")
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    with pytest.raises(TypeError, match="sample needs a random.Random, such as random.Random"):
+        game.legal_actions().sample(rng)
