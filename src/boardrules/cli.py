@@ -12,7 +12,7 @@ import inspect
 import sys
 import time
 from pathlib import Path
-from typing import Callable, List, NoReturn, Optional
+from typing import Any, Callable, List, Mapping, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -174,15 +174,27 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
     console.print(f"ok: {', '.join(map(str, files))}")
 
 
-def _options(pairs: List[str]) -> dict[str, object]:
+def _options(pairs: List[str], declared: Callable[[], Mapping[str, Any]] | None = None) -> dict[str, object]:
+    """``-o NAME=VALUE`` pairs as option values: a whole number, true/false, else the text; for
+    an option whose default is a list (``declared()``: the rules' options, asked only when
+    options are given), the items between commas, each read the same way (``factions=terrans,
+    xenos``; empty: no item), as no text could reach a list option."""
     out: dict[str, object] = {}
     for pair in pairs:
         if "=" not in pair:
             _fail(f"option {pair!r} must be NAME=VALUE")
         k, v = pair.split("=", 1)
-        number = read_whole(v)
-        out[k] = number if number is not None else {"true": True, "false": False}.get(v, v)
+        out[k] = _option_value(v)
+    options = declared() if out and declared is not None else {}
+    for k, v in out.items():
+        if k in options and isinstance(options[k].default, tuple) and isinstance(v, (str, int)):
+            out[k] = tuple(_option_value(item) for item in str(v).split(",")) if v != "" else ()
     return out
+
+
+def _option_value(text: str) -> object:
+    number = read_whole(text)
+    return number if number is not None else {"true": True, "false": False}.get(text, text)
 
 
 def _house_rules_hint(err: RulesError, how: str) -> None:
@@ -246,8 +258,10 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
     the game and writes its record so far."""
     texts = _game_texts(game)
     try:
+        options = _options(option, lambda: build_ruleset(None if texts else game, modules=module, rules=rules,
+                                                         texts=texts).options)
         g = new_game(None if texts else game, players=players, seed=seed, modules=module,
-                     options=_options(option), rules=rules, texts=texts, max_steps=max_steps)
+                     options=options, rules=rules, texts=texts, max_steps=max_steps)
     except RulesError as err:
         _rules_failed(err, "play", game, players)
     except PluginError as err:
