@@ -186,9 +186,9 @@ def _options(pairs: List[str], declared: Callable[[], Mapping[str, Any]] | None 
         k, v = pair.split("=", 1)
         out[k] = _option_value(v)
     options = declared() if out and declared is not None else {}
-    for k, v in out.items():
-        if k in options and isinstance(options[k].default, tuple) and isinstance(v, (str, int)):
-            out[k] = tuple(_option_value(item) for item in str(v).split(",")) if v != "" else ()
+    for k, value in out.items():
+        if k in options and isinstance(options[k].default, tuple) and isinstance(value, (str, int)):
+            out[k] = tuple(_option_value(item) for item in str(value).split(",")) if value != "" else ()
     return out
 
 
