@@ -919,10 +919,11 @@ class Game:
         begun = []
         if lanes is None:
             starts = step.lanes(ctx)
+            # (no lane while the order has players: the step ended at once, skipping their turns)
             if (not isinstance(starts, tuple) or len(set(starts)) != len(starts)
-                    or any(p not in order for p in starts)):
+                    or any(p not in order for p in starts) or (order and not starts)):
                 raise RuleViolation(f"the lanes of '{step.name}' must start with distinct players "
-                                    f"of its turn order, not {starts!r}", step.name)
+                                    f"of its turn order (at least one), not {starts!r}", step.name)
             lanes = tuple((order.index(p), p, False, ()) for p in starts)
             begun = list(starts)
         lanes = list(lanes)

@@ -179,6 +179,14 @@ def test_lanes_must_start_with_distinct_players():
         boardrules.new_game(texts={"relay.rules": rules}, players=3)
 
 
+def test_lanes_must_start_with_a_player():
+    # (no lane: the step ended at once, every player's turns skipped without a word)
+    rules = RULES.replace("lanes [players[0], players[nplayers // 2]]", "lanes []")
+    with pytest.raises(boardrules.IllegalActionError, match=r"the lanes of 'play' must start with distinct players "
+                                                            r"of its turn order \(at least one\), not \(\)"):
+        boardrules.new_game(texts={"relay.rules": rules}, players=3)
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 5), seed=st.integers(0, 10 ** 6), auto=st.booleans())
 def test_random_relays_keep_lanes_apart_and_replay_exactly(players, seed, auto):
