@@ -201,3 +201,35 @@ def test_play_interrupted_keeps_the_game_so_far(tmp_path, monkeypatch):
     game = boardrules.load_game((tmp_path / "harvest-2p-seed1.json").read_text())
     assert game.record.actions == played[0].record.actions and len(game.record.actions) >= 5
     assert not game.over
+
+
+def test_play_keeps_the_record_of_a_game_whose_final_score_breaks_a_rule(tmp_path):
+    # (the error came before the record was written: the game was lost)
+    rules = tmp_path / "t.rules"
+    rules.write_text("game t { players 1..2; final_score c // 0 }\nresource c { scored true }\n"
+                     "action a main { gain 1 c }\nflow { rounds 1 { step s: turns seat once { main a } } }\n")
+    result = runner.invoke(cli.app, ["play", str(rules), "--players", "2", "--quiet", "--out", str(tmp_path)],
+                           env=WIDE)
+    record = tmp_path / "t-2p-seed1.json"
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert f"its final_score for p1 breaks a rule: division by zero in '//' [rule: final_score " in result.output
+    assert f"(the record: {record})" in result.output and record.exists()
+
+
+LISTED = ('game t { players 1..2 }\noption bonus = [1, 2]\noption motto = "a,b"\nresource c { scored true }\n'
+          'action a main { gain (sum x for x in bonus) c }\nflow { rounds 1 { step s: turns seat once { main a } } }\n')
+
+
+@pytest.mark.parametrize("given, bonus", [("bonus=3,4,5", [3, 4, 5]), ("bonus=7", [7]), ("bonus=", []),
+                                          ("motto=x,y", [1, 2])])
+def test_a_list_option_is_given_on_the_command_line_as_items_between_commas(given, bonus, tmp_path):
+    # (a text never fit a list option: "option 'factions' needs a list, got 'terrans,xenos'")
+    import json
+    rules = tmp_path / "t.rules"
+    rules.write_text(LISTED)
+    result = runner.invoke(cli.app, ["play", str(rules), "--players", "1", "--quiet", "--out", str(tmp_path),
+                                     "-o", given], env=WIDE)
+    assert result.exit_code == 0, result.output
+    options = json.loads((tmp_path / "t-1p-seed1.json").read_text())["options"]
+    assert options.get("bonus", [1, 2]) == bonus
+    assert options.get("motto", "a,b") == ("x,y" if given.startswith("motto") else "a,b")   # a text keeps its commas

@@ -35,13 +35,14 @@ def test_play_and_simulate_refuse_a_seat_given_two_bots(command, tmp_path):
     assert "Traceback" not in result.output and not list(tmp_path.iterdir())
 
 
-@pytest.mark.parametrize("name", ["results.xlsx", "results", "results.CSV"])
-def test_simulate_refuses_a_results_file_of_an_unknown_kind_before_playing(name, tmp_path):
+@pytest.mark.parametrize("name, why", [("results.xlsx", "not '.xlsx'"), ("results", "and this name has no ending"),
+                                       ("results.CSV", "not '.CSV'")])   # ("results": it said "not 'nothing'")
+def test_simulate_refuses_a_results_file_of_an_unknown_kind_before_playing(name, why, tmp_path):
     out = tmp_path / name
     result = runner.invoke(app, ["simulate", "harvest", "--players", "3", "--games", "2", "--quiet",
                                  "--out", str(out)], env=WIDE)
     assert result.exit_code == 1, result.output
-    assert f"cannot write results to {out}: a results file ends in .csv or .parquet" in result.output
+    assert f"cannot write results to {out}: a results file ends in .csv or .parquet, {why}" in result.output
     assert "games in" not in result.output and not out.exists()
     with pytest.raises(ValueError, match="ends in .csv or .parquet"):
         write_results([], out)

@@ -44,6 +44,7 @@ from collections.abc import Callable
 
 from boardrules import plugins
 from boardrules.game import DONE, Game
+from boardrules.quoting import brief_text, read_whole
 from boardrules.runtime import CHANCE
 
 from .records import ADV_SLOTS, STD_SLOTS
@@ -137,8 +138,15 @@ class _Lines:
 def export_game(game: Game) -> dict:
     """The site-record JSON object of ``game`` (any state; a finished game gives ``ended``).
 
-    Raises :class:`ExportError` for an action of a kind the notation has no line for."""
+    Raises :class:`ExportError` for an action of a kind the notation has no line for, and for
+    a game played with house rules or rule texts of its own, which the site's records cannot
+    carry (its engine would play the moves by the printed rules)."""
     rs = game.ruleset
+    changed = [path for path, _ in (*rs.recipe.rules, *rs.recipe.texts)]
+    if changed:
+        raise ExportError(f"the game was played with house rules ({', '.join(map(brief_text, changed))}): "
+                          f"the site's records cannot carry them, and its engine would play the moves by "
+                          f"the printed rules")
     n = game.players
     draws: dict[str, list] = {}
     factions: list = [None] * n
@@ -255,7 +263,7 @@ def _items(value) -> tuple:
     """A tuple argument as a tuple (canonical action text writes ``(2, "pw")`` as ``2,pw``)."""
     if isinstance(value, tuple):
         return value
-    return tuple(int(x) if x.lstrip("-").isdigit() else x for x in str(value).split(","))
+    return tuple(x if (n := read_whole(x)) is None else n for x in str(value).split(","))
 
 
 #: Actions whose line depends on their arguments only (the rest: :func:`export_game`).

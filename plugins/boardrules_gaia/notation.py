@@ -29,6 +29,8 @@ from typing import ClassVar
 
 import attrs
 
+from boardrules.quoting import read_whole
+
 from . import geometry
 from .geometry import GaiaMap, Hex, MapPlacement
 
@@ -869,9 +871,10 @@ def parse_line(text: str) -> Line:
                 (at.start() if at else len(line)) + 1,
                 at.group() if at else line.strip(),
             )
-        if not words[1].group().isdigit():
+        count = read_whole(words[1].group())
+        if count is None or count < 0:
             raise NotationError("expected the player count", line, words[1].start() + 1, words[1].group())
-        return Line(None, (Init(int(words[1].group()), words[2].group()),), False)
+        return Line(None, (Init(count, words[2].group()),), False)
     if not (_SEAT_RE.fullmatch(head) or head in site_factions()):
         raise NotationError("expected a seat (p1..p5) or a faction", line, col + 1, head)
 

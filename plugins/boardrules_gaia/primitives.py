@@ -20,6 +20,7 @@ from collections import OrderedDict
 
 from boardrules.errors import OptionError
 from boardrules.primitives import primitive
+from boardrules.quoting import read_whole
 
 from . import federation as F
 from . import geometry as G
@@ -213,10 +214,11 @@ def set_map(ctx, layout):
                            f"optionally ending in 'mirror'")
     for text in body:
         name, colon, rot = text.partition(":")
-        if not colon or not name.strip() or not rot.strip().isdigit():
+        rotation = read_whole(rot.strip())
+        if not colon or not name.strip() or rotation is None or rotation < 0:
             raise refuse(f"{text!r} is not SECTOR:ROTATION with a whole-number rotation")
         try:
-            G.sector_contents(name.strip(), int(rot))
+            G.sector_contents(name.strip(), rotation)
         except G.GeometryError as err:
             raise refuse(str(err)) from None
     try:

@@ -12,7 +12,7 @@ import inspect
 import sys
 import time
 from pathlib import Path
-from typing import Callable, List, NoReturn, Optional
+from typing import Any, Callable, List, Mapping, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -25,7 +25,7 @@ from .bots import DEFAULT_BOT, play_out, seat_bots
 from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
 from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, PluginError, RulesError
 from .game import Action, Game, new_game
-from .quoting import QUOTE, brief_value, escape as escape_text
+from .quoting import QUOTE, brief_value, escape as escape_text, read_whole
 from .lang.diagnostics import INCOMPLETE
 from .lang.parser import read_rule_file
 from .replay import replay_file
@@ -176,14 +176,27 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
     console.print(f"ok: {', '.join(map(str, files))}")
 
 
-def _options(pairs: List[str]) -> dict[str, object]:
+def _options(pairs: List[str], declared: Callable[[], Mapping[str, Any]] | None = None) -> dict[str, object]:
+    """``-o NAME=VALUE`` pairs as option values: a whole number, true/false, else the text; for
+    an option whose default is a list (``declared()``: the rules' options, asked only when
+    options are given), the items between commas, each read the same way (``factions=terrans,
+    xenos``; empty: no item), as no text could reach a list option."""
     out: dict[str, object] = {}
     for pair in pairs:
         if "=" not in pair:
             _fail(f"option {pair!r} must be NAME=VALUE")
         k, v = pair.split("=", 1)
-        out[k] = int(v) if v.lstrip("-").isdigit() else {"true": True, "false": False}.get(v, v)
+        out[k] = _option_value(v)
+    options = declared() if out and declared is not None else {}
+    for k, value in out.items():
+        if k in options and isinstance(options[k].default, tuple) and isinstance(value, (str, int)):
+            out[k] = tuple(_option_value(item) for item in str(value).split(",")) if value != "" else ()
     return out
+
+
+def _option_value(text: str) -> object:
+    number = read_whole(text)
+    return number if number is not None else {"true": True, "false": False}.get(text, text)
 
 
 def _house_rules_hint(err: RulesError, how: str) -> None:
@@ -247,8 +260,10 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
     the game and writes its record so far."""
     texts = _game_texts(game)
     try:
+        options = _options(option, lambda: build_ruleset(None if texts else game, modules=module, rules=rules,
+                                                         texts=texts).options)
         g = new_game(None if texts else game, players=players, seed=seed, modules=module,
-                     options=_options(option), rules=rules, texts=texts, max_steps=max_steps)
+                     options=options, rules=rules, texts=texts, max_steps=max_steps)
     except RulesError as err:
         _rules_failed(err, "play", game, players)
     except PluginError as err:
@@ -292,7 +307,6 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         except RuntimeError as err:     # play_out's bound on a game's length
             _fail(str(err))
     elapsed = time.perf_counter() - start
-    _print_scores(g)
     record = g.save()
     # GAME-Np-seedS+MODULE…, ~2… while the name holds another game (other options, house rules
     # or bots)
@@ -304,6 +318,10 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         record_path.write_text(record, encoding="utf-8")
     except OSError as err:
         _fail(f"cannot write the record to {out}: {err.strerror or err}")
+    try:   # (after the record is written: a final_score or tiebreak that breaks a rule keeps it)
+        _print_scores(g)
+    except BoardrulesError as err:
+        _fail(f"{err} (the record: {record_path})")
     console.print(f"{len(g.record.actions)} actions in {elapsed:.2f} s · record: {record_path}",
                   soft_wrap=True)
     if interrupted:
@@ -387,7 +405,7 @@ def _source_label(g: Game, source: str) -> str:
         spec = plugins.modules(g.ruleset.game).get(origin) if origin in g.ruleset.modules else None
         return f"{spec.title or spec.name if spec else origin}: {trigger}"
     track, _, level = source.rpartition(" ")
-    if track in g.ruleset.tracks and level.isdigit():
+    if track in g.ruleset.tracks and read_whole(level) is not None:
         return f"{track.replace('_', ' ')} track, level {level}"
     return source
 

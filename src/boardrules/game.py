@@ -32,7 +32,7 @@ from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT, PASSES
 from .reader import StateReader, index_problem
-from .quoting import MESSAGE, QUOTE, brief_text, brief_value, format_value, rules_value
+from .quoting import MESSAGE, QUOTE, brief_text, brief_value, format_value, read_whole, rules_value
 from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
 from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
@@ -516,16 +516,26 @@ class Game:
 
     def final_scores(self) -> list[int]:
         """Per player, the score that ranks them: the game's ``final_score`` expression
-        evaluated as that player (e.g. a score an alliance shares), else the scored total."""
+        evaluated as that player (e.g. a score an alliance shares), else the scored total.
+        A rule the expression breaks raises :class:`IllegalActionError` naming it."""
         fn = self.ruleset.final_score
         if fn is None:
             return [sc["total"] for sc in self.scores()]
         ctx = Context(self.ruleset, self.state.values)
-        out = []
-        for p in range(self.players):
-            ctx.me = p
-            out.append(fn(ctx))
-        return out
+        return [self._ranked_by(ctx, fn, "final_score", p) for p in range(self.players)]
+
+    def _ranked_by(self, ctx: Context, fn: Any, what: str, player: int) -> Any:
+        """The game's ``final_score`` or a ``tiebreak`` (``what``), ``fn``, evaluated as
+        ``player``. A rule it breaks (a division by zero) raises the error of a rule broken
+        at the start (:class:`IllegalActionError` …) naming it, its place and the player,
+        not the engine's internal violation."""
+        ctx.me = player
+        try:
+            return fn(ctx)
+        except RuleViolation as err:
+            raise _error_class(err)(
+                f"the game cannot be ranked: its {what} for p{player + 1} breaks a rule: "
+                f"{_broken(err.message, err.rule or what, err.span, self.ruleset)}", rule=err.rule or what) from None
 
     def ranking(self) -> list[tuple[int, ...]]:
         """Players from first to last: by :meth:`final_scores` (the scored total unless the
@@ -535,8 +545,7 @@ class Game:
         ctx = Context(self.ruleset, self.state.values)
         keys = {}
         for p, total in enumerate(self.final_scores()):
-            ctx.me = p
-            keys[p] = (total, *(fn(ctx) for fn in self.ruleset.tiebreak))
+            keys[p] = (total, *(self._ranked_by(ctx, fn, "tiebreak", p) for fn in self.ruleset.tiebreak))
         places: list[tuple[int, ...]] = []
         for p in sorted(keys, key=lambda q: keys[q], reverse=True):
             if places and keys[places[-1][0]] == keys[p]:
@@ -623,6 +632,8 @@ class Game:
                 value = d.options.sample(rng)
             elif d.bag is not None:
                 bag = _bag(self, d.bag)
+                if not bag:   # (emptied since the draw was queued: stuck, as legal_actions() says)
+                    break
                 value = rng.choice(bag)
             else:
                 value = rng.choice(d.options)
@@ -908,10 +919,11 @@ class Game:
         begun = []
         if lanes is None:
             starts = step.lanes(ctx)
+            # (no lane while the order has players: the step ended at once, skipping their turns)
             if (not isinstance(starts, tuple) or len(set(starts)) != len(starts)
-                    or any(p not in order for p in starts)):
+                    or any(p not in order for p in starts) or (order and not starts)):
                 raise RuleViolation(f"the lanes of '{step.name}' must start with distinct players "
-                                    f"of its turn order, not {rules_value(starts)}", step.name)
+                                    f"of its turn order (at least one), not {rules_value(starts)}", step.name)
             lanes = tuple((order.index(p), p, False, ()) for p in starts)
             begun = list(starts)
         lanes = list(lanes)
@@ -1764,7 +1776,12 @@ class Game:
     def from_record(cls, record: Record, *, check: bool = True,
                     max_steps: int = MAX_STEPS) -> "Game":
         """Replay ``record`` (with legality checks unless ``check=False``; ``max_steps``:
-        the execution budget per action, as for :func:`new_game`)."""
+        the execution budget per action, as for :func:`new_game`). A record built in Python
+        is held to the shape of one read from a file (:class:`NotationError` naming each
+        field of the wrong type: ``modules="weather"`` was read as its letters)."""
+        if not isinstance(record, Record):
+            raise TypeError(f"from_record needs a Record, not {brief_text(record, 40)}")
+        record = record.checked()
         # (options a house rule declares exist only with the house rules: both at once)
         rs = build_ruleset(record.game, modules=plugins.exactly(record.game, record.modules),
                            options=None if record.rules else record.options,
@@ -1942,7 +1959,10 @@ class LegalActions:
         replacement and tried until one is legal (the first legal action of a uniformly random
         order of the candidates is uniform over the legal ones). Raises ``IndexError`` when
         there is no legal action (:class:`~boardrules.errors.GameStuckError` when nobody can
-        act and the game is not over). The same answer for the same state and ``rng`` state."""
+        act and the game is not over). The same answer for the same state and ``rng`` state.
+        ``TypeError`` for an ``rng`` without ``randrange`` (None, a seed, NumPy's generator)."""
+        if not callable(getattr(rng, "randrange", None)):
+            raise TypeError(f"sample needs a random.Random, such as random.Random(7), not {brief_text(rng, 40)}")
         self._fresh()
         game = self._game
         known = game._known_for(self._state, create=True)
@@ -2047,10 +2067,11 @@ def parse_generic(game: Game, text: str) -> Action:
     if len(parts) < 2:
         raise NotationError(f"{brief_text(text)}: expected 'pN ACTION [ARGS...]' or 'chance LABEL VALUE'")
     actor, name, raw = parts[0], parts[1], parts[2:]
+    seat = read_whole(actor[1:]) if actor.startswith("p") else None
     if actor == "chance":
         player = CHANCE
-    elif actor.startswith("p") and actor[1:].isdigit() and 1 <= int(actor[1:]) <= game.players:
-        player = int(actor[1:]) - 1
+    elif seat is not None and 1 <= seat <= game.players:
+        player = seat - 1
     else:
         raise NotationError(f"{brief_text(text)}: '{brief_value(actor)}' is not a player "
                             f"(p1..p{game.players}) or 'chance'")
@@ -2065,10 +2086,10 @@ def parse_generic(game: Game, text: str) -> Action:
         if d.bag is not None:
             opts = _bag(game, d.bag)
         if isinstance(opts, Dice):
-            try:
-                return Action(player, name, (tuple(int(x) for x in arg.split(",")),))
-            except ValueError:
-                raise NotationError(f"{brief_text(text)}: dice are written as 1,6,3") from None
+            dice = tuple(read_whole(x) for x in arg.split(","))
+            if None in dice:
+                raise NotationError(f"{brief_text(text)}: dice are written as 1,6,3")
+            return Action(player, name, (dice,))
         for o in opts:
             if format_value(o) == arg:
                 return Action(player, name, (o,))
@@ -2112,13 +2133,14 @@ def _shape_problem(prm: Any, v: Any, domain: Any) -> str:
 
 def _convert(text: str, type_name: str, raw: str) -> Any:
     if type_name == "int":
-        try:
-            return int(raw)
-        except ValueError:
-            raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not a number") from None
+        number = read_whole(raw)
+        if number is None:
+            raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not a number")
+        return number
     if type_name == "player":
-        if raw.startswith("p") and raw[1:].isdigit():
-            return int(raw[1:]) - 1
+        seat = read_whole(raw[1:]) if raw.startswith("p") else None
+        if seat is not None and seat >= 0:
+            return seat - 1
         raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not a player (p1, p2, ...)")
     if type_name == "bool":
         if raw in ("true", "false"):

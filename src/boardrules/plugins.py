@@ -51,21 +51,23 @@ BUNDLED = (
 )
 
 
-_ID = re.compile(r"[^\s-]\S*")
+_ID = re.compile(r"[^\s/\\-][^\s/\\]*")   # (one word; no path separator: ids name record files)
 
 
 def _spec_checked(spec: Any) -> Any:
     """``spec`` (a :class:`GameSpec` or :class:`ModuleSpec`) as a plugin meant it: one path or
     id alone (``rule_files=RULES / "x.rules"``, ``requires="weather"``) stands for itself, not
     its letters. Raises :class:`PluginError` for a spec no user could play: an id users could
-    not type after ``-m`` (empty, blank, or starting with ``-``, which switches a module off)
-    or a player range that admits no count."""
+    not type after ``-m`` (empty, blank, or starting with ``-``, which switches a module off),
+    one with a ``/`` or ``\\`` (ids name the files ``play`` and ``simulate`` write: ``x/y`` made
+    a folder no one asked for, ``../x`` wrote outside ``out/``), or a player range that admits
+    no count."""
     low, high = spec.players or (1, 1)
     if not isinstance(spec.name, str) or not _ID.fullmatch(spec.name) or not 1 <= low <= high:
         what = f"{type(spec).__name__} {brief_text(spec.name, 60)}"
         if not 1 <= low <= high:
             raise PluginError(f"{what}: players {low}-{high} admits no player count")
-        raise PluginError(f"{what}: an id is one word that does not start with '-'")
+        raise PluginError(f"{what}: an id is one word that does not start with '-' and has no '/' or '\\'")
     alone = {name: (value,) for name in ("rule_files", "requires", "conflicts")
              if type(value := getattr(spec, name, ())) is not tuple   # (the common case, at once)
              and isinstance(value, (str, os.PathLike))}

@@ -1,9 +1,11 @@
 """Quoting user text in error messages: every value, action or line a message echoes goes
 through :func:`escape` (control characters such as NUL shown as escapes, never raw) and is
-shortened (a hostile record's line may be huge)."""
+shortened (a hostile record's line may be huge). Also the reading of whole numbers in such
+text (:func:`read_whole`), the reverse of :func:`format_value` for a number."""
 
 from __future__ import annotations
 
+import re
 import reprlib
 
 QUOTE = 100
@@ -43,6 +45,17 @@ def format_value(v: object) -> str:
     if isinstance(v, tuple):
         return ",".join(format_value(x) for x in v)
     return str(v)
+
+
+_WHOLE = re.compile(r"-?[0-9]{1,4000}")
+
+
+def read_whole(text: str) -> int | None:
+    """``text`` as a whole number when it is written as :func:`format_value` writes one: ASCII
+    digits, a ``-`` first for a negative one (``12``, ``-3``); else None. (``str.isdigit``
+    also admits digits ``int`` refuses, ``'²'``, and ``int`` reads what no action text or
+    option writes: ``'٣'``, ``'1_0'``, ``'+2'``, ``' 2'``, and refuses over 4300 digits.)"""
+    return int(text) if _WHOLE.fullmatch(text) else None
 
 
 def brief_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:

@@ -62,6 +62,20 @@ class Record:
     final: str | None = None  # State.digest() after the last action, when saved
     ruleset: str | None = None  # Ruleset.id of the rules that wrote it
 
+    def checked(self) -> "Record":
+        """This record held to the shape of one read from a file (:meth:`from_json`'s
+        :class:`~boardrules.errors.NotationError` naming each field of the wrong type), for a
+        record built in Python: ``modules="weather"`` was read as its letters,
+        ``rules="x"`` failed unpacking it. Tuples stand for the file's lists."""
+        def as_read(v: Any, pairs: bool = False) -> Any:
+            if not isinstance(v, (tuple, list)):
+                return v
+            return [list(x) if pairs and isinstance(x, tuple) else x for x in v]
+        fields = {f.name: getattr(self, f.name) for f in attrs.fields(Record)}
+        return Record.from_json({"format": FORMAT, **fields, **{
+            name: as_read(fields[name], pairs=name in ("rules", "texts"))
+            for name in ("modules", "rules", "texts", "actions")}})
+
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, **_converter.unstructure(self)}
 

@@ -31,6 +31,7 @@ from .lang.merge import Layer, merge
 from .lang.parser import MAX_NESTING, parse_text, read_rule_file
 from .lang.semantics import BlockFn, ExprFn, Key, Value
 from .primitives import Primitive
+from .quoting import read_whole
 
 if TYPE_CHECKING:
     from .lang.checker import Program
@@ -288,8 +289,9 @@ class Ruleset:
         places = [d.span for d in (self.actions.get(rule), self.entities.get(rule)) if d is not None]
         places += [s.node.span for st in self.stages for s in st.steps if s.name == rule and s.node]
         track, _, level = rule.rpartition(" ")
-        reward = self.tracks[track].rewards.get(int(level)) if track in self.tracks \
-            and level.lstrip("-").isdigit() else None
+        number = read_whole(level)
+        reward = self.tracks[track].rewards.get(number) if track in self.tracks \
+            and number is not None else None
         places += [reward.span] if reward is not None else []
         return places[0] if len(places) == 1 and places[0].line else None
 

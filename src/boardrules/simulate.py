@@ -216,7 +216,8 @@ def results_kind(path: str | Path) -> str:
     suffix = Path(path).suffix
     if suffix not in RESULT_SUFFIXES:
         raise ValueError(f"cannot write results to {path}: a results file ends in "
-                         + " or ".join(RESULT_SUFFIXES) + f", not {suffix or 'nothing'!r}")
+                         + " or ".join(RESULT_SUFFIXES) + (f", not {suffix!r}" if suffix else
+                                                           ", and this name has no ending"))
     if suffix == ".parquet" and importlib.util.find_spec("pyarrow") is None:
         raise ImportError('Parquet output needs pyarrow: pip install "boardrules[analysis]"')
     return suffix

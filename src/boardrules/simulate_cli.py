@@ -65,8 +65,9 @@ def simulate_command(
                       modules_named, rules_text)   # (as play reads and shows them)
     texts = _game_texts(game)
     try:
-        rs = build_ruleset(None if texts else game, modules=module, options=_options(option),
-                           rules=rules, texts=texts)
+        options = _options(option, lambda: build_ruleset(None if texts else game, modules=module, rules=rules,
+                                                         texts=texts).options)
+        rs = build_ruleset(None if texts else game, modules=module, options=options, rules=rules, texts=texts)
         rs.check_playable()
         lo, hi = rs.players
         if not lo <= players <= hi:

@@ -69,6 +69,8 @@ def test_game_type_follows_the_rules():
         pyspiel.load_game(register("harvest"), {"players": 7})
     with pytest.raises(ValueError, match="bits must be an int"):
         register("harvest", action_bits=40, short_name="boardrules_harvest_wide")
+    with pytest.raises(ValueError, match="max_moves must be a whole number of moves, at least 1, not 0"):
+        register("harvest", max_moves=0, short_name="boardrules_harvest_endless")   # (OpenSpiel was told 0)
     state = eclipse.new_initial_state()
     assert state.observation_string(0) == repr(state.game.view(0))      # p1's view only
 

@@ -111,6 +111,10 @@ def test_bad_arguments_are_refused():
         env("harvest", players=2, action_bits=0)
     with pytest.raises(ValueError, match="render_mode"):
         env("harvest", players=2, render_mode="human")
+    # (a text failed with a TypeError at the first move; 0 or less truncated every game after it)
+    for moves in ("5", 0, -1, 2.5, True):
+        with pytest.raises(ValueError, match=f"max_moves must be a whole number of moves, at least 1, not {moves!r}"):
+            env("harvest", players=2, max_moves=moves)
     e = env("harvest", players=2, render_mode="ansi")
     e.reset(seed=1)
     assert e.render().startswith("<Game Harvest players=2")

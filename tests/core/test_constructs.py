@@ -6,11 +6,12 @@ cheap) and checks the numbers the rules must produce.
 
 from __future__ import annotations
 
+import random
 import textwrap
 
 import pytest
 
-from boardrules.errors import BoardrulesError, IllegalActionError, RulesError
+from boardrules.errors import BoardrulesError, GameStuckError, IllegalActionError, RulesError
 from boardrules.game import Action, new_game
 from boardrules.ruleset import build_ruleset
 from boardrules.runtime import CHANCE
@@ -479,6 +480,37 @@ def test_draw_automatically_empties_the_bag_without_repeats():
     assert sorted(g.get("drawn")) == [1, 2, 2, 5]
     assert g.get("coins", 0) == 10
     assert g.over
+
+
+TWO_DRAWS = HEAD + """
+resource coins { start 0 }
+var bag: list[int] = [4]
+action pull_two main { draw x from bag { gain x coins }; draw y from bag { gain y coins } }
+action pull_later main { choose n in [1] { draw y from bag { gain y coins } }; draw x from bag { gain x coins } }
+flow { rounds 2 { step play: turns seat once { main pull_two, pull_later } } }
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_two_draws_of_one_action_need_two_elements(backend):
+    # (both draws were queued from a pile of one; the second found it empty when decided:
+    # an IndexError out of play with auto_chance, a stuck game without)
+    g = make(TWO_DRAWS, players=1, backend=backend)
+    with pytest.raises(IllegalActionError, match="'bag' holds 1, as many as the draws from it before this one "
+                                                 "take: nothing left to draw"):
+        g.play("p1 pull_two")
+    assert g.record.actions == [] and "p1 pull_two" not in g.legal_actions()
+
+
+def test_a_draw_left_nothing_by_a_later_one_decided_first_is_a_stuck_game_not_a_traceback():
+    # (the block of the decision n draws before the pending x: x's pile is then empty; the
+    # automatic chance raised IndexError from random.choice)
+    g = make(TWO_DRAWS, players=1)
+    g.play("p1 pull_later")
+    g.play("p1 n 1")
+    assert g.record.actions == ["p1 pull_later", "p1 n 1", "chance y 4"]
+    with pytest.raises(GameStuckError, match="chance's decision 'x'"):
+        g.legal_actions().sample(random.Random(1))
 
 
 def test_dice_by_chance():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -221,3 +222,46 @@ def test_a_named_pipe_nobody_writes_to_is_read_as_empty_not_waited_for(tmp_path)
     assert isinstance(got, boardrules.Game)   # (an empty house-rule file changes nothing)
     got = _within(10, lambda: replay_file(pipe))
     assert isinstance(got, NotationError) and "cannot read a record" in str(got)
+
+
+# Whole numbers in action texts, options and bot names are ASCII digits, as they are written.
+# (str.isdigit admitted '²', which int() then refused: a ValueError traceback out of
+# load_game, `boardrules replay`, `-o`, `--bot`; and int() read '٣', '１', '1_0', '+2'.)
+@pytest.mark.parametrize("text, fragment", [
+    ("p\u00b2 study", "'p\u00b2' is not a player"),
+    ("p\u0661 study", "'p\u0661' is not a player"),
+    ("p2 sell \uff12", "'\uff12' is not a number"),
+    ("p2 sell 1_0", "'1_0' is not a number"),
+    ("p2 sell +2", "'+2' is not a number"),
+])
+def test_action_texts_read_only_ascii_whole_numbers(text, fragment):
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    with pytest.raises(NotationError, match=re.escape(fragment)):
+        game.parse(text)
+    data = json.loads(game.save())
+    data["actions"].append(text)
+    with pytest.raises(NotationError, match=re.escape(f"move 2: {text!r}: {fragment}")):
+        boardrules.load_game(json.dumps(data))
+
+
+def test_dice_read_only_ascii_whole_numbers():
+    rules = ('game d { players 1..1 }\nresource vp { scored true }\naction roll main { choose r in dice(2) '
+             'by chance { gain r[0] vp } }\nflow { rounds 1 { step s: turns seat once { main roll } } }\n')
+    game = boardrules.new_game(texts={"d.rules": rules}, players=1, seed=1)
+    game.auto_chance = False
+    game.play("p1 roll")
+    assert game.parse("chance r 3,5").args == ((3, 5),)
+    for text in ("chance r 3,\uff15", "chance r 3,\u00b2", "chance r 3, 5"):
+        with pytest.raises(NotationError, match="dice are written as 1,6,3"):
+            game.parse(text)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-o", "goal=\u00b2"], "option 'goal' needs a whole number, got '\u00b2'"),
+    (["-o", "goal=\u0663"], "option 'goal' needs a whole number, got '\u0663'"),
+    (["--bot", "p\u00b2=random"], "'p\u00b2' is not a seat"),
+    (["--bot", "mcts:\u00b2"], "no bot 'mcts:\u00b2'"),
+])
+def test_the_cli_reads_only_ascii_whole_numbers(args, message, tmp_path):
+    result = CliRunner().invoke(app, ["play", "harvest", "--players", "2", "--out", str(tmp_path), *args])
+    assert result.exit_code == 1 and message in result.output, result.output

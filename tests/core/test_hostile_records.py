@@ -5,6 +5,7 @@ and a huge module name or player count is quoted in brief."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -90,3 +91,29 @@ def test_a_true_save_loads_and_so_does_one_without_a_digest():
     saved = json.loads(g.save())
     saved["final"] = None
     assert boardrules.load_game(json.dumps(saved)).state.digest() == g.state.digest()
+
+
+# A Record built in Python is held to the shape of one read from a file.
+# (modules="weather" was read as its letters, "harvest has no module 'a', 'e', ...";
+# actions="p1 study" as moves 'p', '1', ...; rules="x" failed with a ValueError unpacking it)
+@pytest.mark.parametrize("fields, message", [
+    ({"modules": "weather"}, '$.modules: expected a list of module names, not "weather"'),
+    ({"actions": "p1 study"}, '$.actions: expected a list of moves (texts), not "p1 study"'),
+    ({"rules": "x"}, '$.rules: expected a list of [file name, rule text] pairs, not "x"'),
+    ({"players": "2"}, '$.players: expected a whole number, not "2"'),
+])
+def test_a_record_built_in_python_is_checked_as_a_file_is(fields, message):
+    built = boardrules.Record(**{"game": "harvest", "modules": (), "options": {}, "players": 2, "seed": 1,
+                                 **fields})
+    with pytest.raises(NotationError, match=f"^malformed boardrules record: {re.escape(message)}$"):
+        boardrules.Game.from_record(built)
+
+
+def test_a_record_built_in_python_with_tuples_replays():
+    house = (("h.rules", "override resource coins { start 9 }\n"),)
+    built = boardrules.Record("harvest", ("weather",), {"goal": 3}, 3, 1, rules=house,
+                              actions=("chance c tithe",))
+    game = boardrules.Game.from_record(built)
+    assert (game.get("coins", 0), game.ruleset.modules, game.record.actions) == (9, ("weather",), ["chance c tithe"])
+    with pytest.raises(TypeError, match="from_record needs a Record, not"):
+        boardrules.Game.from_record({"game": "harvest"})

@@ -178,7 +178,15 @@ def test_lanes_must_start_with_distinct_players():
     with pytest.raises(boardrules.IllegalActionError) as err:
         boardrules.new_game(texts={"relay.rules": rules}, players=3)
     # the players as the rules write a list, not a Python tuple '(0, 0)'
-    assert "must start with distinct players of its turn order, not [0, 0]" in str(err.value)
+    assert "must start with distinct players of its turn order (at least one), not [0, 0]" in str(err.value)
+
+
+def test_lanes_must_start_with_a_player():
+    # (no lane: the step ended at once, every player's turns skipped without a word)
+    rules = RULES.replace("lanes [players[0], players[nplayers // 2]]", "lanes []")
+    with pytest.raises(boardrules.IllegalActionError, match=r"the lanes of 'play' must start with distinct players "
+                                                            r"of its turn order \(at least one\), not \[\]"):
+        boardrules.new_game(texts={"relay.rules": rules}, players=3)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

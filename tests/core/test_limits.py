@@ -236,7 +236,8 @@ HOSTILE = {
     "position": BIG + "for i in 1..90000 { if position(c, b) > 7 { gain 1 vp } }",
     "owner (hashing a list)": BIG + "for i in 1..90000 { if owner(c) == me { gain 1 vp } }",
     "kind_of": BIG + "for i in 1..90000 { if kind_of(c) == none { gain 0 vp } }",
-    "a per-hex variable indexed by a list": BIG + "for i in 1..90000 { if field_owner[c] == me { gain 1 vp } }",
+    # (a list reaches the index only through a value of no known type: the checker refuses one written there)
+    "a per-hex variable indexed by a list": BIG + "let k = [c, 0]\n  for i in 1..90000 { if field_owner[k[0]] == me { gain 1 vp } }",
     "a list written in the rule": "for i in 1..90000 { let l = [" + "i, " * 20000 + "i] }",
     "texts": f'let s = "{LONG}"\n  let t = "{LONG}"\n  '
              'for i in 1..90000 { for j in 1..10 { if s == t { gain 0 vp } } }',

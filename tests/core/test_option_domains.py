@@ -73,6 +73,9 @@ def test_gaia_auction_form_is_checked_up_front():
     ("garbage", "'garbage' is not SECTOR:ROTATION"),
     ("4:x", "'4:x' is not SECTOR:ROTATION"),
     ("1:0:3", "'1:0:3' is not SECTOR:ROTATION"),
+    # (a superscript digit passed str.isdigit, then int() failed inside the map's deal: a PrimitiveError)
+    ("1:\u00b2,2:0", "'1:\u00b2' is not SECTOR:ROTATION"),
+    ("1:-1,2:0", "'1:-1' is not SECTOR:ROTATION"),
     ("99:1", "unknown sector '99'"),
     ("1:0", "no standard layout with 1 sectors"),
 ])

@@ -137,6 +137,9 @@ def test_a_module_spec_takes_one_file_or_id_for_a_list_of_them(tmp_path):
     ({"name": "-feast"}, "ModuleSpec '-feast': an id is one word that does not start with '-'"),
     ({"name": "the feast"}, "ModuleSpec 'the feast': an id is one word"),
     ({"name": ""}, "ModuleSpec '': an id is one word"),
+    # (ids name the record files: 'x/y' failed to write out/harvest-2p-seed1+x/y.json)
+    ({"name": "x/y"}, "ModuleSpec 'x/y': an id is one word that does not start with '-' and has no '/' or '\\'"),
+    ({"name": "..\\x"}, "an id is one word"),
     ({"players": (5, 3)}, "ModuleSpec 'feast': players 5-3 admits no player count"),
     ({"players": (0, 3)}, "players 0-3 admits no player count"),
 ])

@@ -173,3 +173,30 @@ def test_rule_values_in_messages_are_written_as_the_rules_write_them(backend, bo
 def test_an_option_of_the_wrong_kind_shows_its_value_as_the_rules_write_it(value, shown):
     with pytest.raises(boardrules.OptionError, match=f"option 'goal' .*needs a whole number, {re.escape(shown)}"):
         boardrules.new_game("harvest", players=2, options={"goal": value})
+
+
+RANKED = ("game t {{ players 1..2; {} }}\nresource c {{ scored true }}\naction a main {{ gain 1 c }}\n"
+          "flow {{ rounds 1 {{ step s: turns seat once {{ main a }} }} }}\n")
+
+
+@pytest.mark.parametrize("entry, what, column", [("final_score c // 0", "final_score", 36),
+                                                 ("tiebreak 1 // (c - c)", "tiebreak", 33)])
+def test_a_ranking_expression_that_breaks_a_rule_is_named(entry, what, column):
+    # (the engine's internal RuleViolation came out of ranking() and final_scores())
+    game = boardrules.new_game(texts={"t.rules": RANKED.format(entry)}, players=2)
+    game.play("p1 a")
+    game.play("p2 a")
+    message = (f"the game cannot be ranked: its {what} for p1 breaks a rule: division by zero in '//' "
+               f"[rule: {what} (t.rules:1:{column})]")
+    for ask in (game.ranking, *([game.final_scores] if what == "final_score" else [])):
+        with pytest.raises(IllegalActionError) as err:
+            ask()
+        assert str(err.value) == message
+
+
+@pytest.mark.parametrize("rng", [None, 7, object()])
+def test_sampling_with_something_other_than_a_random_generator_is_a_type_error(rng):
+    # (an AttributeError: "'int' object has no attribute 'randrange'")
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    with pytest.raises(TypeError, match="sample needs a random.Random, such as random.Random"):
+        game.legal_actions().sample(rng)

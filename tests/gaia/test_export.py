@@ -136,6 +136,16 @@ def test_untranslatable_action_is_named(monkeypatch):
         export_game(game)
 
 
+def test_a_game_with_house_rules_is_refused(tmp_path):
+    # (its export replayed, by the printed rules, to other scores: "taklons vp: 27 != recorded 31")
+    house = tmp_path / "house.rules"
+    house.write_text("when advanced(p, track, level) { gain 1 vp to p }\n", encoding="utf-8")
+    game = boardrules.new_game("gaia-project", players=2, seed=3, rules=[house])
+    with pytest.raises(ExportError, match=r"^the game was played with house rules \('.*house.rules'\): "
+                                          r"the site's records cannot carry them"):
+        export_game(game)
+
+
 # ---- the modules' actions (their ModuleSpec.extras: boardrules_gaia/module_export.py) -------------
 
 @pytest.mark.parametrize("form", ["choose-bid", "bid-while-choosing"])

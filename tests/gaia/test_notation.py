@@ -142,6 +142,8 @@ def test_rewards():
         ("terrans federation 1A1,1Q2 fed2", 24, "1Q2"),
         ("terrans build m 1A1..", 21, "."),
         ("init x y", 6, "x"),
+        ("init \u00b2 y", 6, "\u00b2"),     # (passed str.isdigit: a ValueError out of int())
+        ("init -2 y", 6, "-2"),
         ("terrans", 1, "terrans"),
         ("terrans build", 14, "build"),
         ("terrans tech adv-foo", 14, "adv-foo"),

@@ -43,6 +43,15 @@ def check_bits(bits: int) -> int:
     return bits
 
 
+def check_max_moves(moves: int) -> int:
+    """``moves`` if it is a game length bound (a whole number, at least 1), else ``ValueError``
+    (a string failed at the first move; 0 or less truncated every game after its first move,
+    or told OpenSpiel a game length it never has)."""
+    if isinstance(moves, bool) or not isinstance(moves, int) or moves < 1:
+        raise ValueError(f"max_moves must be a whole number of moves, at least 1, not {moves!r}")
+    return moves
+
+
 def game_name(ruleset: Ruleset) -> str:
     """The game's name for the toolkits' registries: its plugin name, or for rules given as
     texts their ``title`` (the game's name when untitled), lower case,

@@ -59,8 +59,9 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
     parameters: ``players`` (default: the game's smallest count) and ``seed`` (0).
     ``max_moves`` bounds the game length OpenSpiel is told. Raises what
     :func:`boardrules.build_ruleset` raises, and ``ValueError`` for ``action_bits`` out of
-    range; loading the game with a player count the game does not allow raises too."""
+    range or a ``max_moves`` that is not a whole number of at least 1; loading the game with a player count the game does not allow raises too."""
     encoding.check_bits(action_bits)
+    encoding.check_max_moves(max_moves)
     ruleset = build_ruleset(game, modules=modules, options=options, texts=texts)
     name = short_name or f"boardrules_{encoding.game_name(ruleset)}"
     if name in pyspiel.registered_names():

@@ -46,7 +46,8 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     ``observation_bits`` the sizes of the action and observation spaces (powers of two);
     ``max_moves`` the number of player moves after which a game is truncated (None: never);
     ``render_mode`` None or ``"ansi"``. Raises what :func:`boardrules.build_ruleset` raises,
-    and ``ValueError`` for a player count the game does not allow or sizes out of range.
+    and ``ValueError`` for a player count the game does not allow, sizes out of range or a
+    ``max_moves`` that is not a whole number of at least 1.
     """
 
     metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
@@ -63,6 +64,8 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         self.game: Game | None = Game(self.ruleset, players)
         for bits in (action_bits, observation_bits):
             encoding.check_bits(bits)
+        if max_moves is not None:
+            encoding.check_max_moves(max_moves)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.metadata = {**self.metadata, "name": f"boardrules_{encoding.game_name(self.ruleset)}_v0"}

@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable, Iterable
 
 from ..game import Action, Game
+from ..quoting import read_whole
 from .common import Bot, actor, evaluation_for, no_action, sample_chance
 from .greedy import GreedyBot
 from .mcts import MCTSBot
@@ -52,12 +53,13 @@ def make_bot(name: str, seed: int | float | str = 0) -> Bot:
     """A bot by name: ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N iterations per
     decision, 1 to :data:`MAX_ITERATIONS`). Raises ``ValueError`` naming the bots there are."""
     kind, _, budget = name.partition(":")
-    if kind not in BOTS or (budget and (kind != "mcts" or not budget.isdigit()
-                                        or not 1 <= int(budget) <= MAX_ITERATIONS)):
+    iterations = read_whole(budget)
+    if kind not in BOTS or (budget and (kind != "mcts" or iterations is None
+                                        or not 1 <= iterations <= MAX_ITERATIONS)):
         raise ValueError(f"no bot {name!r}: choose random, greedy, mcts or mcts:N "
                          f"(N iterations, 1 to {MAX_ITERATIONS})")
-    if budget:
-        return MCTSBot(seed, iterations=int(budget))
+    if iterations is not None:
+        return MCTSBot(seed, iterations=iterations)
     return BOTS[kind](seed)
 
 
@@ -71,10 +73,11 @@ def seat_bots(specs: Iterable[str] | None, players: int,
     given: dict[int | None, str] = {}     # seat (None: every seat) -> the spec that set it
     for spec in specs or ():
         seat, eq, name = spec.partition("=")
+        number = read_whole(seat[1:]) if seat.startswith("p") else None
         if not eq:
             key: int | None = None
-        elif seat.startswith("p") and seat[1:].isdigit() and 1 <= int(seat[1:]) <= players:
-            key = int(seat[1:]) - 1
+        elif number is not None and 1 <= number <= players:
+            key = number - 1
         else:
             raise ValueError(f"--bot {spec!r}: {seat!r} is not a seat (p1..p{players})")
         if key in given:

@@ -469,7 +469,14 @@ class Checker:
         if flow is not None:
             self._flow(flow)
 
-        game = next((d for d in decls if d.kind == "game"), None)
+        games = [d for d in decls if d.kind == "game"]
+        game = games[0] if games else None
+        for other in games[1:]:   # (the first one alone was read: the others were ignored)
+            assert game is not None
+            self.err(other, f"a second game declaration: '{other.name}' (the game is '{game.name}', "
+                            f"declared at {game.span.file}:{game.span.line}:{game.span.column})",
+                     f"a game is declared once: change it with 'extend game {game.name} {{ ... }}' "
+                     f"or 'override game {game.name} {{ ... }}'")
         title, players = "", (1, 9)
         # (the expressions are checked here: a property's values are any nodes until then)
         tiebreak: tuple[A.Expr, ...] = ()
@@ -1006,11 +1013,25 @@ class Checker:
         if not needs_index and t.index is not None:
             self.err(t, f"'{t.name}' takes no index")
         if t.index is not None:
-            self.expr(t.index, scope)
+            self._index(var, t.index, scope)
         if t.of is not None:
             if "player" not in var.per:
                 self.err(t, f"'{t.name}' is not kept per player")
             self._player_expr(t.of, scope)
+
+    def _index(self, var: Any, index: A.Expr, scope: _Scope) -> None:
+        """Check the index of a variable kept per hex or per entity of a kind: a value of
+        another type (``marks[3]`` for ``per card``) would be a key no rule or read finds.
+        (Several indexes, given as one list, are checked at run time only.)"""
+        found = self.expr(index, scope)
+        dims = [p for p in var.per if p != "player"]
+        if len(dims) != 1:
+            return
+        wanted = "hex" if dims[0] == "hex" else f"entity:{dims[0]}"
+        if not _compatible(found, wanted) and found != "entity":
+            example = "h" if dims[0] == "hex" else (self.by_kind_names.get(dims[0]) or ["c"])[0]
+            self.err(index, f"'{var.name}' is kept per {dims[0]}: its index must be a {dims[0]}, "
+                            f"found {_show(found)}", f"index it by a {dims[0]}, e.g. '{var.name}[{example}]'")
 
     def _call(self, node: object, fn: str, args: tuple[A.Expr, ...], scope: _Scope,
               statement: bool = False) -> str:
@@ -1088,13 +1109,15 @@ class Checker:
                 self.err(e, f"{_show(t)} has no fields")
                 return "any"
             case A.Index(obj=o, index=i):
-                self.expr(i, scope)
                 if isinstance(o, A.Name) and o.id in self.vars and scope.lookup(o.id) is None:
                     var = self.vars[o.id]
                     if not [p for p in var.per if p != "player"]:
+                        self.expr(i, scope)
                         t = self._type(var.type)
                         return _elem(t) if t.startswith("list:") else "any"
+                    self._index(var, i, scope)
                     return self._type(var.type)
+                self.expr(i, scope)
                 t = self.expr(o, scope)
                 return _elem(t)
             case A.Of(expr=x, player=p):

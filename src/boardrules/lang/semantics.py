@@ -633,9 +633,17 @@ def admitted_by(ctx: Context, var: str, opts: Sequence[Value], where: ExprFn) ->
 
 
 def draw(ctx: Context, block_id: int, var: str, bag: str) -> None:
+    """Queue chance's draw of ``var`` from the list variable ``bag``; a violation when the
+    pile is empty, or when the draws from it queued before this one, decided first, leave
+    it empty (they take their elements only when decided: two draws in one action from a
+    pile of one would leave the second nothing to draw)."""
     contents = ctx.get(("v", bag))
     if not contents:
         raise ctx.violation(f"'{bag}' is empty: nothing to draw")
+    ahead = sum(1 for d in ctx.queued if d.bag == bag)
+    if ahead >= len(contents):
+        raise ctx.violation(f"'{bag}' holds {len(contents)}, as many as the draws from it before "
+                            f"this one take: nothing left to draw")
     ctx.queue(Decision(CHANCE, var, tuple(dict.fromkeys(contents)), False, "", block_id,
                        tuple(ctx.env.items()), ctx.me, ctx.source, bag))
 
