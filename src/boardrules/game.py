@@ -1316,10 +1316,11 @@ class Game:
         if turn is None:
             return iter(())
         ctx = Context(self.ruleset, st.values, budget=self.max_steps)
-        step = self._step(ctx)
         lanes = st.values.get(("f", "lanes"))
         if lanes is not None:
-            return self._lane_candidates(ctx, step, st, lanes, player)
+            return self._lane_candidates(ctx, self._step(ctx), st, lanes, player)
+        info = self._turn_info()   # (a turn's: its step is known, once per state)
+        step = info[0] if info is not None else self._step(ctx)
         who, main_done = turn[2], turn[3]
         if who is None:   # (a simultaneous step: everyone yet to act)
             return self._actors_candidates(ctx, step, player, main_done, hoist, compiled)
@@ -1450,15 +1451,9 @@ class Game:
         try:
             if info is _UNSEEN:
                 info = self._turn_info()
-            if info is None and self._answers_settle():
-                tried[action] = ACCEPTED   # (lang/lazy.py: no answer can break a rule)
-            elif info is None and self._answer_settles(action):
-                tried[action] = ACCEPTED   # (its guard: lang/guards.py, Guards.answer)
-            elif info is None:  # a decision's answers (or a 'lanes' step): the general way
-                tried[action] = self._run(action, args_checked=True)
-            elif not prechecked and self._precheck_refuses(action, info[3]):
-                return False
-            else:
+            if info is not None:   # a turn's candidate (the common case first)
+                if not prechecked and self._precheck_refuses(action, info[3]):
+                    return False
                 settled = self._guard_settles(action, info)
                 if settled is None:   # (no guard to run: the run itself)
                     run = self._candidate_run(action, info)
@@ -1467,6 +1462,12 @@ class Game:
                     tried[action] = ACCEPTED
                 else:
                     return self._tried_legal(action, tried)
+            elif self._answers_settle():
+                tried[action] = ACCEPTED   # (lang/lazy.py: no answer can break a rule)
+            elif self._answer_settles(action):
+                tried[action] = ACCEPTED   # (its guard: lang/guards.py, Guards.answer)
+            else:   # a decision's answers (or a 'lanes' step): the general way
+                tried[action] = self._run(action, args_checked=True)
         except (RuleViolation, BoardrulesError):
             return False
         return True
@@ -1990,11 +1991,12 @@ class LegalActions:
             return
         found: list[Action] = []
         runs = known.runs
+        # (a state listed for the first time has no runs to look up: each candidate is tried;
+        # one met twice, or tried meanwhile by other means, is tried again to the same answer)
+        seen = bool(runs)
         legal, info = game._candidate_legal, game._turn_info()
         for a in game._candidates(self._player, True):
-            # (``runs and``: a state listed for the first time has none, and a test of an
-            # action's membership hashes it even in an empty dict)
-            if runs and a in runs or legal(a, runs, True, info):
+            if seen and a in runs or legal(a, runs, True, info):
                 found.append(a)
                 yield a
         self._cache = known.listed[self._player] = found

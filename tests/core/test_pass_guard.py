@@ -15,6 +15,9 @@ import pytest
 import boardrules
 from boardrules import GameStuckError
 from boardrules.game import ACCEPTED
+from boardrules.lang import semantics as S
+from boardrules.lang.guards import PASSES
+from boardrules.runtime import Context
 from boardrules.lang.inert import Inert
 from boardrules.lang.parser import parse_text
 from tests.core.test_flow_settle import counted
@@ -96,6 +99,22 @@ def test_the_steps_last_pass_settles_by_its_guard(variant, settles):
             assert (g._known_for(g.state).runs[last[0]] is ACCEPTED) == settles
         g.play(rng.choice(listed), check=False)
     assert met > 0
+
+
+def test_a_passing_guard_leaves_the_budget_its_rest_may_take():
+    """A guard whose checks pass charges its inert rest's bound on steps to the budget it
+    leaves: what the engine then bounds with that budget (the flow from the step's end,
+    ``Game._step_end_settles``) comes after the rest, which the guard does not run."""
+    g, rng = game("trade", 1), random.Random(1)
+    while not any(a.name == "pass_round" for a in g.legal_actions()):
+        g.play(rng.choice(list(g.legal_actions())), check=False)
+    rs = g.ruleset
+    rest = rs.guards.inert.split(rs.actions["pass_round"].body, {})[1]
+    ctx = Context(rs, g.state.values, budget=1_000_000)
+    verdict = S.run_unit(ctx, rs.guards.action("pass_round"), "pass_round",
+                         me=g.state.get("f", "turn")[2], env={})
+    assert verdict == PASSES and rest > 0
+    assert ctx.steps <= 1_000_000 - rest
 
 
 def test_the_rests_of_pass_and_take():

@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 
 Guard = Callable[["Context"], Any]
 """An action's guard: runs its checks; ``INERT`` when they passed and the budget left covers
-the inert rest (``PASSES`` when that rest passes the player), else False (the candidate is
-then tried in full)."""
+the inert rest (``PASSES`` when that rest passes the player; the rest's bound is then charged to
+the context's budget), else False (the candidate is then tried in full)."""
 
 INERT = "inert"
 PASSES = "passes"   # as INERT, and the rest passes the player (lang/inert.py, PASS): the turn ends
