@@ -1,7 +1,8 @@
 """Random play of one game under two source trees, alternated game by game (paired A/B).
 
-Run: ``python bench/bench_ab.py OLD_TREE NEW_TREE [--game eclipse] [--players 4] [--seeds 8]
-[--rounds 2] [-m MODULE ...]``
+Run: ``python bench/bench_ab.py OLD_TREE NEW_TREE [--game eclipse | --harvest] [--players 4]
+[--seeds 8] [--rounds 2] [-m MODULE ...]``; ``--harvest``: the small test game of
+bench/bench_speed.py (its ``HARVEST`` texts, given to both trees) instead of an installed game.
 
 Each tree (a checkout or an unpacked ``git archive`` holding ``src/`` and ``plugins/``) runs
 in a worker process of its own (``PYTHONPATH`` set to its ``src`` and ``plugins``), warmed up
@@ -27,10 +28,11 @@ from pathlib import Path
 WORKER = """
 import json, random, sys, time
 import boardrules
-game, players, modules = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
+game, players, modules = sys.argv[1] or None, int(sys.argv[2]), json.loads(sys.argv[3])
+texts = json.loads(sys.argv[4]) or None
 for line in sys.stdin:
     seed = int(line)
-    g = boardrules.new_game(game, players=players, seed=seed, modules=modules)
+    g = boardrules.new_game(game, players=players, seed=seed, modules=modules, texts=texts)
     rnd, n = random.Random(seed), 0
     start = time.process_time()
     while not g.over:
@@ -64,8 +66,11 @@ def ab_parser(doc: str) -> argparse.ArgumentParser:
     return ap
 
 
-def worker(tree: Path, game: str, players: int, modules: list[str]) -> subprocess.Popen[str]:
-    return spawn(tree, WORKER, game, str(players), json.dumps(modules))
+def worker(tree: Path, game: str, players: int, modules: list[str],
+           texts: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    """A worker of random play on ``tree``: the installed ``game``, or ("" and) the rule files
+    ``texts`` (``{path: text}``)."""
+    return spawn(tree, WORKER, game, str(players), json.dumps(modules), json.dumps(texts or {}))
 
 
 def ask(p: subprocess.Popen[str], seed: int) -> tuple[float, int]:
@@ -93,13 +98,21 @@ def alternated(old: subprocess.Popen[str], new: subprocess.Popen[str], jobs: lis
 def main() -> None:
     ap = ab_parser(__doc__)
     ap.add_argument("--game", default="eclipse")
+    ap.add_argument("--harvest", action="store_true",
+                    help="play bench_speed.py's Harvest texts instead of --game")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seeds", type=int, default=8)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=1, help="times each seed is played")
     ap.add_argument("-m", "--module", action="append", default=[])
     args = ap.parse_args()
-    old, new = (worker(t, args.game, args.players, args.module) for t in (args.old, args.new))
+    texts = None
+    if args.harvest:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from bench_speed import HARVEST   # (the texts bench_speed times: one source)
+        texts = HARVEST
+    game = "" if args.harvest else args.game
+    old, new = (worker(t, game, args.players, args.module, texts) for t in (args.old, args.new))
     ask(old, 0)
     ask(new, 0)
     sums = [0.0, 0.0]

@@ -52,6 +52,10 @@ _FLOW_BROKEN = "the game cannot go on: "
 _STUCK_TRIES = 200
 
 
+_UNSEEN = object()   # (a memo's missing entry, an argument not given)
+_PER_ENTITY = object()   # (Game._guard_way: a guard per entity an argument names)
+
+
 def _flow_broken(err: RuleViolation, what: str, rule: str) -> RuleViolation:
     """``err``, raised by what the flow runs (``what``: a step, an engine event), said so:
     the same class (a budget error stays one), rule and position. A failure already said so
@@ -310,7 +314,7 @@ class Game:
         self._turn_memo: tuple[State, tuple[Any, Any, Any, Context] | None] | None = None  # (state, its _turn_info)
         self._answer_memo: tuple[State | None, bool] = (None, False)   # (state, its _answers_settle)
         self._flow_memo: tuple[Any, bool] = (None, False)   # (committed values, _settles without decisions)
-        # (state, {(action, player): verdict or the violation}) of the argument-free guards
+        # (state, {(action, player): Game._guard_way})
         self._guard_memo: tuple[State | None, dict[tuple[str, int], Any]] = (None, {})
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
@@ -689,8 +693,10 @@ class Game:
         listed = run is ACCEPTED  # listed as legal from its guard alone: run it now
         if listed:
             assert known is not None
-            try:
-                ctx, pending = self._run(action, check, args_checked=True)
+            info = self._turn_info()
+            try:   # (a turn's candidate: run as one, without the checks of the turn it passed)
+                ctx, pending = self._run(action, check, args_checked=True) if info is None \
+                    else self._candidate_run(action, info, lazy=False, settle=False)
             except RuleViolation as err:  # (the guards' soundness is tested: never here)
                 raise AssertionError(f"{brief_action(action)} was listed as legal "
                                      f"but breaks a rule: {err.message}") from None
@@ -1218,10 +1224,12 @@ class Game:
             return False
         raise RuleViolation("the flow does not progress (a loop without turns?)", "flow")
 
-    def _step_end_settles(self, ctx: Context, stage: Any, stage_i: int, step_i: int) -> bool:
+    def _step_end_settles(self, ctx: Context, stage: Any, stage_i: int, step_i: int,
+                          factless: bool = False) -> bool:
         """Whether nothing the flow runs from the end of turns step ``step_i`` of ``stage`` (its
         last turn over, nothing pending) to the next wait can break a rule (lang/flow.py), with
-        the execution budget left in ``ctx`` and what the rules there rely on holding."""
+        the execution budget left in ``ctx`` and what the rules there rely on holding
+        (``factless``: ``ctx`` lacks writes of the run, so only when they rely on nothing)."""
         from .lang.flow import after_step
         last = ctx.get(("f", "round")) >= ctx.get(("f", "rounds")) if stage.kind == "rounds" else None
         plan = after_step(self.ruleset, stage_i, step_i, last)
@@ -1229,6 +1237,8 @@ class Game:
             return False
         from .lang.guards import facts_hold
         cost, needs, lists, depth = plan
+        if factless and (needs or lists):
+            return False
         return cost < ctx.steps and ctx.depth + depth < S.MAX_DEPTH and facts_hold(ctx, needs, lists)
 
     def _finish_step(self, ctx: Any, step_i: int) -> None:
@@ -1307,25 +1317,33 @@ class Game:
         """:meth:`candidates`; ``hoist``: without the turn's actions whose prechecks that do not
         depend on the arguments fail (lang/guards.py, ``hoisted``: each of those candidates is
         illegal), the way :class:`LegalActions` lists them (``compiled``: by the turns step's
-        generated listing, lang/listgen.py)."""
+        generated listing, lang/listgen.py). The iterator of the part that lists them (no
+        generator of its own around it: a listing resumes it once per candidate)."""
         st = self.state
         if st.values.get(("f", "over")):
-            return
+            return iter(())
         if st.pending and st.pending[0].lane is None:
-            yield from self._decision_candidates(st.pending[0], player)
-            return
+            return self._decision_candidates(st.pending[0], player)
         turn = st.values.get(("f", "turn"))
         if turn is None:
-            return
+            return iter(())
         ctx = Context(self.ruleset, st.values, budget=self.max_steps)
-        step = self._step(ctx)
         lanes = st.values.get(("f", "lanes"))
         if lanes is not None:
-            yield from self._lane_candidates(ctx, step, st, lanes, player)
-            return
-        order, pos, who, main_done = turn
-        actors = self.players_to_act() if who is None else {who}
-        for p in sorted(actors):
+            return self._lane_candidates(ctx, self._step(ctx), st, lanes, player)
+        info = self._turn_info()   # (a turn's: its step is known, once per state)
+        step = info[0] if info is not None else self._step(ctx)
+        who, main_done = turn[2], turn[3]
+        if who is None:   # (a simultaneous step: everyone yet to act)
+            return self._actors_candidates(ctx, step, player, main_done, hoist, compiled)
+        if player is not None and player != who:
+            return iter(())
+        return self._turn_candidates(ctx, step, who, main_done, hoist, compiled)
+
+    def _actors_candidates(self, ctx: Any, step: Any, player: int | None, main_done: bool,
+                           hoist: bool, compiled: bool) -> Iterator[Action]:
+        """:meth:`_turn_candidates` of each player to act (of ``player`` only, unless None)."""
+        for p in sorted(self.players_to_act()):
             if player is None or p == player:
                 yield from self._turn_candidates(ctx, step, p, main_done, hoist, compiled)
 
@@ -1345,17 +1363,24 @@ class Game:
                          hoist: bool = False, compiled: bool = True) -> Iterator[Action]:
         """The actions worth trying in ``p``'s turn of ``step`` (``hoist``: see
         :meth:`_candidates`; ``compiled``: listed by the step's generated listing,
-        lang/listgen.py, else by the generic code below, its oracle)."""
-        ctx.me = p
-        names = (() if main_done else step.main) + step.free
+        lang/listgen.py, else by :meth:`_generic_candidates`, its oracle)."""
         rs = self.ruleset
         hoist = hoist and "action_begins" not in rs.triggers_by_event
         info = self._turn_info() if hoist else None
         pctx = info[3] if info is not None else None   # (the prechecks' scratch context)
         lister = rs.step_lister(step) if hoist and compiled else None
         if lister is not None:   # (the same, generated per step: lang/listgen.py)
-            yield from lister(self, ctx, p, main_done, pctx, _candidate, self._listing_budget_error)
-            return
+            return lister(self, ctx, p, main_done, pctx, _candidate,  # type: ignore[no-any-return]
+                          self._listing_budget_error)
+        return self._generic_candidates(ctx, step, p, main_done, hoist, pctx)
+
+    def _generic_candidates(self, ctx: Any, step: Any, p: int, main_done: bool, hoist: bool,
+                            pctx: Context | None) -> Iterator[Action]:
+        """:meth:`_turn_candidates` action by action through the engine's methods (``pctx``: the
+        prechecks' scratch context, None: no prechecks)."""
+        ctx.me = p
+        names = (() if main_done else step.main) + step.free
+        rs = self.ruleset
         for name in names:
             adef = rs.actions[name]
             ctx.steps = self.max_steps  # each action's arguments have the whole budget
@@ -1427,24 +1452,20 @@ class Game:
         return known
 
     def _candidate_legal(self, action: Action, tried: dict[Any, Any],
-                         prechecked: bool = True) -> bool:
+                         prechecked: bool = True, info: Any = _UNSEEN) -> bool:
         """:meth:`is_legal` for an action :meth:`candidates` just listed (its arguments are
         within their domains and ``where`` conditions: they are not checked again); the run of
         a legal one is kept in ``tried`` (``ACCEPTED`` when its guard proved it legal without
         running the inert rest of its body: lang/guards.py). ``prechecked``: a turn's
         candidate passed its action's prechecks when it was listed (``_candidates(player,
-        True)``), else they are tested here."""
+        True)``), else they are tested here. ``info``: :meth:`_turn_info`, when the caller has
+        it."""
         try:
-            info = self._turn_info()
-            if info is None and self._answers_settle():
-                tried[action] = ACCEPTED   # (lang/lazy.py: no answer can break a rule)
-            elif info is None and self._answer_settles(action):
-                tried[action] = ACCEPTED   # (its guard: lang/guards.py, Guards.answer)
-            elif info is None:  # a decision's answers (or a 'lanes' step): the general way
-                tried[action] = self._run(action, args_checked=True)
-            elif not prechecked and self._precheck_refuses(action, info[3]):
-                return False
-            else:
+            if info is _UNSEEN:
+                info = self._turn_info()
+            if info is not None:   # a turn's candidate (the common case first)
+                if not prechecked and self._precheck_refuses(action, info[3]):
+                    return False
                 settled = self._guard_settles(action, info)
                 if settled is None:   # (no guard to run: the run itself)
                     run = self._candidate_run(action, info)
@@ -1453,6 +1474,12 @@ class Game:
                     tried[action] = ACCEPTED
                 else:
                     return self._tried_legal(action, tried)
+            elif self._answers_settle():
+                tried[action] = ACCEPTED   # (lang/lazy.py: no answer can break a rule)
+            elif self._answer_settles(action):
+                tried[action] = ACCEPTED   # (its guard: lang/guards.py, Guards.answer)
+            else:   # a decision's answers (or a 'lanes' step): the general way
+                tried[action] = self._run(action, args_checked=True)
         except (RuleViolation, BoardrulesError):
             return False
         return True
@@ -1605,14 +1632,15 @@ class Game:
         return info
 
     def _candidate_run(self, action: Action, info: tuple[Any, ...],
-                       lazy: bool = True) -> tuple[Any, ...]:
+                       lazy: bool = True, settle: bool = True) -> tuple[Any, ...]:
         """:meth:`_run` of a turn's candidate action, without the checks of the turn it passes
         by construction (it comes from :meth:`_turn_candidates`): (context, pending decisions),
         and a third item True when the flow was left where a turns step finishes, as nothing
         it runs from there can break a rule (:meth:`_advance`, ``settle``: playing the
         candidate runs it on). ``lazy``: its choices may be cut short (lang/lazy.py); a run
         that was (``ctx.partial``) is not the full run, and one that then breaks a rule is run
-        again in full."""
+        again in full. Without ``settle``, the flow is run on to the next wait (as :meth:`_run`,
+        whose run it is then)."""
         st = self.state
         ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
                       budget=self.max_steps)
@@ -1624,11 +1652,11 @@ class Game:
             else:
                 step, turn, acted, _ = info
                 self._act(ctx, pending, action, step, turn, acted, False, True)
-            if self._advance(ctx, pending, settle=True):
+            if self._advance(ctx, pending, settle):
                 return ctx, pending, True
         except (RuleViolation, BoardrulesError):
             if ctx.partial:
-                return self._candidate_run(action, info, lazy=False)
+                return self._candidate_run(action, info, lazy=False, settle=settle)
             raise
         return ctx, pending
 
@@ -1656,7 +1684,31 @@ class Game:
         ``done``, an action without one, one that surely ends the turn (its body is run in full
         at once, not its guard and then the whole again), a game with ``action_begins`` or
         ``action_taken`` rules. Raises RuleViolation
-        when the checks fail: the body breaks that rule at the same point."""
+        when the checks fail: the body breaks that rule at the same point. How the candidates
+        of one name and player are settled is worked out once per state (:meth:`_guard_way`)."""
+        st = self.state
+        memo = self._guard_memo
+        if memo[0] is not st:
+            memo = self._guard_memo = (st, {})
+        key = (action.name, action.player)
+        got = memo[1].get(key, _UNSEEN)
+        if got is _UNSEEN:
+            got = memo[1][key] = self._guard_way(action, info)
+        if type(got) is tuple:   # (its guard, run per argument tuple)
+            return self._guard_verdict(action, info, got[0])
+        if got is _PER_ENTITY:
+            guard = self.ruleset.guards.action_for(action.name, action.args)
+            return None if guard is None else self._guard_verdict(action, info, guard)
+        if isinstance(got, Exception):
+            raise got.with_traceback(None)
+        return got   # type: ignore[no-any-return]
+
+    def _guard_way(self, action: Action, info: tuple[Any, ...]) -> Any:
+        """How :meth:`_guard_settles` settles the turn candidates of ``action``'s name and
+        player in the current state: the answer for all of them (None: no guard to run; a
+        guard that reads no argument: its verdict, or the violation its checks raise), or
+        ``(guard,)`` to run per argument tuple, or ``_PER_ENTITY`` for an action whose guard is
+        chosen by the entity an argument names (lang/guards.py, ``action_for``)."""
         rs = self.ruleset
         name = action.name
         triggers = rs.triggers_by_event
@@ -1667,26 +1719,19 @@ class Game:
         if main and (step.mode == "simultaneous" or not step.free
                      or action.player in (st.values.get(("f", "passed")) or ())):
             return None
-        guard = rs.guards.action_for(name, action.args)
+        guards = rs.guards
+        if guards.per_entity(name):
+            return _PER_ENTITY
+        guard = guards.action(name)
         if guard is None:
             return None
-        if rs.guards.argument_free(name):
-            # (its verdict is the same for every argument tuple: worked out once per player)
-            memo = self._guard_memo
-            if memo[0] is not st:
-                memo = self._guard_memo = (st, {})
-            key = (name, action.player)
-            got = memo[1].get(key, _UNSEEN)
-            if got is _UNSEEN:
-                try:
-                    got = self._guard_verdict(action, info, guard)
-                except (RuleViolation, BoardrulesError) as err:
-                    got = err
-                memo[1][key] = got
-            if isinstance(got, Exception):
-                raise got.with_traceback(None)
-            return got   # type: ignore[no-any-return]
-        return self._guard_verdict(action, info, guard)
+        if not guards.argument_free(name):
+            return (guard,)
+        # (its verdict is the same for every argument tuple: worked out once per player)
+        try:
+            return self._guard_verdict(action, info, guard)
+        except (RuleViolation, BoardrulesError) as err:
+            return err
 
     def _guard_verdict(self, action: Action, info: tuple[Any, ...], guard: Any) -> bool | None:
         """:meth:`_guard_settles` once its guard ``guard`` is known to be run."""
@@ -1711,7 +1756,7 @@ class Game:
             and not (main and action.player in passed) and self._settles(ctx, pending)
         if settled and verdict == PASSES and main:
             settled = self._pass_settles(ctx, pending, action.player, passed)
-            if not settled:   # (the step's last pass: its run may stop where the step ends)
+            if not settled:   # (what follows the pass may break a rule: tried as a candidate)
                 rs.guards.settled(name, False)
                 return None
         rs.guards.settled(name, settled)
@@ -1722,14 +1767,35 @@ class Game:
         """For a main action whose inert rest may pass ``player`` (``PASSES``; the guard has
         run on ``ctx``, the player has not passed): whether the run that passes settles too,
         as :meth:`_act` then ends the turn: no rule reacts to ``turn_ends``, no 'after turn'
-        block waits, and the next turn of the step begins without a rule running (the step's
-        last pass is tried in full: the flow runs on)."""
+        block waits, and the next turn of the step begins without a rule running, or the
+        pass was the step's last and nothing the flow runs from the step's end to the next
+        wait can break a rule (:meth:`_last_turn_settles`)."""
         if "turn_ends" in ctx.rs.triggers_by_event or ctx.get(("f", "after")):
             return False
         ctx.set(("f", "passed"), passed + (player,))
         order, pos, _, _ = ctx.get(("f", "turn"))
         ctx.set(("f", "turn"), (order, pos, None, False))   # (as _end_turn)
-        return self._settles(ctx, pending, handover=True)
+        return self._settles(ctx, pending, handover=True) \
+            or not pending and self._last_turn_settles(ctx)
+
+    def _last_turn_settles(self, ctx: Context) -> bool:
+        """Whether the turn that has just ended in ``ctx`` (a guard's run: the inert rest of
+        the body was not run) was the last of its turns step, and the flow from the step's end
+        to the next wait cannot break a rule (:meth:`_step_end_settles`, with what the flow
+        relies on known without reading ``ctx``: the rest not run may write it)."""
+        get = ctx.get
+        stages = self.ruleset.stages
+        stage_i = get(("f", "stage"))
+        if get(("f", "over")) or stage_i >= len(stages):
+            return False
+        stage, step_i = stages[stage_i], get(("f", "step"))
+        turn = get(("f", "turn"))
+        if step_i >= len(stage.steps) or turn is None or turn[2] is not None:
+            return False
+        step = stage.steps[step_i]
+        return (step.kind == "turns" and step.lanes is None and step.mode != "simultaneous"
+                and self._next(ctx, step, turn[0], turn[1]) is None
+                and self._step_end_settles(ctx, stage, stage_i, step_i, True))
 
     def _settles(self, ctx: Context, pending: list[Any], handover: bool = False) -> bool:
         """Whether :meth:`_advance` on ``ctx`` with ``pending`` returns at once, running
@@ -1851,7 +1917,6 @@ class Game:
 KNOWN_STATES = 256
 # a run not made yet: the action was listed as legal from its guard (_guard_settles)
 ACCEPTED: tuple[Any, ...] = (None, None)
-_UNSEEN = object()   # (a memo's missing entry)
 
 
 def _bindings(rs: Ruleset, adef: Any, args: tuple[Any, ...]) -> dict[str, Any]:
@@ -1943,10 +2008,12 @@ class LegalActions:
             return
         found: list[Action] = []
         runs = known.runs
+        # (a state listed for the first time has no runs to look up: each candidate is tried;
+        # one met twice, or tried meanwhile by other means, is tried again to the same answer)
+        seen = bool(runs)
+        legal, info = game._candidate_legal, game._turn_info()
         for a in game._candidates(self._player, True):
-            # (``runs and``: a state listed for the first time has none, and a test of an
-            # action's membership hashes it even in an empty dict)
-            if runs and a in runs or game._candidate_legal(a, runs):
+            if seen and a in runs or legal(a, runs, True, info):
                 found.append(a)
                 yield a
         self._cache = known.listed[self._player] = found

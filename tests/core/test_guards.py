@@ -540,7 +540,7 @@ def test_what_the_guard_relies_on_is_checked_after_its_checks_ran(monkeypatch):
     listed = [str(a) for a in g.legal_actions()]
     assert "p1 drop 0" in listed and "p1 drop 1" not in listed
     assert listed == [str(a) for a in g._legal_by_trying()]
-    assert rs.guards._tally["guard drop"] == [2, 1]   # (drop 0 settled by its guard)
+    assert rs.guards._settled["drop"] == [2, 1]   # (drop 0 settled by its guard)
 
 
 def test_a_facts_answer_kept_past_a_write_is_caught(monkeypatch):

@@ -14,6 +14,10 @@ import pytest
 
 import boardrules
 from boardrules import GameStuckError
+from boardrules.game import ACCEPTED
+from boardrules.lang import semantics as S
+from boardrules.lang.guards import PASSES
+from boardrules.runtime import Context
 from boardrules.lang.inert import Inert
 from boardrules.lang.parser import parse_text
 from tests.core.test_flow_settle import counted
@@ -69,12 +73,48 @@ def test_passing_rests_list_as_the_full_tries(variant, seed, monkeypatch):
         assert compare_states(g, 300, random.Random(seed)) > 0
     except GameStuckError:   # (too rich to end a turn: nothing is legal, by the full tries too)
         assert variant != "trade" and g._legal_by_trying() == []
-    assert seen[1] > 0   # (the step's last pass, at least, is tried in full)
-    if variant in ("trade", "tidy"):
+    if variant in ("trade", "tidy", "after_pass"):
         assert seen[0] > 0   # (the shortcut is taken where nothing follows the pass)
+    if variant in ("tidy", "turn_ends", "after"):
+        assert seen[1] > 0   # (what follows some passes may break a rule: they are tried)
     if variant == "turn_ends":
         assert seen[0] == 0   # (a rule reacts to the turn's end: every pass is tried)
     assert boardrules.load_game(g.save()).state == g.state
+
+
+@pytest.mark.parametrize("variant,settles", [("trade", True), ("tidy", False)])
+def test_the_steps_last_pass_settles_by_its_guard(variant, settles):
+    """The step's last pass is legal by its guard alone when nothing the flow runs from the
+    step's end to the next turn can break a rule (Harvest's tidy step and income): the listing
+    does not run it (it runs once, if played); where the round's end may break a rule (TIDY)
+    it is tried in full."""
+    g, rng, met = game(variant, 1), random.Random(1), 0
+    while not g.over and met < 3:
+        listed = list(g.legal_actions())
+        turn, passed = g.state.get("f", "turn"), g.state.get("f", "passed") or ()
+        last = [a for a in listed if a.name == "pass_round" and turn is not None
+                and all(p in passed or p == a.player for p in turn[0])]
+        if last:
+            met += 1
+            assert (g._known_for(g.state).runs[last[0]] is ACCEPTED) == settles
+        g.play(rng.choice(listed), check=False)
+    assert met > 0
+
+
+def test_a_passing_guard_leaves_the_budget_its_rest_may_take():
+    """A guard whose checks pass charges its inert rest's bound on steps to the budget it
+    leaves: what the engine then bounds with that budget (the flow from the step's end,
+    ``Game._step_end_settles``) comes after the rest, which the guard does not run."""
+    g, rng = game("trade", 1), random.Random(1)
+    while not any(a.name == "pass_round" for a in g.legal_actions()):
+        g.play(rng.choice(list(g.legal_actions())), check=False)
+    rs = g.ruleset
+    rest = rs.guards.inert.split(rs.actions["pass_round"].body, {})[1]
+    ctx = Context(rs, g.state.values, budget=1_000_000)
+    verdict = S.run_unit(ctx, rs.guards.action("pass_round"), "pass_round",
+                         me=g.state.get("f", "turn")[2], env={})
+    assert verdict == PASSES and rest > 0
+    assert ctx.steps <= 1_000_000 - rest
 
 
 def test_the_rests_of_pass_and_take():

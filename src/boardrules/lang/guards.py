@@ -37,8 +37,8 @@ if TYPE_CHECKING:
 
 Guard = Callable[["Context"], Any]
 """An action's guard: runs its checks; ``INERT`` when they passed and the budget left covers
-the inert rest (``PASSES`` when that rest passes the player), else False (the candidate is
-then tried in full)."""
+the inert rest (``PASSES`` when that rest passes the player; the rest's bound is then charged to
+the context's budget), else False (the candidate is then tried in full)."""
 
 INERT = "inert"
 PASSES = "passes"   # as INERT, and the rest passes the player (lang/inert.py, PASS): the turn ends
@@ -68,6 +68,7 @@ class Guards:
         self._plans: dict[Any, _Plan] = {}   # (block, its scope, busy) -> its plan
         self._covered: set[str] = set()
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
+        self._settled: dict[str, list[int]] = {}   # action -> [guards passed, settled]
 
     def count(self, name: str, refused: bool) -> None:
         """Count one precheck of ``name``; after ``TRIAL`` of them, an action whose prechecks
@@ -83,15 +84,23 @@ class Guards:
         if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
             self._prechecks[name] = None
 
+    def on_trial(self, name: str) -> bool:
+        """Whether the prechecks of action ``name`` are still counted (:meth:`count` does
+        nothing once they are kept or switched off)."""
+        tally = self._tally.get(name)
+        return tally is None or tally[0] < TRIAL
+
     def settled(self, name: str, accepted: bool) -> None:
         """Count one run of action ``name``'s guard whose checks passed: ``accepted`` when
         that settled the candidate, False when it was then tried in full all the same (the
         turn ended, the flow ran rules). After ``TRIAL`` of them, an action whose guard
         settles fewer than ``WORTH`` of its candidates has it switched off: its body is run
         in full at once instead of twice (speed only, the answers are the same)."""
-        tally = self._tally.setdefault("guard " + name, [0, 0])
-        if tally[0] >= TRIAL:
-            return
+        tally = self._settled.get(name)
+        if tally is None:
+            tally = self._settled[name] = [0, 0]
+        elif tally[0] >= TRIAL:
+            return   # (decided)
         tally[0] += 1
         tally[1] += accepted
         if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
@@ -316,6 +325,11 @@ class Guards:
                                                           frozenset({name})))
         return self._fixed[key]
 
+    def per_entity(self, name: str) -> bool:
+        """Whether the guard of action ``name`` depends on the entity an argument names
+        (:meth:`action_for`: not :meth:`action` for every argument tuple)."""
+        return self._fixing(name) is not None
+
     def _fixing(self, name: str) -> tuple[int, str] | None:
         """(position, name) of the first parameter of action ``name`` that its body's own
         statements name as the entity of a ``run`` (not rebound before it: :func:`inert._bind`
@@ -368,9 +382,10 @@ class Guards:
 
         def guard(ctx: Context) -> Any:
             cost = run(ctx)
-            if ctx.steps < cost or ctx.depth + depth > MAX_DEPTH:
+            if ctx.steps < cost or ctx.depth + depth > MAX_DEPTH or not hold(ctx):
                 return False
-            return verdict if hold(ctx) else False
+            ctx.steps -= cost   # (charged for the rest: what the flow runs after it, the engine
+            return verdict      # bounds with what is left: game.py, _step_end_settles)
         return guard
 
     def _plan(self, stmts: tuple[A.Stmt, ...], scope: dict[str, Any], busy: frozenset[str]

@@ -115,7 +115,8 @@ class _ListGen:
             depth += 1
             ind = "    " * depth
         if not guards.covered(name):   # (covered: the hoisted prechecks were all of them)
-            out.append(f"{ind}check = _guards.precheck({name!r}) if pctx is not None else None")
+            out += [f"{ind}check = _guards.precheck({name!r}) if pctx is not None else None",
+                    f"{ind}trial = check is not None and _guards.on_trial({name!r})"]
         out.append(f"{ind}try:")
         if adef.params:
             out.append(f"{ind}    n = 0")
@@ -211,6 +212,7 @@ class _ListGen:
                 f"{ind}    fails = not check(pctx)",
                 f"{ind}    if pctx.w or pctx.events or pctx.queued:",
                 f"{ind}        pctx.w, pctx.events, pctx.queued = {{}}, [], []",
-                f"{ind}    _guards.count({name!r}, fails)",
+                f"{ind}    if trial:",
+                f"{ind}        _guards.count({name!r}, fails)",
                 f"{ind}if not fails:",
                 f"{ind}    yield candidate(p, {name!r}, {tup})"]
