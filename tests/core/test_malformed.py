@@ -148,3 +148,21 @@ def test_every_diagnostic_of_the_corpus_has_a_hint(monkeypatch):
     monkeypatch.chdir(HERE)
     bare = [d.format().splitlines()[0] for name in CASES for d in diagnose(name).diagnostics if not d.hint]
     assert not bare, bare
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n", "\n"])
+def test_old_mac_line_endings_are_line_breaks_with_their_places(newline):
+    """A file saved with '\\r' alone between lines (old Mac) reads as one with '\\n' (the trial
+    found "expected end of line"), and its errors are placed by those lines."""
+    good = newline.join(["game g {", "  players 1..2", "}", "var x: int = 1", ""])
+    assert len(parse_text(good, "mac.rules").items) == 2
+    bad = newline.join(["game g {", "  players 1..2", "}", "var x: int = = 1", ""])
+    with pytest.raises(RulesError) as info:
+        parse_text(bad, "mac.rules")
+    (d,) = info.value.diagnostics
+    assert d.format().splitlines()[:2] == ["mac.rules:4:14: unexpected '='", "    var x: int = = 1"]
+    unknown = newline.join(["game g {", "  players 1..2", "}", "var x: int = nope", ""])
+    with pytest.raises(RulesError) as info:
+        build_ruleset(texts={"mac.rules": unknown})
+    assert info.value.diagnostics[0].format().splitlines()[:2] == [
+        "mac.rules:4:14: unknown name 'nope'", "    var x: int = nope"]
