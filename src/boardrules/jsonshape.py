@@ -50,13 +50,31 @@ def brief_json(value: Any, limit: int = 60) -> str:
     elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 40:
         text = f"a number of {len(str(abs(value)))} digits"
     else:
-        text = json.dumps(value if not isinstance(value, str) else value[:limit])
+        try:
+            text = json.dumps(value if not isinstance(value, str) else value[:limit])
+        except (TypeError, ValueError):   # (a value no JSON holds, in a record built in Python)
+            text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def whole(v: Any) -> bool:
     """A JSON whole number (not true or false, not 1.5)."""
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+JSON_VALUE = "null, true, false, a number, a text, or a list or mapping of them"
+
+
+def json_value(v: Any, deepest: int, depth: int = 0) -> bool:
+    """Whether ``v`` is a value JSON holds (:data:`JSON_VALUE`; a tuple as a list, a mapping's
+    keys texts), looked into ``deepest`` levels of lists and mappings: deeper values are left to
+    whoever reads them (the rules refuse an option nested deeper than they may write)."""
+    if isinstance(v, (list, tuple)):
+        return depth >= deepest or all(json_value(x, deepest, depth + 1) for x in v)
+    if isinstance(v, dict):
+        return depth >= deepest or all(isinstance(k, str) and json_value(x, deepest, depth + 1)
+                                       for k, x in v.items())
+    return v is None or isinstance(v, (bool, int, float, str))
 
 
 def exact(test: Callable[[Any], bool], expected: str,
@@ -81,12 +99,14 @@ def listed(converter: cattrs.Converter, expected: str = "a list") -> Callable[[A
     return hook
 
 
-def mapped(converter: cattrs.Converter, expected: str = "a mapping") -> Callable[[Any, Any], Any]:
-    """A hook for ``dict[str, X]``: a JSON object of X."""
+def mapped(converter: cattrs.Converter, expected: str = "a mapping",
+           values: Any = None) -> Callable[[Any, Any], Any]:
+    """A hook for ``dict[str, X]``: a JSON object of X (of ``values``, a type the converter
+    has a hook for, when given: ``Any`` takes every value as it is)."""
     def hook(value: Any, type_: Any) -> Any:
         if not isinstance(value, dict):
             raise Expected(expected, value)
-        item = get_args(type_)[1]
+        item = get_args(type_)[1] if values is None else values
         return dict(value) if item is Any else dict(_each(converter, value.items(), item, type_, keyed=True))
     return hook
 

@@ -16,7 +16,9 @@ import attrs
 
 from .errors import NotationError
 from .quoting import brief_text, brief_value
-from .jsonshape import ShapeError, exact, listed, mapped, strict_converter, structure, whole
+from .jsonshape import (JSON_VALUE, ShapeError, exact, json_value, listed, mapped, strict_converter,
+                        structure, whole)
+from .lang.parser import MAX_NESTING
 
 FORMAT = "boardrules-record/1"
 
@@ -66,7 +68,8 @@ class Record:
         """This record held to the shape of one read from a file (:meth:`from_json`'s
         :class:`~boardrules.errors.NotationError` naming each field of the wrong type), for a
         record built in Python: ``modules="weather"`` was read as its letters,
-        ``rules="x"`` failed unpacking it. Tuples stand for the file's lists."""
+        ``rules="x"`` failed unpacking it; an option's value that no JSON holds, a ``set``,
+        was refused only when the game was built. Tuples stand for the file's lists."""
         def as_read(v: Any, pairs: bool = False) -> Any:
             if not isinstance(v, (tuple, list)):
                 return v
@@ -116,12 +119,19 @@ def _file(v: Any) -> bool:
     return isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v) and bool(v[0].strip())
 
 
+class _OptionValue:
+    """The type of an option's value in a record: any JSON value (the rules check its kind when
+    the game is built; a set or an object in a record built in Python is refused here)."""
+
+
 _converter = strict_converter()
+_converter.register_structure_hook_func(partial(operator.is_, _OptionValue), exact(
+    partial(json_value, deepest=MAX_NESTING), JSON_VALUE))
 for _type, _hook in (
         (str | None, exact(lambda v: v is None or isinstance(v, str), "a text or null")),
         (int | str, exact(seed_ok, SEED_EXPECTED)),
         (tuple[str, str], exact(_file, "a [file name, rule text] pair of texts, the name not empty", tuple)),
-        (dict[str, Any], mapped(_converter, "a mapping of option names to values")),
+        (dict[str, Any], mapped(_converter, "a mapping of option names to values", _OptionValue)),
         (tuple[str, ...], listed(_converter, "a list of module names")),
         (tuple[tuple[str, str], ...], listed(_converter, "a list of [file name, rule text] pairs")),
         (list[str], listed(_converter, "a list of moves (texts)"))):

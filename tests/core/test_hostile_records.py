@@ -117,3 +117,22 @@ def test_a_record_built_in_python_with_tuples_replays():
     assert (game.get("coins", 0), game.ruleset.modules, game.record.actions) == (9, ("weather",), ["chance c tithe"])
     with pytest.raises(TypeError, match="from_record needs a Record, not"):
         boardrules.Game.from_record({"game": "harvest"})
+
+
+# A Record built in Python with an option value no JSON holds was taken until the game was built
+# (an OptionError then; its dumps() a TypeError): it is a field of the wrong type, named as such.
+@pytest.mark.parametrize("value, shown", [({1, 2}, "{1, 2}"), ([1, frozenset()], "[1, frozenset()]"),
+                                          ({"a": b"x"}, "{\"a\": b'x'}"), ({3: 1}, '{"3": 1}')])
+def test_a_record_built_in_python_with_an_option_no_json_holds_is_refused(value, shown):
+    built = boardrules.Record("harvest", (), {"goal": value}, 2, 1)
+    message = ("malformed boardrules record: $.options.goal: expected null, true, false, a number, "
+               f"a text, or a list or mapping of them, not {shown}")
+    with pytest.raises(NotationError, match=f"^{re.escape(message)}$"):
+        built.checked()
+    with pytest.raises(NotationError, match=f"^{re.escape(message)}$"):
+        boardrules.Game.from_record(built)
+
+
+def test_a_record_built_in_python_keeps_its_json_option_values():
+    value = [1, (2, "x"), {"a": None, "b": 1.5}, True]
+    assert boardrules.Record("harvest", (), {"goal": value}, 2, 1).checked().options == {"goal": value}
