@@ -754,6 +754,7 @@ class Game:
                 raise RuleViolation(f"{brief_value(value)} is no longer in '{d.bag}'", "decision")
             bag.remove(value)
             ctx.set(("v", d.bag), tuple(bag))
+            S.undrawn(ctx, d.bag)
         env = dict(d.env)
         env[d.label] = value
         S.run_unit(ctx, ctx.rs.blocks[d.block], d.source, me=d.me, env=env)

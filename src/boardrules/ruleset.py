@@ -325,7 +325,7 @@ class Ruleset:
     def default_of(self, key: Key) -> Value:
         if key[0] == "v" or key[0] == "c":
             return self._defaults.get(key[:2], None)
-        if key[0] in ("r", "t", "s"):
+        if key[0] in ("r", "t", "s", "d"):
             return 0
         return None
 

@@ -7,6 +7,7 @@ cheap) and checks the numbers the rules must produce.
 from __future__ import annotations
 
 import random
+import re
 import textwrap
 
 import pytest
@@ -502,15 +503,29 @@ def test_two_draws_of_one_action_need_two_elements(backend):
     assert g.record.actions == [] and "p1 pull_two" not in g.legal_actions()
 
 
-def test_a_draw_left_nothing_by_a_later_one_decided_first_is_a_stuck_game_not_a_traceback():
-    # (the block of the decision n draws before the pending x: x's pile is then empty; the
-    # automatic chance raised IndexError from random.choice)
-    g = make(TWO_DRAWS, players=1)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_draw_queued_while_an_older_one_from_its_pile_waits_is_refused(backend):
+    # (the block of the decision n draws before the pending x: x's pile was then empty, a
+    # GameStuckError at chance's decision 'x' after 'p1 n 1' was played; the draws pending in
+    # the state count as those queued in the run)
+    g = make(TWO_DRAWS, players=1, backend=backend)
     g.play("p1 pull_later")
-    g.play("p1 n 1")
-    assert g.record.actions == ["p1 pull_later", "p1 n 1", "chance y 4"]
-    with pytest.raises(GameStuckError, match="chance's decision 'x'"):
+    before = g.state
+    message = "'bag' holds 1, as many as the draws from it before this one take: nothing left to draw"
+    with pytest.raises(IllegalActionError, match=re.escape(f"p1 n 1: {message}")):
+        g.play("p1 n 1")
+    assert g.state is before and g.record.actions == ["p1 pull_later"]
+    with pytest.raises(GameStuckError, match=re.escape(f"p1's decision 'n' () has no legal option (e.g. p1 n 1: {message}")):
         g.legal_actions().sample(random.Random(1))
+
+
+def test_a_pending_draw_is_counted_in_the_state_until_decided():
+    g = make(DRAW, players=1)
+    g.auto_chance = False
+    g.play("p1 pull")
+    assert g.state.values[("d", "bag")] == 1
+    g.play("chance x 2")
+    assert ("d", "bag") not in g.state.values
 
 
 def test_dice_by_chance():

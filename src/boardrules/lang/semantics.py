@@ -7,7 +7,8 @@ dispatch differs, so the two cannot drift apart in meaning.
 
 State keys: ``("r", resource, player)``, ``("t", track, player)``,
 ``("c", component, player)`` (supply left), ``("v", var, *index)``,
-``("o", entity)`` (owner), ``("s", player, source)`` (score by source).
+``("o", entity)`` (owner), ``("s", player, source)`` (score by source), ``("d", var)`` (the
+draws from list ``var`` pending: queued, not yet decided).
 """
 
 from __future__ import annotations
@@ -634,18 +635,26 @@ def admitted_by(ctx: Context, var: str, opts: Sequence[Value], where: ExprFn) ->
 
 def draw(ctx: Context, block_id: int, var: str, bag: str) -> None:
     """Queue chance's draw of ``var`` from the list variable ``bag``; a violation when the
-    pile is empty, or when the draws from it queued before this one, decided first, leave
-    it empty (they take their elements only when decided: two draws in one action from a
-    pile of one would leave the second nothing to draw)."""
+    pile is empty, or when the draws from it queued before this one and not yet decided
+    leave it empty (they take their elements only when decided: two draws in one action
+    from a pile of one, or a decision's block drawing while an older draw waits, would leave
+    one of them nothing to draw). Those draws are counted in the state (``("d", bag)``), so
+    every run sees the ones queued before it (the engine's ``undrawn`` counts one decided)."""
     contents = ctx.get(("v", bag))
     if not contents:
         raise ctx.violation(f"'{bag}' is empty: nothing to draw")
-    ahead = sum(1 for d in ctx.queued if d.bag == bag)
+    ahead = ctx.get(("d", bag))
     if ahead >= len(contents):
         raise ctx.violation(f"'{bag}' holds {len(contents)}, as many as the draws from it before "
                             f"this one take: nothing left to draw")
+    ctx.set(("d", bag), ahead + 1)
     ctx.queue(Decision(CHANCE, var, tuple(dict.fromkeys(contents)), False, "", block_id,
                        tuple(ctx.env.items()), ctx.me, ctx.source, bag))
+
+
+def undrawn(ctx: Context, bag: str) -> None:
+    """Count a draw from ``bag`` (queued by :func:`draw`) as decided: no longer pending."""
+    ctx.set(("d", bag), ctx.get(("d", bag)) - 1)
 
 
 def emit(ctx: Context, event: str, args: Sequence[Value]) -> None:
