@@ -216,6 +216,41 @@ def test_two_modules_replacing_one_step_conflict(extra_modules):
     assert "modules 'neat' and 'tidy2' both change step 'tidy'" in str(err.value)
 
 
+# A house rule's 'override flow' dropped a module's 'step market_day after income' without a word:
+# the module's step changes are made to the new flow too, or refused there by name.
+HOUSE_FLOW = """override flow {
+  rounds rounds {
+    step %s: do { for p in players { gain 1 coins to p } }
+    step actions: turns seat until_pass { main study, pass_round }%s
+  }
+}
+"""
+
+
+def test_an_override_flow_keeps_the_steps_modules_put_in_the_flow(tmp_path):
+    house = tmp_path / "house.rules"
+    house.write_text(HOUSE_FLOW % ("income", ""), encoding="utf-8")
+    rs = boardrules.build_ruleset("harvest", modules=["market-day"], rules=[house])
+    assert steps(rs) == ["income", "market_day", "actions"]
+    house.write_text(HOUSE_FLOW % ("income", "\n    step market_day: do { set order = [] }"), encoding="utf-8")
+    rs = boardrules.build_ruleset("harvest", modules=["market-day"], rules=[house])
+    assert steps(rs) == ["income", "actions", "market_day"]   # (its own market day, where it put it)
+
+
+def test_an_override_flow_without_the_step_a_module_needs_is_refused_naming_both(tmp_path):
+    house = tmp_path / "house.rules"
+    house.write_text(HOUSE_FLOW % ("earn", ""), encoding="utf-8")
+    with pytest.raises(RulesError) as err:
+        boardrules.build_ruleset("harvest", modules=["market-day"], rules=[house])
+    (d,) = err.value.diagnostics
+    assert (d.span.file, d.span.line) == (str(house), 1)
+    assert d.message.startswith("no step named 'income' to put 'market_day' after: this 'override "
+                                "flow' replaces the flow module 'market-day' changed at ")
+    assert d.message.endswith("market-day.rules:5:1, and those changes are made to it too")
+    assert d.hint == "keep the steps it needs in this flow, or switch module 'market-day' off"
+    boardrules.build_ruleset("harvest", rules=[house])   # (without the module: nothing to keep)
+
+
 # ---- slots several modules extend ------------------------------------------------------------
 
 def test_modules_add_to_a_slot_in_module_order(extra_modules):

@@ -25,6 +25,8 @@ Item = Union[A.Decl, A.OptionDecl, A.VarDecl, A.EventDecl, A.ActionDecl, A.FlowD
 """A definition as merged: what :func:`boardrules.lang.ast.decl_key` names."""
 Change = Union[Item, A.StepEdit, A.StepExtend, A.RemoveDecl]
 """A top-level item of a rule file other than a trigger: a definition or a change to one."""
+StepChange = Union[A.StepEdit, A.StepExtend, A.RemoveDecl]
+"""A change to a named flow step: placed before or after one, overridden, removed, extended."""
 Key = tuple[str, str]
 """``(kind, name)`` of a definition, as :func:`boardrules.lang.ast.decl_key` gives it."""
 
@@ -108,6 +110,9 @@ class _Merger:
         self.after_tail: dict[str, str] = {}  # step name -> the last step a module put after it
         # step name -> its closing turn rule (or None), see _closing_rule
         self.closing: dict[str, A.TurnRule | None] = {}
+        # the step changes made to the flow, in order: made again on a flow that replaces it
+        self.step_edits: list[tuple[Layer, A.RuleFile, StepChange]] = []
+        self.replacing: tuple[A.RuleFile, A.FlowDecl] | None = None   # (the flow they are made on)
         self.errors: list[Diagnostic] = []
 
     def error(self, node: Change, message: str, hint: str, rf: A.RuleFile, kind: str = "") -> None:
@@ -157,6 +162,8 @@ class _Merger:
                     self.declared_options.setdefault(key[1], self.items[key])
                 # (an item with a modifier is a definition: they all have the field)
                 self.items[key] = self.new_decl(attrs.evolve(item, modifier=None))  # type: ignore[arg-type]
+                if isinstance(item, A.FlowDecl):
+                    self.keep_step_edits(rf, item)
         elif key in self.items:
             self.redefined(key, layer, item, f"write 'override {_keyword(item)} {key[1]}' to replace it"
                            if key[0] != "flow" else "write 'override flow' to replace it", rf)
@@ -185,7 +192,35 @@ class _Merger:
         return item
 
     # ---- named flow steps ----
-    def edit_step(self, layer: Layer, rf: A.RuleFile, item: A.StepEdit | A.StepExtend | A.RemoveDecl) -> None:
+    def keep_step_edits(self, rf: A.RuleFile, flow: A.FlowDecl) -> None:
+        """``override flow`` (in house rules, or a module): the changes made so far to the steps
+        of the flow it replaces (modules', and any written before it) are made again on it, in
+        their order, as a module's steps go into whichever flow the game has (a module's ``step
+        X after income`` went without a word). A step placed that the new flow has already is
+        its own; a change the new flow cannot take (no step ``income``) is an error at it."""
+        edits, self.step_edits, self.after_tail, self.closing = self.step_edits, [], {}, {}
+        self.replacing = (rf, flow)
+        try:
+            for edit in edits:
+                self.edit_step(*edit)
+        finally:
+            self.replacing = None
+
+    def step_error(self, layer: Layer, rf: A.RuleFile, item: StepChange, message: str, hint: str,
+                   kind: str = "") -> None:
+        """A step change that cannot be made: at the change, or when it is made again on a flow
+        that replaces the one it changed (:meth:`keep_step_edits`), at that flow's override."""
+        if self.replacing is None:
+            self.error(item, message, hint, rf, kind)
+            return
+        flow_rf, flow = self.replacing
+        self.error(flow, f"{message}: this 'override flow' replaces the flow {layer.kind} "
+                   f"'{layer.name}' changed at {item.span}, and those changes are made to it too",
+                   "keep the steps it needs in this flow" + (
+                       f", or switch module '{layer.name}' off" if layer.kind == "module" else ""),
+                   flow_rf, kind)
+
+    def edit_step(self, layer: Layer, rf: A.RuleFile, item: StepChange) -> None:
         flow = self.items.get(("flow", "flow"))
         if flow is None:
             self.error(item, "there is no flow whose steps to change",
@@ -195,19 +230,19 @@ class _Merger:
         stages = [list(st.steps) for st in flow.stages]
         if isinstance(item, A.StepExtend):
             if item.modifier != "extend":
-                self.error(item, "a block of turn rules adds actions to a turns step",
-                           f"write 'extend step {item.name} {{ main ... }}'", rf)
+                self.step_error(layer, rf, item, "a block of turn rules adds actions to a turns step",
+                                f"write 'extend step {item.name} {{ main ... }}'")
                 return
             if item.name not in where:
-                self.error(item, f"nothing to extend: no step named '{item.name}'",
-                           did_you_mean(item.name, where), rf, INCOMPLETE)
+                self.step_error(layer, rf, item, f"nothing to extend: no step named '{item.name}'",
+                                did_you_mean(item.name, where), INCOMPLETE)
                 return
             i, j = where[item.name]
             step = stages[i][j]
             if not isinstance(step, A.TurnsStep):
-                self.error(item, f"step '{item.name}' is a 'do' step: only a 'turns' step has "
-                           "actions to add to", "add a step of your own with 'step NAME after "
-                           f"{item.name}: turns ...'", rf)
+                self.step_error(layer, rf, item, f"step '{item.name}' is a 'do' step: only a 'turns' "
+                                "step has actions to add to", "add a step of your own with 'step NAME "
+                                f"after {item.name}: turns ...'")
                 return
             if item.name not in self.closing:
                 self.closing[item.name] = _closing_rule(step.rules)
@@ -215,9 +250,11 @@ class _Merger:
                 step.rules, item.rules, self.closing[item.name]))
         elif isinstance(item, A.StepEdit) and item.modifier is None and item.place is not None:
             side, anchor = item.place
+            if item.name in where and self.replacing is not None:
+                return   # (the replacing flow has this step of its own: it placed it)
             if anchor not in where:
-                self.error(item, f"no step named '{anchor}' to put '{item.name}' {side}",
-                           did_you_mean(anchor, where), rf)
+                self.step_error(layer, rf, item, f"no step named '{anchor}' to put '{item.name}' {side}",
+                                did_you_mean(anchor, where))
                 return
             if item.name in where:
                 self.redefined(("step", item.name), layer, item,
@@ -235,10 +272,11 @@ class _Merger:
                                                 and item.modifier == "override" and item.place is None):
             verb = "remove" if isinstance(item, A.RemoveDecl) else "override"
             if item.name not in where:
-                self.error(item, f"nothing to {verb}: no step named '{item.name}'",
-                           did_you_mean(item.name, where), rf, INCOMPLETE)
+                self.step_error(layer, rf, item, f"nothing to {verb}: no step named '{item.name}'",
+                                did_you_mean(item.name, where), INCOMPLETE)
                 return
-            if self.conflicts(("step", item.name), layer, item, rf):
+            # (made again on a replacing flow: checked against the other modules' changes once)
+            if self.replacing is None and self.conflicts(("step", item.name), layer, item, rf):
                 return
             i, j = where[item.name]
             if isinstance(item, A.RemoveDecl):
@@ -246,10 +284,11 @@ class _Merger:
             else:
                 stages[i][j] = item.step
         else:
-            self.error(item, "a step outside the flow is placed before or after a named step, "
-                       "or replaces one", f"write 'step {item.name} after STEP: ...' or "
-                       f"'override step {item.name}: ...'", rf)
+            self.step_error(layer, rf, item, "a step outside the flow is placed before or after a "
+                            "named step, or replaces one", f"write 'step {item.name} after STEP: ...' "
+                            f"or 'override step {item.name}: ...'")
             return
+        self.step_edits.append((layer, rf, item))
         self.items[("flow", "flow")] = attrs.evolve(flow, stages=tuple(
             attrs.evolve(st, steps=tuple(steps)) for st, steps in zip(flow.stages, stages)))
 
