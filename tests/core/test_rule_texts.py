@@ -13,9 +13,10 @@ from boardrules.lang import ast as A
 from boardrules.lang.parser import parse_text
 from boardrules.quoting import escape
 
-# every character escape() shows as an escape, but the tab (allowed in a text, and in a line)
+# every character escape() shows as an escape, but the tab (allowed in a text, and in a line) and
+# the line breaks (a '\r' alone is one: old Mac files, test_malformed.py)
 CONTROL = [chr(c) for c in [*range(0x20), 0x7f, *range(0x80, 0xa0), 0x2028, 0x2029, 0x200e, 0x202e,
-                            0x2066] if chr(c) not in "\t\n"]
+                            0x2066] if chr(c) not in "\t\n\r"]
 
 FLOW = "flow { rounds 1 { step play: turns seat once { main work } } }\n"
 
