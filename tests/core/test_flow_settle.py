@@ -27,6 +27,21 @@ RICH = """override step tidy: do {
 """
 
 
+# every player's favourite card pays its income at the round's end: a run of none (a broken
+# rule) when the variable is none
+FAV = """var fav: card? per player = {start}
+override step tidy: do {{
+  set first_passer = none; set order = []
+  for p in players {{ set harvested of p = false; run (fav of p).income for p }}
+}}
+"""
+
+
+def favoured(start: str, seed: int = 0):
+    return boardrules.new_game("harvest", players=3, seed=seed,
+                               texts={"fav.rules": FAV.format(start=start)})
+
+
 def rich(seed: int):
     return boardrules.new_game("harvest", players=3, seed=seed, texts={"rich.rules": RICH})
 
@@ -74,9 +89,12 @@ def test_harvest_round_ends_cannot_break_a_rule():
     ("for p in players { run sow.income for p }", True),
     ("run sow.income", False),
     ("set order = []", True),
+    ("for p in players { run (fav of p).income for p }", True),   # (fav checked present)
+    ("run (fav of first_passer).income for first_passer", False),   # (may be none)
+    ("for p in players { set fav of p = none\n run (fav of p).income for p }", False),
 ])
 def test_rules_for_no_player(text, inert):
-    rs = harvest().ruleset
+    rs = favoured("none").ruleset
     body = parse_text(f"action x main {{ {text} }}\n", "x.rules").items[0].body
     assert (rs.guards.inert.anonymous(body, {}) is not None) is inert
 
@@ -98,6 +116,22 @@ def test_a_round_end_that_can_break_a_rule_is_run(monkeypatch):
         except boardrules.GameStuckError:
             pass   # (the last player too rich to end the round, and nothing else left to do)
     assert seen[1] > 10   # (run in full: the house rule's round end was tried)
+
+
+@pytest.mark.parametrize("start", ["sow", "none"])
+def test_a_variable_of_a_seat_read_as_present_is_checked(monkeypatch, start):
+    """``(fav of p)`` for each player is relied on as present (Facts.needs): the round end
+    settles when every player has one, and is run in full (breaking its rule) when not."""
+    rs = favoured(start).ruleset
+    plan = F.after_step(rs, 1, 1, False)
+    assert plan is not None and ("fav", True) in plan[1]
+    seen = counted(monkeypatch)
+    for seed in range(3):
+        try:
+            compare_states(favoured(start, seed), 10_000, random.Random(seed))
+        except boardrules.GameStuckError:
+            assert start == "none"
+    assert seen[0 if start == "sow" else 1] > 5   # (settled / run in full, exact either way)
 
 
 def test_a_permissive_flow_analysis_is_caught(monkeypatch):

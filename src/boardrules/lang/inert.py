@@ -615,9 +615,11 @@ class Inert:
         t: str = found[0]  # type: ignore[assignment]
         if not t.endswith("?"):
             return found
-        if isinstance(e, A.Name) and e.id not in scope and e.id in self.rs.vars \
-                and self.rs.vars[e.id].per in ((), ("player",)):
-            self._acc.needs.add(e.id)
+        # (``V of p``, p a seat: V for one of the players, all of whom the guard checks)
+        x = e.expr if isinstance(e, A.Of) and _seat(e.player, scope) else e
+        if isinstance(x, A.Name) and x.id not in scope and x.id in self.rs.vars \
+                and self.rs.vars[x.id].per in ((), ("player",)):
+            self._acc.needs.add(x.id)
             return (t[:-1], found[1], found[2])
         return None
 
