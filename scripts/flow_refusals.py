@@ -2,9 +2,10 @@
 
 Usage: ``python scripts/flow_refusals.py [GAME] [--players N]``. For every unit the flow may
 run after a turns step (the engine's events, each ``do`` step's body, a stage's number of
-rounds) prints the first statement or expression the inertness analysis (lang/inert.py)
-refuses, the innermost one, with its place in the rule files; and the turns steps the walk
-cannot foresee. A diagnostic: it wraps the analysis' methods for the run, nothing else.
+rounds) prints every statement or expression the inertness analysis (lang/inert.py)
+refuses, the innermost ones, with their places in the rule files, and what it relies on that
+it also writes; for every turns step, whether the walk foresees it and proves the flow from
+its end (lang/flow.py ``after_step``). A diagnostic: it wraps the analysis' methods for the run, nothing else.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import boardrules
 from boardrules.lang import ast as A
+from boardrules.lang.flow import after_step
 from boardrules.lang.inert import Facts, Inert
 
 EVENTS = ("step_begins", "step_ends", "turn_begins", "round_begins", "round_ends")
@@ -69,7 +71,7 @@ def main() -> None:
         seen = list(dict.fromkeys(describe(n) for n in refused))
         unsound = ""
         if isinstance(found, Facts):
-            clash = (found.needs | found.sized) & found.writes
+            clash = found.needs & found.writes | found.sized & found.widens
             unsound = f"  facts: {sorted(clash)} read as present/short and written" if clash else ""
         print(f"{label:40s} {'ok' if not seen and not unsound else 'REFUSED'}{unsound}")
         for where in seen:
@@ -90,6 +92,11 @@ def main() -> None:
                 why = "lanes" if s.lanes is not None else "order by an expression" \
                     if s.order[:1] == ("by",) else ""
                 print(f"{label:40s} turns{' NOT FORESEEN: ' + why if why else ''}")
+                for last in ((False, True) if st.kind == "rounds" else (None,)):
+                    plan = after_step(rs, si, sj, last)
+                    print(f"      flow after it{'' if last is None else ' (last round)' if last else ''}: "
+                          + ("may break a rule" if plan is None else
+                             f"proven: steps <= {plan[0]}, relies on {plan[1] + plan[2]}"))
 
 
 if __name__ == "__main__":

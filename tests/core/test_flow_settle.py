@@ -37,9 +37,20 @@ override step tidy: do {{
 """
 
 
-def favoured(start: str, seed: int = 0):
-    return boardrules.new_game("harvest", players=3, seed=seed,
-                               texts={"fav.rules": FAV.format(start=start)})
+# ... and the round's last passer gives up their favourite: that pass then breaks the rule
+FICKLE = """override action pass_round main {
+  if first_passer == none { set first_passer = me }
+  set order = order + [me]
+  for c in held(card) { run c.on_pass }
+  if len(order) == nplayers { set fav = none }
+  pass
+}
+"""
+
+
+def favoured(start: str, seed: int = 0, fickle: bool = False):
+    return boardrules.new_game("harvest", players=3, seed=seed, texts={
+        "fav.rules": FAV.format(start=start), **({"fickle.rules": FICKLE} if fickle else {})})
 
 
 def rich(seed: int):
@@ -89,6 +100,11 @@ def test_harvest_round_ends_cannot_break_a_rule():
     ("for p in players { run sow.income for p }", True),
     ("run sow.income", False),
     ("set order = []", True),
+    # a list read as short (Facts.sized), then written: short again when the value is
+    ("for p in players { gain (len(order)) vp to p }\n set order = []", True),
+    ("set order = []\n for p in players { gain (len(order)) vp to p }", True),
+    ("for p in players { gain (len(order)) vp to p }\n set order = players + order", False),
+    ("set order = players + order\n for p in players { gain (len(order)) vp to p }", False),
     ("for p in players { run (fav of p).income for p }", True),   # (fav checked present)
     ("run (fav of first_passer).income for first_passer", False),   # (may be none)
     ("for p in players { set fav of p = none\n run (fav of p).income for p }", False),
@@ -125,13 +141,40 @@ def test_a_variable_of_a_seat_read_as_present_is_checked(monkeypatch, start):
     rs = favoured(start).ruleset
     plan = F.after_step(rs, 1, 1, False)
     assert plan is not None and ("fav", True) in plan[1]
-    seen = counted(monkeypatch)
+    seen, last = counted(monkeypatch), counted(monkeypatch, "_last_turn_settles")
     for seed in range(3):
         try:
             compare_states(favoured(start, seed), 10_000, random.Random(seed))
         except boardrules.GameStuckError:
             assert start == "none"
     assert seen[0 if start == "sow" else 1] > 5   # (settled / run in full, exact either way)
+    # the round's last pass, its rest (which leaves fav alone) not run, settles when fav is set
+    assert last[0 if start == "sow" else 1] > 5 and (start == "sow" or last[0] == 0)
+
+
+def test_a_last_pass_whose_rest_writes_what_the_flow_relies_on_is_run(monkeypatch):
+    """The guard of the round's last pass reads fav in the state before its rest, which
+    sets it none: the round's end is then run in full, and the pass found illegal."""
+    last = counted(monkeypatch, "_last_turn_settles")
+    for seed in range(3):
+        try:
+            compare_states(favoured("sow", seed, fickle=True), 10_000, random.Random(seed))
+        except boardrules.GameStuckError:
+            pass   # (nobody can end the round)
+    assert last[1] > 5 and last[0] == 0
+
+
+def test_a_last_pass_whose_rest_is_ignored_is_caught(monkeypatch):
+    """The oracle fails when the flow is taken to rely on the state before the rest."""
+    real = G.Game._step_end_settles
+    monkeypatch.setattr(G.Game, "_step_end_settles", lambda self, ctx, stage, si, sj, rest=None:
+                        real(self, ctx, stage, si, sj))
+    with pytest.raises(AssertionError):
+        for seed in range(3):
+            try:
+                compare_states(favoured("sow", seed, fickle=True), 10_000, random.Random(seed))
+            except boardrules.GameStuckError:
+                pass
 
 
 def test_a_permissive_flow_analysis_is_caught(monkeypatch):

@@ -68,6 +68,7 @@ class Guards:
         self._plans: dict[Any, _Plan] = {}   # (block, its scope, busy) -> its plan
         self._covered: set[str] = set()
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
+        self.rests: dict[Guard, Facts] = {}   # guard -> what the rest it leaves out relies on, writes
         self._settled: dict[str, list[int]] = {}   # action -> [guards passed, settled]
 
     def count(self, name: str, refused: bool) -> None:
@@ -386,6 +387,7 @@ class Guards:
                 return False
             ctx.steps -= cost   # (charged for the rest: what the flow runs after it, the engine
             return verdict      # bounds with what is left: game.py, _step_end_settles)
+        self.rests[guard] = facts   # (the flow after a rest not run: game.py, _last_turn_settles)
         return guard
 
     def _plan(self, stmts: tuple[A.Stmt, ...], scope: dict[str, Any], busy: frozenset[str]

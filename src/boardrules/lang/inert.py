@@ -105,24 +105,29 @@ Fact = tuple[Any, Any, int, frozenset[str]]   # x - y <= d (term keys; None: 0),
 class Facts:
     """What an inert rest relies on: ``needs``, the optional variables it reads as present
     (checked present for every player where the rest begins); ``writes``, the variables and
-    resources it writes; ``depth``, how deep it nests rules (procedures, slots, triggers)."""
+    resources it writes; ``depth``, how deep it nests rules (procedures, slots, triggers);
+    ``sized``, the list variables it reads as short, and ``widens``, those of its writes that
+    may leave a list variable longer than SHORT (a write of a value of at most SHORT elements,
+    as ``set V = []``, keeps it short: read before or after it, V is within the bound)."""
 
     needs: frozenset[str] = frozenset()
     writes: frozenset[str] = frozenset()
     depth: int = 0
     sized: frozenset[str] = frozenset()
     growth: tuple[tuple[str, int], ...] = ()   # (variable, elements its appends may add)
+    widens: frozenset[str] = frozenset()
 
     def __or__(self, other: "Facts") -> "Facts":
         return Facts(self.needs | other.needs, self.writes | other.writes,
                      max(self.depth, other.depth), self.sized | other.sized,
-                     _added(self.growth, other.growth))
+                     _added(self.growth, other.growth), self.widens | other.widens)
 
     @property
     def sound(self) -> bool:
         """Whether the rest leaves what it relies on alone (the variables it reads as present
         or as short lists, the latter but for appends of GROW elements in all)."""
-        return not ((self.needs | self.sized) & self.writes) and all(n <= GROW for _, n in self.growth)
+        return not (self.needs & self.writes or self.sized & self.widens) \
+            and all(n <= GROW for _, n in self.growth)
 
 
 def type_name(t: A.TypeRef, kinds: Any) -> str:
@@ -279,6 +284,8 @@ class Inert:
                     self._acc.grow(t.name, added)
                 else:
                     self._acc.writes.add(t.name)
+                    if t.index is not None or value[2] > SHORT:
+                        self._acc.widens.add(t.name)
                 if not [p for p in var.per if p != "player"]:
                     return value[1] if t.index is None else None
                 if var.per not in ((var.per[0],), ("player", var.per[-1])) or t.index is None:
@@ -445,6 +452,7 @@ class Inert:
             self._acc.takes += 1
         self._acc.needs |= facts.needs
         self._acc.writes |= facts.writes
+        self._acc.widens |= facts.widens
         self._acc.sized |= facts.sized
         for var, n in facts.growth:
             self._acc.grow(var, n)
@@ -906,7 +914,7 @@ def _lets_in(s: A.Stmt) -> set[str]:
 class _Acc:
     """The facts gathered while one unit is analysed (see :class:`Facts`)."""
 
-    __slots__ = ("needs", "writes", "depth", "sized", "growth", "takes")
+    __slots__ = ("needs", "writes", "depth", "sized", "growth", "takes", "widens")
 
     def __init__(self) -> None:
         self.takes = 0   # the takes analysed so far (stmts drops the facts of owners after one)
@@ -915,10 +923,11 @@ class _Acc:
         self.depth = 0
         self.sized: set[str] = set()
         self.growth: dict[str, int] = {}
+        self.widens: set[str] = set()
 
     def facts(self) -> Facts:
         return Facts(frozenset(self.needs), frozenset(self.writes), self.depth,
-                     frozenset(self.sized), tuple(sorted(self.growth.items())))
+                     frozenset(self.sized), tuple(sorted(self.growth.items())), frozenset(self.widens))
 
     def grow(self, var: str, n: int) -> None:
         self.growth[var] = self.growth.get(var, 0) + n
