@@ -105,6 +105,9 @@ def test_harvest_round_ends_cannot_break_a_rule():
     ("set order = []\n for p in players { gain (len(order)) vp to p }", True),
     ("for p in players { gain (len(order)) vp to p }\n set order = players + order", False),
     ("set order = players + order\n for p in players { gain (len(order)) vp to p }", False),
+    # a fact stated after a write of a name is dropped by the next write of it
+    ("set order = players\n if len(order) > 0 { set order = []\n"
+     " for p in players { set harvested of p = (order[0] == p) } }", False),
     ("for p in players { run (fav of p).income for p }", True),   # (fav checked present)
     ("run (fav of first_passer).income for first_passer", False),   # (may be none)
     ("for p in players { set fav of p = none\n run (fav of p).income for p }", False),
@@ -175,6 +178,25 @@ def test_a_last_pass_whose_rest_is_ignored_is_caught(monkeypatch):
                 compare_states(favoured("sow", seed, fickle=True), 10_000, random.Random(seed))
             except boardrules.GameStuckError:
                 pass
+
+
+# the round's end reads the first of a list it has just emptied (a broken rule): the fact
+# 'order is not empty' was stated after a write of order, and the next write drops it
+TWICE = """override step tidy: do {
+  set first_passer = none; set order = players
+  if len(order) > 0 { set order = []
+    for p in players { set harvested of p = (order[0] == p) } }
+}
+"""
+
+
+def test_a_name_written_twice_drops_what_was_known_of_it():
+    rs = boardrules.new_game("harvest", players=3, texts={"twice.rules": TWICE}).ruleset
+    assert F.after_step(rs, 1, 1, False) is None and F.after_step(rs, 1, 1, True) is None
+    for seed in range(3):
+        g = boardrules.new_game("harvest", players=3, seed=seed, texts={"twice.rules": TWICE})
+        with pytest.raises(boardrules.GameStuckError):   # (nobody can end the round)
+            compare_states(g, 10_000, random.Random(seed))
 
 
 def test_a_permissive_flow_analysis_is_caught(monkeypatch):

@@ -242,12 +242,12 @@ class Inert:
         total = 0
         takes = self._acc.takes
         for s in stmts:
-            before = set(self._acc.writes)
+            mark = len(self._acc.log)
             c = self.stmt(s, scope)
             if c is None:
                 return None
             total += c
-            written = (self._acc.writes - before) | _lets_in(s) | (
+            written = set(self._acc.log[mark:]) | _lets_in(s) | (
                 {s.name} if isinstance(s, A.Let) else set())
             if self._acc.takes != takes:   # (a take, maybe in a unit run from here: see Take)
                 written.add(TAKE)
@@ -269,7 +269,7 @@ class Inert:
                     if None in parts or not self._cap_ok(a.resource, scope):
                         return None
                     total += sum(p for p in parts if p is not None)
-                    self._acc.writes.add(a.resource)
+                    self._acc.write(a.resource)
                 return total
             case A.Set(target=t, value=v):
                 var = rs.vars.get(t.name)
@@ -283,7 +283,7 @@ class Inert:
                 if added is not None:   # set V = V + L: V grows by L's size at most
                     self._acc.grow(t.name, added)
                 else:
-                    self._acc.writes.add(t.name)
+                    self._acc.write(t.name)
                     if t.index is not None or value[2] > SHORT:
                         self._acc.widens.add(t.name)
                 if not [p for p in var.per if p != "player"]:
@@ -348,7 +348,7 @@ class Inert:
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
                 return self._run(o, slot, f, scope)
             case A.AfterTurn():
-                self._acc.writes.add(AFTER)   # (a block left to run: lang/lazy.py asks)
+                self._acc.write(AFTER)   # (a block left to run: lang/lazy.py asks)
                 return 0
             case A.Discard(entity=e):   # (semantics.discard: any entity, held or not)
                 return self._cost(self.entity(e, scope))
@@ -357,13 +357,13 @@ class Inert:
                 if found is None or not self.me or not any(
                         f[0] == OWNED and f[1] == _key(e) for f in scope.get(FACTS, ())):
                     return None
-                self._acc.writes.add(TAKE)
+                self._acc.write(TAKE)
                 self._acc.takes += 1
                 return found[1]
             case A.Pass():   # (semantics.do_pass: refused when the player has passed already)
                 if not self.me or PASS in self._acc.writes:
                     return None
-                self._acc.writes.add(PASS)
+                self._acc.write(PASS)
                 return 0
         return None
 
@@ -451,7 +451,7 @@ class Inert:
         if TAKE in facts.writes:
             self._acc.takes += 1
         self._acc.needs |= facts.needs
-        self._acc.writes |= facts.writes
+        self._acc.write(*facts.writes)
         self._acc.widens |= facts.widens
         self._acc.sized |= facts.sized
         for var, n in facts.growth:
@@ -914,7 +914,7 @@ def _lets_in(s: A.Stmt) -> set[str]:
 class _Acc:
     """The facts gathered while one unit is analysed (see :class:`Facts`)."""
 
-    __slots__ = ("needs", "writes", "depth", "sized", "growth", "takes", "widens")
+    __slots__ = ("needs", "writes", "depth", "sized", "growth", "takes", "widens", "log")
 
     def __init__(self) -> None:
         self.takes = 0   # the takes analysed so far (stmts drops the facts of owners after one)
@@ -924,6 +924,11 @@ class _Acc:
         self.sized: set[str] = set()
         self.growth: dict[str, int] = {}
         self.widens: set[str] = set()
+        self.log: list[str] = []   # every write in turn (a name written again drops facts again)
+
+    def write(self, *names: str) -> None:
+        self.writes.update(names)
+        self.log.extend(names)
 
     def facts(self) -> Facts:
         return Facts(frozenset(self.needs), frozenset(self.writes), self.depth,
