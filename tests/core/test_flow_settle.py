@@ -199,6 +199,19 @@ def test_a_name_written_twice_drops_what_was_known_of_it():
             compare_states(g, 10_000, random.Random(seed))
 
 
+def test_a_number_written_twice_drops_what_was_known_of_it():
+    """(On main before the fix too: k's second write was not new to the unit's writes.)"""
+    rs = boardrules.new_game("harvest", players=3, texts={"k.rules": "var k: int = 0\n"}).ruleset
+    text = ("set k = 0\n if k >= 0 and k < len(order) { set k = 5\n"
+            " for p in players { set harvested of p = (order[k] == p) } }")
+    body = parse_text(f"action x main {{ {text} }}\n", "x.rules").items[0].body
+    assert rs.guards.inert.anonymous(body, {}) is None
+    text = ("set k = 0\n if k >= 0 and k < len(order) {"
+            " for p in players { set harvested of p = (order[k] == p) }\n set k = 5 }")
+    body = parse_text(f"action x main {{ {text} }}\n", "x.rules").items[0].body
+    assert rs.guards.inert.anonymous(body, {}) is not None   # (read before the write: in range)
+
+
 def test_a_permissive_flow_analysis_is_caught(monkeypatch):
     """The oracle fails when the analysis lets a round end that breaks a rule settle."""
     monkeypatch.setattr(F, "after_step", lambda rs, stage, step, last: (0, (), (), 0))
