@@ -1239,10 +1239,13 @@ class Game:
             return False
         from .lang.guards import facts_hold
         cost, needs, lists, depth = plan
-        if rest is not None and (any(v in rest.writes for v, _ in needs) or any(
-                v in rest.widens or v in dict(rest.growth) for v, _ in lists)):
-            return False   # (the rest may make a variable none or a list longer: not known)
-        return cost < ctx.steps and ctx.depth + depth < S.MAX_DEPTH and facts_hold(ctx, needs, lists)
+        grown: dict[str, int] = {}
+        if rest is not None:
+            if any(v in rest.writes for v, _ in needs) or any(v in rest.widens for v, _ in lists):
+                return False   # (the rest may make a variable none or a list long: not known)
+            grown = dict(rest.growth)   # (its appends: the lists must have room for them)
+        return cost < ctx.steps and ctx.depth + depth < S.MAX_DEPTH \
+            and facts_hold(ctx, needs, lists, grown)
 
     def _finish_step(self, ctx: Any, step_i: int) -> None:
         ctx.set(("f", "turn"), None)

@@ -155,6 +155,27 @@ def test_a_variable_of_a_seat_read_as_present_is_checked(monkeypatch, start):
     assert last[0 if start == "sow" else 1] > 5 and (start == "sow" or last[0] == 0)
 
 
+# the round's end pays each player per passer (it reads order, which each pass grows)
+COUNTED = """override step tidy: do {
+  for p in players { gain (len(order)) coins to p }
+  set first_passer = none; set order = []
+  for p in players { set harvested of p = false }
+}
+"""
+
+
+def test_a_last_pass_whose_rest_grows_a_list_the_flow_reads_settles(monkeypatch):
+    """The rest not run appends to order: the guard's state must leave room for it."""
+    rs = boardrules.new_game("harvest", players=3, texts={"counted.rules": COUNTED}).ruleset
+    plan = F.after_step(rs, 1, 1, False)
+    assert plan is not None and plan[2] == (("order", False),)
+    last = counted(monkeypatch, "_last_turn_settles")
+    for seed in range(3):
+        g = boardrules.new_game("harvest", players=3, seed=seed, texts={"counted.rules": COUNTED})
+        compare_states(g, 10_000, random.Random(seed))
+    assert last[0] > 5
+
+
 def test_a_last_pass_whose_rest_writes_what_the_flow_relies_on_is_run(monkeypatch):
     """The guard of the round's last pass reads fav in the state before its rest, which
     sets it none: the round's end is then run in full, and the pass found illegal."""
