@@ -31,6 +31,7 @@ from .errors import (BoardrulesError, ExecutionBudgetError, GameStuckError, Ille
 from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT, PASSES
+from .lang.inert import Facts
 from .reader import StateReader, index_problem
 from .quoting import MESSAGE, QUOTE, brief_text, brief_value, format_value, read_whole, rules_value
 from .record import Record, check_seed
@@ -1226,11 +1227,12 @@ class Game:
         raise RuleViolation("the flow does not progress (a loop without turns?)", "flow")
 
     def _step_end_settles(self, ctx: Context, stage: Any, stage_i: int, step_i: int,
-                          factless: bool = False) -> bool:
+                          rest: Facts | None = None) -> bool:
         """Whether nothing the flow runs from the end of turns step ``step_i`` of ``stage`` (its
         last turn over, nothing pending) to the next wait can break a rule (lang/flow.py), with
         the execution budget left in ``ctx`` and what the rules there rely on holding
-        (``factless``: ``ctx`` lacks writes of the run, so only when they rely on nothing)."""
+        (``rest``: ``ctx`` lacks the writes of an inert rest with these facts, lang/inert.py:
+        then only when the rest leaves what the flow relies on alone)."""
         from .lang.flow import after_step
         last = ctx.get(("f", "round")) >= ctx.get(("f", "rounds")) if stage.kind == "rounds" else None
         plan = after_step(self.ruleset, stage_i, step_i, last)
@@ -1238,9 +1240,13 @@ class Game:
             return False
         from .lang.guards import facts_hold
         cost, needs, lists, depth = plan
-        if factless and (needs or lists):
-            return False
-        return cost < ctx.steps and ctx.depth + depth < S.MAX_DEPTH and facts_hold(ctx, needs, lists)
+        grown: dict[str, int] = {}
+        if rest is not None:
+            if any(v in rest.writes for v, _ in needs) or any(v in rest.widens for v, _ in lists):
+                return False   # (the rest may make a variable none or a list long: not known)
+            grown = dict(rest.growth)   # (its appends: the lists must have room for them)
+        return cost < ctx.steps and ctx.depth + depth < S.MAX_DEPTH \
+            and facts_hold(ctx, needs, lists, grown)
 
     def _finish_step(self, ctx: Any, step_i: int) -> None:
         ctx.set(("f", "turn"), None)
@@ -1756,7 +1762,7 @@ class Game:
         settled = (verdict == INERT or verdict == PASSES and action.player not in passed) \
             and not (main and action.player in passed) and self._settles(ctx, pending)
         if settled and verdict == PASSES and main:
-            settled = self._pass_settles(ctx, pending, action.player, passed)
+            settled = self._pass_settles(ctx, pending, action.player, passed, rs.guards.rests[guard])
             if not settled:   # (what follows the pass may break a rule: tried as a candidate)
                 rs.guards.settled(name, False)
                 return None
@@ -1764,7 +1770,7 @@ class Game:
         return settled
 
     def _pass_settles(self, ctx: Context, pending: list[Any], player: int,
-                      passed: tuple[int, ...]) -> bool:
+                      passed: tuple[int, ...], rest: Facts) -> bool:
         """For a main action whose inert rest may pass ``player`` (``PASSES``; the guard has
         run on ``ctx``, the player has not passed): whether the run that passes settles too,
         as :meth:`_act` then ends the turn: no rule reacts to ``turn_ends``, no 'after turn'
@@ -1777,13 +1783,13 @@ class Game:
         order, pos, _, _ = ctx.get(("f", "turn"))
         ctx.set(("f", "turn"), (order, pos, None, False))   # (as _end_turn)
         return self._settles(ctx, pending, handover=True) \
-            or not pending and self._last_turn_settles(ctx)
+            or not pending and self._last_turn_settles(ctx, rest)
 
-    def _last_turn_settles(self, ctx: Context) -> bool:
+    def _last_turn_settles(self, ctx: Context, rest: Facts) -> bool:
         """Whether the turn that has just ended in ``ctx`` (a guard's run: the inert rest of
         the body was not run) was the last of its turns step, and the flow from the step's end
         to the next wait cannot break a rule (:meth:`_step_end_settles`, with what the flow
-        relies on known without reading ``ctx``: the rest not run may write it)."""
+        relies on read in ``ctx`` when the rest not run, of facts ``rest``, leaves it alone)."""
         get = ctx.get
         stages = self.ruleset.stages
         stage_i = get(("f", "stage"))
@@ -1796,7 +1802,7 @@ class Game:
         step = stage.steps[step_i]
         return (step.kind == "turns" and step.lanes is None and step.mode != "simultaneous"
                 and self._next(ctx, step, turn[0], turn[1]) is None
-                and self._step_end_settles(ctx, stage, stage_i, step_i, True))
+                and self._step_end_settles(ctx, stage, stage_i, step_i, rest))
 
     def _settles(self, ctx: Context, pending: list[Any], handover: bool = False) -> bool:
         """Whether :meth:`_advance` on ``ctx`` with ``pending`` returns at once, running

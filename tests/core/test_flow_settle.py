@@ -27,6 +27,32 @@ RICH = """override step tidy: do {
 """
 
 
+# every player's favourite card pays its income at the round's end: a run of none (a broken
+# rule) when the variable is none
+FAV = """var fav: card? per player = {start}
+override step tidy: do {{
+  set first_passer = none; set order = []
+  for p in players {{ set harvested of p = false; run (fav of p).income for p }}
+}}
+"""
+
+
+# ... and the round's last passer gives up their favourite: that pass then breaks the rule
+FICKLE = """override action pass_round main {
+  if first_passer == none { set first_passer = me }
+  set order = order + [me]
+  for c in held(card) { run c.on_pass }
+  if len(order) == nplayers { set fav = none }
+  pass
+}
+"""
+
+
+def favoured(start: str, seed: int = 0, fickle: bool = False):
+    return boardrules.new_game("harvest", players=3, seed=seed, texts={
+        "fav.rules": FAV.format(start=start), **({"fickle.rules": FICKLE} if fickle else {})})
+
+
 def rich(seed: int):
     return boardrules.new_game("harvest", players=3, seed=seed, texts={"rich.rules": RICH})
 
@@ -74,9 +100,20 @@ def test_harvest_round_ends_cannot_break_a_rule():
     ("for p in players { run sow.income for p }", True),
     ("run sow.income", False),
     ("set order = []", True),
+    # a list read as short (Facts.sized), then written: short again when the value is
+    ("for p in players { gain (len(order)) vp to p }\n set order = []", True),
+    ("set order = []\n for p in players { gain (len(order)) vp to p }", True),
+    ("for p in players { gain (len(order)) vp to p }\n set order = players + order", False),
+    ("set order = players + order\n for p in players { gain (len(order)) vp to p }", False),
+    # a fact stated after a write of a name is dropped by the next write of it
+    ("set order = players\n if len(order) > 0 { set order = []\n"
+     " for p in players { set harvested of p = (order[0] == p) } }", False),
+    ("for p in players { run (fav of p).income for p }", True),   # (fav checked present)
+    ("run (fav of first_passer).income for first_passer", False),   # (may be none)
+    ("for p in players { set fav of p = none\n run (fav of p).income for p }", False),
 ])
 def test_rules_for_no_player(text, inert):
-    rs = harvest().ruleset
+    rs = favoured("none").ruleset
     body = parse_text(f"action x main {{ {text} }}\n", "x.rules").items[0].body
     assert (rs.guards.inert.anonymous(body, {}) is not None) is inert
 
@@ -98,6 +135,102 @@ def test_a_round_end_that_can_break_a_rule_is_run(monkeypatch):
         except boardrules.GameStuckError:
             pass   # (the last player too rich to end the round, and nothing else left to do)
     assert seen[1] > 10   # (run in full: the house rule's round end was tried)
+
+
+@pytest.mark.parametrize("start", ["sow", "none"])
+def test_a_variable_of_a_seat_read_as_present_is_checked(monkeypatch, start):
+    """``(fav of p)`` for each player is relied on as present (Facts.needs): the round end
+    settles when every player has one, and is run in full (breaking its rule) when not."""
+    rs = favoured(start).ruleset
+    plan = F.after_step(rs, 1, 1, False)
+    assert plan is not None and ("fav", True) in plan[1]
+    seen, last = counted(monkeypatch), counted(monkeypatch, "_last_turn_settles")
+    for seed in range(3):
+        try:
+            compare_states(favoured(start, seed), 10_000, random.Random(seed))
+        except boardrules.GameStuckError:
+            assert start == "none"
+    assert seen[0 if start == "sow" else 1] > 5   # (settled / run in full, exact either way)
+    # the round's last pass, its rest (which leaves fav alone) not run, settles when fav is set
+    assert last[0 if start == "sow" else 1] > 5 and (start == "sow" or last[0] == 0)
+
+
+# the round's end pays each player per passer (it reads order, which each pass grows)
+COUNTED = """override step tidy: do {
+  for p in players { gain (len(order)) coins to p }
+  set first_passer = none; set order = []
+  for p in players { set harvested of p = false }
+}
+"""
+
+
+def test_a_last_pass_whose_rest_grows_a_list_the_flow_reads_settles(monkeypatch):
+    """The rest not run appends to order: the guard's state must leave room for it."""
+    rs = boardrules.new_game("harvest", players=3, texts={"counted.rules": COUNTED}).ruleset
+    plan = F.after_step(rs, 1, 1, False)
+    assert plan is not None and plan[2] == (("order", False),)
+    last = counted(monkeypatch, "_last_turn_settles")
+    for seed in range(3):
+        g = boardrules.new_game("harvest", players=3, seed=seed, texts={"counted.rules": COUNTED})
+        compare_states(g, 10_000, random.Random(seed))
+    assert last[0] > 5
+
+
+def test_a_last_pass_whose_rest_writes_what_the_flow_relies_on_is_run(monkeypatch):
+    """The guard of the round's last pass reads fav in the state before its rest, which
+    sets it none: the round's end is then run in full, and the pass found illegal."""
+    last = counted(monkeypatch, "_last_turn_settles")
+    for seed in range(3):
+        try:
+            compare_states(favoured("sow", seed, fickle=True), 10_000, random.Random(seed))
+        except boardrules.GameStuckError:
+            pass   # (nobody can end the round)
+    assert last[1] > 5 and last[0] == 0
+
+
+def test_a_last_pass_whose_rest_is_ignored_is_caught(monkeypatch):
+    """The oracle fails when the flow is taken to rely on the state before the rest."""
+    real = G.Game._step_end_settles
+    monkeypatch.setattr(G.Game, "_step_end_settles", lambda self, ctx, stage, si, sj, rest=None:
+                        real(self, ctx, stage, si, sj))
+    with pytest.raises(AssertionError):
+        for seed in range(3):
+            try:
+                compare_states(favoured("sow", seed, fickle=True), 10_000, random.Random(seed))
+            except boardrules.GameStuckError:
+                pass
+
+
+# the round's end reads the first of a list it has just emptied (a broken rule): the fact
+# 'order is not empty' was stated after a write of order, and the next write drops it
+TWICE = """override step tidy: do {
+  set first_passer = none; set order = players
+  if len(order) > 0 { set order = []
+    for p in players { set harvested of p = (order[0] == p) } }
+}
+"""
+
+
+def test_a_name_written_twice_drops_what_was_known_of_it():
+    rs = boardrules.new_game("harvest", players=3, texts={"twice.rules": TWICE}).ruleset
+    assert F.after_step(rs, 1, 1, False) is None and F.after_step(rs, 1, 1, True) is None
+    for seed in range(3):
+        g = boardrules.new_game("harvest", players=3, seed=seed, texts={"twice.rules": TWICE})
+        with pytest.raises(boardrules.GameStuckError):   # (nobody can end the round)
+            compare_states(g, 10_000, random.Random(seed))
+
+
+def test_a_number_written_twice_drops_what_was_known_of_it():
+    """(On main before the fix too: k's second write was not new to the unit's writes.)"""
+    rs = boardrules.new_game("harvest", players=3, texts={"k.rules": "var k: int = 0\n"}).ruleset
+    text = ("set k = 0\n if k >= 0 and k < len(order) { set k = 5\n"
+            " for p in players { set harvested of p = (order[k] == p) } }")
+    body = parse_text(f"action x main {{ {text} }}\n", "x.rules").items[0].body
+    assert rs.guards.inert.anonymous(body, {}) is None
+    text = ("set k = 0\n if k >= 0 and k < len(order) {"
+            " for p in players { set harvested of p = (order[k] == p) }\n set k = 5 }")
+    body = parse_text(f"action x main {{ {text} }}\n", "x.rules").items[0].body
+    assert rs.guards.inert.anonymous(body, {}) is not None   # (read before the write: in range)
 
 
 def test_a_permissive_flow_analysis_is_caught(monkeypatch):

@@ -17,7 +17,7 @@ the compiler give the same guards).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -68,6 +68,7 @@ class Guards:
         self._plans: dict[Any, _Plan] = {}   # (block, its scope, busy) -> its plan
         self._covered: set[str] = set()
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
+        self.rests: dict[Guard, Facts] = {}   # guard -> what the rest it leaves out relies on, writes
         self._settled: dict[str, list[int]] = {}   # action -> [guards passed, settled]
 
     def count(self, name: str, refused: bool) -> None:
@@ -386,6 +387,7 @@ class Guards:
                 return False
             ctx.steps -= cost   # (charged for the rest: what the flow runs after it, the engine
             return verdict      # bounds with what is left: game.py, _step_end_settles)
+        self.rests[guard] = facts   # (the flow after a rest not run: game.py, _last_turn_settles)
         return guard
 
     def _plan(self, stmts: tuple[A.Stmt, ...], scope: dict[str, Any], busy: frozenset[str]
@@ -533,18 +535,19 @@ class _Plan:
 
 
 def facts_hold(ctx: Context, needs: tuple[tuple[str, bool], ...],
-               lists: tuple[tuple[str, bool], ...]) -> bool:
+               lists: tuple[tuple[str, bool], ...], grown: Mapping[str, int] | None = None) -> bool:
     """Whether what an inert rest relies on holds in ``ctx`` (lang/inert.py, ``Facts``): the
     variables ``needs`` are present and the lists ``lists`` short, for every player when kept
-    per player (``(name, per player)`` pairs)."""
+    per player (``(name, per player)`` pairs), also once ``grown[name]`` elements are added."""
     get, players = ctx.get, range(ctx.nplayers)
     for v, per in needs:   # (read as present by the rest: Facts.needs)
         for key in ([("v", v, p) for p in players] if per else [("v", v)]):
             if get(key) is None:
                 return False
     for v, per in lists:   # (read as short lists by the rest: Facts.sized)
+        most = SHORT - grown.get(v, 0) if grown else SHORT
         for key in ([("v", v, p) for p in players] if per else [("v", v)]):
-            if len(get(key) or ()) > SHORT:
+            if len(get(key) or ()) > most:
                 return False
     return True
 

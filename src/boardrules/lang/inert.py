@@ -105,24 +105,29 @@ Fact = tuple[Any, Any, int, frozenset[str]]   # x - y <= d (term keys; None: 0),
 class Facts:
     """What an inert rest relies on: ``needs``, the optional variables it reads as present
     (checked present for every player where the rest begins); ``writes``, the variables and
-    resources it writes; ``depth``, how deep it nests rules (procedures, slots, triggers)."""
+    resources it writes; ``depth``, how deep it nests rules (procedures, slots, triggers);
+    ``sized``, the list variables it reads as short, and ``widens``, those of its writes that
+    may leave a list variable longer than SHORT (a write of a value of at most SHORT elements,
+    as ``set V = []``, keeps it short: read before or after it, V is within the bound)."""
 
     needs: frozenset[str] = frozenset()
     writes: frozenset[str] = frozenset()
     depth: int = 0
     sized: frozenset[str] = frozenset()
     growth: tuple[tuple[str, int], ...] = ()   # (variable, elements its appends may add)
+    widens: frozenset[str] = frozenset()
 
     def __or__(self, other: "Facts") -> "Facts":
         return Facts(self.needs | other.needs, self.writes | other.writes,
                      max(self.depth, other.depth), self.sized | other.sized,
-                     _added(self.growth, other.growth))
+                     _added(self.growth, other.growth), self.widens | other.widens)
 
     @property
     def sound(self) -> bool:
         """Whether the rest leaves what it relies on alone (the variables it reads as present
         or as short lists, the latter but for appends of GROW elements in all)."""
-        return not ((self.needs | self.sized) & self.writes) and all(n <= GROW for _, n in self.growth)
+        return not (self.needs & self.writes or self.sized & self.widens) \
+            and all(n <= GROW for _, n in self.growth)
 
 
 def type_name(t: A.TypeRef, kinds: Any) -> str:
@@ -237,12 +242,12 @@ class Inert:
         total = 0
         takes = self._acc.takes
         for s in stmts:
-            before = set(self._acc.writes)
+            mark = len(self._acc.log)
             c = self.stmt(s, scope)
             if c is None:
                 return None
             total += c
-            written = (self._acc.writes - before) | _lets_in(s) | (
+            written = set(self._acc.log[mark:]) | _lets_in(s) | (
                 {s.name} if isinstance(s, A.Let) else set())
             if self._acc.takes != takes:   # (a take, maybe in a unit run from here: see Take)
                 written.add(TAKE)
@@ -264,7 +269,7 @@ class Inert:
                     if None in parts or not self._cap_ok(a.resource, scope):
                         return None
                     total += sum(p for p in parts if p is not None)
-                    self._acc.writes.add(a.resource)
+                    self._acc.write(a.resource)
                 return total
             case A.Set(target=t, value=v):
                 var = rs.vars.get(t.name)
@@ -278,7 +283,9 @@ class Inert:
                 if added is not None:   # set V = V + L: V grows by L's size at most
                     self._acc.grow(t.name, added)
                 else:
-                    self._acc.writes.add(t.name)
+                    self._acc.write(t.name)
+                    if t.index is not None or value[2] > SHORT:
+                        self._acc.widens.add(t.name)
                 if not [p for p in var.per if p != "player"]:
                     return value[1] if t.index is None else None
                 if var.per not in ((var.per[0],), ("player", var.per[-1])) or t.index is None:
@@ -341,7 +348,7 @@ class Inert:
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
                 return self._run(o, slot, f, scope)
             case A.AfterTurn():
-                self._acc.writes.add(AFTER)   # (a block left to run: lang/lazy.py asks)
+                self._acc.write(AFTER)   # (a block left to run: lang/lazy.py asks)
                 return 0
             case A.Discard(entity=e):   # (semantics.discard: any entity, held or not)
                 return self._cost(self.entity(e, scope))
@@ -350,13 +357,13 @@ class Inert:
                 if found is None or not self.me or not any(
                         f[0] == OWNED and f[1] == _key(e) for f in scope.get(FACTS, ())):
                     return None
-                self._acc.writes.add(TAKE)
+                self._acc.write(TAKE)
                 self._acc.takes += 1
                 return found[1]
             case A.Pass():   # (semantics.do_pass: refused when the player has passed already)
                 if not self.me or PASS in self._acc.writes:
                     return None
-                self._acc.writes.add(PASS)
+                self._acc.write(PASS)
                 return 0
         return None
 
@@ -444,7 +451,8 @@ class Inert:
         if TAKE in facts.writes:
             self._acc.takes += 1
         self._acc.needs |= facts.needs
-        self._acc.writes |= facts.writes
+        self._acc.write(*facts.writes)
+        self._acc.widens |= facts.widens
         self._acc.sized |= facts.sized
         for var, n in facts.growth:
             self._acc.grow(var, n)
@@ -615,9 +623,11 @@ class Inert:
         t: str = found[0]  # type: ignore[assignment]
         if not t.endswith("?"):
             return found
-        if isinstance(e, A.Name) and e.id not in scope and e.id in self.rs.vars \
-                and self.rs.vars[e.id].per in ((), ("player",)):
-            self._acc.needs.add(e.id)
+        # (``V of p``, p a seat: V for one of the players, all of whom the guard checks)
+        x = e.expr if isinstance(e, A.Of) and _seat(e.player, scope) else e
+        if isinstance(x, A.Name) and x.id not in scope and x.id in self.rs.vars \
+                and self.rs.vars[x.id].per in ((), ("player",)):
+            self._acc.needs.add(x.id)
             return (t[:-1], found[1], found[2])
         return None
 
@@ -904,7 +914,7 @@ def _lets_in(s: A.Stmt) -> set[str]:
 class _Acc:
     """The facts gathered while one unit is analysed (see :class:`Facts`)."""
 
-    __slots__ = ("needs", "writes", "depth", "sized", "growth", "takes")
+    __slots__ = ("needs", "writes", "depth", "sized", "growth", "takes", "widens", "log")
 
     def __init__(self) -> None:
         self.takes = 0   # the takes analysed so far (stmts drops the facts of owners after one)
@@ -913,10 +923,16 @@ class _Acc:
         self.depth = 0
         self.sized: set[str] = set()
         self.growth: dict[str, int] = {}
+        self.widens: set[str] = set()
+        self.log: list[str] = []   # every write in turn (a name written again drops facts again)
+
+    def write(self, *names: str) -> None:
+        self.writes.update(names)
+        self.log.extend(names)
 
     def facts(self) -> Facts:
         return Facts(frozenset(self.needs), frozenset(self.writes), self.depth,
-                     frozenset(self.sized), tuple(sorted(self.growth.items())))
+                     frozenset(self.sized), tuple(sorted(self.growth.items())), frozenset(self.widens))
 
     def grow(self, var: str, n: int) -> None:
         self.growth[var] = self.growth.get(var, 0) + n
