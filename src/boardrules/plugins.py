@@ -423,18 +423,12 @@ def primitives(game: str, names: Iterable[str] = ()) -> dict[str, Primitive]:
     return {name: _checked(prim) for name, prim in out.items()}
 
 
-def _is_number(value: Any) -> bool:
-    """Whether ``value`` is a number of the rules: an int within ±MAX_NUMBER, not a bool (an int
-    to Python, ``true`` to the rules)."""
-    return isinstance(value, int) and not isinstance(value, bool) and -MAX_NUMBER <= value <= MAX_NUMBER
-
-
-_RETURN_CHECKS: dict[str, Callable[[Any], bool]] = {
-    "int": _is_number, "bool": lambda v: isinstance(v, bool), "text": lambda v: isinstance(v, str),
-    "list": lambda v: isinstance(v, (tuple, list, range, frozenset, set)),
+_RETURN_CHECKS: dict[str, tuple[type, ...]] = {
+    "int": (int,), "bool": (bool,), "text": (str,), "list": (tuple, list, range, frozenset, set),
 }
-"""The tests of the declared return types a primitive's result is checked against (a list's
-items, players, hexes and entities are not: their values need the state)."""
+"""The Python types of the declared return types a primitive's result is checked against (a
+list's items, players, hexes and entities are not: their values need the state); an ``int`` is
+a plain int (not a bool, an int to Python and ``true`` to the rules) within ±MAX_NUMBER."""
 
 
 def _checked(prim: Primitive) -> Primitive:
@@ -448,18 +442,21 @@ def _checked(prim: Primitive) -> Primitive:
         return prim
     declared = prim.returns
     optional = declared.endswith("?")
-    fits = _RETURN_CHECKS.get(declared.rstrip("?").partition(":")[0])
-    if fits is None:
+    kind = declared.rstrip("?").partition(":")[0]
+    types = _RETURN_CHECKS.get(kind)
+    if types is None:
         return prim
-    fn, name = prim.fn, prim.name
+    fn, name, is_int = prim.fn, prim.name, kind == "int"
 
     def checked(ctx: Any, *args: Any) -> Any:
-        value = fn(ctx, *args)
-        if fits(value) or (value is None and optional):
+        value: Any = fn(ctx, *args)
+        # (inline, not a function per type: primitives run tens of thousands of times a game)
+        if (value.__class__ is int and -MAX_NUMBER <= value <= MAX_NUMBER) if is_int else isinstance(value, types):
+            return value
+        if value is None and optional:
             return value
         # (an int or a bool for an int: what a number of the rules is)
-        number = (f", a number from -{MAX_NUMBER} to {MAX_NUMBER}" if fits is _is_number and isinstance(value, int)
-                  else "")
+        number = f", a number from -{MAX_NUMBER} to {MAX_NUMBER}" if is_int and isinstance(value, int) else ""
         raise PrimitiveFailed(f"primitive '{name}' returned {reprlib.repr(value)} ({type(value).__name__}), "
                               f"not the {declared} it declares{number} (a defect of the plugin that provides "
                               "it, not a rule broken)", ctx.source)
