@@ -49,7 +49,8 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_ST
         text, _ = read_bounded(path, MAX_RECORD_BYTES + 1)   # (not all of /dev/zero)
         data = read_json(text) if len(text) <= MAX_RECORD_BYTES else None
     except (OSError, ValueError) as err:   # (NotationError is a ValueError)
-        raise NotationError(f"{shown}: cannot read a record ({escape(str(err))})") from None
+        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)   # (the path is said)
+        raise NotationError(f"{shown}: cannot read a record ({escape(why)})") from None
     if len(text) > MAX_RECORD_BYTES:
         raise NotationError(f"{shown}: cannot read a record (a record file is at most "
                             f"{MAX_RECORD_BYTES >> 20} MiB)")
