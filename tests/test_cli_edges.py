@@ -233,3 +233,30 @@ def test_a_list_option_is_given_on_the_command_line_as_items_between_commas(give
     options = json.loads((tmp_path / "t-1p-seed1.json").read_text())["options"]
     assert options.get("bonus", [1, 2]) == bonus
     assert options.get("motto", "a,b") == ("x,y" if given.startswith("motto") else "a,b")   # a text keeps its commas
+
+
+COIN_RACE = """\
+game coin_race { players 2..4 }
+resource coins { start 1; scored true }
+action work main { gain 2 coins }
+flow { rounds 1 { step play: turns seat once { main work } } }
+"""
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_a_long_game_name_still_makes_a_file_name_the_system_takes(command, tmp_path, monkeypatch):
+    """A name over the file system's 255 bytes ('eclipse-9p-seed-9223372036854775808' and 14
+    modules, a second game: '…+warp-portals~2.json'; a rules file of a long name) was a
+    traceback, 'OSError: File name too long', after the whole game was played: a long name keeps
+    its start and a digest of the whole, so two long names stay two."""
+    monkeypatch.chdir(tmp_path)   # (simulate writes to out/ here)
+    files = []
+    for n, tail in enumerate(("a", "b")):   # (two names alike in their first 245 characters)
+        rules = tmp_path / f"{'g' * 245}{tail}.rules"
+        rules.write_text(COIN_RACE, encoding="utf-8")
+        argv = [command, str(rules), "--players", "2", "--quiet"]
+        result = runner.invoke(cli.app, argv + (["-n", "2"] if command == "simulate" else []), env=WIDE)
+        assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+        files = sorted(p.name for p in (tmp_path / "out").iterdir())
+        assert len(files) == (n + 1) * (2 if command == "simulate" else 1), files   # (.csv and .parquet)
+    assert all(len(name.encode()) <= 255 and name.startswith(("g" * 100, "sim-" + "g" * 100)) for name in files)

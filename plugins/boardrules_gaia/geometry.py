@@ -136,7 +136,7 @@ class Hex:
     @classmethod
     def parse(cls, text: str) -> Hex:
         """Parse the site's ``q x r`` form (``"-3x4"``); raises :class:`GeometryError`."""
-        m = re.fullmatch(r"(-?\d+)x(-?\d+)", text)
+        m = re.fullmatch(r"(-?[0-9]+)x(-?[0-9]+)", text)
         if not m:
             raise GeometryError(f"not an axial hex 'qxr': {text!r}")
         return cls(int(m.group(1)), int(m.group(2)))
@@ -287,7 +287,7 @@ def layout_sectors(layout: str, players: int) -> tuple[tuple[str, ...], tuple[He
 
 def sector_number(sector: str) -> int:
     """``"5A"`` -> 5, ``"10"`` -> 10: the number used in hex names (side letter dropped)."""
-    m = re.fullmatch(r"(\d+)[AB]?", sector)
+    m = re.fullmatch(r"([0-9]+)[AB]?", sector)
     if not m:
         raise GeometryError(f"not a sector name: {sector!r}")
     return int(m.group(1))
@@ -411,7 +411,7 @@ def hex_name(h: Hex, placement: MapPlacement) -> str:
     raise GeometryError(f"hex {h} is not on the map")
 
 
-_NAME_RE = re.compile(r"(\d{1,2})(A(?:1[01]|\d)|B[0-5]|C)")
+_NAME_RE = re.compile(r"([0-9]{1,2})(A(?:1[01]|[0-9])|B[0-5]|C)")
 
 
 def parse_hex_name(name: str, placement: MapPlacement) -> Hex:

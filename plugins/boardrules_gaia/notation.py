@@ -178,8 +178,8 @@ def _nonneg(_inst: object, attr: attrs.Attribute, value: object) -> None:
 # Values
 
 
-_HEX_NAME_RE = re.compile(r"(10|[1-9])(A(?:1[01]|\d)|B[0-5]|C)")
-_HEX_AXIAL_RE = re.compile(r"(-?\d+)x(-?\d+)")
+_HEX_NAME_RE = re.compile(r"(10|[1-9])(A(?:1[01]|[0-9])|B[0-5]|C)")
+_HEX_AXIAL_RE = re.compile(r"(-?[0-9]+)x(-?[0-9]+)")
 
 
 @attrs.frozen
@@ -271,7 +271,7 @@ class Reward:
         return self.resource if self.count is None else f"{self.count}{self.resource}"
 
 
-_REWARD_RE = re.compile(r"(\d*)(.+)")
+_REWARD_RE = re.compile(r"([0-9]*)(.+)")
 
 
 def parse_rewards(text: str) -> tuple[Reward, ...]:
@@ -644,16 +644,16 @@ class Line:
 # --------------------------------------------------------------------------------------------
 # Parser (hand-written; one pass over whitespace-separated words per '.'-separated part)
 
-_BOWL = r"\d+(?:,B)?"
+_BOWL = r"[0-9]+(?:,B)?"
 _BOWLS = rf"{_BOWL}/{_BOWL}/{_BOWL}/{_BOWL}"
 _POWER_LOG = rf"\(\s*{_BOWLS}\s*⇒\s*{_BOWLS}\s*\)"
 _AREA = r"(?:area[123]|gaia|brainstone)"
 _ANNOTATIONS = (
     re.compile(rf"\s+{_POWER_LOG}"),
-    re.compile(rf"\s+using\s+{_AREA}:\s*\d+(?:\s*,\s*{_AREA}:\s*\d+)*"),
-    re.compile(r"\s+returning\s+booster\d+"),
+    re.compile(rf"\s+using\s+{_AREA}:\s*[0-9]+(?:\s*,\s*{_AREA}:\s*[0-9]+)*"),
+    re.compile(r"\s+returning\s+booster[0-9]+"),
     re.compile(r"\s+\(from\s+[^\s()]+\)"),
-    re.compile(r"\s+\(\s*-?\d+\s*⇒\s*-?\d+\s*\)"),
+    re.compile(r"\s+\(\s*-?[0-9]+\s*⇒\s*-?[0-9]+\s*\)"),
 )
 _POWER_LOG_PART = re.compile(rf"\s*{_POWER_LOG}\s*")
 _WORD = re.compile(r"\S+")
@@ -698,7 +698,7 @@ class _Part:
 
     def integer(self, what: str, signed: bool = False) -> int:
         w, col = self.next(what)
-        if not re.fullmatch(r"-?\d+" if signed else r"\d+", w):
+        if not re.fullmatch(r"-?[0-9]+" if signed else r"[0-9]+", w):
             raise self.error(f"expected {what} (an integer)", col, w)
         return int(w)
 

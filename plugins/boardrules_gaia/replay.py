@@ -607,7 +607,7 @@ class Replayer:
         nxt = cmds[i + 1] if i + 1 < len(cmds) else None
         if text in TECH_SPECIALS:
             self.act(A("tech_action", TECH_SPECIALS[text]), True)
-        elif text == "q" or re.fullmatch(r"\d+c", text):  # the QIC academy (QIC or credits)
+        elif text == "q" or re.fullmatch(r"[0-9]+c", text):  # the QIC academy (QIC or credits)
             self.act(A("academy_qic"), True)
         elif text in ("step", "range+3"):
             if not isinstance(nxt, N.Build):
@@ -678,12 +678,12 @@ class Replayer:
         raise ReplayError(f"no translation for the combined conversion '{c}' of {faction}")
 
 
-_USING = re.compile(r"using ((?:(?:area[123]|gaia|brainstone): \d+(?:, )?)+)")
+_USING = re.compile(r"using ((?:(?:area[123]|gaia|brainstone): [0-9]+(?:, )?)+)")
 
 
 def _using(text: str) -> tuple[int, int, int, int]:
     """Tokens from bowls I, II, III and the brainstone named by a ``using …`` annotation."""
-    amounts = dict((k, int(v)) for k, v in re.findall(r"(area[123]|gaia|brainstone): (\d+)", text))
+    amounts = dict((k, int(v)) for k, v in re.findall(r"(area[123]|gaia|brainstone): ([0-9]+)", text))
     return (amounts.get("area1", 0), amounts.get("area2", 0), amounts.get("area3", 0),
             amounts.get("brainstone", 0))
 
@@ -694,8 +694,8 @@ def _short(options) -> str:
     return text + (", …" if len(opts) > 6 else "")
 
 
-_POWER_LOG = re.compile(r"\((\d+)(?:,B)?/(\d+)(?:,B)?/(\d+)(?:,B)?/(\d+)(?:,B)? ⇒ "
-                        r"(\d+)(?:,B)?/(\d+)(?:,B)?/(\d+)(?:,B)?/(\d+)(?:,B)?\)")
+_POWER_LOG = re.compile(r"\(([0-9]+)(?:,B)?/([0-9]+)(?:,B)?/([0-9]+)(?:,B)?/([0-9]+)(?:,B)? ⇒ "
+                        r"([0-9]+)(?:,B)?/([0-9]+)(?:,B)?/([0-9]+)(?:,B)?/([0-9]+)(?:,B)?\)")
 
 
 def power_after(raw_line: str) -> tuple[int, ...] | None:

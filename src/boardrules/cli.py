@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import sys
 import time
@@ -371,10 +372,28 @@ def modules_named(rs: Ruleset) -> str:
     return "".join(f"+{m}" for m in sorted(on - defaults)) + "".join(f"-{m}" for m in sorted(defaults - on))
 
 
+MAX_STEM_BYTES = 200
+"""The longest name ``play`` and ``simulate`` give a file before ``~N`` and the suffix, in UTF-8
+bytes: file systems take names of at most 255 bytes (a 9-player Eclipse game with every module
+on names 14 of them)."""
+
+
+def bounded_stem(stem: str) -> str:
+    """``stem``, or when it is longer than :data:`MAX_STEM_BYTES` its start and ``_`` and 12
+    hex digits of its SHA-256 (two long names alike at the start stay two)."""
+    data = stem.encode("utf-8")
+    if len(data) <= MAX_STEM_BYTES:
+        return stem
+    head = data[:MAX_STEM_BYTES - 13].decode("utf-8", "ignore")   # (not half a character)
+    return f"{head}_{hashlib.sha256(data).hexdigest()[:12]}"
+
+
 def free_name(folder: Path, stem: str, suffix: str, text: str | None = None) -> str:
-    """``stem``, or ``stem~2``, ``stem~3``… the first whose file ``folder/NAME SUFFIX`` does not
-    exist or holds ``text`` already (None: the first that does not exist): a file is only ever
-    written over by the same content (``play``'s record of the same game played again)."""
+    """``stem`` (:func:`bounded_stem`), or ``stem~2``, ``stem~3``… the first whose file
+    ``folder/NAME SUFFIX`` does not exist or holds ``text`` already (None: the first that does
+    not exist): a file is only ever written over by the same content (``play``'s record of the
+    same game played again)."""
+    stem = bounded_stem(stem)
     name, n = stem, 1
     while True:
         path = folder / f"{name}{suffix}"

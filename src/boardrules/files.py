@@ -14,8 +14,16 @@ def read_bounded(path: str | Path, limit: int) -> tuple[bytes, bool]:
     waiting for a writer without end. Raises ``OSError``."""
     nonblocking = getattr(os, "O_NONBLOCK", 0)   # (opening a pipe so does not wait for a writer)
     fd = os.open(path, os.O_RDONLY | nonblocking | getattr(os, "O_BINARY", 0))
-    with open(fd, "rb") as f:
-        regular = stat.S_ISREG(os.fstat(fd).st_mode)
-        if nonblocking:
-            os.set_blocking(fd, True)   # (a pipe with a writer is read as it writes)
-        return f.read(limit), regular
+    try:
+        try:
+            f = open(fd, "rb")
+        except BaseException:
+            os.close(fd)   # (open() refused it, a folder: the descriptor was left open)
+            raise
+        with f:
+            regular = stat.S_ISREG(os.fstat(fd).st_mode)
+            if nonblocking:
+                os.set_blocking(fd, True)   # (a pipe with a writer is read as it writes)
+            return f.read(limit), regular
+    except OSError as err:   # (a folder: its error named the descriptor, '... directory: 3')
+        raise type(err)(err.errno, err.strerror, str(path)) from None

@@ -24,7 +24,7 @@ from .errors import BoardrulesError, PluginError
 from .lang.diagnostics import did_you_mean
 from .primitives import Primitive
 from .quoting import MESSAGE, brief_text, brief_value
-from .runtime import PrimitiveFailed
+from .runtime import MAX_NUMBER, PrimitiveFailed
 
 hookimpl = pluggy.HookimplMarker("boardrules")
 
@@ -427,12 +427,14 @@ _RETURN_CHECKS: dict[str, tuple[type, ...]] = {
     "int": (int,), "bool": (bool,), "text": (str,), "list": (tuple, list, range, frozenset, set),
 }
 """The Python types of the declared return types a primitive's result is checked against (a
-list's items, players, hexes and entities are not: their values need the state)."""
+list's items, players, hexes and entities are not: their values need the state); an ``int`` is
+a plain int (not a bool, an int to Python and ``true`` to the rules) within ±MAX_NUMBER."""
 
 
 def _checked(prim: Primitive) -> Primitive:
     """``prim`` whose result is checked against its declared return type (``int``, ``bool``,
-    ``text``, ``list:T``; ``T?`` also allows ``none``): a value of another type is the plugin's
+    ``text``, ``list:T``; ``T?`` also allows ``none``; an ``int`` is no bool and within
+    ±MAX_NUMBER, the numbers rules hold): a value of another type is the plugin's
     defect, a :class:`~boardrules.runtime.PrimitiveFailed` naming the primitive, the value
     and the type declared (the engine adds the rule and the call's file:line:column), where it
     used to surface later as a broken rule ("'+' needs numbers")."""
@@ -440,18 +442,24 @@ def _checked(prim: Primitive) -> Primitive:
         return prim
     declared = prim.returns
     optional = declared.endswith("?")
-    types = _RETURN_CHECKS.get(declared.rstrip("?").partition(":")[0])
+    kind = declared.rstrip("?").partition(":")[0]
+    types = _RETURN_CHECKS.get(kind)
     if types is None:
         return prim
-    fn, name = prim.fn, prim.name
+    fn, name, is_int = prim.fn, prim.name, kind == "int"
 
     def checked(ctx: Any, *args: Any) -> Any:
-        value = fn(ctx, *args)
-        if isinstance(value, types) or (value is None and optional):
+        value: Any = fn(ctx, *args)
+        # (inline, not a function per type: primitives run tens of thousands of times a game)
+        if (value.__class__ is int and -MAX_NUMBER <= value <= MAX_NUMBER) if is_int else isinstance(value, types):
             return value
+        if value is None and optional:
+            return value
+        # (an int or a bool for an int: what a number of the rules is)
+        number = f", a number from -{MAX_NUMBER} to {MAX_NUMBER}" if is_int and isinstance(value, int) else ""
         raise PrimitiveFailed(f"primitive '{name}' returned {reprlib.repr(value)} ({type(value).__name__}), "
-                              f"not the {declared} it declares (a defect of the plugin that provides it, "
-                              "not a rule broken)", ctx.source)
+                              f"not the {declared} it declares{number} (a defect of the plugin that provides "
+                              "it, not a rule broken)", ctx.source)
     checked.parts = (fn,)  # type: ignore[attr-defined]  # (whose code it runs)
     return attrs.evolve(prim, fn=checked)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import operator
+import sys
 from functools import partial
 from typing import Any
 
@@ -29,6 +30,22 @@ MAX_SEED_TEXT = 200
 """Most characters of a text seed (a name or a phrase: it is hashed, so more adds nothing but
 size to records and messages)."""
 SEED_EXPECTED = f"a whole number (from -2^63 to 2^63-1) or a text (at most {MAX_SEED_TEXT} characters)"
+
+
+def read_json(text: str | bytes) -> Any:
+    """``text`` parsed as JSON. Raises :class:`~boardrules.errors.NotationError` saying why
+    not in the terms of the file (JSON's own message, with its line and column), not of Python:
+    a number longer than Python reads named ``sys.set_int_max_str_digits()``, and arrays nested
+    beyond its recursion limit 'maximum recursion depth exceeded'."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise NotationError(f"its arrays and objects are nested deeper than can be read: more "
+                            f"than about {sys.getrecursionlimit()} levels") from None
+    except json.JSONDecodeError as err:
+        raise NotationError(str(err)) from None
+    except ValueError:   # (the only other: a number longer than int() reads)
+        raise NotationError(f"it holds a number of more than {sys.get_int_max_str_digits()} digits") from None
 
 
 def seed_ok(seed: Any) -> bool:
@@ -92,8 +109,8 @@ class Record:
     def loads(cls, text: str) -> "Record":
         """Read :meth:`dumps` output. Raises :class:`~boardrules.errors.NotationError`."""
         try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as err:   # (not JSON, or a number too long)
+            data = read_json(text)
+        except NotationError as err:
             raise NotationError(f"not a boardrules record: {err}") from None
         return cls.from_json(data)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import attrs
@@ -13,7 +12,7 @@ from .files import read_bounded
 from .game import Game, final_mismatch
 from .jsonshape import brief_json
 from .quoting import escape
-from .record import FORMAT, Record
+from .record import FORMAT, Record, read_json
 from .runtime import MAX_STEPS
 
 #: The largest record file read (a record of a million moves is some 20 MiB).
@@ -48,9 +47,10 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_ST
     shown = escape(str(path))   # (a file name may hold control characters)
     try:
         text, _ = read_bounded(path, MAX_RECORD_BYTES + 1)   # (not all of /dev/zero)
-        data = json.loads(text) if len(text) <= MAX_RECORD_BYTES else None
-    except (OSError, ValueError, RecursionError) as err:   # (a number too long is a ValueError)
-        raise NotationError(f"{shown}: cannot read a record ({escape(str(err))})") from None
+        data = read_json(text) if len(text) <= MAX_RECORD_BYTES else None
+    except (OSError, ValueError) as err:   # (NotationError is a ValueError)
+        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)   # (the path is said)
+        raise NotationError(f"{shown}: cannot read a record ({escape(why)})") from None
     if len(text) > MAX_RECORD_BYTES:
         raise NotationError(f"{shown}: cannot read a record (a record file is at most "
                             f"{MAX_RECORD_BYTES >> 20} MiB)")

@@ -265,3 +265,26 @@ def test_dice_read_only_ascii_whole_numbers():
 def test_the_cli_reads_only_ascii_whole_numbers(args, message, tmp_path):
     result = CliRunner().invoke(app, ["play", "harvest", "--players", "2", "--out", str(tmp_path), *args])
     assert result.exit_code == 1 and message in result.output, result.output
+
+
+def test_a_folder_given_as_a_record_is_named_not_its_file_descriptor(tmp_path):
+    """'boardrules replay /tmp' said 'cannot read a record ([Errno 21] Is a directory: 3)': the
+    error named the descriptor the folder was opened as, and Python's errno besides."""
+    from boardrules.files import read_bounded
+    with pytest.raises(IsADirectoryError) as err:
+        read_bounded(tmp_path, 10)
+    assert err.value.filename == str(tmp_path)
+    with pytest.raises(NotationError) as err2:
+        replay_file(tmp_path)
+    assert str(err2.value) == f"{tmp_path}: cannot read a record (Is a directory)"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="no /proc/self/fd here")
+def test_a_folder_read_as_a_file_leaves_no_descriptor_open(tmp_path):
+    """Each read of a folder (a record, a rule file) left the descriptor it was opened as open."""
+    from boardrules.files import read_bounded
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(20):
+        with pytest.raises(OSError):
+            read_bounded(tmp_path, 10)
+    assert len(os.listdir("/proc/self/fd")) == before

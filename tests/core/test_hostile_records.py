@@ -11,6 +11,7 @@ import pytest
 
 import boardrules
 from boardrules import NotationError, OptionError, PluginError
+from boardrules.replay import replay_file
 
 
 @pytest.fixture
@@ -136,3 +137,20 @@ def test_a_record_built_in_python_with_an_option_no_json_holds_is_refused(value,
 def test_a_record_built_in_python_keeps_its_json_option_values():
     value = [1, (2, "x"), {"a": None, "b": 1.5}, True]
     assert boardrules.Record("harvest", (), {"goal": value}, 2, 1).checked().options == {"goal": value}
+
+
+@pytest.mark.parametrize("text, reason", [
+    ('{"format": "boardrules-record/1", "players": ' + "9" * 5000 + "}", "a number of more than 4300 digits"),
+    ("[" * 100_000 + "]" * 100_000, "nested deeper than can be read"),
+])
+def test_json_a_record_cannot_hold_is_said_in_the_users_terms(tmp_path, text, reason):
+    """A 5000-digit number said 'use sys.set_int_max_str_digits() to increase the limit' (advice
+    for a programmer, to a user replaying a file); brackets nested 100 000 deep said 'maximum
+    recursion depth exceeded while decoding a JSON array from a unicode string'."""
+    path = tmp_path / "r.json"
+    path.write_text(text, encoding="utf-8")
+    for read in (lambda: boardrules.Record.loads(text), lambda: replay_file(path)):
+        with pytest.raises(NotationError) as err:
+            read()
+        message = str(err.value)
+        assert reason in message and "sys." not in message and "recursion" not in message, message

@@ -204,3 +204,36 @@ def test_a_primitive_returning_another_type_than_it_declares_is_named(extra_modu
         assert f"{me} {action}" not in [str(a) for a in g.legal_actions()]
         assert g.state is before
     g.play(f"{me} maybe")   # 'int?' allows none
+
+
+NUMBER_RULES = """\
+var kept: int = 0
+action keep(k: int in 0..2) main { set kept = odd_int(k) }
+extend step actions { main keep }
+"""
+
+
+@primitive("odd_int", k="int", returns="int")
+def odd_int(ctx, k):
+    """An int declared; a bool (Python's int subclass) or a number beyond the rules' range returned."""
+    return [True, 2 ** 70, -2 ** 63][k]
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+def test_a_primitive_declaring_int_may_return_neither_a_bool_nor_a_number_beyond_the_rules(
+        extra_modules, backend):  # noqa: F811
+    """An int declared, True returned passed the check (a bool is an int to Python) and the
+    rules stored it in an int variable; 2**70 or -2**63 returned were stored too, numbers the
+    rules may not hold (±MAX_NUMBER): each is the plugin's defect, named, nothing happens."""
+    extra_modules("test_odd", ModuleSpec("blasting", "harvest", ("blasting.rules",), primitives=(odd_int,)),
+                  files={"blasting.rules": NUMBER_RULES})
+    g = _in_actions(backend)
+    me = f"p{next(iter(g.players_to_act())) + 1}"
+    before = g.state
+    for k, value in [(0, "True (bool)"), (1, f"{2 ** 70} (int)"), (2, f"{-2 ** 63} (int)")]:
+        with pytest.raises(PrimitiveError) as err:
+            g.play(f"{me} keep {k}")
+        assert str(err.value).startswith(f"{me} keep {k}: primitive 'odd_int' returned {value}, not the int it "
+                                         f"declares, a number from -{2 ** 63 - 1} to {2 ** 63 - 1} (a defect")
+        assert f"{me} keep {k}" not in [str(a) for a in g.legal_actions()]
+        assert g.state is before

@@ -580,3 +580,12 @@ def test_the_reach_estimate_of_same_ship_fleets_is_near_their_work(attacker, def
     battle = _Battle(parse_fleet(attacker), parse_fleet(defender), None, None, Stalemate.DEFENDER_WINS, 1.0)
     battle.solve()
     assert 0.5 * battle.work <= battle.reach_estimate() <= 2 * battle.work
+
+
+@pytest.mark.parametrize("text", ["\u0662 interceptor", "2 interceptor(\u0661/0/0/0; 1Y)",
+                                  "2 interceptor(1/0/0/0; \u0662Y)", "\uff12 cruiser"])
+def test_a_fleet_is_written_in_ascii_digits(text):
+    """'\u0662 interceptor' (an Arabic-Indic two) was read as 2 interceptors: regex '\\d' matches
+    every script's digits and int() reads them; counts, statistics and dice are 0-9 as written."""
+    with pytest.raises(ValueError):
+        parse_fleet(text)

@@ -255,3 +255,20 @@ def test_garbage_never_escapes_as_other_errors(text):
 def test_init_round_trip(cmd):
     line = Line(None, (cmd,), False)
     assert parse_line(str(line)) == line
+
+
+@pytest.mark.parametrize("text", ["bid terrans \u0663", "build m \u0661x\u0662", "charge \u0663pw",
+                                  "build m 4A\u0667"])
+def test_site_notation_is_written_in_ascii_digits(text):
+    """'bid terrans \u0663' (an Arabic-Indic three) was read as a bid of 3: regex '\\d' matches every
+    script's digits and int() reads them. The site writes 0-9."""
+    with pytest.raises(NotationError):
+        parse_command(text)
+
+
+def test_hex_and_sector_names_are_written_in_ascii_digits():
+    """Hex.parse('\u0661x\u0662') was the hex 1x2 and sector_number('\u0665A') 5."""
+    from boardrules_gaia.geometry import GeometryError, sector_number
+    for read in (lambda: Hex.parse("\u0661x\u0662"), lambda: sector_number("\u0665A")):
+        with pytest.raises(GeometryError):
+            read()

@@ -38,12 +38,12 @@ _FLAGS = {
 # A count, with an optional multiplication sign: '×' or '*', or an 'x' followed by a space
 # ('2x interceptor', '2 x interceptor'); an 'x' running on into letters or ':' begins the
 # ship's name ('1 x:cruiser(...)' is one ship named x, '1 xx:cruiser(...)' one named xx).
-_COUNT = re.compile(r"(\d+)\s*(?:(?:[×*]|x(?=\s))\s*)?")
+_COUNT = re.compile(r"([0-9]+)\s*(?:(?:[×*]|x(?=\s))\s*)?")
 _NAME = re.compile(r"([A-Za-z][\w\-]*)(?::([A-Za-z][\w\-]*))?")
 _STATS = re.compile(
-    r"([+-]?\d+)\s*/\s*([+-]?\d+)\s*/\s*([+-]?\d+)\s*/\s*([+-]?\d+)(?:\s*/\s*(\d+))?(?:\s+(.*))?", re.S
+    r"([+-]?[0-9]+)\s*/\s*([+-]?[0-9]+)\s*/\s*([+-]?[0-9]+)\s*/\s*([+-]?[0-9]+)(?:\s*/\s*([0-9]+))?(?:\s+(.*))?", re.S
 )
-_DIE = re.compile(r"(\d*)([YORyor])")
+_DIE = re.compile(r"([0-9]*)([YORyor])")
 
 
 def _parse_dice(text: str, where: str) -> tuple[int, ...]:
