@@ -1,6 +1,6 @@
 """Why the flow from a turns step's end is not proven unable to break a rule (lang/flow.py).
 
-Usage: ``python bench/flow_refusals.py [GAME] [--players N]``. For every unit the flow may
+Usage: ``python scripts/flow_refusals.py [GAME] [--players N]``. For every unit the flow may
 run after a turns step (the engine's events, each ``do`` step's body, a stage's number of
 rounds) prints every statement or expression the inertness analysis (lang/inert.py)
 refuses, the innermost ones, with their places in the rule files, and what it relies on that
