@@ -35,7 +35,8 @@ SHOWN = 20
 
 
 class RulesError(BoardrulesError):
-    """Rule files with errors. ``diagnostics`` lists all of them, in file order; the message
+    """Rule files with errors. ``diagnostics`` lists all of them, file by file in the order the
+    files load (the game's, its modules', then house rules), each by line and column; the message
     (``str(err)``) shows the first :data:`SHOWN` and counts the rest (:meth:`format`)."""
 
     def __init__(self, diagnostics: Iterable[Diagnostic]):

@@ -365,10 +365,12 @@ def _build(recipe: Recipe) -> Ruleset:
     primitives: dict[str, Primitive] = {}
 
     content = hashlib.sha256()
+    rank: dict[str, int] = {}   # (each file's place in the load: game, modules, house rules)
 
     def parse_all(pairs: Iterable[tuple[str, ...]]) -> tuple[A.RuleFile, ...]:  # (path, text)
         files = []
         for path, text in pairs:
+            rank.setdefault(path, len(rank))
             content.update(text.encode())
             try:
                 files.append(parse_text(text, path))
@@ -407,7 +409,8 @@ def _build(recipe: Recipe) -> Ruleset:
     if checker.bad_options and not diagnostics:
         raise OptionError("; ".join(checker.bad_options))
     if diagnostics:
-        raise RulesError(sorted(diagnostics, key=lambda d: (d.span.file, d.span.line, d.span.column)))
+        raise RulesError(sorted(diagnostics, key=lambda d: (
+            rank.get(d.span.file, len(rank)), d.span.file, d.span.line, d.span.column)))
     rs = Ruleset(program, primitives, recipe, content.hexdigest())
     if recipe.game is not None:
         plugins.manager().hook.boardrules_ruleset_built(ruleset=rs)

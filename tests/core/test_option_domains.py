@@ -2,7 +2,7 @@
 the option, the value and what is allowed, before the game starts (issue 13)."""
 import pytest
 
-from boardrules import OptionError, RulesError, new_game
+from boardrules import OptionError, RulesError, build_ruleset, new_game
 
 RULES = '''
 game g { players 2..2 }
@@ -108,7 +108,8 @@ def test_an_override_changing_an_options_kind_is_an_error_at_the_override(tmp_pa
     house.write_text('override option goal = "abc"\n')
     with pytest.raises(RulesError) as err:
         new_game("harvest", players=2, rules=[house])
-    first = err.value.diagnostics[0]
+    # (the one error: the game's uses of the option are checked with its declared kind)
+    [first] = err.value.diagnostics
     harvest = plugins.game_spec("harvest").rule_files[0]
     assert (str(first.span), first.message, first.hint) == (
         f"{house}:1:24", f"this override makes option 'goal' a text, but it is declared a whole "
@@ -116,3 +117,14 @@ def test_an_override_changing_an_options_kind_is_an_error_at_the_override(tmp_pa
         "give it a whole number, e.g. 'override option goal = 6'")
     house.write_text("override option goal = 9\n")   # the same kind: as before
     assert new_game("harvest", players=2, rules=[house]).players == 2
+
+
+def test_diagnostics_come_file_by_file_in_the_order_the_files_load(tmp_path):
+    """They were sorted by the files' names: which came first hung on where the game and the
+    user's files lay on disk (a house rule in /tmp before a game under /work, after one under
+    /check)."""
+    house = tmp_path / "a.rules"
+    house.write_text("resource }\n")
+    with pytest.raises(RulesError) as err:
+        build_ruleset(texts={"z.rules": "resource {\n"}, rules=[house])
+    assert [d.span.file for d in err.value.diagnostics] == ["z.rules", str(house)]

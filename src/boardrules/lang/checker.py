@@ -265,8 +265,8 @@ class Checker:
         self._options_resolving.append(name)
         try:
             default = self.const(o.default, "option default")
+            default = self._check_override_kind(o, default)
             allowed = self._option_domain(o, default)
-            self._check_override_kind(o, default)
         finally:
             self._options_resolving.pop()
         value = self.option_values.get(name, default)
@@ -283,13 +283,14 @@ class Checker:
         self.options[name] = OptionDef(name, value, o.doc, o.span, allowed)
         return value
 
-    def _check_override_kind(self, o: A.OptionDecl, default: Any) -> None:
+    def _check_override_kind(self, o: A.OptionDecl, default: Any) -> Any:
         """An ``override option`` must keep the kind of value the option was declared with:
         the rules that use it, and the values players give it, expect that kind (the error was
-        at a use in the game's file, never at the override)."""
+        at a use in the game's file, never at the override). Returns the default the rest of
+        the check uses: the declared one after this error, so its uses are not errors too."""
         first = self.m.declared_options.get(o.name)
         if first is None:
-            return
+            return default
         reported = len(self.errors)
         declared = self.const(first.default, "option default")
         del self.errors[reported:]   # (the declaration's own errors are not the override's)
@@ -299,6 +300,8 @@ class Checker:
                                 f"the rules that use it expect",
                      f"give it {_kind_of_value(declared)}, e.g. 'override option {o.name} = "
                      f"{rules_value(declared)}'")
+            return declared
+        return default
 
     def const(self, expr: object, what: str = "value") -> Any:
         """Evaluate a constant expression (literals, lists, ranges, entity and option names)."""
