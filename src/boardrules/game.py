@@ -315,8 +315,9 @@ class Game:
         self._turn_memo: tuple[State, tuple[Any, Any, Any, Context] | None] | None = None  # (state, its _turn_info)
         self._answer_memo: tuple[State | None, bool] = (None, False)   # (state, its _answers_settle)
         self._flow_memo: tuple[Any, bool] = (None, False)   # (committed values, _settles without decisions)
-        # (state, {(action, player): Game._guard_way})
-        self._guard_memo: tuple[State | None, dict[tuple[str, int], Any]] = (None, {})
+        # (state, {(action, player): Game._guard_way}, the guards' scratch context or None)
+        self._guard_memo: tuple[State | None, dict[tuple[str, int], Any], Context | None] = \
+            (None, {}, None)
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state = self._initial_state()
@@ -1319,13 +1320,14 @@ class Game:
         """Every action worth trying now (legal or not); :class:`LegalActions` filters them."""
         return self._candidates(player, False)
 
-    def _candidates(self, player: int | None, hoist: bool, compiled: bool = True
-                    ) -> Iterator[Action]:
+    def _candidates(self, player: int | None, hoist: bool, compiled: bool = True,
+                    info: Any = _UNSEEN) -> Iterator[Action]:
         """:meth:`candidates`; ``hoist``: without the turn's actions whose prechecks that do not
         depend on the arguments fail (lang/guards.py, ``hoisted``: each of those candidates is
         illegal), the way :class:`LegalActions` lists them (``compiled``: by the turns step's
         generated listing, lang/listgen.py). The iterator of the part that lists them (no
-        generator of its own around it: a listing resumes it once per candidate)."""
+        generator of its own around it: a listing resumes it once per candidate). ``info``:
+        :meth:`_turn_info`, when the caller has it."""
         st = self.state
         if st.values.get(("f", "over")):
             return iter(())
@@ -1338,14 +1340,15 @@ class Game:
         lanes = st.values.get(("f", "lanes"))
         if lanes is not None:
             return self._lane_candidates(ctx, self._step(ctx), st, lanes, player)
-        info = self._turn_info()   # (a turn's: its step is known, once per state)
+        if info is _UNSEEN:
+            info = self._turn_info()   # (a turn's: its step is known, once per state)
         step = info[0] if info is not None else self._step(ctx)
         who, main_done = turn[2], turn[3]
         if who is None:   # (a simultaneous step: everyone yet to act)
             return self._actors_candidates(ctx, step, player, main_done, hoist, compiled)
         if player is not None and player != who:
             return iter(())
-        return self._turn_candidates(ctx, step, who, main_done, hoist, compiled)
+        return self._turn_candidates(ctx, step, who, main_done, hoist, compiled, info)
 
     def _actors_candidates(self, ctx: Any, step: Any, player: int | None, main_done: bool,
                            hoist: bool, compiled: bool) -> Iterator[Action]:
@@ -1367,13 +1370,18 @@ class Game:
             yield _candidate(d.player, d.label, ())
 
     def _turn_candidates(self, ctx: Any, step: Any, p: int, main_done: bool,
-                         hoist: bool = False, compiled: bool = True) -> Iterator[Action]:
+                         hoist: bool = False, compiled: bool = True, info: Any = _UNSEEN
+                         ) -> Iterator[Action]:
         """The actions worth trying in ``p``'s turn of ``step`` (``hoist``: see
         :meth:`_candidates`; ``compiled``: listed by the step's generated listing,
-        lang/listgen.py, else by :meth:`_generic_candidates`, its oracle)."""
+        lang/listgen.py, else by :meth:`_generic_candidates`, its oracle; ``info``: see
+        :meth:`_candidates`)."""
         rs = self.ruleset
         hoist = hoist and "action_begins" not in rs.triggers_by_event
-        info = self._turn_info() if hoist else None
+        if not hoist:
+            info = None
+        elif info is _UNSEEN:
+            info = self._turn_info()
         pctx = info[3] if info is not None else None   # (the prechecks' scratch context)
         lister = rs.step_lister(step) if hoist and compiled else None
         if lister is not None:   # (the same, generated per step: lang/listgen.py)
@@ -1696,7 +1704,7 @@ class Game:
         st = self.state
         memo = self._guard_memo
         if memo[0] is not st:
-            memo = self._guard_memo = (st, {})
+            memo = self._guard_memo = (st, {}, None)
         key = (action.name, action.player)
         got = memo[1].get(key, _UNSEEN)
         if got is _UNSEEN:
@@ -1726,13 +1734,12 @@ class Game:
         if main and (step.mode == "simultaneous" or not step.free
                      or action.player in (st.values.get(("f", "passed")) or ())):
             return None
-        guards = rs.guards
-        if guards.per_entity(name):
+        per_entity, guard, argument_free = rs.guards.way(name)
+        if per_entity:
             return _PER_ENTITY
-        guard = guards.action(name)
         if guard is None:
             return None
-        if not guards.argument_free(name):
+        if not argument_free:
             return (guard,)
         # (its verdict is the same for every argument tuple: worked out once per player)
         try:
@@ -1746,8 +1753,7 @@ class Game:
         name = action.name
         st, step = self.state, info[0]
         main = name in step.main
-        ctx = Context(rs, st.values, ply=len(self.record.actions) + 1, budget=self.max_steps)
-        ctx.lazy = True   # (a choice in the checks may be cut short: the run is not kept)
+        ctx = self._guard_context()
         adef = rs.actions[name]
         env = _bindings(rs, adef, action.args)
         try:
@@ -1768,6 +1774,27 @@ class Game:
                 return None
         rs.guards.settled(name, settled)
         return settled
+
+    def _guard_context(self) -> Context:
+        """The scratch context of the guards' runs on the current state (lazy: a choice in the
+        checks may be cut short; no run is kept): made for the state's first run, kept in the
+        guards' memo and reset for each later run."""
+        memo = self._guard_memo
+        ctx = memo[2]
+        if ctx is None or ctx.base is not self.state.values:
+            ctx = Context(self.ruleset, self.state.values, ply=len(self.record.actions) + 1,
+                          budget=self.max_steps)
+            ctx.lazy = True
+            self._guard_memo = (memo[0], memo[1], ctx)
+            return ctx
+        # (a run sets its source, player and bindings, and restores them: what it wrote and
+        # the counters are reset; the depth too, which a run refused at once leaves raised)
+        if ctx.w or ctx.events or ctx.queued:
+            ctx.w, ctx.events, ctx.queued = {}, [], []
+        ctx.steps = self.max_steps
+        ctx.depth = 0
+        ctx.partial = False
+        return ctx
 
     def _pass_settles(self, ctx: Context, pending: list[Any], player: int,
                       passed: tuple[int, ...], rest: Facts) -> bool:
@@ -2019,7 +2046,7 @@ class LegalActions:
         # one met twice, or tried meanwhile by other means, is tried again to the same answer)
         seen = bool(runs)
         legal, info = game._candidate_legal, game._turn_info()
-        for a in game._candidates(self._player, True):
+        for a in game._candidates(self._player, True, info=info):
             if seen and a in runs or legal(a, runs, True, info):
                 found.append(a)
                 yield a

@@ -203,7 +203,10 @@ class Context:
     # ---- resources ----
     def gain(self, res: str, n: int, p: int | None = None) -> None:
         rs = self.rs
-        p = self.player(self.me if p is None else p)
+        if p is None:
+            p = self.me
+        if type(p) is not int or not 0 <= p < self.np:   # (the common case of player())
+            p = self.player(p)
         rdef = rs.resources[res]
         if n < 0:
             return self.lose(res, -n, p)
@@ -219,7 +222,10 @@ class Context:
         self._change(res, p, key, old, new, "gain")
 
     def pay(self, res: str, n: int, p: int | None = None) -> None:
-        p = self.player(self.me if p is None else p)
+        if p is None:
+            p = self.me
+        if type(p) is not int or not 0 <= p < self.np:   # (the common case of player())
+            p = self.player(p)
         rdef = self.rs.resources[res]
         key = ("r", res, p)
         old = self.get(key)

@@ -600,6 +600,47 @@ def test_a_guard_that_rarely_settles_is_switched_off():
     assert guards.action("deep") is None and guards.action("worth") is not None
 
 
+def test_the_way_of_a_guard_follows_its_switching_off():
+    """``Guards.way`` keeps what the engine asks once per state and player; a guard switched off
+    after its trial is no longer the way."""
+    from boardrules.lang.guards import TRIAL
+    rs = harvest(seed=1).ruleset
+    guards = Guards(rs, rs.backend, Inert(rs, {}))
+    per_entity, guard, free = guards.way("sell")
+    assert guard is not None and not per_entity and not free   # (it reads n)
+    assert guards.way("build_farm")[1:] == (guards.action("build_farm"), True)
+    for _ in range(TRIAL):
+        guards.settled("sell", False)
+    assert guards.way("sell") == (False, None, False)
+
+
+def test_a_listing_reads_what_the_prechecks_trial_decided():
+    """The compiled listing reads an action's prechecks and whether they are still counted from
+    ``Guards.listed``: switched off after a trial that refused too few, kept and no longer
+    counted after one that refused enough."""
+    from boardrules.lang.guards import TRIAL
+    rs = harvest(seed=1).ruleset
+    guards = Guards(rs, rs.backend, Inert(rs, {}))
+    sell, buy = guards.listing("sell"), guards.listing("buy")
+    assert sell[0] is not None and buy[0] is not None and sell[1] and buy[1]
+    for _ in range(TRIAL):
+        guards.count("sell", False)
+        guards.count("buy", True)
+    assert guards.listing("sell") == (None, False) and guards.precheck("sell") is None
+    assert guards.listing("buy") == (buy[0], False) and not guards.on_trial("buy")
+
+
+def test_each_guard_run_starts_from_the_state():
+    """The guards' runs of one state share a scratch context, reset between runs: selling 2
+    grain is legal after the guard of selling 1 has paid 1 of the 2 (or 3, 4, 5) held."""
+    g = _main_state_with("sell", 2)
+    assert 2 <= g.get("grain", g.state.values[("f", "turn")][2]) < 6
+    sells = [a for a in g.legal_actions() if a.name == "sell"]
+    assert len(sells) >= 2 and sells == [a for a in g._legal_by_trying() if a.name == "sell"]
+    ctx = g._guard_memo[2]   # (the scratch context, used)
+    assert ctx is not None and ctx.base is g.state.values and ctx.steps < g.max_steps
+
+
 # a loop whose body writes what the condition before it stated: the second element reads past
 # the list's end (the body's analysis must not rely on 'k < len(deck)' after the first element)
 PROBE = """var k: int = 3
@@ -717,6 +758,7 @@ def test_a_wrong_argument_free_answer_is_caught(monkeypatch):
     assert compare_states(claims(1), 40, random.Random(1)) == 40   # (right as it is)
     assert not claims(1).ruleset.guards.argument_free("claim")
     monkeypatch.setattr(Guards, "argument_free", lambda self, name: True)
+    monkeypatch.setattr(claims(1).ruleset.guards, "_ways", {})   # (Guards.way keeps what it read)
     with pytest.raises(AssertionError):
         for seed in range(4):
             compare_states(claims(seed), 400, random.Random(seed))

@@ -68,8 +68,11 @@ class Guards:
         self._plans: dict[Any, _Plan] = {}   # (block, its scope, busy) -> its plan
         self._covered: set[str] = set()
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
+        # action -> (precheck(action), whether count() still counts it): what a listing reads
+        self.listed: dict[str, tuple[Precheck | None, bool]] = {}
         self.rests: dict[Guard, Facts] = {}   # guard -> what the rest it leaves out relies on, writes
         self._settled: dict[str, list[int]] = {}   # action -> [guards passed, settled]
+        self._ways: dict[str, tuple[bool, Guard | None, bool]] = {}   # action -> way()
 
     def count(self, name: str, refused: bool) -> None:
         """Count one precheck of ``name``; after ``TRIAL`` of them, an action whose prechecks
@@ -82,8 +85,19 @@ class Guards:
             return   # (decided)
         tally[0] += 1
         tally[1] += refused
-        if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
-            self._prechecks[name] = None
+        if tally[0] == TRIAL:   # (decided: kept, or switched off)
+            if tally[1] < WORTH * TRIAL:
+                self._prechecks[name] = None
+            self.listed[name] = (self._prechecks[name], False)
+
+    def listing(self, name: str) -> tuple[Precheck | None, bool]:
+        """``(precheck(name), on_trial(name))``, kept in :attr:`listed` for a listing to read
+        (lang/listgen.py: one lookup per action and listing, not two calls)."""
+        got = self.listed.get(name)
+        if got is None:
+            check = self.precheck(name)
+            got = self.listed[name] = (check, check is not None and self.on_trial(name))
+        return got
 
     def on_trial(self, name: str) -> bool:
         """Whether the prechecks of action ``name`` are still counted (:meth:`count` does
@@ -107,6 +121,17 @@ class Guards:
         if tally[0] == TRIAL and tally[1] < WORTH * TRIAL:
             self._actions[name] = None
             self._fixings[name] = None   # (action_for then answers action's None too)
+            self._ways.pop(name, None)
+
+    def way(self, name: str) -> tuple[bool, Guard | None, bool]:
+        """``(per_entity(name), action(name), argument_free(name))`` in one call, kept until
+        :meth:`settled` switches the guard off (the engine asks once per state and player)."""
+        got = self._ways.get(name)
+        if got is None:
+            entity = self.per_entity(name)
+            guard = self.action(name)
+            got = self._ways[name] = (entity, guard, self.argument_free(name))
+        return got
 
     def _precheck_steps(self, name: str) -> list[tuple[str, Any, Any, A.Stmt]]:
         """The statements of action ``name``'s ``precheck`` (see :meth:`_block_steps`)."""
@@ -600,6 +625,15 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:
     made here from the kinds alone, no text of the rules goes into it)."""
     names: dict[str, Any] = {"RuleViolation": RuleViolation, "BoardrulesError": BoardrulesError}
     lines = ["def precheck(ctx):", "    try:"]
+    me = False   # (whether ``me`` holds ``ctx.player()`` yet: no step changes ``ctx.me``)
+
+    def player() -> str:
+        nonlocal me
+        if not me:   # (ctx.player()'s test inlined, where it was first asked: it may raise)
+            lines.extend(["        me = ctx.me",
+                          "        if type(me) is not int or not 0 <= me < ctx.np: me = ctx.player()"])
+            me = True
+        return "me"
     for i, (kind, f, arg) in enumerate(steps):
         names[f"f{i}"], names[f"a{i}"] = f, arg
         if kind == "require":
@@ -608,14 +642,14 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:
             lines.append(f"        f{i}(ctx)")
         elif kind == "pay":   # (as Context.pay: a count that is no number breaks a rule)
             names[f"r{i}"], names[f"m{i}"] = arg
-            lines += [f"        n = f{i}(ctx)",
-                      f"        if type(n) is int and n >= 0 and "
-                      f"ctx.get(('r', r{i}, ctx.player())) - n < m{i}: return False"]
+            lines.append(f"        n = f{i}(ctx)")
+            lines.append(f"        if type(n) is int and n >= 0 and "
+                         f"ctx.get(('r', r{i}, {player()})) - n < m{i}: return False")
         elif kind == "use":
-            lines.append(f"        if ctx.get(('c', a{i}, ctx.player())) <= 0: return False")
+            lines.append(f"        if ctx.get(('c', a{i}, {player()})) <= 0: return False")
         elif kind == "take":   # (as S.take)
             lines += [f"        owner = ctx.get(('o', f{i}(ctx)))",
-                      "        if owner is not None and owner != ctx.player(): return False"]
+                      f"        if owner is not None and owner != {player()}: return False"]
         else:   # a call's or a slot's own prechecks
             names[f"h{i}"] = _call_step if kind == "call" else _run_step
             lines += [f"        verdict = h{i}(ctx, f{i}, a{i})",

@@ -68,7 +68,8 @@ class _ListGen:
         self.rs = rs
         self.ns: dict[str, Any] = {
             "_BudgetExceeded": BudgetExceeded, "_Refused": (RuleViolation, BoardrulesError),
-            "_RuleViolation": RuleViolation, "_domain": S.domain, "_guards": rs.guards}
+            "_RuleViolation": RuleViolation, "_domain": S.domain, "_guards": rs.guards,
+            "_listed": rs.guards.listed, "_OFF": (None, False)}
         self.lines: list[str] = []
 
     def source(self, step: Step) -> str:
@@ -115,8 +116,8 @@ class _ListGen:
             depth += 1
             ind = "    " * depth
         if not guards.covered(name):   # (covered: the hoisted prechecks were all of them)
-            out += [f"{ind}check = _guards.precheck({name!r}) if pctx is not None else None",
-                    f"{ind}trial = check is not None and _guards.on_trial({name!r})"]
+            guards.listing(name)   # (built now: the listing reads what it keeps)
+            out.append(f"{ind}check, trial = _listed[{name!r}] if pctx is not None else _OFF")
         out.append(f"{ind}try:")
         if adef.params:
             out.append(f"{ind}    n = 0")
