@@ -216,3 +216,43 @@ def test_terraforming_levels_are_worth_the_ore_they_save():
             assert second > first + 1.0, (first, second)
         else:
             assert second == pytest.approx(first), (first, second)
+
+
+def _hexes_at(layout: tuple, origin: str) -> dict[int, list[str]]:
+    """The map's hex names by their distance from ``origin``."""
+    from boardrules_gaia.primitives import _distances
+    geo = _distances(layout)
+    by: dict[int, list[str]] = {}
+    for name, d in zip(geo.names, geo.row(origin)):
+        by.setdefault(d, []).append(name)
+    return by
+
+
+def test_link_satellites_counts_the_gaps_to_the_threshold():
+    """The next federation's satellites (issue 12: spread-out structures made a federation take
+    every power token): none for adjacent structures, one a hex between clusters, joined
+    nearest first only until the threshold is reached, at most ``LINK_GAP`` a gap, and all of
+    them when the threshold is not reached. Fails with the join in any order (the far
+    structure counted) or without the cap."""
+    import boardrules_gaia.bot as bot
+    layout = tuple(boardrules.new_game("gaia-project", players=4, seed=0).get("map_layout"))
+    at = _hexes_at(layout, "4C")
+    a, near, two, far = "4C", at[1][0], at[3][0], at[7][0]
+    link = bot._link
+    assert link(layout, ((a, 3), (near, 4)), 7) == 0
+    assert link(layout, ((a, 3), (two, 4)), 7) == 2
+    assert link(layout, ((a, 3), (near, 2), (two, 2), (far, 3)), 7) == 2   # far not needed
+    assert link(layout, ((a, 3), (far, 4)), 7) == bot.LINK_GAP
+    assert link(layout, ((a, 1), (near, 1), (two, 1)), 7) == 2           # short: all joined
+
+
+def test_the_evaluation_counts_the_next_federations_satellites():
+    """``terms``' ``fed_link``: minus ``FED_LINK`` per satellite the player's loose structures
+    need, fading with the rounds left, in a greedy game's round 1 (fails with the term
+    left out of ``terms`` or of the weights)."""
+    import boardrules_gaia.bot as bot
+    g, p = _greedy_until(0, lambda g, p: g.get("round") == 1 and bot.link_satellites(
+        g, p, set()) > 0)
+    sats = bot.link_satellites(g, p, set())
+    assert bot.terms(g, p)["fed_link"] == pytest.approx(-bot.FED_LINK * 5 / 6 * sats)
+    assert bot.WEIGHTS["fed_link"] == 1.0
