@@ -29,10 +29,8 @@ what the position is worth in victory points at the end, as a strong player reck
   pass gains nothing over an action that pays);
 * Gaiaformers: on the faction board (Gaia projects to come) and on transdim planets (mine
   sites without terraforming);
-* federations formed (what they open: final scoring, green tokens for level 5), power in
-  structures not yet federated (the next federation) and, against it, the satellites the next
-  federation takes to join them (each a power token lost): a mine near the player's structures
-  is worth more than one far off;
+* federations formed (what they open: final scoring, green tokens for level 5) and power in
+  structures not yet federated (the next federation);
 * the two final scoring tiles: a unit's worth early, blending into the expected 18/12/6 VP of
   the ranking among the players as the game goes on (§10).
 
@@ -49,8 +47,6 @@ the script's docstring). Content numbers (booster and tech tile effects) are tho
 from __future__ import annotations
 
 from functools import lru_cache
-
-from .primitives import _distances
 
 ROUNDS = 6
 # resource: (worth at the end: 1 VP per 3 after conversion, worth early in the game)
@@ -81,11 +77,6 @@ RESEARCH_VP = (0, 0, 0, 4, 8, 12)
 FEDERATION = 4.0        # a federation formed, beyond its token
 GREEN_TOKEN = 1.5       # a federation token still green (level 5, some tile actions)
 FED_POWER = 0.35        # per unit of power value in structures not federated (up to 7)
-# per satellite the next federation is expected to take, early in the game (fading with the
-# rounds left): each is a power token gone for good; the bots' spread-out structures made a
-# federation take all of a player's tokens (3.8-5.3 satellites a federation)
-FED_LINK = 2.0
-LINK_GAP = 3            # satellites counted at most between two clusters (mines to come fill longer gaps)
 GAIAFORMER = 0.3        # a Gaiaformer on the faction board, per round left (a Gaia project to come)
 GF_SITE = 3.0           # a Gaiaformer on a transdim planet: a mine site needing no terraforming
 FINAL = 1.5             # per unit a final scoring tile counts, early in the game
@@ -112,7 +103,7 @@ BLD_TERM = {b: "bld_" + b for b in BUILDING}
 TRACK_TERM = {t: "track_" + t for t in TRACKS}
 TERMS = ("vp", *RES_TERM.values(), *INC_TERM.values(), *BLD_TERM.values(), "tech", "pass_now",
          "pass_later", "booster", *TRACK_TERM.values(), "research_vp", "level", "terra", "fed", "green",
-         "fed_power", "fed_link", "final", "gaiaformer", "gf_site")
+         "fed_power", "final", "gaiaformer", "gf_site")
 NEW_TERMS = ("mines_left", "levels_left", "terra1", "power_cycle", "structures")
 HAND_WEIGHTS = {**dict.fromkeys(TERMS, 1.0), **dict.fromkeys(NEW_TERMS, 0.0)}
 WEIGHTS = dict(HAND_WEIGHTS)
@@ -250,8 +241,7 @@ def terms(game, player: int) -> dict[str, float]:
     income, actions, events); ``pass_now`` and ``pass_later`` (pass bonuses of this round and
     the next ones); ``booster`` (the booster held for the next round, or the best one left);
     ``research_vp``, ``level`` and ``track_T`` (research); ``terra`` (ore saved by
-    terraforming); ``fed``, ``green``, ``fed_power``, ``fed_link`` (federations; the last
-    negative: the satellites the next one takes, :func:`link_satellites`); ``final`` (final scoring
+    terraforming); ``fed``, ``green``, ``fed_power`` (federations); ``final`` (final scoring
     tiles); ``gaiaformer``, ``gf_site``; and terms the hand-made weights did not have (weight
     0 there): ``mines_left`` (mines built times rounds left), ``levels_left`` (research levels
     times rounds left), ``terra1`` (terraforming level 1 or more, times rounds left),
@@ -316,11 +306,10 @@ def terms(game, player: int) -> dict[str, float]:
     t["fed"] = FEDERATION * len(groups)
     t["green"] = GREEN_TOKEN * game.get("green_feds", player)
     loose = 0
-    fed = {h for group in groups for h in group.split(",")}
     if left:
+        fed = {h for group in groups for h in group.split(",")}
         loose = sum(game.get("pval", index=h) for h in game.get("my_hexes", player) if h not in fed)
     t["fed_power"] = FED_POWER * min(loose, 7) * min(1.0, left / 2)
-    t["fed_link"] = -FED_LINK * left / ROUNDS * link_satellites(game, player, fed) if left else 0.0
     t["final"] = _final_tiles(game, player, rnd / ROUNDS, tables["final_vp"])
     t["gaiaformer"] = GAIAFORMER * left * game.get("gaiaformers", player) if left else 0.0
     t["gf_site"] = GF_SITE * len(game.get("gf_hexes", player)) if left else 0.0
@@ -331,54 +320,6 @@ def terms(game, player: int) -> dict[str, float]:
     t["power_cycle"] = (game.get("bowl3", player) + game.get("bowl2", player) / 2) * left / ROUNDS
     t["structures"] = float(sum(built.values()))
     return t
-
-
-def link_satellites(game, player: int, fed: set[str]) -> int:
-    """About how many satellites ``player``'s next federation takes: its structures outside
-    the federations ``fed`` (hex names; a structure next to one belongs to it), in clusters of
-    adjacent ones, joined from the best first cluster to the nearest next, one satellite per
-    hex between them (at most ``LINK_GAP``), until their power value reaches the player's
-    threshold (all of them when it is not reached). Straight distances: planets in the way
-    are not counted."""
-    layout = tuple(game.get("map_layout"))
-    geo = _distances(layout)
-    fed_key = tuple(sorted(fed))
-    power = tuple((h, game.get("pval", index=h)) for h in sorted(game.get("my_hexes", player))
-                  if h not in fed and game.get("owner_at", index=h) == player
-                  and (not fed or geo.distance(h, fed_key) > 1))
-    return _link(layout, power, game.get("fed_threshold", player)) if len(power) > 1 else 0
-
-
-@lru_cache(maxsize=4096)
-def _link(layout: tuple, structures: tuple[tuple[str, int], ...], threshold: int) -> int:
-    """:func:`link_satellites` for ``structures`` ((hex name, power value) pairs) on the map
-    ``layout`` (a position's loose structures change seldom: cached)."""
-    geo = _distances(layout)
-    power = dict(structures)
-    hexes = list(power)
-    rows = {h: geo.row(h) for h in hexes}
-    gap = {(a, b): min(rows[a][geo.index[b]] - 1, LINK_GAP) for a in hexes for b in hexes}
-    clusters: list[list[str]] = []
-    for h in hexes:       # clusters of adjacent structures (gap 0)
-        joined = [c for c in clusters if any(gap[h, x] == 0 for x in c)]
-        for c in joined:
-            clusters.remove(c)
-        clusters.append([h] + [x for c in joined for x in c])
-    best = None
-    for first in clusters:
-        members, rest = list(first), [c for c in clusters if c is not first]
-        got, sats = sum(power[h] for h in first), 0
-        while got < threshold and rest:
-            cost, i = min((min(gap[a, b] for a in members for b in c), i) for i, c in enumerate(rest))
-            nxt = rest.pop(i)
-            members += nxt
-            got += sum(power[h] for h in nxt)
-            sats += cost
-        if got < threshold:
-            return sats      # all of them joined, the threshold not reached: the same from any first
-        if best is None or sats < best:
-            best = sats
-    return best or 0
 
 
 def evaluate(game, player: int) -> float:
