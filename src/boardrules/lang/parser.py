@@ -21,7 +21,7 @@ from lark import Token
 
 from ..errors import RulesError
 from ..files import read_bounded
-from ..quoting import escape
+from ..quoting import control_character, escape
 from . import ast as A
 from . import reduce
 from .diagnostics import Diagnostic
@@ -701,7 +701,7 @@ class _ToAst:
         and terminals raw) is an error at its place."""
         span = A.Span(self.path, token.line or 1, token.column or 1, token.end_line or 1,
                       token.end_column or 2)
-        bad = next((ch for ch in str(token) if ch != "\t" and escape(ch) != ch), None)
+        bad = control_character(str(token))
         if bad is not None:
             self.errors.append(Diagnostic(span, f"a text holds the control character '{escape(bad)}'",
                                           "write \\n for a new line; other control characters "
