@@ -28,7 +28,7 @@ from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, 
 from .game import Action, Game, new_game
 from .quoting import QUOTE, brief_value, escape as escape_text, read_whole
 from .lang.diagnostics import INCOMPLETE
-from .lang.parser import read_rule_file
+from .lang.parser import read_rule_file, unreadable as rule_file_unreadable
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset
 from .runtime import MAX_STEPS
@@ -147,8 +147,7 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
         try:
             texts[str(f)] = read_rule_file(f)
         except (OSError, UnicodeDecodeError) as err:
-            reason = err.strerror if isinstance(err, OSError) else f"it is not UTF-8 text ({err.reason})"
-            unreadable.append(f"{f}: cannot read it: {reason}")
+            unreadable.append(escape_text(rule_file_unreadable(f, err)))
         except RulesError as err:   # (a file too large to read)
             unreadable.append(str(err))
     for line in unreadable:
@@ -233,7 +232,7 @@ def _game_texts(game: str) -> dict[str, str] | None:
     try:
         return {game: read_rule_file(game)}
     except (OSError, UnicodeDecodeError) as err:
-        _fail(f"cannot read {game}: {err}")
+        _fail(rule_file_unreadable(game, err))
     except RulesError as err:   # (a file too large to read)
         err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1)

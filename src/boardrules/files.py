@@ -8,6 +8,15 @@ import stat
 from pathlib import Path
 
 
+def not_readable(err: OSError | UnicodeDecodeError) -> str:
+    """Why a file a user named cannot be read, in the user's terms, the one wording of every
+    command: the system's reason (``No such file or directory``) or ``it is not UTF-8 text
+    (invalid start byte at byte 0)``."""
+    if isinstance(err, UnicodeDecodeError):
+        return f"it is not UTF-8 text ({err.reason} at byte {err.start})"
+    return err.strerror or str(err)
+
+
 def read_bounded(path: str | Path, limit: int) -> tuple[bytes, bool]:
     """At most ``limit`` bytes from the start of ``path``, and whether it is a regular file
     (not a device or a pipe). A named pipe that no program writes to reads as empty instead of

@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from .errors import NotationError
+from .files import not_readable
 from .quoting import brief_text, brief_value
 from .jsonshape import (JSON_VALUE, ShapeError, exact, json_value, listed, mapped, strict_converter,
                         structure, whole)
@@ -36,7 +37,8 @@ def read_json(text: str | bytes) -> Any:
     """``text`` parsed as JSON. Raises :class:`~boardrules.errors.NotationError` saying why
     not in the terms of the file (JSON's own message, with its line and column), not of Python:
     a number longer than Python reads named ``sys.set_int_max_str_digits()``, and arrays nested
-    beyond its recursion limit 'maximum recursion depth exceeded'."""
+    beyond its recursion limit 'maximum recursion depth exceeded'; bytes that are not UTF-8 (nor
+    UTF-16 or -32, which JSON reads too) are said so."""
     try:
         return json.loads(text)
     except RecursionError:
@@ -44,6 +46,8 @@ def read_json(text: str | bytes) -> Any:
                             f"than about {sys.getrecursionlimit()} levels") from None
     except json.JSONDecodeError as err:
         raise NotationError(str(err)) from None
+    except UnicodeDecodeError as err:   # (bytes, a ValueError too: it said 'more than 4300 digits')
+        raise NotationError(not_readable(err)) from None
     except ValueError:   # (the only other: a number longer than int() reads)
         raise NotationError(f"it holds a number of more than {sys.get_int_max_str_digits()} digits") from None
 

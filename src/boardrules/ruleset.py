@@ -28,7 +28,7 @@ from .lang.guards import Guard, Guards
 from .lang.inert import Inert
 from .lang.listgen import Lister, step_lister
 from .lang.merge import Layer, merge
-from .lang.parser import MAX_NESTING, parse_text, read_rule_file
+from .lang.parser import MAX_NESTING, parse_text, read_rule_file, unreadable
 from .lang.semantics import BlockFn, ExprFn, Key, Value
 from .primitives import Primitive
 from .quoting import read_whole
@@ -423,11 +423,8 @@ def _read(paths: Iterable[str | os.PathLike[str]]) -> tuple[tuple[str, str], ...
         path = Path(p)
         try:
             out.append((str(path), read_rule_file(path)))
-        except OSError as err:
-            raise PluginError(f"cannot read rule file {path}: {err.strerror}") from None
-        except UnicodeDecodeError as err:
-            raise PluginError(f"cannot read rule file {path}: it is not UTF-8 text "
-                              f"({err.reason} at byte {err.start})") from None
+        except (OSError, UnicodeDecodeError) as err:
+            raise PluginError(unreadable(path, err)) from None
     return tuple(out)
 
 

@@ -154,3 +154,17 @@ def test_json_a_record_cannot_hold_is_said_in_the_users_terms(tmp_path, text, re
             read()
         message = str(err.value)
         assert reason in message and "sys." not in message and "recursion" not in message, message
+
+
+def test_a_record_file_that_is_not_utf8_is_said_so_not_a_long_number(tmp_path):
+    """A binary file given as a record (or bytes to load_game) said 'it holds a number of more
+    than 4300 digits': its UnicodeDecodeError, a ValueError, was taken for int()'s."""
+    data = b'{"format": "boardrules-record/1", "game": "harv\xd0st"}'
+    path = tmp_path / "r.json"
+    path.write_bytes(data)
+    reason = "it is not UTF-8 text (invalid continuation byte at byte 47)"
+    for read in (lambda: boardrules.Record.loads(data), lambda: replay_file(path),   # type: ignore[arg-type]
+                 lambda: boardrules.load_game(data)):   # type: ignore[arg-type]
+        with pytest.raises(NotationError) as err:
+            read()
+        assert reason in str(err.value) and "digits" not in str(err.value), str(err.value)

@@ -20,7 +20,7 @@ import lark
 from lark import Token
 
 from ..errors import RulesError
-from ..files import read_bounded
+from ..files import not_readable, read_bounded
 from ..quoting import control_character, escape
 from . import ast as A
 from . import reduce
@@ -320,6 +320,13 @@ def _too_large(path: str, text: str, regular: bool = True) -> RulesError:
                                   "split it into several files", text.split("\n", 1)[0][:80])])
 
 
+def unreadable(path: str | Path, err: OSError | UnicodeDecodeError) -> str:
+    """The message for rule file ``path`` that :func:`read_rule_file` could not read (``err``):
+    ``cannot read rule file PATH: WHY`` (:func:`~boardrules.files.not_readable`), as check, play
+    and house rules all say it."""
+    return f"cannot read rule file {path}: {not_readable(err)}"
+
+
 def read_rule_file(path: str | Path) -> str:
     """The text of rule file ``path`` (UTF-8), reading no more than the largest rule file:
     a longer one (or an endless one, ``/dev/zero``) is refused without reading it all.
@@ -354,7 +361,7 @@ def parse_file(path: str | Path) -> A.RuleFile:
         text = read_rule_file(path)
     except UnicodeDecodeError as err:
         raise RulesError([Diagnostic(A.Span(str(path), 1, 1, 1, 2),
-                                     f"rule file is not UTF-8 text ({err.reason})")]) from None
+                                     f"cannot read it: {not_readable(err)}")]) from None
     return parse_text(text, str(path))
 
 
