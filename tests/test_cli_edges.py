@@ -124,6 +124,10 @@ PLAY = ["play", "harvest", "--players", "2", "--quiet"]
     (SIM + ["--backend", "nope"], "no backend 'nope'"),
     (SIM + ["-o", "goal"], "option 'goal' must be NAME=VALUE"),
     (SIM + ["-o", "goal=" + "9" * 30], "option 'goal' may not be"),
+    # (the last was taken without a word, as a seat's second --bot is refused)
+    (SIM + ["-o", "goal=3", "-o", "goal=4"], "-o 'goal=4': option 'goal' is given already (-o 'goal=3')"),
+    (PLAY + ["-o", "goal=3", "-o", "goal=3"], "-o 'goal=3': option 'goal' is given already (-o 'goal=3')"),
+    (PLAY + ["-m", "-weather"], "module 'weather' is off by default, so '-weather' changes nothing"),
     (["simulate", "harvest", "--players", "9" * 30, "--quiet"], "Harvest is for 2–4 players, not 999"),
     (PLAY + ["--seed", "9" * 30], "seed 999"),
     (["play", "harvest", "--players", "-3", "--quiet"], "Harvest is for 2–4 players, not -3"),

@@ -26,7 +26,7 @@ from .bots import DEFAULT_BOT, play_out, seat_bots
 from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
 from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, PluginError, RulesError
 from .game import Action, Game, new_game
-from .quoting import QUOTE, brief_value, escape as escape_text, read_whole
+from .quoting import QUOTE, brief_text, brief_value, escape as escape_text, read_whole
 from .lang.diagnostics import INCOMPLETE
 from .lang.parser import read_rule_file, unreadable as rule_file_unreadable
 from .replay import replay_file
@@ -180,12 +180,18 @@ def _options(pairs: List[str], declared: Callable[[], Mapping[str, Any]] | None 
     """``-o NAME=VALUE`` pairs as option values: a whole number, true/false, else the text; for
     an option whose default is a list (``declared()``: the rules' options, asked only when
     options are given), the items between commas, each read the same way (``factions=terrans,
-    xenos``; empty: no item), as no text could reach a list option."""
+    xenos``; empty: no item), as no text could reach a list option. An option given twice is
+    refused (exit 1)."""
     out: dict[str, object] = {}
+    given: dict[str, str] = {}
     for pair in pairs:
         if "=" not in pair:
             _fail(f"option {pair!r} must be NAME=VALUE")
         k, v = pair.split("=", 1)
+        if k in given:   # (the last one was taken without a word, as a seat's second --bot is not)
+            _fail(f"-o {brief_text(pair)}: option {brief_text(k)} is given already (-o "
+                  f"{brief_text(given[k])}); give each option once")
+        given[k] = pair
         out[k] = _option_value(v)
     options = declared() if out and declared is not None else {}
     for k, value in out.items():
