@@ -181,3 +181,18 @@ def test_a_form_feed_is_a_space_even_on_a_line_of_its_own(page):
         parse_text(bad, "page.rules")
     (d,) = info.value.diagnostics
     assert d.format().splitlines()[0] == "page.rules:5:14: unexpected '='"
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("\ufeffvar x: int = 1\n", ["    var x: int = 1", "    ^"]),
+    ("var x: int = 1\rvar y: int = 2\r", ["    var x: int = 1", "    ^"]),
+    ("\ufeff", []),
+])
+def test_a_diagnostic_shows_the_line_as_the_parser_read_it(text, shown):
+    """A diagnostic made from the file's text as given (rules with no flow step) showed a
+    byte-order mark as '\\ufeff' before the line, an old Mac file's lines as one line with
+    '\\r' in it, and a file of only a byte-order mark as an empty line with a caret."""
+    with pytest.raises(RulesError) as info:
+        build_ruleset(texts={"a.rules": text}).check_playable()
+    (d,) = info.value.diagnostics
+    assert d.format().splitlines()[1:-1] == shown

@@ -24,7 +24,7 @@ from ..files import not_readable, read_bounded
 from ..quoting import control_character, escape
 from . import ast as A
 from . import reduce
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, as_read
 
 MAX_FILE_BYTES = 1 << 20
 MAX_NESTING = 48
@@ -37,7 +37,6 @@ MAX_DEPTH = 200
 # 500,000 numbers, within 1 MiB, took 18 s). The largest rule file shipped has under 4,000.
 MAX_TOKENS = 50_000
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\w+|\S')   # (a comment is no token)
-_LONE_CR = re.compile(r"\r(?!\n)")
 MAX_DIGITS = 18  # numbers in rule files fit in 64 bits
 
 
@@ -284,10 +283,7 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
 
 @functools.lru_cache(maxsize=256)
 def _parse_cached(text: str, path: str) -> A.RuleFile:
-    text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark is not part of the rules
-    # a '\r' alone ends a line (old Mac files): read as '\n', every later pass (lexer, diagnostics'
-    # lines and columns) sees one kind of line break; '\r\n' stays as written
-    text = _LONE_CR.sub("\n", text)
+    text = as_read(text)   # (every later pass sees one kind of line break, no byte-order mark)
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         raise _too_large(path, text)
     deep = _nesting_diagnostic(path, text) or _tokens_diagnostic(path, text)
