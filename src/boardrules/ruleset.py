@@ -31,7 +31,7 @@ from .lang.merge import Layer, merge
 from .lang.parser import MAX_NESTING, parse_text, read_rule_file, unreadable
 from .lang.semantics import BlockFn, ExprFn, Key, Value
 from .primitives import Primitive
-from .quoting import read_whole
+from .quoting import brief_text, read_whole
 
 if TYPE_CHECKING:
     from .lang.checker import Program
@@ -446,13 +446,13 @@ def _frozen(value: Value, name: str = "", depth: int = 0) -> Value:
     itself), naming option ``name``."""
     if isinstance(value, (list, tuple)):
         if depth >= MAX_NESTING:   # (a RecursionError out of a record's option, or no end)
-            raise OptionError(f"option '{name[:50]}' holds lists nested deeper than {MAX_NESTING} levels")
+            raise OptionError(f"option {brief_text(name, 50)} holds lists nested deeper than {MAX_NESTING} levels")
         return tuple(_frozen(v, name, depth + 1) for v in value)
     if value is None or isinstance(value, (int, str)):   # (bool is an int)
         return value
-    shown = repr(value)
-    raise OptionError(f"option '{name[:50]}' must be a number, true or false, a text, none or a list "
-                      f"of them, not {shown[:60] + '...' if len(shown) > 60 else shown}")
+    # ('a number' refused 6.0, a number: the rules' numbers are whole)
+    raise OptionError(f"option {brief_text(name, 50)} must be a whole number, true or false, a text, "
+                      f"none or a list of them, not {brief_text(value, 60)}")
 
 
 def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),

@@ -20,9 +20,10 @@ def record() -> dict:
     return json.loads(g.save())
 
 
-@pytest.mark.parametrize("value", [{"a": 1}, 1.5, [1, {"b": 2}], object()])
+@pytest.mark.parametrize("value", [{"a": 1}, 1.5, 6.0, [1, {"b": 2}], object()])
 def test_an_option_value_the_rules_cannot_hold_is_an_option_error(value):
-    with pytest.raises(OptionError, match="option 'goal' must be a number, true or false, a text"):
+    # ('must be a number ..., not 6.0' refused a number: the rules' numbers are whole)
+    with pytest.raises(OptionError, match="option 'goal' must be a whole number, true or false, a text"):
         boardrules.new_game("harvest", players=2, options={"goal": value})
 
 
@@ -168,3 +169,19 @@ def test_a_record_file_that_is_not_utf8_is_said_so_not_a_long_number(tmp_path):
         with pytest.raises(NotationError) as err:
             read()
         assert reason in str(err.value) and "digits" not in str(err.value), str(err.value)
+
+
+@pytest.mark.parametrize("doubled", ['"players": 3', '"options": {"goal": 1, "goal": 2}'])
+def test_a_record_giving_a_key_twice_is_refused(tmp_path, record, doubled):
+    """JSON readers differ on which of a key given twice counts (Python's json the last): a
+    record with a second "players" was replayed as another game ('move 2: p2 study: it is p3's
+    turn'), one with a second option value took it without a word."""
+    text = json.dumps(record)[:-1] + ", " + doubled + "}"
+    path = tmp_path / "r.json"
+    path.write_text(text, encoding="utf-8")
+    key = doubled.split('"')[3] if "options" in doubled else "players"
+    for read in (lambda: boardrules.Record.loads(text), lambda: replay_file(path),
+                 lambda: boardrules.load_game(text)):
+        with pytest.raises(NotationError, match=f"an object gives the key '{key}' twice; JSON readers "
+                                                "differ on which one counts"):
+            read()
