@@ -28,6 +28,7 @@ from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, 
 from .game import Action, Game, new_game
 from .quoting import QUOTE, brief_text, brief_value, escape as escape_text, read_whole
 from .lang.diagnostics import INCOMPLETE
+from .files import make_folder
 from .lang.parser import read_rule_file, unreadable as rule_file_unreadable
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset
@@ -288,7 +289,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
     except ValueError as err:
         fail(str(err))
     try:
-        out.mkdir(parents=True, exist_ok=True)   # a folder it cannot write: said before the game
+        make_folder(out)   # a folder it cannot write: said before the game
     except OSError as err:
         fail(f"cannot write the record to {out}: {err.strerror or err}")
     start = time.perf_counter()
@@ -327,7 +328,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
                      f"{modules_named(g.ruleset)}", ".json", record)
     record_path = out / f"{stem}.json"
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        make_folder(out)
         record_path.write_text(record, encoding="utf-8")
     except OSError as err:
         fail(f"cannot write the record to {out}: {err.strerror or err}")

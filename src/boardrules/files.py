@@ -3,9 +3,21 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
+
+
+def make_folder(path: Path) -> None:
+    """Make folder ``path`` and the folders above it that are missing. Raises ``OSError``; a
+    file where a folder is wanted is named (``out is not a folder``), where mkdir said
+    ``File exists`` (a file ``out``, ``--out /dev/null``) and the user looked for a file ``x.csv``."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):   # (a file in its place, or above it)
+        taken = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), path)
+        raise NotADirectoryError(errno.ENOTDIR, f"{taken} is not a folder", str(path)) from None
 
 
 def not_readable(err: OSError | UnicodeDecodeError) -> str:

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from .bots import DEFAULT_BOT, seat_bots
 from .errors import BoardrulesError, GameStuckError, PluginError, RulesError
+from .files import make_folder
 from .quoting import QUOTE, brief_value, escape as escape_text
 from .ruleset import Ruleset, build_ruleset
 from .plugins import player_counts
@@ -146,7 +147,7 @@ def _check_writable(out: Path) -> None:
     """Raise ``OSError`` when the results file ``out`` cannot be written (its folder made, the
     file opened to append), before the games: after them, their results would be lost."""
     existed = out.exists()
-    out.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(out.parent)
     with open(out, "a", encoding="utf-8"):
         pass
     if not existed:
