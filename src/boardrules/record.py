@@ -47,8 +47,9 @@ def read_json(text: str | bytes) -> Any:
     except RecursionError:
         raise NotationError(f"its arrays and objects are nested deeper than can be read: more "
                             f"than about {sys.getrecursionlimit()} levels") from None
-    except json.JSONDecodeError as err:
-        raise NotationError(str(err)) from None
+    except json.JSONDecodeError as err:   # (in the file's terms: no 'char 0', an empty file said)
+        raise NotationError("it is empty" if not text.strip() else
+                            f"it is not JSON: {err.msg.lower()} at line {err.lineno}, column {err.colno}") from None
     except UnicodeDecodeError as err:   # (bytes, a ValueError too: it said 'more than 4300 digits')
         raise NotationError(not_readable(err)) from None
     except ValueError:   # (the only other: a number longer than int() reads)

@@ -185,3 +185,25 @@ def test_a_record_giving_a_key_twice_is_refused(tmp_path, record, doubled):
         with pytest.raises(NotationError, match=f"an object gives the key '{key}' twice; JSON readers "
                                                 "differ on which one counts"):
             read()
+
+
+def test_a_file_that_is_no_json_is_said_in_the_files_terms(tmp_path):
+    """JSON's own message said 'Expecting value: line 1 column 1 (char 0)' for an empty file
+    and a rule file alike; simulate's results file (whose docs say to replay its games) too."""
+    from boardrules.cli import app
+    from typer.testing import CliRunner
+
+    empty, rules, results = tmp_path / "e.json", tmp_path / "h.rules", tmp_path / "r.csv"
+    empty.write_text("\n")
+    rules.write_text("resource coins { start 1 }\n")
+    result = CliRunner().invoke(app, ["simulate", "harvest", "--players", "2", "-n", "1", "--quiet",
+                                      "--out", str(results)])
+    assert result.exit_code == 0, result.output
+    said = {empty: "cannot read a record (it is empty)",
+            rules: "cannot read a record (it is not JSON: expecting value at line 1, column 1)",
+            results: "cannot read a record (it is not JSON: expecting value at line 1, column 1); it is the "
+                     "results file of 'boardrules simulate': a game's record is in its 'record' column"}
+    for path, message in said.items():
+        with pytest.raises(NotationError) as err:
+            replay_file(path)
+        assert str(err.value).startswith(f"{path}: {message}") and "char" not in str(err.value)
