@@ -418,9 +418,16 @@ def _build(recipe: Recipe) -> Ruleset:
 
 
 def _read(paths: Iterable[str | os.PathLike[str]]) -> tuple[tuple[str, str], ...]:
+    """Each rule file's (path, text). Raises :class:`PluginError` for one that cannot be read and
+    for a file given twice (its every definition was 'already defined at' itself)."""
     out = []
+    seen: dict[Path, Path] = {}
     for p in paths:
         path = Path(p)
+        same = seen.setdefault(path.resolve(), path)
+        if same is not path:
+            raise PluginError(f"the rule file {path} is given twice"
+                              f"{'' if str(same) == str(path) else f' (as {same} too)'}: give it once")
         try:
             out.append((str(path), read_rule_file(path)))
         except (OSError, UnicodeDecodeError) as err:
