@@ -124,6 +124,10 @@ PLAY = ["play", "harvest", "--players", "2", "--quiet"]
     (SIM + ["--backend", "nope"], "no backend 'nope'"),
     (SIM + ["-o", "goal"], "option 'goal' must be NAME=VALUE"),
     (SIM + ["-o", "goal=" + "9" * 30], "option 'goal' may not be"),
+    # (the last was taken without a word, as a seat's second --bot is refused)
+    (SIM + ["-o", "goal=3", "-o", "goal=4"], "-o 'goal=4': option 'goal' is given already (-o 'goal=3')"),
+    (PLAY + ["-o", "goal=3", "-o", "goal=3"], "-o 'goal=3': option 'goal' is given already (-o 'goal=3')"),
+    (PLAY + ["-m", "-weather"], "module 'weather' is off by default, so '-weather' changes nothing"),
     (["simulate", "harvest", "--players", "9" * 30, "--quiet"], "Harvest is for 2–4 players, not 999"),
     (PLAY + ["--seed", "9" * 30], "seed 999"),
     (["play", "harvest", "--players", "-3", "--quiet"], "Harvest is for 2–4 players, not -3"),
@@ -260,3 +264,20 @@ def test_a_long_game_name_still_makes_a_file_name_the_system_takes(command, tmp_
         files = sorted(p.name for p in (tmp_path / "out").iterdir())
         assert len(files) == (n + 1) * (2 if command == "simulate" else 1), files   # (.csv and .parquet)
     assert all(len(name.encode()) <= 255 and name.startswith(("g" * 100, "sim-" + "g" * 100)) for name in files)
+
+
+@pytest.mark.parametrize("command, folder", [
+    (["play", "harvest", "--players", "2", "--quiet", "--out"], "{file}"),
+    (["play", "harvest", "--players", "2", "--quiet", "--out"], "{file}/sub"),
+    (["simulate", "harvest", "--players", "2", "-n", "1", "--quiet", "--out"], "{file}/r.csv"),
+    (["simulate", "harvest", "--players", "2", "-n", "1", "--quiet", "--out"], "{file}/sub/r.csv"),
+])
+def test_a_file_where_the_output_folder_should_be_is_named(tmp_path, command, folder):
+    """'--out FILE' (or a folder under a file, '--out /dev/null/x.csv') said 'File exists', the
+    user asking which: the file in the folder's place is named ('F is not a folder')."""
+    file = tmp_path / "taken"
+    file.write_text("x")
+    out = folder.format(file=file)
+    result = runner.invoke(cli.app, command + [out], env=WIDE)
+    assert result.exit_code == 1 and f"{out}: {file} is not a folder" in result.output, result.output
+    assert file.read_text() == "x"

@@ -253,3 +253,35 @@ def test_help_lists_each_command_in_one_piece_and_keeps_preformatted_lines_whole
     for info in app.registered_commands:
         summary = " ".join(inspect.cleandoc(info.help or info.callback.__doc__).split("\n\n")[0].split())
         assert summary in wide, summary
+
+
+def test_every_commands_error_is_one_line_however_narrow_the_terminal(tmp_path, monkeypatch, capsys):
+    """A plugin's command (odds, export), simulate and the last resort of main() printed their
+    errors cut at the terminal's width ('... only gaia-project games' / 'have the site's
+    notation'), a path or a fleet split; play's were whole. One printer now (cli.print_error)."""
+    from boardrules import plugins
+    from boardrules import cli
+
+    plugins.manager().hook.boardrules_cli(app=app)
+    record = tmp_path / ("a-long-folder-name-" * 3) / "harvest.json"
+    record.parent.mkdir()
+    record.write_text(boardrules.new_game("harvest", players=2, seed=1).save(), encoding="utf-8")
+    cases = [
+        (["odds", "2 interceptor, +pd, +point-defense", "1 cruiser"],
+         "error: '+point-defense': fleet '2 interceptor, +pd, +point-defense' gives the flag +point-defense or +pd twice"),
+        (["export", str(record), "-o", str(tmp_path / "x.json")],
+         f"error: {record}: a game of 'harvest'; only gaia-project games have the site's notation"),
+        (["simulate", "harvest", "--players", "2", "-n", "1", "-o", "goal=1", "-o", "goal=2"],
+         "error: -o 'goal=2': option 'goal' is given already (-o 'goal=1'); give each option once"),
+    ]
+    for argv, line in cases:
+        result = runner.invoke(app, argv, env={"COLUMNS": "40"})
+        assert result.exit_code == 1 and line in result.output.splitlines(), (argv, result.output)
+
+    def broken() -> None:
+        raise boardrules.PluginError("a plugin's hook failed: " + "a long reason " * 8)
+    monkeypatch.setattr(cli, "add_plugin_commands", broken)
+    monkeypatch.setenv("COLUMNS", "40")
+    with pytest.raises(SystemExit):
+        cli.main()
+    assert "error: a plugin's hook failed: " + "a long reason " * 7 + "a long reason" in capsys.readouterr().err

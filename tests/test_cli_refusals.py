@@ -60,11 +60,32 @@ def test_check_reports_every_files_problems(tmp_path):
     late.write_text("resource ore { start 1 }\naction a main { gain 1 coinz }\n")
     result = runner.invoke(app, ["check", str(good), str(binary), str(typo), str(missing), str(late)], env=WIDE)
     assert result.exit_code == 1
-    assert f"{binary}: cannot read it: it is not UTF-8 text" in result.output
-    assert f"{missing}: cannot read it: No such file or directory" in result.output
+    assert f"cannot read rule file {binary}: it is not UTF-8 text" in result.output
+    assert f"cannot read rule file {missing}: No such file or directory" in result.output
     assert f"{typo}:1:17: a resource has no property 'strat'" in result.output
     assert f"{late}:2:22: unknown resource 'coinz'" in result.output
     assert "4 errors" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("content, why", [
+    (b"\x7fELF\x02\x01\xd0\x00", "it is not UTF-8 text (invalid continuation byte at byte 6)"),
+    (None, "No such file or directory")])
+def test_a_rule_file_that_cannot_be_read_is_said_alike_by_every_command(tmp_path, content, why):
+    """check said 'F: cannot read it: it is not UTF-8 text (invalid continuation byte)', play F
+    "cannot read F: 'utf-8' codec can't decode byte 0xd0 in position 6: ..." (Python's words; a
+    missing one '[Errno 2] ...'), play --rules 'cannot read rule file F: ... at byte 6': one
+    wording now, wherever the file is named."""
+    path = tmp_path / "bin.rules"
+    if content is not None:
+        path.write_bytes(content)
+    line = f"cannot read rule file {path}: {why}"
+    for args in (["check", str(path)], ["check", "--game", "harvest", str(path)],
+                 ["play", str(path), "--players", "2"], ["play", "harvest", "--players", "2", "--rules", str(path)],
+                 ["simulate", str(path), "--players", "2", "--games", "1"],
+                 ["simulate", "harvest", "--players", "2", "--games", "1", "--rules", str(path)]):
+        result = runner.invoke(app, args, env=WIDE)
+        assert result.exit_code == 1 and line in result.output, (args, result.output)
+        assert "codec" not in result.output and "Errno" not in result.output
 
 
 def test_check_with_a_game_reports_unreadable_house_rules_and_the_others(tmp_path):
@@ -73,7 +94,7 @@ def test_check_with_a_game_reports_unreadable_house_rules_and_the_others(tmp_pat
     missing = tmp_path / "missing.rules"
     result = runner.invoke(app, ["check", str(missing), str(house), "--game", "harvest"], env=WIDE)
     assert result.exit_code == 1
-    assert f"{missing}: cannot read it: No such file or directory" in result.output
+    assert f"cannot read rule file {missing}: No such file or directory" in result.output
     assert "nothing to override: no resource named 'coinz'" in result.output
     assert "2 errors" in result.output
 

@@ -16,6 +16,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from boardrules.cli import fail, print_error
+
 from . import combat
 
 PolicyName = enum.Enum("PolicyName", {n.upper().replace("-", "_"): n for n in ("auto", *combat.POLICIES)})
@@ -67,22 +69,20 @@ def odds(attacker: str = typer.Argument(..., help='attacking fleet, e.g. "2 inte
     defending ship; a battle nobody can finish (no cannons left) is a defender
     win.
     """
-    err = Console(stderr=True)
     console = Console()
     try:
         a, d = combat.parse_fleet(attacker), combat.parse_fleet(defender)
         pa, pd = (None if choice.value == "auto" else combat.policy(choice.value)
                   for choice in (attacker_policy, defender_policy))
     except ValueError as error:
-        err.print(f"error: {error}", markup=False, highlight=False)
-        raise typer.Exit(1)
+        fail(str(error))
     console.print(f"{combat.format_fleet(a)}  vs  {combat.format_fleet(d)}", highlight=False, soft_wrap=True)
     failed = False
     start = time.perf_counter()
     try:
         exact = combat.combat_odds(a, d, pa, pd)
     except combat.CombatTooLarge as error:
-        err.print(f"error: {error}", markup=False, highlight=False)
+        print_error(str(error))
         failed = True
     else:
         ms = (time.perf_counter() - start) * 1000
@@ -93,8 +93,7 @@ def odds(attacker: str = typer.Argument(..., help='attacking fleet, e.g. "2 inte
         try:
             sim = combat.simulate_odds(a, d, pa, pd, runs=mc, seed=seed)
         except combat.CombatTooLarge as error:
-            err.print(f"error: {error}", markup=False, highlight=False)
-            raise typer.Exit(1)
+            fail(str(error))
         rows = [r for r in combat.outcome_rows(sim) if r[1] == "all outcomes"]
         _table(console, f"Monte-Carlo ({mc} battles)", combat.OUTCOME_HEADERS, rows)
     if failed:

@@ -16,6 +16,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from boardrules.cli import fail
 from boardrules.errors import BoardrulesError
 
 err_console = Console(stderr=True)
@@ -37,13 +38,10 @@ def export(record: Path = typer.Argument(..., help="a game record (boardrules JS
                               f"only {GAME} games have the site's notation")
         text = json.dumps(export_game(report.game), indent=1)
     except (BoardrulesError, ExportError, OSError) as err:
-        err_console.print(f"error: {err}", highlight=False, markup=False)
-        raise typer.Exit(1) from None
+        fail(str(err))
     try:
         output.write_text(text + "\n", encoding="utf-8")
     except OSError as err:   # (said as the record's errors are: the file, then why)
-        err_console.print(f"error: cannot write {output}: {err.strerror or err}", highlight=False,
-                          markup=False)
-        raise typer.Exit(1) from None
+        fail(f"cannot write {output}: {err.strerror or err}")
     err_console.print(f"{output}: {report.game.players} players, "
                       f"{len(json.loads(text)['moves'])} move lines", highlight=False, markup=False)

@@ -26,9 +26,10 @@ from .bots import DEFAULT_BOT, play_out, seat_bots
 from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
 from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, PluginError, RulesError
 from .game import Action, Game, new_game
-from .quoting import QUOTE, brief_value, escape as escape_text, read_whole
+from .quoting import QUOTE, brief_text, brief_value, escape as escape_text, read_whole
 from .lang.diagnostics import INCOMPLETE
-from .lang.parser import read_rule_file
+from .files import make_folder
+from .lang.parser import read_rule_file, unreadable as rule_file_unreadable
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset
 from .runtime import MAX_STEPS
@@ -87,9 +88,16 @@ def rules_text(text: str) -> str:
     return escape(brief_value(text, QUOTE))
 
 
-def _fail(message: str, code: int = 1) -> NoReturn:
+def print_error(message: str) -> None:
+    """Print ``error: MESSAGE`` to stderr as every command says an error, a plugin's too: never
+    read as markup, never cut into lines (a path or a name in it stays whole)."""
     err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False, markup=True,
-                      soft_wrap=True)   # (not cut into lines: a path or a name in it stays whole)
+                      soft_wrap=True)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """:func:`print_error` and end the command with exit code ``code``."""
+    print_error(message)
     raise typer.Exit(code)
 
 
@@ -147,8 +155,7 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
         try:
             texts[str(f)] = read_rule_file(f)
         except (OSError, UnicodeDecodeError) as err:
-            reason = err.strerror if isinstance(err, OSError) else f"it is not UTF-8 text ({err.reason})"
-            unreadable.append(f"{f}: cannot read it: {reason}")
+            unreadable.append(escape_text(rule_file_unreadable(f, err)))
         except RulesError as err:   # (a file too large to read)
             unreadable.append(str(err))
     for line in unreadable:
@@ -170,7 +177,7 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
             _house_rules_hint(err, "check them with '--game GAME', e.g. 'boardrules check --game "
                                    f"harvest {escape_text(str(files[0]))}'")
     except BoardrulesError as err:
-        _fail(str(err))
+        fail(str(err))
     if n:
         err_console.print(f"{n} error{'s' if n != 1 else ''}", style="red")
         raise typer.Exit(1)
@@ -181,12 +188,18 @@ def _options(pairs: List[str], declared: Callable[[], Mapping[str, Any]] | None 
     """``-o NAME=VALUE`` pairs as option values: a whole number, true/false, else the text; for
     an option whose default is a list (``declared()``: the rules' options, asked only when
     options are given), the items between commas, each read the same way (``factions=terrans,
-    xenos``; empty: no item), as no text could reach a list option."""
+    xenos``; empty: no item), as no text could reach a list option. An option given twice is
+    refused (exit 1)."""
     out: dict[str, object] = {}
+    given: dict[str, str] = {}
     for pair in pairs:
         if "=" not in pair:
-            _fail(f"option {pair!r} must be NAME=VALUE")
+            fail(f"option {pair!r} must be NAME=VALUE")
         k, v = pair.split("=", 1)
+        if k in given:   # (the last one was taken without a word, as a seat's second --bot is not)
+            fail(f"-o {brief_text(pair)}: option {brief_text(k)} is given already (-o "
+                  f"{brief_text(given[k])}); give each option once")
+        given[k] = pair
         out[k] = _option_value(v)
     options = declared() if out and declared is not None else {}
     for k, value in out.items():
@@ -223,7 +236,7 @@ def _unknown_game(err: BoardrulesError, game: str) -> NoReturn:
     """Fail with ``err``; for a GAME that is a file, what a rule file's name must be."""
     hint = (" (a rule file of your own? its name must end in .rules)"
             if not game.endswith(".rules") and Path(game).is_file() else "")
-    _fail(f"{err}{hint}")
+    fail(f"{err}{hint}")
 
 
 def _game_texts(game: str) -> dict[str, str] | None:
@@ -233,7 +246,7 @@ def _game_texts(game: str) -> dict[str, str] | None:
     try:
         return {game: read_rule_file(game)}
     except (OSError, UnicodeDecodeError) as err:
-        _fail(f"cannot read {game}: {err}")
+        fail(rule_file_unreadable(game, err))
     except RulesError as err:   # (a file too large to read)
         err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1)
@@ -270,15 +283,15 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
     except PluginError as err:
         _unknown_game(err, game)
     except (BoardrulesError, ValueError) as err:
-        _fail(str(err))
+        fail(str(err))
     try:
         bots = seat_bots(bot, players, seed)
     except ValueError as err:
-        _fail(str(err))
+        fail(str(err))
     try:
-        out.mkdir(parents=True, exist_ok=True)   # a folder it cannot write: said before the game
+        make_folder(out)   # a folder it cannot write: said before the game
     except OSError as err:
-        _fail(f"cannot write the record to {out}: {err.strerror or err}")
+        fail(f"cannot write the record to {out}: {err.strerror or err}")
     start = time.perf_counter()
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
                   TimeElapsedColumn(), console=console, disable=quiet, transient=True) as progress:
@@ -302,11 +315,11 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
             budget = (f" (or every action takes more than the {max_steps} steps of --max-steps?)"
                       if max_steps < MAX_STEPS else "")
-            _fail(f"the game is stuck after {len(g.record.actions)} actions: {err}{budget}")
+            fail(f"the game is stuck after {len(g.record.actions)} actions: {err}{budget}")
         except BoardrulesError as err:  # e.g. a flow step over the execution budget
-            _fail(f"after {len(g.record.actions)} actions: {err}")
+            fail(f"after {len(g.record.actions)} actions: {err}")
         except RuntimeError as err:     # play_out's bound on a game's length
-            _fail(str(err))
+            fail(str(err))
     elapsed = time.perf_counter() - start
     record = g.save()
     # GAME-Np-seedS+MODULE…, ~2… while the name holds another game (other options, house rules
@@ -315,14 +328,14 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
                      f"{modules_named(g.ruleset)}", ".json", record)
     record_path = out / f"{stem}.json"
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        make_folder(out)
         record_path.write_text(record, encoding="utf-8")
     except OSError as err:
-        _fail(f"cannot write the record to {out}: {err.strerror or err}")
+        fail(f"cannot write the record to {out}: {err.strerror or err}")
     try:   # (after the record is written: a final_score or tiebreak that breaks a rule keeps it)
         _print_scores(g)
     except BoardrulesError as err:
-        _fail(f"{err} (the record: {record_path})")
+        fail(f"{err} (the record: {record_path})")
     console.print(f"{len(g.record.actions)} actions in {elapsed:.2f} s · record: {record_path}",
                   soft_wrap=True)
     if interrupted:
@@ -442,9 +455,9 @@ def replay(file: Path = typer.Argument(..., help="a record: boardrules JSON or a
     try:
         report = replay_file(file, check=not unchecked, max_steps=max_steps)
     except (IllegalActionError, NotationError) as err:
-        _fail(str(err))
+        fail(str(err))
     except BoardrulesError as err:
-        _fail(str(err))
+        fail(str(err))
     shown = escape_text(str(file))   # (a file name may hold control characters or rich markup)
     for note in report.notes:
         err_console.print(f"{shown}: note: {note}", highlight=False, markup=False)
@@ -480,7 +493,7 @@ def main() -> None:
         add_plugin_commands()   # (a plugin that fails to load: a PluginError, said below)
         app()
     except BoardrulesError as err:  # last resort: never a traceback for a user's mistake
-        err_console.print(f"error: {err}", highlight=False, markup=False)
+        print_error(str(err))
         sys.exit(1)
 
 

@@ -3,9 +3,30 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
+
+
+def make_folder(path: Path) -> None:
+    """Make folder ``path`` and the folders above it that are missing. Raises ``OSError``; a
+    file where a folder is wanted is named (``out is not a folder``), where mkdir said
+    ``File exists`` (a file ``out``, ``--out /dev/null``) and the user looked for a file ``x.csv``."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):   # (a file in its place, or above it)
+        taken = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), path)
+        raise NotADirectoryError(errno.ENOTDIR, f"{taken} is not a folder", str(path)) from None
+
+
+def not_readable(err: OSError | UnicodeDecodeError) -> str:
+    """Why a file a user named cannot be read, in the user's terms, the one wording of every
+    command: the system's reason (``No such file or directory``) or ``it is not UTF-8 text
+    (invalid start byte at byte 0)``."""
+    if isinstance(err, UnicodeDecodeError):
+        return f"it is not UTF-8 text ({err.reason} at byte {err.start})"
+    return err.strerror or str(err)
 
 
 def read_bounded(path: str | Path, limit: int) -> tuple[bytes, bool]:

@@ -261,9 +261,10 @@ def _install_hint(what: str, name: str, installed: Iterable[str]) -> str:
 def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[str, ...]:
     """The modules in force for ``game`` when ``requested`` names some: every default
     module, plus those named, minus those named with a leading ``-`` (``"-factions"``
-    switches a default off), plus what they require; in load order (a module after those
-    it requires, otherwise by id). Raises :class:`PluginError` with every problem in one
-    message: unknown ids, requirements switched off or missing, conflicts."""
+    switches a default off; naming one off by default that nothing requires is an error), plus
+    what they require; in load order (a module after those it requires, otherwise by id).
+    Raises :class:`PluginError` with every problem in one message: unknown ids, requirements
+    switched off or missing, conflicts."""
     wanted = tuple(requested)
     if game is None:
         if wanted:
@@ -294,6 +295,13 @@ def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[st
             elif req not in chosen:
                 chosen.add(req)
                 todo.append(req)
+    # '-X' of a module off by default that nothing chosen requires would change nothing: the
+    # user meant another module, or thinks X on (it was ignored without a word)
+    idle = sorted(n for n in (off - on) & set(available) if not available[n].default
+                  and not any(n in available[c].requires for c in chosen))
+    defaults = ", ".join(sorted(m for m, spec in available.items() if spec.default)) or "none"
+    problems += [f"module {brief_text(n, 60)} is off by default, so {brief_text('-' + n, 61)} "
+                 f"changes nothing ({game}'s default modules: {defaults})" for n in idle[:10]]
     clashes = sorted({tuple(sorted((a, b))) for a in chosen for b in available[a].conflicts
                       if b in chosen})
     problems += [f"modules '{a}' and '{b}' conflict: enable only one of them" for a, b in clashes]

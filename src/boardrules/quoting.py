@@ -21,15 +21,32 @@ _CONTROL.update({c: f"\\u{c:04x}" for c in (0x2028, 0x2029, 0x200e, 0x200f, *ran
                                               *range(0x2066, 0x206a))})
 
 
-_CONTROL_BUT_TAB = {c: e for c, e in _CONTROL.items() if c != ord("\t")}
+# the other Unicode format characters (category Cf): invisible, so a name holding one ('re\u200bap')
+# looked like another in a message ("re​ap is not a possible c (one of: sow, reap, ...)") and a caret
+# under a line holding one stood a place off; shown as escapes, but a rules text may hold them (a
+# zero-width joiner or non-joiner is part of some words and emoji)
+_FORMAT = {c: f"\\u{c:04x}" if c <= 0xffff else f"\\U{c:08x}" for c in (
+    0xad, *range(0x600, 0x606), 0x61c, 0x6dd, 0x70f, 0x890, 0x891, 0x8e2, 0x180e, *range(0x200b, 0x200e),
+    *range(0x2060, 0x2065), *range(0x206a, 0x2070), 0xfeff, *range(0xfff9, 0xfffc), 0x110bd, 0x110cd,
+    *range(0x13430, 0x13440), *range(0x1bca0, 0x1bca4), *range(0x1d173, 0x1d17b), 0xe0001,
+    *range(0xe0020, 0xe0080))}
+_SHOWN = _CONTROL | _FORMAT
+_SHOWN_BUT_TAB = {c: e for c, e in _SHOWN.items() if c != ord("\t")}
 
 
 def escape(text: str, *, keep_tabs: bool = False) -> str:
     """``text`` with control characters (C0, DEL, C1, line separators and bidirectional
-    overrides, which could fake or hide the message around them) as escapes: ``\\x00``,
-    ``\\n``, ``\\u202e``; everything else as given (``keep_tabs``: tabs too, for a quoted
-    source line whose caret line copies them)."""
-    return text.translate(_CONTROL_BUT_TAB if keep_tabs else _CONTROL)
+    overrides, which could fake or hide the message around them) and the other invisible format
+    characters (a zero-width space, a soft hyphen) as escapes: ``\\x00``, ``\\n``, ``\\u202e``,
+    ``\\u200b``; everything else as given (``keep_tabs``: tabs too, for a quoted source line
+    whose caret line copies them)."""
+    return text.translate(_SHOWN_BUT_TAB if keep_tabs else _SHOWN)
+
+
+def control_character(text: str) -> str | None:
+    """The first control character of ``text`` other than a tab (as :func:`escape` lists them,
+    less the format characters a text may hold), or None."""
+    return next((ch for ch in text if ord(ch) in _CONTROL and ch != "\t"), None)
 
 
 def format_value(v: object) -> str:

@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 import operator
 import sys
+from collections import Counter
 from functools import partial
 from typing import Any
 
 import attrs
 
 from .errors import NotationError
+from .files import not_readable
 from .quoting import brief_text, brief_value
 from .jsonshape import (JSON_VALUE, ShapeError, exact, json_value, listed, mapped, strict_converter,
                         structure, whole)
@@ -36,16 +38,34 @@ def read_json(text: str | bytes) -> Any:
     """``text`` parsed as JSON. Raises :class:`~boardrules.errors.NotationError` saying why
     not in the terms of the file (JSON's own message, with its line and column), not of Python:
     a number longer than Python reads named ``sys.set_int_max_str_digits()``, and arrays nested
-    beyond its recursion limit 'maximum recursion depth exceeded'."""
+    beyond its recursion limit 'maximum recursion depth exceeded'; bytes that are not UTF-8 (nor
+    UTF-16 or -32, which JSON reads too) are said so; so is an object giving a key twice."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_keys_once)
+    except NotationError:
+        raise
     except RecursionError:
         raise NotationError(f"its arrays and objects are nested deeper than can be read: more "
                             f"than about {sys.getrecursionlimit()} levels") from None
-    except json.JSONDecodeError as err:
-        raise NotationError(str(err)) from None
+    except json.JSONDecodeError as err:   # (in the file's terms: no 'char 0', an empty file said)
+        raise NotationError("it is empty" if not text.strip() else
+                            f"it is not JSON: {err.msg.lower()} at line {err.lineno}, column {err.colno}") from None
+    except UnicodeDecodeError as err:   # (bytes, a ValueError too: it said 'more than 4300 digits')
+        raise NotationError(not_readable(err)) from None
     except ValueError:   # (the only other: a number longer than int() reads)
         raise NotationError(f"it holds a number of more than {sys.get_int_max_str_digits()} digits") from None
+
+
+def _keys_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict, refusing one that gives a key twice: JSON readers differ on which
+    of the two counts (Python's the last), so a record read here would be another game elsewhere
+    (a second "players" made a 2-player record replay as 3 players, failing at move 2)."""
+    obj = dict(pairs)
+    if len(obj) < len(pairs):
+        twice = next(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
+        raise NotationError(f"an object gives the key {brief_text(twice, 60)} twice; JSON readers "
+                            f"differ on which one counts")
+    return obj
 
 
 def seed_ok(seed: Any) -> bool:

@@ -35,6 +35,16 @@ class ReplayReport:
         return not self.differences
 
 
+def _results_hint(text: bytes) -> str:
+    """For a file that is not a record: how to replay a game of it when it is the results file
+    of ``boardrules simulate`` (which holds each game's record in a column), else ``""``."""
+    from .simulate import COLUMNS   # (simulate plays games: not needed to read a record)
+    if not text.startswith(",".join(COLUMNS).encode()):
+        return ""
+    return ("; it is the results file of 'boardrules simulate': a game's record is in its "
+            "'record' column (boardrules.load_game(row['record']), or save it to a file first)")
+
+
 def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_STEPS) -> ReplayReport:
     """Replay a record file: a boardrules record, or any format a plugin reads; ``max_steps``:
     the execution budget (see :func:`boardrules.new_game`).
@@ -47,13 +57,15 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_ST
     shown = escape(str(path))   # (a file name may hold control characters)
     try:
         text, _ = read_bounded(path, MAX_RECORD_BYTES + 1)   # (not all of /dev/zero)
-        data = read_json(text) if len(text) <= MAX_RECORD_BYTES else None
-    except (OSError, ValueError) as err:   # (NotationError is a ValueError)
-        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)   # (the path is said)
-        raise NotationError(f"{shown}: cannot read a record ({escape(why)})") from None
+    except OSError as err:
+        raise NotationError(f"{shown}: cannot read a record ({escape(err.strerror or str(err))})") from None
     if len(text) > MAX_RECORD_BYTES:
         raise NotationError(f"{shown}: cannot read a record (a record file is at most "
-                            f"{MAX_RECORD_BYTES >> 20} MiB)")
+                            f"{MAX_RECORD_BYTES >> 20} MiB){_results_hint(text)}")
+    try:
+        data = read_json(text)
+    except NotationError as err:
+        raise NotationError(f"{shown}: cannot read a record ({escape(str(err))}){_results_hint(text)}") from None
     if isinstance(data, dict) and data.get("format") == FORMAT:
         record = Record.from_json(data)
         game = Game.from_record(record, check=check, max_steps=max_steps)

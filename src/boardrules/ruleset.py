@@ -28,10 +28,10 @@ from .lang.guards import Guard, Guards
 from .lang.inert import Inert
 from .lang.listgen import Lister, step_lister
 from .lang.merge import Layer, merge
-from .lang.parser import MAX_NESTING, parse_text, read_rule_file
+from .lang.parser import MAX_NESTING, parse_text, read_rule_file, unreadable
 from .lang.semantics import BlockFn, ExprFn, Key, Value
 from .primitives import Primitive
-from .quoting import read_whole
+from .quoting import brief_text, read_whole
 
 if TYPE_CHECKING:
     from .lang.checker import Program
@@ -418,16 +418,20 @@ def _build(recipe: Recipe) -> Ruleset:
 
 
 def _read(paths: Iterable[str | os.PathLike[str]]) -> tuple[tuple[str, str], ...]:
+    """Each rule file's (path, text). Raises :class:`PluginError` for one that cannot be read and
+    for a file given twice (its every definition was 'already defined at' itself)."""
     out = []
+    seen: dict[Path, Path] = {}
     for p in paths:
         path = Path(p)
+        same = seen.setdefault(path.resolve(), path)
+        if same is not path:
+            raise PluginError(f"the rule file {path} is given twice"
+                              f"{'' if str(same) == str(path) else f' (as {same} too)'}: give it once")
         try:
             out.append((str(path), read_rule_file(path)))
-        except OSError as err:
-            raise PluginError(f"cannot read rule file {path}: {err.strerror}") from None
-        except UnicodeDecodeError as err:
-            raise PluginError(f"cannot read rule file {path}: it is not UTF-8 text "
-                              f"({err.reason} at byte {err.start})") from None
+        except (OSError, UnicodeDecodeError) as err:
+            raise PluginError(unreadable(path, err)) from None
     return tuple(out)
 
 
@@ -449,13 +453,13 @@ def _frozen(value: Value, name: str = "", depth: int = 0) -> Value:
     itself), naming option ``name``."""
     if isinstance(value, (list, tuple)):
         if depth >= MAX_NESTING:   # (a RecursionError out of a record's option, or no end)
-            raise OptionError(f"option '{name[:50]}' holds lists nested deeper than {MAX_NESTING} levels")
+            raise OptionError(f"option {brief_text(name, 50)} holds lists nested deeper than {MAX_NESTING} levels")
         return tuple(_frozen(v, name, depth + 1) for v in value)
     if value is None or isinstance(value, (int, str)):   # (bool is an int)
         return value
-    shown = repr(value)
-    raise OptionError(f"option '{name[:50]}' must be a number, true or false, a text, none or a list "
-                      f"of them, not {shown[:60] + '...' if len(shown) > 60 else shown}")
+    # ('a number' refused 6.0, a number: the rules' numbers are whole)
+    raise OptionError(f"option {brief_text(name, 50)} must be a whole number, true or false, a text, "
+                      f"none or a list of them, not {brief_text(value, 60)}")
 
 
 def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),

@@ -26,6 +26,7 @@ import attrs
 
 from .bots import play_out, seat_bots
 from .errors import GameStuckError
+from .files import make_folder
 from .game import Game
 from .record import check_seed
 from .ruleset import Ruleset
@@ -230,7 +231,7 @@ def write_results(rows: Iterable[Row], path: str | Path) -> Path:
     kind = results_kind(path)
     flat = seat_rows(rows)
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     if kind == ".parquet":
         try:
             import pyarrow as pa

@@ -6,16 +6,16 @@ import importlib.util
 import statistics
 import time
 from pathlib import Path
-from typing import List, NoReturn, Optional
+from typing import List, Optional
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from .bots import DEFAULT_BOT, seat_bots
 from .errors import BoardrulesError, GameStuckError, PluginError, RulesError
+from .files import make_folder
 from .quoting import QUOTE, brief_value, escape as escape_text
 from .ruleset import Ruleset, build_ruleset
 from .plugins import player_counts
@@ -27,11 +27,6 @@ MAX_GAMES = 100_000
 
 console = Console()
 err_console = Console(stderr=True)
-
-
-def _fail(message: str) -> NoReturn:
-    err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False)   # ([rule: …] is text)
-    raise typer.Exit(1)
 
 
 def simulate_command(
@@ -61,8 +56,8 @@ def simulate_command(
     (or species) and per seat, and game lengths; write one row per game and seat with each
     game's record (replay one with 'boardrules replay' after saving its record column).
     Ctrl-C stops the games and keeps those already finished (their summary and results)."""
-    from .cli import (_game_texts, _options, _rules_failed, _unknown_game, free_name, heartbeat,
-                      modules_named, rules_text)   # (as play reads and shows them)
+    from .cli import (_game_texts, _options, _rules_failed, _unknown_game, fail, free_name,
+                      heartbeat, modules_named, rules_text)   # (as play reads and shows them)
     texts = _game_texts(game)
     try:
         options = _options(option, lambda: build_ruleset(None if texts else game, modules=module, rules=rules,
@@ -85,7 +80,7 @@ def simulate_command(
     except PluginError as err:
         _unknown_game(err, game)
     except (BoardrulesError, ValueError, ImportError) as err:
-        _fail(str(err))
+        fail(str(err))
     spec = SimulationSpec(rs, players, games, seed, tuple(bot))
     stem = Path(game).stem if texts else game
     if out is None:   # (a name of its own: it never replaces earlier results; --out FILE does)
@@ -95,7 +90,7 @@ def simulate_command(
     try:
         _check_writable(out)
     except OSError as err:
-        _fail(f"cannot write the results to {out}: {err.strerror or err}")
+        fail(f"cannot write the results to {out}: {err.strerror or err}")
     start = time.perf_counter()
     # redrawn as games end, with no refresh thread: pool workers are forked from this process
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -121,9 +116,9 @@ def simulate_command(
         except (KeyError, IndexError) as err:
             if not isinstance(err, GameStuckError):
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
-            _fail(str(err))
+            fail(str(err))
         except (ImportError, ValueError, LookupError, RuntimeError, BoardrulesError) as err:
-            _fail(str(err))   # (a game that is stuck, never ends or breaks the budget, too)
+            fail(str(err))   # (a game that is stuck, never ends or breaks the budget, too)
     elapsed = time.perf_counter() - start
     if not rows:
         err_console.print("interrupted before any game finished: no results written",
@@ -136,7 +131,7 @@ def simulate_command(
             if importlib.util.find_spec("pyarrow") is not None:
                 written.append(write_results(rows, out.with_suffix(".parquet")))
     except (OSError, ImportError) as err:
-        _fail(f"cannot write the results to {out}: {err}")
+        fail(f"cannot write the results to {out}: {err}")
     sent = wire_bytes(spec.tasks(), rows)
     console.print(f"{len(rows)} games in {elapsed:.1f} s ({len(rows) / elapsed:.2f} games/s, {backend}; "
                   f"{sent['task']:.0f} bytes per task, {sent['result']:.0f} per result) · results: "
@@ -152,7 +147,7 @@ def _check_writable(out: Path) -> None:
     """Raise ``OSError`` when the results file ``out`` cannot be written (its folder made, the
     file opened to append), before the games: after them, their results would be lost."""
     existed = out.exists()
-    out.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(out.parent)
     with open(out, "a", encoding="utf-8"):
         pass
     if not existed:

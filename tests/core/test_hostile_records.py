@@ -20,9 +20,10 @@ def record() -> dict:
     return json.loads(g.save())
 
 
-@pytest.mark.parametrize("value", [{"a": 1}, 1.5, [1, {"b": 2}], object()])
+@pytest.mark.parametrize("value", [{"a": 1}, 1.5, 6.0, [1, {"b": 2}], object()])
 def test_an_option_value_the_rules_cannot_hold_is_an_option_error(value):
-    with pytest.raises(OptionError, match="option 'goal' must be a number, true or false, a text"):
+    # ('must be a number ..., not 6.0' refused a number: the rules' numbers are whole)
+    with pytest.raises(OptionError, match="option 'goal' must be a whole number, true or false, a text"):
         boardrules.new_game("harvest", players=2, options={"goal": value})
 
 
@@ -154,3 +155,55 @@ def test_json_a_record_cannot_hold_is_said_in_the_users_terms(tmp_path, text, re
             read()
         message = str(err.value)
         assert reason in message and "sys." not in message and "recursion" not in message, message
+
+
+def test_a_record_file_that_is_not_utf8_is_said_so_not_a_long_number(tmp_path):
+    """A binary file given as a record (or bytes to load_game) said 'it holds a number of more
+    than 4300 digits': its UnicodeDecodeError, a ValueError, was taken for int()'s."""
+    data = b'{"format": "boardrules-record/1", "game": "harv\xd0st"}'
+    path = tmp_path / "r.json"
+    path.write_bytes(data)
+    reason = "it is not UTF-8 text (invalid continuation byte at byte 47)"
+    for read in (lambda: boardrules.Record.loads(data), lambda: replay_file(path),   # type: ignore[arg-type]
+                 lambda: boardrules.load_game(data)):   # type: ignore[arg-type]
+        with pytest.raises(NotationError) as err:
+            read()
+        assert reason in str(err.value) and "digits" not in str(err.value), str(err.value)
+
+
+@pytest.mark.parametrize("doubled", ['"players": 3', '"options": {"goal": 1, "goal": 2}'])
+def test_a_record_giving_a_key_twice_is_refused(tmp_path, record, doubled):
+    """JSON readers differ on which of a key given twice counts (Python's json the last): a
+    record with a second "players" was replayed as another game ('move 2: p2 study: it is p3's
+    turn'), one with a second option value took it without a word."""
+    text = json.dumps(record)[:-1] + ", " + doubled + "}"
+    path = tmp_path / "r.json"
+    path.write_text(text, encoding="utf-8")
+    key = doubled.split('"')[3] if "options" in doubled else "players"
+    for read in (lambda: boardrules.Record.loads(text), lambda: replay_file(path),
+                 lambda: boardrules.load_game(text)):
+        with pytest.raises(NotationError, match=f"an object gives the key '{key}' twice; JSON readers "
+                                                "differ on which one counts"):
+            read()
+
+
+def test_a_file_that_is_no_json_is_said_in_the_files_terms(tmp_path):
+    """JSON's own message said 'Expecting value: line 1 column 1 (char 0)' for an empty file
+    and a rule file alike; simulate's results file (whose docs say to replay its games) too."""
+    from boardrules.cli import app
+    from typer.testing import CliRunner
+
+    empty, rules, results = tmp_path / "e.json", tmp_path / "h.rules", tmp_path / "r.csv"
+    empty.write_text("\n")
+    rules.write_text("resource coins { start 1 }\n")
+    result = CliRunner().invoke(app, ["simulate", "harvest", "--players", "2", "-n", "1", "--quiet",
+                                      "--out", str(results)])
+    assert result.exit_code == 0, result.output
+    said = {empty: "cannot read a record (it is empty)",
+            rules: "cannot read a record (it is not JSON: expecting value at line 1, column 1)",
+            results: "cannot read a record (it is not JSON: expecting value at line 1, column 1); it is the "
+                     "results file of 'boardrules simulate': a game's record is in its 'record' column"}
+    for path, message in said.items():
+        with pytest.raises(NotationError) as err:
+            replay_file(path)
+        assert str(err.value).startswith(f"{path}: {message}") and "char" not in str(err.value)

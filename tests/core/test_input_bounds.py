@@ -4,6 +4,7 @@ is expected, and user text escaped in every error message (the fixes lane's defe
 from __future__ import annotations
 
 import json
+import sys
 import unicodedata
 
 import pytest
@@ -80,20 +81,25 @@ def test_a_move_of_the_wrong_length_names_the_parameters(game):
 
 
 @pytest.mark.parametrize("move", ["p3 bu\x00y reap", "p3 buy re\x00ap", "p3 buy reap\x1b[31m", "p3 \u202ebuy reap",
-                                  "p\x001 buy reap", "p3 buy reap extra\x00", "p3 buy re\u2028ap"])
+                                  "p\x001 buy reap", "p3 buy reap extra\x00", "p3 buy re\u2028ap",
+                                  "p3 buy re\u200bap", "p3 bu\u00ady reap", "p3 buy reap\ufeff",
+                                  "p3 buy reap\U000e0041"])
 def test_control_characters_of_a_move_are_escaped_in_its_error(game, move):
-    """A NUL (or an escape sequence, a bidirectional override) in a move was echoed raw."""
+    """A NUL (or an escape sequence, a bidirectional override) in a move was echoed raw; an
+    invisible format character too ('re\u200bap is not a possible c (one of: sow, reap, ...)'
+    showed as 'reap')."""
     with pytest.raises((IllegalActionError, NotationError)) as err:
         game.play(move)
     text = str(err.value)
     assert not [c for c in text if unicodedata.category(c) in ("Cc", "Cf")], repr(text)
-    assert any(e in text for e in ("\\x00", "\\x1b", "\\u202e", "\\u2028")), text
+    assert any(e in text for e in ("\\x00", "\\x1b", "\\u202e", "\\u2028", "\\u200b", "\\u00ad",
+                                   "\\ufeff", "\\U000e0041")), text
 
 
 @given(st.text())
 def test_escape_leaves_no_control_character_and_keeps_printable_text(text):
     out = escape(text)
-    assert not [c for c in out if unicodedata.category(c) == "Cc" or c in "\u2028\u2029\u202e\u2066"]
+    assert not [c for c in out if unicodedata.category(c) in ("Cc", "Cf") or c in "\u2028\u2029"]
     printable = "".join(c for c in text if c.isprintable() and c not in "\u2028\u2029" and
                         unicodedata.category(c) != "Cf")
     if printable == text:
@@ -101,7 +107,8 @@ def test_escape_leaves_no_control_character_and_keeps_printable_text(text):
     assert brief_value(text, 10_000) == out
 
 
-@pytest.mark.parametrize("bad, shown", [("\x00", "\\x00"), ("\u202e", "\\u202e"), ("\x1b", "\\x1b")])
+@pytest.mark.parametrize("bad, shown", [("\x00", "\\x00"), ("\u202e", "\\u202e"), ("\x1b", "\\x1b"),
+                                        ("\u200b", "\\u200b"), ("\u2060", "\\u2060")])
 def test_a_control_character_in_a_rule_file_is_escaped_in_the_quoted_line(bad, shown):
     """The diagnostic quoted the source line raw (a NUL, an escape sequence, a bidi override);
     it is escaped now, the caret under the escape."""
@@ -113,6 +120,15 @@ def test_a_control_character_in_a_rule_file_is_escaped_in_the_quoted_line(bad, s
     lines = out.splitlines()
     assert lines[1] == f"    action wo{shown}rk main {{ }}"
     assert lines[2] == "    " + " " * len("action wo") + "^" * len(shown)
+
+
+def test_every_format_character_is_escaped():
+    """Every invisible format character (Unicode category Cf) of this Python's Unicode data is
+    shown as an escape, a character beyond the BMP as \\U and eight digits."""
+    raw = [hex(c) for c in range(sys.maxunicode + 1)
+           if unicodedata.category(chr(c)) == "Cf" and escape(chr(c)) == chr(c)]
+    assert not raw
+    assert escape("\U000e0041") == "\\U000e0041"
 
 
 def test_a_tab_before_the_error_still_puts_the_caret_under_it():

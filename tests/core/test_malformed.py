@@ -166,3 +166,33 @@ def test_old_mac_line_endings_are_line_breaks_with_their_places(newline):
         build_ruleset(texts={"mac.rules": unknown})
     assert info.value.diagnostics[0].format().splitlines()[:2] == [
         "mac.rules:4:14: unknown name 'nope'", "    var x: int = nope"]
+
+
+@pytest.mark.parametrize("page", ["\f", " \f ", "\f# the next page"])
+def test_a_form_feed_is_a_space_even_on_a_line_of_its_own(page):
+    """A form feed (an editor's page break, '^L') is a space as a tab is, also on an otherwise
+    blank line between items or statements (there it said 'unexpected end of line'); it ends
+    no line, so the errors after it keep their lines."""
+    good = "\n".join(["game g {", "  players 1..2", page, "}", page, "var x: int = 1",
+                      "action a main {", page, "  set x = 2", "}", ""])
+    assert len(parse_text(good, "page.rules").items) == 3
+    bad = "\n".join(["game g {", "  players 1..2", "}", page, "var x: int = = 1", ""])
+    with pytest.raises(RulesError) as info:
+        parse_text(bad, "page.rules")
+    (d,) = info.value.diagnostics
+    assert d.format().splitlines()[0] == "page.rules:5:14: unexpected '='"
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("\ufeffvar x: int = 1\n", ["    var x: int = 1", "    ^"]),
+    ("var x: int = 1\rvar y: int = 2\r", ["    var x: int = 1", "    ^"]),
+    ("\ufeff", []),
+])
+def test_a_diagnostic_shows_the_line_as_the_parser_read_it(text, shown):
+    """A diagnostic made from the file's text as given (rules with no flow step) showed a
+    byte-order mark as '\\ufeff' before the line, an old Mac file's lines as one line with
+    '\\r' in it, and a file of only a byte-order mark as an empty line with a caret."""
+    with pytest.raises(RulesError) as info:
+        build_ruleset(texts={"a.rules": text}).check_playable()
+    (d,) = info.value.diagnostics
+    assert d.format().splitlines()[1:-1] == shown

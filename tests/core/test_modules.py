@@ -79,6 +79,9 @@ INSTALL = ("another package's module must be installed first, e.g. with pip; 'bo
                     "monsoon, weather; did you mean 'market-day'? " + INSTALL + ")"),
     (["drought", "-weather"], "module 'drought' requires 'weather', which is switched off"),
     (["weather", "-weather"], "module 'weather' is both switched on and off"),
+    # ('-ID' of a module off by default changed nothing without a word)
+    (["-weather"], "module 'weather' is off by default, so '-weather' changes nothing (harvest's "
+                   "default modules: none)"),
     (["-hail", "monsoon", "drought"], "harvest has no module 'hail' (available: drought, guilds, "
      "market-day, monsoon, weather; " + INSTALL + "); modules 'drought' and 'monsoon' conflict: "
      "enable only one of them"),

@@ -336,3 +336,11 @@ def test_harvest_save_load_keeps_pending_decisions():
     h = load_game(g.save())
     assert h.state == g.state
     assert sorted(map(str, h.legal_actions())) == sorted(map(str, g.legal_actions()))
+
+
+def test_property_tests_have_no_deadline_locally_or_in_ci():
+    """Hypothesis's default 200 ms deadline per example made a test fail on a slow first example
+    (the grammar's parser built cold: test_a_control_character_in_any_text_is_an_error_at_the_text
+    took 349 ms): the suite's profiles have none, so no test depends on the machine's speed."""
+    assert settings.default.deadline is None
+    assert settings.get_profile("ci").deadline is None

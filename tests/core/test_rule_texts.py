@@ -54,6 +54,13 @@ def test_a_tab_in_a_text_is_kept():
     assert _message('"a\tb"') == "a\tb"
 
 
+def test_a_text_may_hold_a_zero_width_joiner_shown_escaped_in_messages():
+    """Messages show format characters as escapes (test_input_bounds), but a rules text keeps
+    them: a zero-width non-joiner is part of Persian words, a joiner of emoji."""
+    assert _message('"می‌خواهم 👩‍🌾"') \
+        == "می‌خواهم 👩‍🌾"
+
+
 def test_escapes_are_read_in_one_pass():
     # \\n is a backslash and an n (it used to become a new line); \x is itself
     assert _message(r'"a\\nb"') == "a\\nb"

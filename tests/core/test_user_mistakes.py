@@ -200,3 +200,19 @@ def test_sampling_with_something_other_than_a_random_generator_is_a_type_error(r
     game = boardrules.new_game("harvest", players=2, seed=1)
     with pytest.raises(TypeError, match="sample needs a random.Random, such as random.Random"):
         game.legal_actions().sample(rng)
+
+
+def test_a_house_rule_file_given_twice_is_refused_as_such(tmp_path, monkeypatch):
+    """'--rules h.rules --rules h.rules' said "resource 'gems' is already defined at
+    h.rules:2:1" of every definition, at itself, hinting to override it."""
+    import boardrules
+
+    house = tmp_path / "h.rules"
+    house.write_text("override option goal = 2 in 0..100\nresource gems { start 1 }\n")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(boardrules.PluginError, match=r"^the rule file h.rules is given twice: give it once$"):
+        boardrules.build_ruleset("harvest", rules=["h.rules", "h.rules"])
+    with pytest.raises(boardrules.PluginError, match=f"^the rule file {re.escape(str(house))} is given "
+                                                     r"twice \(as h.rules too\): give it once$"):
+        boardrules.build_ruleset("harvest", rules=["h.rules", house])
+    assert boardrules.build_ruleset("harvest", rules=["h.rules"]).recipe.rules[0][0] == "h.rules"

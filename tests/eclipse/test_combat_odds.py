@@ -463,6 +463,21 @@ def test_a_ship_name_run_onto_the_x_of_a_count_is_refused_precisely() -> None:
         parse_fleet("3 :cruiser")
 
 
+@pytest.mark.parametrize("text, said", [
+    ("2 interceptor, +splitter, +splitter", "'+splitter': fleet '2 interceptor, +splitter, +splitter' gives "
+                                            "the flag +splitter or +antimatter-splitter twice"),
+    ("1 cruiser, +pd, +point-defense", "'+point-defense': fleet '1 cruiser, +pd, +point-defense' gives the "
+                                       "flag +point-defense or +pd twice"),
+    ("1 ancient, +npc, +NPC", "'+NPC': fleet '1 ancient, +npc, +NPC' gives the flag +npc twice"),
+])
+def test_a_flag_given_twice_is_refused(text, said) -> None:
+    """A flag is on or off: '+pd, +point-defense' (or one flag twice) was taken without a word,
+    as if the second were another flag (a slip for the one meant)."""
+    with pytest.raises(ValueError) as err:
+        parse_fleet(text)
+    assert str(err.value) == said
+
+
 def test_regeneration_counts_each_roll_it_explores(monkeypatch) -> None:
     """5 against 5 regenerating cruisers of 16 ion dice and hull 99: the search of the battle's
     nodes charged one step a node however many rolls it followed from it (within the default

@@ -173,6 +173,9 @@ def parse_fleet(text: str) -> Fleet:
             flag = stripped[1:].strip().lower()
             if flag not in _FLAGS:
                 raise ValueError(f"unknown flag {stripped!r}; known: {', '.join('+' + f for f in _FLAGS)}")
+            if _FLAGS[flag] in flags:   # (a flag is on or not: twice is a slip, '+pd, +point-defense')
+                raise ValueError(f"{stripped!r}: fleet {text!r} gives the flag "
+                                 f"{' or '.join('+' + f for f, to in _FLAGS.items() if to == _FLAGS[flag])} twice")
             flags[_FLAGS[flag]] = True
             continue
         ship, count = _parse_group(stripped)

@@ -25,6 +25,16 @@ step. Given as a game of their own they may be house rules or a module (the CLI 
 give them to a game)."""
 
 
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def as_read(text: str) -> str:
+    """A rule file's text as the parser reads it, whose lines and columns every diagnostic
+    counts: without a UTF-8 byte-order mark, a '\\r' alone (old Mac files) a line break
+    ('\\r\\n' as written)."""
+    return _LONE_CR.sub("\n", text.removeprefix("\ufeff"))
+
+
 @attrs.frozen
 class Diagnostic:
     """An error at ``span``: ``message``, an optional ``hint``, the file's text for display,
@@ -39,9 +49,11 @@ class Diagnostic:
     def format(self) -> str:
         """``file:line:column: message``, the source line, a caret under the span, the hint."""
         lines = [f"{self.span}: {_clipped(escape(self.message))}"]
-        # lines end at '\n' only, as the parser counts them (not at a form feed or U+2028)
-        text_lines = self.source.split("\n")
-        if self.source and 0 < self.span.line <= len(text_lines):   # (no text: no line to show)
+        # lines end at '\n' only (a '\r' alone read as one), as the parser counts them (not at a
+        # form feed or U+2028)
+        source = as_read(self.source)   # (a source given raw: its lines as the parser read them)
+        text_lines = source.split("\n")
+        if source and 0 < self.span.line <= len(text_lines):   # (no text: no line to show)
             line = text_lines[self.span.line - 1].removesuffix("\r")
             start = max(self.span.column - 1, 0)
             if len(line) > 200:  # show a window around the caret, not a huge line

@@ -20,11 +20,11 @@ import lark
 from lark import Token
 
 from ..errors import RulesError
-from ..files import read_bounded
-from ..quoting import escape
+from ..files import not_readable, read_bounded
+from ..quoting import control_character, escape
 from . import ast as A
 from . import reduce
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, as_read
 
 MAX_FILE_BYTES = 1 << 20
 MAX_NESTING = 48
@@ -37,7 +37,6 @@ MAX_DEPTH = 200
 # 500,000 numbers, within 1 MiB, took 18 s). The largest rule file shipped has under 4,000.
 MAX_TOKENS = 50_000
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\w+|\S')   # (a comment is no token)
-_LONE_CR = re.compile(r"\r(?!\n)")
 MAX_DIGITS = 18  # numbers in rule files fit in 64 bits
 
 
@@ -284,10 +283,7 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
 
 @functools.lru_cache(maxsize=256)
 def _parse_cached(text: str, path: str) -> A.RuleFile:
-    text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark is not part of the rules
-    # a '\r' alone ends a line (old Mac files): read as '\n', every later pass (lexer, diagnostics'
-    # lines and columns) sees one kind of line break; '\r\n' stays as written
-    text = _LONE_CR.sub("\n", text)
+    text = as_read(text)   # (every later pass sees one kind of line break, no byte-order mark)
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         raise _too_large(path, text)
     deep = _nesting_diagnostic(path, text) or _tokens_diagnostic(path, text)
@@ -318,6 +314,13 @@ def _too_large(path: str, text: str, regular: bool = True) -> RulesError:
     return RulesError([Diagnostic(A.Span(path, 1, 1, 1, 2),
                                   f"rule file is larger than {MAX_FILE_BYTES} bytes",
                                   "split it into several files", text.split("\n", 1)[0][:80])])
+
+
+def unreadable(path: str | Path, err: OSError | UnicodeDecodeError) -> str:
+    """The message for rule file ``path`` that :func:`read_rule_file` could not read (``err``):
+    ``cannot read rule file PATH: WHY`` (:func:`~boardrules.files.not_readable`), as check, play
+    and house rules all say it."""
+    return f"cannot read rule file {path}: {not_readable(err)}"
 
 
 def read_rule_file(path: str | Path) -> str:
@@ -354,7 +357,7 @@ def parse_file(path: str | Path) -> A.RuleFile:
         text = read_rule_file(path)
     except UnicodeDecodeError as err:
         raise RulesError([Diagnostic(A.Span(str(path), 1, 1, 1, 2),
-                                     f"rule file is not UTF-8 text ({err.reason})")]) from None
+                                     f"cannot read it: {not_readable(err)}")]) from None
     return parse_text(text, str(path))
 
 
@@ -701,7 +704,7 @@ class _ToAst:
         and terminals raw) is an error at its place."""
         span = A.Span(self.path, token.line or 1, token.column or 1, token.end_line or 1,
                       token.end_column or 2)
-        bad = next((ch for ch in str(token) if ch != "\t" and escape(ch) != ch), None)
+        bad = control_character(str(token))
         if bad is not None:
             self.errors.append(Diagnostic(span, f"a text holds the control character '{escape(bad)}'",
                                           "write \\n for a new line; other control characters "
