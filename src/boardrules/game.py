@@ -1696,9 +1696,9 @@ class Game:
         None when it is run as a candidate (:meth:`_candidate_run`, whose run may stop where
         the step ends): one whose rest may pass its player when the turn's end is not known to
         settle (``PASSES``, :meth:`_pass_settles`), and when there is no guard to run:
-        ``done``, an action without one, one that surely ends the turn (its body is run in full
-        at once, not its guard and then the whole again), a game with ``action_begins`` or
-        ``action_taken`` rules. Raises RuleViolation
+        ``done`` unless the turn's end settles (:meth:`_done_settles`), an action without one,
+        one that surely ends the turn (its body is run in full at once, not its guard and then
+        the whole again), a game with ``action_begins`` or ``action_taken`` rules. Raises RuleViolation
         when the checks fail: the body breaks that rule at the same point. How the candidates
         of one name and player are settled is worked out once per state (:meth:`_guard_way`)."""
         st = self.state
@@ -1727,7 +1727,9 @@ class Game:
         rs = self.ruleset
         name = action.name
         triggers = rs.triggers_by_event
-        if name == DONE or "action_taken" in triggers or "action_begins" in triggers:
+        if name == DONE:
+            return True if self._done_settles() else None
+        if "action_taken" in triggers or "action_begins" in triggers:
             return None
         st, step = self.state, info[0]
         main = name in step.main
@@ -1795,6 +1797,19 @@ class Game:
         ctx.depth = 0
         ctx.partial = False
         return ctx
+
+    def _done_settles(self) -> bool:
+        """Whether ``done`` (listed once the turn's main action is taken) is legal without its
+        run: nothing is pending, no rule reacts to ``turn_ends``, no 'after turn' block waits
+        (so :meth:`_end_turn` runs no rule) and the next turn of the step begins without a
+        rule running (:meth:`_settles`, ``handover``: as for a pass, :meth:`_pass_settles`)."""
+        st = self.state
+        if st.pending or "turn_ends" in self.ruleset.triggers_by_event or st.values.get(("f", "after")):
+            return False
+        ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1, budget=self.max_steps)
+        order, pos, _, _ = ctx.get(("f", "turn"))
+        ctx.set(("f", "turn"), (order, pos, None, False))   # (as _end_turn)
+        return self._settles(ctx, [], handover=True)
 
     def _pass_settles(self, ctx: Context, pending: list[Any], player: int,
                       passed: tuple[int, ...], rest: Facts) -> bool:

@@ -159,3 +159,61 @@ action tell main { emit flipped(me) }
               for n in ("flip_for", "flip_mine", "tell")}
     assert splits == {"flip_for": 1, "flip_mine": 0, "tell": 1}
     assert rs.action_guard("flip_for") is None   # (nor is the slot's rest entered for p)
+
+
+@pytest.mark.parametrize("variant", ["trade", "turn_ends", "after"])
+def test_done_settles_when_ending_the_turn_runs_no_rule(variant):
+    """'done' is legal without its run (``Game._done_settles``) when ending the turn runs no
+    rule and the step's next turn begins at once: the listing keeps no run for it. With a
+    ``turn_ends`` rule, or an 'after turn' block waiting (the free ``note`` of AFTER), it is
+    tried in full. (That these listings equal the full tries: the test above.)"""
+    g, rng = game(variant, 1), random.Random(1)
+    seen = {True: 0, False: 0}   # done listed from the analysis, tried in full
+    for _ in range(300):   # (AFTER's note may be all that is left, played on and on)
+        if g.over or sum(seen.values()) >= 40:
+            break
+        listed = list(g.legal_actions())
+        done = [a for a in listed if a.name == "done"]
+        if done:
+            accepted = g._known_for(g.state).runs[done[0]] is ACCEPTED
+            seen[accepted] += 1
+            if variant == "turn_ends" or g.state.get("f", "after"):
+                assert not accepted
+        g.play(rng.choice(listed), check=False)
+    assert seen[True] > 0 if variant != "turn_ends" else seen[True] == 0
+    if variant != "trade":
+        assert seen[False] > 0
+
+
+GIFTS = """game gifts { players 2..2 }
+resource coins { start 3 }
+resource vp { start 0; scored true }
+action give(p: player, n: int in 0..9) procedure { gain n vp to p }
+action gift main { pay 1 coins; call give(me, 1) }
+action rest main { gain 1 coins }
+flow { rounds 4 { step play: turns seat once { main gift, rest } } }
+"""
+
+
+def test_me_is_a_seat_while_the_unit_runs_for_a_player():
+    """``me`` passed to a procedure's player parameter is a seat (as ``gain`` without ``to``
+    takes it): Gaia's ``ore_token`` conversion (``call gain_tokens(me, 1)``) has a guard. Not
+    so when the unit runs for no player, nor for a player binding that may be out of range."""
+    g = boardrules.new_game(texts={"gifts.rules": GIFTS}, players=2, seed=1)
+    rs = g.ruleset
+    inert = Inert(rs, {})
+
+    def cost(text: str, scope: dict | None = None, me: bool = True) -> int | None:
+        body = parse_text(f"action x main {{ {text} }}\n", "x.rules").items[0].body
+        with inert._unit(), inert._as_me(me):
+            return inert.stmts(body.stmts, dict(scope or {}))
+    assert cost("call give(me, 1)") is not None
+    assert cost("gain 1 vp to me") is not None and cost("set tally of me = 1") is None  # (no var)
+    assert cost("call give(me, 1)", me=False) is None
+    assert cost("call give(q, 1)", {"q": "player"}) is None
+    assert rs.guards.action("gift") is not None
+    for seed in range(3):
+        assert compare_states(boardrules.new_game(texts={"gifts.rules": GIFTS}, players=2, seed=seed),
+                              100, random.Random(seed)) > 0
+    gaia = boardrules.new_game("gaia-project", players=2, seed=1).ruleset
+    assert gaia.guards.action_for("convert", ("ore_token",)) is not None

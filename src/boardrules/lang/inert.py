@@ -261,7 +261,7 @@ class Inert:
         rs = self.rs
         match s:
             case A.Gain(amounts=am, to=to) | A.Lose(amounts=am, to=to):
-                if isinstance(am, A.AmountExpr) or not (self.me if to is None else _seat(to, scope)):
+                if isinstance(am, A.AmountExpr) or not (self.me if to is None else self._is_seat(to, scope)):
                     return None
                 total = 0
                 for a in am:
@@ -273,7 +273,7 @@ class Inert:
                 return total
             case A.Set(target=t, value=v):
                 var = rs.vars.get(t.name)
-                if var is None or (t.of is not None and not ("player" in var.per and _seat(t.of, scope))) \
+                if var is None or (t.of is not None and not ("player" in var.per and self._is_seat(t.of, scope))) \
                         or (t.of is None and "player" in var.per and not self.me):
                     return None
                 value = self.expr(v, scope)
@@ -342,7 +342,7 @@ class Inert:
                 if fn in rs.primitives or fn not in rs.actions:
                     return None
                 passed = self._costs(args, scope)
-                seats = frozenset(i for i, a in enumerate(args) if _seat(a, scope))
+                seats = frozenset(i for i, a in enumerate(args) if self._is_seat(a, scope))
                 body = self._proc(fn, seats)
                 return None if passed is None or body is None else passed + 1 + body
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
@@ -395,7 +395,7 @@ class Inert:
         """``run obj.slot [for p]`` (as S.run_slot): ``obj`` a present entity, ``p`` a player,
         and the slot's body inert for every entity of the kind that has one."""
         found = self.entity(obj, scope)
-        if found is None or not (self.me or for_ is not None and _seat(for_, scope)):
+        if found is None or not (self.me or for_ is not None and self._is_seat(for_, scope)):
             return None
         cost = found[1]
         if for_ is not None:
@@ -520,6 +520,12 @@ class Inert:
             known[key] = None if cost is None else (cost, acc.facts())
         return self._unit_used(known[key])
 
+    def _is_seat(self, e: A.Expr, scope: Scope) -> bool:
+        """Whether ``e`` is surely a player of the game: a seat binding (:func:`_seat`), or
+        ``me`` while the unit runs for a player (as ``gain`` without ``to`` takes it)."""
+        return _seat(e, scope) or self.me and isinstance(e, A.Name) and e.id == "me" \
+            and "me" not in scope
+
     def _unit(self) -> "_Unit":
         """``with self._unit() as acc``: analyse a unit with accumulators of its own."""
         return _Unit(self)
@@ -624,7 +630,7 @@ class Inert:
         if not t.endswith("?"):
             return found
         # (``V of p``, p a seat: V for one of the players, all of whom the guard checks)
-        x = e.expr if isinstance(e, A.Of) and _seat(e.player, scope) else e
+        x = e.expr if isinstance(e, A.Of) and self._is_seat(e.player, scope) else e
         if isinstance(x, A.Name) and x.id not in scope and x.id in self.rs.vars \
                 and self.rs.vars[x.id].per in ((), ("player",)):
             self._acc.needs.add(x.id)
@@ -677,7 +683,7 @@ class Inert:
                         or not (lst[0] or "").startswith("list:") or not self._in_range(o, i, scope):
                     return None
                 return (lst[0][5:], lst[1] + index[1], MAX_LIST)  # type: ignore[index]
-            case A.Of(expr=x, player=p) if _seat(p, scope):   # (semantics.with_me)
+            case A.Of(expr=x, player=p) if self._is_seat(p, scope):   # (semantics.with_me)
                 with self._as_me(True):
                     return self.expr(x, scope)
             case A.Not(operand=o):
