@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, overload
 from . import ast as A
 from . import semantics as S
 from ..runtime import MISSING
-from .semantics import ExprFn, Key, Value
+from .semantics import ExprFn, FilterFn, Key, Value
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -249,6 +249,40 @@ class ExprCompiler:
         exec(code, ns)
         linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
         fn: ExprFn = ns["rule_expr"]  # type: ignore[assignment]  # (defined by the exec above)
+        return fn
+
+
+    def filter(self, e: A.Expr, var: str) -> FilterFn | None:
+        """``fn(ctx, opts, first)`` testing a choice's ``where`` ``e`` on each option of ``opts``
+        in turn, ``var`` bound to it as a Python local of the loop (as a quantifier's variable)
+        rather than in ``ctx.env`` (a binding dict per option costs as much as a simple test):
+        ``first`` false: the admitted options (a tuple, in order); true: how many options it
+        tested up to and including the first admitted (0: none is). None when ``e`` is too
+        deeply nested to compile (the caller then binds each option itself, as
+        :func:`semantics.admitted_by` does)."""
+        ns = dict(_HELPERS)
+        q = f"q0_{var}"
+        cond = _Gen(self.rs, ns).gen(e, {var: q})
+        span = e.span
+        ns["_span"] = span
+        filename = f"<rules {span.file}:{span.line}:{span.column} #{next(_ids)}>"
+        src = (f"def rule_filter(ctx, opts, first):\n    try:\n        if first:\n"
+               f"            n = 0\n            for {q} in opts:\n                n += 1\n"
+               f"                if {cond}:\n                    return n\n            return 0\n"
+               f"        return tuple([{q} for {q} in opts if {cond}])\n"
+               f"    except _RuleViolation as err:\n        raise _at(err, _span)\n"
+               f"    except Exception as err:\n        raise _foreign(ctx, err, None, _span)\n")
+        code = self._codes.get(src)
+        if code is not None:
+            code = _renamed(code, filename)
+        else:
+            try:
+                code = self._codes[src] = compile(src, filename, "exec")
+            except (SyntaxError, RecursionError, MemoryError):
+                return None
+        exec(code, ns)
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        fn: FilterFn = ns["rule_filter"]  # type: ignore[assignment]  # (defined by the exec above)
         return fn
 
 
