@@ -5,7 +5,8 @@ Which blueprints are legal is the rules' (``rules/actions.rules``: ``upgrade_ste
 drives; ``placeable_parts``, ``not_on``); this module only makes the numbers they ask for cheap.
 An Upgrade choice asks for the statistics after every single-part change of every blueprint:
 they are sums of the parts' fields, so each distinct list of parts is summed once
-(:meth:`Tables.stats`) and an option text ``"cls#slot=part"`` is parsed once
+(:meth:`Tables.stats`), a change's are the blueprint's without that slot plus the new part's
+(:meth:`Tables.after`), and an option text ``"cls#slot=part"`` is parsed once
 (:meth:`Tables.change`).
 """
 
@@ -29,7 +30,7 @@ class Tables:
     rule files' order."""
 
     __slots__ = ("rs", "classes", "class_order", "parts", "part_set", "_lists", "_changes", "resolved", "_stats", "_after",
-                 "_last", "__weakref__")
+                 "_last", "_parts", "__weakref__")
 
     def __init__(self, rs: Any) -> None:
         self.rs = weakref.ref(rs)
@@ -42,12 +43,12 @@ class Tables:
         # (option, player) -> what :meth:`resolve` answered (read directly by stat_after)
         self.resolved: dict[tuple[Any, int], tuple] = {}
         self._stats: dict[tuple[tuple[str, ...], Any], dict[str, Any]] = {}
-        # per (blueprint, outside, design): the statistics after a change, by its option text
-        # or (slot, part)
-        self._after: dict[tuple, dict[Any, dict[str, Any]]] = {}
+        # per (blueprint, outside, design): its statistics without each slot's part
+        self._after: dict[tuple, tuple[dict[str, int], ...]] = {}
         # the blueprint asked last (by identity: an Upgrade choice asks of one blueprint's
-        # changes in a row) and its statistics after each change
-        self._last: tuple[Any, Any, Any, dict[Any, dict[str, Any]]] = ((), (), None, {})
+        # changes in a row) and its sums without each slot's part
+        self._last: tuple[Any, Any, Any, tuple[dict[str, int], ...]] = ((), (), None, ())
+        self._parts: dict[str, dict[str, int]] = {}   # part -> its STATS
 
     def change(self, o: Any) -> tuple[str, int, str] | None:
         """``(class, slot, part)`` of an option text ``"cls#slot=part"`` naming a ship class and
@@ -102,28 +103,43 @@ class Tables:
             self._lists[key] = got
         return got
 
-    def after(self, bp: tuple, outside: tuple, design: Any, slot: int, part: str, o: Any = None) -> dict[str, Any]:
-        """The statistics of blueprint ``bp`` (plus the ``outside`` parts, on ``design``) once
-        ``part`` fills slot ``slot`` (``o``: the option text saying so, when the caller has it:
-        the memo's key); a ``ValueError`` when ``bp`` has no such slot."""
+    def after(self, bp: tuple, outside: tuple, design: Any, slot: int, part: str, stat: str) -> int:
+        """Statistic ``stat`` (of ``STATS``) of blueprint ``bp`` (plus the ``outside`` parts, on
+        ``design``) once ``part`` fills slot ``slot``: the blueprint's sum without that slot's
+        part (kept per blueprint, :meth:`without`) plus the part's own; a ``ValueError`` when
+        ``bp`` has no such slot. (A sum, so one per slot serves every part: an Upgrade choice
+        asks of every part in every slot.)"""
+        if not 0 <= slot < len(bp):
+            raise ValueError(f"no slot {slot} in a blueprint of {len(bp)}")
         last = self._last
-        if last[0] is bp and last[1] is outside and last[2] is design:
-            table = last[3]
-        else:
-            key = (bp, outside, design)
-            table = self._after.get(key)
-            if table is None:
-                if len(self._after) >= MEMO_SIZE:
-                    self._after.clear()
-                table = self._after[key] = {}
-            self._last = (bp, outside, design, table)
-        asked = (slot, part) if o is None else o
-        s = table.get(asked)
-        if s is None:
-            if not 0 <= slot < len(bp):
-                raise ValueError(f"no slot {slot} in a blueprint of {len(bp)}")
-            s = table[asked] = self.stats(bp[:slot] + (part,) + bp[slot + 1:] + outside, design)
-        return s
+        sums = last[3] if last[0] is bp and last[1] is outside and last[2] is design else \
+            self.without(bp, outside, design)
+        return sums[slot][stat] + self._part(part)[stat]  # type: ignore[no-any-return]
+
+    def without(self, bp: tuple, outside: tuple, design: Any) -> tuple[dict[str, int], ...]:
+        """Per slot of blueprint ``bp``: the ``STATS`` of ``bp`` plus ``outside`` on ``design``
+        with that slot's part left out (memoised; the last asked kept by identity)."""
+        key = (bp, outside, design)
+        sums = self._after.get(key)
+        if sums is None:
+            total = self.stats(bp + outside, design)
+            sums = tuple({k: total[k] - p[k] for k in STATS} for p in map(self._part, bp))
+            if len(self._after) >= MEMO_SIZE:
+                self._after.clear()
+            self._after[key] = sums
+        self._last = (bp, outside, design, sums)
+        return sums
+
+    def _part(self, part: str) -> dict[str, int]:
+        """The ``STATS`` of one part (``drives``: its move plus jumps)."""
+        got = self._parts.get(part)
+        if got is None:
+            rs = self.rs()
+            assert rs is not None
+            f = rs.entities[part].fields
+            got = self._parts[part] = {k: f[k] for k in STAT_FIELDS}
+            got["drives"] = got["move"] + got["jumps"]
+        return got
 
     def stats(self, parts: tuple[str, ...], design: Any) -> dict[str, Any]:
         """Summed ``STAT_FIELDS`` of ``parts`` plus ``design``'s printed bonuses, and their

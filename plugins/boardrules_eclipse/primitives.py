@@ -398,14 +398,14 @@ def stat_after(ctx, o, stat):
     got = t.resolved.get((o, me)) if type(o) is str and type(me) is int and 0 <= me < ctx.np else None
     if got is None:   # (first asked, or not an option of me: _change says why)
         _, i, part, bp, out, design = _change(ctx, o)
-        return t.after(bp, out, design, i, part)[stat]
-    # (as _change, inlined: a where asks twice of each option; a blueprint too short for the
-    # slot is refused when its statistics are first summed)
+        return t.after(bp, out, design, i, part, stat)
+    # (as _change, inlined: a where asks twice of each option; Tables.after refuses a blueprint
+    # too short for the slot)
     _, i, part, kbp, kout, kdesign = got
     w, base = ctx.w, ctx.base
     return t.after((w[kbp] if kbp in w else base.get(kbp)) or (),
                    (w[kout] if kout in w else base.get(kout)) or (),
-                   w[kdesign] if kdesign in w else base.get(kdesign), i, part, o)[stat]
+                   w[kdesign] if kdesign in w else base.get(kdesign), i, part, stat)
 
 
 @primitive("blueprint_after", returns="list:part", pure=True, o="text")

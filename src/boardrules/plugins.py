@@ -14,7 +14,7 @@ import re
 import reprlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import attrs
 import pluggy
@@ -439,6 +439,17 @@ list's items, players, hexes and entities are not: their values need the state);
 a plain int (not a bool, an int to Python and ``true`` to the rules) within ±MAX_NUMBER."""
 
 
+class ReturnCheck(NamedTuple):
+    """How a checked primitive's result is tested (:func:`_checked`), for code that calls the
+    primitive itself: ``fn`` the primitive's own function; a result passes when it is a plain
+    int within ±MAX_NUMBER (``types`` None) or an instance of ``types``; ``refused(ctx,
+    value)`` answers for one that does not (none for a ``T?``, else the defect raised)."""
+
+    fn: Callable[..., Any]
+    types: tuple[type, ...] | None
+    refused: Callable[[Any, Any], Any]
+
+
 def _checked(prim: Primitive) -> Primitive:
     """``prim`` whose result is checked against its declared return type (``int``, ``bool``,
     ``text``, ``list:T``; ``T?`` also allows ``none``; an ``int`` is no bool and within
@@ -456,11 +467,8 @@ def _checked(prim: Primitive) -> Primitive:
         return prim
     fn, name, is_int = prim.fn, prim.name, kind == "int"
 
-    def checked(ctx: Any, *args: Any) -> Any:
-        value: Any = fn(ctx, *args)
-        # (inline, not a function per type: primitives run tens of thousands of times a game)
-        if (value.__class__ is int and -MAX_NUMBER <= value <= MAX_NUMBER) if is_int else isinstance(value, types):
-            return value
+    def refused(ctx: Any, value: Any) -> Any:
+        """``value`` when it is none for a ``T?``, else the defect (the quick test failed)."""
         if value is None and optional:
             return value
         # (an int or a bool for an int: what a number of the rules is)
@@ -468,7 +476,16 @@ def _checked(prim: Primitive) -> Primitive:
         raise PrimitiveFailed(f"primitive '{name}' returned {reprlib.repr(value)} ({type(value).__name__}), "
                               f"not the {declared} it declares{number} (a defect of the plugin that provides "
                               "it, not a rule broken)", ctx.source)
+
+    def checked(ctx: Any, *args: Any) -> Any:
+        value: Any = fn(ctx, *args)
+        # (inline, not a function per type: primitives run tens of thousands of times a game)
+        if (value.__class__ is int and -MAX_NUMBER <= value <= MAX_NUMBER) if is_int else isinstance(value, types):
+            return value
+        return refused(ctx, value)
     checked.parts = (fn,)  # type: ignore[attr-defined]  # (whose code it runs)
+    # (the compiled expressions call ``fn`` and make the quick test themselves: lang/codegen.py)
+    checked.inline = ReturnCheck(fn, None if is_int else types, refused)  # type: ignore[attr-defined]
     return attrs.evolve(prim, fn=checked)
 
 

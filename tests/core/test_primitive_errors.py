@@ -9,6 +9,7 @@ an ``IllegalActionError``."""
 
 from __future__ import annotations
 
+import linecache
 import re
 
 import pytest
@@ -237,3 +238,46 @@ def test_a_primitive_declaring_int_may_return_neither_a_bool_nor_a_number_beyond
                                          f"declares, a number from -{2 ** 63 - 1} to {2 ** 63 - 1} (a defect")
         assert f"{me} keep {k}" not in [str(a) for a in g.legal_actions()]
         assert g.state is before
+
+
+PLACES_RULES = """\
+action compare main { require wrong_int(1) > 0 else "no" }
+action quantify main { require (count v in wrong_list(1) where v > 0) > 0 else "no" }
+action among main { require (any v in [1, 2] where wrong_int(v) >= v) else "no" }
+action pick main { choose c in [1, 2] where wrong_int(c) < 3 "pick" { gain c coins } }
+action fine main { require (count v in maybe_list(1) where v > 0) == 2 and maybe_int(2) == none else "no"
+  gain 1 coins }
+extend step actions { main compare, quantify, among, pick, fine }
+"""
+
+
+@primitive("maybe_list", n="int", returns="list:int")
+def maybe_list(ctx, n):
+    return (1, 2)
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+def test_a_primitive_of_the_wrong_type_is_named_wherever_it_is_called(extra_modules, backend):  # noqa: F811
+    """The compiled expressions test a primitive's result inline (codegen ``_Gen.primitive``),
+    except in a quantifier's domain, where Python allows no ``:=`` (the checking wrapper then):
+    compared with a number, as a domain, in a quantifier's test and in a choice's filter, a
+    value of the wrong type is the plugin's defect, named with the rule's line, in both back
+    ends; a ``T?`` allows none."""
+    extra_modules("test_places", ModuleSpec("blasting", "harvest", ("blasting.rules",),
+                                            primitives=(wrong_int, wrong_list, maybe_list, maybe_int)),
+                  files={"blasting.rules": PLACES_RULES})
+    g = _in_actions(backend)
+    me = f"p{next(iter(g.players_to_act())) + 1}"
+    before = g.state
+    for line, (action, name) in enumerate([("compare", "wrong_int"), ("quantify", "wrong_list"),
+                                           ("among", "wrong_int"), ("pick", "wrong_int")], 1):
+        with pytest.raises(PrimitiveError) as err:
+            g.play(f"{me} {action}")
+        assert str(err.value).startswith(f"{me} {action}: primitive '{name}' returned ")
+        assert re.search(rf"blasting\.rules:{line}:\d+\)\]$", str(err.value))
+        assert g.state is before
+    g.play(f"{me} fine")
+    if backend == "compiled":   # (the inline test: the primitive's own function, then `:=`)
+        sources = ["".join(lines) for name, (_, _, lines, _) in list(linecache.cache.items())
+                   if name.startswith("<rules ") and "blasting.rules:1:" in name]
+        assert any(":= " in src for src in sources)

@@ -8,13 +8,14 @@
 
 from __future__ import annotations
 
+import linecache
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardrules.errors import IllegalActionError, NotationError
+from boardrules.errors import GameStuckError, IllegalActionError, NotationError
 from boardrules.game import Action, load_game, new_game
 
 HARVEST = (Path(__file__).parent / "rules" / "harvest.rules").read_text()
@@ -211,6 +212,60 @@ def test_backends_agree_on_bindings_inside_quantifiers(body):
     code (the interpreter binds it in the environment): both resolve names alike."""
     text = PRELUDE.replace("BODY", body)
     assert _outcome(text, "compiled") == _outcome(text, "interpreted")
+
+
+def _choice_outcome(text: str, backend: str):
+    """What listing and then playing ``p1 go`` (which queues a choice) give under ``backend``:
+    the actions listed before and after (a choice's options are its answers), or the refusal."""
+    g = new_game(texts={"random.rules": text}, players=2, backend=backend)
+
+    def listed():
+        try:
+            return [str(a) for a in g.legal_actions()]
+        except GameStuckError as err:   # (nothing legal: the refusal says why)
+            return str(err)
+    before = listed()
+    try:
+        g.play("p1 go")
+    except IllegalActionError as err:
+        return before, ("illegal", str(err))
+    return before, listed()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bool_expr(("c",)))
+def test_backends_agree_on_a_choice_filter(cond):
+    """A ``choose``'s ``where`` compiled as one loop over the options, the option a Python local
+    (codegen ``ExprCompiler.filter``; the interpreter binds each in the environment): the same
+    options admitted, the same first one when a listing cuts the choice short, the same
+    refusal when the test breaks a rule on one of them."""
+    text = PRELUDE.replace("BODY", f'choose c in l + [x, 0 - 2, 5] where {cond} "pick" {{ set x = c }}')
+    assert _choice_outcome(text, "compiled") == _choice_outcome(text, "interpreted"), text
+
+
+@pytest.mark.parametrize("body", [
+    # the option hides a binding of its name; a quantifier's variable hides the option
+    'let c = 9\nchoose c in l where c < 3 "pick" { set x = c }',
+    'choose c in l where (count c in [c, 5, 6] where c > 4) == 2 and c > 1 "pick" { set x = c }',
+    # the option read inside `of` (a deferred evaluation) and by a procedure's parameters
+    'choose c in [0, 1] where (y of c) > 1 "pick" { call bump(c) }',
+    'choose c in l where x // (c - 2) > 0 "pick" { set x = c }',
+])
+def test_backends_agree_on_choice_filters_that_bind(body):
+    text = PRELUDE.replace("BODY", body)
+    assert _choice_outcome(text, "compiled") == _choice_outcome(text, "interpreted")
+
+
+def test_a_choice_filter_is_one_generated_loop():
+    """The compiled back end tests a choice's options in one generated function (registered
+    with linecache under the ``where``'s place), not one call of the ``where`` per option."""
+    text = PRELUDE.replace("BODY", 'choose c in l where c > 1 "pick" { set x = c }')
+    g = new_game(texts={"filter.rules": text}, players=2)
+    g.play("p1 go")
+    assert [str(a) for a in g.legal_actions()] == ["p1 c 2", "p1 c 3"]
+    sources = ["".join(lines) for name, (_, _, lines, _) in list(linecache.cache.items())
+               if name.startswith("<rules filter.rules:")]
+    assert any("def rule_filter(ctx, opts, first):" in src for src in sources)
 
 
 def test_generated_rule_code_is_in_linecache():

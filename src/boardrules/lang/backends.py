@@ -244,6 +244,7 @@ class Compiler:
             case A.Choose(var=name, domain=d, where=w, by=by, optional=opt, prompt=p, body=b):
                 bid = rs.block_id(b)
                 fd, fw, fby = self.expr(d), self.expr(w), player_fn(self.expr(by), chance=True)
+                each = None if w is None else self._exprs.filter(w, name)
                 span = s.span
                 lazy: list[Any] = []   # (lang/lazy.py: worked out on the first listing's run)
 
@@ -253,7 +254,7 @@ class Compiler:
                         lazy.append(where_bound(rs, s))
                     try:
                         S.choose(ctx, bid, name, fd(ctx), fw, None if fby is None else fby(ctx), opt, p,
-                                 lazy[0] if lazy else None)
+                                 lazy[0] if lazy else None, each)
                     except S.BudgetExceeded as err:
                         raise S.at(err, span)
                 return choose

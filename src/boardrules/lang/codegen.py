@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, overload
 from . import ast as A
 from . import semantics as S
 from ..runtime import MISSING
-from .semantics import ExprFn, Key, Value
+from .semantics import ExprFn, FilterFn, Key, Value
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -252,6 +252,40 @@ class ExprCompiler:
         return fn
 
 
+    def filter(self, e: A.Expr, var: str) -> FilterFn | None:
+        """``fn(ctx, opts, first)`` testing a choice's ``where`` ``e`` on each option of ``opts``
+        in turn, ``var`` bound to it as a Python local of the loop (as a quantifier's variable)
+        rather than in ``ctx.env`` (a binding dict per option costs as much as a simple test):
+        ``first`` false: the admitted options (a tuple, in order); true: how many options it
+        tested up to and including the first admitted (0: none is). None when ``e`` is too
+        deeply nested to compile (the caller then binds each option itself, as
+        :func:`semantics.admitted_by` does)."""
+        ns = dict(_HELPERS)
+        q = f"q0_{var}"
+        cond = _Gen(self.rs, ns).gen(e, {var: q})
+        span = e.span
+        ns["_span"] = span
+        filename = f"<rules {span.file}:{span.line}:{span.column} #{next(_ids)}>"
+        src = (f"def rule_filter(ctx, opts, first):\n    try:\n        if first:\n"
+               f"            n = 0\n            for {q} in opts:\n                n += 1\n"
+               f"                if {cond}:\n                    return n\n            return 0\n"
+               f"        return tuple([{q} for {q} in opts if {cond}])\n"
+               f"    except _RuleViolation as err:\n        raise _at(err, _span)\n"
+               f"    except Exception as err:\n        raise _foreign(ctx, err, None, _span)\n")
+        code = self._codes.get(src)
+        if code is not None:
+            code = _renamed(code, filename)
+        else:
+            try:
+                code = self._codes[src] = compile(src, filename, "exec")
+            except (SyntaxError, RecursionError, MemoryError):
+                return None
+        exec(code, ns)
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        fn: FilterFn = ns["rule_filter"]  # type: ignore[assignment]  # (defined by the exec above)
+        return fn
+
+
 def _renamed(code: CodeType, filename: str) -> CodeType:
     """``code`` (and the code of its functions, generators and lambdas) named ``filename``."""
     consts = tuple(_renamed(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
@@ -262,6 +296,55 @@ class _Gen:
     def __init__(self, rs: Ruleset, ns: dict[str, object]) -> None:
         self.rs = rs
         self.ns = ns
+        self._temps = 0
+        # > 0 while a quantifier's domain is written: Python refuses an assignment expression
+        # (``:=``) in a comprehension's iterable, so no value is held in a temporary there
+        self._in_domain = 0
+
+    def temp(self) -> str | None:
+        """A fresh name for a value the generated code holds while it tests it (``:=``); None
+        where it may not."""
+        if self._in_domain:
+            return None
+        self._temps += 1
+        return f"_t{self._temps}"
+
+    def domain(self, d: A.Expr, sc: dict[str, str]) -> str:
+        """Python source of a quantifier's or ``sum``'s domain ``d`` (see ``_in_domain``)."""
+        self._in_domain += 1
+        try:
+            return self.gen(d, sc)
+        finally:
+            self._in_domain -= 1
+
+    def primitive(self, fn: str, args: str) -> str:
+        """A call of primitive ``fn``: its own function and its result's quick test inline
+        (plugins.py, ``ReturnCheck``: the checking wrapper's frame costs as much as a simple
+        primitive), else through the primitive as registered."""
+        registered = self.rs.primitives[fn].fn
+        check = getattr(registered, "inline", None)
+        t = None if check is None else self.temp()
+        if check is None or t is None:
+            return f"{self.const(registered)}(ctx{args})"
+        call = f"({t} := {self.const(check.fn)}(ctx{args}))"
+        if check.types is None:
+            test = f"{call}.__class__ is int and {-S.MAX_NUMBER} <= {t} <= {S.MAX_NUMBER}"
+        else:
+            test = f"isinstance({call}, {self.const(check.types)})"
+        return f"({t} if {test} else {self.const(check.refused)}(ctx, {t}))"
+
+    def int_compare(self, op: str, l: A.Expr, r: A.Expr, sc: dict[str, str]) -> str:
+        """``<``, ``<=``, ``>``, ``>=``: of a number written in the rule and a whole number at
+        once, else through the helper (which compares or refuses as semantics.compare)."""
+        helper = _INT_OPS[op]
+        t = self.temp() if isinstance(r, A.Int) or isinstance(l, A.Int) else None
+        if t is not None and isinstance(r, A.Int):
+            return (f"({t} {op} {r.value!r} if ({t} := {self.gen(l, sc)}).__class__ is int "
+                    f"else {helper}(ctx, {t}, {r.value!r}))")
+        if t is not None and isinstance(l, A.Int):
+            return (f"({l.value!r} {op} {t} if ({t} := {self.gen(r, sc)}).__class__ is int "
+                    f"else {helper}(ctx, {l.value!r}, {t}))")
+        return f"{helper}(ctx, {self.gen(l, sc)}, {self.gen(r, sc)})"
 
     def const(self, value: object) -> str:
         """A name for ``value`` in the generated function's globals."""
@@ -294,7 +377,7 @@ class _Gen:
                 if fn in S.BUILTIN_FUNCTIONS:
                     f = self.const(S.BUILTIN_FUNCTIONS[fn])
                     return f"_builtin(ctx, {fn!r}, {f}{a})"
-                return f"{self.const(self.rs.primitives[fn].fn)}(ctx{a})"
+                return self.primitive(fn, a)
             case A.ListLit(items=items):
                 listed = "(" + "".join(f"{g(x, sc)}, " for x in items) + ")"
                 return f"_sized(ctx, {listed})" if len(items) > S.FREE_LIST else listed
@@ -318,7 +401,7 @@ class _Gen:
                 if op in ("==", "!="):   # (charged by size: two long lists take long to compare)
                     return f"({'' if op == '==' else 'not '}_eq(ctx, {g(l, sc)}, {g(r, sc)}))"
                 if op in _INT_OPS:
-                    return f"{_INT_OPS[op]}(ctx, {g(l, sc)}, {g(r, sc)})"
+                    return self.int_compare(op, l, r, sc)
                 if op in ("in", "notin"):
                     return f"({'' if op == 'in' else 'not '}_member(ctx, {g(l, sc)}, {g(r, sc)}))"
                 return f"_compare(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
@@ -327,7 +410,7 @@ class _Gen:
             case A.BoolOp(op=op, items=items):  # short-circuit, a bool (as all()/any())
                 return f"(True if {f' {op} '.join(g(x, sc) for x in items)} else False)"
             case A.Quant(kind=k, var=v, domain=d, where=w):
-                dom = g(d, sc)
+                dom = self.domain(d, sc)
                 inner = {**sc, v: f"q{len(sc)}_{v}"}
                 q = inner[v]
                 cond = "True" if w is None else g(w, inner)
@@ -335,7 +418,7 @@ class _Gen:
                     return f"sum(1 for {q} in _dom(ctx, {dom}) if {cond})"
                 return f"{k}({cond} for {q} in _dom(ctx, {dom}))"
             case A.SumOf(expr=x, var=v, domain=d, where=w):
-                dom = g(d, sc)
+                dom = self.domain(d, sc)
                 inner = {**sc, v: f"q{len(sc)}_{v}"}
                 q = inner[v]
                 cond = "" if w is None else f" if {g(w, inner)}"

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from . import ast as A
 from .guards import Guard, facts_hold
 from .inert import AFTER, PASS, SEATS, names_in
-from .semantics import MAX_DEPTH, admitted_by
+from .semantics import MAX_DEPTH, FilterFn, admitted_by
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -53,18 +53,25 @@ def where_bound(rs: Ruleset, node: A.Choose) -> Lazy | None:
 
 
 def admitted(ctx: Context, var: str, opts: tuple[Any, ...], where: Callable[[Context], Any],
-             optional: bool, lazy: Lazy) -> tuple[Any, ...] | None:
+             optional: bool, lazy: Lazy, each: FilterFn | None = None) -> tuple[Any, ...] | None:
     """The options of a choice in a listing's run (``ctx.lazy``) that the run needs: the first
     one its ``where`` admits (none for an optional choice: it is legal either way); None when
     the choice must be evaluated in full (a binding hides a name of the ``where``, or the budget
-    left does not cover the options not tested)."""
+    left does not cover the options not tested). ``each``: the ``where`` as one loop
+    (semantics.py, ``FilterFn``), when there is one."""
     cost, names = lazy
     if not names.isdisjoint(ctx.env):
         return None
     n = len(opts)
     kept: tuple[Any, ...] = ()
     tested = 0
-    if not optional:
+    if not optional and each is not None:
+        tested = each(ctx, opts, True)
+        if tested:
+            kept = (opts[tested - 1],)
+        else:
+            tested = n
+    elif not optional:
         saved = ctx.env
         try:
             for o in opts:
@@ -80,7 +87,7 @@ def admitted(ctx: Context, var: str, opts: tuple[Any, ...], where: Callable[[Con
         if ctx.steps < skipped * cost:
             if not kept:
                 return None
-            return kept + admitted_by(ctx, var, opts[tested:], where)
+            return kept + admitted_by(ctx, var, opts[tested:], where, each)
         ctx.steps -= skipped * cost
         ctx.partial = True
     return kept

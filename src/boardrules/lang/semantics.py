@@ -37,6 +37,8 @@ an entity or kind name, or a :class:`VarHandle` (any of them, by the rule's type
 Key = tuple[Any, ...]
 """A state key, such as ``("r", resource, player)`` (see the module's docstring)."""
 ExprFn = Callable[["Context"], Value]
+FilterFn = Callable[["Context", Sequence[Value], bool], Any]
+"""A choice's ``where`` over its options at once (codegen.py, ``ExprCompiler.filter``)."""
 """A compiled expression: the context in, its value out."""
 BlockFn = Callable[["Context"], None]
 """A compiled block of statements: it changes the context's state."""
@@ -598,9 +600,10 @@ def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | 
 
 
 def choose(ctx: Context, block_id: int, var: str, options: Value, where: ExprFn | None,
-           by: Value, optional: bool, prompt: str, lazy: Any = None) -> None:
-    """Queue a decision; ``where`` filters the options with ``var`` bound to each. ``lazy``:
-    how the filter may be cut short in a listing's run (``ctx.lazy``; lang/lazy.py)."""
+           by: Value, optional: bool, prompt: str, lazy: Any = None, each: FilterFn | None = None) -> None:
+    """Queue a decision; ``where`` filters the options with ``var`` bound to each (``each``:
+    the same filter compiled as one loop, when there is one). ``lazy``: how the filter may be
+    cut short in a listing's run (``ctx.lazy``; lang/lazy.py)."""
     opts: Dice | tuple[Value, ...]
     if isinstance(options, Dice):
         opts = options
@@ -610,8 +613,8 @@ def choose(ctx: Context, block_id: int, var: str, options: Value, where: ExprFn 
             cut = None
             if lazy is not None and ctx.lazy:
                 from .lazy import admitted
-                cut = admitted(ctx, var, listed, where, optional, lazy)
-            opts = admitted_by(ctx, var, listed, where) if cut is None else cut
+                cut = admitted(ctx, var, listed, where, optional, lazy, each)
+            opts = admitted_by(ctx, var, listed, where, each) if cut is None else cut
     player = ctx.player() if by is None else (CHANCE if by == CHANCE else ctx.player(by))
     if not optional and not isinstance(opts, Dice) and len(opts) == 0:
         raise ctx.violation(f"no choice is possible for '{var}'")
@@ -619,8 +622,12 @@ def choose(ctx: Context, block_id: int, var: str, options: Value, where: ExprFn 
                        tuple(ctx.env.items()), ctx.me, ctx.source))
 
 
-def admitted_by(ctx: Context, var: str, opts: Sequence[Value], where: ExprFn) -> tuple[Value, ...]:
-    """The options ``where`` admits, with ``var`` bound to each in turn."""
+def admitted_by(ctx: Context, var: str, opts: Sequence[Value], where: ExprFn,
+                each: FilterFn | None = None) -> tuple[Value, ...]:
+    """The options ``where`` admits, with ``var`` bound to each in turn (by ``each``, the same
+    test as one loop, when given)."""
+    if each is not None:
+        return each(ctx, opts, False)  # type: ignore[no-any-return]
     saved = ctx.env
     kept = []
     try:
