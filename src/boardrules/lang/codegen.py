@@ -23,7 +23,7 @@ import itertools
 import linecache
 from collections.abc import Callable, Mapping
 from types import CodeType
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from . import ast as A
 from . import semantics as S
@@ -235,6 +235,19 @@ class ExprCompiler:
         src = (f"def rule_expr(ctx):\n    try:\n        return {body}\n"
                f"    except _RuleViolation as err:\n        raise _at(err, _span)\n"
                f"    except Exception as err:\n        raise _foreign(ctx, err, None, _span)\n")
+        fn = self._load(src, filename, ns, "rule_expr")
+        if fn is None:
+            # nested deeper than Python's own parser allows (about 200 brackets): the
+            # interpreter evaluates it, with the same meaning and error positions
+            from .backends import Interpreter
+            return Interpreter(self.rs).expr(e)
+        return cast(ExprFn, fn)
+
+    def _load(self, src: str, filename: str, ns: dict[str, object], name: str) -> object | None:
+        """The function ``name`` defined by generated source ``src``, run in namespace ``ns``
+        and registered with ``linecache`` as ``filename`` (tracebacks show the source); a
+        source compiled once is reused under each new name. None when Python cannot compile
+        it (nested deeper than its parser allows)."""
         code = self._codes.get(src)
         if code is not None:
             code = _renamed(code, filename)
@@ -242,15 +255,10 @@ class ExprCompiler:
             try:
                 code = self._codes[src] = compile(src, filename, "exec")
             except (SyntaxError, RecursionError, MemoryError):
-                # nested deeper than Python's own parser allows (about 200 brackets): the
-                # interpreter evaluates it, with the same meaning and error positions
-                from .backends import Interpreter
-                return Interpreter(self.rs).expr(e)
-        exec(code, ns)
+                return None
+        exec(code, ns)   # (rule texts appear in it only as repr() literals: see the module doc)
         linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-        fn: ExprFn = ns["rule_expr"]  # type: ignore[assignment]  # (defined by the exec above)
-        return fn
-
+        return ns[name]
 
     def filter(self, e: A.Expr, var: str) -> FilterFn | None:
         """``fn(ctx, opts, first)`` testing a choice's ``where`` ``e`` on each option of ``opts``
@@ -272,18 +280,7 @@ class ExprCompiler:
                f"        return tuple([{q} for {q} in opts if {cond}])\n"
                f"    except _RuleViolation as err:\n        raise _at(err, _span)\n"
                f"    except Exception as err:\n        raise _foreign(ctx, err, None, _span)\n")
-        code = self._codes.get(src)
-        if code is not None:
-            code = _renamed(code, filename)
-        else:
-            try:
-                code = self._codes[src] = compile(src, filename, "exec")
-            except (SyntaxError, RecursionError, MemoryError):
-                return None
-        exec(code, ns)
-        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-        fn: FilterFn = ns["rule_filter"]  # type: ignore[assignment]  # (defined by the exec above)
-        return fn
+        return cast(FilterFn | None, self._load(src, filename, ns, "rule_filter"))
 
 
 def _renamed(code: CodeType, filename: str) -> CodeType:
