@@ -69,3 +69,13 @@ def test_a_site_record_replay_takes_the_budget():
     assert "more than 3 steps" in small.output
     roomy = runner.invoke(app, ["replay", str(path)], env={"COLUMNS": "120"})
     assert roomy.exit_code == 0, roomy.output
+
+
+def test_counts_of_one_are_singular(tmp_path):
+    """'more than 1 steps', 'after 1 actions' (trial of 3 December): every count in a message
+    goes through quoting.counted."""
+    from boardrules.quoting import counted
+
+    assert [counted(n, "action") for n in (0, 1, 2)] == ["0 actions", "1 action", "2 actions"]
+    one = runner.invoke(app, ["replay", str(_record(tmp_path)), "--max-steps", "1"])
+    assert one.exit_code == 1 and "more than 1 step (the execution budget" in one.output, one.output

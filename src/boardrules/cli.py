@@ -26,7 +26,7 @@ from .bots import DEFAULT_BOT, play_out, seat_bots
 from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
 from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, PluginError, RulesError
 from .game import Action, Game, new_game
-from .quoting import QUOTE, brief_text, brief_value, escape as escape_text, read_whole
+from .quoting import QUOTE, brief_text, brief_value, counted, escape as escape_text, read_whole
 from .lang.diagnostics import INCOMPLETE
 from .files import make_folder
 from .lang.parser import read_rule_file, unreadable as rule_file_unreadable
@@ -179,7 +179,7 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
     except BoardrulesError as err:
         fail(str(err))
     if n:
-        err_console.print(f"{n} error{'s' if n != 1 else ''}", style="red")
+        err_console.print(counted(n, "error"), style="red")
         raise typer.Exit(1)
     console.print(f"ok: {', '.join(map(str, files))}")
 
@@ -300,7 +300,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
 
         def where(g: Game) -> str:
             rnd = g.state.values.get(("f", "round"), 0)
-            return f"{f'round {rnd}' if rnd else 'setup'} · {len(g.record.actions)} actions"
+            return f"{f'round {rnd}' if rnd else 'setup'} · {counted(len(g.record.actions), 'action')}"
 
         def shown(g: Game, action: Action) -> None:
             progress.update(task, info=where(g))
@@ -315,9 +315,9 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
             budget = (f" (or every action takes more than the {max_steps} steps of --max-steps?)"
                       if max_steps < MAX_STEPS else "")
-            fail(f"the game is stuck after {len(g.record.actions)} actions: {err}{budget}")
+            fail(f"the game is stuck after {counted(len(g.record.actions), 'action')}: {err}{budget}")
         except BoardrulesError as err:  # e.g. a flow step over the execution budget
-            fail(f"after {len(g.record.actions)} actions: {err}")
+            fail(f"after {counted(len(g.record.actions), 'action')}: {err}")
         except RuntimeError as err:     # play_out's bound on a game's length
             fail(str(err))
     elapsed = time.perf_counter() - start
@@ -336,7 +336,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         _print_scores(g)
     except BoardrulesError as err:
         fail(f"{err} (the record: {record_path})")
-    console.print(f"{len(g.record.actions)} actions in {elapsed:.2f} s · record: {record_path}",
+    console.print(f"{counted(len(g.record.actions), 'action')} in {elapsed:.2f} s · record: {record_path}",
                   soft_wrap=True)
     if interrupted:
         err_console.print(f"interrupted: the record holds the game so far ('boardrules replay "
@@ -488,7 +488,7 @@ def add_plugin_commands() -> None:
 
 
 def main() -> None:
-    """Entry point of the ``boardrules`` script."""
+    """The CLI (the ``boardrules`` script runs it through :func:`boardrules.__main__.main`)."""
     try:
         add_plugin_commands()   # (a plugin that fails to load: a PluginError, said below)
         app()

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
+from .quoting import counted
+
 if TYPE_CHECKING:
     from .lang.diagnostics import Diagnostic
 
@@ -48,7 +50,7 @@ class RulesError(BoardrulesError):
         with its line, caret and hint, then a line counting those not shown."""
         shown = self.diagnostics if limit is None else self.diagnostics[:limit]
         rest = len(self.diagnostics) - len(shown)
-        more = [f"... and {rest} more error{'s' if rest != 1 else ''} "
+        more = [f"... and {counted(rest, 'more error')} "
                 f"({len(self.diagnostics)} in all)"] if rest else []
         return "\n".join([d.format() for d in shown] + more)
 

@@ -34,6 +34,12 @@ _SHOWN = _CONTROL | _FORMAT
 _SHOWN_BUT_TAB = {c: e for c, e in _SHOWN.items() if c != ord("\t")}
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``counted(1, "action")`` is
+    ``"1 action"``, ``counted(3, "more error")`` is ``"3 more errors"``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def escape(text: str, *, keep_tabs: bool = False) -> str:
     """``text`` with control characters (C0, DEL, C1, line separators and bidirectional
     overrides, which could fake or hide the message around them) and the other invisible format

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import attrs
 
 from .lang.ast import Span
-from .quoting import rules_value
+from .quoting import counted, rules_value
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
@@ -264,6 +264,6 @@ class Context:
 
     def over_budget(self) -> BudgetExceeded:
         """The error for rules that ran past the execution budget (``steps`` < 0)."""
-        return BudgetExceeded(f"the rules ran more than {self.budget} steps (the execution "
+        return BudgetExceeded(f"the rules ran more than {counted(self.budget, 'step')} (the execution "
                               "budget: a loop too long, or rules calling each other without end)",
                               self.source)

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Iterable
 
 from ..game import Action, Game
-from ..quoting import read_whole
+from ..quoting import counted, read_whole
 from .common import Bot, actor, evaluation_for, no_action, sample_chance
 from .greedy import GreedyBot
 from .mcts import MCTSBot
@@ -115,7 +115,7 @@ def play_out(game: Game, bot: Bot | list[Bot] | tuple[Bot, ...] | None = None, *
     endless = f" ('{step.name}' gives turns until every player has passed ({step.mode}): do its " \
         f"players ever pass?)" if step is not None and step.mode in ("until_pass", "until_all_pass") \
         else " (a flow that never ends?)"
-    raise RuntimeError(f"the game did not end within {max_actions} actions: it is at {where}"
+    raise RuntimeError(f"the game did not end within {counted(max_actions, 'action')}: it is at {where}"
                        f"{endless}")
 
 

@@ -17,7 +17,7 @@ from .diagnostics import Diagnostic, did_you_mean
 from .merge import Merged
 from .inert import names_in
 from .passing import never_passes
-from ..quoting import rules_value
+from ..quoting import counted, rules_value
 from ..runtime import MAX_LIST, MAX_NUMBER
 
 if TYPE_CHECKING:
@@ -763,8 +763,8 @@ class Checker:
             return
         params = self.events[t.event]
         if len(t.names) > len(params):
-            self.err(t, f"event '{t.event}' has {len(params)} parameter"
-                        f"{'s' if len(params) != 1 else ''}, but the trigger names "
+            self.err(t, f"event '{t.event}' has {counted(len(params), 'parameter')}, but the "
+                        f"trigger names "
                         f"{len(t.names)}: {', '.join(t.names)}",
                      f"declared as {_signature(t.event, params)}")
         twice = sorted({n for n in t.names if t.names.count(n) > 1})
@@ -960,7 +960,7 @@ class Checker:
                              "declare an event of your own with 'event NAME(...)' and emit that")
                 elif len(args) != len(self.events[e]):
                     count = len(self.events[e])
-                    self.err(s, f"event '{e}' takes {count} argument{'s' if count != 1 else ''}, "
+                    self.err(s, f"event '{e}' takes {counted(count, 'argument')}, "
                                 f"got {len(args)}",
                              f"declared as {_signature(e, self.events[e])}")
                 for a in args:
@@ -1054,8 +1054,8 @@ class Checker:
                                 f"found {_show(t)}")
             if len(args) != len(prim.params):
                 sig = ", ".join(f"{n}: {t}" for n, t in prim.params)
-                self.err(node, f"{fn}() takes {len(prim.params)} argument"
-                               f"{'s' if len(prim.params) != 1 else ''}, got {len(args)}",
+                self.err(node, f"{fn}() takes {counted(len(prim.params), 'argument')}, got "
+                               f"{len(args)}",
                          f"signature: {fn}({sig})")
             if statement and not prim.effect:
                 self.err(node, f"{fn}() changes nothing, so 'call' is pointless here",
