@@ -24,7 +24,7 @@ from rich.table import Table
 from . import plugins
 from .bots import DEFAULT_BOT, play_out, seat_bots
 from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
-from .errors import SHOWN, BoardrulesError, GameStuckError, IllegalActionError, NotationError, PluginError, RulesError
+from .errors import SHOWN, BoardrulesError, GameStuckError, PluginError, RulesError
 from .game import Action, Game, new_game
 from .quoting import QUOTE, brief_text, brief_value, counted, escape as escape_text, read_whole
 from .lang.diagnostics import INCOMPLETE
@@ -454,9 +454,7 @@ def replay(file: Path = typer.Argument(..., help="a record: boardrules JSON or a
     """Replay a record; exit 1 naming the first difference if it does not match its final state."""
     try:
         report = replay_file(file, check=not unchecked, max_steps=max_steps)
-    except (IllegalActionError, NotationError) as err:
-        fail(str(err))
-    except BoardrulesError as err:
+    except BoardrulesError as err:   # (an illegal move, a record that cannot be read, ...)
         fail(str(err))
     shown = escape_text(str(file))   # (a file name may hold control characters or rich markup)
     for note in report.notes:
