@@ -634,16 +634,14 @@ class Game:
             if d is None:
                 break
             rng = random.Random(f"{self.seed}/{len(self.record.actions)}")
-            if isinstance(d.options, Dice):
-                value = d.options.sample(rng)
-            elif d.bag is not None:
-                bag = _bag(self, d.bag)
-                if not bag:   # (emptied since the draw was queued: stuck, as legal_actions() says)
+            for value in _chance_draws(self, d, rng):
+                try:
+                    self._apply(Action(CHANCE, d.label, (value,)), check=False)
                     break
-                value = rng.choice(bag)
-            else:
-                value = rng.choice(d.options)
-            self._apply(Action(CHANCE, d.label, (value,)), check=False)
+                except IllegalActionError:
+                    continue   # (the rules refuse it: it is not among chance's legal actions)
+            else:   # (none the rules allow, or a bag emptied since the draw was queued: stuck,
+                break   # as legal_actions() says; the action that led here stays played)
 
     def _apply(self, action: Action, check: bool) -> None:
         new_state, events = self._try(action, check)
@@ -2168,6 +2166,38 @@ def _waiting_cycle(targets: dict[int, int], holder: dict[int, int]) -> list[int]
         if i == start:
             return ring
     return []
+
+
+_DICE_LISTED = 6 ** 6   # (rolls of more dice than this are redrawn, not listed, once one is refused)
+_DICE_REDRAWS = 1000
+
+
+def _chance_draws(game: Game, d: Decision, rng: random.Random) -> Iterator[Any]:
+    """Chance's outcomes for ``d``, drawn with ``rng`` one after another: first the seeded draw
+    docs/api.md describes (the dice rolled, a card of the bag, one of the options); the next
+    only when the rules refused the one before (a ``require`` in the decision's body), each
+    from those not refused yet, so the outcome played is one of chance's legal actions, as
+    likely among them as it was among all. Rolls of more than six dice, once one is refused,
+    are redrawn at most ``_DICE_REDRAWS`` times. Nothing for an empty bag."""
+    pool: list[Any]
+    if isinstance(d.options, Dice):
+        value = d.options.sample(rng)
+        yield value
+        if len(d.options) > _DICE_LISTED:
+            refused = {value}
+            for _ in range(_DICE_REDRAWS):
+                value = d.options.sample(rng)
+                if value not in refused:
+                    refused.add(value)
+                    yield value
+            return
+        pool = [v for v in d.options if v != value]
+    else:
+        pool = list(_bag(game, d.bag) if d.bag is not None else d.options)
+    while pool:
+        value = rng.choice(pool)
+        yield value
+        pool = [v for v in pool if v != value]
 
 
 def _bag(game: Game, name: str) -> tuple[Any, ...]:
