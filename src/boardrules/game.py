@@ -32,7 +32,7 @@ from .lang import ast as A
 from .lang import semantics as S
 from .lang.guards import INERT, PASSES
 from .lang.inert import Facts
-from .reader import StateReader, index_problem
+from .reader import StateReader, check_name, index_problem, no_player
 from .quoting import MESSAGE, QUOTE, brief_text, brief_value, format_value, read_whole, rules_value
 from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
@@ -287,6 +287,9 @@ class Game:
 
     def __init__(self, ruleset: Ruleset, players: int, seed: int | str = 0, *,
                  auto_chance: bool = True, max_steps: int = MAX_STEPS):
+        if not isinstance(ruleset, Ruleset):
+            raise TypeError(f"Game needs a Ruleset (boardrules.build_ruleset(...)), not {brief_text(ruleset, 40)}; "
+                            f"new_game(GAME, players=N) starts an installed game by its name")
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
             raise ValueError(f"max_steps must be a whole number of at least 1, not {max_steps!r}")
         if isinstance(players, bool) or not isinstance(players, int):
@@ -494,8 +497,7 @@ class Game:
     def _check_player(self, player: object) -> None:
         if player is not None and player != CHANCE and not (
                 isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.players):
-            raise ValueError(f"no player {player!r} in a {self.players}-player game "
-                             f"(players are 0..{self.players - 1})")
+            raise no_player(player, self.players)
 
     def get(self, name: str, player: int | None = None, index: Any = None) -> Any:
         """Read a resource, track, component supply or variable by its rules name
@@ -593,13 +595,21 @@ class Game:
 
     # ---- playing ----
     def parse(self, text: str) -> Action:
-        """Read an action from text (the game's notation if it has one, else the generic one)."""
+        """Read an action from text (the game's notation if it has one, else the generic one).
+        :class:`~boardrules.errors.NotationError` for text it cannot read, ``TypeError`` for
+        anything but a text."""
+        if not isinstance(text, str):
+            raise TypeError(f"parse reads an action's text such as 'p1 study', not {brief_text(text, 40)}")
         if self.notation is not None:
             action: Action = self.notation.parse(self, text)
             return action
         return parse_generic(self, text)
 
     def format(self, action: Action) -> str:
+        """The text of ``action`` (the game's notation if it has one, else its canonical text,
+        which :meth:`parse` reads back); ``TypeError`` for anything but an :class:`Action`."""
+        if not isinstance(action, Action):
+            raise TypeError(f"format writes an Action, not {brief_text(action, 40)}; parse reads a text")
         return self.notation.format(self, action) if self.notation is not None else format_action(action)
 
     def play(self, action: Action | str, *, check: bool = True) -> None:
@@ -1315,7 +1325,9 @@ class Game:
         self.log.append(Event(len(self.record.actions), "undo", None, tuple(undone), "undo"))
 
     def candidates(self, player: int | None = None) -> Iterator[Action]:
-        """Every action worth trying now (legal or not); :class:`LegalActions` filters them."""
+        """Every action worth trying now (legal or not), of ``player`` or of everyone to act;
+        :class:`LegalActions` filters them. ``ValueError`` for no player of the game."""
+        self._check_player(player)
         return self._candidates(player, False)
 
     def _candidates(self, player: int | None, hoist: bool, compiled: bool = True,
@@ -2300,7 +2312,8 @@ def _convert(text: str, type_name: str, raw: str) -> Any:
 def read_name(ruleset: Ruleset, values: dict[tuple[Any, ...], Any], name: str,
               player: int | None = None, index: Any = None) -> Any:
     """:meth:`Game.get` of the state ``values`` (also :class:`~boardrules.reader.StateReader`'s
-    general way)."""
+    general way). ``TypeError`` for a ``name`` that is no text."""
+    check_name(name)
     ctx = Context(ruleset, values, me=player)
     try:
         value = S.load_name(ctx, name)
@@ -2309,7 +2322,7 @@ def read_name(ruleset: Ruleset, values: dict[tuple[Any, ...], Any], name: str,
                 hash(index)
             except TypeError:   # (a list or a dict from Python: no key of the state)
                 raise BoardrulesError(f"index= is a hex, an entity or a number, not "
-                                      f"{brief_value(index)}") from None
+                                      f"{brief_text(index, 40)}") from None
             found = S.index(ctx, value, index)
             if isinstance(value, S.VarHandle) and S.var_key(ctx, value.var, index) not in values:
                 problem = index_problem(ruleset, values, name, index)   # (an index of nothing)

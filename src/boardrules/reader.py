@@ -243,6 +243,19 @@ class _Round(Reading):
         return values.get(("f", "round")) if index is None else super().one(values, player, index)
 
 
+def no_player(player: object, players: int) -> ValueError:
+    """The error for ``player``, no player of a ``players``-player game."""
+    return ValueError(f"no player {player!r} in a {players}-player game (players are 0..{players - 1})")
+
+
+def check_name(name: object) -> None:
+    """``TypeError`` unless ``name`` is a text (a number or None was looked up as a name:
+    'unknown name '5'')."""
+    if not isinstance(name, str):
+        from .quoting import brief_text
+        raise TypeError(f"a name of the rules is a text such as 'coins', not {brief_text(name, 40)}")
+
+
 def reading(ruleset: Ruleset, name: str) -> Reading:
     """How ``name`` is read from a state of ``ruleset`` (:class:`Reading`): straight from where
     its values are kept for resources, tracks, component supplies, variables kept per player
@@ -293,7 +306,8 @@ class StateReader:
     def _reading(self, name: str) -> Reading:
         try:
             return self._readings[name]
-        except KeyError:
+        except (KeyError, TypeError):
+            check_name(name)
             found = self._readings[name] = reading(self.ruleset, name)
             return found
 
@@ -313,14 +327,25 @@ class StateReader:
 
     def at(self, name: str, indexes: Iterable[Any], player: int | None = None) -> list[Any]:
         """``[get(name, player, i) for i in indexes]``: a per-hex or per-entity variable at each
-        of ``indexes`` (``player``: whose, when it is kept per player too)."""
+        of ``indexes`` (``player``: whose, when it is kept per player too); one text is one
+        index, not its letters."""
+        if isinstance(indexes, str):
+            indexes = (indexes,)
         return self._reading(name).at(self._values, indexes, player)
 
     def owner(self, entity: str) -> int | None:
         """The player who holds ``entity`` (a tile, a booster, ...), None when nobody does: the
-        rules' ``owner(entity)``."""
-        return self._values.get(("o", entity))  # (an owner's default is None)
+        rules' ``owner(entity)``. ``BoardrulesError`` for a name that is no entity of the rules."""
+        held = self._values.get(("o", entity))  # (an owner's default is None)
+        if held is None and entity not in self.ruleset.entities:   # (a typo is not 'nobody')
+            from .errors import BoardrulesError
+            from .quoting import brief_text
+            raise BoardrulesError(f"no entity {brief_text(entity, 40)} in {self.ruleset.title}")
+        return held
 
     def passed(self, player: int) -> bool:
-        """Whether ``player`` has passed in the turns step under way: the rules' ``passed(p)``."""
+        """Whether ``player`` has passed in the turns step under way: the rules' ``passed(p)``.
+        ``ValueError`` for no player of the game, as :meth:`Game.legal_actions`."""
+        if not (type(player) is int and 0 <= player < self.players):
+            raise no_player(player, self.players)
         return player in (self._values.get(("f", "passed")) or ())

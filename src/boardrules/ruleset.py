@@ -490,6 +490,10 @@ def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),
     for name, value in (("options", options), ("texts", texts)):
         if value is not None and not isinstance(value, Mapping):
             raise TypeError(f"{name} must be a dict, not {value!r}")
+    named = [(k, v) for k, v in (options or {}).items() if not isinstance(k, str)]
+    if named:   # (sorting them failed, or an unknown one's name was measured with len())
+        raise TypeError(f"options must map option names (texts) to values, not {brief_text(named[0][0], 40)}: "
+                        f"{brief_text(named[0][1], 40)}")
     bad = [(k, v) for k, v in (texts or {}).items() if not (isinstance(k, str) and isinstance(v, str))]
     if bad:
         raise TypeError(f"texts must map file names to rule texts (both texts), not {bad[0][0]!r}: {bad[0][1]!r}")

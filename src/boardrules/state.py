@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from .errors import NotationError
 from .runtime import Decision, Dice
 
 
@@ -54,9 +55,16 @@ class State:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "State":
-        """Inverse of :meth:`to_json`."""
-        values = {tuple(_dec(x) for x in k): _dec(v) for k, v in data["values"]}
-        return cls(values, tuple(_dec_decision(d) for d in data["pending"]))
+        """Inverse of :meth:`to_json`. :class:`~boardrules.errors.NotationError` for data of
+        another shape (it names what it found)."""
+        try:
+            values = {tuple(_dec(x) for x in k): _dec(v) for k, v in data["values"]}
+            state = cls(values, tuple(_dec_decision(d) for d in data["pending"]))
+            hash(state)   # (a dict or a set in a key or value: no state holds one)
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as err:
+            raise NotationError(f"not a state as State.to_json gives it ({{'values': [[key, value], ...], "
+                                f"'pending': [decision, ...]}}): {type(err).__name__}: {str(err)[:80]}") from None
+        return state
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
