@@ -282,6 +282,9 @@ def _span_text(rs: Ruleset, span: A.Span) -> str:
         return "the condition"
 
 
+_MEMORY = ("_known", "_turn_memo", "_answer_memo", "_flow_memo", "_guard_memo")   # (Game._forget's)
+
+
 class Game:
     """A game in progress. Build one with :func:`new_game` or :meth:`Game.from_record`."""
 
@@ -313,6 +316,14 @@ class Game:
                              ruleset=ruleset.id)
         self.log: list[Event] = []
         self._history: list[tuple[State, int, int]] = []  # (state, record length, log length) before each action
+        self._forget()
+        self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
+            if ruleset.game else None
+        self.state = self._initial_state()
+        self._auto()
+
+    def _forget(self) -> None:
+        """No memory of the states seen (a new game's, an unpickled one's)."""
         # id(state) -> _Known, most recently used last (shared by copies: see _known_for)
         self._known: OrderedDict[int, _Known] = OrderedDict()
         self._turn_memo: tuple[State, tuple[Any, Any, Any, Context] | None] | None = None  # (state, its _turn_info)
@@ -321,10 +332,19 @@ class Game:
         # (state, {(action, player): Game._guard_way}, the guards' scratch context or None)
         self._guard_memo: tuple[State | None, dict[tuple[str, int], Any], Context | None] = \
             (None, {}, None)
-        self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
-            if ruleset.game else None
-        self.state = self._initial_state()
-        self._auto()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle (or ``copy.deepcopy``) keeps: the game without its memory of the states
+        it saw, which holds the rules' generated functions (no pickle takes them: a Gaia game
+        failed to pickle from its third move) and is rebuilt as it plays."""
+        kept = self.__dict__.copy()
+        for name in _MEMORY:
+            del kept[name]
+        return kept
+
+    def __setstate__(self, kept: dict[str, Any]) -> None:
+        self.__dict__.update(kept)
+        self._forget()
 
     # ---- construction ----
     def _initial_state(self) -> State:
