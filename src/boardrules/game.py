@@ -33,7 +33,8 @@ from .lang import semantics as S
 from .lang.guards import INERT, PASSES
 from .lang.inert import Facts
 from .reader import StateReader, check_name, index_problem, no_player
-from .quoting import MESSAGE, QUOTE, brief_text, brief_value, format_value, read_whole, rules_value
+from .quoting import (MESSAGE, QUOTE, brief_text, brief_value, check_count, format_value, read_whole,
+                      rules_value)
 from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
 from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
@@ -293,8 +294,7 @@ class Game:
         if not isinstance(ruleset, Ruleset):
             raise TypeError(f"Game needs a Ruleset (boardrules.build_ruleset(...)), not {brief_text(ruleset, 40)}; "
                             f"new_game(GAME, players=N) starts an installed game by its name")
-        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
-            raise ValueError(f"max_steps must be a whole number of at least 1, not {max_steps!r}")
+        check_count(max_steps, "max_steps", 1)
         if isinstance(players, bool) or not isinstance(players, int):
             raise TypeError(f"players must be a whole number, not {players!r}")
         check_seed(seed)
@@ -2069,9 +2069,13 @@ class LegalActions:
         return self._game.is_legal(action)
 
     def __iter__(self) -> Iterator[Action]:
+        """The legal actions in listing order; ``RuntimeError`` when the game has moved on
+        since the view was made, also between two of them (a loop that plays what it lists
+        without undoing it: the rest would be tried against another state). Playing and
+        undoing before the next one is fine: undo restores the very state."""
         self._fresh()
         if self._cache is not None:
-            yield from self._cache
+            yield from self._each_fresh(self._cache)
             if not self._cache and self._player is None and not self._game.over:
                 raise self._game._stuck()
             return
@@ -2081,7 +2085,7 @@ class LegalActions:
         listed = known.listed.get(self._player)
         if listed is not None:  # listed before on this very state (search came back to it)
             self._cache = listed
-            yield from listed
+            yield from self._each_fresh(listed)
             if not listed and self._player is None and not game.over:
                 raise game._stuck()
             return
@@ -2091,13 +2095,24 @@ class LegalActions:
         # one met twice, or tried meanwhile by other means, is tried again to the same answer)
         seen = bool(runs)
         legal, info = game._candidate_legal, game._turn_info()
+        state = self._state
         for a in game._candidates(self._player, True, info=info):
             if seen and a in runs or legal(a, runs, True, info):
                 found.append(a)
                 yield a
+                if game.state is not state:
+                    self._fresh()
         self._cache = known.listed[self._player] = found
         if not found and self._player is None and not game.over:
             raise game._stuck()
+
+    def _each_fresh(self, listed: list[Action]) -> Iterator[Action]:
+        """``listed``, one by one, while the game is at this view's state."""
+        game, state = self._game, self._state
+        for a in listed:
+            yield a
+            if game.state is not state:
+                self._fresh()
 
     def sample(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly at random with ``rng`` (every distinct legal action

@@ -66,3 +66,28 @@ def test_state_from_json_refuses_another_shape(data):
 def test_state_from_json_round_trip_still_holds(game):
     assert State.from_json(game.state.to_json()) == game.state
     assert Action(1, "study") == game.parse(game.format(Action(1, "study")))
+
+
+def test_a_listing_in_progress_refuses_to_go_on_once_the_game_moved_on():
+    """docs/api.md: a LegalActions view used after the game moved on raises RuntimeError; an
+    iteration under way went on trying the rest against the new state."""
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    for move in ("p2 buy reap", "p1 study", "p1 build_farm a1", "p1 done", "p2 build_farm a2", "p2 done"):
+        game.play(move)
+    for listed_before in (False, True):
+        legal = game.legal_actions()
+        if listed_before:
+            assert len(legal) == 3
+        seen = []
+        with pytest.raises(RuntimeError, match="the game has moved on"):
+            for action in legal:
+                seen.append(action)
+                game.play(action)
+        assert seen == [Action(0, "bonus", (1,))]
+        game.undo()
+    searched = []
+    for action in game.legal_actions():   # play and undo: the very state is back, the listing goes on
+        game.play(action)
+        searched.append(game.get("coins", 0))
+        game.undo()
+    assert len(searched) == 3
