@@ -127,6 +127,15 @@ def rules_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
     return "[" + ", ".join(parts) + "]"
 
 
+def check_count(value: object, what: str, least: int) -> int:
+    """``value`` if it is a whole number (not a bool) of at least ``least``, else a
+    ``ValueError`` naming ``what`` (a count or bound given from Python: a text or a negative
+    number failed far from where it was given, or was taken without a word)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ValueError(f"{what} must be a whole number of at least {least}, not {brief_text(value, 40)}")
+    return value
+
+
 def brief_text(text: object, limit: int = QUOTE) -> str:
     """``repr(text)`` for an error message, at most about ``limit`` characters."""
     if isinstance(text, str) and len(text) > limit:

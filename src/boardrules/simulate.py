@@ -24,10 +24,11 @@ from typing import Any
 
 import attrs
 
-from .bots import play_out, seat_bots
+from .bots import bot_specs, play_out, seat_bots
 from .errors import GameStuckError
 from .files import make_folder
 from .game import Game
+from .quoting import brief_text, check_count
 from .record import check_seed
 from .ruleset import Ruleset
 
@@ -58,10 +59,12 @@ class SimulationSpec:
     players: int
     games: int
     first_seed: int = 0
-    bots: tuple[str, ...] = ()
+    bots: tuple[str, ...] = attrs.field(default=(), converter=bot_specs)
     max_actions: int = 100_000
 
     def __attrs_post_init__(self) -> None:
+        check_count(self.games, "games", 1)
+        check_count(self.max_actions, "max_actions", 1)
         check_seed(self.first_seed, "first_seed")
         check_seed(self.first_seed + max(0, self.games - 1), "the last game's seed (first_seed + games - 1)")
 
@@ -158,6 +161,8 @@ def run_tasks(tasks: Iterable[GameTask], *, workers: int = 0, backend: str = "pr
     backend or start method and ``ImportError`` naming the extra to install when Ray is
     missing."""
     tasks = list(tasks)
+    check_count(workers, "workers", 0)
+    check_count(chunksize, "chunksize", 0)
     workers = workers or os.cpu_count() or 1
     rows: list[Row] = [{} for _ in tasks]
 
@@ -291,9 +296,11 @@ def mean_ci(values: Iterable[float], z: float = 1.96) -> tuple[float, float, flo
 def summarise(flat: Iterable[Row], by: str) -> list[Row]:
     """Per value of column ``by`` (``role``, ``seat``, ``bot``): games, wins, win rate with
     its 95% interval, and the score's mean, its interval, median, min and max; sorted by
-    win rate."""
+    win rate. ``ValueError`` for a ``by`` that is no column of the rows."""
     groups: dict[Any, list[Row]] = {}
     for r in flat:
+        if by not in r:
+            raise ValueError(f"summarise: no column {brief_text(by, 40)} in the rows (columns: {', '.join(r)})")
         groups.setdefault(r[by], []).append(r)
     out = []
     for key, rs in groups.items():

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Iterable
 
 from ..game import Action, Game
-from ..quoting import counted, read_whole
+from ..quoting import brief_text, counted, read_whole
 from .common import Bot, actor, evaluation_for, no_action, sample_chance
 from .greedy import GreedyBot
 from .mcts import MCTSBot
@@ -52,6 +52,8 @@ decision: a typo, not a plan)."""
 def make_bot(name: str, seed: int | float | str = 0) -> Bot:
     """A bot by name: ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N iterations per
     decision, 1 to :data:`MAX_ITERATIONS`). Raises ``ValueError`` naming the bots there are."""
+    if not isinstance(name, str):
+        raise TypeError(f"a bot is named by a text such as 'greedy' or 'mcts:50', not {brief_text(name, 40)}")
     kind, _, budget = name.partition(":")
     iterations = read_whole(budget)
     if kind not in BOTS or (budget and (kind != "mcts" or iterations is None
@@ -63,7 +65,17 @@ def make_bot(name: str, seed: int | float | str = 0) -> Bot:
     return BOTS[kind](seed)
 
 
-def seat_bots(specs: Iterable[str] | None, players: int,
+def bot_specs(specs: str | Iterable[str] | None) -> tuple[str, ...]:
+    """``specs`` as a tuple of bot specs (``"greedy"``, ``"p2=mcts"``): one text is one spec,
+    not its letters; ``TypeError`` for a spec that is no text."""
+    found = (specs,) if isinstance(specs, str) else tuple(specs or ())
+    for spec in found:
+        if not isinstance(spec, str):
+            raise TypeError(f"a bot spec is a text such as 'greedy' or 'p2=mcts', not {brief_text(spec, 40)}")
+    return found
+
+
+def seat_bots(specs: str | Iterable[str] | None, players: int,
               seed: int | float | str = 0) -> list[Bot]:
     """One bot per seat from ``specs`` such as ``["greedy"]`` (every seat) or
     ``["random", "p2=mcts"]`` (seat 2 MCTS, the others random). Each seat's bot gets its own
@@ -71,7 +83,7 @@ def seat_bots(specs: Iterable[str] | None, players: int,
     seat (or every seat) given a bot twice, naming both."""
     default, per_seat = DEFAULT_BOT, dict[int, str]()
     given: dict[int | None, str] = {}     # seat (None: every seat) -> the spec that set it
-    for spec in specs or ():
+    for spec in bot_specs(specs):
         seat, eq, name = spec.partition("=")
         number = read_whole(seat[1:]) if seat.startswith("p") else None
         if not eq:
