@@ -285,3 +285,22 @@ def test_every_commands_error_is_one_line_however_narrow_the_terminal(tmp_path, 
     with pytest.raises(SystemExit):
         cli.main()
     assert "error: a plugin's hook failed: " + "a long reason " * 7 + "a long reason" in capsys.readouterr().err
+
+
+def test_an_option_several_commands_take_is_explained_alike():
+    """-m and --bot mean the same to check, play and simulate, but check's and simulate's help
+    said 'enable a module' (each takes '-ID' as play does) and simulate's --bot left out what
+    mcts:N means and the default: one help text each (plugins.MODULE_HELP, bots.BOT_HELP)."""
+    import typer.main
+
+    from boardrules.bots import BOT_HELP
+    from boardrules.plugins import MODULE_HELP
+
+    commands = typer.main.get_command(app).commands   # type: ignore[attr-defined]
+    helps: dict[str, set[str]] = {}
+    for name in ("check", "play", "simulate"):
+        for param in commands[name].params:
+            if param.opts[0].startswith("-") and getattr(param, "help", None):
+                helps.setdefault(max(param.opts, key=len), set()).add(param.help)
+    assert helps["--module"] == {MODULE_HELP} and "-ID" in MODULE_HELP
+    assert helps["--bot"] == {BOT_HELP} and "mcts:N" in BOT_HELP

@@ -22,8 +22,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from . import plugins
-from .bots import DEFAULT_BOT, play_out, seat_bots
-from .bots.mcts import ITERATIONS as MCTS_ITERATIONS
+from .bots import BOT_HELP, play_out, seat_bots
 from .errors import SHOWN, BoardrulesError, GameStuckError, PluginError, RulesError
 from .game import Action, Game, new_game
 from .quoting import QUOTE, brief_text, brief_value, counted, escape as escape_text, read_whole
@@ -35,8 +34,6 @@ from .ruleset import Ruleset, build_ruleset
 from .runtime import MAX_STEPS
 from .simulate import entity_title, player_role, step_title
 
-BOT_HELP = (f"random, greedy or mcts (mcts:N: N iterations per decision, {MCTS_ITERATIONS} by default), for every seat, or "
-            f"pN=BOT for seat N; repeatable (default {DEFAULT_BOT})")
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Play heavy board games by their exact rules.")
@@ -144,7 +141,7 @@ def plugins_cmd() -> None:
 @app.command()
 def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
           game: Optional[str] = typer.Option(None, help="check FILES as house rules of this game"),
-          module: List[str] = typer.Option([], "--module", "-m", help="enable a module"),
+          module: List[str] = typer.Option([], "--module", "-m", help=plugins.MODULE_HELP),
           all_errors: bool = typer.Option(False, "--all",
                                           help=f"show every error (default: the first {SHOWN})")) -> None:
     """Check rule files; print the errors with their places (the first few, then how many
@@ -260,8 +257,7 @@ BUDGET_HELP = ("execution budget: the steps (loop turns, list elements, rules ru
 def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugins'), or a .rules file"),
          players: int = typer.Option(..., help="number of players"),
          seed: int = typer.Option(1, help="seed for chance and the bots"),
-         module: List[str] = typer.Option([], "--module", "-m",
-                                           help="switch a module on (-ID: a default one off)"),
+         module: List[str] = typer.Option([], "--module", "-m", help=plugins.MODULE_HELP),
          option: List[str] = typer.Option([], "--option", "-o", help="NAME=VALUE"),
          rules: List[Path] = typer.Option([], help="house-rule files"),
          out: Path = typer.Option(Path("out"), help="folder for the record and the SVG"),

@@ -51,6 +51,11 @@ BUNDLED = (
 )
 
 
+MODULE_HELP = "switch a module on (-ID: a default one off)"
+"""The ``-m`` option's help, the same for every command that takes it (check, play, simulate:
+check's and simulate's said 'enable a module', though each takes '-ID' as play does)."""
+
+
 _ID = re.compile(r"[^\s/\\-][^\s/\\]*")   # (one word; no path separator: ids name record files)
 
 

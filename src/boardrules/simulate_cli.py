@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from .bots import DEFAULT_BOT, seat_bots
+from . import plugins
+from .bots import BOT_HELP, seat_bots
 from .errors import BoardrulesError, GameStuckError, PluginError, RulesError
 from .files import make_folder
 from .quoting import QUOTE, brief_value, escape as escape_text
@@ -36,11 +37,10 @@ def simulate_command(
                                        f"and record are held until the results file is written)"),
         players: int = typer.Option(..., help="players per game"),
         seed: int = typer.Option(0, help="seed of the first game; game i has seed SEED + i"),
-        module: List[str] = typer.Option([], "--module", "-m", help="enable a module"),
+        module: List[str] = typer.Option([], "--module", "-m", help=plugins.MODULE_HELP),
         option: List[str] = typer.Option([], "--option", "-o", help="NAME=VALUE"),
         rules: List[Path] = typer.Option([], help="house-rule files"),
-        bot: List[str] = typer.Option([], help=f"random, greedy, mcts or mcts:N for every seat, or "
-                                               f"pN=BOT for seat N; repeatable (default {DEFAULT_BOT})"),
+        bot: List[str] = typer.Option([], help=BOT_HELP),
         workers: int = typer.Option(0, "--workers", "-w", min=0, help="processes (0: one per CPU)"),
         backend: str = typer.Option("process", help="process (a local pool) or ray"),
         start_method: Optional[str] = typer.Option(

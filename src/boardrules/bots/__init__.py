@@ -20,7 +20,7 @@ from ..game import Action, Game
 from ..quoting import brief_text, counted, read_whole
 from .common import Bot, actor, evaluation_for, no_action, sample_chance
 from .greedy import GreedyBot
-from .mcts import MCTSBot
+from .mcts import ITERATIONS as MCTS_ITERATIONS, MCTSBot
 
 
 class RandomBot:
@@ -42,6 +42,9 @@ class RandomBot:
 
 BOTS: dict[str, Callable[[int | float | str], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 DEFAULT_BOT = "greedy"
+BOT_HELP = (f"random, greedy or mcts (mcts:N: N iterations per decision, {MCTS_ITERATIONS} by default), for every "
+            f"seat, or pN=BOT for seat N; repeatable (default {DEFAULT_BOT})")
+"""The ``--bot`` option's help, the same for every command that takes it (play, simulate)."""
 
 
 MAX_ITERATIONS = 100_000
