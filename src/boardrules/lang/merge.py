@@ -151,6 +151,9 @@ class _Merger:
                 self.error(item, f"nothing to {verb}: no {key[0]} named '{key[1]}'",
                            did_you_mean(key[1], names), rf, INCOMPLETE)
                 return
+            if modifier == "extend" and not isinstance(item, A.Decl):
+                self.unextendable(key, item, rf)
+                return
             if self.conflicts(key, layer, item, rf):
                 return
             if isinstance(item, A.RemoveDecl):
@@ -170,6 +173,18 @@ class _Merger:
         else:
             self.items[key] = self.new_decl(item)
             self.origin[key] = (layer, item.span)
+
+    def unextendable(self, key: Key, item: Change, rf: A.RuleFile) -> None:
+        """``extend`` of an action, option, variable or flow: none has entries to add to (it
+        replaced the definition whole without a word: 'extend action study { gain 1 vp }' lost
+        the action's own pay and advance)."""
+        keyword = _keyword(item)
+        what, written = ("the flow", "override flow") if keyword == "flow" else \
+            (f"{keyword} '{key[1]}'", f"override {keyword} {key[1]}")
+        self.error(item, f"'extend' adds entries to a declaration in braces (a resource, a card, a "
+                   f"track...); {what} has none to add to",
+                   f"write '{written}' with the whole new definition"
+                   + (" (its own statements too)" if keyword == "action" else ""), rf)
 
     def redefined(self, key: Key, layer: Layer, item: Change, hint: str, rf: A.RuleFile) -> None:
         """``key`` defined again: by another module, a clash of their names (``hint``, to
