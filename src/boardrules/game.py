@@ -2074,28 +2074,26 @@ class LegalActions:
         without undoing it: the rest would be tried against another state). Playing and
         undoing before the next one is fine: undo restores the very state."""
         self._fresh()
-        if self._cache is not None:
-            yield from self._each_fresh(self._cache)
-            if not self._cache and self._player is None and not self._game.over:
-                raise self._game._stuck()
-            return
-        game = self._game
-        known = game._known_for(self._state, create=True)
-        assert known is not None  # (created when missing)
-        listed = known.listed.get(self._player)
+        game, state = self._game, self._state
+        listed, known = self._cache, None
+        if listed is None:
+            known = game._known_for(state, create=True)
+            listed = self._cache = known.listed.get(self._player) if known is not None else None
         if listed is not None:  # listed before on this very state (search came back to it)
-            self._cache = listed
-            yield from self._each_fresh(listed)
+            for a in listed:
+                yield a
+                if game.state is not state:
+                    self._fresh()
             if not listed and self._player is None and not game.over:
                 raise game._stuck()
             return
+        assert known is not None  # (created when missing)
         found: list[Action] = []
         runs = known.runs
         # (a state listed for the first time has no runs to look up: each candidate is tried;
         # one met twice, or tried meanwhile by other means, is tried again to the same answer)
         seen = bool(runs)
         legal, info = game._candidate_legal, game._turn_info()
-        state = self._state
         for a in game._candidates(self._player, True, info=info):
             if seen and a in runs or legal(a, runs, True, info):
                 found.append(a)
@@ -2105,14 +2103,6 @@ class LegalActions:
         self._cache = known.listed[self._player] = found
         if not found and self._player is None and not game.over:
             raise game._stuck()
-
-    def _each_fresh(self, listed: list[Action]) -> Iterator[Action]:
-        """``listed``, one by one, while the game is at this view's state."""
-        game, state = self._game, self._state
-        for a in listed:
-            yield a
-            if game.state is not state:
-                self._fresh()
 
     def sample(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly at random with ``rng`` (every distinct legal action
@@ -2240,7 +2230,12 @@ def _chance_draws(game: Game, d: Decision, rng: random.Random) -> Iterator[Any]:
             return
         pool = [v for v in d.options if v != value]
     else:
-        pool = list(_bag(game, d.bag) if d.bag is not None else d.options)
+        outcomes = _bag(game, d.bag) if d.bag is not None else d.options
+        if not outcomes:
+            return
+        value = rng.choice(outcomes)
+        yield value
+        pool = [v for v in outcomes if v != value]
     while pool:
         value = rng.choice(pool)
         yield value
