@@ -99,7 +99,7 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         """Start a new game: with ``seed``, else with the seed after the last one used
         (0 first). Same seed, same actions: same game."""
         if seed is not None:
-            self._next_seed = int(seed)
+            self._next_seed = encoding.whole(seed, "seed")
         self.game = Game(self.ruleset, self.players, self._next_seed)
         self._next_seed += 1
         self._moves = 0
@@ -140,13 +140,13 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     def step(self, action: int | None) -> None:
         """Play action id ``action`` for the agent selected (None once it is done).
         Raises :class:`~boardrules.IllegalActionError` for an id that is not legal now
-        (the game is unchanged)."""
+        (the game is unchanged), ``TypeError`` for one that is no whole number."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         legal = self.legal_ids(agent)
-        chosen = legal.get(int(action)) if action is not None else None
+        chosen = legal.get(encoding.whole(action, f"{agent}: an action id")) if action is not None else None
         if chosen is None:
             raise IllegalActionError(f"{agent}: action id {action!r} is not legal now "
                                      f"({len(legal)} legal ids)", rule="action_mask")
