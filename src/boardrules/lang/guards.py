@@ -356,8 +356,9 @@ class Guards:
         stmts = self.rs.actions[name].body.stmts
         if tested == len(stmts):
             return _no_rest
-        k, cost, facts, _ = self.inert.split_facts(stmts, self._scope(name))
-        if k != tested or PASS in facts.writes or 1 + facts.depth > MAX_DEPTH:
+        plan = self._plan(stmts, self._scope(name), frozenset({name}))   # (the guard's: action)
+        facts, cost = plan.facts, plan.cost
+        if plan.head != tested or PASS in facts.writes or 1 + facts.depth > MAX_DEPTH:
             return None   # (the rest is not all inert, or passes the player: its guard decides)
         rs = self.rs
         hold = facts_check(tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs)),
@@ -507,7 +508,7 @@ class Guards:
                 if prefix is not None:
                     prefix(ctx)
                 return cost
-            return _Plan(run, facts, 0, k < len(stmts), reads)
+            return _Plan(run, facts, 0, k < len(stmts), reads, k, cost)
         enter = pivot.run
 
         def run_pivot(ctx: Context) -> int:
@@ -618,6 +619,8 @@ class _Plan:
     levels: int
     useful: bool
     reads: frozenset[str] = frozenset()   # names the statements it runs mention (a superset)
+    head: int = -1   # without a pivot: how many statements it runs (its rest's bound: ``cost``)
+    cost: int = 0
 
 
 def facts_hold(ctx: Context, needs: tuple[tuple[str, bool], ...],
