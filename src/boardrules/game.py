@@ -283,7 +283,7 @@ def _span_text(rs: Ruleset, span: A.Span) -> str:
         return "the condition"
 
 
-_MEMORY = ("_known", "_turn_memo", "_answer_memo", "_flow_memo", "_guard_memo")   # (Game._forget's)
+_MEMORY = ("_known", "_turn_memo", "_answer_memo", "_flow_memo", "_guard_memo", "_sure")   # (Game._forget's)
 
 
 class Game:
@@ -332,6 +332,8 @@ class Game:
         # (state, {(action, player): Game._guard_way}, the guards' scratch context or None)
         self._guard_memo: tuple[State | None, dict[tuple[str, int], Any], Context | None] = \
             (None, {}, None)
+        # the candidate a listing just yielded whose sure prechecks passed (lang/guards.py, sure)
+        self._sure: Action | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """What a pickle (or ``copy.deepcopy``) keeps: the game without its memory of the states
@@ -1511,6 +1513,9 @@ class Game:
             if info is not None:   # a turn's candidate (the common case first)
                 if not prechecked and self._precheck_refuses(action, info[3]):
                     return False
+                if self._sure is action and prechecked and self._sure_settles(action, info):
+                    tried[action] = ACCEPTED   # (its prechecks were its body: run when played)
+                    return True
                 settled = self._guard_settles(action, info)
                 if settled is None:   # (no guard to run: the run itself)
                     run = self._candidate_run(action, info)
@@ -1761,10 +1766,7 @@ class Game:
             return True if self._done_settles() else None
         if "action_taken" in triggers or "action_begins" in triggers:
             return None
-        st, step = self.state, info[0]
-        main = name in step.main
-        if main and (step.mode == "simultaneous" or not step.free
-                     or action.player in (st.values.get(("f", "passed")) or ())):
+        if self._ends_turn(action, info[0]):
             return None
         per_entity, guard, argument_free = rs.guards.way(name)
         if per_entity:
@@ -1778,6 +1780,25 @@ class Game:
             return self._guard_verdict(action, info, guard)
         except (RuleViolation, BoardrulesError) as err:
             return err
+
+    def _ends_turn(self, action: Action, step: Step) -> bool:
+        """Whether turn candidate ``action`` of ``step`` surely ends its player's turn: a main
+        action of a simultaneous step, of a step without free actions, or of a player who has
+        passed (:meth:`_act`)."""
+        return action.name in step.main and (
+            step.mode == "simultaneous" or not step.free
+            or action.player in (self.state.values.get(("f", "passed")) or ()))
+
+    def _sure_settles(self, action: Action, info: tuple[Any, ...]) -> bool:
+        """Whether turn candidate ``action``, whose prechecks proved that its body runs without
+        breaking a rule (lang/guards.py, ``sure``: the listing marked it ``_sure``), is legal
+        without its run: no rule reacts to the action, it does not end the turn and the flow
+        runs nothing after it (:meth:`_settles`, as for a guard whose rest is inert)."""
+        triggers = self.ruleset.triggers_by_event
+        if "action_taken" in triggers or "action_begins" in triggers \
+                or self._ends_turn(action, info[0]):
+            return False
+        return self._settles(info[3], list(self.state.pending))
 
     def _guard_verdict(self, action: Action, info: tuple[Any, ...], guard: Any) -> bool | None:
         """:meth:`_guard_settles` once its guard ``guard`` is known to be run."""

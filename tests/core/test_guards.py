@@ -336,6 +336,70 @@ def test_prechecks_go_on_through_payments_and_takes():
         assert compare_states(g, 100, random.Random(seed)) > 2
 
 
+SURE = """game t { players 2..2 }
+resource coins { start 3 }
+resource vp { start 0; scored true }
+component cart { supply 1 }
+kind good { field price: int = 0 }
+good salt { price 1 }
+good silk { price 2 }
+var stock: list[good] = [salt, silk, salt, silk, salt, silk, salt, silk]
+action double free { pay 2 coins; pay 2 coins }
+action hire free { use cart; use cart }
+action owe(n: int in -1..1) free { pay n coins; gain 1 vp }
+action grab(g: good) free { require g in stock else "gone"; take g; gain g.price vp }
+action late free { pay 1 coins; require coins >= 2 else "broke" }
+action rest main { gain 1 coins }
+flow { rounds 3 { step play: turns seat once { main rest
+  free double, hire, owe, grab, late } } }
+"""
+
+
+def sure_game(seed: int, **kw):
+    return boardrules.new_game(texts={"t.rules": SURE}, players=2, seed=seed, **kw)
+
+
+def test_sure_prechecks_settle_their_candidates(monkeypatch):
+    """Prechecks that test what their statements refuse, exactly, and are the whole body but
+    an inert rest (``Guards.sure``: Harvest's buy, sell, build_farm and harvest_now) settle a
+    candidate as its guard would, without running the guard or the body: not when a `pay` or
+    `use` follows one of the same resource or component (each is tested on the state before
+    the first), nor when a `require` follows them (`late`). Amounts and entities the body
+    refuses (`owe -1`: a negative payment) and budgets too small for the body leave the
+    candidate to the full try. The listing is the full tries' at every state."""
+    from boardrules.game import ACCEPTED, Game
+    rs = harvest().ruleset
+    assert {n for n in rs.actions if rs.guards.sure(n)} == {"buy", "sell", "build_farm", "harvest_now"}
+    g = sure_game(1)
+    assert {n for n in g.ruleset.actions if g.ruleset.guards.sure(n)} == {"owe", "grab"}
+    g = _main_state_with("sell", 2)
+    runs: list[str] = []
+    for name in ("_guard_verdict", "_candidate_run"):
+        method = getattr(Game, name)
+        monkeypatch.setattr(Game, name, lambda self, a, *args, method=method, **kw:
+                            runs.append(a.name) or method(self, a, *args, **kw))
+    sells = [a for a in g.legal_actions() if a.name == "sell"]
+    assert len(sells) >= 2 and "sell" not in runs
+    assert all(g._known_for(g.state).runs[a] is ACCEPTED for a in sells)
+    monkeypatch.undo()
+    for budget in (6, 7, 8, 9, 10, 1_000_000):   # (grab's `require` costs 8 steps, its unit 1)
+        for seed in range(4):
+            assert compare_states(sure_game(seed, max_steps=budget), 60, random.Random(seed)) > 10
+
+
+def test_a_wrong_sure_precheck_is_caught(monkeypatch):
+    """The property fails when prechecks are taken as sure that are not (double's second
+    `pay` is tested on the coins before the first)."""
+    g = sure_game(0)
+    rs = g.ruleset
+    guards = Guards(rs, rs.backend, Inert(rs, {}))
+    monkeypatch.setattr(guards, "sure", lambda name: (lambda ctx: True) if name == "double" else None)
+    monkeypatch.setattr(rs, "guards", guards)
+    with pytest.raises(AssertionError):
+        for seed in range(4):
+            compare_states(sure_game(seed), 60, random.Random(seed))
+
+
 FORMS = """game forms { players 2..2 }
 resource coins { start 6 }
 resource vp { start 0; scored true }
@@ -614,13 +678,20 @@ def test_the_way_of_a_guard_follows_its_switching_off():
     assert guards.way("sell") == (False, None, False)
 
 
-def test_a_listing_reads_what_the_prechecks_trial_decided():
+def test_a_listing_reads_what_the_prechecks_trial_decided(monkeypatch):
     """The compiled listing reads an action's prechecks and whether they are still counted from
     ``Guards.listed``: switched off after a trial that refused too few, kept and no longer
-    counted after one that refused enough."""
+    counted after one that refused enough; sure prechecks (``Guards.sure``) are not tried."""
     from boardrules.lang.guards import TRIAL
     rs = harvest(seed=1).ruleset
     guards = Guards(rs, rs.backend, Inert(rs, {}))
+    sell = guards.listing("sell")
+    assert sell[0] is not None and not sell[1]   # (sure: it stands for sell's guard)
+    for _ in range(TRIAL):
+        guards.count("sell", False)
+    assert guards.listing("sell") == sell and guards.precheck("sell") is sell[0]
+    guards = Guards(rs, rs.backend, Inert(rs, {}))
+    monkeypatch.setattr(guards, "sure", lambda name: None)
     sell, buy = guards.listing("sell"), guards.listing("buy")
     assert sell[0] is not None and buy[0] is not None and sell[1] and buy[1]
     for _ in range(TRIAL):
@@ -630,10 +701,20 @@ def test_a_listing_reads_what_the_prechecks_trial_decided():
     assert guards.listing("buy") == (buy[0], False) and not guards.on_trial("buy")
 
 
-def test_each_guard_run_starts_from_the_state():
+def _unsure(monkeypatch, rs) -> Guards:
+    """Guards for ``rs`` (put in its place) whose prechecks are never sure (``Guards.sure``):
+    the candidates they would settle go the guards' way."""
+    guards = Guards(rs, rs.backend, Inert(rs, {}))
+    monkeypatch.setattr(guards, "sure", lambda name: None)
+    monkeypatch.setattr(rs, "guards", guards)
+    return guards
+
+
+def test_each_guard_run_starts_from_the_state(monkeypatch):
     """The guards' runs of one state share a scratch context, reset between runs: selling 2
     grain is legal after the guard of selling 1 has paid 1 of the 2 (or 3, 4, 5) held."""
     g = _main_state_with("sell", 2)
+    _unsure(monkeypatch, g.ruleset)   # (else sell's prechecks settle it: no guard runs)
     assert 2 <= g.get("grain", g.state.values[("f", "turn")][2]) < 6
     sells = [a for a in g.legal_actions() if a.name == "sell"]
     assert len(sells) >= 2 and sells == [a for a in g._legal_by_trying() if a.name == "sell"]
@@ -726,7 +807,7 @@ def test_an_argument_free_guard_runs_once_per_state_and_player(monkeypatch):
     that mentions them (sell's `pay n grain`) is not argument-free."""
     from boardrules.game import Game
     g = _main_state_with("build_farm", 4)
-    guards = g.ruleset.guards
+    guards = _unsure(monkeypatch, g.ruleset)   # (else its prechecks settle it: no guard runs)
     for n in g.ruleset.actions:
         guards.action(n)
     assert {n for n in g.ruleset.actions if guards.argument_free(n)} >= {"build_farm", "harvest_now"}

@@ -43,10 +43,18 @@ the context's budget), else False (the candidate is then tried in full)."""
 INERT = "inert"
 PASSES = "passes"   # as INERT, and the rest passes the player (lang/inert.py, PASS): the turn ends
 TRIAL, WORTH = 200, 0.2   # prechecks tried on that many candidates must refuse that share
+UNSURE = "unsure"   # a sure action's prechecks passed without proving its body passes (Guards.sure)
 
 
 Precheck = Callable[["Context"], bool]
 """An action's prechecks: False when its leading checks surely fail (the action is illegal)."""
+SureRest = Callable[["Context"], bool]
+"""What an action's sure prechecks leave to test (:meth:`Guards.sure`)."""
+
+
+def _no_rest(ctx: Context) -> bool:
+    """:meth:`Guards.sure`'s test for prechecks that are the whole body: a step left for its unit."""
+    return ctx.steps > 0
 
 
 class Guards:
@@ -67,6 +75,7 @@ class Guards:
         self._answers: dict[tuple[int, Any], Guard | None] = {}   # (block, its scope) -> guard
         self._plans: dict[Any, _Plan] = {}   # (block, its scope, busy) -> its plan
         self._covered: set[str] = set()
+        self._sure: dict[str, SureRest | None] = {}   # action -> sure()
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
         # action -> (precheck(action), whether count() still counts it): what a listing reads
         self.listed: dict[str, tuple[Precheck | None, bool]] = {}
@@ -80,6 +89,8 @@ class Guards:
         more than the full tries they save: speed only, the answers are the same)."""
         tally = self._tally.get(name)
         if tally is None:
+            if self.sure(name) is not None:   # (they stand for its guard: never switched off)
+                return
             tally = self._tally[name] = [0, 0]
         elif tally[0] >= TRIAL:
             return   # (decided)
@@ -96,7 +107,8 @@ class Guards:
         got = self.listed.get(name)
         if got is None:
             check = self.precheck(name)
-            got = self.listed[name] = (check, check is not None and self.on_trial(name))
+            got = self.listed[name] = (check, check is not None and self.sure(name) is None
+                                       and self.on_trial(name))
         return got
 
     def on_trial(self, name: str) -> bool:
@@ -251,9 +263,10 @@ class Guards:
             kept.append((kind, f, arg))
         while kept and kept[-1][0] in ("let", "set"):
             kept.pop()
-        check = _precheck(tuple(kept)) if kept else None
+        covered = len(kept) == len(self._precheck_steps(name))
+        check = _precheck(tuple(kept), covered and self.sure(name) is not None) if kept else None
         self._hoisted[name] = check
-        if check is not None and len(kept) == len(self._precheck_steps(name)):
+        if check is not None and covered:
             self._covered.add(name)
         return check
 
@@ -302,9 +315,58 @@ class Guards:
         if name in self._prechecks:
             return self._prechecks[name]
         steps = [(kind, f, arg) for kind, f, arg, _ in self._precheck_steps(name)]
-        check = _precheck(tuple(steps)) if steps else None
+        check = _precheck(tuple(steps), self.sure(name) is not None) if steps else None
         self._prechecks[name] = check
         return check
+
+    def sure(self, name: str) -> SureRest | None:
+        """When the prechecks of action ``name`` refuse exactly what the statements they test
+        refuse and those are all of its body but an inert rest (lang/inert.py): ``rest(ctx)``,
+        which tells on the prechecks' context, once they returned True (not ``UNSURE``), whether
+        the body surely runs without breaking a rule: the budget left covers the statements
+        tested (charged as the prechecks were, and the body's unit) and the rest's bound, and
+        what the rest relies on holds (as its guard tells after running those statements: they
+        write no variable). Else None. The prechecks are then ``require``s and after them
+        ``pay``s (each of another resource, by an amount :meth:`precheck` tests: True only for a
+        whole number >= 0), ``use``s (each of another component) and at most one ``take`` (True
+        only for an entity), no ``let`` or ``set``: each is tested on the state its statement
+        meets, as no ``pay``, ``use`` or ``take`` changes what another one tests, and no rule
+        reacts to what they write. The engine lists a candidate whose prechecks were sure
+        without running its guard or body (game.py, ``_sure_settles``)."""
+        if name in self._sure:
+            return self._sure[name]
+        steps = self._precheck_steps(name)
+        kinds = [k for k, *_ in steps]
+        stmts = self.rs.actions[name].body.stmts
+        paid = [arg[0] for k, _, arg, _ in steps if k == "pay"]
+        used = [arg for k, _, arg, _ in steps if k == "use"]
+        rest: SureRest | None = None
+        if (0 < len(steps) <= len(stmts) and all(step[3] is s for step, s in zip(steps, stmts))
+                and set(kinds) <= {"require", "pay", "use", "take"}
+                and kinds == sorted(kinds, key=lambda k: k != "require")   # (requires first)
+                and len(set(paid)) == len(paid) and len(set(used)) == len(used)
+                and kinds.count("take") <= 1):
+            rest = self._sure_rest(name, len(steps))
+        self._sure[name] = rest
+        return rest
+
+    def _sure_rest(self, name: str, tested: int) -> SureRest | None:
+        """:meth:`sure`'s ``rest`` for action ``name`` whose first ``tested`` statements its
+        prechecks test, None when the others are not an inert rest its guard may leave out."""
+        stmts = self.rs.actions[name].body.stmts
+        if tested == len(stmts):
+            return _no_rest
+        plan = self._plan(stmts, self._scope(name), frozenset({name}))   # (the guard's: action)
+        facts, cost = plan.facts, plan.cost
+        if plan.head != tested or PASS in facts.writes or 1 + facts.depth > MAX_DEPTH:
+            return None   # (the rest is not all inert, or passes the player: its guard decides)
+        rs = self.rs
+        hold = facts_check(tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs)),
+                           tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized)))
+
+        def rest(ctx: Context) -> bool:   # (as the guard's test after its run: _guard)
+            return ctx.steps > cost and hold(ctx)
+        return rest
 
     def action(self, name: str) -> Guard | None:
         """The guard of action ``name``'s body, None when the body has no inert rest."""
@@ -446,7 +508,7 @@ class Guards:
                 if prefix is not None:
                     prefix(ctx)
                 return cost
-            return _Plan(run, facts, 0, k < len(stmts), reads)
+            return _Plan(run, facts, 0, k < len(stmts), reads, k, cost)
         enter = pivot.run
 
         def run_pivot(ctx: Context) -> int:
@@ -557,6 +619,8 @@ class _Plan:
     levels: int
     useful: bool
     reads: frozenset[str] = frozenset()   # names the statements it runs mention (a superset)
+    head: int = -1   # without a pivot: how many statements it runs (its rest's bound: ``cost``)
+    cost: int = 0
 
 
 def facts_hold(ctx: Context, needs: tuple[tuple[str, bool], ...],
@@ -618,12 +682,16 @@ def _fixed(e: A.Expr, names: "set[str] | frozenset[str]") -> bool:
     return False
 
 
-def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:
+def _precheck(steps: tuple[tuple[str, Any, Any], ...], sure: bool = False) -> Precheck:
     """The prechecks ``steps`` as one function (see :meth:`Guards.precheck`): generated Python
     source, one line or two a step, calling the steps' compiled expressions (a loop over the
     steps that tests each one's kind costs about as much as the checks themselves; the source is
-    made here from the kinds alone, no text of the rules goes into it)."""
-    names: dict[str, Any] = {"RuleViolation": RuleViolation, "BoardrulesError": BoardrulesError}
+    made here from the kinds alone, no text of the rules goes into it). ``sure``: the steps are
+    an action's whole body (:meth:`Guards.sure`): True only when each passed as its statement
+    would, else ``UNSURE`` at once (an amount or an entity that the body's statement refuses,
+    or an error: the full try says which; the steps after it are not tested)."""
+    names: dict[str, Any] = {"RuleViolation": RuleViolation, "BoardrulesError": BoardrulesError,
+                             "UNSURE": UNSURE}
     lines = ["def precheck(ctx):", "    try:"]
     me = False   # (whether ``me`` holds ``ctx.player()`` yet: no step changes ``ctx.me``)
 
@@ -643,19 +711,26 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...]) -> Precheck:
         elif kind == "pay":   # (as Context.pay: a count that is no number breaks a rule)
             names[f"r{i}"], names[f"m{i}"] = arg
             lines.append(f"        n = f{i}(ctx)")
-            lines.append(f"        if type(n) is int and n >= 0 and "
-                         f"ctx.get(('r', r{i}, {player()})) - n < m{i}: return False")
+            if sure:   # (Context.pay refuses it, or _num converts it: the full try decides)
+                lines.append("        if type(n) is not int or n < 0: return UNSURE")
+            lines.append("        if " + ("" if sure else "type(n) is int and n >= 0 and ")
+                         + f"ctx.get(('r', r{i}, {player()})) - n < m{i}: return False")
         elif kind == "use":
             lines.append(f"        if ctx.get(('c', a{i}, {player()})) <= 0: return False")
         elif kind == "take":   # (as S.take)
-            lines += [f"        owner = ctx.get(('o', f{i}(ctx)))",
-                      f"        if owner is not None and owner != {player()}: return False"]
+            if sure:   # (S.take refuses what is not an entity)
+                lines += [f"        e = f{i}(ctx)",
+                          "        if e not in ctx.rs.entities: return UNSURE",
+                          f"        owner = ctx.get(('o', e))"]
+            else:
+                lines.append(f"        owner = ctx.get(('o', f{i}(ctx)))")
+            lines.append(f"        if owner is not None and owner != {player()}: return False")
         else:   # a call's or a slot's own prechecks
             names[f"h{i}"] = _call_step if kind == "call" else _run_step
             lines += [f"        verdict = h{i}(ctx, f{i}, a{i})",
                       "        if verdict is not None: return verdict"]
     lines += ["    except (RuleViolation, BoardrulesError):   # (the full try says which)",
-              "        pass", "    return True"]
+              "        return UNSURE" if sure else "        pass", "    return True"]
     exec(compile("\n".join(lines), "<prechecks>", "exec"), names)   # (our own source: see above)
     return names["precheck"]  # type: ignore[no-any-return]
 

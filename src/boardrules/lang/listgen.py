@@ -16,7 +16,9 @@ step's place, and each action's block opens with a comment naming the action and
 a traceback through it points at the rules. Nothing of the rule files enters the source as
 code: action and parameter names appear as ``repr()`` literals, compiled expressions as named
 constants (``D0_1``: action 0's parameter 1's domain, ``W``: its ``where``, ``L``: its lead,
-``H0``: action 0's hoisted prechecks).
+``H0``: action 0's hoisted prechecks, ``S0``: what its sure prechecks leave to test).
+A candidate that sure prechecks proved legal is left in ``game._sure`` as it is yielded
+(lang/guards.py, ``Guards.sure``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import BoardrulesError
 from ..runtime import BudgetExceeded, RuleViolation
 from . import semantics as S
+from .guards import SureRest
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset, Step
@@ -71,11 +74,13 @@ class _ListGen:
             "_RuleViolation": RuleViolation, "_domain": S.domain, "_guards": rs.guards,
             "_listed": rs.guards.listed, "_OFF": (None, False)}
         self.lines: list[str] = []
+        self.step: Step | None = None
 
     def source(self, step: Step) -> str:
         """The source of ``step``'s listing function (its constants put in ``self.ns``)."""
         from ..game import DONE, MAX_CANDIDATES   # (game imports the ruleset, which imports this)
         self.ns["_MAX"] = MAX_CANDIDATES
+        self.step = step
         out = self.lines
         out += ["def rule_listing(game, ctx, p, main_done, pctx, candidate, budget_error):",
                 "    budget = game.max_steps",
@@ -108,8 +113,12 @@ class _ListGen:
             ns[f"H{k}"] = hoisted
             self_env = f"{{'self': {adef.entity!r}}}" if adef.entity is not None else "{}"
             out += [f"{ind}ctx.env = {self_env}",
-                    f"{ind}_ok = H{k}(ctx)",
-                    f"{ind}if ctx.w or ctx.events or ctx.queued:",
+                    f"{ind}_ok = H{k}(ctx)"]
+            sure = self.sure(name) if guards.covered(name) else None
+            if sure is not None:   # (then each candidate is: see emit)
+                ns[f"S{k}"] = sure
+                out.append(f"{ind}all_sure = _ok is True and S{k}(ctx)")
+            out += [f"{ind}if ctx.w or ctx.events or ctx.queued:",
                     f"{ind}    ctx.w, ctx.events, ctx.queued = {{}}, [], []",
                     f"{ind}ctx.steps = budget",
                     f"{ind}if _ok:"]
@@ -118,6 +127,10 @@ class _ListGen:
         if not guards.covered(name):   # (covered: the hoisted prechecks were all of them)
             guards.listing(name)   # (built now: the listing reads what it keeps)
             out.append(f"{ind}check, trial = _listed[{name!r}] if pctx is not None else _OFF")
+            sure = self.sure(name)
+            if sure is not None:   # (what sure prechecks leave to test: see emit)
+                ns[f"S{k}"] = sure
+                out.append(f"{ind}rest = S{k}")
         out.append(f"{ind}try:")
         if adef.params:
             out.append(f"{ind}    n = 0")
@@ -126,6 +139,16 @@ class _ListGen:
             self.emit(name, (), depth + 1, count=False)
         out += [f"{ind}except _BudgetExceeded as err:",
                 f"{ind}    budget_error({name!r}, err)"]
+
+    def sure(self, name: str) -> SureRest | None:
+        """``Guards.sure(name)`` where a candidate of action ``name`` may be settled by its sure
+        prechecks: not for a main action of a step without free actions or of a simultaneous
+        step (it ends the turn: Game._ends_turn)."""
+        step = self.step
+        assert step is not None
+        if name in step.main and (not step.free or step.mode == "simultaneous"):
+            return None
+        return self.rs.guards.sure(name)
 
     def param(self, k: int, name: str, i: int, bound: tuple[str, ...], depth: int) -> None:
         """The loop over parameter ``i``'s values (``bound``: the earlier ones' locals), as
@@ -199,21 +222,40 @@ class _ListGen:
                     f"to try (the listing\\'s limit)', ctx.source, game.ruleset.actions[{name!r}].span)",
                     f"{ind}n += 1"]
         if rs.guards.covered(name):   # (no prechecks of its own: see Game._turn_candidates)
-            out.append(f"{ind}yield candidate(p, {name!r}, {tup})")
+            if self.sure(name) is not None:   # (the hoisted prechecks were sure: Game._sure)
+                out += [f"{ind}if all_sure:",
+                        f"{ind}    game._sure = _a = candidate(p, {name!r}, {tup})",
+                        f"{ind}    yield _a",
+                        f"{ind}else:",
+                        f"{ind}    yield candidate(p, {name!r}, {tup})"]
+            else:
+                out.append(f"{ind}yield candidate(p, {name!r}, {tup})")
             return
         env = {prm.name: a for prm, a in zip(adef.params, args)}
         if adef.entity is not None:
             env["self"] = repr(adef.entity)
         env_src = "{" + ", ".join(f"{n!r}: {v}" for n, v in env.items()) + "}"
-        out += [f"{ind}fails = False",
+        sure = self.sure(name)   # (its prechecks may prove it legal: Game._sure)
+        out += [f"{ind}fails = sure = False" if sure is not None else f"{ind}fails = False",
                 f"{ind}if check is not None:",
                 f"{ind}    pctx.env = {env_src}",
                 f"{ind}    pctx.me = p",
-                f"{ind}    pctx.steps = budget",
-                f"{ind}    fails = not check(pctx)",
-                f"{ind}    if pctx.w or pctx.events or pctx.queued:",
+                f"{ind}    pctx.steps = budget"]
+        if sure is not None:   # (True, not UNSURE, and what they leave surely passes)
+            out += [f"{ind}    verdict = check(pctx)",
+                    f"{ind}    sure = verdict is True and rest(pctx)",
+                    f"{ind}    fails = not verdict"]
+        else:
+            out.append(f"{ind}    fails = not check(pctx)")
+        out += [f"{ind}    if pctx.w or pctx.events or pctx.queued:",
                 f"{ind}        pctx.w, pctx.events, pctx.queued = {{}}, [], []",
                 f"{ind}    if trial:",
-                f"{ind}        _guards.count({name!r}, fails)",
-                f"{ind}if not fails:",
-                f"{ind}    yield candidate(p, {name!r}, {tup})"]
+                f"{ind}        _guards.count({name!r}, fails)"]
+        if sure is not None:
+            out += [f"{ind}if sure:",
+                    f"{ind}    game._sure = _a = candidate(p, {name!r}, {tup})",
+                    f"{ind}    yield _a",
+                    f"{ind}elif not fails:"]
+        else:
+            out.append(f"{ind}if not fails:")
+        out += [f"{ind}    yield candidate(p, {name!r}, {tup})"]
