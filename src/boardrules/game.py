@@ -721,7 +721,10 @@ class Game:
             rule = err.rule or action.name
             raise _error_class(err)(f"{brief_action(action)}: {_broken(err.message, rule, err.span, self.ruleset)}",
                       rule=rule, action=action) from None
-        return State(ctx.merged(), tuple(pending)), ctx.events
+        run = State(ctx.merged(), tuple(pending)), ctx.events
+        if known is not None and known.listed:   # (legal, listed without a run: kept as one)
+            known.runs[action] = run
+        return run
 
     def _advance_listed(self, action: Action, ctx: Context, pending: list[Any]) -> None:
         """Run on the flow of a listed candidate's run that :meth:`_advance` left at a step's
@@ -2048,46 +2051,47 @@ class LegalActions:
 
     def __iter__(self) -> Iterator[Action]:
         self._fresh()
-        if self._cache is not None:
-            yield from self._cache
-            if not self._cache and self._player is None and not self._game.over:
-                raise self._game._stuck()
-            return
+        cache = self._cache
+        if cache is None:
+            game = self._game
+            known = game._known_for(self._state, create=True)
+            assert known is not None  # (created when missing)
+            cache = known.listed.get(self._player)   # (listed before: search came back to it)
+            if cache is None:
+                info = game._turn_info()
+                if info is not None or not game._answers_all_legal():
+                    return self._trying(known, info)
+                # (every answer to the decision due is legal untried, as _candidate_legal would
+                # find one by one: listed at once, no run kept: _try keeps the one played. An
+                # Eclipse Upgrade offers about 100)
+                cache = known.listed[self._player] = list(game._candidates(self._player, True))
+            self._cache = cache
+        if not cache and self._player is None and not self._game.over:
+            return self._stuck()
+        return iter(cache)
+
+    def _trying(self, known: "_Known", info: Any) -> Iterator[Action]:
+        """The legal actions of a state listed for the first time, each candidate tried as it
+        comes (:meth:`Game._candidate_legal`; ``info``: :meth:`Game._turn_info`)."""
         game = self._game
-        known = game._known_for(self._state, create=True)
-        assert known is not None  # (created when missing)
-        listed = known.listed.get(self._player)
-        if listed is not None:  # listed before on this very state (search came back to it)
-            self._cache = listed
-            yield from listed
-            if not listed and self._player is None and not game.over:
-                raise game._stuck()
-            return
+        found: list[Action] = []
         runs = known.runs
-        info = game._turn_info()
-        if info is None and game._answers_all_legal():
-            # (every answer to the decision due is legal untried, as _candidate_legal would find
-            # one by one: listed at once, each marked so; a run kept stays. An Eclipse Upgrade
-            # offers about 100)
-            found = list(game._candidates(self._player, True, info=info))
-            marked = dict.fromkeys(found, ACCEPTED)
-            marked.update(runs)
-            known.runs = marked
-            yield from found
-        else:
-            found = []
-            # (a state listed for the first time has no runs to look up: each candidate is
-            # tried; one met twice, or tried meanwhile by other means, is tried again to the
-            # same answer)
-            seen = bool(runs)
-            legal = game._candidate_legal
-            for a in game._candidates(self._player, True, info=info):
-                if seen and a in runs or legal(a, runs, True, info):
-                    found.append(a)
-                    yield a
+        # (a state listed for the first time has no runs to look up: each candidate is tried;
+        # one met twice, or tried meanwhile by other means, is tried again to the same answer)
+        seen = bool(runs)
+        legal = game._candidate_legal
+        for a in game._candidates(self._player, True, info=info):
+            if seen and a in runs or legal(a, runs, True, info):
+                found.append(a)
+                yield a
         self._cache = known.listed[self._player] = found
         if not found and self._player is None and not game.over:
             raise game._stuck()
+
+    def _stuck(self) -> Iterator[Action]:
+        """Nothing to iterate: nobody can act, and the game is not over (raised when iterated)."""
+        raise self._game._stuck()
+        yield   # (a generator: raised by next(), as the listing's own)
 
     def sample(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly at random with ``rng`` (every distinct legal action
