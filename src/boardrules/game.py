@@ -2073,7 +2073,15 @@ class LegalActions:
     def _trying(self, known: "_Known", info: Any) -> Iterator[Action]:
         """The legal actions of a state listed for the first time, each candidate tried as it
         comes (:meth:`Game._candidate_legal`; ``info``: :meth:`Game._turn_info`)."""
+        self._fresh()   # (as when it was asked for)
         game = self._game
+        listed = known.listed.get(self._player)
+        if listed is not None:   # (listed meanwhile: list() asks len() after iter())
+            self._cache = listed
+            yield from listed
+            if not listed and self._player is None and not game.over:
+                raise game._stuck()
+            return
         found: list[Action] = []
         runs = known.runs
         # (a state listed for the first time has no runs to look up: each candidate is tried;
