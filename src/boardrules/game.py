@@ -2053,35 +2053,39 @@ class LegalActions:
         self._fresh()
         cache = self._cache
         if cache is None:
-            game = self._game
-            known = game._known_for(self._state, create=True)
-            assert known is not None  # (created when missing)
-            cache = known.listed.get(self._player)   # (listed before: search came back to it)
-            if cache is None:
-                info = game._turn_info()
-                if info is not None or not game._answers_all_legal():
-                    return self._trying(known, info)
-                # (every answer to the decision due is legal untried, as _candidate_legal would
-                # find one by one: listed at once, no run kept: _try keeps the one played. An
-                # Eclipse Upgrade offers about 100)
-                cache = known.listed[self._player] = list(game._candidates(self._player, True))
-            self._cache = cache
+            return self._listing()
         if not cache and self._player is None and not self._game.over:
             return self._stuck()
-        return iter(cache)
+        return iter(cache)   # (listed: iterated as the list it is)
+
+    def _listing(self) -> Iterator[Action]:
+        """The legal actions, found when first asked for: read from the state's list when it
+        was listed before (also meanwhile: ``list()`` asks for the iterator, then the length),
+        else each candidate tried as it comes (:meth:`_trying`), or all answers at once when
+        every one of them is legal untried."""
+        self._fresh()
+        game = self._game
+        known = game._known_for(self._state, create=True)
+        assert known is not None  # (created when missing)
+        listed = self._cache if self._cache is not None else known.listed.get(self._player)
+        if listed is None:
+            info = game._turn_info()
+            if info is not None or not game._answers_all_legal():
+                yield from self._trying(known, info)
+                return
+            # (every answer to the decision due is legal untried, as _candidate_legal would
+            # find one by one: listed at once, no run kept: _try keeps the one played. An
+            # Eclipse Upgrade offers about 100)
+            listed = known.listed[self._player] = list(game._candidates(self._player, True))
+        self._cache = listed
+        yield from listed
+        if not listed and self._player is None and not game.over:
+            raise game._stuck()
 
     def _trying(self, known: "_Known", info: Any) -> Iterator[Action]:
         """The legal actions of a state listed for the first time, each candidate tried as it
         comes (:meth:`Game._candidate_legal`; ``info``: :meth:`Game._turn_info`)."""
-        self._fresh()   # (as when it was asked for)
         game = self._game
-        listed = known.listed.get(self._player)
-        if listed is not None:   # (listed meanwhile: list() asks len() after iter())
-            self._cache = listed
-            yield from listed
-            if not listed and self._player is None and not game.over:
-                raise game._stuck()
-            return
         found: list[Action] = []
         runs = known.runs
         # (a state listed for the first time has no runs to look up: each candidate is tried;
