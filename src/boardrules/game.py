@@ -2061,41 +2061,35 @@ class LegalActions:
     def _listing(self) -> Iterator[Action]:
         """The legal actions, found when first asked for: read from the state's list when it
         was listed before (also meanwhile: ``list()`` asks for the iterator, then the length),
-        else each candidate tried as it comes (:meth:`_trying`), or all answers at once when
-        every one of them is legal untried."""
+        all answers at once when every one of them is legal untried, else each candidate tried
+        as it comes (:meth:`Game._candidate_legal`)."""
         self._fresh()
         game = self._game
         known = game._known_for(self._state, create=True)
         assert known is not None  # (created when missing)
-        listed = self._cache if self._cache is not None else known.listed.get(self._player)
-        if listed is None:
+        found = self._cache if self._cache is not None else known.listed.get(self._player)
+        if found is not None:
+            yield from found
+        else:
             info = game._turn_info()
-            if info is not None or not game._answers_all_legal():
-                yield from self._trying(known, info)
-                return
-            # (every answer to the decision due is legal untried, as _candidate_legal would
-            # find one by one: listed at once, no run kept: _try keeps the one played. An
-            # Eclipse Upgrade offers about 100)
-            listed = known.listed[self._player] = list(game._candidates(self._player, True))
-        self._cache = listed
-        yield from listed
-        if not listed and self._player is None and not game.over:
-            raise game._stuck()
-
-    def _trying(self, known: "_Known", info: Any) -> Iterator[Action]:
-        """The legal actions of a state listed for the first time, each candidate tried as it
-        comes (:meth:`Game._candidate_legal`; ``info``: :meth:`Game._turn_info`)."""
-        game = self._game
-        found: list[Action] = []
-        runs = known.runs
-        # (a state listed for the first time has no runs to look up: each candidate is tried;
-        # one met twice, or tried meanwhile by other means, is tried again to the same answer)
-        seen = bool(runs)
-        legal = game._candidate_legal
-        for a in game._candidates(self._player, True, info=info):
-            if seen and a in runs or legal(a, runs, True, info):
-                found.append(a)
-                yield a
+            if info is None and game._answers_all_legal():
+                # (every answer to the decision due is legal untried, as _candidate_legal would
+                # find one by one: listed at once, no run kept: _try keeps the one played. An
+                # Eclipse Upgrade offers about 100)
+                found = list(game._candidates(self._player, True))
+                yield from found
+            else:
+                found = []
+                runs = known.runs
+                # (a state listed for the first time has no runs to look up: each candidate is
+                # tried; one met twice, or tried meanwhile by other means, is tried again to the
+                # same answer)
+                seen = bool(runs)
+                legal = game._candidate_legal
+                for a in game._candidates(self._player, True, info=info):
+                    if seen and a in runs or legal(a, runs, True, info):
+                        found.append(a)
+                        yield a
         self._cache = known.listed[self._player] = found
         if not found and self._player is None and not game.over:
             raise game._stuck()
