@@ -2050,10 +2050,10 @@ class LegalActions:
         return self._game.is_legal(action)
 
     def __iter__(self) -> Iterator[Action]:
-        self._fresh()
         cache = self._cache
         if cache is None:
-            return self._listing()
+            return self._listing()   # (which tests that the game has not moved on when asked)
+        self._fresh()
         if not cache and self._player is None and not self._game.over:
             return self._stuck()
         return iter(cache)   # (listed: iterated as the list it is)
