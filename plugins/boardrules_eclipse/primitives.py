@@ -18,7 +18,7 @@ Combat: the battle primitives are in ``battle.py``; the battle procedure is in
 
 from __future__ import annotations
 
-from boardrules.primitives import primitive
+from boardrules.primitives import NOT_BATCHED, batched, primitive
 from boardrules.quoting import rules_value
 from boardrules.runtime import MISSING
 
@@ -377,6 +377,16 @@ def change_class(ctx, o):
     return _parsed(ctx, o)[0]
 
 
+def _change_classes(ctx, opts):
+    """``change_class`` of each option (primitives.batched): NOT_BATCHED for a text naming no
+    ship class and part, whose call raises."""
+    t = B.tables(ctx.rs)
+    return [got[0] if (got := t.change(o)) is not None else NOT_BATCHED for o in opts]
+
+
+change_class = batched(change_class, _change_classes)
+
+
 @primitive("change_part", returns="part", pure=True, o="text")
 def change_part(ctx, o):
     """The part a blueprint change ``"cls#slot=part"`` (of ``blueprint_changes``) places. Pure
@@ -406,6 +416,35 @@ def stat_after(ctx, o, stat):
     return t.after((w[kbp] if kbp in w else base.get(kbp)) or (),
                    (w[kout] if kout in w else base.get(kout)) or (),
                    w[kdesign] if kdesign in w else base.get(kdesign), i, part, stat)
+
+
+def _stats_after(ctx, opts, stat):
+    """``stat_after`` of each option for ``stat`` (primitives.batched: an Upgrade's ``where``
+    asks of about 140 options): the state keys read once per ship class, not per option.
+    NOT_BATCHED for an option the call raises for (no ship class and part, no such slot)."""
+    me = ctx.me
+    if stat not in B.STATS or type(me) is not int or not 0 <= me < ctx.np:
+        return [NOT_BATCHED] * len(opts)
+    t = B.tables(ctx.rs)
+    resolved, resolve, part_stats, w, base = t.resolved, t.resolve, t._part, ctx.w, ctx.base
+    sums_of: dict = {}   # blueprint key -> its sums without each slot's part
+    out = []
+    for o in opts:
+        got = resolved.get((o, me)) if type(o) is str else None
+        if got is None and (got := resolve(o, me)) is None:
+            out.append(NOT_BATCHED)
+            continue
+        _, i, part, kbp, kout, kdesign = got
+        sums = sums_of.get(kbp)
+        if sums is None:
+            sums = sums_of[kbp] = t.without((w[kbp] if kbp in w else base.get(kbp)) or (),
+                                            (w[kout] if kout in w else base.get(kout)) or (),
+                                            w[kdesign] if kdesign in w else base.get(kdesign))
+        out.append(sums[i][stat] + part_stats(part)[stat] if i < len(sums) else NOT_BATCHED)
+    return out
+
+
+stat_after = batched(stat_after, _stats_after)
 
 
 @primitive("blueprint_after", returns="list:part", pure=True, o="text")

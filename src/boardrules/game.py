@@ -751,7 +751,10 @@ class Game:
             rule = err.rule or action.name
             raise _error_class(err)(f"{brief_action(action)}: {_broken(err.message, rule, err.span, self.ruleset)}",
                       rule=rule, action=action) from None
-        return State(ctx.merged(), tuple(pending)), ctx.events
+        run = State(ctx.merged(), tuple(pending)), ctx.events
+        if known is not None and known.listed:   # (legal, listed without a run: kept as one)
+            known.runs[action] = run
+        return run
 
     def _advance_listed(self, action: Action, ctx: Context, pending: list[Any]) -> None:
         """Run on the flow of a listed candidate's run that :meth:`_advance` left at a step's
@@ -1534,6 +1537,14 @@ class Game:
             return False
         return True
 
+    def _answers_all_legal(self) -> bool:
+        """:meth:`_answers_settle`, False where working it out breaks a rule (each answer is
+        then tried: :meth:`_candidate_legal` refuses it)."""
+        try:
+            return self._answers_settle()
+        except (RuleViolation, BoardrulesError):
+            return False
+
     def _answers_settle(self) -> bool:
         """Whether every answer to the decision now due is legal without being tried: a
         player's decision in that player's turn (:meth:`_answering_in_turn`), whose body
@@ -2090,39 +2101,50 @@ class LegalActions:
         return self._game.is_legal(action)
 
     def __iter__(self) -> Iterator[Action]:
-        """The legal actions in listing order; ``RuntimeError`` when the game has moved on
-        since the view was made, also between two of them (a loop that plays what it lists
-        without undoing it: the rest would be tried against another state). Playing and
-        undoing before the next one is fine: undo restores the very state."""
+        """The legal actions in listing order, found when first asked for: the list kept for
+        this state when it was listed before (also meanwhile: ``list()`` asks for the iterator,
+        then the length), all answers at once when every one of them is legal untried, else
+        each candidate tried as it comes (:meth:`Game._candidate_legal`). ``RuntimeError`` when
+        the game has moved on since the view was made, also between two of them (a loop that
+        plays what it lists without undoing it: the rest would be tried against another
+        state). Playing and undoing before the next one is fine: undo restores the very state."""
         self._fresh()
-        game, state = self._game, self._state
-        listed, known = self._cache, None
-        if listed is None:
+        game, state, player = self._game, self._state, self._player
+        found, known, info = self._cache, None, None
+        if found is None:
             known = game._known_for(state, create=True)
-            listed = self._cache = known.listed.get(self._player) if known is not None else None
-        if listed is not None:  # listed before on this very state (search came back to it)
-            for a in listed:
+            assert known is not None  # (created when missing)
+            found = known.listed.get(player)
+            if found is None:
+                info = game._turn_info()
+                if info is None and game._answers_all_legal():
+                    # (every answer to the decision due is legal untried, as _candidate_legal
+                    # would find one by one: listed at once, no run kept: _try keeps the one
+                    # played. An Eclipse Upgrade offers about 100)
+                    found = list(game._candidates(player, True))
+        if found is not None:
+            for a in found:
                 yield a
                 if game.state is not state:
                     self._fresh()
-            if not listed and self._player is None and not game.over:
-                raise game._stuck()
-            return
-        assert known is not None  # (created when missing)
-        found: list[Action] = []
-        runs = known.runs
-        # (a state listed for the first time has no runs to look up: each candidate is tried;
-        # one met twice, or tried meanwhile by other means, is tried again to the same answer)
-        seen = bool(runs)
-        legal, info = game._candidate_legal, game._turn_info()
-        for a in game._candidates(self._player, True, info=info):
-            if seen and a in runs or legal(a, runs, True, info):
-                found.append(a)
-                yield a
-                if game.state is not state:
-                    self._fresh()
-        self._cache = known.listed[self._player] = found
-        if not found and self._player is None and not game.over:
+        else:
+            assert known is not None
+            found = []
+            runs = known.runs
+            # (a state listed for the first time has no runs to look up: each candidate is
+            # tried; one met twice, or tried meanwhile by other means, is tried again to the
+            # same answer)
+            seen = bool(runs)
+            legal = game._candidate_legal
+            for a in game._candidates(player, True, info=info):
+                if seen and a in runs or legal(a, runs, True, info):
+                    found.append(a)
+                    yield a
+                    if game.state is not state:
+                        self._fresh()
+        if known is not None:
+            self._cache = known.listed[player] = found
+        if not found and player is None and not game.over:
             raise game._stuck()
 
     def sample(self, rng: random.Random) -> Action:

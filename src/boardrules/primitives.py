@@ -42,6 +42,7 @@ class Primitive:
     replaces: bool = False  # a module's: takes the place of the game's primitive of this name
     wraps: bool = False  # a module's: fn(ctx, inner, *args) around the game's primitive
     pure: bool = False  # writes nothing, never breaks a rule (see the module's docstring)
+    batch: Callable[..., Any] | None = None   # a pure one's answers for many options (batched)
 
 
 def primitive(name: str, *, returns: str = "any", effect: bool = False,
@@ -61,3 +62,31 @@ def primitive(name: str, *, returns: str = "any", effect: bool = False,
         return Primitive(name, fn, tuple(params.items()), returns, effect,
                          (fn.__doc__ or "").strip(), replaces, wraps, pure)
     return wrap
+
+
+class _NotBatched:
+    """The type of :data:`NOT_BATCHED`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOT_BATCHED"
+
+
+NOT_BATCHED: Any = _NotBatched()
+"""What a batch form (:func:`batched`) answers for an option it leaves to the primitive's call."""
+
+
+def batched(prim: Primitive, each: Callable[..., Any]) -> Primitive:
+    """``prim`` (pure) with a batch form: ``each(ctx, opts, *rest)`` gives, for a sequence of
+    options, what ``prim.fn(ctx, o, *rest)`` returns for each ``o`` of them, in order, or
+    :data:`NOT_BATCHED` for one it leaves to that call (one the call would raise for, or that
+    it does not know); it never raises. A choice's compiled ``where`` asks it once for all its
+    options where it calls ``prim`` with the option and written constants (lang/codegen.py,
+    ``ExprCompiler.filter``): one call in place of one per option. As ``prim`` is pure,
+    answering options the ``where`` would not have asked of (``and``, ``or``) is not seen.
+    A module's replacement or wrapper of ``prim`` does not keep ``each``. ``ValueError`` for
+    a primitive that is not pure."""
+    if not prim.pure:
+        raise ValueError(f"primitive {prim.name!r}: only a pure primitive has a batch form")
+    return attrs.evolve(prim, batch=each)

@@ -24,3 +24,19 @@ def test_listed_candidates_are_actions():
     g = boardrules.new_game("harvest", players=3, seed=3)
     for a in g.legal_actions():
         assert type(a) is Action and a == Action(a.player, a.name, a.args)
+
+
+def test_a_listing_runs_once(monkeypatch):
+    """``list(game.legal_actions())`` asks for an iterator before the length: the candidates
+    are listed once, whichever comes first (a listing begun before another filled the cache
+    reads it)."""
+    from boardrules.game import Game
+    listings = []
+    candidates = Game._candidates
+    monkeypatch.setattr(Game, "_candidates", lambda self, *a, **k: listings.append(1) or candidates(self, *a, **k))
+    g = boardrules.new_game("harvest", players=3, seed=3)
+    listed = list(g.legal_actions())
+    assert listed and len(listings) == 1
+    g = boardrules.new_game("harvest", players=3, seed=3)
+    it = iter(g.legal_actions())   # (not begun: the next listing fills the cache it reads)
+    assert list(g.legal_actions()) == listed and list(it) == listed and len(listings) == 2

@@ -343,3 +343,13 @@ def test_answers_after_the_last_turn_are_tried():
     g.play("p2 stop")
     listed, _ = answers(g)
     assert not g._answers_settle() and listed == [(1,)]
+
+
+def test_the_common_type_of_options_is_the_type_each_has():
+    """``common_type`` (an Upgrade's ~100 texts typed in one pass) answers what typing each
+    option with ``value_type`` and keeping the one type they share answers."""
+    rs = boardrules.new_game("harvest", players=2, seed=1).ruleset
+    for values in [(), ("sow", "reap"), ("sow", "text"), ("a", "b"), (1, 2), (1, True),
+                   ("sow", 1), (None,), (None, "sow"), (("sow",),), ("sow",)]:
+        types = {lazy.value_type(rs, v) for v in values}
+        assert lazy.common_type(rs, values) == (types.pop() if len(types) == 1 else None), values

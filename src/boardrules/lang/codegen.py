@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import itertools
 import linecache
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import CodeType
 from typing import TYPE_CHECKING, Any, cast, overload
 
 from . import ast as A
 from . import semantics as S
+from ..primitives import NOT_BATCHED
 from ..runtime import MISSING
 from .semantics import ExprFn, FilterFn, Key, Value
 
@@ -182,6 +183,20 @@ def _int_op(op: str, py: Callable[[int, int], Any]) -> Callable[[Context, Value,
     return f
 
 
+def _each(ctx: Context, each: Callable[..., Any], opts: Sequence[Value], *args: Value) -> Sequence[Value]:
+    """A pure primitive's batch form ``each`` asked for options ``opts`` (primitives.batched):
+    its answers, or NOT_BATCHED for every option when it breaks its promise (raises, answers
+    for another number of options): each is then asked of the primitive itself, as without a
+    batch form."""
+    try:
+        got = each(ctx, opts, *args)
+        if len(got) == len(opts):
+            return got   # type: ignore[no-any-return]
+    except Exception:   # (the calls then raise, where the rules ask them)
+        pass
+    return (NOT_BATCHED,) * len(opts)
+
+
 _HELPERS: dict[str, object] = {
     "_rv": _rv, "_rv_own": _rv_own, "_rv_mine": _rv_mine, "_rv_at": _rv_at, "_index_var": _index_var, "_field": _field,
     "_builtin": _builtin, "_member": _member, "_holds": _holds, "_min2": _pair_builtin("min"), "_max2": _pair_builtin("max"), "_abs": _abs,
@@ -193,7 +208,7 @@ _HELPERS: dict[str, object] = {
     "_mul": _int_op("*", int.__mul__), "_lt": _int_op("<", int.__lt__),
     "_le": _int_op("<=", int.__le__), "_gt": _int_op(">", int.__gt__),
     "_ge": _int_op(">=", int.__ge__), "_floordiv": _int_op("//", int.__floordiv__),
-    "_mod": _int_op("%", int.__mod__),
+    "_mod": _int_op("%", int.__mod__), "_each": _each, "_NB": NOT_BATCHED,
 }
 _INT_OPS = {"+": "_add", "-": "_sub", "*": "_mul", "<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge",
             "//": "_floordiv", "%": "_mod"}
@@ -203,6 +218,13 @@ def _small_constant(e: A.Expr) -> bool:
     """A number, truth value, none or short text written in the rule: comparing anything with
     it takes no time to speak of (so it is not charged; see :func:`semantics.equal`)."""
     return isinstance(e, (A.Int, A.Bool, A.NoneLit)) or (isinstance(e, A.Str) and len(e.value) < 64)
+
+
+def _truth(e: A.Expr) -> bool:
+    """A comparison, ``not`` or ``and``/``or``: its value is a truth value, and comparing
+    anything with one takes no time to speak of (:func:`semantics.equal` charges only two
+    texts or two lists)."""
+    return isinstance(e, (A.Compare, A.Not, A.BoolOp))
 
 
 class ExprCompiler:
@@ -271,13 +293,20 @@ class ExprCompiler:
         ns = dict(_HELPERS)
         q = f"q0_{var}"
         cond = _Gen(self.rs, ns).gen(e, {var: q})
+        # (all of them: a pure primitive's batch form answers for every option in one call,
+        # primitives.batched; the first admitted is mostly the first option: asked one by one)
+        each = _Gen(self.rs, ns, batch_of=q)
+        every = each.gen(e, {var: q})
+        asked = "".join(f"        {b} = _each(ctx, {call}, opts{rest})\n" for b, _, call, rest in each.batches)
+        loop = ", ".join([q] + [x for _, x, _, _ in each.batches])
+        over = f"zip(opts, {', '.join(b for b, _, _, _ in each.batches)})" if each.batches else "opts"
         span = e.span
         ns["_span"] = span
         filename = f"<rules {span.file}:{span.line}:{span.column} #{next(_ids)}>"
         src = (f"def rule_filter(ctx, opts, first):\n    try:\n        if first:\n"
                f"            n = 0\n            for {q} in opts:\n                n += 1\n"
                f"                if {cond}:\n                    return n\n            return 0\n"
-               f"        return tuple([{q} for {q} in opts if {cond}])\n"
+               f"{asked}        return tuple([{q} for {loop} in {over} if {every}])\n"
                f"    except _RuleViolation as err:\n        raise _at(err, _span)\n"
                f"    except Exception as err:\n        raise _foreign(ctx, err, None, _span)\n")
         return cast(FilterFn | None, self._load(src, filename, ns, "rule_filter"))
@@ -290,10 +319,15 @@ def _renamed(code: CodeType, filename: str) -> CodeType:
 
 
 class _Gen:
-    def __init__(self, rs: Ruleset, ns: dict[str, object]) -> None:
+    def __init__(self, rs: Ruleset, ns: dict[str, object], batch_of: str | None = None) -> None:
         self.rs = rs
         self.ns = ns
         self._temps = 0
+        # ``batch_of``: a filter's loop variable (ExprCompiler.filter), whose calls of a pure
+        # primitive with a batch form are asked before the loop: (list, its item's name in the
+        # loop, the batch form's name, the other arguments), one per such call
+        self.batch_of = batch_of
+        self.batches: list[tuple[str, str, str, str]] = []
         # > 0 while a quantifier's domain is written: Python refuses an assignment expression
         # (``:=``) in a comprehension's iterable, so no value is held in a temporary there
         self._in_domain = 0
@@ -314,21 +348,41 @@ class _Gen:
         finally:
             self._in_domain -= 1
 
-    def primitive(self, fn: str, args: str) -> str:
+    def primitive(self, fn: str, args: str, batched: str | None = None) -> str:
         """A call of primitive ``fn``: its own function and its result's quick test inline
         (plugins.py, ``ReturnCheck``: the checking wrapper's frame costs as much as a simple
-        primitive), else through the primitive as registered."""
+        primitive), else through the primitive as registered. ``batched``: the name of the
+        call's answer from a batch form (:meth:`batched`), used unless it is NOT_BATCHED."""
         registered = self.rs.primitives[fn].fn
         check = getattr(registered, "inline", None)
         t = None if check is None else self.temp()
         if check is None or t is None:
-            return f"{self.const(registered)}(ctx{args})"
-        call = f"({t} := {self.const(check.fn)}(ctx{args}))"
+            call = f"{self.const(registered)}(ctx{args})"
+            return call if batched is None else f"({batched} if {batched} is not _NB else {call})"
+        call = f"{self.const(check.fn)}(ctx{args})"
+        if batched is not None:
+            call = f"({batched} if {batched} is not _NB else {call})"
+        call = f"({t} := {call})"
         if check.types is None:
             test = f"{call}.__class__ is int and {-S.MAX_NUMBER} <= {t} <= {S.MAX_NUMBER}"
         else:
             test = f"isinstance({call}, {self.const(check.types)})"
         return f"({t} if {test} else {self.const(check.refused)}(ctx, {t}))"
+
+    def batched(self, fn: str, args: tuple[A.Expr, ...], sc: dict[str, str]) -> str | None:
+        """For a call of primitive ``fn`` with ``args`` in a filter's test (``batch_of``): when
+        the primitive has a batch form (primitives.batched), the call's first argument is the
+        filter's option and the others are written constants, the name its answer has in the
+        loop (the form is asked once, before it: :attr:`batches`); else None."""
+        prim = self.rs.primitives[fn]
+        if self.batch_of is None or prim.batch is None or self._in_domain or not args \
+                or not isinstance(args[0], A.Name) or sc.get(args[0].id) != self.batch_of \
+                or not all(isinstance(x, (A.Int, A.Str, A.Bool, A.NoneLit)) for x in args[1:]):
+            return None
+        n = len(self.batches) + 1
+        rest = "".join(f", {self.gen(x, sc)}" for x in args[1:])
+        self.batches.append((f"_b{n}", f"_e{n}", self.const(prim.batch), rest))
+        return f"_e{n}"
 
     def int_compare(self, op: str, l: A.Expr, r: A.Expr, sc: dict[str, str]) -> str:
         """``<``, ``<=``, ``>``, ``>=``: of a number written in the rule and a whole number at
@@ -374,7 +428,7 @@ class _Gen:
                 if fn in S.BUILTIN_FUNCTIONS:
                     f = self.const(S.BUILTIN_FUNCTIONS[fn])
                     return f"_builtin(ctx, {fn!r}, {f}{a})"
-                return self.primitive(fn, a)
+                return self.primitive(fn, a, self.batched(fn, args, sc))
             case A.ListLit(items=items):
                 listed = "(" + "".join(f"{g(x, sc)}, " for x in items) + ")"
                 return f"_sized(ctx, {listed})" if len(items) > S.FREE_LIST else listed
@@ -383,7 +437,12 @@ class _Gen:
             case A.Index(obj=o, index=i):
                 return self.index(o, i, sc)
             case A.Of(expr=x, player=p):
-                return f"_with_me(ctx, {g(p, sc)}, lambda: {g(x, sc)})"
+                who, batch_of = g(p, sc), self.batch_of
+                self.batch_of = None   # (a batch form answers for the filter's me, not p)
+                try:
+                    return f"_with_me(ctx, {who}, lambda: {g(x, sc)})"
+                finally:
+                    self.batch_of = batch_of
             case A.Neg(operand=o):
                 return f"(-_num(ctx, {g(o, sc)}, '-'))"
             case A.Not(operand=o):
@@ -393,7 +452,8 @@ class _Gen:
                     return f"{_INT_OPS[op]}(ctx, {g(l, sc)}, {g(r, sc)})"
                 return f"_binop(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
             case A.Compare(op=op, left=l, right=r):
-                if op in ("==", "!=") and (_small_constant(l) or _small_constant(r)):
+                if op in ("==", "!=") and (_small_constant(l) or _small_constant(r)
+                                           or _truth(l) or _truth(r)):
                     return f"({g(l, sc)} {op} {g(r, sc)})"   # decided at once, whatever the other
                 if op in ("==", "!="):   # (charged by size: two long lists take long to compare)
                     return f"({'' if op == '==' else 'not '}_eq(ctx, {g(l, sc)}, {g(r, sc)}))"
