@@ -109,6 +109,28 @@ def test_rolls_listed_whole_or_sampled_and_your_own_rules():
     assert state.current_player() == 1
 
 
+FUSSY_DICE = """
+game fussy_dice { title "Fussy dice"; players 2 }
+resource vp { start 0; scored true }
+action roll main { choose r in dice(2) by chance { require r[0] != r[1] else "a double is rolled again"; gain r[0] vp } }
+flow { rounds 2 { step play: turns seat once { main roll } } }
+"""
+
+
+def test_chance_outcomes_are_those_the_rules_allow():
+    """An outcome a ``require`` refuses is not among the chance outcomes (it was, and applying
+    it failed): the engine's own chance draws among the others (docs/api.md, Chance)."""
+    state = pyspiel.load_game(register(None, texts={"fussy.rules": FUSSY_DICE}),
+                              {"players": 2, "seed": 3}).new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    outcomes = state.chance_outcomes()
+    rolls = {state.action_to_string(pyspiel.PlayerId.CHANCE, i).split()[-1] for i, _ in outcomes}
+    assert rolls == {f"{a},{b}" for a in range(1, 7) for b in range(1, 7) if a != b}
+    assert all(p == pytest.approx(1 / 30) for _, p in outcomes)
+    for i, _ in outcomes:   # every one of them can be applied
+        state.clone().apply_action(i)
+
+
 def test_a_simultaneous_step_is_played_one_seat_after_another():
     rules = """
 game sealed_bids { title "Sealed bids"; players 3 }

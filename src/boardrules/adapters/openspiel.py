@@ -9,7 +9,7 @@
 Then OpenSpiel's algorithms play it (``open_spiel.python.algorithms.mcts.MCTSBot`` …).
 Action ids are those of :mod:`boardrules.adapters.encoding` (``num_distinct_actions`` is
 ``2**action_bits``); chance is explicit: at a chance node (a pending ``draw`` or
-``choose … by chance``) ``chance_outcomes()`` lists the outcomes with their
+``choose … by chance``) ``chance_outcomes()`` lists the outcomes the rules allow with their
 probabilities (a bag's copies counted, dice rolls and other options uniform; a roll of
 more than :data:`MAX_ROLLS` outcomes is given as that many rolls sampled from the game's
 seed and move number, each as likely: an unbiased sample, since listing 6**n rolls is out
@@ -135,9 +135,11 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
         return self._ids
 
     def _chance_weights(self) -> Counter[Action] | None:
-        """At a chance node, each outcome with its weight (else None): a bag's copies
-        counted, other options once each; a roll of more than :data:`MAX_ROLLS` outcomes as
-        that many rolls sampled from the game's seed and move number."""
+        """At a chance node, each outcome the rules allow with its weight (else None): a bag's
+        copies counted, other options once each; a roll of more than :data:`MAX_ROLLS`
+        outcomes as that many rolls sampled from the game's seed and move number. An outcome
+        a rule refuses (a ``require`` in the decision's body) is left out, as the engine's own
+        chance leaves it (docs/api.md, Chance), so the others share its probability."""
         decision = self.game.chance_due()
         if decision is None:
             return None
@@ -149,7 +151,8 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
             values = [decision.options.sample(rng) for _ in range(MAX_ROLLS)]
         else:
             values = decision.options
-        return Counter(Action(CHANCE, decision.label, (v,)) for v in values)
+        weights = Counter(Action(CHANCE, decision.label, (v,)) for v in values)
+        return Counter({a: n for a, n in weights.items() if self.game.is_legal(a)})
 
     def current_player(self) -> int:
         if self.game.over:
