@@ -661,19 +661,25 @@ class Game:
         return action
 
     def _auto(self) -> None:
-        while self.auto_chance and self.state.pending:
-            d = self.chance_due()
-            if d is None:
-                break
-            rng = random.Random(f"{self.seed}/{len(self.record.actions)}")
-            for value in _chance_draws(self, d, rng):
-                try:
-                    self._apply(Action(CHANCE, d.label, (value,)), check=False)
-                    break
-                except IllegalActionError:
-                    continue   # (the rules refuse it: it is not among chance's legal actions)
-            else:   # (none the rules allow, or a bag emptied since the draw was queued: stuck,
-                break   # as legal_actions() says; the action that led here stays played)
+        while self.auto_chance and self.chance_due() is not None:
+            if not self.decide_chance(random.Random(f"{self.seed}/{len(self.record.actions)}")):
+                break   # (stuck, as legal_actions() says; the action that led here stays played)
+
+    def decide_chance(self, rng: random.Random) -> bool:
+        """Play the chance outcome now due, drawn with ``rng`` as the game's own generator
+        draws it (docs/api.md, *Chance*): the first draw the rules allow. False, and nothing
+        played, when no chance outcome is due or the rules allow none (the game is stuck) or
+        a bag emptied since the draw was queued. Bots decide chance in their look-ahead so."""
+        d = self.chance_due()
+        if d is None:
+            return False
+        for value in _chance_draws(self, d, rng):
+            try:
+                self._apply(Action(CHANCE, d.label, (value,)), check=False)
+                return True
+            except IllegalActionError:
+                continue   # (the rules refuse it: it is not among chance's legal actions)
+        return False
 
     def _apply(self, action: Action, check: bool) -> None:
         new_state, events = self._try(action, check)

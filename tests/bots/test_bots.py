@@ -91,6 +91,40 @@ def test_sample_chance_draws_what_the_game_would_leave_pending():
     assert snapshot(g) == before and len(drawn) > 1
 
 
+LUCKY_STUDY = """override action study main {
+  pay 3 coins
+  advance farming
+  choose roll in dice(1) by chance "roll" { require roll[0] >= MIN else "too low"; gain 1 vp }
+}
+"""
+
+
+def test_sample_chance_draws_among_the_outcomes_the_rules_allow(tmp_path):
+    """A bot's look-ahead drew chance uniformly among all outcomes and played the draw, so an
+    outcome a `require` in the chance body refuses raised IllegalActionError out of the bot
+    (`boardrules play harvest --players 2 --seed 3 --rules` this house rule stopped after 9
+    actions); it draws again among those not refused, as the game's own chance does, and stops
+    when the rules allow none (the game is stuck)."""
+    import random
+    for least, allowed in ((5, {5, 6}), (7, set())):
+        house = tmp_path / f"lucky{least}.rules"
+        house.write_text(LUCKY_STUDY.replace("MIN", str(least)))
+        g = boardrules.new_game("harvest", players=2, seed=3, rules=house)
+        rolls = set()
+        with searching(g):
+            for seed in range(12):
+                mark = len(g.record.actions)
+                g.play("p2 study")
+                assert sample_chance(g, random.Random(seed)) == (1 if allowed else 0)
+                assert (g.chance_due() is None) == bool(allowed)
+                rolls.update(g.record.actions[mark + 1:])
+                while len(g.record.actions) > mark:
+                    g.undo()
+        assert {int(a.split()[-1]) for a in rolls} == allowed   # (chance roll N)
+    play_out(boardrules.new_game("harvest", players=2, seed=3, rules=tmp_path / "lucky5.rules"),
+             seat_bots(["greedy"], 2, seed=3))
+
+
 @pytest.mark.parametrize("bot", ["greedy", "mcts:8"])
 def test_seeded_games_are_reproducible(bot):
     games = []

@@ -34,18 +34,13 @@ class Bot(Protocol):
 
 
 def sample_chance(game: Game, rng: random.Random) -> int:
-    """Decide every chance outcome now due with ``rng`` (the uniform draw the game's own
-    generator makes: a die roll, a uniform pick from a bag's contents or from the options);
-    return how many were played."""
+    """Decide every chance outcome now due with ``rng``, drawn as the game's own generator
+    draws them (a die roll, a uniform pick from a bag's contents or from the options, drawn
+    again among those not refused when the rules refuse one: :meth:`Game.decide_chance`);
+    return how many were played. It stops at an outcome the rules allow none of (the game
+    is stuck: ``legal_actions()`` says so)."""
     n = 0
-    while (d := game.chance_due()) is not None:
-        if isinstance(d.options, Dice):
-            value = d.options.sample(rng)
-        elif d.bag is not None:
-            value = rng.choice(tuple(game.get(d.bag)))
-        else:
-            value = rng.choice(tuple(d.options))
-        game.play(Action(CHANCE, d.label, (value,)), check=False)
+    while game.decide_chance(rng):
         n += 1
     return n
 
