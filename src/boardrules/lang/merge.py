@@ -151,7 +151,10 @@ class _Merger:
                 self.error(item, f"nothing to {verb}: no {key[0]} named '{key[1]}'",
                            did_you_mean(key[1], names), rf, INCOMPLETE)
                 return
-            if modifier == "extend" and not isinstance(item, A.Decl):
+            # (`extend event E { }`, `override event E { }` read as an entity's braces: they
+            # met an event, which no change can take)
+            if modifier == "extend" and not isinstance(item, A.Decl) \
+                    or isinstance(item, A.Decl) and not isinstance(self.items[key], A.Decl):
                 self.unextendable(key, item, rf)
                 return
             if self.conflicts(key, layer, item, rf):
@@ -177,8 +180,15 @@ class _Merger:
     def unextendable(self, key: Key, item: Change, rf: A.RuleFile) -> None:
         """``extend`` of an action, option, variable or flow: none has entries to add to (it
         replaced the definition whole without a word: 'extend action study { gain 1 vp }' lost
-        the action's own pay and advance)."""
+        the action's own pay and advance). An event takes neither ``extend`` (it crashed the
+        merge) nor ``override`` (it became an entity of an unknown kind 'event')."""
         keyword = _keyword(item)
+        if keyword == "event":
+            self.error(item, f"'{getattr(item, 'modifier', None)}' cannot change event '{key[1]}' "
+                       f"(declared as 'event {key[1]}(...)'): an event has no entries and no "
+                       f"other definition", "declare a new event with 'event NAME(param: type, "
+                       "...)' and emit that one", rf)
+            return
         what, written = ("the flow", "override flow") if keyword == "flow" else \
             (f"{keyword} '{key[1]}'", f"override {keyword} {key[1]}")
         self.error(item, f"'extend' adds entries to a declaration in braces (a resource, a card, a "
