@@ -298,6 +298,8 @@ class Game:
         if isinstance(players, bool) or not isinstance(players, int):
             raise TypeError(f"players must be a whole number, not {players!r}")
         check_seed(seed)
+        if not isinstance(auto_chance, bool):   # ('no' would have switched chance on)
+            raise TypeError(f"auto_chance must be True or False, not {brief_text(auto_chance, 40)}")
         self.max_steps = max_steps
         lo, hi = ruleset.players
         if not lo <= players <= hi:

@@ -97,6 +97,14 @@ def test_new_game_refuses_arguments_of_the_wrong_type(kwargs, error, message):
         boardrules.new_game("harvest", **kwargs)
 
 
+def test_game_refuses_an_auto_chance_that_is_not_a_bool():
+    """``auto_chance="no"`` (or 0) was taken for its truth: 'no' switched the game's chance on."""
+    rs = boardrules.build_ruleset("harvest")
+    for bad in ("no", 0, None):
+        with pytest.raises(TypeError, match="auto_chance must be True or False, not "):
+            boardrules.Game(rs, 2, auto_chance=bad)
+
+
 @pytest.mark.parametrize("texts", [{"tiny.rules": 5}, {"tiny.rules": b"resource coins { }"}, {3: "resource coins { }"}])
 def test_texts_must_map_names_to_texts(texts):
     # a number or bytes as a rule text was an AttributeError from deep inside the parser
