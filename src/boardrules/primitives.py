@@ -79,7 +79,8 @@ NOT_BATCHED: Any = _NotBatched()
 
 def batched(prim: Primitive, each: Callable[..., Any]) -> Primitive:
     """``prim`` (pure) with a batch form: ``each(ctx, opts, *rest)`` gives, for a sequence of
-    options, what ``prim.fn(ctx, o, *rest)`` returns for each ``o`` of them, in order, or
+    options, what ``prim.fn(ctx, o, *rest)`` returns for each ``o`` of them, in order (a list
+    or tuple; anything else is not used), or
     :data:`NOT_BATCHED` for one it leaves to that call (one the call would raise for, or that
     it does not know); it never raises. A choice's compiled ``where`` asks it once for all its
     options where it calls ``prim`` with the option and written constants (lang/codegen.py,

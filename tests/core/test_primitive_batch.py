@@ -2,9 +2,10 @@
 for all its options where it calls the primitive with the option and written constants
 (lang/codegen.py, ``ExprCompiler.filter``). The admitted options must be the interpreter's
 (the oracle) and those of the same primitives without a batch form, whatever the batch form
-answers: NOT_BATCHED for an option, a Python error, answers for too few options, or options
-the ``where`` would not have asked of (a call the batch form leaves out raises only where the
-rules ask it). ``of`` changes ``me``, so a call inside it is not batched."""
+answers: NOT_BATCHED for an option, a Python error, answers for too few options or not in a
+list or tuple (a dict, a text), or options the ``where`` would not have asked of (a call the
+batch form leaves out raises only where the rules ask it). ``of`` changes ``me``, so a call
+inside it is not batched."""
 
 from __future__ import annotations
 
@@ -46,6 +47,10 @@ def _scaled_each(ctx, opts, k):
         raise KeyError("a defect of the batch form")
     if mode == "short":
         return [o * k for o in opts[1:]]
+    if mode == "dict":   # (as many entries as options, but not answers in order)
+        return {o: o * k for o in opts}
+    if mode == "text":
+        return "x" * len(opts)
     # (odd options left to the call; 3 is one the call raises for)
     return [NOT_BATCHED if o % 2 else o * k for o in opts]
 
@@ -93,7 +98,7 @@ def _options(action, backend="compiled"):
     return g.state.pending[0].options
 
 
-@pytest.mark.parametrize("mode", ["right", "raises", "short"])
+@pytest.mark.parametrize("mode", ["right", "raises", "short", "dict", "text"])
 def test_the_options_are_the_interpreters_whatever_the_batch_form_answers(batching, mode):
     MODE["batch"] = mode
     assert _options("pickit") == _options("pickit", "interpreted") == (4, 5, 7)

@@ -186,11 +186,12 @@ def _int_op(op: str, py: Callable[[int, int], Any]) -> Callable[[Context, Value,
 def _each(ctx: Context, each: Callable[..., Any], opts: Sequence[Value], *args: Value) -> Sequence[Value]:
     """A pure primitive's batch form ``each`` asked for options ``opts`` (primitives.batched):
     its answers, or NOT_BATCHED for every option when it breaks its promise (raises, answers
-    for another number of options): each is then asked of the primitive itself, as without a
+    for another number of options or in what is not a list or tuple: a dict's keys or a text's
+    letters were taken for answers): each is then asked of the primitive itself, as without a
     batch form."""
     try:
         got = each(ctx, opts, *args)
-        if len(got) == len(opts):
+        if isinstance(got, (list, tuple)) and len(got) == len(opts):
             return got   # type: ignore[no-any-return]
     except Exception:   # (the calls then raise, where the rules ask them)
         pass
