@@ -19,7 +19,6 @@ from typing import Protocol
 from .. import plugins
 from ..errors import GameStuckError
 from ..game import Action, Game
-from ..runtime import CHANCE, Dice
 
 Evaluation = Callable[[Game, int], float]
 """``fn(game, player) -> float``: how good the position is for ``player``, in victory points."""
