@@ -56,9 +56,14 @@ def picky(ctx, n):
 
 @pytest.fixture
 def blasting(extra_modules):  # noqa: F811
-    extra_modules("test_blast", ModuleSpec("blasting", "harvest", ("blasting.rules",),
-                                           primitives=(boom, kaboom, fussy, picky)),
-                  files={"blasting.rules": RULES})
+    _blasting(extra_modules, "test_blast", RULES, boom, kaboom, fussy, picky)
+
+
+def _blasting(extra_modules, test, rules, *primitives):  # noqa: F811
+    """The module 'blasting' of Harvest registered for ``test``: ``rules`` as its
+    blasting.rules, ``primitives`` its primitives."""
+    extra_modules(test, ModuleSpec("blasting", "harvest", ("blasting.rules",), primitives=primitives),
+                  files={"blasting.rules": rules})
 
 
 def _in_actions(backend="compiled"):
@@ -186,9 +191,7 @@ def test_a_primitive_returning_another_type_than_it_declares_is_named(extra_modu
     ("p1 add_one: '+' needs numbers, got 'abc' [rule: add_one (…)]"; 'gain' named no position;
     a bool declared, 5 returned, played on): the error names the primitive, the value, the type
     declared, the rule and the call's file:line:column; nothing of the action happens."""
-    extra_modules("test_wrong", ModuleSpec("blasting", "harvest", ("blasting.rules",),
-                                           primitives=(wrong_int, wrong_bool, wrong_list, maybe_int)),
-                  files={"blasting.rules": WRONG_RULES})
+    _blasting(extra_modules, "test_wrong", WRONG_RULES, wrong_int, wrong_bool, wrong_list, maybe_int)
     g = _in_actions(backend)
     me = f"p{next(iter(g.players_to_act())) + 1}"
     before = g.state
@@ -226,8 +229,7 @@ def test_a_primitive_declaring_int_may_return_neither_a_bool_nor_a_number_beyond
     """An int declared, True returned passed the check (a bool is an int to Python) and the
     rules stored it in an int variable; 2**70 or -2**63 returned were stored too, numbers the
     rules may not hold (±MAX_NUMBER): each is the plugin's defect, named, nothing happens."""
-    extra_modules("test_odd", ModuleSpec("blasting", "harvest", ("blasting.rules",), primitives=(odd_int,)),
-                  files={"blasting.rules": NUMBER_RULES})
+    _blasting(extra_modules, "test_odd", NUMBER_RULES, odd_int)
     g = _in_actions(backend)
     me = f"p{next(iter(g.players_to_act())) + 1}"
     before = g.state
@@ -263,9 +265,7 @@ def test_a_primitive_of_the_wrong_type_is_named_wherever_it_is_called(extra_modu
     compared with a number, as a domain, in a quantifier's test and in a choice's filter, a
     value of the wrong type is the plugin's defect, named with the rule's line, in both back
     ends; a ``T?`` allows none."""
-    extra_modules("test_places", ModuleSpec("blasting", "harvest", ("blasting.rules",),
-                                            primitives=(wrong_int, wrong_list, maybe_list, maybe_int)),
-                  files={"blasting.rules": PLACES_RULES})
+    _blasting(extra_modules, "test_places", PLACES_RULES, wrong_int, wrong_list, maybe_list, maybe_int)
     g = _in_actions(backend)
     me = f"p{next(iter(g.players_to_act())) + 1}"
     before = g.state
