@@ -85,7 +85,7 @@ def test_play_names_its_record_by_the_modules_and_never_overwrites_another_game(
     (tmp_path / "harvest-2p-seed1~3.json").mkdir()
     assert play("--bot", "p2=random") == str(tmp_path / "harvest-2p-seed1~4.json")
     assert play("--bot", "random") == str(tmp_path / "harvest-2p-seed1~2.json")
-    records = {p.name: json.loads(p.read_text()) for p in tmp_path.glob("*.json") if p.is_file()}
+    records = {p.name: json.loads(p.read_text()) for p in sorted(tmp_path.glob("*.json")) if p.is_file()}
     assert len(records) == 5
     assert records["harvest-2p-seed1.json"]["modules"] == []
     assert records["harvest-2p-seed1.json"]["actions"] != records["harvest-2p-seed1~2.json"]["actions"]

@@ -35,7 +35,7 @@ def test_the_site_builds_strictly(tmp_path):
                           str(tmp_path / "site")], cwd=REPO, capture_output=True, text=True,
                          env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"})
     assert run.returncode == 0, run.stderr[-3000:]
-    for page in (tmp_path / "site").glob("*/index.html"):
+    for page in sorted((tmp_path / "site").glob("*/index.html")):
         # no markdown left unrendered (a fence that did not open swallows the rest of a page)
         raw = [line for line in page.read_text(encoding="utf-8").splitlines()
                if line.startswith(("```", "## ", "### "))]

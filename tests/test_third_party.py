@@ -106,7 +106,7 @@ def test_installed_beside_boardrules_it_plays_whole_games(tmp_path):
                         "--no-build-isolation", "-w", str(wheels), str(source)], check=True)
     env_dir = tmp_path / "venv"
     py = make_venv(env_dir)
-    run(py, "-m", "pip", "install", "--quiet", "--no-deps", *map(str, wheels.glob("*.whl")),
+    run(py, "-m", "pip", "install", "--quiet", "--no-deps", *map(str, sorted(wheels.glob("*.whl"))),
         cwd=tmp_path)
     listed = run(env_dir / "bin" / "boardrules", "plugins", cwd=tmp_path).stdout
     assert "gaia-project weavers: The Weavers: a 15th faction with new kinds of abilities " \

@@ -80,7 +80,7 @@ def test_malformed(name, monkeypatch):
 
 
 def test_every_expected_file_has_a_case():
-    for exp in HERE.glob("*.expected"):
+    for exp in sorted(HERE.glob("*.expected")):
         assert (HERE / (exp.stem + ".rules")).exists(), exp.name
 
 

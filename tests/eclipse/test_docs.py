@@ -28,7 +28,7 @@ def test_notation_tables_name_real_actions_and_labels():
     names = set(re.findall(r"`(?:p1|p2|chance) ([a-z_]+)", section))
     labels = set()
     rules_dir = Path(boardrules_eclipse.__file__).resolve().parent / "rules"
-    for f in rules_dir.glob("*.rules"):
+    for f in sorted(rules_dir.glob("*.rules")):
         labels |= set(re.findall(r"\b(?:choose|draw) ([a-z_]+) ", f.read_text(encoding="utf-8")))
     missing = {n for n in names if n not in rs.actions and n not in labels and n != "done"}
     assert not missing, missing

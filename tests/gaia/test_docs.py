@@ -35,7 +35,8 @@ def test_page_names_every_faction_option_and_action():
     missing = [f for f in rs.by_kind["faction"] if f"`{f}`" not in text]
     assert not missing, f"factions not documented: {missing}"
     options = re.findall(r"^option (\w+)", "".join(
-        p.read_text(encoding="utf-8") for p in (REPO / "plugins" / "boardrules_gaia" / "rules").glob("*.rules")),
+        p.read_text(encoding="utf-8")
+        for p in sorted((REPO / "plugins" / "boardrules_gaia" / "rules").glob("*.rules"))),
         re.M)
     assert options and all(f"`{o}`" in text for o in options)
     turn_actions = {n for stage in rs.stages for step in stage.steps
