@@ -33,8 +33,8 @@ from .lang import semantics as S
 from .lang.guards import INERT, PASSES
 from .lang.inert import Facts
 from .reader import StateReader, check_name, index_problem, no_player
-from .quoting import (MESSAGE, QUOTE, brief_text, brief_value, check_count, format_value, read_whole,
-                      rules_value)
+from .quoting import (MESSAGE, QUOTE, as_int, brief_text, brief_value, check_count, format_value,
+                      read_whole, rules_value)
 from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
 from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
@@ -103,10 +103,26 @@ class View(TypedDict):
     pending: list[Decision]
 
 
-def _action_player(value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
+def _action_player(value: object) -> int:
+    """``value`` as a player (an int: :func:`~boardrules.quoting.as_int`), ``CHANCE`` or a seat
+    counted from 0: ``TypeError`` for another type, ``ValueError`` below ``CHANCE`` (-2 was
+    taken and shown as ``p-1``; whether a seat is in the game is the game's to say)."""
+    player = as_int(value)
+    if player is None:
         raise TypeError(f"Action: player must be a number counted from 0 (CHANCE = -1 for "
                         f"chance), not {brief_text(value)}; to write 'p1 study', use Game.parse")
+    if player < CHANCE:
+        raise ValueError(f"Action: player must be a number counted from 0 (CHANCE = -1 for "
+                         f"chance), not {player}")
+    return player
+
+
+def _player_count(value: object) -> int:
+    """``value`` as a player count (an int: :func:`~boardrules.quoting.as_int`), else ``TypeError``."""
+    players = as_int(value)
+    if players is None:
+        raise TypeError(f"players must be a whole number, not {brief_text(value, 40)}")
+    return players
 
 
 def _action_name(value: object) -> None:
@@ -115,20 +131,35 @@ def _action_name(value: object) -> None:
 
 
 def _action_args(value: object) -> tuple[Any, ...]:
-    """A tuple of arguments; one text stands for itself (not split into characters)."""
+    """A tuple of arguments; one text stands for itself (not split into characters); whole
+    numbers of other integer types (NumPy's) as ints, in tuples too (a dice roll)."""
     if isinstance(value, str):
         return (value,)
     if isinstance(value, (tuple, list)):
-        return tuple(value)
+        return tuple(map(_plain_value, value))
     raise TypeError(f"Action: args must be a tuple of values, not {brief_text(value)}")
+
+
+_PLAIN = frozenset({str, int, bool, type(None)})   # (argument types kept as they are)
+
+
+def _plain_value(value: Any) -> Any:
+    """``value`` with any whole number of another integer type as an int (in tuples too)."""
+    if type(value) in _PLAIN:
+        return value
+    if type(value) is tuple:
+        return tuple(map(_plain_value, value))
+    number = as_int(value)
+    return value if number is None else number
 
 
 @attrs.frozen(cache_hash=True)  # (actions are dict keys by the thousand: runs, listings)
 class Action:
     """One move: ``player`` (0-based; ``CHANCE`` = -1 for chance), ``name`` (an action,
     a decision's label, or ``done``) and ``args`` (a tuple; empty to decline an
-    optional decision; a single text is one argument). Raises ``TypeError`` for values
-    of the wrong type."""
+    optional decision; a single text is one argument). Whole numbers of other integer
+    types (NumPy's) are kept as ints. Raises ``TypeError`` for values of the wrong type and
+    ``ValueError`` for a player below ``CHANCE``."""
 
     player: int
     name: str
@@ -136,8 +167,9 @@ class Action:
 
     def __attrs_post_init__(self) -> None:
         # one cheap test on the common case: the engine makes actions by the thousand
-        if type(self.player) is not int or type(self.name) is not str or type(self.args) is not tuple:
-            _action_player(self.player)
+        if type(self.player) is not int or self.player < CHANCE or type(self.name) is not str \
+                or type(self.args) is not tuple or not _PLAIN.issuperset(map(type, self.args)):
+            object.__setattr__(self, "player", _action_player(self.player))
             _action_name(self.name)
             object.__setattr__(self, "args", _action_args(self.args))
 
@@ -294,10 +326,9 @@ class Game:
         if not isinstance(ruleset, Ruleset):
             raise TypeError(f"Game needs a Ruleset (boardrules.build_ruleset(...)), not {brief_text(ruleset, 40)}; "
                             f"new_game(GAME, players=N) starts an installed game by its name")
-        check_count(max_steps, "max_steps", 1)
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise TypeError(f"players must be a whole number, not {players!r}")
-        check_seed(seed)
+        max_steps = check_count(max_steps, "max_steps", 1)
+        players = _player_count(players)
+        seed = check_seed(seed)
         if not isinstance(auto_chance, bool):   # ('no' would have switched chance on)
             raise TypeError(f"auto_chance must be True or False, not {brief_text(auto_chance, 40)}")
         self.max_steps = max_steps
@@ -410,10 +441,10 @@ class Game:
         player's, a ``simultaneous`` or ``lanes`` step, or between turns). Raises
         ``TypeError``/``ValueError`` for a ``player`` that is not a seat, as
         :meth:`legal_actions` does."""
-        self._check_player(player)
+        seat = self._check_player(player)
         values = self.state.values
         turn = values.get(("f", "turn"))
-        if turn is None or values.get(("f", "lanes")) is not None or turn[2] != player:
+        if turn is None or values.get(("f", "lanes")) is not None or turn[2] != seat:
             return None
         return bool(turn[3])
 
@@ -458,7 +489,7 @@ class Game:
 
     def legal_actions(self, player: int | None = None) -> "LegalActions":
         """A lazy view of the legal actions (of ``player``, else of everyone to act)."""
-        self._check_player(player)
+        player = self._check_player(player)
         return LegalActions(self, player)
 
     def _stuck(self) -> GameStuckError:
@@ -518,10 +549,14 @@ class Game:
                     _Unlisted(p) for p in self.ruleset.param_names[name][len(args):]))
         return None
 
-    def _check_player(self, player: object) -> None:
-        if player is not None and player != CHANCE and not (
-                isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.players):
+    def _check_player(self, player: object) -> int | None:
+        """``player`` (None, ``CHANCE`` or a seat of this game) as an int, else ``ValueError``."""
+        if player is None:
+            return None
+        seat = as_int(player)
+        if seat is None or not (seat == CHANCE or 0 <= seat < self.players):
             raise no_player(player, self.players)
+        return seat
 
     def get(self, name: str, player: int | None = None, index: Any = None) -> Any:
         """Read a resource, track, component supply or variable by its rules name
@@ -591,7 +626,7 @@ class Game:
         private ones only to their owner, pending chance decisions without their options, and
         other players' pending decisions without their bindings (``env``: e.g. a tile drawn for
         that player)."""
-        self._check_player(player)
+        player = self._check_player(player)
         rs = self.ruleset
         out = {}
         for key, value in self.state.values.items():
@@ -738,8 +773,7 @@ class Game:
                 ctx, pending = self._run(action, check, args_checked=True) if info is None \
                     else self._candidate_run(action, info, lazy=False, settle=False)
             except RuleViolation as err:  # (the guards' soundness is tested: never here)
-                raise AssertionError(f"{brief_action(action)} was listed as legal "
-                                     f"but breaks a rule: {err.message}") from None
+                self._listed_but_broken(action, err, "breaks a rule")
             run = known.runs[action] = (State(ctx.merged(), tuple(pending)), ctx.events)
             return run
         if run is not None:
@@ -756,9 +790,7 @@ class Game:
         try:
             ctx, pending = self._run(action, check)
         except RuleViolation as err:
-            rule = err.rule or action.name
-            raise _error_class(err)(f"{brief_action(action)}: {_broken(err.message, rule, err.span, self.ruleset)}",
-                      rule=rule, action=action) from None
+            raise self._refusal(action, err) from None
         run = State(ctx.merged(), tuple(pending)), ctx.events
         if known is not None and known.listed:   # (legal, listed without a run: kept as one)
             known.runs[action] = run
@@ -771,8 +803,32 @@ class Game:
         try:
             self._advance(ctx, pending)
         except RuleViolation as err:  # (the analysis' soundness is tested: never here)
-            raise AssertionError(f"{brief_action(action)} was listed as legal "
-                                 f"but its flow breaks a rule: {err.message}") from None
+            self._listed_but_broken(action, err, "its flow breaks a rule")
+
+    def _refusal(self, action: Action, err: RuleViolation) -> IllegalActionError:
+        """The public error of playing ``action``, which broke the rule of ``err``."""
+        rule = err.rule or action.name
+        return _error_class(err)(f"{brief_action(action)}: {_broken(err.message, rule, err.span, self.ruleset)}",
+                                 rule=rule, action=action)
+
+    def _listed_but_broken(self, action: Action, err: RuleViolation, what: str) -> NoReturn:
+        """Raise the error of ``action``, listed as legal, whose play broke a rule (``err``;
+        ``what`` says where). The listing's analyses are tested sound, so a plugin's defect is
+        likely: a batch form answering other values than its primitive (primitives.batched;
+        play asks it, the listing the primitive), or a primitive that failed only now. The
+        action is run again with each batch form's answers held to the primitive's (only
+        here: one call per option): a :class:`PrimitiveError` naming what failed, else the
+        ``AssertionError`` of an engine defect."""
+        from .lang.codegen import checking_batches
+        try:
+            with checking_batches():
+                self._run(action)
+        except PrimitiveFailed as found:
+            raise self._refusal(action, found) from None
+        except RuleViolation:
+            pass
+        raise AssertionError(f"{brief_action(action)} was listed as legal but {what}: "
+                             f"{err.message}") from None
 
     def _resolve(self, ctx: Any, pending: Any, action: Any, check: Any) -> None:
         d = pending[0]
@@ -1360,7 +1416,7 @@ class Game:
     def candidates(self, player: int | None = None) -> Iterator[Action]:
         """Every action worth trying now (legal or not), of ``player`` or of everyone to act;
         :class:`LegalActions` filters them. ``ValueError`` for no player of the game."""
-        self._check_player(player)
+        player = self._check_player(player)
         return self._candidates(player, False)
 
     def _candidates(self, player: int | None, hoist: bool, compiled: bool = True,
@@ -2395,6 +2451,7 @@ def read_name(ruleset: Ruleset, values: dict[tuple[Any, ...], Any], name: str,
     """:meth:`Game.get` of the state ``values`` (also :class:`~boardrules.reader.StateReader`'s
     general way). ``TypeError`` for a ``name`` that is no text."""
     check_name(name)
+    player, index = _plain_value(player), _plain_value(index)   # (NumPy's integers as ints)
     ctx = Context(ruleset, values, me=player)
     try:
         value = S.load_name(ctx, name)
@@ -2439,9 +2496,8 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
     (unknown or conflicting modules, a module that does not allow this player count)
     or ``ValueError`` (player count; neither ``game`` nor ``texts``; an empty file name in ``texts``).
     """
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise TypeError(f"players must be a whole number, not {players!r}")
-    check_seed(seed)
+    players = _player_count(players)
+    seed = check_seed(seed)
     if game is None and not texts:   # (house rules alone change nothing: there is no game)
         raise ValueError("no game to play: name an installed game or give its rule files as "
                          "texts={path: text}")

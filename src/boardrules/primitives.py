@@ -86,8 +86,10 @@ def batched(prim: Primitive, each: Callable[..., Any]) -> Primitive:
     options where it calls ``prim`` with the option and written constants (lang/codegen.py,
     ``ExprCompiler.filter``): one call in place of one per option. As ``prim`` is pure,
     answering options the ``where`` would not have asked of (``and``, ``or``) is not seen.
-    A module's replacement or wrapper of ``prim`` does not keep ``each``. ``ValueError`` for
-    a primitive that is not pure."""
+    A module's replacement or wrapper of ``prim`` does not keep ``each``. Answers that are
+    not ``prim``'s make playing an action listed as legal raise
+    :class:`~boardrules.errors.PrimitiveError` naming the batch form (docs/plugins.md).
+    ``ValueError`` for a primitive that is not pure."""
     if not prim.pure:
         raise ValueError(f"primitive {prim.name!r}: only a pure primitive has a batch form")
     return attrs.evolve(prim, batch=each)

@@ -1,10 +1,12 @@
 """Quoting user text in error messages: every value, action or line a message echoes goes
 through :func:`escape` (control characters such as NUL shown as escapes, never raw) and is
 shortened (a hostile record's line may be huge). Also the reading of whole numbers in such
-text (:func:`read_whole`), the reverse of :func:`format_value` for a number."""
+text (:func:`read_whole`), the reverse of :func:`format_value` for a number, and of whole
+numbers given from Python (:func:`as_int`)."""
 
 from __future__ import annotations
 
+import operator
 import re
 import reprlib
 
@@ -127,13 +129,29 @@ def rules_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
     return "[" + ", ".join(parts) + "]"
 
 
+def as_int(value: object) -> int | None:
+    """``value`` as an int when it is a whole number given from Python: an int or any integer
+    type ``operator.index`` reads, as NumPy's (``np.int64(2)`` was refused as a player or
+    seed, and as an action's argument written ``2`` where ``p3`` was meant); not a bool. Else
+    None."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)   # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 def check_count(value: object, what: str, least: int) -> int:
-    """``value`` if it is a whole number (not a bool) of at least ``least``, else a
-    ``ValueError`` naming ``what`` (a count or bound given from Python: a text or a negative
+    """``value`` as an int (:func:`as_int`) if it is a whole number of at least ``least``, else
+    a ``ValueError`` naming ``what`` (a count or bound given from Python: a text or a negative
     number failed far from where it was given, or was taken without a word)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+    number = as_int(value)
+    if number is None or number < least:
         raise ValueError(f"{what} must be a whole number of at least {least}, not {brief_text(value, 40)}")
-    return value
+    return number
 
 
 def brief_text(text: object, limit: int = QUOTE) -> str:

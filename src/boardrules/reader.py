@@ -17,6 +17,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from .lang import semantics as S
+from .quoting import as_int
 from .runtime import MISSING, RuleViolation
 
 if TYPE_CHECKING:
@@ -346,6 +347,7 @@ class StateReader:
     def passed(self, player: int) -> bool:
         """Whether ``player`` has passed in the turns step under way: the rules' ``passed(p)``.
         ``ValueError`` for no player of the game, as :meth:`Game.legal_actions`."""
-        if not (type(player) is int and 0 <= player < self.players):
+        seat = as_int(player)
+        if seat is None or not 0 <= seat < self.players:
             raise no_player(player, self.players)
-        return player in (self._values.get(("f", "passed")) or ())
+        return seat in (self._values.get(("f", "passed")) or ())

@@ -18,7 +18,7 @@ import attrs
 
 from .errors import NotationError
 from .files import not_readable
-from .quoting import brief_text, brief_value
+from .quoting import as_int, brief_text, brief_value
 from .jsonshape import (JSON_VALUE, ShapeError, exact, json_value, listed, mapped, strict_converter,
                         structure, whole)
 from .lang.parser import MAX_NESTING
@@ -75,13 +75,18 @@ def seed_ok(seed: Any) -> bool:
     return whole(seed) and SEED_RANGE[0] <= seed <= SEED_RANGE[1]
 
 
-def check_seed(seed: Any, name: str = "seed") -> None:
-    """Refuse a seed that is not :data:`SEED_EXPECTED`: ``TypeError`` for another type,
-    ``ValueError`` for a number out of range or a text too long (``name`` says which argument)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise TypeError(f"{name} must be a whole number or a text, not {brief_text(seed, 40)}")
+def check_seed(seed: Any, name: str = "seed") -> int | str:
+    """``seed`` (a whole number as an int: :func:`~boardrules.quoting.as_int`) if it is
+    :data:`SEED_EXPECTED`, else ``TypeError`` for another type, ``ValueError`` for a number
+    out of range or a text too long (``name`` says which argument)."""
+    if not isinstance(seed, str):
+        number = as_int(seed)
+        if number is None:
+            raise TypeError(f"{name} must be a whole number or a text, not {brief_text(seed, 40)}")
+        seed = number
     if not seed_ok(seed):
         raise ValueError(f"{name} {brief_value(seed, 40)}: expected {SEED_EXPECTED}")
+    return seed  # type: ignore[no-any-return]
 
 
 @attrs.define

@@ -28,7 +28,7 @@ from .bots import bot_specs, play_out, seat_bots
 from .errors import GameStuckError
 from .files import make_folder
 from .game import Game
-from .quoting import brief_text, check_count
+from .quoting import as_int, brief_text, check_count
 from .record import check_seed
 from .ruleset import Ruleset
 
@@ -63,9 +63,13 @@ class SimulationSpec:
     max_actions: int = 100_000
 
     def __attrs_post_init__(self) -> None:
-        check_count(self.games, "games", 1)
-        check_count(self.max_actions, "max_actions", 1)
-        check_seed(self.first_seed, "first_seed")
+        # (whole numbers of other integer types, NumPy's, kept as ints: they reach Game)
+        object.__setattr__(self, "games", check_count(self.games, "games", 1))
+        object.__setattr__(self, "max_actions", check_count(self.max_actions, "max_actions", 1))
+        object.__setattr__(self, "first_seed", check_seed(self.first_seed, "first_seed"))
+        players = as_int(self.players)
+        if players is not None:   # (another type: Game refuses it in our words)
+            object.__setattr__(self, "players", players)
         check_seed(self.first_seed + max(0, self.games - 1), "the last game's seed (first_seed + games - 1)")
 
     def tasks(self) -> list[GameTask]:
@@ -161,8 +165,8 @@ def run_tasks(tasks: Iterable[GameTask], *, workers: int = 0, backend: str = "pr
     backend or start method and ``ImportError`` naming the extra to install when Ray is
     missing."""
     tasks = list(tasks)
-    check_count(workers, "workers", 0)
-    check_count(chunksize, "chunksize", 0)
+    workers = check_count(workers, "workers", 0)
+    chunksize = check_count(chunksize, "chunksize", 0)
     workers = workers or os.cpu_count() or 1
     rows: list[Row] = [{} for _ in tasks]
 

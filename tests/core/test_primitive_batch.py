@@ -5,7 +5,8 @@ for all its options where it calls the primitive with the option and written con
 answers: NOT_BATCHED for an option, a Python error, answers for too few options or not in a
 list or tuple (a dict, a text), or options the ``where`` would not have asked of (a call the
 batch form leaves out raises only where the rules ask it). ``of`` changes ``me``, so a call
-inside it is not batched."""
+inside it is not batched. Wrong answers in a list of the right length are a PrimitiveError at
+play."""
 
 from __future__ import annotations
 
@@ -51,6 +52,8 @@ def _scaled_each(ctx, opts, k):
         return {o: o * k for o in opts}
     if mode == "text":
         return "x" * len(opts)
+    if mode == "wrong":   # (a list of the right length, its answers not the primitive's)
+        return [0] * len(opts)
     # (odd options left to the call; 3 is one the call raises for)
     return [NOT_BATCHED if o % 2 else o * k for o in opts]
 
@@ -119,6 +122,25 @@ def test_a_call_inside_of_is_not_batched(batching):
     # me is p1 (seat 0): seat_plus(x) of p2 is x + 1 > 2 for x >= 2; a batch form asked for
     # p1 would answer x > 2
     assert _options("theirs") == _options("theirs", "interpreted") == (2, 3, 4)
+
+
+def test_a_batch_form_answering_wrong_values_is_a_primitive_error(batching):
+    """Answers in a list of the right length that are not the primitive's are not seen before
+    play (checking each would cost a call per option): the listing asks the primitive itself
+    for the first admitted option, and play, which asks the batch form, then found no option.
+    That ended in an AssertionError ("listed as legal but breaks a rule"); it is the plugin's
+    defect, a PrimitiveError naming the primitive's batch form, the option and both answers."""
+    MODE["batch"] = "wrong"
+    g = boardrules.new_game("harvest", players=2, seed=1, modules=["batching"])
+    while not any(a.name == "pickit" for a in g.legal_actions()):
+        g.play(next(iter(g.legal_actions())))
+    before = g.state
+    a = next(a for a in g.legal_actions() if a.name == "pickit")
+    with pytest.raises(boardrules.PrimitiveError,
+                       match=r"p1 pickit: primitive 'scaled': its batch form answered 0 for 1 where the "
+                             r"primitive answers 2 \(a defect of the plugin.*rule: pickit"):
+        g.play(a)
+    assert g.state is before
 
 
 def test_only_a_pure_primitive_has_a_batch_form():

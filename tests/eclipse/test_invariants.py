@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 
 import boardrules
 from boardrules import Action
+from boardrules.game import CHANCE
 from tests.engine_checks import assert_refused, illegal_pool
 
 TOTAL_DISCS = 16        # 13 track circles + Advanced Robotics 1 + Quantum Grid 2 (base.rules)
@@ -190,7 +191,7 @@ def _bad_texts(g) -> list:
 
 def _bad_actions(g) -> list:
     n = g.players
-    return [Action(n, "explore"), Action(-7, "explore"), Action(0, "explore", ("extra",)),
+    return [Action(n, "explore"), Action(CHANCE, "explore"), Action(0, "explore", ("extra",)),
             Action(0, "colonize", (3,)), Action(0, "install", ("interceptor#9=hull",)),
             Action(0, "fly", ("interceptor@0,0>9,9",)), Action(0, "pick_species", (None,))]
 

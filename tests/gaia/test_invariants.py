@@ -89,7 +89,7 @@ def _bad_texts(g) -> list[str]:
 
 def _bad_actions(g) -> list[Action]:
     n = g.players
-    return [Action(n, "research", ("terraforming",)), Action(-7, "pass_last"),
+    return [Action(n, "research", ("terraforming",)), Action(CHANCE, "pass_last"),
             Action(0, "research", ("terraforming", "extra")), Action(0, "research", (3,)),
             Action(0, "build_mine", (None,)), Action(0, "upgrade", ("3A11",)),
             Action(0, "pick_faction", (None,)), Action(0, "charge", (0, 3)),

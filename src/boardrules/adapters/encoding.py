@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import operator
 from typing import Iterable
 
 from ..game import Action, Game
-from ..quoting import brief_text, format_value
+from ..quoting import as_int, brief_text, format_value
 from ..ruleset import Ruleset
 
 ACTION_BITS = 16
@@ -39,12 +38,10 @@ OBSERVATION_LIMIT = 1_000_000.0
 def whole(value: object, what: str) -> int:
     """``value`` as an int if it is a whole number (an int or a NumPy integer; no bool), else
     ``TypeError`` naming ``what``: ``int()`` cut 1.7 to action id 1 and read the text '7' as 7."""
-    if not isinstance(value, bool):
-        try:
-            return operator.index(value)   # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise TypeError(f"{what} is a whole number (an int or a NumPy integer), not {brief_text(value, 40)}")
+    number = as_int(value)
+    if number is None:
+        raise TypeError(f"{what} is a whole number (an int or a NumPy integer), not {brief_text(value, 40)}")
+    return number
 
 
 def check_bits(bits: int) -> int:

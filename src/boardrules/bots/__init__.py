@@ -13,12 +13,11 @@ iterations per decision), :func:`play_out` plays a game to its end with one bot 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable
 
 from ..game import Action, Game
 from ..quoting import brief_text, counted, read_whole
-from .common import Bot, actor, evaluation_for, no_action, sample_chance
+from .common import Bot, actor, evaluation_for, no_action, sample_chance, seeded
 from .greedy import GreedyBot
 from .mcts import ITERATIONS as MCTS_ITERATIONS, MCTSBot
 
@@ -29,7 +28,7 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int | float | str = 0) -> None:
-        self.rng = random.Random(seed)
+        self.rng = seeded(seed)
 
     def choose(self, game: Game, player: int | None = None) -> Action:
         """A random legal action of ``player`` (or of anyone to act), drawn without listing

@@ -19,6 +19,7 @@ from typing import Protocol
 from .. import plugins
 from ..errors import GameStuckError
 from ..game import Action, Game
+from ..quoting import as_int
 
 Evaluation = Callable[[Game, int], float]
 """``fn(game, player) -> float``: how good the position is for ``player``, in victory points."""
@@ -30,6 +31,13 @@ class Bot(Protocol):
     name: str
 
     def choose(self, game: Game, player: int | None = None) -> Action: ...
+
+
+def seeded(seed: object) -> random.Random:
+    """A bot's generator seeded with ``seed`` (an int, float or text; a whole number of another
+    integer type, NumPy's, as an int: ``random.Random`` refuses it)."""
+    number = as_int(seed)
+    return random.Random(seed if number is None else number)  # type: ignore[arg-type]
 
 
 def sample_chance(game: Game, rng: random.Random) -> int:

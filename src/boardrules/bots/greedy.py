@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from ..game import DONE, Action, Game
-from .common import Evaluation, actor, decision, evaluation_for, searching, try_action
+from .common import Evaluation, actor, decision, evaluation_for, searching, seeded, try_action
 
 
 class GreedyBot:
@@ -26,7 +25,7 @@ class GreedyBot:
 
     def __init__(self, seed: int | float | str = 0, evaluate: Evaluation | None = None,
                  follow: int = 4, tolerance: float = 1e-9, prepare: int = 2):
-        self.rng = random.Random(seed)
+        self.rng = seeded(seed)
         self.evaluate = evaluate
         self.follow, self.tolerance, self.prepare = follow, tolerance, prepare
 

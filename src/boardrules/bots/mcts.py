@@ -15,12 +15,11 @@ playout of random actions goes on to the end and the ranking decides.
 from __future__ import annotations
 
 import math
-import random
 import time
 
 from ..game import Action, Game
 from .common import (Evaluation, actor, decision, evaluation_for, rewards, sample_chance, score_evaluation,
-                     searching, try_action)
+                     searching, seeded, try_action)
 from .greedy import GreedyBot
 
 
@@ -86,7 +85,7 @@ class MCTSBot:
                  c: float = 0.7, evaluate: Evaluation | None = None, prior: bool = True):
         if iterations is None and seconds is None:
             raise ValueError("give MCTSBot an iteration or a time budget")
-        self.rng = random.Random(seed)
+        self.rng = seeded(seed)
         self.iterations, self.seconds = iterations, seconds
         self.playout = playout
         self.scale, self.c = scale, c

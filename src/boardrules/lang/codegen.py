@@ -19,15 +19,18 @@ quantifier's variable as the suffix of a ``qN_`` identifier (rule names match
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import linecache
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from types import CodeType
 from typing import TYPE_CHECKING, Any, cast, overload
 
 from . import ast as A
 from . import semantics as S
-from ..primitives import NOT_BATCHED
+from ..primitives import NOT_BATCHED, Primitive
+from ..quoting import brief_value
 from ..runtime import MISSING
 from .semantics import ExprFn, FilterFn, Key, Value
 
@@ -183,19 +186,58 @@ def _int_op(op: str, py: Callable[[int, int], Any]) -> Callable[[Context, Value,
     return f
 
 
-def _each(ctx: Context, each: Callable[..., Any], opts: Sequence[Value], *args: Value) -> Sequence[Value]:
-    """A pure primitive's batch form ``each`` asked for options ``opts`` (primitives.batched):
+_CHECKING_BATCHES: ContextVar[bool] = ContextVar("checking_batches", default=False)
+
+
+@contextlib.contextmanager
+def checking_batches() -> Iterator[None]:
+    """Within it, each batch form's answers are held to the primitive's own (:func:`_each`):
+    the engine reruns so an action listed as legal whose play broke a rule, to name a batch
+    form that answered wrong values (one call per option: never on the way of play)."""
+    token = _CHECKING_BATCHES.set(True)
+    try:
+        yield
+    finally:
+        _CHECKING_BATCHES.reset(token)
+
+
+def _each(ctx: Context, prim: Primitive, opts: Sequence[Value], *args: Value) -> Sequence[Value]:
+    """Pure primitive ``prim``'s batch form asked for options ``opts`` (primitives.batched):
     its answers, or NOT_BATCHED for every option when it breaks its promise (raises, answers
     for another number of options or in what is not a list or tuple: a dict's keys or a text's
     letters were taken for answers): each is then asked of the primitive itself, as without a
-    batch form."""
+    batch form. Wrong answers in a list of the right length are found only within
+    :func:`checking_batches`."""
     try:
-        got = each(ctx, opts, *args)
-        if isinstance(got, (list, tuple)) and len(got) == len(opts):
-            return got   # type: ignore[no-any-return]
+        got = prim.batch(ctx, opts, *args)   # type: ignore[misc]
+        if not (isinstance(got, (list, tuple)) and len(got) == len(opts)):
+            got = None
     except Exception:   # (the calls then raise, where the rules ask them)
-        pass
-    return (NOT_BATCHED,) * len(opts)
+        got = None
+    if got is None:
+        return (NOT_BATCHED,) * len(opts)
+    if _CHECKING_BATCHES.get():
+        _check_batch(ctx, prim, opts, args, got)
+    return got   # type: ignore[no-any-return]
+
+
+def _check_batch(ctx: Context, prim: Primitive, opts: Sequence[Value], args: tuple[Value, ...],
+                 got: Sequence[Value]) -> None:
+    """``PrimitiveFailed`` naming ``prim`` at the first option whose batch answer (in ``got``)
+    is not what the primitive's call answers (a call that raises is not compared: the batch
+    form may answer options the rules do not ask of)."""
+    for o, answer in zip(opts, got):
+        if answer is NOT_BATCHED:
+            continue
+        try:
+            want = prim.fn(ctx, o, *args)
+        except Exception:
+            continue
+        if answer != want or type(answer) is not type(want):
+            raise S.PrimitiveFailed(
+                f"primitive '{prim.name}': its batch form answered {brief_value(answer)} for "
+                f"{brief_value(o)} where the primitive answers {brief_value(want)} (a defect of "
+                f"the plugin that provides it, not a rule broken)", ctx.source)
 
 
 _HELPERS: dict[str, object] = {
@@ -382,7 +424,7 @@ class _Gen:
             return None
         n = len(self.batches) + 1
         rest = "".join(f", {self.gen(x, sc)}" for x in args[1:])
-        self.batches.append((f"_b{n}", f"_e{n}", self.const(prim.batch), rest))
+        self.batches.append((f"_b{n}", f"_e{n}", self.const(prim), rest))
         return f"_e{n}"
 
     def int_compare(self, op: str, l: A.Expr, r: A.Expr, sc: dict[str, str]) -> str:
