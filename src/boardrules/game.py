@@ -1610,8 +1610,8 @@ class Game:
             return False
 
     def _answers_settle(self) -> bool:
-        """Whether every answer to the decision now due is legal without being tried (chance's:
-        :meth:`_chance_settles`): a player's decision in that player's turn (:meth:`_answering_in_turn`), whose body
+        """Whether every answer to the decision now due is legal without being tried: a
+        player's decision in that player's turn (:meth:`_answering_in_turn`), whose body
         cannot break a rule whichever option is the answer (lang/lazy.py, ``answers_hold``),
         and after which the flow runs nothing (:meth:`_settles`: the body cannot change the
         flow). A decision left by a turn that has ended (Eclipse's reactions) settles too when
@@ -1644,23 +1644,8 @@ class Game:
                 # (only inert bodies run before the flow: they write no flow value, so the
                 # handover is the same as from this state)
                 ok = answers_hold(ctx, st.pending[0], rest) and self._settles(ctx, [], handover=True)
-        elif st.pending and st.pending[0].player == CHANCE:
-            ok = self._chance_settles(st)
         self._answer_memo = (st, ok)
         return ok
-
-    def _chance_settles(self, st: State) -> bool:
-        """:meth:`_answers_settle` for the chance decision due in ``st``: of the game's one line
-        of play, its body cannot break a rule whichever outcome comes (lang/lazy.py,
-        ``answers_hold``: a draw's or a roll's too) and the flow then runs nothing
-        (:meth:`_settles`: another decision is due, or the turn under way goes on, as after a
-        player's answer in it)."""
-        d, values = st.pending[0], st.values
-        if d.lane is not None or values.get(("f", "lanes")) is not None or values.get(("f", "over")):
-            return False
-        from .lang.lazy import answers_hold
-        ctx = Context(self.ruleset, values, budget=self.max_steps)
-        return answers_hold(ctx, d) and self._settles(ctx, list(st.pending[1:]))
 
     @staticmethod
     def _answer_due(st: State) -> Any:

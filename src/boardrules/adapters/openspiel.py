@@ -139,27 +139,20 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
         copies counted, other options once each; a roll of more than :data:`MAX_ROLLS`
         outcomes as that many rolls sampled from the game's seed and move number. An outcome
         a rule refuses (a ``require`` in the decision's body) is left out, as the engine's own
-        chance leaves it (docs/api.md, Chance), so the others share its probability: chance's
-        legal actions, which are all listed untried where the engine proves every outcome
-        legal (``Game._chance_settles``), else each is tried once."""
+        chance leaves it (docs/api.md, Chance), so the others share its probability."""
         decision = self.game.chance_due()
         if decision is None:
             return None
         values: Any
-        sampled = False
         if decision.bag is not None:
             values = self.game.get(decision.bag)
         elif isinstance(decision.options, Dice) and len(decision.options) > MAX_ROLLS:
             rng = random.Random(f"{self.game.seed}/{len(self.game.record.actions)}")
             values = [decision.options.sample(rng) for _ in range(MAX_ROLLS)]
-            sampled = True
         else:
             values = decision.options
-        legal = self.game.legal_actions(CHANCE)
-        # (a sample of rolls is tried roll by roll: 6**n rolls are not listed)
-        allowed: Any = legal if sampled else set(legal)
         weights = Counter(Action(CHANCE, decision.label, (v,)) for v in values)
-        return Counter({a: n for a, n in weights.items() if a in allowed})
+        return Counter({a: n for a, n in weights.items() if self.game.is_legal(a)})
 
     def current_player(self) -> int:
         if self.game.over:

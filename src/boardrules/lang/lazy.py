@@ -24,9 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from . import ast as A
 from .guards import Guard, facts_hold
-from .inert import AFTER, PASS, SEATS, Facts, names_in
+from .inert import AFTER, PASS, SEATS, names_in
 from .semantics import MAX_DEPTH, FilterFn, admitted_by
-from ..runtime import Dice
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -155,23 +154,15 @@ def answers_hold(ctx: Context, d: Any, later: tuple[Any, ...] | None = None) -> 
     """Whether decision ``d``'s body cannot break a rule in ``ctx`` whichever of its options
     is the answer (lang/inert.py, with the bindings typed as the decision's values are; what
     the analysis relies on, ``Facts``, checked in ``ctx`` as a guard checks it; one block's
-    analysis kept per ruleset and types). Chance's too: a draw's options are the bag's
-    contents (taking one out cannot fail: it is there), a roll's are lists (of no type told
-    apart); a body run for no player (a ``do`` step's draw) is analysed with ``me`` unknown.
+    analysis kept per ruleset and types).
 
     ``later``: ``d`` is decided after its turn ended, and the flow then runs these 'queue' and
     'after turn' entries (game.py, ``_run_queued``): none of them may break a rule either,
     relying on nothing the body could change (no ``Facts``), each run for a player, and the
     body may leave no 'after turn' block (outside a turn it would run at once)."""
-    if d.bag is not None:
-        answer = common_type(ctx.rs, tuple(ctx.get(("v", d.bag)) or ()))
-    elif type(d.options) is tuple:
-        answer = common_type(ctx.rs, d.options)
-    elif isinstance(d.options, Dice):
-        answer = None
-    else:
+    if d.bag is not None or type(d.options) is not tuple:
         return False
-    body = _analysis(ctx, d, answer)
+    body = _analysis(ctx, d, common_type(ctx.rs, d.options))
     if body is None:
         return False
     cost, needs, lists, depth, leaves = body
@@ -211,15 +202,10 @@ def _analysis(ctx: Context, d: Any, answer: str | None = None) -> tuple[Any, ...
     known = _ANSWERS.get(rs)
     if known is None:
         known = _ANSWERS[rs] = {}
-    seat = runs_for_a_player(ctx, d)
-    key = (d.block, seat, tuple(sorted(scope.items(), key=repr)))
+    key = (d.block, tuple(sorted(scope.items(), key=repr)))
     if key not in known:
         node = rs.block_owner(d.block).body  # type: ignore[union-attr]  # (a statement with a body)
-        if seat:
-            k, cost, facts, _ = rs.guards.inert.split_facts(node.stmts, scope)
-        else:   # (run for no player, as chance's in a 'do' step: the whole body, me unknown)
-            whole = rs.guards.inert.anonymous(node.stmts, scope)
-            k, cost, facts = (1, 0, Facts()) if whole is None else (0, *whole)
+        k, cost, facts, _ = rs.guards.inert.split_facts(node.stmts, scope)
         known[key] = None if k or PASS in facts.writes else (   # (a pass ends the turn: tried)
             cost, tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs)),
             tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized)), facts.depth,
