@@ -64,7 +64,7 @@ def test_explicit_setup_is_the_records(name):
     g = rp.game
     # the setup draws, as the replay feeds them
     while g.state.pending and g.state.pending[0].player == CHANCE:
-        rp.settle(R.Action(-2, "", ()))
+        rp.settle(R.Action(CHANCE, "", ()))   # (no one's action: the draws only)
     v = g.state.values
     planets = {h: v.get(("v", "planet", h), "e") for h in v[("v", "hexes")]}
     assert planets == {mh.name: mh.planet for mh in rec.setup.hexes}
