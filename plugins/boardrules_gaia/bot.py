@@ -32,10 +32,7 @@ what the position is worth in victory points at the end, as a strong player reck
 * federations formed (what they open: final scoring, green tokens for level 5) and power in
   structures not yet federated (the next federation);
 * the two final scoring tiles: a unit's worth early, blending into the expected 18/12/6 VP of
-  the ranking among the players as the game goes on (§10);
-* neighbours: the other players' structures within distance 2 of the player's, per round left
-  (each of their builds and upgrades there offers the player a power charge, §12.1: bots that
-  built apart got about 7 offers a game, real players accept 20-25).
+  the ranking among the players as the game goes on (§10).
 
 The parts are named terms (:func:`terms`, a dict per player and position) and the evaluation
 is their sum weighted by ``WEIGHTS``. The numbers inside the terms are our estimates (no
@@ -51,9 +48,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-# (absolute: bench/bench_bots.py --only paired loads a revision's copy of this file alone)
-from boardrules_gaia.primitives import _distances
-
 ROUNDS = 6
 # resource: (worth at the end: 1 VP per 3 after conversion, worth early in the game)
 RESOURCE = {"credits": (0.33, 0.35), "ore": (0.33, 1.05), "knowledge": (0.33, 0.55),
@@ -66,7 +60,6 @@ RESOURCE = {"credits": (0.33, 0.35), "ore": (0.33, 1.05), "knowledge": (0.33, 0.
 # what a player can put to use in a round or two: units beyond are worth only their end-game
 # exchange (bots hoarded 30 credits, the cap, for want of ore)
 HOARD = {"credits": 15, "ore": 10, "knowledge": 10}
-NEIGHBOUR = 0.5         # per other player's structure within 2 of the player's, early (charges to come)
 POWER_CHARGE = 0.15     # a unit of power charged (a token one bowl up)
 POWER_TOKEN = 0.15      # a new token in bowl I
 # building: worth at once beyond its income (planet, power value, the path to bigger buildings)
@@ -110,7 +103,7 @@ BLD_TERM = {b: "bld_" + b for b in BUILDING}
 TRACK_TERM = {t: "track_" + t for t in TRACKS}
 TERMS = ("vp", *RES_TERM.values(), *INC_TERM.values(), *BLD_TERM.values(), "tech", "pass_now",
          "pass_later", "booster", *TRACK_TERM.values(), "research_vp", "level", "terra", "fed", "green",
-         "fed_power", "final", "gaiaformer", "gf_site", "neighbours")
+         "fed_power", "final", "gaiaformer", "gf_site")
 NEW_TERMS = ("mines_left", "levels_left", "terra1", "power_cycle", "structures")
 HAND_WEIGHTS = {**dict.fromkeys(TERMS, 1.0), **dict.fromkeys(NEW_TERMS, 0.0)}
 WEIGHTS = dict(HAND_WEIGHTS)
@@ -249,7 +242,7 @@ def terms(game, player: int) -> dict[str, float]:
     the next ones); ``booster`` (the booster held for the next round, or the best one left);
     ``research_vp``, ``level`` and ``track_T`` (research); ``terra`` (ore saved by
     terraforming); ``fed``, ``green``, ``fed_power`` (federations); ``final`` (final scoring
-    tiles); ``gaiaformer``, ``gf_site``; ``neighbours`` (:func:`neighbours`); and terms the hand-made weights did not have (weight
+    tiles); ``gaiaformer``, ``gf_site``; and terms the hand-made weights did not have (weight
     0 there): ``mines_left`` (mines built times rounds left), ``levels_left`` (research levels
     times rounds left), ``terra1`` (terraforming level 1 or more, times rounds left),
     ``power_cycle`` (power that can be spent: bowl III plus half of bowl II, times rounds
@@ -317,7 +310,6 @@ def terms(game, player: int) -> dict[str, float]:
         fed = {h for group in groups for h in group.split(",")}
         loose = sum(game.get("pval", index=h) for h in game.get("my_hexes", player) if h not in fed)
     t["fed_power"] = FED_POWER * min(loose, 7) * min(1.0, left / 2)
-    t["neighbours"] = NEIGHBOUR * neighbours(game, player) * left / ROUNDS
     t["final"] = _final_tiles(game, player, rnd / ROUNDS, tables["final_vp"])
     t["gaiaformer"] = GAIAFORMER * left * game.get("gaiaformers", player) if left else 0.0
     t["gf_site"] = GF_SITE * len(game.get("gf_hexes", player)) if left else 0.0
@@ -328,19 +320,6 @@ def terms(game, player: int) -> dict[str, float]:
     t["power_cycle"] = (game.get("bowl3", player) + game.get("bowl2", player) / 2) * left / ROUNDS
     t["structures"] = float(sum(built.values()))
     return t
-
-
-def neighbours(game, player: int) -> int:
-    """How many structures of the other players lie within distance 2 of a structure of
-    ``player``'s (each one counted once): building or upgrading there offers ``player`` a power
-    charge (§12.1, ``power_charge`` in ``rules/buildings.rules``)."""
-    geo = _distances(tuple(game.get("map_layout")))
-    near = 0
-    for h in game.get("my_hexes", player):
-        near |= geo.ball(h, 2)
-    index = geo.index
-    return sum(1 for q in range(game.players) if q != player
-               for h in game.get("my_hexes", q) if near >> index[h] & 1)
 
 
 def evaluate(game, player: int) -> float:
