@@ -30,7 +30,8 @@ from .errors import (BoardrulesError, ExecutionBudgetError, GameStuckError, Ille
                      NotationError, PrimitiveError, ReplayMismatch)
 from .lang import ast as A
 from .lang import semantics as S
-from .lang.guards import INERT, PASSES
+from .lang import flow as F, lazy as L   # (modules, not names: tests put stand-ins in them)
+from .lang.guards import INERT, PASSES, facts_hold
 from .lang.inert import Facts
 from .reader import StateReader, check_name, index_problem, no_player
 from .quoting import (MESSAGE, QUOTE, as_int, brief_text, brief_value, check_count, format_value,
@@ -1331,12 +1332,10 @@ class Game:
         the execution budget left in ``ctx`` and what the rules there rely on holding
         (``rest``: ``ctx`` lacks the writes of an inert rest with these facts, lang/inert.py:
         then only when the rest leaves what the flow relies on alone)."""
-        from .lang.flow import after_step
         last = ctx.get(("f", "round")) >= ctx.get(("f", "rounds")) if stage.kind == "rounds" else None
-        plan = after_step(self.ruleset, stage_i, step_i, last)
+        plan = F.after_step(self.ruleset, stage_i, step_i, last)
         if plan is None:
             return False
-        from .lang.guards import facts_hold
         cost, needs, lists, depth = plan
         grown: dict[str, int] = {}
         if rest is not None:
@@ -1626,24 +1625,21 @@ class Game:
         turn = self._answer_due(st)
         ok = False
         if turn is not None and turn[2] is not None:
-            from .lang.lazy import answers_hold
             ctx = Context(self.ruleset, values, budget=self.max_steps)
-            ok = answers_hold(ctx, st.pending[0]) and self._settles(ctx, list(st.pending[1:]))
+            ok = L.answers_hold(ctx, st.pending[0]) and self._settles(ctx, list(st.pending[1:]))
         elif turn is not None:   # (the turn has ended: see the docstring)
             rest = st.pending[1:]
             if rest and rest[0].player is not None and rest[0].lane is None:
                 # (another decision follows: once this one is answered, the flow waits for it
                 # and the turn's 'after turn' blocks wait behind it, running nothing)
-                from .lang.lazy import answers_hold, runs_for_a_player
                 ctx = Context(self.ruleset, values, budget=self.max_steps)
-                ok = runs_for_a_player(ctx, st.pending[0]) and answers_hold(ctx, st.pending[0])
+                ok = L.runs_for_a_player(ctx, st.pending[0]) and L.answers_hold(ctx, st.pending[0])
             elif all(d.player is None and d.lane is None for d in rest) \
                     and not values.get(("f", "after")):
-                from .lang.lazy import answers_hold
                 ctx = Context(self.ruleset, values, budget=self.max_steps)
                 # (only inert bodies run before the flow: they write no flow value, so the
                 # handover is the same as from this state)
-                ok = answers_hold(ctx, st.pending[0], rest) and self._settles(ctx, [], handover=True)
+                ok = L.answers_hold(ctx, st.pending[0], rest) and self._settles(ctx, [], handover=True)
         self._answer_memo = (st, ok)
         return ok
 
@@ -1676,9 +1672,8 @@ class Game:
         st = self.state
         if len(action.args) != 1 or not self._answering_in_turn(st):
             return False
-        from .lang.lazy import answer_guard
         d, value = st.pending[0], action.args[0]
-        guard = answer_guard(self.ruleset, d, value)
+        guard = L.answer_guard(self.ruleset, d, value)
         if guard is None:
             return False
         ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,

@@ -361,7 +361,7 @@ def sure_game(seed: int, **kw):
 
 def test_sure_prechecks_settle_their_candidates(monkeypatch):
     """Prechecks that test what their statements refuse, exactly, and are the whole body but
-    an inert rest (``Guards.sure``: Harvest's buy, sell, build_farm and harvest_now) settle a
+    an inert rest (``Guards.sure``: Harvest's buy, sell, build_farm, harvest_now and study) settle a
     candidate as its guard would, without running the guard or the body: not when a `pay` or
     `use` follows one of the same resource or component (each is tested on the state before
     the first), nor when a `require` follows them (`late`). Amounts and entities the body
@@ -369,7 +369,8 @@ def test_sure_prechecks_settle_their_candidates(monkeypatch):
     candidate to the full try. The listing is the full tries' at every state."""
     from boardrules.game import ACCEPTED, Game
     rs = harvest().ruleset
-    assert {n for n in rs.actions if rs.guards.sure(n)} == {"buy", "sell", "build_farm", "harvest_now"}
+    assert {n for n in rs.actions if rs.guards.sure(n)} == {"buy", "sell", "build_farm", "harvest_now",
+                                                             "study"}
     g = sure_game(1)
     assert {n for n in g.ruleset.actions if g.ruleset.guards.sure(n)} == {"owe", "grab"}
     g = _main_state_with("sell", 2)
@@ -398,6 +399,46 @@ def test_a_wrong_sure_precheck_is_caught(monkeypatch):
     with pytest.raises(AssertionError):
         for seed in range(4):
             compare_states(sure_game(seed), 60, random.Random(seed))
+
+
+ADVANCE = """game t { players 2..2 }
+resource coins { start 6 }
+resource vp { start 0; scored true }
+track skill {
+  levels 0..2
+  at 1 { gain 1 vp }
+  at 2 { gain 2 coins }
+}
+track risky {
+  levels 0..2
+  at 2 { pay 5 coins }
+}
+action train free { pay 2 coins; advance skill }
+action leap free { advance skill by 2 }
+action gamble free { pay 2 coins; advance risky }
+action rest main { gain 1 coins }
+flow { rounds 4 { step play: turns seat once { main rest
+  free train, leap, gamble } } }
+"""
+
+
+def test_sure_prechecks_test_an_advance():
+    """An ``advance`` is a precheck (refused past the track's top) and, as a body's last
+    statement whose level rewards are inert, sure (Harvest's study: `pay 3 coins; advance
+    farming`); not when a reward may break a rule (risky's `pay`) or a rule reacts to
+    ``advanced``. The listing is the full tries' at every state, also on small budgets."""
+    g = boardrules.new_game(texts={"t.rules": ADVANCE}, players=2, seed=1)
+    guards = g.ruleset.guards
+    assert [k for k, *_ in guards._precheck_steps("train")] == ["pay", "advance"]
+    assert {n for n in g.ruleset.actions if guards.sure(n)} == {"train", "leap"}
+    for budget in (1, 2, 3, 4, 1_000_000):
+        for seed in range(4):
+            g = boardrules.new_game(texts={"t.rules": ADVANCE}, players=2, seed=seed, max_steps=budget)
+            assert compare_states(g, 60, random.Random(seed)) > 10
+    reacting = ADVANCE + "when advanced(p, track, level) { gain 1 vp to p }\n"
+    g = boardrules.new_game(texts={"t.rules": reacting}, players=2, seed=1)
+    assert not any(g.ruleset.guards.sure(n) for n in ("train", "leap"))
+    assert compare_states(g, 60, random.Random(1)) > 10
 
 
 FORMS = """game forms { players 2..2 }

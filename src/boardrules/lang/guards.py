@@ -156,8 +156,8 @@ class Guards:
         """The prechecks of a block: (kind, compiled expression or statement, argument, the
         statement) for its leading ``require``s, ``let``s and ``set``s (run on the scratch
         context: what they write is dropped after the prechecks), up to and with its first
-        ``pay`` of one amount, ``use``, ``take``, ``call`` of a procedure or ``run`` of a
-        slot (whose own prechecks then run, with the bindings and player the call or run
+        ``pay`` of one amount, ``use``, ``take``, ``advance``, ``call`` of a procedure or ``run``
+        of a slot (whose own prechecks then run, with the bindings and player the call or run
         gives them; ``busy``: the procedures on the way, so one that calls itself first ends
         there), and after a first ``pay``, ``use`` or ``take`` those of :meth:`_effect_steps`
         (``names``: the bindings the block begins with)."""
@@ -179,6 +179,8 @@ class Guards:
                 steps.append(("use", None, s.component, s))
             elif isinstance(s, A.Take):
                 steps.append(("take", backend.expr(s.entity), None, s))
+            elif isinstance(s, A.Advance):
+                steps.append(self._advance_step(s))
             elif isinstance(s, A.CallStmt) and s.fn not in rs.primitives and s.fn in rs.actions \
                     and s.fn not in busy and len(busy) < MAX_DEPTH:   # (deeper: the full try refuses)
                 bound = tuple(p.name for p in rs.actions[s.fn].params)
@@ -202,7 +204,8 @@ class Guards:
     def _effect_steps(self, stmts: tuple[A.Stmt, ...], before: list[tuple[str, Any, Any, A.Stmt]],
                       names: frozenset[str]) -> list[tuple[str, Any, Any, A.Stmt]]:
         """The prechecks of the ``pay``s (of one amount), ``use``s and ``take``s that follow
-        a block's first one, up to its first other statement: each is tested on the state
+        a block's first one, up to its first other statement (and with an ``advance``, the last:
+        its level rewards may gain what a later one tests): each is tested on the state
         before the first, which refuses only what the body refuses, as what they write only
         makes later ones harder (a ``pay`` lowers a resource, a ``use`` a supply, and a
         ``take`` makes an entity the player's, which a later ``take`` allows: an entity
@@ -225,9 +228,19 @@ class Guards:
                 steps.append(("use", None, s.component, s))
             elif isinstance(s, A.Take) and _fixed(s.entity, fixed):
                 steps.append(("take", backend.expr(s.entity), None, s))
+            elif isinstance(s, A.Advance) and (s.by is None or _fixed(s.by, fixed)):
+                steps.append(self._advance_step(s))
+                break   # (its level rewards may gain what a later step tests: the last)
             else:
                 break
         return steps
+
+    def _advance_step(self, s: A.Advance) -> tuple[str, Any, Any, A.Stmt]:
+        """The precheck step of ``advance T [by N]``: the level it meets is the state's (no
+        ``pay``, ``use`` or ``take`` before it changes a track), refused past the top as
+        S.advance refuses it."""
+        fb = None if s.by is None else self.backend.expr(s.by)
+        return ("advance", fb, (s.track, self.rs.tracks[s.track].high), s)
 
     def _slot_precheck(self, entity: str, slot: str, busy: frozenset[str]) -> Precheck | None:
         """The prechecks of entity ``entity``'s ``slot`` body (None when it has none), built on
@@ -329,9 +342,11 @@ class Guards:
         write no variable). Else None. The prechecks are then ``require``s and after them
         ``pay``s (each of another resource, by an amount :meth:`precheck` tests: True only for a
         whole number >= 0), ``use``s (each of another component) and at most one ``take`` (True
-        only for an entity), no ``let`` or ``set``: each is tested on the state its statement
-        meets, as no ``pay``, ``use`` or ``take`` changes what another one tests, and no rule
-        reacts to what they write. The engine lists a candidate whose prechecks were sure
+        only for an entity), and, as the body's last statement, at most one ``advance`` (True
+        only for a whole number of levels >= 0; the level rewards inert: :meth:`_advance_rest`),
+        no ``let`` or ``set``: each is tested on the state its statement meets, as no ``pay``,
+        ``use`` or ``take`` changes what another one tests, and no rule reacts to what they
+        write. The engine lists a candidate whose prechecks were sure
         without running its guard or body (game.py, ``_sure_settles``)."""
         if name in self._sure:
             return self._sure[name]
@@ -342,10 +357,10 @@ class Guards:
         used = [arg for k, _, arg, _ in steps if k == "use"]
         rest: SureRest | None = None
         if (0 < len(steps) <= len(stmts) and all(step[3] is s for step, s in zip(steps, stmts))
-                and set(kinds) <= {"require", "pay", "use", "take"}
+                and set(kinds) <= {"require", "pay", "use", "take", "advance"}
                 and kinds == sorted(kinds, key=lambda k: k != "require")   # (requires first)
                 and len(set(paid)) == len(paid) and len(set(used)) == len(used)
-                and kinds.count("take") <= 1):
+                and kinds.count("take") <= 1 and "advance" not in kinds[:-1]):
             rest = self._sure_rest(name, len(steps))
         self._sure[name] = rest
         return rest
@@ -354,19 +369,53 @@ class Guards:
         """:meth:`sure`'s ``rest`` for action ``name`` whose first ``tested`` statements its
         prechecks test, None when the others are not an inert rest its guard may leave out."""
         stmts = self.rs.actions[name].body.stmts
+        last = stmts[tested - 1]
+        if isinstance(last, A.Advance):   # (its rewards may write what a rest reads: the last)
+            return self._advance_rest(last.track, name) if tested == len(stmts) else None
         if tested == len(stmts):
             return _no_rest
         plan = self._plan(stmts, self._scope(name), frozenset({name}))   # (the guard's: action)
         facts, cost = plan.facts, plan.cost
         if plan.head != tested or PASS in facts.writes or 1 + facts.depth > MAX_DEPTH:
             return None   # (the rest is not all inert, or passes the player: its guard decides)
-        rs = self.rs
-        hold = facts_check(tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs)),
-                           tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized)))
+        hold = self._holds(facts)
 
         def rest(ctx: Context) -> bool:   # (as the guard's test after its run: _guard)
             return ctx.steps > cost and hold(ctx)
         return rest
+
+    def _advance_rest(self, track: str, name: str) -> SureRest | None:
+        """:meth:`sure`'s ``rest`` for action ``name`` whose last statement, tested by its
+        prechecks, is an ``advance`` of ``track``: the level rewards it runs (each a unit of its
+        own, for the player) must be inert (lang/inert.py) as one rest, pass nobody, and no rule
+        may react to ``advanced``, else None. ``rest(ctx)`` tests the budget for a reward at every
+        level of the track (a bound: a unit each, and the largest reward's) and what they rely
+        on."""
+        rs = self.rs
+        if "advanced" in rs.triggers_by_event:
+            return None
+        tdef = rs.tracks[track]
+        facts, worst = Facts(), 0
+        for block in tdef.rewards.values():
+            plan = self._plan(block.stmts, {}, frozenset({name}))
+            if plan.head != 0:
+                return None
+            facts, worst = facts | plan.facts, max(worst, plan.cost)
+        if not facts.sound or PASS in facts.writes or AFTER in facts.writes \
+                or 2 + facts.depth > MAX_DEPTH:   # (the body's unit, a reward's)
+            return None
+        bound = (tdef.high - tdef.low) * (1 + worst)
+        hold = self._holds(facts)
+
+        def rest(ctx: Context) -> bool:
+            return ctx.steps > bound and hold(ctx)
+        return rest
+
+    def _holds(self, facts: Facts) -> Callable[["Context"], bool]:
+        """:func:`facts_check` of what a rest with ``facts`` relies on."""
+        rs = self.rs
+        return facts_check(tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs)),
+                           tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized)))
 
     def action(self, name: str) -> Guard | None:
         """The guard of action ``name``'s body, None when the body has no inert rest."""
@@ -461,11 +510,8 @@ class Guards:
         run, facts, levels = plan.run, plan.facts, plan.levels
         if not plan.useful or PASS in facts.writes and AFTER in facts.writes:
             return None
-        rs = self.rs
-        needs = tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs))
-        lists = tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized))
         depth = levels + facts.depth
-        hold = facts_check(needs, lists)
+        hold = self._holds(facts)
         verdict = PASSES if PASS in facts.writes else INERT
 
         def guard(ctx: Context) -> Any:
@@ -725,6 +771,13 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...], sure: bool = False) -> Pr
             else:
                 lines.append(f"        owner = ctx.get(('o', f{i}(ctx)))")
             lines.append(f"        if owner is not None and owner != {player()}: return False")
+        elif kind == "advance":   # (as S.advance: past the top, or a negative amount, refused)
+            names[f"t{i}"], names[f"m{i}"] = arg
+            lines.append("        n = 1" if f is None else f"        n = f{i}(ctx)")
+            if sure:
+                lines.append("        if type(n) is not int or n < 0: return UNSURE")
+            lines.append("        if " + ("" if sure else "type(n) is int and n >= 0 and ")
+                         + f"ctx.get(('t', t{i}, {player()})) + n > m{i}: return False")
         else:   # a call's or a slot's own prechecks
             names[f"h{i}"] = _call_step if kind == "call" else _run_step
             lines += [f"        verdict = h{i}(ctx, f{i}, a{i})",
