@@ -31,7 +31,7 @@ from .files import make_folder
 from .lang.parser import read_rule_file, unreadable as rule_file_unreadable
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset
-from .runtime import MAX_STEPS
+from .runtime import BUDGET_HELP, MAX_STEPS
 from .simulate import entity_title, player_role, step_title
 
 
@@ -247,10 +247,6 @@ def _game_texts(game: str) -> dict[str, str] | None:
     except RulesError as err:   # (a file too large to read)
         err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1)
-
-
-BUDGET_HELP = ("execution budget: the steps (loop turns, list elements, rules run) one action, "
-               "setup step or flow step may take before it is stopped with an error")
 
 
 @app.command()
