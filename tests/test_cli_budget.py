@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import boardrules
+import pytest
 from typer.testing import CliRunner
 
 from boardrules.cli import app
@@ -102,3 +103,22 @@ def test_counts_of_one_are_singular(tmp_path):
     assert [counted(n, "action") for n in (0, 1, 2)] == ["0 actions", "1 action", "2 actions"]
     one = runner.invoke(app, ["replay", str(_record(tmp_path)), "--max-steps", "1"])
     assert one.exit_code == 1 and "more than 1 step (the execution budget" in one.output, one.output
+
+
+def test_replay_of_a_game_played_with_a_larger_budget_says_how(tmp_path):
+    """A record of `play --max-steps 2000000` failed to replay with the budget's message only
+    (at its setup as a NotationError, 'this record cannot start a game'): the error is the
+    budget's, and replay says to pass the same --max-steps."""
+    rules = tmp_path / "spin.rules"
+    rules.write_text(SPIN)
+    game = boardrules.new_game("harvest", players=2, seed=1, rules=[rules], max_steps=2_000_000)
+    boardrules.bots.play_out(game)
+    path = tmp_path / "spin.json"
+    path.write_text(game.save())
+    with pytest.raises(boardrules.ExecutionBudgetError, match="cannot start a game"):
+        boardrules.load_game(game.save())
+    short = runner.invoke(app, ["replay", str(path)], env={"COLUMNS": "300"})
+    assert short.exit_code == 1
+    assert "replays with the same: --max-steps N (now 1000000)" in " ".join(short.output.split())
+    roomy = runner.invoke(app, ["replay", str(path), "--max-steps", "2000000"], env={"COLUMNS": "120"})
+    assert roomy.exit_code == 0 and "final state matches" in roomy.output
