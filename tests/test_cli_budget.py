@@ -1,8 +1,9 @@
-"""`boardrules play/replay --max-steps N`: the execution budget from the command line (issue 13)."""
+"""`boardrules play/replay/simulate --max-steps N`: the execution budget from the command line (issue 13)."""
 
 from __future__ import annotations
 
 import boardrules
+import pytest
 from typer.testing import CliRunner
 
 from boardrules.cli import app
@@ -53,8 +54,31 @@ def test_replay_takes_the_budget(tmp_path):
     assert roomy.exit_code == 0 and "final state matches" in roomy.output
 
 
+SPIN = ("step spin before reveal: do { for i in 1..1000 { for j in 1..600 "
+        "{ set first_passer = none } } }\n")   # about 1.2 million steps, once at the setup
+
+
+def test_simulate_takes_the_budget(tmp_path):
+    """A house rule that needs more than the default budget plays under play --max-steps; simulate
+    had no --max-steps ('No such option'), so such rules could not be simulated. The budget
+    reaches the pool's workers (-w 2) as well as games in this process."""
+    rules = tmp_path / "spin.rules"
+    rules.write_text(SPIN)
+    base = ["simulate", "harvest", "-n", "2", "--players", "2", "--quiet", "--bot", "random",
+            "--rules", str(rules)]
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}.csv"
+        short = runner.invoke(app, base + ["-w", workers, "--out", str(out)], env={"COLUMNS": "200"})
+        assert short.exit_code == 1 and "more than 1000000 steps" in short.output, short.output
+        roomy = runner.invoke(app, base + ["-w", workers, "--out", str(out), "--max-steps", "2000000"],
+                              env={"COLUMNS": "200"})
+        assert roomy.exit_code == 0, roomy.output
+        assert "2 games" in roomy.output and out.exists()
+
+
 def test_the_budget_must_be_at_least_one(tmp_path):
-    for command in (["play", "harvest", "--players", "2"], ["replay", str(_record(tmp_path))]):
+    for command in (["play", "harvest", "--players", "2"], ["replay", str(_record(tmp_path))],
+                    ["simulate", "harvest", "--players", "2"]):
         result = runner.invoke(app, command + ["--max-steps", "0"])
         assert result.exit_code == 2 and "--max-steps" in result.output
 
@@ -79,3 +103,22 @@ def test_counts_of_one_are_singular(tmp_path):
     assert [counted(n, "action") for n in (0, 1, 2)] == ["0 actions", "1 action", "2 actions"]
     one = runner.invoke(app, ["replay", str(_record(tmp_path)), "--max-steps", "1"])
     assert one.exit_code == 1 and "more than 1 step (the execution budget" in one.output, one.output
+
+
+def test_replay_of_a_game_played_with_a_larger_budget_says_how(tmp_path):
+    """A record of `play --max-steps 2000000` failed to replay with the budget's message only
+    (at its setup as a NotationError, 'this record cannot start a game'): the error is the
+    budget's, and replay says to pass the same --max-steps."""
+    rules = tmp_path / "spin.rules"
+    rules.write_text(SPIN)
+    game = boardrules.new_game("harvest", players=2, seed=1, rules=[rules], max_steps=2_000_000)
+    boardrules.bots.play_out(game)
+    path = tmp_path / "spin.json"
+    path.write_text(game.save())
+    with pytest.raises(boardrules.ExecutionBudgetError, match="cannot start a game"):
+        boardrules.load_game(game.save())
+    short = runner.invoke(app, ["replay", str(path)], env={"COLUMNS": "300"})
+    assert short.exit_code == 1
+    assert "replays with the same: --max-steps N (now 1000000)" in " ".join(short.output.split())
+    roomy = runner.invoke(app, ["replay", str(path), "--max-steps", "2000000"], env={"COLUMNS": "120"})
+    assert roomy.exit_code == 0 and "final state matches" in roomy.output

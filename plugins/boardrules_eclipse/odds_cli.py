@@ -26,8 +26,8 @@ PolicyName = enum.Enum("PolicyName", {n.upper().replace("-", "_"): n for n in ("
 
 def odds(attacker: str = typer.Argument(..., help='attacking fleet, e.g. "2 interceptor"'),
          defender: str = typer.Argument(..., help='defending fleet, e.g. "1 ancient"'),
-         attacker_policy: PolicyName = typer.Option("auto", help="how the attacker assigns hits (below)"),
-         defender_policy: PolicyName = typer.Option("auto", help="how the defender assigns hits (below)"),
+         attacker_policy: PolicyName = typer.Option("auto", help="how the attacker assigns hits (Policies, above)"),
+         defender_policy: PolicyName = typer.Option("auto", help="how the defender assigns hits (Policies, above)"),
          mc: int = typer.Option(0, min=0, max=combat.MAX_RUNS,
                                 help="also run this many Monte-Carlo battles to cross-check"),
          seed: int = typer.Option(0, help="seed of the Monte-Carlo run"),

@@ -23,7 +23,7 @@ from rich.table import Table
 
 from . import plugins
 from .bots import BOT_HELP, play_out, seat_bots
-from .errors import SHOWN, BoardrulesError, GameStuckError, PluginError, RulesError
+from .errors import SHOWN, BoardrulesError, ExecutionBudgetError, GameStuckError, PluginError, RulesError
 from .game import Action, Game, new_game
 from .quoting import QUOTE, brief_text, brief_value, counted, escape as escape_text, read_whole
 from .lang.diagnostics import INCOMPLETE
@@ -31,7 +31,7 @@ from .files import make_folder
 from .lang.parser import read_rule_file, unreadable as rule_file_unreadable
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset
-from .runtime import MAX_STEPS
+from .runtime import BUDGET_HELP, MAX_STEPS
 from .simulate import entity_title, player_role, step_title
 
 
@@ -249,10 +249,6 @@ def _game_texts(game: str) -> dict[str, str] | None:
         raise typer.Exit(1)
 
 
-BUDGET_HELP = ("execution budget: the steps (loop turns, list elements, rules run) one action, "
-               "setup step or flow step may take before it is stopped with an error")
-
-
 @app.command()
 def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugins'), or a .rules file"),
          players: int = typer.Option(..., help="number of players"),
@@ -450,6 +446,9 @@ def replay(file: Path = typer.Argument(..., help="a record: boardrules JSON or a
     """Replay a record; exit 1 naming the first difference if it does not match its final state."""
     try:
         report = replay_file(file, check=not unchecked, max_steps=max_steps)
+    except ExecutionBudgetError as err:   # (a record of play --max-steps needs the same budget)
+        fail(f"{err}; a game played with a larger budget replays with the same: --max-steps N "
+             f"(now {max_steps})")
     except BoardrulesError as err:   # (an illegal move, a record that cannot be read, ...)
         fail(str(err))
     shown = escape_text(str(file))   # (a file name may hold control characters or rich markup)

@@ -2028,6 +2028,8 @@ class Game:
                 sorted((k, _frozen(v, k)) for k, v in record.options.items()))))
         try:
             game = cls(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
+        except ExecutionBudgetError as err:   # (the budget, not the record: kept apart)
+            raise ExecutionBudgetError(f"this record cannot start a game: {err}", rule=err.rule) from None
         except ValueError as err:
             raise NotationError(f"this record cannot start a game: {err}") from None
         for i, text in enumerate(record.actions, 1):
@@ -2507,7 +2509,8 @@ def load_game(text: str, *, check: bool = True, max_steps: int = MAX_STEPS) -> G
 
     Raises :class:`~boardrules.errors.NotationError` (text that is not a record, a move that
     does not parse), :class:`~boardrules.errors.IllegalActionError` naming the first illegal
-    move, and :class:`~boardrules.errors.ReplayMismatch` (``move`` None) when the moves replay
+    move (:class:`~boardrules.errors.ExecutionBudgetError` where the setup or a move needs
+    more than ``max_steps``: a game played with a larger budget), and :class:`~boardrules.errors.ReplayMismatch` (``move`` None) when the moves replay
     to a state other than the save's ``final`` digest: the save was altered, or the rules
     changed since (``Game.from_record(Record.loads(text))`` loads it without this check)."""
     record = Record.loads(text)

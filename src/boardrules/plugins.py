@@ -350,6 +350,19 @@ def module_options(spec: ModuleSpec) -> dict[str, str]:
     return out
 
 
+def modules_declaring(game: str | None, options: Iterable[str], on: Iterable[str]) -> str:
+    """A hint naming the modules of ``game`` not in ``on`` whose rule files declare one of
+    ``options`` (an option given while its module is off), e.g. ``"; module
+    'rare-technologies' declares 'rare_tech_cap' (-m rare-technologies)"``, or ``""``."""
+    wanted, on = set(options), set(on)
+    hint = ""
+    for name, spec in sorted((modules(game) if game else {}).items()):
+        declared = sorted(wanted & module_options(spec).keys()) if name not in on else []
+        if declared:
+            hint += f"; module '{name}' declares {', '.join(map(repr, declared))} (-m {name})"
+    return hint
+
+
 def player_counts(allowed: tuple[int, int]) -> str:
     """``"2–4"`` for a range of player counts, ``"3"`` for exactly three."""
     lo, hi = allowed

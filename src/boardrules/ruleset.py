@@ -402,7 +402,8 @@ def _build(recipe: Recipe) -> Ruleset:
         named = ", ".join(repr(n) if len(n) <= 40 else repr(n[:37] + "...") for n in unknown[:10])
         more = f" and {len(unknown) - 10} more" if len(unknown) > 10 else ""
         raise OptionError(f"unknown option(s): {named}{more}; "
-                              f"known: {', '.join(sorted(known)) or 'none'}")
+                              f"known: {', '.join(sorted(known)) or 'none'}"
+                              f"{plugins.modules_declaring(recipe.game, unknown, recipe.modules)}")
     checker = Checker(merged, primitives, dict(recipe.options))
     program = checker.check()
     diagnostics.extend(checker.errors)

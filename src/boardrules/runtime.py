@@ -28,6 +28,8 @@ CHANCE = -1  # the "player" who decides chance outcomes
 # not hang whoever replays it). Lists rules build are capped at MAX_LIST elements and
 # numbers at MAX_NUMBER in size.
 MAX_STEPS = 1_000_000
+BUDGET_HELP = ("execution budget: the steps (loop turns, list elements, rules run) one action, "
+               "setup step or flow step may take before it is stopped with an error")
 MAX_LIST = 100_000
 MAX_NUMBER = 2 ** 63 - 1
 

@@ -31,6 +31,7 @@ from .game import Game
 from .quoting import as_int, brief_text, check_count
 from .record import check_seed
 from .ruleset import Ruleset
+from .runtime import MAX_STEPS
 
 ROLE_KINDS = ("faction", "species")
 
@@ -49,11 +50,14 @@ class GameTask:
     seed: int
     bots: tuple[str, ...] = ()
     max_actions: int = 100_000
+    max_steps: int = MAX_STEPS
 
 
 @attrs.frozen
 class SimulationSpec:
-    """``games`` games with ``players`` players under ``ruleset``, seeds ``first_seed`` onwards."""
+    """``games`` games with ``players`` players under ``ruleset``, seeds ``first_seed`` onwards;
+    ``max_actions`` bounds a game's length, ``max_steps`` is each game's execution budget (as
+    for :func:`boardrules.new_game`)."""
 
     ruleset: Ruleset
     players: int
@@ -61,11 +65,13 @@ class SimulationSpec:
     first_seed: int = 0
     bots: tuple[str, ...] = attrs.field(default=(), converter=bot_specs)
     max_actions: int = 100_000
+    max_steps: int = MAX_STEPS
 
     def __attrs_post_init__(self) -> None:
         # (whole numbers of other integer types, NumPy's, kept as ints: they reach Game)
         object.__setattr__(self, "games", check_count(self.games, "games", 1))
         object.__setattr__(self, "max_actions", check_count(self.max_actions, "max_actions", 1))
+        object.__setattr__(self, "max_steps", check_count(self.max_steps, "max_steps", 1))
         object.__setattr__(self, "first_seed", check_seed(self.first_seed, "first_seed"))
         players = as_int(self.players)
         if players is not None:   # (another type: Game refuses it in our words)
@@ -74,7 +80,7 @@ class SimulationSpec:
 
     def tasks(self) -> list[GameTask]:
         return [GameTask(self.ruleset, self.players, self.first_seed + i, self.bots,
-                         self.max_actions) for i in range(self.games)]
+                         self.max_actions, self.max_steps) for i in range(self.games)]
 
 
 def player_role(game: Game, player: int) -> str | None:
@@ -117,13 +123,13 @@ def run_game(task: GameTask) -> Row:
     process), ``winners`` (seats, 0-based), per seat ``scores``, ``roles`` and ``ranks`` (1 =
     first; shared places share a rank), ``bots`` and ``record`` (the game's JSON record,
     compact). Exceptions propagate (a game that cannot end is a bug)."""
-    return _play(task.ruleset, task.players, task.seed, task.bots, task.max_actions)
+    return _play(task.ruleset, task.players, task.seed, task.bots, task.max_actions, task.max_steps)
 
 
 def _play(ruleset: Ruleset, players: int, seed: int, bot_specs: tuple[str, ...],
-          max_actions: int) -> Row:
+          max_actions: int, max_steps: int = MAX_STEPS) -> Row:
     start, cpu = time.perf_counter(), time.process_time()
-    g = Game(ruleset, players, seed)
+    g = Game(ruleset, players, seed, max_steps=max_steps)
     bots = seat_bots(bot_specs, players, seed)
     try:
         play_out(g, bots, max_actions=max_actions)

@@ -19,6 +19,7 @@ from .errors import BoardrulesError, GameStuckError, PluginError, RulesError
 from .files import make_folder
 from .quoting import QUOTE, brief_value, escape as escape_text
 from .ruleset import Ruleset, build_ruleset
+from .runtime import BUDGET_HELP, MAX_STEPS
 from .plugins import player_counts
 from .simulate import Row, SimulationSpec, entity_title, results_kind, seat_rows, simulate, summarise, write_results
 from .simulate_pool import check_start_method, wire_bytes
@@ -51,7 +52,8 @@ def simulate_command(
                                                       "out/sim-GAME-Pp-seedS-N+MODULE….csv, ~2… "
                                                       "when taken"),
         quiet: bool = typer.Option(False, help="no progress bar: a line on stderr every minute "
-                                                "(as games end) instead")) -> None:
+                                                "(as games end) instead"),
+        max_steps: int = typer.Option(MAX_STEPS, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
     """Play GAMES seeded games with bots; print win rates and score distributions per faction
     (or species) and per seat, and game lengths; write one row per game and seat with each
     game's record (replay one with 'boardrules replay' after saving its record column).
@@ -81,7 +83,7 @@ def simulate_command(
         _unknown_game(err, game)
     except (BoardrulesError, ValueError, ImportError) as err:
         fail(str(err))
-    spec = SimulationSpec(rs, players, games, seed, tuple(bot))
+    spec = SimulationSpec(rs, players, games, seed, tuple(bot), max_steps=max_steps)
     stem = Path(game).stem if texts else game
     if out is None:   # (a name of its own: it never replaces earlier results; --out FILE does)
         folder = Path("out")

@@ -4,7 +4,7 @@
 What travels between the parent and its workers (``bench/bench_bots.py --only scaling``
 measures it):
 
-* once per worker, the *setups*: one ``(ruleset, players, bots, max_actions)`` per kind of game
+* once per worker, the *setups*: one ``(ruleset, players, bots, max_actions, max_steps)`` per kind of game
   in the simulation (a ruleset pickles as its recipe: game, modules, options and house-rule
   texts). With the ``fork`` start method (the default on Linux) nothing is pickled at all: the
   pool's processes are forked from the parent after it imported boardrules and built the
@@ -49,7 +49,7 @@ CHUNK_SECONDS = 0.25
 """CPU seconds of games an automatic chunk aims at: a chunk costs the parent and the worker
 one to two milliseconds of CPU to send and collect (measured), so this keeps that under 1%."""
 
-Setup = tuple["Ruleset", int, tuple[str, ...], int]  # (ruleset, players, bots, max_actions)
+Setup = tuple["Ruleset", int, tuple[str, ...], int, int]  # (ruleset, players, bots, max_actions, max_steps)
 Item = tuple[int, int, int]                           # (task index, setup index, seed)
 Result = list[tuple[int, tuple[Any, ...]]]            # ((task index, row values), ...)
 
@@ -62,10 +62,10 @@ def plan(tasks: Sequence[GameTask]) -> tuple[tuple[Setup, ...], list[Item]]:
     setups: list[Setup] = []
     items = []
     for i, t in enumerate(tasks):
-        key = (t.ruleset.recipe, t.players, t.bots, t.max_actions)
+        key = (t.ruleset.recipe, t.players, t.bots, t.max_actions, t.max_steps)
         if key not in index:
             index[key] = len(setups)
-            setups.append((t.ruleset, t.players, t.bots, t.max_actions))
+            setups.append((t.ruleset, t.players, t.bots, t.max_actions, t.max_steps))
         items.append((i, index[key], t.seed))
     return tuple(setups), items
 
@@ -74,8 +74,8 @@ def play_items(setups: Sequence[Setup], chunk: Iterable[Item]) -> Result:
     """Play the games of ``chunk``; their rows' values in :data:`ROW_FIELDS` order."""
     out = []
     for i, s, seed in chunk:
-        ruleset, players, bots, max_actions = setups[s]
-        row = _play(ruleset, players, seed, bots, max_actions)
+        ruleset, players, bots, max_actions, max_steps = setups[s]
+        row = _play(ruleset, players, seed, bots, max_actions, max_steps)
         out.append((i, tuple(row[k] for k in ROW_FIELDS)))
     return out
 

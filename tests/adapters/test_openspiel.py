@@ -188,3 +188,40 @@ def test_interleaved_turns_are_sequentialized_with_explicit_chance():
         choices = [i for i, t in texts.items() if not t.endswith(" tip")] or list(texts)
         state.apply_action(int(rng.choice(choices)))
     assert chance_nodes > 0 and state.game.over
+
+
+def test_openspiels_own_checks_and_observers():
+    """OpenSpiel's ``random_sim_test`` (serializing too) and its observer interface: every
+    Python game gives ``make_py_observer``, which ``observation_tensor``, the C++ side and
+    ``make_observation`` go through (AttributeError without it, though the game type said it
+    provides observation strings). The tensor is the PettingZoo adapter's observation."""
+    from open_spiel.python.observation import make_observation
+    game = pyspiel.load_game(register("harvest"), {"players": 3, "seed": 3})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert game.observation_tensor_shape() == [2**encoding.OBSERVATION_BITS]
+    expected = [float(np.float32(x)) for x in encoding.observation(state.game, 1)]
+    assert state.observation_tensor(1) == expected
+    assert state.observation_string(1) == repr(state.game.view(1))
+    observer = make_observation(game)
+    observer.set_from(state, 1)
+    assert list(observer.tensor) == expected
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    assert public.string_from(state, 1) == repr(state.game.view(None))
+    with pytest.raises(ValueError, match="no perfect recall"):
+        make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    small = pyspiel.load_game(register("harvest", observation_bits=5, short_name="harvest_small"))
+    assert small.observation_tensor_size() == 32
+
+
+def test_registering_again_with_other_sizes_is_refused():
+    """The same rules under a taken name with other sizes returned the name of the game
+    registered first, so the caller silently got its action ids and observation length."""
+    name = register("harvest")
+    for sizes in ({"action_bits": 8}, {"observation_bits": 6}, {"max_moves": 50}):
+        with pytest.raises(ValueError, match="already has a game named 'boardrules_harvest'"):
+            register("harvest", **sizes)
+    assert register("harvest") == name

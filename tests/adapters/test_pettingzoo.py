@@ -164,3 +164,18 @@ def test_interleaved_turns_take_the_players_to_act_lowest_seat_first():
         choices = [i for i, a in legal.items() if a.name != "tip"] or list(legal)
         e.step(int(rng.choice(choices)))
     assert e.game.over and seen_two
+
+
+def test_a_refused_seed_leaves_the_environment_as_it_was():
+    """reset(seed=2**70) raised but kept that seed as the next one, so every later reset()
+    without a seed failed too; the game under way stayed, as it should."""
+    e = env("harvest", players=2)
+    e.reset(seed=5)
+    game = e.game
+    with pytest.raises(ValueError, match="64|2\\^63"):
+        e.reset(seed=2**70)
+    with pytest.raises(TypeError):
+        e.reset(seed="7")
+    assert e.game is game
+    e.reset()
+    assert e.game.seed == 6

@@ -80,6 +80,17 @@ def test_unknown_options_are_named_briefly():
     assert str(err.value).endswith(" and 41 more; known: goal, rounds")
 
 
+def test_an_option_of_a_module_that_is_off_names_the_module():
+    """An option given while the module declaring it is off was only 'unknown' (known: the
+    game's own), as a player count a module allows names that module: now it names it."""
+    with pytest.raises(OptionError) as err:
+        boardrules.new_game("harvest", players=2, options={"market_coins": 2, "nosuch": 1})
+    assert str(err.value) == ("unknown option(s): 'market_coins', 'nosuch'; known: goal, rounds; "
+                              "module 'market-day' declares 'market_coins' (-m market-day)")
+    assert boardrules.new_game("harvest", players=2, modules=["market-day"],
+                               options={"market_coins": 2}).get("coins", 0) == 5
+
+
 @pytest.mark.parametrize("kwargs, error, message", [
     ({"players": "2"}, TypeError, "players must be a whole number, not '2'"),
     ({"players": 2.0}, TypeError, "players must be a whole number"),

@@ -524,6 +524,10 @@ def test_cli_help_explains_fleets() -> None:
     for needle in ("I/H/C/S", "initiative", "hull", "computer", "shield", "Y ion", "O plasma",
                    "R antimatter", "+splitter", "+point-defense", "repairs", "NAME:CLASS", "optimal", "npc-spread", "Winning"):
         assert needle in text, needle
+    # the policy options point to the Policies paragraph, which help prints before the options
+    # (they said "(below)")
+    assert "(below)" not in text
+    assert text.index("Policies (how a side") < text.index("(Policies, above)")
 
 
 # ------------------------------------------------------------------------------ point defense

@@ -17,8 +17,11 @@ of reach). Several players to act at once act one after another, lowest seat fir
 Returns are
 :func:`~boardrules.adapters.encoding.outcome` (1 for first place … -1 for last), given
 when the game ends. The game type says imperfect information when the rules declare
-``hidden`` or ``private`` variables; ``observation_string(player)`` is that player's
-view.
+``hidden`` or ``private`` variables. Observations come through OpenSpiel's observer
+interface (``make_py_observer``): ``observation_tensor(player)`` is
+:func:`~boardrules.adapters.encoding.observation` (``2**observation_bits`` numbers, as the
+PettingZoo adapter's), ``observation_string(player)`` that player's view as text; with a
+public-only observation type, a spectator's.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from collections import Counter
 from typing import Any
 
 try:
+    import numpy as np
     import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 except ImportError as err:  # pragma: no cover - depends on the installed extras
     raise ImportError("the OpenSpiel adapter needs the 'openspiel' extra: "
@@ -44,32 +48,40 @@ MAX_ROLLS = 1296
 node; larger ones (an Eclipse battle's volley) by this many sampled rolls."""
 
 
-_registered: dict[str, str] = {}   # short name → Ruleset.id of the rules registered under it
+# short name → what was registered under it: the rules (Ruleset.id) and the sizes
+_registered: dict[str, tuple[str, int, int, int]] = {}
 
 
 def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
              options: dict[str, Any] | None = None, texts: dict[str, str] | None = None,
              action_bits: int = encoding.ACTION_BITS, short_name: str | None = None,
-             max_moves: int = _DEFAULT_MAX_MOVES) -> str:
+             max_moves: int = _DEFAULT_MAX_MOVES,
+             observation_bits: int = encoding.OBSERVATION_BITS) -> str:
     """Register ``game`` (with ``modules``, ``options`` and ``texts``, as for
     :func:`boardrules.build_ruleset`; ``game`` None with ``texts``: your own rules) with
     OpenSpiel and return its short name (``boardrules_<game>``, from the title for your
-    own rules, unless ``short_name`` is given). Registering the same rules again returns
-    the name; other rules under a name already taken raise ``ValueError``. The game's
+    own rules, unless ``short_name`` is given). Registering the same rules with the same
+    sizes again returns the name; other rules or sizes under a name already taken raise
+    ``ValueError`` (the game registered first would be loaded). The game's
     parameters: ``players`` (default: the game's smallest count) and ``seed`` (0).
-    ``max_moves`` bounds the game length OpenSpiel is told. Raises what
-    :func:`boardrules.build_ruleset` raises, and ``ValueError`` for ``action_bits`` out of
-    range or a ``max_moves`` that is not a whole number of at least 1; loading the game with a player count the game does not allow raises too."""
+    ``max_moves`` bounds the game length OpenSpiel is told; ``observation_bits`` sets the
+    length of ``observation_tensor`` (``2**observation_bits``). Raises what
+    :func:`boardrules.build_ruleset` raises, and ``ValueError`` for ``action_bits`` or
+    ``observation_bits`` out of range or a ``max_moves`` that is not a whole number of at
+    least 1; loading the game with a player count the game does not allow raises too."""
     encoding.check_bits(action_bits)
+    encoding.check_bits(observation_bits)
     encoding.check_max_moves(max_moves)
     ruleset = build_ruleset(game, modules=modules, options=options, texts=texts)
     name = short_name or f"boardrules_{encoding.game_name(ruleset)}"
+    registration = (ruleset.id, action_bits, observation_bits, max_moves)
     if name in pyspiel.registered_names():
-        if _registered.get(name) != ruleset.id:
-            raise ValueError(f"OpenSpiel already has a game named {name!r} (other rules): "
+        if _registered.get(name) != registration:
+            raise ValueError(f"OpenSpiel already has a game named {name!r} (other rules, or "
+                             f"other action_bits, observation_bits or max_moves): "
                              f"give another short_name")
         return name
-    _registered[name] = ruleset.id
+    _registered[name] = registration
     lo, hi = ruleset.players
     hidden = any(v.hidden or v.private for v in ruleset.vars.values())
     info = pyspiel.GameType.Information
@@ -82,7 +94,7 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=hi, min_num_players=lo,
         provides_information_state_string=False, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"players": lo, "seed": 0})
 
     class BoardrulesGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
@@ -103,8 +115,46 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
         def new_initial_state(self) -> BoardrulesState:
             return BoardrulesState(self, Game(ruleset, self.players, self.seed, auto_chance=False))
 
+        def make_py_observer(self, iig_obs_type: Any = None,
+                             params: dict[str, Any] | None = None) -> BoardrulesObserver:
+            """OpenSpiel's observer of this game (``observation_tensor``,
+            ``observation_string`` and ``open_spiel.python.observation.make_observation``)."""
+            return BoardrulesObserver(iig_obs_type, params, observation_bits)
+
     pyspiel.register_game(game_type, BoardrulesGame)
     return name
+
+
+class BoardrulesObserver:
+    """OpenSpiel's observer interface (``PyObserver``) for a boardrules game: ``tensor`` (and
+    ``dict["observation"]``) is :func:`~boardrules.adapters.encoding.observation` of the
+    player after :meth:`set_from`; :meth:`string_from` is the player's view as text. A
+    public-only observation type observes as a spectator (``Game.view(None)``). Raises
+    ``ValueError`` for observation parameters (there are none) and for a perfect-recall
+    type or one that shows every player's private information (not provided: a view is
+    what the player may know now)."""
+
+    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None, bits: int) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params!r}")
+        info = pyspiel.PrivateInfoType
+        if iig_obs_type is not None and (iig_obs_type.perfect_recall
+                                         or iig_obs_type.private_info == info.ALL_PLAYERS):
+            raise ValueError("boardrules games provide a player's observation (no perfect "
+                             "recall, no other player's private information)")
+        self._public = iig_obs_type is not None and iig_obs_type.private_info == info.NONE
+        self._bits = bits
+        self.tensor = np.zeros(1 << bits, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def _viewer(self, player: int) -> int | None:
+        return None if self._public else player
+
+    def set_from(self, state: "BoardrulesState", player: int) -> None:
+        self.tensor[:] = encoding.observation(state.game, self._viewer(player), self._bits)
+
+    def string_from(self, state: "BoardrulesState", player: int) -> str:
+        return repr(state.game.view(self._viewer(player)))
 
 
 class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
@@ -184,9 +234,6 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
 
     def returns(self) -> list[float]:
         return encoding.outcome(self.game)
-
-    def observation_string(self, player: int) -> str:
-        return repr(self.game.view(player))
 
     def __str__(self) -> str:
         return f"{self.game!r} {self.game.record.actions[-3:]}"

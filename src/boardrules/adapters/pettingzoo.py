@@ -97,11 +97,11 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     # ---- the game ----
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: with ``seed``, else with the seed after the last one used
-        (0 first). Same seed, same actions: same game."""
-        if seed is not None:
-            self._next_seed = encoding.whole(seed, "seed")
-        self.game = Game(self.ruleset, self.players, self._next_seed)
-        self._next_seed += 1
+        (0 first). Same seed, same actions: same game. A seed the game refuses
+        (``TypeError``, ``ValueError``) leaves the environment as it was."""
+        start = self._next_seed if seed is None else encoding.whole(seed, "seed")
+        self.game = Game(self.ruleset, self.players, start)
+        self._next_seed = start + 1
         self._moves = 0
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
