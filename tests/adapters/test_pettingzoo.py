@@ -179,3 +179,18 @@ def test_a_refused_seed_leaves_the_environment_as_it_was():
     assert e.game is game
     e.reset()
     assert e.game.seed == 6
+
+
+@pytest.mark.parametrize("call", ["step", "last", "observe", "legal_ids"])
+def test_before_reset_and_after_close_the_environment_says_reset_first(call):
+    """step() and last() before reset() raised AttributeError ('agent_selection'); observe()
+    read the constructor's game, which reset() then replaced."""
+    args = {"step": (0,), "last": (), "observe": ("player_0",), "legal_ids": ("player_0",)}[call]
+    e = env("harvest", players=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        getattr(e, call)(*args)
+    e.reset(seed=1)
+    getattr(e, call)(*args) if call != "step" else e.step(min(e.legal_ids(e.agent_selection)))
+    e.close()
+    with pytest.raises(RuntimeError, match="reset"):
+        getattr(e, call)(*args)

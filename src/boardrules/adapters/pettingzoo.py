@@ -60,8 +60,8 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         super().__init__()
         self.ruleset = build_ruleset(game, modules=modules, options=options, rules=rules,
                                      texts=texts)
-        # the engine checks the player count; this game is replaced by reset()
-        self.game: Game | None = Game(self.ruleset, players)
+        Game(self.ruleset, players)     # the engine checks the player count
+        self.game: Game | None = None   # until reset()
         for bits in (action_bits, observation_bits):
             encoding.check_bits(bits)
         if max_moves is not None:
@@ -115,6 +115,17 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         if self.game is None:
             raise RuntimeError("call reset() first: no game is running")
         return self.game
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent to act (``RuntimeError`` before :meth:`reset` or after :meth:`close`:
+        PettingZoo's ``last()`` and ``step()`` read it first)."""
+        self._game()
+        return self._agent_selection
+
+    @agent_selection.setter
+    def agent_selection(self, agent: str) -> None:
+        self._agent_selection = agent
 
     def _to_act(self) -> str:
         return self.possible_agents[int(min(self._game().players_to_act()))]
