@@ -233,6 +233,36 @@ def test_a_number_written_twice_drops_what_was_known_of_it():
     assert rs.guards.inert.anonymous(body, {}) is not None   # (read before the write: in range)
 
 
+# the grain left at the round's end spoils: each player pays all their grain (by a slot run
+# for them), or one more than they hold (ROTTEN: a broken rule whenever the round ends)
+SPOIL = """kind rot {{ slot spoil }}
+rot mould {{ spoil {{ let n = grain{extra}; pay n grain }} }}
+override step tidy: do {{
+  set first_passer = none; set order = []
+  for p in players {{ set harvested of p = false; run mould.spoil for p }}
+}}
+"""
+
+
+@pytest.mark.parametrize("extra", ["", " + 1"])
+def test_a_round_end_paying_what_was_read_settles(monkeypatch, extra):
+    """`let n = grain; pay n grain` is proven (the round's end settles, exactly); paying one
+    more is not (the round's end is run, and breaks its rule)."""
+    def spoiled(seed: int):
+        return boardrules.new_game("harvest", players=3, seed=seed,
+                                   texts={"spoil.rules": SPOIL.format(extra=extra)})
+    rs = spoiled(0).ruleset
+    for last in (False, True):
+        assert (F.after_step(rs, 1, 1, last) is not None) is (extra == "")
+    seen = counted(monkeypatch)
+    for seed in range(3):
+        try:
+            compare_states(spoiled(seed), 10_000, random.Random(seed))
+        except boardrules.GameStuckError:
+            assert extra   # (nobody can end the first round)
+    assert seen[0 if extra == "" else 1] > 5   # (settled / run in full, exact either way)
+
+
 def test_a_permissive_flow_analysis_is_caught(monkeypatch):
     """The oracle fails when the analysis lets a round end that breaks a rule settle."""
     monkeypatch.setattr(F, "after_step", lambda rs, stage, step, last: (0, (), (), 0))

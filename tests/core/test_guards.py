@@ -518,6 +518,57 @@ def test_list_indexes_need_a_proof_of_range():
 
 
 
+# a resource that may go below zero (its floor), and actions whose rests pay what was read
+PAYS = """game pays { players 2..2 }
+resource coins { start 6 }
+resource debt { start 0; floor -3 }
+resource vp { start 0; scored true }
+action spend main { pay 1 coins; let n = coins; pay n coins; gain n vp }
+action owe main { lose 1 debt; let n = debt; pay n debt; gain 1 vp }
+action over main { pay 1 coins; let n = coins + 1; pay n coins }
+action earn main { gain 2 coins }
+flow { rounds 4 { step play: turns seat once { main spend, owe, over, earn } } }
+"""
+
+
+@pytest.mark.parametrize("text,inert", [
+    ("let n = coins\n pay n coins", True),                  # (all that is held: 0 or more)
+    ("pay coins coins", True),
+    ("if coins >= 3 { pay 3 coins }", True),
+    ("if coins >= 3 { pay 4 coins }", False),
+    ("if coins >= 3 { let n = 2\n pay n coins }", False),    # (facts are not chained)
+    ("let n = coins + 1\n pay n coins", False),
+    ("let n = coins - 1\n pay n coins", False),             # (may be -1: a negative amount)
+    ("let n = vp\n pay n coins", False),
+    ("let n = coins\n pay n coins\n pay n coins", False),   # (the first pay writes coins)
+    ("let n = coins\n gain 1 coins\n pay n coins", False),  # (a write drops the fact)
+    ("let n = coins\n let n = vp\n pay n coins", False),    # (rebound)
+    ("let n = coins\n pay n coins, n vp", False),
+    ("let n = coins\n pay n coins per 1", False),
+    ("let n = debt\n pay n debt", False),                   # (below zero: a negative amount)
+    ("if debt >= 0 { pay debt debt }", True),
+    ("if debt >= 1 { pay debt debt }", True),
+    ("pay debt debt", False),
+])
+def test_a_payment_needs_a_proof_that_it_is_covered(text, inert):
+    """`pay N R` cannot break a rule where the facts on the way prove 0 <= N <= R - floor:
+    `let n = R` states n == R (gaia_phase's `let n = gaia_power; pay n gaia_power`)."""
+    rs = boardrules.new_game(texts={"pays.rules": PAYS}, players=2).ruleset
+    assert (inert_of(rs, text) is not None) is inert
+
+
+def test_payments_of_what_was_read_list_as_the_full_tries():
+    """spend's rest pays all the coins read (inert); owe's pays a debt that may be negative
+    (a broken rule: tried in full); over's pays one more than held (never legal)."""
+    for seed in range(4):
+        g = boardrules.new_game(texts={"pays.rules": PAYS}, players=2, seed=seed)
+        assert compare_states(g, 10_000, random.Random(seed)) > 4
+    rs = g.ruleset
+    assert rs.guards.inert.split(rs.actions["spend"].body, {})[0] == 1
+    assert rs.guards.inert.split(rs.actions["owe"].body, {})[0] == 3
+    assert rs.guards.inert.split(rs.actions["over"].body, {})[0] == 3
+
+
 def test_lists_grow_by_bounded_appends():
     """`set V = V + L` appends: V, checked short where the rest begins, may grow by GROW
     elements in all (loops counted) and stay bounded; any other write to V, or more growth,

@@ -40,7 +40,11 @@ its appends, loops counted, add at most GROW elements: its reads are then bounde
 GROW. A list index ``L[i]`` is in range when conditions tested on the
 way (an ``if``, an ``and``, a ``where``) state ``i >= 0`` and ``i < len(L)`` in so many
 words, up to constants added on either side (``len(L) >= n and n >= 1`` proves ``L[n - 1]``);
-such a fact holds until a statement writes a name it mentions.
+such a fact holds until a statement writes a name it mentions. ``let n = E`` (``E`` a whole
+number) states ``n == E``, and ``pay N R`` (for ``me``) is inert where the facts prove
+``0 <= N <= R - floor``: ``let n = R; pay n R`` with a floor of 0 or more, ``if R >= 3 {
+pay 3 R }`` (a resource never goes below its floor: it starts at or above it, and gain, lose
+and pay keep it there).
 
 Rules the flow runs speak for no player (a ``do`` step, the engine's own events: game.py,
 ``_advance``): :meth:`Inert.anonymous` analyses them with ``me`` unknown, where anything read or
@@ -234,8 +238,8 @@ class Inert:
             facts = acc.facts()
             if cost is not None and facts.sound:
                 best = (k, cost, facts)
-            elif not any(isinstance(s, A.Require) for s in stmts[:k]):
-                break   # (only a require before k may state what the rest needs: a fact)
+            elif not any(isinstance(s, (A.Require, A.Let)) for s in stmts[:k]):
+                break   # (only a require or a let before k may state what the rest needs: a fact)
         return best + (scopes,)
 
     def stmts(self, stmts: tuple[A.Stmt, ...] | list[A.Stmt], scope: Scope) -> int | None:
@@ -254,7 +258,19 @@ class Inert:
                 takes = self._acc.takes
             if written and scope.get(FACTS):
                 scope[FACTS] = tuple(f for f in scope[FACTS] if not f[3] & written)
+            if isinstance(s, A.Let):
+                self._equal(s.name, s.value, scope)
         return total
+
+    def _equal(self, name: str, value: A.Expr, scope: Scope) -> None:
+        """After ``let name = value`` (``value`` a whole number): the facts ``name == value``,
+        kept until a statement writes a name either side mentions (``let n = R; pay n R``)."""
+        if scope.get(name) != "int" or name in names_in(value):
+            return
+        t, c = _linear(value)
+        names = frozenset(names_in(value) | {name})
+        own = _key(A.Name(id=name))
+        scope[FACTS] = tuple(scope.get(FACTS, ())) + ((own, t, c, names), (t, own, -c, names))
 
     def stmt(self, s: A.Stmt, scope: Scope) -> int | None:
         """A bound on the steps of ``s`` when it cannot break a rule, else None."""
@@ -360,6 +376,18 @@ class Inert:
                 self._acc.write(TAKE)
                 self._acc.takes += 1
                 return found[1]
+            case A.Pay(amounts=am):   # (runtime.pay: refused below the floor, or a negative amount)
+                if isinstance(am, A.AmountExpr) or not self.me \
+                        or len({a.resource for a in am}) != len(am):
+                    return None
+                total = 0
+                for a in am:
+                    cost = self.int_(a.count, scope)
+                    if cost is None or a.per is not None or not self._covers(a.count, a.resource, scope):
+                        return None
+                    total += cost
+                    self._acc.write(a.resource)
+                return total
             case A.Pass():   # (semantics.do_pass: refused when the player has passed already)
                 if not self.me or PASS in self._acc.writes:
                     return None
@@ -579,9 +607,24 @@ class Inert:
 
     def _proves(self, scope: Scope, x: Any, y: Any, d: int) -> bool:
         """Whether a fact of ``scope`` states ``x - y <= d`` (or a stronger bound)."""
-        if x is None and y is None:
+        if x == y:   # (both None, or one term: x - x is 0)
             return 0 <= d
         return any(f[0] == x and f[1] == y and f[2] <= d for f in scope.get(FACTS, ()))
+
+    def _covers(self, count: A.Expr, resource: str, scope: Scope) -> bool:
+        """Whether the facts of ``scope`` prove that ``me`` can pay ``count`` of ``resource``
+        (read as the name ``resource``, not rebound): 0 <= count <= resource - floor. A
+        resource never goes below its floor (it starts at or above it; gain, lose and pay
+        keep it there; rules cannot set it), so ``count == resource`` with a floor of 0 or
+        more is enough."""
+        rdef = self.rs.resources.get(resource)
+        if rdef is None or resource in scope:
+            return False
+        t, c = _linear(count)
+        held = _key(A.Name(id=resource))
+        floor = rdef.floor
+        at_least = self._proves(scope, None, t, c) or floor >= 0 and self._proves(scope, held, t, c)
+        return at_least and self._proves(scope, t, held, -floor - c)
 
     def _in_range(self, lst: A.Expr, i: A.Expr, scope: Scope) -> bool:
         """Whether the facts of ``scope`` put index ``i`` within list ``lst``: 0 <= i < len(lst)."""
