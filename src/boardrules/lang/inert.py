@@ -21,7 +21,8 @@ candidate only when that many steps are left: a budget overrun is a broken rule 
   ``== != not and or``, ``< <= > >= + - *`` on whole numbers (``//`` and ``%`` by a number
   written in the rule, not zero), ``in`` of a list,
   ``any/all/count/sum`` over lists, ``held(KIND)``, ``holds``, ``owner``, ``len``,
-  ``passed``, ``+`` of lists whose sizes are bounded (below), ``without_one`` of a list,
+  ``passed``, ``+`` of lists whose sizes are bounded (below), ``without_one`` and ``without``
+  of a list, ``first`` of a list (optional unless its length is proven 1 or more, below),
   calls of ``pure`` primitives (primitives.py); nothing else (no other primitive, no division by a
   value, no range).
 
@@ -887,10 +888,26 @@ class Inert:
         if (fn in ("min", "max") and len(typed) > 1 or fn == "abs" and len(typed) == 1) \
                 and all(t[0] == "int" for t in typed):   # (of whole numbers: one of them, or its size)
             return ("int", cost, 0)
+        if fn in ("first", "without") and len(typed) == len(args) == (1 if fn == "first" else 2) \
+                and (typed[0][0] or "").startswith("list:"):
+            return self._first_without(fn, args[0], typed[0], cost, scope)
         if fn == "without_one" and len(typed) == 2 and (typed[0][0] or "").startswith("list:"):
             walked = self._size(args[0], typed[0])   # (semantics._without_one: the list walked)
             return None if walked is None else (typed[0][0], cost + walked, typed[0][2])
         return None
+
+    def _first_without(self, fn: str, lst: A.Expr, found: Typed, cost: int, scope: Scope) -> Typed | None:
+        """``first(L)`` (semantics: L walked twice; none when L is empty, so its element type
+        only where the facts prove ``len(L) >= 1``) or ``without(L, x)`` (L walked and its
+        elements compared: a list no longer than L)."""
+        t: str = found[0]   # type: ignore[assignment]
+        if fn == "without":
+            walked = self._size(lst, found)
+            return None if walked is None else (t, cost + walked, found[2])
+        elem = t[5:]
+        if not elem.endswith("?") and not self._proves(scope, None, _key(A.Call(fn="len", args=(lst,))), -1):
+            elem += "?"
+        return (elem, cost + 2 * found[2], MAX_LIST if elem.startswith("list:") else 0)
 
     def _field_size(self, kind: str, name: str) -> int:
         """A bound on the length of field ``name`` of the entities of ``kind`` (their fields
@@ -985,6 +1002,7 @@ class _Acc:
 
     def grow(self, var: str, n: int) -> None:
         self.growth[var] = self.growth.get(var, 0) + n
+        self.log.append(var)   # (its length changed: the facts that mention it are dropped)
 
 
 class _Me:
@@ -1099,7 +1117,11 @@ def _added(a: tuple[tuple[str, int], ...], b: tuple[tuple[str, int], ...]) -> tu
 
 def _appended(t: A.Target, value: A.Expr, found: Typed) -> int | None:
     """The most ``set t = value`` adds to the list variable ``t`` when it appends to it
-    (``value`` is ``t + L``: L's size bound), else None."""
+    (``value`` is ``t + L``: L's size bound) or takes from it (``without(t, x)``,
+    ``without_one(t, x)``: 0), else None."""
+    if t.index is None and t.of is None and isinstance(value, A.Call) and value.fn in ("without", "without_one") \
+            and len(value.args) == 2 and isinstance(value.args[0], A.Name) and value.args[0].id == t.name:
+        return 0
     if t.index is not None or t.of is not None or not isinstance(value, A.BinOp) or value.op != "+" \
             or not isinstance(value.left, A.Name) or value.left.id != t.name \
             or not (found[0] or "").startswith("list:"):
