@@ -239,8 +239,9 @@ class Inert:
             facts = acc.facts()
             if cost is not None and facts.sound:
                 best = (k, cost, facts)
-            elif not any(isinstance(s, (A.Require, A.Let)) for s in stmts[:k]):
-                break   # (only a require or a let before k may state what the rest needs: a fact)
+            elif not any(isinstance(s, A.Require) for s in stmts[:k]) \
+                    and not {s.name for s in stmts[:k] if isinstance(s, A.Let)} & names_in(stmts[k:]):
+                break   # (only a require, or a let of a name the rest reads, may state a fact it needs)
         return best + (scopes,)
 
     def stmts(self, stmts: tuple[A.Stmt, ...] | list[A.Stmt], scope: Scope) -> int | None:
