@@ -1280,15 +1280,16 @@ class Game:
         plan = after_step(self.ruleset, stage_i, step_i, last)
         if plan is None:
             return False
-        from .lang.guards import facts_hold
-        cost, needs, lists, depth = plan
+        from .lang.guards import facts_hold, seats_hold
+        cost, needs, lists, depth, seats = plan
         grown: dict[str, int] = {}
         if rest is not None:
-            if any(v in rest.writes for v, _ in needs) or any(v in rest.widens for v, _ in lists):
-                return False   # (the rest may make a variable none or a list long: not known)
+            if any(v in rest.writes for v, _ in needs) or any(v in rest.widens for v, _ in lists) \
+                    or any(v in rest.unseats for v in seats):
+                return False   # (the rest may make a variable none, a list long or not of seats)
             grown = dict(rest.growth)   # (its appends: the lists must have room for them)
         return cost < ctx.steps and ctx.depth + depth < S.MAX_DEPTH \
-            and facts_hold(ctx, needs, lists, grown)
+            and facts_hold(ctx, needs, lists, grown) and seats_hold(ctx, seats)
 
     def _finish_step(self, ctx: Any, step_i: int) -> None:
         ctx.set(("f", "turn"), None)

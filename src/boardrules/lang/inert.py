@@ -113,7 +113,11 @@ class Facts:
     resources it writes; ``depth``, how deep it nests rules (procedures, slots, triggers);
     ``sized``, the list variables it reads as short, and ``widens``, those of its writes that
     may leave a list variable longer than SHORT (a write of a value of at most SHORT elements,
-    as ``set V = []``, keeps it short: read before or after it, V is within the bound)."""
+    as ``set V = []``, keeps it short: read before or after it, V is within the bound);
+    ``seated``, the global ``list[player]`` variables whose elements it reads as seats (only
+    the flow's units may: lang/flow.py, checked where the flow's walk begins), and
+    ``unseats``, the ``list[player]`` variables it writes with what may hold another value;
+    ``seat_deps``, which such variables it writes from which (:attr:`seats`)."""
 
     needs: frozenset[str] = frozenset()
     writes: frozenset[str] = frozenset()
@@ -121,17 +125,34 @@ class Facts:
     sized: frozenset[str] = frozenset()
     growth: tuple[tuple[str, int], ...] = ()   # (variable, elements its appends may add)
     widens: frozenset[str] = frozenset()
+    seated: frozenset[str] = frozenset()
+    unseats: frozenset[str] = frozenset()
+    seat_deps: frozenset[tuple[str, str]] = frozenset()   # (V, W): V written from W's elements
 
     def __or__(self, other: "Facts") -> "Facts":
         return Facts(self.needs | other.needs, self.writes | other.writes,
                      max(self.depth, other.depth), self.sized | other.sized,
-                     _added(self.growth, other.growth), self.widens | other.widens)
+                     _added(self.growth, other.growth), self.widens | other.widens,
+                     self.seated | other.seated, self.unseats | other.unseats,
+                     self.seat_deps | other.seat_deps)
+
+    @property
+    def seats(self) -> frozenset[str]:
+        """The variables relied on to hold seats: those read as seats, and those their
+        values were written from (and so on)."""
+        out, more = set(self.seated), list(self.seated)
+        while more:
+            v = more.pop()
+            for w in (w for x, w in self.seat_deps if x == v and w not in out):
+                out.add(w)
+                more.append(w)
+        return frozenset(out)
 
     @property
     def sound(self) -> bool:
         """Whether the rest leaves what it relies on alone (the variables it reads as present
         or as short lists, the latter but for appends of GROW elements in all)."""
-        return not (self.needs & self.writes or self.sized & self.widens) \
+        return not (self.needs & self.writes or self.sized & self.widens or self.seats & self.unseats) \
             and all(n <= GROW for _, n in self.growth)
 
 
@@ -237,7 +258,7 @@ class Inert:
             with self._unit() as acc:
                 cost = self.stmts(stmts[k:], dict(scopes[k]))
             facts = acc.facts()
-            if cost is not None and facts.sound:
+            if cost is not None and facts.sound and not facts.seats:   # (guards check no seats)
                 best = (k, cost, facts)
             elif not any(isinstance(s, A.Require) for s in stmts[:k]) \
                     and not {s.name for s in stmts[:k] if isinstance(s, A.Let)} & names_in(stmts[k:]):
@@ -297,6 +318,11 @@ class Inert:
                 value = self.expr(v, scope)
                 if value is None:
                     return None
+                if type_name(var.type, rs.kinds) == "list:player":
+                    read: set[str] = set()
+                    if not self._seats(v, scope, read):
+                        self._acc.unseats.add(t.name)
+                    self._acc.seat_deps.update((t.name, w) for w in read)
                 added = _appended(t, v, value)
                 if added is not None:   # set V = V + L: V grows by L's size at most
                     self._acc.grow(t.name, added)
@@ -314,7 +340,9 @@ class Inert:
                 found = self.expr(v, scope)
                 if found is None:
                     return None
-                _bind(scope, n, found[0] if scope.get(n, found[0]) == found[0] else None)
+                seat = found[0] == "player" and isinstance(v, A.Call) and v.fn == "first" \
+                    and self._seats(v.args[0], scope)   # (the first of a list of seats, proven there)
+                _bind(scope, n, found[0] if scope.get(n, found[0]) == found[0] else None, seat)
                 return found[1]
             case A.If(branches=branches, orelse=orelse):
                 total = 0
@@ -335,7 +363,7 @@ class Inert:
                 dom = self.expr(d, scope)
                 if dom is None or not (dom[0] or "").startswith("list:"):
                     return None
-                inner = _bound(scope, name, dom[0][5:], _seated(d, scope))  # type: ignore[index]
+                inner = _bound(scope, name, dom[0][5:], self._seats(d, scope))  # type: ignore[index]
                 if inner.get(FACTS) and not self._loop_facts(inner, w, b):
                     return None
                 cw = 0 if w is None else self._cost(self.expr(w, inner))
@@ -484,6 +512,9 @@ class Inert:
         self._acc.write(*facts.writes)
         self._acc.widens |= facts.widens
         self._acc.sized |= facts.sized
+        self._acc.seated |= facts.seated
+        self._acc.unseats |= facts.unseats
+        self._acc.seat_deps |= facts.seat_deps
         for var, n in facts.growth:
             self._acc.grow(var, n)
         self._acc.depth = max(self._acc.depth, 1 + facts.depth)
@@ -549,6 +580,28 @@ class Inert:
                 self._busy.discard(name)
             known[key] = None if cost is None else (cost, acc.facts())
         return self._unit_used(known[key])
+
+    def _seats(self, e: A.Expr, scope: Scope, read: set[str] | None = None) -> bool:
+        """Whether every element of list ``e`` is surely a player of the game: ``players``,
+        ``others``, a list of seats, ``+`` of such lists, ``without``/``without_one`` of one,
+        or a global ``list[player]`` variable, then relied on (:attr:`Facts.seated`; with
+        ``read``: gathered there instead)."""
+        match e:
+            case A.Name(id=n) if n not in scope:
+                if n in ("players", "others"):
+                    return True
+                var = self.rs.vars.get(n)
+                if var is None or var.per or type_name(var.type, self.rs.kinds) != "list:player":
+                    return False
+                (self._acc.seated if read is None else read).add(n)
+                return True
+            case A.ListLit(items=items):
+                return all(self._is_seat(x, scope) for x in items)
+            case A.BinOp(op="+", left=l, right=r):
+                return self._seats(l, scope, read) and self._seats(r, scope, read)
+            case A.Call(fn="without" | "without_one", args=(lst, _)):
+                return self._seats(lst, scope, read)
+        return False
 
     def _is_seat(self, e: A.Expr, scope: Scope) -> bool:
         """Whether ``e`` is surely a player of the game: a seat binding (:func:`_seat`), or
@@ -777,7 +830,7 @@ class Inert:
                 dom = self.expr(d, scope)
                 if dom is None or not (dom[0] or "").startswith("list:"):
                     return None
-                inner = _bound(scope, v, dom[0][5:], _seated(d, scope))  # type: ignore[index]
+                inner = _bound(scope, v, dom[0][5:], self._seats(d, scope))  # type: ignore[index]
                 cw = 0 if w is None else self._cost(self.expr(w, inner))
                 if cw is None:
                     return None
@@ -981,7 +1034,8 @@ def _lets_in(s: A.Stmt) -> set[str]:
 class _Acc:
     """The facts gathered while one unit is analysed (see :class:`Facts`)."""
 
-    __slots__ = ("needs", "writes", "depth", "sized", "growth", "takes", "widens", "log")
+    __slots__ = ("needs", "writes", "depth", "sized", "growth", "takes", "widens", "log", "seated", "unseats",
+                 "seat_deps")
 
     def __init__(self) -> None:
         self.takes = 0   # the takes analysed so far (stmts drops the facts of owners after one)
@@ -992,6 +1046,9 @@ class _Acc:
         self.growth: dict[str, int] = {}
         self.widens: set[str] = set()
         self.log: list[str] = []   # every write in turn (a name written again drops facts again)
+        self.seated: set[str] = set()
+        self.unseats: set[str] = set()
+        self.seat_deps: set[tuple[str, str]] = set()
 
     def write(self, *names: str) -> None:
         self.writes.update(names)
@@ -999,7 +1056,8 @@ class _Acc:
 
     def facts(self) -> Facts:
         return Facts(frozenset(self.needs), frozenset(self.writes), self.depth,
-                     frozenset(self.sized), tuple(sorted(self.growth.items())), frozenset(self.widens))
+                     frozenset(self.sized), tuple(sorted(self.growth.items())), frozenset(self.widens),
+                     frozenset(self.seated), frozenset(self.unseats), frozenset(self.seat_deps))
 
     def grow(self, var: str, n: int) -> None:
         self.growth[var] = self.growth.get(var, 0) + n
@@ -1098,13 +1156,8 @@ def _bound(scope: Scope, name: str, t: str | None, seat: bool = False) -> Scope:
     return out
 
 
-def _seated(domain: A.Expr, scope: Scope) -> bool:
-    """Whether every element of ``domain`` is a player of the game (``players``, ``others``)."""
-    return isinstance(domain, A.Name) and domain.id in ("players", "others") and domain.id not in scope
-
-
 def _seat(e: A.Expr, scope: Scope) -> bool:
-    """Whether ``e`` is surely a player of the game: a binding that is a seat (:func:`_seated`)."""
+    """Whether ``e`` is surely a player of the game: a binding that is a seat (Inert._seats)."""
     return isinstance(e, A.Name) and e.id in scope.get(SEATS, ())
 
 
