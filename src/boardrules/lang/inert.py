@@ -53,7 +53,11 @@ written for ``me`` (a resource, ``gain`` without ``to``, ``held``, a per-player 
 primitive) is not inert. A player is named there by a loop variable over ``players`` or
 ``others`` (a *seat*: surely one of the game's players): ``gain ... to p``, ``set V of p``,
 ``E of p`` (analysed with ``me`` known) and ``call f(p)`` (the procedure's parameter a seat
-too) are inert with it.
+too) are inert with it. So is a loop variable over a global ``list[player]`` variable, or
+``first`` of one (its length proven), whose elements are then relied on as seats
+(:attr:`Facts.seats`: the flow checks them where its walk begins, lang/flow.py; an action's
+rest never relies on them): every write of such a variable must keep them seats (a list of
+seats, ``players``, ``+``, ``without``, another such variable, itself relied on).
 
 Ownership: ``discard`` of a present entity cannot fail; ``take X`` can (X belongs to another
 player) and is inert where ``owner(X) == none`` or ``== me`` was tested on the way (a ``require``
