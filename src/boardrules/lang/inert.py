@@ -258,15 +258,25 @@ class Inert:
         of :meth:`scopes`."""
         scopes = self.scopes(stmts, scope)
         best: tuple[int, int, Facts] = (len(stmts), 0, Facts())
+        read: set[str] = set()   # (the names stmts[seen:] mention)
+        seen = len(stmts)
         for k in range(len(stmts) - 1, -1, -1):
             with self._unit() as acc:
                 cost = self.stmts(stmts[k:], dict(scopes[k]))
             facts = acc.facts()
             if cost is not None and facts.sound and not facts.seats:   # (guards check no seats)
                 best = (k, cost, facts)
-            elif not any(isinstance(s, A.Require) for s in stmts[:k]) \
-                    and not {s.name for s in stmts[:k] if isinstance(s, A.Let)} & names_in(stmts[k:]):
+                continue
+            if any(isinstance(s, A.Require) for s in stmts[:k]):
+                continue
+            lets = {s.name for s in stmts[:k] if isinstance(s, A.Let)}
+            if not lets:
                 break   # (only a require, or a let of a name the rest reads, may state a fact it needs)
+            for s in stmts[k:seen]:
+                read |= names_in(s)
+            seen = k
+            if not lets & read:
+                break
         return best + (scopes,)
 
     def stmts(self, stmts: tuple[A.Stmt, ...] | list[A.Stmt], scope: Scope) -> int | None:
