@@ -1284,6 +1284,8 @@ class Game:
         cost, needs, lists, depth, seats = plan
         grown: dict[str, int] = {}
         if rest is not None:
+            if rest.seat_deps:   # (the rest may fill them from other lists: those must hold seats too)
+                seats = tuple(Facts(seated=frozenset(seats), seat_deps=rest.seat_deps).seats)
             if any(v in rest.writes for v, _ in needs) or any(v in rest.widens for v, _ in lists) \
                     or any(v in rest.unseats for v in seats):
                 return False   # (the rest may make a variable none, a list long or not of seats)

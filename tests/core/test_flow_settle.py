@@ -326,6 +326,31 @@ def test_a_last_pass_whose_rest_puts_another_value_in_the_list_is_run(monkeypatc
     assert seen[1] > 2 and seen[0] == 0
 
 
+def test_a_last_pass_whose_rest_fills_the_list_from_another_is_run(monkeypatch):
+    """The last pass's rest sets the list the flow reads as seats from another list variable
+    (a list of seats to the analysis), which holds no player of this game: that one must
+    hold seats too where the step ends, so the step's end is run in full (and breaks). (The
+    copy also makes `order` no longer known short, which alone stops the shortcut today: this
+    holds the seats' check to it should that change.)"""
+    fickle = """override action pass_round main {
+  for c in held(card) { run c.on_pass }
+  set order = order + [me]
+  if len(order) == nplayers { set order = bogus }
+  pass
+}
+"""
+    texts = {"listed.rules": LISTED.format(listed="order"), "fickle.rules": fickle}
+    rs = boardrules.new_game("harvest", players=3, texts=texts).ruleset
+    rest = rs.guards.rests[rs.guards.way("pass_round")[1]]
+    assert not rest.unseats and ("order", "bogus") in rest.seat_deps
+    seen = counted(monkeypatch, "_last_turn_settles")
+    for seed in range(3):
+        with pytest.raises(boardrules.GameStuckError):   # (nobody can end the first round)
+            compare_states(boardrules.new_game("harvest", players=3, seed=seed, texts=texts),
+                           10_000, random.Random(seed))
+    assert seen[1] > 2 and seen[0] == 0
+
+
 def test_a_permissive_flow_analysis_is_caught(monkeypatch):
     """The oracle fails when the analysis lets a round end that breaks a rule settle."""
     monkeypatch.setattr(F, "after_step", lambda rs, stage, step, last: (0, (), (), 0, ()))
