@@ -96,7 +96,7 @@ def main() -> None:
                     plan = after_step(rs, si, sj, last)
                     print(f"      flow after it{'' if last is None else ' (last round)' if last else ''}: "
                           + ("may break a rule" if plan is None else
-                             f"proven: steps <= {plan[0]}, relies on {plan[1] + plan[2]}"))
+                             f"proven: steps <= {plan[0]}, relies on {plan[1] + plan[2]}, seats {plan[4]}"))
 
 
 if __name__ == "__main__":

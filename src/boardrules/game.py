@@ -31,7 +31,7 @@ from .errors import (BoardrulesError, ExecutionBudgetError, GameStuckError, Ille
 from .lang import ast as A
 from .lang import semantics as S
 from .lang import flow as F, lazy as L   # (modules, not names: tests put stand-ins in them)
-from .lang.guards import INERT, PASSES, facts_hold
+from .lang.guards import INERT, PASSES, facts_hold, seats_hold
 from .lang.inert import Facts
 from .reader import StateReader, check_name, index_problem, no_player
 from .quoting import (MESSAGE, QUOTE, as_int, brief_text, brief_value, check_count, format_value,
@@ -1336,14 +1336,17 @@ class Game:
         plan = F.after_step(self.ruleset, stage_i, step_i, last)
         if plan is None:
             return False
-        cost, needs, lists, depth = plan
+        cost, needs, lists, depth, seats = plan
         grown: dict[str, int] = {}
         if rest is not None:
-            if any(v in rest.writes for v, _ in needs) or any(v in rest.widens for v, _ in lists):
-                return False   # (the rest may make a variable none or a list long: not known)
+            if rest.seat_deps:   # (the rest may fill them from other lists: those must hold seats too)
+                seats = tuple(Facts(seated=frozenset(seats), seat_deps=rest.seat_deps).seats)
+            if any(v in rest.writes for v, _ in needs) or any(v in rest.widens for v, _ in lists) \
+                    or any(v in rest.unseats for v in seats):
+                return False   # (the rest may make a variable none, a list long or not of seats)
             grown = dict(rest.growth)   # (its appends: the lists must have room for them)
         return cost < ctx.steps and ctx.depth + depth < S.MAX_DEPTH \
-            and facts_hold(ctx, needs, lists, grown)
+            and facts_hold(ctx, needs, lists, grown) and seats_hold(ctx, seats)
 
     def _finish_step(self, ctx: Any, step_i: int) -> None:
         ctx.set(("f", "turn"), None)

@@ -76,7 +76,7 @@ def test_harvest_round_ends_cannot_break_a_rule():
     assert (rs.stages[0].steps[1].name, rs.stages[1].steps[1].name) == ("pick", "actions")
     assert F.after_step(rs, 0, 1, None) is not None   # pick: income, or (no rounds) the final scoring
     for last in (True, False):   # actions: tidy, then income or the final scoring
-        cost, needs, lists, depth = F.after_step(rs, 1, 1, last)
+        cost, needs, lists, depth, seats = F.after_step(rs, 1, 1, last)
         assert 0 < cost < 1_000 and depth >= 1
     inert = rs.guards.inert
     bodies = {s.name: s.node.body for st in rs.stages for s in st.steps if s.kind == "do"}
@@ -111,6 +111,18 @@ def test_harvest_round_ends_cannot_break_a_rule():
     ("for p in players { run (fav of p).income for p }", True),   # (fav checked present)
     ("run (fav of first_passer).income for first_passer", False),   # (may be none)
     ("for p in players { set fav of p = none\n run (fav of p).income for p }", False),
+    # the elements of a global list[player] variable, relied on as seats (Facts.seats)
+    ("for p in order { gain 1 vp to p }", True),
+    ("for p in order { run (fav of p).income for p }", True),
+    ("if len(order) > 0 { let p = first(order)\n gain 1 vp to p }", True),
+    ("let p = first(order)\n gain 1 vp to p", False),                  # (none when empty)
+    ("set order = players\n for p in order { gain 1 vp to p }", True),
+    ("set order = without(order, 0)\n for p in order { gain 1 vp to p }", True),
+    ("for p in players { set order = order + [p] }\n for p in order { gain 1 vp to p }", True),
+    ("set order = order + [first_passer]\n for p in order { gain 1 vp to p }", False),
+    ("for p in order { gain 1 vp to p }\n set order = [first_passer]", False),
+    ("for p in players { set order = [0] }\n for p in order { gain 1 vp to p }", False),
+    ("for p in players { let q = 0\n for r in [q] { gain 1 vp to r } }", False),
 ])
 def test_rules_for_no_player(text, inert):
     rs = favoured("none").ruleset
@@ -233,9 +245,115 @@ def test_a_number_written_twice_drops_what_was_known_of_it():
     assert rs.guards.inert.anonymous(body, {}) is not None   # (read before the write: in range)
 
 
+# the grain left at the round's end spoils: each player pays all their grain (by a slot run
+# for them), or one more than they hold (ROTTEN: a broken rule whenever the round ends)
+SPOIL = """kind rot {{ slot spoil }}
+rot mould {{ spoil {{ let n = grain{extra}; pay n grain }} }}
+override step tidy: do {{
+  set first_passer = none; set order = []
+  for p in players {{ set harvested of p = false; run mould.spoil for p }}
+}}
+"""
+
+
+@pytest.mark.parametrize("extra", ["", " + 1"])
+def test_a_round_end_paying_what_was_read_settles(monkeypatch, extra):
+    """`let n = grain; pay n grain` is proven (the round's end settles, exactly); paying one
+    more is not (the round's end is run, and breaks its rule)."""
+    def spoiled(seed: int):
+        return boardrules.new_game("harvest", players=3, seed=seed,
+                                   texts={"spoil.rules": SPOIL.format(extra=extra)})
+    rs = spoiled(0).ruleset
+    for last in (False, True):
+        assert (F.after_step(rs, 1, 1, last) is not None) is (extra == "")
+    seen = counted(monkeypatch)
+    for seed in range(3):
+        try:
+            compare_states(spoiled(seed), 10_000, random.Random(seed))
+        except boardrules.GameStuckError:
+            assert extra   # (nobody can end the first round)
+    assert seen[0 if extra == "" else 1] > 5   # (settled / run in full, exact either way)
+
+
+# the round's end gives a VP to each player in a list: the passers (seats), or a list whose
+# default holds no player of a 3-player game (each round's end then breaks a rule)
+LISTED = """var bogus: list[player] = [3]
+override step tidy: do {{
+  for p in {listed} {{ gain 1 vp to p }}
+  set first_passer = none; set order = []
+  for p in players {{ set harvested of p = false }}
+}}
+"""
+
+
+@pytest.mark.parametrize("listed", ["order", "bogus"])
+def test_a_list_of_players_read_as_seats_is_checked(monkeypatch, listed):
+    """The flow relies on `order` and `bogus` holding seats (Facts.seats): checked where the
+    step ends, so the round's end settles with the passers and is run in full with [3]."""
+    def game(seed: int):
+        return boardrules.new_game("harvest", players=3, seed=seed,
+                                   texts={"listed.rules": LISTED.format(listed=listed)})
+    plan = F.after_step(game(0).ruleset, 1, 1, False)
+    assert plan is not None and plan[4] == (listed,)
+    seen = counted(monkeypatch)
+    for seed in range(3):
+        try:
+            compare_states(game(seed), 10_000, random.Random(seed))
+        except boardrules.GameStuckError:
+            assert listed == "bogus"   # (nobody can end the first round)
+    assert seen[0 if listed == "order" else 1] > 5   # (settled / run in full, exact either way)
+
+
+def test_a_last_pass_whose_rest_puts_another_value_in_the_list_is_run(monkeypatch):
+    """The round's last pass, in its rest (not run by the guard), sets the list the flow reads
+    as seats to [first_passer], which this house rule leaves none: the step's end is run in
+    full (and breaks its rule), not settled."""
+    fickle = """override action pass_round main {
+  for c in held(card) { run c.on_pass }
+  set order = order + [me]
+  if len(order) == nplayers { set order = [first_passer] }
+  pass
+}
+"""
+    texts = {"listed.rules": LISTED.format(listed="order"), "fickle.rules": fickle}
+    rs = boardrules.new_game("harvest", players=3, texts=texts).ruleset
+    assert "order" in rs.guards.rests[rs.guards.way("pass_round")[1]].unseats
+    seen = counted(monkeypatch, "_last_turn_settles")
+    for seed in range(3):
+        with pytest.raises(boardrules.GameStuckError):   # (nobody can end the first round)
+            compare_states(boardrules.new_game("harvest", players=3, seed=seed, texts=texts),
+                           10_000, random.Random(seed))
+    assert seen[1] > 2 and seen[0] == 0
+
+
+def test_a_last_pass_whose_rest_fills_the_list_from_another_is_run(monkeypatch):
+    """The last pass's rest sets the list the flow reads as seats from another list variable
+    (a list of seats to the analysis), which holds no player of this game: that one must
+    hold seats too where the step ends, so the step's end is run in full (and breaks). (The
+    copy also makes `order` no longer known short, which alone stops the shortcut today: this
+    holds the seats' check to it should that change.)"""
+    fickle = """override action pass_round main {
+  for c in held(card) { run c.on_pass }
+  set order = order + [me]
+  if len(order) == nplayers { set order = bogus }
+  pass
+}
+"""
+    texts = {"listed.rules": LISTED.format(listed="order"), "fickle.rules": fickle}
+    rs = boardrules.new_game("harvest", players=3, texts=texts).ruleset
+    rest = rs.guards.rests[rs.guards.way("pass_round")[1]]
+    assert not rest.unseats and ("order", "bogus") in rest.seat_deps
+    seen = counted(monkeypatch, "_last_turn_settles")
+    for seed in range(3):
+        with pytest.raises(boardrules.GameStuckError):   # (nobody can end the first round)
+            compare_states(boardrules.new_game("harvest", players=3, seed=seed, texts=texts),
+                           10_000, random.Random(seed))
+    assert seen[1] > 2 and seen[0] == 0
+
+
 def test_a_permissive_flow_analysis_is_caught(monkeypatch):
     """The oracle fails when the analysis lets a round end that breaks a rule settle."""
-    monkeypatch.setattr(F, "after_step", lambda rs, stage, step, last: (0, (), (), 0))
+    monkeypatch.setattr(F, "after_step", lambda rs, stage, step, last: (0, (), (), 0, ()))
     with pytest.raises(AssertionError):
         for seed in range(8):
             try:

@@ -559,6 +559,113 @@ def test_list_indexes_need_a_proof_of_range():
 
 
 
+# a resource that may go below zero (its floor), and actions whose rests pay what was read
+PAYS = """game pays { players 2..2 }
+resource coins { start 6 }
+resource debt { start 0; floor -3 }
+resource vp { start 0; scored true }
+action spend free { pay 1 coins; let n = coins; pay n coins; gain n vp }
+action borrow free { pay 1 coins; lose 1 debt }
+action repay free { pay 1 coins; gain 2 debt }
+action settle free { pay 1 coins; let n = debt; pay n debt; gain 1 vp }
+action over free { pay 1 coins; let n = coins + 1; pay n coins }
+action earn main { gain 2 coins }
+flow { rounds 6 { step play: turns seat once { main earn\n free spend, borrow, repay, settle, over } } }
+"""
+
+
+@pytest.mark.parametrize("text,inert", [
+    ("let n = coins\n pay n coins", True),                  # (all that is held: 0 or more)
+    ("pay coins coins", True),
+    ("if coins >= 3 { pay 3 coins }", True),
+    ("if coins >= 3 { pay 4 coins }", False),
+    ("if coins >= 3 { let n = 2\n pay n coins }", False),    # (facts are not chained)
+    ("let n = coins + 1\n pay n coins", False),
+    ("let n = coins - 1\n pay n coins", False),             # (may be -1: a negative amount)
+    ("let n = vp\n pay n coins", False),
+    ("let n = coins\n pay n coins\n pay n coins", False),   # (the first pay writes coins)
+    ("let n = coins\n gain 1 coins\n pay n coins", False),  # (a write drops the fact)
+    ("let n = coins\n let n = vp\n pay n coins", False),    # (rebound)
+    ("let n = coins\n pay n coins, n vp", False),
+    ("let n = coins\n pay n coins per 1", False),
+    ("let n = debt\n pay n debt", False),                   # (below zero: a negative amount)
+    ("if debt >= 0 { pay debt debt }", True),
+    ("if debt >= 1 { pay debt debt }", True),
+    ("pay debt debt", False),
+])
+def test_a_payment_needs_a_proof_that_it_is_covered(text, inert):
+    """`pay N R` cannot break a rule where the facts on the way prove 0 <= N <= R - floor:
+    `let n = R` states n == R (gaia_phase's `let n = gaia_power; pay n gaia_power`)."""
+    rs = boardrules.new_game(texts={"pays.rules": PAYS}, players=2).ruleset
+    assert (inert_of(rs, text) is not None) is inert
+
+
+def test_payments_of_what_was_read_list_as_the_full_tries():
+    """spend's rest pays all the coins read (inert); settle's pays a debt that may be below
+    zero (a broken rule: tried in full); over's pays one more than held (never legal). Free
+    actions, so that their guards are used."""
+    for seed in range(4):
+        g = boardrules.new_game(texts={"pays.rules": PAYS}, players=2, seed=seed)
+        assert compare_states(g, 10_000, random.Random(seed)) > 4
+    rs = g.ruleset
+    assert rs.guards.inert.split(rs.actions["spend"].body, {})[0] == 1
+    assert rs.guards.inert.split(rs.actions["settle"].body, {})[0] == 3
+    assert rs.guards.inert.split(rs.actions["over"].body, {})[0] == 3
+
+
+# a queue taken from its front: pop's rest is inert (first behind a test of the length), peek's
+# is not (first of an empty queue is none: 'gain none vp' breaks a rule); free actions, so that
+# their guards are used (a main action ending the turn is run in full)
+QUEUE = """game queue { players 2..2 }
+resource coins { start 9 }
+resource vp { start 0; scored true }
+var queue: list[int] = []
+var other: list[int] = []
+action push main { set queue = queue + [len(queue) + 1] }
+action pop main { pay 1 coins; if len(queue) > 0 { let x = first(queue); set queue = without(queue, x); gain x vp } }
+action peek main { pay 1 coins; gain first(queue) vp }
+action lengthen main { set other = other + [1] }
+action reach main { pay 1 coins; if len(queue) <= len(other) and len(queue) >= 1 {
+  set queue = queue + [1]
+  gain other[len(queue) - 1] vp } }
+flow { rounds 8 { step play: turns seat once { main push, lengthen
+ free pop, peek, reach } } }
+"""
+
+
+@pytest.mark.parametrize("text,inert", [
+    ("if len(queue) > 0 { gain first(queue) vp }", True),
+    ("if len(queue) >= 1 { let x = first(queue)\n gain x vp }", True),
+    ("gain first(queue) vp", False),                          # (none when empty)
+    ("if len(queue) >= 0 { gain first(queue) vp }", False),
+    ("if len(queue) > 0 { set queue = []\n gain first(queue) vp }", False),
+    ("set queue = without(queue, 1)", True),
+    ("for x in without(queue, 2) { gain x vp }", True),
+    ("gain len(without(queue, nosuch)) vp", False),
+    # a shrink or an append of a list drops what was known of its length
+    ("if len(queue) > 0 { let x = first(queue)\n set queue = without(queue, x)\n gain first(queue) vp }", False),
+    ("if len(queue) <= len(other) and len(queue) >= 1 { gain other[len(queue) - 1] vp }", True),
+    ("if len(queue) <= len(other) and len(queue) >= 1 {"
+     " set queue = queue + [1]\n gain other[len(queue) - 1] vp }", False),
+])
+def test_first_needs_a_proof_of_length(text, inert):
+    """`first(L)` is none when L is empty: of L's element type where `len(L) >= 1` is proven,
+    until L is written, shrunk or grown (an append used to keep `len(queue) <= len(other)`)."""
+    rs = boardrules.new_game(texts={"queue.rules": QUEUE}, players=2).ruleset
+    assert (inert_of(rs, text) is not None) is inert
+
+
+def test_a_queue_taken_from_its_front_lists_as_the_full_tries():
+    """(reach, its index out of range when the queue is as long as other, listed legal before
+    an append dropped the facts of the list's length.)"""
+    for seed in range(4):
+        g = boardrules.new_game(texts={"queue.rules": QUEUE}, players=2, seed=seed)
+        assert compare_states(g, 10_000, random.Random(seed)) > 4
+    inert = g.ruleset.guards.inert
+    assert inert.split(g.ruleset.actions["pop"].body, {})[0] == 1
+    assert inert.split(g.ruleset.actions["peek"].body, {})[0] == 2
+
+
 def test_lists_grow_by_bounded_appends():
     """`set V = V + L` appends: V, checked short where the rest begins, may grow by GROW
     elements in all (loops counted) and stay bounded; any other write to V, or more growth,

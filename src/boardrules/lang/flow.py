@@ -29,9 +29,10 @@ from .semantics import MAX_DEPTH
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
 
-Plan = tuple[int, tuple[tuple[str, bool], ...], tuple[tuple[str, bool], ...], int]
+Plan = tuple[int, tuple[tuple[str, bool], ...], tuple[tuple[str, bool], ...], int, tuple[str, ...]]
 """(a bound on the steps, the optional variables read as present and the lists read as short
-(``(name, per player)`` pairs, lang/guards.py ``facts_hold``), how deep rules nest)."""
+(``(name, per player)`` pairs, lang/guards.py ``facts_hold``), how deep rules nest, the global
+``list[player]`` variables relied on to hold only seats (``seats_hold``))."""
 
 _PLANS: weakref.WeakKeyDictionary[Any, dict[tuple[int, int, bool | None], Plan | None]] = \
     weakref.WeakKeyDictionary()
@@ -76,7 +77,8 @@ class _Walk:
             return None
         rs = self.rs
         return (self.cost, tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs)),
-                tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized)), facts.depth + 1)
+                tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized)), facts.depth + 1,
+                tuple(sorted(facts.seats)))
 
     def _add(self, found: tuple[int, Facts] | None, place: Any) -> None:
         """Count a unit (once per place: a unit the flow may reach by two ways runs on one)."""

@@ -687,6 +687,13 @@ def facts_hold(ctx: Context, needs: tuple[tuple[str, bool], ...],
     return True
 
 
+def seats_hold(ctx: Context, names: tuple[str, ...]) -> bool:
+    """Whether the global list variables ``names`` hold only players of the game (lang/inert.py,
+    ``Facts.seats``: the flow reads their elements as seats)."""
+    n = ctx.nplayers
+    return all(type(p) is int and 0 <= p < n for v in names for p in ctx.get(("v", v)) or ())
+
+
 def facts_check(needs: tuple[tuple[str, bool], ...], lists: tuple[tuple[str, bool], ...]
                 ) -> Callable[["Context"], bool]:
     """:func:`facts_hold` of these facts as one guard checks them, candidate after candidate:

@@ -21,7 +21,8 @@ candidate only when that many steps are left: a budget overrun is a broken rule 
   ``== != not and or``, ``< <= > >= + - *`` on whole numbers (``//`` and ``%`` by a number
   written in the rule, not zero), ``in`` of a list,
   ``any/all/count/sum`` over lists, ``held(KIND)``, ``holds``, ``owner``, ``len``,
-  ``passed``, ``+`` of lists whose sizes are bounded (below), ``without_one`` of a list,
+  ``passed``, ``+`` of lists whose sizes are bounded (below), ``without_one`` and ``without``
+  of a list, ``first`` of a list (optional unless its length is proven 1 or more, below),
   calls of ``pure`` primitives (primitives.py); nothing else (no other primitive, no division by a
   value, no range).
 
@@ -40,7 +41,11 @@ its appends, loops counted, add at most GROW elements: its reads are then bounde
 GROW. A list index ``L[i]`` is in range when conditions tested on the
 way (an ``if``, an ``and``, a ``where``) state ``i >= 0`` and ``i < len(L)`` in so many
 words, up to constants added on either side (``len(L) >= n and n >= 1`` proves ``L[n - 1]``);
-such a fact holds until a statement writes a name it mentions.
+such a fact holds until a statement writes a name it mentions. ``let n = E`` (``E`` a whole
+number) states ``n == E``, and ``pay N R`` (for ``me``) is inert where the facts prove
+``0 <= N <= R - floor``: ``let n = R; pay n R`` with a floor of 0 or more, ``if R >= 3 {
+pay 3 R }`` (a resource never goes below its floor: it starts at or above it, and gain, lose
+and pay keep it there).
 
 Rules the flow runs speak for no player (a ``do`` step, the engine's own events: game.py,
 ``_advance``): :meth:`Inert.anonymous` analyses them with ``me`` unknown, where anything read or
@@ -48,7 +53,11 @@ written for ``me`` (a resource, ``gain`` without ``to``, ``held``, a per-player 
 primitive) is not inert. A player is named there by a loop variable over ``players`` or
 ``others`` (a *seat*: surely one of the game's players): ``gain ... to p``, ``set V of p``,
 ``E of p`` (analysed with ``me`` known) and ``call f(p)`` (the procedure's parameter a seat
-too) are inert with it.
+too) are inert with it. So is a loop variable over a global ``list[player]`` variable, or
+``first`` of one (its length proven), whose elements are then relied on as seats
+(:attr:`Facts.seats`: the flow checks them where its walk begins, lang/flow.py; an action's
+rest never relies on them): every write of such a variable must keep them seats (a list of
+seats, ``players``, ``+``, ``without``, another such variable, itself relied on).
 
 Ownership: ``discard`` of a present entity cannot fail; ``take X`` can (X belongs to another
 player) and is inert where ``owner(X) == none`` or ``== me`` was tested on the way (a ``require``
@@ -108,7 +117,11 @@ class Facts:
     resources it writes; ``depth``, how deep it nests rules (procedures, slots, triggers);
     ``sized``, the list variables it reads as short, and ``widens``, those of its writes that
     may leave a list variable longer than SHORT (a write of a value of at most SHORT elements,
-    as ``set V = []``, keeps it short: read before or after it, V is within the bound)."""
+    as ``set V = []``, keeps it short: read before or after it, V is within the bound);
+    ``seated``, the global ``list[player]`` variables whose elements it reads as seats (only
+    the flow's units may: lang/flow.py, checked where the flow's walk begins), and
+    ``unseats``, the ``list[player]`` variables it writes with what may hold another value;
+    ``seat_deps``, which such variables it writes from which (:attr:`seats`)."""
 
     needs: frozenset[str] = frozenset()
     writes: frozenset[str] = frozenset()
@@ -116,17 +129,34 @@ class Facts:
     sized: frozenset[str] = frozenset()
     growth: tuple[tuple[str, int], ...] = ()   # (variable, elements its appends may add)
     widens: frozenset[str] = frozenset()
+    seated: frozenset[str] = frozenset()
+    unseats: frozenset[str] = frozenset()
+    seat_deps: frozenset[tuple[str, str]] = frozenset()   # (V, W): V written from W's elements
 
     def __or__(self, other: "Facts") -> "Facts":
         return Facts(self.needs | other.needs, self.writes | other.writes,
                      max(self.depth, other.depth), self.sized | other.sized,
-                     _added(self.growth, other.growth), self.widens | other.widens)
+                     _added(self.growth, other.growth), self.widens | other.widens,
+                     self.seated | other.seated, self.unseats | other.unseats,
+                     self.seat_deps | other.seat_deps)
+
+    @property
+    def seats(self) -> frozenset[str]:
+        """The variables relied on to hold seats: those read as seats, and those their
+        values were written from (and so on)."""
+        out, more = set(self.seated), list(self.seated)
+        while more:
+            v = more.pop()
+            for w in (w for x, w in self.seat_deps if x == v and w not in out):
+                out.add(w)
+                more.append(w)
+        return frozenset(out)
 
     @property
     def sound(self) -> bool:
         """Whether the rest leaves what it relies on alone (the variables it reads as present
         or as short lists, the latter but for appends of GROW elements in all)."""
-        return not (self.needs & self.writes or self.sized & self.widens) \
+        return not (self.needs & self.writes or self.sized & self.widens or self.seats & self.unseats) \
             and all(n <= GROW for _, n in self.growth)
 
 
@@ -228,14 +258,25 @@ class Inert:
         of :meth:`scopes`."""
         scopes = self.scopes(stmts, scope)
         best: tuple[int, int, Facts] = (len(stmts), 0, Facts())
+        read: set[str] = set()   # (the names stmts[seen:] mention)
+        seen = len(stmts)
         for k in range(len(stmts) - 1, -1, -1):
             with self._unit() as acc:
                 cost = self.stmts(stmts[k:], dict(scopes[k]))
             facts = acc.facts()
-            if cost is not None and facts.sound:
+            if cost is not None and facts.sound and not facts.seats:   # (guards check no seats)
                 best = (k, cost, facts)
-            elif not any(isinstance(s, A.Require) for s in stmts[:k]):
-                break   # (only a require before k may state what the rest needs: a fact)
+                continue
+            if any(isinstance(s, A.Require) for s in stmts[:k]):
+                continue
+            lets = {s.name for s in stmts[:k] if isinstance(s, A.Let)}
+            if not lets:
+                break   # (only a require, or a let of a name the rest reads, may state a fact it needs)
+            for s in stmts[k:seen]:
+                read |= names_in(s)
+            seen = k
+            if not lets & read:
+                break
         return best + (scopes,)
 
     def stmts(self, stmts: tuple[A.Stmt, ...] | list[A.Stmt], scope: Scope) -> int | None:
@@ -254,7 +295,19 @@ class Inert:
                 takes = self._acc.takes
             if written and scope.get(FACTS):
                 scope[FACTS] = tuple(f for f in scope[FACTS] if not f[3] & written)
+            if isinstance(s, A.Let):
+                self._equal(s.name, s.value, scope)
         return total
+
+    def _equal(self, name: str, value: A.Expr, scope: Scope) -> None:
+        """After ``let name = value`` (``value`` a whole number): the facts ``name == value``,
+        kept until a statement writes a name either side mentions (``let n = R; pay n R``)."""
+        if scope.get(name) != "int" or name in names_in(value):
+            return
+        t, c = _linear(value)
+        names = frozenset(names_in(value) | {name})
+        own = _key(A.Name(id=name))
+        scope[FACTS] = tuple(scope.get(FACTS, ())) + ((own, t, c, names), (t, own, -c, names))
 
     def stmt(self, s: A.Stmt, scope: Scope) -> int | None:
         """A bound on the steps of ``s`` when it cannot break a rule, else None."""
@@ -279,6 +332,11 @@ class Inert:
                 value = self.expr(v, scope)
                 if value is None:
                     return None
+                if type_name(var.type, rs.kinds) == "list:player":
+                    read: set[str] = set()
+                    if not self._seats(v, scope, read):
+                        self._acc.unseats.add(t.name)
+                    self._acc.seat_deps.update((t.name, w) for w in read)
                 added = _appended(t, v, value)
                 if added is not None:   # set V = V + L: V grows by L's size at most
                     self._acc.grow(t.name, added)
@@ -296,7 +354,9 @@ class Inert:
                 found = self.expr(v, scope)
                 if found is None:
                     return None
-                _bind(scope, n, found[0] if scope.get(n, found[0]) == found[0] else None)
+                seat = found[0] == "player" and isinstance(v, A.Call) and v.fn == "first" \
+                    and self._seats(v.args[0], scope)   # (the first of a list of seats, proven there)
+                _bind(scope, n, found[0] if scope.get(n, found[0]) == found[0] else None, seat)
                 return found[1]
             case A.If(branches=branches, orelse=orelse):
                 total = 0
@@ -317,7 +377,7 @@ class Inert:
                 dom = self.expr(d, scope)
                 if dom is None or not (dom[0] or "").startswith("list:"):
                     return None
-                inner = _bound(scope, name, dom[0][5:], _seated(d, scope))  # type: ignore[index]
+                inner = _bound(scope, name, dom[0][5:], self._seats(d, scope))  # type: ignore[index]
                 if inner.get(FACTS) and not self._loop_facts(inner, w, b):
                     return None
                 cw = 0 if w is None else self._cost(self.expr(w, inner))
@@ -360,6 +420,18 @@ class Inert:
                 self._acc.write(TAKE)
                 self._acc.takes += 1
                 return found[1]
+            case A.Pay(amounts=am):   # (runtime.pay: refused below the floor, or a negative amount)
+                if isinstance(am, A.AmountExpr) or not self.me \
+                        or len({a.resource for a in am}) != len(am):
+                    return None
+                total = 0
+                for a in am:
+                    cost = self.int_(a.count, scope)
+                    if cost is None or a.per is not None or not self._covers(a.count, a.resource, scope):
+                        return None
+                    total += cost
+                    self._acc.write(a.resource)
+                return total
             case A.Pass():   # (semantics.do_pass: refused when the player has passed already)
                 if not self.me or PASS in self._acc.writes:
                     return None
@@ -454,6 +526,9 @@ class Inert:
         self._acc.write(*facts.writes)
         self._acc.widens |= facts.widens
         self._acc.sized |= facts.sized
+        self._acc.seated |= facts.seated
+        self._acc.unseats |= facts.unseats
+        self._acc.seat_deps |= facts.seat_deps
         for var, n in facts.growth:
             self._acc.grow(var, n)
         self._acc.depth = max(self._acc.depth, 1 + facts.depth)
@@ -520,6 +595,28 @@ class Inert:
             known[key] = None if cost is None else (cost, acc.facts())
         return self._unit_used(known[key])
 
+    def _seats(self, e: A.Expr, scope: Scope, read: set[str] | None = None) -> bool:
+        """Whether every element of list ``e`` is surely a player of the game: ``players``,
+        ``others``, a list of seats, ``+`` of such lists, ``without``/``without_one`` of one,
+        or a global ``list[player]`` variable, then relied on (:attr:`Facts.seated`; with
+        ``read``: gathered there instead)."""
+        match e:
+            case A.Name(id=n) if n not in scope:
+                if n in ("players", "others"):
+                    return True
+                var = self.rs.vars.get(n)
+                if var is None or var.per or type_name(var.type, self.rs.kinds) != "list:player":
+                    return False
+                (self._acc.seated if read is None else read).add(n)
+                return True
+            case A.ListLit(items=items):
+                return all(self._is_seat(x, scope) for x in items)
+            case A.BinOp(op="+", left=l, right=r):
+                return self._seats(l, scope, read) and self._seats(r, scope, read)
+            case A.Call(fn="without" | "without_one", args=(lst, _)):
+                return self._seats(lst, scope, read)
+        return False
+
     def _is_seat(self, e: A.Expr, scope: Scope) -> bool:
         """Whether ``e`` is surely a player of the game: a seat binding (:func:`_seat`), or
         ``me`` while the unit runs for a player (as ``gain`` without ``to`` takes it)."""
@@ -579,9 +676,24 @@ class Inert:
 
     def _proves(self, scope: Scope, x: Any, y: Any, d: int) -> bool:
         """Whether a fact of ``scope`` states ``x - y <= d`` (or a stronger bound)."""
-        if x is None and y is None:
+        if x == y:   # (both None, or one term: x - x is 0)
             return 0 <= d
         return any(f[0] == x and f[1] == y and f[2] <= d for f in scope.get(FACTS, ()))
+
+    def _covers(self, count: A.Expr, resource: str, scope: Scope) -> bool:
+        """Whether the facts of ``scope`` prove that ``me`` can pay ``count`` of ``resource``
+        (read as the name ``resource``, not rebound): 0 <= count <= resource - floor. A
+        resource never goes below its floor (it starts at or above it; gain, lose and pay
+        keep it there; rules cannot set it), so ``count == resource`` with a floor of 0 or
+        more is enough."""
+        rdef = self.rs.resources.get(resource)
+        if rdef is None or resource in scope:
+            return False
+        t, c = _linear(count)
+        held = _key(A.Name(id=resource))
+        floor = rdef.floor
+        at_least = self._proves(scope, None, t, c) or floor >= 0 and self._proves(scope, held, t, c)
+        return at_least and self._proves(scope, t, held, -floor - c)
 
     def _in_range(self, lst: A.Expr, i: A.Expr, scope: Scope) -> bool:
         """Whether the facts of ``scope`` put index ``i`` within list ``lst``: 0 <= i < len(lst)."""
@@ -732,7 +844,7 @@ class Inert:
                 dom = self.expr(d, scope)
                 if dom is None or not (dom[0] or "").startswith("list:"):
                     return None
-                inner = _bound(scope, v, dom[0][5:], _seated(d, scope))  # type: ignore[index]
+                inner = _bound(scope, v, dom[0][5:], self._seats(d, scope))  # type: ignore[index]
                 cw = 0 if w is None else self._cost(self.expr(w, inner))
                 if cw is None:
                     return None
@@ -844,10 +956,26 @@ class Inert:
         if (fn in ("min", "max") and len(typed) > 1 or fn == "abs" and len(typed) == 1) \
                 and all(t[0] == "int" for t in typed):   # (of whole numbers: one of them, or its size)
             return ("int", cost, 0)
+        if fn in ("first", "without") and len(typed) == len(args) == (1 if fn == "first" else 2) \
+                and (typed[0][0] or "").startswith("list:"):
+            return self._first_without(fn, args[0], typed[0], cost, scope)
         if fn == "without_one" and len(typed) == 2 and (typed[0][0] or "").startswith("list:"):
             walked = self._size(args[0], typed[0])   # (semantics._without_one: the list walked)
             return None if walked is None else (typed[0][0], cost + walked, typed[0][2])
         return None
+
+    def _first_without(self, fn: str, lst: A.Expr, found: Typed, cost: int, scope: Scope) -> Typed | None:
+        """``first(L)`` (semantics: L walked twice; none when L is empty, so its element type
+        only where the facts prove ``len(L) >= 1``) or ``without(L, x)`` (L walked and its
+        elements compared: a list no longer than L)."""
+        t: str = found[0]   # type: ignore[assignment]
+        if fn == "without":
+            walked = self._size(lst, found)
+            return None if walked is None else (t, cost + walked, found[2])
+        elem = t[5:]
+        if not elem.endswith("?") and not self._proves(scope, None, _key(A.Call(fn="len", args=(lst,))), -1):
+            elem += "?"
+        return (elem, cost + 2 * found[2], MAX_LIST if elem.startswith("list:") else 0)
 
     def _field_size(self, kind: str, name: str) -> int:
         """A bound on the length of field ``name`` of the entities of ``kind`` (their fields
@@ -920,7 +1048,8 @@ def _lets_in(s: A.Stmt) -> set[str]:
 class _Acc:
     """The facts gathered while one unit is analysed (see :class:`Facts`)."""
 
-    __slots__ = ("needs", "writes", "depth", "sized", "growth", "takes", "widens", "log")
+    __slots__ = ("needs", "writes", "depth", "sized", "growth", "takes", "widens", "log", "seated", "unseats",
+                 "seat_deps")
 
     def __init__(self) -> None:
         self.takes = 0   # the takes analysed so far (stmts drops the facts of owners after one)
@@ -931,6 +1060,9 @@ class _Acc:
         self.growth: dict[str, int] = {}
         self.widens: set[str] = set()
         self.log: list[str] = []   # every write in turn (a name written again drops facts again)
+        self.seated: set[str] = set()
+        self.unseats: set[str] = set()
+        self.seat_deps: set[tuple[str, str]] = set()
 
     def write(self, *names: str) -> None:
         self.writes.update(names)
@@ -938,10 +1070,12 @@ class _Acc:
 
     def facts(self) -> Facts:
         return Facts(frozenset(self.needs), frozenset(self.writes), self.depth,
-                     frozenset(self.sized), tuple(sorted(self.growth.items())), frozenset(self.widens))
+                     frozenset(self.sized), tuple(sorted(self.growth.items())), frozenset(self.widens),
+                     frozenset(self.seated), frozenset(self.unseats), frozenset(self.seat_deps))
 
     def grow(self, var: str, n: int) -> None:
         self.growth[var] = self.growth.get(var, 0) + n
+        self.log.append(var)   # (its length changed: the facts that mention it are dropped)
 
 
 class _Me:
@@ -1036,13 +1170,8 @@ def _bound(scope: Scope, name: str, t: str | None, seat: bool = False) -> Scope:
     return out
 
 
-def _seated(domain: A.Expr, scope: Scope) -> bool:
-    """Whether every element of ``domain`` is a player of the game (``players``, ``others``)."""
-    return isinstance(domain, A.Name) and domain.id in ("players", "others") and domain.id not in scope
-
-
 def _seat(e: A.Expr, scope: Scope) -> bool:
-    """Whether ``e`` is surely a player of the game: a binding that is a seat (:func:`_seated`)."""
+    """Whether ``e`` is surely a player of the game: a binding that is a seat (Inert._seats)."""
     return isinstance(e, A.Name) and e.id in scope.get(SEATS, ())
 
 
@@ -1056,7 +1185,11 @@ def _added(a: tuple[tuple[str, int], ...], b: tuple[tuple[str, int], ...]) -> tu
 
 def _appended(t: A.Target, value: A.Expr, found: Typed) -> int | None:
     """The most ``set t = value`` adds to the list variable ``t`` when it appends to it
-    (``value`` is ``t + L``: L's size bound), else None."""
+    (``value`` is ``t + L``: L's size bound) or takes from it (``without(t, x)``,
+    ``without_one(t, x)``: 0), else None."""
+    if t.index is None and t.of is None and isinstance(value, A.Call) and value.fn in ("without", "without_one") \
+            and len(value.args) == 2 and isinstance(value.args[0], A.Name) and value.args[0].id == t.name:
+        return 0
     if t.index is not None or t.of is not None or not isinstance(value, A.BinOp) or value.op != "+" \
             or not isinstance(value.left, A.Name) or value.left.id != t.name \
             or not (found[0] or "").startswith("list:"):
