@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from .runtime import Context
 
 Backend = Union[Compiler, Interpreter]
+# the most entities of a kind whose parameters get a `where` per entity (Ruleset.listing_wheres)
+ENTITY_WHERES = 64
 
 
 @attrs.frozen
@@ -184,6 +186,7 @@ class Ruleset:
         self.resources = {n: attrs.evolve(r, cap=_cap_fn(self.caps[n]) if n in self.caps else None)
                           for n, r in p.resources.items()}
         self._listers: dict[int, tuple[Guards, Lister | None]] = {}   # id(step) -> (guards, listing)
+        self._listing_wheres: dict[tuple[str, int], tuple[ExprFn, dict[str, ExprFn] | None] | None] = {}
         self.guards = Guards(self, backend, Inert(self, {n: r.cap for n, r in p.resources.items()
                                                           if r.cap is not None}))
 
@@ -317,6 +320,27 @@ class Ruleset:
         if got is None or got[0] is not self.guards:
             got = self._listers[id(step)] = (self.guards, step_lister(self, step))
         return got[1]
+
+    def listing_wheres(self, name: str, i: int) -> tuple[ExprFn, dict[str, ExprFn] | None] | None:
+        """Parameter ``i``'s ``where`` of action ``name`` as a listing runs it, the bindings
+        exactly the parameters up to ``i`` (lang/codegen.py: the other names read at once, an
+        entity's fields as constants), and for a parameter of an entity kind, that ``where``
+        once per entity of the kind with the parameter holding it, by entity name (None for a
+        kind of more than ENTITY_WHERES entities, a list or optional one). None without a
+        ``where`` and with the interpreter (the listing calls ``param_wheres``)."""
+        key = (name, i)
+        if key not in self._listing_wheres:
+            params = self.actions[name].params
+            prm, made = params[i], None
+            if isinstance(self.backend, Compiler) and prm.where is not None:
+                bound = frozenset(p.name for p in params[:i + 1])
+                kind, t = self.by_kind.get(prm.type.name, ()), prm.type
+                each = None
+                if kind and t.list_of is None and not t.optional and len(kind) <= ENTITY_WHERES:
+                    each = {e: self.backend.expr_bound(prm.where, bound, {prm.name: e}) for e in kind}
+                made = (self.backend.expr_bound(prm.where, bound), each)
+            self._listing_wheres[key] = made
+        return self._listing_wheres[key]
 
     def action_guard(self, name: str) -> Guard | None:
         """The guard of action ``name``'s body (lang/guards.py), None when it has none."""

@@ -72,6 +72,12 @@ class Compiler:
             fn = self._expr_fns[id(e)] = self._exprs.compile(e)
         return fn
 
+    def expr_bound(self, e: A.Expr, bound: frozenset[str], fixed: dict[str, str] | None = None) -> ExprFn:
+        """``fn(ctx) -> value`` for expression ``e`` run with exactly the bindings ``bound``,
+        those of ``fixed`` holding these entities (codegen.ExprCompiler.compile); not kept
+        (the caller keeps it)."""
+        return self._exprs.compile(e, bound, fixed)
+
     def _amounts(self, am: Amounts) -> Callable[[Context], list[tuple[int, str]]]:
         if isinstance(am, A.AmountExpr):
             f = self.expr(am.expr)

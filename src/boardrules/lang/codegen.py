@@ -280,18 +280,26 @@ class ExprCompiler:
         self._codes: dict[str, CodeType] = {}
 
     @overload
-    def compile(self, e: None) -> None: ...
+    def compile(self, e: None, bound: frozenset[str] | None = None,
+                fixed: Mapping[str, str] | None = None) -> None: ...
     @overload
-    def compile(self, e: A.Expr) -> ExprFn: ...
+    def compile(self, e: A.Expr, bound: frozenset[str] | None = None,
+                fixed: Mapping[str, str] | None = None) -> ExprFn: ...
     @overload
-    def compile(self, e: A.Expr | None) -> ExprFn | None: ...
+    def compile(self, e: A.Expr | None, bound: frozenset[str] | None = None,
+                fixed: Mapping[str, str] | None = None) -> ExprFn | None: ...
 
-    def compile(self, e: A.Expr | None) -> ExprFn | None:
-        """``fn(ctx) -> value`` for expression ``e`` (None for None)."""
+    def compile(self, e: A.Expr | None, bound: frozenset[str] | None = None,
+                fixed: Mapping[str, str] | None = None) -> ExprFn | None:
+        """``fn(ctx) -> value`` for expression ``e`` (None for None). ``bound``: the names
+        ``ctx.env`` holds whenever the function runs, exactly (a listing's parameters): the
+        other names are read without looking there, and an entity's fields as the constants
+        they are; ``fixed``: those of them known to hold these entities (one function per
+        entity). The same values and the same checks as without."""
         if e is None:
             return None
         ns = dict(_HELPERS)
-        body = _Gen(self.rs, ns).gen(e, {})
+        body = _Gen(self.rs, ns, bound=bound, fixed=fixed).gen(e, {})
         span = e.span
         ns["_span"] = span
         filename = f"<rules {span.file}:{span.line}:{span.column} #{next(_ids)}>"
@@ -362,10 +370,15 @@ def _renamed(code: CodeType, filename: str) -> CodeType:
 
 
 class _Gen:
-    def __init__(self, rs: Ruleset, ns: dict[str, object], batch_of: str | None = None) -> None:
+    def __init__(self, rs: Ruleset, ns: dict[str, object], batch_of: str | None = None,
+                 bound: frozenset[str] | None = None, fixed: Mapping[str, str] | None = None) -> None:
         self.rs = rs
         self.ns = ns
         self._temps = 0
+        # the bindings, when known exactly, and those known to hold these entities
+        # (ExprCompiler.compile's ``bound`` and ``fixed``)
+        self.bound = bound
+        self.fixed: Mapping[str, str] = fixed or {}
         # ``batch_of``: a filter's loop variable (ExprCompiler.filter), whose calls of a pure
         # primitive with a batch form are asked before the loop: (list, its item's name in the
         # loop, the batch form's name, the other arguments), one per such call
@@ -431,14 +444,44 @@ class _Gen:
         """``<``, ``<=``, ``>``, ``>=``: of a number written in the rule and a whole number at
         once, else through the helper (which compares or refuses as semantics.compare)."""
         helper = _INT_OPS[op]
-        t = self.temp() if isinstance(r, A.Int) or isinstance(l, A.Int) else None
-        if t is not None and isinstance(r, A.Int):
-            return (f"({t} {op} {r.value!r} if ({t} := {self.gen(l, sc)}).__class__ is int "
-                    f"else {helper}(ctx, {t}, {r.value!r}))")
-        if t is not None and isinstance(l, A.Int):
-            return (f"({l.value!r} {op} {t} if ({t} := {self.gen(r, sc)}).__class__ is int "
-                    f"else {helper}(ctx, {l.value!r}, {t}))")
+        lv, rv = self.whole(l, sc), self.whole(r, sc)
+        t = self.temp() if rv is not None or lv is not None else None
+        if t is not None and rv is not None:
+            return (f"({t} {op} {rv!r} if ({t} := {self.gen(l, sc)}).__class__ is int "
+                    f"else {helper}(ctx, {t}, {rv!r}))")
+        if t is not None and lv is not None:
+            return (f"({lv!r} {op} {t} if ({t} := {self.gen(r, sc)}).__class__ is int "
+                    f"else {helper}(ctx, {lv!r}, {t}))")
         return f"{helper}(ctx, {self.gen(l, sc)}, {self.gen(r, sc)})"
+
+    def whole(self, e: A.Expr, sc: dict[str, str]) -> int | None:
+        """The whole number ``e`` is whatever the state: written in the rule, or a fixed
+        entity's field holding one (:meth:`fixed_field`); else None."""
+        if isinstance(e, A.Int):
+            return e.value
+        known = self.fixed_field(e, sc) if isinstance(e, A.Field) else MISSING
+        return known if type(known) is int else None
+
+    def fixed_field(self, e: A.Field, sc: dict[str, str]) -> Value:
+        """The value of field ``e`` when its object is known to be an entity that has the
+        field (an entity's fields are constants), else MISSING: a binding :attr:`fixed` to an
+        entity, or an entity's name that no binding hides (:attr:`bound`)."""
+        o = e.obj
+        if not isinstance(o, A.Name) or o.id in sc:
+            return MISSING
+        name = self.fixed.get(o.id)
+        if name is None and self.bound is not None and o.id not in self.bound \
+                and self.names_entity(o.id):
+            name = o.id   # (no binding hides it)
+        ent = None if name is None else self.rs.entities.get(name)
+        return MISSING if ent is None else ent.fields.get(e.name, MISSING)
+
+    def names_entity(self, n: str) -> bool:
+        """Whether name ``n``, read outside the bindings, is an entity (S.classify)."""
+        try:
+            return S.classify(self.rs, n)[0] == S.ENTITY
+        except S.RuleViolation:
+            return False
 
     def const(self, value: object) -> str:
         """A name for ``value`` in the generated function's globals."""
@@ -449,7 +492,10 @@ class _Gen:
         return name
 
     def local_or(self, n: str, otherwise: str) -> str:
-        """Name ``n`` from the rule's bindings if one has it, else ``otherwise``."""
+        """Name ``n`` from the rule's bindings if one has it, else ``otherwise`` (known at once
+        where the bindings are: :attr:`bound`)."""
+        if self.bound is not None:
+            return f"ctx.env[{n!r}]" if n in self.bound else otherwise
         return f"(ctx.env[{n!r}] if {n!r} in ctx.env else {otherwise})"
 
     def gen(self, e: A.Expr, sc: dict[str, str]) -> str:
@@ -461,7 +507,9 @@ class _Gen:
             case A.NoneLit():
                 return "None"
             case A.Name(id=n):
-                return sc[n] if n in sc else self.name(n)
+                if n in sc:
+                    return sc[n]
+                return repr(self.fixed[n]) if n in self.fixed else self.name(n)
             case A.Call(fn=fn, args=args):
                 a = "".join(f", {g(x, sc)}" for x in args)
                 if fn in ("min", "max") and len(args) == 2 or fn == "abs" and len(args) == 1:
@@ -476,6 +524,9 @@ class _Gen:
                 listed = "(" + "".join(f"{g(x, sc)}, " for x in items) + ")"
                 return f"_sized(ctx, {listed})" if len(items) > S.FREE_LIST else listed
             case A.Field(obj=o, name=n):
+                known = self.fixed_field(e, sc)
+                if known is not MISSING:
+                    return self.const(known)
                 return f"_field(ctx, {g(o, sc)}, {n!r}, {self.const(self.rs.entities)})"
             case A.Index(obj=o, index=i):
                 return self.index(o, i, sc)
@@ -549,7 +600,7 @@ class _Gen:
 
     def index(self, o: A.Expr, i: A.Expr, sc: dict[str, str]) -> str:
         var, n = None, ""
-        if isinstance(o, A.Name) and o.id not in sc:
+        if isinstance(o, A.Name) and o.id not in sc and (self.bound is None or o.id not in self.bound):
             n = o.id
             try:
                 cls, payload = S.classify(self.rs, o.id)
@@ -562,7 +613,9 @@ class _Gen:
             return f"_index(ctx, {self.gen(o, sc)}, {idx})"
         # ``v[i]`` of a per-hex/per-entity variable: its state key directly (the same as
         # loading its VarHandle and indexing it, unless a binding hides the name)
-        hidden = f"_index(ctx, ctx.env[{n!r}], {idx}) if {n!r} in ctx.env else "
+        # (where the bindings are known, none of them is named alike: see the test above)
+        hidden = "" if self.bound is not None else \
+            f"_index(ctx, ctx.env[{n!r}], {idx}) if {n!r} in ctx.env else "
         default = self.const(self.rs.default_of(("v", var.name)))
         if len(var.per) == 1:
             return f"({hidden}_rv_at(ctx, {var.name!r}, {idx}, {default}))"

@@ -15,7 +15,8 @@ The source is registered with :mod:`linecache` under ``<listing FILE:LINE:COL 'S
 step's place, and each action's block opens with a comment naming the action and its place, so
 a traceback through it points at the rules. Nothing of the rule files enters the source as
 code: action and parameter names appear as ``repr()`` literals, compiled expressions as named
-constants (``D0_1``: action 0's parameter 1's domain, ``W``: its ``where``, ``L``: its lead,
+constants (``D0_1``: action 0's parameter 1's domain, ``W``: its ``where``, ``E``: the
+``where`` per entity of the parameter's kind, ``L``: its lead,
 ``H0``: action 0's hoisted prechecks, ``S0``: what its sure prechecks leave to test).
 A candidate that sure prechecks proved legal is left in ``game._sure`` as it is yielded
 (lang/guards.py, ``Guards.sure``).
@@ -196,9 +197,17 @@ class _ListGen:
         if where is not None:
             ns[f"W{k}_{i}"] = where
             env2 = "{" + ", ".join(f"{adef.params[j].name!r}: {v}" for j, v in enumerate(here)) + "}"
+            # (compiled for the listing's bindings, and per entity: Ruleset.listing_wheres)
+            listing = rs.listing_wheres(name, i)
+            if listing is not None:
+                ns[f"W{k}_{i}"] = listing[0]
+            test = f"W{k}_{i}(ctx)"
+            if listing is not None and listing[1] is not None:
+                ns[f"E{k}_{i}"] = listing[1]
+                test = f"E{k}_{i}.get(a{i}, W{k}_{i})(ctx)"
             out += [f"{ind2}ctx.env = {env2}",
                     f"{ind2}try:",
-                    f"{ind2}    if not W{k}_{i}(ctx):",
+                    f"{ind2}    if not {test}:",
                     f"{ind2}        continue",
                     f"{ind2}except _BudgetExceeded:",
                     f"{ind2}    raise",
