@@ -496,24 +496,24 @@ class Game:
     def _stuck(self) -> GameStuckError:
         """The error for a state where nobody can act and the game is not over: where the
         flow is (stage, round, step) and the decision or turn that has no legal action."""
-        v, rs = self.state.values, self.ruleset
-        stage = rs.stages[v[("f", "stage")]]
-        step = stage.steps[v[("f", "step")]]
+        v = self.state.values
+        step = self.flow_step()   # (None while a `do` step's decision waits: it has moved on)
+        acts = "" if step is None else ", ".join(step.main + step.free)
         where = self.flow_position()
         pending = self.state.pending
         turn = v.get(("f", "turn"))
         if pending:
             d = pending[0]
-            what = f"{_who(d.player)}'s decision '{d.label}' ({brief_value(d.prompt, MESSAGE)}) has no legal option"
+            prompt = f" ({brief_value(d.prompt, MESSAGE)})" if d.prompt else ""
+            what = f"{_who(d.player)}'s decision '{d.label}'{prompt} has no legal option"
         elif turn is not None and turn[2] is not None:
-            what = (f"it is {_who(turn[2])}'s turn and none of its actions "
-                    f"({', '.join(step.main + step.free)}) is legal")
+            what = f"it is {_who(turn[2])}'s turn and none of its actions ({acts}) is legal"
         elif turn is not None:
-            what = f"none of its players to act has a legal action ({', '.join(step.main + step.free)})"
+            what = f"none of its players to act has a legal action ({acts})"
         else:
             what = "no player is to act"
         tries = list(itertools.islice(self.candidates(None), _STUCK_TRIES))
-        if not tries and not pending and turn is not None and turn[2] is not None:
+        if not tries and not pending and turn is not None and turn[2] is not None and step is not None:
             first = self._unchecked_candidate(turn[2], step)   # (every value's 'where' failed)
             tries = [] if first is None else [first]
         why = "a rule that can never be met?"

@@ -62,6 +62,25 @@ def test_a_decision_with_no_legal_option_is_named():
         list(g.legal_actions())
 
 
+REFUSED_DRAW = HEAD + """var deck: list[int] = [1, 2, 3]
+action work main { gain 1 vp }
+flow { setup { step deal: do { draw c from deck { require c > 5 else "too small" } } }
+       rounds 1 { step play: turns seat once { main work } } }
+"""
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+@pytest.mark.parametrize("auto_chance", [True, False])
+def test_a_chance_draw_refusing_every_outcome_in_a_do_step_is_named(backend, auto_chance):
+    """A `do` step's draw whose body refuses every card waits after the step (the flow's step
+    index is past the setup's last): the error read the step there, an IndexError."""
+    rs = boardrules.build_ruleset(texts={"stuck.rules": REFUSED_DRAW}, backend=backend)
+    g = boardrules.Game(rs, 2, 1, auto_chance=auto_chance)
+    with pytest.raises(GameStuckError, match=r"not over: setup: chance's decision 'c' has no legal "
+                                             r"option \(e\.g\. chance c 1: too small"):
+        list(g.legal_actions())
+
+
 @pytest.mark.parametrize("bot", ["random", "greedy", "mcts:3"])
 def test_bots_pass_the_error_on(bot):
     g = _game(TURN)
