@@ -131,6 +131,35 @@ def test_chance_outcomes_are_those_the_rules_allow():
         state.clone().apply_action(i)
 
 
+NO_SEVEN = """
+game no_seven { title "No seven"; players 2 }
+resource coins { start 1 }
+resource vp { start 0; scored true }
+action roll main { pay 1 coins; choose r in dice(1) by chance { require r > 6 else "no die shows 7"; gain r vp } }
+action work main { pay 1 coins; gain 1 vp }
+flow { rounds 2 { step play: turns seat once { main roll, work } } }
+"""
+
+
+def test_a_node_where_nobody_can_act_says_why():
+    """A chance node whose every outcome a ``require`` refuses, and a turn with no legal
+    action, raise the game's GameStuckError: OpenSpiel was given an empty list of chance
+    outcomes (or of legal actions) at a node that is not terminal."""
+    game = pyspiel.load_game(register(None, texts={"seven.rules": NO_SEVEN}), {"players": 2, "seed": 1})
+    state = game.new_initial_state()
+    roll = next(i for i in state.legal_actions() if state.action_to_string(0, i) == "p1 roll")
+    rolled = state.clone()
+    rolled.apply_action(roll)
+    assert rolled.is_chance_node()
+    with pytest.raises(boardrules.GameStuckError, match="chance's decision 'r' has no legal option"):
+        rolled.chance_outcomes()
+    work = next(i for i in state.legal_actions() if state.action_to_string(0, i) == "p1 work")
+    state.apply_action(work)   # p1 has no coins left for the next round
+    state.apply_action(next(i for i in state.legal_actions() if state.action_to_string(1, i) == "p2 work"))
+    with pytest.raises(boardrules.GameStuckError, match="it is p1's turn and none of its actions"):
+        state.legal_actions()
+
+
 def test_a_simultaneous_step_is_played_one_seat_after_another():
     rules = """
 game sealed_bids { title "Sealed bids"; players 3 }

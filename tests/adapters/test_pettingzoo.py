@@ -194,3 +194,34 @@ def test_before_reset_and_after_close_the_environment_says_reset_first(call):
     e.close()
     with pytest.raises(RuntimeError, match="reset"):
         getattr(e, call)(*args)
+
+
+NO_SEVEN = """
+game no_seven { title "No seven"; players 2 }
+resource coins { start 1 }
+resource vp { start 0; scored true }
+action roll main { pay 1 coins; choose r in dice(1) by chance { require r > 6 else "no die shows 7"; gain r vp } }
+action work main { pay 1 coins; gain 1 vp }
+flow { rounds 2 { step play: turns seat once { main roll, work } } }
+"""
+
+
+def _id_of(e, text: str) -> int:
+    return next(i for i, a in e.legal_ids(e.agent_selection).items() if e.game.format(a) == text)
+
+
+def test_a_game_where_nobody_can_act_says_why():
+    """A chance draw whose every outcome a ``require`` refuses, and a turn with no legal
+    action, raise the game's GameStuckError: the chance left the seat to act at
+    ``possible_agents[-1]`` (CHANCE is -1), and the empty mask's id was an IllegalActionError
+    '(0 legal ids)' that did not say why."""
+    e = env(None, texts={"seven.rules": NO_SEVEN}, players=2)
+    e.reset(seed=1)
+    with pytest.raises(boardrules.GameStuckError, match="chance's decision 'r' has no legal option"):
+        e.step(_id_of(e, "p1 roll"))
+    e.reset(seed=1)
+    e.step(_id_of(e, "p1 work"))
+    e.step(_id_of(e, "p2 work"))
+    assert e.agent_selection == "player_0" and not e.observe("player_0")["action_mask"].any()
+    with pytest.raises(boardrules.GameStuckError, match="it is p1's turn and none of its actions"):
+        e.step(0)

@@ -61,6 +61,15 @@ def check_max_moves(moves: int) -> int:
     return moves
 
 
+def check_not_stuck(game: Game) -> None:
+    """Raise ``GameStuckError`` (where the flow is and why nothing is legal) when nobody can
+    act and ``game`` is not over: called where an adapter found no legal id, which it would
+    otherwise offer as an empty mask or an empty list of chance outcomes at a node that is
+    not terminal."""
+    if not game.over:
+        len(game.legal_actions())   # (everyone's listing raises it when nobody can act)
+
+
 def game_name(ruleset: Ruleset) -> str:
     """The game's name for the toolkits' registries: its plugin name, or for rules given as
     texts their ``title`` (the game's name when untitled), lower case,

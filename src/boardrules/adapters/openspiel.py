@@ -172,7 +172,6 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
     def _legal(self) -> dict[int, Action]:
         """``{id: action}`` for the actions legal now (the chance outcomes at a chance node)."""
         if self._ids_state is not self.game.state:
-            self._ids_state = self.game.state
             weights = self._chance_weights()
             if weights is None:   # only the player OpenSpiel is told to act, in a simultaneous step too
                 player = self.current_player()
@@ -180,6 +179,9 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
             else:
                 actions = weights
             self._ids = encoding.encode_actions(actions, self._bits)
+            if not self._ids:
+                encoding.check_not_stuck(self.game)
+            self._ids_state = self.game.state
             total = sum(weights.values()) if weights else 0
             self._probs = {i: weights[a] / total for i, a in self._ids.items()} if weights else {}
         return self._ids

@@ -34,6 +34,7 @@ except ImportError as err:  # pragma: no cover - depends on the installed extras
 from ..errors import IllegalActionError
 from ..game import Action, Game
 from ..ruleset import build_ruleset
+from ..runtime import CHANCE
 from . import encoding
 
 
@@ -128,7 +129,10 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         self._agent_selection = agent
 
     def _to_act(self) -> str:
-        return self.possible_agents[int(min(self._game().players_to_act()))]
+        to_act = self._game().players_to_act()
+        if CHANCE in to_act:   # (the game plays chance itself: only when no outcome is allowed)
+            encoding.check_not_stuck(self._game())
+        return self.possible_agents[int(min(to_act))]
 
     def legal_ids(self, agent: str) -> dict[int, Action]:
         """``{id: action}`` for the actions ``agent`` may play now (empty when it is not
@@ -159,6 +163,8 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         legal = self.legal_ids(agent)
         chosen = legal.get(encoding.whole(action, f"{agent}: an action id")) if action is not None else None
         if chosen is None:
+            if not legal:
+                encoding.check_not_stuck(self._game())
             raise IllegalActionError(f"{agent}: action id {action!r} is not legal now "
                                      f"({len(legal)} legal ids)", rule="action_mask")
         game = self._game()
