@@ -515,7 +515,7 @@ def test_a_draw_queued_while_an_older_one_from_its_pile_waits_is_refused(backend
     with pytest.raises(IllegalActionError, match=re.escape(f"p1 n 1: {message}")):
         g.play("p1 n 1")
     assert g.state is before and g.record.actions == ["p1 pull_later"]
-    with pytest.raises(GameStuckError, match=re.escape(f"p1's decision 'n' () has no legal option (e.g. p1 n 1: {message}")):
+    with pytest.raises(GameStuckError, match=re.escape(f"p1's decision 'n' has no legal option (e.g. p1 n 1: {message}")):
         g.legal_actions().sample(random.Random(1))
 
 
