@@ -20,6 +20,14 @@ def test_play_stops_at_a_small_budget_with_a_clear_error(tmp_path):
     assert not list(tmp_path.iterdir())  # no record written
 
 
+def test_simulate_stops_at_a_small_budget_with_the_same_hint(tmp_path):
+    """simulate --max-steps 3 said only that the game was stuck, without play's hint."""
+    result = runner.invoke(app, ["simulate", "harvest", "-n", "1", "--players", "2", "--quiet",
+                                 "--max-steps", "3", "--out", str(tmp_path / "r.csv")], env={"COLUMNS": "200"})
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "every action takes more than the 3 steps of --max-steps" in " ".join(result.output.split())
+
+
 def test_play_of_a_looping_flow_stops_at_the_budget(tmp_path):
     rules = tmp_path / "loop.rules"
     rules.write_text("game loop { players 2..2 }\nresource vp { scored true }\n"

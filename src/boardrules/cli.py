@@ -31,7 +31,7 @@ from .files import make_folder
 from .lang.parser import read_rule_file, unreadable as rule_file_unreadable
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset
-from .runtime import BUDGET_HELP, MAX_STEPS
+from .runtime import BUDGET_HELP, MAX_STEPS, budget_hint
 from .simulate import entity_title, player_role, step_title
 
 
@@ -305,9 +305,8 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         except LookupError as err:      # a stuck game (GameStuckError), a bot that found nothing
             if isinstance(err, (KeyError, IndexError)) and not isinstance(err, GameStuckError):
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
-            budget = (f" (or every action takes more than the {max_steps} steps of --max-steps?)"
-                      if max_steps < MAX_STEPS else "")
-            fail(f"the game is stuck after {counted(len(g.record.actions), 'action')}: {err}{budget}")
+            fail(f"the game is stuck after {counted(len(g.record.actions), 'action')}: {err}"
+                 f"{budget_hint(max_steps)}")
         except BoardrulesError as err:  # e.g. a flow step over the execution budget
             fail(f"after {counted(len(g.record.actions), 'action')}: {err}")
         except RuntimeError as err:     # play_out's bound on a game's length

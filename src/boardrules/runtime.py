@@ -30,6 +30,15 @@ CHANCE = -1  # the "player" who decides chance outcomes
 MAX_STEPS = 1_000_000
 BUDGET_HELP = ("execution budget: the steps (loop turns, list elements, rules run) one action, "
                "setup step or flow step may take before it is stopped with an error")
+
+
+def budget_hint(max_steps: int) -> str:
+    """What a stuck game's error adds when the budget was lowered (``play`` and ``simulate``
+    ``--max-steps``): every action may be refused only for running past it."""
+    return (f" (or every action takes more than the {max_steps} steps of --max-steps?)"
+            if max_steps < MAX_STEPS else "")
+
+
 MAX_LIST = 100_000
 MAX_NUMBER = 2 ** 63 - 1
 

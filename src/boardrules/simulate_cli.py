@@ -19,7 +19,7 @@ from .errors import BoardrulesError, GameStuckError, PluginError, RulesError
 from .files import make_folder
 from .quoting import QUOTE, brief_value, escape as escape_text
 from .ruleset import Ruleset, build_ruleset
-from .runtime import BUDGET_HELP, MAX_STEPS
+from .runtime import BUDGET_HELP, MAX_STEPS, budget_hint
 from .plugins import player_counts
 from .simulate import Row, SimulationSpec, entity_title, results_kind, seat_rows, simulate, summarise, write_results
 from .simulate_pool import check_start_method, wire_bytes
@@ -118,7 +118,7 @@ def simulate_command(
         except (KeyError, IndexError) as err:
             if not isinstance(err, GameStuckError):
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
-            fail(str(err))
+            fail(f"{err}{budget_hint(max_steps)}")
         except (ImportError, ValueError, LookupError, RuntimeError, BoardrulesError) as err:
             fail(str(err))   # (a game that is stuck, never ends or breaks the budget, too)
     elapsed = time.perf_counter() - start
