@@ -31,7 +31,7 @@ from .lang.merge import Layer, merge
 from .lang.parser import MAX_NESTING, parse_text, read_rule_file, unreadable
 from .lang.semantics import BlockFn, ExprFn, Key, Value
 from .primitives import Primitive
-from .quoting import brief_text, read_whole
+from .quoting import as_int, brief_text, read_whole
 
 if TYPE_CHECKING:
     from .lang.checker import Program
@@ -482,6 +482,9 @@ def _frozen(value: Value, name: str = "", depth: int = 0) -> Value:
         return tuple(_frozen(v, name, depth + 1) for v in value)
     if value is None or isinstance(value, (int, str)):   # (bool is an int)
         return value
+    number = as_int(value)   # (NumPy's integers, as everywhere a whole number is asked)
+    if number is not None:
+        return number
     # ('a number' refused 6.0, a number: the rules' numbers are whole)
     raise OptionError(f"option {brief_text(name, 50)} must be a whole number, true or false, a text, "
                       f"none or a list of them, not {brief_text(value, 60)}")

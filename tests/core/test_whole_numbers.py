@@ -1,6 +1,6 @@
 """Whole numbers given from Python: any integer type ``operator.index`` reads (NumPy's, a
 class with ``__index__``) is taken as that int wherever the API asks one (players, player
-counts, seeds, budgets, actions' arguments, bots' seeds); a bool is not. And an action's
+counts, seeds, budgets, actions' arguments, options' values, bots' seeds); a bool is not. And an action's
 player is a seat counted from 0 or ``CHANCE`` (-1), nothing lower."""
 
 from __future__ import annotations
@@ -75,6 +75,14 @@ def test_actions_take_them_as_ints(whole):
     assert game.record.actions == ["p1 give p2"]
     roll = Action(CHANCE, "r", ((whole(1), whole(6)),))
     assert roll.args == ((1, 6),) and str(roll) == "chance r 1,6"
+
+
+def test_option_values_are_taken_as_ints(whole):
+    """``options={"rounds": np.int64(2)}`` was an OptionError ('must be a whole number, ...')."""
+    text = RULES.replace("rounds 2", "rounds laps") + "option laps = 2 in 1..5\n"
+    game = boardrules.new_game(texts={"bids.rules": text}, players=2, options={"laps": whole(3)})
+    assert game.ruleset is boardrules.build_ruleset(None, texts={"bids.rules": text}, options={"laps": 3})
+    assert '"laps": 3' in game.save()
 
 
 @pytest.mark.parametrize("value", [True, False, 1.0, "1"])
