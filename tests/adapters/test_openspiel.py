@@ -254,3 +254,12 @@ def test_registering_again_with_other_sizes_is_refused():
         with pytest.raises(ValueError, match="already has a game named 'boardrules_harvest'"):
             register("harvest", **sizes)
     assert register("harvest") == name
+
+
+def test_a_short_name_openspiel_cannot_load_is_refused():
+    """A short name holding '(' was registered for good, yet pyspiel.load_game read it as a
+    name and parameters ('Missing closing bracket')."""
+    with pytest.raises(ValueError, match="OpenSpiel reads '\\(' in a game's name"):
+        register("harvest", short_name="harvest(3p")
+    assert "harvest(3p" not in pyspiel.registered_names()
+    assert pyspiel.load_game(register("harvest", short_name="harvest 3p"), {"players": 3}).num_players() == 3

@@ -67,8 +67,12 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
     ``max_moves`` bounds the game length OpenSpiel is told; ``observation_bits`` sets the
     length of ``observation_tensor`` (``2**observation_bits``). Raises what
     :func:`boardrules.build_ruleset` raises, and ``ValueError`` for ``action_bits`` or
-    ``observation_bits`` out of range or a ``max_moves`` that is not a whole number of at
-    least 1; loading the game with a player count the game does not allow raises too."""
+    ``observation_bits`` out of range, a ``max_moves`` that is not a whole number of at
+    least 1 or a ``short_name`` holding ``(``; loading the game with a player count the game
+    does not allow raises too."""
+    if short_name is not None and "(" in short_name:   # (registered for good, never loadable)
+        raise ValueError(f"short_name {short_name!r}: OpenSpiel reads '(' in a game's name as "
+                         f"the start of its parameters, so the game could not be loaded")
     encoding.check_bits(action_bits)
     encoding.check_bits(observation_bits)
     encoding.check_max_moves(max_moves)
