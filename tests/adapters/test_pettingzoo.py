@@ -225,3 +225,13 @@ def test_a_game_where_nobody_can_act_says_why():
     assert e.agent_selection == "player_0" and not e.observe("player_0")["action_mask"].any()
     with pytest.raises(boardrules.GameStuckError, match="it is p1's turn and none of its actions"):
         e.step(0)
+
+
+def test_after_the_largest_seed_reset_goes_on_with_the_smallest():
+    """reset(seed=2**63-1) made every later reset() without a seed fail (2**63 is no seed)."""
+    e = env("harvest", players=2)
+    e.reset(seed=2**63 - 1)
+    e.reset()
+    assert e.game.seed == -2**63
+    e.reset()
+    assert e.game.seed == -2**63 + 1

@@ -33,6 +33,7 @@ except ImportError as err:  # pragma: no cover - depends on the installed extras
 
 from ..errors import IllegalActionError
 from ..game import Action, Game
+from ..record import SEED_RANGE
 from ..ruleset import build_ruleset
 from ..runtime import CHANCE
 from . import encoding
@@ -98,11 +99,12 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     # ---- the game ----
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: with ``seed``, else with the seed after the last one used
-        (0 first). Same seed, same actions: same game. A seed the game refuses
+        (0 first; after 2^63-1, -2^63). Same seed, same actions: same game. A seed the game refuses
         (``TypeError``, ``ValueError``) leaves the environment as it was."""
         start = self._next_seed if seed is None else encoding.whole(seed, "seed")
         self.game = Game(self.ruleset, self.players, start)
-        self._next_seed = start + 1
+        # (after the largest seed, the smallest: seeds as 64-bit integers wrap)
+        self._next_seed = start + 1 if start < SEED_RANGE[1] else SEED_RANGE[0]
         self._moves = 0
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
