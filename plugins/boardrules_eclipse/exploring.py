@@ -10,8 +10,8 @@ from boardrules.primitives import primitive
 
 from . import galaxy as G
 from .memo import per_state
-from .primitives import (_GALAXY_READS, _controlled, _enemy_ships, _galaxy, _hexes, _hid, _hostile_npcs,
-                         _me, _pos, _ship_column, _tile, _v, _wg)
+from .primitives import (_GALAXY_READS, _claimed_by_others, _controlled, _enemy_ships, _galaxy, _hexes, _hid,
+                         _hostile_npcs, _me, _pos, _ship_column, _tile, _v, _wg)
 from .setup import _place
 
 
@@ -31,13 +31,14 @@ def _anchors(ctx, p):
 
 # the rule variables explore_targets reads (its memo per state: memo.py)
 _EXPLORE_READS = _GALAXY_READS | frozenset({"controller", "ships", "techs", "half_connections", "stack_inner",
-                                            "stack_middle", "stack_outer", "outer_left"})
+                                            "stack_middle", "stack_outer", "outer_left", "exploring"})
 
 
 @primitive("explore_targets", returns="list:hex")
 def explore_targets(ctx):
-    """Unexplored spaces ``me`` may explore whose ring still has sectors to draw (memoised per
-    state: memo.py)."""
+    """Unexplored spaces ``me`` may explore whose ring still has sectors to draw and that no
+    other player is exploring (their ``exploring``: rules/actions.rules; memoised per state:
+    memo.py)."""
     me = ctx.player()
     return per_state(ctx, ("explore_targets", me), _EXPLORE_READS, lambda: _targets(ctx, me))
 
@@ -48,7 +49,8 @@ def _targets(ctx, me) -> tuple:
                                     max_radius=radius)
     left = {1: bool(_v(ctx, "stack_inner")), 2: bool(_v(ctx, "stack_middle")),
             3: bool(_v(ctx, "stack_outer")) and _v(ctx, "outer_left") > 0}
-    return tuple(_hid(s) for s in sorted(spaces) if left[min(3, G.distance(s))])
+    claimed = _claimed_by_others(ctx, me)
+    return tuple(h for s in sorted(spaces) if left[min(3, G.distance(s))] and (h := _hid(s)) not in claimed)
 
 
 @primitive("sector_rotations", returns="list:int", h="hex", s="sector")
@@ -66,6 +68,13 @@ def place_sector(ctx, h, s, rotation):
     if h in _hexes(ctx):
         raise ctx.violation(f"{h} is already explored")
     _place(ctx, h, s, rotation)
+
+
+@primitive("claimed", returns="bool", pure=True, h="hex")
+def claimed(ctx, h):
+    """Whether a player other than ``me`` is exploring ``h`` (their ``exploring``): nobody else
+    may place a disc on it or move into it meanwhile (rules/actions.rules). Pure (primitives.py)."""
+    return h in _claimed_by_others(ctx, _me(ctx))
 
 
 @primitive("foes", returns="int", pure=True, h="hex")

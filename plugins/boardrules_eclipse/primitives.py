@@ -456,6 +456,12 @@ def blueprint_after(ctx, o):
     return bp[:i] + (part,) + bp[i + 1:]
 
 
+def _claimed_by_others(ctx, me) -> frozenset:
+    """The spaces players other than ``me`` are exploring (their ``exploring``, rules/actions.rules;
+    only while players act at the same time is another's set when ``me`` acts)."""
+    return frozenset(h for q in range(ctx.nplayers) if q != me and (h := _v(ctx, "exploring", q)) is not None)
+
+
 # ---- moving ----------------------------------------------------------------------------------
 
 def _pinning(ctx, p) -> G.Pinning:
@@ -484,13 +490,14 @@ def _pinning(ctx, p) -> G.Pinning:
 # the rule variables move_options reads (its memo per state: memo.py); the blueprints are read
 # for the question's key (the drives of each class), not by the memoised answer, so that an
 # upgrade keeps the answer of a player whose drives it leaves as they were
-_MOVE_READS = _GALAXY_READS | frozenset({"ships", "npcs", "species_of", "techs", "allies", "half_connections"})
+_MOVE_READS = _GALAXY_READS | frozenset({"ships", "npcs", "species_of", "techs", "allies", "half_connections",
+                                         "exploring"})
 
 
 @primitive("move_options", returns="list:text")
 def move_options(ctx):
-    """One ship of ``me`` from a hex to a reachable hex: ``"cls@from>to"`` (pinning applies;
-    memoised per state: memo.py)."""
+    """One ship of ``me`` from a hex to a reachable hex: ``"cls@from>to"`` (pinning applies; not
+    into a hex another player is exploring: rules/actions.rules; memoised per state: memo.py)."""
     me = ctx.player()
     drives = tuple(_drives(ctx, me, cls) for cls in _kind(ctx, "ship_class"))
     return per_state(ctx, ("move_options", me, drives), _MOVE_READS, lambda: _moves(ctx, me, drives))
@@ -510,6 +517,7 @@ def _moves(ctx, me, drives) -> tuple:
     pin = _pinning(ctx, me)
     wg = _wg(ctx, me)
     by_class = dict(zip(_kind(ctx, "ship_class"), drives))
+    claimed = {_pos(h) for h in _claimed_by_others(ctx, me)}
     out = []
     for h, ships in _ship_column(ctx):
         classes = dict.fromkeys(c for owner, c in ships if owner == me)
@@ -519,7 +527,7 @@ def _moves(ctx, me, drives) -> tuple:
                 continue
             for dest in sorted(G.reachable(gal, _pos(h), steps, wormhole_generator=wg, pinning=pin,
                                            jumps=jumps)):
-                if dest != _pos(h):
+                if dest != _pos(h) and dest not in claimed:
                     out.append(f"{cls}@{h}>{_hid(dest)}")
     return tuple(out)
 

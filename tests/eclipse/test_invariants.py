@@ -316,5 +316,6 @@ def test_diplomacy_half_made_in_simultaneous_play_is_no_broken_invariant():
     for text in HALF_MADE_DIPLOMACY.split("; "):   # (chance is drawn by the seed)
         g.play(text)
     assert g.get("ambassadors", 5) == (4,) and g.get("ambassadors", 4) == ()
-    assert [d.label for d in g.state.pending[:2]] == ["keep", "envoy"]
+    # (the decisions pending: the exploration's claim ends in a queue block after 'keep')
+    assert [d.label for d in g.state.pending if d.player is not None][:2] == ["keep", "envoy"]
     check_invariants(g)
