@@ -13,6 +13,8 @@ import boardrules  # noqa: E402
 from boardrules.adapters import encoding  # noqa: E402
 from boardrules.adapters.openspiel import register  # noqa: E402
 
+from .house_rules import NO_SEVEN  # noqa: E402
+
 
 def test_mcts_bots_play_a_whole_game_of_harvest():
     name = register("harvest")
@@ -130,15 +132,6 @@ def test_chance_outcomes_are_those_the_rules_allow():
     for i, _ in outcomes:   # every one of them can be applied
         state.clone().apply_action(i)
 
-
-NO_SEVEN = """
-game no_seven { title "No seven"; players 2 }
-resource coins { start 1 }
-resource vp { start 0; scored true }
-action roll main { pay 1 coins; choose r in dice(1) by chance { require r > 6 else "no die shows 7"; gain r vp } }
-action work main { pay 1 coins; gain 1 vp }
-flow { rounds 2 { step play: turns seat once { main roll, work } } }
-"""
 
 
 def test_a_node_where_nobody_can_act_says_why():

@@ -15,6 +15,8 @@ import boardrules  # noqa: E402
 from boardrules.adapters import encoding  # noqa: E402
 from boardrules.adapters.pettingzoo import env  # noqa: E402
 
+from .house_rules import NO_SEVEN  # noqa: E402
+
 # api_test warns about every Dict observation (the masked form PettingZoo's own board
 # games use); any other warning is a fault
 DICT_OBSERVATION = ("Observation is not a NumPy array",
@@ -195,15 +197,6 @@ def test_before_reset_and_after_close_the_environment_says_reset_first(call):
     with pytest.raises(RuntimeError, match="reset"):
         getattr(e, call)(*args)
 
-
-NO_SEVEN = """
-game no_seven { title "No seven"; players 2 }
-resource coins { start 1 }
-resource vp { start 0; scored true }
-action roll main { pay 1 coins; choose r in dice(1) by chance { require r > 6 else "no die shows 7"; gain r vp } }
-action work main { pay 1 coins; gain 1 vp }
-flow { rounds 2 { step play: turns seat once { main roll, work } } }
-"""
 
 
 def _id_of(e, text: str) -> int:
