@@ -147,6 +147,9 @@ class Record:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise NotationError(f"not a boardrules record (expected format {FORMAT!r})")
         data = {k: v for k, v in data.items() if k != "format"}
+        if "actions" not in data:   # (a file that lost its moves replayed as a game of none)
+            raise NotationError("malformed boardrules record: $.actions: missing "
+                                "(the moves in order; [] for a game not begun)")
         try:
             record = structure(_converter, data, cls)
         except ShapeError as err:

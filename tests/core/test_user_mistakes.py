@@ -88,6 +88,16 @@ def test_malformed_records():
                              ' "options": {}, "players": 7, "seed": 1, "actions": []}')
 
 
+def test_a_record_without_its_moves_is_refused():
+    """A record whose "actions" key was lost replayed as a game of no moves (a missing
+    "players" or "seed" was named): the moves are named missing too."""
+    with pytest.raises(NotationError, match=r"\$\.actions: missing"):
+        boardrules.Record.loads('{"format": "boardrules-record/1", "game": "harvest", "modules": [],'
+                                ' "options": {}, "players": 2, "seed": 1}')
+    assert boardrules.Record.loads('{"format": "boardrules-record/1", "game": "harvest", "modules": [],'
+                                   ' "options": {}, "players": 2, "seed": 1, "actions": []}').actions == []
+
+
 def test_a_record_of_other_rules_says_so(tmp_path):
     game = boardrules.new_game("harvest", players=2, seed=3)
     boardrules.bots.play_out(game)
