@@ -33,7 +33,7 @@ from .lang import semantics as S
 from .lang import flow as F, lazy as L   # (modules, not names: tests put stand-ins in them)
 from .lang.guards import INERT, PASSES, facts_hold, seats_hold
 from .lang.inert import Facts
-from .reader import StateReader, check_name, index_problem, no_player
+from .reader import StateReader, check_name, check_seat, index_problem
 from .quoting import (MESSAGE, QUOTE, as_int, brief_text, brief_value, check_count, format_value,
                       read_whole, rules_value)
 from .record import Record, check_seed
@@ -551,13 +551,9 @@ class Game:
         return None
 
     def _check_player(self, player: object) -> int | None:
-        """``player`` (None, ``CHANCE`` or a seat of this game) as an int, else ``ValueError``."""
-        if player is None:
-            return None
-        seat = as_int(player)
-        if seat is None or not (seat == CHANCE or 0 <= seat < self.players):
-            raise no_player(player, self.players)
-        return seat
+        """``player`` (None, ``CHANCE`` or a seat of this game) as an int, else ``TypeError``
+        (another type) or ``ValueError`` (no seat of this game): :func:`~boardrules.reader.check_seat`."""
+        return None if player is None else check_seat(player, self.players, chance=True)
 
     def get(self, name: str, player: int | None = None, index: Any = None) -> Any:
         """Read a resource, track, component supply or variable by its rules name
@@ -2430,11 +2426,12 @@ def _convert(text: str, type_name: str, raw: str) -> Any:
     if type_name == "int":
         number = read_whole(raw)
         if number is None:
-            raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not a number")
+            raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not a number (written as 12 "
+                                f"or -3: ASCII digits, no leading zero)")
         return number
     if type_name == "player":
         seat = read_whole(raw[1:]) if raw.startswith("p") else None
-        if seat is not None and seat >= 0:
+        if seat is not None and seat >= 1:   # ('p0' was read as chance, -1)
             return seat - 1
         raise NotationError(f"{brief_text(text)}: {brief_text(raw)} is not a player (p1, p2, ...)")
     if type_name == "bool":

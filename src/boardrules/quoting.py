@@ -72,14 +72,16 @@ def format_value(v: object) -> str:
     return str(v)
 
 
-_WHOLE = re.compile(r"-?[0-9]{1,4000}")
+_WHOLE = re.compile(r"0|-?[1-9][0-9]{0,3999}")
 
 
 def read_whole(text: str) -> int | None:
     """``text`` as a whole number when it is written as :func:`format_value` writes one: ASCII
-    digits, a ``-`` first for a negative one (``12``, ``-3``); else None. (``str.isdigit``
-    also admits digits ``int`` refuses, ``'²'``, and ``int`` reads what no action text or
-    option writes: ``'٣'``, ``'1_0'``, ``'+2'``, ``' 2'``, and refuses over 4300 digits.)"""
+    digits, a ``-`` first for a negative one (``12``, ``-3``), no leading zero; else None.
+    (``str.isdigit`` also admits digits ``int`` refuses, ``'²'``, and ``int`` reads what no
+    action text or option writes: ``'٣'``, ``'1_0'``, ``'+2'``, ``' 2'``, ``'007'``, ``'-0'``,
+    and refuses over 4300 digits. Records are hostile input: ``p01`` read as ``p1`` gave one
+    move two texts.)"""
     return int(text) if _WHOLE.fullmatch(text) else None
 
 
@@ -144,13 +146,24 @@ def as_int(value: object) -> int | None:
         return None
 
 
+def check_int(value: object, what: str) -> int:
+    """``value`` as an int (:func:`as_int`), else a ``TypeError`` naming ``what``: the public
+    API's rule for a whole number given from Python is ``TypeError`` for another type (a text,
+    a float, a bool) and ``ValueError`` for a number out of range."""
+    number = as_int(value)
+    if number is None:
+        raise TypeError(f"{what} must be a whole number (an int), not {brief_text(value, 40)}")
+    return number
+
+
 def check_count(value: object, what: str, least: int) -> int:
     """``value`` as an int (:func:`as_int`) if it is a whole number of at least ``least``, else
-    a ``ValueError`` naming ``what`` (a count or bound given from Python: a text or a negative
-    number failed far from where it was given, or was taken without a word)."""
-    number = as_int(value)
-    if number is None or number < least:
-        raise ValueError(f"{what} must be a whole number of at least {least}, not {brief_text(value, 40)}")
+    a ``TypeError`` (another type) or ``ValueError`` (a smaller number) naming ``what`` (a count
+    or bound given from Python: a text or a negative number failed far from where it was
+    given, or was taken without a word)."""
+    number = check_int(value, what)
+    if number < least:
+        raise ValueError(f"{what} must be a whole number of at least {least}, not {number}")
     return number
 
 

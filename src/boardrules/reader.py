@@ -17,8 +17,8 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from .lang import semantics as S
-from .quoting import as_int
-from .runtime import MISSING, RuleViolation
+from .quoting import as_int, brief_text
+from .runtime import CHANCE, MISSING, RuleViolation
 
 if TYPE_CHECKING:
     from .game import Game
@@ -249,6 +249,19 @@ def no_player(player: object, players: int) -> ValueError:
     return ValueError(f"no player {player!r} in a {players}-player game (players are 0..{players - 1})")
 
 
+def check_seat(player: object, players: int, *, chance: bool = False) -> int:
+    """``player`` as an int (:func:`~boardrules.quoting.as_int`) if it is a seat of a
+    ``players``-player game (or ``CHANCE`` when ``chance``): ``TypeError`` for another
+    type (a bool, a seat's name ``'p1'``: a bool is no player, as for :class:`Action`),
+    ``ValueError`` for no such seat."""
+    seat = as_int(player)
+    if seat is None:
+        raise TypeError(f"a player is a seat counted from 0 (an int: 0 for p1), not {brief_text(player, 40)}")
+    if not (0 <= seat < players or chance and seat == CHANCE):
+        raise no_player(seat, players)
+    return seat
+
+
 def check_name(name: object) -> None:
     """``TypeError`` unless ``name`` is a text (a number or None was looked up as a name:
     'unknown name '5'')."""
@@ -346,8 +359,5 @@ class StateReader:
 
     def passed(self, player: int) -> bool:
         """Whether ``player`` has passed in the turns step under way: the rules' ``passed(p)``.
-        ``ValueError`` for no player of the game, as :meth:`Game.legal_actions`."""
-        seat = as_int(player)
-        if seat is None or not 0 <= seat < self.players:
-            raise no_player(player, self.players)
-        return seat in (self._values.get(("f", "passed")) or ())
+        ``TypeError``/``ValueError`` for no player of the game, as :meth:`Game.legal_actions`."""
+        return check_seat(player, self.players) in (self._values.get(("f", "passed")) or ())

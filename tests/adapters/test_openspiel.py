@@ -11,7 +11,7 @@ from open_spiel.python.algorithms import mcts  # noqa: E402
 
 import boardrules  # noqa: E402
 from boardrules.adapters import encoding  # noqa: E402
-from boardrules.adapters.openspiel import register  # noqa: E402
+from boardrules.adapters.openspiel import load, register  # noqa: E402
 
 from .house_rules import NO_SEVEN  # noqa: E402
 
@@ -256,3 +256,34 @@ def test_a_short_name_openspiel_cannot_load_is_refused():
         register("harvest", short_name="harvest(3p")
     assert "harvest(3p" not in pyspiel.registered_names()
     assert pyspiel.load_game(register("harvest", short_name="harvest 3p"), {"players": 3}).num_players() == 3
+
+
+@pytest.mark.parametrize("seed", [0, 2**31 - 1, 2**31, 2**32, 2**63 - 1, -1, -2**31 - 1, -2**63])
+def test_any_seed_the_engine_takes_loads(seed):
+    """A seed above 2^31-1 failed inside pybind ('Unable to cast Python instance of type
+    <class 'int'> to C++ type'): OpenSpiel's int parameters are 32-bit. ``load`` passes one
+    beyond as ``seed_text``, and the game's states hold that seed."""
+    game = load(register("harvest"), players=2, seed=seed)
+    assert game.seed == seed and game.new_initial_state().game.seed == seed
+    assert type(game.seed) is int
+
+
+@pytest.mark.parametrize("seed, error, message", [
+    (2**63, ValueError, r"seed 9223372036854775808: expected a whole number \(from -2\^63 to 2\^63-1\)"),
+    (-2**63 - 1, ValueError, r"seed -9223372036854775809: expected a whole number \(from -2\^63"),
+    (True, TypeError, r"seed must be a whole number \(an int\), not True"),
+    (1.5, TypeError, r"seed must be a whole number \(an int\), not 1.5"),
+])
+def test_a_seed_out_of_range_is_refused_naming_it(seed, error, message):
+    with pytest.raises(error, match=message):
+        load(register("harvest"), players=2, seed=seed)
+
+
+def test_seed_text_takes_large_seeds_and_text_seeds():
+    name = register("harvest")
+    assert pyspiel.load_game(name, {"seed_text": str(2**40)}).seed == 2**40
+    assert pyspiel.load_game(name, {"seed_text": "abc"}).new_initial_state().game.seed == "abc"
+    with pytest.raises(ValueError, match="seed 3 and seed_text '5': give one of them"):
+        pyspiel.load_game(name, {"seed": 3, "seed_text": "5"})
+    with pytest.raises(ValueError, match=r"seed_text 9223372036854775808: expected a whole number \(from -2\^63"):
+        pyspiel.load_game(name, {"seed_text": str(2**63)})

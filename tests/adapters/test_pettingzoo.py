@@ -114,8 +114,11 @@ def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="render_mode"):
         env("harvest", players=2, render_mode="human")
     # (a text failed with a TypeError at the first move; 0 or less truncated every game after it)
-    for moves in ("5", 0, -1, 2.5, True):
+    for moves in (0, -1):
         with pytest.raises(ValueError, match=f"max_moves must be a whole number of moves, at least 1, not {moves!r}"):
+            env("harvest", players=2, max_moves=moves)
+    for moves in ("5", 2.5, True):   # (another type: a TypeError, as everywhere in the API)
+        with pytest.raises(TypeError, match=f"max_moves must be a whole number \\(an int\\), not {moves!r}"):
             env("harvest", players=2, max_moves=moves)
     e = env("harvest", players=2, render_mode="ansi")
     e.reset(seed=1)
@@ -228,3 +231,23 @@ def test_after_the_largest_seed_reset_goes_on_with_the_smallest():
     assert e.game.seed == -2**63
     e.reset()
     assert e.game.seed == -2**63 + 1
+
+
+@pytest.mark.parametrize("name", ["agents", "num_agents", "agent_selection", "rewards", "terminations",
+                                  "truncations", "infos"])
+def test_before_reset_only_possible_agents_is_there(name):
+    """PettingZoo's API has ``possible_agents`` before ``reset()`` and ``agents`` (and the
+    other attributes reset sets) after it: ``env.agents`` was a bare AttributeError ('object
+    has no attribute'), ``agent_selection`` a RuntimeError. Now each says to call reset()
+    first and is both, as PettingZoo's own wrapper has them (AttributeError) and as the
+    methods here say it (RuntimeError)."""
+    e = env("harvest", players=2)
+    assert e.possible_agents == ["player_0", "player_1"] and e.max_num_agents == 2
+    for error in (AttributeError, RuntimeError):
+        with pytest.raises(error, match=f"{name}: call reset\\(\\) first"):
+            getattr(e, name)
+    assert not hasattr(e, name)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        e.nothing
+    e.reset(seed=1)
+    assert e.agents == e.possible_agents and e.num_agents == 2 and getattr(e, name) is not None

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 import boardrules
-from boardrules.bots import RandomBot, make_bot, seat_bots
+from boardrules import Game
+from boardrules.bots import RandomBot, make_bot, play_out, seat_bots
 from boardrules.simulate import SimulationSpec, seat_rows, simulate, summarise
 
 
@@ -26,15 +27,25 @@ def test_one_text_is_one_bot_spec(harvest):
 @pytest.mark.parametrize("make, error, message", [
     (lambda rs: SimulationSpec(rs, 2, 0), ValueError, "games must be a whole number of at least 1, not 0"),
     (lambda rs: SimulationSpec(rs, 2, -1), ValueError, "games must be a whole number of at least 1, not -1"),
-    (lambda rs: SimulationSpec(rs, 2, "2"), ValueError, "games must be a whole number of at least 1, not '2'"),
+    (lambda rs: SimulationSpec(rs, 2, "2"), TypeError, r"games must be a whole number \(an int\), not '2'"),
     (lambda rs: SimulationSpec(rs, 2, 1, max_actions=0), ValueError, "max_actions must be a whole number"),
     (lambda rs: SimulationSpec(rs, 2, 1, bots=[5]), TypeError, "a bot spec is a text such as 'greedy'"),
     (lambda rs: simulate(SimulationSpec(rs, 2, 2), workers=-1), ValueError,
      "workers must be a whole number of at least 0, not -1"),
-    (lambda rs: simulate(SimulationSpec(rs, 2, 2), workers="2"), ValueError, "workers must be a whole number"),
+    (lambda rs: simulate(SimulationSpec(rs, 2, 2), workers="2"), TypeError, "workers must be a whole number"),
     (lambda rs: simulate(SimulationSpec(rs, 2, 2), workers=1, chunksize=-3), ValueError, "chunksize must be"),
     (lambda rs: make_bot(5), TypeError, "a bot is named by a text such as 'greedy' or 'mcts:50', not 5"),
     (lambda rs: seat_bots([None], players=2), TypeError, "a bot spec is a text"),
+    # (a bool seeded a bot as 1, and seat_bots as the text 'True/0'; 0 players gave no bots;
+    # play_out's max_actions=0 played nothing, then said the game 'did not end within 0 actions')
+    (lambda rs: make_bot("random", True), TypeError, "a bot's seed is a whole number, a float or a text, not True"),
+    (lambda rs: make_bot("greedy", None), TypeError, "a bot's seed is a whole number, a float or a text, not None"),
+    (lambda rs: seat_bots(["random"], 2, True), TypeError, "a bot's seed is"),
+    (lambda rs: seat_bots(["p01=random"], 2), ValueError, "'p01' is not a seat \\(p1..p2\\)"),   # (was p1)
+    (lambda rs: seat_bots(["random"], 0), ValueError, "players must be a whole number of at least 1, not 0"),
+    (lambda rs: seat_bots(["random"], True), TypeError, r"players must be a whole number \(an int\), not True"),
+    (lambda rs: play_out(Game(rs, 2, 1), max_actions=0), ValueError, "max_actions must be a whole number of at least 1"),
+    (lambda rs: play_out(Game(rs, 2, 1), max_actions="5"), TypeError, "max_actions must be a whole number"),
 ])
 def test_wrong_arguments_are_refused_where_given(harvest, make, error, message):
     with pytest.raises(error, match=message):

@@ -233,6 +233,11 @@ def test_a_named_pipe_nobody_writes_to_is_read_as_empty_not_waited_for(tmp_path)
     ("p2 sell \uff12", "'\uff12' is not a number"),
     ("p2 sell 1_0", "'1_0' is not a number"),
     ("p2 sell +2", "'+2' is not a number"),
+    # (one move, one text: 'p01' was read as p1, '007' as 7, '-0' as 0)
+    ("p01 study", "'p01' is not a player (p1..p2)"),
+    ("p0 study", "'p0' is not a player (p1..p2)"),
+    ("p2 sell 07", "'07' is not a number (written as 12 or -3: ASCII digits, no leading zero)"),
+    ("p2 sell -0", "'-0' is not a number"),
 ])
 def test_action_texts_read_only_ascii_whole_numbers(text, fragment):
     game = boardrules.new_game("harvest", players=2, seed=1)

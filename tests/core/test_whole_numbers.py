@@ -93,8 +93,39 @@ def test_what_is_not_a_whole_number_is_still_refused(value):
     with pytest.raises(TypeError, match="player must be a number counted from 0"):
         Action(value, "bid")
     game = Game(rs, 2, 0)
-    with pytest.raises(ValueError, match="no player"):
-        game.legal_actions(value)
+    # (a bool, a text, a float is no player, as for Action: TypeError everywhere a player is
+    # asked; legal_actions(True) said ValueError 'no player True' where Action(True) said TypeError)
+    for call in (game.legal_actions, game.candidates, game.view, game.main_action_done,
+                 game.reader().passed, lambda p: make_bot("random", 1).choose(game, p)):
+        with pytest.raises(TypeError, match="a player is a seat counted from 0 \\(an int: 0 for p1\\), not"):
+            call(value)
+    with pytest.raises(ValueError, match="no player 2 in a 2-player game"):
+        game.legal_actions(2)
+
+
+@pytest.mark.parametrize("call", [
+    lambda rs: SimulationSpec(rs, 2, "3"), lambda rs: SimulationSpec(rs, 2, 3, max_actions=2.0),
+    lambda rs: Game(rs, 2, 0, max_steps=True), lambda rs: Game(rs, 2, 0, max_steps=None),
+])
+def test_counts_of_another_type_are_type_errors(call):
+    """A count given as a text or a float was a ValueError ('must be a whole number of at
+    least 1, not '3''), as a number out of range is: a wrong type is a TypeError."""
+    rs = boardrules.build_ruleset(None, texts={"bids.rules": RULES})
+    with pytest.raises(TypeError, match="must be a whole number \\(an int\\), not"):
+        call(rs)
+
+
+@pytest.mark.parametrize("text", ["p1 give p0", "p1 give p02", "p1 give p-0", "p1 give p3"])
+def test_a_player_argument_is_a_seat_written_as_the_game_writes_it(text):
+    """'p1 give p0' was read as a gift to chance (-1), 'p02' as p2."""
+    rs = boardrules.build_ruleset(None, texts={"bids.rules": RULES})
+    game = Game(rs, 2, 0)
+    if text == "p1 give p3":   # (a seat the game lacks: the rules refuse it)
+        with pytest.raises(boardrules.IllegalActionError):
+            game.play(text)
+        return
+    with pytest.raises(boardrules.NotationError, match="is not a player \\(p1, p2, ...\\)"):
+        game.parse(text)
 
 
 @pytest.mark.parametrize("player", [-2, -7])

@@ -24,7 +24,7 @@ import hashlib
 from typing import Iterable
 
 from ..game import Action, Game
-from ..quoting import as_int, brief_text, format_value
+from ..quoting import as_int, brief_text, check_int, format_value
 from ..ruleset import Ruleset
 
 ACTION_BITS = 16
@@ -45,20 +45,23 @@ def whole(value: object, what: str) -> int:
 
 
 def check_bits(bits: int) -> int:
-    """``bits`` if it is a size these encodings allow (an int from 1 to 30), else
-    ``ValueError``."""
-    if isinstance(bits, bool) or not isinstance(bits, int) or not 1 <= bits <= 30:
-        raise ValueError(f"bits must be an int from 1 to 30, not {bits!r}")
-    return bits
+    """``bits`` (as an int) if it is a size these encodings allow (a whole number from 1 to
+    30), else ``TypeError`` for another type, ``ValueError`` for a number out of range."""
+    number = check_int(bits, "bits")
+    if not 1 <= number <= 30:
+        raise ValueError(f"bits must be an int from 1 to 30, not {number}")
+    return number
 
 
 def check_max_moves(moves: int) -> int:
-    """``moves`` if it is a game length bound (a whole number, at least 1), else ``ValueError``
-    (a string failed at the first move; 0 or less truncated every game after its first move,
-    or told OpenSpiel a game length it never has)."""
-    if isinstance(moves, bool) or not isinstance(moves, int) or moves < 1:
-        raise ValueError(f"max_moves must be a whole number of moves, at least 1, not {moves!r}")
-    return moves
+    """``moves`` (as an int) if it is a game length bound (a whole number, at least 1), else
+    ``TypeError`` for another type (a text failed at the first move), ``ValueError`` for 0 or
+    less (it truncated every game after its first move, or told OpenSpiel a game length it
+    never has)."""
+    number = check_int(moves, "max_moves")
+    if number < 1:
+        raise ValueError(f"max_moves must be a whole number of moves, at least 1, not {number}")
+    return number
 
 
 def check_not_stuck(game: Game) -> None:

@@ -6,6 +6,9 @@
     game = pyspiel.load_game(name, {"players": 3, "seed": 7})
     state = game.new_initial_state()
 
+OpenSpiel's int parameters are 32-bit: ``load(name, players=3, seed=2**40)`` takes any
+seed the engine takes (a larger one goes in the text parameter ``seed_text``).
+
 Then OpenSpiel's algorithms play it (``open_spiel.python.algorithms.mcts.MCTSBot`` …).
 Action ids are those of :mod:`boardrules.adapters.encoding` (``num_distinct_actions`` is
 ``2**action_bits``); chance is explicit: at a chance node (a pending ``draw`` or
@@ -38,6 +41,8 @@ except ImportError as err:  # pragma: no cover - depends on the installed extras
                       "pip install 'boardrules[openspiel]'") from err
 
 from ..game import Action, Game
+from ..quoting import brief_text, check_int, read_whole
+from ..record import check_seed
 from ..ruleset import build_ruleset
 from ..runtime import CHANCE, Dice
 from . import encoding
@@ -63,19 +68,20 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
     own rules, unless ``short_name`` is given). Registering the same rules with the same
     sizes again returns the name; other rules or sizes under a name already taken raise
     ``ValueError`` (the game registered first would be loaded). The game's
-    parameters: ``players`` (default: the game's smallest count) and ``seed`` (0).
+    parameters: ``players`` (default: the game's smallest count), ``seed`` (0; an OpenSpiel
+    int, within :data:`SEED_PARAMETER`) and ``seed_text`` (a seed beyond that range in
+    digits, or a text seed; :func:`load` chooses between them).
     ``max_moves`` bounds the game length OpenSpiel is told; ``observation_bits`` sets the
     length of ``observation_tensor`` (``2**observation_bits``). Raises what
-    :func:`boardrules.build_ruleset` raises, and ``ValueError`` for ``action_bits`` or
-    ``observation_bits`` out of range, a ``max_moves`` that is not a whole number of at
-    least 1 or a ``short_name`` holding ``(``; loading the game with a player count the game
-    does not allow raises too."""
+    :func:`boardrules.build_ruleset` raises, ``ValueError`` for ``action_bits`` or
+    ``observation_bits`` out of range, a ``max_moves`` below 1 or a ``short_name`` holding
+    ``(``, and ``TypeError`` for a size or ``max_moves`` that is no whole number; loading the
+    game with a player count the game does not allow raises too."""
     if short_name is not None and "(" in short_name:   # (registered for good, never loadable)
         raise ValueError(f"short_name {short_name!r}: OpenSpiel reads '(' in a game's name as "
                          f"the start of its parameters, so the game could not be loaded")
-    encoding.check_bits(action_bits)
-    encoding.check_bits(observation_bits)
-    encoding.check_max_moves(max_moves)
+    action_bits, observation_bits = map(encoding.check_bits, (action_bits, observation_bits))
+    max_moves = encoding.check_max_moves(max_moves)
     ruleset = build_ruleset(game, modules=modules, options=options, texts=texts)
     name = short_name or f"boardrules_{encoding.game_name(ruleset)}"
     registration = (ruleset.id, action_bits, observation_bits, max_moves)
@@ -99,15 +105,15 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
         max_num_players=hi, min_num_players=lo,
         provides_information_state_string=False, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"players": lo, "seed": 0})
+        parameter_specification={"players": lo, "seed": 0, "seed_text": ""})
 
     class BoardrulesGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
-        """``game`` as an OpenSpiel game (parameters ``players`` and ``seed``)."""
+        """``game`` as an OpenSpiel game (parameters ``players``, ``seed`` and ``seed_text``)."""
 
         def __init__(self, params: dict[str, Any] | None = None) -> None:
-            params = {"players": lo, "seed": 0, **(params or {})}
+            params = {"players": lo, "seed": 0, "seed_text": "", **(params or {})}
             self.players = int(params["players"])
-            self.seed = int(params["seed"])
+            self.seed = _seed(params["seed"], params["seed_text"])
             Game(ruleset, self.players, self.seed, auto_chance=False)  # the engine checks them
             self.ruleset = ruleset
             self.action_bits = action_bits
@@ -127,6 +133,42 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
 
     pyspiel.register_game(game_type, BoardrulesGame)
     return name
+
+
+SEED_PARAMETER = (-2 ** 31, 2 ** 31 - 1)
+"""The range of the game parameter ``seed``: OpenSpiel's int parameters are C++ ints, and
+``pyspiel.load_game`` fails converting a larger one before the game sees it (a raw pybind
+error); a seed beyond goes in ``seed_text`` (:func:`load` puts it there)."""
+
+
+def _seed(seed: int, text: str) -> int | str:
+    """The game's seed from the parameters ``seed`` and ``seed_text`` (digits: that whole
+    number, to ±2^63; any other text: a text seed). ``ValueError`` for both given, or for
+    a seed the engine refuses (naming ``seed_text``)."""
+    if text == "":
+        return int(seed)
+    if seed != 0:
+        raise ValueError(f"seed {seed} and seed_text {brief_text(text, 40)}: give one of them")
+    number = read_whole(text)
+    return check_seed(text if number is None else number, "seed_text")
+
+
+def load(name: str, *, players: int | None = None, seed: int = 0) -> Any:
+    """``pyspiel.load_game(name, ...)`` of a game :func:`register` registered, for ``players``
+    (None: the game's smallest count) and any whole-number seed the engine takes (-2^63 to
+    2^63-1): one beyond :data:`SEED_PARAMETER` goes as ``seed_text``. ``TypeError`` for a
+    seed or player count that is no whole number, ``ValueError`` for a seed out of that
+    range (naming the parameter and its range) and what loading raises."""
+    number = check_int(seed, "seed")
+    check_seed(number, "seed")
+    params: dict[str, Any] = {}
+    if players is not None:
+        params["players"] = check_int(players, "players")
+    if SEED_PARAMETER[0] <= number <= SEED_PARAMETER[1]:
+        params["seed"] = number
+    else:
+        params["seed_text"] = str(number)
+    return pyspiel.load_game(name, params)
 
 
 class BoardrulesObserver:

@@ -16,7 +16,11 @@ int8[2**action_bits]}``, built from ``Game.view(player)`` so it holds only what 
 player may know. Chance is played by the game from the seed given to :meth:`reset`.
 Several players to act at once (a ``simultaneous`` step) act one after another, lowest
 seat first. Rewards come at the end: :func:`~boardrules.adapters.encoding.outcome` (1 for
-first place … -1 for last). ``max_moves`` truncates long games.
+first place … -1 for last). ``max_moves`` truncates long games. Before the first ``reset()``,
+as PettingZoo's API has it, only ``possible_agents`` and the spaces are there: ``agents``,
+``rewards`` and the other attributes ``reset()`` sets, and the methods that need a game,
+raise :class:`NotResetError` ("call reset() first"; a ``RuntimeError`` and an
+``AttributeError``).
 """
 
 from __future__ import annotations
@@ -39,6 +43,18 @@ from ..runtime import CHANCE
 from . import encoding
 
 
+class NotResetError(RuntimeError, AttributeError):
+    """What the environment raises when a game in play is asked for before :meth:`reset`
+    (or after :meth:`close`): a ``RuntimeError``, and an ``AttributeError`` too, since
+    PettingZoo's API has the attributes ``reset`` sets (``agents``, ``rewards`` …) missing
+    before it (its ``OrderEnforcingWrapper`` raises ``AttributeError`` for them;
+    ``hasattr(env, "agents")`` is False)."""
+
+
+_SET_BY_RESET = frozenset({"agents", "num_agents", "agent_selection", "rewards", "_cumulative_rewards",
+                           "terminations", "truncations", "infos"})
+
+
 class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     """A boardrules game as a PettingZoo AEC environment (see the module docstring).
 
@@ -48,8 +64,8 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     ``observation_bits`` the sizes of the action and observation spaces (powers of two);
     ``max_moves`` the number of player moves after which a game is truncated (None: never);
     ``render_mode`` None or ``"ansi"``. Raises what :func:`boardrules.build_ruleset` raises,
-    and ``ValueError`` for a player count the game does not allow, sizes out of range or a
-    ``max_moves`` that is not a whole number of at least 1.
+    ``ValueError`` for a player count the game does not allow, sizes out of range or a
+    ``max_moves`` below 1, and ``TypeError`` for a size or ``max_moves`` that is no whole number.
     """
 
     metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
@@ -64,10 +80,9 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
                                      texts=texts)
         Game(self.ruleset, players)     # the engine checks the player count
         self.game: Game | None = None   # until reset()
-        for bits in (action_bits, observation_bits):
-            encoding.check_bits(bits)
+        action_bits, observation_bits = map(encoding.check_bits, (action_bits, observation_bits))
         if max_moves is not None:
-            encoding.check_max_moves(max_moves)
+            max_moves = encoding.check_max_moves(max_moves)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.metadata = {**self.metadata, "name": f"boardrules_{encoding.game_name(self.ruleset)}_v0"}
@@ -116,13 +131,20 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
 
     def _game(self) -> Game:
         if self.game is None:
-            raise RuntimeError("call reset() first: no game is running")
+            raise NotResetError("call reset() first: no game is running")
         return self.game
+
+    def __getattr__(self, name: str) -> Any:
+        # (called for what is not set, before the first reset(), and for agent_selection when it
+        # raises NotResetError, an AttributeError: no game is running)
+        if name in _SET_BY_RESET:
+            raise NotResetError(f"{name}: call reset() first (possible_agents names the agents before it)")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def agent_selection(self) -> str:
-        """The agent to act (``RuntimeError`` before :meth:`reset` or after :meth:`close`:
-        PettingZoo's ``last()`` and ``step()`` read it first)."""
+        """The agent to act (:class:`NotResetError` before :meth:`reset` or after
+        :meth:`close`: PettingZoo's ``last()`` and ``step()`` read it first)."""
         self._game()
         return self._agent_selection
 

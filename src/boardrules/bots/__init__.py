@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..game import Action, Game
-from ..quoting import brief_text, counted, read_whole
-from .common import Bot, actor, evaluation_for, no_action, sample_chance, seeded
+from ..quoting import brief_text, check_count, counted, read_whole
+from .common import Bot, actor, bot_seed, evaluation_for, no_action, sample_chance, seeded
 from .greedy import GreedyBot
 from .mcts import ITERATIONS as MCTS_ITERATIONS, MCTSBot
 
@@ -81,8 +81,11 @@ def seat_bots(specs: str | Iterable[str] | None, players: int,
               seed: int | float | str = 0) -> list[Bot]:
     """One bot per seat from ``specs`` such as ``["greedy"]`` (every seat) or
     ``["random", "p2=mcts"]`` (seat 2 MCTS, the others random). Each seat's bot gets its own
-    seed derived from ``seed``. Raises ``ValueError`` for an unknown bot or seat, and for a
-    seat (or every seat) given a bot twice, naming both."""
+    seed derived from ``seed``. Raises ``ValueError`` for an unknown bot or seat, for a
+    seat (or every seat) given a bot twice, naming both, and for fewer than 1 player;
+    ``TypeError`` for a player count or seed of another type."""
+    players = check_count(players, "players", 1)
+    seed = bot_seed(seed)
     default, per_seat = DEFAULT_BOT, dict[int, str]()
     given: dict[int | None, str] = {}     # seat (None: every seat) -> the spec that set it
     for spec in bot_specs(specs):
@@ -110,7 +113,9 @@ def play_out(game: Game, bot: Bot | list[Bot] | tuple[Bot, ...] | None = None, *
              on_action: Callable[[Game, Action], object] | None = None) -> Game:
     """Let ``bot`` (a RandomBot by default; or a list with one bot per seat) play ``game``
     to its end; return the game. Raises ``RuntimeError`` if it does not end within
-    ``max_actions`` and ``LookupError`` if nobody can act."""
+    ``max_actions`` and ``LookupError`` if nobody can act; ``TypeError``/``ValueError`` for
+    a ``max_actions`` that is no whole number of at least 1."""
+    max_actions = check_count(max_actions, "max_actions", 1)
     bot = bot or RandomBot(game.seed)
     for _ in range(max_actions):
         if game.over:

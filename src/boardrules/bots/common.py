@@ -19,7 +19,7 @@ from typing import Protocol
 from .. import plugins
 from ..errors import GameStuckError
 from ..game import Action, Game
-from ..quoting import as_int
+from ..quoting import as_int, brief_text
 
 Evaluation = Callable[[Game, int], float]
 """``fn(game, player) -> float``: how good the position is for ``player``, in victory points."""
@@ -33,11 +33,22 @@ class Bot(Protocol):
     def choose(self, game: Game, player: int | None = None) -> Action: ...
 
 
-def seeded(seed: object) -> random.Random:
-    """A bot's generator seeded with ``seed`` (an int, float or text; a whole number of another
-    integer type, NumPy's, as an int: ``random.Random`` refuses it)."""
+def bot_seed(seed: object) -> int | float | str:
+    """``seed`` if it is a bot's seed: a whole number (as an int: :func:`~boardrules.quoting.as_int`;
+    ``random.Random`` refuses NumPy's), a float or a text; else ``TypeError`` (a bool is no
+    seed, as it is no whole number elsewhere: ``True`` seeded as 1, and ``seat_bots`` made it
+    the text 'True/0')."""
     number = as_int(seed)
-    return random.Random(seed if number is None else number)  # type: ignore[arg-type]
+    if number is not None:
+        return number
+    if isinstance(seed, (float, str)):
+        return seed
+    raise TypeError(f"a bot's seed is a whole number, a float or a text, not {brief_text(seed, 40)}")
+
+
+def seeded(seed: object) -> random.Random:
+    """A bot's generator seeded with ``seed`` (:func:`bot_seed`)."""
+    return random.Random(bot_seed(seed))
 
 
 def sample_chance(game: Game, rng: random.Random) -> int:
