@@ -304,3 +304,68 @@ def test_an_option_several_commands_take_is_explained_alike():
                 helps.setdefault(max(param.opts, key=len), set()).add(param.help)
     assert helps["--module"] == {MODULE_HELP} and "-ID" in MODULE_HELP
     assert helps["--bot"] == {BOT_HELP} and "mcts:N" in BOT_HELP
+
+
+def _narrow(text: str) -> list[str]:
+    """The lines of ``text``, its tables' lines checked: at most 80 characters, nothing cut
+    (a line of prose is the terminal's to wrap)."""
+    lines = text.splitlines()
+    assert all(len(line) <= 80 for line in lines if line[:1] in "┏┃┡│└"), text
+    assert "…" not in text, text
+    return lines
+
+
+def test_a_score_table_of_nine_players_reads_at_80_columns():
+    """At 80 columns a 9-player Eclipse table cut every heading and the sources ('Terr…',
+    'Desc…', 'sour…'): a table too wide for its words is headed p1 … p9, the names below it."""
+    import random
+    game = boardrules.new_game("eclipse", players=9, seed=1, modules=["nine-players"])
+    rng = random.Random(1)
+    for _ in range(400):   # (past the choice of species)
+        game.play(game.legal_actions().sample(rng))
+    result = runner.invoke(app, ["replay", _saved(game)], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = _narrow(result.output)
+    assert any(line.startswith("┃ source ┃ p1 ┃ p2 ┃") and line.endswith("┃ p9 ┃") for line in lines)
+    from boardrules.cli import _player_name
+    names = [_player_name(game, p) for p in range(9)]
+    assert all(" " in name for name in names)   # (every species chosen: p1 Terrans …)
+    assert " · ".join(names) in " ".join(result.output.split())
+
+
+def test_a_score_table_that_fits_keeps_the_names_in_its_headings():
+    import random
+    game = boardrules.new_game("gaia-project", players=4, seed=1)
+    rng = random.Random(1)
+    for _ in range(80):
+        game.play(game.legal_actions().sample(rng))
+    result = runner.invoke(app, ["replay", _saved(game)], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "┃ p1 Hadsch Hallas ┃" in result.output and " · " not in result.output
+    _narrow(result.output)
+
+
+def test_the_summaries_of_nine_players_read_at_80_columns(monkeypatch):
+    """``simulate``'s tables at 80 columns for 9 players: names wrap between words, no figure
+    or heading is cut."""
+    import io
+    import random
+
+    from rich.console import Console
+
+    from boardrules import simulate_cli
+    out = io.StringIO()
+    monkeypatch.setattr(simulate_cli, "console", Console(file=out, width=80))
+    rs = boardrules.build_ruleset("eclipse", modules=["nine-players"])
+    species = sorted(e for e, d in rs.entities.items() if d.kind == "species")
+    rng = random.Random(1)
+    rows = []
+    for seed in range(30):
+        scores = [rng.randint(-5, 1500) for _ in range(9)]
+        rows.append({"seed": seed, "players": 9, "roles": rng.sample(species * 2, 9), "scores": scores,
+                     "bots": ["greedy", "random", "mcts:1000"] * 3, "ranks": [1] * 9,
+                     "winners": [scores.index(max(scores))], "actions": 3000, "rounds": 9,
+                     "seconds": 1.0, "record": ""})
+    simulate_cli._print_summary(rs, rows)
+    _narrow(out.getvalue())
+    assert "│ Descendants of Draco │" in out.getvalue() and "mcts:1000" in out.getvalue()

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import io
 import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, List, Mapping, NoReturn, Optional
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -351,21 +353,60 @@ def _print_scores(g: Game) -> None:
     else:
         console.print(f"[bold]{rules_text(g.ruleset.title)}: scores so far[/bold] (the game is not finished: "
                       f"{len(g.record.actions)} moves)")
-    table = Table()
-    table.add_column("source")
     names = [rules_text(_player_name(g, p)) for p in range(g.players)]
-    for n in names:
-        table.add_column(n, justify="right")
-    for s in sources:
-        table.add_row(rules_text(_source_label(g, s)), *[str(sc["sources"].get(s, 0)) for sc in scores])
-    table.add_row("[bold]total[/bold]", *[f"[bold]{sc['total']}[/bold]" for sc in scores])
+    rows = [(rules_text(_source_label(g, s)), [str(sc["sources"].get(s, 0)) for sc in scores]) for s in sources]
+    rows.append(("[bold]total[/bold]", [f"[bold]{sc['total']}[/bold]" for sc in scores]))
     if g.ruleset.final_score is not None:
-        table.add_row("[bold]final score[/bold]", *[f"[bold]{v}[/bold]" for v in g.final_scores()])
-    console.print(table)
+        rows.append(("[bold]final score[/bold]", [f"[bold]{v}[/bold]" for v in g.final_scores()]))
+    tables, short = _score_tables(names, rows)
+    for table in tables:
+        console.print(table)
+    if short != names:
+        console.print(" · ".join(names))   # (whom the short headings stand for)
     if g.over:
         places = g.ranking()
         first = " and ".join(names[p] for p in places[0])
         console.print(f"winner: {first}" if len(places[0]) == 1 else f"tie for first: {first}")
+
+
+def _score_table(names: list[str], rows: list[tuple[str, list[str]]], seats: range) -> Table:
+    """The score rows for the players of ``seats``, under the headings ``names``."""
+    table = Table()
+    table.add_column("source")
+    for p in seats:
+        table.add_column(names[p], justify="right")
+    for label, cells in rows:
+        table.add_row(label, *(cells[p] for p in seats))
+    return table
+
+
+def fits(table: Table, on: Console | None = None) -> bool:
+    """Whether ``table`` fits console ``on`` (the standard output's by default) without
+    cutting a word: drawn at its width, no line is longer and nothing is cut to ``…``
+    (headings and labels wrap between words; figures, which never wrap, would stick out).
+    (It is drawn, not measured: a table's measure counts a figure's words, not its width.)"""
+    on = on or console
+    probe = Console(file=io.StringIO(), width=on.width, color_system=None, legacy_windows=False)
+    probe.print(table)
+    drawn = probe.file.getvalue()   # type: ignore[attr-defined]
+    return "…" not in drawn and all(cell_len(line) <= on.width for line in drawn.splitlines())
+
+
+def _score_tables(names: list[str], rows: list[tuple[str, list[str]]]) -> tuple[list[Table], list[str]]:
+    """The score table and its headings: the players' names when it fits the console (at 80
+    columns, 4 players of Gaia Project), else ``p1``, ``p2`` … (for the names to be listed
+    below), in tables of as many players as fit (a 9-player game of Eclipse cut every name
+    and the sources to 'Terr…', 'sour…')."""
+    seats = range(len(names))
+    table = _score_table(names, rows, seats)
+    if fits(table):
+        return [table], names
+    short = [f"p{p + 1}" for p in seats]
+    per = len(names)
+    while per > 1 and not fits(_score_table(short, rows, range(per))):
+        per -= 1
+    starts = range(0, len(names), per)
+    return [_score_table(short, rows, range(i, min(i + per, len(names)))) for i in starts], short
 
 
 def modules_named(rs: Ruleset) -> str:

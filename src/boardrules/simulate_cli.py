@@ -156,9 +156,33 @@ def _check_writable(out: Path) -> None:
         out.unlink()
 
 
+def _summary_table(title: str, label: str, names: list[str], groups: list[Row], *, stacked: bool) -> Table:
+    """One summary table: a row per group named ``names``. Figures never wrap (a cut one
+    reads as another number: '44%–10…'); two-word headings and the names do, so the table
+    fits 80 columns, the width of a pipe or a file. ``stacked``: each interval under its
+    figure, in one column, for a table too wide so (scores of four digits, which cut
+    'Descendants' to 'Descendant|s'); only then is a name too long folded, never cut."""
+    table = Table(title=title)
+    table.add_column(label, overflow="fold" if stacked else "ellipsis")
+    heads = ("games", "win rate\n(95% CI)", "mean score\n(95% CI)", "median", "min–max") if stacked else \
+        ("games", "win\nrate", "95% CI", "mean\nscore", "95% CI", "median", "min–max")
+    for col in heads:
+        table.add_column(col, justify="right", no_wrap=True)
+    sep = "\n" if stacked else None
+    for name, g in zip(names, groups):
+        lo, hi = g["win_ci"]
+        slo, shi = g["score_ci"]
+        wins = (f"{g['win_rate']:.0%}", f"{lo:.0%}–{hi:.0%}")
+        means = (f"{g['score_mean']:.1f}", f"{slo:.1f}–{shi:.1f}")
+        figures = [sep.join(wins), sep.join(means)] if sep else [*wins, *means]
+        table.add_row(name, str(g["games"]), *figures, f"{g['score_median']:g}",
+                      f"{g['score_min']}–{g['score_max']}")
+    return table
+
+
 def _print_summary(rs: Ruleset, rows: list[Row]) -> None:
     """Per role (by its title: "Terrans", not ``terrans``), seat and bot: win rates and scores."""
-    from .cli import rules_text
+    from .cli import fits, rules_text
     title = rules_text(rs.title)
     flat = seat_rows(rows)
     for by, label in (("role", "faction / species"), ("seat", "seat"), ("bot", "bot")):
@@ -167,19 +191,11 @@ def _print_summary(rs: Ruleset, rows: list[Row]) -> None:
             continue
         if by == "bot" and len(groups) < 2:
             continue
-        # Figures never wrap (a cut one reads as another number: '44%–10…'); two-word headings
-        # and the names do, so the table fits 80 columns, the width of a pipe or a file.
-        table = Table(title=f"{title}: by {label}")
-        table.add_column(label, overflow="fold")
-        for col in ("games", "win\nrate", "95% CI", "mean\nscore", "95% CI", "median", "min–max"):
-            table.add_column(col, justify="right", no_wrap=True)
-        for g in groups:
-            lo, hi = g["win_ci"]
-            slo, shi = g["score_ci"]
-            name = rules_text((entity_title(rs, g[by]) or g[by]) if by == "role" else str(g[by]))
-            table.add_row(name, str(g["games"]), f"{g['win_rate']:.0%}", f"{lo:.0%}–{hi:.0%}",
-                          f"{g['score_mean']:.1f}", f"{slo:.1f}–{shi:.1f}", f"{g['score_median']:g}",
-                          f"{g['score_min']}–{g['score_max']}")
+        names = [rules_text((entity_title(rs, g[by]) or g[by]) if by == "role" else str(g[by]))
+                 for g in groups]
+        table = _summary_table(f"{title}: by {label}", label, names, groups, stacked=False)
+        if not fits(table, console):
+            table = _summary_table(f"{title}: by {label}", label, names, groups, stacked=True)
         console.print(table)
     lengths = [r["actions"] for r in rows]
     winners = [max(r["scores"]) for r in rows]
