@@ -40,6 +40,10 @@ def budget_hint(max_steps: int) -> str:
 
 
 MAX_LIST = 100_000
+MAX_NESTED = 48
+"""Lists rules build hold lists at most this many levels deep (as deep as a rule file may
+nest brackets): saving, hashing and comparing a value walk it to its bottom, and Python's
+hash of a list 100,000 levels deep overflows the C stack (the process is killed)."""
 MAX_NUMBER = 2 ** 63 - 1
 
 

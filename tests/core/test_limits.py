@@ -154,12 +154,31 @@ def test_a_record_that_runs_forever_stops_with_its_move_number():
      f"a number of 19 digits is too large for the rules (they use numbers up to {MAX_NUMBER})"),
     ("for d in dice(30) { gain 0 vp }", "steps (the execution budget"),
     ("let d = dice(1000)", "rules roll 0 to 64 dice at once"),
+    # lists of lists: their size through shared elements, and their depth (saving or hashing
+    # such a value never ended, or overflowed the C stack and killed the process)
+    ("for i in 1..60 { set anything = [anything, anything] }", "more than 100000 elements at every depth"),
+    ("set anything = [[1]]\n  for i in 1..40 { set anything = anything + anything }",
+     "more than 100000 elements at every depth"),
+    ("for i in 1..100 { set anything = [anything] }", "lists nested more than 48 levels deep"),
 ])
 def test_lists_numbers_and_dice_rules_build_are_bounded(backend, body, message):
-    game = started(harvest_with(body), backend)
+    game = started(harvest_with(body, "var anything: any = []"), backend)
     err = assert_refused_unchanged(game, "p3 study", IllegalActionError, message)
     if "dice(1000)" not in body:
         assert "(h.rules:" in str(err)   # the construct's position
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_lists_nested_as_deep_as_allowed_are_kept_saved_and_replayed(backend):
+    texts = harvest_with("for i in 1..47 { set anything = [anything] }", "var anything: any = []")
+    game = started(texts, backend)
+    game.play("p3 study")
+    value = game.get("anything")
+    for _ in range(47):
+        (value,) = value
+    assert value == ()
+    again = boardrules.load_game(game.save(), max_steps=MAX_STEPS)
+    assert again.state.digest() == game.state.digest()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -215,11 +234,12 @@ def test_an_action_ending_in_an_endless_emit_is_refused_not_a_recursion_error(ba
 
 # ---- operations that cost by their operands' size are charged by it ----
 
-# Two equal lists of 90 000 numbers (different objects: compared element by element), then a
-# loop of 90 000 turns, each doing one operation on them. Uncharged, every loop below would run
-# for minutes (90 000 x 90 000 element comparisons) and end within the budget; charged by size,
-# each stops after a few turns.
-BIG = "let a = 1..90000\n  let b = 1..90000\n  let c = [a, a, a, a, a, a, a, a]\n  "
+# Two equal lists of 12 000 numbers (different objects: compared element by element; eight in a
+# list hold 96 008 elements at every depth, within the rules' 100 000), then a loop of 90 000
+# turns, each doing one operation on them. Uncharged, every loop below would run for minutes
+# (90 000 x 12 000 element comparisons) and end within the budget; charged by size, each stops
+# after some 80 turns.
+BIG = "let a = 1..12000\n  let b = 1..12000\n  let c = [a, a, a, a, a, a, a, a]\n  "
 LONG = "a text, " * 62_000   # (not a name: Python would intern it, and compare it by identity)
 HOSTILE = {
     "==": BIG + "for i in 1..90000 { if a == b { gain 0 vp } }",
