@@ -349,7 +349,9 @@ class Game:
                              rules=ruleset.recipe.rules, texts=ruleset.recipe.texts,
                              ruleset=ruleset.id)
         self.log: list[Event] = []
-        self._history: list[tuple[State, int, int]] = []  # (state, record length, log length) before each action
+        # (state, record length, log length) before each action; the state None once dropped (_thin)
+        self._history: list[tuple[State | None, int, int]] = []
+        self._kept = 0   # the values of the states the history holds
         self._forget()
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
@@ -722,6 +724,9 @@ class Game:
     def _apply(self, action: Action, check: bool) -> None:
         new_state, events = self._try(action, check)
         self._history.append((self.state, len(self.record.actions), len(self.log)))
+        self._kept += len(self.state.values)
+        if self._kept > HISTORY_VALUES:
+            self._thin()
         self.state = new_state
         self.record.actions.append(self.canonical(action))
         self.log.extend(events)
@@ -1406,14 +1411,44 @@ class Game:
         undone: list[str] = []
         while self._history:
             state, nrec, nlog = self._history.pop()
+            if state is not None:
+                self._kept -= len(state.values)
             moves = self.record.actions[nrec:]
             undone[:0] = moves
-            self.state = state
             del self.record.actions[nrec:]
             del self.log[nlog:]
             if not moves or not moves[0].startswith("chance "):
                 break
+        self.state = self._replayed(nrec) if state is None else state
         self.log.append(Event(len(self.record.actions), "undo", None, tuple(undone), "undo"))
+
+    def _thin(self) -> None:
+        """Drop every other state the undo history holds (but the first and the newest
+        RECENT_STATES), as it holds more than HISTORY_VALUES values: undoing to one dropped
+        replays the moves from the last one kept before it (:meth:`_replayed`)."""
+        h = self._history
+        held = [i for i in range(1, len(h) - RECENT_STATES) if h[i][0] is not None]
+        for i in held[::2]:
+            state, nrec, nlog = h[i]
+            assert state is not None
+            h[i] = (None, nrec, nlog)
+            self._kept -= len(state.values)
+
+    def _replayed(self, upto: int) -> State:
+        """The state before the record's move ``upto`` (from 0), dropped from the undo history:
+        the moves from the last state it holds before that played again, as a replay plays
+        them (:meth:`from_record`)."""
+        j = len(self._history) - 1
+        while self._history[j][0] is None:   # (the first state is never dropped)
+            j -= 1
+        state, start, _ = self._history[j]
+        assert state is not None
+        scratch = self.copy()
+        scratch.state, scratch._history, scratch._kept, scratch.auto_chance = state, [], 0, False
+        del scratch.record.actions[start:]
+        for text in self.record.actions[start:upto]:
+            scratch.play(text, check=False)
+        return scratch.state
 
     def candidates(self, player: int | None = None) -> Iterator[Action]:
         """Every action worth trying now (legal or not), of ``player`` or of everyone to act;
@@ -2090,6 +2125,13 @@ class Game:
 
 # how many states a game remembers its action runs for (search comes back to a state by undo)
 KNOWN_STATES = 256
+HISTORY_VALUES = 4_000_000
+"""The most values the undo history holds, summed over its states (a whole random 6-player
+Eclipse game holds some 250,000): past it, :meth:`Game._thin` drops older states, so a long
+record over a large state replays in bounded memory (a 300 KB record of 3,000 moves over
+24,000 values took 3.9 GB)."""
+RECENT_STATES = 64
+"""The newest states of the undo history never dropped: undoing them replays nothing."""
 # a run not made yet: the action was listed as legal from its guard (_guard_settles)
 ACCEPTED: tuple[Any, ...] = (None, None)
 
