@@ -38,7 +38,7 @@ from .quoting import (MESSAGE, QUOTE, as_int, brief_text, brief_value, check_cou
                       read_whole, rules_value)
 from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
-from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
+from .runtime import (CHANCE, MAX_STEPS, MAX_VALUES, BudgetExceeded, Context, Decision, Dice, Event,
                       PrimitiveFailed, RuleViolation)
 from .state import State
 
@@ -199,6 +199,11 @@ def _candidate(player: int, name: str, args: tuple[Any, ...]) -> Action:
     _SET_ARGS(a, args)
     _SET_HASH(a, None)
     return a
+
+
+def _too_many_values(held: int) -> str:
+    return (f"the game would hold {held} values, more than the {MAX_VALUES} a game may hold "
+            "(the games here hold a few hundred)")
 
 
 def _error_class(err: RuleViolation) -> type[IllegalActionError]:
@@ -407,7 +412,11 @@ class Game:
             raise _error_class(err)(f"the game cannot start: {_broken(message, err.rule or 'setup', err.span, rs)}",
                       rule=err.rule) from None
         self.log.extend(ctx.events)
-        return State(ctx.merged(), tuple(pending))
+        values = ctx.merged()
+        if len(values) > MAX_VALUES:
+            raise ExecutionBudgetError(f"the game cannot start: {_too_many_values(len(values))}",
+                                       rule="setup")
+        return State(values, tuple(pending))
 
     # ---- queries ----
     @property
@@ -723,6 +732,9 @@ class Game:
 
     def _apply(self, action: Action, check: bool) -> None:
         new_state, events = self._try(action, check)
+        held = len(new_state.values)
+        if held > MAX_VALUES and held > len(self.state.values):
+            raise self._refusal(action, BudgetExceeded(_too_many_values(held)))
         self._history.append((self.state, len(self.record.actions), len(self.log)))
         self._kept += len(self.state.values)
         if self._kept > HISTORY_VALUES:
@@ -1424,10 +1436,12 @@ class Game:
 
     def _thin(self) -> None:
         """Drop every other state the undo history holds (but the first and the newest
-        RECENT_STATES), as it holds more than HISTORY_VALUES values: undoing to one dropped
-        replays the moves from the last one kept before it (:meth:`_replayed`)."""
+        RECENT_STATES, unless those alone pass the bound), as it holds more than HISTORY_VALUES
+        values: undoing to one dropped replays the moves from the last one kept before it
+        (:meth:`_replayed`)."""
         h = self._history
-        held = [i for i in range(1, len(h) - RECENT_STATES) if h[i][0] is not None]
+        held = [i for i in range(1, len(h) - RECENT_STATES) if h[i][0] is not None] or \
+            [i for i in range(1, len(h) - 1) if h[i][0] is not None]   # (the newest pass it alone)
         for i in held[::2]:
             state, nrec, nlog = h[i]
             assert state is not None
@@ -2131,7 +2145,8 @@ Eclipse game holds some 250,000): past it, :meth:`Game._thin` drops older states
 record over a large state replays in bounded memory (a 300 KB record of 3,000 moves over
 24,000 values took 3.9 GB)."""
 RECENT_STATES = 64
-"""The newest states of the undo history never dropped: undoing them replays nothing."""
+"""The newest states of the undo history, dropped only when they alone hold more than
+HISTORY_VALUES values: undoing them replays nothing."""
 # a run not made yet: the action was listed as legal from its guard (_guard_settles)
 ACCEPTED: tuple[Any, ...] = (None, None)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import boardrules
 from boardrules import game as game_module
 
@@ -27,3 +29,42 @@ def test_the_undo_history_is_thinned_and_undo_still_restores_every_state(monkeyp
         at = records.index(game.record.actions)
         assert game.state == states[at], at
         assert game._kept == sum(len(s.values) for s, _, _ in game._history if s is not None)
+
+
+WIDE = """game wide { players 2 }
+resource coins { }
+var hexes: list[hex] = [""" + ", ".join(f'"h{i}"' for i in range(40)) + """]
+var mark: int per hex = 0
+action work main {
+  gain 1 coins
+  for h in hexes where position(hexes, h) < 10 * coins { set mark[h] = 1 }
+}
+action stop main { pass }
+flow { rounds 1 { step play: turns seat until_pass { main work, stop } } }
+"""
+
+
+def test_a_state_may_hold_only_so_many_values(monkeypatch):
+    # every 'work' sets ten more per-hex values: past MAX_VALUES the move is refused, the
+    # game as it was (the state is copied at every move and kept for undo: unbounded, a
+    # stranger's rules filled the memory)
+    monkeypatch.setattr(game_module, "MAX_VALUES", 30)
+    game = boardrules.new_game(texts={"wide.rules": WIDE}, players=2)
+    game.play("p1 work")
+    game.play("p2 work")
+    state, record = game.state, list(game.record.actions)
+    with pytest.raises(boardrules.ExecutionBudgetError,
+                       match=r"p1 work: the game would hold 3\d values, more than the 30 a game may "
+                             r"hold .*\[rule: work \(wide.rules:5:1\)\]"):
+        game.play("p1 work")
+    assert game.state is state and game.record.actions == record
+    game.play("p1 stop")   # (a move that adds no value is still played)
+
+
+def test_a_setup_holding_too_many_values_is_refused(monkeypatch):
+    monkeypatch.setattr(game_module, "MAX_VALUES", 30)
+    texts = {"wide.rules": WIDE.replace("flow {", "flow { setup { step s: do { for h in hexes "
+                                        "{ set mark[h] = 1 } } }\n", 1)}
+    with pytest.raises(boardrules.ExecutionBudgetError, match="the game cannot start: the game "
+                       "would hold 4[0-9] values, more than the 30"):
+        boardrules.new_game(texts=texts, players=2)
