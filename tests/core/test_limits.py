@@ -359,3 +359,29 @@ def test_a_long_chain_of_procedures_after_a_check_is_not_analysed_without_end():
     assert list(g.legal_actions()) == g._legal_by_trying()
     with pytest.raises(IllegalActionError, match="more than 100 levels deep"):
         g.play("p1 work")
+
+
+# ---- option values are held to the bounds of the rules' own lists ----
+
+OPTION_DECK = ("option deck = [1, 2]\nresource coins { }\naction work main { gain (len(deck)) coins }\n"
+               "flow { rounds 1 { step play: turns seat once { main work } } }\n")
+
+
+@pytest.mark.parametrize("value", [[1] * (MAX_LIST + 1), [[[1]]] * 40_000],
+                         ids=["long", "long at every depth"])
+def test_an_option_value_larger_than_the_rules_lists_is_refused(value):
+    # (it was taken, a list the rules cannot build, which their analyses take as impossible)
+    with pytest.raises(boardrules.OptionError, match=f"option 'deck' holds more than {MAX_LIST} "
+                       "elements at every depth"):
+        boardrules.new_game(texts={"o.rules": OPTION_DECK}, players=2, options={"deck": value})
+    game = boardrules.new_game(texts={"o.rules": OPTION_DECK}, players=2, options={"deck": [1] * MAX_LIST})
+    game.play("p1 work")
+    assert game.get("coins", 0) == MAX_LIST
+
+
+def test_a_record_with_an_option_value_of_millions_is_refused_before_it_is_walked():
+    record = {"format": "boardrules-record/1", "game": "harvest", "players": 2, "seed": 1,
+              "options": {"goal": [1] * 3_000_000}, "actions": []}
+    with pytest.raises(boardrules.NotationError, match=r"\$\.options\.goal: expected a value of at "
+                       f"most {MAX_LIST} elements at every depth"):
+        boardrules.Record.from_json(record)
