@@ -38,7 +38,7 @@ from .quoting import (MESSAGE, QUOTE, as_int, brief_text, brief_value, check_cou
                       read_whole, rules_value)
 from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
-from .runtime import (CHANCE, MAX_STEPS, MAX_VALUES, BudgetExceeded, Context, Decision, Dice, Event,
+from .runtime import (CHANCE, MAX_MOVES, MAX_STEPS, MAX_VALUES, BudgetExceeded, Context, Decision, Dice, Event,
                       PrimitiveFailed, RuleViolation)
 from .state import State
 
@@ -731,6 +731,9 @@ class Game:
         return False
 
     def _apply(self, action: Action, check: bool) -> None:
+        if len(self.record.actions) >= MAX_MOVES:
+            raise ExecutionBudgetError(f"{brief_action(action)}: the game has had {MAX_MOVES} moves, "
+                                       "the most a game may have", rule=action.name, action=action)
         new_state, events = self._try(action, check)
         held = len(new_state.values)
         if held > MAX_VALUES and held > len(self.state.values):

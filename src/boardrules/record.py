@@ -22,7 +22,7 @@ from .quoting import as_int, brief_text, brief_value
 from .jsonshape import (JSON_VALUE, Expected, ShapeError, elements, exact, json_value, listed, mapped,
                         strict_converter, structure, whole)
 from .lang.parser import MAX_NESTING
-from .runtime import MAX_LIST
+from .runtime import MAX_LIST, MAX_MOVES
 
 FORMAT = "boardrules-record/1"
 
@@ -155,6 +155,9 @@ class Record:
             record = structure(_converter, data, cls)
         except ShapeError as err:
             raise NotationError(f"malformed boardrules record: {err}") from None
+        if len(record.actions) > MAX_MOVES:   # (refused before a replay takes them all in)
+            raise NotationError(f"malformed boardrules record: $.actions: {len(record.actions)} moves, "
+                                f"more than the {MAX_MOVES} a game may have")
         if record.game is None and not record.texts:
             raise NotationError("malformed boardrules record: $.game is null and $.texts holds no "
                                 "rule file: no rules to replay with")

@@ -40,6 +40,10 @@ def budget_hint(max_steps: int) -> str:
 
 
 MAX_LIST = 100_000
+MAX_MOVES = 100_000
+"""The most moves (player actions and chance outcomes) a game may have, and a record hold (the
+games here take a few thousand; ``play_out`` stops bots after as many actions): every move is
+kept for undo and the record, so a 64 MiB record of millions of moves filled the memory."""
 MAX_VALUES = 100_000
 """The most values a game's state holds (the resources, levels, supplies, variables, owners...
 that differ from their defaults; the games here hold a few hundred): every action copies them,

@@ -9,6 +9,7 @@ import pytest
 
 import boardrules
 from boardrules import game as game_module
+from boardrules.runtime import MAX_MOVES
 
 
 def test_the_undo_history_is_thinned_and_undo_still_restores_every_state(monkeypatch):
@@ -68,3 +69,24 @@ def test_a_setup_holding_too_many_values_is_refused(monkeypatch):
     with pytest.raises(boardrules.ExecutionBudgetError, match="the game cannot start: the game "
                        "would hold 4[0-9] values, more than the 30"):
         boardrules.new_game(texts=texts, players=2)
+
+
+def test_a_game_has_at_most_so_many_moves(monkeypatch):
+    monkeypatch.setattr(game_module, "MAX_MOVES", 3)
+    game = boardrules.new_game(texts={"wide.rules": WIDE}, players=2)
+    for move in ("p1 work", "p2 work", "p1 stop"):
+        game.play(move)
+    state = game.state
+    with pytest.raises(boardrules.ExecutionBudgetError, match="p2 work: the game has had 3 moves, "
+                       "the most a game may have"):
+        game.play("p2 work")
+    assert game.state is state and len(game.record.actions) == 3
+
+
+def test_a_record_of_more_moves_than_a_game_may_have_is_refused_before_its_replay():
+    # (a 64 MiB record holds millions of moves: each kept for undo, they filled the memory)
+    record = {"format": "boardrules-record/1", "game": "harvest", "players": 2, "seed": 1,
+              "options": {}, "modules": [], "actions": ["p1 study"] * (MAX_MOVES + 1)}
+    with pytest.raises(boardrules.NotationError, match=rf"\$\.actions: {MAX_MOVES + 1} moves, more "
+                       f"than the {MAX_MOVES} a game may have"):
+        boardrules.Record.from_json(record)
