@@ -1517,6 +1517,11 @@ class Game:
         opts = d.options
         if d.bag is not None:
             opts = tuple(dict.fromkeys(_bag(self, d.bag)))
+        elif isinstance(opts, Dice) and 6 ** opts.count > MAX_CANDIDATES:   # (7 dice and more;
+            raise ExecutionBudgetError(                                   # len() overflows past 24)
+                f"listing the answers to '{d.label}': the {6 ** opts.count} outcomes of {opts.count} dice "
+                f"are more than the {MAX_CANDIDATES} to try (the listing's limit): the game's own "
+                "chance (auto_chance) rolls them, or play one outcome", rule=d.label)
         for o in opts:
             yield _candidate(d.player, d.label, (o,))
         if d.optional:

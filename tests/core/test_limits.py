@@ -385,3 +385,20 @@ def test_a_record_with_an_option_value_of_millions_is_refused_before_it_is_walke
     with pytest.raises(boardrules.NotationError, match=r"\$\.options\.goal: expected a value of at "
                        f"most {MAX_LIST} elements at every depth"):
         boardrules.Record.from_json(record)
+
+
+@pytest.mark.parametrize("dice", [7, 30])
+def test_the_outcomes_of_many_dice_are_not_listed(dice):
+    # 6^30 outcomes were listed one by one (legal_actions() of a game without auto_chance, as
+    # a replay or OpenSpiel's chance_outcomes() asks, never ended); 6^7 took seconds
+    texts = {"d.rules": "resource coins { }\naction go main { choose r in dice(" + str(dice) + ") by "
+             "chance { gain r[0] coins } }\nflow { rounds 1 { step play: turns seat once { main go } } }\n"}
+    game = boardrules.Game(boardrules.build_ruleset(texts=texts), players=2, auto_chance=False)
+    game.play("p1 go")
+    with pytest.raises(ExecutionBudgetError, match=f"listing the answers to 'r': the {6 ** dice} "
+                       f"outcomes of {dice} dice are more than the 100000 to try"):
+        len(game.legal_actions())
+    roll = "chance r " + ",".join(["6"] * dice)
+    assert game.is_legal(roll)
+    game.play(roll)
+    assert game.get("coins", 0) == 6
