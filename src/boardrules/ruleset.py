@@ -479,12 +479,13 @@ def _frozen(value: Value, name: str = "", depth: int = 0) -> Value:
     a fraction, lists nested deeper than rule files may write them or holding more elements
     than the rules' lists, a list that holds itself), naming option ``name``."""
     if isinstance(value, (list, tuple)):
-        if depth == 0 and elements(value, MAX_LIST) > MAX_LIST:   # (as the rules' own lists)
-            raise OptionError(f"option {brief_text(name, 50)} holds more than {MAX_LIST} elements "
-                              f"at every depth (the rules' lists hold at most {MAX_LIST})")
         if depth >= MAX_NESTING:   # (a RecursionError out of a record's option, or no end)
             raise OptionError(f"option {brief_text(name, 50)} holds lists nested deeper than {MAX_NESTING} levels")
-        return tuple(_frozen(v, name, depth + 1) for v in value)
+        frozen = tuple(_frozen(v, name, depth + 1) for v in value)
+        if depth == 0 and elements(frozen, MAX_LIST) > MAX_LIST:   # (as the rules' own lists)
+            raise OptionError(f"option {brief_text(name, 50)} holds more than {MAX_LIST} elements "
+                              f"at every depth (the rules' lists hold at most {MAX_LIST})")
+        return frozen
     if value is None or isinstance(value, (int, str)):   # (bool is an int)
         return value
     number = as_int(value)   # (NumPy's integers, as everywhere a whole number is asked)
