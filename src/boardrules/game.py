@@ -38,7 +38,7 @@ from .quoting import (MESSAGE, QUOTE, as_int, brief_text, brief_value, check_cou
                       read_whole, rules_value)
 from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
-from .runtime import (CHANCE, MAX_STEPS, BudgetExceeded, Context, Decision, Dice, Event,
+from .runtime import (CHANCE, MAX_MOVES, MAX_STEPS, MAX_VALUES, BudgetExceeded, Context, Decision, Dice, Event,
                       PrimitiveFailed, RuleViolation)
 from .state import State
 
@@ -201,6 +201,11 @@ def _candidate(player: int, name: str, args: tuple[Any, ...]) -> Action:
     return a
 
 
+def _too_many_values(held: int) -> str:
+    return (f"the game would hold {held} values, more than the {MAX_VALUES} a game may hold "
+            "(the games here hold a few hundred)")
+
+
 def _error_class(err: RuleViolation) -> type[IllegalActionError]:
     """The public error for a rule violation: the execution budget spent, a primitive's
     Python error (a plugin's defect), else an illegal action."""
@@ -349,7 +354,9 @@ class Game:
                              rules=ruleset.recipe.rules, texts=ruleset.recipe.texts,
                              ruleset=ruleset.id)
         self.log: list[Event] = []
-        self._history: list[tuple[State, int, int]] = []  # (state, record length, log length) before each action
+        # (state, record length, log length) before each action; the state None once dropped (_thin)
+        self._history: list[tuple[State | None, int, int]] = []
+        self._kept = 0   # the values of the states the history holds
         self._forget()
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
@@ -405,7 +412,11 @@ class Game:
             raise _error_class(err)(f"the game cannot start: {_broken(message, err.rule or 'setup', err.span, rs)}",
                       rule=err.rule) from None
         self.log.extend(ctx.events)
-        return State(ctx.merged(), tuple(pending))
+        values = ctx.merged()
+        if len(values) > MAX_VALUES:
+            raise ExecutionBudgetError(f"the game cannot start: {_too_many_values(len(values))}",
+                                       rule="setup")
+        return State(values, tuple(pending))
 
     # ---- queries ----
     @property
@@ -716,8 +727,17 @@ class Game:
         return False
 
     def _apply(self, action: Action, check: bool) -> None:
+        if len(self.record.actions) >= MAX_MOVES:
+            raise ExecutionBudgetError(f"{brief_action(action)}: the game has had {MAX_MOVES} moves, "
+                                       "the most a game may have", rule=action.name, action=action)
         new_state, events = self._try(action, check)
+        held = len(new_state.values)
+        if held > MAX_VALUES and held > len(self.state.values):
+            raise self._refusal(action, BudgetExceeded(_too_many_values(held)))
         self._history.append((self.state, len(self.record.actions), len(self.log)))
+        self._kept += len(self.state.values)
+        if self._kept > HISTORY_VALUES:
+            self._thin()
         self.state = new_state
         self.record.actions.append(self.canonical(action))
         self.log.extend(events)
@@ -1402,14 +1422,46 @@ class Game:
         undone: list[str] = []
         while self._history:
             state, nrec, nlog = self._history.pop()
+            if state is not None:
+                self._kept -= len(state.values)
             moves = self.record.actions[nrec:]
             undone[:0] = moves
-            self.state = state
             del self.record.actions[nrec:]
             del self.log[nlog:]
             if not moves or not moves[0].startswith("chance "):
                 break
+        self.state = self._replayed(nrec) if state is None else state
         self.log.append(Event(len(self.record.actions), "undo", None, tuple(undone), "undo"))
+
+    def _thin(self) -> None:
+        """Drop every other state the undo history holds (but the first and the newest
+        RECENT_STATES, unless those alone pass the bound), as it holds more than HISTORY_VALUES
+        values: undoing to one dropped replays the moves from the last one kept before it
+        (:meth:`_replayed`)."""
+        h = self._history
+        held = [i for i in range(1, len(h) - RECENT_STATES) if h[i][0] is not None] or \
+            [i for i in range(1, len(h) - 1) if h[i][0] is not None]   # (the newest pass it alone)
+        for i in held[::2]:
+            state, nrec, nlog = h[i]
+            assert state is not None
+            h[i] = (None, nrec, nlog)
+            self._kept -= len(state.values)
+
+    def _replayed(self, upto: int) -> State:
+        """The state before the record's move ``upto`` (from 0), dropped from the undo history:
+        the moves from the last state it holds before that played again, as a replay plays
+        them (:meth:`from_record`)."""
+        j = len(self._history) - 1
+        while self._history[j][0] is None:   # (the first state is never dropped)
+            j -= 1
+        state, start, _ = self._history[j]
+        assert state is not None
+        scratch = self.copy()
+        scratch.state, scratch._history, scratch._kept, scratch.auto_chance = state, [], 0, False
+        del scratch.record.actions[start:]
+        for text in self.record.actions[start:upto]:
+            scratch.play(text, check=False)
+        return scratch.state
 
     def candidates(self, player: int | None = None) -> Iterator[Action]:
         """Every action worth trying now (legal or not), of ``player`` or of everyone to act;
@@ -1461,6 +1513,11 @@ class Game:
         opts = d.options
         if d.bag is not None:
             opts = tuple(dict.fromkeys(_bag(self, d.bag)))
+        elif isinstance(opts, Dice) and 6 ** opts.count > MAX_CANDIDATES:   # (7 dice and more;
+            raise ExecutionBudgetError(                                   # len() overflows past 24)
+                f"listing the answers to '{d.label}': the {6 ** opts.count} outcomes of {opts.count} dice "
+                f"are more than the {MAX_CANDIDATES} to try (the listing's limit): the game's own "
+                "chance (auto_chance) rolls them, or play one outcome", rule=d.label)
         for o in opts:
             yield _candidate(d.player, d.label, (o,))
         if d.optional:
@@ -2086,6 +2143,14 @@ class Game:
 
 # how many states a game remembers its action runs for (search comes back to a state by undo)
 KNOWN_STATES = 256
+HISTORY_VALUES = 4_000_000
+"""The most values the undo history holds, summed over its states (a whole random 6-player
+Eclipse game holds some 250,000): past it, :meth:`Game._thin` drops older states, so a long
+record over a large state replays in bounded memory (a 300 KB record of 3,000 moves over
+24,000 values took 3.9 GB)."""
+RECENT_STATES = 64
+"""The newest states of the undo history, dropped only when they alone hold more than
+HISTORY_VALUES values: undoing them replays nothing."""
 # a run not made yet: the action was listed as legal from its guard (_guard_settles)
 ACCEPTED: tuple[Any, ...] = (None, None)
 

@@ -77,6 +77,19 @@ def json_value(v: Any, deepest: int, depth: int = 0) -> bool:
     return v is None or isinstance(v, (bool, int, float, str))
 
 
+def elements(v: Any, most: int) -> int:
+    """The elements of the lists (tuples) and mappings in ``v`` at every depth, counted until
+    the count passes ``most`` (so a list that holds itself, or one of millions, costs little)."""
+    n, stack = 0, [v]
+    while stack and n <= most:
+        x = stack.pop()
+        if isinstance(x, (list, tuple, dict)):
+            n += len(x)
+            if n <= most:
+                stack.extend(x.values() if isinstance(x, dict) else x)
+    return n
+
+
 def exact(test: Callable[[Any], bool], expected: str,
           make: Callable[[Any], Any] = lambda v: v) -> Callable[[Any, Any], Any]:
     """A structure hook that takes a value (as ``make`` of it) when ``test`` holds, else raises

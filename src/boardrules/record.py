@@ -19,9 +19,10 @@ import attrs
 from .errors import NotationError
 from .files import not_readable
 from .quoting import as_int, brief_text, brief_value
-from .jsonshape import (JSON_VALUE, ShapeError, exact, json_value, listed, mapped, strict_converter,
-                        structure, whole)
+from .jsonshape import (JSON_VALUE, Expected, ShapeError, elements, exact, json_value, listed, mapped,
+                        strict_converter, structure, whole)
 from .lang.parser import MAX_NESTING
+from .runtime import MAX_LIST, MAX_MOVES
 
 FORMAT = "boardrules-record/1"
 
@@ -154,6 +155,9 @@ class Record:
             record = structure(_converter, data, cls)
         except ShapeError as err:
             raise NotationError(f"malformed boardrules record: {err}") from None
+        if len(record.actions) > MAX_MOVES:   # (refused before a replay takes them all in)
+            raise NotationError(f"malformed boardrules record: $.actions: {len(record.actions)} moves, "
+                                f"more than the {MAX_MOVES} a game may have")
         if record.game is None and not record.texts:
             raise NotationError("malformed boardrules record: $.game is null and $.texts holds no "
                                 "rule file: no rules to replay with")
@@ -170,8 +174,18 @@ class _OptionValue:
 
 
 _converter = strict_converter()
-_converter.register_structure_hook_func(partial(operator.is_, _OptionValue), exact(
-    partial(json_value, deepest=MAX_NESTING), JSON_VALUE))
+def _option_value(value: Any, _: Any) -> Any:
+    """An option's value as a record holds it: JSON, and no larger than the rules' lists (a
+    list of millions was walked for half a minute before the rules refused it)."""
+    if elements(value, MAX_LIST) > MAX_LIST:
+        raise Expected(f"a value of at most {MAX_LIST} elements at every depth (as the rules' lists)",
+                       value)
+    if not json_value(value, MAX_NESTING):
+        raise Expected(JSON_VALUE, value)
+    return value
+
+
+_converter.register_structure_hook_func(partial(operator.is_, _OptionValue), _option_value)
 for _type, _hook in (
         (str | None, exact(lambda v: v is None or isinstance(v, str), "a text or null")),
         (int | str, exact(seed_ok, SEED_EXPECTED)),

@@ -20,6 +20,7 @@ import attrs
 
 from . import plugins
 from .errors import OptionError, PluginError, RulesError
+from .jsonshape import elements
 from .lang import ast as A
 from .lang.backends import Compiler, Interpreter
 from .lang.checker import Checker
@@ -32,6 +33,7 @@ from .lang.parser import MAX_NESTING, parse_text, read_rule_file, unreadable
 from .lang.semantics import BlockFn, ExprFn, Key, Value
 from .primitives import Primitive
 from .quoting import as_int, brief_text, read_whole
+from .runtime import MAX_LIST
 
 if TYPE_CHECKING:
     from .lang.checker import Program
@@ -474,12 +476,16 @@ def _several(value: object, what: str) -> tuple[str | os.PathLike[str], ...]:
 def _frozen(value: Value, name: str = "", depth: int = 0) -> Value:
     """Option values as the rules hold them: lists become tuples (hashable, for the cache).
     Raises :class:`~boardrules.errors.OptionError` for a value the rules cannot hold (a dict,
-    a fraction, lists nested deeper than rule files may write them, a list that holds
-    itself), naming option ``name``."""
+    a fraction, lists nested deeper than rule files may write them or holding more elements
+    than the rules' lists, a list that holds itself), naming option ``name``."""
     if isinstance(value, (list, tuple)):
         if depth >= MAX_NESTING:   # (a RecursionError out of a record's option, or no end)
             raise OptionError(f"option {brief_text(name, 50)} holds lists nested deeper than {MAX_NESTING} levels")
-        return tuple(_frozen(v, name, depth + 1) for v in value)
+        frozen = tuple(_frozen(v, name, depth + 1) for v in value)
+        if depth == 0 and elements(frozen, MAX_LIST) > MAX_LIST:   # (as the rules' own lists)
+            raise OptionError(f"option {brief_text(name, 50)} holds more than {MAX_LIST} elements "
+                              f"at every depth (the rules' lists hold at most {MAX_LIST})")
+        return frozen
     if value is None or isinstance(value, (int, str)):   # (bool is an int)
         return value
     number = as_int(value)   # (NumPy's integers, as everywhere a whole number is asked)

@@ -40,6 +40,19 @@ def budget_hint(max_steps: int) -> str:
 
 
 MAX_LIST = 100_000
+MAX_MOVES = 100_000
+"""The most moves (player actions and chance outcomes) a game may have, and a record hold (the
+games here take a few thousand; ``play_out`` stops bots after as many actions): every move is
+kept for undo and the record, so a 64 MiB record of millions of moves filled the memory."""
+MAX_VALUES = 100_000
+"""The most values a game's state holds (the resources, levels, supplies, variables, owners...
+that differ from their defaults; the games here hold a few hundred): every action copies them,
+and the undo history and the memory of the states seen keep states, so a rule setting a new
+per-hex value at every action would otherwise fill the memory."""
+MAX_NESTED = 48
+"""Lists rules build hold lists at most this many levels deep (as deep as a rule file may
+nest brackets): saving, hashing and comparing a value walk it to its bottom, and Python's
+hash of a list 100,000 levels deep overflows the C stack (the process is killed)."""
 MAX_NUMBER = 2 ** 63 - 1
 
 

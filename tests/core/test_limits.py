@@ -155,12 +155,31 @@ def test_a_record_that_runs_forever_stops_with_its_move_number():
      f"a number of 19 digits is too large for the rules (they use numbers up to {MAX_NUMBER})"),
     ("for d in dice(30) { gain 0 vp }", "steps (the execution budget"),
     ("let d = dice(1000)", "rules roll 0 to 64 dice at once"),
+    # lists of lists: their size through shared elements, and their depth (saving or hashing
+    # such a value never ended, or overflowed the C stack and killed the process)
+    ("for i in 1..60 { set anything = [anything, anything] }", "more than 100000 elements at every depth"),
+    ("set anything = [[1]]\n  for i in 1..40 { set anything = anything + anything }",
+     "more than 100000 elements at every depth"),
+    ("for i in 1..100 { set anything = [anything] }", "lists nested more than 48 levels deep"),
 ])
 def test_lists_numbers_and_dice_rules_build_are_bounded(backend, body, message):
-    game = started(harvest_with(body), backend)
+    game = started(harvest_with(body, "var anything: any = []"), backend)
     err = assert_refused_unchanged(game, "p3 study", IllegalActionError, message)
     if "dice(1000)" not in body:
         assert "(h.rules:" in str(err)   # the construct's position
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_lists_nested_as_deep_as_allowed_are_kept_saved_and_replayed(backend):
+    texts = harvest_with("for i in 1..47 { set anything = [anything] }", "var anything: any = []")
+    game = started(texts, backend)
+    game.play("p3 study")
+    value = game.get("anything")
+    for _ in range(47):
+        (value,) = value
+    assert value == ()
+    again = boardrules.load_game(game.save(), max_steps=MAX_STEPS)
+    assert again.state.digest() == game.state.digest()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -216,11 +235,12 @@ def test_an_action_ending_in_an_endless_emit_is_refused_not_a_recursion_error(ba
 
 # ---- operations that cost by their operands' size are charged by it ----
 
-# Two equal lists of 90 000 numbers (different objects: compared element by element), then a
-# loop of 90 000 turns, each doing one operation on them. Uncharged, every loop below would run
-# for minutes (90 000 x 90 000 element comparisons) and end within the budget; charged by size,
-# each stops after a few turns.
-BIG = "let a = 1..90000\n  let b = 1..90000\n  let c = [a, a, a, a, a, a, a, a]\n  "
+# Two equal lists of 12 000 numbers (different objects: compared element by element; eight in a
+# list hold 96 008 elements at every depth, within the rules' 100 000), then a loop of 90 000
+# turns, each doing one operation on them. Uncharged, every loop below would run for minutes
+# (90 000 x 12 000 element comparisons) and end within the budget; charged by size, each stops
+# after some 80 turns.
+BIG = "let a = 1..12000\n  let b = 1..12000\n  let c = [a, a, a, a, a, a, a, a]\n  "
 LONG = "a text, " * 62_000   # (not a name: Python would intern it, and compare it by identity)
 HOSTILE = {
     "==": BIG + "for i in 1..90000 { if a == b { gain 0 vp } }",
@@ -340,3 +360,46 @@ def test_a_long_chain_of_procedures_after_a_check_is_not_analysed_without_end():
     assert list(g.legal_actions()) == g._legal_by_trying()
     with pytest.raises(IllegalActionError, match="more than 100 levels deep"):
         g.play("p1 work")
+
+
+# ---- option values are held to the bounds of the rules' own lists ----
+
+OPTION_DECK = ("option deck = [1, 2]\nresource coins { }\naction work main { gain (len(deck)) coins }\n"
+               "flow { rounds 1 { step play: turns seat once { main work } } }\n")
+
+
+@pytest.mark.parametrize("value", [[1] * (MAX_LIST + 1), [[[1]]] * 40_000],
+                         ids=["long", "long at every depth"])
+def test_an_option_value_larger_than_the_rules_lists_is_refused(value):
+    # (it was taken, a list the rules cannot build, which their analyses take as impossible)
+    with pytest.raises(boardrules.OptionError, match=f"option 'deck' holds more than {MAX_LIST} "
+                       "elements at every depth"):
+        boardrules.new_game(texts={"o.rules": OPTION_DECK}, players=2, options={"deck": value})
+    game = boardrules.new_game(texts={"o.rules": OPTION_DECK}, players=2, options={"deck": [1] * MAX_LIST})
+    game.play("p1 work")
+    assert game.get("coins", 0) == MAX_LIST
+
+
+def test_a_record_with_an_option_value_of_millions_is_refused_before_it_is_walked():
+    record = {"format": "boardrules-record/1", "game": "harvest", "players": 2, "seed": 1,
+              "options": {"goal": [1] * 3_000_000}, "actions": []}
+    with pytest.raises(boardrules.NotationError, match=r"\$\.options\.goal: expected a value of at "
+                       f"most {MAX_LIST} elements at every depth"):
+        boardrules.Record.from_json(record)
+
+
+@pytest.mark.parametrize("dice", [7, 30])
+def test_the_outcomes_of_many_dice_are_not_listed(dice):
+    # 6^30 outcomes were listed one by one (legal_actions() of a game without auto_chance, as
+    # a replay or OpenSpiel's chance_outcomes() asks, never ended); 6^7 took seconds
+    texts = {"d.rules": "resource coins { }\naction go main { choose r in dice(" + str(dice) + ") by "
+             "chance { gain r[0] coins } }\nflow { rounds 1 { step play: turns seat once { main go } } }\n"}
+    game = boardrules.Game(boardrules.build_ruleset(texts=texts), players=2, auto_chance=False)
+    game.play("p1 go")
+    with pytest.raises(ExecutionBudgetError, match=f"listing the answers to 'r': the {6 ** dice} "
+                       f"outcomes of {dice} dice are more than the 100000 to try"):
+        len(game.legal_actions())
+    roll = "chance r " + ",".join(["6"] * dice)
+    assert game.is_legal(roll)
+    game.play(roll)
+    assert game.get("coins", 0) == 6

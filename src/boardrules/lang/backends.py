@@ -428,7 +428,7 @@ class Interpreter:
                 return S.call(ctx, fn, [ev(a, ctx) for a in args])
             case A.ListLit(items=items):
                 listed = tuple(ev(i, ctx) for i in items)
-                return S.sized(ctx, listed) if len(items) > S.FREE_LIST else listed
+                return S.nested(ctx, S.sized(ctx, listed) if len(items) > S.FREE_LIST else listed)
             case A.Field(obj=o, name=n):
                 return S.field(ctx, ev(o, ctx), n)
             case A.Index(obj=o, index=i):

@@ -244,7 +244,7 @@ _HELPERS: dict[str, object] = {
     "_rv": _rv, "_rv_own": _rv_own, "_rv_mine": _rv_mine, "_rv_at": _rv_at, "_index_var": _index_var, "_field": _field,
     "_builtin": _builtin, "_member": _member, "_holds": _holds, "_min2": _pair_builtin("min"), "_max2": _pair_builtin("max"), "_abs": _abs,
     "_load_name": S.load_name, "_load": S.load, "_index": S.index,
-    "_with_me": S.with_me, "_num": S._num, "_bounded": S.bounded, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized,
+    "_with_me": S.with_me, "_num": S._num, "_bounded": S.bounded, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized, "_nested": S.nested,
     "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
     "_foreign": S.primitive_failed,
     "_add": _int_op("+", int.__add__), "_sub": _int_op("-", int.__sub__),
@@ -261,6 +261,13 @@ def _small_constant(e: A.Expr) -> bool:
     """A number, truth value, none or short text written in the rule: comparing anything with
     it takes no time to speak of (so it is not charged; see :func:`semantics.equal`)."""
     return isinstance(e, (A.Int, A.Bool, A.NoneLit)) or (isinstance(e, A.Str) and len(e.value) < 64)
+
+
+def _not_a_list(e: A.Expr) -> bool:
+    """Whether ``e``'s value is surely no list (a constant, a truth value, a number computed),
+    so a list written with it as an element needs no :func:`semantics.nested` check."""
+    return isinstance(e, (A.Int, A.Str, A.Bool, A.NoneLit, A.Compare, A.Not, A.BoolOp, A.Neg,
+                          A.Quant, A.SumOf)) or isinstance(e, A.BinOp) and e.op != "+"
 
 
 def _truth(e: A.Expr) -> bool:
@@ -522,7 +529,8 @@ class _Gen:
                 return self.primitive(fn, a, self.batched(fn, args, sc))
             case A.ListLit(items=items):
                 listed = "(" + "".join(f"{g(x, sc)}, " for x in items) + ")"
-                return f"_sized(ctx, {listed})" if len(items) > S.FREE_LIST else listed
+                listed = f"_sized(ctx, {listed})" if len(items) > S.FREE_LIST else listed
+                return listed if all(map(_not_a_list, items)) else f"_nested(ctx, {listed})"
             case A.Field(obj=o, name=n):
                 known = self.fixed_field(e, sc)
                 if known is not MISSING:

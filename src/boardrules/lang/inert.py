@@ -168,6 +168,12 @@ def type_name(t: A.TypeRef, kinds: Any) -> str:
     return name + ("?" if t.optional else "")
 
 
+def _may_be_list(t: str | None) -> bool:
+    """Whether a value of analysis type ``t`` may be a list (a list built of it may then be
+    refused by :func:`semantics.nested`)."""
+    return t is None or t.startswith("list") or t.rstrip("?") == "any"
+
+
 def _value_type(v: object) -> str | None:
     if isinstance(v, bool):
         return "bool"
@@ -834,8 +840,8 @@ class Inert:
                     return None
                 if op == "+" and (a[0] or "").startswith("list:") and (b[0] or "").startswith("list:"):
                     size = a[2] + b[2]   # (semantics.sized: charged by its length, at most MAX_LIST)
-                    if size > MAX_LIST:
-                        return None
+                    if size > MAX_LIST or _may_be_list(a[0][5:]) or _may_be_list(b[0][5:]):  # type: ignore[index]
+                        return None   # (semantics.nested: lists of lists may be refused)
                     return (a[0] if a[0] == b[0] else None, a[1] + b[1] + size, size)
                 if a[0] != "int" or b[0] != "int":
                     return None
@@ -858,7 +864,7 @@ class Inert:
                 total, types = (len(items) if len(items) > S.FREE_LIST else 0), set()
                 for x in items:
                     found = self.expr(x, scope)
-                    if found is None:
+                    if found is None or _may_be_list(found[0]):   # (semantics.nested)
                         return None
                     total += found[1]
                     types.add(found[0])

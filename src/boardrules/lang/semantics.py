@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import BoardrulesError
 from ..quoting import rules_value
-from ..runtime import (CHANCE, MAX_LIST, Decision, Dice, Event)
+from ..runtime import (CHANCE, MAX_LIST, MAX_NESTED, Decision, Dice, Event)
 from ..runtime import _event as _new_event
 from ..runtime import BudgetExceeded as BudgetExceeded  # (re-exported: the back ends use S.*)
 from ..runtime import MAX_NUMBER as MAX_NUMBER
@@ -193,7 +193,7 @@ def _num(ctx: Context, v: Value, op: str) -> int:
 
 def binop(ctx: Context, op: str, a: Value, b: Value) -> Value:
     if op == "+" and isinstance(a, tuple) and isinstance(b, tuple):
-        return sized(ctx, a + b)
+        return nested(ctx, sized(ctx, a + b))
     a, b = _num(ctx, a, op), _num(ctx, b, op)
     if op == "+":
         return bounded(ctx, a + b)
@@ -228,6 +228,37 @@ def sized(ctx: Context, items: tuple[Value, ...]) -> tuple[Value, ...]:
     ctx.steps -= len(items)
     if ctx.steps < 0:
         raise ctx.over_budget()
+    return items
+
+
+def nested(ctx: Context, items: tuple[Value, ...]) -> tuple[Value, ...]:
+    """``items``, a list the rules built (``[...]``, ``+``), returned at once when no element
+    is a list; else charged the elements of its lists at every depth (what saving, comparing or
+    hashing it walks) and refused when it holds more than MAX_LIST elements at every depth or
+    lists nested deeper than MAX_NESTED. Without this, a list doubled by ``[v, v]`` in a loop
+    holds 2^60 elements in a few bytes, and ``[v]`` nests it 100,000 deep: saving the game
+    never ends, or hashing it kills the process."""
+    for x in items:
+        t = type(x)
+        if t is tuple or t is frozenset:
+            break
+    else:
+        return items
+    n, stack = 0, [(items, 1)]
+    while stack:
+        x, depth = stack.pop()
+        if depth > MAX_NESTED:
+            raise ctx.violation(f"lists nested more than {MAX_NESTED} levels deep are too deep "
+                                "for the rules")
+        n += len(x)
+        if n > MAX_LIST:
+            raise ctx.violation(f"a list holding more than {MAX_LIST} elements at every depth "
+                                f"is too large for the rules")
+        for y in x:
+            ty = type(y)
+            if ty is tuple or ty is frozenset:
+                stack.append((y, depth + 1))
+    spent(ctx, n - len(items))
     return items
 
 

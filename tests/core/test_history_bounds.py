@@ -1,0 +1,92 @@
+"""The undo history holds a bounded number of state values: a long record over a large state
+replays in bounded memory, and undo still takes back every move exactly."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import boardrules
+from boardrules import game as game_module
+from boardrules.runtime import MAX_MOVES
+
+
+def test_the_undo_history_is_thinned_and_undo_still_restores_every_state(monkeypatch):
+    monkeypatch.setattr(game_module, "HISTORY_VALUES", 300)
+    monkeypatch.setattr(game_module, "RECENT_STATES", 4)
+    game = boardrules.new_game("harvest", players=3, seed=5)
+    rng, states, records = random.Random(5), [game.state], [list(game.record.actions)]
+    while not game.over:
+        game.play(game.legal_actions().sample(rng))
+        states.append(game.state)
+        records.append(list(game.record.actions))
+    held = [s for s, _, _ in game._history if s is not None]
+    assert sum(len(s.values) for s in held) <= 300 < sum(len(s.values) for s in states)
+    assert game._kept == sum(len(s.values) for s in held)
+    # undo to every point a player acted: the state and the record are as they were there
+    while any(not a.startswith("chance ") for a in game.record.actions):
+        game.undo()
+        at = records.index(game.record.actions)
+        assert game.state == states[at], at
+        assert game._kept == sum(len(s.values) for s, _, _ in game._history if s is not None)
+
+
+WIDE = """game wide { players 2 }
+resource coins { }
+var hexes: list[hex] = [""" + ", ".join(f'"h{i}"' for i in range(40)) + """]
+var mark: int per hex = 0
+action work main {
+  gain 1 coins
+  for h in hexes where position(hexes, h) < 10 * coins { set mark[h] = 1 }
+}
+action stop main { pass }
+flow { rounds 1 { step play: turns seat until_pass { main work, stop } } }
+"""
+
+
+def test_a_state_may_hold_only_so_many_values(monkeypatch):
+    # every 'work' sets ten more per-hex values: past MAX_VALUES the move is refused, the
+    # game as it was (the state is copied at every move and kept for undo: unbounded, a
+    # stranger's rules filled the memory)
+    monkeypatch.setattr(game_module, "MAX_VALUES", 30)
+    game = boardrules.new_game(texts={"wide.rules": WIDE}, players=2)
+    game.play("p1 work")
+    game.play("p2 work")
+    state, record = game.state, list(game.record.actions)
+    with pytest.raises(boardrules.ExecutionBudgetError,
+                       match=r"p1 work: the game would hold 3\d values, more than the 30 a game may "
+                             r"hold .*\[rule: work \(wide.rules:5:1\)\]"):
+        game.play("p1 work")
+    assert game.state is state and game.record.actions == record
+    game.play("p1 stop")   # (a move that adds no value is still played)
+
+
+def test_a_setup_holding_too_many_values_is_refused(monkeypatch):
+    monkeypatch.setattr(game_module, "MAX_VALUES", 30)
+    texts = {"wide.rules": WIDE.replace("flow {", "flow { setup { step s: do { for h in hexes "
+                                        "{ set mark[h] = 1 } } }\n", 1)}
+    with pytest.raises(boardrules.ExecutionBudgetError, match="the game cannot start: the game "
+                       "would hold 4[0-9] values, more than the 30"):
+        boardrules.new_game(texts=texts, players=2)
+
+
+def test_a_game_has_at_most_so_many_moves(monkeypatch):
+    monkeypatch.setattr(game_module, "MAX_MOVES", 3)
+    game = boardrules.new_game(texts={"wide.rules": WIDE}, players=2)
+    for move in ("p1 work", "p2 work", "p1 stop"):
+        game.play(move)
+    state = game.state
+    with pytest.raises(boardrules.ExecutionBudgetError, match="p2 work: the game has had 3 moves, "
+                       "the most a game may have"):
+        game.play("p2 work")
+    assert game.state is state and len(game.record.actions) == 3
+
+
+def test_a_record_of_more_moves_than_a_game_may_have_is_refused_before_its_replay():
+    # (a 64 MiB record holds millions of moves: each kept for undo, they filled the memory)
+    record = {"format": "boardrules-record/1", "game": "harvest", "players": 2, "seed": 1,
+              "options": {}, "modules": [], "actions": ["p1 study"] * (MAX_MOVES + 1)}
+    with pytest.raises(boardrules.NotationError, match=rf"\$\.actions: {MAX_MOVES + 1} moves, more "
+                       f"than the {MAX_MOVES} a game may have"):
+        boardrules.Record.from_json(record)
