@@ -16,6 +16,7 @@ Pending decisions (``choose``, ``draw``) come before anything else, front first.
 from __future__ import annotations
 
 import itertools
+import operator
 import os
 import random
 import reprlib
@@ -1613,7 +1614,8 @@ class Game:
             # candidate's context alive for long costs the garbage collector more than
             # running one again when search comes back
             _, last = self._known.popitem(last=True)
-            last.runs = {a: r for a, r in last.runs.items() if type(r[0]) is not Context}
+            if Context in map(type, map(_first, last.runs.values())):   # (a scan in C: few have one)
+                last.runs = {a: r for a, r in last.runs.items() if type(r[0]) is not Context}
             self._known[id(last.state)] = last
         known = self._known[id(state)] = _Known(state, ply)
         if len(self._known) > KNOWN_STATES:
@@ -1934,13 +1936,17 @@ class Game:
         main = name in step.main
         ctx = self._guard_context()
         adef = rs.actions[name]
-        env = _bindings(rs, adef, action.args)
-        try:
-            verdict = S.run_unit(ctx, guard, adef.entity or name, me=action.player, env=env)
-        except (RuleViolation, BoardrulesError):
-            if ctx.partial:   # (maybe the budget charged for the options not tested: in full)
-                return False
-            raise
+        bare = rs.guards.bare.get(guard)
+        if bare is not None:   # (it runs no statement: lang/guards.py, _bare)
+            verdict = bare(ctx, adef.entity or name)
+        else:
+            env = _bindings(rs, adef, action.args)
+            try:
+                verdict = S.run_unit(ctx, guard, adef.entity or name, me=action.player, env=env)
+            except (RuleViolation, BoardrulesError):
+                if ctx.partial:   # (maybe the budget charged for the options not tested: in full)
+                    return False
+                raise
         queued = ctx.queued
         passed = ctx.get(("f", "passed")) or ()
         pending = queued + list(st.pending) if st.pending else queued
@@ -2153,6 +2159,7 @@ RECENT_STATES = 64
 HISTORY_VALUES values: undoing them replays nothing."""
 # a run not made yet: the action was listed as legal from its guard (_guard_settles)
 ACCEPTED: tuple[Any, ...] = (None, None)
+_first = operator.itemgetter(0)   # (a run's context, or its resulting state)
 
 
 def _bindings(rs: Ruleset, adef: Any, args: tuple[Any, ...]) -> dict[str, Any]:

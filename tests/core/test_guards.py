@@ -1042,3 +1042,22 @@ def test_an_answer_hides_the_seat_of_its_name():
             seen += 1
         g.play(rng.choice([a for a in listed if a.name == "gift"] or listed), check=False)
     assert seen >= 2
+
+
+def test_only_the_newest_state_keeps_the_runs_of_actions_not_played():
+    """The pick step's buys end the turn, so its listing runs them in full and keeps their
+    contexts; once the next state is listed, the first keeps only the played run (its resulting
+    state), and a state whose runs hold no context keeps them as they are."""
+    from boardrules.runtime import Context
+    g, rng = harvest(seed=3), random.Random(3)
+    first = g.state
+    listed = list(g.legal_actions())
+    runs = g._known_for(first).runs
+    assert any(type(r[0]) is Context for r in runs.values())
+    played = rng.choice(listed)
+    g.play(played, check=False)
+    list(g.legal_actions())
+    g.undo()
+    kept = g._known_for(first).runs
+    assert list(kept) == [played] and kept[played][0] is not None   # (the played run: a state)
+    assert not any(type(r[0]) is Context for r in kept.values())

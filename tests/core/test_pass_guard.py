@@ -16,7 +16,7 @@ import boardrules
 from boardrules import GameStuckError
 from boardrules.game import ACCEPTED
 from boardrules.lang import semantics as S
-from boardrules.lang.guards import PASSES
+from boardrules.lang.guards import PASSES, Guards
 from boardrules.runtime import Context
 from boardrules.lang.inert import Inert
 from boardrules.lang.parser import parse_text
@@ -217,3 +217,104 @@ def test_me_is_a_seat_while_the_unit_runs_for_a_player():
                               100, random.Random(seed)) > 0
     gaia = boardrules.new_game("gaia-project", players=2, seed=1).ruleset
     assert gaia.guards.action_for("convert", ("ore_token",)) is not None
+
+
+# a free action that makes 'order' long: pass_round's rest reads it as a short list (lang/inert.py,
+# SHORT), so past SHORT its guard answers False and the pass is tried in full
+CROWD = """action crowd free {
+  require len(order) < 1500 else "crowded enough"
+  for i in 1..600 { set order = order + [me] }
+}
+extend step actions { free crowd }
+"""
+
+
+def _bare_calls(monkeypatch, g) -> dict[str, int]:
+    """Count the verdicts of ``g``'s guards that run no statement (guards.py, ``_bare``) by their
+    answers (its guards built anew: a cached ruleset's may be built already)."""
+    from boardrules.lang import guards as G
+    seen: dict[str, int] = {}
+    make = G._bare
+
+    def counting(*args):
+        bare = make(*args)
+
+        def run(ctx, source):
+            got = bare(ctx, source)
+            seen[str(got)] = seen.get(str(got), 0) + 1
+            return got
+        return run
+    monkeypatch.setattr(G, "_bare", counting)
+    rs = g.ruleset
+    monkeypatch.setattr(rs, "guards", Guards(rs, rs.backend, Inert(rs, {})))
+    return seen
+
+
+@pytest.mark.parametrize("variant", ["trade", "tidy", "crowd"])
+def test_a_guard_that_runs_nothing_lists_as_the_full_tries(variant, monkeypatch):
+    """pass_round's body is all inert rest: its guard's verdict is worked out without a unit's
+    run (guards.py, ``_bare``), also where what follows the pass may break a rule (TIDY) and
+    where the rest's facts fail (CROWD: 'order' longer than the rest may read)."""
+    g = boardrules.new_game("harvest", players=3, seed=2, texts={
+        "h.rules": TRADE + TIDY if variant == "tidy" else CROWD if variant == "crowd" else TRADE})
+    seen = _bare_calls(monkeypatch, g)
+    try:
+        assert compare_states(g, 300, random.Random(2)) > 0
+    except GameStuckError:
+        assert variant == "tidy" and g._legal_by_trying() == []
+    assert seen.get(PASSES, 0) > 0
+    if variant == "crowd":
+        assert seen.get("False", 0) > 0   # (the facts failed: tried in full)
+
+
+def test_a_bare_verdict_is_the_guards_run(monkeypatch):
+    """For every guard that runs no statement, at states of a CROWD game (short and long 'order'),
+    with budgets around its rest's bound and depths around the deepest: the same answer (or the
+    same violation) as ``run_unit`` of the guard gives, and the same steps and depth left."""
+    g, rng = boardrules.new_game("harvest", players=3, seed=4, texts={"h.rules": CROWD}), random.Random(4)
+    rs = g.ruleset
+    bares = {n: rs.guards.action(n) for n in rs.actions}
+    bares = {n: gd for n, gd in bares.items() if gd is not None and gd in rs.guards.bare}
+    assert "pass_round" in bares
+    compared = set()
+    while not g.over and len(compared) < 400:
+        for name, guard in bares.items():
+            cost = rs.guards.inert.split(rs.actions[name].body, {})[1]
+            for steps in (1_000_000, cost + 2, cost + 1, cost, 1, 0):
+                for depth in (0, S.MAX_DEPTH - 2, S.MAX_DEPTH - 1, S.MAX_DEPTH):
+                    got = []
+                    for run in (lambda c: rs.guards.bare[guard](c, name),
+                                lambda c: S.run_unit(c, guard, name, me=0, env={})):
+                        ctx = Context(rs, g.state.values, budget=1_000_000)
+                        ctx.steps, ctx.depth = steps, depth
+                        try:
+                            answer = run(ctx)
+                        except Exception as err:   # (the same violation, or the same error)
+                            answer = (type(err), str(err))
+                        got.append((answer, ctx.steps, ctx.depth, ctx.w))
+                    assert got[0] == got[1], (name, steps, depth)
+                    compared.add((got[0][0] if type(got[0][0]) is not tuple else "raised", steps, depth,
+                                  len(g.state.get("v", "order") or ()) > 1024))
+        g.play(rng.choice(list(g.legal_actions())), check=False)
+    answers = {a for a, _, _, _ in compared}
+    assert {PASSES, False, "raised"} <= answers
+    assert any(long for _, _, _, long in compared)   # (the facts failed on some states)
+
+
+def test_a_bare_verdict_for_a_guard_that_runs_checks_is_caught(monkeypatch):
+    """Taking a guard that runs a check (``rich``'s, not among its prechecks) for one that runs
+    nothing runs it without its action's bindings: the listing differs from the full tries."""
+    from boardrules.lang import guards as G
+    text = """action rich(n: int in 1..3) main {
+  if n >= 2 { require coins > 30 else "not rich enough" }
+  gain 1 vp
+}
+extend step actions { main rich }
+"""
+    g = boardrules.new_game("harvest", players=3, seed=1, texts={"r.rules": text})
+    rs = g.ruleset
+    assert rs.guards.action("rich") not in rs.guards.bare
+    monkeypatch.setattr(G, "runs_nothing", lambda plan: True)
+    monkeypatch.setattr(rs, "guards", Guards(rs, rs.backend, Inert(rs, {})))   # (built anew)
+    with pytest.raises(AssertionError):
+        compare_states(g, 300, random.Random(1))

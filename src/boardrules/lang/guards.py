@@ -80,6 +80,8 @@ class Guards:
         # action -> (precheck(action), whether count() still counts it): what a listing reads
         self.listed: dict[str, tuple[Precheck | None, bool]] = {}
         self.rests: dict[Guard, Facts] = {}   # guard -> what the rest it leaves out relies on, writes
+        # guard -> its verdict without a unit's run, for a guard that runs no statement (_bare)
+        self.bare: dict[Guard, Callable[["Context", str], Any]] = {}
         self._settled: dict[str, list[int]] = {}   # action -> [guards passed, settled]
         self._ways: dict[str, tuple[bool, Guard | None, bool]] = {}   # action -> way()
 
@@ -521,6 +523,8 @@ class Guards:
             ctx.steps -= cost   # (charged for the rest: what the flow runs after it, the engine
             return verdict      # bounds with what is left: game.py, _step_end_settles)
         self.rests[guard] = facts   # (the flow after a rest not run: game.py, _last_turn_settles)
+        if runs_nothing(plan):
+            self.bare[guard] = _bare(guard)
         return guard
 
     def _plan(self, stmts: tuple[A.Stmt, ...], scope: dict[str, Any], busy: frozenset[str]
@@ -652,6 +656,30 @@ class Guards:
             return run_unit(ctx, inner, entity, me=me, env={"self": entity})  # type: ignore[no-any-return]
         return _Plan(run, facts, 1 + max(p.levels for p in plans.values()),
                      any(p.useful for p in plans.values()))
+
+
+def runs_nothing(plan: _Plan) -> bool:
+    """Whether a guard of ``plan`` runs no statement (its body is all inert rest, no pivot)."""
+    return plan.head == 0
+
+
+def _bare(guard: Guard) -> Callable[["Context", str], Any]:
+    """``S.run_unit(ctx, guard, source)``'s answer for a guard whose plan runs no statement (a
+    body all inert rest: Harvest's pass_round), without the unit's bindings and labels, which
+    nothing reads: its step and its level counted as run_unit counts them. Where run_unit would
+    refuse (no step left, as deep as rules nest) it is run_unit."""
+    run_unit = S.run_unit
+
+    def bare(ctx: Context, source: str) -> Any:
+        if ctx.steps < 1 or ctx.depth >= MAX_DEPTH:
+            return run_unit(ctx, guard, source)   # (its violation)
+        ctx.steps -= 1
+        ctx.depth += 1
+        try:
+            return guard(ctx)
+        finally:
+            ctx.depth -= 1
+    return bare
 
 
 @attrs.frozen
