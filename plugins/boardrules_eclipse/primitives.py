@@ -434,7 +434,8 @@ def _stats_after(ctx, opts, stat):
         out = []
         for segment in made[1]:
             cls = segment[0]
-            kbp, kout, kdesign = ("v", "blueprint", me, cls), ("v", "grid_extras", me, cls), ("v", "design_of", me, cls)
+            kbp, kout = ("v", "blueprint", me, cls), ("v", "grid_extras", me, cls)
+            kdesign = ("v", "design_of", me, cls)
             out += t.class_answers((w[kbp] if kbp in w else base.get(kbp)) or (),
                                    (w[kout] if kout in w else base.get(kout)) or (),
                                    w[kdesign] if kdesign in w else base.get(kdesign), segment, stat)
