@@ -15,6 +15,8 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from boardrules.primitives import NOT_BATCHED
+
 # A blueprint's statistics: the part fields that add up (kind part, rules/ships.rules) and the
 # printed bonuses of a design (kind design) for the first five of them.
 STAT_FIELDS = ("hull", "computer", "shield", "initiative", "move", "jumps", "energy", "regenerates")
@@ -30,7 +32,7 @@ class Tables:
     rule files' order."""
 
     __slots__ = ("rs", "classes", "class_order", "parts", "part_set", "_lists", "_changes", "resolved", "_stats", "_after",
-                 "_last", "_parts", "__weakref__")
+                 "_last", "_parts", "segments", "_answers", "__weakref__")
 
     def __init__(self, rs: Any) -> None:
         self.rs = weakref.ref(rs)
@@ -49,6 +51,10 @@ class Tables:
         # changes in a row) and its sums without each slot's part
         self._last: tuple[Any, Any, Any, tuple[dict[str, int], ...]] = ((), (), None, ())
         self._parts: dict[str, dict[str, int]] = {}   # part -> its STATS
+        # id of a tuple :meth:`changes` made -> (that tuple, its options per ship class:
+        # ((class, grid, parts, ((slot, part), ...)), ...), in its order)
+        self.segments: dict[int, tuple[tuple[str, ...], tuple]] = {}
+        self._answers: dict[tuple, tuple] = {}   # :meth:`class_answers`
 
     def change(self, o: Any) -> tuple[str, int, str] | None:
         """``(class, slot, part)`` of an option text ``"cls#slot=part"`` naming a ship class and
@@ -96,11 +102,31 @@ class Tables:
         key = (grids, parts)
         got = self._lists.get(key)
         if got is None:
-            got = tuple(f"{cls}#{i}={part}" for cls, grid, mine in zip(self.class_order, grids, parts)
-                        for i, old in enumerate(grid) for part in mine if part != old)
+            segments = tuple((cls, grid, mine, tuple((i, part) for i, old in enumerate(grid)
+                                                     for part in mine if part != old))
+                             for cls, grid, mine in zip(self.class_order, grids, parts))
+            got = tuple(f"{cls}#{i}={part}" for cls, _, _, slots in segments for i, part in slots)
             if len(self._lists) >= MEMO_SIZE // 10:
                 self._lists.clear()
+                self.segments.clear()
             self._lists[key] = got
+            self.segments[id(got)] = (got, segments)
+        return got
+
+    def class_answers(self, bp: tuple, outside: tuple, design: Any, segment: tuple, stat: str) -> tuple:
+        """:meth:`after` of statistic ``stat`` for each change of one class's ``segment`` (of
+        ``segments``: its ``(slot, part)`` pairs) on blueprint ``bp`` (plus ``outside``, on
+        ``design``), NOT_BATCHED for a slot ``bp`` does not have (memoised: an Upgrade changes
+        one class's blueprint, the other classes' answers are asked again)."""
+        key = (bp, outside, design, segment[1], segment[2], stat)
+        got = self._answers.get(key)
+        if got is None:
+            sums, part_stats, n = self.without(bp, outside, design), self._part, len(bp)
+            got = tuple(sums[i][stat] + part_stats(part)[stat] if i < n else NOT_BATCHED
+                        for i, part in segment[3])
+            if len(self._answers) >= MEMO_SIZE // 10:
+                self._answers.clear()
+            self._answers[key] = got
         return got
 
     def after(self, bp: tuple, outside: tuple, design: Any, slot: int, part: str, stat: str) -> int:

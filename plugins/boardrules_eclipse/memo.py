@@ -10,7 +10,9 @@ context that has written one of those variables.
 Most actions leave most of the board alone (a trade, a colony ship, a research), so when
 another state asks, the answers whose variables hold the very same values in it (the same
 objects: values are immutable, and a state is a copy of the one before with what an action
-wrote) are carried over to it (:func:`_carried`) rather than computed afresh.
+wrote) are carried over to it (:func:`_carried`) rather than computed afresh. What changed is
+worked out from the keys the engine wrote between the two states (``runtime.changed_keys``),
+not by comparing the two tables key by key, when the new state was made from the old.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from boardrules.runtime import MISSING
+from boardrules.runtime import MISSING, changed_keys
 
 
 # (committed state, ruleset, its memo: key -> (reads, answer)): replaced as a whole when
@@ -27,6 +29,7 @@ from boardrules.runtime import MISSING
 _CURRENT: tuple[object, object, dict[Hashable, tuple[frozenset[str], Any]]] = (None, None, {})
 ENABLED = True     # False: every question computed afresh (tests compare the two)
 CARRY = True       # False: no answer is carried over to another state (tests compare the two)
+DELTAS = True      # False: what changed is found by comparing the tables whole (tests compare)
 CARRIED = 1000     # a memo with more answers than this starts afresh with the next state
 
 
@@ -59,7 +62,11 @@ def _carried(old: Any, new: dict[Any, Any], memo: dict[Hashable, tuple[frozenset
     both (or is in one only)."""
     if not memo or type(old) is not dict or len(memo) > CARRIED:
         return {}
-    changed = {k[1] for k, v in new.items() if old.get(k, MISSING) is not v and k[0] == "v"}
-    if not old.keys() <= new.keys():   # (a key gone: its variable changed too)
-        changed.update(k[1] for k in old.keys() - new.keys() if k[0] == "v")
+    keys = changed_keys(old, new) if DELTAS else None   # (from the keys the actions wrote)
+    if keys is not None:
+        changed = {k[1] for k in keys if k[0] == "v"}
+    else:   # (not made from old by the last merges: both compared whole)
+        changed = {k[1] for k, v in new.items() if old.get(k, MISSING) is not v and k[0] == "v"}
+        if not old.keys() <= new.keys():   # (a key gone: its variable changed too)
+            changed.update(k[1] for k in old.keys() - new.keys() if k[0] == "v")
     return {key: got for key, got in memo.items() if changed.isdisjoint(got[0])}

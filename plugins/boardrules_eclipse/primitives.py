@@ -420,13 +420,27 @@ def stat_after(ctx, o, stat):
 
 def _stats_after(ctx, opts, stat):
     """``stat_after`` of each option for ``stat`` (primitives.batched: an Upgrade's ``where``
-    asks of about 140 options): the state keys read once per ship class, not per option.
-    NOT_BATCHED for an option the call raises for (no ship class and part, no such slot)."""
+    asks of about 140 options): the state keys read once per ship class, not per option;
+    for the options ``blueprint_changes`` made, each class's answers at once (Tables.
+    class_answers, kept by the class's blueprint and options). NOT_BATCHED for an option the
+    call raises for (no ship class and part, no such slot)."""
     me = ctx.me
     if stat not in B.STATS or type(me) is not int or not 0 <= me < ctx.np:
         return [NOT_BATCHED] * len(opts)
     t = B.tables(ctx.rs)
-    resolved, resolve, part_stats, w, base = t.resolved, t.resolve, t._part, ctx.w, ctx.base
+    w, base = ctx.w, ctx.base
+    made = t.segments.get(id(opts))
+    if made is not None and made[0] is opts:   # (blueprint_changes' options: by class, memoised)
+        out = []
+        for segment in made[1]:
+            cls = segment[0]
+            kbp, kout = ("v", "blueprint", me, cls), ("v", "grid_extras", me, cls)
+            kdesign = ("v", "design_of", me, cls)
+            out += t.class_answers((w[kbp] if kbp in w else base.get(kbp)) or (),
+                                   (w[kout] if kout in w else base.get(kout)) or (),
+                                   w[kdesign] if kdesign in w else base.get(kdesign), segment, stat)
+        return out
+    resolved, resolve, part_stats = t.resolved, t.resolve, t._part
     sums_of: dict = {}   # blueprint key -> its sums without each slot's part
     out = []
     for o in opts:

@@ -9,6 +9,7 @@ a rule leaves the committed state untouched (the overlay is simply dropped).
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -138,6 +139,43 @@ class Event(NamedTuple):
     source: str
 
 
+# The tables Context.merged made last: (table, the table it was made from, the keys written),
+# newest last (strong references: an entry's tables cannot be freed and their ids reused);
+# kept once changed_keys has been asked (a game whose plugins never ask pays nothing)
+MERGES_KEPT = 16
+_MERGES: deque[tuple[dict[Any, Any], dict[Any, Any], tuple[Any, ...]]] = deque(maxlen=MERGES_KEPT)
+_MERGES_ASKED = False
+
+
+def changed_keys(old: dict[Any, Any], new: dict[Any, Any]) -> set[Any] | None:
+    """The keys whose values differ between state tables ``old`` and ``new`` (not the same
+    object, or in one only), worked out from the keys written, without comparing the tables
+    whole, when ``new`` was made from ``old`` by one or more of the last ``MERGES_KEPT``
+    :meth:`Context.merged`; else None (the caller compares them). Per-state memos ask it to
+    carry their answers to the next state (an Eclipse state has about 150 keys, an action
+    writes a few). The first call starts the record: it and those soon after answer None."""
+    global _MERGES_ASKED
+    _MERGES_ASKED = True
+    written: set[Any] = set()
+    table = new
+    try:
+        for _ in range(MERGES_KEPT + 1):
+            if table is old:
+                break
+            for made, base, keys in reversed(_MERGES):
+                if made is table:
+                    written.update(keys)
+                    table = base
+                    break
+            else:
+                return None
+        else:
+            return None
+    except RuntimeError:   # (another thread merged meanwhile: the deque changed)
+        return None
+    return {k for k in written if old.get(k, MISSING) is not new.get(k, MISSING)}
+
+
 # ``_event(Event, (ply, kind, player, detail, source))``: an Event without the named tuple's own
 # ``__new__`` (a Python function: the engine makes several events per action)
 _event = tuple.__new__
@@ -198,16 +236,21 @@ class Context:
         self.w[key] = value
 
     def merged(self) -> dict[tuple[Any, ...], Any]:
-        """The committed values with this context's writes applied (defaults dropped)."""
+        """The committed values with this context's writes applied (defaults dropped): a new
+        table, never to be changed (the next state's values; :func:`changed_keys` knows it
+        differs from ``base`` at most at the keys written)."""
         # (dict.copy clones the table as it is; dict(base) inserts the keys one by one, hashing
         # every key tuple again once the table has holes: 20-40 µs for a Gaia state)
         out = self.base.copy()
         defaults = self.rs.key_defaults
-        for k, v in self.w.items():
+        w = self.w
+        for k, v in w.items():
             if v == defaults[k]:
                 out.pop(k, None)
             else:
                 out[k] = v
+        if _MERGES_ASKED:
+            _MERGES.append((out, self.base, tuple(w)))
         return out
 
     # ---- players ----

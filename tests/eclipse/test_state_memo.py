@@ -117,3 +117,40 @@ def test_carrying_answers_over_changes_no_legal_action(modules):
     finally:
         memo.CARRY = True
     assert _play(13, players, modules, True) == afresh
+
+
+@pytest.mark.parametrize("modules", [MODULE_SETS[0], MODULE_SETS[2]], ids=lambda m: "+".join(m) or "base")
+def test_what_changed_from_the_keys_written_changes_no_legal_action(modules):
+    """The carry-over told what changed by the keys the engine wrote (runtime.changed_keys)
+    against the two tables compared whole (``memo.DELTAS`` off)."""
+    players = 7 if "nine-players" in modules else 4
+    memo.DELTAS = False
+    try:
+        compared = _play(14, players, modules, True)
+    finally:
+        memo.DELTAS = True
+    assert _play(14, players, modules, True) == compared
+
+
+def test_an_answer_is_not_carried_to_a_sibling_state():
+    """Two states made from one (as search or an undo goes back): the newer one's writes are
+    not what changed since the other, whose ships moved. Carrying the first's answer by the
+    second's writes would answer from ships that are not where they are."""
+    from boardrules.runtime import Context
+    from boardrules_eclipse.primitives import move_options
+    g = boardrules.new_game("eclipse", players=4, seed=11)
+    rnd = random.Random(11)
+    while True:
+        g.play(rnd.choice(list(g.legal_actions())))
+        before = move_options.fn(Context(g.ruleset, g.state.values, me=0))
+        if before:
+            break
+    src = before[0].partition(">")[0].partition("@")[2]
+    moved = Context(g.ruleset, g.state.values)
+    moved.set(("v", "ships", src), ())                      # S1: the ships gone
+    asked = move_options.fn(Context(g.ruleset, moved.merged(), me=0))
+    other = Context(g.ruleset, g.state.values)
+    other.set(("v", "acts_left", 1), 3)                     # S2: from S0, the ships still there
+    s2 = other.merged()
+    again = move_options.fn(Context(g.ruleset, s2, me=0))
+    assert asked != before and again == before

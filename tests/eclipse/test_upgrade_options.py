@@ -15,10 +15,11 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from boardrules.primitives import NOT_BATCHED
 from boardrules.runtime import Context
 from boardrules_eclipse.blueprints import DESIGN_BONUSES, STAT_FIELDS
 from boardrules_eclipse.blueprints import tables
-from boardrules_eclipse.primitives import stat_after
+from boardrules_eclipse.primitives import _stats_after, stat_after
 from tests.rota.common import SETTINGS, play_random, start
 
 MODULES = ("rare-technologies", "new-species", "new-discoveries")
@@ -52,7 +53,22 @@ def assert_plain_sums(g) -> int:
             assert stat_after.fn(ctx, change, "drives") == \
                 plain_stat(g, p, change, "move") + plain_stat(g, p, change, "jumps"), (p, change)
             seen += 1
+        opts = tables(g.ruleset).changes(grids, (parts,) * len(classes))
+        for stat in (*STATS, "drives"):   # (the batch form, its answers kept per class)
+            assert _stats_after(ctx, opts, stat) == one_by_one(ctx, opts, stat), (p, stat)
     return seen
+
+
+def one_by_one(ctx, opts, stat) -> list:
+    """The oracle of the batch form: ``stat_after`` asked of each option (NOT_BATCHED where
+    the call raises)."""
+    out = []
+    for o in opts:
+        try:
+            out.append(stat_after.fn(ctx, o, stat))
+        except ValueError:
+            out.append(NOT_BATCHED)
+    return out
 
 
 @SETTINGS
@@ -74,3 +90,26 @@ def test_a_drive_taken_out_is_no_upgrade():
     assert stat_after.fn(ctx, "interceptor#2=hull", "move") + stat_after.fn(ctx, "interceptor#2=hull", "jumps") == 0
     names = {str(a) for a in g.legal_actions()}
     assert not any("interceptor#2=hull" in n for n in names)
+
+
+def test_the_batch_answers_are_those_of_the_blueprint_read():
+    """Each class's answers are kept by the blueprint the context holds, not by the grid the
+    options were made from: a context that wrote another blueprint, or a shorter one (a slot
+    it lacks: NOT_BATCHED), gets answers for what it wrote."""
+    g = start(2, MODULES)
+    rs = g.ruleset
+    classes, parts = rs.by_kind["ship_class"], tuple(rs.by_kind["part"])
+    grids = tuple(tuple(g.get("blueprint", 0, index=c)) for c in classes)
+    opts = tables(rs).changes(grids, (parts,) * len(classes))
+    ctx = Context(rs, g.state.values, me=0)
+    first = _stats_after(ctx, opts, "energy")
+    assert first == one_by_one(ctx, opts, "energy")
+    cls = classes[0]
+    grid = grids[0]
+    other = tuple(p for p in parts if p not in grid)[0]
+    for written in ((other, *grid[1:]), grid[:1]):
+        ctx = Context(rs, g.state.values, me=0)
+        ctx.set(("v", "blueprint", 0, cls), written)
+        got = _stats_after(ctx, opts, "energy")
+        assert got == one_by_one(ctx, opts, "energy") and got != first
+    assert NOT_BATCHED in got
