@@ -11,7 +11,7 @@ from .common import Evaluation, decision, evaluation_for, searching, seeded, try
 BUDGET = 6000
 """The positions a greedy decision may try (each a rating) before its look-ahead is shared out:
 above every decision of the default bots' seeded 4-player games measured (Gaia Project seeds
-0-39: at most 5,692, the next 4,334; Eclipse seeds 0-6: 3,202; Harvest: 11), so those games
+0-39: at most 5,692, the next 4,334; Eclipse seeds 0-10: 3,202; Harvest: 11), so those games
 are as before, while a 9-player Eclipse decision that took 83 s of CPU is bounded
 (docs/status.md, "Bots and simulation")."""
 
