@@ -11,6 +11,7 @@ import boardrules
 from boardrules.bots import (GreedyBot, MCTSBot, RandomBot, evaluation_for, make_bot, play_out,
                              sample_chance, seat_bots)
 from boardrules.bots.common import actor, score_evaluation, searching
+from boardrules.bots.greedy import BUDGET
 from boardrules.runtime import CHANCE
 
 SETTINGS = dict(deadline=None, database=None,
@@ -24,10 +25,11 @@ def snapshot(g):
 def test_make_bot_and_seats():
     assert isinstance(make_bot("random"), RandomBot) and isinstance(make_bot("greedy"), GreedyBot)
     assert make_bot("mcts:7").iterations == 7
+    assert make_bot("greedy:300").budget == 300 and make_bot("greedy").budget == BUDGET
     bots = seat_bots(["random", "p2=mcts:5", "p4=greedy"], 4, seed=3)
     assert [b.name for b in bots] == ["random", "mcts", "random", "greedy"]
     assert [b.name for b in seat_bots([], 2)] == ["greedy", "greedy"]   # the default
-    for bad in (["chess"], ["mcts:0"], ["greedy:3"], ["p5=random"], ["x2=random"]):
+    for bad in (["chess"], ["mcts:0"], ["greedy:0"], ["random:3"], ["p5=random"], ["x2=random"]):
         with pytest.raises(ValueError):
             seat_bots(bad, 4)
 

@@ -130,3 +130,114 @@ def test_a_move_the_other_holder_forbade_meanwhile_is_asked_again_or_spent():
     assert f"p6 fly {fly}" in g.legal_actions()    # the answer stands, the move does not
     g.play(f"p6 fly {fly}")
     assert g.get("ships", index="-2,-1") == ships and not g.decisions_due()
+
+
+# A staged start (house rules): every player has 23 science, the supply holds MARKET and every
+# discovery tile is an Ancient technology. Seed 0: p1 holds the main marker (research), p2
+# explores "-3,0" at once, takes it and finds a discovery there.
+RACE_STAGE = """
+extend resource science {{ start 20 }}
+step stage_race after start_reputation: do {{
+  set tech_market = [{market}]
+  set discovery_bag = [find_tech, find_tech, find_tech, find_tech, find_tech, find_tech]
+}}
+"""
+
+
+def _tech_race(tmp_path, market):
+    """p1 has chosen Research (its 'tile' answer listed), p2 is offered an Ancient technology."""
+    f = tmp_path / "race.rules"
+    f.write_text(RACE_STAGE.format(market=", ".join(market)), encoding="utf-8")
+    g = boardrules.new_game("eclipse", players=2, seed=0, modules=["simultaneous"], rules=[f])
+    for line in ("p2 pick_species terrans", "p1 pick_species terrans", "p1 research", "p2 explore",
+                 "p2 space -3,0", "p2 rotation 0", "p2 claim true", "p2 use true"):
+        g.play(line)
+    assert {(d.player, d.label): d.options for d in g.decisions_due()} == {
+        (0, "tile"): tuple(market), (1, "tile"): (market[0],)}
+    return g
+
+
+def _tile_options(g, p):
+    return [d.options for d in g.decisions_due() if d.player == p and d.label == "tile"]
+
+
+@pytest.mark.parametrize("market, again", [(("tech_neutron_bombs", "tech_plasma_cannon"), ("tech_plasma_cannon",)),
+                                           (("tech_plasma_cannon",), None)])
+def test_a_research_answer_whose_tile_is_gone_is_asked_again_or_spent(tmp_path, market, again):
+    """p2's Ancient technology takes the supply's last copy of the tile p1 chose: p1's answer no
+    longer buys it (nothing paid, nothing gained); p1 chooses again among the tiles still open,
+    and with none open the activation is spent. It bought a tile no longer in the supply before."""
+    g = _tech_race(tmp_path, market)
+    g.play(f"p2 tile {market[0]}")
+    assert market[0] not in g.get("tech_market") and market[0] in g.get("techs", 1)
+    science = g.get("science", 0)
+    g.play(f"p1 tile {market[0]}")
+    assert market[0] not in g.get("techs", 0) and g.get("science", 0) == science
+    if again:
+        assert _tile_options(g, 0) == [again]
+        g.play(f"p1 tile {again[0]}")
+        assert again[0] in g.get("techs", 0) and g.get("science", 0) < science
+    else:
+        assert not _tile_options(g, 0)
+    assert g.get("techs", 0).count(market[0]) <= 1 and list(g.legal_actions())
+    again = boardrules.load_game(g.save(), check=True)
+    assert again.state == g.state
+
+
+@pytest.mark.parametrize("market, again", [(("tech_neutron_bombs", "tech_plasma_cannon"), ("tech_plasma_cannon",)),
+                                           (("tech_plasma_cannon",), None)])
+def test_an_ancient_technology_answer_whose_tile_is_gone_is_asked_again(tmp_path, market, again):
+    """p1 researches the tile p2's Ancient technology offered first: p2's answer takes nothing;
+    p2 is offered the cheapest left, if any."""
+    g = _tech_race(tmp_path, market)
+    g.play(f"p1 tile {market[0]}")
+    g.play(f"p2 tile {market[0]}")
+    assert market[0] not in g.get("techs", 1)
+    assert _tile_options(g, 1) == ([again] if again else [])
+    assert list(g.legal_actions())
+
+
+def test_two_alliance_requests_at_once_are_each_the_askers_own():
+    """Both marker holders ask for an alliance before either is answered (p1 asks p2, p4 asks
+    p3; staged relations). p2's consent forms p1 and p2's alliance, not p3 and p4's (the
+    request was one for the whole game before: p3 and p4 joined Nova on p2's consent, and
+    again on p3's), and p3's consent then forms the next alliance for p3 and p4."""
+    from .test_alliances import _relations_file
+    g = boardrules.new_game("eclipse", players=6, seed=5, modules=["alliances", "simultaneous"],
+                            options={"rounds": 3}, rules=[_relations_file()])
+    for p in range(6, 0, -1):
+        g.play(f"p{p} pick_species terrans")
+    assert g.players_to_act() == frozenset({0, 3})
+    g.play("p1 alliance p2")
+    g.play("p4 alliance p3")
+    g.play("p2 consent true")
+    assert [g.get("alliance_of", p) for p in range(4)] == ["nova", "nova", None, None]
+    g.play("p3 consent true")
+    assert [g.get("alliance_of", p) for p in range(4)] == ["nova", "nova", "vortex", "vortex"]
+    assert [g.get("allies", p) for p in range(4)] == [(1,), (0,), (3,), (2,)]
+    assert sorted(g.get("members", index="vortex")) == [2, 3] and g.get("tiles_taken", index="vortex") == 2
+
+
+def test_a_proposal_accepted_after_another_took_the_last_slot_lapses():
+    """Both marker holders (p1, p3) propose relations to p2 (staged: a hex of p2's joined to
+    p1's home, one of p3's joined to p2's; p2 holds 4 reputation tiles, room for one more
+    ambassador). p2 accepts both: the second proposal lapses (p2 held 2 ambassadors, over its
+    reputation column, before)."""
+    g = boardrules.new_game("eclipse", players=4, seed=0, modules=["simultaneous"])
+    for p in range(4, 0, -1):
+        g.play(f"p{p} pick_species terrans")
+    st = dict(g.state.values)
+    for h, p in (("2,1", 1), ("-1,2", 2)):
+        st[("v", "hexes")] = st[("v", "hexes")] + (h,)
+        st[("v", "sector_at", h)] = "s105"
+        st[("v", "controller", h)] = p
+        st[("c", "disc", p)] -= 1
+    st[("v", "reputation", 1)] = (1, 1, 1, 1)
+    g.state = type(g.state)(st, g.state.pending)
+    g.play("p1 diplomacy p2")
+    g.play("p3 diplomacy p2")
+    for line in ("p2 accept true", "p1 envoy money", "p2 envoy science"):
+        g.play(line)
+    assert g.get("ambassadors", 1) == (0,)
+    g.play("p2 accept true")
+    assert g.get("ambassadors", 1) == (0,) and g.get("ambassadors", 2) == () and not g.decisions_due()

@@ -8,7 +8,8 @@ Every bot has ``choose(game, player=None) -> Action`` and plays through the publ
 - :class:`MCTSBot`: information-set Monte-Carlo tree search, for any game and module.
 
 :func:`make_bot` builds one by name (``random``, ``greedy``, ``mcts``; ``mcts:N`` with N
-iterations per decision), :func:`play_out` plays a game to its end with one bot per seat.
+iterations per decision, ``greedy:N`` with a look-ahead budget of N positions a decision),
+:func:`play_out` plays a game to its end with one bot per seat.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterable
 from ..game import Action, Game
 from ..quoting import brief_text, check_count, counted, read_whole
 from .common import Bot, actor, bot_seed, evaluation_for, no_action, sample_chance, seeded
-from .greedy import GreedyBot
+from .greedy import BUDGET as GREEDY_BUDGET, GreedyBot
 from .mcts import ITERATIONS as MCTS_ITERATIONS, MCTSBot
 
 
@@ -41,29 +42,32 @@ class RandomBot:
 
 BOTS: dict[str, Callable[[int | float | str], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 DEFAULT_BOT = "greedy"
-BOT_HELP = (f"random, greedy or mcts (mcts:N: N iterations per decision, {MCTS_ITERATIONS} by default), for every "
+BOT_HELP = (f"random, greedy or mcts (mcts:N: N iterations per decision, {MCTS_ITERATIONS} by default; greedy:N: "
+            f"its look-ahead tries at most about N positions a decision, {GREEDY_BUDGET} by default), for every "
             f"seat, or pN=BOT for seat N; repeatable (default {DEFAULT_BOT})")
 """The ``--bot`` option's help, the same for every command that takes it (play, simulate)."""
 
 
 MAX_ITERATIONS = 100_000
-"""The most ``mcts:N`` iterations per decision a bot name may ask (more would take hours a
-decision: a typo, not a plan)."""
+"""The most ``mcts:N`` iterations per decision (or ``greedy:N`` positions) a bot name may ask
+(more would take hours a decision: a typo, not a plan)."""
 
 
 def make_bot(name: str, seed: int | float | str = 0) -> Bot:
-    """A bot by name: ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N iterations per
-    decision, 1 to :data:`MAX_ITERATIONS`). Raises ``ValueError`` naming the bots there are."""
+    """A bot by name: ``random``, ``greedy``, ``mcts``, ``mcts:N`` (N iterations per
+    decision) or ``greedy:N`` (a look-ahead budget of N positions a decision:
+    :class:`GreedyBot`'s ``budget``), N from 1 to :data:`MAX_ITERATIONS`. Raises
+    ``ValueError`` naming the bots there are."""
     if not isinstance(name, str):
         raise TypeError(f"a bot is named by a text such as 'greedy' or 'mcts:50', not {brief_text(name, 40)}")
     kind, _, budget = name.partition(":")
-    iterations = read_whole(budget)
-    if kind not in BOTS or (budget and (kind != "mcts" or iterations is None
-                                        or not 1 <= iterations <= MAX_ITERATIONS)):
+    n = read_whole(budget)
+    if kind not in BOTS or (budget and (kind not in ("mcts", "greedy") or n is None
+                                        or not 1 <= n <= MAX_ITERATIONS)):
         raise ValueError(f"no bot {name!r}: choose random, greedy, mcts or mcts:N "
-                         f"(N iterations, 1 to {MAX_ITERATIONS})")
-    if iterations is not None:
-        return MCTSBot(seed, iterations=iterations)
+                         f"(N iterations, 1 to {MAX_ITERATIONS}), or greedy:N (N positions a decision may try)")
+    if n is not None:
+        return MCTSBot(seed, iterations=n) if kind == "mcts" else GreedyBot(seed, budget=n)
     return BOTS[kind](seed)
 
 

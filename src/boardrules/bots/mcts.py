@@ -109,8 +109,9 @@ class MCTSBot:
         self._legal.clear()
         with searching(game):
             if self.prior:   # expand the root's actions best first, by the greedy bot's rating
-                rate = GreedyBot(self.rng.random(), evaluate)._rate
-                value = {a: rate(game, a, player, evaluate, 4) for a in actions}
+                rater = GreedyBot(self.rng.random(), evaluate, budget=self._greedy.budget)
+                rated = rater.ratings(game, actions, player, evaluate, 4)
+                value = dict(zip(actions, rated))
                 actions = sorted(actions, key=lambda a: -value[a])
                 actions = self._without_idle_free(game, actions, player, evaluate)
                 if len(actions) == 1:
@@ -137,7 +138,7 @@ class MCTSBot:
         if not any(a.name in free for a in actions):
             return actions
         g = self._greedy
-        keep = g._best(game, actions, player, evaluate, g.follow, g.tolerance, g.prepare)[0]
+        keep = g.best(game, actions, player, evaluate, g.follow, g.prepare)[0]
         return [a for a in actions if a == keep or a.name not in free]
 
     def _iterate(self, game: Game, root: _Node, root_actions: list[Action], root_player: int,
@@ -202,7 +203,7 @@ class MCTSBot:
             nexts = self._legal_actions(game, mover)
             if not nexts:
                 break
-            try_action(game, self._greedy._best(game, nexts, mover, evaluate, 0)[0], self.rng)
+            try_action(game, self._greedy.best(game, nexts, mover, evaluate, 0)[0], self.rng)
             n += 1
         return n
 
