@@ -1920,12 +1920,18 @@ class Game:
     def _sure_settles(self, action: Action, info: tuple[Any, ...]) -> bool:
         """Whether turn candidate ``action``, whose prechecks proved that its body runs without
         breaking a rule (lang/guards.py, ``sure``: the listing marked it ``_sure``), is legal
-        without its run: no rule reacts to the action, it does not end the turn and the flow
-        runs nothing after it (:meth:`_settles`, as for a guard whose rest is inert)."""
-        triggers = self.ruleset.triggers_by_event
-        if "action_taken" in triggers or "action_begins" in triggers \
-                or self._ends_turn(action, info[0]):
+        without its run: no rule reacts to the action, and the flow runs nothing after it
+        (:meth:`_settles`, as for a guard whose rest is inert), or it ends the turn of a step
+        taken in turns and the next turn begins without a rule running, as after ``done``
+        (:meth:`_done_settles`; its rest leaves no 'after turn' block: ``sure_after``)."""
+        rs = self.ruleset
+        triggers = rs.triggers_by_event
+        if "action_taken" in triggers or "action_begins" in triggers:
             return False
+        step = info[0]
+        if self._ends_turn(action, step):
+            return step.mode != "simultaneous" and action.name not in rs.guards.sure_after \
+                and self._done_settles()
         return self._settles(info[3], list(self.state.pending))
 
     def _guard_verdict(self, action: Action, info: tuple[Any, ...], guard: Any) -> bool | None:

@@ -196,8 +196,21 @@ class Ruleset:
     def _register_blocks(self, p: Program) -> None:
         nodes: list[A.Block] = []
         self._block_owners: list[A.Stmt] = []   # the statement each block belongs to
+        # every name a rule binds (parameters, triggers' names, 'let', loop and decision
+        # variables; 'self'): the only keys ``ctx.env`` ever holds (generated code keeps a
+        # quantifier's variable in a Python local), so a name of the rules outside this set is
+        # never hidden by a binding (codegen.py, ``_Gen.local_or``)
+        bound: set[str] = {"self"}
+        for a in p.actions.values():
+            bound.update(prm.name for prm in a.params)
+        for t in p.triggers:
+            bound.update(t.names)
 
         def walk(node: A.Block | A.Stmt) -> None:
+            if isinstance(node, A.Let):
+                bound.add(node.name)
+            elif isinstance(node, (A.For, A.Choose, A.Draw)):
+                bound.add(node.var)
             if isinstance(node, (A.Choose, A.Draw, A.AfterTurn, A.Queue)):
                 self._block_ids[id(node.body)] = len(nodes)
                 nodes.append(node.body)
@@ -233,6 +246,7 @@ class Ruleset:
                     if isinstance(step, A.DoStep):
                         walk(step.body)
         self._block_nodes = nodes
+        self.binding_names = frozenset(bound)
 
     def _compile_flow(self, flow: A.FlowDecl | None, backend: Backend) -> tuple[Stage, ...]:
         if flow is None:

@@ -228,6 +228,7 @@ class _StmtGen:
             case A.Let(name=n, value=v):
                 x = value(v, ind)
                 line(ind, f"ctx.env = {{**ctx.env, {n!r}: {x}}}")
+                self.expr.sure |= {n}
             case A.Advance(track=t, by=by):
                 line(ind, f"_advance(ctx, {t!r}, {'1' if by is None else value(by, ind)})")
             case A.If(branches=branches, orelse=orelse):
@@ -242,11 +243,14 @@ class _StmtGen:
                 line(ind + 1, f"for {item} in _dom(ctx, {dom}):")
                 line(ind + 2, f"{env}[{name!r}] = {item}")
                 line(ind + 2, f"ctx.env = {env}")
+                outside = self.expr.sure   # (the loop's variable and 'let's hold inside it)
+                self.expr.sure |= {name}
                 if w is None:
                     self.block(b, ind + 2)
                 else:
                     line(ind + 2, f"if {self.expr.gen(w, {})}:", expr=w.span)
                     self.block(b, ind + 3)
+                self.expr.sure = outside
                 self.loops.pop()
                 line(ind, "finally:")
                 line(ind + 1, f"ctx.env = {saved}")
@@ -315,8 +319,10 @@ class _StmtGen:
     def if_(self, branches: tuple[tuple[A.Expr, A.Block], ...], orelse: A.Block | None,
             ind: int) -> None:
         (cond, body), rest = branches[0], branches[1:]
+        before = self.expr.sure   # (a branch's 'let's may not have run after the 'if')
         self.line(ind, f"if {self.expr.gen(cond, {})}:", expr=cond.span)
         self.block(body, ind + 1)
+        self.expr.sure = before
         if rest or orelse is not None:
             self.line(ind, "else:")
             if rest:
@@ -324,6 +330,7 @@ class _StmtGen:
             else:
                 assert orelse is not None
                 self.block(orelse, ind + 1)
+                self.expr.sure = before
 
     def call(self, s: A.CallStmt, fn: str, args: tuple[A.Expr, ...], ind: int) -> None:
         rs, line = self.rs, self.line

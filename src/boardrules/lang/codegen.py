@@ -386,6 +386,9 @@ class _Gen:
         # (ExprCompiler.compile's ``bound`` and ``fixed``)
         self.bound = bound
         self.fixed: Mapping[str, str] = fixed or {}
+        # where the bindings are not known: those a statement block surely holds at the code
+        # being written (its 'let's so far, its loops' variables: blockgen.py)
+        self.sure: frozenset[str] = frozenset()
         # ``batch_of``: a filter's loop variable (ExprCompiler.filter), whose calls of a pure
         # primitive with a batch form are asked before the loop: (list, its item's name in the
         # loop, the batch form's name, the other arguments), one per such call
@@ -472,13 +475,12 @@ class _Gen:
     def fixed_field(self, e: A.Field, sc: dict[str, str]) -> Value:
         """The value of field ``e`` when its object is known to be an entity that has the
         field (an entity's fields are constants), else MISSING: a binding :attr:`fixed` to an
-        entity, or an entity's name that no binding hides (:attr:`bound`)."""
+        entity, or an entity's name that no binding hides (:meth:`may_bind`)."""
         o = e.obj
         if not isinstance(o, A.Name) or o.id in sc:
             return MISSING
         name = self.fixed.get(o.id)
-        if name is None and self.bound is not None and o.id not in self.bound \
-                and self.names_entity(o.id):
+        if name is None and not self.may_bind(o.id) and self.names_entity(o.id):
             name = o.id   # (no binding hides it)
         ent = None if name is None else self.rs.entities.get(name)
         return MISSING if ent is None else ent.fields.get(e.name, MISSING)
@@ -500,10 +502,19 @@ class _Gen:
 
     def local_or(self, n: str, otherwise: str) -> str:
         """Name ``n`` from the rule's bindings if one has it, else ``otherwise`` (known at once
-        where the bindings are: :attr:`bound`)."""
+        where the bindings are, :attr:`bound`, or where no rule binds the name)."""
         if self.bound is not None:
             return f"ctx.env[{n!r}]" if n in self.bound else otherwise
+        if n in self.sure:
+            return f"ctx.env[{n!r}]"
+        if not self.may_bind(n):
+            return otherwise
         return f"(ctx.env[{n!r}] if {n!r} in ctx.env else {otherwise})"
+
+    def may_bind(self, n: str) -> bool:
+        """Whether a binding may hide name ``n`` where the code runs: one of :attr:`bound`
+        when they are known, else a name some rule binds (``Ruleset.binding_names``)."""
+        return n in self.bound if self.bound is not None else n in self.rs.binding_names
 
     def gen(self, e: A.Expr, sc: dict[str, str]) -> str:
         """Python source of ``e``; ``sc`` maps quantifier variables in scope to Python names."""
@@ -622,7 +633,7 @@ class _Gen:
         # ``v[i]`` of a per-hex/per-entity variable: its state key directly (the same as
         # loading its VarHandle and indexing it, unless a binding hides the name)
         # (where the bindings are known, none of them is named alike: see the test above)
-        hidden = "" if self.bound is not None else \
+        hidden = "" if not self.may_bind(n) else \
             f"_index(ctx, ctx.env[{n!r}], {idx}) if {n!r} in ctx.env else "
         default = self.const(self.rs.default_of(("v", var.name)))
         if len(var.per) == 1:

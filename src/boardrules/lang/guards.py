@@ -76,6 +76,8 @@ class Guards:
         self._plans: dict[Any, _Plan] = {}   # (block, its scope, busy) -> its plan
         self._covered: set[str] = set()
         self._sure: dict[str, SureRest | None] = {}   # action -> sure()
+        # the sure actions whose rest may leave an 'after turn' block (run where the turn ends)
+        self.sure_after: set[str] = set()
         self._tally: dict[str, list[int]] = {}   # action -> [prechecks, refusals]
         # action -> (precheck(action), whether count() still counts it): what a listing reads
         self.listed: dict[str, tuple[Precheck | None, bool]] = {}
@@ -380,6 +382,8 @@ class Guards:
         facts, cost = plan.facts, plan.cost
         if plan.head != tested or PASS in facts.writes or 1 + facts.depth > MAX_DEPTH:
             return None   # (the rest is not all inert, or passes the player: its guard decides)
+        if AFTER in facts.writes:
+            self.sure_after.add(name)
         hold = self._holds(facts)
 
         def rest(ctx: Context) -> bool:   # (as the guard's test after its run: _guard)

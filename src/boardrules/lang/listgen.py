@@ -143,11 +143,10 @@ class _ListGen:
 
     def sure(self, name: str) -> SureRest | None:
         """``Guards.sure(name)`` where a candidate of action ``name`` may be settled by its sure
-        prechecks: not for a main action of a step without free actions or of a simultaneous
-        step (it ends the turn: Game._ends_turn)."""
+        prechecks: not for a main action of a simultaneous step (Game._sure_settles)."""
         step = self.step
         assert step is not None
-        if name in step.main and (not step.free or step.mode == "simultaneous"):
+        if name in step.main and step.mode == "simultaneous":
             return None
         return self.rs.guards.sure(name)
 
