@@ -35,11 +35,11 @@ from .lang import flow as F, lazy as L   # (modules, not names: tests put stand-
 from .lang.guards import INERT, PASSES, facts_hold, seats_hold
 from .lang.inert import Facts
 from .reader import StateReader, check_name, check_seat, index_problem
-from .quoting import (MESSAGE, QUOTE, as_int, brief_text, brief_value, check_count, format_value,
+from .quoting import (MESSAGE, QUOTE, as_int, brief_text, brief_value, check_count, counted, format_value,
                       read_whole, rules_value)
 from .record import Record, check_seed
 from .ruleset import Ruleset, Step, build_ruleset
-from .runtime import (CHANCE, MAX_MOVES, MAX_STEPS, MAX_VALUES, BudgetExceeded, Context, Decision, Dice, Event,
+from .runtime import (CHANCE, MAX_LISTING_STEPS, MAX_MOVES, MAX_STEPS, MAX_VALUES, BudgetExceeded, Context, Decision, Dice, Event,
                       PrimitiveFailed, RuleViolation)
 from .state import State
 
@@ -358,6 +358,7 @@ class Game:
         # (state, record length, log length) before each action; the state None once dropped (_thin)
         self._history: list[tuple[State | None, int, int]] = []
         self._kept = 0   # the values of the states the history holds
+        self._meter = _Meter()   # (what the listing now running may still spend)
         self._forget()
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
@@ -708,7 +709,11 @@ class Game:
 
     def _auto(self) -> None:
         while self.auto_chance and self.chance_due() is not None:
-            if not self.decide_chance(random.Random(f"{self.seed}/{len(self.record.actions)}")):
+            try:
+                drawn = self.decide_chance(random.Random(f"{self.seed}/{len(self.record.actions)}"))
+            except ExecutionBudgetError:   # (the redraws ran past the listing's limit)
+                drawn = False
+            if not drawn:
                 break   # (stuck, as legal_actions() says; the action that led here stays played)
 
     def decide_chance(self, rng: random.Random) -> bool:
@@ -719,12 +724,15 @@ class Game:
         d = self.chance_due()
         if d is None:
             return False
+        self._meter.left = MAX_LISTING_STEPS   # (its redraws share one listing's budget)
         for value in _chance_draws(self, d, rng):
             try:
                 self._apply(Action(CHANCE, d.label, (value,)), check=False)
                 return True
             except IllegalActionError:
-                continue   # (the rules refuse it: it is not among chance's legal actions)
+                # (the rules refuse it: it is not among chance's legal actions)
+                if self._meter.left < 0:   # (its runs are charged as a listing's tries)
+                    raise self._over_listing(d) from None
         return False
 
     def _apply(self, action: Action, check: bool) -> None:
@@ -770,13 +778,16 @@ class Game:
         ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
                       budget=self.max_steps)
         pending = list(st.pending)
-        if pending and pending[0].lane is None:
-            self._resolve(ctx, pending, action, check)
-        elif st.values.get(("f", "lanes")) is not None:
-            self._lane_action(ctx, pending, action, check, args_checked)
-        else:
-            self._turn_action(ctx, pending, action, check, args_checked)
-        self._advance(ctx, pending)
+        try:
+            if pending and pending[0].lane is None:
+                self._resolve(ctx, pending, action, check)
+            elif st.values.get(("f", "lanes")) is not None:
+                self._lane_action(ctx, pending, action, check, args_checked)
+            else:
+                self._turn_action(ctx, pending, action, check, args_checked)
+            self._advance(ctx, pending)
+        finally:
+            self._meter.left -= ctx.budget - ctx.steps   # (a listing's try: charged to it)
         return ctx, pending
 
     def _try(self, action: Action, check: bool = True) -> tuple[State, list[Event]]:
@@ -1468,6 +1479,7 @@ class Game:
         """Every action worth trying now (legal or not), of ``player`` or of everyone to act;
         :class:`LegalActions` filters them. ``ValueError`` for no player of the game."""
         player = self._check_player(player)
+        self._meter.left = MAX_LISTING_STEPS   # (a listing begins)
         return self._candidates(player, False)
 
     def _candidates(self, player: int | None, hoist: bool, compiled: bool = True,
@@ -1553,6 +1565,7 @@ class Game:
         rs = self.ruleset
         for name in names:
             adef = rs.actions[name]
+            self._charge(ctx.steps)
             ctx.steps = self.max_steps  # each action's arguments have the whole budget
             if hoist and self._hoisted_fails(ctx, adef):
                 continue
@@ -1573,6 +1586,25 @@ class Game:
                 self._listing_budget_error(name, err)
         if main_done and step.free:
             yield _candidate(p, DONE, ())
+
+    def _charge(self, left: int) -> None:
+        """Charge the listing now running for a try that left ``left`` of its ``max_steps``;
+        raise its :meth:`_over_listing` error once its tries have spent more than its budget."""
+        meter = self._meter
+        meter.left -= self.max_steps - left
+        if meter.left < 0:
+            raise self._over_listing()
+
+    def _over_listing(self, chance: Decision | None = None) -> ExecutionBudgetError:
+        """The error of the listing now running (drawing an outcome of ``chance``, if given),
+        whose tries spent more than ``MAX_LISTING_STEPS`` in all (the game is as it was: a
+        listing changes nothing)."""
+        what = "listing the legal actions" if chance is None \
+            else f"drawing chance's outcome for '{chance.label}'"
+        return ExecutionBudgetError(
+            f"{what}: the candidates tried took more than {counted(MAX_LISTING_STEPS, 'step')} "
+            f"in all (the listing's limit; each may take up to max_steps, here {self.max_steps}): "
+            "rules that take many steps for each of many candidates", rule="listing")
 
     def _listing_budget_error(self, name: str, err: BudgetExceeded) -> NoReturn:
         """Raise the error of listing action ``name``'s arguments past the execution budget
@@ -1745,6 +1777,8 @@ class Game:
             if ctx.partial:
                 return False
             raise
+        finally:
+            self._meter.left -= ctx.budget - ctx.steps   # (a listing's try: charged to it)
         turn = ctx.get(("f", "turn"))   # (as _resolve: the turn goes on, no 'after turn' runs)
         return verdict == INERT and turn is not None and turn[2] is not None \
             and self._settles(ctx, ctx.queued + list(st.pending[1:]))
@@ -1771,6 +1805,7 @@ class Game:
         fails = not check(ctx)
         if ctx.w or ctx.events or ctx.queued:   # (only a primitive could write: none is kept)
             ctx.w, ctx.events, ctx.queued = {}, [], []
+        self._charge(ctx.steps)
         ctx.steps = self.max_steps
         return fails
 
@@ -1787,6 +1822,7 @@ class Game:
         if ctx.w or ctx.events or ctx.queued:   # (only a primitive could write: none is kept)
             ctx.w, ctx.events, ctx.queued = {}, [], []
         self.ruleset.guards.count(name, fails)
+        self._charge(ctx.steps)
         return fails
 
     def _turn_info(self) -> tuple[Any, Any, Any, Context] | None:
@@ -1833,10 +1869,13 @@ class Game:
             if self._advance(ctx, pending, settle):
                 return ctx, pending, True
         except (RuleViolation, BoardrulesError):
-            if ctx.partial:
-                return self._candidate_run(action, info, lazy=False, settle=settle)
-            raise
-        return ctx, pending
+            if not ctx.partial:
+                raise
+        else:
+            return ctx, pending
+        finally:
+            self._meter.left -= ctx.budget - ctx.steps   # (a listing's try: charged to it)
+        return self._candidate_run(action, info, lazy=False, settle=settle)   # (cut short: in full)
 
     def _tried_legal(self, action: Action, tried: dict[Any, Any]) -> bool:
         """Whether candidate ``action`` is legal, by trying it in full (kept in ``tried``)."""
@@ -1953,6 +1992,8 @@ class Game:
                 if ctx.partial:   # (maybe the budget charged for the options not tested: in full)
                     return False
                 raise
+            finally:
+                self._meter.left -= ctx.budget - ctx.steps   # (a listing's try: charged to it)
         queued = ctx.queued
         passed = ctx.get(("f", "passed")) or ()
         pending = queued + list(st.pending) if st.pending else queued
@@ -2192,6 +2233,18 @@ def _get(runs: dict[Action, Any], action: Action) -> Any:
         return None
 
 
+class _Meter:
+    """What the listing now running may still spend (``left``, steps: below 0 once its tries
+    spent more than ``MAX_LISTING_STEPS``; Game._charge). Each listing sets it anew, and any run
+    charges it (a run outside a listing too: the next listing starts afresh); copies of a game
+    share it (they list one at a time)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self) -> None:
+        self.left = MAX_LISTING_STEPS
+
+
 class _Known:
     """What is known about the actions from one ``state`` at one ``ply``: the legal actions
     ``listed`` per player filter, and the ``runs`` of the actions found legal: (context,
@@ -2254,6 +2307,7 @@ class LegalActions:
             assert known is not None  # (created when missing)
             found = known.listed.get(player)
             if found is None:
+                game._meter.left = MAX_LISTING_STEPS   # (a listing begins: Game._charge)
                 info = game._turn_info()
                 if info is None and game._answers_all_legal():
                     # (every answer to the decision due is legal untried, as _candidate_legal
@@ -2273,13 +2327,15 @@ class LegalActions:
             # tried; one met twice, or tried meanwhile by other means, is tried again to the
             # same answer)
             seen = bool(runs)
-            legal = game._candidate_legal
+            legal, meter = game._candidate_legal, game._meter
             for a in game._candidates(player, True, info=info):
                 if seen and a in runs or legal(a, runs, True, info):
                     found.append(a)
                     yield a
                     if game.state is not state:
                         self._fresh()
+                if meter.left < 0:
+                    raise game._over_listing()
         if known is not None:
             self._cache = known.listed[player] = found
         if not found and player is None and not game.over:
@@ -2310,6 +2366,8 @@ class LegalActions:
             action = pool[i]
             if listed is not None or action in runs or game._candidate_legal(action, runs, False):
                 return action
+            if game._meter.left < 0:
+                raise game._over_listing()
             pool[i] = pool[-1]   # (tried and illegal: out of the draw)
             pool.pop()
         if self._player is None and not game.over:
@@ -2397,7 +2455,7 @@ def _chance_draws(game: Game, d: Decision, rng: random.Random) -> Iterator[Any]:
     from those not refused yet, so the outcome played is one of chance's legal actions, as
     likely among them as it was among all. Rolls of more than six dice, once one is refused,
     are redrawn at most ``_DICE_REDRAWS`` times. Nothing for an empty bag."""
-    pool: list[Any]
+    outcomes: Any
     if isinstance(d.options, Dice):
         value = d.options.sample(rng)
         yield value
@@ -2409,18 +2467,52 @@ def _chance_draws(game: Game, d: Decision, rng: random.Random) -> Iterator[Any]:
                     refused.add(value)
                     yield value
             return
-        pool = [v for v in d.options if v != value]
+        outcomes = tuple(d.options)
     else:
         outcomes = _bag(game, d.bag) if d.bag is not None else d.options
         if not outcomes:
             return
         value = rng.choice(outcomes)
         yield value
-        pool = [v for v in outcomes if v != value]
-    while pool:
-        value = rng.choice(pool)
+    yield from _redraws(outcomes, value, rng)
+
+
+def _redraws(outcomes: Any, first: Any, rng: random.Random) -> Iterator[Any]:
+    """The values of the sequence ``outcomes`` other than ``first``, drawn one after another,
+    each as ``rng.choice`` draws from the list of those not drawn yet in their order (every copy
+    of a value drawn leaves with it). That list is not rebuilt after each draw (quadratic: a
+    ``choose`` of 1..99999 that the rules refused but once took 42 s): the positions left are
+    counted in a Fenwick tree, so each draw finds the k-th left and each removal in O(log n)."""
+    n = len(outcomes)
+    tree = [0] * (n + 1)   # tree[i]: the positions left among (i - (i & -i), i]
+    at: dict[Any, list[int]] = {}
+    for i, v in enumerate(outcomes, 1):
+        at.setdefault(v, []).append(i)
+        tree[i] += 1
+        up = i + (i & -i)
+        if up <= n:
+            tree[up] += tree[i]
+    left = n
+    top = 1 << n.bit_length() >> 1   # (the highest power of 2 up to n: the search's first stride)
+    value = first
+    while True:
+        for i in at.pop(value, ()):
+            left -= 1
+            while i <= n:
+                tree[i] -= 1
+                i += i & -i
+        if not left:
+            return
+        k = rng.choice(range(left)) + 1   # (the draw rng.choice makes from a list of ``left``)
+        pos, stride = 0, top
+        while stride:   # (the k-th position left: the last prefix holding fewer than k, plus one)
+            nxt = pos + stride
+            if nxt <= n and tree[nxt] < k:
+                pos = nxt
+                k -= tree[nxt]
+            stride >>= 1
+        value = outcomes[pos]
         yield value
-        pool = [v for v in pool if v != value]
 
 
 def _bag(game: Game, name: str) -> tuple[Any, ...]:

@@ -33,6 +33,15 @@ BUDGET_HELP = ("execution budget: the steps (loop turns, list elements, rules ru
                "setup step or flow step may take before it is stopped with an error")
 
 
+MAX_LISTING_STEPS = 20_000_000
+"""The steps one listing may spend in all (``legal_actions()``, ``sample``, ``candidates()``,
+chance's redraws): each candidate tried (its prechecks, its guard, its run) has the whole
+``MAX_STEPS``, so rules taking many steps for each of many candidates would multiply them
+without end; a listing that spends more stops with ``ExecutionBudgetError``. The games here
+spend at most about 1,200,000 in one listing (a Gaia Project listing in the shared site records;
+docs/language.md, *Limits*)."""
+
+
 def budget_hint(max_steps: int) -> str:
     """What a stuck game's error adds when the budget was lowered (``play`` and ``simulate``
     ``--max-steps``): every action may be refused only for running past it."""

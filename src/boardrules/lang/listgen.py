@@ -65,6 +65,11 @@ def step_lister(rs: Ruleset, step: Step) -> Lister | None:
     return gen.ns["rule_listing"]  # type: ignore[no-any-return]
 
 
+FREE = 64
+"""Steps a listing's own check of one candidate or action may spend uncharged (see
+``_ListGen.charge``)."""
+
+
 class _ListGen:
     """Writes one step's listing function (see :func:`step_lister`)."""
 
@@ -85,6 +90,7 @@ class _ListGen:
         out = self.lines
         out += ["def rule_listing(game, ctx, p, main_done, pctx, candidate, budget_error):",
                 "    budget = game.max_steps",
+                f"    floor = budget - {FREE}",   # (see _ListGen.charge)
                 "    ctx.me = p",
                 "    if not main_done:"]
         for k, name in enumerate(step.main):
@@ -108,7 +114,8 @@ class _ListGen:
         # (the place as a repr() literal: a file name may hold a line break)
         out.append(f"{ind}# action {name!r} at {str(span)!r}" if span is not None
                    else f"{ind}# action {name!r}")
-        out.append(f"{ind}ctx.steps = budget")
+        self.charge("ctx", ind)   # (what the action before spent)
+        out.append(f"{ind}ctx.steps = budget")   # (each action's arguments have the whole budget)
         hoisted = guards.hoisted(name)
         if hoisted is not None:   # (as Game._hoisted_fails)
             ns[f"H{k}"] = hoisted
@@ -120,8 +127,9 @@ class _ListGen:
                 ns[f"S{k}"] = sure
                 out.append(f"{ind}all_sure = _ok is True and S{k}(ctx)")
             out += [f"{ind}if ctx.w or ctx.events or ctx.queued:",
-                    f"{ind}    ctx.w, ctx.events, ctx.queued = {{}}, [], []",
-                    f"{ind}ctx.steps = budget",
+                    f"{ind}    ctx.w, ctx.events, ctx.queued = {{}}, [], []"]
+            self.charge("ctx", ind)
+            out += [f"{ind}ctx.steps = budget",
                     f"{ind}if _ok:"]
             depth += 1
             ind = "    " * depth
@@ -140,6 +148,15 @@ class _ListGen:
             self.emit(name, (), depth + 1, count=False)
         out += [f"{ind}except _BudgetExceeded as err:",
                 f"{ind}    budget_error({name!r}, err)"]
+
+    def charge(self, ctx: str, ind: str) -> None:
+        """Charge the listing's budget for the steps context ``ctx`` (a local) spent since it
+        last had the whole budget (``Game._charge``), when they are ``FREE`` or more: prechecks
+        spend a step or a few, and charging each such spend cost Harvest's random games 0.7%
+        (callgrind); what goes uncharged is under ``FREE`` steps a candidate or an action
+        listed, about what the Python around it costs."""
+        self.lines.extend([f"{ind}if {ctx}.steps < floor:",
+                           f"{ind}    game._charge({ctx}.steps)"])
 
     def sure(self, name: str) -> SureRest | None:
         """``Guards.sure(name)`` where a candidate of action ``name`` may be settled by its sure
@@ -259,6 +276,7 @@ class _ListGen:
                 f"{ind}        pctx.w, pctx.events, pctx.queued = {{}}, [], []",
                 f"{ind}    if trial:",
                 f"{ind}        _guards.count({name!r}, fails)"]
+        self.charge("pctx", ind + "    ")
         if sure is not None:
             out += [f"{ind}if sure:",
                     f"{ind}    game._sure = _a = candidate(p, {name!r}, {tup})",
