@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from ..game import DONE, Action, Game
+from ..quoting import check_count
 from .common import Evaluation, decision, evaluation_for, searching, seeded, try_action
 
 BUDGET = 6000
@@ -42,7 +43,8 @@ class GreedyBot:
     goes to the later ones), and a decision is looked past only when all its options fit in
     that part; every action of the decision itself is still rated. So a decision tries at most
     ``2 * budget`` positions, or its legal actions' number if that is more (``tried``: the
-    count of the last decision)."""
+    count of the last decision). ``budget`` (at least 1), ``follow`` and ``prepare`` (at least
+    0) are whole numbers: ``TypeError`` for another type, ``ValueError`` for a smaller one."""
 
     name = "greedy"
 
@@ -50,10 +52,11 @@ class GreedyBot:
                  follow: int = 4, tolerance: float = 1e-9, prepare: int = 2, budget: int = BUDGET):
         self.rng = seeded(seed)
         self.evaluate = evaluate
-        self.follow, self.tolerance, self.prepare = follow, tolerance, prepare
-        self.budget = budget
+        self.follow, self.prepare = check_count(follow, "follow", 0), check_count(prepare, "prepare", 0)
+        self.tolerance = tolerance
+        self.budget = check_count(budget, "budget", 1)
         self.tried = 0   # positions tried in the current (or last) decision
-        self._limit = budget   # the count of tried past which the whole search gives up
+        self._limit = self.budget   # the count of tried past which the whole search gives up
 
     def choose(self, game: Game, player: int | None = None) -> Action:
         """The best legal action of ``player`` (default: the first player to act).
