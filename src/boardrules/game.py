@@ -2524,9 +2524,12 @@ def _convert(text: str, type_name: str, raw: str) -> Any:
 def read_name(ruleset: Ruleset, values: dict[tuple[Any, ...], Any], name: str,
               player: int | None = None, index: Any = None) -> Any:
     """:meth:`Game.get` of the state ``values`` (also :class:`~boardrules.reader.StateReader`'s
-    general way). ``TypeError`` for a ``name`` that is no text."""
+    general way). ``TypeError`` for a ``name`` that is no text or a ``player`` that is no whole
+    number (``'0'`` and ``2.0`` were refused as no player, a ``BoardrulesError``)."""
     check_name(name)
     player, index = _plain_value(player), _plain_value(index)   # (NumPy's integers as ints)
+    if player is not None and type(player) is not int:
+        raise TypeError(f"a player is a seat counted from 0 (an int: 0 for p1), not {brief_text(player, 40)}")
     ctx = Context(ruleset, values, me=player)
     try:
         value = S.load_name(ctx, name)

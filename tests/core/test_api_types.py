@@ -25,6 +25,11 @@ def game():
     (lambda g: g.get(5), TypeError, "a name of the rules is a text such as 'coins', not 5"),
     (lambda g: g.get(None, 0), TypeError, "a name of the rules is a text"),
     (lambda g: g.reader().get(5), TypeError, "a name of the rules is a text"),
+    # (a player of another type was 'no player here', a BoardrulesError)
+    (lambda g: g.get("coins", "0"), TypeError, r"a player is a seat counted from 0 \(an int: 0 for p1\), not '0'"),
+    (lambda g: g.get("coins", 1.0), TypeError, "not 1.0"),
+    (lambda g: g.get("coins", True), TypeError, "not True"),
+    (lambda g: g.reader().get("coins", "p1"), TypeError, "not 'p1'"),
     (lambda g: g.reader().each(None), TypeError, "a name of the rules is a text"),
     (lambda g: g.get("field_owner", index=["a1"]), BoardrulesError, r"not \['a1'\]"),
     (lambda g: g.reader().passed(2), ValueError, "no player 2 in a 2-player game"),
