@@ -59,13 +59,12 @@ class _Node:
 
 
 def _seconds(value: object) -> float:
-    """``value`` as a time budget: a positive int or float; ``TypeError`` for another type,
-    ``ValueError`` for no positive number (0 searched nothing and played the first action, a
-    text failed at the first decision)."""
+    """``value`` as a time budget: an int or float, not negative; ``TypeError`` for another
+    type, ``ValueError`` for a negative number or NaN (a text failed at the first decision)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"seconds must be a number, not {brief_text(value, 40)}")
-    if not value > 0:   # (also NaN)
-        raise ValueError(f"seconds must be more than 0, not {value}")
+    if not value >= 0:   # (also NaN)
+        raise ValueError(f"seconds must be a number of at least 0, not {value}")
     return float(value)
 
 
@@ -88,8 +87,9 @@ class MCTSBot:
     greedily (:meth:`_settle`). ``seed`` makes every decision reproducible with an iteration
     budget (a time budget depends on the machine). Decisions with one legal action are not
     searched. Speed: see ``bench/bench_bots.py`` (playouts per second).
-    ``iterations`` (at least 1) and ``playout`` (at least 0) are whole numbers, ``seconds`` a
-    positive number: ``TypeError`` for another type, ``ValueError`` for a smaller value.
+    ``iterations`` and ``playout`` are whole numbers, ``seconds`` a number, none negative (0
+    iterations: the prior's pick, unsearched): ``TypeError`` for another type, ``ValueError``
+    for a negative value.
     """
 
     name = "mcts"
@@ -100,7 +100,7 @@ class MCTSBot:
         if iterations is None and seconds is None:
             raise ValueError("give MCTSBot an iteration or a time budget")
         self.rng = seeded(seed)
-        self.iterations = None if iterations is None else check_count(iterations, "iterations", 1)
+        self.iterations = None if iterations is None else check_count(iterations, "iterations", 0)
         self.seconds = None if seconds is None else _seconds(seconds)
         self.playout = None if playout is None else check_count(playout, "playout", 0)
         self.scale, self.c = scale, c
