@@ -2524,12 +2524,11 @@ def _convert(text: str, type_name: str, raw: str) -> Any:
 def read_name(ruleset: Ruleset, values: dict[tuple[Any, ...], Any], name: str,
               player: int | None = None, index: Any = None) -> Any:
     """:meth:`Game.get` of the state ``values`` (also :class:`~boardrules.reader.StateReader`'s
-    general way). ``TypeError`` for a ``name`` that is no text or a ``player`` that is no whole
-    number (``'0'`` and ``2.0`` were refused as no player, a ``BoardrulesError``)."""
+    general way). ``TypeError`` for a ``name`` that is no text, or a ``player`` that is no whole
+    number where the name is kept per player (``'0'`` and ``2.0`` were 'no player here', a
+    ``BoardrulesError``; a name that is not kept per player ignores ``player``, as the reader does)."""
     check_name(name)
     player, index = _plain_value(player), _plain_value(index)   # (NumPy's integers as ints)
-    if player is not None and type(player) is not int:
-        raise TypeError(f"a player is a seat counted from 0 (an int: 0 for p1), not {brief_text(player, 40)}")
     ctx = Context(ruleset, values, me=player)
     try:
         value = S.load_name(ctx, name)
@@ -2548,6 +2547,8 @@ def read_name(ruleset: Ruleset, values: dict[tuple[Any, ...], Any], name: str,
     except RuleViolation as err:
         if player is None and "no player" in err.message:
             raise BoardrulesError(f"'{name}' is kept per player: pass player=") from None
+        if "no player" in err.message and type(player) is not int:
+            raise TypeError(f"a player is a seat counted from 0 (an int: 0 for p1), not {brief_text(player, 40)}") from None
         raise BoardrulesError(err.message) from None
     if isinstance(value, S.VarHandle):
         raise BoardrulesError(f"'{name}' is kept per {value.var.per[-1]}: pass index=")
