@@ -2317,7 +2317,9 @@ class LegalActions:
         raise IndexError("no legal action to sample")
 
     def _all(self) -> list[Action]:
-        """Every legal action, listed once."""
+        """Every legal action, listed once (``RuntimeError`` once the game moved on: ``len``,
+        indexing and ``repr`` answered from the list of the earlier state)."""
+        self._fresh()
         if self._cache is None:
             for _ in self:
                 pass
@@ -2343,6 +2345,8 @@ class LegalActions:
         return self._all()[index]
 
     def __repr__(self) -> str:
+        if self._game.state is not self._state:
+            return "<LegalActions of an earlier state: the game has moved on>"
         try:
             listed = self._all()
         except GameStuckError:

@@ -96,3 +96,18 @@ def test_a_listing_in_progress_refuses_to_go_on_once_the_game_moved_on():
         searched.append(game.get("coins", 0))
         game.undo()
     assert len(searched) == 3
+
+
+def test_a_listed_view_answers_nothing_once_the_game_moved_on():
+    """``len``, indexing and slicing of a view listed before answered from the earlier state's
+    list after the game moved on (docs/api.md: RuntimeError); its repr says so."""
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    legal = game.legal_actions()
+    assert len(legal) == 4
+    game.play(legal[1])
+    for use in (len, lambda view: view[0], lambda view: view[0:2]):
+        with pytest.raises(RuntimeError, match="the game has moved on"):
+            use(legal)
+    assert repr(legal) == "<LegalActions of an earlier state: the game has moved on>"
+    game.undo()   # (the very state is back: the view answers again)
+    assert len(legal) == 4 and legal[1] in legal
