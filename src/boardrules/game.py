@@ -2375,7 +2375,9 @@ class LegalActions:
         raise IndexError("no legal action to sample")
 
     def _all(self) -> list[Action]:
-        """Every legal action, listed once."""
+        """Every legal action, listed once (``RuntimeError`` once the game moved on: ``len``,
+        indexing and ``repr`` answered from the list of the earlier state)."""
+        self._fresh()
         if self._cache is None:
             for _ in self:
                 pass
@@ -2401,6 +2403,8 @@ class LegalActions:
         return self._all()[index]
 
     def __repr__(self) -> str:
+        if self._game.state is not self._state:
+            return "<LegalActions of an earlier state: the game has moved on>"
         try:
             listed = self._all()
         except GameStuckError:
@@ -2616,7 +2620,9 @@ def _convert(text: str, type_name: str, raw: str) -> Any:
 def read_name(ruleset: Ruleset, values: dict[tuple[Any, ...], Any], name: str,
               player: int | None = None, index: Any = None) -> Any:
     """:meth:`Game.get` of the state ``values`` (also :class:`~boardrules.reader.StateReader`'s
-    general way). ``TypeError`` for a ``name`` that is no text."""
+    general way). ``TypeError`` for a ``name`` that is no text, or a ``player`` that is no whole
+    number where the name is kept per player (``'0'`` and ``2.0`` were 'no player here', a
+    ``BoardrulesError``; a name that is not kept per player ignores ``player``, as the reader does)."""
     check_name(name)
     player, index = _plain_value(player), _plain_value(index)   # (NumPy's integers as ints)
     ctx = Context(ruleset, values, me=player)
@@ -2637,6 +2643,8 @@ def read_name(ruleset: Ruleset, values: dict[tuple[Any, ...], Any], name: str,
     except RuleViolation as err:
         if player is None and "no player" in err.message:
             raise BoardrulesError(f"'{name}' is kept per player: pass player=") from None
+        if "no player" in err.message and type(player) is not int:
+            raise TypeError(f"a player is a seat counted from 0 (an int: 0 for p1), not {brief_text(player, 40)}") from None
         raise BoardrulesError(err.message) from None
     if isinstance(value, S.VarHandle):
         raise BoardrulesError(f"'{name}' is kept per {value.var.per[-1]}: pass index=")

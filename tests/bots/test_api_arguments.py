@@ -10,7 +10,7 @@ import pytest
 
 import boardrules
 from boardrules import Game
-from boardrules.bots import RandomBot, make_bot, play_out, seat_bots
+from boardrules.bots import GreedyBot, MCTSBot, RandomBot, make_bot, play_out, seat_bots
 from boardrules.simulate import SimulationSpec, seat_rows, simulate, summarise
 
 
@@ -46,6 +46,20 @@ def test_one_text_is_one_bot_spec(harvest):
     (lambda rs: seat_bots(["random"], True), TypeError, r"players must be a whole number \(an int\), not True"),
     (lambda rs: play_out(Game(rs, 2, 1), max_actions=0), ValueError, "max_actions must be a whole number of at least 1"),
     (lambda rs: play_out(Game(rs, 2, 1), max_actions="5"), TypeError, "max_actions must be a whole number"),
+    # (a colon with no N was the default bot; a budget of 0, a text or a negative number was
+    # taken, and failed, or searched nothing, at the first decision)
+    (lambda rs: make_bot("greedy:"), ValueError, "no bot 'greedy:'"),
+    (lambda rs: make_bot("mcts:"), ValueError, "no bot 'mcts:'"),
+    (lambda rs: GreedyBot(budget=0), ValueError, "budget must be a whole number of at least 1, not 0"),
+    (lambda rs: GreedyBot(budget="300"), TypeError, r"budget must be a whole number \(an int\), not '300'"),
+    (lambda rs: GreedyBot(follow=-1), ValueError, "follow must be a whole number of at least 0"),
+    (lambda rs: GreedyBot(prepare=1.5), TypeError, "prepare must be a whole number"),
+    (lambda rs: MCTSBot(iterations=-1), ValueError, "iterations must be a whole number of at least 0, not -1"),
+    (lambda rs: MCTSBot(iterations="30"), TypeError, "iterations must be a whole number"),
+    (lambda rs: MCTSBot(iterations=None, seconds=-1), ValueError, "seconds must be a number of at least 0, not -1"),
+    (lambda rs: MCTSBot(seconds=float("nan")), ValueError, "seconds must be a number of at least 0, not nan"),
+    (lambda rs: MCTSBot(seconds="1"), TypeError, "seconds must be a number, not '1'"),
+    (lambda rs: MCTSBot(playout=-1), ValueError, "playout must be a whole number of at least 0"),
 ])
 def test_wrong_arguments_are_refused_where_given(harvest, make, error, message):
     with pytest.raises(error, match=message):

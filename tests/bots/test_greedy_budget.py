@@ -78,3 +78,18 @@ def test_a_nine_player_simultaneous_round_with_alliances_finishes():
         check_invariants(g)
     again = boardrules.load_game(g.save(), check=True)
     assert again.state == g.state
+
+
+def test_a_decision_tries_at_most_twice_the_budget_or_its_actions():
+    """The documented bound, ``max(2 * budget, legal actions)``, at every decision of a Gaia
+    Project game with a small budget: the free actions looked past before a pass took one try
+    each beyond the cap (19 tries for 8 actions and a budget of 5), and a decision with more
+    actions than the budget spent a budget on a whole look-ahead that could not fit."""
+    g = boardrules.new_game("gaia-project", players=4, seed=4)
+    bots = [GreedyBot(f"4/{p}", budget=5) for p in range(4)]
+    for _ in range(120):
+        p = actor(g)
+        n = len(list(g.legal_actions(p)))
+        action = bots[p].choose(g, p)
+        assert bots[p].tried <= max(2 * 5, n), (len(g.record.actions), bots[p].tried, n)
+        g.play(action, check=False)

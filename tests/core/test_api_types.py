@@ -25,6 +25,11 @@ def game():
     (lambda g: g.get(5), TypeError, "a name of the rules is a text such as 'coins', not 5"),
     (lambda g: g.get(None, 0), TypeError, "a name of the rules is a text"),
     (lambda g: g.reader().get(5), TypeError, "a name of the rules is a text"),
+    # (a player of another type was 'no player here', a BoardrulesError)
+    (lambda g: g.get("coins", "0"), TypeError, r"a player is a seat counted from 0 \(an int: 0 for p1\), not '0'"),
+    (lambda g: g.get("coins", 1.0), TypeError, "not 1.0"),
+    (lambda g: g.get("coins", True), TypeError, "not True"),
+    (lambda g: g.reader().get("coins", "p1"), TypeError, "not 'p1'"),
     (lambda g: g.reader().each(None), TypeError, "a name of the rules is a text"),
     (lambda g: g.get("field_owner", index=["a1"]), BoardrulesError, r"not \['a1'\]"),
     (lambda g: g.reader().passed(2), ValueError, "no player 2 in a 2-player game"),
@@ -91,3 +96,18 @@ def test_a_listing_in_progress_refuses_to_go_on_once_the_game_moved_on():
         searched.append(game.get("coins", 0))
         game.undo()
     assert len(searched) == 3
+
+
+def test_a_listed_view_answers_nothing_once_the_game_moved_on():
+    """``len``, indexing and slicing of a view listed before answered from the earlier state's
+    list after the game moved on (docs/api.md: RuntimeError); its repr says so."""
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    legal = game.legal_actions()
+    assert len(legal) == 4
+    game.play(legal[1])
+    for use in (len, lambda view: view[0], lambda view: view[0:2]):
+        with pytest.raises(RuntimeError, match="the game has moved on"):
+            use(legal)
+    assert repr(legal) == "<LegalActions of an earlier state: the game has moved on>"
+    game.undo()   # (the very state is back: the view answers again)
+    assert len(legal) == 4 and legal[1] in legal

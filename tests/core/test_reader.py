@@ -27,8 +27,8 @@ GAMES = [("harvest", 3, ()), ("eclipse", 3, ("rare-technologies", "hives")),
 def _answer(fn, *args):
     try:
         return ("value", fn(*args))
-    except BoardrulesError as err:
-        return ("error", str(err))
+    except (BoardrulesError, TypeError) as err:   # (TypeError: a player that is no whole number)
+        return ("error", type(err).__name__, str(err))
 
 
 def _names(rs) -> list[str]:

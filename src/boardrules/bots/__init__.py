@@ -60,9 +60,9 @@ def make_bot(name: str, seed: int | float | str = 0) -> Bot:
     ``ValueError`` naming the bots there are."""
     if not isinstance(name, str):
         raise TypeError(f"a bot is named by a text such as 'greedy' or 'mcts:50', not {brief_text(name, 40)}")
-    kind, _, budget = name.partition(":")
+    kind, colon, budget = name.partition(":")   # (a colon with no N: 'greedy:' was the default bot)
     n = read_whole(budget)
-    if kind not in BOTS or (budget and (kind not in ("mcts", "greedy") or n is None
+    if kind not in BOTS or (colon and (kind not in ("mcts", "greedy") or n is None
                                         or not 1 <= n <= MAX_ITERATIONS)):
         raise ValueError(f"no bot {name!r}: choose random, greedy, mcts or mcts:N "
                          f"(N iterations, 1 to {MAX_ITERATIONS}), or greedy:N (N positions a decision may try)")

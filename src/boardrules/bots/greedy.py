@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from ..game import DONE, Action, Game
+from ..quoting import check_count
 from .common import Evaluation, decision, evaluation_for, searching, seeded, try_action
 
 BUDGET = 6000
@@ -42,7 +43,8 @@ class GreedyBot:
     goes to the later ones), and a decision is looked past only when all its options fit in
     that part; every action of the decision itself is still rated. So a decision tries at most
     ``2 * budget`` positions, or its legal actions' number if that is more (``tried``: the
-    count of the last decision)."""
+    count of the last decision). ``budget`` (at least 1), ``follow`` and ``prepare`` (at least
+    0) are whole numbers: ``TypeError`` for another type, ``ValueError`` for a smaller one."""
 
     name = "greedy"
 
@@ -50,10 +52,11 @@ class GreedyBot:
                  follow: int = 4, tolerance: float = 1e-9, prepare: int = 2, budget: int = BUDGET):
         self.rng = seeded(seed)
         self.evaluate = evaluate
-        self.follow, self.tolerance, self.prepare = follow, tolerance, prepare
-        self.budget = budget
+        self.follow, self.prepare = check_count(follow, "follow", 0), check_count(prepare, "prepare", 0)
+        self.tolerance = tolerance
+        self.budget = check_count(budget, "budget", 1)
         self.tried = 0   # positions tried in the current (or last) decision
-        self._limit = budget   # the count of tried past which the whole search gives up
+        self._limit = self.budget   # the count of tried past which the whole search gives up
 
     def choose(self, game: Game, player: int | None = None) -> Action:
         """The best legal action of ``player`` (default: the first player to act).
@@ -71,7 +74,8 @@ class GreedyBot:
         """The best of ``actions`` for ``player`` and its rating, looking ``follow`` decisions
         and ``prepare`` free actions ahead within :attr:`budget` (the game is as before
         afterwards; :attr:`tried` grows by the positions tried)."""
-        return self._bounded(lambda cap: self._best(game, actions, player, evaluate, follow, cap, prepare))
+        return self._bounded(lambda cap: self._best(game, actions, player, evaluate, follow, cap, prepare),
+                             len(actions))
 
     def ratings(self, game: Game, actions: Sequence[Action], player: int, evaluate: Evaluation,
                 follow: int) -> list[float]:
@@ -79,7 +83,7 @@ class GreedyBot:
         actions), all within one :attr:`budget`."""
         return self._bounded(lambda cap: [self._rated(game, a, player, evaluate, follow,
                                                       self._share(cap, len(actions) - i))[0]
-                                          for i, a in enumerate(actions)])
+                                          for i, a in enumerate(actions)], len(actions))
 
     def _rate(self, game: Game, action: Action, player: int, evaluate: Evaluation,
               follow: int) -> float:
@@ -87,16 +91,21 @@ class GreedyBot:
         ``player``, within :attr:`budget` (the game is as before afterwards)."""
         return self.ratings(game, [action], player, evaluate, follow)[0]
 
-    def _bounded(self, search: Callable[[int | None], T]) -> T:
+    def _bounded(self, search: Callable[[int | None], T], actions: int) -> T:
         """``search(None)``, the whole look-ahead, unless it would try more than :attr:`budget`
         positions; then ``search(cap)``, the look-ahead shared out so that :attr:`tried` stays
-        within ``cap`` (twice the budget from the start, so about one budget is left)."""
+        within ``cap`` (twice the budget from the start, so one budget is left), or tries each
+        of its ``actions`` once if they are more. With more actions than the budget the whole
+        look-ahead cannot fit: it is not tried (its spent budget left less than one try each,
+        and a decision tried budget + 1 + its actions' number)."""
         start = self.tried
         self._limit = start + self.budget
-        try:
-            return search(None)
-        except _OverBudget:
-            return search(start + 2 * self.budget)
+        if actions <= self.budget:
+            try:
+                return search(None)
+            except _OverBudget:
+                pass
+        return search(start + 2 * self.budget)
 
     def _best(self, game: Game, actions: Sequence[Action], player: int, evaluate: Evaluation,
               follow: int, cap: int | None, prepare: int = 0,
@@ -112,23 +121,26 @@ class GreedyBot:
             # the best ends the turn before its main action (a pass): rate the free actions by
             # the best they lead to in the same turn
             free = [a for _, main, a in rated if main is None and again in (None, a)]
-            deeper = [(self._prepared(game, a, player, evaluate, prepare, self._share(cap, len(free) - i)), a)
-                      for i, a in enumerate(free)]
+            # (in a shared-out search, only those with a try left: they were rated once already,
+            # and one more try each past the cap passed the bound)
+            deeper = [(self._prepared(game, a, player, evaluate, prepare, share), a)
+                      for i, a in enumerate(free)
+                      if (share := self._share(cap, len(free) - i, least=0)) is None or share > self.tried]
             if deeper and max(v for v, _ in deeper) > top + tolerance:
                 top = max(v for v, _ in deeper)
                 return self.rng.choice([a for v, a in deeper if v >= top - tolerance]), top
         return self.rng.choice([a for a, _ in best]), top
 
-    def _share(self, cap: int | None, left: int) -> int | None:
+    def _share(self, cap: int | None, left: int, least: int = 1) -> int | None:
         """The count :attr:`tried` may reach while the next of ``left`` actions is looked at:
-        an equal part of what ``cap`` leaves, at least its own rating (what it leaves unused
-        goes to the later ones)."""
-        return None if cap is None else self.tried + max(1, (cap - self.tried) // left)
+        an equal part of what ``cap`` leaves, at least ``least`` tries (its own rating; what it
+        leaves unused goes to the later ones)."""
+        return None if cap is None else self.tried + max(least, (cap - self.tried) // left)
 
     def _try(self, game: Game, action: Action, cap: int | None) -> None:
-        self.tried += 1
-        if cap is None and self.tried > self._limit:
+        if cap is None and self.tried >= self._limit:   # (before counting: a budget spent, not one more)
             raise _OverBudget
+        self.tried += 1
         try_action(game, action, self.rng)
 
     def _deeper(self, game: Game, player: int, cap: int | None) -> list[Action]:

@@ -18,6 +18,7 @@ import math
 import time
 
 from ..game import Action, Game
+from ..quoting import brief_text, check_count
 from .common import (Evaluation, actor, decision, evaluation_for, rewards, sample_chance, score_evaluation,
                      searching, seeded, try_action)
 from .greedy import GreedyBot
@@ -57,6 +58,16 @@ class _Node:
         self.avail = 0     # iterations in which this node's action was legal (ISMCTS)
 
 
+def _seconds(value: object) -> float:
+    """``value`` as a time budget: an int or float, not negative; ``TypeError`` for another
+    type, ``ValueError`` for a negative number or NaN (a text failed at the first decision)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"seconds must be a number, not {brief_text(value, 40)}")
+    if not value >= 0:   # (also NaN)
+        raise ValueError(f"seconds must be a number of at least 0, not {value}")
+    return float(value)
+
+
 class MCTSBot:
     """Information-set Monte-Carlo tree search.
 
@@ -76,6 +87,9 @@ class MCTSBot:
     greedily (:meth:`_settle`). ``seed`` makes every decision reproducible with an iteration
     budget (a time budget depends on the machine). Decisions with one legal action are not
     searched. Speed: see ``bench/bench_bots.py`` (playouts per second).
+    ``iterations`` and ``playout`` are whole numbers, ``seconds`` a number, none negative (0
+    iterations: the prior's pick, unsearched): ``TypeError`` for another type, ``ValueError``
+    for a negative value.
     """
 
     name = "mcts"
@@ -86,8 +100,9 @@ class MCTSBot:
         if iterations is None and seconds is None:
             raise ValueError("give MCTSBot an iteration or a time budget")
         self.rng = seeded(seed)
-        self.iterations, self.seconds = iterations, seconds
-        self.playout = playout
+        self.iterations = None if iterations is None else check_count(iterations, "iterations", 0)
+        self.seconds = None if seconds is None else _seconds(seconds)
+        self.playout = None if playout is None else check_count(playout, "playout", 0)
         self.scale, self.c = scale, c
         self.evaluate = evaluate
         self.prior = prior
