@@ -110,26 +110,26 @@ def test_a_carried_answer_is_recomputed_when_an_object_is_replaced_by_an_equal_o
 def test_carrying_answers_over_changes_no_legal_action(modules):
     """The memo with its answers carried from state to state against one that starts afresh at
     every state (a third comparison beside the memo off, above)."""
-    players = 7 if "nine-players" in modules else 4
-    memo.CARRY = False
-    try:
-        afresh = _play(13, players, modules, True)
-    finally:
-        memo.CARRY = True
-    assert _play(13, players, modules, True) == afresh
+    _plays_as_without("CARRY", 13, modules)
 
 
 @pytest.mark.parametrize("modules", [MODULE_SETS[0], MODULE_SETS[2]], ids=lambda m: "+".join(m) or "base")
 def test_what_changed_from_the_keys_written_changes_no_legal_action(modules):
     """The carry-over told what changed by the keys the engine wrote (runtime.changed_keys)
     against the two tables compared whole (``memo.DELTAS`` off)."""
+    _plays_as_without("DELTAS", 14, modules)
+
+
+def _plays_as_without(switch: str, seed: int, modules) -> None:
+    """The seeded game of ``modules`` lists the same actions with the memo's ``switch`` on as
+    with it off."""
     players = 7 if "nine-players" in modules else 4
-    memo.DELTAS = False
+    setattr(memo, switch, False)
     try:
-        compared = _play(14, players, modules, True)
+        without = _play(seed, players, modules, True)
     finally:
-        memo.DELTAS = True
-    assert _play(14, players, modules, True) == compared
+        setattr(memo, switch, True)
+    assert _play(seed, players, modules, True) == without
 
 
 def test_an_answer_is_not_carried_to_a_sibling_state():
