@@ -51,7 +51,7 @@ class Recipe:
     game: str | None
     modules: tuple[str, ...] = ()
     options: tuple[tuple[str, Value], ...] = ()  # sorted (name, value) pairs
-    # ((path, text), ...); Any: game.py rebuilds the pairs as tuple(map(tuple, ...)) from a record
+    # ((path, text), ...); Any: game/core.py rebuilds the pairs as tuple(map(tuple, ...)) from a record
     rules: tuple[Any, ...] = ()
     backend: str = "compiled"
     texts: tuple[tuple[str, str], ...] = ()  # for games without a plugin: ((path, text), ...) as the base layer

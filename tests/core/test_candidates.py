@@ -1,4 +1,4 @@
-"""The engine's candidates are made without attrs' ``__init__`` (game.py, ``_candidate``): they
+"""The engine's candidates are made without attrs' ``__init__`` (game/actions.py, ``_candidate``): they
 must be the very actions ``Action(...)`` makes (equal, same hash, same text), with every field
 set, so a field added to :class:`Action` cannot be left out."""
 

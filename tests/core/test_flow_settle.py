@@ -1,5 +1,5 @@
 """A listing's run stops where a turns step finishes when nothing the flow runs from there to
-the next turn can break a rule (lang/flow.py, game.py ``_advance(settle=True)``); playing the
+the next turn can break a rule (lang/flow.py, game/flow.py ``_advance(settle=True)``); playing the
 candidate runs the rest. The oracle: the listing equals the full tries on every state, and the
 played state equals a full run (tests/core/test_guards.py, ``compare_states``), also in a
 house-rule game whose round end can break a rule, where the shortcut must not be taken."""

@@ -8,13 +8,13 @@ import random
 import pytest
 
 import boardrules
-from boardrules import game as game_module
+from boardrules.game import actions, core, history
 from boardrules.runtime import MAX_MOVES
 
 
 def test_the_undo_history_is_thinned_and_undo_still_restores_every_state(monkeypatch):
-    monkeypatch.setattr(game_module, "HISTORY_VALUES", 300)
-    monkeypatch.setattr(game_module, "RECENT_STATES", 4)
+    monkeypatch.setattr(history, "HISTORY_VALUES", 300)
+    monkeypatch.setattr(history, "RECENT_STATES", 4)
     game = boardrules.new_game("harvest", players=3, seed=5)
     rng, states, records = random.Random(5), [game.state], [list(game.record.actions)]
     while not game.over:
@@ -45,11 +45,18 @@ flow { rounds 1 { step play: turns seat until_pass { main work, stop } } }
 """
 
 
+def _most_values(monkeypatch, n: int) -> None:
+    """MAX_VALUES set to ``n`` where boardrules/game reads it: the setup's count (core), a
+    move's (history) and the refusal's words (actions)."""
+    for module in (actions, core, history):
+        monkeypatch.setattr(module, "MAX_VALUES", n)
+
+
 def test_a_state_may_hold_only_so_many_values(monkeypatch):
     # every 'work' sets ten more per-hex values: past MAX_VALUES the move is refused, the
     # game as it was (the state is copied at every move and kept for undo: unbounded, a
     # stranger's rules filled the memory)
-    monkeypatch.setattr(game_module, "MAX_VALUES", 30)
+    _most_values(monkeypatch, 30)
     game = boardrules.new_game(texts={"wide.rules": WIDE}, players=2)
     game.play("p1 work")
     game.play("p2 work")
@@ -63,7 +70,7 @@ def test_a_state_may_hold_only_so_many_values(monkeypatch):
 
 
 def test_a_setup_holding_too_many_values_is_refused(monkeypatch):
-    monkeypatch.setattr(game_module, "MAX_VALUES", 30)
+    _most_values(monkeypatch, 30)
     texts = {"wide.rules": WIDE.replace("flow {", "flow { setup { step s: do { for h in hexes "
                                         "{ set mark[h] = 1 } } }\n", 1)}
     with pytest.raises(boardrules.ExecutionBudgetError, match="the game cannot start: the game "
@@ -72,7 +79,7 @@ def test_a_setup_holding_too_many_values_is_refused(monkeypatch):
 
 
 def test_a_game_has_at_most_so_many_moves(monkeypatch):
-    monkeypatch.setattr(game_module, "MAX_MOVES", 3)
+    monkeypatch.setattr(history, "MAX_MOVES", 3)
     game = boardrules.new_game(texts={"wide.rules": WIDE}, players=2)
     for move in ("p1 work", "p2 work", "p1 stop"):
         game.play(move)

@@ -178,12 +178,12 @@ def test_a_traceback_names_the_step_and_shows_the_line(monkeypatch):
     """An error raised inside a step's listing (here: making a candidate) has a frame named
     after the step's place whose line, from linecache, is the generated source's."""
     import traceback
-    import boardrules.game as G
+    from boardrules.game import listing
 
     def broken(p, name, args):
         raise LookupError(name)
     g = harvest(seed=1)
-    monkeypatch.setattr(G, "_candidate", broken)
+    monkeypatch.setattr(listing, "_candidate", broken)
     with pytest.raises(LookupError) as got:
         list(g.legal_actions())
     frames = [f for f in traceback.extract_tb(got.value.__traceback__) if f.filename.startswith("<listing")]

@@ -13,6 +13,7 @@ import pytest
 
 import boardrules
 import boardrules.game as G
+from boardrules.game import core, listing
 from boardrules import CHANCE, ExecutionBudgetError
 
 LIMIT = 1_000_000   # (the listing's limit in these tests: 20 tries of 50,000 steps)
@@ -33,7 +34,8 @@ flow {{ rounds 3 {{ step play: turns seat once {{ main {action.split("(")[0]}, w
 
 @pytest.fixture(autouse=True)
 def _small_limit(monkeypatch):
-    monkeypatch.setattr(G, "MAX_LISTING_STEPS", LIMIT)
+    for module in (core, listing):   # (each module of boardrules/game that starts a listing)
+        monkeypatch.setattr(module, "MAX_LISTING_STEPS", LIMIT)
 
 
 def _spent(game: boardrules.Game) -> int:
@@ -49,7 +51,7 @@ BODIES = {"prechecks": f'require {SLOW} and x == 0 else "no"',
 def _generic(game: boardrules.Game) -> list:
     """The listing's prechecks the engine's way (Game._generic_candidates, the generated
     listing's oracle)."""
-    game._meter.left = G.MAX_LISTING_STEPS   # (a listing begins)
+    game._meter.left = LIMIT   # (a listing begins)
     return list(game._candidates(None, True, compiled=False))
 
 

@@ -1,5 +1,5 @@
 """A main action whose inert rest passes its player (lang/inert.py ``PASS``, guards.py
-``PASSES``, game.py ``_pass_settles``): its guard runs the checks, and the candidate is legal
+``PASSES``, game/verdicts.py ``_pass_settles``): its guard runs the checks, and the candidate is legal
 without its run when the next turn of the step then begins without a rule running. The oracle:
 the listing equals the full tries on every state and the played state equals a full run
 (tests/core/test_guards.py, ``compare_states``), in Harvest house-rule games where a pass

@@ -1,7 +1,7 @@
 """A candidate whose sure prechecks passed (lang/guards.py, ``Guards.sure``) and that ends its
 player's turn (a main action of a step without free actions: Harvest's ``buy`` in the setup's
 pick step, Gaia's ``pick_booster``) is listed without its run when the next turn of the step
-begins without a rule running, as ``done`` is (game.py, ``_sure_settles``, ``_done_settles``).
+begins without a rule running, as ``done`` is (game/verdicts.py, ``_sure_settles``, ``_done_settles``).
 The oracle: the listing equals the full tries and the played state a full run
 (tests/core/test_guards.py, ``compare_states``), also where the action's rest leaves an 'after
 turn' block that breaks a rule when the turn ends (``Guards.sure_after``)."""

@@ -1,4 +1,4 @@
-"""The install answers of an Upgrade reaction are listed without being tried (game.py,
+"""The install answers of an Upgrade reaction are listed without being tried (game/verdicts.py,
 ``_answers_settle``: a decision left by a turn that has ended, lang/lazy.py ``answers_hold``
 with the 'after turn' blocks behind it): random games with Rise of the Ancients modules offer
 the same legal actions at every state as with every answer tried, and play to the same record."""

@@ -2,7 +2,7 @@
 
 When the last turn of a turns step ends (the last player passes, the last ``once`` turn is
 over), the flow runs on: the step's end, the ``do`` steps, the engine's events, the round's end,
-the next round's start, up to the next turn (game.py, ``_advance``). Listing a candidate that
+the next round's start, up to the next turn (game/flow.py, ``_advance``). Listing a candidate that
 ends the step used to run all of that to learn whether it breaks a rule.
 
 :func:`after_step` walks the flow's steps statically from a turns step and answers whether

@@ -8,7 +8,7 @@ is its prefix up to that inert rest: the very statements of the body, compiled a
 block of them, by the same back end), run in the same order on the same context. A guard that breaks a rule proves the action illegal
 (the body's run breaks it at the same point); a guard that passes, with enough of the
 execution budget left for the rest, answers ``INERT``: the action is legal unless something
-after its body fails, which the engine checks (game.py, ``_guard_settles``). A body without
+after its body fails, which the engine checks (game/verdicts.py, ``_guard_settles``). A body without
 an inert rest has no guard: candidates run it whole, as before.
 
 The guards are built lazily, per action, with the ruleset's back end (so the interpreter and
@@ -351,7 +351,7 @@ class Guards:
         no ``let`` or ``set``: each is tested on the state its statement meets, as no ``pay``,
         ``use`` or ``take`` changes what another one tests, and no rule reacts to what they
         write. The engine lists a candidate whose prechecks were sure
-        without running its guard or body (game.py, ``_sure_settles``)."""
+        without running its guard or body (game/verdicts.py, ``_sure_settles``)."""
         if name in self._sure:
             return self._sure[name]
         steps = self._precheck_steps(name)
@@ -525,8 +525,8 @@ class Guards:
             if ctx.steps < cost or ctx.depth + depth > MAX_DEPTH or not hold(ctx):
                 return False
             ctx.steps -= cost   # (charged for the rest: what the flow runs after it, the engine
-            return verdict      # bounds with what is left: game.py, _step_end_settles)
-        self.rests[guard] = facts   # (the flow after a rest not run: game.py, _last_turn_settles)
+            return verdict      # bounds with what is left: game/flow.py, _step_end_settles)
+        self.rests[guard] = facts   # (the flow after a rest not run: game/verdicts.py, _last_turn_settles)
         if runs_nothing(plan):
             self.bare[guard] = _bare(guard)
         return guard

@@ -47,7 +47,7 @@ number) states ``n == E``, and ``pay N R`` (for ``me``) is inert where the facts
 pay 3 R }`` (a resource never goes below its floor: it starts at or above it, and gain, lose
 and pay keep it there).
 
-Rules the flow runs speak for no player (a ``do`` step, the engine's own events: game.py,
+Rules the flow runs speak for no player (a ``do`` step, the engine's own events: game/flow.py,
 ``_advance``): :meth:`Inert.anonymous` analyses them with ``me`` unknown, where anything read or
 written for ``me`` (a resource, ``gain`` without ``to``, ``held``, a per-player variable, a
 primitive) is not inert. A player is named there by a loop variable over ``players`` or
@@ -64,8 +64,8 @@ player) and is inert where ``owner(X) == none`` or ``== me`` was tested on the w
 before the rest, an ``if``, a ``where``), until ``X``'s names are rebound or a ``take`` runs (no
 inert statement but ``take`` gives an entity to a player). ``pass`` is inert for the player whose
 unit it is, once (not in a loop, a trigger, a slot run for another player, a unit the flow runs):
-the rest then ends its player's turn, which the engine checks apart (:data:`PASS`, game.py
-``_guard_settles``).
+the rest then ends its player's turn, which the engine checks apart (:data:`PASS`,
+game/verdicts.py ``_guard_settles``).
 
 The analysis also bounds how deep the rules (procedures, slots, triggers), so the
 guard can check that the rest stays within semantics.MAX_DEPTH.
@@ -210,7 +210,7 @@ class Inert:
         return None if cost is None or not facts.sound else (cost, facts)
 
     def engine_event(self, event: str) -> tuple[int, Facts] | None:
-        """``(cost, facts)`` of the triggers of one of the engine's own events (game.py,
+        """``(cost, facts)`` of the triggers of one of the engine's own events (game/flow.py,
         ``_emit``: raised for no player) when none of them can break a rule, else None."""
         if not self.rs.triggers_by_event.get(event):
             return (0, Facts())

@@ -1,6 +1,6 @@
 """Lazy choices: a ``choose`` cut short while the legal actions are listed.
 
-Listing the legal actions runs each candidate of a turn (game.py, ``_candidate_run``). A
+Listing the legal actions runs each candidate of a turn (game/verdicts.py, ``_candidate_run``). A
 ``choose`` in it filters its options with its ``where``, and the action is legal as soon as one
 option passes (or at once when the choice is ``optional``): the other options matter only
 when the action is played. When the ``where`` cannot break a rule (lang/inert.py: only
@@ -157,7 +157,7 @@ def answers_hold(ctx: Context, d: Any, later: tuple[Any, ...] | None = None) -> 
     analysis kept per ruleset and types).
 
     ``later``: ``d`` is decided after its turn ended, and the flow then runs these 'queue' and
-    'after turn' entries (game.py, ``_run_queued``): none of them may break a rule either,
+    'after turn' entries (game/flow.py, ``_run_queued``): none of them may break a rule either,
     relying on nothing the body could change (no ``Facts``), each run for a player, and the
     body may leave no 'after turn' block (outside a turn it would run at once)."""
     if d.bag is not None or type(d.options) is not tuple:

@@ -4,7 +4,7 @@
 depend on the arguments (lang/guards.py, ``Guards.hoisted``), then each parameter's values from
 its domain, the leading part of its ``where`` that does not depend on the value
 (``Guards.where_lead``), the ``where`` itself, then the action's own prechecks. The generic
-listing (game.py, ``Game._turn_candidates``) walks those pieces through per-candidate methods;
+listing (game/listing.py, ``Game._turn_candidates``) walks those pieces through per-candidate methods;
 this module writes, per ``turns`` step, one generator function that does the same in a row:
 one block per action of the step, one nested ``for`` per parameter, the compiled expressions
 (either back end's) called inline. The generic listing stays the oracle

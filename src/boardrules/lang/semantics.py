@@ -737,7 +737,7 @@ def run_slot(ctx: Context, entity: Value, slot: str, for_: Value) -> None:
 
 def queue_block(ctx: Context, block_id: int) -> None:
     """``queue { ... }``: a pending entry of no player; the flow runs it when it reaches the
-    front (game.py), so the decisions queued before it are decided first."""
+    front (game/flow.py), so the decisions queued before it are decided first."""
     # Decision.player is annotated int in runtime.py; a queued block's is None
     ctx.queue(Decision(None, "queue", (), False, "", block_id,  # type: ignore[arg-type]
                        tuple(ctx.env.items()), ctx.me, ctx.source))
