@@ -55,7 +55,7 @@ class GameFlow:
                 self._turn_action(ctx, pending, action, check, args_checked)
             self._advance(ctx, pending)
         finally:
-            self._meter.left -= ctx.budget - ctx.steps   # (a listing's try: charged to it)
+            self._meter.spend(ctx)   # (a listing's try: charged to it)
         return ctx, pending
 
     def _try(self: Game, action: Action, check: bool = True) -> tuple[State, list[Event]]:

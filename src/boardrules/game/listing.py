@@ -43,6 +43,12 @@ class _Meter:
     def __init__(self) -> None:
         self.left = MAX_LISTING_STEPS
 
+    def spend(self, ctx: Context) -> None:
+        """Charge the steps the run on ``ctx`` spent (``ctx.budget - ctx.steps``), without
+        raising: runs charge it in ``finally`` blocks, where an error would be taken for the
+        action's refusal; the listing looks at ``left`` after the try (Game._charge raises)."""
+        self.left -= ctx.budget - ctx.steps
+
 
 class LegalActions:
     """Lazy view of the legal actions: ``in`` tests one action, iteration and ``len``

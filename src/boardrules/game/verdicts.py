@@ -226,7 +226,7 @@ class GameVerdicts:
                 return False
             raise
         finally:
-            self._meter.left -= ctx.budget - ctx.steps   # (a listing's try: charged to it)
+            self._meter.spend(ctx)   # (a listing's try: charged to it)
         turn = ctx.get(("f", "turn"))   # (as _resolve: the turn goes on, no 'after turn' runs)
         return verdict == INERT and turn is not None and turn[2] is not None \
             and self._settles(ctx, ctx.queued + list(st.pending[1:]))
@@ -322,7 +322,7 @@ class GameVerdicts:
         else:
             return ctx, pending
         finally:
-            self._meter.left -= ctx.budget - ctx.steps   # (a listing's try: charged to it)
+            self._meter.spend(ctx)   # (a listing's try: charged to it)
         return self._candidate_run(action, info, lazy=False, settle=settle)   # (cut short: in full)
 
     def _tried_legal(self: Game, action: Action, tried: dict[Any, Any]) -> bool:
@@ -441,7 +441,7 @@ class GameVerdicts:
                     return False
                 raise
             finally:
-                self._meter.left -= ctx.budget - ctx.steps   # (a listing's try: charged to it)
+                self._meter.spend(ctx)   # (a listing's try: charged to it)
         queued = ctx.queued
         passed = ctx.get(("f", "passed")) or ()
         pending = queued + list(st.pending) if st.pending else queued
