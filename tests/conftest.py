@@ -6,8 +6,10 @@ Tests that read `../shared/` skip with a reason when it is absent, except under
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import settings
@@ -33,6 +35,15 @@ def shared_path(*parts: str) -> Path:
             pytest.fail(f"{path} is missing; CI must have ../shared beside the checkout")
         pytest.skip(f"{path} is not here (the team's ../shared/ is beside the checkout in CI)")
     return path
+
+
+def bench_script(name: str) -> ModuleType:
+    """The script ``bench/<name>.py`` loaded as a module (the bench folder is not a package)."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture

@@ -3,25 +3,16 @@ records (``bench/fit_gaia_eval.py``)."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import boardrules
 from boardrules.bots import RandomBot
-from tests.conftest import shared_path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import bench_script, shared_path
 
 
 def _fit_script():
-    spec = importlib.util.spec_from_file_location("fit_gaia_eval", ROOT / "bench" / "fit_gaia_eval.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("fit_gaia_eval")
 
 
 def _states(seed: int, every: int = 9, limit: int = 900):
