@@ -43,7 +43,8 @@ def player_line(game: Game, p: int) -> str:
     def get(name: str) -> int:
         return int(game.get(name, p))
     built = [game.get("built", p, b) for b in BUILDINGS]
-    return (f"p{p} {game.get('myfaction', p)}: c{get('credits')} o{get('ore')} k{get('knowledge')} "
+    # seats as action texts write them (p1 is seat 0)
+    return (f"p{p + 1} {game.get('myfaction', p)}: c{get('credits')} o{get('ore')} k{get('knowledge')} "
             f"q{get('qic')} pw{get('bowl1')}/{get('bowl2')}/{get('bowl3')} vp{get('vp')} | "
             f"m{built[0]} ts{built[1]} lab{built[2]} pi{built[3]} ac{built[4] + built[5]} | "
             f"research {[get(t) for t in TRACKS]} feds {len(game.get('fed_groups', p))} "

@@ -15,11 +15,11 @@ def test_a_record_round_by_round(capsys):
     out = capsys.readouterr().out
     round2 = out.split("== before round 2")[1].split("== before round 3")[0]
     terrans = round2.splitlines()[1:3]
-    assert terrans[0].startswith("  p0 terrans:") and "lab1 pi1" in terrans[0]
+    assert terrans[0].startswith("  p1 terrans:") and "lab1 pi1" in terrans[0]
     assert "upgrade* 4" in terrans[1] and "leech+ 6" in terrans[1]
     unlisted = [line.split(": ", 1)[1].split()[1] for line in out.splitlines() if "not listed" in line]
     assert unlisted and set(unlisted) == {"convert", "form_federation"}
-    assert out.rstrip().splitlines()[-8].startswith("  p0 terrans:")
+    assert out.rstrip().splitlines()[-8].startswith("  p1 terrans:")
 
 
 def test_a_bots_game_to_the_end(capsys):
