@@ -51,8 +51,10 @@ class Tables:
         # changes in a row) and its sums without each slot's part
         self._last: tuple[Any, Any, Any, tuple[dict[str, int], ...]] = ((), (), None, ())
         self._parts: dict[str, dict[str, int]] = {}   # part -> its STATS
-        # id of a tuple :meth:`changes` made -> (that tuple, its options per ship class:
-        # ((class, grid, parts, ((slot, part), ...)), ...), in its order)
+        # id of a tuple :meth:`changes` made -> (that tuple, its options per ship class that
+        # has any: ((class, grid, parts, (slot, ...), (part, ...)), ...), in its order; the
+        # slots and parts as two flat tuples, not a pair per option: these live as long as the
+        # memo, and ~100 pairs per entry kept alive doubled the collector's young collections)
         self.segments: dict[int, tuple[tuple[str, ...], tuple]] = {}
         self._answers: dict[tuple, tuple] = {}   # :meth:`class_answers`
 
@@ -102,10 +104,15 @@ class Tables:
         key = (grids, parts)
         got = self._lists.get(key)
         if got is None:
-            segments = tuple((cls, grid, mine, tuple((i, part) for i, old in enumerate(grid)
-                                                     for part in mine if part != old))
-                             for cls, grid, mine in zip(self.class_order, grids, parts))
-            got = tuple(f"{cls}#{i}={part}" for cls, _, _, slots in segments for i, part in slots)
+            texts: list[str] = []
+            kept = []
+            for cls, grid, mine in zip(self.class_order, grids, parts):
+                slots = [i for i, old in enumerate(grid) for part in mine if part != old]
+                if slots:
+                    placed = [part for old in grid for part in mine if part != old]
+                    texts += [f"{cls}#{i}={part}" for i, part in zip(slots, placed)]
+                    kept.append((cls, grid, mine, tuple(slots), tuple(placed)))
+            got, segments = tuple(texts), tuple(kept)
             if len(self._lists) >= MEMO_SIZE // 10:
                 self._lists.clear()
                 self.segments.clear()
@@ -115,7 +122,7 @@ class Tables:
 
     def class_answers(self, bp: tuple, outside: tuple, design: Any, segment: tuple, stat: str) -> tuple:
         """:meth:`after` of statistic ``stat`` for each change of one class's ``segment`` (of
-        ``segments``: its ``(slot, part)`` pairs) on blueprint ``bp`` (plus ``outside``, on
+        ``segments``: its slots and their parts) on blueprint ``bp`` (plus ``outside``, on
         ``design``), NOT_BATCHED for a slot ``bp`` does not have (memoised: an Upgrade changes
         one class's blueprint, the other classes' answers are asked again)."""
         key = (bp, outside, design, segment[1], segment[2], stat)
@@ -123,7 +130,7 @@ class Tables:
         if got is None:
             sums, part_stats, n = self.without(bp, outside, design), self._part, len(bp)
             got = tuple(sums[i][stat] + part_stats(part)[stat] if i < n else NOT_BATCHED
-                        for i, part in segment[3])
+                        for i, part in zip(segment[3], segment[4]))
             if len(self._answers) >= MEMO_SIZE // 10:
                 self._answers.clear()
             self._answers[key] = got

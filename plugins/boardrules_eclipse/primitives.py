@@ -379,8 +379,15 @@ def change_class(ctx, o):
 
 def _change_classes(ctx, opts):
     """``change_class`` of each option (primitives.batched): NOT_BATCHED for a text naming no
-    ship class and part, whose call raises."""
+    ship class and part, whose call raises; for the options ``blueprint_changes`` made, each
+    class once per run of its options (Tables.segments), not each option's text parsed."""
     t = B.tables(ctx.rs)
+    made = t.segments.get(id(opts))
+    if made is not None and made[0] is opts:
+        out: list = []
+        for segment in made[1]:
+            out += [segment[0]] * len(segment[3])
+        return out
     return [got[0] if (got := t.change(o)) is not None else NOT_BATCHED for o in opts]
 
 
