@@ -92,7 +92,11 @@ CHANCE_BODY = f'choose n in 1..99999 by chance "luck" {{ require {SLOW} and n ==
 
 def test_chance_redraws_are_charged_to_the_listing_limit():
     game = _game(CHANCE_BODY, "roll")
-    game.play("p1 roll")   # (the game's own draw stops at the limit: chance stays due)
+    with pytest.raises(ExecutionBudgetError, match="^p1 roll: drawing chance's outcome for 'n'"):
+        game.play("p1 roll")   # (the game's own draw stops at the limit: the move is not played,
+    assert game.record.actions == []   # tests/core/test_play_atomic.py)
+    game = boardrules.Game(game.ruleset, 1, 3, auto_chance=False)
+    game.play("p1 roll")
     assert game.record.actions == ["p1 roll"] and game.players_to_act() == {CHANCE}
     state = game.state
     with pytest.raises(ExecutionBudgetError, match="^drawing chance's outcome for 'n': the "

@@ -21,7 +21,7 @@ from ..ruleset import Ruleset, Step, build_ruleset
 from ..runtime import (CHANCE, MAX_LISTING_STEPS, MAX_STEPS, MAX_VALUES, Context, Decision, Event,
                        RuleViolation)
 from ..state import State
-from .actions import Action, _FLOW_BROKEN, _broken, _error_class, _player_count, _too_many_values, format_action
+from .actions import Action, _FLOW_BROKEN, _broken, _error_class, _player_count, _too_many_values, brief_action, format_action
 from .flow import GameFlow
 from .history import GameHistory
 from .lanes import GameLanes, _fronts
@@ -86,7 +86,11 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         self.notation = plugins.manager().hook.boardrules_notation(game=ruleset.game) \
             if ruleset.game else None
         self.state: State = self._initial_state()
-        self._auto()
+        try:
+            self._auto()
+        except ExecutionBudgetError as err:
+            raise ExecutionBudgetError(f"the game cannot start: {err}", rule=err.rule) from None
+        self._thin_if_held()
 
     def _forget(self) -> None:
         """No memory of the states seen (a new game's, an unpickled one's)."""
@@ -224,6 +228,20 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
             d = next((f for f in _fronts(pending) if f.player == CHANCE), d)
         return d if d.player == CHANCE else None
 
+    def _chance_alone(self, player: int | None) -> Decision | None:
+        """The chance decision whose outcomes are all the candidates of ``player`` (None:
+        everyone to act) now, else None: the game's decision due is chance's, or, in a
+        'lanes' step, chance's ``player`` asks for and it is one lane's front alone."""
+        pending = self.state.pending
+        if not pending or player not in (None, CHANCE) or self.state.values.get(("f", "over")):
+            return None
+        if pending[0].lane is None:
+            return pending[0] if pending[0].player == CHANCE else None
+        if player is None:
+            return None
+        ours = {id(d): d for d in _fronts(pending) if d.player == CHANCE}
+        return next(iter(ours.values())) if len(ours) == 1 else None
+
     def legal_actions(self, player: int | None = None) -> "LegalActions":
         """A lazy view of the legal actions (of ``player``, else of everyone to act)."""
         player = self._check_player(player)
@@ -358,11 +376,31 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         ``where``, a ``require``, a payment); it never changes what a legal action does
         (tests/gaia/test_unchecked_replay.py).
         Chance outcomes that follow are decided by the seeded generator when
-        ``auto_chance`` is on.
+        ``auto_chance`` is on; when drawing one fails (its redraws run past the listing's
+        limit, ``MAX_LISTING_STEPS``; the game's moves would pass ``MAX_MOVES`` or its values
+        ``MAX_VALUES``) :class:`~boardrules.errors.ExecutionBudgetError` names the limit and the
+        game is exactly as before the play (state, record, log, undo history). When the rules
+        allow no outcome at all, the action stays played and chance waits (the game is stuck:
+        :class:`~boardrules.errors.GameStuckError` from :meth:`legal_actions`).
         """
         action = self._action(action)
+        mark = (self.state, len(self._history), self._kept, len(self.record.actions), len(self.log))
         self._apply(action, check)
-        self._auto()
+        try:
+            self._auto()
+        except BaseException as err:
+            self._back_to(mark)
+            if isinstance(err, ExecutionBudgetError):
+                raise ExecutionBudgetError(f"{brief_action(action)}: {err} (the move is not played)",
+                                           rule=err.rule, action=action) from None
+            raise
+        self._thin_if_held()
+
+    def _back_to(self, mark: tuple[State, int, int, int, int]) -> None:
+        """The game as it was at ``mark`` (:meth:`play`'s, before its action): the moves
+        applied since then taken back without a trace (no ``undo`` event)."""
+        self.state, nhist, self._kept, nrec, nlog = mark
+        del self._history[nhist:], self.record.actions[nrec:], self.log[nlog:]
 
     def _action(self, action: "Action | str") -> "Action":
         """``action`` as an :class:`Action` (text is parsed); ``TypeError`` for anything else."""
@@ -374,31 +412,43 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         return action
 
     def _auto(self) -> None:
+        """The chance outcomes now due, drawn by the game's seeded generator (``auto_chance``);
+        ExecutionBudgetError when a draw runs into a limit (:meth:`decide_chance`)."""
         while self.auto_chance and self.chance_due() is not None:
-            try:
-                drawn = self.decide_chance(random.Random(f"{self.seed}/{len(self.record.actions)}"))
-            except ExecutionBudgetError:   # (the redraws ran past the listing's limit)
-                drawn = False
-            if not drawn:
+            if not self._decide_chance(random.Random(f"{self.seed}/{len(self.record.actions)}")):
                 break   # (stuck, as legal_actions() says; the action that led here stays played)
 
     def decide_chance(self, rng: random.Random) -> bool:
         """Play the chance outcome now due, drawn with ``rng`` as the game's own generator
         draws it (docs/api.md, *Chance*): the first draw the rules allow. False, and nothing
         played, when no chance outcome is due or the rules allow none (the game is stuck) or
-        a bag emptied since the draw was queued. Bots decide chance in their look-ahead so."""
+        a bag emptied since the draw was queued. Bots decide chance in their look-ahead so.
+        :class:`~boardrules.errors.ExecutionBudgetError`, nothing played, when the draws run
+        into a limit: their runs (redraws included) past the listing's, ``MAX_LISTING_STEPS``;
+        the game's moves at ``MAX_MOVES``; the outcome drawn would make the game hold more than
+        ``MAX_VALUES`` values (the limits are the engine's, not a rule refusing the outcome)."""
+        drawn = self._decide_chance(rng)
+        self._thin_if_held()
+        return drawn
+
+    def _decide_chance(self, rng: random.Random) -> bool:
+        """:meth:`decide_chance`, the undo history left unthinned (:meth:`play` may take it back)."""
         d = self.chance_due()
         if d is None:
             return False
+        self._check_moves(Action(CHANCE, d.label, ()))
         self._meter.left = MAX_LISTING_STEPS   # (its redraws share one listing's budget)
         for value in _chance_draws(self, d, rng):
+            action = Action(CHANCE, d.label, (value,))
             try:
-                self._apply(Action(CHANCE, d.label, (value,)), check=False)
-                return True
+                new_state, events = self._try(action, check=False)
             except IllegalActionError:
                 # (the rules refuse it: it is not among chance's legal actions)
                 if self._meter.left < 0:   # (its runs are charged as a listing's tries)
                     raise self._over_listing(d) from None
+                continue
+            self._commit(action, new_state, events)
+            return True
         return False
 
     def canonical(self, action: Action) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import ExecutionBudgetError
-from ..runtime import MAX_MOVES, MAX_VALUES, BudgetExceeded
+from ..runtime import MAX_MOVES, MAX_VALUES, BudgetExceeded, Event
 from ..state import State
 from .actions import Action, _too_many_values, brief_action
 
@@ -29,21 +29,37 @@ HISTORY_VALUES values: undoing them replays nothing."""
 class GameHistory:
     """The undo history of a :class:`Game` (a mixin)."""
 
-    def _apply(self: Game, action: Action, check: bool) -> None:
+    def _check_moves(self: Game, action: Action) -> None:
+        """ExecutionBudgetError when the game has had ``MAX_MOVES`` moves (``action`` would pass it)."""
         if len(self.record.actions) >= MAX_MOVES:
             raise ExecutionBudgetError(f"{brief_action(action)}: the game has had {MAX_MOVES} moves, "
                                        "the most a game may have", rule=action.name, action=action)
+
+    def _apply(self: Game, action: Action, check: bool) -> None:
+        """Play ``action`` (its run, then :meth:`_commit`): IllegalActionError, nothing changed,
+        when it breaks a rule or a limit. The caller thins the undo history (:meth:`_thin_if_held`)."""
+        self._check_moves(action)
         new_state, events = self._try(action, check)
+        self._commit(action, new_state, events)
+
+    def _commit(self: Game, action: Action, new_state: State, events: list[Event]) -> None:
+        """Make ``new_state`` (``action``'s run, with its ``events``) the game's: the state before
+        it kept for undo. ExecutionBudgetError, nothing changed, when it holds more than
+        ``MAX_VALUES`` values (and more than the state before)."""
         held = len(new_state.values)
         if held > MAX_VALUES and held > len(self.state.values):
             raise self._refusal(action, BudgetExceeded(_too_many_values(held)))
         self._history.append((self.state, len(self.record.actions), len(self.log)))
         self._kept += len(self.state.values)
-        if self._kept > HISTORY_VALUES:
-            self._thin()
         self.state = new_state
         self.record.actions.append(self.canonical(action))
         self.log.extend(events)
+
+    def _thin_if_held(self: Game) -> None:
+        """:meth:`_thin` once the undo history holds more than ``HISTORY_VALUES`` values (after a
+        play: one :meth:`play` may be taken back whole, its history as it was)."""
+        if self._kept > HISTORY_VALUES:
+            self._thin()
 
     def _thin(self: Game) -> None:
         """Drop every other state the undo history holds (but the first and the newest

@@ -14,7 +14,7 @@ from ..errors import BoardrulesError, ExecutionBudgetError, GameStuckError, Ille
 from ..lang import semantics as S
 from ..quoting import MESSAGE, brief_text, brief_value, counted
 from ..ruleset import Step
-from ..runtime import MAX_LISTING_STEPS, BudgetExceeded, Context, Decision, Dice, RuleViolation
+from ..runtime import CHANCE, MAX_LISTING_STEPS, BudgetExceeded, Context, Decision, Dice, RuleViolation
 from .actions import Action, DONE, _FLOW_BROKEN, _Unlisted, _broken, _candidate, _who
 from .notation import _bag
 from .verdicts import _UNSEEN
@@ -135,9 +135,14 @@ class LegalActions:
         """One legal action drawn uniformly at random with ``rng`` (every distinct legal action
         equally likely), usually without listing them all: candidates are drawn without
         replacement and tried until one is legal (the first legal action of a uniformly random
-        order of the candidates is uniform over the legal ones). Raises ``IndexError`` when
+        order of the candidates is uniform over the legal ones). When the actions are the
+        outcomes of one chance decision, one is drawn as the game's own chance draws it
+        (:meth:`Game.decide_chance`): by the decision's distribution (a bag's copies, each die)
+        among the outcomes the rules allow, without listing them (7 dice and more, whose
+        outcomes are not listed, are rolled). Raises ``IndexError`` when
         there is no legal action (:class:`~boardrules.errors.GameStuckError` when nobody can
-        act and the game is not over). The same answer for the same state and ``rng`` state.
+        act and the game is not over), :class:`~boardrules.errors.ExecutionBudgetError` when
+        the tries run past the listing's limit. The same answer for the same state and ``rng`` state.
         ``TypeError`` for an ``rng`` without ``randrange`` (None, a seed, NumPy's generator)."""
         if not callable(getattr(rng, "randrange", None)):
             raise TypeError(f"sample needs a random.Random, such as random.Random(7), not {brief_text(rng, 40)}")
@@ -146,6 +151,9 @@ class LegalActions:
         known = game._known_for(self._state, create=True)
         assert known is not None  # (created when missing)
         listed = self._cache if self._cache is not None else known.listed.get(self._player)
+        d = game._chance_alone(self._player)
+        if d is not None:
+            return self._sample_chance(d, rng, listed, known.runs)
         # (every candidate in the pool, pruned or not, so a seeded draw stays what it was:
         # the random bot's games do not change with the pruning; a turn's candidates are
         # prechecked as they are drawn)
@@ -160,6 +168,32 @@ class LegalActions:
                 raise game._over_listing()
             pool[i] = pool[-1]   # (tried and illegal: out of the draw)
             pool.pop()
+        if self._player is None and not game.over:
+            raise game._stuck()
+        raise IndexError("no legal action to sample")
+
+    def _sample_chance(self, d: Decision, rng: random.Random, listed: list[Action] | None,
+                       runs: dict[Action, Any]) -> Action:
+        """:meth:`sample` of the outcomes of chance's decision ``d`` (``listed``: the legal
+        actions when known): the first of :func:`_chance_draws` that is legal."""
+        game = self._game
+        game._meter.left = MAX_LISTING_STEPS   # (a listing begins: its tries share the limit)
+        legal = None if listed is None else set(listed)
+        for value in _chance_draws(game, d, rng):
+            action = _candidate(CHANCE, d.label, (value,))
+            if legal is not None:
+                if action in legal:
+                    return action
+            elif action in runs or game._candidate_legal(action, runs, False):
+                return action
+            if game._meter.left < 0:
+                raise game._over_listing(d)
+        if isinstance(d.options, Dice) and d.bag is None and len(d.options) > _DICE_LISTED:
+            raise ExecutionBudgetError(
+                f"drawing chance's outcome for '{d.label}': the rules refused each of the "
+                f"{1 + _DICE_REDRAWS} rolls of {d.options.count} dice drawn (rolls of more than "
+                f"{_DICE_LISTED} outcomes are redrawn at most {_DICE_REDRAWS} times, not listed)",
+                rule=d.label)
         if self._player is None and not game.over:
             raise game._stuck()
         raise IndexError("no legal action to sample")
