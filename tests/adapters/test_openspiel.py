@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the 'openspiel' extra is not installed (CI installs it)")
@@ -269,7 +271,7 @@ def test_any_seed_the_engine_takes_loads(seed):
 
 
 @pytest.mark.parametrize("seed, error, message", [
-    (2**63, ValueError, r"seed 9223372036854775808: expected a whole number \(from -2\^63 to 2\^63-1\)"),
+    (2**63, ValueError, r"seed 9223372036854775808: expected a whole number \(from -2\^63 to 2\^63-1: a 64-bit seed\)"),
     (-2**63 - 1, ValueError, r"seed -9223372036854775809: expected a whole number \(from -2\^63"),
     (True, TypeError, r"seed must be a whole number \(an int\), not True"),
     (1.5, TypeError, r"seed must be a whole number \(an int\), not 1.5"),
@@ -287,3 +289,15 @@ def test_seed_text_takes_large_seeds_and_text_seeds():
         pyspiel.load_game(name, {"seed": 3, "seed_text": "5"})
     with pytest.raises(ValueError, match=r"seed_text 9223372036854775808: expected a whole number \(from -2\^63"):
         pyspiel.load_game(name, {"seed_text": str(2**63)})
+
+
+@pytest.mark.parametrize("name", ["tic_tac_toe", "boardrules_no_such_game", "boardrules_harvest(players=3)"])
+def test_load_refuses_a_game_boardrules_did_not_register_naming_those_it_did(name):
+    """``load`` of OpenSpiel's own game failed in OpenSpiel's check ("Unknown parameter
+    'players'"); of a name nobody registered, with OpenSpiel's unknown-game error."""
+    register("harvest")
+    with pytest.raises(ValueError, match=rf"^'{re.escape(name)}' is not a game boardrules registered "
+                       r"with OpenSpiel \(registered: .*boardrules_harvest.*\); register\(GAME\)"):
+        load(name, players=2)
+    with pytest.raises(TypeError, match="name is the text register"):
+        load(None, players=2)  # type: ignore[arg-type]

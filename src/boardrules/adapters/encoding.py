@@ -24,7 +24,8 @@ import hashlib
 from typing import Iterable
 
 from ..game import Action, Game
-from ..quoting import as_int, brief_text, check_int, format_value
+from ..quoting import as_int, brief_text, brief_value, check_int, format_value
+from ..record import SEED_RANGE
 from ..ruleset import Ruleset
 
 ACTION_BITS = 16
@@ -41,6 +42,18 @@ def whole(value: object, what: str) -> int:
     number = as_int(value)
     if number is None:
         raise TypeError(f"{what} is a whole number (an int or a NumPy integer), not {brief_text(value, 40)}")
+    return number
+
+
+def whole_seed(value: object, what: str = "seed") -> int:
+    """``value`` as an int if it is a seed the adapters take: a whole number (:func:`whole`)
+    from -2^63 to 2^63-1 (:data:`~boardrules.record.SEED_RANGE`, the 64-bit seeds learning
+    toolkits pass), else ``TypeError`` for another type and ``ValueError`` naming that range
+    (the engine's own message offers a text seed, which the adapters' ``seed`` does not take)."""
+    number = whole(value, what)
+    if not SEED_RANGE[0] <= number <= SEED_RANGE[1]:
+        raise ValueError(f"{what} {brief_value(number, 40)}: expected a whole number (from -2^63 "
+                         f"to 2^63-1: a 64-bit seed)")
     return number
 
 

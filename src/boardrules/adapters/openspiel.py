@@ -158,9 +158,18 @@ def load(name: str, *, players: int | None = None, seed: int = 0) -> Any:
     (None: the game's smallest count) and any whole-number seed the engine takes (-2^63 to
     2^63-1): one beyond :data:`SEED_PARAMETER` goes as ``seed_text``. ``TypeError`` for a
     seed or player count that is no whole number, ``ValueError`` for a seed out of that
-    range (naming the parameter and its range) and what loading raises."""
-    number = check_int(seed, "seed")
-    check_seed(number, "seed")
+    range (naming the parameter and its range), for a ``name`` :func:`register` did not
+    register in this process (naming those it did: another OpenSpiel game has no
+    ``players`` or ``seed_text`` parameter), ``TypeError`` for a ``name`` that is no text,
+    and what loading raises."""
+    if not isinstance(name, str):
+        raise TypeError(f"name is the text register() returned, not {brief_text(name, 40)}")
+    if name not in _registered:
+        known = ", ".join(sorted(_registered)) or "none yet"
+        raise ValueError(f"{brief_text(name, 60)} is not a game boardrules registered with OpenSpiel "
+                         f"(registered: {known}); register(GAME) returns the name to load, "
+                         f"pyspiel.load_game loads OpenSpiel's own games")
+    number = encoding.whole_seed(check_int(seed, "seed"))
     params: dict[str, Any] = {}
     if players is not None:
         params["players"] = check_int(players, "players")

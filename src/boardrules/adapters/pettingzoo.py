@@ -114,9 +114,10 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     # ---- the game ----
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: with ``seed``, else with the seed after the last one used
-        (0 first; after 2^63-1, -2^63). Same seed, same actions: same game. A seed the game refuses
-        (``TypeError``, ``ValueError``) leaves the environment as it was."""
-        start = self._next_seed if seed is None else encoding.whole(seed, "seed")
+        (0 first; after 2^63-1, -2^63). Same seed, same actions: same game. ``seed`` is a whole
+        number from -2^63 to 2^63-1 (:func:`~boardrules.adapters.encoding.whole_seed`): else
+        ``TypeError`` or ``ValueError``, the environment as it was."""
+        start = self._next_seed if seed is None else encoding.whole_seed(seed)
         self.game = Game(self.ruleset, self.players, start)
         # (after the largest seed, the smallest: seeds as 64-bit integers wrap)
         self._next_seed = start + 1 if start < SEED_RANGE[1] else SEED_RANGE[0]
