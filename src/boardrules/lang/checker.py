@@ -7,13 +7,14 @@ at once as diagnostics (``file:line:column``, source line, caret, hint).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import chain
 from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
 from . import ast as A
-from .diagnostics import Diagnostic, did_you_mean
+from .diagnostics import Diagnostic, Hints
 from .merge import Merged
 from .inert import names_in
 from .passing import never_passes
@@ -192,13 +193,12 @@ class _Scope:
     def child(self, names: Mapping[str, str] | None = None) -> "_Scope":
         return _Scope(dict(names or {}), self)
 
-    def all(self) -> set[str]:
+    def all(self) -> Iterator[str]:
+        """The names of this scope and those around it (an inner one first; a name may repeat)."""
         s: _Scope | None = self
-        out: set[str] = set()
         while s is not None:
-            out |= set(s.names)
+            yield from s.names
             s = s.parent
-        return out
 
 
 class Checker:
@@ -214,6 +214,7 @@ class Checker:
         self.prims = primitives
         self.option_values = option_values or {}
         self.errors: list[Diagnostic] = []
+        self.hint = Hints()   # ('did you mean' hints, bounded in all: a hostile file's thousands)
         # Tables filled as check() goes; empty until then, so an expression checked
         # early (a variable's default) that names an action or event finds none.
         self.actions: dict[str, ActionDef] = {}
@@ -328,7 +329,7 @@ class Checker:
                 return None
             case A.Amount(count=c, resource=r):
                 if r not in self.resources:
-                    self.err(expr, f"unknown resource '{r}'", did_you_mean(r, self.resources))
+                    self.err(expr, f"unknown resource '{r}'", self.hint(r, self.resources))
                 return (self.const(c, what), r)
             case A.BinOp(op=op, left=l, right=r):
                 reported = len(self.errors)
@@ -361,7 +362,7 @@ class Checker:
                 if n in self.by_kind_names:
                     return tuple(self.by_kind_names[n])
                 self.err(expr, f"'{n}' is not a constant here",
-                         did_you_mean(n, list(self.entity_kind) + list(self.options)))
+                         self.hint(n, chain(self.entity_kind, self.options)))
                 return None
         self.err(expr, f"the {what} must be a constant (a number, text, name or list)")
         return None
@@ -377,7 +378,7 @@ class Checker:
             if d.kind not in CORE_KINDS:
                 if d.kind not in self.kinds_ast:
                     self.err(d, f"unknown declaration kind '{d.kind}'",
-                             did_you_mean(d.kind, list(CORE_KINDS) + list(self.kinds_ast))
+                             self.hint(d.kind, chain(CORE_KINDS, self.kinds_ast))
                              or "declare it first with 'kind NAME { ... }'")
                     continue
                 self.by_kind_names[d.kind].append(d.name)
@@ -407,11 +408,12 @@ class Checker:
             for per in v.per:
                 if per not in ("player", "hex") and per not in self.kinds_ast:
                     self.err(v, f"a variable can be kept per player, per hex or per entity kind, "
-                             f"not per '{per}'", did_you_mean(per, ["player", "hex", *self.kinds_ast]))
+                             f"not per '{per}'", self.hint(per, chain(("player", "hex"), self.kinds_ast)))
             reported = len(self.errors)
             self.vars[v.name] = VarDef(v.name, v.type, v.per, self.const(v.default, "default"),
                                        v.hidden, v.private, v.span)
             const_errors[v.name] = self.errors[reported:]
+        said_again: set[int] = set()   # (the ids of const()'s errors a more precise check said)
         for var in list(self.vars.values()):
             ast_default = items[("var", var.name)].default
             if ast_default is not None:
@@ -419,9 +421,9 @@ class Checker:
                 self._conforms(ast_default, self._type(var.type, False), var.type.optional,
                                f"'{var.name}'", self._root(), "its default")
                 if len(self.errors) > reported:  # one mistake said once, by the more precise check
-                    shown = self.errors[reported:]
-                    self.errors = [e for e in self.errors[:reported]
-                                   if not any(e is c for c in const_errors[var.name])] + shown
+                    said_again.update(map(id, const_errors[var.name]))
+        if said_again:   # (dropped once: a list rebuilt per variable was quadratic in the errors)
+            self.errors = [e for e in self.errors if id(e) not in said_again]
         self.events = {name: tuple(A.Param(name=n, type=A.TypeRef(name=t)) for n, t in params)
                        for name, params in BUILTIN_EVENTS.items()}
         for e in items.values():
@@ -554,7 +556,7 @@ class Checker:
             if isinstance(e, A.Property):
                 if e.name not in allowed:
                     self.err(e, f"a {d.kind} has no property '{e.name}'",
-                             did_you_mean(e.name, allowed) or
+                             self.hint(e.name, allowed) or
                              ("it takes: " + ", ".join(sorted(allowed)) if allowed else ""))
                     continue
                 props[e.name] = e
@@ -647,7 +649,7 @@ class Checker:
             if isinstance(e, A.Property):
                 if e.name not in kind.fields:
                     self.err(e, f"a {d.kind} has no field '{e.name}'",
-                             did_you_mean(e.name, list(kind.fields) + list(kind.slots)) or
+                             self.hint(e.name, chain(kind.fields, kind.slots)) or
                              f"declare it in 'kind {d.kind}' with 'field {e.name}: TYPE'")
                     continue
                 ftype = kind.fields[e.name][0]
@@ -667,7 +669,7 @@ class Checker:
             elif isinstance(e, A.SlotUse):
                 if e.name not in kind.slots:
                     self.err(e, f"a {d.kind} has no slot '{e.name}'",
-                             did_you_mean(e.name, kind.slots) or
+                             self.hint(e.name, kind.slots) or
                              f"declare it in 'kind {d.kind}' with 'slot {e.name}'")
                     continue
                 slots[e.name] = e.body
@@ -723,7 +725,7 @@ class Checker:
             return "entity:" + t.name
         if report:
             self.err(t, f"unknown type '{t.name}'",
-                     did_you_mean(t.name, list(BASIC_TYPES) + list(self.kinds_ast)))
+                     self.hint(t.name, chain(BASIC_TYPES, self.kinds_ast)))
         return "any"
 
     def _norm(self, t: str) -> str:
@@ -758,7 +760,7 @@ class Checker:
 
     def _trigger(self, t: TriggerDef) -> None:
         if t.event not in self.events:
-            self.err(t, f"unknown event '{t.event}'", did_you_mean(t.event, self.events)
+            self.err(t, f"unknown event '{t.event}'", self.hint(t.event, self.events)
                      or "declare it with 'event NAME(param: type, ...)'")
             return
         params = self.events[t.event]
@@ -816,12 +818,12 @@ class Checker:
                 kind, arg = step.order
                 if kind in ("named", "reverse") and arg not in TURN_ORDERS:
                     self.err(step, f"unknown turn order '{arg}'",
-                             did_you_mean(cast(str, arg), TURN_ORDERS) or "use seat, snake, reverse seat or 'by EXPR'")
+                             self.hint(cast(str, arg), TURN_ORDERS) or "use seat, snake, reverse seat or 'by EXPR'")
                 if kind == "by":
                     self.expr(arg, self._root())
                 if step.mode not in TURN_MODES:
                     self.err(step, f"unknown turn mode '{step.mode}'",
-                             did_you_mean(step.mode, TURN_MODES) or "use " + ", ".join(sorted(TURN_MODES)))
+                             self.hint(step.mode, TURN_MODES) or "use " + ", ".join(sorted(TURN_MODES)))
                 lanes = [r for r in step.rules if r[0] == "lanes"]
                 for _, expr, span in lanes:
                     self.expr(expr, self._root())
@@ -839,10 +841,10 @@ class Checker:
                     node = attrs.evolve(A.NoneLit(), span=span)
                     if rule_kind not in TURN_RULES:
                         self.err(node, f"unknown turn rule '{rule_kind}'",
-                                 did_you_mean(rule_kind, TURN_RULES) or "use 'main' or 'free'")
+                                 self.hint(rule_kind, TURN_RULES) or "use 'main' or 'free'")
                     for n in cast(tuple[str, ...], names):  # (only 'lanes' holds an Expr)
                         if n not in self.actions:
-                            self.err(node, f"unknown action '{n}'", did_you_mean(n, self.actions))
+                            self.err(node, f"unknown action '{n}'", self.hint(n, self.actions))
                 if not any(kind == "main" and names for kind, names, _ in step.rules) and all(
                         kind in TURN_RULES or kind == "lanes" for kind, _, _ in step.rules):
                     # (a misspelt 'main' has its own error)
@@ -888,7 +890,7 @@ class Checker:
             return
         for a in amounts:
             if a.resource not in self.resources:
-                self.err(a, f"unknown resource '{a.resource}'", did_you_mean(a.resource, self.resources))
+                self.err(a, f"unknown resource '{a.resource}'", self.hint(a.resource, self.resources))
             self._int_expr(a.count, scope)
             if a.per is not None:
                 self._int_expr(a.per, scope)
@@ -919,7 +921,7 @@ class Checker:
                 scope.names[n] = self.expr(v, scope)
             case A.Advance(track=t, by=by):
                 if t not in self.tracks:
-                    self.err(s, f"unknown track '{t}'", did_you_mean(t, self.tracks))
+                    self.err(s, f"unknown track '{t}'", self.hint(t, self.tracks))
                 if by is not None:
                     self._int_expr(by, scope)
             case A.If(branches=branches, orelse=orelse):
@@ -946,7 +948,7 @@ class Checker:
                 var = self.vars.get(bag)
                 if var is None or var.type.list_of is None or var.per:
                     self.err(s, f"'{bag}' is not a list variable to draw from",
-                             did_you_mean(bag, [n for n, x in self.vars.items() if x.type.list_of])
+                             self.hint(bag, (n for n, x in self.vars.items() if x.type.list_of))
                              or "declare it with 'var NAME: list[TYPE] = [...]'")
                     elem = "any"
                 else:
@@ -954,7 +956,7 @@ class Checker:
                 self.block(b, scope.child({v: elem}))
             case A.Emit(event=e, args=args):
                 if e not in self.events:
-                    self.err(s, f"unknown event '{e}'", did_you_mean(e, self.events))
+                    self.err(s, f"unknown event '{e}'", self.hint(e, self.events))
                 elif e in BUILTIN_EVENTS:   # (a rule raising it would fool every 'when' on it)
                     self.err(s, f"event '{e}' is raised by the engine only",
                              "declare an event of your own with 'event NAME(...)' and emit that")
@@ -973,10 +975,10 @@ class Checker:
                     kind = et.split(":", 1)[1] if et.startswith("entity:") else None
                     slots = self.kinds[kind].slots if kind in self.kinds else None
                     if slots is not None and t.name not in slots:
-                        self.err(t, f"a {kind} has no slot '{t.name}'", did_you_mean(t.name, slots))
+                        self.err(t, f"a {kind} has no slot '{t.name}'", self.hint(t.name, slots))
                     elif slots is None and not any(t.name in k.slots for k in self.kinds.values()):
                         self.err(t, f"no kind has a slot '{t.name}'",
-                                 did_you_mean(t.name, {n for k in self.kinds.values() for n in k.slots}))
+                                 self.hint(t.name, (n for k in self.kinds.values() for n in k.slots)))
                 if f is not None:
                     self._player_expr(f, scope)
             case A.AfterTurn(body=b) | A.Queue(body=b):
@@ -992,7 +994,7 @@ class Checker:
                 pass
             case A.Use(component=c) | A.Restore(component=c):
                 if c not in self.components:
-                    self.err(s, f"unknown component '{c}'", did_you_mean(c, self.components))
+                    self.err(s, f"unknown component '{c}'", self.hint(c, self.components))
             case _:
                 self.err(s, "statement not understood")
 
@@ -1004,7 +1006,7 @@ class Checker:
     def _target(self, t: A.Target, scope: _Scope) -> None:
         var = self.vars.get(t.name)
         if var is None:
-            hint = did_you_mean(t.name, self.vars)
+            hint = self.hint(t.name, self.vars)
             if t.name in self.resources:
                 hint = f"'{t.name}' is a resource: use gain, pay or lose"
             self.err(t, f"'{t.name}' is not a variable", hint or "declare it with 'var NAME: TYPE = value'")
@@ -1069,11 +1071,10 @@ class Checker:
                 self.err(node, f"{fn}() takes {len(proc.params)} arguments, got {len(args)}",
                          f"procedure: {fn}({', '.join(p.name for p in proc.params)})")
             return "none"
-        candidates = list(self.prims) + [a for a, d in self.actions.items() if "procedure" in d.tags]
-        if not statement:
-            candidates += list(BUILTIN_FUNCTIONS)
+        candidates = chain(self.prims, (a for a, d in self.actions.items() if "procedure" in d.tags),
+                           () if statement else BUILTIN_FUNCTIONS)   # (listed for a hint only)
         self.err(node, f"unknown {'procedure' if statement else 'function'} '{fn}'",
-                 did_you_mean(fn, candidates))
+                 self.hint(fn, candidates))
         return "any"
 
     # ---- expressions ----
@@ -1101,13 +1102,13 @@ class Checker:
                     kind = self.kinds.get(t[7:])
                     if kind is not None:
                         if n not in kind.fields:
-                            self.err(e, f"a {kind.name} has no field '{n}'", did_you_mean(n, kind.fields))
+                            self.err(e, f"a {kind.name} has no field '{n}'", self.hint(n, kind.fields))
                             return "any"
                         return self._type(kind.fields[n][0])
                 if t == "any":
                     if not any(n in k.fields for k in self.kinds.values()):
                         self.err(e, f"no kind has a field '{n}'",
-                                 did_you_mean(n, {f for k in self.kinds.values() for f in k.fields}))
+                                 self.hint(n, (f for k in self.kinds.values() for f in k.fields)))
                     return "any"
                 self.err(e, f"{_show(t)} has no fields")
                 return "any"
@@ -1191,10 +1192,9 @@ class Checker:
             return "entity:" + self.entity_kind[n]
         if n in self.kinds_ast:
             return "list:entity:" + n
-        candidates = (scope.all() | set(BUILTIN_NAMES) | set(self.resources) | set(self.tracks)
-                      | set(self.components) | set(self.vars) | set(self.options)
-                      | set(self.entity_kind) | set(self.kinds_ast))
-        self.err(node, f"unknown name '{n}'", did_you_mean(n, candidates))
+        candidates = chain(scope.all(), BUILTIN_NAMES, self.resources, self.tracks, self.components,
+                           self.vars, self.options, self.entity_kind, self.kinds_ast)   # (for a hint only)
+        self.err(node, f"unknown name '{n}'", self.hint(n, candidates))
         return "any"
 
 

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Union, cast
 import attrs
 
 from . import ast as A
-from .diagnostics import INCOMPLETE, Diagnostic, did_you_mean
+from .diagnostics import INCOMPLETE, Diagnostic, Hints
 
 
 Item = Union[A.Decl, A.OptionDecl, A.VarDecl, A.EventDecl, A.ActionDecl, A.FlowDecl]
@@ -114,6 +114,8 @@ class _Merger:
         self.step_edits: list[tuple[Layer, A.RuleFile, StepChange]] = []
         self.replacing: tuple[A.RuleFile, A.FlowDecl] | None = None   # (the flow they are made on)
         self.errors: list[Diagnostic] = []
+        self.hint = Hints()   # ('did you mean' hints, bounded in all: a hostile file's thousands)
+        self.places: tuple[A.FlowDecl | None, dict[str, tuple[int, int]]] = (None, {})   # (step_places)
 
     def error(self, node: Change, message: str, hint: str, rf: A.RuleFile, kind: str = "") -> None:
         self.errors.append(Diagnostic(node.span, message, hint, rf.text, kind))
@@ -147,9 +149,9 @@ class _Merger:
         if isinstance(item, A.RemoveDecl) or modifier is not None:
             if key not in self.items:
                 verb = "remove" if isinstance(item, A.RemoveDecl) else modifier
-                names = [n for (k, n) in self.items if k == key[0]]
+                names = (n for (k, n) in self.items if k == key[0])   # (listed for a hint only)
                 self.error(item, f"nothing to {verb}: no {key[0]} named '{key[1]}'",
-                           did_you_mean(key[1], names), rf, INCOMPLETE)
+                           self.hint(key[1], names), rf, INCOMPLETE)
                 return
             # (`extend event E { }`, `override event E { }` read as an entity's braces: they
             # met an event, which no change can take)
@@ -245,25 +247,32 @@ class _Merger:
                        f", or switch module '{layer.name}' off" if layer.kind == "module" else ""),
                    flow_rf, kind)
 
+    def step_places(self, flow: A.FlowDecl) -> dict[str, tuple[int, int]]:
+        """{step name: (stage index, step index)} of ``flow`` (kept while the flow is unchanged)."""
+        if self.places[0] is not flow:
+            self.places = (flow, {s.name: (i, j) for i, st in enumerate(flow.stages)
+                                  for j, s in enumerate(st.steps)})
+        return self.places[1]
+
     def edit_step(self, layer: Layer, rf: A.RuleFile, item: StepChange) -> None:
         flow = self.items.get(("flow", "flow"))
         if flow is None:
             self.error(item, "there is no flow whose steps to change",
                        "a step edit belongs in a module of a game that has a flow", rf, INCOMPLETE)
             return
-        where = {s.name: (i, j) for i, st in enumerate(flow.stages) for j, s in enumerate(st.steps)}
-        stages = [list(st.steps) for st in flow.stages]
-        if isinstance(item, A.StepExtend):
+        where = self.step_places(flow)
+        stages = None   # (the flow's steps as lists, made for a change only: a refused edit costs
+        if isinstance(item, A.StepExtend):   # nothing per step, thousands were quadratic)
             if item.modifier != "extend":
                 self.step_error(layer, rf, item, "a block of turn rules adds actions to a turns step",
                                 f"write 'extend step {item.name} {{ main ... }}'")
                 return
             if item.name not in where:
                 self.step_error(layer, rf, item, f"nothing to extend: no step named '{item.name}'",
-                                did_you_mean(item.name, where), INCOMPLETE)
+                                self.hint(item.name, where), INCOMPLETE)
                 return
             i, j = where[item.name]
-            step = stages[i][j]
+            step = flow.stages[i].steps[j]
             if not isinstance(step, A.TurnsStep):
                 self.step_error(layer, rf, item, f"step '{item.name}' is a 'do' step: only a 'turns' "
                                 "step has actions to add to", "add a step of your own with 'step NAME "
@@ -271,6 +280,7 @@ class _Merger:
                 return
             if item.name not in self.closing:
                 self.closing[item.name] = _closing_rule(step.rules)
+            stages = [list(st.steps) for st in flow.stages]
             stages[i][j] = attrs.evolve(step, rules=_extended_rules(
                 step.rules, item.rules, self.closing[item.name]))
         elif isinstance(item, A.StepEdit) and item.modifier is None and item.place is not None:
@@ -279,7 +289,7 @@ class _Merger:
                 return   # (the replacing flow has this step of its own: it placed it)
             if anchor not in where:
                 self.step_error(layer, rf, item, f"no step named '{anchor}' to put '{item.name}' {side}",
-                                did_you_mean(anchor, where))
+                                self.hint(anchor, where))
                 return
             if item.name in where:
                 self.redefined(("step", item.name), layer, item,
@@ -289,21 +299,23 @@ class _Merger:
             i, j = where[anchor]
             if side == "after":
                 # several modules after one step: in module order
-                i, j = where.get(self.after_tail.get(anchor), (i, j))
+                i, j = where.get(self.after_tail.get(anchor, anchor), (i, j))
                 j += 1
                 self.after_tail[anchor] = item.name
+            stages = [list(st.steps) for st in flow.stages]
             stages[i].insert(j, item.step)
         elif isinstance(item, A.RemoveDecl) or (isinstance(item, A.StepEdit)
                                                 and item.modifier == "override" and item.place is None):
             verb = "remove" if isinstance(item, A.RemoveDecl) else "override"
             if item.name not in where:
                 self.step_error(layer, rf, item, f"nothing to {verb}: no step named '{item.name}'",
-                                did_you_mean(item.name, where), INCOMPLETE)
+                                self.hint(item.name, where), INCOMPLETE)
                 return
             # (made again on a replacing flow: checked against the other modules' changes once)
             if self.replacing is None and self.conflicts(("step", item.name), layer, item, rf):
                 return
             i, j = where[item.name]
+            stages = [list(st.steps) for st in flow.stages]
             if isinstance(item, A.RemoveDecl):
                 del stages[i][j]
             else:
@@ -313,6 +325,7 @@ class _Merger:
                             "named step, or replaces one", f"write 'step {item.name} after STEP: ...' "
                             f"or 'override step {item.name}: ...'")
             return
+        assert stages is not None   # (each change made above)
         self.step_edits.append((layer, rf, item))
         self.items[("flow", "flow")] = attrs.evolve(flow, stages=tuple(
             attrs.evolve(st, steps=tuple(steps)) for st, steps in zip(flow.stages, stages)))
