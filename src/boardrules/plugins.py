@@ -258,7 +258,7 @@ def game_spec(name: str) -> GameSpec:
 def _install_hint(what: str, name: str, installed: Iterable[str]) -> str:
     """What to do about a game or module ``name`` that is not installed: the installed one it
     was likely meant to be, and how another package's ``what`` comes."""
-    close = did_you_mean(name, installed) if len(name) <= 100 else ""
+    close = did_you_mean(name, installed)
     return (f"{close + ' ' if close else ''}another package's {what} must be installed first, e.g. "
             f"with pip; 'boardrules plugins' lists the installed ones")
 

@@ -107,3 +107,15 @@ def test_a_rule_set_s_few_errors_keep_their_hints():
                    + "".join("  gain 1 knowlege\n" for _ in range(150)) + "}\n" + FLOW})
     assert len(err.diagnostics) == 150
     assert all(d.hint == "did you mean 'knowledge'?" for d in err.diagnostics)
+
+
+def test_a_hint_is_not_sought_for_a_very_long_word(monkeypatch):
+    # (difflib compares two names in the product of their lengths: 40 misspellings of
+    # 8,000-character names took 7 s)
+    calls = []
+    monkeypatch.setattr(difflib, "get_close_matches", lambda *a, **kw: calls.append(a) or [])
+    long = "r" + "ab" * 40
+    err = _errors({"g.rules": HEAD + f"resource {long} {{ }}\naction a main {{\n  gain 1 {long}c\n"
+                   f"  gain 1 knowlege\n}}\n" + FLOW})
+    assert [d.message.split("'")[1][:3] for d in err.diagnostics] == ["rab", "kno"]
+    assert len(calls) == 1 and calls[0][0] == "knowlege"

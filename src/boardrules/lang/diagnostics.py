@@ -87,16 +87,27 @@ def _clipped(text: str) -> str:
     return _LONG_QUOTE.sub(lambda m: f"'{m.group(1)[:40]}…' ({len(m.group(1))} characters)", text)
 
 
+HINT_LONGEST = 64
+"""The longest word a 'did you mean' hint is sought for: difflib's comparison of two names takes
+time in the product of their lengths (40 misspellings of 8,000-character names took 7 s), and a
+name that long is no one's typing slip (the games' longest are 28 characters). A shorter word meets a much longer name in no time
+(difflib rejects it by the lengths alone)."""
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    """A hint naming the closest candidate, or '' when nothing is close."""
+    """A hint naming the closest candidate, or '' when nothing is close (or ``word`` is longer
+    than :data:`HINT_LONGEST`)."""
+    if len(word) > HINT_LONGEST:
+        return ""
     close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""
 
 
 HINT_BUDGET = 50_000
-"""How much the 'did you mean' hints of one check may compare in all, in candidate names (about
-6 µs each on the machine measured) with :data:`HINT_CALL` more a hint: about a third of a second
-at most; the errors found past it have no such hint (a rule set's error compares a few hundred
+"""How much the 'did you mean' hints of one check may compare in all, in candidate names of a
+word of up to 10 characters (about 6 µs each on the machine measured; a longer word's cost by
+the square of its length: a name of 64 characters counts 41 times, about 0.3-0.5 ms) with
+:data:`HINT_CALL` more a hint: about half a second at most; the errors found past it have no such hint (a rule set's error compares a few hundred
 names: the first hundred or so errors keep theirs). A hostile file's 45,000 misspellings against
 9,000 resource names took more than ten minutes, each hint comparing every name."""
 HINT_CALL = 10
@@ -117,5 +128,5 @@ class Hints:
         if self.left <= 0:
             return ""
         pool = candidates if isinstance(candidates, Collection) else tuple(candidates)
-        self.left -= len(pool) + HINT_CALL
+        self.left -= int(len(pool) * max(1.0, (len(word) / 10) ** 2)) + HINT_CALL
         return did_you_mean(word, pool) if self.left >= 0 else ""
