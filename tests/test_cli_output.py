@@ -333,6 +333,30 @@ def test_a_score_table_of_nine_players_reads_at_80_columns():
     assert " · ".join(names) in " ".join(result.output.split())
 
 
+def test_a_score_table_of_thousands_of_players_is_split_without_trying_every_width(monkeypatch):
+    """(The trial of session 17: a rules file's game of 20,000 players drew its score table at
+    20,000, 19,999 … columns, each whole, to find the width that fits: ten minutes and 900 MB.)
+    At most the columns that can fit (4 characters each) are tried, and each table fits (the first
+    table's width was taken for all: 'p1000' is wider than 'p1')."""
+    from boardrules import cli
+    tried = []
+    real = cli.fits
+
+    def counted(table, on=None):
+        tried.append(len(table.columns))
+        assert len(tried) <= 400, "tried every width"
+        return real(table, on)
+
+    monkeypatch.setattr(cli, "fits", counted)
+    monkeypatch.setattr(cli, "console", cli.Console(width=80))
+    names = [f"p{p + 1}" for p in range(3000)]
+    rows = [("vp", ["1"] * 3000), ("[bold]total[/bold]", ["[bold]1[/bold]"] * 3000)]
+    tables, short = cli._score_tables(names, rows)
+    assert short == names and max(tried) <= 20 and len(tried) <= len(tables) + 20
+    headings = [c.header for t in tables for c in t.columns if c.header != "source"]
+    assert headings == names and all(real(t) for t in tables)   # (the last ones fit too: 'p3000')
+
+
 def test_a_score_table_that_fits_keeps_the_names_in_its_headings():
     import random
     game = boardrules.new_game("gaia-project", players=4, seed=1)

@@ -396,17 +396,26 @@ def _score_tables(names: list[str], rows: list[tuple[str, list[str]]]) -> tuple[
     """The score table and its headings: the players' names when it fits the console (at 80
     columns, 4 players of Gaia Project), else ``p1``, ``p2`` … (for the names to be listed
     below), in tables of as many players as fit (a 9-player game of Eclipse cut every name
-    and the sources to 'Terr…', 'sour…')."""
+    and the sources to 'Terr…', 'sour…'), each table tried."""
     seats = range(len(names))
-    table = _score_table(names, rows, seats)
-    if fits(table):
-        return [table], names
+    # (each column takes at least 4 characters, a figure's one, its padding and a rule, so at
+    # most this many players' columns fit beside the sources': a rules file's game of 20,000
+    # players tried tables of 20,000, 19,999 … columns, each drawn whole, for minutes)
+    most = max(1, (console.width - 1) // 4 - 1)
+    if len(names) <= most:
+        table = _score_table(names, rows, seats)
+        if fits(table):
+            return [table], names
     short = [f"p{p + 1}" for p in seats]
-    per = len(names)
-    while per > 1 and not fits(_score_table(short, rows, range(per))):
-        per -= 1
-    starts = range(0, len(names), per)
-    return [_score_table(short, rows, range(i, min(i + per, len(names)))) for i in starts], short
+    tables: list[Table] = []
+    start, per = 0, min(len(names), most)
+    while start < len(names):   # (each table tried: later headings are wider, 'p10' than 'p9')
+        n = min(per, len(names) - start)
+        while n > 1 and not fits(table := _score_table(short, rows, range(start, start + n))):
+            n = per = n - 1
+        tables.append(_score_table(short, rows, range(start, start + n)))
+        start += n
+    return tables, short
 
 
 def modules_named(rs: Ruleset) -> str:

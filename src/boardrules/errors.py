@@ -21,14 +21,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from .quoting import counted
+from .quoting import counted, surrogates_shown
 
 if TYPE_CHECKING:
     from .lang.diagnostics import Diagnostic
 
 
 class BoardrulesError(Exception):
-    """Base class of every error boardrules raises on purpose."""
+    """Base class of every error boardrules raises on purpose. Its text shows a lone surrogate
+    of what it quotes as an escape (``\\ud800``: a text from Python or a record's JSON escape),
+    so that it can be printed."""
+
+    def __str__(self) -> str:
+        return surrogates_shown(super().__str__())
 
 
 #: How many diagnostics a :class:`RulesError`'s message shows (a file of thousands of errors

@@ -18,7 +18,7 @@ import attrs
 
 from .errors import NotationError
 from .files import not_readable
-from .quoting import as_int, brief_text, brief_value
+from .quoting import as_int, brief_text, brief_value, lone_surrogate
 from .jsonshape import (JSON_VALUE, Expected, ShapeError, elements, exact, json_value, listed, mapped,
                         strict_converter, structure, whole)
 from .lang.parser import MAX_NESTING
@@ -32,7 +32,8 @@ numbers) and learning toolkits pass; a 400-digit seed read from a record was tak
 MAX_SEED_TEXT = 200
 """Most characters of a text seed (a name or a phrase: it is hashed, so more adds nothing but
 size to records and messages)."""
-SEED_EXPECTED = f"a whole number (from -2^63 to 2^63-1) or a text (at most {MAX_SEED_TEXT} characters)"
+SEED_EXPECTED = (f"a whole number (from -2^63 to 2^63-1) or a text (at most {MAX_SEED_TEXT} characters, "
+                 f"no lone surrogate)")
 
 
 def read_json(text: str | bytes) -> Any:
@@ -72,7 +73,7 @@ def _keys_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def seed_ok(seed: Any) -> bool:
     """Whether ``seed`` is a seed the engine takes (:data:`SEED_EXPECTED`)."""
     if isinstance(seed, str):
-        return len(seed) <= MAX_SEED_TEXT
+        return len(seed) <= MAX_SEED_TEXT and lone_surrogate(seed) is None
     return whole(seed) and SEED_RANGE[0] <= seed <= SEED_RANGE[1]
 
 

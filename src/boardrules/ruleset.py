@@ -411,7 +411,7 @@ def _build(recipe: Recipe) -> Ruleset:
         files = []
         for path, text in pairs:
             rank.setdefault(path, len(rank))
-            content.update(text.encode())
+            content.update(text.encode("utf-8", "surrogatepass"))   # (parse_text refuses one)
             try:
                 files.append(parse_text(text, path))
             except RulesError as err:

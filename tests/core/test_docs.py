@@ -115,6 +115,22 @@ def test_house_rules_build_on_harvest(tags, text, line, tmp_path):
     assert game.ruleset is rs and game.legal_actions()
 
 
+@pytest.mark.parametrize("tags,text,line", [r for r in RULES if r[0] == ["house"]], ids=_ids(
+    [r for r in RULES if r[0] == ["house"]]))
+def test_house_rules_play_to_the_end(tags, text, line, tmp_path):
+    # (the trial of session 17: market-day.rules's step 'late_trade' offered only 'study', and a
+    # player short of 3 coins could not act in it: the game stuck in the first round)
+    from boardrules.bots import play_out, seat_bots
+    house = tmp_path / "house.rules"
+    house.write_text(text, encoding="utf-8")
+    for players in (2, 3, 4):
+        for seed in (1, 2):
+            game = boardrules.new_game(texts={"harvest.rules": harvest_text()}, rules=[house],
+                                       players=players, seed=seed)
+            play_out(game, seat_bots(["random"], players, seed))
+            assert game.over, f"language.md:{line}: {players} players, seed {seed}"
+
+
 def test_error_examples_fail_as_documented():
     pairs = [(LANG[i], LANG[i + 1]) for i in range(len(LANG) - 1)
              if LANG[i][0] == "rules error"]

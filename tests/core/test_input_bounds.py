@@ -22,7 +22,7 @@ HUGE = int("9" * 400)
 @pytest.mark.parametrize("seed", [HUGE, 2 ** 63, -2 ** 63 - 1, "x" * 201])
 def test_an_oversized_seed_is_refused_by_new_game(seed):
     with pytest.raises(ValueError, match=r"expected a whole number \(from -2\^63 to 2\^63-1\) or a text "
-                                         r"\(at most 200 characters\)"):
+                                         r"\(at most 200 characters, no lone surrogate\)"):
         boardrules.new_game("harvest", players=3, seed=seed)
 
 

@@ -82,7 +82,7 @@ def record() -> dict:
     ("players", True, "$.players: expected a whole number, not true"),    # was "... players, not 1"
     ("players", 2.5, "$.players: expected a whole number, not 2.5"),      # was read as 2
     ("players", "2", '$.players: expected a whole number, not "2"'),      # was read as 2
-    ("seed", 1.5, "$.seed: expected a whole number (from -2^63 to 2^63-1) or a text (at most 200 characters), not 1.5"),
+    ("seed", 1.5, "$.seed: expected a whole number (from -2^63 to 2^63-1) or a text (at most 200 characters, no lone surrogate), not 1.5"),
     ("game", 7, "$.game: expected a text or null, not 7"),                # was "no game named '7'"
     ("game", ["harvest"], '$.game: expected a text or null, not ["harvest"]'),
     ("modules", [True], "$.modules[0]: expected a text, not true"),       # was "no module 'True'"
@@ -113,7 +113,7 @@ def test_every_field_of_the_wrong_type_is_named(record):
     assert str(err.value) == ("malformed boardrules record: $.modules[0]: expected a text, not 1; "
                               "$.modules[2]: expected a text, not null; "
                               "$.players: expected a whole number, not null; "
-                              "$.seed: expected a whole number (from -2^63 to 2^63-1) or a text (at most 200 characters), not []")
+                              "$.seed: expected a whole number (from -2^63 to 2^63-1) or a text (at most 200 characters, no lone surrogate), not []")
 
 
 def test_a_huge_value_is_quoted_in_brief(record):

@@ -138,8 +138,8 @@ def test_a_game_without_a_title_is_called_by_its_name():
 
 
 @pytest.mark.parametrize("field, value, message", [
-    ("seed", [1], r"\$\.seed: expected a whole number \(from -2\^63 to 2\^63-1\) or a text \(at most 200 characters\), not \[1\]"),   # was a TypeError (a traceback in 'replay')
-    ("seed", True, r"\$\.seed: expected a whole number \(from -2\^63 to 2\^63-1\) or a text \(at most 200 characters\), not true"),
+    ("seed", [1], r"\$\.seed: expected a whole number \(from -2\^63 to 2\^63-1\) or a text \(at most 200 characters, no lone surrogate\), not \[1\]"),   # was a TypeError (a traceback in 'replay')
+    ("seed", True, r"\$\.seed: expected a whole number \(from -2\^63 to 2\^63-1\) or a text \(at most 200 characters, no lone surrogate\), not true"),
     ("modules", "drought", r"\$\.modules: expected a list of module names"),   # was read as its letters
     ("actions", {"p1 study": 1}, r"\$\.actions: expected a list of moves"),   # was read as its keys
     ("rules", "house.rules", r"\$\.rules: expected a list of \[file name, rule text\] pairs"),

@@ -210,6 +210,23 @@ def format_action(a: Action) -> str:
     return " ".join([actor, a.name, *map(format_value, args)])
 
 
+_OFFERED: tuple[Any, frozenset[Any]] = ((), frozenset())
+"""The options of the last long decision :func:`_offered` was asked about, and their set."""
+
+
+def _offered(options: Any, value: Any) -> bool:
+    """Whether ``value`` is among a decision's ``options``. A long tuple of them is looked up in
+    its set, kept for the decision a listing asks about for each of its answers (a ``choose x in
+    1..99999`` was walked once per answer listed: quadratic, its listing took minutes)."""
+    global _OFFERED
+    if type(options) is not tuple or len(options) < 64:
+        return value in options
+    last = _OFFERED
+    if last[0] is not options:
+        last = _OFFERED = (options, frozenset(options))
+    return value in last[1]
+
+
 def _why_not(rs: Ruleset, ctx: Context, d: Decision, value: Any) -> str:
     """Why ``value`` is no option of the ``choose`` decision ``d``: the domain it is not in, or
     the first conjunct of the ``where`` that is false for it, as ``": it is not in `DOMAIN`

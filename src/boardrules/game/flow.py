@@ -16,7 +16,7 @@ from ..lang.inert import Facts
 from ..quoting import brief_text, brief_value, rules_value
 from ..runtime import CHANCE, Context, Decision, Event, PrimitiveFailed, RuleViolation
 from ..state import State
-from .actions import Action, DONE, _broken, _error_class, _flow_broken, _who, _why_not, brief_action
+from .actions import Action, DONE, _broken, _error_class, _flow_broken, _offered, _who, _why_not, brief_action
 from .lanes import _deciding
 from .notation import _params_wanted, _shape_problem
 from .verdicts import ACCEPTED, _bindings, _get
@@ -139,7 +139,7 @@ class GameFlow:
             pending.pop(0)
             return
         value = action.args[0]
-        if len(action.args) != 1 or value not in d.options:
+        if len(action.args) != 1 or not _offered(d.options, value):
             raise RuleViolation(f"{brief_value(value)} is not one of the choices for '{d.label}'"
                                 + (_why_not(self.ruleset, ctx, d, value) if len(action.args) == 1
                                    else ""), "decision")

@@ -110,7 +110,7 @@ def _builtin(ctx: Context, fn: str, f: Callable[..., Value], *args: Value) -> Va
     try:
         return f(ctx, *args)
     except (TypeError, ValueError) as err:
-        raise ctx.violation(f"{fn}() failed: {err}") from None
+        raise S.builtin_failed(ctx, fn, args, err) from None
 
 
 def _member(ctx: Context, a: Value, b: Value) -> bool:

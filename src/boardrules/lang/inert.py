@@ -957,8 +957,8 @@ class Inert:
             return ("bool" if fn == "holds" else "player?", cost, 0)
         if fn == "len" and len(typed) == 1 and (typed[0][0] or "").startswith("list:"):
             return ("int", cost + typed[0][2], 0)
-        if fn == "passed" and len(typed) == 1:
-            return ("bool", cost, 0)
+        if fn == "passed" and len(typed) == 1 and self._is_seat(args[0], scope):
+            return ("bool", cost, 0)   # (of another value: 'no player here')
         if (fn in ("min", "max") and len(typed) > 1 or fn == "abs" and len(typed) == 1) \
                 and all(t[0] == "int" for t in typed):   # (of whole numbers: one of them, or its size)
             return ("int", cost, 0)

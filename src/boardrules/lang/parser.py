@@ -21,7 +21,7 @@ from lark import Token
 
 from ..errors import RulesError
 from ..files import not_readable, read_bounded
-from ..quoting import control_character, escape
+from ..quoting import control_character, escape, lone_surrogate
 from . import ast as A
 from . import reduce
 from .diagnostics import Diagnostic, as_read
@@ -284,6 +284,9 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
 @functools.lru_cache(maxsize=256)
 def _parse_cached(text: str, path: str) -> A.RuleFile:
     text = as_read(text)   # (every later pass sees one kind of line break, no byte-order mark)
+    lone = lone_surrogate(text)
+    if lone is not None:
+        raise RulesError([_lone_surrogate(path, text, lone)])
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         raise _too_large(path, text)
     deep = _nesting_diagnostic(path, text) or _tokens_diagnostic(path, text)
@@ -302,6 +305,16 @@ def _parse_cached(text: str, path: str) -> A.RuleFile:
     if to_ast.errors:
         raise RulesError(to_ast.errors)
     return A.RuleFile(path=path, text=text, items=items)
+
+
+def _lone_surrogate(path: str, text: str, at: int) -> Diagnostic:
+    """The diagnostic for the lone surrogate at index ``at`` of ``text`` (a text from Python or
+    a record's JSON escape ``\\ud800``; a file read as UTF-8 cannot hold one)."""
+    start = text.rfind("\n", 0, at) + 1
+    line, column = text.count("\n", 0, at) + 1, at - start + 1
+    return Diagnostic(A.Span(path, line, column, line, column + 1),
+                      f"a lone surrogate ({escape(text[at])}) is not a character: the rule text is "
+                      f"not Unicode", "give rule texts as Unicode (a file is read as UTF-8)", text)
 
 
 def _too_large(path: str, text: str, regular: bool = True) -> RulesError:

@@ -389,13 +389,15 @@ def _held(ctx: Context, kind: Value) -> tuple[str, ...]:
 
 def _lane_of(ctx: Context, p: Value) -> int | None:
     """The lane (0, 1, ...) whose turn ``p`` is taking in a ``lanes`` step, else none."""
+    p = ctx.player(p)
     for i, lane in enumerate(ctx.get(("f", "lanes")) or ()):
         if lane[1] == p:
             return i
     return None
 
 
-def _table_after(ctx: Context, p: int) -> tuple[int, ...]:
+def _table_after(ctx: Context, p: Value) -> tuple[int, ...]:
+    p = ctx.player(p)
     n = ctx.nplayers
     return tuple((p + i) % n for i in range(1, n))
 
@@ -451,7 +453,7 @@ BUILTIN_FUNCTIONS: dict[str, Callable[..., Value]] = {
     "holds": lambda ctx, e: ctx.get(("o", keyed(ctx, e))) == ctx.player(),
     "held": _held,
     "owner": _owner,
-    "passed": lambda ctx, p: p in (ctx.get(("f", "passed")) or ()),
+    "passed": lambda ctx, p: ctx.player(p) in (ctx.get(("f", "passed")) or ()),
     "lane_of": _lane_of,
     "table_after": _table_after,
     "without": lambda ctx, lst, x: tuple(y for y in _deep(ctx, domain(ctx, lst)) if y != x),
@@ -466,12 +468,45 @@ BUILTIN_FUNCTIONS: dict[str, Callable[..., Value]] = {
 }
 
 
+_ORDERING = ("min", "max", "sorted")
+
+
+def _unordered(fn: str, args: Sequence[Value]) -> str:
+    """Why ``min``, ``max`` or ``sorted`` could not order ``args`` (one list, or the values
+    themselves): the list is empty, or two of its values are of kinds that have no order."""
+    items = args[0] if len(args) == 1 and isinstance(args[0], (tuple, frozenset)) else args
+    items = tuple(items)
+    if not items:
+        return f"{fn}() of an empty list: it has no {'smallest' if fn == 'min' else 'largest'} element"
+    pair = next(((a, b) for i, a in enumerate(items) for b in items[i:] if not _orders(a, b)),
+                (items[0], items[-1]))
+    return (f"{fn}() orders numbers with numbers and texts with texts (lists by their elements): "
+            f"cannot order {rules_value(pair[0])} and {rules_value(pair[1])}")
+
+
+def _orders(a: Value, b: Value) -> bool:
+    try:
+        a < b   # noqa: B015 (tried for its TypeError)
+        b < a   # noqa: B015
+        return True
+    except TypeError:
+        return False
+
+
+def builtin_failed(ctx: Context, fn: str, args: Sequence[Value], err: Exception) -> RuleViolation:
+    """The rule violation for built-in ``fn`` failing on ``args`` with Python's ``err`` (a
+    TypeError or ValueError), in the rules' words where they are known."""
+    if fn in _ORDERING:
+        return ctx.violation(_unordered(fn, args))
+    return ctx.violation(f"{fn}() failed: {err}")
+
+
 def call(ctx: Context, fn: str, args: Sequence[Value]) -> Value:
     if fn in BUILTIN_FUNCTIONS:
         try:
             return BUILTIN_FUNCTIONS[fn](ctx, *args)
         except (TypeError, ValueError) as err:
-            raise ctx.violation(f"{fn}() failed: {err}") from None
+            raise builtin_failed(ctx, fn, args, err) from None
     try:
         return ctx.rs.primitives[fn].fn(ctx, *args)
     except (RuleViolation, BoardrulesError):   # (a broken rule; an error the plugin means)

@@ -1,0 +1,112 @@
+"""Built-in functions given values they do not take (the trial of session 17): each is refused
+in the rules' words, naming the rule, with the game unchanged. ``table_after(none)`` said
+"unsupported operand type(s) for +: 'NoneType' and 'int'", ``min([])`` "min() arg is an empty
+sequence", ``sorted([1, "a"])`` "'<' not supported between instances of 'str' and 'int'";
+``table_after(99)``, ``passed(99)`` and ``lane_of(99)`` answered for a player who is not in the
+game (a list of real seats, false, none) where every other use of a player refuses it."""
+
+from __future__ import annotations
+
+import pytest
+
+import boardrules
+from boardrules import IllegalActionError
+
+GAME = """
+game probe { players 2..2 }
+resource coins { start 0; scored true }
+var note: text = "ab"
+var nobody: player? = none
+action zz main {
+  let x = EXPR
+  gain 1 coins
+}
+action work main { gain 1 coins }
+flow { rounds 1 { step play: turns seat once { main zz, work } } }
+"""
+
+
+def _refusal(expr: str, backend: str) -> str:
+    game = boardrules.new_game(texts={"probe.rules": GAME.replace("EXPR", expr)}, players=2,
+                               backend=backend)
+    before = game.state
+    assert "p1 zz" not in {str(a) for a in game.legal_actions()}
+    with pytest.raises(IllegalActionError) as err:
+        game.play("p1 zz")
+    assert game.state == before
+    assert str(err.value).endswith("[rule: zz (probe.rules:7:11)]"), str(err.value)
+    return str(err.value)
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+@pytest.mark.parametrize("expr, message", [
+    ("table_after(nobody)", "no player here (got none; players are 0..1)"),
+    ("table_after(99)", "no player here (got 99; players are 0..1)"),
+    ("table_after(true)", "no player here (got true; players are 0..1)"),
+    ("passed(99)", "no player here (got 99; players are 0..1)"),
+    ("passed(nobody)", "no player here (got none; players are 0..1)"),
+    ("lane_of(0 - 1)", "no player here (got -1; players are 0..1)"),
+    ("min([])", "min() of an empty list: it has no smallest element"),
+    ("max([])", "max() of an empty list: it has no largest element"),
+    ("sorted([1, \"a\", none])", "sorted() orders numbers with numbers and texts with texts "
+                                "(lists by their elements): cannot order 1 and 'a'"),
+    ("max(1, note)", "max() orders numbers with numbers and texts with texts "
+                     "(lists by their elements): cannot order 1 and 'ab'"),
+    ("min([none, none])", "min() orders numbers with numbers and texts with texts "
+                          "(lists by their elements): cannot order none and none"),
+    ("sorted([[1], [1, \"a\"], [1, 2]])", "sorted() orders numbers with numbers and texts with "
+                                         "texts (lists by their elements): cannot order "
+                                         "[1, 'a'] and [1, 2]"),
+])
+def test_a_builtin_refuses_what_it_does_not_take(expr, message, backend):
+    assert _refusal(expr, backend) == f"p1 zz: {message} [rule: zz (probe.rules:7:11)]"
+
+
+@pytest.mark.parametrize("expr", ["table_after(me)", "passed(me)", "lane_of(me)", "min([2, 1])",
+                                  "sorted([\"b\", \"a\"])", "max([[1], [1, 2]])", "len([])"])
+def test_the_same_builtins_take_what_they_take(expr):
+    game = boardrules.new_game(texts={"probe.rules": GAME.replace("EXPR", expr)}, players=2)
+    game.play("p1 zz")
+    assert game.get("coins", 0) == 1
+
+
+# ---- a long decision's answers (the same trial) -----------------------------------------------
+
+class _Counted:
+    """A value that counts how often it is compared for equality."""
+    compared = 0
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __hash__(self) -> int:
+        return hash(self.n)
+
+    def __eq__(self, other: object) -> bool:
+        _Counted.compared += 1
+        return isinstance(other, _Counted) and other.n == self.n
+
+
+def test_a_long_decisions_options_are_looked_up_not_walked():
+    # (a listing checks each of a decision's answers among its options: walking a tuple of
+    # 99,999 options for each made the listing of `choose x in 1..99999` quadratic, minutes)
+    from boardrules.game.actions import _offered
+    options = tuple(_Counted(i) for i in range(2000))
+    _Counted.compared = 0
+    assert all(_offered(options, _Counted(i)) for i in range(2000))
+    assert not _offered(options, _Counted(2000)) and not _offered(options, 5)
+    assert _Counted.compared <= 4000   # (walking the tuple: about 2,000,000)
+
+
+def test_every_answer_of_a_long_choose_is_listed_and_checked():
+    text = ("game probe { players 1..1 }\nresource coins { start 0; scored true }\n"
+            "action zz main { choose x in 1..3000 { gain x coins } }\n"
+            "flow { rounds 1 { step play: turns seat once { main zz } } }\n")
+    game = boardrules.new_game(texts={"probe.rules": text}, players=1)
+    game.play("p1 zz")
+    assert [str(a) for a in game.legal_actions()] == [f"p1 x {i}" for i in range(1, 3001)]
+    for wrong in ("p1 x 0", "p1 x 3001", "p1 x true"):
+        with pytest.raises(IllegalActionError, match="is not one of the choices for 'x'"):
+            game.play(wrong)
+    game.play("p1 x 2999")
+    assert game.get("coins", 0) == 2999
