@@ -10,6 +10,7 @@ A ruleset pickles as the recipe that built it.
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import os
 from collections.abc import Callable, Iterable, Mapping
@@ -558,4 +559,23 @@ def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),
         backend=backend,
         texts=tuple(sorted((texts or {}).items())),
     )
-    return _build(recipe)
+    rs = _build(recipe)
+    _freeze_once()
+    return rs
+
+
+_frozen_yet = False
+
+
+def _freeze_once() -> None:
+    """After the process's first ruleset, move every object then alive out of the garbage
+    collector's generations (``gc.freeze``): the imports, the grammar and the ruleset live as
+    long as the process (rulesets are cached), and every full collection would walk them again
+    (random Gaia play: the full collections 3.8% of the CPU time, 1.2% once frozen).
+    Once a process: a build finds no cyclic garbage to leave behind (``gc.collect()`` after
+    it frees nothing), and freezing at later builds would keep games then alive from ever
+    being collected."""
+    global _frozen_yet
+    if not _frozen_yet:
+        _frozen_yet = True
+        gc.freeze()
