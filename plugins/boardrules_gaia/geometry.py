@@ -65,6 +65,7 @@ __all__ = [
     "apply_rotations",
     "is_valid_map",
     "deal_map",
+    "deal_placement",
     "standard_centres",
     "layout_centres",
     "layout_sectors",
@@ -606,7 +607,21 @@ def deal_map(
     ``"xshape"``: :data:`XSHAPE_SECTORS` on :data:`CENTRES_XSHAPE` for any count. This is our
     own generator driven by ``rng``; it does not reproduce the site's PRNG. Raises
     :class:`GeometryError` for a bad player count or if no valid map is found in ``max_tries``.
+    The map of :func:`deal_placement`'s placement (the same draws).
     """
+    return build_map(deal_placement(rng, players, mirror=mirror, max_tries=max_tries, layout=layout))
+
+
+def deal_placement(
+    rng: random.Random,
+    players: int,
+    *,
+    mirror: bool = False,
+    max_tries: int = 10_000,
+    layout: str = "standard",
+) -> MapPlacement:
+    """The placement :func:`deal_map` builds, without building its hexes (for a caller that
+    builds the map its own way, e.g. from a cache). The same arguments and errors."""
     if not 1 <= players <= 5:
         raise GeometryError(f"player count must be 1..5, not {players}")
     names, centres = layout_sectors(layout, players)
@@ -619,5 +634,5 @@ def deal_map(
         )
         # (checked on the planet letters: only the valid placement's hexes are built)
         if not _homes_adjacent(_planets_of(placement)):
-            return build_map(placement)
+            return placement
     raise GeometryError(f"no valid map found in {max_tries} tries")

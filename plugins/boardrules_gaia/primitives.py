@@ -179,15 +179,15 @@ def _state_cache(ctx, key, compute):
 @primitive("deal_map", effect=True, seed="int")
 def deal_map(ctx, seed):
     """Deal a random valid map from ``seed`` (a chance draw) and store it in the state."""
-    gmap = G.deal_map(random.Random(seed), ctx.nplayers)
-    _store_map(ctx, tuple(f"{p.sector}:{p.rotation}" for p in gmap.placement.sectors))
+    placement = G.deal_placement(random.Random(seed), ctx.nplayers)
+    _store_map(ctx, tuple(f"{p.sector}:{p.rotation}" for p in placement.sectors))
 
 
 @primitive("deal_map", effect=True, seed="int", replaces=True)
 def xshape_deal_map(ctx, seed):
     """Module ``xshape``: deal a random valid x-shape map from ``seed`` (a chance draw)."""
-    gmap = G.deal_map(random.Random(seed), ctx.nplayers, layout="xshape")
-    _store_map(ctx, tuple(f"{p.sector}:{p.rotation}" for p in gmap.placement.sectors))
+    placement = G.deal_placement(random.Random(seed), ctx.nplayers, layout="xshape")
+    _store_map(ctx, tuple(f"{p.sector}:{p.rotation}" for p in placement.sectors))
 
 
 def _store_map(ctx, layout: tuple) -> None:

@@ -32,7 +32,7 @@ from .lang.diagnostics import INCOMPLETE
 from .files import make_folder
 from .lang.parser import read_rule_file, unreadable as rule_file_unreadable
 from .replay import replay_file
-from .ruleset import Ruleset, build_ruleset
+from .ruleset import Ruleset, build_ruleset, freeze_once
 from .runtime import BUDGET_HELP, MAX_STEPS, budget_hint
 from .simulate import entity_title, player_role, step_title
 
@@ -272,6 +272,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
                                                          texts=texts).options)
         g = new_game(None if texts else game, players=players, seed=seed, modules=module,
                      options=options, rules=rules, texts=texts, max_steps=max_steps)
+        freeze_once()   # (this process's rulesets live until it ends)
     except RulesError as err:
         _rules_failed(err, "play", game, players)
     except PluginError as err:

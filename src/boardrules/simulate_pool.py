@@ -34,6 +34,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import TYPE_CHECKING, Any
 
+from .ruleset import freeze_once
 from .simulate import _play
 
 if TYPE_CHECKING:
@@ -86,6 +87,7 @@ def _init_worker(setups: tuple[Setup, ...]) -> None:
     # Ctrl-C is the parent's to handle (it ends the workers, see run_pool): a worker of its own
     # printed a traceback, or died first and the parent saw a broken pool instead
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    freeze_once()   # (the setups' rulesets, unpickled here, live as long as the worker)
 
 
 def _pool_chunk(chunk: tuple[Item, ...]) -> Result:

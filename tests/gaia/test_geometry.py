@@ -169,6 +169,20 @@ def test_deal_map_is_valid_and_deterministic(players):
     assert len(maps) > 1
 
 
+@pytest.mark.parametrize("layout", ["standard", "xshape"])
+def test_deal_placement_is_deal_maps_placement(layout):
+    # the primitive deal_map stores deal_placement's sectors and builds the map once from
+    # them: the same draws as deal_map, the same placement, the rng left in the same place
+    for seed in range(10):
+        r1, r2 = random.Random(seed), random.Random(seed)
+        placement = g.deal_placement(r1, 4, layout=layout)
+        gmap = g.deal_map(r2, 4, layout=layout)
+        assert placement == gmap.placement and g.build_map(placement) == gmap
+        assert r1.random() == r2.random()
+    with pytest.raises(g.GeometryError, match="1..5"):
+        g.deal_placement(random.Random(1), 6)
+
+
 def test_placement_json_round_trip():
     sector = {"sector": "5A", "rotation": 4, "center": {"q": 5, "r": -2, "s": -3}}
     data = {"sectors": [sector], "mirror": True}
