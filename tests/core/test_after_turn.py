@@ -4,6 +4,8 @@ block has run; never after some later player's turn."""
 
 from __future__ import annotations
 
+import pytest
+
 import boardrules
 
 RULES = """
@@ -110,3 +112,127 @@ def test_after_turn_waits_in_a_lane_of_interleaved_turns():
     g.play("p1 n 1")
     g.play("p1 m 3")
     assert g.get("log") == ("work", "chose", "chose again", "after")
+
+
+# ---- an 'after turn' left while the turn's own 'after turn' blocks run --------------------------
+# (a procedure that says 'after turn', called from an 'after turn' block, a trigger, a 'queue'
+# block or a decision's block): it belongs to the turn that is ending, and runs at its end,
+# never at the end of the next player's turn.
+
+NESTED = """
+resource coins { }
+var log: list[text] = []
+event built(p: player)
+action tidy procedure {
+  after turn { set log = log + ["tidied"] }
+  set log = log + ["tidy"]
+}
+WHEN
+action go main { set log = log + ["go"] }
+action build main { BODY }
+action wait free { }
+flow { rounds 1 { step play: turns seat MODE { main go, build FREE } } }
+"""
+
+WAYS = {   # name: (top-level rule, body of build)
+    "an after-turn block": ("", 'after turn { set log = log + ["after"]; call tidy() }'),
+    "a trigger's after-turn block": ('when built(p) { after turn { call tidy() } }', "emit built(me)"),
+    "turn_ends": ('when turn_ends(p) { if p == 0 { after turn { call tidy() } } }', "set log = log"),
+    "a queue block": ("", "after turn { queue { call tidy() } }"),
+    "a decision's block": ("", 'choose x in [1] "pick" { after turn { call tidy() } }'),
+    "a nested decision": ("", 'after turn { choose x in [1] "pick" { call tidy() } }'),
+}
+
+
+def _nested(way: str, mode: str = "once", free: bool = False, players: int = 2):
+    when, body = WAYS[way]
+    text = NESTED.replace("WHEN", when).replace("BODY", body).replace("MODE", mode) \
+        .replace("FREE", "; free wait" if free else "")
+    return boardrules.new_game(texts={"n.rules": text}, players=players)
+
+
+def _p1_turn(g, free: bool = False) -> None:
+    """p1's turn: build, 'done' with free actions, and p1's decisions on the way."""
+    for move in ["p1 build"] + ["p1 done"] * free:
+        g.play(move)
+        while g.state.pending and g.state.pending[0].player == 0:
+            g.play(f"p1 {g.state.pending[0].label} 1")
+
+
+@pytest.mark.parametrize("free", [False, True])
+@pytest.mark.parametrize("way", sorted(WAYS))
+def test_a_nested_after_turn_runs_at_the_end_of_the_turn_that_left_it(way, free):
+    g = _nested(way, free=free)
+    _p1_turn(g, free)
+    log = g.get("log")
+    assert log[-2:] == ("tidy", "tidied") and g.players_to_act() == frozenset({1}), log
+    g.play("p2 go")
+    assert g.get("log") == log + ("go",)      # not after p2's turn (fails before the fix)
+    assert boardrules.load_game(g.save()).state == g.state
+
+
+@pytest.mark.parametrize("way", sorted(set(WAYS) - {"turn_ends"}))
+def test_a_nested_after_turn_runs_after_the_main_action_of_a_simultaneous_step(way):
+    g = _nested(way, mode="simultaneous")
+    _p1_turn(g)
+    log = g.get("log")
+    assert log[-2:] == ("tidy", "tidied"), log
+    g.play("p2 go")
+    assert g.get("log") == log + ("go",)
+
+
+def test_a_nested_after_turn_runs_at_the_end_of_a_lane_turn():
+    text = NESTED.replace("WHEN", "").replace("BODY", WAYS["an after-turn block"][1]) \
+        .replace("MODE", "until_pass").replace("FREE", "; lanes [0, 1]") \
+        .replace('action go main { set log = log + ["go"] }', 'action go main { set log = log + ["go"]; pass }')
+    g = boardrules.new_game(texts={"n.rules": text}, players=3)
+    g.play("p1 build")
+    assert g.get("log") == ("after", "tidy", "tidied")
+    g.play("p2 go")
+    assert g.get("log") == ("after", "tidy", "tidied", "go")
+
+
+NESTED_WAIT = """
+resource coins { }
+var log: list[text] = []
+action go main { set log = log + ["go"] }
+action build main {
+  after turn {
+    after turn { set log = log + ["nested"] }
+    choose x in [1, 2] "bonus" { set log = log + ["bonus"] }
+    set log = log + ["after"]
+  }
+}
+flow { rounds 1 { step play: turns seat once { main go, build } } }
+"""
+
+
+def test_a_nested_after_turn_waits_for_the_decisions_the_blocks_raised():
+    """The blocks run as the turn ends raise a decision: a block they leave waits for it, as
+    the turn's blocks wait for the turn's decisions (docs/language.md, 'after turn')."""
+    g = boardrules.new_game(texts={"w.rules": NESTED_WAIT}, players=2)
+    g.play("p1 build")
+    assert g.get("log") == ("after",) and g.state.pending[0].label == "x"
+    g.play("p1 x 2")
+    assert g.get("log") == ("after", "bonus", "nested") and g.players_to_act() == frozenset({1})
+    assert boardrules.load_game(g.save()).state == g.state
+
+
+ENDLESS = """
+resource coins { }
+action again procedure { after turn { call again() } }
+action go main { }
+action loop main { call again() }
+flow { rounds 1 { step play: turns seat once { main go, loop } } }
+"""
+
+
+def test_an_after_turn_block_that_leaves_itself_runs_out_of_budget():
+    """Each block leaves the next: the execution budget stops it (an illegal action, the
+    state unchanged), not a hang."""
+    g = boardrules.new_game(texts={"e.rules": ENDLESS}, players=2, max_steps=2_000)
+    before = g.state
+    with pytest.raises(boardrules.IllegalActionError, match="budget"):
+        g.play("p1 loop")
+    assert g.state is before
+    assert "loop" not in {a.name for a in g.legal_actions()}

@@ -295,8 +295,19 @@ flow { rounds 2 { step play: turns seat until_all_pass { main work, react, react
 """
 
 
+# an 'after turn' block the turn's block leaves (by a procedure) runs with it, judging the answer
+NESTED_RULES = AFTER_RULES.replace("action pass_round", """
+action recheck procedure { after turn { require tally < 2 else "a tally of 2 or more" } }
+action react_nested main {
+  require passed(me) else "reactions come after passing"
+  after turn { call recheck() }
+  choose x in [1, 2, 3] "react nested" { set tally = x }
+}
+action pass_round""").replace("react_later, pass_round", "react_later, react_nested, pass_round")
+
+
 def reacting(action):
-    g = boardrules.new_game(texts={"after.rules": AFTER_RULES}, players=2, seed=1)
+    g = boardrules.new_game(texts={"after.rules": NESTED_RULES}, players=2, seed=1)
     for move in ("p1 pass_round", "p2 work", "p2 done", f"p1 {action}"):
         g.play(move)
     assert g.state.values[("f", "turn")][2] is None   # (the turn has ended: p1 decides now)
@@ -311,7 +322,8 @@ def test_answers_after_the_turn_settle_when_the_blocks_behind_them_cannot_break_
     assert g.get("vp", 0) == 3 and g.get("tally") == 1 and g.players_to_act() == frozenset({1})
 
 
-@pytest.mark.parametrize("action,legal", [("react_checked", [(1,)]), ("react_later", [(1,), (2,)])])
+@pytest.mark.parametrize("action,legal", [("react_checked", [(1,)]), ("react_later", [(1,), (2,)]),
+                                          ("react_nested", [(1,)])])
 def test_answers_after_the_turn_are_tried_when_what_runs_next_may_break_a_rule(action, legal):
     g = reacting(action)
     listed, _ = answers(g)   # (the listing is the full tries')

@@ -156,12 +156,16 @@ class GameFlow:
         S.run_unit(ctx, ctx.rs.blocks[d.block], d.source, me=d.me, env=env)
         pending[:0] = ctx.queued
         ctx.queued = []
-        turn = ctx.get(("f", "turn"))
-        if turn is None or turn[2] is None:
-            # decided outside anyone's turn: its 'after turn' blocks run now, not after the
-            # next player's turn, once the decisions still pending are made (docs/language.md,
-            # 'after turn')
-            self._run_after(ctx, pending, _deciding(pending))
+        self._after_outside_turn(ctx, pending)
+
+    def _after_outside_turn(self: Game, ctx: Any, pending: list[Any]) -> None:
+        """A block run outside anyone's turn (a decision's, a 'queue' block's) left 'after
+        turn' blocks: they run now, not after the next player's turn, once the decisions
+        still pending are made (docs/language.md, 'after turn')."""
+        if ctx.get(("f", "after")):
+            turn = ctx.get(("f", "turn"))
+            if turn is None or turn[2] is None:
+                self._run_after(ctx, pending, _deciding(pending))
 
     def _turn_action(self: Game, ctx: Any, pending: Any, action: Any, check: Any,
                      args_checked: bool = False) -> None:
@@ -232,12 +236,15 @@ class GameFlow:
                 ctx.set(("f", "turn"), (order, pos, player, True))
 
     def _run_queued(self: Game, ctx: Any, pending: list[Any]) -> None:
-        """Run the 'queue' blocks at the front of ``pending`` (their turn has come)."""
+        """Run the 'queue' blocks at the front of ``pending`` (their turn has come); the
+        'after turn' blocks one leaves outside a turn run as a decision's would
+        (:meth:`_resolve`)."""
         while pending and pending[0].player is None:
             d = pending.pop(0)
             S.run_unit(ctx, ctx.rs.blocks[d.block], d.source, me=d.me, env=dict(d.env))
             pending[:0] = ctx.queued
             ctx.queued = []
+            self._after_outside_turn(ctx, pending)
 
     def _check_args(self: Game, ctx: Any, adef: Any, args: Any, domains: bool = True) -> None:
         """Raise RuleViolation unless each argument is within its parameter's domain (not
@@ -300,26 +307,32 @@ class GameFlow:
             ctx.queued = []
         self._run_after(ctx, pending, deciding)
 
-    def _run_after(self: Game, ctx: Any, pending: Any, deciding: bool = False) -> None:
+    def _run_after(self: Game, ctx: Any, pending: Any, deciding: bool = False,
+                   at_once: bool = False) -> None:
         """Run the turn's 'after turn' blocks; ``deciding``: the turn's decisions are still to
         be made, so the blocks wait for them, as 'queue' blocks behind them (docs/language.md,
-        'after turn')."""
-        after = ctx.get(("f", "after"))
-        if after == ():   # (the common case: nothing to run, and the value is () already)
-            return
-        ctx.set(("f", "after"), ())
-        if not after:
-            return
-        if deciding:
-            pending.extend(Decision(None, "after turn", (), False, "", block, env,  # type: ignore[arg-type]
-                                    me, source) for block, env, me, source in after)
-            return
-        queued = []
-        for block, env, me, source in after:
-            S.run_unit(ctx, ctx.rs.blocks[block], source, me=me, env=dict(env))
-            queued.extend(ctx.queued)
-            ctx.queued = []
-        pending[:0] = queued
+        'after turn'). The blocks those blocks leave (a procedure's 'after turn' called from
+        one) belong to the same turn: they run next, or wait behind the decisions the blocks
+        raised, unless ``at_once`` (a do step's, which never wait). A block that leaves
+        another for ever runs out of the execution budget."""
+        while True:
+            after = ctx.get(("f", "after"))
+            if after == ():   # (the common case: nothing to run, and the value is () already)
+                return
+            ctx.set(("f", "after"), ())
+            if not after:
+                return
+            if deciding:
+                pending.extend(Decision(None, "after turn", (), False, "", block, env,  # type: ignore[arg-type]
+                                        me, source) for block, env, me, source in after)
+                return
+            queued = []
+            for block, env, me, source in after:
+                S.run_unit(ctx, ctx.rs.blocks[block], source, me=me, env=dict(env))
+                queued.extend(ctx.queued)
+                ctx.queued = []
+            pending[:0] = queued
+            deciding = not at_once and _deciding(pending)
 
     def _step(self: Game, ctx: Any) -> Any:
         stage = self.ruleset.stages[ctx.get(("f", "stage"))]
@@ -384,7 +397,7 @@ class GameFlow:
                     S.run_unit(ctx, step.body, step.name)
                     pending[:0] = ctx.queued
                     ctx.queued = []
-                    self._run_after(ctx, pending)  # a do step is no turn: 'after turn' runs now
+                    self._run_after(ctx, pending, at_once=True)  # a do step is no turn: 'after turn' runs now
                     self._emit(ctx, "step_ends", step.name)
                 except RuleViolation as err:
                     raise _flow_broken(err, f"step '{step.name}'", step.name) from None

@@ -158,8 +158,9 @@ def answers_hold(ctx: Context, d: Any, later: tuple[Any, ...] | None = None) -> 
 
     ``later``: ``d`` is decided after its turn ended, and the flow then runs these 'queue' and
     'after turn' entries (game/flow.py, ``_run_queued``): none of them may break a rule either,
-    relying on nothing the body could change (no ``Facts``), each run for a player, and the
-    body may leave no 'after turn' block (outside a turn it would run at once)."""
+    relying on nothing the body could change (no ``Facts``), each run for a player, and none
+    of them, the body included, may leave an 'after turn' block (outside a turn it runs at
+    once, unanalysed)."""
     if d.bag is not None or type(d.options) is not tuple:
         return False
     body = _analysis(ctx, d, common_type(ctx.rs, d.options))
@@ -172,7 +173,7 @@ def answers_hold(ctx: Context, d: Any, later: tuple[Any, ...] | None = None) -> 
         cost += 1
         for q in later:
             got = _analysis(ctx, q) if runs_for_a_player(ctx, q) else None
-            if got is None or got[1] or got[2] or got[3] + 2 >= MAX_DEPTH:
+            if got is None or got[1] or got[2] or got[3] + 2 >= MAX_DEPTH or got[4]:
                 return False
             cost += 1 + got[0]
     # (the body runs one level down, with the whole budget less one step)
