@@ -18,18 +18,20 @@ import math
 import os
 import statistics
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from .bots import bot_specs, play_out, seat_bots
-from .errors import GameStuckError
-from .files import make_folder
+from .errors import GameStuckError, NotationError
+from .files import make_folder, not_readable
 from .game import Game
-from .quoting import as_int, brief_text, check_count
+from .quoting import as_int, brief_text, check_count, counted, escape, read_whole
 from .record import check_seed
+from .replay import MAX_RECORD_BYTES
 from .ruleset import Ruleset
 from .runtime import MAX_STEPS
 
@@ -221,6 +223,7 @@ def seat_rows(rows: Iterable[Row]) -> list[Row]:
     return out
 
 
+PARQUET_NEEDS = 'Parquet files need pyarrow: pip install "boardrules[analysis]"'
 RESULT_SUFFIXES = (".csv", ".parquet")
 """The kinds of results file :func:`write_results` writes, by the file name's ending."""
 
@@ -235,7 +238,7 @@ def results_kind(path: str | Path) -> str:
                          + " or ".join(RESULT_SUFFIXES) + (f", not {suffix!r}" if suffix else
                                                            ", and this name has no ending"))
     if suffix == ".parquet" and importlib.util.find_spec("pyarrow") is None:
-        raise ImportError('Parquet output needs pyarrow: pip install "boardrules[analysis]"')
+        raise ImportError(PARQUET_NEEDS)
     return suffix
 
 
@@ -248,11 +251,7 @@ def write_results(rows: Iterable[Row], path: str | Path) -> Path:
     path = Path(path)
     make_folder(path.parent)
     if kind == ".parquet":
-        try:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-        except ImportError:
-            raise ImportError('Parquet output needs pyarrow: pip install "boardrules[analysis]"') from None
+        pa, pq = _parquet()
         pq.write_table(pa.Table.from_pylist(flat), path)
         return path
     with path.open("w", newline="", encoding="utf-8") as f:
@@ -262,20 +261,106 @@ def write_results(rows: Iterable[Row], path: str | Path) -> Path:
     return path
 
 
-def read_results(path: str | Path) -> list[Row]:
-    """The per-seat rows of a results file (CSV or Parquet), numbers as ints/floats."""
-    path = Path(path)
-    if path.suffix == ".parquet":
+WHOLE_COLUMNS = ("seed", "players", "seat", "score", "rank", "won", "actions", "rounds")
+"""The columns of a results file that hold whole numbers; ``seconds`` and ``cpu`` hold numbers."""
+MAX_FIELD = MAX_RECORD_BYTES
+"""The longest field a CSV results file is read with (Python's csv refuses fields over 128 KiB
+by default; a long game's record, one field, is longer): as long as a record file may be."""
+_NOT_RESULTS = "not a results file of 'boardrules simulate'"
+
+
+def _parquet() -> tuple[Any, Any]:
+    """The modules ``pyarrow`` and ``pyarrow.parquet``; an ``ImportError`` naming the extra."""
+    try:
+        import pyarrow as pa
         import pyarrow.parquet as pq
-        table: list[Row] = pq.read_table(path).to_pylist()
-        return table
-    with path.open(newline="", encoding="utf-8") as f:
-        rows: list[Row] = list(csv.DictReader(f))
-    for r in rows:
-        for k in ("seed", "players", "seat", "score", "rank", "won", "actions", "rounds"):
-            r[k] = int(r[k])
-        r["seconds"] = float(r["seconds"])
-        r["cpu"] = float(r.get("cpu") or 0.0)   # (files written before the column was added lack it)
+    except ImportError:
+        raise ImportError(PARQUET_NEEDS) from None
+    return pa, pq
+
+
+@contextmanager
+def _field_limit(limit: int) -> Iterator[None]:
+    """Python's csv reading fields of up to ``limit`` characters, then its limit as it was (a
+    limit for the whole process: not left raised for its other readers)."""
+    old = csv.field_size_limit()
+    csv.field_size_limit(max(old, limit))
+    try:
+        yield
+    finally:
+        csv.field_size_limit(old)
+
+
+def _check_columns(shown: str, columns: Sequence[str]) -> None:
+    """A :class:`~boardrules.errors.NotationError` for a results file (named ``shown``) whose
+    columns lack one of :data:`COLUMNS` (``cpu`` may be missing: older files lack it)."""
+    missing = [c for c in COLUMNS if c not in columns and c != "cpu"]
+    if missing:
+        raise NotationError(f"{shown}: {_NOT_RESULTS}: its header lacks the columns "
+                            f"{', '.join(missing)} (a results file's: {', '.join(COLUMNS)})")
+
+
+def _csv_row(shown: str, line: int, header: list[str], fields: list[str]) -> Row:
+    """The row of CSV ``fields`` at ``line``, its numbers read; a
+    :class:`~boardrules.errors.NotationError` naming the file, the line and the column."""
+    if len(fields) != len(header):
+        raise NotationError(f"{shown}: line {line}: {counted(len(fields), 'field')}, the header has "
+                            f"{len(header)}")
+    r: Row = dict(zip(header, fields))
+    for k in WHOLE_COLUMNS:
+        number = read_whole(r[k])
+        if number is None:
+            raise NotationError(f"{shown}: line {line}: {k} is {brief_text(r[k], 40)}, not a whole number")
+        r[k] = number
+    for k in ("seconds", "cpu"):
+        try:   # (files written before the cpu column was added lack it)
+            r[k] = float(r.get(k) or 0.0)
+        except ValueError:
+            raise NotationError(f"{shown}: line {line}: {k} is {brief_text(r[k], 40)}, not a number") from None
+    return r
+
+
+def read_results(path: str | Path) -> list[Row]:
+    """The per-seat rows of a results file :func:`write_results` wrote (Parquet when ``path``
+    ends in ``.parquet``, else CSV), numbers as ints and floats, each game's record (JSON text)
+    in the ``record`` column of seat 1's row. Raises
+    :class:`~boardrules.errors.NotationError` naming the file, and the line and column where
+    there is one, for a file that is not a results file (a column missing, a line of another
+    number of fields, a number that is none, a field longer than :data:`MAX_FIELD`, text that
+    is not UTF-8, a ``.parquet`` file that is not Parquet); ``OSError`` for a file that cannot
+    be read; ``ImportError`` for Parquet without pyarrow."""
+    path = Path(path)
+    shown = escape(str(path))
+    if path.suffix == ".parquet":
+        pa, pq = _parquet()
+        try:
+            table = pq.read_table(path)
+        except pa.ArrowInvalid as err:
+            raise NotationError(f"{shown}: {_NOT_RESULTS}: it is not Parquet "
+                                f"({brief_text(str(err), 60)})") from None
+        _check_columns(shown, table.column_names)
+        table_rows: list[Row] = table.to_pylist()
+        for r in table_rows:
+            r.setdefault("cpu", 0.0)
+        return table_rows
+    rows: list[Row] = []
+    try:
+        with path.open(newline="", encoding="utf-8") as f, _field_limit(MAX_FIELD):
+            reader = csv.reader(f)
+            header = next(reader, None)
+            if header is None:
+                raise NotationError(f"{shown}: {_NOT_RESULTS}: it is empty")
+            _check_columns(shown, header)
+            for fields in reader:
+                rows.append(_csv_row(shown, reader.line_num, header, fields))
+    except UnicodeDecodeError as err:
+        raise NotationError(f"{shown}: {not_readable(err)}") from None
+    except csv.Error as err:
+        line = reader.line_num
+        if "field limit" in str(err):
+            raise NotationError(f"{shown}: line {line}: a field of more than {MAX_FIELD >> 20} MiB "
+                                f"(a game's record is at most that)") from None
+        raise NotationError(f"{shown}: line {line}: not CSV ({escape(str(err))})") from None
     return rows
 
 

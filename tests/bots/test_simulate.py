@@ -3,6 +3,7 @@ hold each game's record, and summaries with confidence intervals."""
 
 from __future__ import annotations
 
+import csv
 import json
 
 import attrs
@@ -11,7 +12,9 @@ from typer.testing import CliRunner
 
 import boardrules
 from boardrules.cli import app
-from boardrules.simulate import (GameTask, SimulationSpec, mean_ci, proportion_ci, read_results,
+from boardrules.errors import NotationError
+from boardrules.replay import MAX_RECORD_BYTES
+from boardrules.simulate import (COLUMNS, GameTask, SimulationSpec, mean_ci, proportion_ci, read_results,
                                  run_game, seat_rows, simulate, summarise, task_bytes, write_results)
 
 runner = CliRunner()
@@ -252,3 +255,65 @@ def test_summary_tables_cut_no_figure_at_80_columns(monkeypatch):
             lo, hi = g["score_ci"]
             assert f"{lo:.1f}–{hi:.1f}" in text and f"{g['score_min']}–{g['score_max']}" in text
             assert f"{g['win_ci'][0]:.0%}–{g['win_ci'][1]:.0%}" in text
+
+
+def _results_text(record: str, **cells: str) -> str:
+    """A one-row CSV results file whose record is ``record`` (``cells``: other columns' texts)."""
+    row = {"seed": "1", "players": "1", "seat": "1", "role": "", "bot": "random", "score": "3",
+           "rank": "1", "won": "1", "actions": "2", "rounds": "1", "seconds": "0.5", "cpu": "0.5",
+           "record": record, **cells}
+    return ",".join(COLUMNS) + "\r\n" + ",".join(row[c] for c in COLUMNS) + "\r\n"
+
+
+def test_results_with_a_record_of_more_than_128_kib_are_read(tmp_path):
+    """A long game's record is one field (Eclipse's run to 200 KiB and more): Python's csv
+    refused any field over 128 KiB."""
+    big = "x" * (300 << 10)
+    path = tmp_path / "big.csv"
+    path.write_text(_results_text(big), encoding="utf-8")
+    limit = csv.field_size_limit()
+    rows = read_results(path)
+    assert len(rows) == 1 and rows[0]["record"] == big and rows[0]["score"] == 3
+    assert csv.field_size_limit() == limit   # (the process's limit left as it was)
+
+
+def test_a_field_longer_than_any_record_is_refused(tmp_path):
+    path = tmp_path / "huge.csv"
+    path.write_text(_results_text("x" * (MAX_RECORD_BYTES + 1)), encoding="utf-8")
+    with pytest.raises(NotationError, match=r"huge\.csv: line 2: .*more than 64 MiB"):
+        read_results(path)
+
+
+@pytest.mark.parametrize("text,says", [
+    ("name,score\r\nada,3\r\n", r"no\.csv: not a results file of 'boardrules simulate': its "
+                                r"header lacks the columns seed, players, seat"),
+    ("", r"no\.csv: not a results file .*it is empty"),
+    ('{"format": "boardrules-record/1"}', r"its header lacks the columns seed, players"),
+    (",".join(COLUMNS) + "\r\n1,2\r\n", r"no\.csv: line 2: 2 fields, the header has 13"),
+    (_results_text("{}", score="lots"), r"no\.csv: line 2: score is 'lots', not a whole number"),
+    (_results_text("{}", seconds="soon"), r"no\.csv: line 2: seconds is 'soon', not a number"),
+    (_results_text("{}", seed="\x1b[2J"), r"seed is '\\x1b\[2J', not a whole number"),
+])
+def test_a_file_that_is_not_a_results_file_is_named(tmp_path, text, says):
+    path = tmp_path / "no.csv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(NotationError, match=says):
+        read_results(path)
+
+
+def test_results_that_are_not_utf8_or_not_parquet_are_named(tmp_path):
+    path = tmp_path / "latin.csv"
+    path.write_bytes(_results_text("caf\xe9").encode("latin-1"))
+    with pytest.raises(NotationError, match=r"latin\.csv: .*not UTF-8 text"):
+        read_results(path)
+    pytest.importorskip("pyarrow", reason="Parquet needs the extra boardrules[analysis]")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    path = tmp_path / "other.parquet"
+    pq.write_table(pa.Table.from_pylist([{"name": "ada", "score": 3}]), path)
+    with pytest.raises(NotationError, match=r"other\.parquet: not a results file .*lacks the columns seed"):
+        read_results(path)
+    path = tmp_path / "text.parquet"
+    path.write_text("seed,score\n")
+    with pytest.raises(NotationError, match=r"text\.parquet: not a results file .*not Parquet"):
+        read_results(path)
