@@ -41,7 +41,16 @@ def read_json(text: str | bytes) -> Any:
     not in the terms of the file (JSON's own message, with its line and column), not of Python:
     a number longer than Python reads named ``sys.set_int_max_str_digits()``, and arrays nested
     beyond its recursion limit 'maximum recursion depth exceeded'; bytes that are not UTF-8 (nor
-    UTF-16 or -32, which JSON reads too) are said so; so is an object giving a key twice."""
+    UTF-16 or -32, which JSON reads too) are said so; so is an object giving a key twice, and a
+    Python pickle (a pickled game), which is never unpickled: loading a pickle runs code it
+    names. ``TypeError`` for a value that is neither a str nor bytes (``None``, a ``Game``)."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        hint = ": give game.save()" if callable(getattr(text, "save", None)) else ""
+        raise TypeError(f"a record is JSON text (a str, as Game.save() writes it), not "
+                        f"{type(text).__name__}{hint}")
+    if isinstance(text, (bytes, bytearray)) and _pickled(text):
+        raise NotationError("it is a Python pickle, not a record's JSON text; boardrules never "
+                            "unpickles (a pickle runs code as it loads): give Game.save()'s text")
     try:
         return json.loads(text, object_pairs_hook=_keys_once)
     except NotationError:
@@ -56,6 +65,12 @@ def read_json(text: str | bytes) -> Any:
         raise NotationError(not_readable(err)) from None
     except ValueError:   # (the only other: a number longer than int() reads)
         raise NotationError(f"it holds a number of more than {sys.get_int_max_str_digits()} digits") from None
+
+
+def _pickled(data: bytes | bytearray) -> bool:
+    """Whether ``data`` begins as a pickle of protocol 2 or later does (``\\x80`` and the
+    protocol: no JSON text, in any encoding JSON reads, begins so)."""
+    return len(data) > 1 and data[0] == 0x80 and 2 <= data[1] <= 5
 
 
 def _keys_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -134,7 +149,8 @@ class Record:
 
     @classmethod
     def loads(cls, text: str) -> "Record":
-        """Read :meth:`dumps` output. Raises :class:`~boardrules.errors.NotationError`."""
+        """Read :meth:`dumps` output (a str, or its bytes; never a pickle). Raises
+        :class:`~boardrules.errors.NotationError`, ``TypeError`` for neither (``None``)."""
         try:
             data = read_json(text)
         except NotationError as err:

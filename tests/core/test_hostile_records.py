@@ -5,6 +5,7 @@ and a huge module name or player count is quoted in brief."""
 from __future__ import annotations
 
 import json
+import pickle
 import re
 
 import pytest
@@ -207,3 +208,35 @@ def test_a_file_that_is_no_json_is_said_in_the_files_terms(tmp_path):
         with pytest.raises(NotationError) as err:
             replay_file(path)
         assert str(err.value).startswith(f"{path}: {message}") and "char" not in str(err.value)
+
+
+@pytest.mark.parametrize("protocol", [2, pickle.HIGHEST_PROTOCOL])
+def test_a_pickle_is_never_unpickled_and_is_said_so(tmp_path, protocol, monkeypatch):
+    """A pickled game given to load_game (or as a record file) said 'it is not UTF-8 text
+    (invalid start byte at byte 0)': it is named, and never unpickled (a pickle runs code)."""
+    data = pickle.dumps(boardrules.new_game("harvest", players=2, seed=1), protocol=protocol)
+    path = tmp_path / "game.pickle"
+    path.write_bytes(data)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("unpickled")
+    monkeypatch.setattr(pickle, "loads", refuse)
+    monkeypatch.setattr(pickle, "load", refuse)
+    for read in (lambda: boardrules.load_game(data), lambda: boardrules.Record.loads(data),  # type: ignore[arg-type]
+                 lambda: replay_file(path)):
+        with pytest.raises(NotationError, match=r"it is a Python pickle, not a record's JSON text; "
+                                                r"boardrules never unpickles"):
+            read()
+
+
+@pytest.mark.parametrize("value", [None, 5, memoryview(b"{}"), ["{}"]])
+def test_load_game_of_no_text_names_what_it_takes(value):
+    """load_game(None) said 'the JSON object must be str, bytes or bytearray, not NoneType'
+    (json's words, not the API's)."""
+    for read in (lambda: boardrules.load_game(value), lambda: boardrules.Record.loads(value)):
+        with pytest.raises(TypeError, match=r"a record is JSON text \(a str, as Game\.save\(\) writes "
+                                            rf"it\), not {type(value).__name__}"):
+            read()
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    with pytest.raises(TypeError, match=r"not Game: give game\.save\(\)"):
+        boardrules.load_game(game)   # type: ignore[arg-type]

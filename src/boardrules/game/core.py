@@ -618,7 +618,9 @@ def load_game(text: str, *, check: bool = True, max_steps: int = MAX_STEPS) -> G
     """Rebuild a game from :meth:`Game.save` output by replaying its record (``check=False``:
     without legality checks, for trusted saves).
 
-    Raises :class:`~boardrules.errors.NotationError` (text that is not a record, a move that
+    ``text``: the JSON text (a str, or its bytes); a pickle is never unpickled. Raises
+    ``TypeError`` for anything else (``None``, a ``Game``),
+    :class:`~boardrules.errors.NotationError` (text that is not a record, a pickle, a move that
     does not parse), :class:`~boardrules.errors.IllegalActionError` naming the first illegal
     move (:class:`~boardrules.errors.ExecutionBudgetError` where the setup or a move needs
     more than ``max_steps``: a game played with a larger budget), and :class:`~boardrules.errors.ReplayMismatch` (``move`` None) when the moves replay
