@@ -23,12 +23,14 @@ the home planets of the factions the seats played.
 
 from __future__ import annotations
 
+from boardrules.quoting import move_words
+
 EXPORT_KEY = "gaia-project.export"   # export.EXPORT_KEY (export imports replay: heavy)
 REPLAY_KEY = "gaia-project.replay"   # replay_hooks.REPLAY_KEY
 
 
 def _bid(last: str, args: tuple) -> str:
-    return f"bid {last.split()[-1]} {args[0]}"
+    return f"bid {move_words(last)[-1]} {args[0]}"
 
 
 def _auction_bid(bid) -> tuple:

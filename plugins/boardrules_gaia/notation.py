@@ -644,19 +644,23 @@ class Line:
 # --------------------------------------------------------------------------------------------
 # Parser (hand-written; one pass over whitespace-separated words per '.'-separated part)
 
+# Words are split on spaces and tabs only (as boardrules.quoting.move_words): ``\s`` also matches
+# a vertical tab, a no-break space, a line separator..., which made an odd line another move.
+_BLANKS = " \t"
+_S = "[ \t]"
 _BOWL = r"[0-9]+(?:,B)?"
 _BOWLS = rf"{_BOWL}/{_BOWL}/{_BOWL}/{_BOWL}"
-_POWER_LOG = rf"\(\s*{_BOWLS}\s*⇒\s*{_BOWLS}\s*\)"
+_POWER_LOG = rf"\({_S}*{_BOWLS}{_S}*⇒{_S}*{_BOWLS}{_S}*\)"
 _AREA = r"(?:area[123]|gaia|brainstone)"
 _ANNOTATIONS = (
-    re.compile(rf"\s+{_POWER_LOG}"),
-    re.compile(rf"\s+using\s+{_AREA}:\s*[0-9]+(?:\s*,\s*{_AREA}:\s*[0-9]+)*"),
-    re.compile(r"\s+returning\s+booster[0-9]+"),
-    re.compile(r"\s+\(from\s+[^\s()]+\)"),
-    re.compile(r"\s+\(\s*-?[0-9]+\s*⇒\s*-?[0-9]+\s*\)"),
+    re.compile(rf"{_S}+{_POWER_LOG}"),
+    re.compile(rf"{_S}+using{_S}+{_AREA}:{_S}*[0-9]+(?:{_S}*,{_S}*{_AREA}:{_S}*[0-9]+)*"),
+    re.compile(rf"{_S}+returning{_S}+booster[0-9]+"),
+    re.compile(rf"{_S}+\(from{_S}+[^\s()]+\)"),
+    re.compile(rf"{_S}+\({_S}*-?[0-9]+{_S}*⇒{_S}*-?[0-9]+{_S}*\)"),
 )
-_POWER_LOG_PART = re.compile(rf"\s*{_POWER_LOG}\s*")
-_WORD = re.compile(r"\S+")
+_POWER_LOG_PART = re.compile(rf"{_S}*{_POWER_LOG}{_S}*")
+_WORD = re.compile(r"[^ \t]+")
 
 
 class _Part:
@@ -673,7 +677,7 @@ class _Part:
         return NotationError(reason, self.line, col0 + 1, fragment)
 
     def end_col(self) -> int:
-        return self.start + len(self.text.rstrip())
+        return self.start + len(self.text.rstrip(_BLANKS))
 
     def next(self, what: str) -> tuple[str, int]:
         if self.i >= len(self.words):
@@ -747,7 +751,7 @@ class _Part:
         end = self.start + len(self.text)
         while pos < end:
             rest = self.line[pos:end]
-            if not rest.strip():
+            if not rest.strip(_BLANKS):
                 return
             for ann in _ANNOTATIONS:
                 m = ann.match(rest)
@@ -883,12 +887,12 @@ def parse_line(text: str) -> Line:
     for start, part, dotted in _split_parts(line, m.end()):
         if _POWER_LOG_PART.fullmatch(part):
             continue  # a power log written as its own part
-        if not part.strip():
+        if not part.strip(_BLANKS):
             if not commands and not dotted:
                 raise NotationError("no command after the actor", line, col + 1, head)
             if dotted or not commands:
                 raise NotationError("empty command", line, start + 1, part if part else ".")
-            if start < len(line) and line[start:].strip():
+            if start < len(line) and line[start:].strip(_BLANKS):
                 raise NotationError("empty command", line, start + 1, part)
             continue  # the empty tail after the closing '.'
         commands.append(_parse_part(line, start, part))
@@ -911,11 +915,11 @@ def parse_lines(lines: Iterable[str]) -> list[Line]:
 
 def parse_command(text: str) -> Command:
     """Parse a single command without actor (``"build m 9A1"``); :class:`NotationError`."""
-    if "." in text.strip().rstrip("."):
+    if "." in text.strip(_BLANKS).rstrip("."):
         i = text.index(".")
         raise NotationError("one command expected, found '.'", text, i + 1, ".")
-    body = text.strip().rstrip(".")
-    if body.split(" ", 1)[0] == "init":
+    body = text.strip(_BLANKS).rstrip(".")
+    if _WORD.findall(body)[:1] == ["init"]:
         cmd = parse_line(body).commands[0]
         return cmd
     return _parse_part(body, 0, body)
@@ -937,6 +941,6 @@ def strip_annotations(text: str) -> str:
     out = text
     for rx in _STRIP_STEPS:
         out = rx.sub("", out)
-    out = re.sub(r"\.\s*\.", ".", out)  # "x. (log)." -> "x. ." -> "x."
+    out = re.sub(rf"\.{_S}*\.", ".", out)  # "x. (log)." -> "x. ." -> "x."
     out = re.sub(r" {2,}", " ", out)
     return out.rstrip()

@@ -1,8 +1,8 @@
 """Quoting user text in error messages: every value, action or line a message echoes goes
 through :func:`escape` (control characters such as NUL shown as escapes, never raw) and is
 shortened (a hostile record's line may be huge). Also the reading of whole numbers in such
-text (:func:`read_whole`), the reverse of :func:`format_value` for a number, and of whole
-numbers given from Python (:func:`as_int`)."""
+text (:func:`read_whole`), the reverse of :func:`format_value` for a number, of whole numbers
+given from Python (:func:`as_int`), and of a move's words (:func:`move_words`)."""
 
 from __future__ import annotations
 
@@ -101,6 +101,16 @@ def read_whole(text: str) -> int | None:
     and refuses over 4300 digits. Records are hostile input: ``p01`` read as ``p1`` gave one
     move two texts.)"""
     return int(text) if _WHOLE.fullmatch(text) else None
+
+
+_MOVE_WORD = re.compile(r"[^ \t]+")
+
+
+def move_words(text: str) -> list[str]:
+    """The words of a move's text, split on spaces and tabs only: ``str.split()`` also splits
+    on vertical tab, form feed, NEL, no-break space, the line separators... (in a record or a
+    typed move those are part of a word, and refused with it, not read as another move)."""
+    return _MOVE_WORD.findall(text)
 
 
 def brief_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:

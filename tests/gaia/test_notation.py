@@ -272,3 +272,19 @@ def test_hex_and_sector_names_are_written_in_ascii_digits():
     for read in (lambda: Hex.parse("\u0661x\u0662"), lambda: sector_number("\u0665A")):
         with pytest.raises(GeometryError):
             read()
+
+
+@pytest.mark.parametrize("ch", ["\x0b", "\x0c", "\x1c", "\x1e", "\x85", "\xa0", "\u2028", "\u3000"])
+def test_a_site_line_is_split_on_spaces_and_tabs_only(ch):
+    """The site's words were found with ``\\S+``: a vertical tab, a no-break space or a line
+    separator split them as a space does, so an odd line parsed as another move."""
+    for odd in (f"terrans{ch}build m 1A1.", f"terrans build{ch}m 1A1.", f"terrans build m{ch}1A1."):
+        with pytest.raises(NotationError):
+            parse_line(odd)
+    with pytest.raises(NotationError):
+        parse_command(f"build{ch}m 1A1")
+    assert parse_line("terrans\tbuild  m 1A1.") == parse_line("terrans build m 1A1.")
+    # an annotation is dropped only when spaces or tabs set it off
+    with pytest.raises(NotationError):
+        parse_line(f"terrans build m 1A1{ch}(1/2/0/0 ⇒ 0/3/0/0).")
+    assert parse_line("terrans build m 1A1 (1/2/0/0 ⇒ 0/3/0/0).") == parse_line("terrans build m 1A1.")

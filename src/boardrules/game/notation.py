@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import BoardrulesError, NotationError
 from ..lang import semantics as S
 from ..reader import check_name, index_problem
-from ..quoting import brief_text, brief_value, format_value, read_whole
+from ..quoting import brief_text, brief_value, format_value, move_words, read_whole
 from ..ruleset import Ruleset
 from ..runtime import CHANCE, Context, Dice, RuleViolation
 from .actions import Action, DONE, _plain_value
@@ -27,8 +27,9 @@ def _bag(game: Game, name: str) -> tuple[Any, ...]:
 
 
 def parse_generic(game: Game, text: str) -> Action:
-    """Read the canonical text form (see :func:`format_action`)."""
-    parts = text.split()
+    """Read the canonical text form (see :func:`format_action`), its words split on spaces and
+    tabs (:func:`~boardrules.quoting.move_words`)."""
+    parts = move_words(text)
     if len(parts) < 2:
         raise NotationError(f"{brief_text(text)}: expected 'pN ACTION [ARGS...]' or 'chance LABEL VALUE'")
     actor, name, raw = parts[0], parts[1], parts[2:]
