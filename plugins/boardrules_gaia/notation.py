@@ -29,7 +29,7 @@ from typing import ClassVar
 
 import attrs
 
-from boardrules.quoting import read_whole
+from boardrules.quoting import brief_text, excerpt, read_whole
 
 from . import geometry
 from .geometry import GaiaMap, Hex, MapPlacement
@@ -86,6 +86,17 @@ __all__ = [
 ]
 
 
+SHOWN = 60
+"""A record's text in a message is quoted escaped and at most about this long (:func:`quoted`):
+a hostile line may be megabytes long or paint the terminal with escape sequences."""
+
+
+def quoted(text: object) -> str:
+    """``text`` (a record's) for a message: ``repr``-like, control characters and escape
+    sequences as escapes, cut to about :data:`SHOWN` characters with ``...``."""
+    return brief_text(text, SHOWN)
+
+
 class NotationError(ValueError):
     """A move line that does not follow the notation.
 
@@ -98,8 +109,8 @@ class NotationError(ValueError):
         self.line = line
         self.column = column
         self.fragment = fragment
-        caret = " " * (column - 1) + "^"
-        super().__init__(f"{reason} at column {column}: {fragment!r}\n  {line}\n  {caret}")
+        shown, at = excerpt(line, column, SHOWN)
+        super().__init__(f"{reason} at column {column}: {quoted(fragment)}\n  {shown}\n  {' ' * at}^")
 
     def __reduce__(self):  # keep picklable (pytest-xdist, multiprocessing)
         return (type(self), (self.reason, self.line, self.column, self.fragment))
@@ -151,7 +162,7 @@ def _site_factions(_registered: frozenset) -> frozenset[str]:
 
 def _faction(_inst: object, _attr: attrs.Attribute, value: object) -> None:
     if value not in site_factions():
-        raise ValueError(f"{value!r} is not a faction")
+        raise ValueError(f"{quoted(value)} is not a faction")
 
 
 def _in(values: Sequence[str], what: str) -> Callable[[object, attrs.Attribute, object], None]:
@@ -159,19 +170,19 @@ def _in(values: Sequence[str], what: str) -> Callable[[object, attrs.Attribute, 
 
     def check(_inst: object, _attr: attrs.Attribute, value: object) -> None:
         if value not in allowed:
-            raise ValueError(f"{value!r} is not a {what}")
+            raise ValueError(f"{quoted(value)} is not a {what}")
 
     return check
 
 
 def _token(_inst: object, attr: attrs.Attribute, value: object) -> None:
     if not isinstance(value, str) or not re.fullmatch(r"[^\s.]+", value):
-        raise ValueError(f"{attr.name} must be one word without '.', not {value!r}")
+        raise ValueError(f"{attr.name} must be one word without '.', not {quoted(value)}")
 
 
 def _nonneg(_inst: object, attr: attrs.Attribute, value: object) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"{attr.name} must be a non-negative int, not {value!r}")
+        raise ValueError(f"{attr.name} must be a non-negative int, not {quoted(value)}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -197,7 +208,7 @@ class HexRef:
         if (self.name is None) == (self.axial is None):
             raise ValueError("HexRef needs exactly one of name / axial")
         if self.name is not None and not _HEX_NAME_RE.fullmatch(self.name):
-            raise ValueError(f"not a hex name: {self.name!r}")
+            raise ValueError(f"not a hex name: {quoted(self.name)}")
 
     @classmethod
     def parse(cls, text: str) -> HexRef:
@@ -207,7 +218,7 @@ class HexRef:
         m = _HEX_AXIAL_RE.fullmatch(text)
         if m:
             return cls(axial=Hex(int(m.group(1)), int(m.group(2))))
-        raise ValueError(f"not a hex (like 9A1, 3C or -3x4): {text!r}")
+        raise ValueError(f"not a hex (like 9A1, 3C or -3x4): {quoted(text)}")
 
     @classmethod
     def of(cls, h: Hex) -> HexRef:
@@ -280,7 +291,7 @@ def parse_rewards(text: str) -> tuple[Reward, ...]:
     for item in text.split(","):
         m = _REWARD_RE.fullmatch(item)
         if not m or m.group(2) not in RESOURCES:
-            raise ValueError(f"not a reward (like 4pw, 1q, step, range+3): {item!r}")
+            raise ValueError(f"not a reward (like 4pw, 1q, step, range+3): {quoted(item)}")
         out.append(Reward(int(m.group(1)) if m.group(1) else None, m.group(2)))
     return tuple(out)
 
@@ -624,7 +635,7 @@ class Line:
     @actor.validator
     def _check_actor(self, _attr: attrs.Attribute, value: str | None) -> None:
         if value is not None and not (_SEAT_RE.fullmatch(value) or value in site_factions()):
-            raise ValueError(f"actor must be p1..p5 or a faction, not {value!r}")
+            raise ValueError(f"actor must be p1..p5 or a faction, not {quoted(value)}")
 
     @property
     def seat(self) -> int | None:

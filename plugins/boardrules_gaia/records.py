@@ -27,11 +27,11 @@ from typing import Any, NotRequired, TypedDict
 import attrs
 
 from boardrules.jsonshape import ShapeError, strict_converter, structure
-from boardrules.quoting import brief_text
+from boardrules.quoting import brief_text, escape
 
 from . import geometry
 from .geometry import GaiaMap, Hex, MapHex, MapPlacement
-from .notation import Line, NotationError, Rotate, parse_line, site_factions
+from .notation import Line, NotationError, Rotate, parse_line, quoted, site_factions
 
 __all__ = [
     "RecordError",
@@ -288,7 +288,7 @@ def _lines(texts: tuple[str, ...], path: Path, field: str, first: int) -> tuple[
         try:
             out.append(parse_line(text))
         except NotationError as e:
-            raise RecordError(f"{path.name}: {field}[{i}]: {e}") from None
+            raise RecordError(f"{escape(path.name)}: {field}[{i}]: {e}") from None
     return tuple(out)
 
 
@@ -303,7 +303,7 @@ def load_record(path: str | Path) -> Record:
     """
     path = Path(path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    where = path.name
+    where = escape(path.name)
     try:
         structure(_shapes, data, _RecordShape)
     except ShapeError as err:
@@ -342,7 +342,7 @@ def load_record(path: str | Path) -> Record:
                           f"{', '.join(sorted(known))}")
     if leading[0].commands[0].players != players or len(factions) != players:  # type: ignore[attr-defined]
         raise RecordError(f"{where}: $.players is {players}, the first line "
-                          f"{clean[0][:40]!r} and $.factions lists {len(factions)}: they must agree")
+                          f"{quoted(clean[0])} and $.factions lists {len(factions)}: they must agree")
     for field, slots in (("techTiles", STD_SLOTS), ("advTechTiles", ADV_SLOTS)):
         missing = [s for s in slots if s not in setup_d["tiles"][field]]
         if missing:

@@ -92,6 +92,7 @@ import attrs
 
 from boardrules.errors import IllegalActionError
 from boardrules.game import DONE, Action, Game
+from boardrules.quoting import escape
 from boardrules.ruleset import build_ruleset
 from boardrules.runtime import CHANCE, MAX_STEPS, Context
 
@@ -129,7 +130,8 @@ class Divergence:
     reason: str
 
     def __str__(self) -> str:
-        return f"move {self.index} {self.line!r}: {self.action + ': ' if self.action else ''}{self.reason}"
+        return (f"move {self.index} {N.quoted(self.line)}: "
+                f"{N.quoted(self.action) + ': ' if self.action else ''}{self.reason}")
 
 
 @attrs.frozen
@@ -176,10 +178,10 @@ def map_option(record: Record) -> str:
     try:
         centres = G.layout_centres(len(placement.sectors))
     except G.GeometryError as err:
-        raise ReplayError(f"{record.name}: {err}") from None
+        raise ReplayError(f"{escape(record.name)}: {err}") from None
     at = {p.center: p for p in placement.sectors}
     if set(at) != set(centres):
-        raise ReplayError(f"{record.name}: the sectors are not on the centres of a site layout")
+        raise ReplayError(f"{escape(record.name)}: the sectors are not on the centres of a site layout")
     items = [f"{at[c].sector}:{at[c].rotation}" for c in centres]
     if record.mirrored:
         items.append("mirror")
@@ -220,7 +222,7 @@ def new_replay_game(record: Record, lenient: bool = False, max_steps: int = MAX_
     try:
         return Game(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
     except ValueError as err:   # (a player count the game is not for)
-        raise ReplayError(f"{record.name}: {err}") from None
+        raise ReplayError(f"{escape(record.name)}: {err}") from None
 
 
 # ---- translation ---------------------------------------------------------------------------------
@@ -326,7 +328,7 @@ class Replayer:
             for o in d.options:
                 if o[1] == want.resource and o[0] == want.amount:
                     return o
-            raise ReplayError(f"income {want} is not among the items left ({_short(d.options)})")
+            raise ReplayError(f"income {N.quoted(str(want))} is not among the items left ({_short(d.options)})")
         return d.options[0]
 
     def _spend_ahead(self, paid: str) -> bool:
@@ -358,7 +360,7 @@ class Replayer:
             return TRACKS[c.track]
         if isinstance(c, N.Brainstone):
             return c.dest
-        raise ReplayError(f"no argument in '{c}'")
+        raise ReplayError(f"no argument in {N.quoted(str(c))}")
 
     def _income(self, p: int) -> None:
         """An ``income`` command of ``p``: the next item of the plan, when the rules ask for it
@@ -406,8 +408,8 @@ class Replayer:
             try:
                 g._try(action)
             except IllegalActionError as err:
-                raise ReplayError(f"{g.canonical(action)} is illegal: {err}") from None
-            raise ReplayError(f"{g.canonical(action)} is not among the legal actions")
+                raise ReplayError(f"{N.quoted(g.canonical(action))} is illegal: {err}") from None
+            raise ReplayError(f"{N.quoted(g.canonical(action))} is not among the legal actions")
         try:
             g.play(action, check=self.check)
         except IllegalActionError as err:
@@ -529,7 +531,7 @@ class Replayer:
         elif isinstance(c, N.EndTurn):
             pass
         else:
-            raise ReplayError(f"no translation for '{c}'")
+            raise ReplayError(f"no translation for {N.quoted(str(c))}")
         return i + 1
 
     def _is_main(self, name: str) -> bool:
@@ -552,7 +554,7 @@ class Replayer:
         elif c.building in BUILDINGS:
             tries.append(Action(p, "upgrade", (h, BUILDINGS[c.building])))
         if not tries:
-            raise ReplayError(f"no translation for '{c}'")
+            raise ReplayError(f"no translation for {N.quoted(str(c))}")
         for k, action in enumerate(tries):
             try:
                 self.act(action, True)
@@ -611,7 +613,7 @@ class Replayer:
             self.act(A("academy_qic"), True)
         elif text in ("step", "range+3"):
             if not isinstance(nxt, N.Build):
-                raise ReplayError(f"special {text} without the build it is for")
+                raise ReplayError(f"special {N.quoted(text)} without the build it is for")
             h = self.hex(nxt.hex)
             self.act(A("booster_gaia_project" if nxt.building == "gf" else "booster_mine", h), True)
             return i + 2
@@ -622,11 +624,11 @@ class Replayer:
             if nxt is not None and nxt.keyword in refusals:
                 raise ReplayError(refusals[nxt.keyword])
             if nxt is None or nxt.keyword != keyword:
-                raise ReplayError(f"special {text} without the '{keyword}' command it is for")
+                raise ReplayError(f"special {N.quoted(text)} without the '{keyword}' command it is for")
             self.act(A(name, self._argument(nxt)), True)
             return i + 2
         else:
-            raise ReplayError(f"no translation for 'special {text}'")
+            raise ReplayError(f"no translation for {N.quoted('special ' + text)}")
         return i + 1
 
     def _spend(self, p: int, c: N.Spend) -> None:
@@ -634,7 +636,7 @@ class Replayer:
             self._combined(p, c)
             return
         if len(c.cost) != 1 or len(c.gain) != 1:
-            raise ReplayError(f"no translation for the combined conversion '{c}'")
+            raise ReplayError(f"no translation for the combined conversion {N.quoted(str(c))}")
         cost, gain = c.cost[0], c.gain[0]
         spends = self.notation.spends
         decide = spends.get((cost.resource, gain.resource)) or spends.get((cost.resource, "*"))
@@ -644,7 +646,7 @@ class Replayer:
             return
         conv = self.notation.conversions.get((cost.resource, gain.resource))
         if conv is None:
-            raise ReplayError(f"no conversion for '{c}'")
+            raise ReplayError(f"no conversion for {N.quoted(str(c))}")
         name, per_cost, per_gain = conv
         n_cost, n_gain = cost.amount, gain.amount
         faction = self.record.factions[p]
@@ -658,7 +660,7 @@ class Replayer:
                 n_gain -= g_gain
         n = n_gain // per_gain
         if n * per_gain != n_gain or n * per_cost != n_cost:
-            raise ReplayError(f"'{c}' is not a whole number of {name} conversions")
+            raise ReplayError(f"{N.quoted(str(c))} is not a whole number of {name} conversions")
         for _ in range(n):
             self.act(Action(p, "convert", (name,)))
 
@@ -675,7 +677,7 @@ class Replayer:
                 for _ in range(n):
                     self.act(Action(p, "convert", (name,)))
                 return
-        raise ReplayError(f"no translation for the combined conversion '{c}' of {faction}")
+        raise ReplayError(f"no translation for the combined conversion {N.quoted(str(c))} of {faction}")
 
 
 _USING = re.compile(r"using ((?:(?:area[123]|gaia|brainstone): [0-9]+(?:, )?)+)")
@@ -862,7 +864,7 @@ def _replay(record: Record, strict: bool, check: bool, lenient: bool, max_steps:
                     and not asked:
                 have = bowls(rp.game, seat, rp.notation.stone)
                 if have != want:
-                    power_log = f"move {n_lead + i} {raw!r}: bowls {have} != logged {want}"
+                    power_log = f"move {n_lead + i} {N.quoted(raw)}: bowls {have} != logged {want}"
     seconds = time.perf_counter() - t0
     diffs = compare_final(rp.game, record)
     return Outcome(rp.game, done, rp.actions, divergence, diffs, seconds, power_log, lenient)
@@ -889,11 +891,11 @@ def boardrules_report(path, data, check: bool = True, max_steps: int = MAX_STEPS
     try:
         record = load_record(path)
     except (RecordError, G.GeometryError) as err:  # a missing field, an unreadable line or map
-        raise NotationError(f"{path}: {err}") from None
+        raise NotationError(f"{escape(str(path))}: {err}") from None
     try:
         out = replay_record(record, check=check, max_steps=max_steps)
     except ReplayError as err:   # a setup it cannot start from (a line's error is a divergence)
-        raise NotationError(f"{path}: {err}") from None
+        raise NotationError(f"{escape(str(path))}: {err}") from None
     diffs = ()
     if out.divergence is not None:
         diffs = (f"first divergence: {out.divergence}",)

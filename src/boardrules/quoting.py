@@ -103,6 +103,27 @@ def read_whole(text: str) -> int | None:
     return int(text) if _WHOLE.fullmatch(text) else None
 
 
+def excerpt(line: str, column: int, width: int = 60) -> tuple[str, int]:
+    """The part of ``line`` around its 1-based ``column``, for a message that puts a caret under
+    it: escaped (:func:`escape`: a record's line may hold control characters or terminal
+    escape sequences), at most about ``width`` characters of it with ``...`` where it is cut
+    (a hostile line may be megabytes long); and the caret's 0-based place in it."""
+    i = min(max(column - 1, 0), len(line))
+    lo = max(0, i - width)
+    cells = [escape(c) for c in line[lo:i + width]]   # (a bounded slice: each cell is short)
+    at = a = b = i - lo
+    size = 0
+    for share in (width // 3, width):   # (a third before the caret, the rest after, then before)
+        while a > 0 and size + len(cells[a - 1]) <= share:
+            a -= 1
+            size += len(cells[a])
+        while b < len(cells) and size + len(cells[b]) <= width:
+            size += len(cells[b])
+            b += 1
+    before = ("..." if lo + a else "") + "".join(cells[a:at])
+    return before + "".join(cells[at:b]) + ("..." if lo + b < len(line) else ""), len(before)
+
+
 _MOVE_WORD = re.compile(r"[^ \t]+")
 
 
@@ -196,9 +217,12 @@ def check_count(value: object, what: str, least: int) -> int:
 
 
 def brief_text(text: object, limit: int = QUOTE) -> str:
-    """``repr(text)`` for an error message, at most about ``limit`` characters."""
+    """``repr(text)`` for an error message, at most about ``limit`` characters (a text's
+    escapes counted: 60 control characters are 240 of them) and its length when cut."""
     if isinstance(text, str) and len(text) > limit:
-        return repr(text[:limit]) + f"... ({len(text)} characters)"
+        shown = repr(text[:limit])
+        cut = shown[:limit] + "..." if len(shown) > limit + 2 else shown + "..."
+        return cut + f" ({len(text)} characters)"
     shown = repr(text)
     return shown if len(shown) <= limit else shown[:limit] + "..."
 

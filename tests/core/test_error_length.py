@@ -10,7 +10,7 @@ import pytest
 import boardrules
 from boardrules import Action, BoardrulesError, IllegalActionError, NotationError
 from boardrules.game import brief_action
-from boardrules.quoting import brief_value
+from boardrules.quoting import brief_text, brief_value, excerpt
 
 LIMIT = 400   # the longest message allowed here (the rule's words and position come on top)
 
@@ -76,3 +76,20 @@ def test_brief_texts_keep_the_start():
     for _ in range(5000):
         nested = (nested,)
     assert len(brief_value(nested)) <= 50
+
+
+def test_an_excerpt_is_escaped_short_and_has_its_caret_in_place():
+    line = "a" * 1000 + "\x1b[2J" + "b" * 1000
+    shown, at = excerpt(line, 1001)
+    assert shown[at:].startswith("\\x1b[2J") and shown.startswith("...") and shown.endswith("...")
+    assert len(shown) <= 66 and "\x1b" not in shown
+    assert excerpt("terrans build castle 9A1.", 15) == ("terrans build castle 9A1.", 14)
+    assert excerpt("", 1) == ("", 0) and excerpt("ab", 3) == ("ab", 2)
+    shown, at = excerpt("\U000e0001" * 500, 250)   # (escapes of 10 characters)
+    assert len(shown) <= 66 and shown[at:].startswith("\\U000e0001")
+
+
+def test_a_brief_text_counts_its_escapes():
+    shown = brief_text("\x07" * 200, 60)
+    assert shown.startswith("'\\x07") and len(shown) < 60 + 25 and shown.endswith("(200 characters)")
+    assert brief_text("x" * 200, 60) == repr("x" * 60) + "... (200 characters)"

@@ -173,3 +173,63 @@ def test_unknown_factions_are_refused_up_front_with_the_known_ones(base, tmp_pat
     assert "\x00" not in text
     result = CliRunner().invoke(app, ["replay", str(path)])
     assert result.exit_code == 1 and "zorgons" in result.output and "moves replayed" not in result.output
+
+
+# ---- a record's text quoted in an error: escaped and short ----------------------------------------
+PAINT = "\x1b[2J\x1b[31m\u202e"   # clear the screen, red, right-to-left
+
+
+def _tame(message: str, most: int = 400) -> None:
+    """No control character, escape sequence or bidi override of the record's raw, and short."""
+    assert "\x1b" not in message and "\u202e" not in message and "\x07" not in message, message[:300]
+    assert len(message) < most, (len(message), message[:300])
+
+
+@pytest.mark.parametrize("line", [
+    "terrans " + PAINT + "x" * 1_000_000,                       # an unknown command, huge
+    "terrans build m " + "9A1" + PAINT * 10_000,                # a bad hex
+    PAINT + "terrans build m 9A1.",                            # no actor
+    "terrans build m 9A1. " + "up sci " + PAINT * 50_000 + ".",   # unexpected text
+    "terrans build m 9A1" + "\x07" * 100 + " up nav",
+])
+def test_a_line_the_notation_refuses_is_quoted_escaped_and_short(base, tmp_path, line):
+    from boardrules_gaia.notation import parse_line
+    from boardrules_gaia.notation import NotationError as SiteNotationError
+    with pytest.raises(SiteNotationError) as err:
+        parse_line(line)
+    _tame(str(err.value))
+    n = len(base["moves_clean"]) - 5
+    data = _changed(_changed(base, ("moves_clean", n), line), ("moves", n), line)
+    path = _write(tmp_path, data)
+    with pytest.raises(NotationError) as err:
+        replay_file(path)
+    _tame(str(err.value), 400 + len(str(path)))
+    result = CliRunner().invoke(app, ["replay", str(_write(tmp_path, data))])
+    assert result.exit_code == 1
+    _tame(result.output, 1000)
+
+
+def test_the_caret_stands_under_the_fault_in_the_escaped_excerpt():
+    from boardrules_gaia.notation import parse_line
+    from boardrules_gaia.notation import NotationError as SiteNotationError
+    line = "terrans up sci. " + "\x1b" * 30 + " build castle 9A1."
+    with pytest.raises(SiteNotationError) as err:
+        parse_line(line)
+    assert err.value.column == line.index("\x1b") + 1 and err.value.fragment.startswith("\x1b")
+    _, shown, caret = str(err.value).split("\n")
+    assert shown[caret.index("^"):].startswith("\\x1b"), (shown, caret)
+    assert len(shown) < 100
+
+
+def test_a_line_that_diverges_is_quoted_escaped_and_short(base, tmp_path):
+    """A line that parses (a 'decline' of any word) but does not replay: its divergence quoted
+    the whole line with repr, a megabyte long."""
+    n = len(base["moves_clean"]) - 5
+    actor = base["moves_clean"][n].split(" ")[0]
+    line = f"{actor} decline {PAINT}{'y' * 1_000_000}."
+    data = _changed(_changed(base, ("moves_clean", n), line), ("moves", n), line)
+    report = replay_file(_write(tmp_path, data))
+    assert not report.ok and report.differences[0].startswith("first divergence: move ")
+    _tame(report.differences[0], 700)   # (the quote ~60 characters; the rest the engine's refusal)
+    result = CliRunner().invoke(app, ["replay", str(_write(tmp_path, data))])
+    _tame(result.output, 4000)
