@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 
 import pytest
 from typer.testing import CliRunner
@@ -14,7 +15,7 @@ from typer.testing import CliRunner
 import boardrules
 from boardrules import NotationError, OptionError, RulesError
 from boardrules.cli import app
-from boardrules.lang.parser import MAX_FILE_BYTES, MAX_NESTING
+from boardrules.lang.parser import MAX_FILE_BYTES, MAX_NESTING, parse_text
 from boardrules.replay import replay_file
 
 ENDLESS = "/dev/zero"
@@ -293,3 +294,14 @@ def test_a_folder_read_as_a_file_leaves_no_descriptor_open(tmp_path):
         with pytest.raises(OSError):
             read_bounded(tmp_path, 10)
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_an_else_after_a_comment_of_many_hashes_is_diagnosed_at_once():
+    # (what may stand between a '}' and a stray 'else' was matched with backtracking: a comment
+    # of 26 '#'s followed by a statement took 10 s, each '#' doubling the time)
+    text = ("game tiny { players 2..3 }\nresource coins { start 0 }\naction a main {\n"
+            "  if coins > 1 { gain 1 coins } " + "#" * 28 + "\n  gain 1 coins\n  else { gain 2 coins }\n}\n")
+    start = time.perf_counter()
+    with pytest.raises(RulesError, match="nothing it could continue comes right before it"):
+        parse_text(text, "hashes.rules")
+    assert time.perf_counter() - start < 5
