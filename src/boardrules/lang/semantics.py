@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BoardrulesError
-from ..quoting import rules_value
+from ..quoting import digit_count, rules_value
 from ..runtime import (CHANCE, MAX_LIST, MAX_NESTED, Decision, Dice, Event)
 from ..runtime import _event as _new_event
 from ..runtime import BudgetExceeded as BudgetExceeded  # (re-exported: the back ends use S.*)
@@ -210,7 +210,7 @@ def bounded(ctx: Context, n: int) -> int:
     """``n`` when it is within the numbers rules may use (±MAX_NUMBER), else a violation."""
     if -MAX_NUMBER <= n <= MAX_NUMBER:
         return n
-    raise ctx.violation(f"a number of {len(str(abs(n)))} digits is too large for the rules "
+    raise ctx.violation(f"a number of {digit_count(n)} digits is too large for the rules "
                         f"(they use numbers up to {MAX_NUMBER})")
 
 
