@@ -31,6 +31,10 @@ SIZE = 72.0                      # hex radius (centre to corner)
 SQ3 = math.sqrt(3.0)
 LEGEND_W = 270.0
 MARGIN = 18.0
+SHIP_KEY_STEP = 62.0             # the legend's ship classes: apart, and from row to row
+SHIP_KEY_ROW = 50.0
+# as many as fit the legend, each centred on its label (about SHIP_KEY_STEP wide), from 30 in
+SHIP_KEYS_A_ROW = 1 + int((LEGEND_W - 30 - SHIP_KEY_STEP / 2) // SHIP_KEY_STEP)
 
 #: Seat colours (the six player colours of the box, then Rise of the Ancients' three for 7-9
 #: players: grey, "natural" and magenta -- drawn teal, apart from the NPCs' magenta), each with
@@ -151,12 +155,12 @@ def _hex_contents(game, h: str, x: float, y: float) -> list:
             ox, oy = x - SIZE * 0.3, y + SIZE * 0.22
             out.append(f'<rect class="{what}" x="{_n(ox - 9)}" y="{_n(oy - 6)}" width="18" '
                        f'height="12" rx="6" fill="#505872" stroke="#c0c8e8" stroke-width="1.2">'
-                       f'<title>{escape(what)}</title></rect>')
+                       f'<title>{escape(_label(game, what))}</title></rect>')
         else:
             ox, oy = x + SIZE * 0.3, y + SIZE * 0.2
             out.append(f'<rect class="{what}" x="{_n(ox - 4)}" y="{_n(oy - 10)}" width="8" '
                        f'height="20" fill="#151515" stroke="#d0d0d0" stroke-width="1.2">'
-                       f'<title>{escape(what)}</title></rect>')
+                       f'<title>{escape(_label(game, what))}</title></rect>')
         square = _field(game, what, "square", "")
         if square and square in cubes and owner is not None:
             out.append(_cube(owner, ox, oy, cubes[square]))
@@ -193,7 +197,7 @@ def _hex_contents(game, h: str, x: float, y: float) -> list:
         sx = x - step * (len(group) - 1) / 2
         for i, (p, cls) in enumerate(group):
             out.append(_ship(cls, _field(game, cls, "icon", ""), p, sx + i * step, sy,
-                             _player_label(game, p), 1.5 * step / (SIZE * 0.19)))
+                             _player_label(game, p), 1.5 * step / (SIZE * 0.19), _label(game, cls)))
     out.append("</g>")
     return out
 
@@ -216,15 +220,16 @@ SHIP_ICONS = {   # a ship class's ``icon`` (ships.rules): (dx, dy) in units of S
 
 
 def _ship(cls: str, icon: str, p: int, x: float, y: float, owner: str,
-          scale: float = 1.0) -> str:
-    """One ship as one path, shaped by its class's ``icon`` (a triangle when unknown)."""
+          scale: float = 1.0, label: str = "") -> str:
+    """One ship as one path, shaped by its class's ``icon`` (a triangle when unknown), titled
+    ``label`` (the class's :func:`_label`)."""
     fill, edge = PLAYER_COLOURS[p % len(PLAYER_COLOURS)] if p >= 0 else ("#d0d0d0", "#000")
     s = SIZE * scale
     pts = SHIP_ICONS.get(icon, ((0, -.07), (.07, .07), (-.07, .07)))
     d = "M" + " L".join(f"{_n(x + dx * s)},{_n(y + dy * s)}" for dx, dy in pts) + " Z"
     cls_attr = f"ship {cls} p{p + 1}" if p >= 0 else "key"
     return (f'<path class="{cls_attr}" d="{d}" fill="{fill}" stroke="{edge}" stroke-width="1.3" '
-            f'stroke-linejoin="round"><title>{escape(cls)} of {escape(owner)}</title></path>')
+            f'stroke-linejoin="round"><title>{escape(label or cls)} of {escape(owner)}</title></path>')
 
 
 def _key_label(x: float, y: float, text: str) -> str:
@@ -298,11 +303,14 @@ def _legend(game, left: float, top: float) -> tuple:
 
     y += 32
     out.append(f'<text x="{_n(x0)}" y="{_n(y)}" font-size="11" fill="{DIM_TEXT}">ships</text>')
-    for i, cls in enumerate(game.ruleset.by_kind.get("ship_class", ())):
-        cx = x0 + 20 + i * 62
-        out.append(_ship(cls, _field(game, cls, "icon", ""), -1, cx, y + 20, "—", 1.6))
+    classes = game.ruleset.by_kind.get("ship_class", ())
+    for i, cls in enumerate(classes):   # in rows of SHIP_KEYS_A_ROW (modules add classes)
+        if i and i % SHIP_KEYS_A_ROW == 0:
+            y += SHIP_KEY_ROW
+        cx = x0 + 20 + i % SHIP_KEYS_A_ROW * SHIP_KEY_STEP
+        out.append(_ship(cls, _field(game, cls, "icon", ""), -1, cx, y + 20, "—", 1.6, _label(game, cls)))
         out.append(f'<text x="{_n(cx)}" y="{_n(y + 42)}" font-size="8.5" text-anchor="middle" '
-                   f'fill="{DIM_TEXT}">{cls}</text>')
+                   f'fill="{DIM_TEXT}">{escape(_label(game, cls))}</text>')
     y += 62
     out.append(f'<text x="{_n(x0)}" y="{_n(y)}" font-size="11" fill="{DIM_TEXT}">'
                f'population squares (dashed: advanced)</text>')
@@ -336,6 +344,11 @@ def _field(game, entity: str, field: str, default):
         return default
     value = ent.fields.get(field, default)
     return default if value is None else value
+
+
+def _label(game, entity: str) -> str:
+    """An entity as the map names it: its ``title``, else its name in words ('exile orbital')."""
+    return _field(game, entity, "title", "") or entity.replace("_", " ")
 
 
 def _mask(game, sector: str) -> int:

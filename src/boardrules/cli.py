@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import io
+import re
 import sys
 import time
 from pathlib import Path
@@ -28,12 +29,13 @@ from .bots import BOT_HELP, play_out, seat_bots
 from .errors import SHOWN, BoardrulesError, ExecutionBudgetError, GameStuckError, PluginError, RulesError
 from .game import Action, Game, new_game
 from .quoting import QUOTE, brief_text, brief_value, counted, escape as escape_text, read_whole
+from .lang.checker import describe_domain
 from .lang.diagnostics import INCOMPLETE
 from .files import make_folder
 from .lang.parser import read_rule_file, unreadable as rule_file_unreadable
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset, freeze_once
-from .runtime import BUDGET_HELP, MAX_STEPS, budget_hint
+from .runtime import BUDGET_HELP, MAX_NUMBER, MAX_STEPS, budget_hint
 from .simulate import entity_title, player_role, step_title
 
 
@@ -202,9 +204,18 @@ def _options(pairs: List[str], declared: Callable[[], Mapping[str, Any]] | None 
         out[k] = _option_value(v)
     options = declared() if out and declared is not None else {}
     for k, value in out.items():
+        if isinstance(value, str) and _NUMBER.fullmatch(value):   # (too long for read_whole)
+            allowed = getattr(options.get(k), "allowed", None)
+            fail(f"-o {brief_text(given[k])}: option {brief_text(k)} may not be a number of "
+                 f"{len(value.lstrip('-'))} digits: " + (f"allowed {describe_domain(allowed)}" if allowed
+                 else f"rules use whole numbers from {-MAX_NUMBER} to {MAX_NUMBER}"))
+    for k, value in out.items():
         if k in options and isinstance(options[k].default, tuple) and isinstance(value, (str, int)):
             out[k] = tuple(_option_value(item) for item in str(value).split(",")) if value != "" else ()
     return out
+
+
+_NUMBER = re.compile(r"-?[1-9][0-9]*")   # (ASCII digits, any length)
 
 
 def _option_value(text: str) -> object:

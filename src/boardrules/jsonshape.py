@@ -17,6 +17,8 @@ import attrs
 import cattrs
 from cattrs.gen import make_dict_structure_fn, typeddicts
 
+from .quoting import brief_number
+
 T = TypeVar("T")
 
 
@@ -47,8 +49,8 @@ def brief_json(value: Any, limit: int = 60) -> str:
     elif isinstance(value, list):
         parts = [brief_json(v, limit // 3) for v in value[:3]]
         text = "[" + ", ".join(parts + (["..."] if len(value) > 3 else [])) + "]"
-    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 40:
-        text = f"a number of {len(str(abs(value)))} digits"
+    elif isinstance(value, int) and not isinstance(value, bool):
+        text = brief_number(value)
     else:
         try:
             text = json.dumps(value if not isinstance(value, str) else value[:limit])

@@ -134,6 +134,28 @@ def move_words(text: str) -> list[str]:
     return _MOVE_WORD.findall(text)
 
 
+SHOWN_DIGITS = 40
+"""A whole number of more digits is shown in a message by its count of digits."""
+
+
+def digit_count(n: int) -> int:
+    """How many decimal digits ``n`` has (its sign aside), without ``str`` (which refuses
+    numbers of more than 4300 digits with a ValueError: a 5000-digit option value given from
+    Python raised it out of an error message)."""
+    n = abs(n)
+    if n < 10 ** SHOWN_DIGITS:
+        return len(str(n))
+    d = int((n.bit_length() - 1) * 0.30102999566398120)   # (log10 of 2: a lower bound, or one short)
+    while n >= 10 ** (d + 1):
+        d += 1
+    return d + 1
+
+
+def brief_number(n: int) -> str:
+    """``n`` as written, or for more than :data:`SHOWN_DIGITS` digits 'a number of N digits'."""
+    return str(n) if abs(n) < 10 ** SHOWN_DIGITS else f"a number of {digit_count(n)} digits"
+
+
 def brief_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
     """:func:`format_value` of ``v`` for an error message: at most about ``limit`` characters,
     its start and ``...`` (never formats more of a long or deep list than it shows)."""
@@ -150,6 +172,8 @@ def brief_value(v: object, limit: int = QUOTE // 2, depth: int = 0) -> str:
             parts.append(text)
             size += len(text) + 1
         text = ",".join(parts)
+    elif isinstance(v, int) and not isinstance(v, bool):
+        text = brief_number(v)
     elif v is None or isinstance(v, (str, int)):
         text = format_value(v) if not isinstance(v, str) else v
     else:   # (not a rules value: a dict, a set, ... given from Python, shown in bounded depth)

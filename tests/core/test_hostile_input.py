@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 
 import pytest
 from typer.testing import CliRunner
@@ -14,7 +15,7 @@ from typer.testing import CliRunner
 import boardrules
 from boardrules import NotationError, OptionError, RulesError
 from boardrules.cli import app
-from boardrules.lang.parser import MAX_FILE_BYTES, MAX_NESTING
+from boardrules.lang.parser import MAX_FILE_BYTES, MAX_NESTING, parse_text
 from boardrules.replay import replay_file
 
 ENDLESS = "/dev/zero"
@@ -262,14 +263,54 @@ def test_dice_read_only_ascii_whole_numbers():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["-o", "goal=\u00b2"], "option 'goal' needs a whole number, got '\u00b2'"),
-    (["-o", "goal=\u0663"], "option 'goal' needs a whole number, got '\u0663'"),
+    (["-o", "goal=\u00b2"], "option 'goal' needs a whole number (allowed from 0 to 100), got '\u00b2'"),
+    (["-o", "goal=\u0663"], "option 'goal' needs a whole number (allowed from 0 to 100), got '\u0663'"),
     (["--bot", "p\u00b2=random"], "'p\u00b2' is not a seat"),
     (["--bot", "mcts:\u00b2"], "no bot 'mcts:\u00b2'"),
 ])
 def test_the_cli_reads_only_ascii_whole_numbers(args, message, tmp_path):
     result = CliRunner().invoke(app, ["play", "harvest", "--players", "2", "--out", str(tmp_path), *args])
     assert result.exit_code == 1 and message in result.output, result.output
+
+
+# A number of more digits than Python's int() reads (4300): `-o goal=999...` said "needs a whole
+# number", and options={"goal": 10 ** 5000} raised int's ValueError ("Exceeds the limit (4300
+# digits) for integer string conversion") out of the error message that quoted it.
+@pytest.mark.parametrize("command", ["play", "simulate"])
+@pytest.mark.parametrize("sign", ["", "-"])
+def test_the_cli_refuses_an_option_of_thousands_of_digits_naming_its_bound(command, sign, tmp_path):
+    result = CliRunner().invoke(app, [command, "harvest", "--players", "2", "--out", str(tmp_path),
+                                      "-o", f"goal={sign}{'9' * 5000}"])
+    assert result.exit_code == 1 and result.exception is None or isinstance(result.exception, SystemExit)
+    assert "option 'goal' may not be a number of 5000 digits: allowed from 0 to 100" in result.output, result.output
+    assert "Traceback" not in result.output and len(result.output) < 400
+
+
+def test_an_option_of_thousands_of_digits_with_no_domain_names_the_rules_bound(tmp_path):
+    rules = tmp_path / "g.rules"
+    rules.write_text("game g { players 2..2 }\noption goal = 3\nresource vp { scored true }\n"
+                     "action a main { gain goal vp }\nflow { rounds 1 { step s: turns seat once { main a } } }\n")
+    result = CliRunner().invoke(app, ["play", str(rules), "--players", "2", "--out", str(tmp_path),
+                                      "-o", "goal=" + "1" * 4001])
+    assert result.exit_code == 1
+    assert ("option 'goal' may not be a number of 4001 digits: rules use whole numbers from "
+            "-9223372036854775807 to 9223372036854775807") in result.output, result.output
+
+
+@pytest.mark.parametrize("value, shown", [(10 ** 5000, "a number of 5001 digits"),
+                                          (-10 ** 5000, "a number of 5001 digits"),
+                                          ((10 ** 5000,), "[a number of 5001 digits]")],
+                         ids=["huge", "huge-negative", "list-of-huge"])   # (pytest's ids call str)
+def test_an_option_of_thousands_of_digits_from_python_is_an_option_error(value, shown):
+    with pytest.raises(OptionError, match=re.escape(f"option 'goal' ") + ".*" + re.escape(shown)):
+        boardrules.new_game("harvest", players=2, options={"goal": value})
+
+
+@pytest.mark.parametrize("digits", [1, 39, 40, 41, 4300, 4301, 5000, 20_000])
+def test_digit_count_counts_past_what_str_reads(digits):
+    from boardrules.quoting import digit_count
+    for n in (10 ** (digits - 1), 10 ** digits - 1, -(10 ** digits - 1)):
+        assert digit_count(n) == digits
 
 
 def test_a_folder_given_as_a_record_is_named_not_its_file_descriptor(tmp_path):
@@ -293,3 +334,14 @@ def test_a_folder_read_as_a_file_leaves_no_descriptor_open(tmp_path):
         with pytest.raises(OSError):
             read_bounded(tmp_path, 10)
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_an_else_after_a_comment_of_many_hashes_is_diagnosed_at_once():
+    # (what may stand between a '}' and a stray 'else' was matched with backtracking: a comment
+    # of 26 '#'s followed by a statement took 10 s, each '#' doubling the time)
+    text = ("game tiny { players 2..3 }\nresource coins { start 0 }\naction a main {\n"
+            "  if coins > 1 { gain 1 coins } " + "#" * 28 + "\n  gain 1 coins\n  else { gain 2 coins }\n}\n")
+    start = time.perf_counter()
+    with pytest.raises(RulesError, match="nothing it could continue comes right before it"):
+        parse_text(text, "hashes.rules")
+    assert time.perf_counter() - start < 5

@@ -194,6 +194,23 @@ def test_rules_calling_each_other_without_end_are_stopped(backend, extra, body):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("loops", [0, 40])
+def test_rules_running_themselves_deep_in_loops_name_the_limit_the_rule_and_a_hint(backend, loops):
+    """(Loops nested 30 deep in a procedure calling itself ran out of Python's stack before the
+    engine's limit of rules in rules: "rules nested too deeply for Python's stack", no limit,
+    no hint.)"""
+    body = "call rec(0)"
+    for i in range(loops):
+        body = f"for i{i} in [1] {{ {body} }}"
+    game = started(harvest_with("call rec(0)", f"action rec(n: int in 0..1) procedure {{ {body} }}"), backend)
+    err = assert_refused_unchanged(game, "p3 study", IllegalActionError, "at most 100 levels" if loops
+                                   else "more than 100 levels deep (the engine's limit",
+                                   "hint: does a rule run itself again, through an 'emit', a 'call' or a slot",
+                                   "[rule: study (h.rules:")
+    assert "Python" not in str(err)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_resource_never_grows_past_the_largest_number(backend):
     big = "999999999999999999"   # the longest number a rule may write (18 digits)
     game = started(harvest_with(f"gain {big} vp\n  " * 9 + f"gain {big} vp"), backend)

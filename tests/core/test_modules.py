@@ -219,6 +219,54 @@ def test_two_modules_replacing_one_step_conflict(extra_modules):
     assert "modules 'neat' and 'tidy2' both change step 'tidy'" in str(err.value)
 
 
+def test_a_step_put_next_to_a_step_a_later_module_adds_names_that_module(extra_modules, tmp_path):
+    """(It said "no step named 'zz_step' to put 'aa_step' after" with a 'did you mean' for
+    another step: the step exists, but its module is merged after this one.)"""
+    extra_modules("test_order", ModuleSpec("aa-early", "harvest", ("aa.rules",)),
+                  ModuleSpec("zz-late", "harvest", ("zz.rules",)), files={
+                      "aa.rules": "step aa_step after zz_step: do { set order = [] }\n",
+                      "zz.rules": "\nstep zz_step after income: do { set order = [] }\n"})
+    with pytest.raises(RulesError) as err:
+        boardrules.build_ruleset("harvest", modules=["aa-early", "zz-late"])
+    (d,) = err.value.diagnostics
+    assert (d.span.file, d.span.line, d.span.column) == (str(tmp_path / "aa.rules"), 1, 1)
+    assert d.message == ("step 'zz_step' is not in the flow yet when 'aa_step' is put after it "
+                         f"(module 'aa-early'): it is placed later, by module 'zz-late', at {tmp_path / 'zz.rules'}:2:1")
+    assert d.hint == ("make module 'aa-early' require module 'zz-late' (a module is merged after those "
+                      "it requires)")
+    extra_modules("test_order2", attrs.evolve(ModuleSpec("ab-early", "harvest", ("aa.rules",)),
+                                              requires=("zz-late",)))
+    rs = boardrules.build_ruleset("harvest", modules=["ab-early"])   # (as the hint says)
+    assert steps(rs)[steps(rs).index("income"):][:3] == ["income", "zz_step", "aa_step"]
+
+
+def test_a_house_rule_step_next_to_one_placed_further_down_is_told_so(tmp_path):
+    house = tmp_path / "house.rules"
+    house.write_text("step tally after bonus: do { set order = [] }\n"
+                     "step bonus after income: do { set order = [] }\n", encoding="utf-8")
+    with pytest.raises(RulesError) as err:
+        boardrules.build_ruleset("harvest", rules=[house])
+    (d,) = err.value.diagnostics
+    assert d.message == ("step 'bonus' is not in the flow yet when 'tally' is put after it "
+                         f"(the house rules): it is placed later, further down this file, at {house}:2:1")
+    assert d.hint == "write the step 'bonus' above this"
+
+
+@pytest.mark.parametrize("change, what", [
+    ("extend step bonus { main study }", "it is extended"),
+    ("override step bonus: do { set order = [] }", "it is overridden"),
+    ("remove step bonus", "it is removed"),
+])
+def test_a_step_changed_before_it_is_placed_is_told_so(tmp_path, change, what):
+    house = tmp_path / "house.rules"
+    house.write_text(f"{change}\nstep bonus after income: turns seat once {{ main study }}\n", encoding="utf-8")
+    with pytest.raises(RulesError) as err:
+        boardrules.build_ruleset("harvest", rules=[house])
+    assert err.value.diagnostics[0].message == (
+        f"step 'bonus' is not in the flow yet when {what} (the house rules): it is placed later, "
+        f"further down this file, at {house}:2:1")
+
+
 # A house rule's 'override flow' dropped a module's 'step market_day after income' without a word:
 # the module's step changes are made to the new flow too, or refused there by name.
 HOUSE_FLOW = """override flow {

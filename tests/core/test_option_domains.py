@@ -95,8 +95,34 @@ def test_an_option_value_given_of_the_wrong_kind_names_where_the_option_is_decla
     with pytest.raises(OptionError) as err:
         new_game("harvest", players=2, options={"goal": "abc"})
     harvest = plugins.game_spec("harvest").rule_files[0]
-    assert str(err.value) == (f"option 'goal' needs a whole number, got 'abc' (the option is "
+    assert str(err.value) == (f"option 'goal' needs a whole number (allowed from 0 to 100), got 'abc' (the option is "
                               f"declared at {harvest}:4:1)")
+
+
+@pytest.mark.parametrize("value, message", [
+    (True, "option 'mode' needs a text (allowed one of 'calm', 'wild'), got true"),
+    (3, "option 'mode' needs a text (allowed one of 'calm', 'wild'), got 3"),
+    ("x", "option 'mode' may not be 'x': allowed one of 'calm', 'wild'"),
+    ("big", "option 'size' needs a whole number (allowed one of 2, 4, 8), got 'big'"),
+    (1, "option 'flag' needs true or false, got 1"),
+])
+def test_an_option_value_of_the_wrong_kind_lists_the_allowed_values(value, message):
+    """(A wrong kind named the kind only, 'needs a whole number', though the option allows
+    a few values: the player had to read the rules for them.)"""
+    rules = ('game g { players 2..2 }\noption mode = "calm" in ["calm", "wild"]\n'
+             'option size = 4 in [2, 4, 8]\noption flag = false\nresource vp { scored true }\n'
+             'action a main { gain 1 vp }\nflow { rounds 1 { step s: turns seat once { main a } } }\n')
+    name = message.split("'")[1]
+    with pytest.raises(OptionError) as err:
+        new_game(texts={"g.rules": rules}, players=2, options={name: value})
+    assert str(err.value).startswith(message + " (the option is declared at g.rules:")
+
+
+def test_a_domain_of_many_values_is_listed_in_brief():
+    from boardrules.lang.checker import DOMAIN_SHOWN, describe_domain
+    assert describe_domain(tuple(range(0, 200, 2))) == (
+        "one of " + ", ".join(str(n) for n in range(0, 2 * DOMAIN_SHOWN, 2)) + ", ... (100 values)")
+    assert describe_domain((1, 2, 3)) == "from 1 to 3"
 
 
 def test_an_override_changing_an_options_kind_is_an_error_at_the_override(tmp_path):

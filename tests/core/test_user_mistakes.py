@@ -13,7 +13,7 @@ from boardrules.lang.parser import parse_text
 
 
 def test_option_values_are_type_checked():
-    with pytest.raises(BoardrulesError, match="option 'rounds' needs a whole number, got 'abc'"):
+    with pytest.raises(BoardrulesError, match=r"option 'rounds' needs a whole number \(allowed from 0 to 20\), got 'abc'"):
         boardrules.new_game("harvest", players=2, options={"rounds": "abc"})
 
 
@@ -181,7 +181,7 @@ def test_rule_values_in_messages_are_written_as_the_rules_write_them(backend, bo
 @pytest.mark.parametrize("value, shown", [(True, "got true"), ([1, (2,)], "got [1, [2]]"),
                                           ("x", "got 'x'")])
 def test_an_option_of_the_wrong_kind_shows_its_value_as_the_rules_write_it(value, shown):
-    with pytest.raises(boardrules.OptionError, match=f"option 'goal' .*needs a whole number, {re.escape(shown)}"):
+    with pytest.raises(boardrules.OptionError, match=rf"option 'goal' .*needs a whole number \(allowed from 0 to 100\), {re.escape(shown)}"):
         boardrules.new_game("harvest", players=2, options={"goal": value})
 
 

@@ -107,3 +107,48 @@ def test_play_writes_the_svg(tmp_path):
                              check=False)
     assert svg == render_map(g)
     check_matches_state(g, svg)
+
+
+def _legend_overflow(svg: str) -> list:
+    """The legend's texts and shapes that reach past the picture's right edge (a text's width
+    estimated at 0.6 of its font size a character)."""
+    root = ET.fromstring(svg)
+    min_x, _, width, _ = (float(n) for n in root.get("viewBox").split())
+    right = min_x + width
+    ns = "{http://www.w3.org/2000/svg}"
+    out = []
+    for e in root.find(f"{ns}g[@class='legend']").iter():
+        if e.tag == f"{ns}text":
+            size, x = float(e.get("font-size")), float(e.get("x"))
+            w = 0.6 * size * len(e.text or "")
+            end = {"middle": x + w / 2, "end": x}.get(e.get("text-anchor", ""), x + w)
+            if end > right:
+                out.append(e.text)
+        elif e.tag == f"{ns}path":
+            xs = [float(p.split(",")[0]) for p in e.get("d").replace("M", " ").replace("L", " ")
+                  .replace("Z", " ").replace("A7,7 0 0 1", " ").split() if "," in p]
+            if xs and max(xs) > right:
+                out.append(e.get("class"))
+    return out
+
+
+def test_the_legend_of_five_ship_classes_stays_in_the_picture_and_names_them_as_words():
+    """(New species' fifth class, the Exiles' orbital, was drawn past the right edge, labelled
+    'exile_orbital', and its ships titled so on the map.)"""
+    g = boardrules.new_game(GAME, players=2, seed=1, modules=["new-species"])
+    assert len(g.ruleset.by_kind["ship_class"]) == 5
+    while not var(g, "hexes"):
+        g.play(next(iter(g.legal_actions())))
+    values = dict(g.state.values)
+    values[("v", "ships", var(g, "hexes")[0])] = ((0, "exile_orbital"),)
+    g.state = State(values, g.state.pending)
+    svg = render_map(g)
+    assert _legend_overflow(svg) == []
+    root = ET.fromstring(svg)
+    texts = set(root.itertext())
+    assert "exile orbital" in texts and not any("exile_orbital" in t for t in texts)
+    assert count(elements(svg), "ship", "exile_orbital", "p1") == 1   # (the class stays the name)
+
+
+def test_the_base_games_legend_stays_in_the_picture(played):
+    assert _legend_overflow(render_map(played)) == []

@@ -18,7 +18,7 @@ from .diagnostics import Diagnostic, Hints
 from .merge import Merged
 from .inert import names_in
 from .passing import never_passes
-from ..quoting import counted, rules_value
+from ..quoting import counted, digit_count, rules_value
 from ..runtime import MAX_LIST, MAX_NUMBER
 
 if TYPE_CHECKING:
@@ -247,7 +247,7 @@ class Checker:
             return None
         if not _within(default, allowed):
             self.err(o.default, f"the default {rules_value(default)} of option '{o.name}' is outside its "
-                                f"domain ({_describe(allowed)})")
+                                f"domain ({describe_domain(allowed)})")
         return allowed
 
     # ---- constants ----
@@ -273,9 +273,10 @@ class Checker:
         value = self.option_values.get(name, default)
         wrong = ""   # (a value given for the option, from the caller: options=, -o, a record)
         if _kind_of_value(value) != _kind_of_value(default):
-            wrong = f"option '{name}' needs {_kind_of_value(default)}, got {rules_value(value)}"
+            within = f" (allowed {describe_domain(allowed)})" if allowed is not None else ""
+            wrong = f"option '{name}' needs {_kind_of_value(default)}{within}, got {rules_value(value)}"
         elif allowed is not None and not _within(value, allowed):
-            wrong = f"option '{name}' may not be {rules_value(value)}: allowed {_describe(allowed)}"
+            wrong = f"option '{name}' may not be {rules_value(value)}: allowed {describe_domain(allowed)}"
         elif _too_large(value):
             wrong = f"option '{name}' may not be {rules_value(value)}: rules use numbers up to {MAX_NUMBER}"
         if wrong:   # (where the option is declared: which game's or module's file)
@@ -344,7 +345,7 @@ class Checker:
                     n = {"+": a + b, "-": a - b, "*": a * b,
                          "//": a // b if b else 0, "%": a % b if b else 0}[op]
                     if not -MAX_NUMBER <= n <= MAX_NUMBER:
-                        self.err(expr, f"a number of {len(str(abs(n)))} digits is too large for "
+                        self.err(expr, f"a number of {digit_count(n)} digits is too large for "
                                        f"the rules (they use numbers up to {MAX_NUMBER})")
                         return None
                     return n
@@ -510,7 +511,7 @@ class Checker:
                     players = (min(rng), max(rng))
                 else:
                     self.err(node, f"'players' must be a player count or a range of counts, each at least 1, "
-                                   f"not {'none' if rng is None else repr(rng) if not isinstance(rng, tuple) else _describe(rng) if rng else 'an empty range'}",
+                                   f"not {'none' if rng is None else repr(rng) if not isinstance(rng, tuple) else describe_domain(rng) if rng else 'an empty range'}",
                              "e.g. 'players 2..4', or 'players 3' for exactly three")
         return Program(
             title=title, players=players, tiebreak=tiebreak, options=self.options,
@@ -1236,12 +1237,17 @@ def _within(value: Any, allowed: tuple[Any, ...]) -> bool:
     return all(v in allowed and type(v) in (type(a) for a in allowed) for v in values)
 
 
-def _describe(allowed: tuple[Any, ...]) -> str:
+def describe_domain(allowed: tuple[Any, ...]) -> str:
     """A domain as players read it: 'from 1 to 9' for a run of whole numbers, else a list."""
     if (len(allowed) > 2 and all(type(a) is int for a in allowed)
             and list(allowed) == list(range(allowed[0], allowed[0] + len(allowed)))):
         return f"from {allowed[0]} to {allowed[-1]}"
-    return "one of " + ", ".join(rules_value(a) for a in allowed)
+    shown = ", ".join(rules_value(a) for a in allowed[:DOMAIN_SHOWN])
+    return "one of " + (shown if len(allowed) <= DOMAIN_SHOWN else f"{shown}, ... ({len(allowed)} values)")
+
+
+DOMAIN_SHOWN = 20
+"""The most values of a domain an error lists (a domain of thousands made a message as long)."""
 
 
 def _too_large(v: Any) -> bool:

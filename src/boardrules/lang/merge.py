@@ -116,6 +116,10 @@ class _Merger:
         self.errors: list[Diagnostic] = []
         self.hint = Hints()   # ('did you mean' hints, bounded in all: a hostile file's thousands)
         self.places: tuple[A.FlowDecl | None, dict[str, tuple[int, int]]] = (None, {})   # (step_places)
+        # step name -> where a layer places it (a step edit's position in the merge, its layer,
+        # its span): a step put next to one placed only later is told where that one comes from
+        self.placed: dict[str, list[tuple[int, Layer, A.Span]]] = {}
+        self.position = 0   # (of the change being merged)
 
     def error(self, node: Change, message: str, hint: str, rf: A.RuleFile, kind: str = "") -> None:
         self.errors.append(Diagnostic(node.span, message, hint, rf.text, kind))
@@ -254,6 +258,37 @@ class _Merger:
                                   for j, s in enumerate(st.steps)})
         return self.places[1]
 
+    def placed_later(self, name: str) -> tuple[Layer, A.Span] | None:
+        """Where a change merged after the current one places step ``name``, or None."""
+        for position, layer, span in self.placed.get(name, ()):
+            if position > self.position:
+                return layer, span
+        return None
+
+    def placed_later_error(self, layer: Layer, rf: A.RuleFile, item: StepChange, name: str,
+                           what: str) -> bool:
+        """When step ``name``, missing, is placed by a later change: the error saying so (changes
+        are made in order: the game, its modules in load order, house rules; each file top to
+        bottom), and True. ``what`` says what was done to it ("'x' is put after it")."""
+        later = self.placed_later(name) if self.replacing is None else None
+        if later is None:
+            return False
+        other, span = later
+        if other is layer and span.file == item.span.file:
+            hint = f"write the step '{name}' above this"
+        elif other is layer:
+            hint = f"give {span.file} before {item.span.file}"
+        elif layer.kind == other.kind == "module":
+            hint = (f"make module '{layer.name}' require module '{other.name}' (a module is merged "
+                    f"after those it requires)")
+        else:
+            hint = f"change only steps that are in the flow at this point"
+        by = ("further down this file" if span.file == item.span.file else "in a later file"
+              if other is layer else f"by {_named(other)}")
+        self.error(item, f"step '{name}' is not in the flow yet when {what} ({_named(layer)}): "
+                   f"it is placed later, {by}, at {span}", hint, rf)
+        return True
+
     def edit_step(self, layer: Layer, rf: A.RuleFile, item: StepChange) -> None:
         flow = self.items.get(("flow", "flow"))
         if flow is None:
@@ -268,8 +303,9 @@ class _Merger:
                                 f"write 'extend step {item.name} {{ main ... }}'")
                 return
             if item.name not in where:
-                self.step_error(layer, rf, item, f"nothing to extend: no step named '{item.name}'",
-                                self.hint(item.name, where), INCOMPLETE)
+                if not self.placed_later_error(layer, rf, item, item.name, "it is extended"):
+                    self.step_error(layer, rf, item, f"nothing to extend: no step named '{item.name}'",
+                                    self.hint(item.name, where), INCOMPLETE)
                 return
             i, j = where[item.name]
             step = flow.stages[i].steps[j]
@@ -288,8 +324,9 @@ class _Merger:
             if item.name in where and self.replacing is not None:
                 return   # (the replacing flow has this step of its own: it placed it)
             if anchor not in where:
-                self.step_error(layer, rf, item, f"no step named '{anchor}' to put '{item.name}' {side}",
-                                self.hint(anchor, where))
+                if not self.placed_later_error(layer, rf, item, anchor, f"'{item.name}' is put {side} it"):
+                    self.step_error(layer, rf, item, f"no step named '{anchor}' to put '{item.name}' {side}",
+                                    self.hint(anchor, where))
                 return
             if item.name in where:
                 self.redefined(("step", item.name), layer, item,
@@ -308,8 +345,10 @@ class _Merger:
                                                 and item.modifier == "override" and item.place is None):
             verb = "remove" if isinstance(item, A.RemoveDecl) else "override"
             if item.name not in where:
-                self.step_error(layer, rf, item, f"nothing to {verb}: no step named '{item.name}'",
-                                self.hint(item.name, where), INCOMPLETE)
+                done = "it is removed" if verb == "remove" else "it is overridden"
+                if not self.placed_later_error(layer, rf, item, item.name, done):
+                    self.step_error(layer, rf, item, f"nothing to {verb}: no step named '{item.name}'",
+                                    self.hint(item.name, where), INCOMPLETE)
                 return
             # (made again on a replacing flow: checked against the other modules' changes once)
             if self.replacing is None and self.conflicts(("step", item.name), layer, item, rf):
@@ -329,6 +368,11 @@ class _Merger:
         self.step_edits.append((layer, rf, item))
         self.items[("flow", "flow")] = attrs.evolve(flow, stages=tuple(
             attrs.evolve(st, steps=tuple(steps)) for st, steps in zip(flow.stages, stages)))
+
+
+def _named(layer: Layer) -> str:
+    """A layer as a message names it: "module 'x'", "game 'x'", 'the house rules'."""
+    return "the house rules" if layer.kind == "house" else f"{layer.kind} '{layer.name}'"
 
 
 def _closing_rule(rules: tuple[A.TurnRule, ...]) -> A.TurnRule | None:
@@ -352,15 +396,17 @@ def merge(layers: Iterable[Layer]) -> tuple[Merged, list[Diagnostic]]:
     """Merge layers in order. Returns the result and every diagnostic found."""
     m = _Merger()
     triggers: list[tuple[A.Trigger, str]] = []
-    sources: dict[str, str] = {}
-    for layer in layers:
-        for rf in layer.files:
-            sources[rf.path] = rf.text
-            for item in rf.items:
-                if isinstance(item, A.Trigger):
-                    triggers.append((item, trigger_source(item.event, layer, rf.path)))
-                else:
-                    m.add(layer, rf, cast(Change, item))
+    layers = tuple(layers)
+    changes = [(layer, rf, item) for layer in layers for rf in layer.files for item in rf.items]
+    for position, (layer, rf, item) in enumerate(changes):
+        if isinstance(item, A.StepEdit) and item.modifier is None and item.place is not None:
+            m.placed.setdefault(item.name, []).append((position, layer, item.span))
+    sources = {rf.path: rf.text for layer in layers for rf in layer.files}
+    for m.position, (layer, rf, item) in enumerate(changes):
+        if isinstance(item, A.Trigger):
+            triggers.append((item, trigger_source(item.event, layer, rf.path)))
+        else:
+            m.add(layer, rf, cast(Change, item))
     return Merged(items=m.items, triggers=tuple(triggers), sources=sources,
                   declared_options=m.declared_options), m.errors
 

@@ -109,7 +109,7 @@ def _syntax_diagnostic(path: str, text: str, err: lark.exceptions.UnexpectedInpu
             message = f"unexpected {kind}{shown}"
             width = max(len(str(token).splitlines()[0]) if str(token) else 1, 1)
         expected = sorted({_friendly(t) for t in err.expected if not t.startswith("__")})
-        hint = _hint_for(err, expected, _open_bracket(text, line, column),
+        hint = _hint_for(text, err, expected, _open_bracket(text, line, column),
                          _unclosed_brace(text, line, column))
     else:  # UnexpectedCharacters
         pos = err.pos_in_stream
@@ -133,11 +133,14 @@ _OPERATOR_HINTS = {"/": "division is '//' (rounded down), the remainder '%'",
                    "'": "text goes in double quotes", "^": "there is no power operator: multiply"}
 
 
-def _hint_for(err: lark.exceptions.UnexpectedToken, expected: list[str],
+def _hint_for(text: str, err: lark.exceptions.UnexpectedToken, expected: list[str],
               opened: tuple[int, int, str] | None, unclosed: tuple[int, int] | None) -> str:
     token = err.token
     if unclosed is not None:
         return f"the '{{' at line {unclosed[0]}, column {unclosed[1]} is not closed: add '}}'"
+    if str(token) in ("elif", "else") and token.type != "NAME":
+        # (before the test below: an 'elif' or 'else' at column 1 is no declaration keyword)
+        return _else_hint(text, str(token), token.start_pos or 0)
     closes = "'}'" in expected
     if closes and opened is not None and opened[2] == "{" and (
             token.type == "$END" or getattr(token, "column", 0) == 1):
@@ -146,17 +149,47 @@ def _hint_for(err: lark.exceptions.UnexpectedToken, expected: list[str],
         return f"the '{{' at line {opened[0]}, column {opened[1]} is not closed: add '}}'"
     if token.type == "RBRACE" and opened is None:
         return "this '}' closes nothing: remove it"
-    if str(token) in ("elif", "else") and token.type != "NAME":
-        # (a line ends a statement: an 'elif' or 'else' on a line of its own starts a new one)
-        if str(token) == "elif":
-            return "'elif' goes on the line of the '}' that closes the 'if' block: '} elif COND {'"
-        return ("'else' goes on the line before it: after the '}' of an 'if' block ('} else {'), "
-                "or after a require's condition ('require COND else \"…\"')")
+    if token.type == "_NL" and expected == ["'else'"] and \
+            text[token.end_pos or 0:].lstrip().startswith("else"):
+        return ("put the 'else' of the next line on this one ('require COND else \"…\"'); a line "
+                "break ends the condition, however the next line is indented")
     if token.type == "EQUAL" and "EQUAL" not in err.expected:
         return "to compare, write '=='; to assign, use 'set NAME = value'"
     if len(expected) <= 8:
         return "expected " + ", ".join(expected)
     return ""
+
+
+# what may stand between two tokens: blanks and comments (possessive: a failed match does not
+# try every way of splitting a comment of many '#'s)
+_BETWEEN = re.compile(r"(?:\s|#[^\n]*+)*+")
+
+
+def _else_hint(text: str, word: str, start: int) -> str:
+    """The hint for an 'elif' or 'else' (``word``, at offset ``start``) that starts a statement:
+    a line break ended the 'if' (or the require) before it, whatever the indentation. Names the
+    'if' block it was meant for when a '}' closing one comes right before it."""
+    stack: list[int] = []   # offsets of the '{' still open
+    last: tuple[int, int] | None = None   # the last '}' before ``start``: (its offset, its '{'s)
+    for m in _BRACKET.finditer(text, 0, start):
+        ch = m.group()
+        if ch == "{":
+            stack.append(m.start())
+        elif ch == "}":
+            last = (m.start(), stack.pop() if stack else -1)
+    shape = f"'}} {word}{' COND' if word == 'elif' else ''} {{'"
+    where = ("('require COND else \"…\"', 'where COND else \"…\"')" if word == "else" else "")
+    if last is not None and _BETWEEN.fullmatch(text, last[0] + 1, start) and last[1] >= 0:
+        opening = text.rfind("\n", 0, last[1]) + 1
+        head = text[opening:last[1]]
+        if re.match(r"\s*(?:}\s*)?(?:if|elif)\b", head):
+            line = text.count("\n", 0, last[0]) + 1
+            column = last[0] - text.rfind("\n", 0, last[0])
+            return (f"put it on the line of the '}}' that ends the 'if' block (line {line}, column "
+                    f"{column}): {shape}; a line break ends the 'if', however the lines are indented")
+    return (f"'{word}' goes after the '}}' of an 'if' block, on its line ({shape})"
+            + (f", or after the condition of a require or a parameter's 'where' {where}" if word == "else" else "")
+            + "; nothing it could continue comes right before it")
 
 
 # what holds no brackets: a text in quotes (to its closing quote or the end of its line) and a

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BoardrulesError
-from ..quoting import rules_value
+from ..quoting import digit_count, rules_value
 from ..runtime import (CHANCE, MAX_LIST, MAX_NESTED, Decision, Dice, Event)
 from ..runtime import _event as _new_event
 from ..runtime import BudgetExceeded as BudgetExceeded  # (re-exported: the back ends use S.*)
@@ -210,7 +210,7 @@ def bounded(ctx: Context, n: int) -> int:
     """``n`` when it is within the numbers rules may use (±MAX_NUMBER), else a violation."""
     if -MAX_NUMBER <= n <= MAX_NUMBER:
         return n
-    raise ctx.violation(f"a number of {len(str(abs(n)))} digits is too large for the rules "
+    raise ctx.violation(f"a number of {digit_count(n)} digits is too large for the rules "
                         f"(they use numbers up to {MAX_NUMBER})")
 
 
@@ -637,6 +637,8 @@ def _event(ctx: Context, kind: str, player: int | None, detail: Value) -> Event:
 
 
 MAX_DEPTH = 100  # rules running rules (triggers, procedures, slots); real games use < 10
+_DEEP_HINT = ("hint: does a rule run itself again, through an 'emit', a 'call' or a slot, with "
+              "nothing to stop it? Give that a condition that ends it")
 
 
 def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | None = None,
@@ -654,12 +656,14 @@ def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | 
     if steps < 0:
         raise ctx.over_budget()
     if depth > MAX_DEPTH:
-        raise ctx.violation(f"rules call each other more than {MAX_DEPTH} levels deep "
-                            "(a loop of triggers?)")
+        raise ctx.violation(f"rules call each other more than {MAX_DEPTH} levels deep (the "
+                            f"engine's limit: triggers, procedures, slots running one another); {_DEEP_HINT}")
     try:
         return fn(ctx)
     except RecursionError:  # deep rules inside deep rules: a last line of defence
-        raise RuleViolation("rules nested too deeply for Python's stack", ctx.source) from None
+        raise RuleViolation(f"rules call each other {depth} levels deep, with loops and blocks nested in "
+                            f"them, and that is deeper than the engine can run (at most {MAX_DEPTH} "
+                            f"levels, fewer when each nests many loops); {_DEEP_HINT}", ctx.source) from None
     finally:
         ctx.depth = depth - 1
         ctx.source, ctx.me, ctx.env = saved_source, saved_me, saved_env
