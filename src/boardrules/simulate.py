@@ -24,6 +24,7 @@ from typing import Any
 
 import attrs
 
+from .limits import LIMITS
 from .bots import bot_specs, play_out, seat_bots
 from .errors import GameStuckError
 from .files import make_folder
@@ -31,7 +32,6 @@ from .game import Game
 from .quoting import as_int, brief_text, check_count
 from .record import check_seed
 from .ruleset import Ruleset
-from .runtime import MAX_STEPS
 
 ROLE_KINDS = ("faction", "species")
 
@@ -50,14 +50,14 @@ class GameTask:
     seed: int
     bots: tuple[str, ...] = ()
     max_actions: int = 100_000
-    max_steps: int = MAX_STEPS
+    max_steps: int | None = None
 
 
 @attrs.frozen
 class SimulationSpec:
     """``games`` games with ``players`` players under ``ruleset``, seeds ``first_seed`` onwards;
     ``max_actions`` bounds a game's length, ``max_steps`` is each game's execution budget (as
-    for :func:`boardrules.new_game`)."""
+    for :func:`boardrules.new_game`; None: the limit in force now, ``LIMITS.max_steps``)."""
 
     ruleset: Ruleset
     players: int
@@ -65,13 +65,14 @@ class SimulationSpec:
     first_seed: int = 0
     bots: tuple[str, ...] = attrs.field(default=(), converter=bot_specs)
     max_actions: int = 100_000
-    max_steps: int = MAX_STEPS
+    max_steps: int | None = None
 
     def __attrs_post_init__(self) -> None:
         # (whole numbers of other integer types, NumPy's, kept as ints: they reach Game)
         object.__setattr__(self, "games", check_count(self.games, "games", 1))
         object.__setattr__(self, "max_actions", check_count(self.max_actions, "max_actions", 1))
-        object.__setattr__(self, "max_steps", check_count(self.max_steps, "max_steps", 1))
+        object.__setattr__(self, "max_steps", check_count(   # (the caller's, also in workers)
+            LIMITS.max_steps if self.max_steps is None else self.max_steps, "max_steps", 1))
         object.__setattr__(self, "first_seed", check_seed(self.first_seed, "first_seed"))
         players = as_int(self.players)
         if players is not None:   # (another type: Game refuses it in our words)
@@ -127,7 +128,7 @@ def run_game(task: GameTask) -> Row:
 
 
 def _play(ruleset: Ruleset, players: int, seed: int, bot_specs: tuple[str, ...],
-          max_actions: int, max_steps: int = MAX_STEPS) -> Row:
+          max_actions: int, max_steps: int | None = None) -> Row:
     start, cpu = time.perf_counter(), time.process_time()
     g = Game(ruleset, players, seed, max_steps=max_steps)
     bots = seat_bots(bot_specs, players, seed)

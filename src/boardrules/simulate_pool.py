@@ -50,7 +50,7 @@ CHUNK_SECONDS = 0.25
 """CPU seconds of games an automatic chunk aims at: a chunk costs the parent and the worker
 one to two milliseconds of CPU to send and collect (measured), so this keeps that under 1%."""
 
-Setup = tuple["Ruleset", int, tuple[str, ...], int, int]  # (ruleset, players, bots, max_actions, max_steps)
+Setup = tuple["Ruleset", int, tuple[str, ...], int, "int | None"]  # (ruleset, players, bots, max_actions, max_steps)
 Item = tuple[int, int, int]                           # (task index, setup index, seed)
 Result = list[tuple[int, tuple[Any, ...]]]            # ((task index, row values), ...)
 
