@@ -252,3 +252,26 @@ def test_summary_tables_cut_no_figure_at_80_columns(monkeypatch):
             lo, hi = g["score_ci"]
             assert f"{lo:.1f}–{hi:.1f}" in text and f"{g['score_min']}–{g['score_max']}" in text
             assert f"{g['win_ci'][0]:.0%}–{g['win_ci'][1]:.0%}" in text
+
+
+@pytest.mark.parametrize("start_method", ["fork", "forkserver", "spawn"])
+def test_pool_workers_play_under_the_callers_limits(start_method, limits):
+    """A worker started by forkserver or spawn imported boardrules afresh: its games ran under
+    the default limits, not the caller's LIMITS.changed (a game of 5 moves at most went on)."""
+    import multiprocessing
+    if start_method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {start_method} here")
+    limits(max_moves=5)
+    with pytest.raises(boardrules.ExecutionBudgetError, match="the game has had 5 moves"):
+        simulate(_spec(games=2), workers=2, start_method=start_method)
+
+
+def test_ray_workers_play_under_the_callers_limits(limits):
+    pytest.importorskip("ray", reason="the ray backend needs the extra boardrules[ray]")
+    import ray
+    limits(max_moves=5)
+    try:
+        with pytest.raises(boardrules.ExecutionBudgetError, match="the game has had 5 moves"):
+            simulate(_spec(games=2), workers=1, backend="ray")
+    finally:
+        ray.shutdown()
