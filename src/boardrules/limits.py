@@ -21,8 +21,11 @@ import attrs
 
 
 def _at_least_one(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    """A limit is a whole number of at least 1."""
-    if not (type(value) is int and value >= 1):
+    """A limit is a whole number (seconds: any number) of at least 1 (seconds: above 0)."""
+    if attribute.name == "pipe_wait":
+        if not (isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < float("inf")):
+            raise ValueError(f"limit pipe_wait must be a number of seconds above 0, not {value!r}")
+    elif not (type(value) is int and value >= 1):
         raise ValueError(f"limit {attribute.name} must be a whole number of at least 1, not {value!r}")
 
 
@@ -82,6 +85,10 @@ class Limits:
     their defaults; the games here hold a few hundred): every action copies them."""
     max_dice: int = attrs.field(default=64, validator=_at_least_one)
     """Dice one ``dice(n)`` rolls at once."""
+    pipe_wait: float = attrs.field(default=20.0, validator=_at_least_one)
+    """Seconds a read of a rule file or record that is a pipe or a device (a FIFO, a shell's
+    ``<(...)``, a terminal) may take in all before it gives up with ``TimeoutError``: a writer
+    that never writes, or never finishes, would hang the reader."""
 
     @contextmanager
     def changed(self, **changes: Any) -> Iterator[Limits]:

@@ -223,6 +223,27 @@ def test_a_named_pipe_nobody_writes_to_is_read_as_empty_not_waited_for(tmp_path)
     assert isinstance(got, NotationError) and "cannot read a record" in str(got)
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_named_pipe_whose_writer_never_writes_is_given_up_on(tmp_path, limits):
+    """A writer that opened the pipe and never writes made every read wait without end (the
+    read is now bounded by LIMITS.pipe_wait, 20 s by default; 0.3 s here)."""
+    limits(pipe_wait=0.3)
+    pipe = tmp_path / "pipe.rules"
+    os.mkfifo(pipe)
+    writer = os.open(pipe, os.O_RDWR)   # (a writer that holds it open and writes nothing)
+    try:
+        said = "it is a pipe or device that gave 0 bytes and no end in 0.3 seconds"
+        got = _within(10, lambda: boardrules.new_game("harvest", players=2, rules=[pipe]))
+        assert isinstance(got, boardrules.PluginError) and said in str(got), got
+        got = _within(10, lambda: replay_file(pipe))
+        assert isinstance(got, NotationError) and f"cannot read a record ({said}" in str(got), got
+        os.write(writer, b"# a house rule that never ends\n")   # (bytes, but no end: bounded in all)
+        got = _within(10, lambda: boardrules.new_game("harvest", players=2, rules=[pipe]))
+        assert isinstance(got, boardrules.PluginError) and "gave 31 bytes and no end" in str(got), got
+    finally:
+        os.close(writer)
+
+
 # Whole numbers in action texts, options and bot names are ASCII digits, as they are written.
 # (str.isdigit admitted '²', which int() then refused: a ValueError traceback out of
 # load_game, `boardrules replay`, `-o`, `--bot`; and int() read '٣', '１', '1_0', '+2'.)

@@ -22,10 +22,10 @@ DEFAULTS = Limits()
 
 
 def test_changed_is_in_force_for_the_block_and_undone_after_it():
-    with LIMITS.changed(max_moves=7, max_list=50) as inside:
-        assert inside is LIMITS and (LIMITS.max_moves, LIMITS.max_list) == (7, 50)
+    with LIMITS.changed(max_moves=7, pipe_wait=0.5) as inside:
+        assert inside is LIMITS and (LIMITS.max_moves, LIMITS.pipe_wait) == (7, 0.5)
         with LIMITS.changed(max_moves=3):
-            assert (LIMITS.max_moves, LIMITS.max_list) == (3, 50)
+            assert (LIMITS.max_moves, LIMITS.pipe_wait) == (3, 0.5)
         assert LIMITS.max_moves == 7
     assert LIMITS == DEFAULTS
 
@@ -41,6 +41,7 @@ def test_changed_is_undone_after_an_error():
     ({"max_moves": 0}, ValueError, "max_moves must be a whole number of at least 1, not 0"),
     ({"max_steps": 2.5}, ValueError, "max_steps must be a whole number"),
     ({"max_steps": True}, ValueError, "max_steps must be a whole number"),
+    ({"pipe_wait": 0}, ValueError, "pipe_wait must be a number of seconds above 0"),
     ({"max_nesting": 49}, ValueError, "max_nesting may be lowered, not raised past 48"),
     ({"max_tree_depth": 10_000}, ValueError, "max_tree_depth may be lowered"),
     ({"max_moves": 5, "max_sheep": 3}, TypeError, "max_sheep"),
