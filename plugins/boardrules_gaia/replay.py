@@ -836,7 +836,7 @@ def replay_record(record: Record | str | Path, *, strict: bool = False, check: b
     return out
 
 
-def _replay(record: Record, strict: bool, check: bool, lenient: bool, max_steps: int) -> Outcome:
+def _replay(record: Record, strict: bool, check: bool, lenient: bool, max_steps: int | None) -> Outcome:
     t0 = time.perf_counter()
     rp = Replayer(record, strict=strict, check=check, lenient=lenient, max_steps=max_steps)
     lines = record.lines

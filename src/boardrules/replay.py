@@ -43,13 +43,15 @@ def _results_hint(text: bytes) -> str:
 
 def replay_file(path: str | Path, *, check: bool = True, max_steps: int | None = None) -> ReplayReport:
     """Replay a record file: a boardrules record, or any format a plugin reads; ``max_steps``:
-    the execution budget (see :func:`boardrules.new_game`).
+    the execution budget (see :func:`boardrules.new_game`; None: ``LIMITS.max_steps``, resolved
+    here, so a plugin's ``boardrules_replay`` hook receives a number as ever).
 
     Raises :class:`~boardrules.errors.NotationError` for a file no plugin reads (or one over
     :data:`LIMITS.max_record_bytes`) and
     :class:`~boardrules.errors.IllegalActionError` (naming the move) for an illegal move.
     """
     path = Path(path)
+    max_steps = LIMITS.max_steps if max_steps is None else max_steps
     shown = escape(str(path))   # (a file name may hold control characters)
     try:
         text, _ = read_bounded(path, LIMITS.max_record_bytes + 1)   # (not all of /dev/zero)

@@ -152,3 +152,23 @@ def test_every_limit_is_read_from_its_home_and_kept_nowhere_else():
     copies = [(p.name, m.group(0)) for p, text in code.items()
               for m in re.finditer(r"^\w+ *(?::[^=\n]*)?= *LIMITS\.\w+", text, re.M)]
     assert not copies   # (a module-level copy would not follow LIMITS.changed)
+
+
+def test_a_plugins_replay_hook_receives_the_budget_in_force_as_a_number(tmp_path, monkeypatch):
+    """replay_file's max_steps=None is resolved before a plugin's boardrules_replay hook sees it
+    (the hook's contract: a number of steps)."""
+    from types import SimpleNamespace
+
+    from boardrules import plugins
+    from boardrules.replay import replay_file
+    seen = {}
+
+    def hook(**kw):
+        seen.update(kw)
+        raise LookupError("seen")
+    monkeypatch.setattr(plugins, "manager", lambda: SimpleNamespace(hook=SimpleNamespace(boardrules_replay=hook)))
+    foreign = tmp_path / "site.json"
+    foreign.write_text('{"site": "elsewhere"}')
+    with LIMITS.changed(max_steps=4321), pytest.raises(LookupError, match="seen"):
+        replay_file(foreign)
+    assert seen["max_steps"] == 4321
