@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from types import ModuleType
 
@@ -50,3 +52,12 @@ def bench_script(name: str) -> ModuleType:
 def shared() -> Path:
     """The ``../shared/`` folder as a Path (skips or fails as :func:`shared_path`)."""
     return shared_path()
+
+
+@pytest.fixture
+def limits() -> Iterator[Callable[..., object]]:
+    """``limits(max_moves=3, ...)``: boardrules' limits changed for the rest of the test (every
+    check reads them from :data:`boardrules.limits.LIMITS`); the ones before are back after it."""
+    from boardrules.limits import LIMITS
+    with ExitStack() as stack:
+        yield lambda **changes: stack.enter_context(LIMITS.changed(**changes))

@@ -120,6 +120,9 @@ PLAY = ["play", "harvest", "--players", "2", "--quiet"]
     (SIM + ["--bot", "p3=random"], "'p3' is not a seat (p1..p2)"),
     (SIM + ["--bot", "p99999999999999999999=random"], "is not a seat (p1..p2)"),
     (SIM + ["-m", "nomod"], "harvest has no module 'nomod' (available: "),
+    # (a module named twice was taken once without a word, in play and simulate alike)
+    (SIM + ["-m", "market-day", "-m", "market-day"], "module 'market-day' is named twice: name each module once"),
+    (PLAY + ["-m", "market-day", "-m", "market-day"], "module 'market-day' is named twice: name each module once"),
     (SIM + ["--seed", "9" * 30], "must be 64-bit whole numbers"),
     (SIM + ["--backend", "nope"], "no backend 'nope'"),
     (SIM + ["-o", "goal"], "option 'goal' must be NAME=VALUE"),

@@ -90,11 +90,12 @@ from pathlib import Path
 
 import attrs
 
+from boardrules.limits import LIMITS
 from boardrules.errors import IllegalActionError
 from boardrules.game import DONE, Action, Game
 from boardrules.quoting import escape
 from boardrules.ruleset import build_ruleset
-from boardrules.runtime import CHANCE, MAX_STEPS, Context
+from boardrules.runtime import CHANCE, Context
 
 from . import federation as F
 from . import geometry as G
@@ -205,7 +206,7 @@ def setup_outcomes(record: Record) -> dict[str, list]:
 NO_EFFECT = "an action without effect is illegal"
 
 
-def new_replay_game(record: Record, lenient: bool = False, max_steps: int = MAX_STEPS) -> Game:
+def new_replay_game(record: Record, lenient: bool = False, max_steps: int | None = None) -> Game:
     """A game of the record's player count on its map, before any chance draw, with the modules
     its options switch on (:func:`.site_options.site_modules`); ``lenient`` sets the option
     ``lenient_no_effect`` (actions without effect allowed, §13); ``max_steps``: the execution
@@ -231,7 +232,7 @@ class Replayer:
     """Plays a record's lines on a game; see the module docstring."""
 
     def __init__(self, record: Record, *, strict: bool = False, check: bool = True, lenient: bool = False,
-                 max_steps: int = MAX_STEPS):
+                 max_steps: int | None = None):
         self.record = record
         self.strict = strict
         self.check = check
@@ -813,7 +814,7 @@ def compare_final(game: Game, record: Record) -> tuple[str, ...]:
 # ---- entry points --------------------------------------------------------------------------------
 
 def replay_record(record: Record | str | Path, *, strict: bool = False, check: bool = True,
-                  lenient: bool | None = None, max_steps: int = MAX_STEPS) -> Outcome:
+                  lenient: bool | None = None, max_steps: int | None = None) -> Outcome:
     """Replay a record to its end or to its first divergence; compare with ``final``.
 
     Raises :class:`.site_options.UnsupportedOption` before the first move when the record's
@@ -837,7 +838,7 @@ def replay_record(record: Record | str | Path, *, strict: bool = False, check: b
     return out
 
 
-def _replay(record: Record, strict: bool, check: bool, lenient: bool, max_steps: int) -> Outcome:
+def _replay(record: Record, strict: bool, check: bool, lenient: bool, max_steps: int | None) -> Outcome:
     t0 = time.perf_counter()
     rp = Replayer(record, strict=strict, check=check, lenient=lenient, max_steps=max_steps)
     lines = record.lines
@@ -876,7 +877,7 @@ def is_site_record(data) -> bool:
             and isinstance(data.get("setup"), dict) and "final" in data and "factions" in data)
 
 
-def boardrules_report(path, data, check: bool = True, max_steps: int = MAX_STEPS):
+def boardrules_report(path, data, check: bool = True, max_steps: int | None = None):
     """The :class:`boardrules.replay.ReplayReport` of a site record (``boardrules replay``):
     ``differences`` starts with the first divergence (move, line, reason), then every final field
     that differs. ``check=False`` still refuses actions that break a rule (the engine's fast path)."""

@@ -24,6 +24,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from .limits import LIMITS
 from . import plugins
 from .bots import BOT_HELP, play_out, seat_bots
 from .errors import SHOWN, BoardrulesError, ExecutionBudgetError, GameStuckError, PluginError, RulesError
@@ -35,7 +36,7 @@ from .files import make_folder
 from .lang.parser import read_rule_file, unreadable as rule_file_unreadable
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset, freeze_once
-from .runtime import BUDGET_HELP, MAX_NUMBER, MAX_STEPS, budget_hint
+from .runtime import BUDGET_HELP, MAX_NUMBER, budget_hint
 from .simulate import entity_title, player_role, step_title
 
 
@@ -273,7 +274,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
          bot: List[str] = typer.Option([], help=BOT_HELP),
          quiet: bool = typer.Option(False, help="no progress bar: a line on stderr every minute "
                                                 "instead"),
-         max_steps: int = typer.Option(MAX_STEPS, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
+         max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
     """Let bots play a whole game; print the scores and write the record (and the map as
     SVG when the game has a renderer). GAME may also be a rule file of your own. Ctrl-C stops
     the game and writes its record so far."""
@@ -503,13 +504,13 @@ def _player_name(g: Game, p: int) -> str:
 @app.command()
 def replay(file: Path = typer.Argument(..., help="a record: boardrules JSON or a format a plugin reads"),
            unchecked: bool = typer.Option(False, help="skip legality checks (trusted records)"),
-           max_steps: int = typer.Option(MAX_STEPS, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
+           max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
     """Replay a record; exit 1 naming the first difference if it does not match its final state."""
     try:
         report = replay_file(file, check=not unchecked, max_steps=max_steps)
     except ExecutionBudgetError as err:   # (a record of play --max-steps needs the same budget)
         fail(f"{err}; a game played with a larger budget replays with the same: --max-steps N "
-             f"(now {max_steps})")
+             f"(now {LIMITS.max_steps if max_steps is None else max_steps})")
     except BoardrulesError as err:   # (an illegal move, a record that cannot be read, ...)
         fail(str(err))
     shown = escape_text(str(file))   # (a file name may hold control characters or rich markup)

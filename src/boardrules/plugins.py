@@ -12,6 +12,7 @@ import importlib
 import os
 import re
 import reprlib
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
@@ -268,8 +269,9 @@ def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[st
     module, plus those named, minus those named with a leading ``-`` (``"-factions"``
     switches a default off; naming one off by default that nothing requires is an error), plus
     what they require; in load order (a module after those it requires, otherwise by id).
-    Raises :class:`PluginError` with every problem in one message: unknown ids, requirements
-    switched off or missing, conflicts."""
+    Raises :class:`PluginError` with every problem in one message: unknown ids, a module named
+    twice (``-m x -m x``, a record's list holding it twice), requirements switched off or
+    missing, conflicts."""
     wanted = tuple(requested)
     if game is None:
         if wanted:
@@ -278,7 +280,11 @@ def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[st
     available = modules(game)
     on = {r for r in wanted if not r.startswith("-")}
     off = {r[1:] for r in wanted if r.startswith("-")}
-    problems = []
+    # (a module named twice was taken once without a word: a list meant to name two modules,
+    # with a typo or a copied line, then played another game than its author thought)
+    problems = [f"module {brief_text(n.removeprefix('-'), 60)} is "
+                f"{'switched off' if n.startswith('-') else 'named'} twice: name each module once"
+                for n, count in sorted(Counter(wanted).items()) if count > 1][:10]
     unknown = sorted((on | off) - set(available))
     if unknown:
         problems.append(f"{game} has no module {', '.join(brief_text(u, 60) for u in unknown[:10])}"

@@ -15,7 +15,7 @@ rule by raising ``ctx.violation("message")``.
 
 A primitive declared ``pure=True`` (never with ``effect``) promises more: it writes nothing and
 never breaks a rule, whatever its arguments; it returns a value of its declared type (an
-entity kind: an entity of that kind; a list: at most ``runtime.MAX_LIST`` items), and a call
+entity kind: an entity of that kind; a list: at most ``LIMITS.max_list`` items, :mod:`boardrules.limits`), and a call
 it cannot answer is a programming error (a Python exception such as ``ValueError``), never a
 rule violation. The engine may then leave calls of it unevaluated where their value cannot
 change whether an action is legal (lang/inert.py; a ``choose`` while the legal actions are

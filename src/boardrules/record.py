@@ -16,13 +16,12 @@ from typing import Any
 
 import attrs
 
+from .limits import LIMITS
 from .errors import NotationError
 from .files import not_readable
 from .quoting import as_int, brief_text, brief_value, lone_surrogate
 from .jsonshape import (JSON_VALUE, Expected, ShapeError, elements, exact, json_value, listed, mapped,
                         strict_converter, structure, whole)
-from .lang.parser import MAX_NESTING
-from .runtime import MAX_LIST, MAX_MOVES
 
 FORMAT = "boardrules-record/1"
 
@@ -172,9 +171,9 @@ class Record:
             record = structure(_converter, data, cls)
         except ShapeError as err:
             raise NotationError(f"malformed boardrules record: {err}") from None
-        if len(record.actions) > MAX_MOVES:   # (refused before a replay takes them all in)
+        if len(record.actions) > LIMITS.max_moves:   # (refused before a replay takes them all in)
             raise NotationError(f"malformed boardrules record: $.actions: {len(record.actions)} moves, "
-                                f"more than the {MAX_MOVES} a game may have")
+                                f"more than the {LIMITS.max_moves} a game may have")
         if record.game is None and not record.texts:
             raise NotationError("malformed boardrules record: $.game is null and $.texts holds no "
                                 "rule file: no rules to replay with")
@@ -194,10 +193,10 @@ _converter = strict_converter()
 def _option_value(value: Any, _: Any) -> Any:
     """An option's value as a record holds it: JSON, and no larger than the rules' lists (a
     list of millions was walked for half a minute before the rules refused it)."""
-    if elements(value, MAX_LIST) > MAX_LIST:
-        raise Expected(f"a value of at most {MAX_LIST} elements at every depth (as the rules' lists)",
+    if elements(value, LIMITS.max_list) > LIMITS.max_list:
+        raise Expected(f"a value of at most {LIMITS.max_list} elements at every depth (as the rules' lists)",
                        value)
-    if not json_value(value, MAX_NESTING):
+    if not json_value(value, LIMITS.max_nesting):
         raise Expected(JSON_VALUE, value)
     return value
 

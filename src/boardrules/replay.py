@@ -6,6 +6,7 @@ from pathlib import Path
 
 import attrs
 
+from .limits import LIMITS, in_bytes
 from . import plugins
 from .errors import NotationError
 from .files import read_bounded
@@ -13,11 +14,6 @@ from .game import Game, final_mismatch
 from .jsonshape import brief_json
 from .quoting import escape
 from .record import FORMAT, Record, read_json
-from .runtime import MAX_STEPS
-
-#: The largest record file read (a record of a million moves is some 20 MiB).
-MAX_RECORD_BYTES = 64 << 20
-
 
 @attrs.frozen
 class ReplayReport:
@@ -45,23 +41,25 @@ def _results_hint(text: bytes) -> str:
             "'record' column (boardrules.load_game(row['record']), or save it to a file first)")
 
 
-def replay_file(path: str | Path, *, check: bool = True, max_steps: int = MAX_STEPS) -> ReplayReport:
+def replay_file(path: str | Path, *, check: bool = True, max_steps: int | None = None) -> ReplayReport:
     """Replay a record file: a boardrules record, or any format a plugin reads; ``max_steps``:
-    the execution budget (see :func:`boardrules.new_game`).
+    the execution budget (see :func:`boardrules.new_game`; None: ``LIMITS.max_steps``, resolved
+    here, so a plugin's ``boardrules_replay`` hook receives a number as ever).
 
     Raises :class:`~boardrules.errors.NotationError` for a file no plugin reads (or one over
-    :data:`MAX_RECORD_BYTES`) and
+    :data:`LIMITS.max_record_bytes`) and
     :class:`~boardrules.errors.IllegalActionError` (naming the move) for an illegal move.
     """
     path = Path(path)
+    max_steps = LIMITS.max_steps if max_steps is None else max_steps
     shown = escape(str(path))   # (a file name may hold control characters)
     try:
-        text, _ = read_bounded(path, MAX_RECORD_BYTES + 1)   # (not all of /dev/zero)
+        text, _ = read_bounded(path, LIMITS.max_record_bytes + 1)   # (not all of /dev/zero)
     except OSError as err:
         raise NotationError(f"{shown}: cannot read a record ({escape(err.strerror or str(err))})") from None
-    if len(text) > MAX_RECORD_BYTES:
+    if len(text) > LIMITS.max_record_bytes:
         raise NotationError(f"{shown}: cannot read a record (a record file is at most "
-                            f"{MAX_RECORD_BYTES >> 20} MiB){_results_hint(text)}")
+                            f"{in_bytes(LIMITS.max_record_bytes)}){_results_hint(text)}")
     try:
         data = read_json(text)
     except NotationError as err:

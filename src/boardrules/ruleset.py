@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Union, cast
 
 import attrs
 
+from .limits import LIMITS, Limits
 from . import plugins
 from .errors import OptionError, PluginError, RulesError
 from .jsonshape import elements
@@ -30,11 +31,10 @@ from .lang.guards import Guard, Guards
 from .lang.inert import Inert
 from .lang.listgen import Lister, step_lister
 from .lang.merge import Layer, merge
-from .lang.parser import MAX_NESTING, parse_text, read_rule_file, unreadable
+from .lang.parser import parse_text, read_rule_file, unreadable
 from .lang.semantics import BlockFn, ExprFn, Key, Value
 from .primitives import Primitive
 from .quoting import as_int, brief_text, read_whole
-from .runtime import MAX_LIST
 
 if TYPE_CHECKING:
     from .lang.checker import Program
@@ -396,11 +396,13 @@ def _with_player(ctx: Context, p: int, fn: ExprFn) -> Value:
 
 
 def _rebuild(recipe: Recipe) -> Ruleset:
-    return _build(recipe)
+    return _build(recipe, LIMITS.copy())
 
 
 @functools.lru_cache(maxsize=64)
-def _build(recipe: Recipe) -> Ruleset:
+def _build(recipe: Recipe, limits: Limits) -> Ruleset:
+    """The ruleset of ``recipe``, read, checked and analysed under ``limits`` (those in force:
+    the cache holds one per limits, so rules refused under lower limits are not served)."""
     diagnostics: list[Diagnostic] = []
     layers: list[Layer] = []
     primitives: dict[str, Primitive] = {}
@@ -494,12 +496,12 @@ def _frozen(value: Value, name: str = "", depth: int = 0) -> Value:
     a fraction, lists nested deeper than rule files may write them or holding more elements
     than the rules' lists, a list that holds itself), naming option ``name``."""
     if isinstance(value, (list, tuple)):
-        if depth >= MAX_NESTING:   # (a RecursionError out of a record's option, or no end)
-            raise OptionError(f"option {brief_text(name, 50)} holds lists nested deeper than {MAX_NESTING} levels")
+        if depth >= LIMITS.max_nesting:   # (a RecursionError out of a record's option, or no end)
+            raise OptionError(f"option {brief_text(name, 50)} holds lists nested deeper than {LIMITS.max_nesting} levels")
         frozen = tuple(_frozen(v, name, depth + 1) for v in value)
-        if depth == 0 and elements(frozen, MAX_LIST) > MAX_LIST:   # (as the rules' own lists)
-            raise OptionError(f"option {brief_text(name, 50)} holds more than {MAX_LIST} elements "
-                              f"at every depth (the rules' lists hold at most {MAX_LIST})")
+        if depth == 0 and elements(frozen, LIMITS.max_list) > LIMITS.max_list:   # (as the rules' own lists)
+            raise OptionError(f"option {brief_text(name, 50)} holds more than {LIMITS.max_list} elements "
+                              f"at every depth (the rules' lists hold at most {LIMITS.max_list})")
         return frozen
     if value is None or isinstance(value, (int, str)):   # (bool is an int)
         return value
@@ -559,7 +561,7 @@ def build_ruleset(game: str | None = None, *, modules: str | Iterable[str] = (),
         backend=backend,
         texts=tuple(sorted((texts or {}).items())),
     )
-    return _build(recipe)
+    return _build(recipe, LIMITS.copy())
 
 
 _frozen_yet = False

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import attrs
 
 from .lang.ast import Span
+from .limits import LIMITS
 from .quoting import counted, rules_value
 
 if TYPE_CHECKING:
@@ -23,47 +24,18 @@ if TYPE_CHECKING:
 
 MISSING = object()
 CHANCE = -1  # the "player" who decides chance outcomes
-# Execution budget: the steps one action (or setup, or a flow transition) may take.
-# A step is one loop iteration, one element of a list walked or built, or one rule
-# run; rules that would take more are stopped (an untrusted record or rule file must
-# not hang whoever replays it). Lists rules build are capped at MAX_LIST elements and
-# numbers at MAX_NUMBER in size.
-MAX_STEPS = 1_000_000
 BUDGET_HELP = ("execution budget: the steps (loop turns, list elements, rules run) one action, "
-               "setup step or flow step may take before it is stopped with an error")
+               "setup step or flow step may take before it is stopped with an error "
+               "(default: the limit in force, limits.LIMITS.max_steps)")
 
 
-MAX_LISTING_STEPS = 200_000_000
-"""The steps one listing may spend in all (``legal_actions()``, ``sample``, ``candidates()``,
-chance's redraws): each candidate tried (its prechecks, its guard, its run) has the whole
-``MAX_STEPS``, so rules taking many steps for each of many candidates would multiply them
-without end; a listing that spends more stops with ``ExecutionBudgetError``. The games here
-spend at most about 1,200,000 in one listing (a Gaia Project listing in the shared site records;
-docs/language.md, *Limits*); a house rule of Gaia Project's tests, an action over two hexes
-without a ``where`` (about 36,000 candidates), spends 58,700,000 in its listing (about a second)."""
-
-
-def budget_hint(max_steps: int) -> str:
+def budget_hint(max_steps: int | None) -> str:
     """What a stuck game's error adds when the budget was lowered (``play`` and ``simulate``
-    ``--max-steps``): every action may be refused only for running past it."""
+    ``--max-steps``; None: not given): every action may be refused only for running past it."""
     return (f" (or every action takes more than the {max_steps} steps of --max-steps?)"
-            if max_steps < MAX_STEPS else "")
+            if max_steps is not None and max_steps < LIMITS.max_steps else "")
 
 
-MAX_LIST = 100_000
-MAX_MOVES = 100_000
-"""The most moves (player actions and chance outcomes) a game may have, and a record hold (the
-games here take a few thousand; ``play_out`` stops bots after as many actions): every move is
-kept for undo and the record, so a 64 MiB record of millions of moves filled the memory."""
-MAX_VALUES = 100_000
-"""The most values a game's state holds (the resources, levels, supplies, variables, owners...
-that differ from their defaults; the games here hold a few hundred): every action copies them,
-and the undo history and the memory of the states seen keep states, so a rule setting a new
-per-hex value at every action would otherwise fill the memory."""
-MAX_NESTED = 48
-"""Lists rules build hold lists at most this many levels deep (as deep as a rule file may
-nest brackets): saving, hashing and comparing a value walk it to its bottom, and Python's
-hash of a list 100,000 levels deep overflows the C stack (the process is killed)."""
 MAX_NUMBER = 2 ** 63 - 1
 
 
@@ -79,7 +51,7 @@ class RuleViolation(Exception):
 
 
 class BudgetExceeded(RuleViolation):
-    """Raised when rules run past their execution budget (see ``MAX_STEPS``); the
+    """Raised when rules run past their execution budget (``max_steps``, :mod:`boardrules.limits`); the
     innermost loop that sees it fills in its position."""
 
 
@@ -203,7 +175,7 @@ class Context:
                  "steps", "budget", "lazy", "partial")
 
     def __init__(self, rs: Ruleset, base: dict[tuple[Any, ...], Any], me: int | None = None,
-                 ply: int = 0, budget: int = MAX_STEPS) -> None:
+                 ply: int = 0, budget: int | None = None) -> None:
         self.rs = rs
         self.base = base
         self.w: dict[tuple[Any, ...], Any] = {}
@@ -217,7 +189,7 @@ class Context:
         # the player count never changes during a game: read once (rules ask for it constantly)
         # (every state holds it: the game's setup writes it first)
         self.np: int = base.get(("nplayers",))  # type: ignore[assignment]
-        self.budget = budget
+        self.budget = budget = LIMITS.max_steps if budget is None else budget
         self.steps = budget  # left of the execution budget
         self.lazy = False     # a listing's run: choices may be cut short (lang/lazy.py)
         self.partial = False  # one was: the run is not the full run

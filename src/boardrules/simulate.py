@@ -25,15 +25,14 @@ from typing import Any
 
 import attrs
 
+from .limits import LIMITS, in_bytes
 from .bots import bot_specs, play_out, seat_bots
 from .errors import GameStuckError, NotationError
 from .files import make_folder, not_readable
 from .game import Game
 from .quoting import as_int, brief_text, check_count, counted, escape, read_whole
 from .record import check_seed
-from .replay import MAX_RECORD_BYTES
 from .ruleset import Ruleset
-from .runtime import MAX_STEPS
 
 ROLE_KINDS = ("faction", "species")
 
@@ -52,14 +51,14 @@ class GameTask:
     seed: int
     bots: tuple[str, ...] = ()
     max_actions: int = 100_000
-    max_steps: int = MAX_STEPS
+    max_steps: int | None = None
 
 
 @attrs.frozen
 class SimulationSpec:
     """``games`` games with ``players`` players under ``ruleset``, seeds ``first_seed`` onwards;
     ``max_actions`` bounds a game's length, ``max_steps`` is each game's execution budget (as
-    for :func:`boardrules.new_game`)."""
+    for :func:`boardrules.new_game`; None: the limit in force now, ``LIMITS.max_steps``)."""
 
     ruleset: Ruleset
     players: int
@@ -67,13 +66,14 @@ class SimulationSpec:
     first_seed: int = 0
     bots: tuple[str, ...] = attrs.field(default=(), converter=bot_specs)
     max_actions: int = 100_000
-    max_steps: int = MAX_STEPS
+    max_steps: int | None = None
 
     def __attrs_post_init__(self) -> None:
         # (whole numbers of other integer types, NumPy's, kept as ints: they reach Game)
         object.__setattr__(self, "games", check_count(self.games, "games", 1))
         object.__setattr__(self, "max_actions", check_count(self.max_actions, "max_actions", 1))
-        object.__setattr__(self, "max_steps", check_count(self.max_steps, "max_steps", 1))
+        object.__setattr__(self, "max_steps", check_count(   # (the caller's, also in workers)
+            LIMITS.max_steps if self.max_steps is None else self.max_steps, "max_steps", 1))
         object.__setattr__(self, "first_seed", check_seed(self.first_seed, "first_seed"))
         players = as_int(self.players)
         if players is not None:   # (another type: Game refuses it in our words)
@@ -129,7 +129,7 @@ def run_game(task: GameTask) -> Row:
 
 
 def _play(ruleset: Ruleset, players: int, seed: int, bot_specs: tuple[str, ...],
-          max_actions: int, max_steps: int = MAX_STEPS) -> Row:
+          max_actions: int, max_steps: int | None = None) -> Row:
     start, cpu = time.perf_counter(), time.process_time()
     g = Game(ruleset, players, seed, max_steps=max_steps)
     bots = seat_bots(bot_specs, players, seed)
@@ -263,9 +263,6 @@ def write_results(rows: Iterable[Row], path: str | Path) -> Path:
 
 WHOLE_COLUMNS = ("seed", "players", "seat", "score", "rank", "won", "actions", "rounds")
 """The columns of a results file that hold whole numbers; ``seconds`` and ``cpu`` hold numbers."""
-MAX_FIELD = MAX_RECORD_BYTES
-"""The longest field a CSV results file is read with (Python's csv refuses fields over 128 KiB
-by default; a long game's record, one field, is longer): as long as a record file may be."""
 _NOT_RESULTS = "not a results file of 'boardrules simulate'"
 
 
@@ -326,7 +323,7 @@ def read_results(path: str | Path) -> list[Row]:
     in the ``record`` column of seat 1's row. Raises
     :class:`~boardrules.errors.NotationError` naming the file, and the line and column where
     there is one, for a file that is not a results file (a column missing, a line of another
-    number of fields, a number that is none, a field longer than :data:`MAX_FIELD`, text that
+    number of fields, a number that is none, a field longer than a record file may be, ``LIMITS.max_record_bytes``, text that
     is not UTF-8, a ``.parquet`` file that is not Parquet); ``OSError`` for a file that cannot
     be read; ``ImportError`` for Parquet without pyarrow."""
     path = Path(path)
@@ -345,7 +342,7 @@ def read_results(path: str | Path) -> list[Row]:
         return table_rows
     rows: list[Row] = []
     try:
-        with path.open(newline="", encoding="utf-8") as f, _field_limit(MAX_FIELD):
+        with path.open(newline="", encoding="utf-8") as f, _field_limit(LIMITS.max_record_bytes):
             reader = csv.reader(f)
             header = next(reader, None)
             if header is None:
@@ -358,7 +355,7 @@ def read_results(path: str | Path) -> list[Row]:
     except csv.Error as err:
         line = reader.line_num
         if "field limit" in str(err):
-            raise NotationError(f"{shown}: line {line}: a field of more than {MAX_FIELD >> 20} MiB "
+            raise NotationError(f"{shown}: line {line}: a field of more than {in_bytes(LIMITS.max_record_bytes)} "
                                 f"(a game's record is at most that)") from None
         raise NotationError(f"{shown}: line {line}: not CSV ({escape(str(err))})") from None
     return rows

@@ -13,13 +13,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from .limits import LIMITS
 from . import plugins
 from .bots import BOT_HELP, seat_bots
 from .errors import BoardrulesError, GameStuckError, PluginError, RulesError
 from .files import make_folder
 from .quoting import QUOTE, brief_value, escape as escape_text
 from .ruleset import Ruleset, build_ruleset
-from .runtime import BUDGET_HELP, MAX_STEPS, budget_hint
+from .runtime import BUDGET_HELP, budget_hint
 from .plugins import player_counts
 from .simulate import Row, SimulationSpec, entity_title, results_kind, seat_rows, simulate, summarise, write_results
 from .simulate_pool import check_start_method, wire_bytes
@@ -53,7 +54,7 @@ def simulate_command(
                                                       "when taken"),
         quiet: bool = typer.Option(False, help="no progress bar: a line on stderr every minute "
                                                 "(as games end) instead"),
-        max_steps: int = typer.Option(MAX_STEPS, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
+        max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
     """Play GAMES seeded games with bots; print win rates and score distributions per faction
     (or species) and per seat, and game lengths; write one row per game and seat with each
     game's record (replay one with 'boardrules replay' after saving its record column).

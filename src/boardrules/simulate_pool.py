@@ -10,7 +10,9 @@ measures it):
   pool's processes are forked from the parent after it imported boardrules and built the
   ruleset, so every worker starts with both. With ``forkserver`` (the server imports
   boardrules once) or ``spawn``, each worker rebuilds the ruleset once, when it receives the
-  setups, never per game. On Ray the setups go once to the object store.
+  setups, never per game. On Ray the setups go once to the object store. The caller's limits
+  (:data:`boardrules.limits.LIMITS`) go with the setups and are put in force in the worker
+  before its rulesets are rebuilt.
 * per chunk of games: ``((task index, setup index, seed), ...)``, a few bytes a game.
 * per game back: the row's values as a tuple in :data:`ROW_FIELDS` order (no key names); the
   compact JSON record is most of it.
@@ -34,6 +36,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import TYPE_CHECKING, Any
 
+from .limits import LIMITS, Limits, adopt
 from .ruleset import freeze_once
 from .simulate import _play
 
@@ -50,7 +53,7 @@ CHUNK_SECONDS = 0.25
 """CPU seconds of games an automatic chunk aims at: a chunk costs the parent and the worker
 one to two milliseconds of CPU to send and collect (measured), so this keeps that under 1%."""
 
-Setup = tuple["Ruleset", int, tuple[str, ...], int, int]  # (ruleset, players, bots, max_actions, max_steps)
+Setup = tuple["Ruleset", int, tuple[str, ...], int, "int | None"]  # (ruleset, players, bots, max_actions, max_steps)
 Item = tuple[int, int, int]                           # (task index, setup index, seed)
 Result = list[tuple[int, tuple[Any, ...]]]            # ((task index, row values), ...)
 
@@ -81,9 +84,17 @@ def play_items(setups: Sequence[Setup], chunk: Iterable[Item]) -> Result:
     return out
 
 
-def _init_worker(setups: tuple[Setup, ...]) -> None:
+def _adopted(limits: Limits, setups: tuple[Setup, ...] | bytes) -> tuple[Setup, ...]:
+    """``setups`` (pickled: so their rulesets are rebuilt only now) under the caller's
+    ``limits``, put in force in this worker first: its games and rule files are held to the
+    limits the caller set (``LIMITS.changed``), not the defaults."""
+    adopt(limits)
+    return pickle.loads(setups) if isinstance(setups, bytes) else setups
+
+
+def _init_worker(limits: Limits, setups: tuple[Setup, ...] | bytes) -> None:
     global _SETUPS
-    _SETUPS = setups
+    _SETUPS = _adopted(limits, setups)
     # Ctrl-C is the parent's to handle (it ends the workers, see run_pool): a worker of its own
     # printed a traceback, or died first and the parent saw a broken pool instead
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -94,8 +105,8 @@ def _pool_chunk(chunk: tuple[Item, ...]) -> Result:
     return play_items(_SETUPS, chunk)
 
 
-def _ray_chunk(setups: tuple[Setup, ...], chunk: tuple[Item, ...]) -> Result:
-    return play_items(setups, chunk)
+def _ray_chunk(shared: tuple[Limits, bytes], chunk: tuple[Item, ...]) -> Result:
+    return play_items(_adopted(*shared), chunk)   # (a Ray worker serves other callers' tasks too)
 
 
 def check_start_method(start_method: str | None) -> None:
@@ -143,8 +154,10 @@ def run_pool(tasks: Sequence[GameTask], workers: int, backend: str,
     frozen = ctx.get_start_method() == "fork"
     if frozen:  # forked workers then leave the parent's objects alone (no copy-on-write by gc)
         gc.freeze()
+    # (forked workers have the parent's limits and rulesets; the others get them pickled)
+    sent = setups if frozen else pickle.dumps(setups, pickle.HIGHEST_PROTOCOL)
     pool = ProcessPoolExecutor(max_workers=min(workers, len(items)), mp_context=ctx,
-                               initializer=_init_worker, initargs=(setups,))
+                               initializer=_init_worker, initargs=(LIMITS.copy(), sent))
     try:
         def submit(chunk: tuple[Item, ...]) -> Future[Result]:
             return pool.submit(_pool_chunk, chunk)
@@ -174,7 +187,7 @@ def _ray_run(setups: tuple[Setup, ...], items: list[Item], workers: int,
         raise ImportError('the ray backend needs Ray: pip install "boardrules[ray]"') from None
     if not ray.is_initialized():
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-    shared = ray.put(setups)   # once, in the object store; tasks name it
+    shared = ray.put((LIMITS.copy(), pickle.dumps(setups, pickle.HIGHEST_PROTOCOL)))   # once; tasks name it
     remote = ray.remote(_ray_chunk)
 
     def submit(chunk: tuple[Item, ...]) -> Any:

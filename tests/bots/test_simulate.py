@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import boardrules
 from boardrules.cli import app
 from boardrules.errors import NotationError
-from boardrules.replay import MAX_RECORD_BYTES
+from boardrules.limits import LIMITS
 from boardrules.simulate import (COLUMNS, GameTask, SimulationSpec, mean_ci, proportion_ci, read_results,
                                  run_game, seat_rows, simulate, summarise, task_bytes, write_results)
 
@@ -279,7 +279,7 @@ def test_results_with_a_record_of_more_than_128_kib_are_read(tmp_path):
 
 def test_a_field_longer_than_any_record_is_refused(tmp_path):
     path = tmp_path / "huge.csv"
-    path.write_text(_results_text("x" * (MAX_RECORD_BYTES + 1)), encoding="utf-8")
+    path.write_text(_results_text("x" * (LIMITS.max_record_bytes + 1)), encoding="utf-8")
     with pytest.raises(NotationError, match=r"huge\.csv: line 2: .*more than 64 MiB"):
         read_results(path)
 
@@ -317,3 +317,26 @@ def test_results_that_are_not_utf8_or_not_parquet_are_named(tmp_path):
     path.write_text("seed,score\n")
     with pytest.raises(NotationError, match=r"text\.parquet: not a results file .*not Parquet"):
         read_results(path)
+
+
+@pytest.mark.parametrize("start_method", ["fork", "forkserver", "spawn"])
+def test_pool_workers_play_under_the_callers_limits(start_method, limits):
+    """A worker started by forkserver or spawn imported boardrules afresh: its games ran under
+    the default limits, not the caller's LIMITS.changed (a game of 5 moves at most went on)."""
+    import multiprocessing
+    if start_method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {start_method} here")
+    limits(max_moves=5)
+    with pytest.raises(boardrules.ExecutionBudgetError, match="the game has had 5 moves"):
+        simulate(_spec(games=2), workers=2, start_method=start_method)
+
+
+def test_ray_workers_play_under_the_callers_limits(limits):
+    pytest.importorskip("ray", reason="the ray backend needs the extra boardrules[ray]")
+    import ray
+    limits(max_moves=5)
+    try:
+        with pytest.raises(boardrules.ExecutionBudgetError, match="the game has had 5 moves"):
+            simulate(_spec(games=2), workers=1, backend="ray")
+    finally:
+        ray.shutdown()

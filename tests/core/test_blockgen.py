@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from boardrules.limits import LIMITS
 from boardrules import ruleset as RS
 from boardrules.errors import BoardrulesError, IllegalActionError
 from boardrules.game import new_game
 from boardrules.lang.backends import Compiler
-from boardrules.runtime import MAX_STEPS
 
 from ..combinations import draw_example, refusal
 from .test_properties import PRELUDE as BASE
@@ -119,7 +119,7 @@ def blocks(draw, depth=0, local=()):
     return out
 
 
-def _outcome(text: str, backend: str, max_steps: int = MAX_STEPS):
+def _outcome(text: str, backend: str, max_steps: int = LIMITS.max_steps):
     """The state after ``p1 go`` (or its refusal's text, the game unchanged), the decisions it
     left and the events it logged, with statement blocks run by ``backend``: "generated",
     "closures" (the compiler's closures) or "interpreted"."""
@@ -144,7 +144,7 @@ def _outcome(text: str, backend: str, max_steps: int = MAX_STEPS):
         RS._build.cache_clear()
 
 
-def _agree(body: list[str] | str, max_steps: int = MAX_STEPS) -> tuple:
+def _agree(body: list[str] | str, max_steps: int = LIMITS.max_steps) -> tuple:
     text = PRELUDE.replace("BODY", body if isinstance(body, str) else "\n".join(body))
     generated = _outcome(text, "generated", max_steps)
     assert generated == _outcome(text, "closures", max_steps), text

@@ -20,6 +20,7 @@ from pathlib import Path
 import lark
 import pytest
 
+from boardrules.limits import LIMITS
 import boardrules
 from boardrules import hookspecs
 from boardrules.lang import checker
@@ -223,13 +224,13 @@ def test_builtins_are_documented():
 def test_limits_are_documented():
     from boardrules.lang import parser
     text = (DOCS / "language.md").read_text(encoding="utf-8")
-    assert f"{parser.MAX_NESTING} levels" in text
-    assert f"{parser.MAX_FILE_BYTES} bytes" in text
-    assert f"more than {parser.MAX_TOKENS} words, numbers and symbols" in text
+    assert f"{LIMITS.max_nesting} levels" in text
+    assert f"{LIMITS.max_file_bytes} bytes" in text
+    assert f"more than {LIMITS.max_tokens} words, numbers and symbols" in text
     with pytest.raises(boardrules.RulesError, match="nested deeper than 48 levels"):
         parse_text("action a main { gain " + "(" * 48 + "1" + ")" * 48 + " coins }\n")
     with pytest.raises(boardrules.RulesError, match="larger than 1048576 bytes"):
-        parse_text("#" * parser.MAX_FILE_BYTES + "\n")
+        parse_text("#" * LIMITS.max_file_bytes + "\n")
 
 
 def test_module_conflict_message_is_as_documented():

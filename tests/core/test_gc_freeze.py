@@ -39,7 +39,7 @@ def test_library_leaves_the_heap_and_freeze_once_freezes_once():
 
 def test_simulate_workers_freeze_after_their_setups():
     code = ("import gc\nfrom boardrules import simulate_pool\n"
-            "simulate_pool._init_worker(())\nprint(gc.get_freeze_count())")
+            "simulate_pool._init_worker(simulate_pool.LIMITS.copy(), ())\nprint(gc.get_freeze_count())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=dict(os.environ), check=True).stdout
     assert int(out) > 1000

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from boardrules.limits import LIMITS
 import boardrules
 from boardrules import GameStuckError
 from boardrules.lang import ast as A
@@ -70,7 +71,7 @@ def test_the_interpreter_prunes_alike():
 
 
 def test_a_small_budget_leaves_the_rest_to_the_full_try():
-    # harvest_now's inert rest may walk every hex (a bound of MAX_LIST steps): with less budget
+    # harvest_now's inert rest may walk every hex (a bound of LIMITS.max_list steps): with less budget
     # than that its guard cannot accept it, and the full try decides
     g, rng = harvest(seed=6, max_steps=50_000), random.Random(6)
     assert compare_states(g, 10_000, rng) > 50
@@ -501,7 +502,7 @@ def test_forms_list_as_the_full_tries():
         assert compare_states(g, 10_000, random.Random(seed)) > 10
     guards = g.ruleset.guards
     assert all(guards.action(n) is not None for n in ("pick", "worth", "second", "append", "deep"))
-    assert guards.action("explode") is None   # (heap doubles 17 times: beyond MAX_LIST)
+    assert guards.action("explode") is None   # (heap doubles 17 times: beyond LIMITS.max_list)
     assert guards.action("first") is None   # (picks may be empty)
 
 

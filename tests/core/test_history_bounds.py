@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from boardrules.limits import LIMITS
 import boardrules
 from boardrules.game import actions, core, history
-from boardrules.runtime import MAX_MOVES
 
 
 def test_the_undo_history_is_thinned_and_undo_still_restores_every_state(monkeypatch):
@@ -45,18 +45,16 @@ flow { rounds 1 { step play: turns seat until_pass { main work, stop } } }
 """
 
 
-def _most_values(monkeypatch, n: int) -> None:
-    """MAX_VALUES set to ``n`` where boardrules/game reads it: the setup's count (core), a
-    move's (history) and the refusal's words (actions)."""
-    for module in (actions, core, history):
-        monkeypatch.setattr(module, "MAX_VALUES", n)
+def _most_values(limits, n: int) -> None:
+    """``max_values`` set to ``n``: the setup's count, a move's and the refusal's words."""
+    limits(max_values=n)
 
 
-def test_a_state_may_hold_only_so_many_values(monkeypatch):
-    # every 'work' sets ten more per-hex values: past MAX_VALUES the move is refused, the
+def test_a_state_may_hold_only_so_many_values(limits):
+    # every 'work' sets ten more per-hex values: past LIMITS.max_values the move is refused, the
     # game as it was (the state is copied at every move and kept for undo: unbounded, a
     # stranger's rules filled the memory)
-    _most_values(monkeypatch, 30)
+    _most_values(limits, 30)
     game = boardrules.new_game(texts={"wide.rules": WIDE}, players=2)
     game.play("p1 work")
     game.play("p2 work")
@@ -69,8 +67,8 @@ def test_a_state_may_hold_only_so_many_values(monkeypatch):
     game.play("p1 stop")   # (a move that adds no value is still played)
 
 
-def test_a_setup_holding_too_many_values_is_refused(monkeypatch):
-    _most_values(monkeypatch, 30)
+def test_a_setup_holding_too_many_values_is_refused(limits):
+    _most_values(limits, 30)
     texts = {"wide.rules": WIDE.replace("flow {", "flow { setup { step s: do { for h in hexes "
                                         "{ set mark[h] = 1 } } }\n", 1)}
     with pytest.raises(boardrules.ExecutionBudgetError, match="the game cannot start: the game "
@@ -78,8 +76,8 @@ def test_a_setup_holding_too_many_values_is_refused(monkeypatch):
         boardrules.new_game(texts=texts, players=2)
 
 
-def test_a_game_has_at_most_so_many_moves(monkeypatch):
-    monkeypatch.setattr(history, "MAX_MOVES", 3)
+def test_a_game_has_at_most_so_many_moves(limits):
+    limits(max_moves=3)
     game = boardrules.new_game(texts={"wide.rules": WIDE}, players=2)
     for move in ("p1 work", "p2 work", "p1 stop"):
         game.play(move)
@@ -93,7 +91,7 @@ def test_a_game_has_at_most_so_many_moves(monkeypatch):
 def test_a_record_of_more_moves_than_a_game_may_have_is_refused_before_its_replay():
     # (a 64 MiB record holds millions of moves: each kept for undo, they filled the memory)
     record = {"format": "boardrules-record/1", "game": "harvest", "players": 2, "seed": 1,
-              "options": {}, "modules": [], "actions": ["p1 study"] * (MAX_MOVES + 1)}
-    with pytest.raises(boardrules.NotationError, match=rf"\$\.actions: {MAX_MOVES + 1} moves, more "
-                       f"than the {MAX_MOVES} a game may have"):
+              "options": {}, "modules": [], "actions": ["p1 study"] * (LIMITS.max_moves + 1)}
+    with pytest.raises(boardrules.NotationError, match=rf"\$\.actions: {LIMITS.max_moves + 1} moves, more "
+                       f"than the {LIMITS.max_moves} a game may have"):
         boardrules.Record.from_json(record)

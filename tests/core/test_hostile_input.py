@@ -12,10 +12,11 @@ import time
 import pytest
 from typer.testing import CliRunner
 
+from boardrules.limits import LIMITS
 import boardrules
 from boardrules import NotationError, OptionError, RulesError
 from boardrules.cli import app
-from boardrules.lang.parser import MAX_FILE_BYTES, MAX_NESTING, parse_text
+from boardrules.lang.parser import parse_text
 from boardrules.replay import replay_file
 
 ENDLESS = "/dev/zero"
@@ -25,7 +26,7 @@ endless = pytest.mark.skipif(not os.path.exists(ENDLESS), reason="no /dev/zero h
 @endless
 def test_an_endless_house_rule_file_is_refused_without_reading_it_all():
     # (it read /dev/zero into memory until a MemoryError)
-    with pytest.raises(RulesError, match=f"^{ENDLESS}:1:1: rule file is larger than {MAX_FILE_BYTES} bytes"):
+    with pytest.raises(RulesError, match=f"^{ENDLESS}:1:1: rule file is larger than {LIMITS.max_file_bytes} bytes"):
         boardrules.new_game("harvest", players=2, rules=[ENDLESS])
 
 
@@ -36,13 +37,13 @@ def test_the_cli_refuses_an_endless_rule_file(command, tmp_path):
     link.symlink_to(ENDLESS)
     result = CliRunner().invoke(app, command[:1] + [str(link)] + command[1:])
     assert result.exit_code == 1
-    assert f"{link}:1:1: rule file is larger than {MAX_FILE_BYTES} bytes" in result.output
+    assert f"{link}:1:1: rule file is larger than {LIMITS.max_file_bytes} bytes" in result.output
 
 
 def test_a_rule_file_of_exactly_the_limit_is_read(tmp_path):
     path = tmp_path / "big.rules"
-    path.write_text("\ufeff" + "resource coins { start 1 }\n" + "#" * (MAX_FILE_BYTES - 28) + "\n", encoding="utf-8")
-    assert len(path.read_bytes()) == MAX_FILE_BYTES + 3     # (the byte-order mark does not count)
+    path.write_text("\ufeff" + "resource coins { start 1 }\n" + "#" * (LIMITS.max_file_bytes - 28) + "\n", encoding="utf-8")
+    assert len(path.read_bytes()) == LIMITS.max_file_bytes + 3     # (the byte-order mark does not count)
     with pytest.raises(RulesError, match="no flow step"):   # (read and parsed: only the flow is missing)
         boardrules.new_game(players=2, rules=[], texts={"big.rules": path.read_text(encoding="utf-8")})
 
@@ -64,7 +65,7 @@ def test_an_option_nested_without_end_is_an_option_error():
     # (a RecursionError out of load_game: a record's option of 900 nested lists)
     data = json.loads(boardrules.new_game("harvest", players=2).save())
     data["options"] = {"goal": _nested(900)}
-    with pytest.raises(OptionError, match=f"option 'goal' holds lists nested deeper than {MAX_NESTING} levels"):
+    with pytest.raises(OptionError, match=f"option 'goal' holds lists nested deeper than {LIMITS.max_nesting} levels"):
         boardrules.load_game(json.dumps(data))
     itself: list = []
     itself.append(itself)
@@ -74,7 +75,7 @@ def test_an_option_nested_without_end_is_an_option_error():
 
 def test_options_nested_as_deep_as_rules_may_write_them_are_checked_as_before():
     with pytest.raises(OptionError, match="option 'goal' needs a whole number"):
-        boardrules.new_game("harvest", players=2, options={"goal": _nested(MAX_NESTING - 1)})
+        boardrules.new_game("harvest", players=2, options={"goal": _nested(LIMITS.max_nesting - 1)})
 
 
 @pytest.mark.parametrize("args, message", [
@@ -104,19 +105,19 @@ def test_simulate_plays_up_to_the_last_64_bit_seed(tmp_path):
 
 def test_a_rule_file_of_too_many_tokens_is_refused_before_it_is_parsed():
     # (a list of 500,000 numbers, within 1 MiB, took 18 s of CPU to parse)
-    from boardrules.lang.parser import MAX_TOKENS, parse_text
-    numbers = ",".join(["1"] * MAX_TOKENS)
+    from boardrules.lang.parser import parse_text
+    numbers = ",".join(["1"] * LIMITS.max_tokens)
     with pytest.raises(RulesError) as err:
         parse_text(f"var xs: list[int] = [{numbers}]\n", "big.rules")
     (d,) = err.value.diagnostics
     assert (d.span.line, d.span.column, d.message) == (
-        1, len("var xs: list[int] = [") + (MAX_TOKENS - 9) + 1,   # the token past the limit (9 before the numbers)
-        f"rule file has more than {MAX_TOKENS} words, numbers and symbols")
+        1, len("var xs: list[int] = [") + (LIMITS.max_tokens - 9) + 1,   # the token past the limit (9 before the numbers)
+        f"rule file has more than {LIMITS.max_tokens} words, numbers and symbols")
 
 
 def test_comments_do_not_count_as_tokens():
-    from boardrules.lang.parser import MAX_TOKENS, parse_text
-    comments = "# a comment of several words, numbers (1, 2, 3) and symbols\n" * (MAX_TOKENS // 10)
+    from boardrules.lang.parser import parse_text
+    comments = "# a comment of several words, numbers (1, 2, 3) and symbols\n" * (LIMITS.max_tokens // 10)
     assert parse_text(comments + "resource coins { start 1 }\n", "long.rules").items
 
 
@@ -169,19 +170,18 @@ flow { rounds 1 { step actions: turns seat until_pass { main spam, pass_round } 
 
 def test_an_action_of_countless_argument_combinations_is_refused_at_the_listings_limit():
     # (400,000 combinations fitted in the execution budget, each tried and kept: 7-19 s of CPU
-    # and 525 MB for one listing; now the listing stops at MAX_CANDIDATES)
-    from boardrules.game import MAX_CANDIDATES
+    # and 525 MB for one listing; now the listing stops at LIMITS.max_candidates)
     g = boardrules.new_game(texts={"spam.rules": SPAM.replace("N", "100000")}, players=2, seed=1)
     before = g.state
     with pytest.raises(boardrules.ExecutionBudgetError,
-                       match=rf"^listing the arguments of 'spam': more than {MAX_CANDIDATES} "
+                       match=rf"^listing the arguments of 'spam': more than {LIMITS.max_candidates} "
                              r"argument combinations .*\[rule: spam \(spam.rules:4:1\)\]"):
         list(g.legal_actions())
     assert g.state is before and not g.record.actions
     # as many as the limit are listed (and the pass)
-    g = boardrules.new_game(texts={"spam.rules": SPAM.replace("1..100000", f"1..{MAX_CANDIDATES}")
+    g = boardrules.new_game(texts={"spam.rules": SPAM.replace("1..100000", f"1..{LIMITS.max_candidates}")
                                    .replace("1..N", "1..1")}, players=2, seed=1)
-    assert len(g.legal_actions()) == MAX_CANDIDATES + 1
+    assert len(g.legal_actions()) == LIMITS.max_candidates + 1
 
 
 # ---- special files (fixes lane) ----------------------------------------------------------------
@@ -192,7 +192,7 @@ def test_an_endless_device_is_named_as_such_and_its_bytes_not_quoted():
     split the file."""
     with pytest.raises(RulesError) as err:
         boardrules.new_game("harvest", players=2, rules=[ENDLESS])
-    assert str(err.value) == (f"{ENDLESS}:1:1: rule file is larger than {MAX_FILE_BYTES} bytes: it is "
+    assert str(err.value) == (f"{ENDLESS}:1:1: rule file is larger than {LIMITS.max_file_bytes} bytes: it is "
                               "not a regular file (a device or a pipe that may never end)\n"
                               "hint: give the path of a rule file")
 
@@ -223,6 +223,27 @@ def test_a_named_pipe_nobody_writes_to_is_read_as_empty_not_waited_for(tmp_path)
     assert isinstance(got, boardrules.Game)   # (an empty house-rule file changes nothing)
     got = _within(10, lambda: replay_file(pipe))
     assert isinstance(got, NotationError) and "cannot read a record" in str(got)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_named_pipe_whose_writer_never_writes_is_given_up_on(tmp_path, limits):
+    """A writer that opened the pipe and never writes made every read wait without end (the
+    read is now bounded by LIMITS.pipe_wait, 20 s by default; 0.3 s here)."""
+    limits(pipe_wait=0.3)
+    pipe = tmp_path / "pipe.rules"
+    os.mkfifo(pipe)
+    writer = os.open(pipe, os.O_RDWR)   # (a writer that holds it open and writes nothing)
+    try:
+        said = "it is a pipe or device that gave 0 bytes and no end in 0.3 seconds"
+        got = _within(10, lambda: boardrules.new_game("harvest", players=2, rules=[pipe]))
+        assert isinstance(got, boardrules.PluginError) and said in str(got), got
+        got = _within(10, lambda: replay_file(pipe))
+        assert isinstance(got, NotationError) and f"cannot read a record ({said}" in str(got), got
+        os.write(writer, b"# a house rule that never ends\n")   # (bytes, but no end: bounded in all)
+        got = _within(10, lambda: boardrules.new_game("harvest", players=2, rules=[pipe]))
+        assert isinstance(got, boardrules.PluginError) and "gave 31 bytes and no end" in str(got), got
+    finally:
+        os.close(writer)
 
 
 # Whole numbers in action texts, options and bot names are ASCII digits, as they are written.

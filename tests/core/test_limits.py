@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from boardrules.limits import LIMITS
 import boardrules
 from boardrules import ExecutionBudgetError, IllegalActionError, RulesError
 from boardrules.lang.inert import SHORT
-from boardrules.lang.parser import MAX_DEPTH
-from boardrules.runtime import MAX_LIST, MAX_NUMBER, MAX_STEPS
+from boardrules.runtime import MAX_NUMBER
 
 HARVEST = (Path(__file__).parent / "rules" / "harvest.rules").read_text()
 BACKENDS = ("compiled", "interpreted")
@@ -64,7 +64,7 @@ def test_long_chains_are_refused_with_their_position(expr, count):
     with pytest.raises(RulesError) as info:
         boardrules.build_ruleset(texts=texts)
     (diag,) = info.value.diagnostics
-    assert f"nested deeper than {MAX_DEPTH} levels" in diag.message
+    assert f"nested deeper than {LIMITS.max_tree_depth} levels" in diag.message
     assert diag.span.line == line_of(texts, expr * 3) and diag.span.column > 1
     assert "let NAME" in diag.hint
 
@@ -83,7 +83,7 @@ def test_numbers_and_ranges_in_rule_files_are_bounded():
     with pytest.raises(RulesError, match="h.rules:120:16: a number of 5000 digits is too long"):
         boardrules.build_ruleset(texts=harvest_with(extra="var big: int = " + "9" * 5000))
     with pytest.raises(RulesError, match=rf"h.rules:120:20: the range 1..1000000000 is too long "
-                                         rf"\(at most {MAX_LIST} numbers\)"):
+                                         rf"\(at most {LIMITS.max_list} numbers\)"):
         boardrules.build_ruleset(texts=harvest_with(extra="var r: list[int] = 1..1000000000"))
 
 
@@ -94,7 +94,7 @@ def test_a_loop_without_end_stops_at_the_budget_naming_rule_and_position(backend
     texts = harvest_with("for i in 1..90000 { for j in 1..90000 { gain 0 vp } }")
     game = started(texts, backend)
     err = assert_refused_unchanged(game, "p3 study", ExecutionBudgetError,
-                                   f"more than {MAX_STEPS} steps", "[rule: study (h.rules:")
+                                   f"more than {LIMITS.max_steps} steps", "[rule: study (h.rules:")
     assert err.rule == "study" and f"h.rules:{line_of(texts, '1..90000')}:" in str(err)
     assert "p3 study" not in game.legal_actions()   # an action over budget is not legal
 
@@ -110,10 +110,16 @@ def test_the_budget_is_configurable(backend):
 
 
 @pytest.mark.parametrize("bad, error", [(0, ValueError), (-1, ValueError), (1.5, TypeError), ("10", TypeError),
-                                        (True, TypeError), (None, TypeError)])
+                                        (True, TypeError), ([5], TypeError)])
 def test_the_budget_must_be_a_positive_whole_number(bad, error):
     with pytest.raises(error, match="max_steps must be a whole number"):
         boardrules.new_game("harvest", players=2, max_steps=bad)
+
+
+def test_no_budget_given_is_the_limit_in_force(limits):
+    assert boardrules.new_game("harvest", players=2, max_steps=None).max_steps == 1_000_000
+    limits(max_steps=777)
+    assert boardrules.new_game("harvest", players=2).max_steps == 777
 
 
 def test_setup_and_the_flow_have_the_budget_too():
@@ -178,7 +184,7 @@ def test_lists_nested_as_deep_as_allowed_are_kept_saved_and_replayed(backend):
     for _ in range(47):
         (value,) = value
     assert value == ()
-    again = boardrules.load_game(game.save(), max_steps=MAX_STEPS)
+    again = boardrules.load_game(game.save(), max_steps=LIMITS.max_steps)
     assert again.state.digest() == game.state.digest()
 
 
@@ -385,23 +391,23 @@ OPTION_DECK = ("option deck = [1, 2]\nresource coins { }\naction work main { gai
                "flow { rounds 1 { step play: turns seat once { main work } } }\n")
 
 
-@pytest.mark.parametrize("value", [[1] * (MAX_LIST + 1), [[[1]]] * 40_000],
+@pytest.mark.parametrize("value", [[1] * (LIMITS.max_list + 1), [[[1]]] * 40_000],
                          ids=["long", "long at every depth"])
 def test_an_option_value_larger_than_the_rules_lists_is_refused(value):
     # (it was taken, a list the rules cannot build, which their analyses take as impossible)
-    with pytest.raises(boardrules.OptionError, match=f"option 'deck' holds more than {MAX_LIST} "
+    with pytest.raises(boardrules.OptionError, match=f"option 'deck' holds more than {LIMITS.max_list} "
                        "elements at every depth"):
         boardrules.new_game(texts={"o.rules": OPTION_DECK}, players=2, options={"deck": value})
-    game = boardrules.new_game(texts={"o.rules": OPTION_DECK}, players=2, options={"deck": [1] * MAX_LIST})
+    game = boardrules.new_game(texts={"o.rules": OPTION_DECK}, players=2, options={"deck": [1] * LIMITS.max_list})
     game.play("p1 work")
-    assert game.get("coins", 0) == MAX_LIST
+    assert game.get("coins", 0) == LIMITS.max_list
 
 
 def test_a_record_with_an_option_value_of_millions_is_refused_before_it_is_walked():
     record = {"format": "boardrules-record/1", "game": "harvest", "players": 2, "seed": 1,
               "options": {"goal": [1] * 3_000_000}, "actions": []}
     with pytest.raises(boardrules.NotationError, match=r"\$\.options\.goal: expected a value of at "
-                       f"most {MAX_LIST} elements at every depth"):
+                       f"most {LIMITS.max_list} elements at every depth"):
         boardrules.Record.from_json(record)
 
 

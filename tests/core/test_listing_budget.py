@@ -2,7 +2,7 @@
 prechecks, its guard, its run) has the whole execution budget, so rules that take many steps for
 each of many candidates multiplied it without end (``legal_actions()`` of a 99,999-value action
 whose ``require`` takes 50,000 steps ran for hours). The tries of one listing, and chance's
-redraws, share ``MAX_LISTING_STEPS``: past it the listing stops with ExecutionBudgetError and the
+redraws, share ``LIMITS.max_listing_steps``: past it the listing stops with ExecutionBudgetError and the
 game is as it was. The steps are counted (the game's own count), never the time."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from boardrules.limits import LIMITS
 import boardrules
 import boardrules.game as G
 from boardrules.game import core, listing
@@ -33,9 +34,8 @@ flow {{ rounds 3 {{ step play: turns seat once {{ main {action.split("(")[0]}, w
 
 
 @pytest.fixture(autouse=True)
-def _small_limit(monkeypatch):
-    for module in (core, listing):   # (each module of boardrules/game that starts a listing)
-        monkeypatch.setattr(module, "MAX_LISTING_STEPS", LIMIT)
+def _small_limit(limits):
+    limits(max_listing_steps=LIMIT)
 
 
 def _spent(game: boardrules.Game) -> int:

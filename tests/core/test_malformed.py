@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from boardrules.limits import LIMITS
 from boardrules.errors import RulesError
 from boardrules.lang.merge import Layer, merge
-from boardrules.lang.parser import MAX_FILE_BYTES, MAX_NESTING, parse_text
+from boardrules.lang.parser import parse_text
 from boardrules.ruleset import _build, build_ruleset
 
 HERE = Path(__file__).parent / "malformed"
@@ -104,27 +105,27 @@ def test_errors_of_several_files_are_reported_together(tmp_path):
 
 def test_file_over_one_mebibyte():
     filler = "# padding to make a generated rule file too large\n"
-    text = "game tiny { players 2..3 }\n" + filler * (MAX_FILE_BYTES // len(filler) + 1)
-    assert len(text.encode()) > MAX_FILE_BYTES
+    text = "game tiny { players 2..3 }\n" + filler * (LIMITS.max_file_bytes // len(filler) + 1)
+    assert len(text.encode()) > LIMITS.max_file_bytes
     with pytest.raises(RulesError) as info:
         build_ruleset(texts={"huge.rules": text})
     (d,) = info.value.diagnostics
-    assert d.format().splitlines()[0] == f"huge.rules:1:1: rule file is larger than {MAX_FILE_BYTES} bytes"
+    assert d.format().splitlines()[0] == f"huge.rules:1:1: rule file is larger than {LIMITS.max_file_bytes} bytes"
     assert "hint: split it into several files" in d.format()
 
 
 def test_file_of_exactly_one_mebibyte_is_read():
     head = "game tiny { players 2..3 }\n"
-    text = head + "#" * (MAX_FILE_BYTES - len(head) - 1) + "\n"
-    assert len(text.encode()) == MAX_FILE_BYTES
+    text = head + "#" * (LIMITS.max_file_bytes - len(head) - 1) + "\n"
+    assert len(text.encode()) == LIMITS.max_file_bytes
     rf = parse_text(text, "big.rules")
     assert len(rf.items) == 1
 
 
 def test_nesting_limit_is_exact():
-    ok = "var x: int = " + "(" * (MAX_NESTING - 1) + "1" + ")" * (MAX_NESTING - 1) + "\n"
+    ok = "var x: int = " + "(" * (LIMITS.max_nesting - 1) + "1" + ")" * (LIMITS.max_nesting - 1) + "\n"
     parse_text("game g { players 1..2 }\n" + ok)
-    deep = "var x: int = " + "(" * (MAX_NESTING + 1) + "1" + ")" * (MAX_NESTING + 1) + "\n"
+    deep = "var x: int = " + "(" * (LIMITS.max_nesting + 1) + "1" + ")" * (LIMITS.max_nesting + 1) + "\n"
     with pytest.raises(RulesError, match="nested deeper than 48"):
         parse_text(deep)
 

@@ -444,3 +444,25 @@ def test_a_game_not_installed_gets_the_one_meant_and_how_to_install():
     assert str(err.value) == ("no game named 'harvst'; installed: eclipse, gaia-project, harvest (did "
                               "you mean 'harvest'? another package's game must be installed first, e.g. "
                               "with pip; 'boardrules plugins' lists the installed ones)")
+
+
+@pytest.mark.parametrize("game, names, said", [
+    ("eclipse", ["rare-technologies", "rare-technologies"], "module 'rare-technologies' is named twice"),
+    ("gaia-project", ["-factions", "random-factions", "-factions"], "module 'factions' is switched off twice"),
+    ("harvest", ("market-day", "market-day"), "module 'market-day' is named twice"),
+])
+def test_a_module_named_twice_is_refused_naming_it(game, names, said):
+    """``-m x -m x`` (or a list holding a module twice) was taken as x once, without a word."""
+    with pytest.raises(PluginError, match=said + ": name each module once"):
+        boardrules.new_game(game, players=2, modules=names)
+    with pytest.raises(PluginError, match=said):
+        boardrules.build_ruleset(game, modules=names)
+
+
+def test_a_record_naming_a_module_twice_is_refused_naming_it():
+    game = boardrules.new_game("harvest", players=2, modules=["market-day"])
+    data = json.loads(game.save())
+    assert data["modules"] == ["market-day"]
+    data["modules"] = ["market-day", "market-day"]
+    with pytest.raises(PluginError, match="module 'market-day' is named twice"):
+        boardrules.load_game(json.dumps(data))

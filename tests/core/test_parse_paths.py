@@ -62,7 +62,7 @@ def _by_tree(text: str, path: str) -> Any:
 
 def _by_reductions(text: str, path: str) -> Any:
     try:
-        return _dump(P._parse_cached.__wrapped__(text, path).items)
+        return _dump(P._parse_cached.__wrapped__(text, path, ()).items)
     except RulesError as err:
         return [d.format() for d in err.diagnostics]
 

@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from boardrules.limits import LIMITS
 import boardrules
 from boardrules import GameStuckError
 from boardrules.game import ACCEPTED
@@ -281,7 +282,7 @@ def test_a_bare_verdict_is_the_guards_run(monkeypatch):
         for name, guard in bares.items():
             cost = rs.guards.inert.split(rs.actions[name].body, {})[1]
             for steps in (1_000_000, cost + 2, cost + 1, cost, 1, 0):
-                for depth in (0, S.MAX_DEPTH - 2, S.MAX_DEPTH - 1, S.MAX_DEPTH):
+                for depth in (0, LIMITS.max_call_depth - 2, LIMITS.max_call_depth - 1, LIMITS.max_call_depth):
                     got = []
                     for run in (lambda c: rs.guards.bare[guard](c, name),
                                 lambda c: S.run_unit(c, guard, name, me=0, env={})):

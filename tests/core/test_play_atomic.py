@@ -1,6 +1,6 @@
 """``Game.play`` is atomic also when the game's own chance (``auto_chance``) draws after the
 move: a draw that runs into one of the engine's limits (its redraws past the listing's limit
-``MAX_LISTING_STEPS``, the game's moves at ``MAX_MOVES``, its values past ``MAX_VALUES``) raises
+``LIMITS.max_listing_steps``, the game's moves at ``LIMITS.max_moves``, its values past ``LIMITS.max_values``) raises
 ExecutionBudgetError naming the limit, and the game is exactly as before the play: state,
 record, log, undo history. The move used to stay played with chance due, and the next
 ``legal_actions()`` raised (the listing limit) or listed outcomes that play refused (the moves
@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+from boardrules.limits import LIMITS
 import boardrules
 from boardrules.game import actions, core, history, listing
 from boardrules import CHANCE, ExecutionBudgetError
@@ -32,9 +33,8 @@ flow {{ rounds 3 {{ step play: turns seat once {{ main roll, wait }} }} }}
 """}
 
 
-def _listing_limit(monkeypatch, steps: int) -> None:
-    for module in (core, listing):   # (each module of boardrules/game that starts a listing)
-        monkeypatch.setattr(module, "MAX_LISTING_STEPS", steps)
+def _listing_limit(limits, steps: int) -> None:
+    limits(max_listing_steps=steps)
 
 
 def _snapshot(game: boardrules.Game) -> tuple:
@@ -62,8 +62,8 @@ def _refused_whole(game: boardrules.Game, move: str, match: str) -> None:
     assert game.record.actions == []
 
 
-def test_chance_redraws_past_the_listing_limit_leave_the_game_as_before(monkeypatch):
-    _listing_limit(monkeypatch, 1_000_000)
+def test_chance_redraws_past_the_listing_limit_leave_the_game_as_before(monkeypatch, limits):
+    _listing_limit(limits, 1_000_000)
     monkeypatch.setattr(history, "HISTORY_VALUES", 1)   # (the failed play must not thin the history)
     game = boardrules.new_game(texts=_rules(
         f'choose n in 1..99999 by chance "luck" {{ require {SLOW} and n == 7 else "no"; gain 1 coins }}'),
@@ -73,28 +73,27 @@ def test_chance_redraws_past_the_listing_limit_leave_the_game_as_before(monkeypa
                    r"tried took more than 1000000 steps in all \(the listing's limit")
 
 
-def test_a_chance_outcome_past_the_move_limit_leaves_the_game_as_before(monkeypatch):
+def test_a_chance_outcome_past_the_move_limit_leaves_the_game_as_before(limits):
     game = boardrules.new_game(texts=_rules('choose n in [1, 2, 3] by chance "luck" { gain n coins }'),
                                players=2, seed=3)
     game.play("p1 wait")
-    monkeypatch.setattr(history, "MAX_MOVES", 2)   # (p2's roll is the second move: its outcome a third)
+    limits(max_moves=2)   # (p2's roll is the second move: its outcome a third)
     _refused_whole(game, "p2 roll", r"^p2 roll: chance n: the game has had 2 moves, the most a game may have")
 
 
-def test_a_chance_outcome_past_the_values_limit_leaves_the_game_as_before(monkeypatch):
+def test_a_chance_outcome_past_the_values_limit_leaves_the_game_as_before(limits):
     game = boardrules.new_game(texts=_rules(
         'choose n in [1, 2, 3] by chance "luck" { for h in hexes { set mark[h] = n } }',
         'var hexes: list[hex] = [' + ", ".join(f'"h{i}"' for i in range(40)) + ']\n'
         'var mark: int per hex = 0'), players=2, seed=3)
     game.play("p1 wait")
-    for module in (actions, core, history):   # (where boardrules/game reads it)
-        monkeypatch.setattr(module, "MAX_VALUES", len(game.state.values) + 10)
+    limits(max_values=len(game.state.values) + 10)
     _refused_whole(game, "p2 roll", r"^p2 roll: chance n \d: the game would hold \d+ values, more "
                    r"than the \d+ a game may hold")
 
 
-def test_a_game_whose_first_chance_draw_passes_the_listing_limit_cannot_start(monkeypatch):
-    _listing_limit(monkeypatch, 1_000_000)
+def test_a_game_whose_first_chance_draw_passes_the_listing_limit_cannot_start(limits):
+    _listing_limit(limits, 1_000_000)
     texts = {"luck.rules": f"""
 game luck {{ players 1..2 }}
 resource coins {{ start 0; scored true }}

@@ -105,7 +105,7 @@ def test_what_is_not_a_whole_number_is_still_refused(value):
 
 @pytest.mark.parametrize("call", [
     lambda rs: SimulationSpec(rs, 2, "3"), lambda rs: SimulationSpec(rs, 2, 3, max_actions=2.0),
-    lambda rs: Game(rs, 2, 0, max_steps=True), lambda rs: Game(rs, 2, 0, max_steps=None),
+    lambda rs: Game(rs, 2, 0, max_steps=True), lambda rs: Game(rs, 2, 0, max_steps="5"),
 ])
 def test_counts_of_another_type_are_type_errors(call):
     """A count given as a text or a float was a ValueError ('must be a whole number of at

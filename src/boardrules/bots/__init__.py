@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..game import Action, Game
+from ..limits import LIMITS
 from ..quoting import brief_text, check_count, counted, read_whole
 from .common import Bot, actor, bot_seed, evaluation_for, no_action, sample_chance, seeded
 from .greedy import BUDGET as GREEDY_BUDGET, GreedyBot
@@ -113,13 +114,14 @@ def seat_bots(specs: str | Iterable[str] | None, players: int,
     return [make_bot(per_seat.get(p, default), seed=f"{seed}/{p}") for p in range(players)]
 
 
-def play_out(game: Game, bot: Bot | list[Bot] | tuple[Bot, ...] | None = None, *, max_actions: int = 100_000,
+def play_out(game: Game, bot: Bot | list[Bot] | tuple[Bot, ...] | None = None, *, max_actions: int | None = None,
              on_action: Callable[[Game, Action], object] | None = None) -> Game:
     """Let ``bot`` (a RandomBot by default; or a list with one bot per seat) play ``game``
     to its end; return the game. Raises ``RuntimeError`` if it does not end within
-    ``max_actions`` and ``LookupError`` if nobody can act; ``TypeError``/``ValueError`` for
-    a ``max_actions`` that is no whole number of at least 1."""
-    max_actions = check_count(max_actions, "max_actions", 1)
+    ``max_actions`` (None: the moves a game may have, ``LIMITS.max_moves``) and ``LookupError``
+    if nobody can act; ``TypeError``/``ValueError`` for a ``max_actions`` that is no whole
+    number of at least 1."""
+    max_actions = check_count(LIMITS.max_moves if max_actions is None else max_actions, "max_actions", 1)
     bot = bot or RandomBot(game.seed)
     for _ in range(max_actions):
         if game.over:

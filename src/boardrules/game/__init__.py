@@ -28,11 +28,11 @@ its machinery, so the hot paths look their methods up on ``self`` as before):
 
 from __future__ import annotations
 
-from ..runtime import CHANCE, MAX_LISTING_STEPS, MAX_MOVES, MAX_STEPS, MAX_VALUES
+from ..runtime import CHANCE
 from .actions import DONE, Action, _candidate, _slot_setters, brief_action, format_action   # (_x: for tests)
 from .core import Game, Score, View, final_mismatch, load_game, new_game
 from .history import HISTORY_VALUES, RECENT_STATES
-from .listing import MAX_CANDIDATES, LegalActions, _Meter, _redraws
+from .listing import LegalActions, _Meter, _redraws
 from .notation import parse_generic, read_name
 from .verdicts import ACCEPTED, KNOWN_STATES
 
@@ -42,7 +42,7 @@ for _cls in (Action, Game, LegalActions, _Meter):
     _cls.__module__ = __name__
 del _cls
 
-__all__ = ["ACCEPTED", "CHANCE", "DONE", "HISTORY_VALUES", "KNOWN_STATES", "MAX_CANDIDATES", "MAX_LISTING_STEPS",
-           "MAX_MOVES", "MAX_STEPS", "MAX_VALUES", "RECENT_STATES", "Action", "Game", "LegalActions", "Score",
+__all__ = ["ACCEPTED", "CHANCE", "DONE", "HISTORY_VALUES", "KNOWN_STATES",
+           "RECENT_STATES", "Action", "Game", "LegalActions", "Score",
            "View", "brief_action", "final_mismatch", "format_action", "load_game", "new_game", "parse_generic",
            "read_name"]

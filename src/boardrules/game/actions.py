@@ -9,12 +9,13 @@ from typing import Any
 
 import attrs
 
+from ..limits import LIMITS
 from ..errors import ExecutionBudgetError, IllegalActionError, PrimitiveError
 from ..lang import ast as A
 from ..lang import semantics as S
 from ..quoting import MESSAGE, QUOTE, as_int, brief_text, brief_value, format_value, rules_value
 from ..ruleset import Ruleset
-from ..runtime import CHANCE, MAX_VALUES, BudgetExceeded, Context, Decision, PrimitiveFailed, RuleViolation
+from ..runtime import CHANCE, BudgetExceeded, Context, Decision, PrimitiveFailed, RuleViolation
 
 
 DONE = "done"
@@ -151,7 +152,7 @@ def _candidate(player: int, name: str, args: tuple[Any, ...]) -> Action:
 
 
 def _too_many_values(held: int) -> str:
-    return (f"the game would hold {held} values, more than the {MAX_VALUES} a game may hold "
+    return (f"the game would hold {held} values, more than the {LIMITS.max_values} a game may hold "
             "(the games here hold a few hundred)")
 
 

@@ -12,14 +12,14 @@ from typing import Any, Iterator, TypedDict
 
 import attrs
 
+from ..limits import LIMITS
 from .. import plugins
 from ..errors import BoardrulesError, ExecutionBudgetError, IllegalActionError, NotationError, ReplayMismatch
 from ..reader import StateReader, check_seat
 from ..quoting import QUOTE, brief_text, brief_value, check_count
 from ..record import Record, check_seed
 from ..ruleset import Ruleset, Step, build_ruleset
-from ..runtime import (CHANCE, MAX_LISTING_STEPS, MAX_STEPS, MAX_VALUES, Context, Decision, Event,
-                       RuleViolation)
+from ..runtime import CHANCE, Context, Decision, Event, RuleViolation
 from ..state import State
 from .actions import Action, _FLOW_BROKEN, _broken, _error_class, _player_count, _too_many_values, brief_action, format_action
 from .flow import GameFlow
@@ -52,11 +52,11 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
     """A game in progress. Build one with :func:`new_game` or :meth:`Game.from_record`."""
 
     def __init__(self, ruleset: Ruleset, players: int, seed: int | str = 0, *,
-                 auto_chance: bool = True, max_steps: int = MAX_STEPS):
+                 auto_chance: bool = True, max_steps: int | None = None):
         if not isinstance(ruleset, Ruleset):
             raise TypeError(f"Game needs a Ruleset (boardrules.build_ruleset(...)), not {brief_text(ruleset, 40)}; "
                             f"new_game(GAME, players=N) starts an installed game by its name")
-        max_steps = check_count(max_steps, "max_steps", 1)
+        max_steps = check_count(LIMITS.max_steps if max_steps is None else max_steps, "max_steps", 1)
         players = _player_count(players)
         seed = check_seed(seed)
         if not isinstance(auto_chance, bool):   # ('no' would have switched chance on)
@@ -142,7 +142,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
                       rule=err.rule) from None
         self.log.extend(ctx.events)
         values = ctx.merged()
-        if len(values) > MAX_VALUES:
+        if len(values) > LIMITS.max_values:
             raise ExecutionBudgetError(f"the game cannot start: {_too_many_values(len(values))}",
                                        rule="setup")
         return State(values, tuple(pending))
@@ -377,8 +377,8 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         (tests/gaia/test_unchecked_replay.py).
         Chance outcomes that follow are decided by the seeded generator when
         ``auto_chance`` is on; when drawing one fails (its redraws run past the listing's
-        limit, ``MAX_LISTING_STEPS``; the game's moves would pass ``MAX_MOVES`` or its values
-        ``MAX_VALUES``) :class:`~boardrules.errors.ExecutionBudgetError` names the limit and the
+        limit, ``LIMITS.max_listing_steps``; the game's moves would pass ``LIMITS.max_moves`` or its values
+        ``LIMITS.max_values``) :class:`~boardrules.errors.ExecutionBudgetError` names the limit and the
         game is exactly as before the play (state, record, log, undo history). When the rules
         allow no outcome at all, the action stays played and chance waits (the game is stuck:
         :class:`~boardrules.errors.GameStuckError` from :meth:`legal_actions`).
@@ -424,9 +424,9 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         played, when no chance outcome is due or the rules allow none (the game is stuck) or
         a bag emptied since the draw was queued. Bots decide chance in their look-ahead so.
         :class:`~boardrules.errors.ExecutionBudgetError`, nothing played, when the draws run
-        into a limit: their runs (redraws included) past the listing's, ``MAX_LISTING_STEPS``;
-        the game's moves at ``MAX_MOVES``; the outcome drawn would make the game hold more than
-        ``MAX_VALUES`` values (the limits are the engine's, not a rule refusing the outcome)."""
+        into a limit: their runs (redraws included) past the listing's, ``LIMITS.max_listing_steps``;
+        the game's moves at ``LIMITS.max_moves``; the outcome drawn would make the game hold more than
+        ``LIMITS.max_values`` values (the limits are the engine's, not a rule refusing the outcome)."""
         drawn = self._decide_chance(rng)
         self._thin_if_held()
         return drawn
@@ -437,7 +437,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         if d is None:
             return False
         self._check_moves(Action(CHANCE, d.label, ()))
-        self._meter.left = MAX_LISTING_STEPS   # (its redraws share one listing's budget)
+        self._meter.left = LIMITS.max_listing_steps   # (its redraws share one listing's budget)
         for value in _chance_draws(self, d, rng):
             action = Action(CHANCE, d.label, (value,))
             try:
@@ -487,7 +487,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         """Every action worth trying now (legal or not), of ``player`` or of everyone to act;
         :class:`LegalActions` filters them. ``ValueError`` for no player of the game."""
         player = self._check_player(player)
-        self._meter.left = MAX_LISTING_STEPS   # (a listing begins)
+        self._meter.left = LIMITS.max_listing_steps   # (a listing begins)
         return self._candidates(player, False)
 
     def is_legal(self, action: "Action | str") -> bool:
@@ -509,7 +509,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
 
     @classmethod
     def from_record(cls, record: Record, *, check: bool = True,
-                    max_steps: int = MAX_STEPS) -> "Game":
+                    max_steps: int | None = None) -> "Game":
         """Replay ``record`` (with legality checks unless ``check=False``; ``max_steps``:
         the execution budget per action, as for :func:`new_game`). A record built in Python
         is held to the shape of one read from a file (:class:`NotationError` naming each
@@ -522,8 +522,8 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
                            options=None if record.rules else record.options,
                            texts=dict(record.texts) if record.texts else None)
         if record.rules:
-            from ..ruleset import _build, _frozen
-            rs = _build(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules)), options=tuple(
+            from ..ruleset import _frozen, _rebuild
+            rs = _rebuild(attrs.evolve(rs.recipe, rules=tuple(map(tuple, record.rules)), options=tuple(
                 sorted((k, _frozen(v, k)) for k, v in record.options.items()))))
         try:
             game = cls(rs, record.players, record.seed, auto_chance=False, max_steps=max_steps)
@@ -588,7 +588,7 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
              modules: str | Iterable[str] = (), options: Mapping[str, Any] | None = None,
              rules: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] = (),
              texts: Mapping[str, str] | None = None, backend: str = "compiled",
-             max_steps: int = MAX_STEPS) -> Game:
+             max_steps: int | None = None) -> Game:
     """Start a game: the one obvious entry point.
 
     ``game``: an installed game's name (``boardrules plugins`` lists them) or None with
@@ -614,7 +614,7 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
     return Game(rs, players, seed, max_steps=max_steps)
 
 
-def load_game(text: str, *, check: bool = True, max_steps: int = MAX_STEPS) -> Game:
+def load_game(text: str, *, check: bool = True, max_steps: int | None = None) -> Game:
     """Rebuild a game from :meth:`Game.save` output by replaying its record (``check=False``:
     without legality checks, for trusted saves).
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from ..limits import LIMITS
 from ..errors import IllegalActionError
 from ..lang import semantics as S
 from ..lang import flow as F   # (modules, not names: tests put stand-ins in them)
@@ -459,7 +460,7 @@ class GameFlow:
                     or any(v in rest.unseats for v in seats):
                 return False   # (the rest may make a variable none, a list long or not of seats)
             grown = dict(rest.growth)   # (its appends: the lists must have room for them)
-        return cost < ctx.steps and ctx.depth + depth < S.MAX_DEPTH \
+        return cost < ctx.steps and ctx.depth + depth < LIMITS.max_call_depth \
             and facts_hold(ctx, needs, lists, grown) and seats_hold(ctx, seats)
 
     def _finish_step(self: Game, ctx: Any, step_i: int) -> None:

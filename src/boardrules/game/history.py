@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..limits import LIMITS
 from ..errors import ExecutionBudgetError
-from ..runtime import MAX_MOVES, MAX_VALUES, BudgetExceeded, Event
+from ..runtime import BudgetExceeded, Event
 from ..state import State
 from .actions import Action, _too_many_values, brief_action
 
@@ -30,9 +31,9 @@ class GameHistory:
     """The undo history of a :class:`Game` (a mixin)."""
 
     def _check_moves(self: Game, action: Action) -> None:
-        """ExecutionBudgetError when the game has had ``MAX_MOVES`` moves (``action`` would pass it)."""
-        if len(self.record.actions) >= MAX_MOVES:
-            raise ExecutionBudgetError(f"{brief_action(action)}: the game has had {MAX_MOVES} moves, "
+        """ExecutionBudgetError when the game has had ``LIMITS.max_moves`` moves (``action`` would pass it)."""
+        if len(self.record.actions) >= LIMITS.max_moves:
+            raise ExecutionBudgetError(f"{brief_action(action)}: the game has had {LIMITS.max_moves} moves, "
                                        "the most a game may have", rule=action.name, action=action)
 
     def _apply(self: Game, action: Action, check: bool) -> None:
@@ -45,9 +46,9 @@ class GameHistory:
     def _commit(self: Game, action: Action, new_state: State, events: list[Event]) -> None:
         """Make ``new_state`` (``action``'s run, with its ``events``) the game's: the state before
         it kept for undo. ExecutionBudgetError, nothing changed, when it holds more than
-        ``MAX_VALUES`` values (and more than the state before)."""
+        ``LIMITS.max_values`` values (and more than the state before)."""
         held = len(new_state.values)
-        if held > MAX_VALUES and held > len(self.state.values):
+        if held > LIMITS.max_values and held > len(self.state.values):
             raise self._refusal(action, BudgetExceeded(_too_many_values(held)))
         self._history.append((self.state, len(self.record.actions), len(self.log)))
         self._kept += len(self.state.values)

@@ -10,11 +10,12 @@ import itertools
 import random
 from typing import TYPE_CHECKING, Any, Iterator, NoReturn, overload
 
+from ..limits import LIMITS
 from ..errors import BoardrulesError, ExecutionBudgetError, GameStuckError, IllegalActionError, NotationError
 from ..lang import semantics as S
 from ..quoting import MESSAGE, brief_text, brief_value, counted
 from ..ruleset import Step
-from ..runtime import CHANCE, MAX_LISTING_STEPS, BudgetExceeded, Context, Decision, Dice, RuleViolation
+from ..runtime import CHANCE, BudgetExceeded, Context, Decision, Dice, RuleViolation
 from .actions import Action, DONE, _FLOW_BROKEN, _Unlisted, _broken, _candidate, _who
 from .notation import _bag
 from .verdicts import _UNSEEN
@@ -23,25 +24,19 @@ if TYPE_CHECKING:
     from .core import Game
 
 
-# Most argument combinations one action may list in one state, as many as a list's elements
-# (docs/language.md, Limits): the rules list a few hundred at most (Eclipse's install about 150,
-# Gaia's Ivits station about 120; a house rule's two hexes some 36,000); a hostile rule (two
-# `int in 1..100000` parameters) listed 400,000 within the execution budget, each then tried
-# and kept: 19 s and 525 MB for one listing (now about 5 s and 140 MB).
-MAX_CANDIDATES = 100_000
 _STUCK_TRIES = 200
 
 
 class _Meter:
     """What the listing now running may still spend (``left``, steps: below 0 once its tries
-    spent more than ``MAX_LISTING_STEPS``; Game._charge). Each listing sets it anew, and any run
+    spent more than ``LIMITS.max_listing_steps``; Game._charge). Each listing sets it anew, and any run
     charges it (a run outside a listing too: the next listing starts afresh); copies of a game
     share it (they list one at a time)."""
 
     __slots__ = ("left",)
 
     def __init__(self) -> None:
-        self.left = MAX_LISTING_STEPS
+        self.left = LIMITS.max_listing_steps
 
     def spend(self, ctx: Context) -> None:
         """Charge the steps the run on ``ctx`` spent (``ctx.budget - ctx.steps``), without
@@ -97,7 +92,7 @@ class LegalActions:
             assert known is not None  # (created when missing)
             found = known.listed.get(player)
             if found is None:
-                game._meter.left = MAX_LISTING_STEPS   # (a listing begins: Game._charge)
+                game._meter.left = LIMITS.max_listing_steps   # (a listing begins: Game._charge)
                 info = game._turn_info()
                 if info is None and game._answers_all_legal():
                     # (every answer to the decision due is legal untried, as _candidate_legal
@@ -177,7 +172,7 @@ class LegalActions:
         """:meth:`sample` of the outcomes of chance's decision ``d`` (``listed``: the legal
         actions when known): the first of :func:`_chance_draws` that is legal."""
         game = self._game
-        game._meter.left = MAX_LISTING_STEPS   # (a listing begins: its tries share the limit)
+        game._meter.left = LIMITS.max_listing_steps   # (a listing begins: its tries share the limit)
         legal = None if listed is None else set(listed)
         for value in _chance_draws(game, d, rng):
             action = _candidate(CHANCE, d.label, (value,))
@@ -483,10 +478,10 @@ class GameListing:
         opts = d.options
         if d.bag is not None:
             opts = tuple(dict.fromkeys(_bag(self, d.bag)))
-        elif isinstance(opts, Dice) and 6 ** opts.count > MAX_CANDIDATES:   # (7 dice and more;
+        elif isinstance(opts, Dice) and 6 ** opts.count > LIMITS.max_candidates:   # (7 dice and more;
             raise ExecutionBudgetError(                                   # len() overflows past 24)
                 f"listing the answers to '{d.label}': the {6 ** opts.count} outcomes of {opts.count} dice "
-                f"are more than the {MAX_CANDIDATES} to try (the listing's limit): the game's own "
+                f"are more than the {LIMITS.max_candidates} to try (the listing's limit): the game's own "
                 "chance (auto_chance) rolls them, or play one outcome", rule=d.label)
         for o in opts:
             yield _candidate(d.player, d.label, (o,))
@@ -532,8 +527,8 @@ class GameListing:
                 # (an action without parameters has one candidate: no generator to make)
                 tuples = self._arg_tuples(ctx, adef, lead=hoist) if adef.params else ((),)
                 for n, args in enumerate(tuples):
-                    if n == MAX_CANDIDATES:
-                        raise BudgetExceeded(f"more than {MAX_CANDIDATES} argument combinations "
+                    if n == LIMITS.max_candidates:
+                        raise BudgetExceeded(f"more than {LIMITS.max_candidates} argument combinations "
                                              "to try (the listing's limit)", ctx.source, adef.span)
                     if check is not None and pctx is not None \
                             and self._precheck_fails(adef, p, args, pctx, check):
@@ -554,12 +549,12 @@ class GameListing:
 
     def _over_listing(self: Game, chance: Decision | None = None) -> ExecutionBudgetError:
         """The error of the listing now running (drawing an outcome of ``chance``, if given),
-        whose tries spent more than ``MAX_LISTING_STEPS`` in all (the game is as it was: a
+        whose tries spent more than ``LIMITS.max_listing_steps`` in all (the game is as it was: a
         listing changes nothing)."""
         what = "listing the legal actions" if chance is None \
             else f"drawing chance's outcome for '{chance.label}'"
         return ExecutionBudgetError(
-            f"{what}: the candidates tried took more than {counted(MAX_LISTING_STEPS, 'step')} "
+            f"{what}: the candidates tried took more than {counted(LIMITS.max_listing_steps, 'step')} "
             f"in all (the listing's limit; each may take up to max_steps, here {self.max_steps}): "
             "rules that take many steps for each of many candidates", rule="listing")
 

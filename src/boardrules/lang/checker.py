@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
+from ..limits import LIMITS
 from . import ast as A
 from .diagnostics import Diagnostic, Hints
 from .merge import Merged
 from .inert import names_in
 from .passing import never_passes
 from ..quoting import counted, digit_count, rules_value
-from ..runtime import MAX_LIST, MAX_NUMBER
+from ..runtime import MAX_NUMBER
 
 if TYPE_CHECKING:
     from ..primitives import Primitive
@@ -322,9 +323,9 @@ class Checker:
             case A.Range(low=lo, high=hi):
                 lo_v, hi_v = self.const(lo, what), self.const(hi, what)
                 if isinstance(lo_v, int) and isinstance(hi_v, int):
-                    if hi_v - lo_v >= MAX_LIST:
+                    if hi_v - lo_v >= LIMITS.max_list:
                         self.err(expr, f"the range {lo_v}..{hi_v} is too long (at most "
-                                       f"{MAX_LIST} numbers)", "use a shorter range")
+                                       f"{LIMITS.max_list} numbers)", "use a shorter range")
                         return None
                     return tuple(range(lo_v, hi_v + 1))
                 return None
@@ -350,8 +351,8 @@ class Checker:
                         return None
                     return n
                 if op == "+" and isinstance(a, tuple) and isinstance(b, tuple):
-                    if len(a) + len(b) > MAX_LIST:
-                        self.err(expr, f"this list is too long (at most {MAX_LIST} elements)",
+                    if len(a) + len(b) > LIMITS.max_list:
+                        self.err(expr, f"this list is too long (at most {LIMITS.max_list} elements)",
                                  "use a shorter list")
                         return None
                     return a + b

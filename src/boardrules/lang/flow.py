@@ -22,9 +22,9 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
+from ..limits import LIMITS
 from . import ast as A
 from .inert import AFTER, Facts
-from .semantics import MAX_DEPTH
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -73,7 +73,7 @@ class _Walk:
             if later in entered:
                 self._enter(later, entered)
         facts = self.facts
-        if not self.ok or not facts.sound or AFTER in facts.writes or facts.depth + 2 >= MAX_DEPTH:
+        if not self.ok or not facts.sound or AFTER in facts.writes or facts.depth + 2 >= LIMITS.max_call_depth:
             return None
         rs = self.rs
         return (self.cost, tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs)),

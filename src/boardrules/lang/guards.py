@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ..limits import LIMITS
 from . import ast as A
 from ..errors import BoardrulesError
 from ..quoting import rules_value
 from ..runtime import RuleViolation
 from .backends import player_fn
-from .semantics import MAX_DEPTH
 from .inert import AFTER, FIXED, PASS, SHORT, Facts, Inert, names_in, type_name
 from . import semantics as S
 
@@ -186,7 +186,7 @@ class Guards:
             elif isinstance(s, A.Advance):
                 steps.append(self._advance_step(s))
             elif isinstance(s, A.CallStmt) and s.fn not in rs.primitives and s.fn in rs.actions \
-                    and s.fn not in busy and len(busy) < MAX_DEPTH:   # (deeper: the full try refuses)
+                    and s.fn not in busy and len(busy) < LIMITS.max_call_depth:   # (deeper: the full try refuses)
                 bound = tuple(p.name for p in rs.actions[s.fn].params)
                 inner = self._block_steps(rs.actions[s.fn].body.stmts, busy | {s.fn},
                                           frozenset(bound))
@@ -380,7 +380,7 @@ class Guards:
             return _no_rest
         plan = self._plan(stmts, self._scope(name), frozenset({name}))   # (the guard's: action)
         facts, cost = plan.facts, plan.cost
-        if plan.head != tested or PASS in facts.writes or 1 + facts.depth > MAX_DEPTH:
+        if plan.head != tested or PASS in facts.writes or 1 + facts.depth > LIMITS.max_call_depth:
             return None   # (the rest is not all inert, or passes the player: its guard decides)
         if AFTER in facts.writes:
             self.sure_after.add(name)
@@ -408,7 +408,7 @@ class Guards:
                 return None
             facts, worst = facts | plan.facts, max(worst, plan.cost)
         if not facts.sound or PASS in facts.writes or AFTER in facts.writes \
-                or 2 + facts.depth > MAX_DEPTH:   # (the body's unit, a reward's)
+                or 2 + facts.depth > LIMITS.max_call_depth:   # (the body's unit, a reward's)
             return None
         bound = (tdef.high - tdef.low) * (1 + worst)
         hold = self._holds(facts)
@@ -509,7 +509,7 @@ class Guards:
 
     def _guard(self, plan: "_Plan") -> Guard | None:
         """The guard that runs ``plan`` (None when it leaves nothing out): ``INERT`` when the
-        checks passed, the budget left covers the rest, the rest nests within MAX_DEPTH and
+        checks passed, the budget left covers the rest, the rest nests within LIMITS.max_call_depth and
         what it relies on holds (:func:`facts_check`), else False. None too for a rest that
         passes its player and leaves an 'after turn' block: the pass ends the turn, which runs
         the block, and the block may break a rule (the body is run in full)."""
@@ -522,7 +522,7 @@ class Guards:
 
         def guard(ctx: Context) -> Any:
             cost = run(ctx)
-            if ctx.steps < cost or ctx.depth + depth > MAX_DEPTH or not hold(ctx):
+            if ctx.steps < cost or ctx.depth + depth > LIMITS.max_call_depth or not hold(ctx):
                 return False
             ctx.steps -= cost   # (charged for the rest: what the flow runs after it, the engine
             return verdict      # bounds with what is left: game/flow.py, _step_end_settles)
@@ -575,7 +575,7 @@ class Guards:
         """The plan of statement ``s`` entered by a guard (see :meth:`_plan`), None when it is
         not one to enter (or the procedures and slots on the way are as deep as rules nest)."""
         rs, backend = self.rs, self.backend
-        if len(busy) >= MAX_DEPTH:
+        if len(busy) >= LIMITS.max_call_depth:
             return None
         if isinstance(s, A.CallStmt) and s.fn not in rs.primitives and s.fn in rs.actions \
                 and s.fn not in busy:
@@ -675,7 +675,7 @@ def _bare(guard: Guard) -> Callable[["Context", str], Any]:
     run_unit = S.run_unit
 
     def bare(ctx: Context, source: str) -> Any:
-        if ctx.steps < 1 or ctx.depth >= MAX_DEPTH:
+        if ctx.steps < 1 or ctx.depth >= LIMITS.max_call_depth:
             return run_unit(ctx, guard, source)   # (its violation)
         ctx.steps -= 1
         ctx.depth += 1
@@ -831,7 +831,7 @@ def _call_step(ctx: Context, f: Any, check: Precheck) -> bool | None:
     """A ``call`` step of the prechecks: the procedure's own prechecks on its arguments (as
     S.call_procedure); False when they refuse, True when the rest is left to the full try (rules
     running rules as deep as they may), None to go on."""
-    if ctx.depth >= MAX_DEPTH:
+    if ctx.depth >= LIMITS.max_call_depth:
         return True
     fs, names = f
     env = dict(zip(names, [g(ctx) for g in fs]))
@@ -847,7 +847,7 @@ def _call_step(ctx: Context, f: Any, check: Precheck) -> bool | None:
 def _run_step(ctx: Context, f: Any, slot_check: Any) -> bool | None:
     """A ``run`` step of the prechecks: the slot body's own prechecks (as S.run_slot); the
     answers of :func:`_call_step`."""
-    if ctx.depth >= MAX_DEPTH:
+    if ctx.depth >= LIMITS.max_call_depth:
         return True
     fo, ffor = f
     entity = fo(ctx)

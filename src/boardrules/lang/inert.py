@@ -35,7 +35,7 @@ entity (per player or global, as ``myfaction``) is read as present when the rest
 that variable: the guard then checks, where the rest begins, that it is present for every
 player (:attr:`Facts.needs`). Likewise a list variable (per player or global) the rest reads
 but never sets is taken to hold at most SHORT elements, which the guard checks
-(:attr:`Facts.sized`): a loop over it is then bounded by that, not by MAX_LIST. The rest may
+(:attr:`Facts.sized`): a loop over it is then bounded by that, not by LIMITS.max_list. The rest may
 still append to it (``set V = V + L``, ``L`` of a bounded size: :attr:`Facts.growth`) when all
 its appends, loops counted, add at most GROW elements: its reads are then bounded by SHORT +
 GROW. A list index ``L[i]`` is in range when conditions tested on the
@@ -68,12 +68,12 @@ the rest then ends its player's turn, which the engine checks apart (:data:`PASS
 game/verdicts.py ``_guard_settles``).
 
 The analysis also bounds how deep the rules (procedures, slots, triggers), so the
-guard can check that the rest stays within semantics.MAX_DEPTH.
+guard can check that the rest stays within LIMITS.max_call_depth.
 
 Numbers: ``+``/``-``/``*``/``sum`` refuse results beyond ±MAX_NUMBER (2**63 - 1); the analysis
 assumes the whole numbers in a state stay far below that (each is made by rules bounded by
 the same limit), as every bundled game's do. Lists: a list in the state is taken to have at
-most MAX_LIST elements (rules cannot build a longer one; a primitive that stored one would
+most LIMITS.max_list elements (rules cannot build a longer one; a primitive that stored one would
 make the step bound too low).
 """
 
@@ -84,9 +84,9 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ..limits import LIMITS
 from . import ast as A
 from . import semantics as S
-from ..runtime import MAX_LIST
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -574,10 +574,10 @@ class Inert:
         return total
 
     def _too_deep(self) -> bool:
-        """Whether the units under analysis nest as deep as rules may run (semantics.MAX_DEPTH):
+        """Whether the units under analysis nest as deep as rules may run (LIMITS.max_call_depth):
         the one inside is not inert (a hostile chain of procedures, slots or triggers; the full
         try meets the depth limit)."""
-        return len(self._busy) + len(self._emitting) >= S.MAX_DEPTH
+        return len(self._busy) + len(self._emitting) >= LIMITS.max_call_depth
 
     def _proc(self, name: str, seats: frozenset[int] = frozenset()) -> int | None:
         """A bound on the steps of procedure ``name``'s body (None when it may break a rule),
@@ -770,7 +770,7 @@ class Inert:
             case A.Name(id=n):
                 if n in scope:
                     t = scope[n]
-                    return (t, 0, MAX_LIST)
+                    return (t, 0, LIMITS.max_list)
                 return self._name(n)
             case A.Field(obj=o, name=n):
                 obj = self.entity(o, scope)
@@ -794,13 +794,13 @@ class Inert:
                 hashed = None if index is None else self._size(i, index)   # (semantics.keyed)
                 if index is None or hashed is None:
                     return None
-                return (type_name(var.type, rs.kinds), index[1] + hashed, MAX_LIST)
+                return (type_name(var.type, rs.kinds), index[1] + hashed, LIMITS.max_list)
             case A.Index(obj=o, index=i):   # a list's element (semantics.index): in range
                 lst, index = self.expr(o, scope), self.expr(i, scope)
                 if lst is None or index is None or index[0] != "int" \
                         or not (lst[0] or "").startswith("list:") or not self._in_range(o, i, scope):
                     return None
-                return (lst[0][5:], lst[1] + index[1], MAX_LIST)  # type: ignore[index]
+                return (lst[0][5:], lst[1] + index[1], LIMITS.max_list)  # type: ignore[index]
             case A.Of(expr=x, player=p) if self._is_seat(p, scope):   # (semantics.with_me)
                 with self._as_me(True):
                     return self.expr(x, scope)
@@ -839,8 +839,8 @@ class Inert:
                 if a is None or b is None:
                     return None
                 if op == "+" and (a[0] or "").startswith("list:") and (b[0] or "").startswith("list:"):
-                    size = a[2] + b[2]   # (semantics.sized: charged by its length, at most MAX_LIST)
-                    if size > MAX_LIST or _may_be_list(a[0][5:]) or _may_be_list(b[0][5:]):  # type: ignore[index]
+                    size = a[2] + b[2]   # (semantics.sized: charged by its length, at most LIMITS.max_list)
+                    if size > LIMITS.max_list or _may_be_list(a[0][5:]) or _may_be_list(b[0][5:]):  # type: ignore[index]
                         return None   # (semantics.nested: lists of lists may be refused)
                     return (a[0] if a[0] == b[0] else None, a[1] + b[1] + size, size)
                 if a[0] != "int" or b[0] != "int":
@@ -921,9 +921,9 @@ class Inert:
             if t.startswith("list:"):   # (checked short where the rest begins: Facts.sized)
                 self._acc.sized.add(n)
                 return (t, 0, SHORT + GROW)
-            return (t, 0, MAX_LIST)
+            return (t, 0, LIMITS.max_list)
         if cls == S.OPTION:
-            return (_value_type(payload.default), 0, MAX_LIST)
+            return (_value_type(payload.default), 0, LIMITS.max_list)
         if cls == S.ENTITY:
             return (f"entity:{rs.entities[payload].kind}", 0, 0)
         if cls == S.KIND:
@@ -934,7 +934,7 @@ class Inert:
         name = next((k for k, v in S.BUILTIN_VALUES.items() if v is payload), None)
         if name not in builtin:
             return None
-        size = self.rs.players[1] if name in ("players", "others") else MAX_LIST
+        size = self.rs.players[1] if name in ("players", "others") else LIMITS.max_list
         return (builtin[name], 0, size)
 
     def _call(self, fn: str, args: tuple[A.Expr, ...], scope: Scope) -> Typed | None:
@@ -981,28 +981,28 @@ class Inert:
         elem = t[5:]
         if not elem.endswith("?") and not self._proves(scope, None, _key(A.Call(fn="len", args=(lst,))), -1):
             elem += "?"
-        return (elem, cost + 2 * found[2], MAX_LIST if elem.startswith("list:") else 0)
+        return (elem, cost + 2 * found[2], LIMITS.max_list if elem.startswith("list:") else 0)
 
     def _field_size(self, kind: str, name: str) -> int:
         """A bound on the length of field ``name`` of the entities of ``kind`` (their fields
-        are the rule files' constants): the longest list among them, MAX_LIST if one is not a
+        are the rule files' constants): the longest list among them, LIMITS.max_list if one is not a
         list."""
         key = (kind, name)
         got = self._sizes.get(key)
         if got is None:
             ents = self.rs.entities
             values = [ents[e].fields.get(name) for e in self.rs.by_kind.get(kind, ())]
-            got = max((len(v) if type(v) is tuple else MAX_LIST for v in values), default=0)
+            got = max((len(v) if type(v) is tuple else LIMITS.max_list for v in values), default=0)
             self._sizes[key] = got
         return got
 
     def _pure(self, prim: Any, found: list[Typed]) -> Typed | None:
         """A call of primitive ``prim`` on arguments typed ``found``: cannot break a rule when
         the primitive is declared ``pure`` (primitives.py), typed by its declaration; it takes
-        no steps of its own (a list it returns: at most MAX_LIST items)."""
+        no steps of its own (a list it returns: at most LIMITS.max_list items)."""
         if not prim.pure or prim.effect:
             return None
-        return (declared_type(prim.returns, self.rs.kinds), sum(f[1] for f in found), MAX_LIST)
+        return (declared_type(prim.returns, self.rs.kinds), sum(f[1] for f in found), LIMITS.max_list)
 
 
 def declared_type(t: str, kinds: Any) -> str | None:

@@ -22,10 +22,11 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..limits import LIMITS
 from . import ast as A
 from .guards import Guard, facts_hold
 from .inert import AFTER, PASS, SEATS, names_in
-from .semantics import MAX_DEPTH, FilterFn, admitted_by
+from .semantics import FilterFn, admitted_by
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -173,11 +174,11 @@ def answers_hold(ctx: Context, d: Any, later: tuple[Any, ...] | None = None) -> 
         cost += 1
         for q in later:
             got = _analysis(ctx, q) if runs_for_a_player(ctx, q) else None
-            if got is None or got[1] or got[2] or got[3] + 2 >= MAX_DEPTH or got[4]:
+            if got is None or got[1] or got[2] or got[3] + 2 >= LIMITS.max_call_depth or got[4]:
                 return False
             cost += 1 + got[0]
     # (the body runs one level down, with the whole budget less one step)
-    return cost < ctx.steps and depth + 2 < MAX_DEPTH and facts_hold(ctx, needs, lists)
+    return cost < ctx.steps and depth + 2 < LIMITS.max_call_depth and facts_hold(ctx, needs, lists)
 
 
 def runs_for_a_player(ctx: Context, d: Any) -> bool:

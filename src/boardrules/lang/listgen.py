@@ -28,6 +28,7 @@ import linecache
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..limits import LIMITS
 from ..errors import BoardrulesError
 from ..runtime import BudgetExceeded, RuleViolation
 from . import semantics as S
@@ -84,8 +85,8 @@ class _ListGen:
 
     def source(self, step: Step) -> str:
         """The source of ``step``'s listing function (its constants put in ``self.ns``)."""
-        from ..game import DONE, MAX_CANDIDATES   # (game imports the ruleset, which imports this)
-        self.ns["_MAX"] = MAX_CANDIDATES
+        from ..game import DONE   # (game imports the ruleset, which imports this)
+        self.ns["_LIMITS"] = LIMITS   # (read as the listing runs: the limit in force then)
         self.step = step
         out = self.lines
         out += ["def rule_listing(game, ctx, p, main_done, pctx, candidate, budget_error):",
@@ -142,7 +143,7 @@ class _ListGen:
                 out.append(f"{ind}rest = S{k}")
         out.append(f"{ind}try:")
         if adef.params:
-            out.append(f"{ind}    n = 0")
+            out += [f"{ind}    n = 0", f"{ind}    _MAX = _LIMITS.max_candidates"]
             self.param(k, name, 0, (), depth + 1)
         else:
             self.emit(name, (), depth + 1, count=False)

@@ -19,6 +19,7 @@ from pathlib import Path
 import lark
 from lark import Token
 
+from ..limits import LIMITS
 from ..errors import RulesError
 from ..files import not_readable, read_bounded
 from ..quoting import control_character, escape, lone_surrogate
@@ -26,16 +27,6 @@ from . import ast as A
 from . import reduce
 from .diagnostics import Diagnostic, as_read
 
-MAX_FILE_BYTES = 1 << 20
-MAX_NESTING = 48
-# Deepest syntax tree accepted: every later pass (AST building, checking, compiling,
-# evaluating) recurses over it, so this bounds their recursion well inside Python's
-# limit. Real rule files stay under 25; a chain ``a + b + ...`` counts one level per
-# operator, as it becomes a nested tree.
-MAX_DEPTH = 200
-# Most words, numbers and symbols in one rule file: parsing costs some 20 µs a token (a list of
-# 500,000 numbers, within 1 MiB, took 18 s). The largest rule file shipped has under 4,000.
-MAX_TOKENS = 50_000
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\w+|\S')   # (a comment is no token)
 MAX_DIGITS = 18  # numbers in rule files fit in 64 bits
 
@@ -254,17 +245,17 @@ def _open_bracket(text: str, line: int, column: int) -> tuple[int, int, str] | N
 
 
 def _tokens_diagnostic(path: str, text: str) -> Diagnostic | None:
-    """Where a file of more than MAX_TOKENS tokens passes the limit (counted before parsing)."""
-    if len(text) <= MAX_TOKENS:   # (a token takes a character at least: no need to count)
+    """Where a file of more than LIMITS.max_tokens tokens passes the limit (counted before parsing)."""
+    if len(text) <= LIMITS.max_tokens:   # (a token takes a character at least: no need to count)
         return None
     count = 0
     for m in _TOKEN.finditer(text):
         count += m.group()[0] != "#"
-        if count > MAX_TOKENS:
+        if count > LIMITS.max_tokens:
             line = text.count("\n", 0, m.start()) + 1
             column = m.start() - text.rfind("\n", 0, m.start())
             return Diagnostic(A.Span(path, line, column, line, column + 1),
-                              f"rule file has more than {MAX_TOKENS} words, numbers and symbols",
+                              f"rule file has more than {LIMITS.max_tokens} words, numbers and symbols",
                               "split it into several files", text)
     return None
 
@@ -274,9 +265,9 @@ def _nesting_diagnostic(path: str, text: str) -> Diagnostic | None:
     for line, column, ch in _brackets(text):
         if ch in "({[":
             depth += 1
-            if depth > MAX_NESTING:
+            if depth > LIMITS.max_nesting:
                 return Diagnostic(A.Span(path, line, column, line, column + 1),
-                                  f"brackets nested deeper than {MAX_NESTING} levels",
+                                  f"brackets nested deeper than {LIMITS.max_nesting} levels",
                                   "split the rule into smaller declarations", text)
         else:
             depth = max(depth - 1, 0)
@@ -284,16 +275,16 @@ def _nesting_diagnostic(path: str, text: str) -> Diagnostic | None:
 
 
 def _depth_diagnostic(path: str, text: str, tree: lark.Tree[Token]) -> Diagnostic | None:
-    """The first place the tree is deeper than MAX_DEPTH (measured without recursion)."""
+    """The first place the tree is deeper than LIMITS.max_tree_depth (measured without recursion)."""
     stack = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
-        if depth > MAX_DEPTH:
+        if depth > LIMITS.max_tree_depth:
             meta = node.meta
             line, column = (meta.line, meta.column) if not meta.empty else (1, 1)
             end = meta.end_column if not meta.empty and meta.end_line == line else column + 1
             return Diagnostic(A.Span(path, line, column, line, end),
-                              f"this rule is nested deeper than {MAX_DEPTH} levels "
+                              f"this rule is nested deeper than {LIMITS.max_tree_depth} levels "
                               "(a very long chain of operators or of 'not' and '-')",
                               "split it into smaller parts with 'let NAME = ...'", text)
         step = 1 + ((len(node.children) - 1) // 2 if node.data in reduce.CHAINS else 0)
@@ -305,22 +296,24 @@ def parse_text(text: str, path: str = "<rules>") -> A.RuleFile:
     """Parse rule text into a :class:`~boardrules.lang.ast.RuleFile`.
 
     Raises :class:`~boardrules.errors.RulesError` with one diagnostic on a syntax
-    error, on a file over 1 MiB or of more than 50,000 words, numbers and symbols, on
-    brackets nested deeper than 48 levels, or on a rule nested deeper than 200 levels
-    (long chains of operators, ``not`` or ``-``).
-    The AST is immutable, so results are cached per (text, path): rebuilding a
+    error, or past a limit of :mod:`boardrules.limits` (defaults: a file over 1 MiB or of more
+    than 50,000 words, numbers and symbols, brackets nested deeper than 48 levels, a rule nested
+    deeper than 200 levels: long chains of operators, ``not`` or ``-``).
+    The AST is immutable, so results are cached per (text, path, those limits): rebuilding a
     ruleset with other options or modules does not parse its files again.
     """
-    return _parse_cached(text, path)
+    return _parse_cached(text, path, (LIMITS.max_file_bytes, LIMITS.max_tokens, LIMITS.max_nesting,
+                                      LIMITS.max_tree_depth))
 
 
 @functools.lru_cache(maxsize=256)
-def _parse_cached(text: str, path: str) -> A.RuleFile:
+def _parse_cached(text: str, path: str, limits: tuple[int, ...]) -> A.RuleFile:
+    """The parse of ``text`` under the limits in force (``limits``: the ones it reads, the key)."""
     text = as_read(text)   # (every later pass sees one kind of line break, no byte-order mark)
     lone = lone_surrogate(text)
     if lone is not None:
         raise RulesError([_lone_surrogate(path, text, lone)])
-    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+    if len(text.encode("utf-8")) > LIMITS.max_file_bytes:
         raise _too_large(path, text)
     deep = _nesting_diagnostic(path, text) or _tokens_diagnostic(path, text)
     if deep:
@@ -331,7 +324,7 @@ def _parse_cached(text: str, path: str) -> A.RuleFile:
         items, height = _parse_ast(source, to_ast)
     except lark.exceptions.UnexpectedInput as err:
         raise RulesError([_syntax_diagnostic(path, text, err)]) from None
-    if height > MAX_DEPTH:   # (rare: the parse tree says where, as it always did)
+    if height > LIMITS.max_tree_depth:   # (rare: the parse tree says where, as it always did)
         deep = _depth_diagnostic(path, text, _parser().parse(source))
         if deep:
             raise RulesError([deep])
@@ -351,14 +344,14 @@ def _lone_surrogate(path: str, text: str, at: int) -> Diagnostic:
 
 
 def _too_large(path: str, text: str, regular: bool = True) -> RulesError:
-    """A file over :data:`MAX_FILE_BYTES`, at its start: a regular file's first line is
+    """A file over :data:`LIMITS.max_file_bytes`, at its start: a regular file's first line is
     quoted; a device or pipe (``/dev/zero``) is named as such, its bytes not shown."""
     if not regular:
         return RulesError([Diagnostic(A.Span(path, 1, 1, 1, 2), f"rule file is larger than "
-                                      f"{MAX_FILE_BYTES} bytes: it is not a regular file (a device "
+                                      f"{LIMITS.max_file_bytes} bytes: it is not a regular file (a device "
                                       f"or a pipe that may never end)", "give the path of a rule file")])
     return RulesError([Diagnostic(A.Span(path, 1, 1, 1, 2),
-                                  f"rule file is larger than {MAX_FILE_BYTES} bytes",
+                                  f"rule file is larger than {LIMITS.max_file_bytes} bytes",
                                   "split it into several files", text.split("\n", 1)[0][:80])])
 
 
@@ -375,8 +368,8 @@ def read_rule_file(path: str | Path) -> str:
 
     Raises :class:`~boardrules.errors.RulesError` (a file over 1 MiB), ``OSError`` (a file
     that cannot be read) and ``UnicodeDecodeError`` (a file that is not UTF-8)."""
-    data, regular = read_bounded(path, MAX_FILE_BYTES + 4)   # (a byte-order mark of 3 bytes does not count)
-    if len(data) > MAX_FILE_BYTES + 3:
+    data, regular = read_bounded(path, LIMITS.max_file_bytes + 4)   # (a byte-order mark of 3 bytes does not count)
+    if len(data) > LIMITS.max_file_bytes + 3:
         raise _too_large(str(path), data[:200].decode("utf-8", errors="replace"), regular)
     return data.decode("utf-8")
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..limits import LIMITS
 from ..errors import BoardrulesError
 from ..quoting import digit_count, rules_value
-from ..runtime import (CHANCE, MAX_LIST, MAX_NESTED, Decision, Dice, Event)
+from ..runtime import (CHANCE, Decision, Dice, Event)
 from ..runtime import _event as _new_event
 from ..runtime import BudgetExceeded as BudgetExceeded  # (re-exported: the back ends use S.*)
 from ..runtime import MAX_NUMBER as MAX_NUMBER
@@ -221,10 +222,10 @@ one is charged by its length, as a list the rules build."""
 
 def sized(ctx: Context, items: tuple[Value, ...]) -> tuple[Value, ...]:
     """``items``, a list the rules built, charged to the execution budget and refused
-    when longer than MAX_LIST."""
-    if len(items) > MAX_LIST:
+    when longer than LIMITS.max_list."""
+    if len(items) > LIMITS.max_list:
         raise ctx.violation(f"a list of {len(items)} elements is too long for the rules "
-                            f"(at most {MAX_LIST})")
+                            f"(at most {LIMITS.max_list})")
     ctx.steps -= len(items)
     if ctx.steps < 0:
         raise ctx.over_budget()
@@ -234,8 +235,8 @@ def sized(ctx: Context, items: tuple[Value, ...]) -> tuple[Value, ...]:
 def nested(ctx: Context, items: tuple[Value, ...]) -> tuple[Value, ...]:
     """``items``, a list the rules built (``[...]``, ``+``), returned at once when no element
     is a list; else charged the elements of its lists at every depth (what saving, comparing or
-    hashing it walks) and refused when it holds more than MAX_LIST elements at every depth or
-    lists nested deeper than MAX_NESTED. Without this, a list doubled by ``[v, v]`` in a loop
+    hashing it walks) and refused when it holds more than LIMITS.max_list elements at every depth or
+    lists nested deeper than LIMITS.max_nesting. Without this, a list doubled by ``[v, v]`` in a loop
     holds 2^60 elements in a few bytes, and ``[v]`` nests it 100,000 deep: saving the game
     never ends, or hashing it kills the process."""
     for x in items:
@@ -247,12 +248,12 @@ def nested(ctx: Context, items: tuple[Value, ...]) -> tuple[Value, ...]:
     n, stack = 0, [(items, 1)]
     while stack:
         x, depth = stack.pop()
-        if depth > MAX_NESTED:
-            raise ctx.violation(f"lists nested more than {MAX_NESTED} levels deep are too deep "
+        if depth > LIMITS.max_nesting:
+            raise ctx.violation(f"lists nested more than {LIMITS.max_nesting} levels deep are too deep "
                                 "for the rules")
         n += len(x)
-        if n > MAX_LIST:
-            raise ctx.violation(f"a list holding more than {MAX_LIST} elements at every depth "
+        if n > LIMITS.max_list:
+            raise ctx.violation(f"a list holding more than {LIMITS.max_list} elements at every depth "
                                 f"is too large for the rules")
         for y in x:
             ty = type(y)
@@ -347,8 +348,8 @@ def truth(v: Value) -> bool:
 
 def rng(ctx: Context, lo: Value, hi: Value) -> tuple[int, ...]:
     lo, hi = _num(ctx, lo, ".."), _num(ctx, hi, "..")
-    if hi - lo >= MAX_LIST:  # refused before it is built
-        raise ctx.violation(f"the range {lo}..{hi} is too long for the rules (at most {MAX_LIST} "
+    if hi - lo >= LIMITS.max_list:  # refused before it is built
+        raise ctx.violation(f"the range {lo}..{hi} is too long for the rules (at most {LIMITS.max_list} "
                             "numbers)")
     return sized(ctx, tuple(range(lo, hi + 1)))
 
@@ -416,12 +417,9 @@ def _field(ctx: Context, e: Value, name: str) -> Value:
 
 def _dice(ctx: Context, n: Value) -> Dice:
     n = _num(ctx, n, "dice")
-    if not 0 <= n <= MAX_DICE:
-        raise ctx.violation(f"dice({n}): rules roll 0 to {MAX_DICE} dice at once")
+    if not 0 <= n <= LIMITS.max_dice:
+        raise ctx.violation(f"dice({n}): rules roll 0 to {LIMITS.max_dice} dice at once")
     return Dice(n)
-
-
-MAX_DICE = 64
 
 
 def _sorting(ctx: Context, items: tuple[Value, ...]) -> tuple[Value, ...]:
@@ -636,7 +634,6 @@ def _event(ctx: Context, kind: str, player: int | None, detail: Value) -> Event:
     return _new_event(Event, (ctx.ply, kind, player, detail, ctx.source or "rules"))
 
 
-MAX_DEPTH = 100  # rules running rules (triggers, procedures, slots); real games use < 10
 _DEEP_HINT = ("hint: does a rule run itself again, through an 'emit', a 'call' or a slot, with "
               "nothing to stop it? Give that a condition that ends it")
 
@@ -655,14 +652,14 @@ def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | 
     steps = ctx.steps = ctx.steps - 1
     if steps < 0:
         raise ctx.over_budget()
-    if depth > MAX_DEPTH:
-        raise ctx.violation(f"rules call each other more than {MAX_DEPTH} levels deep (the "
+    if depth > LIMITS.max_call_depth:
+        raise ctx.violation(f"rules call each other more than {LIMITS.max_call_depth} levels deep (the "
                             f"engine's limit: triggers, procedures, slots running one another); {_DEEP_HINT}")
     try:
         return fn(ctx)
     except RecursionError:  # deep rules inside deep rules: a last line of defence
         raise RuleViolation(f"rules call each other {depth} levels deep, with loops and blocks nested in "
-                            f"them, and that is deeper than the engine can run (at most {MAX_DEPTH} "
+                            f"them, and that is deeper than the engine can run (at most {LIMITS.max_call_depth} "
                             f"levels, fewer when each nests many loops); {_DEEP_HINT}", ctx.source) from None
     finally:
         ctx.depth = depth - 1
