@@ -32,7 +32,7 @@ class Tables:
     rule files' order."""
 
     __slots__ = ("rs", "classes", "class_order", "parts", "part_set", "_lists", "_changes", "resolved", "_stats", "_after",
-                 "_last", "_parts", "segments", "_answers", "__weakref__")
+                 "_last", "_parts", "segments", "_answers", "_by_class", "__weakref__")
 
     def __init__(self, rs: Any) -> None:
         self.rs = weakref.ref(rs)
@@ -57,6 +57,8 @@ class Tables:
         # memo, and ~100 pairs per entry kept alive doubled the collector's young collections)
         self.segments: dict[int, tuple[tuple[str, ...], tuple]] = {}
         self._answers: dict[tuple, tuple] = {}   # :meth:`class_answers`
+        # (class, grid, parts) -> that class's option texts and its segment (None: no option)
+        self._by_class: dict[tuple, tuple[tuple[str, ...], tuple | None]] = {}
 
     def change(self, o: Any) -> tuple[str, int, str] | None:
         """``(class, slot, part)`` of an option text ``"cls#slot=part"`` naming a ship class and
@@ -100,24 +102,40 @@ class Tables:
     def changes(self, grids: tuple[tuple[str, ...], ...], parts: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
         """Every ``"cls#slot=part"`` putting a part of that class's list in ``parts`` into a
         slot of its blueprint in ``grids`` that holds another part (both one entry per ship
-        class, in the ruleset's order; memoised: blueprints change seldom)."""
+        class, in the ruleset's order), by class, slot, then part. Memoised, and each class's
+        share apart (:meth:`class_changes`): an Upgrade changes one class's blueprint, and the
+        classes' options are the same texts for every player."""
         key = (grids, parts)
         got = self._lists.get(key)
         if got is None:
             texts: list[str] = []
             kept = []
+            by_class = self._by_class
             for cls, grid, mine in zip(self.class_order, grids, parts):
-                slots = [i for i, old in enumerate(grid) for part in mine if part != old]
-                if slots:
-                    placed = [part for old in grid for part in mine if part != old]
-                    texts += [f"{cls}#{i}={part}" for i, part in zip(slots, placed)]
-                    kept.append((cls, grid, mine, tuple(slots), tuple(placed)))
+                made = by_class.get((cls, grid, mine)) or self.class_changes(cls, grid, mine)
+                if made[1] is not None:
+                    texts += made[0]
+                    kept.append(made[1])
             got, segments = tuple(texts), tuple(kept)
             if len(self._lists) >= MEMO_SIZE // 10:
                 self._lists.clear()
                 self.segments.clear()
             self._lists[key] = got
             self.segments[id(got)] = (got, segments)
+        return got
+
+    def class_changes(self, cls: str, grid: tuple[str, ...], mine: tuple[str, ...]
+                      ) -> tuple[tuple[str, ...], tuple | None]:
+        """Ship class ``cls``'s share of :meth:`changes` (its blueprint ``grid``, the parts
+        ``mine`` it may take) and its segment ``(cls, grid, mine, slots, parts)`` (None when it
+        has no option); memoised."""
+        slots = [i for i, old in enumerate(grid) for part in mine if part != old]
+        placed = [part for old in grid for part in mine if part != old]
+        got = (tuple(f"{cls}#{i}={part}" for i, part in zip(slots, placed)),
+               (cls, grid, mine, tuple(slots), tuple(placed)) if slots else None)
+        if len(self._by_class) >= MEMO_SIZE // 10:
+            self._by_class.clear()
+        self._by_class[(cls, grid, mine)] = got
         return got
 
     def class_answers(self, bp: tuple, outside: tuple, design: Any, segment: tuple, stat: str) -> tuple:

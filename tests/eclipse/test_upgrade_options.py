@@ -12,15 +12,18 @@ replays exactly (tests/rota/common.py).
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given
 from hypothesis import strategies as st
 
+import boardrules
 from boardrules.primitives import NOT_BATCHED
 from boardrules.runtime import Context
 from boardrules_eclipse.blueprints import DESIGN_BONUSES, STAT_FIELDS
 from boardrules_eclipse.blueprints import tables
-from boardrules_eclipse.primitives import _change_classes, _stats_after, change_class, stat_after
-from tests.rota.common import SETTINGS, play_random, start
+from boardrules_eclipse.primitives import _change_classes, _stats_after, blueprint_changes, change_class, stat_after
+from tests.rota.common import SETTINGS, _rich, play_random, start
 
 MODULES = ("rare-technologies", "new-species", "new-discoveries")
 STATS = tuple(s for s in STAT_FIELDS if s != "regenerates")
@@ -151,3 +154,50 @@ def test_the_kept_options_hold_no_container_per_option():
         return 1 + sum(containers(y) for y in x) if type(x) is tuple else 0
     # (the segments, and per class: itself, its grid, its parts, the slots and their parts)
     assert containers(segments) <= 1 + 5 * len(classes)
+
+
+def plain_changes(g, p: int) -> list[str]:
+    """The oracle of ``blueprint_changes``: player ``p``'s options enumerated as the rules'
+    comment says, by ship class (rule files' order), slot, then part in its ``placeable_on``
+    order, every part but the one the slot holds."""
+    rs, v = g.ruleset, g.state.values
+
+    def read(*key):
+        return v.get(("v", *key), rs.default_of(("v", *key))) or ()
+    return [f"{cls}#{i}={part}" for cls in rs.by_kind["ship_class"]
+            for i, old in enumerate(read("blueprint", p, cls))
+            for part in read("placeable_on", p, cls) if part != old]
+
+
+def test_the_upgrade_options_are_the_plain_enumeration_in_seeded_games():
+    """At every state of seeded random games (rich players with the modules' parts, Upgrade
+    preferred so that blueprints change), each player's options (kept per ship class and
+    shared between players, blueprints.py) are the plain enumeration, in its order; a class's
+    texts are made once, whoever asks."""
+    compared = upgraded = 0
+    for seed in (1, 2):
+        g = boardrules.new_game("eclipse", players=3, seed=seed, modules=list(MODULES),
+                                options={"rounds": 2, "auto_combat": True}, rules=[_rich(30)])
+        rnd = random.Random(seed)
+        while not g.over and compared < 400 * seed:
+            for p in range(g.players):
+                ctx = Context(g.ruleset, g.state.values, me=p)
+                got = blueprint_changes.fn(ctx)
+                assert list(got) == plain_changes(g, p), (seed, p)
+                compared += 1
+            legal = list(g.legal_actions())
+            own = [a for a in legal if a.name in ("upgrade", "react_upgrade", "install", "research")]
+            a = rnd.choice(own if own and rnd.random() < 0.6 else legal)
+            upgraded += a.name == "install"
+            g.play(a)
+    assert upgraded > 10
+    t = tables(g.ruleset)
+    classes = g.ruleset.by_kind["ship_class"]
+    parts = tuple(g.ruleset.by_kind["part"])
+    grids = tuple(tuple(g.get("blueprint", 0, index=c)) for c in classes)
+    first = t.changes(grids, (parts,) * len(classes))
+    other = tuple(p for p in parts if p != grids[0][0])[-1]
+    second = t.changes(((other, *grids[0][1:]), *grids[1:]), (parts,) * len(classes))
+    n = sum(o.startswith(f"{classes[0]}#") for o in first)
+    assert first[n:] == second[n:] and all(a is b for a, b in zip(first[n:], second[n:]))
+    assert first[:n] != second[:n]

@@ -151,6 +151,28 @@ def _candidate(player: int, name: str, args: tuple[Any, ...]) -> Action:
     return a
 
 
+# The answers to decisions whose options are texts, one Action kept per (decider, label, text):
+# a listing of an Eclipse Upgrade offers ~140 of them and lists them again at each step;
+# kept, an answer is neither rebuilt nor hashed again (attrs caches an Action's hash). Bounded:
+# started afresh past MAX_ANSWERS (hostile rules may offer texts without end).
+MAX_ANSWERS = 20_000
+_ANSWERS: dict[tuple[int, str, str], Action] = {}
+
+
+def _answer(player: int, label: str, option: Any) -> Action:
+    """``_candidate(player, label, (option,))``: the answer ``option`` to decision ``label`` of
+    ``player``, the same Action each time for a text option (``_ANSWERS``)."""
+    if type(option) is not str:   # (other values: 1 == True would share a key)
+        return _candidate(player, label, (option,))
+    key = (player, label, option)
+    a = _ANSWERS.get(key)
+    if a is None:
+        if len(_ANSWERS) >= MAX_ANSWERS:
+            _ANSWERS.clear()
+        a = _ANSWERS[key] = _candidate(player, label, (option,))
+    return a
+
+
 def _too_many_values(held: int) -> str:
     return (f"the game would hold {held} values, more than the {LIMITS.max_values} a game may hold "
             "(the games here hold a few hundred)")

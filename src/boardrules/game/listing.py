@@ -16,7 +16,7 @@ from ..lang import semantics as S
 from ..quoting import MESSAGE, brief_text, brief_value, counted
 from ..ruleset import Step
 from ..runtime import CHANCE, BudgetExceeded, Context, Decision, Dice, RuleViolation
-from .actions import Action, DONE, _FLOW_BROKEN, _Unlisted, _broken, _candidate, _who
+from .actions import Action, DONE, _FLOW_BROKEN, _Unlisted, _answer, _broken, _candidate, _who
 from .notation import _bag
 from .verdicts import _UNSEEN
 
@@ -484,7 +484,7 @@ class GameListing:
                 f"are more than the {LIMITS.max_candidates} to try (the listing's limit): the game's own "
                 "chance (auto_chance) rolls them, or play one outcome", rule=d.label)
         for o in opts:
-            yield _candidate(d.player, d.label, (o,))
+            yield _answer(d.player, d.label, o)
         if d.optional:
             yield _candidate(d.player, d.label, ())
 
