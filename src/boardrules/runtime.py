@@ -66,6 +66,16 @@ nest brackets): saving, hashing and comparing a value walk it to its bottom, and
 hash of a list 100,000 levels deep overflows the C stack (the process is killed)."""
 MAX_NUMBER = 2 ** 63 - 1
 
+# The keys of the flow's values (the engine's own: stage, step, round, whose turn...) and of the
+# player count, made once and shared by every module that reads or writes them: a state's table
+# then holds these very objects, and a lookup matches at the identity test instead of comparing
+# an equal tuple item by item (the flow reads them several times an action).
+F_STAGE, F_STEP, F_ROUND, F_ROUNDS = ("f", "stage"), ("f", "step"), ("f", "round"), ("f", "rounds")
+F_TURN, F_PASSED, F_ACTED, F_AFTER = ("f", "turn"), ("f", "passed"), ("f", "acted"), ("f", "after")
+F_LANES, F_OVER = ("f", "lanes"), ("f", "over")
+NPLAYERS = ("nplayers",)
+FLOW_KEYS = (F_STAGE, F_STEP, F_ROUND, F_ROUNDS, F_TURN, F_PASSED, F_ACTED, F_AFTER, F_LANES, F_OVER)
+
 
 class RuleViolation(Exception):
     """Raised inside rules when an action breaks one; the engine turns it into
@@ -216,7 +226,7 @@ class Context:
         self.depth = 0
         # the player count never changes during a game: read once (rules ask for it constantly)
         # (every state holds it: the game's setup writes it first)
-        self.np: int = base.get(("nplayers",))  # type: ignore[assignment]
+        self.np: int = base.get(NPLAYERS)  # type: ignore[assignment]
         self.budget = budget
         self.steps = budget  # left of the execution budget
         self.lazy = False     # a listing's run: choices may be cut short (lang/lazy.py)
