@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
@@ -241,6 +241,13 @@ class Context:
         if v is MISSING:
             return self.rs.key_defaults[key]
         return v
+
+    def flow_reader(self) -> Callable[[tuple[Any, ...]], Any]:
+        """A reader of the flow's keys (``FLOW_KEYS``, whose default is None:
+        :meth:`Ruleset.default_of`) that reads them as :meth:`get` does, for a caller that reads
+        several and writes nothing meanwhile: while this context has written nothing, the
+        committed table's own ``get`` (a call into C instead of one into Python)."""
+        return self.get if self.w else self.base.get
 
     def get_each(self, keys: Iterable[tuple[Any, ...]]) -> list[Any]:
         """``[self.get(k) for k in keys]`` in one call: a primitive that reads many values (every

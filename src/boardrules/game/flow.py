@@ -323,8 +323,8 @@ class GameFlow:
         pending[:0] = queued
 
     def _step(self: Game, ctx: Any) -> Any:
-        stage = self.ruleset.stages[ctx.get(F_STAGE)]
-        return stage.steps[ctx.get(F_STEP)]
+        get = ctx.flow_reader()
+        return self.ruleset.stages[get(F_STAGE)].steps[get(F_STEP)]
 
     def _advance(self: Game, ctx: Any, pending: Any, settle: bool = False) -> bool:
         """Run the flow until someone must decide or act, or the game ends. ``settle``: a

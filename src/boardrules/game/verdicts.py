@@ -548,7 +548,7 @@ class GameVerdicts:
         """:meth:`_settles` without pending decisions: whether the flow's place in ``ctx`` is
         a wait (the game is over, a player is in the middle of a turn, or with ``handover``
         the next turn of the step begins)."""
-        get = ctx.get
+        get = ctx.flow_reader()
         if get(F_OVER):
             return True
         stages = self.ruleset.stages
