@@ -36,7 +36,7 @@ from .files import make_folder
 from .lang.parser import read_rule_file, unreadable as rule_file_unreadable
 from .replay import replay_file
 from .ruleset import Ruleset, build_ruleset, freeze_once
-from .runtime import BUDGET_HELP, MAX_NUMBER, budget_hint
+from .runtime import BUDGET_HELP, F_ROUND, MAX_NUMBER, budget_hint
 from .simulate import entity_title, player_role, step_title
 
 
@@ -306,7 +306,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         beat = heartbeat(live=not quiet and console.is_terminal)
 
         def where(g: Game) -> str:
-            rnd = g.state.values.get(("f", "round"), 0)
+            rnd = g.state.values.get(F_ROUND, 0)
             return f"{f'round {rnd}' if rnd else 'setup'} · {counted(len(g.record.actions), 'action')}"
 
         def shown(g: Game, action: Action) -> None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .lang import semantics as S
 from .quoting import as_int, brief_text
-from .runtime import CHANCE, MISSING, RuleViolation
+from .runtime import CHANCE, F_PASSED, F_ROUND, MISSING, NPLAYERS, RuleViolation
 
 if TYPE_CHECKING:
     from .game import Game
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from .state import State
 
 Values = dict[tuple[Any, ...], Any]
-SEATS = ("nplayers",)   # (every state holds its player count: the setup writes it first)
 HEXES = ("v", "hexes")
 
 
@@ -107,7 +106,8 @@ class Reading:
         return read_name(self.ruleset, values, self.name, player, index)
 
     def each(self, values: Values) -> list[Any]:
-        return [self.one(values, p) for p in range(values[SEATS])]
+        # (every state holds its player count: the setup writes it first)
+        return [self.one(values, p) for p in range(values[NPLAYERS])]
 
     def at(self, values: Values, indexes: Iterable[Any], player: Any = None) -> list[Any]:
         one = self.one
@@ -147,11 +147,11 @@ class _PerPlayer(_Kept):
             return super().one(values, player, index)
         value = values.get(self.start + (player,), MISSING)
         if value is MISSING:   # (a player out of range is refused the general way)
-            return self.default if 0 <= player < values[SEATS] else super().one(values, player, index)
+            return self.default if 0 <= player < values[NPLAYERS] else super().one(values, player, index)
         return value
 
     def each(self, values: Values) -> list[Any]:
-        n = values[SEATS]
+        n = values[NPLAYERS]
         keys = self.keys.get(n)
         if keys is None:
             keys = self.keys[n] = tuple(self.start + (p,) for p in range(n))
@@ -219,7 +219,7 @@ class _PerPlayerIndex(_Indexed):
         except TypeError:
             return super().one(values, player, index)
         if value is MISSING:
-            return self.default if 0 <= player < values[SEATS] else super().one(values, player, index)
+            return self.default if 0 <= player < values[NPLAYERS] else super().one(values, player, index)
         return value
 
 
@@ -241,7 +241,7 @@ class _Round(Reading):
     __slots__ = ()
 
     def one(self, values: Values, player: Any = None, index: Any = None) -> Any:
-        return values.get(("f", "round")) if index is None else super().one(values, player, index)
+        return values.get(F_ROUND) if index is None else super().one(values, player, index)
 
 
 def no_player(player: object, players: int) -> ValueError:
@@ -360,4 +360,4 @@ class StateReader:
     def passed(self, player: int) -> bool:
         """Whether ``player`` has passed in the turns step under way: the rules' ``passed(p)``.
         ``TypeError``/``ValueError`` for no player of the game, as :meth:`Game.legal_actions`."""
-        return check_seat(player, self.players) in (self._values.get(("f", "passed")) or ())
+        return check_seat(player, self.players) in (self._values.get(F_PASSED) or ())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
@@ -37,6 +37,16 @@ def budget_hint(max_steps: int | None) -> str:
 
 
 MAX_NUMBER = 2 ** 63 - 1
+
+# The keys of the flow's values (the engine's own: stage, step, round, whose turn...) and of the
+# player count, made once and shared by every module that reads or writes them: a state's table
+# then holds these very objects, and a lookup matches at the identity test instead of comparing
+# an equal tuple item by item (the flow reads them several times an action).
+F_STAGE, F_STEP, F_ROUND, F_ROUNDS = ("f", "stage"), ("f", "step"), ("f", "round"), ("f", "rounds")
+F_TURN, F_PASSED, F_ACTED, F_AFTER = ("f", "turn"), ("f", "passed"), ("f", "acted"), ("f", "after")
+F_LANES, F_OVER = ("f", "lanes"), ("f", "over")
+NPLAYERS = ("nplayers",)
+FLOW_KEYS = (F_STAGE, F_STEP, F_ROUND, F_ROUNDS, F_TURN, F_PASSED, F_ACTED, F_AFTER, F_LANES, F_OVER)
 
 
 class RuleViolation(Exception):
@@ -188,7 +198,7 @@ class Context:
         self.depth = 0
         # the player count never changes during a game: read once (rules ask for it constantly)
         # (every state holds it: the game's setup writes it first)
-        self.np: int = base.get(("nplayers",))  # type: ignore[assignment]
+        self.np: int = base.get(NPLAYERS)  # type: ignore[assignment]
         self.budget = budget = LIMITS.max_steps if budget is None else budget
         self.steps = budget  # left of the execution budget
         self.lazy = False     # a listing's run: choices may be cut short (lang/lazy.py)
@@ -203,6 +213,13 @@ class Context:
         if v is MISSING:
             return self.rs.key_defaults[key]
         return v
+
+    def flow_reader(self) -> Callable[[tuple[Any, ...]], Any]:
+        """A reader of the flow's keys (``FLOW_KEYS``, whose default is None:
+        :meth:`Ruleset.default_of`) that reads them as :meth:`get` does, for a caller that reads
+        several and writes nothing meanwhile: while this context has written nothing, the
+        committed table's own ``get`` (a call into C instead of one into Python)."""
+        return self.get if self.w else self.base.get
 
     def get_each(self, keys: Iterable[tuple[Any, ...]]) -> list[Any]:
         """``[self.get(k) for k in keys]`` in one call: a primitive that reads many values (every

@@ -33,6 +33,7 @@ from .game import Game
 from .quoting import as_int, brief_text, check_count, counted, escape, read_whole
 from .record import check_seed
 from .ruleset import Ruleset
+from .runtime import F_ROUND
 
 ROLE_KINDS = ("faction", "species")
 
@@ -146,7 +147,7 @@ def _play(ruleset: Ruleset, players: int, seed: int, bot_specs: tuple[str, ...],
         place += len(group)
     row = {
         "seed": seed, "players": players, "actions": len(g.record.actions),
-        "rounds": g.state.values.get(("f", "round"), 0),
+        "rounds": g.state.values.get(F_ROUND, 0),
         "winners": list(ranking[0]),
         "scores": [s["total"] for s in g.scores()],
         "roles": [player_role(g, p) for p in range(players)],

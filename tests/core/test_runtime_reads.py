@@ -40,3 +40,27 @@ def test_writes_read_back_and_defaults_are_dropped():
     back.set(("v", "first_passer"), None)
     back.set(("r", "coins", 0), coins)
     assert back.merged() == base
+
+
+def test_the_readers_that_skip_context_get_read_what_it_reads():
+    """``Context.flow_reader`` and the prechecks' reads (lang/guards.py, ``_read``) read the
+    committed table with the default written in (the flow's keys None, resources and tracks 0,
+    owners None) while the context has written nothing: these must be Ruleset.default_of's."""
+    from boardrules.runtime import FLOW_KEYS
+    for name in ("harvest", "gaia-project", "eclipse"):
+        g = boardrules.new_game(name, players=3, seed=2)
+        rs = g.ruleset
+        for key in FLOW_KEYS:
+            assert rs.default_of(key) is None, (name, key)
+        for res in rs.resources:
+            assert rs.default_of(("r", res, 0)) == 0
+        for track in rs.tracks:
+            assert rs.default_of(("t", track, 0)) == 0
+        for entity in rs.entities:
+            assert rs.default_of(("o", entity)) is None
+        ctx = Context(rs, g.state.values)
+        read = ctx.flow_reader()
+        assert read == g.state.values.get
+        assert [read(k) for k in FLOW_KEYS] == [ctx.get(k) for k in FLOW_KEYS]
+        ctx.set(FLOW_KEYS[0], 99)   # (once written: Context.get itself)
+        assert ctx.flow_reader()(FLOW_KEYS[0]) == 99

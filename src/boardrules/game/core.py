@@ -19,7 +19,9 @@ from ..reader import StateReader, check_seat
 from ..quoting import QUOTE, brief_text, brief_value, check_count
 from ..record import Record, check_seed
 from ..ruleset import Ruleset, Step, build_ruleset
-from ..runtime import CHANCE, Context, Decision, Event, RuleViolation
+from ..runtime import (CHANCE, F_ACTED, F_LANES, F_OVER, F_ROUND, F_STAGE, F_STEP, F_TURN,
+                       NPLAYERS, Context, Decision, Event,
+                       RuleViolation)
 from ..state import State
 from .actions import Action, _FLOW_BROKEN, _broken, _error_class, _player_count, _too_many_values, brief_action, format_action
 from .flow import GameFlow
@@ -121,7 +123,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
     # ---- construction ----
     def _initial_state(self) -> State:
         rs = self.ruleset
-        ctx = Context(rs, {("nplayers",): self.players}, ply=0, budget=self.max_steps)
+        ctx = Context(rs, {NPLAYERS: self.players}, ply=0, budget=self.max_steps)
         for p in range(self.players):
             for r in rs.resources.values():
                 if r.start:
@@ -131,8 +133,8 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
             for t in rs.tracks.values():
                 if t.start:
                     ctx.set(("t", t.name, p), t.start)
-        ctx.set(("f", "stage"), 0)
-        ctx.set(("f", "step"), 0)
+        ctx.set(F_STAGE, 0)
+        ctx.set(F_STEP, 0)
         pending: list[Any] = []
         try:
             self._advance(ctx, pending)
@@ -151,7 +153,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
     @property
     def over(self) -> bool:
         """True once the flow has finished."""
-        return bool(self.state.values.get(("f", "over")))
+        return bool(self.state.values.get(F_OVER))
 
     def players_to_act(self) -> frozenset[int]:
         """The players who may act now (``CHANCE`` when a chance outcome is due; in a
@@ -159,20 +161,20 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         decide its first pending decision, else its turn's player if they have a legal action
         now: see docs/api.md, "Interleaved turns")."""
         st = self.state
-        if st.values.get(("f", "over")):
+        if st.values.get(F_OVER):
             return frozenset()
         if st.pending and st.pending[0].lane is None:
             return frozenset({st.pending[0].player})
-        turn = st.values.get(("f", "turn"))
+        turn = st.values.get(F_TURN)
         if turn is None:
             return frozenset()
-        lanes = st.values.get(("f", "lanes"))
+        lanes = st.values.get(F_LANES)
         if lanes is not None:
             return self._lane_actors(st, lanes)
         order, pos, player, _ = turn
         if player is not None:
             return frozenset({player})
-        acted = st.values.get(("f", "acted")) or ()
+        acted = st.values.get(F_ACTED) or ()
         return frozenset(p for p in order if p not in acted)
 
     def main_action_done(self, player: int) -> bool | None:
@@ -184,8 +186,8 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         :meth:`legal_actions` does."""
         seat = self._check_player(player)
         values = self.state.values
-        turn = values.get(("f", "turn"))
-        if turn is None or values.get(("f", "lanes")) is not None or turn[2] != seat:
+        turn = values.get(F_TURN)
+        if turn is None or values.get(F_LANES) is not None or turn[2] != seat:
             return None
         return bool(turn[3])
 
@@ -193,9 +195,9 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         """The flow step under way (the ruleset's ``Step``: ``name``, ``kind`` ``"do"`` or
         ``"turns"``, ``mode`` such as ``"until_pass"``), None between steps or once over."""
         v, rs = self.state.values, self.ruleset
-        stage_i: int = v.get(("f", "stage"), 0)
-        step_i: int = v.get(("f", "step"), 0)
-        if v.get(("f", "over")) or stage_i >= len(rs.stages) or step_i >= len(rs.stages[stage_i].steps):
+        stage_i: int = v.get(F_STAGE, 0)
+        step_i: int = v.get(F_STEP, 0)
+        if v.get(F_OVER) or stage_i >= len(rs.stages) or step_i >= len(rs.stages[stage_i].steps):
             return None
         return rs.stages[stage_i].steps[step_i]
 
@@ -203,11 +205,11 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         """Where the flow is, as text: ``"rounds (round 3), step 'actions'"``, ``"setup, step
         'pick'"``; ``"the end"`` once over."""
         v, rs = self.state.values, self.ruleset
-        stage_i: int = v.get(("f", "stage"), 0)
-        if v.get(("f", "over")) or stage_i >= len(rs.stages):
+        stage_i: int = v.get(F_STAGE, 0)
+        if v.get(F_OVER) or stage_i >= len(rs.stages):
             return "the end"
         stage, step = rs.stages[stage_i], self.flow_step()
-        where = stage.kind + (f" (round {v.get(('f', 'round'))})" if stage.kind == "rounds" else "")
+        where = stage.kind + (f" (round {v.get(F_ROUND)})" if stage.kind == "rounds" else "")
         return where + (f", step '{step.name}'" if step is not None else "")
 
     def decisions_due(self) -> list[Decision]:
@@ -233,7 +235,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         everyone to act) now, else None: the game's decision due is chance's, or, in a
         'lanes' step, chance's ``player`` asks for and it is one lane's front alone."""
         pending = self.state.pending
-        if not pending or player not in (None, CHANCE) or self.state.values.get(("f", "over")):
+        if not pending or player not in (None, CHANCE) or self.state.values.get(F_OVER):
             return None
         if pending[0].lane is None:
             return pending[0] if pending[0].player == CHANCE else None
@@ -332,7 +334,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
                     owner = key[2 + var.per.index("player")]
                     if owner != player:
                         value = ("hidden", 1)
-            elif key == ("f", "lanes"):
+            elif key == F_LANES:
                 value = tuple((pos, who, done, tuple(
                     (block, env if me == player else (), me, source) for block, env, me, source in after))
                     for pos, who, done, after in value)

@@ -15,7 +15,8 @@ from ..lang import flow as F   # (modules, not names: tests put stand-ins in the
 from ..lang.guards import facts_hold, seats_hold
 from ..lang.inert import Facts
 from ..quoting import brief_text, brief_value, rules_value
-from ..runtime import CHANCE, Context, Decision, Event, PrimitiveFailed, RuleViolation
+from ..runtime import (CHANCE, F_ACTED, F_AFTER, F_LANES, F_OVER, F_PASSED, F_ROUND, F_ROUNDS, F_STAGE,
+                       F_STEP, F_TURN, Context, Decision, Event, PrimitiveFailed, RuleViolation)
 from ..state import State
 from .actions import Action, DONE, _broken, _error_class, _flow_broken, _offered, _who, _why_not, brief_action
 from .lanes import _deciding
@@ -42,7 +43,7 @@ class GameFlow:
             raise RuleViolation(f"there is no player {_who(action.player)} in a "
                                 f"{self.players}-player game", "players")
         st = self.state
-        if st.values.get(("f", "over")):
+        if st.values.get(F_OVER):
             raise RuleViolation("the game is over", "flow")
         ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
                       budget=self.max_steps)
@@ -50,7 +51,7 @@ class GameFlow:
         try:
             if pending and pending[0].lane is None:
                 self._resolve(ctx, pending, action, check)
-            elif st.values.get(("f", "lanes")) is not None:
+            elif st.values.get(F_LANES) is not None:
                 self._lane_action(ctx, pending, action, check, args_checked)
             else:
                 self._turn_action(ctx, pending, action, check, args_checked)
@@ -163,21 +164,21 @@ class GameFlow:
         """A block run outside anyone's turn (a decision's, a 'queue' block's) left 'after
         turn' blocks: they run now, not after the next player's turn, once the decisions
         still pending are made (docs/language.md, 'after turn')."""
-        if ctx.get(("f", "after")):
-            turn = ctx.get(("f", "turn"))
+        if ctx.get(F_AFTER):
+            turn = ctx.get(F_TURN)
             if turn is None or turn[2] is None:
                 self._run_after(ctx, pending, _deciding(pending))
 
     def _turn_action(self: Game, ctx: Any, pending: Any, action: Any, check: Any,
                      args_checked: bool = False) -> None:
         rs = ctx.rs
-        turn = ctx.get(("f", "turn"))
+        turn = ctx.get(F_TURN)
         if turn is None:
             raise RuleViolation("nobody is to act now", "flow")
         step = self._step(ctx)
         order, pos, player, main_done = turn
         simultaneous = step.mode == "simultaneous"
-        acted = ctx.get(("f", "acted")) or ()
+        acted = ctx.get(F_ACTED) or ()
         if simultaneous:
             if action.player not in order or action.player in acted:
                 raise RuleViolation(f"{_who(action.player)} has already acted in '{step.name}'", "turn")
@@ -228,13 +229,13 @@ class GameFlow:
         if name in step.main:
             order, pos, player, _ = turn
             if step.mode == "simultaneous":
-                ctx.set(("f", "acted"), acted + (action.player,))
+                ctx.set(F_ACTED, acted + (action.player,))
                 self._run_after(ctx, pending, _deciding(pending))
-            elif not step.free or action.player in (ctx.get(("f", "passed")) or ()):
-                ctx.set(("f", "turn"), (order, pos, player, True))
+            elif not step.free or action.player in (ctx.get(F_PASSED) or ()):
+                ctx.set(F_TURN, (order, pos, player, True))
                 self._end_turn(ctx, pending, action.player)
             else:
-                ctx.set(("f", "turn"), (order, pos, player, True))
+                ctx.set(F_TURN, (order, pos, player, True))
 
     def _run_queued(self: Game, ctx: Any, pending: list[Any]) -> None:
         """Run the 'queue' blocks at the front of ``pending`` (their turn has come); the
@@ -297,11 +298,11 @@ class GameFlow:
         return f"{brief_value(v)} is not a possible {prm.name}{choices}"
 
     def _end_turn(self: Game, ctx: Any, pending: Any, player: Any) -> None:
-        turn = ctx.get(("f", "turn"))
+        turn = ctx.get(F_TURN)
         order, pos, _, _ = turn
         # (a main action that ended the turn left decisions)
         deciding = bool(pending) and _deciding(pending)
-        ctx.set(("f", "turn"), (order, pos, None, False))
+        ctx.set(F_TURN, (order, pos, None, False))
         if "turn_ends" in ctx.rs.triggers_by_event:
             self._emit(ctx, "turn_ends", player)
             pending[:0] = ctx.queued
@@ -317,10 +318,10 @@ class GameFlow:
         raised, unless ``at_once`` (a do step's, which never wait). A block that leaves
         another for ever runs out of the execution budget."""
         while True:
-            after = ctx.get(("f", "after"))
+            after = ctx.get(F_AFTER)
             if after == ():   # (the common case: nothing to run, and the value is () already)
                 return
-            ctx.set(("f", "after"), ())
+            ctx.set(F_AFTER, ())
             if not after:
                 return
             if deciding:
@@ -336,8 +337,8 @@ class GameFlow:
             deciding = not at_once and _deciding(pending)
 
     def _step(self: Game, ctx: Any) -> Any:
-        stage = self.ruleset.stages[ctx.get(("f", "stage"))]
-        return stage.steps[ctx.get(("f", "step"))]
+        get = ctx.flow_reader()
+        return self.ruleset.stages[get(F_STAGE)].steps[get(F_STEP)]
 
     def _advance(self: Game, ctx: Any, pending: Any, settle: bool = False) -> bool:
         """Run the flow until someone must decide or act, or the game ends. ``settle``: a
@@ -347,7 +348,7 @@ class GameFlow:
         if not pending and not ctx.queued:
             # (the common case, a player in the middle of a turn: only a turns step that has
             # begun holds a turn with a player, so the loop below would return at once)
-            turn = ctx.get(("f", "turn"))
+            turn = ctx.get(F_TURN)
             if turn is not None and turn[2] is not None:
                 return False
         rs = self.ruleset
@@ -358,40 +359,40 @@ class GameFlow:
                 ctx.queued = []
             if pending and pending[0].player is None:  # a 'queue' block's turn has come
                 self._run_queued(ctx, pending)
-            if pending and pending[0].lane is None or get(("f", "over")):
+            if pending and pending[0].lane is None or get(F_OVER):
                 return False  # (decisions of lanes wait in their lanes: the other lanes go on)
-            stage_i = get(("f", "stage"))
+            stage_i = get(F_STAGE)
             if stage_i >= len(rs.stages):
-                ctx.set(("f", "over"), True)
+                ctx.set(F_OVER, True)
                 ctx.events.append(S._event(ctx, "game over", None, None))
                 return False
             stage = rs.stages[stage_i]
-            step_i = get(("f", "step"))
-            if stage.kind == "rounds" and step_i == 0 and not get(("f", "round")):
+            step_i = get(F_STEP)
+            if stage.kind == "rounds" and step_i == 0 and not get(F_ROUND):
                 count = stage.count(ctx) if stage.count else 1
                 if not isinstance(count, int) or isinstance(count, bool):
                     raise RuleViolation(f"the number of rounds must be a whole number, not {rules_value(count)}",
                                         "flow", stage.node.span if stage.node else None)
                 if count <= 0:  # no rounds at all: go straight to the next stage
-                    ctx.set(("f", "stage"), stage_i + 1)
+                    ctx.set(F_STAGE, stage_i + 1)
                     continue
-                ctx.set(("f", "round"), 1)
-                ctx.set(("f", "rounds"), count)
+                ctx.set(F_ROUND, 1)
+                ctx.set(F_ROUNDS, count)
                 self._emit(ctx, "round_begins", 1)
             if step_i >= len(stage.steps):
                 if stage.kind == "rounds":
-                    self._emit(ctx, "round_ends", get(("f", "round")))
-                if stage.kind == "rounds" and get(("f", "round")) < get(("f", "rounds")):
-                    ctx.set(("f", "round"), get(("f", "round")) + 1)
-                    ctx.events.append(S._event(ctx, "round", None, get(("f", "round"))))
-                    self._emit(ctx, "round_begins", get(("f", "round")))
+                    self._emit(ctx, "round_ends", get(F_ROUND))
+                if stage.kind == "rounds" and get(F_ROUND) < get(F_ROUNDS):
+                    ctx.set(F_ROUND, get(F_ROUND) + 1)
+                    ctx.events.append(S._event(ctx, "round", None, get(F_ROUND)))
+                    self._emit(ctx, "round_begins", get(F_ROUND))
                 else:
-                    ctx.set(("f", "stage"), stage_i + 1)
-                ctx.set(("f", "step"), 0)
+                    ctx.set(F_STAGE, stage_i + 1)
+                ctx.set(F_STEP, 0)
                 continue
             step = stage.steps[step_i]
             if step.kind == "do":
-                ctx.set(("f", "step"), step_i + 1)
+                ctx.set(F_STEP, step_i + 1)
                 ctx.me = None  # a do step speaks for no player: rules name them
                 try:
                     self._emit(ctx, "step_begins", step.name)
@@ -405,11 +406,11 @@ class GameFlow:
                 pending[:0] = ctx.queued
                 ctx.queued = []
                 continue
-            turn = get(("f", "turn"))
+            turn = get(F_TURN)
             if turn is None:
-                ctx.set(("f", "turn"), (self._order(ctx, step), -1, None, False))
-                ctx.set(("f", "passed"), ())
-                ctx.set(("f", "acted"), ())
+                ctx.set(F_TURN, (self._order(ctx, step), -1, None, False))
+                ctx.set(F_PASSED, ())
+                ctx.set(F_ACTED, ())
                 self._emit(ctx, "step_begins", step.name)
                 continue
             order, pos, player, main_done = turn
@@ -421,7 +422,7 @@ class GameFlow:
                 self._finish_step(ctx, step_i)
                 continue
             if step.mode == "simultaneous":
-                acted = get(("f", "acted")) or ()
+                acted = get(F_ACTED) or ()
                 if any(p not in acted for p in order):
                     return False
                 self._finish_step(ctx, step_i)
@@ -432,7 +433,7 @@ class GameFlow:
                     return True
                 self._finish_step(ctx, step_i)
                 continue
-            ctx.set(("f", "turn"), (order, nxt, order[nxt], False))
+            ctx.set(F_TURN, (order, nxt, order[nxt], False))
             if "turn_begins" in rs.triggers_by_event:
                 self._emit(ctx, "turn_begins", order[nxt])
                 pending[:0] = ctx.queued
@@ -447,7 +448,7 @@ class GameFlow:
         the execution budget left in ``ctx`` and what the rules there rely on holding
         (``rest``: ``ctx`` lacks the writes of an inert rest with these facts, lang/inert.py:
         then only when the rest leaves what the flow relies on alone)."""
-        last = ctx.get(("f", "round")) >= ctx.get(("f", "rounds")) if stage.kind == "rounds" else None
+        last = ctx.get(F_ROUND) >= ctx.get(F_ROUNDS) if stage.kind == "rounds" else None
         plan = F.after_step(self.ruleset, stage_i, step_i, last)
         if plan is None:
             return False
@@ -464,12 +465,12 @@ class GameFlow:
             and facts_hold(ctx, needs, lists, grown) and seats_hold(ctx, seats)
 
     def _finish_step(self: Game, ctx: Any, step_i: int) -> None:
-        ctx.set(("f", "turn"), None)
-        ctx.set(("f", "acted"), ())
-        if ctx.get(("f", "lanes")) is not None:
-            ctx.set(("f", "lanes"), None)
-        ctx.set(("f", "step"), step_i + 1)
-        self._emit(ctx, "step_ends", self.ruleset.stages[ctx.get(("f", "stage"))].steps[step_i].name)
+        ctx.set(F_TURN, None)
+        ctx.set(F_ACTED, ())
+        if ctx.get(F_LANES) is not None:
+            ctx.set(F_LANES, None)
+        ctx.set(F_STEP, step_i + 1)
+        self._emit(ctx, "step_ends", self.ruleset.stages[ctx.get(F_STAGE)].steps[step_i].name)
 
     @staticmethod
     def _emit(ctx: Any, event: str, arg: Any) -> None:
@@ -500,7 +501,7 @@ class GameFlow:
             return None
         if step.mode == "once":
             return pos + 1 if pos + 1 < len(order) else None
-        passed = ctx.get(("f", "passed")) or ()
+        passed = ctx.get(F_PASSED) or ()
         if step.mode == "until_all_pass":   # passed players keep their turns
             return None if all(p in passed for p in order) else (pos + 1) % len(order)
         for i in range(1, len(order) + 1):

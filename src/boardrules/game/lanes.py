@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 import attrs
 
 from ..quoting import rules_value
-from ..runtime import RuleViolation
+from ..runtime import F_AFTER, F_LANES, F_TURN, RuleViolation
 from ..state import State
 from .actions import Action, _who
 
@@ -56,7 +56,7 @@ class GameLanes:
     """Simultaneous play of a :class:`Game` (a mixin)."""
 
     # ---- interleaved turns: a 'lanes' step (docs/api.md, "Interleaved turns") ----
-    # ("f", "lanes") holds one (pos, player, main_done, after) per lane: ``player`` takes the
+    # F_LANES holds one (pos, player, main_done, after) per lane: ``player`` takes the
     # lane's turn at place ``pos`` of the order (None: that turn is over and the lane waits to
     # move on), ``after`` the turn's 'after turn' blocks; ``pos`` None: the lane is out (nobody
     # is left for it). Decisions raised in a lane carry its number (Decision.lane) and are
@@ -94,9 +94,9 @@ class GameLanes:
                      args_checked: bool) -> None:
         """Play ``action`` in its lane: the first lane whose first decision it answers, else
         the lane whose turn is its player's (and has no decision pending). The lane's turn is
-        put in ("f", "turn") and ("f", "after") while its rules run, so a lane's turn is an
+        put in F_TURN and F_AFTER while its rules run, so a lane's turn is an
         ordinary turn to everything else."""
-        lanes = list(ctx.get(("f", "lanes")))
+        lanes = list(ctx.get(F_LANES))
         fronts = _first_by_lane(pending)
         # (an answer first: its decider may be taking a turn in another lane)
         lane = next((i for i in sorted(fronts)
@@ -107,21 +107,21 @@ class GameLanes:
                          if i not in fronts and player == action.player), None)
         if lane is None:
             raise RuleViolation(self._lane_refusal(lanes, fronts, action), "turn order")
-        turn = ctx.get(("f", "turn"))
+        turn = ctx.get(F_TURN)
         pos, player, main_done, after = lanes[lane]
         mine = [d for d in pending if d.lane == lane]
-        ctx.set(("f", "turn"), (turn[0], pos, player, main_done))
-        ctx.set(("f", "after"), after)
+        ctx.set(F_TURN, (turn[0], pos, player, main_done))
+        ctx.set(F_AFTER, after)
         if deciding:
             self._resolve(ctx, mine, action, check)
         else:
             self._turn_action(ctx, mine, action, check, args_checked)
         self._run_queued(ctx, mine)
-        _, pos, player, main_done = ctx.get(("f", "turn"))
-        lanes[lane] = (pos, player, main_done, ctx.get(("f", "after")) or ())
-        ctx.set(("f", "turn"), turn)
-        ctx.set(("f", "after"), ())
-        ctx.set(("f", "lanes"), tuple(lanes))
+        _, pos, player, main_done = ctx.get(F_TURN)
+        lanes[lane] = (pos, player, main_done, ctx.get(F_AFTER) or ())
+        ctx.set(F_TURN, turn)
+        ctx.set(F_AFTER, ())
+        ctx.set(F_LANES, tuple(lanes))
         pending[:] = [d for d in pending if d.lane != lane] + [
             d if d.lane == lane else attrs.evolve(d, lane=lane) for d in mine]
 
@@ -142,7 +142,7 @@ class GameLanes:
         and whose decisions are decided to its next player in the order, unless that player
         holds another lane: it waits for them (lanes that wait for each other move together).
         True once every lane is out and nothing is pending: the step is over."""
-        lanes = ctx.get(("f", "lanes"))
+        lanes = ctx.get(F_LANES)
         begun = []
         if lanes is None:
             starts = step.lanes(ctx)
@@ -173,7 +173,7 @@ class GameLanes:
             for i in go:
                 lanes[i] = (targets[i], order[targets[i]], False, ())
                 begun.append(order[targets[i]])
-        ctx.set(("f", "lanes"), tuple(lanes))
+        ctx.set(F_LANES, tuple(lanes))
         if "turn_begins" in ctx.rs.triggers_by_event:
             for p in begun:
                 self._emit(ctx, "turn_begins", p)

@@ -15,7 +15,8 @@ from ..errors import BoardrulesError, ExecutionBudgetError, GameStuckError, Ille
 from ..lang import semantics as S
 from ..quoting import MESSAGE, brief_text, brief_value, counted
 from ..ruleset import Step
-from ..runtime import CHANCE, BudgetExceeded, Context, Decision, Dice, RuleViolation
+from ..runtime import (CHANCE, F_LANES, F_OVER, F_TURN, BudgetExceeded, Context, Decision,
+                       Dice, RuleViolation)
 from .actions import Action, DONE, _FLOW_BROKEN, _Unlisted, _answer, _broken, _candidate, _who
 from .notation import _bag
 from .verdicts import _UNSEEN
@@ -316,7 +317,7 @@ class GameListing:
         acts = "" if step is None else ", ".join(step.main + step.free)
         where = self.flow_position()
         pending = self.state.pending
-        turn = v.get(("f", "turn"))
+        turn = v.get(F_TURN)
         if pending:
             d = pending[0]
             prompt = f" ({brief_value(d.prompt, MESSAGE)})" if d.prompt else ""
@@ -443,15 +444,15 @@ class GameListing:
         generator of its own around it: a listing resumes it once per candidate). ``info``:
         :meth:`_turn_info`, when the caller has it."""
         st = self.state
-        if st.values.get(("f", "over")):
+        if st.values.get(F_OVER):
             return iter(())
         if st.pending and st.pending[0].lane is None:
             return self._decision_candidates(st.pending[0], player)
-        turn = st.values.get(("f", "turn"))
+        turn = st.values.get(F_TURN)
         if turn is None:
             return iter(())
         ctx = Context(self.ruleset, st.values, budget=self.max_steps)
-        lanes = st.values.get(("f", "lanes"))
+        lanes = st.values.get(F_LANES)
         if lanes is not None:
             return self._lane_candidates(ctx, self._step(ctx), st, lanes, player)
         if info is _UNSEEN:

@@ -15,7 +15,8 @@ from ..lang import lazy as L   # (modules, not names: tests put stand-ins in the
 from ..lang.guards import INERT, PASSES
 from ..lang.inert import Facts
 from ..ruleset import Ruleset, Step
-from ..runtime import CHANCE, Context, RuleViolation
+from ..runtime import (CHANCE, F_ACTED, F_AFTER, F_LANES, F_OVER, F_PASSED, F_ROUND, F_STAGE, F_STEP, F_TURN,
+                       Context, RuleViolation)
 from ..state import State
 from .actions import Action, DONE
 
@@ -173,7 +174,7 @@ class GameVerdicts:
                 ctx = Context(self.ruleset, values, budget=self.max_steps)
                 ok = L.runs_for_a_player(ctx, st.pending[0]) and L.answers_hold(ctx, st.pending[0])
             elif all(d.player is None and d.lane is None for d in rest) \
-                    and not values.get(("f", "after")):
+                    and not values.get(F_AFTER):
                 ctx = Context(self.ruleset, values, budget=self.max_steps)
                 # (only inert bodies run before the flow: they write no flow value, so the
                 # handover is the same as from this state)
@@ -186,9 +187,9 @@ class GameVerdicts:
         """The flow's turn value when the decision due in ``st`` is a player's, of the game's
         one line of play (no 'lanes' step, not over), else None."""
         values = st.values
-        turn = values.get(("f", "turn"))
+        turn = values.get(F_TURN)
         if (st.pending and st.pending[0].lane is None and st.pending[0].player != CHANCE
-                and values.get(("f", "lanes")) is None and not values.get(("f", "over"))):
+                and values.get(F_LANES) is None and not values.get(F_OVER)):
             return turn
         return None
 
@@ -227,7 +228,7 @@ class GameVerdicts:
             raise
         finally:
             self._meter.spend(ctx)   # (a listing's try: charged to it)
-        turn = ctx.get(("f", "turn"))   # (as _resolve: the turn goes on, no 'after turn' runs)
+        turn = ctx.get(F_TURN)   # (as _resolve: the turn goes on, no 'after turn' runs)
         return verdict == INERT and turn is not None and turn[2] is not None \
             and self._settles(ctx, ctx.queued + list(st.pending[1:]))
 
@@ -283,13 +284,13 @@ class GameVerdicts:
             return memo[1]
         values = st.values
         info = None
-        turn = values.get(("f", "turn"))
-        if (turn is not None and not values.get(("f", "over"))
+        turn = values.get(F_TURN)
+        if (turn is not None and not values.get(F_OVER)
                 and not (st.pending and st.pending[0].lane is None)
-                and values.get(("f", "lanes")) is None):
+                and values.get(F_LANES) is None):
             ctx = Context(self.ruleset, values, ply=len(self.record.actions) + 1,
                           budget=self.max_steps)
-            info = (self._step(ctx), turn, ctx.get(("f", "acted")) or (), ctx)
+            info = (self._step(ctx), turn, ctx.get(F_ACTED) or (), ctx)
         self._turn_memo = (st, info)
         return info
 
@@ -402,7 +403,7 @@ class GameVerdicts:
         passed (:meth:`_act`)."""
         return action.name in step.main and (
             step.mode == "simultaneous" or not step.free
-            or action.player in (self.state.values.get(("f", "passed")) or ()))
+            or action.player in (self.state.values.get(F_PASSED) or ()))
 
     def _sure_settles(self: Game, action: Action, info: tuple[Any, ...]) -> bool:
         """Whether turn candidate ``action``, whose prechecks proved that its body runs without
@@ -443,7 +444,7 @@ class GameVerdicts:
             finally:
                 self._meter.spend(ctx)   # (a listing's try: charged to it)
         queued = ctx.queued
-        passed = ctx.get(("f", "passed")) or ()
+        passed = ctx.get(F_PASSED) or ()
         pending = queued + list(st.pending) if st.pending else queued
         settled = (verdict == INERT or verdict == PASSES and action.player not in passed) \
             and not (main and action.player in passed) and self._settles(ctx, pending)
@@ -482,11 +483,11 @@ class GameVerdicts:
         (so :meth:`_end_turn` runs no rule) and the next turn of the step begins without a
         rule running (:meth:`_settles`, ``handover``: as for a pass, :meth:`_pass_settles`)."""
         st = self.state
-        if st.pending or "turn_ends" in self.ruleset.triggers_by_event or st.values.get(("f", "after")):
+        if st.pending or "turn_ends" in self.ruleset.triggers_by_event or st.values.get(F_AFTER):
             return False
         ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1, budget=self.max_steps)
-        order, pos, _, _ = ctx.get(("f", "turn"))
-        ctx.set(("f", "turn"), (order, pos, None, False))   # (as _end_turn)
+        order, pos, _, _ = ctx.get(F_TURN)
+        ctx.set(F_TURN, (order, pos, None, False))   # (as _end_turn)
         return self._settles(ctx, [], handover=True)
 
     def _pass_settles(self: Game, ctx: Context, pending: list[Any], player: int,
@@ -497,11 +498,11 @@ class GameVerdicts:
         block waits, and the next turn of the step begins without a rule running, or the
         pass was the step's last and nothing the flow runs from the step's end to the next
         wait can break a rule (:meth:`_last_turn_settles`)."""
-        if "turn_ends" in ctx.rs.triggers_by_event or ctx.get(("f", "after")):
+        if "turn_ends" in ctx.rs.triggers_by_event or ctx.get(F_AFTER):
             return False
-        ctx.set(("f", "passed"), passed + (player,))
-        order, pos, _, _ = ctx.get(("f", "turn"))
-        ctx.set(("f", "turn"), (order, pos, None, False))   # (as _end_turn)
+        ctx.set(F_PASSED, passed + (player,))
+        order, pos, _, _ = ctx.get(F_TURN)
+        ctx.set(F_TURN, (order, pos, None, False))   # (as _end_turn)
         return self._settles(ctx, pending, handover=True) \
             or not pending and self._last_turn_settles(ctx, rest)
 
@@ -512,11 +513,11 @@ class GameVerdicts:
         relies on read in ``ctx`` when the rest not run, of facts ``rest``, leaves it alone)."""
         get = ctx.get
         stages = self.ruleset.stages
-        stage_i = get(("f", "stage"))
-        if get(("f", "over")) or stage_i >= len(stages):
+        stage_i = get(F_STAGE)
+        if get(F_OVER) or stage_i >= len(stages):
             return False
-        stage, step_i = stages[stage_i], get(("f", "step"))
-        turn = get(("f", "turn"))
+        stage, step_i = stages[stage_i], get(F_STEP)
+        turn = get(F_TURN)
         if step_i >= len(stage.steps) or turn is None or turn[2] is not None:
             return False
         step = stage.steps[step_i]
@@ -547,18 +548,18 @@ class GameVerdicts:
         """:meth:`_settles` without pending decisions: whether the flow's place in ``ctx`` is
         a wait (the game is over, a player is in the middle of a turn, or with ``handover``
         the next turn of the step begins)."""
-        get = ctx.get
-        if get(("f", "over")):
+        get = ctx.flow_reader()
+        if get(F_OVER):
             return True
         stages = self.ruleset.stages
-        stage_i = get(("f", "stage"))
+        stage_i = get(F_STAGE)
         if stage_i >= len(stages):
             return False
-        stage, step_i = stages[stage_i], get(("f", "step"))
+        stage, step_i = stages[stage_i], get(F_STEP)
         if step_i >= len(stage.steps) or stage.steps[step_i].kind == "do" or (
-                stage.kind == "rounds" and step_i == 0 and not get(("f", "round"))):
+                stage.kind == "rounds" and step_i == 0 and not get(F_ROUND)):
             return False
-        turn = get(("f", "turn"))
+        turn = get(F_TURN)
         if turn is None or turn[2] is not None:
             return turn is not None
         step = stage.steps[step_i]

@@ -767,6 +767,13 @@ def _fixed(e: A.Expr, names: "set[str] | frozenset[str]") -> bool:
     return False
 
 
+def _read(key: str, default: str) -> str:
+    """The source of ``ctx.get(key)`` for a key whose default is ``default`` (resources and
+    tracks 0, owners None: :meth:`Ruleset.default_of`): the committed table's own ``get`` while
+    the context has written nothing (the common case: a C call instead of a Python one)."""
+    return f"(ctx.base.get({key}, {default}) if not ctx.w else ctx.get({key}))"
+
+
 def _precheck(steps: tuple[tuple[str, Any, Any], ...], sure: bool = False) -> Precheck:
     """The prechecks ``steps`` as one function (see :meth:`Guards.precheck`): generated Python
     source, one line or two a step, calling the steps' compiled expressions (a loop over the
@@ -798,25 +805,28 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...], sure: bool = False) -> Pr
             lines.append(f"        n = f{i}(ctx)")
             if sure:   # (Context.pay refuses it, or _num converts it: the full try decides)
                 lines.append("        if type(n) is not int or n < 0: return UNSURE")
+            lines.append(f"        k = ('r', r{i}, {player()})")
             lines.append("        if " + ("" if sure else "type(n) is int and n >= 0 and ")
-                         + f"ctx.get(('r', r{i}, {player()})) - n < m{i}: return False")
+                         + f"{_read('k', '0')} - n < m{i}: return False")
         elif kind == "use":
             lines.append(f"        if ctx.get(('c', a{i}, {player()})) <= 0: return False")
         elif kind == "take":   # (as S.take)
             if sure:   # (S.take refuses what is not an entity)
                 lines += [f"        e = f{i}(ctx)",
                           "        if e not in ctx.rs.entities: return UNSURE",
-                          f"        owner = ctx.get(('o', e))"]
+                          "        k = ('o', e)"]
             else:
-                lines.append(f"        owner = ctx.get(('o', f{i}(ctx)))")
+                lines.append(f"        k = ('o', f{i}(ctx))")
+            lines.append(f"        owner = {_read('k', 'None')}")
             lines.append(f"        if owner is not None and owner != {player()}: return False")
         elif kind == "advance":   # (as S.advance: past the top, or a negative amount, refused)
             names[f"t{i}"], names[f"m{i}"] = arg
             lines.append("        n = 1" if f is None else f"        n = f{i}(ctx)")
             if sure:
                 lines.append("        if type(n) is not int or n < 0: return UNSURE")
+            lines.append(f"        k = ('t', t{i}, {player()})")
             lines.append("        if " + ("" if sure else "type(n) is int and n >= 0 and ")
-                         + f"ctx.get(('t', t{i}, {player()})) + n > m{i}: return False")
+                         + f"{_read('k', '0')} + n > m{i}: return False")
         else:   # a call's or a slot's own prechecks
             names[f"h{i}"] = _call_step if kind == "call" else _run_step
             lines += [f"        verdict = h{i}(ctx, f{i}, a{i})",

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..limits import LIMITS
 from ..errors import BoardrulesError
 from ..quoting import digit_count, rules_value
-from ..runtime import (CHANCE, Decision, Dice, Event)
+from ..runtime import (CHANCE, F_AFTER, F_LANES, F_PASSED, F_ROUND, Decision, Dice, Event)
 from ..runtime import _event as _new_event
 from ..runtime import BudgetExceeded as BudgetExceeded  # (re-exported: the back ends use S.*)
 from ..runtime import MAX_NUMBER as MAX_NUMBER
@@ -79,7 +79,7 @@ BUILTIN_VALUES = {
     "players": lambda ctx: tuple(range(ctx.nplayers)),
     "others": lambda ctx: tuple(p for p in range(ctx.nplayers) if p != ctx.me),
     "hexes": lambda ctx: ctx.get(("v", "hexes")) or (),
-    "round": lambda ctx: ctx.get(("f", "round")),
+    "round": lambda ctx: ctx.get(F_ROUND),
     "nplayers": lambda ctx: ctx.nplayers,
     "chance": lambda ctx: CHANCE,
 }
@@ -391,7 +391,7 @@ def _held(ctx: Context, kind: Value) -> tuple[str, ...]:
 def _lane_of(ctx: Context, p: Value) -> int | None:
     """The lane (0, 1, ...) whose turn ``p`` is taking in a ``lanes`` step, else none."""
     p = ctx.player(p)
-    for i, lane in enumerate(ctx.get(("f", "lanes")) or ()):
+    for i, lane in enumerate(ctx.get(F_LANES) or ()):
         if lane[1] == p:
             return i
     return None
@@ -451,7 +451,7 @@ BUILTIN_FUNCTIONS: dict[str, Callable[..., Value]] = {
     "holds": lambda ctx, e: ctx.get(("o", keyed(ctx, e))) == ctx.player(),
     "held": _held,
     "owner": _owner,
-    "passed": lambda ctx, p: ctx.player(p) in (ctx.get(("f", "passed")) or ()),
+    "passed": lambda ctx, p: ctx.player(p) in (ctx.get(F_PASSED) or ()),
     "lane_of": _lane_of,
     "table_after": _table_after,
     "without": lambda ctx, lst, x: tuple(y for y in _deep(ctx, domain(ctx, lst)) if y != x),
@@ -780,8 +780,8 @@ def queue_block(ctx: Context, block_id: int) -> None:
 
 
 def after_turn(ctx: Context, block_id: int) -> None:
-    pending = ctx.get(("f", "after")) or ()
-    ctx.set(("f", "after"), pending + ((block_id, tuple(ctx.env.items()), ctx.me, ctx.source),))
+    pending = ctx.get(F_AFTER) or ()
+    ctx.set(F_AFTER, pending + ((block_id, tuple(ctx.env.items()), ctx.me, ctx.source),))
 
 
 def _entity(ctx: Context, e: Value) -> str:
@@ -831,10 +831,10 @@ def call_procedure(ctx: Context, fn: str, args: Sequence[Value]) -> None:
 
 def do_pass(ctx: Context) -> None:
     me = ctx.player()
-    passed = ctx.get(("f", "passed")) or ()
+    passed = ctx.get(F_PASSED) or ()
     if me in passed:
         raise ctx.violation("you have already passed")
-    ctx.set(("f", "passed"), passed + (me,))
+    ctx.set(F_PASSED, passed + (me,))
     ctx.events.append(_event(ctx, "pass", me, None))
 
 
