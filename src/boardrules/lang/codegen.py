@@ -482,7 +482,25 @@ class _Gen:
         if t is not None and lv is not None:
             return (f"({lv!r} {op} {t} if ({t} := {self.gen(r, sc)}).__class__ is int "
                     f"else {helper}(ctx, {lv!r}, {t}))")
-        return f"{helper}(ctx, {self.gen(l, sc)}, {self.gen(r, sc)})"
+        return self.int_op(op, l, r, sc)
+
+    def int_op(self, op: str, l: A.Expr, r: A.Expr, sc: dict[str, str]) -> str:
+        """``l op r`` (an arithmetic operator or an order) of two whole numbers inline, anything
+        else through the helper (:data:`_INT_OPS`), which computes, compares or refuses as
+        semantics.binop and semantics.compare; both sides evaluated first, left to right."""
+        helper, ls, rs = _INT_OPS[op], self.gen(l, sc), self.gen(r, sc)
+        a, b = self.temp(), self.temp()
+        if a is None or b is None:
+            return f"{helper}(ctx, {ls}, {rs})"
+        both = f"({a} := {ls}).__class__ is ({b} := {rs}).__class__ is int"
+        slow = f"{helper}(ctx, {a}, {b})"
+        if op in ("+", "-", "*"):   # (a result beyond the rules' numbers: the helper refuses it)
+            t = self.temp()
+            return (f"({t} if {both} and {-S.MAX_NUMBER} <= ({t} := {a} {op} {b}) <= {S.MAX_NUMBER} "
+                    f"else {slow})")
+        if op in ("//", "%"):   # (a zero divisor: the helper refuses it)
+            return f"({a} {op} {b} if {both} and {b} else {slow})"
+        return f"({a} {op} {b} if {both} else {slow})"
 
     def whole(self, e: A.Expr, sc: dict[str, str]) -> int | None:
         """The whole number ``e`` is whatever the state: written in the rule, or a fixed
@@ -566,7 +584,13 @@ class _Gen:
                 known = self.fixed_field(e, sc)
                 if known is not MISSING:
                     return self.const(known)
-                return f"_field(ctx, {g(o, sc)}, {n!r}, {self.const(self.rs.entities)})"
+                obj, t, entities = g(o, sc), self.temp(), self.const(self.rs.entities)
+                if t is None:
+                    return f"_field(ctx, {obj}, {n!r}, {entities})"
+                # (an entity's field is a constant: looked up in the table of the field's values)
+                table = self.const(self.rs.field_values(n))
+                return (f"({table}[{t}] if ({t} := {obj}).__class__ is str and {t} in {table} "
+                        f"else _field(ctx, {t}, {n!r}, {entities}))")
             case A.Index(obj=o, index=i):
                 return self.index(o, i, sc)
             case A.Of(expr=x, player=p):
@@ -582,7 +606,7 @@ class _Gen:
                 return f"(not {g(o, sc)})"
             case A.BinOp(op=op, left=l, right=r):
                 if op in _INT_OPS:
-                    return f"{_INT_OPS[op]}(ctx, {g(l, sc)}, {g(r, sc)})"
+                    return self.int_op(op, l, r, sc)
                 return f"_binop(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
             case A.Compare(op=op, left=l, right=r):
                 if op in ("==", "!=") and (_small_constant(l) or _small_constant(r)
