@@ -76,3 +76,18 @@ def test_inline_forms_known_values(expr, value):
     """(None: refused.)"""
     got = _outcome(expr, "compiled")
     assert got == ("ok", value) if value is not None else got[0] == "refused"
+
+
+def test_a_list_built_is_charged_the_elements_of_its_lists_only():
+    """semantics.nested (a list written or joined by the rules): a list without lists or sets
+    in it is returned at once, uncharged; else it is charged the elements of its lists and sets
+    at every depth."""
+    from boardrules.lang import semantics as S
+    from boardrules.runtime import Context
+    g = new_game(texts={"t.rules": RULES.replace("EXPR", "x")}, players=2)
+    ctx = Context(g.ruleset, {("nplayers",): 2})
+    for flat in [(), (1, "a", None, True, "cog"), tuple(range(200))]:
+        assert S.nested(ctx, flat) is flat and ctx.steps == ctx.budget
+    deep = (1, (2, (3, 4)), frozenset({5, 6, 7}), "x")
+    assert S.nested(ctx, deep) is deep and ctx.budget - ctx.steps == 2 + 2 + 3
+    assert S.nested(ctx, ((),)) == ((),) and ctx.budget - ctx.steps == 7

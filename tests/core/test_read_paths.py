@@ -22,6 +22,7 @@ component disc { supply 6 }
 kind card { field cost: int = 0 }
 card sow { cost 1 }
 card reap { cost 2 }
+card plow { cost 3 }
 var hexes: list[hex] = ["a1", "a2", "b1"]
 var level: int = 4
 var bonus: int per player = 2
@@ -126,6 +127,25 @@ def test_a_list_as_index_is_charged_alike(expr):
             fn(ctx)
             spent.append(ctx.budget - ctx.steps)
     assert spent[:3] == spent[3:] and spent[1] == 0 and spent[0] > 0
+
+
+@pytest.mark.parametrize("pending,mine", [
+    ({}, ("sow", "plow")),
+    ({("o", "sow"): None, ("o", "reap"): 0, ("o", "plow"): 2}, ("reap",)),
+    ({("o", "plow"): 0, ("o", "reap"): 1}, ("sow", "plow")),
+])
+def test_held_reads_owners_through_the_overlay(pending, mine):
+    """``held(card)``: the cards whose owner (the overlay's, else the committed one) is ``me``,
+    in the order the cards are declared, whether or not writes are pending (semantics._held
+    reads the owners itself, Context.get inlined)."""
+    g, _, compiled, interpreted = _fns("held(card)")
+    committed = {("o", "sow"): 0, ("o", "reap"): 1, ("o", "plow"): 0}
+    for me in (0, 1, 2):
+        ctx = _ctx(g, me, {}, committed.items(), pending.items())
+        want = tuple(c for c in ("sow", "reap", "plow") if ctx.get(("o", c)) == me)
+        assert compiled(ctx) == want == interpreted(_ctx(g, me, {}, committed.items(), pending.items()))
+        assert ctx.budget - ctx.steps == 3   # (charged one step per card, as before)
+    assert compiled(_ctx(g, 0, {}, committed.items(), pending.items())) == mine
 
 
 def test_equal_actions_hash_alike():
