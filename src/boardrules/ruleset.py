@@ -150,6 +150,7 @@ class Ruleset:
         for name, comp in self.components.items():
             self._defaults[("c", name)] = comp.supply
         self.key_defaults = _KeyDefaults(self.default_of)
+        self._field_values: dict[str, dict[str, Value]] = {}   # (field_values)
         self.readings: dict[str, Any] = {}   # reader.py's reading per name, filled as names are read
         self.primitive_codes: dict[Any, str] | None = None   # (semantics._failing_primitive)
         backend: Backend = Compiler(self) if recipe.backend == "compiled" else Interpreter(self)
@@ -362,6 +363,15 @@ class Ruleset:
     def action_guard(self, name: str) -> Guard | None:
         """The guard of action ``name``'s body (lang/guards.py), None when it has none."""
         return self.guards.action(name)
+
+    def field_values(self, name: str) -> dict[str, Value]:
+        """``{entity: its field name's value}`` over the entities that have field ``name`` (the
+        generated code reads a field there: lang/codegen.py); made once per name."""
+        table = self._field_values.get(name)
+        if table is None:
+            table = self._field_values[name] = {
+                e.name: e.fields[name] for e in self.entities.values() if name in e.fields}
+        return table
 
     def default_of(self, key: Key) -> Value:
         if key[0] == "v" or key[0] == "c":

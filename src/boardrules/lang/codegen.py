@@ -91,6 +91,25 @@ def _rv_at(ctx: Context, vname: str, i: Value, default: Value) -> Value:
     return ctx.base.get(key, default)
 
 
+def _own_key(ctx: Context, tag: str, name: str) -> Key:
+    """``(tag, name, me)``, the key of ``me``'s own value, where ``me`` is no player of the
+    game: ``ctx.player()`` raises the violation (the inline read's slow way)."""
+    return (tag, name, ctx.player())
+
+
+def _at_key(ctx: Context, vname: str, i: Value) -> Key:
+    """``("v", vname, i)`` for an index ``i`` that is a list or set: charged its size first
+    (hashing it walks it)."""
+    return ("v", vname, S.keyed(ctx, i))
+
+
+def _mine_key(ctx: Context, vname: str, i: Value) -> Key:
+    """``("v", vname, me, i)`` the slow way: ``me`` checked (raises the violation), then a list
+    or set as ``i`` charged its size (as :func:`semantics.var_key`)."""
+    me = ctx.player()
+    return ("v", vname, me, S.keyed(ctx, i))
+
+
 def _index_var(ctx: Context, var: VarDef, i: Value) -> Value:
     return ctx.get(S.var_key(ctx, var, i))
 
@@ -242,6 +261,7 @@ def _check_batch(ctx: Context, prim: Primitive, opts: Sequence[Value], args: tup
 
 _HELPERS: dict[str, object] = {
     "_rv": _rv, "_rv_own": _rv_own, "_rv_mine": _rv_mine, "_rv_at": _rv_at, "_index_var": _index_var, "_field": _field,
+    "_own_key": _own_key, "_at_key": _at_key, "_mine_key": _mine_key,
     "_builtin": _builtin, "_member": _member, "_holds": _holds, "_min2": _pair_builtin("min"), "_max2": _pair_builtin("max"), "_abs": _abs,
     "_load_name": S.load_name, "_load": S.load, "_index": S.index,
     "_with_me": S.with_me, "_num": S._num, "_bounded": S.bounded, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized, "_nested": S.nested,
@@ -462,7 +482,25 @@ class _Gen:
         if t is not None and lv is not None:
             return (f"({lv!r} {op} {t} if ({t} := {self.gen(r, sc)}).__class__ is int "
                     f"else {helper}(ctx, {lv!r}, {t}))")
-        return f"{helper}(ctx, {self.gen(l, sc)}, {self.gen(r, sc)})"
+        return self.int_op(op, l, r, sc)
+
+    def int_op(self, op: str, l: A.Expr, r: A.Expr, sc: dict[str, str]) -> str:
+        """``l op r`` (an arithmetic operator or an order) of two whole numbers inline, anything
+        else through the helper (:data:`_INT_OPS`), which computes, compares or refuses as
+        semantics.binop and semantics.compare; both sides evaluated first, left to right."""
+        helper, ls, rs = _INT_OPS[op], self.gen(l, sc), self.gen(r, sc)
+        a, b = self.temp(), self.temp()
+        if a is None or b is None:
+            return f"{helper}(ctx, {ls}, {rs})"
+        both = f"({a} := {ls}).__class__ is ({b} := {rs}).__class__ is int"
+        slow = f"{helper}(ctx, {a}, {b})"
+        if op in ("+", "-", "*"):   # (a result beyond the rules' numbers: the helper refuses it)
+            t = self.temp()
+            return (f"({t} if {both} and {-S.MAX_NUMBER} <= ({t} := {a} {op} {b}) <= {S.MAX_NUMBER} "
+                    f"else {slow})")
+        if op in ("//", "%"):   # (a zero divisor: the helper refuses it)
+            return f"({a} {op} {b} if {both} and {b} else {slow})"
+        return f"({a} {op} {b} if {both} else {slow})"
 
     def whole(self, e: A.Expr, sc: dict[str, str]) -> int | None:
         """The whole number ``e`` is whatever the state: written in the rule, or a fixed
@@ -546,7 +584,13 @@ class _Gen:
                 known = self.fixed_field(e, sc)
                 if known is not MISSING:
                     return self.const(known)
-                return f"_field(ctx, {g(o, sc)}, {n!r}, {self.const(self.rs.entities)})"
+                obj, t, entities = g(o, sc), self.temp(), self.const(self.rs.entities)
+                if t is None:
+                    return f"_field(ctx, {obj}, {n!r}, {entities})"
+                # (an entity's field is a constant: looked up in the table of the field's values)
+                table = self.const(self.rs.field_values(n))
+                return (f"({table}[{t}] if ({t} := {obj}).__class__ is str and {t} in {table} "
+                        f"else _field(ctx, {t}, {n!r}, {entities}))")
             case A.Index(obj=o, index=i):
                 return self.index(o, i, sc)
             case A.Of(expr=x, player=p):
@@ -562,7 +606,7 @@ class _Gen:
                 return f"(not {g(o, sc)})"
             case A.BinOp(op=op, left=l, right=r):
                 if op in _INT_OPS:
-                    return f"{_INT_OPS[op]}(ctx, {g(l, sc)}, {g(r, sc)})"
+                    return self.int_op(op, l, r, sc)
                 return f"_binop(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
             case A.Compare(op=op, left=l, right=r):
                 if op in ("==", "!=") and (_small_constant(l) or _small_constant(r)
@@ -605,17 +649,75 @@ class _Gen:
         if cls in (S.RESOURCE, S.TRACK, S.COMPONENT):
             tag = {S.RESOURCE: "r", S.TRACK: "t", S.COMPONENT: "c"}[cls]
             default = self.const(rs.default_of((tag, payload)))
-            return self.local_or(n, f"_rv_own(ctx, {tag!r}, {payload!r}, {default})")
+            return self.local_or(n, self.own(tag, payload, default))
         if cls == S.VAR and payload.per in ((), ("player",)):
             default = self.const(rs.default_of(("v", payload.name)))
             if payload.per:
-                return self.local_or(n, f"_rv_own(ctx, 'v', {payload.name!r}, {default})")
-            return self.local_or(n, f"_rv(ctx, ('v', {payload.name!r}), {default})")
+                return self.local_or(n, self.own("v", payload.name, default))
+            return self.local_or(n, self.read(repr(("v", payload.name)), None, default)
+                                 or f"_rv(ctx, ('v', {payload.name!r}), {default})")
         if cls in (S.OPTION, S.ENTITY, S.KIND):
             # (an option's, entity's or kind's value needs no context)
             return self.local_or(n, self.const(S.load(None, cls, payload)))  # type: ignore[arg-type]
         # built-in values (me, players, round...) and variables kept per hex or entity
         return self.local_or(n, f"_load(ctx, {cls}, {self.const(payload)})")
+
+    # ---- reads of the state's values, inline (as Context.get, the key's default known) ----
+    # A read is a Python expression: the key worked out once (held in a temporary), then the
+    # overlay asked only when it holds writes (most reads find it empty: a key tuple is hashed
+    # on every lookup), else the committed values. Where no temporary may be used (a
+    # quantifier's domain), the helpers _rv, _rv_own, _rv_at and _rv_mine do the same.
+
+    def read(self, key: str, built: str | None, default: str) -> str | None:
+        """Source of the value at ``key`` (a literal; or, with ``built``, a temporary that
+        ``built``, the source of a tuple, assigns first), ``default`` where none is held; None
+        where no temporary may be used."""
+        w = self.temp()
+        if w is None:
+            return None
+        first = "" if built is None else f"({key} := {built}) and "
+        return (f"({w}[{key}] if {first}({w} := ctx.w) and {key} in {w} "
+                f"else ctx.base.get({key}, {default}))")
+
+    def seat(self, m: str) -> str:
+        """A test that ``me`` (assigned to temporary ``m``) is a player of the game, as
+        ``Context.player``'s common case."""
+        return f"({m} := ctx.me).__class__ is int and 0 <= {m} < ctx.np"
+
+    def own(self, tag: str, name: str, default: str) -> str:
+        """Source of ``me``'s own value ``(tag, name, me)`` (a resource, track, supply or
+        per-player variable); no player as ``me`` raises the violation (:func:`_own_key`)."""
+        m, k = self.temp(), self.temp()
+        got = None if m is None or k is None else self.read(
+            k, f"(({tag!r}, {name!r}, {m}) if {self.seat(m)} else _own_key(ctx, {tag!r}, {name!r}))",
+            default)
+        return got or f"_rv_own(ctx, {tag!r}, {name!r}, {default})"
+
+    def indexed(self, var: VarDef, i: A.Expr, idx: str, default: str) -> str:
+        """Source of ``v[i]`` (``idx``: the index's source) of a variable kept per hex/entity
+        (key ``("v", v, i)``) or per player and hex/entity (``("v", v, me, i)``): the index
+        evaluated first, then ``me`` checked, then a list or set as index charged its size
+        (:func:`semantics.var_key`)."""
+        mine, name = len(var.per) == 2, var.name
+        literal = isinstance(i, (A.Int, A.Str, A.Bool, A.NoneLit))   # (no list: never charged)
+        t, k = (idx, self.temp()) if literal else (self.temp(), self.temp())
+        m = self.temp() if mine else ""
+        got = None
+        if t is None or k is None or m is None:
+            pass
+        elif not mine and literal:
+            got = self.read(repr(("v", name, None if isinstance(i, A.NoneLit) else i.value)),   # type: ignore[union-attr]
+                            None, default)
+        elif not mine:
+            got = self.read(k, f"(('v', {name!r}, {t}) if ({t} := {idx}).__class__ is not tuple and "
+                               f"{t}.__class__ is not frozenset else _at_key(ctx, {name!r}, {t}))", default)
+        else:
+            first, plain = ("", "") if literal else (
+                f"({t} := {idx}) is {t} and ",
+                f" and {t}.__class__ is not tuple and {t}.__class__ is not frozenset")
+            got = self.read(k, f"(('v', {name!r}, {m}, {t}) if {first}{self.seat(m)}{plain} "
+                               f"else _mine_key(ctx, {name!r}, {t}))", default)
+        return got or f"_rv_{'mine' if mine else 'at'}(ctx, {name!r}, {idx}, {default})"
 
     def index(self, o: A.Expr, i: A.Expr, sc: dict[str, str]) -> str:
         var, n = None, ""
@@ -636,8 +738,6 @@ class _Gen:
         hidden = "" if not self.may_bind(n) else \
             f"_index(ctx, ctx.env[{n!r}], {idx}) if {n!r} in ctx.env else "
         default = self.const(self.rs.default_of(("v", var.name)))
-        if len(var.per) == 1:
-            return f"({hidden}_rv_at(ctx, {var.name!r}, {idx}, {default}))"
-        if len(var.per) == 2 and var.per[0] == "player":
-            return f"({hidden}_rv_mine(ctx, {var.name!r}, {idx}, {default}))"
+        if len(var.per) == 1 or len(var.per) == 2 and var.per[0] == "player":
+            return f"({hidden}{self.indexed(var, i, idx, default)})"
         return f"({hidden}_index_var(ctx, {self.const(var)}, {idx}))"

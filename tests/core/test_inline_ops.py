@@ -1,0 +1,93 @@
+"""The compiled back end's own inline forms of arithmetic, orders and entity fields
+(lang/codegen.py, ``_Gen.int_op`` and the field table of ``Ruleset.field_values``): two whole
+numbers computed or compared at once, an entity's field read from the table of the field's
+values, anything else through the helpers. Both back ends give the same values, refuse alike
+(a number beyond the rules' numbers, a zero divisor, a truth value or a text where a number
+is needed, a field that is not there) and evaluate both sides before refusing."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardrules.errors import IllegalActionError
+from boardrules.game import new_game
+
+RULES = """\
+game t { players 2..2 }
+resource a { start 3 }
+kind gear { field size: int = 1; field label: text = "" }
+kind tool { field label: text = "t" }
+gear cog { size 4; label "cog" }
+gear axle { }
+tool saw { }
+var x: int = 2
+var big: int = 0
+var w: any = true
+var t: any = "a"
+var n: any = [1]
+var e: any = "cog"
+var f: any = "saw"
+var out: any = none
+action go main {
+  set big = 999999999999999999 * 9 + 223372036854775816   # (2^63 - 1: the largest number)
+  set out = EXPR
+}
+flow { rounds 1 { step play: turns seat once { main go } } }
+"""
+
+EXPRS = [
+    # whole numbers, at once; beyond the rules' numbers (either way) and zero divisors refused
+    "x + 3", "x - 7", "x * a", "big + 0", "big + 1", "0 - big - 1", "0 - big", "big * x", "(0 - big) * x",
+    "x // (a - 3)", "x % (a - 3)", "(0 - 7) // x", "(0 - 7) % a", "x < a", "a <= x", "x > a",
+    "x >= x",
+    # anything else: the helpers (a truth value is no number; lists and texts)
+    "w + 1", "w * x", "w < 2", "t + 1", "t < 2", "2 >= n", "x + n", "n // 2", "w % 2",
+    # both sides evaluated before a refusal: the right side's error is the one raised
+    "w + (x // 0)", "n < (x % 0)",
+    # entity fields: from the table, or a field the entity has not, or no entity at all
+    "cog.size + axle.size", "cog.label", "axle.label", "saw.label", "e.size", "t.size", "w.size",
+    "n.size", "f.size", "(sum g.size for g in [cog, axle])",
+    "(count g in [cog, axle, saw] where g.label == \"\")", "(sum y for y in [cog.size, e.size])",
+]
+
+
+def _outcome(expr: str, backend: str):
+    g = new_game(texts={"t.rules": RULES.replace("EXPR", expr)}, players=2, backend=backend)
+    try:
+        g.play("p1 go")
+    except IllegalActionError as err:
+        return "refused", str(err)
+    return "ok", g.state.values.get(("v", "out"))
+
+
+@pytest.mark.parametrize("expr", EXPRS)
+def test_inline_forms_give_the_interpreters_values_and_refusals(expr):
+    compiled, interpreted = _outcome(expr, "compiled"), _outcome(expr, "interpreted")
+    assert compiled == interpreted
+    assert type(compiled[1]) is type(interpreted[1])
+
+
+@pytest.mark.parametrize("expr,value", [
+    ("big + 0", 9223372036854775807), ("0 - big", -9223372036854775807), ("big + 1", None), ("x // (a - 3)", None), ("(0 - 7) // x", -4),
+    ("(0 - 7) % a", 2), ("x >= x", True), ("cog.size + axle.size", 5), ("axle.label", ""),
+    ("(sum g.size for g in [cog, axle])", 5), ("(count g in [cog, axle, saw] where g.label == \"\")", 1),
+])
+def test_inline_forms_known_values(expr, value):
+    """(None: refused.)"""
+    got = _outcome(expr, "compiled")
+    assert got == ("ok", value) if value is not None else got[0] == "refused"
+
+
+def test_a_list_built_is_charged_the_elements_of_its_lists_only():
+    """semantics.nested (a list written or joined by the rules): a list without lists or sets
+    in it is returned at once, uncharged; else it is charged the elements of its lists and sets
+    at every depth."""
+    from boardrules.lang import semantics as S
+    from boardrules.runtime import Context
+    g = new_game(texts={"t.rules": RULES.replace("EXPR", "x")}, players=2)
+    ctx = Context(g.ruleset, {("nplayers",): 2})
+    for flat in [(), (1, "a", None, True, "cog"), tuple(range(200))]:
+        assert S.nested(ctx, flat) is flat and ctx.steps == ctx.budget
+    deep = (1, (2, (3, 4)), frozenset({5, 6, 7}), "x")
+    assert S.nested(ctx, deep) is deep and ctx.budget - ctx.steps == 2 + 2 + 3
+    assert S.nested(ctx, ((),)) == ((),) and ctx.budget - ctx.steps == 7
