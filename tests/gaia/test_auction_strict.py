@@ -54,7 +54,7 @@ def test_an_auction_line_the_listing_refuses_stops_a_strict_replay_naming_it(tmp
                         lambda self, a: str(a) != "p3 bid_amount 5" and listed(self, a))
     out = R.replay_record(record, strict=True)
     assert out.divergence is not None and out.divergence.index == 6
-    assert "p3 bid_amount 5 is not among the legal actions" in out.divergence.reason
+    assert "'p3 bid_amount 5' is not among the legal actions" in out.divergence.reason
     assert R.replay_record(record).ok
 
 
