@@ -67,7 +67,6 @@ BUILTIN_FUNCTIONS = {
     "without_one": (2, 2, "list:any"), "lane_of": (1, 1, "int"),
 }
 
-
 @attrs.frozen
 class ResourceDef:
     name: str
@@ -695,20 +694,21 @@ class Checker:
         return value
 
     def _conforms(self, node: object, wanted: str, optional: bool, what: str, scope: _Scope, this: str,
-                  shown: str = "") -> None:
+                  shown: str = "", hint: str = "") -> None:
         """Report where the value of ``node`` cannot be ``wanted`` (a list literal element by
-        element; ``none`` only where ``optional``; literal players within the player count)."""
+        element; ``none`` only where ``optional``; literal players within the player count);
+        ``hint``: the hint of a value of another type."""
         if isinstance(node, A.ListLit) and wanted.startswith("list:"):
             for item in node.items:
                 self._conforms(item, wanted[5:], False, what, scope, "this element",
-                               shown or _show(wanted))
+                               shown or _show(wanted), hint)
             return
         found = self.expr(node, scope)
         if found == "none" and not optional and wanted not in ("any", "none"):
             self.err(node, f"{what} is {shown or _show(wanted)}, so {this} cannot be none",
                      "declare its type with '?' (e.g. 'player?') to allow none")
         elif not _compatible(found, wanted):
-            self.err(node, f"{what} is {shown or _show(wanted)}, but {this} is {_show(found)}")
+            self.err(node, f"{what} is {shown or _show(wanted)}, but {this} is {_show(found)}", hint)
         elif wanted == "player" and isinstance(node, (A.Int, A.Neg)):
             n = self.const(node)
             if isinstance(n, int) and not 0 <= n < self.max_players:
@@ -965,8 +965,7 @@ class Checker:
                     self.err(s, f"event '{e}' takes {counted(count, 'argument')}, "
                                 f"got {len(args)}",
                              f"declared as {_signature(e, self.events[e])}")
-                for a in args:
-                    self.expr(a, scope)
+                self._arguments(args, self.events.get(e, ()), f"event '{e}'", e, scope)
             case A.Run(target=t, for_=f):
                 if not isinstance(t, A.Field):
                     self.err(s, "run takes ENTITY.SLOT, e.g. 'run b.income'")
@@ -1038,8 +1037,29 @@ class Checker:
             self.err(index, f"'{var.name}' is kept per {dims[0]}: its index must be a {dims[0]}, "
                             f"found {_show(found)}", f"index it by a {dims[0]}, e.g. '{var.name}[{example}]'")
 
+    def _arguments(self, args: tuple[A.Expr, ...], params: tuple[A.Param, ...], what: str,
+                   name: str, scope: _Scope) -> None:
+        """Check the arguments of an event raised or a procedure called against its declared
+        parameters (those past the parameters: checked as expressions only). A value of another
+        type would only fail, or be taken for another, when the rule runs."""
+        for i, a in enumerate(args):
+            if i >= len(params):
+                self.expr(a, scope)
+                continue
+            p = params[i]
+            self._conforms(a, self._type(p.type, False), p.type.optional,
+                           f"parameter '{p.name}' of {what}", scope, "this argument",
+                           hint=f"declared as {_signature(name, params)}")
+
     def _call(self, node: object, fn: str, args: tuple[A.Expr, ...], scope: _Scope,
               statement: bool = False) -> str:
+        proc = self.actions.get(fn)
+        if statement and fn not in self.prims and proc is not None and "procedure" in proc.tags:
+            if len(args) != len(proc.params):
+                self.err(node, f"{fn}() takes {len(proc.params)} arguments, got {len(args)}",
+                         f"procedure: {fn}({', '.join(p.name for p in proc.params)})")
+            self._arguments(args, proc.params, f"procedure '{fn}'", fn, scope)
+            return "none"
         arg_types = [self.expr(a, scope) for a in args]
         if fn in BUILTIN_FUNCTIONS and not statement:
             lo, hi, result = BUILTIN_FUNCTIONS[fn]
@@ -1065,12 +1085,6 @@ class Checker:
             if not statement and prim.effect:
                 self.err(node, f"{fn}() changes the state: use 'call {fn}(...)'")
             return self._norm(prim.returns)
-        proc = self.actions.get(fn)
-        if statement and proc is not None and "procedure" in proc.tags:
-            if len(args) != len(proc.params):
-                self.err(node, f"{fn}() takes {len(proc.params)} arguments, got {len(args)}",
-                         f"procedure: {fn}({', '.join(p.name for p in proc.params)})")
-            return "none"
         candidates = chain(self.prims, (a for a, d in self.actions.items() if "procedure" in d.tags),
                            () if statement else BUILTIN_FUNCTIONS)   # (listed for a hint only)
         self.err(node, f"unknown {'procedure' if statement else 'function'} '{fn}'",
