@@ -67,6 +67,17 @@ BUILTIN_FUNCTIONS = {
     "without_one": (2, 2, "list:any"), "lane_of": (1, 1, "int"),
 }
 
+# What the built-ins that take entities are given, checked where the types are known (their
+# run time refuses the rest: lang/semantics.py, ``entity_arg``): name -> wanted per argument
+_BUILTIN_ARGS = {"owner": ("entity",), "holds": ("entity",), "kind_of": ("entity",),
+                 "held": ("kind",), "field": ("entity", "text")}
+_WANTED = {"entity": "an entity", "kind": "a kind (or a list of entities)",
+           "text": "the name of a field as text"}
+_EXAMPLE = {"owner": "'owner(c)' for a card c", "holds": "'holds(c)' for a card c",
+            "kind_of": "'kind_of(c)' for a card c", "held": "'held(card)'",
+            "field": "'field(c, \"cost\")'"}
+
+
 @attrs.frozen
 class ResourceDef:
     name: str
@@ -1067,6 +1078,10 @@ class Checker:
                 self.err(node, f"{fn}() takes {lo if lo == hi else f'{lo} to {hi}'} "
                                f"argument{'s' if hi > 1 else ''}, got {len(args)}",
                          "see docs/language.md, 'Built-in names and functions'")
+            for a, t, wanted in zip(args, arg_types, _BUILTIN_ARGS.get(fn, ())):
+                if not _takes(wanted, t):
+                    self.err(a, f"{fn}() expects {_WANTED[wanted]}, found {_show(t)}",
+                             f"e.g. {_EXAMPLE[fn]} (docs/language.md, 'Built-in names and functions')")
             return result
         if fn in self.prims:
             prim = self.prims[fn]
@@ -1242,6 +1257,18 @@ def _compatible(found: str, wanted: str) -> bool:
     if found.startswith("entity:") and wanted in ("text", "entity"):
         return True
     return _FAMILY.get(found, found) == _FAMILY.get(wanted, wanted)
+
+
+def _takes(wanted: str, found: str) -> bool:
+    """Whether a built-in's argument of type ``found`` may be what it wants (``_BUILTIN_ARGS``;
+    ``any`` and ``none`` are left to the run time)."""
+    if found in ("any", "none"):
+        return True
+    if wanted == "entity":
+        return found.startswith("entity")
+    if wanted == "kind":
+        return found == "text" or found in ("list:any", "list:none") or found.startswith("list:entity")
+    return found == "text"
 
 
 def _within(value: Any, allowed: tuple[Any, ...]) -> bool:

@@ -128,7 +128,7 @@ def _member(ctx: Context, a: Value, b: Value) -> bool:
 def _holds(ctx: Context, e: Value) -> Value:
     """``holds(e)`` (the built-in) at once for an entity's name (an owner's default is none);
     anything else as the built-in does it."""
-    if type(e) is str:
+    if type(e) is str and e in ctx.rs.entities:
         key = ("o", e)
         w = ctx.w
         owner = w[key] if key in w else ctx.base.get(key)
