@@ -52,7 +52,9 @@ class _Meter:
 
 class LegalActions:
     """Lazy view of the legal actions: ``in`` tests one action, iteration and ``len``
-    try each candidate once (the result is cached), :meth:`sample` draws one uniformly.
+    try each candidate once (the result is cached) and list each legal action once (a value
+    that a parameter's domain or a decision's options hold twice too), :meth:`sample` draws
+    one uniformly.
     The view of everyone to act (no ``player``) raises
     :class:`~boardrules.errors.GameStuckError` instead of being empty while the game is not
     over: nobody can act (the error names the flow step and the turn or decision)."""
@@ -103,7 +105,7 @@ class LegalActions:
                     # (every answer to the decision due is legal untried, as _candidate_legal
                     # would find one by one: listed at once, no run kept: _try keeps the one
                     # played. An Eclipse Upgrade offers about 100)
-                    found = list(game._candidates(player, True))
+                    found = list(dict.fromkeys(game._candidates(player, True)))
         if found is not None:
             for a in found:
                 yield a
@@ -118,9 +120,15 @@ class LegalActions:
             # same answer)
             seen = bool(runs)
             legal, meter = game._candidate_legal, game._meter
+            # (each legal action listed once: a domain or a decision's options may hold a value
+            # twice, and a random player choosing among the listed would favour it)
+            once: set[Action] = set()
             for a in game._candidates(player, True, info=info):
+                if a in once:
+                    continue
                 if seen and a in runs or legal(a, runs, True, info):
                     found.append(a)
+                    once.add(a)
                     yield a
                     if game.state is not state:
                         self._fresh()

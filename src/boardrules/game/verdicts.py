@@ -335,8 +335,9 @@ class GameVerdicts:
 
     def _legal_by_trying(self: Game, player: int | None = None) -> list[Action]:
         """The legal actions found by trying every candidate in full, without guards: the
-        oracle the guards are tested against (tests/core/test_guards.py)."""
-        return [a for a in self.candidates(player) if self._tried_legal(a, {})]
+        oracle the guards are tested against (tests/core/test_guards.py); each once, as
+        :class:`LegalActions` lists them."""
+        return [a for a in dict.fromkeys(self.candidates(player)) if self._tried_legal(a, {})]
 
     def _guard_settles(self: Game, action: Action, info: tuple[Any, ...]) -> bool | None:
         """Run turn candidate ``action``'s guard (lang/guards.py) in place of its body: True when
