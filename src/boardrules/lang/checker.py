@@ -994,9 +994,9 @@ class Checker:
             case A.AfterTurn(body=b) | A.Queue(body=b):
                 self.block(b, scope)
             case A.Take(entity=e) | A.Discard(entity=e):
-                self.expr(e, scope)
+                self._entity_expr(type(s).__name__.lower(), e, scope)
             case A.Give(entity=e, to=to):
-                self.expr(e, scope)
+                self._entity_expr("give", e, scope)
                 self._player_expr(to, scope)
             case A.CallStmt(fn=fn, args=args):
                 self._call(s, fn, args, scope, statement=True)
@@ -1007,6 +1007,14 @@ class Checker:
                     self.err(s, f"unknown component '{c}'", self.hint(c, self.components))
             case _:
                 self.err(s, "statement not understood")
+
+    def _entity_expr(self, statement: str, e: object, scope: _Scope) -> None:
+        """Check the entity a ``take``, ``give`` or ``discard`` moves (its run refuses
+        another value: semantics._entity)."""
+        t = self.expr(e, scope)
+        if not _takes("entity", t):
+            self.err(e, f"'{statement}' moves an entity, found {_show(t)}",
+                     f"e.g. '{statement} c{' to p' if statement == 'give' else ''}' for a card c")
 
     def _player_expr(self, e: object, scope: _Scope) -> None:
         t = self.expr(e, scope)
