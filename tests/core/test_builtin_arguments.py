@@ -145,7 +145,6 @@ flow { rounds 1 { step play: turns seat once { main zz, work } } }
     ("held(first([5]))", "held() expects a kind (or a list of entities), got the number 5"),
     ("held(first([\"cards\"]))", "held() expects a kind (or a list of entities), got the text "
                                  "'cards': no kind has this name"),
-    ("held([plough, first([7])])", "held() expects an entity, got the number 7"),
     ("field(plough, first([[1]]))", "field() expects the name of a field as text, got the list [1]"),
     ("field(first([5]), \"cost\")", "field() expects an entity, got the number 5"),
 ])
@@ -164,6 +163,7 @@ def test_an_entity_builtin_refuses_what_is_no_entity(expr, message, backend):
 @pytest.mark.parametrize("expr, value", [
     ("owner(plough)", None), ("holds(plough)", False), ("kind_of(plough)", "card"),
     ("held(card)", ()), ("held(\"card\")", ()), ("held([plough])", ()), ("held([])", ()),
+    ("held([first([7])])", ()),
     ("field(plough, \"cost\")", 3), ("kind_of(first([plough]))", "card"),
 ])
 def test_the_entity_builtins_take_entities(expr, value, backend):

@@ -105,7 +105,7 @@ class LegalActions:
                     # (every answer to the decision due is legal untried, as _candidate_legal
                     # would find one by one: listed at once, no run kept: _try keeps the one
                     # played. An Eclipse Upgrade offers about 100)
-                    found = list(dict.fromkeys(game._candidates(player, True)))
+                    found = list(game._candidates(player, True))
         if found is not None:
             for a in found:
                 yield a
@@ -122,13 +122,14 @@ class LegalActions:
             legal, meter = game._candidate_legal, game._meter
             # (each legal action listed once: a domain or a decision's options may hold a value
             # twice, and a random player choosing among the listed would favour it)
-            once: set[Action] = set()
+            once: set[Action] = set()   # (tested for the legal ones only: fewer hashes)
             for a in game._candidates(player, True, info=info):
-                if a in once:
-                    continue
                 if seen and a in runs or legal(a, runs, True, info):
-                    found.append(a)
+                    n = len(once)
                     once.add(a)
+                    if len(once) == n:
+                        continue
+                    found.append(a)
                     yield a
                     if game.state is not state:
                         self._fresh()
@@ -491,6 +492,8 @@ class GameListing:
         opts = d.options
         if d.bag is not None:
             opts = tuple(dict.fromkeys(_bag(self, d.bag)))
+        elif type(opts) is tuple:
+            opts = dict.fromkeys(opts)   # (each answer once: the values hashed, not the actions)
         elif isinstance(opts, Dice) and 6 ** opts.count > MAX_CANDIDATES:   # (7 dice and more;
             raise ExecutionBudgetError(                                   # len() overflows past 24)
                 f"listing the answers to '{d.label}': the {6 ** opts.count} outcomes of {opts.count} dice "

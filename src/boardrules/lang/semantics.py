@@ -392,19 +392,16 @@ def a_value(v: Value) -> str:
 
 
 def _owner(ctx: Context, e: Value) -> Value:
-    return ctx.get(("o", entity_arg(ctx, "owner", e)))
+    if type(e) is not str or e not in ctx.rs.entities:   # (no call on the common case)
+        entity_arg(ctx, "owner", e)
+    return ctx.get(("o", e))
 
 
 def _held(ctx: Context, kind: Value) -> tuple[str, ...]:
     me = ctx.player()
     rs = ctx.rs
     if type(kind) is tuple or type(kind) is frozenset:
-        names = kind
-        # (a kind's own list, as its name gives it, is known to hold entities)
-        if names and not (type(kind) is tuple and type(kind[0]) is str and kind[0] in rs.entities
-                          and kind is rs.by_kind.get(rs.entities[kind[0]].kind)):
-            for e in names:
-                entity_arg(ctx, "held", e)
+        names = kind   # (a value in it that is no entity is held by nobody: left out)
     elif type(kind) is str and kind in rs.by_kind:
         names = rs.by_kind[kind]
     else:
@@ -441,7 +438,9 @@ def _position(ctx: Context, lst: Value, x: Value) -> int:
 def _field(ctx: Context, e: Value, name: Value) -> Value:
     if type(name) is not str:
         raise ctx.violation(f"field() expects the name of a field as text, got {a_value(name)}")
-    return field(ctx, entity_arg(ctx, "field", e), name)
+    if type(e) is not str or e not in ctx.rs.entities:
+        entity_arg(ctx, "field", e)
+    return field(ctx, e, name)
 
 
 def _dice(ctx: Context, n: Value) -> Dice:
