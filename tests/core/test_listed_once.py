@@ -134,3 +134,28 @@ def test_a_pile_whose_cards_must_be_tried_keeps_no_run_per_card(monkeypatch):
     assert known is not None and set(map(id, known.runs.values())) == {id(ACCEPTED)}
     game.play("chance c 7")
     assert game.get("coins", 0) == 7 and len(game.get("pile")) == 499
+
+
+KINDS = """
+game probe { players 2..2 }
+resource coins { start 0; scored true }
+kind card { field cost: int = 0 }
+card plough { cost 3 }
+card sickle { cost 1 }
+var pile: list[int] = [5, 7, 5]
+action pick(c: card in card, n: int in 1..2, m: int in pile + [7], w: int in pile, q: player) main {
+  gain 1 coins
+}
+flow { rounds 1 { step play: turns seat once { main pick } } }
+"""
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+def test_only_a_domain_that_may_hold_a_value_twice_is_made_unique(backend):
+    # (decided when the rules are built: a kind, a range or a type's own values cannot, and
+    # are listed as they are, no work per listing; a list kept or joined may)
+    game = boardrules.new_game(texts={"probe.rules": KINDS}, players=2, backend=backend)
+    assert game.ruleset.param_repeats["pick"] == (False, False, True, True, False)
+    listed = [str(a) for a in game.legal_actions()]
+    assert len(listed) == 2 * 2 * 2 * 2 * 2 and len(set(listed)) == len(listed)
+    assert listed == [str(a) for a in game._legal_by_trying()]

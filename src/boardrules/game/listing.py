@@ -120,15 +120,10 @@ class LegalActions:
             # same answer)
             seen = bool(runs)
             legal, meter = game._candidate_legal, game._meter
-            # (each legal action listed once: a domain or a decision's options may hold a value
-            # twice, and a random player choosing among the listed would favour it)
-            once: set[Action] = set()   # (tested for the legal ones only: fewer hashes)
+            # (each candidate is met once: a domain that may hold a value twice is made
+            # unique where it is listed, Ruleset.param_repeats, and a decision's options too)
             for a in game._candidates(player, True, info=info):
                 if seen and a in runs or legal(a, runs, True, info):
-                    n = len(once)
-                    once.add(a)
-                    if len(once) == n:
-                        continue
                     found.append(a)
                     yield a
                     if game.state is not state:
@@ -382,8 +377,10 @@ class GameListing:
     def _domain(self: Game, ctx: Any, adef: Any, i: int) -> Any:
         """The values parameter ``i`` of ``adef`` may take (earlier ones bound in ctx.env)."""
         dom = ctx.rs.param_domains[adef.name][i]
-        if dom is not None:
-            return S.domain(ctx, dom(ctx))
+        if dom is not None:   # (each value once, Ruleset.param_repeats; a plugin's collection
+            values = S.domain(ctx, dom(ctx))   # kept: its own 'in', Gaia's FederationChoices)
+            return tuple(dict.fromkeys(values)) \
+                if type(values) is tuple and ctx.rs.param_repeats[adef.name][i] else values
         t = adef.params[i].type.name
         if t == "player":
             return tuple(range(ctx.nplayers))
