@@ -128,10 +128,12 @@ def _member(ctx: Context, a: Value, b: Value) -> bool:
 def _holds(ctx: Context, e: Value) -> Value:
     """``holds(e)`` (the built-in) at once for an entity's name (an owner's default is none);
     anything else as the built-in does it."""
-    if type(e) is str and e in ctx.rs.entities:
+    if type(e) is str:
         key = ("o", e)
         w = ctx.w
         owner = w[key] if key in w else ctx.base.get(key)
+        if owner is None and e not in ctx.rs.entities:   # (only an entity has an owner)
+            return _builtin(ctx, "holds", S.BUILTIN_FUNCTIONS["holds"], e)
         me = ctx.me
         if type(me) is not int or not 0 <= me < ctx.np:
             me = ctx.player()   # (raises the violation)

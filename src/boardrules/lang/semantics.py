@@ -392,9 +392,11 @@ def a_value(v: Value) -> str:
 
 
 def _owner(ctx: Context, e: Value) -> Value:
-    if type(e) is not str or e not in ctx.rs.entities:   # (no call on the common case)
-        entity_arg(ctx, "owner", e)
-    return ctx.get(("o", e))
+    if type(e) is str:   # (only an entity has an owner: the test on none alone)
+        owner = ctx.get(("o", e))
+        if owner is not None or e in ctx.rs.entities:
+            return owner
+    return ctx.get(("o", entity_arg(ctx, "owner", e)))
 
 
 def _held(ctx: Context, kind: Value) -> tuple[str, ...]:
