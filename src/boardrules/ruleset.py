@@ -173,6 +173,11 @@ class Ruleset:
                                        if any(prm.type.name == "player" for prm in a.params))
         self.param_domains = {n: tuple(backend.expr(prm.domain) for prm in a.params)
                               for n, a in self.actions.items()}
+        # (per parameter: whether its domain may hold a value twice, a list joined or kept:
+        # its values are then made unique, each legal action listed once; a range, a kind or
+        # a type's own values cannot, and are left as they are)
+        self.param_repeats = {n: tuple(_may_repeat(prm.domain, self.by_kind) for prm in a.params)
+                              for n, a in self.actions.items()}
         self.param_wheres = {n: tuple(backend.expr(prm.where) for prm in a.params)
                              for n, a in self.actions.items()}
         # the actions with a parameter's ``where`` condition (tested even without checks)
@@ -589,3 +594,10 @@ def freeze_once() -> None:
     if not _frozen_yet:
         _frozen_yet = True
         gc.freeze()
+
+
+def _may_repeat(domain: object, kinds: Mapping[str, Any]) -> bool:
+    """Whether a parameter's ``domain`` (an expression, None: its type's values) may hold a
+    value twice: anything but a range or a kind's name (its entities) may."""
+    return domain is not None and not isinstance(domain, A.Range) \
+        and not (isinstance(domain, A.Name) and domain.id in kinds)

@@ -278,8 +278,8 @@ HOSTILE = {
     "without": BIG + "for i in 1..90000 { let w = without(c, b) }",
     "without_one": BIG + "for i in 1..90000 { let w = without_one(c, b) }",
     "position": BIG + "for i in 1..90000 { if position(c, b) > 7 { gain 1 vp } }",
-    "owner (hashing a list)": BIG + "for i in 1..90000 { if owner(c) == me { gain 1 vp } }",
-    "kind_of": BIG + "for i in 1..90000 { if kind_of(c) == none { gain 0 vp } }",
+    # (owner(c) and kind_of(c) of a list hashed it: they now refuse any value that is not an
+    # entity, the checker where its type is known: test_an_entity_builtin_refuses_a_large_list)
     # (a list reaches the index only through a value of no known type: the checker refuses one written there)
     "a per-hex variable indexed by a list": BIG + "let k = [c, 0]\n  for i in 1..90000 { if field_owner[k[0]] == me { gain 1 vp } }",
     "a list written in the rule": "for i in 1..90000 { let l = [" + "i, " * 20000 + "i] }",
@@ -297,6 +297,20 @@ def test_operations_on_large_values_are_charged_by_size(backend, what):
     t = time.process_time()
     assert_refused_unchanged(game, "p3 study", ExecutionBudgetError, "[rule: study (h.rules:")
     assert time.process_time() - t < 2   # charged: under 0.4 s; uncharged: texts 5 s, the others minutes
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn", ["owner", "kind_of", "holds"])
+def test_an_entity_builtin_refuses_a_large_list(backend, fn):
+    """``owner(c)`` of a list of a list hashed it, the time by its size: refused at once, its
+    message brief."""
+    import time
+    game = started(harvest_with(BIG + f"for i in 1..90000 {{ if {fn}(first([c])) == none {{ gain 0 vp }} }}"),
+                   backend)
+    t = time.process_time()
+    err = assert_refused_unchanged(game, "p3 study", IllegalActionError,
+                                   f"{fn}() expects an entity, got the list [[1, 2, 3,")
+    assert time.process_time() - t < 2 and len(str(err)) < 300
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

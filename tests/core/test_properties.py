@@ -177,7 +177,9 @@ def test_backends_agree_on_the_whole_number_shortcuts(expr, value):
     ("x in l", True), ("x not in l", False), ("(x + 5) in l", False), ("(x + 5) not in l", True),
     ("\"q\" in [\"p\", \"q\"]", True), ("true in l", True), ("[1] in [[1], [2]]", True),
     ("\"" + "t" * 70 + "\" in [\"" + "t" * 70 + "\"]", True), ("x in 0..5000", True),
-    ("holds(tool)", True), ("holds(saw)", False), ("holds(x)", False), ("holds(\"nothing\")", False),
+    ("holds(tool)", True), ("holds(saw)", False),
+    # (holds(x) of a number or a text: refused, by the checker where the type is known, else
+    # alike by both back ends: test_builtin_arguments.py)
 ])
 def test_backends_agree_on_membership_and_holds(expr, value):
     """The compiler's own `in` of a number or short text in a list and `holds` of an entity's

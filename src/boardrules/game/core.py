@@ -231,9 +231,11 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         return d if d.player == CHANCE else None
 
     def _chance_alone(self, player: int | None) -> Decision | None:
-        """The chance decision whose outcomes are all the candidates of ``player`` (None:
-        everyone to act) now, else None: the game's decision due is chance's, or, in a
-        'lanes' step, chance's ``player`` asks for and it is one lane's front alone."""
+        """The chance decision a sample of ``player``'s (None: everyone to act) actions draws
+        from now, else None: the game's decision due is chance's, or, in a 'lanes' step,
+        chance's ``player`` asks for and :meth:`chance_due` names it (the first lane's waiting
+        for chance: when several are, the one the game's own chance decides first, as
+        :meth:`decide_chance` draws it)."""
         pending = self.state.pending
         if not pending or player not in (None, CHANCE) or self.state.values.get(F_OVER):
             return None
@@ -241,8 +243,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
             return pending[0] if pending[0].player == CHANCE else None
         if player is None:
             return None
-        ours = {id(d): d for d in _fronts(pending) if d.player == CHANCE}
-        return next(iter(ours.values())) if len(ours) == 1 else None
+        return self.chance_due()
 
     def legal_actions(self, player: int | None = None) -> "LegalActions":
         """A lazy view of the legal actions (of ``player``, else of everyone to act)."""

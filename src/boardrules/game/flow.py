@@ -147,11 +147,12 @@ class GameFlow:
                                    else ""), "decision")
         pending.pop(0)
         if d.bag is not None:
-            bag = list(ctx.get(("v", d.bag)) or ())
-            if value not in bag:
-                raise RuleViolation(f"{brief_value(value)} is no longer in '{d.bag}'", "decision")
-            bag.remove(value)
-            ctx.set(("v", d.bag), tuple(bag))
+            bag = tuple(ctx.get(("v", d.bag)) or ())
+            try:   # (one walk and one copy: a listing tries each of a pile's values)
+                i = bag.index(value)
+            except ValueError:
+                raise RuleViolation(f"{brief_value(value)} is no longer in '{d.bag}'", "decision") from None
+            ctx.set(("v", d.bag), bag[:i] + bag[i + 1:])
             S.undrawn(ctx, d.bag)
         env = dict(d.env)
         env[d.label] = value

@@ -48,7 +48,9 @@ class _Meter:
 
 class LegalActions:
     """Lazy view of the legal actions: ``in`` tests one action, iteration and ``len``
-    try each candidate once (the result is cached), :meth:`sample` draws one uniformly.
+    try each candidate once (the result is cached) and list each legal action once (a value
+    that a parameter's domain or a decision's options hold twice too), :meth:`sample` draws
+    one uniformly.
     The view of everyone to act (no ``player``) raises
     :class:`~boardrules.errors.GameStuckError` instead of being empty while the game is not
     over: nobody can act (the error names the flow step and the turn or decision)."""
@@ -114,6 +116,8 @@ class LegalActions:
             # same answer)
             seen = bool(runs)
             legal, meter = game._candidate_legal, game._meter
+            # (each candidate is met once: a domain that may hold a value twice is made
+            # unique where it is listed, Ruleset.param_repeats, and a decision's options too)
             for a in game._candidates(player, True, info=info):
                 if seen and a in runs or legal(a, runs, True, info):
                     found.append(a)
@@ -369,8 +373,10 @@ class GameListing:
     def _domain(self: Game, ctx: Any, adef: Any, i: int) -> Any:
         """The values parameter ``i`` of ``adef`` may take (earlier ones bound in ctx.env)."""
         dom = ctx.rs.param_domains[adef.name][i]
-        if dom is not None:
-            return S.domain(ctx, dom(ctx))
+        if dom is not None:   # (each value once, Ruleset.param_repeats; a plugin's collection
+            values = S.domain(ctx, dom(ctx))   # kept: its own 'in', Gaia's FederationChoices)
+            return tuple(dict.fromkeys(values)) \
+                if type(values) is tuple and ctx.rs.param_repeats[adef.name][i] else values
         t = adef.params[i].type.name
         if t == "player":
             return tuple(range(ctx.nplayers))
@@ -479,6 +485,8 @@ class GameListing:
         opts = d.options
         if d.bag is not None:
             opts = tuple(dict.fromkeys(_bag(self, d.bag)))
+        elif type(opts) is tuple:
+            opts = dict.fromkeys(opts)   # (each answer once: the values hashed, not the actions)
         elif isinstance(opts, Dice) and 6 ** opts.count > LIMITS.max_candidates:   # (7 dice and more;
             raise ExecutionBudgetError(                                   # len() overflows past 24)
                 f"listing the answers to '{d.label}': the {6 ** opts.count} outcomes of {opts.count} dice "

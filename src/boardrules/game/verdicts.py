@@ -134,7 +134,11 @@ class GameVerdicts:
             elif self._answer_settles(action):
                 tried[action] = ACCEPTED   # (its guard: lang/guards.py, Guards.answer)
             else:   # a decision's answers (or a 'lanes' step): the general way
-                tried[action] = self._run(action, args_checked=True)
+                run = self._run(action, args_checked=True)
+                # (a draw's run holds a copy of its pile: kept for each of a pile's thousands
+                # of values, they held its square; run again when played)
+                pending = self.state.pending
+                tried[action] = ACCEPTED if pending and pending[0].bag is not None else run
         except (RuleViolation, BoardrulesError):
             return False
         return True
@@ -155,7 +159,10 @@ class GameVerdicts:
         flow). A decision left by a turn that has ended (Eclipse's reactions) settles too when
         the turn's 'after turn' blocks behind it cannot break a rule and the flow then only
         hands the turn on (``handover``), or when another decision follows it (the flow then
-        waits for that one, the 'after turn' blocks behind it). Worked out once per state."""
+        waits for that one, the 'after turn' blocks behind it). Chance's decision in a player's
+        turn settles as a player's does (a draw from a pile of 5,000 cards: each outcome tried,
+        a copy of the pile each, made listing it quadratic, 0.6 s for 2,000 and 13 s for 8,000).
+        Worked out once per state."""
         st = self.state
         memo = self._answer_memo
         if memo[0] is st:
@@ -166,6 +173,12 @@ class GameVerdicts:
         if turn is not None and turn[2] is not None:
             ctx = Context(self.ruleset, values, budget=self.max_steps)
             ok = L.answers_hold(ctx, st.pending[0]) and self._settles(ctx, list(st.pending[1:]))
+        elif turn is None:
+            turn = self._answer_due(st, chance=True)
+            if turn is not None and turn[2] is not None:   # (chance's, in a player's turn)
+                ctx = Context(self.ruleset, values, budget=self.max_steps)
+                ok = L.runs_for_a_player(ctx, st.pending[0]) and L.answers_hold(ctx, st.pending[0]) \
+                    and self._settles(ctx, list(st.pending[1:]))
         elif turn is not None:   # (the turn has ended: see the docstring)
             rest = st.pending[1:]
             if rest and rest[0].player is not None and rest[0].lane is None:
@@ -183,12 +196,13 @@ class GameVerdicts:
         return ok
 
     @staticmethod
-    def _answer_due(st: State) -> Any:
-        """The flow's turn value when the decision due in ``st`` is a player's, of the game's
-        one line of play (no 'lanes' step, not over), else None."""
+    def _answer_due(st: State, chance: bool = False) -> Any:
+        """The flow's turn value when the decision due in ``st`` is a player's (``chance``:
+        chance's instead), of the game's one line of play (no 'lanes' step, not over), else
+        None."""
         values = st.values
         turn = values.get(F_TURN)
-        if (st.pending and st.pending[0].lane is None and st.pending[0].player != CHANCE
+        if (st.pending and st.pending[0].lane is None and (st.pending[0].player == CHANCE) == chance
                 and values.get(F_LANES) is None and not values.get(F_OVER)):
             return turn
         return None
@@ -336,8 +350,9 @@ class GameVerdicts:
 
     def _legal_by_trying(self: Game, player: int | None = None) -> list[Action]:
         """The legal actions found by trying every candidate in full, without guards: the
-        oracle the guards are tested against (tests/core/test_guards.py)."""
-        return [a for a in self.candidates(player) if self._tried_legal(a, {})]
+        oracle the guards are tested against (tests/core/test_guards.py); each once, as
+        :class:`LegalActions` lists them."""
+        return [a for a in dict.fromkeys(self.candidates(player)) if self._tried_legal(a, {})]
 
     def _guard_settles(self: Game, action: Action, info: tuple[Any, ...]) -> bool | None:
         """Run turn candidate ``action``'s guard (lang/guards.py) in place of its body: True when

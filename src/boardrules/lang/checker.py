@@ -68,6 +68,16 @@ BUILTIN_FUNCTIONS = {
     "without_one": (2, 2, "list:any"), "lane_of": (1, 1, "int"),
 }
 
+# What the built-ins that take entities are given, checked where the types are known (their
+# run time refuses the rest: lang/semantics.py, ``entity_arg``): name -> wanted per argument
+_BUILTIN_ARGS = {"owner": ("entity",), "holds": ("entity",), "kind_of": ("entity",),
+                 "held": ("kind",), "field": ("entity", "text")}
+_WANTED = {"entity": "an entity", "kind": "a kind (or a list of entities)",
+           "text": "the name of a field as text"}
+_EXAMPLE = {"owner": "'owner(c)' for a card c", "holds": "'holds(c)' for a card c",
+            "kind_of": "'kind_of(c)' for a card c", "held": "'held(card)'",
+            "field": "'field(c, \"cost\")'"}
+
 
 @attrs.frozen
 class ResourceDef:
@@ -697,20 +707,21 @@ class Checker:
         return value
 
     def _conforms(self, node: object, wanted: str, optional: bool, what: str, scope: _Scope, this: str,
-                  shown: str = "") -> None:
+                  shown: str = "", hint: str = "") -> None:
         """Report where the value of ``node`` cannot be ``wanted`` (a list literal element by
-        element; ``none`` only where ``optional``; literal players within the player count)."""
+        element; ``none`` only where ``optional``; literal players within the player count);
+        ``hint``: the hint of a value of another type."""
         if isinstance(node, A.ListLit) and wanted.startswith("list:"):
             for item in node.items:
                 self._conforms(item, wanted[5:], False, what, scope, "this element",
-                               shown or _show(wanted))
+                               shown or _show(wanted), hint)
             return
         found = self.expr(node, scope)
         if found == "none" and not optional and wanted not in ("any", "none"):
             self.err(node, f"{what} is {shown or _show(wanted)}, so {this} cannot be none",
                      "declare its type with '?' (e.g. 'player?') to allow none")
         elif not _compatible(found, wanted):
-            self.err(node, f"{what} is {shown or _show(wanted)}, but {this} is {_show(found)}")
+            self.err(node, f"{what} is {shown or _show(wanted)}, but {this} is {_show(found)}", hint)
         elif wanted == "player" and isinstance(node, (A.Int, A.Neg)):
             n = self.const(node)
             if isinstance(n, int) and not 0 <= n < self.max_players:
@@ -967,8 +978,7 @@ class Checker:
                     self.err(s, f"event '{e}' takes {counted(count, 'argument')}, "
                                 f"got {len(args)}",
                              f"declared as {_signature(e, self.events[e])}")
-                for a in args:
-                    self.expr(a, scope)
+                self._arguments(args, self.events.get(e, ()), f"event '{e}'", e, scope)
             case A.Run(target=t, for_=f):
                 if not isinstance(t, A.Field):
                     self.err(s, "run takes ENTITY.SLOT, e.g. 'run b.income'")
@@ -986,9 +996,9 @@ class Checker:
             case A.AfterTurn(body=b) | A.Queue(body=b):
                 self.block(b, scope)
             case A.Take(entity=e) | A.Discard(entity=e):
-                self.expr(e, scope)
+                self._entity_expr(type(s).__name__.lower(), e, scope)
             case A.Give(entity=e, to=to):
-                self.expr(e, scope)
+                self._entity_expr("give", e, scope)
                 self._player_expr(to, scope)
             case A.CallStmt(fn=fn, args=args):
                 self._call(s, fn, args, scope, statement=True)
@@ -999,6 +1009,14 @@ class Checker:
                     self.err(s, f"unknown component '{c}'", self.hint(c, self.components))
             case _:
                 self.err(s, "statement not understood")
+
+    def _entity_expr(self, statement: str, e: object, scope: _Scope) -> None:
+        """Check the entity a ``take``, ``give`` or ``discard`` moves (its run refuses
+        another value: semantics._entity)."""
+        t = self.expr(e, scope)
+        if not _takes("entity", t):
+            self.err(e, f"'{statement}' moves an entity, found {_show(t)}",
+                     f"e.g. '{statement} c{' to p' if statement == 'give' else ''}' for a card c")
 
     def _player_expr(self, e: object, scope: _Scope) -> None:
         t = self.expr(e, scope)
@@ -1040,8 +1058,29 @@ class Checker:
             self.err(index, f"'{var.name}' is kept per {dims[0]}: its index must be a {dims[0]}, "
                             f"found {_show(found)}", f"index it by a {dims[0]}, e.g. '{var.name}[{example}]'")
 
+    def _arguments(self, args: tuple[A.Expr, ...], params: tuple[A.Param, ...], what: str,
+                   name: str, scope: _Scope) -> None:
+        """Check the arguments of an event raised or a procedure called against its declared
+        parameters (those past the parameters: checked as expressions only). A value of another
+        type would only fail, or be taken for another, when the rule runs."""
+        for i, a in enumerate(args):
+            if i >= len(params):
+                self.expr(a, scope)
+                continue
+            p = params[i]
+            self._conforms(a, self._type(p.type, False), p.type.optional,
+                           f"parameter '{p.name}' of {what}", scope, "this argument",
+                           hint=f"declared as {_signature(name, params)}")
+
     def _call(self, node: object, fn: str, args: tuple[A.Expr, ...], scope: _Scope,
               statement: bool = False) -> str:
+        proc = self.actions.get(fn)
+        if statement and fn not in self.prims and proc is not None and "procedure" in proc.tags:
+            if len(args) != len(proc.params):
+                self.err(node, f"{fn}() takes {len(proc.params)} arguments, got {len(args)}",
+                         f"procedure: {fn}({', '.join(p.name for p in proc.params)})")
+            self._arguments(args, proc.params, f"procedure '{fn}'", fn, scope)
+            return "none"
         arg_types = [self.expr(a, scope) for a in args]
         if fn in BUILTIN_FUNCTIONS and not statement:
             lo, hi, result = BUILTIN_FUNCTIONS[fn]
@@ -1049,6 +1088,10 @@ class Checker:
                 self.err(node, f"{fn}() takes {lo if lo == hi else f'{lo} to {hi}'} "
                                f"argument{'s' if hi > 1 else ''}, got {len(args)}",
                          "see docs/language.md, 'Built-in names and functions'")
+            for a, t, wanted in zip(args, arg_types, _BUILTIN_ARGS.get(fn, ())):
+                if not _takes(wanted, t):
+                    self.err(a, f"{fn}() expects {_WANTED[wanted]}, found {_show(t)}",
+                             f"e.g. {_EXAMPLE[fn]} (docs/language.md, 'Built-in names and functions')")
             return result
         if fn in self.prims:
             prim = self.prims[fn]
@@ -1067,12 +1110,6 @@ class Checker:
             if not statement and prim.effect:
                 self.err(node, f"{fn}() changes the state: use 'call {fn}(...)'")
             return self._norm(prim.returns)
-        proc = self.actions.get(fn)
-        if statement and proc is not None and "procedure" in proc.tags:
-            if len(args) != len(proc.params):
-                self.err(node, f"{fn}() takes {len(proc.params)} arguments, got {len(args)}",
-                         f"procedure: {fn}({', '.join(p.name for p in proc.params)})")
-            return "none"
         candidates = chain(self.prims, (a for a, d in self.actions.items() if "procedure" in d.tags),
                            () if statement else BUILTIN_FUNCTIONS)   # (listed for a hint only)
         self.err(node, f"unknown {'procedure' if statement else 'function'} '{fn}'",
@@ -1230,6 +1267,18 @@ def _compatible(found: str, wanted: str) -> bool:
     if found.startswith("entity:") and wanted in ("text", "entity"):
         return True
     return _FAMILY.get(found, found) == _FAMILY.get(wanted, wanted)
+
+
+def _takes(wanted: str, found: str) -> bool:
+    """Whether a built-in's argument of type ``found`` may be what it wants (``_BUILTIN_ARGS``;
+    ``any`` and ``none`` are left to the run time)."""
+    if found in ("any", "none"):
+        return True
+    if wanted == "entity":
+        return found.startswith("entity")
+    if wanted == "kind":
+        return found == "text" or found in ("list:any", "list:none") or found.startswith("list:entity")
+    return found == "text"
 
 
 def _within(value: Any, allowed: tuple[Any, ...]) -> bool:

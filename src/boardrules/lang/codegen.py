@@ -151,6 +151,8 @@ def _holds(ctx: Context, e: Value) -> Value:
         key = ("o", e)
         w = ctx.w
         owner = w[key] if key in w else ctx.base.get(key)
+        if owner is None and e not in ctx.rs.entities:   # (only an entity has an owner)
+            return _builtin(ctx, "holds", S.BUILTIN_FUNCTIONS["holds"], e)
         me = ctx.me
         if type(me) is not int or not 0 <= me < ctx.np:
             me = ctx.player()   # (raises the violation)

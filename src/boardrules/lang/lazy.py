@@ -162,12 +162,16 @@ def answers_hold(ctx: Context, d: Any, later: tuple[Any, ...] | None = None) -> 
     relying on nothing the body could change (no ``Facts``), each run for a player, and none
     of them, the body included, may leave an 'after turn' block (outside a turn it runs at
     once, unanalysed)."""
-    if d.bag is not None or type(d.options) is not tuple:
+    if type(d.options) is not tuple:
         return False
-    body = _analysis(ctx, d, common_type(ctx.rs, d.options))
+    # (a draw's answers are the pile's values now: game/listing.py, _decision_candidates)
+    options = d.options if d.bag is None else tuple(ctx.get(("v", d.bag)) or ())
+    body = _analysis(ctx, d, common_type(ctx.rs, options))
     if body is None:
         return False
     cost, needs, lists, depth, leaves = body
+    if d.bag is not None and any(v == d.bag for v, _ in needs + lists):
+        return False   # (the facts are checked before the answer leaves the pile)
     if later is not None:
         if leaves or not runs_for_a_player(ctx, d):
             return False

@@ -78,7 +78,7 @@ class _ListGen:
         self.rs = rs
         self.ns: dict[str, Any] = {
             "_BudgetExceeded": BudgetExceeded, "_Refused": (RuleViolation, BoardrulesError),
-            "_RuleViolation": RuleViolation, "_domain": S.domain, "_guards": rs.guards,
+            "_RuleViolation": RuleViolation, "_domain": S.domain, "_unique": dict.fromkeys, "_guards": rs.guards,
             "_listed": rs.guards.listed, "_OFF": (None, False)}
         self.lines: list[str] = []
         self.step: Step | None = None
@@ -183,7 +183,8 @@ class _ListGen:
         if dom is not None:
             ns[f"D{k}_{i}"] = dom
             out += [f"{ind}try:",
-                    f"{ind}    {vals} = _domain(ctx, D{k}_{i}(ctx))",
+                    f"{ind}    {vals} = " + (f"_unique(_domain(ctx, D{k}_{i}(ctx)))" if rs.param_repeats[name][i]
+                                               else f"_domain(ctx, D{k}_{i}(ctx))"),
                     f"{ind}except _BudgetExceeded:",
                     f"{ind}    raise",
                     f"{ind}except _Refused:   # (play refuses every value: none is legal)",
@@ -286,3 +287,4 @@ class _ListGen:
         else:
             out.append(f"{ind}if not fails:")
         out += [f"{ind}    yield candidate(p, {name!r}, {tup})"]
+

@@ -374,15 +374,42 @@ def domain(ctx: Context, value: Value) -> Any:
 # ---- built-in functions -----------------------------------------------------------
 
 
+def entity_arg(ctx: Context, fn: str, e: Value) -> str:
+    """``e``, the entity built-in ``fn`` takes; else the violation naming what it was given
+    (a number, a list, a text that names no entity, none)."""
+    if type(e) is str and e in ctx.rs.entities:
+        return e
+    raise ctx.violation(f"{fn}() expects an entity, got {a_value(e)}")
+
+
+def a_value(v: Value) -> str:
+    """``v`` as the rules name it in a message: 'the number 5', "the text 'x'", 'none'."""
+    if v is None:
+        return "none"
+    what = ("a truth value" if isinstance(v, bool) else "the number" if isinstance(v, int)
+            else "the text" if isinstance(v, str) else "the list" if isinstance(v, (tuple, frozenset))
+            else "the value")
+    return what if isinstance(v, bool) else f"{what} {rules_value(v)}"
+
+
 def _owner(ctx: Context, e: Value) -> Value:
-    return ctx.get(("o", keyed(ctx, e)))
+    if type(e) is str:   # (only an entity has an owner: the test on none alone)
+        owner = ctx.get(("o", e))
+        if owner is not None or e in ctx.rs.entities:
+            return owner
+    return ctx.get(("o", entity_arg(ctx, "owner", e)))
 
 
 def _held(ctx: Context, kind: Value) -> tuple[str, ...]:
     me = ctx.player()
-    names = ctx.rs.by_kind.get(kind) if isinstance(kind, str) else kind
-    if names is None:
-        raise ctx.violation(f"'{kind}' is not a kind")
+    rs = ctx.rs
+    if type(kind) is tuple or type(kind) is frozenset:
+        names = kind   # (a value in it that is no entity is held by nobody: left out)
+    elif type(kind) is str and kind in rs.by_kind:
+        names = rs.by_kind[kind]
+    else:
+        raise ctx.violation(f"held() expects a kind (or a list of entities), got {a_value(kind)}"
+                            + (": no kind has this name" if type(kind) is str else ""))
     spent(ctx, len(names))
     w, base = ctx.w, ctx.base  # (Context.get inlined: an owner's default is None)
     return tuple(e for e in names if (w[k] if (k := ("o", e)) in w else base.get(k)) == me)
@@ -411,7 +438,11 @@ def _position(ctx: Context, lst: Value, x: Value) -> int:
         return -1
 
 
-def _field(ctx: Context, e: Value, name: str) -> Value:
+def _field(ctx: Context, e: Value, name: Value) -> Value:
+    if type(name) is not str:
+        raise ctx.violation(f"field() expects the name of a field as text, got {a_value(name)}")
+    if type(e) is not str or e not in ctx.rs.entities:
+        entity_arg(ctx, "field", e)
     return field(ctx, e, name)
 
 
@@ -448,7 +479,7 @@ BUILTIN_FUNCTIONS: dict[str, Callable[..., Value]] = {
     "min": lambda ctx, *xs: min(_deep(ctx, domain(ctx, xs[0]) if len(xs) == 1 else xs)),
     "max": lambda ctx, *xs: max(_deep(ctx, domain(ctx, xs[0]) if len(xs) == 1 else xs)),
     "abs": lambda ctx, x: abs(_num(ctx, x, "abs")),
-    "holds": lambda ctx, e: ctx.get(("o", keyed(ctx, e))) == ctx.player(),
+    "holds": lambda ctx, e: ctx.get(("o", entity_arg(ctx, "holds", e))) == ctx.player(),
     "held": _held,
     "owner": _owner,
     "passed": lambda ctx, p: ctx.player(p) in (ctx.get(F_PASSED) or ()),
@@ -456,7 +487,7 @@ BUILTIN_FUNCTIONS: dict[str, Callable[..., Value]] = {
     "table_after": _table_after,
     "without": lambda ctx, lst, x: tuple(y for y in _deep(ctx, domain(ctx, lst)) if y != x),
     "position": _position,
-    "kind_of": lambda ctx, e: ctx.rs.entities[e].kind if keyed(ctx, e) in ctx.rs.entities else None,
+    "kind_of": lambda ctx, e: ctx.rs.entities[entity_arg(ctx, "kind_of", e)].kind,
     "dice": lambda ctx, n: _dice(ctx, n),
     "field": _field,
     "first": lambda ctx, lst: domain(ctx, lst)[0] if domain(ctx, lst) else None,
