@@ -26,15 +26,17 @@ flow { rounds 1 { step play: turns seat once { main zz, work } } }
 """
 
 
-def _refusal(expr: str, backend: str) -> str:
-    game = boardrules.new_game(texts={"probe.rules": GAME.replace("EXPR", expr)}, players=2,
+def _refusal(expr: str, backend: str, template: str = GAME) -> str:
+    """The refusal of ``p1 zz`` with ``expr`` in ``template``; the game unchanged by it."""
+    game = boardrules.new_game(texts={"probe.rules": template.replace("EXPR", expr)}, players=2,
                                backend=backend)
     before = game.state
     assert "p1 zz" not in {str(a) for a in game.legal_actions()}
     with pytest.raises(IllegalActionError) as err:
         game.play("p1 zz")
     assert game.state == before
-    assert str(err.value).endswith("[rule: zz (probe.rules:7:11)]"), str(err.value)
+    line = template.split("\n").index("  let x = EXPR") + 1
+    assert str(err.value).endswith(f"[rule: zz (probe.rules:{line}:11)]"), str(err.value)
     return str(err.value)
 
 
@@ -119,19 +121,9 @@ def test_every_answer_of_a_long_choose_is_listed_and_checked():
 # checker knows the type it refuses the call (malformed/check_builtin_argument_types.rules);
 # these values are typed 'any' there (first() of a list), so the run refuses them.
 
-ENTITIES = """
-game probe { players 2..2 }
-resource coins { start 0; scored true }
-kind card { field cost: int = 0 }
-card plough { cost 3 }
-var nothing: card? = none
-action zz main {
-  let x = EXPR
-  gain 1 coins
-}
-action work main { gain 1 coins }
-flow { rounds 1 { step play: turns seat once { main zz, work } } }
-"""
+ENTITIES = GAME.replace('var note: text = "ab"\nvar nobody: player? = none\n',
+                        "kind card { field cost: int = 0 }\ncard plough { cost 3 }\n"
+                        "var nothing: card? = none\n")
 
 
 @pytest.mark.parametrize("backend", ["compiled", "interpreted"])
@@ -149,14 +141,7 @@ flow { rounds 1 { step play: turns seat once { main zz, work } } }
     ("field(first([5]), \"cost\")", "field() expects an entity, got the number 5"),
 ])
 def test_an_entity_builtin_refuses_what_is_no_entity(expr, message, backend):
-    game = boardrules.new_game(texts={"probe.rules": ENTITIES.replace("EXPR", expr)}, players=2,
-                               backend=backend)
-    before = game.state
-    assert "p1 zz" not in {str(a) for a in game.legal_actions()}
-    with pytest.raises(IllegalActionError) as err:
-        game.play("p1 zz")
-    assert game.state == before
-    assert str(err.value) == f"p1 zz: {message} [rule: zz (probe.rules:8:11)]"
+    assert _refusal(expr, backend, ENTITIES) == f"p1 zz: {message} [rule: zz (probe.rules:8:11)]"
 
 
 @pytest.mark.parametrize("backend", ["compiled", "interpreted"])
