@@ -324,9 +324,10 @@ def read_results(path: str | Path) -> list[Row]:
     in the ``record`` column of seat 1's row. Raises
     :class:`~boardrules.errors.NotationError` naming the file, and the line and column where
     there is one, for a file that is not a results file (a column missing, a line of another
-    number of fields, a number that is none, a field longer than a record file may be, ``LIMITS.max_record_bytes``, text that
-    is not UTF-8, a ``.parquet`` file that is not Parquet); ``OSError`` for a file that cannot
-    be read; ``ImportError`` for Parquet without pyarrow."""
+    number of fields, a number that is none, a field longer than a record file may be,
+    ``LIMITS.max_record_bytes``, text that is not UTF-8, a ``.parquet`` file that is not
+    Parquet); ``OSError`` for a file that cannot be read; ``ImportError`` for Parquet without
+    pyarrow."""
     path = Path(path)
     shown = escape(str(path))
     if path.suffix == ".parquet":
