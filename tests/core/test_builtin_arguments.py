@@ -157,3 +157,38 @@ def test_the_entity_builtins_take_entities(expr, value, backend):
     game = boardrules.new_game(texts={"probe.rules": text}, players=2, backend=backend)
     game.play("p1 zz")
     assert game.get("seen") == value
+
+
+STATEMENTS = """
+game probe { players 2..2 }
+resource coins { start 0; scored true }
+kind card { field cost: int = 0
+  slot income }
+card plough { cost 3 }
+var nothing: card? = none
+var junk: list[any] = [5, [1, 2], "plow", true]
+action zz(i: int in 0..3) main {
+  STATEMENT
+  gain 1 coins
+}
+action work main { gain 1 coins }
+flow { rounds 1 { step play: turns seat once { main zz, work } } }
+"""
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+@pytest.mark.parametrize("statement", ["take junk[i]", "give junk[i] to 1", "discard junk[i]",
+                                       "run junk[i].income"])
+def test_an_entity_statement_refuses_what_is_no_entity_in_the_builtins_words(statement, backend):
+    """take, give, discard and run said "5 is not an entity" (their own copy of the test that
+    ``owner()`` makes): one test now (``semantics.entity_arg``), one wording."""
+    game = boardrules.new_game(texts={"probe.rules": STATEMENTS.replace("STATEMENT", statement)},
+                               players=2, backend=backend)
+    before = game.state
+    assert [str(a) for a in game.legal_actions()] == ["p1 work"]
+    word = statement.split()[0]
+    for i, given in enumerate(["the number 5", "the list [1, 2]", "the text 'plow'", "a truth value"]):
+        with pytest.raises(IllegalActionError) as err:
+            game.play(f"p1 zz {i}")
+        assert str(err.value) == f"p1 zz {i}: {word} expects an entity, got {given} [rule: zz (probe.rules:9:1)]"
+        assert game.state is before

@@ -646,9 +646,7 @@ class Guards:
         def run(ctx: Context) -> int:   # (as S.run_slot)
             entity = fo(ctx)
             for_ = None if ffor is None else ffor(ctx)
-            ent = rs.entities.get(entity) if isinstance(entity, str) else None
-            if ent is None:
-                raise ctx.violation(f"{rules_value(entity)} is not an entity")
+            entity = S.entity_arg(ctx, "run", entity)
             fn = rs.slot_fn(entity, slot)
             if fn is None:
                 return 0
@@ -813,7 +811,7 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...], sure: bool = False) -> Pr
         elif kind == "take":   # (as S.take)
             if sure:   # (S.take refuses what is not an entity)
                 lines += [f"        e = f{i}(ctx)",
-                          "        if e not in ctx.rs.entities: return UNSURE",
+                          "        if type(e) is not str or e not in ctx.rs.entities: return UNSURE",
                           "        k = ('o', e)"]
             else:
                 lines.append(f"        k = ('o', f{i}(ctx))")

@@ -374,12 +374,13 @@ def domain(ctx: Context, value: Value) -> Any:
 # ---- built-in functions -----------------------------------------------------------
 
 
-def entity_arg(ctx: Context, fn: str, e: Value) -> str:
-    """``e``, the entity built-in ``fn`` takes; else the violation naming what it was given
-    (a number, a list, a text that names no entity, none)."""
+def entity_arg(ctx: Context, what: str, e: Value) -> str:
+    """``e``, the entity that ``what`` takes (a built-in, ``owner()``, or a statement, ``take``);
+    else the violation naming what it was given (a number, a list, a text that names no entity,
+    none), without hashing it (a huge list)."""
     if type(e) is str and e in ctx.rs.entities:
         return e
-    raise ctx.violation(f"{fn}() expects an entity, got {a_value(e)}")
+    raise ctx.violation(f"{what} expects an entity, got {a_value(e)}")
 
 
 def a_value(v: Value) -> str:
@@ -397,7 +398,7 @@ def _owner(ctx: Context, e: Value) -> Value:
         owner = ctx.get(("o", e))
         if owner is not None or e in ctx.rs.entities:
             return owner
-    return ctx.get(("o", entity_arg(ctx, "owner", e)))
+    return ctx.get(("o", entity_arg(ctx, "owner()", e)))
 
 
 def _held(ctx: Context, kind: Value) -> tuple[str, ...]:
@@ -442,7 +443,7 @@ def _field(ctx: Context, e: Value, name: Value) -> Value:
     if type(name) is not str:
         raise ctx.violation(f"field() expects the name of a field as text, got {a_value(name)}")
     if type(e) is not str or e not in ctx.rs.entities:
-        entity_arg(ctx, "field", e)
+        entity_arg(ctx, "field()", e)
     return field(ctx, e, name)
 
 
@@ -479,7 +480,7 @@ BUILTIN_FUNCTIONS: dict[str, Callable[..., Value]] = {
     "min": lambda ctx, *xs: min(_deep(ctx, domain(ctx, xs[0]) if len(xs) == 1 else xs)),
     "max": lambda ctx, *xs: max(_deep(ctx, domain(ctx, xs[0]) if len(xs) == 1 else xs)),
     "abs": lambda ctx, x: abs(_num(ctx, x, "abs")),
-    "holds": lambda ctx, e: ctx.get(("o", entity_arg(ctx, "holds", e))) == ctx.player(),
+    "holds": lambda ctx, e: ctx.get(("o", entity_arg(ctx, "holds()", e))) == ctx.player(),
     "held": _held,
     "owner": _owner,
     "passed": lambda ctx, p: ctx.player(p) in (ctx.get(F_PASSED) or ()),
@@ -487,7 +488,7 @@ BUILTIN_FUNCTIONS: dict[str, Callable[..., Value]] = {
     "table_after": _table_after,
     "without": lambda ctx, lst, x: tuple(y for y in _deep(ctx, domain(ctx, lst)) if y != x),
     "position": _position,
-    "kind_of": lambda ctx, e: ctx.rs.entities[entity_arg(ctx, "kind_of", e)].kind,
+    "kind_of": lambda ctx, e: ctx.rs.entities[entity_arg(ctx, "kind_of()", e)].kind,
     "dice": lambda ctx, n: _dice(ctx, n),
     "field": _field,
     "first": lambda ctx, lst: domain(ctx, lst)[0] if domain(ctx, lst) else None,
@@ -792,9 +793,7 @@ def emit(ctx: Context, event: str, args: Sequence[Value]) -> None:
 
 def run_slot(ctx: Context, entity: Value, slot: str, for_: Value) -> None:
     rs = ctx.rs
-    ent = rs.entities.get(entity) if isinstance(entity, str) else None
-    if ent is None:
-        raise ctx.violation(f"{rules_value(entity)} is not an entity")
+    entity = entity_arg(ctx, "run", entity)
     fn = rs._slots.get((entity, slot))   # (Ruleset.slot_fn, without the call)
     if fn is None:
         return
@@ -815,15 +814,8 @@ def after_turn(ctx: Context, block_id: int) -> None:
     ctx.set(F_AFTER, pending + ((block_id, tuple(ctx.env.items()), ctx.me, ctx.source),))
 
 
-def _entity(ctx: Context, e: Value) -> str:
-    if e not in ctx.rs.entities:
-        raise ctx.violation(f"{rules_value(e)} is not an entity")
-    name: str = e
-    return name
-
-
 def take(ctx: Context, e: Value) -> None:
-    e = _entity(ctx, e)
+    e = entity_arg(ctx, "take", e)
     owner = ctx.get(("o", e))
     me = ctx.player()
     if owner is not None and owner != me:
@@ -833,14 +825,14 @@ def take(ctx: Context, e: Value) -> None:
 
 
 def give(ctx: Context, e: Value, to: Value) -> None:
-    e = _entity(ctx, e)
+    e = entity_arg(ctx, "give", e)
     to = ctx.player(to)
     ctx.set(("o", e), to)
     ctx.events.append(_event(ctx, "take", to, e))
 
 
 def discard(ctx: Context, e: Value) -> None:
-    e = _entity(ctx, e)
+    e = entity_arg(ctx, "discard", e)
     ctx.set(("o", e), None)
     ctx.events.append(_event(ctx, "discard", ctx.me, e))
 
