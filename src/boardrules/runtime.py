@@ -65,6 +65,13 @@ class BudgetExceeded(RuleViolation):
     innermost loop that sees it fills in its position."""
 
 
+class TooDeep(RuleViolation):
+    """Raised when rules run one another more than ``LIMITS.max_call_depth`` levels deep (a
+    procedure, trigger or slot running itself without end): its rule is the procedure entered
+    (a procedure runs under its caller's name otherwise), and the innermost ``call`` or ``run``
+    statement that sees it gives it its position."""
+
+
 class PrimitiveFailed(RuleViolation):
     """Raised when a primitive's Python code raises something other than a rule violation (a
     defect of the plugin that provides it: see ``lang/semantics.primitive_failed``); the engine

@@ -208,12 +208,57 @@ def test_rules_running_themselves_deep_in_loops_name_the_limit_the_rule_and_a_hi
     body = "call rec(0)"
     for i in range(loops):
         body = f"for i{i} in [1] {{ {body} }}"
-    game = started(harvest_with("call rec(0)", f"action rec(n: int in 0..1) procedure {{ {body} }}"), backend)
+    texts = harvest_with("call rec(0)", f"action rec(n: int in 0..1) procedure {{ {body} }}")
+    game = started(texts, backend)
     err = assert_refused_unchanged(game, "p3 study", IllegalActionError, "at most 100 levels" if loops
                                    else "more than 100 levels deep (the engine's limit",
-                                   "hint: does a rule run itself again, through an 'emit', a 'call' or a slot",
-                                   "[rule: study (h.rules:")
+                                   "hint: does a rule run itself again, through an 'emit', a 'call' or a slot")
     assert "Python" not in str(err)
+    # placed at the procedure's own call of itself, naming it (it was "[rule: study (h.rules:N:1)]",
+    # the action that called it first)
+    line = line_of(texts, "action rec(")
+    column = texts["h.rules"].splitlines()[line - 1].rindex("call rec(0)") + 1
+    assert str(err).endswith(f"[rule: rec (h.rules:{line}:{column})]"), str(err)
+    assert err.rule == "rec"
+
+
+RECURSIONS = {   # (the study body, the declarations, the rule entered past the limit and its call)
+    "a procedure calling itself": ("call rec(0)", "action rec(n: int in 0..1) procedure {\n  gain 1 vp\n"
+                                   "  call rec(n) }", "rec", "call rec(n) }"),
+    # (study is level 1, ping 2, pong 3...: pong is entered at level 101, by ping's call)
+    "two procedures calling each other": ("call ping()", "action ping procedure { call pong() }\n"
+                                          "action pong procedure {\n  call ping() }", "pong", "call pong()"),
+    "a slot running itself": ("run plough.income", "kind tool { slot income }\ntool plough {\n"
+                              "  income: run plough.income\n}", "plough", "run plough.income\n"),
+}
+
+
+@pytest.mark.parametrize("backend", [*BACKENDS, "closures"])
+@pytest.mark.parametrize("body, extra, rule, call", RECURSIONS.values(), ids=RECURSIONS.keys())
+def test_unbounded_recursion_is_placed_at_the_call_that_went_past_the_limit(backend, body, extra, rule, call):
+    """A procedure (or slot) running itself without end was reported at the action that called
+    it first ("[rule: study (h.rules:N:1)]"): it names the procedure (slot) entered past the limit
+    and the position of the innermost call (run) that entered it, in every back end (the compiled
+    blocks, the compiler's closures, the interpreter)."""
+    from unittest import mock
+    from boardrules import ruleset as RS
+    from boardrules.lang.backends import Compiler
+    texts = harvest_with(body, extra)
+    text = texts["h.rules"]
+    at = text.index(call, text.index(extra))
+    line, column = text.count("\n", 0, at) + 1, at - text.rindex("\n", 0, at)
+    RS._build.cache_clear()
+    closures = mock.patch.object(Compiler, "block", Compiler.closure_block) if backend == "closures" \
+        else mock.patch.object(Compiler, "block", Compiler.block)
+    try:
+        with closures:
+            game = started(texts, "compiled" if backend == "closures" else backend)
+            err = assert_refused_unchanged(game, "p3 study", IllegalActionError,
+                                           "more than 100 levels deep (the engine's limit")
+    finally:
+        RS._build.cache_clear()
+    assert str(err).endswith(f"[rule: {rule} (h.rules:{line}:{column})]"), str(err)
+    assert err.rule == rule
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

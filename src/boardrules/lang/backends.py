@@ -274,7 +274,14 @@ class Compiler:
                 return emit
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
                 fo, ff = self.expr(o), player_fn(self.expr(f))
-                return lambda ctx: S.run_slot(ctx, fo(ctx), slot, None if ff is None else ff(ctx))
+                span = s.span
+
+                def run(ctx: Context) -> None:
+                    try:
+                        S.run_slot(ctx, fo(ctx), slot, None if ff is None else ff(ctx))
+                    except S.TooDeep as err:   # (placed at the innermost run or call)
+                        raise S.at(err, span)
+                return run
             case A.AfterTurn(body=b):
                 bid = rs.block_id(b)
                 return lambda ctx: S.after_turn(ctx, bid)
@@ -301,22 +308,26 @@ class Compiler:
                         except S.PrimitiveFailed as err:   # (placed at the call)
                             raise S.at(err, span)
                     return call_primitive
-                # (S.call_procedure of a procedure, its parameters' names looked up here)
+                # (S.call_procedure of a procedure, its parameters' names looked up here; rules
+                # too deep placed at the innermost call)
                 names = tuple(p.name for p in rs.actions[fn].params)
-                run_unit = S.run_unit
+                run_unit, span = S.run_unit, s.span
                 if len(fs) == len(names) == 1:   # (one argument, or none: without the zip)
                     (n0,), (f0,) = names, fs
 
                     def call1(ctx: Context) -> None:
-                        run_unit(ctx, rs._action_bodies[fn], ctx.source or fn, env={n0: f0(ctx)})
+                        try:
+                            run_unit(ctx, rs._action_bodies[fn], ctx.source or fn, env={n0: f0(ctx)})
+                        except S.TooDeep as err:
+                            raise S.at(err, span)
                     return call1
-                if not fs:
-                    return lambda ctx: run_unit(ctx, rs._action_bodies[fn], ctx.source or fn,
-                                                env={})
 
                 def call(ctx: Context) -> None:
                     env = dict(zip(names, [f(ctx) for f in fs]))
-                    run_unit(ctx, rs._action_bodies[fn], ctx.source or fn, env=env)
+                    try:
+                        run_unit(ctx, rs._action_bodies[fn], ctx.source or fn, env=env)
+                    except S.TooDeep as err:
+                        raise S.at(err, span)
                 return call
             case A.Pass():
                 return S.do_pass
@@ -521,7 +532,10 @@ class Interpreter:
             case A.Emit(event=event, args=args):
                 S.emit(ctx, event, [ev(a, ctx) for a in args])
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
-                S.run_slot(ctx, ev(o, ctx), slot, who(f))
+                try:
+                    S.run_slot(ctx, ev(o, ctx), slot, who(f))
+                except S.TooDeep as err:   # (placed at the innermost run or call)
+                    raise S.at(err, s.span)
             case A.AfterTurn(body=b):
                 S.after_turn(ctx, rs.block_id(b))
             case A.Queue(body=b):
@@ -535,7 +549,7 @@ class Interpreter:
             case A.CallStmt(fn=fn, args=args):
                 try:
                     S.call_procedure(ctx, fn, [ev(a, ctx) for a in args])
-                except S.PrimitiveFailed as err:   # (placed at the call)
+                except (S.PrimitiveFailed, S.TooDeep) as err:   # (placed at the call)
                     raise S.at(err, s.span)
             case A.Pass():
                 S.do_pass(ctx)

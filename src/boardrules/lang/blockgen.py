@@ -50,7 +50,7 @@ def _placed(ctx: Context, err: Exception, where: dict[int, _Where]) -> Exception
     closures place it (backends.py): an error without a position at the expression evaluated
     there (a Python exception of a primitive it calls as that primitive's failure), then a
     budget error at the innermost ``for`` around the line, a primitive's failure at its
-    ``call``."""
+    ``call``, rules too deep at the ``call`` or ``run`` that went past the limit."""
     tb = err.__traceback__   # (its first entry: the block's frame, the line it passed)
     spans = where.get(tb.tb_lineno) if tb is not None else None
     if spans is None:
@@ -62,7 +62,7 @@ def _placed(ctx: Context, err: Exception, where: dict[int, _Where]) -> Exception
         S.at(err, expr)
     if loop is not None and isinstance(err, S.BudgetExceeded):
         S.at(err, loop)
-    if call is not None and isinstance(err, S.PrimitiveFailed):
+    if call is not None and isinstance(err, (S.PrimitiveFailed, S.TooDeep)):
         S.at(err, call)
     return err
 
@@ -150,7 +150,7 @@ class _StmtGen:
     def line(self, ind: int, text: str, expr: A.Span | None = None,
              call: A.Span | None = None) -> None:
         """Write a line; ``expr``: the expression it evaluates (it holds one at most), ``call``:
-        the primitive call it makes."""
+        the primitive or procedure call (or slot ``run``) it makes."""
         loop = self.loops[-1] if self.loops else None
         if expr is not None or loop is not None or call is not None:
             self.where[len(self.lines) + 3] = (expr, loop, call)   # (after the def and try)
@@ -262,7 +262,8 @@ class _StmtGen:
                 line(ind, f"_emit(ctx, {event!r}, [{', '.join(xs)}])")
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
                 x = value(o, ind)
-                line(ind, f"_run_slot(ctx, {x}, {slot!r}, {self.who(f, ind)})")
+                who = self.who(f, ind)
+                line(ind, f"_run_slot(ctx, {x}, {slot!r}, {who})", call=s.span)
             case A.AfterTurn(body=b):
                 line(ind, f"_after_turn(ctx, {rs.block_id(b)})")
             case A.Queue(body=b):
@@ -342,4 +343,4 @@ class _StmtGen:
         names = [p.name for p in rs.actions[fn].params]
         env = ", ".join(f"{n!r}: {x}" for n, x in zip(names, xs))
         line(ind, f"_run_unit(ctx, {self.const(rs)}._action_bodies[{fn!r}], ctx.source or {fn!r}, "
-                  f"None, {{{env}}})")
+                  f"None, {{{env}}})", call=s.span)

@@ -646,7 +646,8 @@ class Guards:
         def run(ctx: Context) -> int:   # (as S.run_slot)
             entity = fo(ctx)
             for_ = None if ffor is None else ffor(ctx)
-            entity = S.entity_arg(ctx, "run", entity)
+            if type(entity) is not str or entity not in rs.entities:
+                S.entity_arg(ctx, "run", entity)   # (raises)
             fn = rs.slot_fn(entity, slot)
             if fn is None:
                 return 0

@@ -25,6 +25,7 @@ from ..runtime import BudgetExceeded as BudgetExceeded  # (re-exported: the back
 from ..runtime import MAX_NUMBER as MAX_NUMBER
 from ..runtime import PrimitiveFailed as PrimitiveFailed
 from ..runtime import RuleViolation as RuleViolation
+from ..runtime import TooDeep as TooDeep
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -685,17 +686,24 @@ def run_unit(ctx: Context, fn: Callable[[Context], Any], source: str, me: int | 
     if steps < 0:
         raise ctx.over_budget()
     if depth > LIMITS.max_call_depth:
-        raise ctx.violation(f"rules call each other more than {LIMITS.max_call_depth} levels deep (the "
-                            f"engine's limit: triggers, procedures, slots running one another); {_DEEP_HINT}")
+        raise TooDeep(f"rules call each other more than {LIMITS.max_call_depth} levels deep (the "
+                      f"engine's limit: triggers, procedures, slots running one another); {_DEEP_HINT}",
+                      _unit_name(ctx, fn))
     try:
         return fn(ctx)
     except RecursionError:  # deep rules inside deep rules: a last line of defence
-        raise RuleViolation(f"rules call each other {depth} levels deep, with loops and blocks nested in "
-                            f"them, and that is deeper than the engine can run (at most {LIMITS.max_call_depth} "
-                            f"levels, fewer when each nests many loops); {_DEEP_HINT}", ctx.source) from None
+        raise TooDeep(f"rules call each other {depth} levels deep, with loops and blocks nested in "
+                      f"them, and that is deeper than the engine can run (at most {LIMITS.max_call_depth} "
+                      f"levels, fewer when each nests many loops); {_DEEP_HINT}", _unit_name(ctx, fn)) from None
     finally:
         ctx.depth = depth - 1
         ctx.source, ctx.me, ctx.env = saved_source, saved_me, saved_env
+
+
+def _unit_name(ctx: Context, fn: Callable[[Context], Any]) -> str:
+    """The procedure whose body ``fn`` is (it runs under its caller's name, ``ctx.source``),
+    else ``ctx.source``: the rule a :class:`TooDeep` names (looked up on that error only)."""
+    return next((name for name, body in ctx.rs._action_bodies.items() if body is fn), ctx.source)
 
 
 def choose(ctx: Context, block_id: int, var: str, options: Value, where: ExprFn | None,
@@ -793,7 +801,8 @@ def emit(ctx: Context, event: str, args: Sequence[Value]) -> None:
 
 def run_slot(ctx: Context, entity: Value, slot: str, for_: Value) -> None:
     rs = ctx.rs
-    entity = entity_arg(ctx, "run", entity)
+    if type(entity) is not str or entity not in rs.entities:
+        entity_arg(ctx, "run", entity)   # (raises; the test inlined: slots run often)
     fn = rs._slots.get((entity, slot))   # (Ruleset.slot_fn, without the call)
     if fn is None:
         return
