@@ -108,6 +108,15 @@ class PluginError(BoardrulesError):
 
 class GameStuckError(BoardrulesError, IndexError):
     """Nobody can act and the game is not over: every player to act has no legal action (a
-    rule that can never be met). The message names the flow step (stage, round, step) and
-    the turn or decision waiting. Raised by listing or sampling the legal actions of everyone
-    to act; an ``IndexError`` (so a ``LookupError``), as an empty sample always was."""
+    rule that can never be met, or one that fails at run time: an index outside a list, a
+    primitive that raises...). The message names the flow step (stage, round, step), the turn
+    or decision waiting and why its actions are refused: ``refusals`` holds that error
+    (:class:`IllegalActionError`: the rule broken, its file:line:column) for each action tried,
+    one per action's name, the defects (:class:`ExecutionBudgetError`, :class:`PrimitiveError`)
+    first, or the flow step's failure alone when a step run after them breaks a rule. Raised
+    by listing or sampling the legal actions of everyone to act; an ``IndexError`` (so a
+    ``LookupError``), as an empty sample always was."""
+
+    def __init__(self, message: str, *, refusals: tuple[IllegalActionError, ...] = ()):
+        self.refusals = refusals
+        super().__init__(message)

@@ -258,3 +258,68 @@ flow { rounds 1 { step play: turns seat once { main work } } }
     assert "(e.g. p1 work 0 <n>: index 0 is outside a list of 0 [rule: work (stuck.rules:5:39)])" \
         in str(info.value)
     assert " none" not in str(info.value).split("(e.g.")[1]
+
+
+# ---- a rule failing at run time, hidden behind another action's refusal ----------------------
+
+BROKEN = HEAD + """var xs: list[int] = []
+action work main { pay 1 coins; gain 1 vp }
+action boom main { gain xs[0] vp }
+flow { rounds 2 { step play: turns seat once { main work, boom } } }
+"""
+BOOM = "p1 boom: index 0 is outside a list of 0 [rule: boom (stuck.rules:6:25)]"
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+def test_every_actions_refusal_is_named_not_only_the_first(backend):
+    """p1's work is refused (no coins) and boom fails at run time (an index outside a list):
+    the error named work's refusal alone, "(e.g. p1 work: needs 1 coins, has 0 ...)", so the
+    rule to mend (boom's, with its file:line:column) was not said anywhere."""
+    g = _game(BROKEN, backend)
+    state = g.state
+    with pytest.raises(GameStuckError) as info:
+        list(g.legal_actions())
+    assert str(info.value).endswith(
+        "(work, boom) is legal (e.g. p1 work: needs 1 coins, has 0 [rule: work (stuck.rules:5:1)]; " + BOOM + ")")
+    assert [str(err) for err in info.value.refusals] == [
+        "p1 work: needs 1 coins, has 0 [rule: work (stuck.rules:5:1)]", BOOM]
+    assert all(isinstance(err, boardrules.IllegalActionError) for err in info.value.refusals)
+    with pytest.raises(boardrules.IllegalActionError) as played:   # the API names it, nothing played
+        g.play("p1 boom")
+    assert str(played.value) == BOOM and g.state is state and g.record.actions == []
+
+
+def test_play_simulate_and_replay_name_the_rule_that_fails_at_run_time(tmp_path):
+    rules = tmp_path / "stuck.rules"
+    rules.write_text(BROKEN)
+    boom = BOOM.replace("stuck.rules", str(rules))
+    play = CliRunner().invoke(app, ["play", str(rules), "--players", "2", "--quiet", "--out", str(tmp_path)],
+                              env={"COLUMNS": "300"})
+    simulate = CliRunner().invoke(app, ["simulate", str(rules), "--players", "2", "--games", "1", "--workers",
+                                        "1", "--quiet", "--out", str(tmp_path / "r.csv")], env={"COLUMNS": "300"})
+    for result in (play, simulate):
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        assert boom in result.output, result.output
+    record = tmp_path / "r.json"
+    record.write_text(boardrules.new_game(texts={str(rules): BROKEN}, players=2).save().replace(
+        '"actions": []', '"actions": ["p1 boom"]'), encoding="utf-8")
+    replay = CliRunner().invoke(app, ["replay", str(record)], env={"COLUMNS": "300"})
+    assert replay.exit_code == 1 and "Traceback" not in replay.output, replay.output
+    assert f"move 1: {boom}" in replay.output
+
+
+def test_a_defect_is_named_first_and_the_rest_are_counted():
+    """A primitive's failure or the execution budget (defects, not rules saying no) come first,
+    even when tried last; past four actions, the others are counted."""
+    names = [f"a{i}" for i in range(6)]
+    text = HEAD + "".join(f"action {n} main {{ pay 1 coins }}\n" for n in names) \
+        + "action spin main { for i in 1..100000 { gain 0 vp } }\n" \
+        + f"flow {{ rounds 1 {{ step play: turns seat once {{ main {', '.join(names)}, spin }} }} }}\n"
+    g = boardrules.new_game(texts={"stuck.rules": text}, players=2, max_steps=1000)
+    with pytest.raises(GameStuckError) as info:
+        list(g.legal_actions())
+    assert isinstance(info.value.refusals[0], boardrules.ExecutionBudgetError)
+    assert len(info.value.refusals) == 7
+    assert str(info.value).startswith("nobody can act")
+    assert "(e.g. p1 spin: the rules ran more than" in str(info.value)
+    assert str(info.value).endswith("; and 3 other actions)")

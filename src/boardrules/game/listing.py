@@ -11,7 +11,8 @@ import random
 from typing import TYPE_CHECKING, Any, Iterator, NoReturn, overload
 
 from ..limits import LIMITS
-from ..errors import BoardrulesError, ExecutionBudgetError, GameStuckError, IllegalActionError, NotationError
+from ..errors import (BoardrulesError, ExecutionBudgetError, GameStuckError, IllegalActionError, NotationError,
+                      PrimitiveError)
 from ..lang import semantics as S
 from ..quoting import MESSAGE, brief_text, brief_value, counted
 from ..ruleset import Step
@@ -26,6 +27,29 @@ if TYPE_CHECKING:
 
 
 _STUCK_TRIES = 200
+_STUCK_SHOWN = 4   # (the actions whose refusal a stuck game's message shows)
+
+
+def _refusals(game: Game, tries: list[Action]) -> tuple[IllegalActionError, ...]:
+    """Why each of the actions ``tries`` holds is refused, one error per action's name (its
+    first; a later one for a defect: the execution budget run out, a primitive's failure): the
+    rule each breaks, with its position. A refusal by the flow (a step run after the action
+    breaks a rule) alone: that is the rule to mend. The defects first, then the order tried."""
+    found: dict[str, IllegalActionError] = {}
+    for action in tries:
+        try:
+            game._try(action)
+        except IllegalActionError as err:
+            if _FLOW_BROKEN in str(err):
+                return (err,)
+            known = found.get(action.name)
+            if known is None or isinstance(err, _DEFECTS) and not isinstance(known, _DEFECTS):
+                found[action.name] = err
+    return tuple(sorted(found.values(), key=lambda err: not isinstance(err, _DEFECTS)))
+
+
+# The refusals that are defects of the rules or a plugin, not the rules saying no: shown first.
+_DEFECTS = (ExecutionBudgetError, PrimitiveError)
 
 
 class _Meter:
@@ -336,16 +360,13 @@ class GameListing:
         if not tries and not pending and turn is not None and turn[2] is not None and step is not None:
             first = self._unchecked_candidate(turn[2], step)   # (every value's 'where' failed)
             tries = [] if first is None else [first]
-        why = "a rule that can never be met?"
-        for action in tries:   # (the flow's failure first: the rule to mend is there)
-            try:
-                self._try(action)
-            except IllegalActionError as err:
-                if why.startswith("a rule") or _FLOW_BROKEN in str(err):
-                    why = f"e.g. {str(err).strip()}"
-                if _FLOW_BROKEN in str(err):
-                    break
-        return GameStuckError(f"nobody can act and the game is not over: {where}: {what} ({why})")
+        refusals = _refusals(self, tries)
+        shown = [str(err).strip() for err in refusals[:_STUCK_SHOWN]]
+        if len(refusals) > _STUCK_SHOWN:
+            shown.append(f"and {counted(len(refusals) - _STUCK_SHOWN, 'other action')}")
+        why = f"e.g. {'; '.join(shown)}" if shown else "a rule that can never be met?"
+        return GameStuckError(f"nobody can act and the game is not over: {where}: {what} ({why})",
+                              refusals=refusals)
 
     def _unchecked_candidate(self: Game, player: int, step: Step) -> Action | None:
         """An action of ``player``'s turn in ``step`` whose arguments are the first value of
