@@ -13,7 +13,8 @@ Then OpenSpiel's algorithms play it (``open_spiel.python.algorithms.mcts.MCTSBot
 Action ids are those of :mod:`boardrules.adapters.encoding` (``num_distinct_actions`` is
 ``2**action_bits``); chance is explicit: at a chance node (a pending ``draw`` or
 ``choose … by chance``) ``chance_outcomes()`` lists the outcomes the rules allow with their
-probabilities (a bag's copies counted, dice rolls and other options uniform; a roll of
+probabilities (``Game.chance_outcomes``: a bag's copies counted, an option by the times it
+is listed, dice rolls uniform; a roll of
 more than :data:`MAX_ROLLS` outcomes is given as that many rolls sampled from the game's
 seed and move number, each as likely: an unbiased sample, since listing 6**n rolls is out
 of reach). Several players to act at once act one after another, lowest seat first.
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from fractions import Fraction
 from typing import Any
 
 try:
@@ -238,28 +240,25 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
                 encoding.check_not_stuck(self.game)
             self._ids_state = self.game.state
             total = sum(weights.values()) if weights else 0
-            self._probs = {i: weights[a] / total for i, a in self._ids.items()} if weights else {}
+            self._probs = {i: float(weights[a] / total) for i, a in self._ids.items()} if weights else {}
         return self._ids
 
-    def _chance_weights(self) -> Counter[Action] | None:
-        """At a chance node, each outcome the rules allow with its weight (else None): a bag's
-        copies counted, other options once each; a roll of more than :data:`MAX_ROLLS`
-        outcomes as that many rolls sampled from the game's seed and move number. An outcome
-        a rule refuses (a ``require`` in the decision's body) is left out, as the engine's own
-        chance leaves it (docs/api.md, Chance), so the others share its probability."""
+    def _chance_weights(self) -> dict[Action, Fraction] | None:
+        """At a chance node, each outcome the rules allow with its weight (else None): the
+        game's :meth:`~boardrules.Game.chance_outcomes` (a bag's copies counted, an option by
+        the times it is listed, each roll alike; an outcome a ``require`` in the decision's body
+        refuses left out, the others sharing its probability, as the game's own draw does); a
+        roll of more than :data:`MAX_ROLLS` outcomes as that many rolls sampled from the game's
+        seed and move number."""
         decision = self.game.chance_due()
         if decision is None:
             return None
-        values: Any
-        if decision.bag is not None:
-            values = self.game.get(decision.bag)
-        elif isinstance(decision.options, Dice) and len(decision.options) > MAX_ROLLS:
+        if isinstance(decision.options, Dice) and len(decision.options) > MAX_ROLLS:
             rng = random.Random(f"{self.game.seed}/{len(self.game.record.actions)}")
-            values = [decision.options.sample(rng) for _ in range(MAX_ROLLS)]
-        else:
-            values = decision.options
-        weights = Counter(Action(CHANCE, decision.label, (v,)) for v in values)
-        return Counter({a: n for a, n in weights.items() if self.game.is_legal(a)})
+            rolls = Counter(Action(CHANCE, decision.label, (decision.options.sample(rng),))
+                            for _ in range(MAX_ROLLS))
+            return {a: Fraction(n) for a, n in rolls.items() if self.game.is_legal(a)}
+        return dict(self.game.chance_outcomes())
 
     def current_player(self) -> int:
         if self.game.over:

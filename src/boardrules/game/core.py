@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 from collections import OrderedDict
+from fractions import Fraction
 from collections.abc import Iterable, Mapping
 from typing import Any, Iterator, TypedDict
 
@@ -23,11 +24,12 @@ from ..runtime import (CHANCE, F_ACTED, F_LANES, F_OVER, F_ROUND, F_STAGE, F_STE
                        NPLAYERS, Context, Decision, Event,
                        RuleViolation)
 from ..state import State
-from .actions import Action, _FLOW_BROKEN, _broken, _error_class, _player_count, _too_many_values, brief_action, format_action
+from .actions import (Action, _FLOW_BROKEN, _broken, _candidate, _error_class, _player_count, _too_many_values,
+                      brief_action, format_action)
 from .flow import GameFlow
 from .history import GameHistory
 from .lanes import GameLanes, _fronts
-from .listing import GameListing, LegalActions, _Meter, _chance_draws
+from .listing import GameListing, LegalActions, _Meter, _chance_draws, chance_copies
 from .notation import parse_generic, read_name
 from .verdicts import GameVerdicts, _Known, _get
 
@@ -229,6 +231,27 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         if d.lane is not None:
             d = next((f for f in _fronts(pending) if f.player == CHANCE), d)
         return d if d.player == CHANCE else None
+
+    def chance_outcomes(self) -> tuple[tuple[Action, Fraction], ...]:
+        """The outcomes of the chance decision now due (:meth:`chance_due`) that the rules
+        allow, each with its probability (an exact ``Fraction``; they sum to 1) as the game's
+        own draw gives it (``decide_chance``, ``legal_actions().sample``, the seeded draw):
+        a ``draw``'s card by its copies in the pile as it is now (copies / the cards allowed), an
+        option of ``choose … by chance`` by the times it is listed, each roll of dice alike. An
+        outcome the rules refuse (a ``require`` in the decision's body) is left out and the
+        others share its probability, as the draw redraws among them (docs/api.md, *Chance*);
+        each distinct outcome once, as ``legal_actions()`` lists them, in the order the pile or
+        the options first hold them. Empty when no chance outcome is due or the rules allow none;
+        ``ExecutionBudgetError`` for a roll of seven dice or more (279,936 outcomes and up:
+        rolled, never listed)."""
+        d = self.chance_due()
+        if d is None:
+            return ()
+        copies = chance_copies(self, d)
+        allowed = {a: n for a, n in ((_candidate(CHANCE, d.label, (v,)), n) for v, n in copies.items())
+                   if self.is_legal(a)}
+        total = sum(allowed.values())
+        return tuple((a, Fraction(n, total)) for a, n in allowed.items())
 
     def _chance_alone(self, player: int | None) -> Decision | None:
         """The chance decision a sample of ``player``'s (None: everyone to act) actions draws

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from typing import TYPE_CHECKING, Any, Iterator, NoReturn, overload
 
 from ..limits import LIMITS
@@ -288,12 +289,33 @@ def _chance_draws(game: Game, d: Decision, rng: random.Random) -> Iterator[Any]:
             return
         outcomes = tuple(d.options)
     else:
-        outcomes = _bag(game, d.bag) if d.bag is not None else d.options
+        outcomes = _drawn_from(game, d)
         if not outcomes:
             return
         value = rng.choice(outcomes)
         yield value
     yield from _redraws(outcomes, value, rng)
+
+
+def _drawn_from(game: Game, d: Decision) -> tuple[Any, ...]:
+    """What chance's draw for ``d`` (not a roll of dice) picks one element of, each alike: the
+    bag as it is now (a card held three times three times), else the decision's options (an
+    option listed twice twice)."""
+    return _bag(game, d.bag) if d.bag is not None else tuple(d.options)
+
+
+def chance_copies(game: Game, d: Decision) -> Counter[Any]:
+    """Each outcome of chance's decision ``d`` with its weight in the draw (:func:`_chance_draws`):
+    its copies in the bag or the options, 1 for each roll of dice. ``ExecutionBudgetError`` for a
+    roll of more than ``_DICE_LISTED`` outcomes (seven dice or more: rolled, never listed)."""
+    if isinstance(d.options, Dice):
+        if len(d.options) > _DICE_LISTED:
+            raise ExecutionBudgetError(
+                f"chance's outcomes for '{d.label}': a roll of {d.options.count} dice has "
+                f"{len(d.options)} outcomes, more than the {_DICE_LISTED} listed (it is rolled: "
+                f"legal_actions().sample draws one)", rule=d.label)
+        return Counter(dict.fromkeys(d.options, 1))
+    return Counter(_drawn_from(game, d))
 
 
 def _redraws(outcomes: Any, first: Any, rng: random.Random) -> Iterator[Any]:
