@@ -323,3 +323,13 @@ def test_a_defect_is_named_first_and_the_rest_are_counted():
     assert str(info.value).startswith("nobody can act")
     assert "(e.g. p1 spin: the rules ran more than" in str(info.value)
     assert str(info.value).endswith("; and 3 other actions)")
+
+
+def test_an_action_of_many_arguments_does_not_hide_the_next_ones_refusal():
+    """The error tried the first 200 candidates: all of 'many' (500 values), never boom's."""
+    text = BROKEN.replace("action work main { pay 1 coins; gain 1 vp }",
+                          "action work(n: int in 1..500) main { pay n coins; gain 1 vp }")
+    with pytest.raises(GameStuckError) as info:
+        list(_game(text).legal_actions())
+    assert [str(err) for err in info.value.refusals] == [
+        "p1 work 1: needs 1 coins, has 0 [rule: work (stuck.rules:5:1)]", BOOM]

@@ -31,6 +31,24 @@ _STUCK_TRIES = 200
 _STUCK_SHOWN = 4   # (the actions whose refusal a stuck game's message shows)
 
 
+_STUCK_EACH = 20   # (of those, at most this many of one action while others wait)
+
+
+def _some_of_each(candidates: Iterator[Action]) -> list[Action]:
+    """At most ``_STUCK_TRIES`` of ``candidates``, at most ``_STUCK_EACH`` of an action's while
+    the listing holds others (an action of 500 argument values tried alone hid the next one's
+    refusal); of the first ``LIMITS.max_candidates`` listed."""
+    tries: list[Action] = []
+    held: Counter[str] = Counter()
+    for action in itertools.islice(candidates, LIMITS.max_candidates):
+        if held[action.name] < _STUCK_EACH:
+            held[action.name] += 1
+            tries.append(action)
+            if len(tries) == _STUCK_TRIES:
+                break
+    return tries
+
+
 def _refusals(game: Game, tries: list[Action]) -> tuple[IllegalActionError, ...]:
     """Why each of the actions ``tries`` holds is refused, one error per action's name (its
     first; a later one for a defect: the execution budget run out, a primitive's failure): the
@@ -378,7 +396,7 @@ class GameListing:
             what = f"none of its players to act has a legal action ({acts})"
         else:
             what = "no player is to act"
-        tries = list(itertools.islice(self.candidates(None), _STUCK_TRIES))
+        tries = _some_of_each(self.candidates(None))
         if not tries and not pending and turn is not None and turn[2] is not None and step is not None:
             first = self._unchecked_candidate(turn[2], step)   # (every value's 'where' failed)
             tries = [] if first is None else [first]
