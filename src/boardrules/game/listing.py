@@ -27,11 +27,11 @@ if TYPE_CHECKING:
     from .core import Game
 
 
-_STUCK_TRIES = 200
-_STUCK_SHOWN = 4   # (the actions whose refusal a stuck game's message shows)
-
-
-_STUCK_EACH = 20   # (of those, at most this many of one action while others wait)
+# A stuck game's error: the candidates it tries, of one action at most (while others wait),
+# and the actions whose refusal its message shows
+_STUCK_TRIES, _STUCK_EACH, _STUCK_SHOWN = 200, 20, 4
+# The refusals that are defects of the rules or a plugin, not the rules saying no: shown first.
+_DEFECTS = (ExecutionBudgetError, PrimitiveError)
 
 
 def _some_of_each(candidates: Iterator[Action]) -> list[Action]:
@@ -65,10 +65,6 @@ def _refusals(game: Game, tries: list[Action]) -> tuple[IllegalActionError, ...]
             if known is None or isinstance(err, _DEFECTS) and not isinstance(known, _DEFECTS):
                 found[action.name] = err
     return tuple(sorted(found.values(), key=lambda err: not isinstance(err, _DEFECTS)))
-
-
-# The refusals that are defects of the rules or a plugin, not the rules saying no: shown first.
-_DEFECTS = (ExecutionBudgetError, PrimitiveError)
 
 
 class _Meter:
