@@ -89,7 +89,8 @@ class LegalActions:
     """Lazy view of the legal actions: ``in`` tests one action, iteration and ``len``
     try each candidate once (the result is cached) and list each legal action once (a value
     that a parameter's domain or a decision's options hold twice too), :meth:`sample` draws
-    one uniformly.
+    one uniformly (chance's outcomes by the draw's odds, a pile's card by its copies: their
+    probabilities are :meth:`Game.chance_outcomes`).
     The view of everyone to act (no ``player``) raises
     :class:`~boardrules.errors.GameStuckError` instead of being empty while the game is not
     over: nobody can act (the error names the flow step and the turn or decision)."""
