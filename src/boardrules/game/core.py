@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 import random
 from collections import OrderedDict
-from fractions import Fraction
 from collections.abc import Iterable, Mapping
+from fractions import Fraction
 from typing import Any, Iterator, TypedDict
 
 import attrs

@@ -25,7 +25,6 @@ import attrs
 from ..limits import LIMITS
 from . import ast as A
 from ..errors import BoardrulesError
-from ..quoting import rules_value
 from ..runtime import RuleViolation
 from .backends import player_fn
 from .inert import AFTER, FIXED, PASS, SHORT, Facts, Inert, names_in, type_name
