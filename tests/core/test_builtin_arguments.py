@@ -181,14 +181,47 @@ flow { rounds 1 { step play: turns seat once { main zz, work } } }
                                        "run junk[i].income"])
 def test_an_entity_statement_refuses_what_is_no_entity_in_the_builtins_words(statement, backend):
     """take, give, discard and run said "5 is not an entity" (their own copy of the test that
-    ``owner()`` makes): one test now (``semantics.entity_arg``), one wording."""
+    ``owner()`` makes): one test now (``semantics.entity_arg``), one wording. take, give and
+    discard are placed at their statement (they were placed at the action's declaration); run
+    at the action, as the refusals of the slot's body it runs."""
     game = boardrules.new_game(texts={"probe.rules": STATEMENTS.replace("STATEMENT", statement)},
                                players=2, backend=backend)
     before = game.state
     assert [str(a) for a in game.legal_actions()] == ["p1 work"]
     word = statement.split()[0]
+    place = "9:1" if word == "run" else "10:3"
     for i, given in enumerate(["the number 5", "the list [1, 2]", "the text 'plow'", "a truth value"]):
         with pytest.raises(IllegalActionError) as err:
             game.play(f"p1 zz {i}")
-        assert str(err.value) == f"p1 zz {i}: {word} expects an entity, got {given} [rule: zz (probe.rules:9:1)]"
+        assert str(err.value) == f"p1 zz {i}: {word} expects an entity, got {given} [rule: zz (probe.rules:{place})]"
         assert game.state is before
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted", "closures"])
+@pytest.mark.parametrize("statement, message", [
+    ("give plough to junk[i]", "no player here (got 5; players are 0..1)"),
+    ("take plough", "plough belongs to another player"),
+])
+def test_take_give_and_discard_are_refused_at_their_statement(statement, message, backend):
+    """Their refusals have no position of their own (an expression's): they were placed at the
+    action's declaration (9:1), not at the statement that broke (10:3); in every back end."""
+    from unittest import mock
+
+    from boardrules import ruleset as RS
+    from boardrules.lang.backends import Compiler
+    text = STATEMENTS.replace("STATEMENT", statement).replace(
+        "flow {", "flow { setup { step deal: do { give plough to 1 } }\n", 1)
+    RS._build.cache_clear()
+    closures = mock.patch.object(Compiler, "block", Compiler.closure_block) if backend == "closures" \
+        else mock.patch.object(Compiler, "block", Compiler.block)
+    try:
+        with closures:
+            game = boardrules.new_game(texts={"probe.rules": text}, players=2,
+                                       backend="compiled" if backend == "closures" else backend)
+            before = game.state
+            with pytest.raises(IllegalActionError) as err:
+                game.play("p1 zz 0")
+    finally:
+        RS._build.cache_clear()
+    assert str(err.value) == f"p1 zz 0: {message} [rule: zz (probe.rules:10:3)]"
+    assert game.state is before

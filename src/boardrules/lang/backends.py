@@ -288,15 +288,27 @@ class Compiler:
             case A.Queue(body=b):
                 bid = rs.block_id(b)
                 return lambda ctx: S.queue_block(ctx, bid)
-            case A.Take(entity=e):
-                fe = self.expr(e)
-                return lambda ctx: S.take(ctx, fe(ctx))
+            case A.Take(entity=e) | A.Discard(entity=e):
+                fe, span = self.expr(e), s.span
+                move = S.take if isinstance(s, A.Take) else S.discard
+
+                def move_entity(ctx: Context) -> None:   # (its refusals placed at the statement)
+                    x = fe(ctx)
+                    try:
+                        move(ctx, x)
+                    except S.RuleViolation as err:
+                        raise S.at(err, span)
+                return move_entity
             case A.Give(entity=e, to=to):
-                fe, fto = self.expr(e), self.expr(to)
-                return lambda ctx: S.give(ctx, fe(ctx), fto(ctx))
-            case A.Discard(entity=e):
-                fe = self.expr(e)
-                return lambda ctx: S.discard(ctx, fe(ctx))
+                fe, fto, span = self.expr(e), self.expr(to), s.span
+
+                def give(ctx: Context) -> None:
+                    x, p = fe(ctx), fto(ctx)
+                    try:
+                        S.give(ctx, x, p)
+                    except S.RuleViolation as err:
+                        raise S.at(err, span)
+                return give
             case A.CallStmt(fn=fn, args=args):
                 fs = [self.expr(a) for a in args]
                 if fn in rs.primitives:
@@ -540,12 +552,18 @@ class Interpreter:
                 S.after_turn(ctx, rs.block_id(b))
             case A.Queue(body=b):
                 S.queue_block(ctx, rs.block_id(b))
-            case A.Take(entity=e):
-                S.take(ctx, ev(e, ctx))
+            case A.Take(entity=e) | A.Discard(entity=e):
+                x = ev(e, ctx)   # (its refusals placed at the statement)
+                try:
+                    (S.take if isinstance(s, A.Take) else S.discard)(ctx, x)
+                except S.RuleViolation as err:
+                    raise S.at(err, s.span)
             case A.Give(entity=e, to=to):
-                S.give(ctx, ev(e, ctx), ev(to, ctx))
-            case A.Discard(entity=e):
-                S.discard(ctx, ev(e, ctx))
+                x, p = ev(e, ctx), ev(to, ctx)
+                try:
+                    S.give(ctx, x, p)
+                except S.RuleViolation as err:
+                    raise S.at(err, s.span)
             case A.CallStmt(fn=fn, args=args):
                 try:
                     S.call_procedure(ctx, fn, [ev(a, ctx) for a in args])

@@ -156,6 +156,15 @@ class _StmtGen:
             self.where[len(self.lines) + 3] = (expr, loop, call)   # (after the def and try)
         self.lines.append("    " * ind + text)
 
+    def placed(self, text: str, span: A.Span, ind: int) -> None:
+        """Write a statement's call whose refusals without a position of their own are placed
+        at the statement (take, give, discard: what is no entity, no player, another's entity),
+        as the closures place them (backends.py)."""
+        self.line(ind, "try:")
+        self.line(ind + 1, text)
+        self.line(ind, "except _RuleViolation as err:")
+        self.line(ind + 1, f"raise _at(err, {self.const(span)})")
+
     def tmp(self, stem: str) -> str:
         self._n += 1
         return f"_{stem}{self._n}"
@@ -271,12 +280,12 @@ class _StmtGen:
             case A.Draw(var=name, bag=bag, body=b):
                 line(ind, f"_draw(ctx, {rs.block_id(b)}, {name!r}, {bag!r})")
             case A.Take(entity=e):
-                line(ind, f"_take(ctx, {value(e, ind)})")
+                self.placed(f"_take(ctx, {value(e, ind)})", s.span, ind)
             case A.Give(entity=e, to=to):
                 x = value(e, ind)
-                line(ind, f"_give(ctx, {x}, {value(to, ind)})")
+                self.placed(f"_give(ctx, {x}, {value(to, ind)})", s.span, ind)
             case A.Discard(entity=e):
-                line(ind, f"_discard(ctx, {value(e, ind)})")
+                self.placed(f"_discard(ctx, {value(e, ind)})", s.span, ind)
             case A.CallStmt(fn=fn, args=args):
                 self.call(s, fn, args, ind)
             case A.Pass():
