@@ -288,6 +288,33 @@ def test_plugin_example_works(tmp_path):
         pm.unregister(module)
 
 
+def test_plugin_example_packages_as_shown(tmp_path):
+    """The layout and ``pyproject.toml`` of plugins.md make a wheel that ships the rule file and
+    the entry point (the page's toml once lacked a build system and the version ``[project]``
+    requires: ``pip install`` refused it)."""
+    import subprocess
+    import sys
+    import zipfile
+    toml = next(t for info, t, _ in blocks("plugins.md") if info == "toml")
+    code = next(t for info, t, _ in blocks("plugins.md") if info == "python")
+    rules = next(t for info, t, _ in blocks("plugins.md") if info == "rules")
+    package = tmp_path / "orchard" / "boardrules_orchard"
+    (package / "rules").mkdir(parents=True)
+    (package / "rules" / "orchard.rules").write_text(rules, encoding="utf-8")
+    (package / "__init__.py").write_text(code, encoding="utf-8")
+    (tmp_path / "orchard" / "pyproject.toml").write_text(toml, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                           "--no-build-isolation", "-w", str(tmp_path / "wheels"),
+                           str(tmp_path / "orchard")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (wheel,) = (tmp_path / "wheels").glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        assert "boardrules_orchard/rules/orchard.rules" in names, names
+        (entry_points,) = [n for n in names if n.endswith("entry_points.txt")]
+        assert "[boardrules]\norchard = boardrules_orchard" in archive.read(entry_points).decode()
+
+
 # ---- api.md -------------------------------------------------------------------------
 
 
