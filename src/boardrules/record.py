@@ -40,7 +40,8 @@ def read_json(text: str | bytes) -> Any:
     not in the terms of the file (JSON's own message, with its line and column), not of Python:
     a number longer than Python reads named ``sys.set_int_max_str_digits()``, and arrays nested
     beyond its recursion limit 'maximum recursion depth exceeded'; bytes that are not UTF-8 (nor
-    UTF-16 or -32, which JSON reads too) are said so; so is an object giving a key twice, and a
+    UTF-16 or -32, which JSON reads too) are said so; a text's leading byte-order mark is read
+    past, as in a file's bytes; an object giving a key twice is refused, and so is a
     Python pickle (a pickled game), which is never unpickled: loading a pickle runs code it
     names. ``TypeError`` for a value that is neither a str nor bytes (``None``, a ``Game``)."""
     if not isinstance(text, (str, bytes, bytearray)):
@@ -50,6 +51,8 @@ def read_json(text: str | bytes) -> Any:
     if isinstance(text, (bytes, bytearray)) and _pickled(text):
         raise NotationError("it is a Python pickle, not a record's JSON text; boardrules never "
                             "unpickles (a pickle runs code as it loads): give Game.save()'s text")
+    if isinstance(text, str):   # (a file's bytes may begin with a byte-order mark: JSON reads them so)
+        text = text.removeprefix("\ufeff")
     try:
         return json.loads(text, object_pairs_hook=_keys_once)
     except NotationError:
@@ -58,8 +61,9 @@ def read_json(text: str | bytes) -> Any:
         raise NotationError(f"its arrays and objects are nested deeper than can be read: more "
                             f"than about {sys.getrecursionlimit()} levels") from None
     except json.JSONDecodeError as err:   # (in the file's terms: no 'char 0', an empty file said)
-        raise NotationError("it is empty" if not text.strip() else
-                            f"it is not JSON: {err.msg.lower()} at line {err.lineno}, column {err.colno}") from None
+        said = err.msg.removesuffix(" at")   # ('unterminated string starting at': the place follows)
+        raise NotationError("it is empty" if not text.strip() else f"it is not JSON: {said[:1].lower()}"
+                            f"{said[1:]} at line {err.lineno}, column {err.colno}") from None
     except UnicodeDecodeError as err:   # (bytes, a ValueError too: it said 'more than 4300 digits')
         raise NotationError(not_readable(err)) from None
     except ValueError:   # (the only other: a number longer than int() reads)

@@ -240,3 +240,31 @@ def test_load_game_of_no_text_names_what_it_takes(value):
     game = boardrules.new_game("harvest", players=2, seed=1)
     with pytest.raises(TypeError, match=r"not Game: give game\.save\(\)"):
         boardrules.load_game(game)   # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("spoil, said", [
+    (lambda t: t[:60], "it is not JSON: unterminated string starting at line 4, column 2"),
+    (lambda t: t.replace('"harvest"', '"har\x07vest"'),
+     "it is not JSON: invalid control character at line 3, column 14"),
+    (lambda t: t.replace('"harvest"', '"ha\\u12"'), "it is not JSON: invalid \\uXXXX escape at line 3, column 14"),
+])
+def test_json_errors_are_said_once_in_the_files_terms(spoil, said):
+    """A truncated record said 'unterminated string starting at at line 4' (JSON's message ends
+    in 'at', and its place was added after it), a control character 'invalid control character
+    at at', and '\\uXXXX' was lowercased to '\\uxxxx'."""
+    text = spoil(boardrules.new_game("harvest", players=2, seed=1).save())
+    with pytest.raises(NotationError) as err:
+        boardrules.load_game(text)
+    assert str(err.value) == f"not a boardrules record: {said}"
+
+
+def test_a_record_text_with_a_byte_order_mark_loads_as_its_file_does(tmp_path):
+    """A record file beginning with a UTF-8 byte-order mark replays (JSON reads bytes so), but
+    the same text given to load_game said 'unexpected utf-8 bom (decode using utf-8-sig)'."""
+    g = boardrules.new_game("harvest", players=2, seed=1)
+    g.play(g.legal_actions()[0])
+    text = "\ufeff" + g.save()
+    path = tmp_path / "r.json"
+    path.write_bytes(text.encode("utf-8"))
+    assert replay_file(path).game.state == g.state
+    assert boardrules.load_game(text).state == g.state
