@@ -892,7 +892,8 @@ def boardrules_report(path, data, check: bool = True, max_steps: int | None = No
     try:
         record = load_record(path)
     except (RecordError, G.GeometryError) as err:  # a missing field, an unreadable line or map
-        raise NotationError(f"{escape(str(path))}: {err}") from None
+        said = str(err).removeprefix(f"{escape(Path(path).name)}: ")   # (named once, in full, here)
+        raise NotationError(f"{escape(str(path))}: {said}") from None
     try:
         out = replay_record(record, check=check, max_steps=max_steps)
     except ReplayError as err:   # a setup it cannot start from (a line's error is a divergence)

@@ -17,17 +17,22 @@ import attrs
 import cattrs
 from cattrs.gen import make_dict_structure_fn, typeddicts
 
-from .quoting import brief_number
+from .errors import SHOWN
+from .quoting import brief_number, counted
 
 T = TypeVar("T")
 
 
 class ShapeError(ValueError):
-    """JSON of the wrong shape; ``details`` lists each fault as ``$.path: expected ..., not ...``."""
+    """JSON of the wrong shape; ``details`` lists each fault as ``$.path: expected ..., not ...``;
+    the message shows the first :data:`~boardrules.errors.SHOWN` and counts the rest (a record of
+    99 999 moves that were numbers said each: 4 MB)."""
 
     def __init__(self, details: list[str]) -> None:
         self.details = details
-        super().__init__("; ".join(details))
+        rest = len(details) - SHOWN
+        more = [f"... and {counted(rest, 'more fault')} ({len(details)} in all)"] if rest > 0 else []
+        super().__init__("; ".join(details[:SHOWN] + more))
 
 
 class Expected(ValueError):

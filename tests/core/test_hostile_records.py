@@ -268,3 +268,17 @@ def test_a_record_text_with_a_byte_order_mark_loads_as_its_file_does(tmp_path):
     path.write_bytes(text.encode("utf-8"))
     assert replay_file(path).game.state == g.state
     assert boardrules.load_game(text).state == g.state
+
+
+def test_a_record_of_many_faults_names_the_first_ones_and_counts_the_rest(record):
+    """A record of 99 999 moves that are numbers said each of them: a 4 MB message. It shows the
+    first 20 faults (as RulesError shows diagnostics) and counts the rest; ShapeError.details keeps
+    every one."""
+    record["actions"] = [1] * 99_999
+    with pytest.raises(NotationError) as err:
+        boardrules.load_game(json.dumps(record))
+    message = str(err.value)
+    assert len(message) < 2000, len(message)
+    assert message.startswith("malformed boardrules record: $.actions[0]: expected a text, not 1; ")
+    assert "$.actions[19]: expected a text, not 1; ... and 99979 more faults (99999 in all)" in message
+    assert "$.actions[20]" not in message

@@ -233,3 +233,17 @@ def test_a_line_that_diverges_is_quoted_escaped_and_short(base, tmp_path):
     _tame(report.differences[0], 700)   # (the quote ~60 characters; the rest the engine's refusal)
     result = CliRunner().invoke(app, ["replay", str(_write(tmp_path, data))])
     _tame(result.output, 4000)
+
+
+def test_a_site_record_of_many_faults_is_named_once_and_briefly(base, tmp_path):
+    """A site record whose 20 000 move lines are numbers said each: 1.7 MB from 'boardrules
+    replay', and the file's name came twice ('error: r.json: r.json: $.moves[0]: ...')."""
+    data = {**base, "moves": [1] * 20_000}
+    path = _write(tmp_path, data)
+    with pytest.raises(NotationError) as err:
+        replay_file(path)
+    message = str(err.value)
+    assert message.startswith(f"{path}: $.moves[0]: expected a text, not 1; "), message[:300]
+    assert message.endswith("... and 19980 more faults (20000 in all)") and len(message) < 2000
+    with pytest.raises(RecordError, match=r"^record\.json: \$\.moves\[0\]"):   # the loader's own
+        load_record(path)
