@@ -144,6 +144,7 @@ RESOURCES: tuple[str, ...] = (
     "swap-PI", "down-lab", "up-lowest", "tech", "~",
 )  # fmt: skip
 _SEAT_RE = re.compile(r"p[1-5]")
+MAX_DIGITS = 18   # (a count on a line: the rules' numbers fit in 64 bits)
 
 
 def site_factions() -> frozenset[str]:
@@ -665,7 +666,8 @@ _POWER_LOG = rf"\({_S}*{_BOWLS}{_S}*⇒{_S}*{_BOWLS}{_S}*\)"
 _AREA = r"(?:area[123]|gaia|brainstone)"
 _ANNOTATIONS = (
     re.compile(rf"{_S}+{_POWER_LOG}"),
-    re.compile(rf"{_S}+using{_S}+{_AREA}:{_S}*[0-9]+(?:{_S}*,{_S}*{_AREA}:{_S}*[0-9]+)*"),
+    # (possessive, as replay's _USING: a repeated group keeps a backtracking entry per repetition)
+    re.compile(rf"{_S}+using{_S}+{_AREA}:{_S}*[0-9]+(?:{_S}*+,{_S}*+{_AREA}:{_S}*+[0-9]++)*+"),
     re.compile(rf"{_S}+returning{_S}+booster[0-9]+"),
     re.compile(rf"{_S}+\(from{_S}+[^\s()]+\)"),
     re.compile(rf"{_S}+\({_S}*-?[0-9]+{_S}*⇒{_S}*-?[0-9]+{_S}*\)"),
@@ -715,6 +717,9 @@ class _Part:
         w, col = self.next(what)
         if not re.fullmatch(r"-?[0-9]+" if signed else r"[0-9]+", w):
             raise self.error(f"expected {what} (an integer)", col, w)
+        digits = len(w.lstrip("-"))
+        if digits > MAX_DIGITS:   # (int() refuses past 4300 digits, in Python's terms)
+            raise self.error(f"{what}: a number of {digits} digits is too long (at most {MAX_DIGITS})", col, w)
         return int(w)
 
     def hex(self, what: str = "hex") -> HexRef:

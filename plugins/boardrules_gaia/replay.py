@@ -681,12 +681,20 @@ class Replayer:
         raise ReplayError(f"no translation for the combined conversion {N.quoted(str(c))} of {faction}")
 
 
-_USING = re.compile(r"using ((?:(?:area[123]|gaia|brainstone): [0-9]+(?:, )?)+)")
+# (possessive: Python's re keeps a backtracking entry per repetition of a group, 500 MB for a
+# raw line of 200 000 amounts)
+_USING = re.compile(r"using ((?:(?:area[123]|gaia|brainstone): [0-9]++(?:, )?+)++)")
+_AMOUNT = re.compile(r"(area[123]|gaia|brainstone): ([0-9]+)")
 
 
 def _using(text: str) -> tuple[int, int, int, int]:
-    """Tokens from bowls I, II, III and the brainstone named by a ``using …`` annotation."""
-    amounts = dict((k, int(v)) for k, v in re.findall(r"(area[123]|gaia|brainstone): ([0-9]+)", text))
+    """Tokens from bowls I, II, III and the brainstone named by a ``using …`` annotation (the
+    last amount of each place counts). :class:`ReplayError` for a count too long to be one."""
+    amounts = {}
+    for m in _AMOUNT.finditer(text):
+        if len(m.group(2)) > N.MAX_DIGITS:
+            raise ReplayError(f"'using {m.group(1)}: …' gives a count of {len(m.group(2))} digits")
+        amounts[m.group(1)] = int(m.group(2))
     return (amounts.get("area1", 0), amounts.get("area2", 0), amounts.get("area3", 0),
             amounts.get("brainstone", 0))
 
@@ -697,8 +705,9 @@ def _short(options) -> str:
     return text + (", …" if len(opts) > 6 else "")
 
 
-_POWER_LOG = re.compile(r"\(([0-9]+)(?:,B)?/([0-9]+)(?:,B)?/([0-9]+)(?:,B)?/([0-9]+)(?:,B)? ⇒ "
-                        r"([0-9]+)(?:,B)?/([0-9]+)(?:,B)?/([0-9]+)(?:,B)?/([0-9]+)(?:,B)?\)")
+# (counts of at most 18 digits: a log of longer ones, which int() may refuse, is no log)
+_POWER_LOG = re.compile(r"\(([0-9]{1,18})(?:,B)?/([0-9]{1,18})(?:,B)?/([0-9]{1,18})(?:,B)?/([0-9]{1,18})(?:,B)? ⇒ "
+                        r"([0-9]{1,18})(?:,B)?/([0-9]{1,18})(?:,B)?/([0-9]{1,18})(?:,B)?/([0-9]{1,18})(?:,B)?\)")
 
 
 def power_after(raw_line: str) -> tuple[int, ...] | None:

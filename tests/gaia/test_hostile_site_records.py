@@ -247,3 +247,60 @@ def test_a_site_record_of_many_faults_is_named_once_and_briefly(base, tmp_path):
     assert message.endswith("... and 19980 more faults (20000 in all)") and len(message) < 2000
     with pytest.raises(RecordError, match=r"^record\.json: \$\.moves\[0\]"):   # the loader's own
         load_record(path)
+
+
+DIGITS = "9" * 5000
+
+
+@pytest.mark.parametrize("line, said", [
+    (f"nevlas burn {DIGITS}", "burn amount: a number of 5000 digits is too long (at most 18)"),
+    (f"nevlas bid nevlas {DIGITS}", "bid: a number of 5000 digits is too long (at most 18)"),
+])
+def test_a_number_of_thousands_of_digits_in_a_line_is_named_in_the_sites_terms(line, said):
+    """'nevlas burn 999…' (5000 digits) said 'invalid 'burn' command (Exceeds the limit (4300
+    digits) for integer string conversion ...; use sys.set_int_max_str_digits() to increase the
+    limit)': advice for a programmer, to someone replaying a file."""
+    from boardrules_gaia.notation import NotationError as SiteNotationError, parse_line
+    with pytest.raises(SiteNotationError) as err:
+        parse_line(line)
+    assert said in str(err.value) and "sys." not in str(err.value), str(err.value)
+
+
+@pytest.fixture(scope="module")
+def using() -> dict:
+    """A record whose raw lines say which bowls pay (``using area1: 4, area2: 2``)."""
+    return json.loads(shared_path("gaia-records", "12__nevlas-baltaks-gleens.json").read_text(encoding="utf-8"))
+
+
+def _raw_using(base: dict, amount: str, repeat: int = 0) -> tuple[dict, int]:
+    data = copy.deepcopy(base)
+    i = next(i for i, m in enumerate(data["moves"]) if " using area1: 4" in m)
+    data["moves"][i] = data["moves"][i].replace("area1: 4", f"area1: {amount}" + ", area1: 4" * repeat)
+    return data, i
+
+
+def test_a_using_annotation_of_thousands_of_digits_is_a_divergence_not_a_plugin_error(using, tmp_path):
+    """A raw line's 'using area1: 999…' (5000 digits) made the hook raise ValueError: 'plugin
+    'boardrules_gaia': its hook boardrules_replay raised ValueError: Exceeds the limit (4300
+    digits) ...'. It is the line's divergence now, naming the count."""
+    data, i = _raw_using(using, DIGITS)
+    report = replay_file(_write(tmp_path, data))
+    assert report.differences[0].startswith(f"first divergence: move {i} "), report.differences[:1]
+    assert "a count of 5000 digits" in report.differences[0]
+
+
+def test_a_long_using_annotation_is_read_in_bounded_memory(using):
+    """A raw line of 200 000 'area1: 4' took 500 MB to read (2 million, in a 20 MB record: 1.5 GB
+    and 37 s): the pattern repeated a group, and Python's regular expressions keep a backtracking
+    entry per repetition. It is possessive now, and the amounts are read one by one."""
+    import tracemalloc
+    from boardrules_gaia.replay import _USING, _using
+    data, i = _raw_using(using, "4", repeat=200_000)
+    raw = data["moves"][i]
+    tracemalloc.start()
+    try:
+        found = [_using(u) for u in _USING.findall(raw)]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found == [(4, 2, 0, 0)] and peak < 20 * 2**20, (found, f"{peak / 2**20:.0f} MiB")
