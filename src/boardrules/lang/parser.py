@@ -27,7 +27,8 @@ from . import ast as A
 from . import reduce
 from .diagnostics import Diagnostic, as_read
 
-_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\w+|\S')   # (a comment is no token)
+# (a comment is no token; a text's repetitions possessive, as grammars/rules.lark's STRING)
+_TOKEN = re.compile(r'"(?:[^"\\\n]++|\\.)*+"|#[^\n]*|\w+|\S')
 MAX_DIGITS = 18  # numbers in rule files fit in 64 bits
 
 
