@@ -57,6 +57,9 @@ ADV_SLOTS = tuple(f"adv-{t}" for t in TRACK_ORDER)
 
 #: Most move lines in a record (the longest real game of the shared records has 410).
 MAX_LINES = 20_000
+#: The longest move line, in characters (the shared records' and cases' longest has 329). A line is
+#: held word by word as it is read, about 36 bytes a character: one of 20 MB took 880 MB.
+MAX_LINE = 2_000
 
 
 class RecordError(ValueError):
@@ -297,7 +300,8 @@ def load_record(path: str | Path) -> Record:
 
     Raises :class:`RecordError` (a :class:`ValueError`) on a missing field or a value of the wrong
     type (naming its path, the value and what was expected), an unparsable move line (with its
-    index and the notation error), more than :data:`MAX_LINES` lines, ``moves``/``moves_clean`` of
+    index and the notation error), more than :data:`MAX_LINES` lines or one of more than
+    :data:`MAX_LINE` characters, ``moves``/``moves_clean`` of
     different length, or player counts that disagree;
     :class:`OSError` / :class:`json.JSONDecodeError` for unreadable files.
     """
@@ -325,6 +329,11 @@ def load_record(path: str | Path) -> Record:
         raise RecordError(f"{where}: $.moves_clean has {len(clean)} lines; a record has at most {MAX_LINES}")
     if len(raw) != len(clean):
         raise RecordError(f"{where}: moves ({len(raw)}) and moves_clean ({len(clean)}) differ in length")
+    for field, texts in (("moves", raw), ("moves_clean", clean)):
+        long = next((i for i, t in enumerate(texts) if len(t) > MAX_LINE), None)
+        if long is not None:
+            raise RecordError(f"{where}: $.{field}[{long}] is {len(texts[long])} characters long; a move "
+                              f"line has at most {MAX_LINE}")
     if not 1 <= n_lead <= len(clean):  # (a slice would quietly take none or all of the moves)
         raise RecordError(f"{where}: $.setup.consumesLeadingMoves is {n_lead}: it counts the leading "
                           f"lines the setup accounts for, from 1 ('init') to the {len(clean)} moves")

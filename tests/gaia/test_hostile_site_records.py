@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -223,10 +224,13 @@ def test_the_caret_stands_under_the_fault_in_the_escaped_excerpt():
 
 def test_a_line_that_diverges_is_quoted_escaped_and_short(base, tmp_path):
     """A line that parses (a 'decline' of any word) but does not replay: its divergence quoted
-    the whole line with repr, a megabyte long."""
+    the whole line with repr, a megabyte long (lines are at most MAX_LINE characters now: the
+    longest is quoted in brief)."""
+    from boardrules_gaia.records import MAX_LINE
     n = len(base["moves_clean"]) - 5
     actor = base["moves_clean"][n].split(" ")[0]
-    line = f"{actor} decline {PAINT}{'y' * 1_000_000}."
+    line = f"{actor} decline {PAINT}"
+    line += "y" * (MAX_LINE - len(line) - 1) + "."
     data = _changed(_changed(base, ("moves_clean", n), line), ("moves", n), line)
     report = replay_file(_write(tmp_path, data))
     assert not report.ok and report.differences[0].startswith("first divergence: move ")
@@ -282,11 +286,12 @@ def _raw_using(base: dict, amount: str, repeat: int = 0) -> tuple[dict, int]:
 def test_a_using_annotation_of_thousands_of_digits_is_a_divergence_not_a_plugin_error(using, tmp_path):
     """A raw line's 'using area1: 999…' (5000 digits) made the hook raise ValueError: 'plugin
     'boardrules_gaia': its hook boardrules_replay raised ValueError: Exceeds the limit (4300
-    digits) ...'. It is the line's divergence now, naming the count."""
-    data, i = _raw_using(using, DIGITS)
+    digits) ...'. It is the line's divergence now, naming the count (of 1900 digits here: a line
+    holds at most MAX_LINE characters, and the count is not quoted)."""
+    data, i = _raw_using(using, "9" * 1900)
     report = replay_file(_write(tmp_path, data))
     assert report.differences[0].startswith(f"first divergence: move {i} "), report.differences[:1]
-    assert "a count of 5000 digits" in report.differences[0]
+    assert "a count of 1900 digits" in report.differences[0] and "9" * 30 not in report.differences[0]
 
 
 def test_a_long_using_annotation_is_read_in_bounded_memory(using):
@@ -304,3 +309,21 @@ def test_a_long_using_annotation_is_read_in_bounded_memory(using):
     finally:
         tracemalloc.stop()
     assert found == [(4, 2, 0, 0)] and peak < 20 * 2**20, (found, f"{peak / 2**20:.0f} MiB")
+
+
+@pytest.mark.parametrize("field", ["moves", "moves_clean"])
+def test_a_move_line_of_millions_of_characters_is_refused_before_it_is_read(using, tmp_path, field):
+    """A raw line of 2 million 'using' amounts (a 20 MB record, within the 64 MiB a record may
+    be) took 880 MB and 34 s: a line is held word by word as it is read."""
+    from boardrules_gaia.records import MAX_LINE
+    data, i = _raw_using(using, "4", repeat=2_000_000)
+    if field == "moves_clean":
+        data["moves_clean"][i] = data["moves"][i]
+        data["moves"][i] = "x"
+    length = len(data[field][i])
+    path = _write(tmp_path, data)
+    message = f"$.{field}[{i}] is {length} characters long; a move line has at most {MAX_LINE}"
+    with pytest.raises(RecordError, match=re.escape(f"record.json: {message}")):
+        load_record(path)
+    with pytest.raises(NotationError, match=re.escape(f"{path}: {message}")):
+        replay_file(path)
