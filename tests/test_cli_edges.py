@@ -138,7 +138,7 @@ PLAY = ["play", "harvest", "--players", "2", "--quiet"]
      "module 'alliances' is for 4–9 players, not 2"),
     (["play", "eclipse", "--players", "3", "--quiet", "-m", "secret-homeworlds", "-m", "-ancient-homeworlds"],
      "module 'secret-homeworlds' requires 'ancient-homeworlds', which is switched off"),
-    (PLAY + ["-m", "-"], "harvest has no module ''"),
+    (PLAY + ["-m", "-"], "'-' names no module: give a module's id, or -ID to switch a default one off"),
 ])
 def test_odd_arguments_are_refused_before_any_game(argv, message, tmp_path):
     result = runner.invoke(cli.app, argv + ["--out", str(tmp_path / ("r.csv" if argv[0] == "simulate" else "o"))],

@@ -278,13 +278,17 @@ def resolve_modules(game: str | None, requested: Iterable[str] = ()) -> tuple[st
             raise PluginError("modules belong to a game: rules given as texts have none")
         return ()
     available = modules(game)
-    on = {r for r in wanted if not r.startswith("-")}
-    off = {r[1:] for r in wanted if r.startswith("-")}
+    empty = [r for r in wanted if r in ("", "-")]   # (named as typed: '-' is no '-ID')
+    on = {r for r in wanted if not r.startswith("-")} - {""}
+    off = {r[1:] for r in wanted if r.startswith("-")} - {""}
     # (a module named twice was taken once without a word: a list meant to name two modules,
     # with a typo or a copied line, then played another game than its author thought)
     problems = [f"module {brief_text(n.removeprefix('-'), 60)} is "
                 f"{'switched off' if n.startswith('-') else 'named'} twice: name each module once"
                 for n, count in sorted(Counter(wanted).items()) if count > 1][:10]
+    if empty:
+        problems.append(f"{empty[0]!r} names no module: give a module's id, or -ID to switch a "
+                        f"default one off (available: {', '.join(sorted(available)) or 'none'})")
     unknown = sorted((on | off) - set(available))
     if unknown:
         problems.append(f"{game} has no module {', '.join(brief_text(u, 60) for u in unknown[:10])}"

@@ -231,3 +231,13 @@ def test_a_player_word_naming_none_breaks_a_rule(tmp_path, backend, statement):
         g.play("p2 study")
     assert g.get("coins", 1) == 5 and "p2 study" not in [str(a) for a in g.legal_actions()]
     g.play("p2 buy sow")   # (the rule is not in the way of other actions)
+
+
+@pytest.mark.parametrize("given", ["", "-"])
+def test_an_empty_module_id_is_named_as_typed(given):
+    """'-m -' said "harvest has no module ''": the id after the '-' was named, not what was
+    typed, and an empty id was listed as an unknown module."""
+    with pytest.raises(boardrules.PluginError) as err:
+        boardrules.new_game("harvest", players=2, modules=[given])
+    assert str(err.value) == (f"{given!r} names no module: give a module's id, or -ID to switch a "
+                              "default one off (available: drought, guilds, market-day, monsoon, weather)")
