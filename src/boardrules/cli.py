@@ -358,6 +358,10 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         console.print(f"map: {svg_path}", soft_wrap=True)
 
 
+#: How many players tied for first the line under the scores names (the rest counted).
+SHOWN_TIED = 10
+
+
 def _print_scores(g: Game) -> None:
     scores = g.scores()
     sources = sorted({s for sc in scores for s in sc["sources"]})
@@ -378,7 +382,9 @@ def _print_scores(g: Game) -> None:
         console.print(" · ".join(names))   # (whom the short headings stand for)
     if g.over:
         places = g.ranking()
-        first = " and ".join(names[p] for p in places[0])
+        tied = [names[p] for p in places[0]]   # (a rules file's game of 4,000 players tied them all)
+        first = " and ".join(tied[:SHOWN_TIED]) + (
+            f" and {counted(len(tied) - SHOWN_TIED, 'more player')}" if len(tied) > SHOWN_TIED else "")
         console.print(f"winner: {first}" if len(places[0]) == 1 else f"tie for first: {first}")
 
 

@@ -294,12 +294,13 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
     def scores(self) -> list[Score]:
         """Per player: ``{"total": int, "sources": {source: int}}`` for the scored resource."""
         scored = [r.name for r in self.ruleset.resources.values() if r.scored]
-        out: list[Score] = []
-        for p in range(self.players):
-            sources = {k[2]: v for k, v in self.state.values.items() if k[0] == "s" and k[1] == p}
-            total = sum(self.state.values.get(("r", r, p), 0) for r in scored)
-            out.append({"total": total, "sources": dict(sorted(sources.items()))})
-        return out
+        values = self.state.values
+        sources: list[dict[str, int]] = [{} for _ in range(self.players)]
+        for k, v in values.items():   # (one pass: a pass per player took 26 s at 4,000 players)
+            if k[0] == "s":
+                sources[k[1]][k[2]] = v
+        return [{"total": sum(values.get(("r", r, p), 0) for r in scored),
+                 "sources": dict(sorted(sources[p].items()))} for p in range(self.players)]
 
     def final_scores(self) -> list[int]:
         """Per player, the score that ranks them: the game's ``final_score`` expression
