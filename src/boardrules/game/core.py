@@ -100,7 +100,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         """No memory of the states seen (a new game's, an unpickled one's)."""
         # id(state) -> _Known, most recently used last (shared by copies: see _known_for)
         self._known: OrderedDict[int, _Known] = OrderedDict()
-        self._turn_memo: tuple[State, tuple[Any, Any, Any, Context] | None] | None = None  # (state, its _turn_info)
+        self._turn_memo: tuple[State, tuple[Any, Any, Any, Context, Any] | None] | None = None  # (state, its _turn_info)
         self._answer_memo: tuple[State | None, bool] = (None, False)   # (state, its _answers_settle)
         self._flow_memo: tuple[Any, bool] = (None, False)   # (committed values, _settles without decisions)
         # (state, {(action, player): Game._guard_way}, the guards' scratch context or None)

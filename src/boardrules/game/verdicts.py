@@ -32,6 +32,11 @@ _PER_ENTITY = object()   # (Game._guard_way: a guard per entity an argument name
 KNOWN_STATES = 256
 # a run not made yet: the action was listed as legal from its guard (_guard_settles)
 ACCEPTED: tuple[Any, ...] = (None, None)
+# the flow's values :meth:`GameVerdicts._flow_waits` reads (a place of the flow: its memo's key)
+_WAIT_KEYS = (F_OVER, F_STAGE, F_STEP, F_ROUND, F_TURN, F_PASSED)
+_WAIT_AT = {k: i for i, k in enumerate(_WAIT_KEYS)}
+# the most places of the flow a ruleset keeps verdicts for (Guards.flow_waits, by_place)
+FLOW_VERDICTS = 20_000
 _first = operator.itemgetter(0)   # (a run's context, or its resulting state)
 
 
@@ -288,10 +293,13 @@ class GameVerdicts:
         self._charge(ctx.steps)
         return fails
 
-    def _turn_info(self: Game) -> tuple[Any, Any, Any, Context] | None:
-        """(step, turn, acted, a scratch context) of the current state when its candidates are
-        a turn's actions (no decision first, no 'lanes' step), else None; worked out once per
-        state."""
+    def _turn_info(self: Game) -> tuple[Any, Any, Any, Context, Any] | None:
+        """(step, turn, acted, a scratch context, verdicts by place) of the current state when its
+        candidates are a turn's actions (no decision first, no 'lanes' step), else None; worked
+        out once per state. The verdicts by place: the dict of the verdicts that depend on the
+        rules and the flow's place alone (:meth:`_sure_settles`, ``done``'s), kept across states
+        and games in ``Guards.by_place`` by the values :meth:`_flow_waits` reads and whether an
+        'after turn' block waits; None while a decision is pending (asked anew)."""
         st = self.state
         memo = self._turn_memo
         if memo is not None and memo[0] is st:
@@ -304,7 +312,20 @@ class GameVerdicts:
                 and values.get(F_LANES) is None):
             ctx = Context(self.ruleset, values, ply=len(self.record.actions) + 1,
                           budget=self.max_steps)
-            info = (self._step(ctx), turn, ctx.get(F_ACTED) or (), ctx)
+            at = None
+            if not st.pending:   # (the flow's place: what the verdicts kept by place read)
+                place = (*map(values.get, _WAIT_KEYS), not values.get(F_AFTER))
+                places = self.ruleset.guards.by_place
+                try:
+                    at = places.get(place)
+                except TypeError:   # (a value no rule writes: a plugin's primitive moved the flow)
+                    pass
+                else:
+                    if at is None:
+                        if len(places) >= FLOW_VERDICTS:
+                            places.clear()
+                        at = places[place] = {}
+            info = (self._step(ctx), turn, ctx.get(F_ACTED) or (), ctx, at)
         self._turn_memo = (st, info)
         return info
 
@@ -327,7 +348,7 @@ class GameVerdicts:
             if action.name == DONE:
                 self._end_turn(ctx, pending, action.player)
             else:
-                step, turn, acted, _ = info
+                step, turn, acted = info[0], info[1], info[2]
                 self._act(ctx, pending, action, step, turn, acted, False, True)
             if self._advance(ctx, pending, settle):
                 return ctx, pending, True
@@ -394,7 +415,13 @@ class GameVerdicts:
         name = action.name
         triggers = rs.triggers_by_event
         if name == DONE:
-            return True if self._done_settles() else None
+            at = info[4]
+            if at is None:
+                return True if self._done_settles() else None
+            got = at.get(DONE)
+            if got is None:   # (a question about the flow's place alone)
+                got = at[DONE] = self._done_settles()
+            return True if got else None
         if "action_taken" in triggers or "action_begins" in triggers:
             return None
         if self._ends_turn(action, info[0]):
@@ -426,7 +453,20 @@ class GameVerdicts:
         without its run: no rule reacts to the action, and the flow runs nothing after it
         (:meth:`_settles`, as for a guard whose rest is inert), or it ends the turn of a step
         taken in turns and the next turn begins without a rule running, as after ``done``
-        (:meth:`_done_settles`; its rest leaves no 'after turn' block: ``sure_after``)."""
+        (:meth:`_done_settles`; its rest leaves no 'after turn' block: ``sure_after``). Kept
+        per flow place, name and player (``Guards.by_place``)."""
+        at = info[4]
+        if at is None or info[3].w:   # (a decision pending, a write: asked anew)
+            return self._sure_settles_now(action, info)
+        key = (action.name, action.player)
+        got = at.get(key)
+        if got is None:
+            got = at[key] = self._sure_settles_now(action, info)
+        return got   # type: ignore[no-any-return]
+
+    def _sure_settles_now(self: Game, action: Action, info: tuple[Any, ...]) -> bool:
+        """:meth:`_sure_settles` worked out: a question about the rules and the flow's place
+        (``info[4]``) alone, when nothing is pending and ``info[3]`` holds no write."""
         rs = self.ruleset
         triggers = rs.triggers_by_event
         if "action_taken" in triggers or "action_begins" in triggers:
@@ -562,7 +602,29 @@ class GameVerdicts:
     def _flow_waits(self: Game, ctx: Context, handover: bool = False) -> bool:
         """:meth:`_settles` without pending decisions: whether the flow's place in ``ctx`` is
         a wait (the game is over, a player is in the middle of a turn, or with ``handover``
-        the next turn of the step begins)."""
+        the next turn of the step begins). A question about the values ``_WAIT_KEYS`` alone:
+        answered once per place of the flow (``Guards.flow_waits``)."""
+        place = list(map(ctx.base.get, _WAIT_KEYS))   # (a flow key's default is None)
+        if ctx.w:
+            for k, v in ctx.w.items():
+                i = _WAIT_AT.get(k)
+                if i is not None:
+                    place[i] = v
+        place.append(handover)
+        key = tuple(place)
+        memo = self.ruleset.guards.flow_waits
+        try:
+            got = memo.get(key)
+        except TypeError:   # (a value no rule writes: a plugin's primitive moved the flow)
+            return self._flow_waits_now(ctx, handover)
+        if got is None:
+            if len(memo) >= FLOW_VERDICTS:
+                memo.clear()
+            got = memo[key] = self._flow_waits_now(ctx, handover)
+        return got   # type: ignore[no-any-return]
+
+    def _flow_waits_now(self: Game, ctx: Context, handover: bool = False) -> bool:
+        """:meth:`_flow_waits` worked out."""
         get = ctx.flow_reader()
         if get(F_OVER):
             return True

@@ -85,6 +85,11 @@ class Guards:
         self.bare: dict[Guard, Callable[["Context", str], Any]] = {}
         self._settled: dict[str, list[int]] = {}   # action -> [guards passed, settled]
         self._ways: dict[str, tuple[bool, Guard | None, bool]] = {}   # action -> way()
+        # the engine's verdicts that depend on these rules and the flow's place alone, kept by
+        # place (every game of the ruleset meets the same places): whether the flow waits there
+        # (game/verdicts.py, _flow_waits), and per place the verdicts of _turn_info's
+        self.flow_waits: dict[Any, bool] = {}
+        self.by_place: dict[Any, dict[Any, bool]] = {}
 
     def count(self, name: str, refused: bool) -> None:
         """Count one precheck of ``name``; after ``TRIAL`` of them, an action whose prechecks
