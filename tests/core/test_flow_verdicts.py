@@ -1,5 +1,5 @@
 """The verdicts kept by the flow's place (game/verdicts.py: ``_flow_waits``, and per place
-``_sure_settles`` and ``done``'s settling, in ``Guards.flow_waits`` and ``Guards.by_place``) answer as
+``_sure_settles``, ``done``'s settling and a pass's handover, in ``Guards.flow_waits`` and ``Guards.by_place``) answer as
 they are worked out afresh, at every state of random games of the bundled games, on a ruleset
 whose memory already holds the places of other games (the games share it)."""
 
@@ -10,6 +10,7 @@ import random
 import pytest
 
 import boardrules
+from boardrules.lang.inert import Facts
 from boardrules.game.actions import DONE, Action
 from boardrules.runtime import F_PASSED, F_TURN, Context
 
@@ -40,6 +41,14 @@ def _check_state(g) -> int:
         if turn[2] is None:
             continue
         assert g._sure_settles(action, info) == g._sure_settles_now(action, info), name
+        n += 1
+    if turn[2] is not None and turn[2] not in (g.state.values.get(F_PASSED) or ()):
+        # (whether a pass hands the turn on, kept per player: asked twice, the second answer kept)
+        passed = g.state.values.get(F_PASSED) or ()
+        fresh = g._pass_settles(Context(g.ruleset, values), [], turn[2], passed, Facts())
+        for _ in range(2):
+            kept = g._pass_settles(Context(g.ruleset, values), [], turn[2], passed, Facts(), info[4])
+            assert kept == fresh
         n += 1
     if turn[2] is not None and turn[3]:
         kept = g._guard_way(Action(turn[2], DONE, ()), info)

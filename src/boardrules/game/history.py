@@ -11,7 +11,7 @@ from ..limits import LIMITS
 from ..errors import ExecutionBudgetError
 from ..runtime import BudgetExceeded, Event
 from ..state import State
-from .actions import Action, _too_many_values, brief_action
+from .actions import Action, _too_many_values, brief_action, format_action
 
 if TYPE_CHECKING:
     from .core import Game
@@ -53,7 +53,9 @@ class GameHistory:
         self._history.append((self.state, len(self.record.actions), len(self.log)))
         self._kept += len(self.state.values)
         self.state = new_state
-        self.record.actions.append(self.canonical(action))
+        # (Game.canonical: the common case, no argument of a player, without the call)
+        self.record.actions.append(format_action(action) if action.name not in self.ruleset.player_params
+                                   else self.canonical(action))
         self.log.extend(events)
 
     def _thin_if_held(self: Game) -> None:

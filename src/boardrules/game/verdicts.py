@@ -123,9 +123,12 @@ class GameVerdicts:
             if info is not None:   # a turn's candidate (the common case first)
                 if not prechecked and self._precheck_refuses(action, info[3]):
                     return False
-                if self._sure is action and prechecked and self._sure_settles(action, info):
-                    tried[action] = ACCEPTED   # (its prechecks were its body: run when played)
-                    return True
+                if self._sure is action and prechecked:
+                    at = info[4]   # (_sure_settles' memory by place, looked up at once)
+                    sure = None if at is None or info[3].w else at.get((action.name, action.player))
+                    if sure or sure is None and self._sure_settles(action, info):
+                        tried[action] = ACCEPTED   # (its prechecks were its body: run when played)
+                        return True
                 settled = self._guard_settles(action, info)
                 if settled is None:   # (no guard to run: the run itself)
                     run = self._candidate_run(action, info)
@@ -504,7 +507,8 @@ class GameVerdicts:
         settled = (verdict == INERT or verdict == PASSES and action.player not in passed) \
             and not (main and action.player in passed) and self._settles(ctx, pending)
         if settled and verdict == PASSES and main:
-            settled = self._pass_settles(ctx, pending, action.player, passed, rs.guards.rests[guard])
+            settled = self._pass_settles(ctx, pending, action.player, passed, rs.guards.rests[guard],
+                                         info[4])
             if not settled:   # (what follows the pass may break a rule: tried as a candidate)
                 rs.guards.settled(name, False)
                 return None
@@ -517,12 +521,17 @@ class GameVerdicts:
         guards' memo and reset for each later run."""
         memo = self._guard_memo
         ctx = memo[2]
-        if ctx is None or ctx.base is not self.state.values:
-            ctx = Context(self.ruleset, self.state.values, ply=len(self.record.actions) + 1,
+        values = self.state.values
+        if ctx is None:
+            ctx = Context(self.ruleset, values, ply=len(self.record.actions) + 1,
                           budget=self.max_steps)
             ctx.lazy = True
             self._guard_memo = (memo[0], memo[1], ctx)
             return ctx
+        if ctx.base is not values:   # (the last state's, moved onto this one: no new context)
+            ctx.base = values
+            ctx.ply = len(self.record.actions) + 1
+            ctx.budget = self.max_steps
         # (a run sets its source, player and bindings, and restores them: what it wrote and
         # the counters are reset; the depth too, which a run refused at once leaves raised)
         if ctx.w or ctx.events or ctx.queued:
@@ -546,20 +555,28 @@ class GameVerdicts:
         return self._settles(ctx, [], handover=True)
 
     def _pass_settles(self: Game, ctx: Context, pending: list[Any], player: int,
-                      passed: tuple[int, ...], rest: Facts) -> bool:
+                      passed: tuple[int, ...], rest: Facts, at: dict[Any, bool] | None = None) -> bool:
         """For a main action whose inert rest may pass ``player`` (``PASSES``; the guard has
         run on ``ctx``, the player has not passed): whether the run that passes settles too,
         as :meth:`_act` then ends the turn: no rule reacts to ``turn_ends``, no 'after turn'
         block waits, and the next turn of the step begins without a rule running, or the
         pass was the step's last and nothing the flow runs from the step's end to the next
-        wait can break a rule (:meth:`_last_turn_settles`)."""
+        wait can break a rule (:meth:`_last_turn_settles`). ``at``: the verdicts kept by the
+        flow's place of the state (:meth:`_turn_info`), where whether the next turn begins is
+        kept per player when ``ctx`` wrote nothing and nothing is pending (a question about
+        the place alone)."""
         if "turn_ends" in ctx.rs.triggers_by_event or ctx.get(F_AFTER):
             return False
+        key = None if at is None or ctx.w or pending else ("pass", player)
+        handover = None if key is None else at.get(key)   # type: ignore[union-attr]
         ctx.set(F_PASSED, passed + (player,))
         order, pos, _, _ = ctx.get(F_TURN)
         ctx.set(F_TURN, (order, pos, None, False))   # (as _end_turn)
-        return self._settles(ctx, pending, handover=True) \
-            or not pending and self._last_turn_settles(ctx, rest)
+        if handover is None:
+            handover = self._settles(ctx, pending, handover=True)
+            if key is not None:
+                at[key] = handover   # type: ignore[index]
+        return handover or not pending and self._last_turn_settles(ctx, rest)
 
     def _last_turn_settles(self: Game, ctx: Context, rest: Facts) -> bool:
         """Whether the turn that has just ended in ``ctx`` (a guard's run: the inert rest of
