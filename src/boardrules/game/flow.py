@@ -299,11 +299,11 @@ class GameFlow:
         return f"{brief_value(v)} is not a possible {prm.name}{choices}"
 
     def _end_turn(self: Game, ctx: Any, pending: Any, player: Any) -> None:
-        turn = ctx.get(F_TURN)
-        order, pos, _, _ = turn
+        w = ctx.w   # (ctx.get, ctx.set of a flow key without the calls: see _advance)
+        order, pos, _, _ = w[F_TURN] if F_TURN in w else ctx.base.get(F_TURN)
         # (a main action that ended the turn left decisions)
         deciding = bool(pending) and _deciding(pending)
-        ctx.set(F_TURN, (order, pos, None, False))
+        w[F_TURN] = (order, pos, None, False)
         if "turn_ends" in ctx.rs.triggers_by_event:
             self._emit(ctx, "turn_ends", player)
             pending[:0] = ctx.queued
@@ -319,10 +319,11 @@ class GameFlow:
         raised, unless ``at_once`` (a do step's, which never wait). A block that leaves
         another for ever runs out of the execution budget."""
         while True:
-            after = ctx.get(F_AFTER)
+            w = ctx.w   # (ctx.get, ctx.set of a flow key without the calls: see _advance)
+            after = w[F_AFTER] if F_AFTER in w else ctx.base.get(F_AFTER)
             if after == ():   # (the common case: nothing to run, and the value is () already)
                 return
-            ctx.set(F_AFTER, ())
+            w[F_AFTER] = ()
             if not after:
                 return
             if deciding:
@@ -346,54 +347,57 @@ class GameFlow:
         listing's run, which stops where a turns step finishes when nothing the flow runs
         from there to the next wait can break a rule (:meth:`_step_end_settles`): True when
         it stopped there (calling it again on ``ctx`` runs on from there, as one call would)."""
+        # (the flow's keys read as ctx.get reads them, their default None, and written as
+        # ctx.set writes them, without a call into Python: the flow reads them a dozen times)
+        w = ctx.w
+        wget, bget = w.get, ctx.base.get
         if not pending and not ctx.queued:
             # (the common case, a player in the middle of a turn: only a turns step that has
             # begun holds a turn with a player, so the loop below would return at once)
-            turn = ctx.get(F_TURN)
+            turn = wget(F_TURN, bget(F_TURN))
             if turn is not None and turn[2] is not None:
                 return False
         rs = self.ruleset
-        get = ctx.get
         for _ in range(100000):
             if ctx.queued:  # decisions the engine's events queued
                 pending[:0] = ctx.queued
                 ctx.queued = []
             if pending and pending[0].player is None:  # a 'queue' block's turn has come
                 self._run_queued(ctx, pending)
-            if pending and pending[0].lane is None or get(F_OVER):
+            if pending and pending[0].lane is None or wget(F_OVER, bget(F_OVER)):
                 return False  # (decisions of lanes wait in their lanes: the other lanes go on)
-            stage_i = get(F_STAGE)
+            stage_i = wget(F_STAGE, bget(F_STAGE))
             if stage_i >= len(rs.stages):
-                ctx.set(F_OVER, True)
+                w[F_OVER] = True
                 ctx.events.append(S._event(ctx, "game over", None, None))
                 return False
             stage = rs.stages[stage_i]
-            step_i = get(F_STEP)
-            if stage.kind == "rounds" and step_i == 0 and not get(F_ROUND):
+            step_i = wget(F_STEP, bget(F_STEP))
+            if stage.kind == "rounds" and step_i == 0 and not wget(F_ROUND, bget(F_ROUND)):
                 count = stage.count(ctx) if stage.count else 1
                 if not isinstance(count, int) or isinstance(count, bool):
                     raise RuleViolation(f"the number of rounds must be a whole number, not {rules_value(count)}",
                                         "flow", stage.node.span if stage.node else None)
                 if count <= 0:  # no rounds at all: go straight to the next stage
-                    ctx.set(F_STAGE, stage_i + 1)
+                    w[F_STAGE] = stage_i + 1
                     continue
-                ctx.set(F_ROUND, 1)
-                ctx.set(F_ROUNDS, count)
+                w[F_ROUND] = 1
+                w[F_ROUNDS] = count
                 self._emit(ctx, "round_begins", 1)
             if step_i >= len(stage.steps):
                 if stage.kind == "rounds":
-                    self._emit(ctx, "round_ends", get(F_ROUND))
-                if stage.kind == "rounds" and get(F_ROUND) < get(F_ROUNDS):
-                    ctx.set(F_ROUND, get(F_ROUND) + 1)
-                    ctx.events.append(S._event(ctx, "round", None, get(F_ROUND)))
-                    self._emit(ctx, "round_begins", get(F_ROUND))
+                    self._emit(ctx, "round_ends", wget(F_ROUND, bget(F_ROUND)))
+                if stage.kind == "rounds" and wget(F_ROUND, bget(F_ROUND)) < wget(F_ROUNDS, bget(F_ROUNDS)):
+                    w[F_ROUND] = wget(F_ROUND, bget(F_ROUND)) + 1
+                    ctx.events.append(S._event(ctx, "round", None, wget(F_ROUND, bget(F_ROUND))))
+                    self._emit(ctx, "round_begins", wget(F_ROUND, bget(F_ROUND)))
                 else:
-                    ctx.set(F_STAGE, stage_i + 1)
-                ctx.set(F_STEP, 0)
+                    w[F_STAGE] = stage_i + 1
+                w[F_STEP] = 0
                 continue
             step = stage.steps[step_i]
             if step.kind == "do":
-                ctx.set(F_STEP, step_i + 1)
+                w[F_STEP] = step_i + 1
                 ctx.me = None  # a do step speaks for no player: rules name them
                 try:
                     self._emit(ctx, "step_begins", step.name)
@@ -407,11 +411,11 @@ class GameFlow:
                 pending[:0] = ctx.queued
                 ctx.queued = []
                 continue
-            turn = get(F_TURN)
+            turn = wget(F_TURN, bget(F_TURN))
             if turn is None:
-                ctx.set(F_TURN, (self._order(ctx, step), -1, None, False))
-                ctx.set(F_PASSED, ())
-                ctx.set(F_ACTED, ())
+                w[F_TURN] = (self._order(ctx, step), -1, None, False)
+                w[F_PASSED] = ()
+                w[F_ACTED] = ()
                 self._emit(ctx, "step_begins", step.name)
                 continue
             order, pos, player, main_done = turn
@@ -423,7 +427,7 @@ class GameFlow:
                 self._finish_step(ctx, step_i)
                 continue
             if step.mode == "simultaneous":
-                acted = get(F_ACTED) or ()
+                acted = wget(F_ACTED, bget(F_ACTED)) or ()
                 if any(p not in acted for p in order):
                     return False
                 self._finish_step(ctx, step_i)
@@ -434,7 +438,7 @@ class GameFlow:
                     return True
                 self._finish_step(ctx, step_i)
                 continue
-            ctx.set(F_TURN, (order, nxt, order[nxt], False))
+            w[F_TURN] = (order, nxt, order[nxt], False)
             if "turn_begins" in rs.triggers_by_event:
                 self._emit(ctx, "turn_begins", order[nxt])
                 pending[:0] = ctx.queued
@@ -502,7 +506,8 @@ class GameFlow:
             return None
         if step.mode == "once":
             return pos + 1 if pos + 1 < len(order) else None
-        passed = ctx.get(F_PASSED) or ()
+        w = ctx.w   # (ctx.get of a flow key without the call: see _advance)
+        passed = (w[F_PASSED] if F_PASSED in w else ctx.base.get(F_PASSED)) or ()
         if step.mode == "until_all_pass":   # passed players keep their turns
             return None if all(p in passed for p in order) else (pos + 1) % len(order)
         for i in range(1, len(order) + 1):

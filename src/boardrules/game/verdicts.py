@@ -328,7 +328,7 @@ class GameVerdicts:
                         if len(places) >= FLOW_VERDICTS:
                             places.clear()
                         at = places[place] = {}
-            info = (self._step(ctx), turn, ctx.get(F_ACTED) or (), ctx, at)
+            info = (self._step(ctx), turn, values.get(F_ACTED) or (), ctx, at)   # (its default: None)
         self._turn_memo = (st, info)
         return info
 
@@ -393,8 +393,8 @@ class GameVerdicts:
         of one name and player are settled is worked out once per state (:meth:`_guard_way`)."""
         st = self.state
         memo = self._guard_memo
-        if memo[0] is not st:
-            memo = self._guard_memo = (st, {}, None)
+        if memo[0] is not st:   # (its scratch context moves onto this state: _guard_context)
+            memo = self._guard_memo = (st, {}, memo[2])
         key = (action.name, action.player)
         got = memo[1].get(key, _UNSEEN)
         if got is _UNSEEN:
