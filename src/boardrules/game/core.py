@@ -441,7 +441,8 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
     def _auto(self) -> None:
         """The chance outcomes now due, drawn by the game's seeded generator (``auto_chance``);
         ExecutionBudgetError when a draw runs into a limit (:meth:`decide_chance`)."""
-        while self.auto_chance and self.chance_due() is not None:
+        # (chance_due is None while nothing is pending: the common case, without the call)
+        while self.auto_chance and self.state.pending and self.chance_due() is not None:
             if not self._decide_chance(random.Random(f"{self.seed}/{len(self.record.actions)}")):
                 break   # (stuck, as legal_actions() says; the action that led here stays played)
 
