@@ -622,11 +622,17 @@ class GameVerdicts:
         the next turn of the step begins). A question about the values ``_WAIT_KEYS`` alone:
         answered once per place of the flow (``Guards.flow_waits``)."""
         place = list(map(ctx.base.get, _WAIT_KEYS))   # (a flow key's default is None)
-        if ctx.w:
-            for k, v in ctx.w.items():
-                i = _WAIT_AT.get(k)
-                if i is not None:
-                    place[i] = v
+        w = ctx.w
+        if w:   # (its writes of those keys: by the shorter walk, an action's run writes dozens)
+            if len(w) < len(_WAIT_KEYS):
+                for k, v in w.items():
+                    i = _WAIT_AT.get(k)
+                    if i is not None:
+                        place[i] = v
+            else:
+                for i, k in enumerate(_WAIT_KEYS):
+                    if k in w:
+                        place[i] = w[k]
         place.append(handover)
         key = tuple(place)
         memo = self.ruleset.guards.flow_waits
