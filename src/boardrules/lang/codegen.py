@@ -31,7 +31,7 @@ from . import ast as A
 from . import semantics as S
 from ..primitives import NOT_BATCHED, Primitive
 from ..quoting import brief_value
-from ..runtime import MISSING
+from ..runtime import F_ROUND, MISSING
 from .semantics import ExprFn, FilterFn, Key, Value
 
 if TYPE_CHECKING:
@@ -160,6 +160,68 @@ def _holds(ctx: Context, e: Value) -> Value:
     return _builtin(ctx, "holds", S.BUILTIN_FUNCTIONS["holds"], e)
 
 
+def _len(ctx: Context, x: Value) -> Value:
+    """``len(x)`` (the built-in) at once for a list: its length charged as the built-in's
+    :func:`semantics.domain` charges it; anything else as the built-in does it."""
+    if type(x) is tuple:
+        n = len(x)
+        steps = ctx.steps = ctx.steps - n
+        if steps < 0:
+            raise ctx.over_budget()
+        return n
+    return _builtin(ctx, "len", S.BUILTIN_FUNCTIONS["len"], x)
+
+
+def _first(ctx: Context, x: Value) -> Value:
+    """``first(x)`` (the built-in) at once for a list, charged as the built-in charges it (its
+    length, and again when it is not empty: it walks the list's domain twice); anything else
+    as the built-in does it."""
+    if type(x) is tuple:
+        n = len(x)
+        steps = ctx.steps = ctx.steps - n
+        if steps < 0:
+            raise ctx.over_budget()
+        if not n:
+            return None
+        steps = ctx.steps = steps - n
+        if steps < 0:
+            raise ctx.over_budget()
+        return x[0]
+    return _builtin(ctx, "first", S.BUILTIN_FUNCTIONS["first"], x)
+
+
+def _owner(ctx: Context, e: Value) -> Value:
+    """``owner(e)`` (the built-in) at once for an entity's name; anything else as the built-in
+    does it."""
+    if type(e) is str:
+        key = ("o", e)
+        w = ctx.w
+        owner = w[key] if key in w else ctx.base.get(key)
+        if owner is not None or e in ctx.rs.entities:   # (only an entity has an owner)
+            return owner
+    return _builtin(ctx, "owner", S.BUILTIN_FUNCTIONS["owner"], e)
+
+
+def _held(ctx: Context, kind: Value) -> Value:
+    """``held(kind)`` (the built-in) without the generic call's packing of its arguments."""
+    try:
+        return S._held(ctx, kind)
+    except (TypeError, ValueError) as err:
+        raise S.builtin_failed(ctx, "held", (kind,), err) from None
+
+
+def _field_of(ctx: Context, e: Value, name: Value) -> Value:
+    """``field(e, name)`` (the built-in) at once for an entity that has the field (an entity's
+    fields are constants); anything else as the built-in does it."""
+    if type(e) is str and type(name) is str:
+        ent = ctx.rs.entities.get(e)
+        if ent is not None:
+            v = ent.fields.get(name, MISSING)
+            if v is not MISSING:
+                return v
+    return _builtin(ctx, "field", S.BUILTIN_FUNCTIONS["field"], e, name)
+
+
 def _pair_builtin(fn: str) -> Callable[[Context, Value, Value], Value]:
     """``min(a, b)`` / ``max(a, b)`` of two whole numbers at once (what the built-in charges
     for them is nothing: numbers cost no steps); anything else as the built-in does it."""
@@ -185,7 +247,18 @@ def _abs(ctx: Context, x: Value) -> Value:
 
 
 def _int_op(op: str, py: Callable[[int, int], Any]) -> Callable[[Context, Value, Value], Value]:
-    if op in "+-*":  # results beyond the numbers rules may use go to S.binop, which refuses them
+    if op == "+":   # (two lists joined too: as S.binop, without its tests of the numbers)
+        def add(ctx: Context, a: Value, b: Value, _max: int = S.MAX_NUMBER) -> Value:
+            ta = type(a)
+            if ta is int and type(b) is int:
+                r = py(a, b)
+                if -_max <= r <= _max:
+                    return r
+            elif ta is tuple and type(b) is tuple:
+                return S.nested(ctx, S.sized(ctx, a + b))
+            return S.binop(ctx, op, a, b)
+        return add
+    if op in "-*":  # results beyond the numbers rules may use go to S.binop, which refuses them
         def arith(ctx: Context, a: Value, b: Value, _max: int = S.MAX_NUMBER) -> Value:
             if type(a) is int and type(b) is int:
                 r = py(a, b)
@@ -264,7 +337,8 @@ def _check_batch(ctx: Context, prim: Primitive, opts: Sequence[Value], args: tup
 _HELPERS: dict[str, object] = {
     "_rv": _rv, "_rv_own": _rv_own, "_rv_mine": _rv_mine, "_rv_at": _rv_at, "_index_var": _index_var, "_field": _field,
     "_own_key": _own_key, "_at_key": _at_key, "_mine_key": _mine_key,
-    "_builtin": _builtin, "_member": _member, "_holds": _holds, "_min2": _pair_builtin("min"), "_max2": _pair_builtin("max"), "_abs": _abs,
+    "_builtin": _builtin, "_member": _member, "_holds": _holds, "_len": _len, "_first": _first,
+    "_owner": _owner, "_field_of": _field_of, "_held": _held, "_min2": _pair_builtin("min"), "_max2": _pair_builtin("max"), "_abs": _abs,
     "_load_name": S.load_name, "_load": S.load, "_index": S.index,
     "_with_me": S.with_me, "_num": S._num, "_bounded": S.bounded, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized, "_nested": S.nested,
     "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
@@ -275,6 +349,8 @@ _HELPERS: dict[str, object] = {
     "_ge": _int_op(">=", int.__ge__), "_floordiv": _int_op("//", int.__floordiv__),
     "_mod": _int_op("%", int.__mod__), "_each": _each, "_NB": NOT_BATCHED,
 }
+# built-ins with a helper of their own (name -> its arguments): their common case at once
+_QUICK_BUILTINS = {"holds": 1, "len": 1, "first": 1, "owner": 1, "held": 1, "field": 2}
 _INT_OPS = {"+": "_add", "-": "_sub", "*": "_mul", "<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge",
             "//": "_floordiv", "%": "_mod"}
 
@@ -572,8 +648,8 @@ class _Gen:
                 a = "".join(f", {g(x, sc)}" for x in args)
                 if fn in ("min", "max") and len(args) == 2 or fn == "abs" and len(args) == 1:
                     return f"_{fn}{len(args) if fn != 'abs' else ''}(ctx{a})"
-                if fn == "holds" and len(args) == 1:
-                    return f"_holds(ctx{a})"
+                if fn in _QUICK_BUILTINS and len(args) == _QUICK_BUILTINS[fn]:
+                    return f"_{'field_of' if fn == 'field' else fn}(ctx{a})"
                 if fn in S.BUILTIN_FUNCTIONS:
                     f = self.const(S.BUILTIN_FUNCTIONS[fn])
                     return f"_builtin(ctx, {fn!r}, {f}{a})"
@@ -581,7 +657,8 @@ class _Gen:
             case A.ListLit(items=items):
                 listed = "(" + "".join(f"{g(x, sc)}, " for x in items) + ")"
                 listed = f"_sized(ctx, {listed})" if len(items) > S.FREE_LIST else listed
-                return listed if all(map(_not_a_list, items)) else f"_nested(ctx, {listed})"
+                return listed if all(_not_a_list(x) or self.scalar(x, sc) for x in items) \
+                    else f"_nested(ctx, {listed})"
             case A.Field(obj=o, name=n):
                 known = self.fixed_field(e, sc)
                 if known is not MISSING:
@@ -611,8 +688,7 @@ class _Gen:
                     return self.int_op(op, l, r, sc)
                 return f"_binop(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
             case A.Compare(op=op, left=l, right=r):
-                if op in ("==", "!=") and (_small_constant(l) or _small_constant(r)
-                                           or _truth(l) or _truth(r)):
+                if op in ("==", "!=") and (self.scalar(l, sc) or self.scalar(r, sc)):
                     return f"({g(l, sc)} {op} {g(r, sc)})"   # decided at once, whatever the other
                 if op in ("==", "!="):   # (charged by size: two long lists take long to compare)
                     return f"({'' if op == '==' else 'not '}_eq(ctx, {g(l, sc)}, {g(r, sc)}))"
@@ -642,6 +718,29 @@ class _Gen:
                 return f"_bounded(ctx, sum(_num(ctx, {g(x, inner)}, 'sum') for {q} in _dom(ctx, {dom}){cond}))"
         raise TypeError(f"cannot compile {e!r}")
 
+    def scalar(self, e: A.Expr, sc: dict[str, str]) -> bool:
+        """Whether comparing anything with ``e``'s value takes no time to speak of (it is no
+        long text and no list: :func:`semantics.equal` charges nothing), so ``==`` is decided at
+        once: a small constant, a truth value (:func:`_truth`), a number computed (arithmetic
+        but ``+``, which joins lists too; ``count``, ``sum``, ``len``), a fixed entity's field
+        holding a number, truth value, none or short text (:meth:`fixed_field`), ``me`` (a
+        player) or an entity's name (a short text) where no binding hides it."""
+        if isinstance(e, A.Field):
+            known = self.fixed_field(e, sc)
+            return known is None or type(known) in (int, bool) \
+                or type(known) is str and len(known) < 64   # type: ignore[arg-type]
+        if _small_constant(e) or _truth(e) or isinstance(e, (A.Neg, A.SumOf)):
+            return True
+        if isinstance(e, A.BinOp):
+            return e.op != "+"
+        if isinstance(e, A.Quant):
+            return True
+        if isinstance(e, A.Call):
+            return e.fn == "len" and e.fn in S.BUILTIN_FUNCTIONS
+        if not isinstance(e, A.Name) or e.id in sc or self.may_bind(e.id):
+            return False
+        return e.id == "me" or len(e.id) < 64 and self.names_entity(e.id)
+
     def name(self, n: str) -> str:
         rs = self.rs
         try:
@@ -661,6 +760,16 @@ class _Gen:
         if cls in (S.OPTION, S.ENTITY, S.KIND):
             # (an option's, entity's or kind's value needs no context)
             return self.local_or(n, self.const(S.load(None, cls, payload)))  # type: ignore[arg-type]
+        if cls == S.BUILTIN and payload is S.BUILTIN_VALUES["nplayers"]:
+            return self.local_or(n, "ctx.np")
+        if cls == S.BUILTIN and payload is S.BUILTIN_VALUES["round"]:
+            got = self.read(repr(F_ROUND), None, self.const(rs.default_of(F_ROUND)))
+            if got is not None:
+                return self.local_or(n, got)
+        if cls == S.BUILTIN and payload is S.BUILTIN_VALUES["me"]:
+            m = self.temp()   # (ctx.player()'s common case inline: the rules' most read name)
+            if m is not None:
+                return self.local_or(n, f"({m} if {self.seat(m)} else ctx.player())")
         # built-in values (me, players, round...) and variables kept per hex or entity
         return self.local_or(n, f"_load(ctx, {cls}, {self.const(payload)})")
 
@@ -731,9 +840,16 @@ class _Gen:
                 cls = None
             if cls == S.VAR and any(p != "player" for p in payload.per):
                 var = payload
-        idx = self.gen(i, sc)
         if var is None:
-            return f"_index(ctx, {self.gen(o, sc)}, {idx})"
+            obj, idx = self.gen(o, sc), self.gen(i, sc)
+            t, k = self.temp(), self.temp()
+            if t is None or k is None:
+                return f"_index(ctx, {obj}, {idx})"
+            # (a list's element at once, both sides evaluated first: semantics.index's common case)
+            return (f"({t}[{k}] if ({t} := {obj}) is {t} and ({k} := {idx}).__class__ is int "
+                    f"and {t}.__class__ is tuple and -len({t}) <= {k} < len({t}) "
+                    f"else _index(ctx, {t}, {k}))")
+        idx = self.gen(i, sc)
         # ``v[i]`` of a per-hex/per-entity variable: its state key directly (the same as
         # loading its VarHandle and indexing it, unless a binding hides the name)
         # (where the bindings are known, none of them is named alike: see the test above)
