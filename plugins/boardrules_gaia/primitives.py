@@ -15,6 +15,7 @@ Hexes are their names (text); the :class:`~.geometry.GaiaMap` is rebuilt from ``
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections import OrderedDict
 
@@ -67,6 +68,8 @@ class _Distances:
         self._rows: dict[str, list[int]] = {}
         self._balls: dict[str, list[int]] = {}
         self._nearest: dict[tuple, list[int]] = {}
+        # the planet letters of the hexes in name order -> their bitset (_planet_bits)
+        self.planet_bits: dict[tuple, int] = {}
 
     def row(self, name: str) -> list[int]:
         """Distances from ``name`` to each hex, in name order."""
@@ -146,17 +149,23 @@ def _near(ctx, layout: tuple, sources, d: int, space: bool) -> tuple:
 
 def _planet_bits(ctx, layout: tuple) -> int:
     """The hexes holding a planet now (``planet`` other than empty space) as a bitset in name
-    order (memoised per committed state)."""
+    order (memoised per committed state, and per the planet letters read: they change only when
+    a Lost Planet is placed, so most states read them in C and find their bits known)."""
     def compute() -> int:
-        keys = _distances(layout).planet_keys
+        geo = _distances(layout)
+        keys = geo.planet_keys
         if ctx.w:
-            get = ctx.get
-            flags = ["0" if get(k) == G.EMPTY else "1" for k in keys]
+            letters = tuple(ctx.get_each(keys))
         else:   # (the committed values without the writes: read straight, defaults apart)
-            get, empty = ctx.base.get, G.EMPTY
-            default = ctx.rs.default_of(keys[0]) if keys else empty
-            flags = ["0" if get(k, default) == empty else "1" for k in keys]
-        return int("".join(reversed(flags)) or "0", 2)
+            default = ctx.rs.default_of(keys[0]) if keys else G.EMPTY
+            letters = tuple(map(ctx.base.get, keys, itertools.repeat(default, len(keys))))
+        bits = geo.planet_bits.get(letters)
+        if bits is None:
+            if len(geo.planet_bits) > 64:
+                geo.planet_bits.clear()
+            flags = ["0" if x == G.EMPTY else "1" for x in letters]
+            bits = geo.planet_bits[letters] = int("".join(reversed(flags)) or "0", 2)
+        return bits
     return _state_cache(ctx, ("planet_bits", layout), compute)
 
 
