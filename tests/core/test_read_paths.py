@@ -155,3 +155,20 @@ def test_equal_actions_hash_alike():
     listed = list(g.legal_actions())   # (the engine's own candidates, made without __init__)
     assert Action(0, "probe", ("sow", "a1")) in listed
     assert {hash(x) for x in listed} == {hash(Action(x.player, x.name, x.args)) for x in listed}
+
+
+@pytest.mark.parametrize("expr", ["marks[sow]", "marks[sow] of 1", "[marks[plow], marks[c]]",
+                                  "(sum marks[reap] for y in [sow, reap])"])
+def test_an_entitys_name_as_index_reads_as_a_literal(expr):
+    """An entity's name as index (``marks[sow]``) is a text whatever the state: its key is
+    built at once, as for a literal, with the interpreter's values and ``me``'s violation."""
+    g, _, compiled, interpreted = _fns(expr)
+    env = {"c": "sow", "h": "a1"}
+    for committed, pending in [((), ()), (WRITES.items(), ()), ((), WRITES.items())]:
+        for me in (0, 1):
+            assert compiled(_ctx(g, me, env, committed, pending)) == \
+                interpreted(_ctx(g, me, env, committed, pending))
+    for fn in (compiled, interpreted):
+        if " of " not in expr:   # (``of`` gives the read its player)
+            with pytest.raises(RuleViolation, match="no player here"):
+                fn(_ctx(g, None, env, pending=WRITES.items()))

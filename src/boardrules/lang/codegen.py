@@ -804,21 +804,24 @@ class _Gen:
             default)
         return got or f"_rv_own(ctx, {tag!r}, {name!r}, {default})"
 
-    def indexed(self, var: VarDef, i: A.Expr, idx: str, default: str) -> str:
+    def indexed(self, var: VarDef, i: A.Expr, idx: str, default: str, entity: Value = MISSING) -> str:
         """Source of ``v[i]`` (``idx``: the index's source) of a variable kept per hex/entity
         (key ``("v", v, i)``) or per player and hex/entity (``("v", v, me, i)``): the index
         evaluated first, then ``me`` checked, then a list or set as index charged its size
-        (:func:`semantics.var_key`)."""
+        (:func:`semantics.var_key`). ``entity``: the entity ``i`` names whatever the state (a
+        text, as a literal: ``built[mine]``), else MISSING."""
         mine, name = len(var.per) == 2, var.name
-        literal = isinstance(i, (A.Int, A.Str, A.Bool, A.NoneLit))   # (no list: never charged)
+        # (no list: never charged)
+        literal = entity is not MISSING or isinstance(i, (A.Int, A.Str, A.Bool, A.NoneLit))
         t, k = (idx, self.temp()) if literal else (self.temp(), self.temp())
         m = self.temp() if mine else ""
         got = None
         if t is None or k is None or m is None:
             pass
         elif not mine and literal:
-            got = self.read(repr(("v", name, None if isinstance(i, A.NoneLit) else i.value)),   # type: ignore[union-attr]
-                            None, default)
+            value = entity if entity is not MISSING else None if isinstance(i, A.NoneLit) \
+                else i.value   # type: ignore[union-attr]
+            got = self.read(repr(("v", name, value)), None, default)
         elif not mine:
             got = self.read(k, f"(('v', {name!r}, {t}) if ({t} := {idx}).__class__ is not tuple and "
                                f"{t}.__class__ is not frozenset else _at_key(ctx, {name!r}, {t}))", default)
@@ -857,5 +860,11 @@ class _Gen:
             f"_index(ctx, ctx.env[{n!r}], {idx}) if {n!r} in ctx.env else "
         default = self.const(self.rs.default_of(("v", var.name)))
         if len(var.per) == 1 or len(var.per) == 2 and var.per[0] == "player":
-            return f"({hidden}{self.indexed(var, i, idx, default)})"
+            entity: Value = MISSING   # (the entity a name gives whatever the state)
+            if isinstance(i, A.Name) and i.id not in sc:
+                if i.id in self.fixed:
+                    entity = self.fixed[i.id]
+                elif not self.may_bind(i.id) and self.names_entity(i.id):
+                    entity = i.id
+            return f"({hidden}{self.indexed(var, i, idx, default, entity)})"
         return f"({hidden}_index_var(ctx, {self.const(var)}, {idx}))"
