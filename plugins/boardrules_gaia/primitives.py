@@ -136,15 +136,33 @@ def _within(layout: tuple, h: str, d: int) -> tuple:
     return geo.names_of(geo.ball(h, d))
 
 
-def _near(ctx, layout: tuple, sources, d: int, space: bool) -> tuple:
-    """The planet hexes (``space``: the empty space hexes) within ``d`` of any of ``sources``."""
+@functools.lru_cache(maxsize=4096)
+def _near_probe(layout: tuple, sources: tuple, d: int) -> tuple[tuple[str, ...], tuple]:
+    """The hexes within ``d`` of any of ``sources`` (sorted names) with their ``planet`` state
+    keys, made once per map, sources and distance (a player's range is asked of every listing
+    of their turns, while it changes only when they build or reach further)."""
     geo = _distances(layout)
     ball = geo.ball
     mask = 0
     for s in sources:
         mask |= ball(s, d)
-    planets = _planet_bits(ctx, layout)
-    return geo.names_of(mask & ~planets if space else mask & planets)
+    names = geo.names_of(mask)
+    return names, tuple(("v", "planet", n) for n in names)
+
+
+def _near(ctx, layout: tuple, sources, d: int, space: bool) -> tuple:
+    """The planet hexes (``space``: the empty space hexes) within ``d`` of any of ``sources``,
+    in name order: the hexes in range whose planet letter is not empty space (is)."""
+    names, keys = _near_probe(layout, tuple(sources), d)
+    if ctx.w:
+        letters = ctx.get_each(keys)
+    else:   # (the committed values without the writes: read straight, defaults apart)
+        default = ctx.rs.default_of(keys[0]) if keys else G.EMPTY
+        letters = map(ctx.base.get, keys, itertools.repeat(default, len(keys)))
+    empty = G.EMPTY
+    if space:
+        return tuple([n for n, x in zip(names, letters) if x == empty])
+    return tuple([n for n, x in zip(names, letters) if x != empty])
 
 
 def _planet_bits(ctx, layout: tuple) -> int:

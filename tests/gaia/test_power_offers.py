@@ -124,6 +124,14 @@ def test_range_primitives_agree_with_the_map_geometry():
         planets = sorted(x for x in near if g.get("planet", index=x) != "e")
         assert list(prim["planets_near"].fn(ctx, sources, d)) == planets
         assert list(prim["space_near"].fn(ctx, sources, d)) == sorted(near - set(planets))
+        # a Lost Planet placed on a space hex in range (a write pending, then committed): a
+        # planet now, no longer space
+        space = sorted(near - set(planets))
+        pending = Context(g.ruleset, g.state.values)
+        pending.set(("v", "planet", space[0]), "l")
+        for lost in (pending, Context(g.ruleset, {**g.state.values, ("v", "planet", space[0]): "l"})):
+            assert list(prim["planets_near"].fn(lost, sources, d)) == sorted(planets + space[:1])
+            assert list(prim["space_near"].fn(lost, sources, d)) == space[1:]
     assert prim["distance_from"].fn(ctx, names[0], []) == 99
     for h in names[::3]:  # the least axial distance to any source, as a list or a tuple
         here = gmap.by_name[h].hex
