@@ -362,9 +362,17 @@ def track_level(ctx, track):
 
 # ---- federations ----------------------------------------------------------------------------
 
-def _position(ctx) -> F.Position:
-    """The federation position of ``me`` (memoised per committed state: it is immutable)."""
-    return _state_cache(ctx, ("position", ctx.player()), lambda: _compute_position(ctx))
+def _position(ctx, inputs=None) -> F.Position:
+    """The federation position of ``me`` (memoised per committed state: it is immutable);
+    ``inputs``: :func:`_federation_inputs` of ``me``, when the caller has them."""
+    return _state_cache(ctx, ("position", ctx.player()), lambda: _compute_position(ctx, inputs))
+
+
+#: what a position is made of (map, planets, the player's structures, federations, budget,
+#: threshold, grown federation) -> the position, the last 256: a player's position stays the
+#: same over the states of other players' turns, and building one is most of a listing's cost
+#: of federation_options where it is not short of power
+_POSITIONS: "OrderedDict[tuple, F.Position]" = OrderedDict()
 
 
 @functools.lru_cache(maxsize=64)
@@ -380,23 +388,34 @@ def _space_and_planets(layout: tuple, bits: int) -> tuple[F.HexSet, F.HexSet]:
     return F.HexSet(space), F.HexSet(planets)
 
 
-def _compute_position(ctx) -> F.Position:
+def _compute_position(ctx, inputs=None) -> F.Position:
     gmap = _gmap(ctx)
     me = ctx.player()
     layout = tuple(ctx.get(("v", "map_layout")))
-    space, planets = _space_and_planets(layout, _planet_bits(ctx, layout))
+    bits = _planet_bits(ctx, layout)
+    own, grown, budget = _federation_inputs(ctx, me) if inputs is None else inputs
+    fed_groups = tuple(ctx.get(("v", "fed_groups", me)) or ())
+    budget = max(min(budget, 25 - len(ctx.get(("v", "satellites", me)) or ())), 0)
+    threshold = ctx.get(("v", "fed_threshold", me)) or 7
+    key = (layout, bits, tuple(own.items()), fed_groups, budget, threshold,
+           None if grown is None else tuple(grown))
+    got = _POSITIONS.get(key)
+    if got is not None:
+        _POSITIONS.move_to_end(key)
+        return got
+    space, planets = _space_and_planets(layout, bits)
 
     def ax(name):
         h = gmap.by_name[name].hex
         return (h.q, h.r)
-    own, grown, budget = _federation_inputs(ctx, me)
     structures = {ax(h): v for h, v in own.items() if v > 0}
-    groups = [frozenset(ax(x) for x in g.split(",")) for g in ctx.get(("v", "fed_groups", me)) or ()]
-    budget = min(budget, 25 - len(ctx.get(("v", "satellites", me)) or ()))
-    threshold = ctx.get(("v", "fed_threshold", me)) or 7
-    return F.Position(space=space, planets=planets, structures=structures, federations=groups,
-                      budget=max(budget, 0), threshold=threshold,
-                      ivits_federation=None if grown is None else [ax(h) for h in grown])
+    groups = [frozenset(ax(x) for x in g.split(",")) for g in fed_groups]
+    got = _POSITIONS[key] = F.Position(
+        space=space, planets=planets, structures=structures, federations=groups, budget=budget,
+        threshold=threshold, ivits_federation=None if grown is None else [ax(h) for h in grown])
+    if len(_POSITIONS) > 256:
+        _POSITIONS.popitem(last=False)
+    return got
 
 
 def _federation_inputs(ctx, me):
@@ -411,23 +430,24 @@ def _federation_inputs(ctx, me):
     now (power tokens in bowls I-III, or QIC when ``sat_qic`` is on), before the 25-piece cap.
     """
     structures = {}
-    for h in ctx.get(("v", "my_hexes", me)) or ():
-        if ctx.get(("v", "owner_at", h)) == me:
-            structures[h] = ctx.get(("v", "pval", h))
-        elif ctx.get(("v", "guest_at", h)) == me:
-            structures[h] = ctx.get(("v", "guest_pval", h))
-    for h in ctx.get(("v", "stations", me)) or ():
-        structures[h] = ctx.get(("v", "pval", h))
+    get = ctx.get
+    for h in get(("v", "my_hexes", me)) or ():
+        if get(("v", "owner_at", h)) == me:
+            structures[h] = get(("v", "pval", h))
+        elif get(("v", "guest_at", h)) == me:
+            structures[h] = get(("v", "guest_pval", h))
+    for h in get(("v", "stations", me)) or ():
+        structures[h] = get(("v", "pval", h))
     grown = None
-    if ctx.get(("v", "fed_grows", me)):
+    if get(("v", "fed_grows", me)):
         hexes = set()
-        for g in ctx.get(("v", "fed_groups", me)) or ():
+        for g in get(("v", "fed_groups", me)) or ():
             hexes.update(g.split(","))
         grown = sorted(hexes) or None
-    if ctx.get(("v", "sat_qic", me)):
-        budget = ctx.get(("r", "qic", me))
+    if get(("v", "sat_qic", me)):
+        budget = get(("r", "qic", me))
     else:
-        budget = sum(ctx.get(("r", b, me)) for b in ("bowl1", "bowl2", "bowl3"))
+        budget = get(("r", "bowl1", me)) + get(("r", "bowl2", me)) + get(("r", "bowl3", me))
     return structures, grown, budget
 
 
@@ -449,6 +469,9 @@ class FederationChoices(tuple):
         return tuple.__contains__(self, code) or (isinstance(code, str) and self._check(code))
 
 
+_NO_FEDERATION = FederationChoices((), lambda code: False)
+
+
 @primitive("federation_options", returns="list:text")
 def federation_options(ctx):
     """Every legal federation of ``me`` now, each as its sorted hex names joined by commas."""
@@ -457,12 +480,12 @@ def federation_options(ctx):
     def compute():
         # (most turns: too little power outside the federations, found before the position
         # is built; the search's own first test: no federation is legal, none is accepted)
-        own, grown, _ = _federation_inputs(ctx, me)
+        inputs = own, grown, _ = _federation_inputs(ctx, me)
         if grown is None and F.short_of_power(
                 own.items(), (g.split(",") for g in ctx.get(("v", "fed_groups", me)) or ()),
                 ctx.get(("v", "fed_threshold", me)) or 7):
-            return FederationChoices((), lambda code: False)
-        position = _position(ctx)
+            return _NO_FEDERATION
+        position = _position(ctx, inputs)
         layout = tuple(ctx.get(("v", "map_layout")))
         gmap = _map(layout)
 

@@ -578,3 +578,41 @@ def test_record_federations_validate_and_are_enumerated():
             got = candidates(pos)
             assert (fed.members, len(fed.satellites)) in keyset(got), (name, actor, listed)
             assert_validated_afresh(pos, got)
+
+
+def test_positions_kept_by_their_inputs_are_the_positions_the_state_gives():
+    """primitives._POSITIONS keeps a federation position by what it is made of (map, planets,
+    structures, federations, budget, threshold): over a seeded game's states, the kept one is
+    the one built afresh, and federation_options lists the federations of the position built
+    afresh (also once the player's structures, bowls or federations change)."""
+    import random
+
+    import boardrules
+    from boardrules.runtime import Context
+    from boardrules_gaia import federation as F
+    from boardrules_gaia import primitives as GP
+
+    g = boardrules.new_game("gaia-project", players=4, seed=2)
+    rnd = random.Random(2)
+    seen = found = 0
+    while not g.over:
+        g.play(rnd.choice(list(g.legal_actions())), check=False)
+        if g.state.values.get(("v", "map_layout")) is None:
+            continue
+        for me in range(4):
+            seen += 1
+            kept = GP._compute_position(Context(g.ruleset, g.state.values, me=me))
+            GP._POSITIONS.clear()
+            fresh = GP._compute_position(Context(g.ruleset, g.state.values, me=me))
+            assert kept == fresh and kept is not fresh
+            listed = GP.federation_options.fn(Context(g.ruleset, g.state.values, me=me))
+            own, grown, _ = GP._federation_inputs(Context(g.ruleset, g.state.values, me=me), me)
+            if grown is None and F.short_of_power(
+                    own.items(), (x.split(",") for x in g.get("fed_groups", player=me) or ()),
+                    g.get("fed_threshold", player=me) or 7):
+                assert listed == ()
+            else:
+                layout = tuple(g.get("map_layout"))
+                assert listed == GP._federation_codes(fresh, layout)[0]
+                found += bool(listed)
+    assert seen >= 300 and found   # (federations were listed in some of them)
