@@ -483,6 +483,30 @@ def _claimed_by_others(ctx, me) -> frozenset:
     return frozenset(h for q in range(ctx.nplayers) if q != me and (h := _v(ctx, "exploring", q)) is not None)
 
 
+# ---- technologies ----------------------------------------------------------------------------
+
+@primitive("row_filled", returns="int", pure=True, c="text")
+def row_filled(ctx, c):
+    """How many of ``me``'s technologies stand in row ``c`` (``"military"``, ``"grid"``,
+    ``"nano"``): those of category ``c`` not placed on another row, and those placed on it
+    (``placed_row``, rules/techs.rules; a tile held twice counts twice). Research's discount and
+    room, the Ancient technology and the rows' VP read it. Pure (primitives.py); memoised per
+    state (memo.py): a Research choice asks of every tile on offer."""
+    me = _me(ctx)
+    return per_state(ctx, ("row_filled", me, c), _ROW_READS, lambda: _row_filled(ctx, me, c))
+
+
+_ROW_READS = frozenset({"techs", "placed_row"})
+
+
+def _row_filled(ctx, me, c) -> int:
+    n = 0
+    for t in _v(ctx, "techs", me) or ():
+        row = _v(ctx, "placed_row", me, t)
+        n += row == c or (row == "" and _f(ctx, t, "category") == c)
+    return n
+
+
 # ---- moving ----------------------------------------------------------------------------------
 
 def _pinning(ctx, p) -> G.Pinning:
