@@ -509,11 +509,16 @@ def _row_filled(ctx, me, c) -> int:
 
 # ---- moving ----------------------------------------------------------------------------------
 
+def _pin_need(ctx, p) -> int:
+    """The ``pinned_by`` of ``p``'s technologies: the enemy ships it takes to pin one of ``p``'s."""
+    return max([1] + [_f(ctx, t, "pinned_by") for t in _v(ctx, "techs", p) or ()])
+
+
 def _pinning(ctx, p) -> G.Pinning:
     """What pins ``p``'s ships: in each hex, enemy ships and hostile NPCs (each NPC counting
     its ``pins``), divided by the ``pinned_by`` of ``p``'s technologies (a Cloaking Device
     makes opponents need two ships per ship); ``p``'s side's ships count together."""
-    need = max([1] + [_f(ctx, t, "pinned_by") for t in _v(ctx, "techs", p) or ()])
+    need = _pin_need(ctx, p)
     side = _side(ctx, p)
     sp = _species(ctx, p)
     ents = ctx.rs.entities
@@ -532,11 +537,14 @@ def _pinning(ctx, p) -> G.Pinning:
     return G.Pinning(pins, own)
 
 
-# the rule variables move_options reads (its memo per state: memo.py); the blueprints are read
-# for the question's key (the drives of each class), not by the memoised answer, so that an
-# upgrade keeps the answer of a player whose drives it leaves as they were
-_MOVE_READS = _GALAXY_READS | frozenset({"ships", "npcs", "species_of", "techs", "allies", "half_connections",
-                                         "exploring"})
+# the rule variables the moves of move_options read (their memo per state: memo.py). What they
+# read of the asker's blueprints and technologies (each class's drives, the ships it takes to
+# pin one, the half connections) is part of the question's key instead: an upgrade or another
+# player's research keeps the answer. The spaces others are exploring are left out at each call:
+# an exploration begun or ended keeps it too.
+_MOVE_READS = _GALAXY_READS | frozenset({"ships", "npcs", "species_of", "allies"})
+# (and what the key reads: each listing asks, its blueprints seldom change)
+_ASKER_READS = frozenset({"blueprint", "grid_extras", "design_of", "techs", "half_connections"})
 
 
 @primitive("move_options", returns="list:text")
@@ -544,8 +552,12 @@ def move_options(ctx):
     """One ship of ``me`` from a hex to a reachable hex: ``"cls@from>to"`` (pinning applies; not
     into a hex another player is exploring: rules/actions.rules; memoised per state: memo.py)."""
     me = ctx.player()
-    drives = tuple(_drives(ctx, me, cls) for cls in _kind(ctx, "ship_class"))
-    return per_state(ctx, ("move_options", me, drives), _MOVE_READS, lambda: _moves(ctx, me, drives))
+    asker = per_state(ctx, ("move_asker", me), _ASKER_READS, lambda: (
+        tuple(_drives(ctx, me, cls) for cls in _kind(ctx, "ship_class")), _pin_need(ctx, me), _wg(ctx, me)))
+    drives = asker[0]
+    moves = per_state(ctx, ("move_options", me, *asker), _MOVE_READS, lambda: _moves(ctx, me, drives))
+    claimed = _claimed_by_others(ctx, me)
+    return tuple(o for o in moves if o.rpartition(">")[2] not in claimed) if claimed else moves
 
 
 def _drives(ctx, me, cls) -> tuple[int, int]:
@@ -562,18 +574,21 @@ def _moves(ctx, me, drives) -> tuple:
     pin = _pinning(ctx, me)
     wg = _wg(ctx, me)
     by_class = dict(zip(_kind(ctx, "ship_class"), drives))
-    claimed = {_pos(h) for h in _claimed_by_others(ctx, me)}
     out = []
     for h, ships in _ship_column(ctx):
         classes = dict.fromkeys(c for owner, c in ships if owner == me)
+        pos = _pos(h)
+        dests: dict = {}   # (classes with the same drives in one hex reach the same hexes)
         for cls in classes:
-            steps, jumps = by_class[cls]
-            if not (steps or jumps):
+            drive = by_class[cls]
+            if drive == (0, 0):
                 continue
-            for dest in sorted(G.reachable(gal, _pos(h), steps, wormhole_generator=wg, pinning=pin,
-                                           jumps=jumps)):
-                if dest != _pos(h) and dest not in claimed:
-                    out.append(f"{cls}@{h}>{_hid(dest)}")
+            got = dests.get(drive)
+            if got is None:
+                steps, jumps = drive
+                got = dests[drive] = [_hid(dest) for dest in sorted(G.reachable(
+                    gal, pos, steps, wormhole_generator=wg, pinning=pin, jumps=jumps)) if dest != pos]
+            out += [f"{cls}@{h}>{dest}" for dest in got]
     return tuple(out)
 
 

@@ -154,3 +154,55 @@ def test_an_answer_is_not_carried_to_a_sibling_state():
     s2 = other.merged()
     again = move_options.fn(Context(g.ruleset, s2, me=0))
     assert asked != before and again == before
+
+
+
+def test_move_options_keyed_by_the_askers_technologies_and_claims_left_out_at_each_call():
+    """move_options' memo reads neither ``techs`` nor ``exploring``: the asker's pinning need
+    (``pinned_by``) and half connections are in the question's key, and the spaces others
+    explore are left out of the memoised moves at each call. Its answers equal the memo off's
+    when the asker gains a Cloaking Device (a ship pinned by one enemy moves again), in the
+    context and in a state made from it, when another player researches, and when another
+    begins exploring a hex a ship could reach."""
+    from boardrules.game import Action
+    from boardrules.runtime import Context
+    from boardrules_eclipse.primitives import move_options
+
+    from .test_combat_play import _stage
+    from .test_extension_points import X, X_SECTOR
+
+    def both(values, writes=()):
+        answers = []
+        for on in (True, False):
+            memo.ENABLED = on
+            try:
+                ctx = Context(g.ruleset, values, me=0)
+                for k, v in writes:
+                    ctx.set(k, v)
+                answers.append(move_options.fn(ctx))
+            finally:
+                memo.ENABLED = True
+        assert answers[0] == answers[1], writes
+        return answers[0]
+
+    def made(k, v):
+        ctx = Context(g.ruleset, g.state.values)
+        ctx.set(k, v)
+        return ctx.merged()
+
+    g = boardrules.new_game("eclipse", players=3, seed=0, modules=["new-species"])  # (the Cloaking Device)
+    for p in reversed(range(3)):
+        g.play(Action(p, "pick_species", ("terrans",)))
+    _stage(g, X, X_SECTOR, ships=[(0, "interceptor"), (1, "interceptor")])
+    before = both(g.state.values)
+    assert before and not any(o.startswith(f"interceptor@{X}>") for o in before)   # pinned by one
+    cloaked = ("v", "techs", 0), g.get("techs", player=0) + ("tech_cloaking_device",)
+    moved = both(g.state.values, [cloaked])
+    assert any(o.startswith(f"interceptor@{X}>") for o in moved) and moved == both(made(*cloaked))
+    assert both(g.state.values) == before
+    assert both(made(("v", "techs", 1), g.get("techs", player=1) + ("tech_cloaking_device",))) == before
+    dest = before[0].rpartition(">")[2]
+    claimed = both(g.state.values, [(("v", "exploring", 1), dest)])
+    assert claimed == tuple(o for o in before if not o.endswith(f">{dest}")) != before
+    assert both(made(("v", "exploring", 1), dest)) == claimed
+    assert both(g.state.values) == before
