@@ -11,7 +11,7 @@ from boardrules.primitives import primitive
 from . import galaxy as G
 from .memo import per_state
 from .primitives import (_GALAXY_READS, RESOURCES, _controlled, _disc_return, _f, _galaxy, _hid, _kind, _me,
-                         _pos, _set, _ship_column, _v, _wg)
+                         _opt, _pos, _set, _ship_column, _v, _wg)
 
 
 # ---- influence and colony ships -----------------------------------------------------------------
@@ -86,10 +86,13 @@ def square_advanced(ctx, h, square):
     return any(sq == square and adv for sq, _, adv in _squares(ctx, h))
 
 
-@primitive("square_taken", returns="bool", h="hex", square="text")
-def square_taken(ctx, h, square):
-    """Whether a population cube stands on square ``square`` of ``h``."""
-    return any(c.split(":")[0] == square for c in _v(ctx, "cubes", h) or ())
+@primitive("square_free", returns="bool", o="text")
+def square_free(ctx, o):
+    """Whether no population cube stands on the square of colony option ``o``
+    (``"hex|square:type"``, of :func:`squares_of`); a violation for a text that is no such option."""
+    h, cube = _opt(ctx, o, "|", "colony")
+    square = cube.partition(":")[0]
+    return not any(c.partition(":")[0] == square for c in _v(ctx, "cubes", h) or ())
 
 
 PRIMITIVES = [v for v in list(globals().values()) if type(v).__name__ == "Primitive"]
