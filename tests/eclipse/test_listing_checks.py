@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+import boardrules
+
 from boardrules.errors import IllegalActionError
 from boardrules.game import Action
 
@@ -94,3 +96,28 @@ def test_move_explore_and_research_are_refused_before_the_activation_begins():
         with pytest.raises(IllegalActionError, match=why):
             g.play(move)
         assert g.state == before
+
+
+def test_a_row_counts_its_category_and_the_rare_tiles_placed_on_it():
+    """row_filled(c), the count Research's discount and room and the rows' VP read [S boards;
+    RotA rare technologies go on the row the player picks, ``placed_row``]: a tile of category
+    c not placed elsewhere, or one placed on c; a tile held twice counts twice. Asked where a
+    context wrote the technologies, and of a state made from it, it answers from them."""
+    from boardrules.runtime import Context
+    from boardrules_eclipse.primitives import row_filled
+
+    g = boardrules.new_game("eclipse", players=2, seed=0, modules=["rare-technologies"])
+    for p in (1, 0):
+        g.play(Action(p, "pick_species", ("terrans",)))
+    techs = ("tech_starbase", "tech_plasma_cannon", "tech_fusion_source", "tech_cloaking_device",
+             "tech_plasma_cannon")
+    _set(g, v__techs__0=techs, v__placed_row__0__tech_cloaking_device="military",
+         v__placed_row__0__tech_fusion_source="military")   # (a rare tile; a grid tile moved, as a check)
+    ctx = Context(g.ruleset, g.state.values, me=0)
+    rows = {c: row_filled.fn(ctx, c) for c in ("military", "grid", "nano", "rare")}
+    assert rows == {"military": 5, "grid": 0, "nano": 0, "rare": 0}
+    ctx.set(("v", "techs", 0), techs + ("tech_nanorobots",))
+    assert (row_filled.fn(ctx, "nano"), row_filled.fn(ctx, "military")) == (1, 5)
+    assert row_filled.fn(Context(g.ruleset, ctx.merged(), me=0), "nano") == 1
+    assert row_filled.fn(Context(g.ruleset, g.state.values, me=0), "nano") == 0
+    assert row_filled.fn(Context(g.ruleset, g.state.values, me=1), "military") == 1   # (the starbase)
