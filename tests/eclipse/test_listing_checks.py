@@ -121,3 +121,58 @@ def test_a_row_counts_its_category_and_the_rare_tiles_placed_on_it():
     assert row_filled.fn(Context(g.ruleset, ctx.merged(), me=0), "nano") == 1
     assert row_filled.fn(Context(g.ruleset, g.state.values, me=0), "nano") == 0
     assert row_filled.fn(Context(g.ruleset, g.state.values, me=1), "military") == 1   # (the starbase)
+
+
+def _rule_trades(g, p):
+    """The trades the rule allows ``p`` [M: eclipse.md §2.3]: one kind for another, holding the
+    species' rate of the kind given."""
+    rate = g.ruleset.entities[g.get("species_of", player=p)].fields["trade"]
+    kinds = ("money", "science", "materials")
+    return {(give, get) for give in kinds for get in kinds if give != get and g.get(give, p) >= rate}
+
+
+def _rule_colonies(g, p):
+    """The colony ship moves the rule allows ``p`` [M: eclipse.md §2.2]: a face-up colony ship,
+    a free square, an advanced one with the technology opening it, a cube left on its track."""
+    from boardrules.runtime import Context
+    from boardrules_eclipse.influence import squares_of
+    ents = g.ruleset.entities
+    if g.get("colony_used", player=p) >= ents[g.get("species_of", player=p)].fields["colony_ships"]:
+        return set()
+    techs = g.get("techs", player=p)
+    out = set()
+    for o in squares_of.fn(Context(g.ruleset, g.state.values, me=p), p):
+        h, _, cube = o.partition("|")
+        square, _, res = cube.partition(":")
+        planets = ents[g.get("sector_at", index=h)].fields["planets"]
+        advanced = square != "o" and planets[int(square)].endswith("*")
+        if any(c.partition(":")[0] == square for c in g.get("cubes", index=h)) \
+                or advanced and not any(ents[t].fields["advanced"] == res for t in techs) \
+                or g.get(f"out_{res}", player=p) >= g.get("track_cubes"):
+            continue
+        out.add((o,))
+    return out
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_trades_and_colony_ships_listed_are_those_the_rules_allow(seed):
+    """The listing's order of checks (trade's rate in get's where, colonize's free square first)
+    lists, at every turn of seeded random games, exactly the trades and colony ship moves the
+    rules allow, worked out here from the state."""
+    import random
+    g = boardrules.new_game("eclipse", players=4, seed=seed)
+    rnd = random.Random(seed)
+    seen, trades, colonies = 0, 0, 0
+    while not g.over and seen < 250:
+        legal = list(g.legal_actions())
+        turn = g.state.values.get(("f", "turn"))
+        if not g.state.pending and turn is not None and turn[2] is not None \
+                and g.get("species_of", player=turn[2]) is not None:   # (past the species' pick)
+            p = turn[2]
+            listed = {a.args for a in legal if a.name == "trade"}
+            assert listed == _rule_trades(g, p)
+            placed = {a.args for a in legal if a.name == "colonize"}
+            assert placed == _rule_colonies(g, p)
+            seen, trades, colonies = seen + 1, trades + len(listed), colonies + len(placed)
+        g.play(rnd.choice(legal))
+    assert seen == 250 and trades > 100 and colonies > 10
