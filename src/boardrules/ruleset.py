@@ -139,6 +139,7 @@ class Ruleset:
         self.entities = p.entities
         self.by_kind = p.by_kind
         self.vars = p.vars
+        self.proven_sets = p.proven_sets   # (ids of the sets whose value needs no test)
         self.events = p.events
         self.actions = p.actions
         self.primitives = primitives

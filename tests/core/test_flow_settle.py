@@ -307,7 +307,10 @@ def test_a_list_of_players_read_as_seats_is_checked(monkeypatch, listed):
 def test_a_last_pass_whose_rest_puts_another_value_in_the_list_is_run(monkeypatch):
     """The round's last pass, in its rest (not run by the guard), sets the list the flow reads
     as seats to [first_passer], which this house rule leaves none: the step's end is run in
-    full (and breaks its rule), not settled."""
+    full (and breaks its rule), not settled. (Since a value set is tested against the variable's
+    type, that set of a ``player?`` into a ``list[player]`` may break a rule itself: the guard runs
+    it, and the rest is the pass alone: the last pass is refused there, so nobody can end the
+    round.)"""
     fickle = """override action pass_round main {
   for c in held(card) { run c.on_pass }
   set order = order + [me]
@@ -317,8 +320,13 @@ def test_a_last_pass_whose_rest_puts_another_value_in_the_list_is_run(monkeypatc
 """
     texts = {"listed.rules": LISTED.format(listed="order"), "fickle.rules": fickle}
     rs = boardrules.new_game("harvest", players=3, texts=texts).ruleset
-    assert "order" in rs.guards.rests[rs.guards.way("pass_round")[1]].unseats
-    _last_pass_runs_and_breaks(monkeypatch, texts)
+    assert rs.guards.rests[rs.guards.way("pass_round")[1]].writes == {"#pass"}
+    for seed in range(3):
+        with pytest.raises(boardrules.GameStuckError) as err:
+            compare_states(boardrules.new_game("harvest", players=3, seed=seed, texts=texts),
+                           10_000, random.Random(seed))
+        assert "'order' is list[player]: it cannot be set to the list [none] [rule: pass_round " \
+               "(fickle.rules:4:31)]" in str(err.value)
 
 
 def test_a_last_pass_whose_rest_fills_the_list_from_another_is_run(monkeypatch):

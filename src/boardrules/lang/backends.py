@@ -25,8 +25,14 @@ from .semantics import BlockFn, ExprFn, Value
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
     from ..runtime import Context
+    from .checker import VarDef
 
 Amounts = tuple[A.Amount, ...] | A.AmountExpr
+
+
+def _conformed(var: VarDef, fv: ExprFn, span: A.Span) -> ExprFn:
+    """``fv`` whose value is tested against ``var``'s type (semantics.conform) at ``span``."""
+    return lambda ctx: S.conform(ctx, var, fv(ctx), span)
 
 
 def player_fn(f: ExprFn | None, chance: bool = False) -> ExprFn | None:
@@ -172,6 +178,8 @@ class Compiler:
             case A.Set(target=t, value=v):
                 var = rs.vars[t.name]
                 fi, fo, fv = self.expr(t.index), player_fn(self.expr(t.of)), self.expr(v)
+                if id(s) not in rs.proven_sets:   # (its value tested when it runs)
+                    fv = _conformed(var, fv, s.span)
                 if fi is None and fo is None and var.per in ((), ("player",)):
                     # (S.set_var's key, worked out here: a plain or per-player variable of me)
                     if not var.per:
@@ -510,7 +518,11 @@ class Interpreter:
             case A.Pay(amounts=am):
                 S.pay(ctx, self.amounts(am, ctx))
             case A.Set(target=t, value=v):
-                S.set_var(ctx, rs.vars[t.name], opt(t.index), who(t.of), ev(v, ctx))
+                var = rs.vars[t.name]
+                i, o, x = opt(t.index), who(t.of), ev(v, ctx)
+                if id(s) not in rs.proven_sets:   # (tested where the compiler tests it: the
+                    x = S.conform(ctx, var, x, s.span)   # budget it charges the same)
+                S.set_var(ctx, var, i, o, x)
             case A.Let(name=n, value=v):
                 ctx.env = {**ctx.env, n: ev(v, ctx)}
             case A.Advance(track=t, by=by):

@@ -70,7 +70,7 @@ def _placed(ctx: Context, err: Exception, where: dict[int, _Where]) -> Exception
 _STMT_HELPERS: dict[str, object] = {
     "_placed": _placed,
     "_BudgetExceeded": S.BudgetExceeded, "_PrimitiveFailed": S.PrimitiveFailed,
-    "_set_var": S.set_var, "_keyed": S.keyed, "_advance": S.advance, "_amounts": S.amounts, "_gain": S.gain,
+    "_set_var": S.set_var, "_conform": S.conform, "_keyed": S.keyed, "_advance": S.advance, "_amounts": S.amounts, "_gain": S.gain,
     "_lose": S.lose, "_pay": S.pay, "_run_unit": S.run_unit, "_call_procedure": S.call_procedure,
     "_emit": S.emit, "_run_slot": S.run_slot, "_take": S.take, "_give": S.give,
     "_discard": S.discard, "_do_pass": S.do_pass, "_use": S.use, "_restore": S.restore,
@@ -220,6 +220,8 @@ class _StmtGen:
                 var = rs.vars[t.name]
                 i, o = self.opt(t.index, ind), self.who(t.of, ind)
                 x = value(v, ind)
+                if id(s) not in rs.proven_sets:   # (its value tested when it runs)
+                    x = f"_conform(ctx, {self.const(var)}, {x}, {self.const(s.span)})"
                 if t.of is not None:
                     line(ind, f"_set_var(ctx, {self.const(var)}, {i}, {o}, {x})")
                     return

@@ -186,12 +186,25 @@ class Program:
     # an expression evaluated per player that ranks them instead of the scored total (None: the
     # total), e.g. a score shared by a team
     final_score: A.Expr | None = None
+    # the ids of the ``set`` statements whose value the checker proves of the variable's type
+    # (the back ends check the others' values when they run: semantics.conform)
+    proven_sets: frozenset[int] = frozenset()
 
 
 class _Scope:
     def __init__(self, names: dict[str, str], parent: "_Scope | None" = None) -> None:
         self.names = names
         self.parent = parent
+        self.sure: dict[str, str] = {}   # a binding -> the type its value surely has (_sure)
+
+    def sure_of(self, name: str) -> str | None:
+        """The type the binding ``name`` surely holds (never none), else None."""
+        s: _Scope | None = self
+        while s is not None:
+            if name in s.names:
+                return s.sure.get(name)
+            s = s.parent
+        return None
 
     def lookup(self, name: str) -> str | None:
         s: _Scope | None = self
@@ -237,6 +250,8 @@ class Checker:
         self.options: dict[str, OptionDef] = {}
         self._option_decls: dict[str, A.OptionDecl] = {}
         self._options_resolving: list[str] = []  # options whose defaults are being evaluated
+        self._proven: set[int] = set()     # ids of ``set`` statements proven (Program.proven_sets)
+        self._unproven: set[int] = set()   # (a statement checked twice: proven only if both times)
 
     # ---- reporting ----
     def err(self, node: object, message: str, hint: str = "") -> None:
@@ -531,7 +546,8 @@ class Checker:
             entities=self.entities,
             by_kind={k: tuple(v) for k, v in self.by_kind_names.items()},
             vars=self.vars, events=self.events, actions=self.actions,
-            triggers=tuple(self.triggers), flow=flow, final_score=final_score)
+            triggers=tuple(self.triggers), flow=flow, final_score=final_score,
+            proven_sets=frozenset(self._proven - self._unproven))
 
     def _check_unique_names(self, items: Iterable[object]) -> None:
         """Every name an expression can read (``_name``: resources, tracks, components,
@@ -729,6 +745,106 @@ class Checker:
                                f"(players are 0..{self.max_players - 1}, counted from 0)",
                          "name players with 'me', a parameter or a list such as 'players'")
 
+    def _fits(self, e: A.Expr, t: A.TypeRef, scope: _Scope) -> bool:
+        """Whether the value of ``e`` is surely one of type ``t`` (as semantics.fits tests it):
+        then ``set`` need not test it when it runs."""
+        if t.list_of is None and t.name == "any":
+            return True
+        if isinstance(e, A.NoneLit):
+            return t.optional
+        if t.list_of is not None:   # (a list built of parts that fit)
+            if isinstance(e, A.ListLit):
+                return all(self._fits(i, t.list_of, scope) for i in e.items)
+            if isinstance(e, A.BinOp) and e.op == "+":
+                return self._fits(e.left, t, scope) and self._fits(e.right, t, scope)
+            if isinstance(e, A.Call) and e.fn in ("without", "without_one") and len(e.args) == 2:
+                return self._fits(e.args[0], t, scope)
+        declared = self._declared(e, scope)
+        if declared is not None and self._within(declared, t):
+            return True
+        found = self._sure(e, scope)
+        return found is not None and _same(found, self._type(t, False))
+
+    def _declared(self, e: A.Expr, scope: _Scope) -> A.TypeRef | None:
+        """The declared type of the variable ``e`` reads (its value is one: the sets test it),
+        else None."""
+        match e:
+            case A.Name(id=n) | A.Of(expr=A.Name(id=n)) if scope.lookup(n) is None and n in self.vars \
+                    and all(p == "player" for p in self.vars[n].per):
+                return self.vars[n].type
+            case A.Index(obj=A.Name(id=n)) if scope.lookup(n) is None and n in self.vars \
+                    and any(p != "player" for p in self.vars[n].per):
+                return self.vars[n].type
+        return None
+
+    def _within(self, found: A.TypeRef, t: A.TypeRef) -> bool:
+        """Whether every value of declared type ``found`` is one of declared type ``t``."""
+        if found.optional and not t.optional:
+            return False
+        if found.list_of is not None or t.list_of is not None:
+            return found.list_of is not None and t.list_of is not None and self._within(found.list_of, t.list_of)
+        return _same(self._type(found, False), self._type(t, False))
+
+    def _sure(self, e: object, scope: _Scope) -> str | None:
+        """The type the value of ``e`` surely has when it evaluates without breaking a rule
+        (never none, nor a list's elements), else None (unknown, or it may be none)."""
+        match e:
+            case A.Int() | A.Neg() | A.SumOf() | A.Call(fn="len"):
+                return "int"
+            case A.Str():
+                return "text"
+            case A.Bool() | A.Not() | A.Compare() | A.BoolOp():
+                return "bool"
+            case A.Quant(kind=k):
+                return "int" if k == "count" else "bool"
+            case A.Range():
+                return "list:int"
+            case A.BinOp(op="+", left=l, right=r):   # (numbers, or two lists joined)
+                a = self._sure(l, scope)
+                return a if a is not None and (a == "int" or a.startswith("list:")) \
+                    and a == self._sure(r, scope) else None
+            case A.BinOp():
+                return "int"
+            case A.Of(expr=x):
+                return self._sure(x, scope)
+            case A.Call(fn="without" | "without_one", args=(lst, _)):
+                return self._sure(lst, scope)
+            case A.Field(obj=o, name=n):
+                kind = self.kinds.get((self._sure(o, scope) or "")[7:])
+                ft = kind.fields.get(n) if kind is not None else None
+                return self._type(ft[0], False) if ft is not None and _never_none(ft[0]) else None
+            case A.Index(obj=A.Name(id=n)) if scope.lookup(n) is None and n in self.vars \
+                    and any(p != "player" for p in self.vars[n].per):
+                return self._type(self.vars[n].type, False) if _never_none(self.vars[n].type) else None
+            case A.Index(obj=o):
+                elems = self._sure(o, scope) or ""
+                return elems[5:] if elems.startswith("list:") else None
+            case A.Name(id=n):
+                if scope.lookup(n) is not None:
+                    return scope.sure_of(n)
+                if n in ("me", "players", "others", "hexes", "nplayers"):
+                    return BUILTIN_NAMES[n]
+                if n in self.resources or n in self.tracks or n in self.components:
+                    return "int"
+                var = self.vars.get(n)
+                if var is not None:
+                    return self._type(var.type, False) if _never_none(var.type) and \
+                        all(p == "player" for p in var.per) else None
+                if n in self.options:
+                    return {bool: "bool", int: "int", str: "text"}.get(type(self.options[n].default))
+                if n in self.entity_kind:
+                    return "entity:" + self.entity_kind[n]
+                if n in self.kinds_ast:
+                    return "list:entity:" + n
+        return None
+
+    def _sure_elements(self, inner: _Scope, name: str, domain: A.Expr, scope: _Scope) -> None:
+        """Bind ``name`` in ``inner`` as surely of the element type of ``domain`` (a loop's or a
+        choice's: one of its elements), when that is sure."""
+        found = self._sure(domain, scope)
+        if found is not None and found.startswith("list:"):
+            inner.sure[name] = found[5:]
+
     def _type(self, t: A.TypeRef, report: bool = True) -> str:
         if t.list_of is not None:
             return "list:" + self._type(t.list_of, report)
@@ -769,7 +885,15 @@ class Checker:
             names[p.name] = t
             if p.where is not None:
                 self.expr(p.where, scope.child(names))
-        self.block(a.body, scope.child(names))
+        inner = scope.child(names)
+        for p in a.params:   # (an argument is one of its domain's values: listing, play)
+            elem = None if p.domain is None else self._sure(p.domain, scope)
+            t = self._type(p.type, False)
+            if not p.type.optional and t != "any" and (
+                    p.domain is None and (t in ("player", "hex", "bool") or t.startswith("entity:"))
+                    or elem is not None and _same(elem[5:], t)):
+                inner.sure[p.name] = t
+        self.block(a.body, inner)
 
     def _trigger(self, t: TriggerDef) -> None:
         if t.event not in self.events:
@@ -928,10 +1052,15 @@ class Checker:
                 if var is not None:
                     self._conforms(v, self._type(var.type, False), True, f"'{t.name}'", scope,
                                    "this value")
+                    (self._proven if self._fits(v, var.type, scope) else self._unproven).add(id(s))
                 else:
                     self.expr(v, scope)
             case A.Let(name=n, value=v):
                 scope.names[n] = self.expr(v, scope)
+                scope.sure.pop(n, None)
+                sure = self._sure(v, scope)
+                if sure is not None:
+                    scope.sure[n] = sure
             case A.Advance(track=t, by=by):
                 if t not in self.tracks:
                     self.err(s, f"unknown track '{t}'", self.hint(t, self.tracks))
@@ -945,6 +1074,7 @@ class Checker:
                     self.block(orelse, scope)
             case A.For(var=v, domain=d, where=w, body=b):
                 inner = scope.child({v: _elem(self.expr(d, scope))})
+                self._sure_elements(inner, v, d, scope)
                 if w is not None:
                     self.expr(w, inner)
                 self.block(b, inner)
@@ -952,6 +1082,7 @@ class Checker:
                 self.expr(c, scope)
             case A.Choose(var=v, domain=d, where=w, by=by, body=b):
                 inner = scope.child({v: _elem(self.expr(d, scope))})
+                self._sure_elements(inner, v, d, scope)
                 if w is not None:
                     self.expr(w, inner)
                 if by is not None:
@@ -1267,6 +1398,24 @@ def _compatible(found: str, wanted: str) -> bool:
     if found.startswith("entity:") and wanted in ("text", "entity"):
         return True
     return _FAMILY.get(found, found) == _FAMILY.get(wanted, wanted)
+
+
+def _same(found: str, wanted: str) -> bool:
+    """Whether a value surely of type ``found`` (Checker._sure) is one of type ``wanted`` as
+    semantics.fits tests it: numbers for int and player, texts for text and hex (and an
+    entity's name for text), a list element by element."""
+    if wanted == "any" or found == wanted:
+        return True
+    if found.startswith("list:") and wanted.startswith("list:"):
+        return _same(found[5:], wanted[5:])
+    if found.startswith("entity:"):
+        return wanted == "text"
+    return found in _FAMILY and _FAMILY[found] == _FAMILY.get(wanted)
+
+
+def _never_none(t: A.TypeRef) -> bool:
+    """Whether a value of declared type ``t`` is never none (nor an element of it)."""
+    return not t.optional and (t.list_of is None or _never_none(t.list_of))
 
 
 def _takes(wanted: str, found: str) -> bool:

@@ -174,6 +174,29 @@ def _may_be_list(t: str | None) -> bool:
     return t is None or t.startswith("list") or t.rstrip("?") == "any"
 
 
+def _fits(found: str | None, wanted: str) -> bool:
+    """Whether a value of analysis type ``found`` is surely one of declared type ``wanted``
+    as semantics.fits tests it (a number for int and player, a text for text, hex or an
+    entity's name; none only where ``wanted`` is optional or any)."""
+    if found is None or found == "handle":
+        return False
+    if wanted.rstrip("?") == "any":
+        return True
+    if found.endswith("?") or found == "none":
+        if not wanted.endswith("?"):
+            return False
+        found = found.rstrip("?")
+        if found == "none":
+            return True
+    wanted = wanted.rstrip("?")
+    if found.startswith("list:") and wanted.startswith("list:"):
+        return _fits(found[5:], wanted[5:])
+    if found == wanted or found.startswith("entity:") and wanted == "text":
+        return True
+    family = {"int": "num", "player": "num", "text": "str", "hex": "str"}
+    return found in family and family[found] == family.get(wanted)
+
+
 def _value_type(v: object) -> str | None:
     if isinstance(v, bool):
         return "bool"
@@ -336,8 +359,10 @@ class Inert:
                         or (t.of is None and "player" in var.per and not self.me):
                     return None
                 value = self.expr(v, scope)
-                if value is None:
-                    return None
+                declared = type_name(var.type, rs.kinds)
+                if value is None or id(s) not in rs.proven_sets and not _fits(value[0], declared) \
+                        and not (v == A.ListLit(items=(), span=v.span) and declared.startswith("list:")):
+                    return None   # (a value the set tests when it runs: semantics.conform)
                 if type_name(var.type, rs.kinds) == "list:player":
                     read: set[str] = set()
                     if not self._seats(v, scope, read):

@@ -30,7 +30,7 @@ from ..runtime import TooDeep as TooDeep
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
     from ..runtime import Context
-    from .ast import Span
+    from .ast import Span, TypeRef
     from .checker import VarDef
 
 Value = Any
@@ -636,6 +636,39 @@ def set_var(ctx: Context, var: VarDef, idx: Value, of: Value, value: Value) -> N
     ctx.set(key, value)
     if var.name == "hexes":
         pass
+
+
+def fits(ctx: Context, t: TypeRef, v: Value) -> bool:
+    """Whether ``v`` is a value of declared type ``t``: a number (not a truth value) for int and
+    player, a text for text and hex, an entity of the kind for a kind, a list of such for
+    ``list[...]``, anything for any; none only for an optional type or any; a list's elements are
+    charged to the budget."""
+    if v is None:
+        return t.optional or t.list_of is None and t.name == "any"
+    if t.list_of is not None:
+        if type(v) is not tuple:
+            return False
+        spent(ctx, len(v))
+        return all(fits(ctx, t.list_of, x) for x in v)
+    name = t.name
+    if name == "any":
+        return True
+    if name in ("int", "player"):
+        return type(v) is int
+    if name == "bool":
+        return type(v) is bool
+    if name in ("text", "hex"):
+        return type(v) is str
+    ent = ctx.rs.entities.get(v) if type(v) is str else None
+    return ent is not None and ent.kind == name
+
+
+def conform(ctx: Context, var: VarDef, v: Value, span: Span | None) -> Value:
+    """``v``, about to be set to variable ``var`` where the checker could not prove its type
+    (Program.proven_sets); else the violation at the ``set`` (``span``), state unchanged."""
+    if fits(ctx, var.type, v):
+        return v
+    raise ctx.violation(f"'{var.name}' is {var.type}: it cannot be set to {a_value(v)}", span)
 
 
 def advance(ctx: Context, track: str, by: Value) -> None:

@@ -1,0 +1,155 @@
+"""A value ``set`` to a state variable is of the variable's declared type (semantics.conform).
+
+The checker proves most values' types when the rules are built (Program.proven_sets); a value
+it cannot prove (an element of a ``list[any]``, a primitive's result, a binding that may be
+none) is tested when the ``set`` runs, in every back end, and refused at the statement.
+"""
+
+from __future__ import annotations
+
+import random
+from unittest import mock
+
+import pytest
+
+import boardrules
+from boardrules import IllegalActionError
+from boardrules import ruleset as RS
+from boardrules.lang import ast as A
+from boardrules.lang import semantics as S
+from boardrules.lang.backends import Compiler
+
+GAME = """
+game probe { players 2..2 }
+resource coins { start 0; scored true }
+kind card { field cost: int = 0 }
+card plough { cost 3 }
+var n: int = 0
+var maybe: int? = 0
+var mine: int per player = 0
+var marks: int per card = 0
+var xs: list[int] = []
+var tool: card? = none
+var anything: any = 0
+var junk: list[any] = [5, [1, 2], "plow", true, none, plough]
+action zz(i: int in 0..5) main {
+  STATEMENT
+  gain 1 coins
+}
+flow { rounds 1 { step play: turns seat once { main zz } } }
+"""
+
+GIVEN = ["the number 5", "the list [1, 2]", "the text 'plow'", "a truth value", "none", "the text 'plough'"]
+IN_A_LIST = ["[5]", "[[1, 2]]", "['plow']", "[true]", "[none]", "['plough']"]
+
+
+def _played(statement: str, backend: str, i: int) -> str | None:
+    """The refusal of ``p1 zz i`` (None: played), the state unchanged when refused."""
+    RS._build.cache_clear()
+    closures = mock.patch.object(Compiler, "block", Compiler.closure_block if backend == "closures"
+                                 else Compiler.block)
+    try:
+        with closures:
+            game = boardrules.new_game(texts={"probe.rules": GAME.replace("STATEMENT", statement)},
+                                       players=2, backend="interpreted" if backend == "interpreted"
+                                       else "compiled")
+            before = game.state
+            try:
+                game.play(f"p1 zz {i}")
+            except IllegalActionError as err:
+                assert game.state is before
+                return str(err)
+    finally:
+        RS._build.cache_clear()
+    return None
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted", "closures"])
+@pytest.mark.parametrize("statement, declared, fits", [
+    ("set n = junk[i]", "int", {0}),
+    ("set maybe = junk[i]", "int?", {0, 4}),
+    ("set mine = junk[i]", "int", {0}),              # per player, for me
+    ("set mine of 1 = junk[i]", "int", {0}),         # per player, of another
+    ("set marks[plough] = junk[i]", "int", {0}),     # per entity
+    ("set xs = xs + [junk[i]]", "list[int]", {0}),    # a list's element
+    ("set tool = junk[i]", "card?", {4, 5}),
+    ("set anything = junk[i]", "any", {0, 1, 2, 3, 4, 5}),
+])
+def test_a_value_of_another_type_is_refused_at_the_set(statement, declared, fits, backend):
+    """``set n = junk[i]`` took a text, a list or none into an ``int`` variable without a word
+    (the checker cannot type an element of a ``list[any]``): now refused, naming the variable,
+    its declared type and the value, at the statement (line 15, column 3), state unchanged."""
+    var = statement.split()[1].split("[")[0]
+    for i, given in enumerate(GIVEN):
+        refused = _played(statement, backend, i)
+        if i in fits:
+            assert refused is None
+            continue
+        if declared.startswith("list"):
+            given = f"the list {IN_A_LIST[i]}"
+        assert refused == f"p1 zz {i}: '{var}' is {declared}: it cannot be set to {given} [rule: zz (probe.rules:15:3)]"
+
+
+@pytest.mark.parametrize("statement, proven", [
+    ("set n = junk[i]", False),
+    ("set n = n + i", True),
+    ("set n = i", True),                        # (a parameter: one of its domain's values)
+    ("set n = len(junk)", True),
+    ("set n = maybe", False),                   # (an int? may be none)
+    ("set maybe = maybe", True),
+    ("set n = plough.cost", True),
+    ("set xs = xs + [i, 2]", True),
+    ("set xs = xs + junk", False),
+    ("set xs = []", True),
+    ("set xs = without(xs, 3)", True),
+    ("set tool = plough", True),
+    ("set tool = none", True),
+    ("set n = none", False),
+    ("set mine of 1 = mine + 1", True),
+    ("set marks[plough] = marks[plough] + 1", True),
+    ("set anything = junk", True),
+    ("for x in xs { set n = x }", True),
+    ("for x in junk { set n = x }", False),
+    ("let k = i * 2\n  set n = k", True),
+    ("let k = junk[i]\n  set n = k", False),
+])
+def test_the_checker_proves_the_types_it_can(statement, proven):
+    """A set the checker proves is not tested when it runs (no cost on the hot path): values
+    of a sure type (numbers from arithmetic, a declared non-optional variable, a parameter, a
+    loop variable over a list of a sure type, a list joined of such); the rest is tested."""
+    game = boardrules.new_game(texts={"probe.rules": GAME.replace("STATEMENT", statement)}, players=2)
+    rs = game.ruleset
+    found = []
+
+    def walk(x: object) -> None:
+        if isinstance(x, A.Set):
+            found.append(x)
+        for a in getattr(x, "__attrs_attrs__", ()):
+            walk(getattr(x, a.name))
+        if isinstance(x, tuple):
+            for y in x:
+                walk(y)
+    walk(rs.actions["zz"].body)
+    (s,) = found
+    assert (id(s) in rs.proven_sets) is proven
+
+
+@pytest.mark.parametrize("game, players, decisions", [("harvest", 3, 150), ("gaia-project", 4, 150),
+                                                      ("eclipse", 4, 150)])
+def test_every_value_set_in_the_games_is_of_its_type(game, players, decisions):
+    """The proofs hold: over random play of the bundled games (the interpreter), every value
+    set, proven or not, is of its variable's declared type."""
+    real = S.set_var
+
+    def checked(ctx, var, idx, of, value):   # type: ignore[no-untyped-def]
+        steps = ctx.steps
+        assert S.fits(ctx, var.type, value), (var.name, value)
+        ctx.steps = steps
+        return real(ctx, var, idx, of, value)
+    with mock.patch.object(S, "set_var", checked):
+        g = boardrules.new_game(game, players=players, seed=7, backend="interpreted")
+        rnd = random.Random(7)
+        for _ in range(decisions):
+            if g.over:
+                break
+            g.play(rnd.choice(list(g.legal_actions())))
