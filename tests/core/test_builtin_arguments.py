@@ -181,15 +181,14 @@ flow { rounds 1 { step play: turns seat once { main zz, work } } }
                                        "run junk[i].income"])
 def test_an_entity_statement_refuses_what_is_no_entity_in_the_builtins_words(statement, backend):
     """take, give, discard and run said "5 is not an entity" (their own copy of the test that
-    ``owner()`` makes): one test now (``semantics.entity_arg``), one wording. take, give and
-    discard are placed at their statement (they were placed at the action's declaration); run
-    at the action, as the refusals of the slot's body it runs."""
+    ``owner()`` makes): one test now (``semantics.entity_arg``), one wording, placed at the
+    statement (they were placed at the action's declaration)."""
     game = boardrules.new_game(texts={"probe.rules": STATEMENTS.replace("STATEMENT", statement)},
                                players=2, backend=backend)
     before = game.state
     assert [str(a) for a in game.legal_actions()] == ["p1 work"]
     word = statement.split()[0]
-    place = "9:1" if word == "run" else "10:3"
+    place = "10:3"
     for i, given in enumerate(["the number 5", "the list [1, 2]", "the text 'plow'", "a truth value"]):
         with pytest.raises(IllegalActionError) as err:
             game.play(f"p1 zz {i}")
@@ -224,4 +223,39 @@ def test_take_give_and_discard_are_refused_at_their_statement(statement, message
     finally:
         RS._build.cache_clear()
     assert str(err.value) == f"p1 zz 0: {message} [rule: zz (probe.rules:10:3)]"
+    assert game.state is before
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted", "closures"])
+@pytest.mark.parametrize("statement, i, message", [
+    ("run junk[i].income", 1, "run expects an entity, got the list [1, 2]"),
+    ("run plough.income for junk[i]", 0, "no player here (got 5; players are 0..1)"),
+    ("gain junk[i] coins", 2, "'amount' needs numbers, got 'plow'"),
+    ("pay junk[i] coins", 3, "'amount' needs numbers, got true"),
+    ("lose junk[i] coins", 2, "'amount' needs numbers, got 'plow'"),
+    ("gain 1 coins per junk[i]", 2, "'per' needs numbers, got 'plow'"),
+    ("gain junk[i] coins, 1 coins", 1, "'amount' needs numbers, got [1, 2]"),
+    ("gain 1 coins to junk[i]", 0, "no player here (got 5; players are 0..1)"),
+])
+def test_run_and_amounts_are_refused_at_their_statement(statement, i, message, backend):
+    """A run of what is no entity or for no player, an amount or ``per`` that is no number,
+    a ``to`` that is no player: placed at the action's declaration (9:1), not at the statement
+    (10:3); in every back end (as take, give and discard)."""
+    from unittest import mock
+
+    from boardrules import ruleset as RS
+    from boardrules.lang.backends import Compiler
+    RS._build.cache_clear()
+    closures = mock.patch.object(Compiler, "block", Compiler.closure_block) if backend == "closures" \
+        else mock.patch.object(Compiler, "block", Compiler.block)
+    try:
+        with closures:
+            game = boardrules.new_game(texts={"probe.rules": STATEMENTS.replace("STATEMENT", statement)},
+                                       players=2, backend="compiled" if backend == "closures" else backend)
+            before = game.state
+            with pytest.raises(IllegalActionError) as err:
+                game.play(f"p1 zz {i}")
+    finally:
+        RS._build.cache_clear()
+    assert str(err.value) == f"p1 zz {i}: {message} [rule: zz (probe.rules:10:3)]"
     assert game.state is before

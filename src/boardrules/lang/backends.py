@@ -35,14 +35,16 @@ def _conformed(var: VarDef, fv: ExprFn, span: A.Span) -> ExprFn:
     return lambda ctx: S.conform(ctx, var, fv(ctx), span)
 
 
-def player_fn(f: ExprFn | None, chance: bool = False) -> ExprFn | None:
+def player_fn(f: ExprFn | None, chance: bool = False, span: A.Span | None = None) -> ExprFn | None:
     """``f`` checked to give a player (or, with ``chance``, the chance player: ``by chance``):
     a ``to``, ``of``, ``for`` or ``by`` that names none is a rule violation, never ``me``
-    (which leaving the word out means)."""
+    (which leaving the word out means), placed at ``span`` when given (the statement's)."""
     if f is None:
         return None
     if chance:
         return lambda ctx: v if (v := f(ctx)) == CHANCE else ctx.player(v)
+    if span is not None:
+        return lambda ctx: S.player_at(ctx, f(ctx), span)
     return lambda ctx: ctx.player(f(ctx))
 
 
@@ -84,18 +86,19 @@ class Compiler:
         (the caller keeps it)."""
         return self._exprs.compile(e, bound, fixed)
 
-    def _amounts(self, am: Amounts) -> Callable[[Context], list[tuple[int, str]]]:
+    def _amounts(self, am: Amounts, span: A.Span) -> Callable[[Context], list[tuple[int, str]]]:
+        """The amounts of a ``gain``, ``lose`` or ``pay`` (refused at ``span``, the statement)."""
         if isinstance(am, A.AmountExpr):
             f = self.expr(am.expr)
-            return lambda ctx: S.amounts(ctx, f(ctx))
+            return lambda ctx: S.amounts(ctx, f(ctx), span)
         parts = [(self.expr(a.count), a.resource, self.expr(a.per)) for a in am]
 
         def amounts(ctx: Context) -> list[tuple[int, str]]:
             out = []
             for fc, res, fper in parts:
-                n = S._num(ctx, fc(ctx), "amount")
+                n = S._num(ctx, fc(ctx), "amount", span)
                 if fper is not None:
-                    n *= S._num(ctx, fper(ctx), "per")
+                    n *= S._num(ctx, fper(ctx), "per", span)
                 out.append((n, res))
             return out
         return amounts
@@ -103,9 +106,10 @@ class Compiler:
     def _change(self, s: A.Gain | A.Lose | A.Pay, am: Amounts, to: A.Expr | None) -> BlockFn:
         """``gain``/``lose``/``pay``: one amount of a resource (the common case) goes straight
         to the context's method, as S.gain/S.lose/S.pay would send it."""
-        ft = player_fn(self.expr(to))
+        span = s.span
+        ft = player_fn(self.expr(to), span=span)
         if isinstance(am, A.AmountExpr) or len(am) != 1 or am[0].per is not None:
-            fa = self._amounts(am)
+            fa = self._amounts(am, span)
             if isinstance(s, A.Pay):
                 return lambda ctx: S.pay(ctx, fa(ctx))
             many = S.gain if isinstance(s, A.Gain) else S.lose
@@ -116,11 +120,11 @@ class Compiler:
         if isinstance(s, A.Pay):
             if const is not None:
                 return lambda ctx: ctx.pay(res, const)
-            return lambda ctx: ctx.pay(res, S._num(ctx, fc(ctx), "amount"))
+            return lambda ctx: ctx.pay(res, S._num(ctx, fc(ctx), "amount", span))
         gain = isinstance(s, A.Gain)
 
         def change(ctx: Context) -> None:
-            n = const if const is not None else S._num(ctx, fc(ctx), "amount")
+            n = const if const is not None else S._num(ctx, fc(ctx), "amount", span)
             to = None if ft is None else ft(ctx)
             if gain:
                 ctx.gain(res, n, to)
@@ -177,7 +181,7 @@ class Compiler:
                 return self._change(s, am, None)
             case A.Set(target=t, value=v):
                 var = rs.vars[t.name]
-                fi, fo, fv = self.expr(t.index), player_fn(self.expr(t.of)), self.expr(v)
+                fi, fo, fv = self.expr(t.index), player_fn(self.expr(t.of), span=s.span), self.expr(v)
                 if id(s) not in rs.proven_sets:   # (its value tested when it runs)
                     fv = _conformed(var, fv, s.span)
                 if fi is None and fo is None and var.per in ((), ("player",)):
@@ -200,9 +204,10 @@ class Compiler:
                     ctx.env = {**ctx.env, n: fv(ctx)}
                 return let
             case A.Advance(track=t, by=by):
-                fb = self.expr(by)
+                fb, span = self.expr(by), s.span
+
                 def advance(ctx: Context) -> None:
-                    S.advance(ctx, t, 1 if fb is None else fb(ctx))
+                    S.advance(ctx, t, 1 if fb is None else fb(ctx), span)
                 return advance
             case A.If(branches=branches, orelse=orelse):
                 compiled = [(self.expr(c), self.closure_block(b)) for c, b in branches]
@@ -281,12 +286,12 @@ class Compiler:
                     S.emit(ctx, event, [f(ctx) for f in fs])
                 return emit
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
-                fo, ff = self.expr(o), player_fn(self.expr(f))
                 span = s.span
+                fo, ff = self.expr(o), player_fn(self.expr(f), span=span)
 
                 def run(ctx: Context) -> None:
                     try:
-                        S.run_slot(ctx, fo(ctx), slot, None if ff is None else ff(ctx))
+                        S.run_slot(ctx, fo(ctx), slot, None if ff is None else ff(ctx), span)
                     except S.TooDeep as err:   # (placed at the innermost run or call)
                         raise S.at(err, span)
                 return run
@@ -486,14 +491,14 @@ class Interpreter:
                 return _sum_of(v, self._inner(x), self._inner(d), self._inner(w))(ctx)
         raise TypeError(f"cannot evaluate {e!r}")
 
-    def amounts(self, am: Amounts, ctx: Context) -> list[tuple[int, str]]:
+    def amounts(self, am: Amounts, ctx: Context, span: A.Span) -> list[tuple[int, str]]:
         if isinstance(am, A.AmountExpr):
-            return S.amounts(ctx, self.eval_root(am.expr, ctx))
+            return S.amounts(ctx, self.eval_root(am.expr, ctx), span)
         out = []
         for a in am:
-            n = S._num(ctx, self.eval_root(a.count, ctx), "amount")
+            n = S._num(ctx, self.eval_root(a.count, ctx), "amount", span)
             if a.per is not None:
-                n *= S._num(ctx, self.eval_root(a.per, ctx), "per")
+                n *= S._num(ctx, self.eval_root(a.per, ctx), "per", span)
             out.append((n, a.resource))
         return out
 
@@ -509,14 +514,15 @@ class Interpreter:
 
         def who(e: A.Expr | None, chance: bool = False) -> Value:   # (as player_fn)
             v = None if e is None else ev(e, ctx)
-            return v if e is None or chance and v == CHANCE else ctx.player(v)
+            return v if e is None or chance and v == CHANCE else \
+                ctx.player(v) if chance else S.player_at(ctx, v, s.span)
         match s:
             case A.Gain(amounts=am, to=to):
-                S.gain(ctx, self.amounts(am, ctx), who(to))
+                S.gain(ctx, self.amounts(am, ctx, s.span), who(to))
             case A.Lose(amounts=am, to=to):
-                S.lose(ctx, self.amounts(am, ctx), who(to))
+                S.lose(ctx, self.amounts(am, ctx, s.span), who(to))
             case A.Pay(amounts=am):
-                S.pay(ctx, self.amounts(am, ctx))
+                S.pay(ctx, self.amounts(am, ctx, s.span))
             case A.Set(target=t, value=v):
                 var = rs.vars[t.name]
                 i, o, x = opt(t.index), who(t.of), ev(v, ctx)
@@ -526,7 +532,7 @@ class Interpreter:
             case A.Let(name=n, value=v):
                 ctx.env = {**ctx.env, n: ev(v, ctx)}
             case A.Advance(track=t, by=by):
-                S.advance(ctx, t, 1 if by is None else ev(by, ctx))
+                S.advance(ctx, t, 1 if by is None else ev(by, ctx), s.span)
             case A.If(branches=branches, orelse=orelse):
                 for cond, block in branches:
                     if ev(cond, ctx):
@@ -557,7 +563,7 @@ class Interpreter:
                 S.emit(ctx, event, [ev(a, ctx) for a in args])
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
                 try:
-                    S.run_slot(ctx, ev(o, ctx), slot, who(f))
+                    S.run_slot(ctx, ev(o, ctx), slot, who(f), s.span)
                 except S.TooDeep as err:   # (placed at the innermost run or call)
                     raise S.at(err, s.span)
             case A.AfterTurn(body=b):

@@ -70,7 +70,7 @@ def _placed(ctx: Context, err: Exception, where: dict[int, _Where]) -> Exception
 _STMT_HELPERS: dict[str, object] = {
     "_placed": _placed,
     "_BudgetExceeded": S.BudgetExceeded, "_PrimitiveFailed": S.PrimitiveFailed,
-    "_set_var": S.set_var, "_conform": S.conform, "_keyed": S.keyed, "_advance": S.advance, "_amounts": S.amounts, "_gain": S.gain,
+    "_set_var": S.set_var, "_conform": S.conform, "_player_at": S.player_at, "_keyed": S.keyed, "_advance": S.advance, "_amounts": S.amounts, "_gain": S.gain,
     "_lose": S.lose, "_pay": S.pay, "_run_unit": S.run_unit, "_call_procedure": S.call_procedure,
     "_emit": S.emit, "_run_slot": S.run_slot, "_take": S.take, "_give": S.give,
     "_discard": S.discard, "_do_pass": S.do_pass, "_use": S.use, "_restore": S.restore,
@@ -189,19 +189,21 @@ class _StmtGen:
         self.line(ind + 1, f"{me} = ctx.player()")   # (raises the violation)
         return me
 
-    def number(self, e: A.Expr, what: str, ind: int) -> str:
-        """A name holding ``e``'s value checked a number (S._num, its common case inlined)."""
+    def number(self, e: A.Expr, what: str, ind: int, span: A.Span) -> str:
+        """A name holding ``e``'s value checked a number (S._num, its common case inlined),
+        refused at ``span`` (the statement's)."""
         x = self.value(e, ind)
         n = self.tmp("n")
-        self.line(ind, f"{n} = {x} if type({x}) is int else _num(ctx, {x}, {what!r})")
+        self.line(ind, f"{n} = {x} if type({x}) is int else _num(ctx, {x}, {what!r}, {self.const(span)})")
         return n
 
     def opt(self, e: A.Expr | None, ind: int) -> str:
         return "None" if e is None else self.value(e, ind)
 
-    def who(self, e: A.Expr | None, ind: int) -> str:
-        """A ``to``, ``of`` or ``for`` player: none there is an error (backends.player_fn)."""
-        return "None" if e is None else f"ctx.player({self.value(e, ind)})"
+    def who(self, e: A.Expr | None, ind: int, span: A.Span) -> str:
+        """A ``to``, ``of`` or ``for`` player: none there is an error (backends.player_fn),
+        placed at ``span`` (the statement's)."""
+        return "None" if e is None else f"_player_at(ctx, {self.value(e, ind)}, {self.const(span)})"
 
     def block(self, block: A.Block, ind: int) -> None:
         if not block.stmts:
@@ -218,7 +220,7 @@ class _StmtGen:
                 self.change(s, am, None, ind)
             case A.Set(target=t, value=v):
                 var = rs.vars[t.name]
-                i, o = self.opt(t.index, ind), self.who(t.of, ind)
+                i, o = self.opt(t.index, ind), self.who(t.of, ind, s.span)
                 x = value(v, ind)
                 if id(s) not in rs.proven_sets:   # (its value tested when it runs)
                     x = f"_conform(ctx, {self.const(var)}, {x}, {self.const(s.span)})"
@@ -241,7 +243,7 @@ class _StmtGen:
                 line(ind, f"ctx.env = {{**ctx.env, {n!r}: {x}}}")
                 self.expr.sure |= {n}
             case A.Advance(track=t, by=by):
-                line(ind, f"_advance(ctx, {t!r}, {'1' if by is None else value(by, ind)})")
+                line(ind, f"_advance(ctx, {t!r}, {'1' if by is None else value(by, ind)}, {self.const(s.span)})")
             case A.If(branches=branches, orelse=orelse):
                 self.if_(branches, orelse, ind)
             case A.For(var=name, domain=d, where=w, body=b):
@@ -273,8 +275,8 @@ class _StmtGen:
                 line(ind, f"_emit(ctx, {event!r}, [{', '.join(xs)}])")
             case A.Run(target=A.Field(obj=o, name=slot), for_=f):
                 x = value(o, ind)
-                who = self.who(f, ind)
-                line(ind, f"_run_slot(ctx, {x}, {slot!r}, {who})", call=s.span)
+                who = self.who(f, ind, s.span)
+                line(ind, f"_run_slot(ctx, {x}, {slot!r}, {who}, {self.const(s.span)})", call=s.span)
             case A.AfterTurn(body=b):
                 line(ind, f"_after_turn(ctx, {rs.block_id(b)})")
             case A.Queue(body=b):
@@ -305,28 +307,28 @@ class _StmtGen:
         if isinstance(am, A.AmountExpr) or len(am) != 1 or am[0].per is not None:
             if isinstance(am, A.AmountExpr):
                 pairs = self.tmp("am")
-                line(ind, f"{pairs} = _amounts(ctx, {value(am.expr, ind)})")
+                line(ind, f"{pairs} = _amounts(ctx, {value(am.expr, ind)}, {self.const(s.span)})")
             else:
                 parts = []
                 for a in am:
-                    n = self.number(a.count, "amount", ind)
+                    n = self.number(a.count, "amount", ind, s.span)
                     if a.per is not None:
-                        line(ind, f"{n} *= {self.number(a.per, 'per', ind)}")
+                        line(ind, f"{n} *= {self.number(a.per, 'per', ind, s.span)}")
                     parts.append(f"({n}, {a.resource!r})")
                 pairs = f"[{', '.join(parts)}]"
             if isinstance(s, A.Pay):
                 line(ind, f"_pay(ctx, {pairs})")
             else:
                 many = "_gain" if isinstance(s, A.Gain) else "_lose"
-                line(ind, f"{many}(ctx, {pairs}, {self.who(to, ind)})")
+                line(ind, f"{many}(ctx, {pairs}, {self.who(to, ind, s.span)})")
             return
         res, count = am[0].resource, am[0].count
-        n = repr(count.value) if isinstance(count, A.Int) else self.number(count, "amount", ind)
+        n = repr(count.value) if isinstance(count, A.Int) else self.number(count, "amount", ind, s.span)
         if isinstance(s, A.Pay):
             line(ind, f"ctx.pay({res!r}, {n})")
             return
         method = "gain" if isinstance(s, A.Gain) else "lose"
-        line(ind, f"ctx.{method}({res!r}, {n}, {self.who(to, ind)})")
+        line(ind, f"ctx.{method}({res!r}, {n}, {self.who(to, ind, s.span)})")
 
     def if_(self, branches: tuple[tuple[A.Expr, A.Block], ...], orelse: A.Block | None,
             ind: int) -> None:

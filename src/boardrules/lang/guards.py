@@ -643,7 +643,8 @@ class Guards:
             facts = facts | plans[e].facts
         if not plans or s.for_ is not None and PASS in facts.writes:
             return None   # (none, or a rest would pass the player named, not the actor)
-        fo, ffor = backend.expr(s.target.obj), player_fn(backend.expr(s.for_))
+        span = s.span
+        fo, ffor = backend.expr(s.target.obj), player_fn(backend.expr(s.for_), span=span)
         runs = {e: p.run for e, p in plans.items()}
         run_unit = S.run_unit
 
@@ -651,7 +652,7 @@ class Guards:
             entity = fo(ctx)
             for_ = None if ffor is None else ffor(ctx)
             if type(entity) is not str or entity not in rs.entities:
-                S.entity_arg(ctx, "run", entity)   # (raises)
+                raise S.at(S.entity_arg_error(ctx, "run", entity), span)
             fn = rs.slot_fn(entity, slot)
             if fn is None:
                 return 0

@@ -185,12 +185,25 @@ def with_me(ctx: Context, player: Value, thunk: Callable[[], Value]) -> Value:
 # ---- operators ----------------------------------------------------------------
 
 
-def _num(ctx: Context, v: Value, op: str) -> int:
+def _num(ctx: Context, v: Value, op: str, span: Span | None = None) -> int:
+    """``v``, a number (not a truth value); else the violation, at ``span`` when given (a
+    statement's amount: an expression's operand is placed by the expression)."""
     if type(v) is int:   # (the common case: a number, not a truth value)
         return v
     if isinstance(v, bool) or not isinstance(v, int):
-        raise ctx.violation(f"'{op}' needs numbers, got {rules_value(v)}")
+        raise ctx.violation(f"'{op}' needs numbers, got {rules_value(v)}", span)
     return v
+
+
+def player_at(ctx: Context, v: Value, span: Span | None) -> int:
+    """``v``, a player of the game (``Context.player``), else the violation at ``span``: a
+    statement's ``to``, ``of`` or ``for``."""
+    if type(v) is int and 0 <= v < ctx.np:
+        return v
+    try:
+        return ctx.player(v)
+    except RuleViolation as err:
+        raise at(err, span)
 
 
 def binop(ctx: Context, op: str, a: Value, b: Value) -> Value:
@@ -381,7 +394,12 @@ def entity_arg(ctx: Context, what: str, e: Value) -> str:
     none), without hashing it (a huge list)."""
     if type(e) is str and e in ctx.rs.entities:
         return e
-    raise ctx.violation(f"{what} expects an entity, got {a_value(e)}")
+    raise entity_arg_error(ctx, what, e)
+
+
+def entity_arg_error(ctx: Context, what: str, e: Value) -> RuleViolation:
+    """The violation of :func:`entity_arg` for ``e``, no entity."""
+    return ctx.violation(f"{what} expects an entity, got {a_value(e)}")
 
 
 def a_value(v: Value) -> str:
@@ -598,13 +616,14 @@ def _failing_primitive(rs: Ruleset, err: BaseException) -> str | None:
 # ---- statements -----------------------------------------------------------------
 
 
-def amounts(ctx: Context, pairs: Iterable[Value]) -> list[tuple[int, str]]:
-    """Check a list of (count, resource) pairs produced by an amount expression."""
+def amounts(ctx: Context, pairs: Iterable[Value], span: Span | None = None) -> list[tuple[int, str]]:
+    """Check a list of (count, resource) pairs produced by an amount expression (refused at
+    ``span``, the statement's)."""
     out = []
     for pair in pairs:
         if not (isinstance(pair, tuple) and len(pair) == 2 and pair[1] in ctx.rs.resources):
-            raise ctx.violation(f"{rules_value(pair)} is not an amount of a resource")
-        out.append((_num(ctx, pair[0], "amount"), pair[1]))
+            raise ctx.violation(f"{rules_value(pair)} is not an amount of a resource", span)
+        out.append((_num(ctx, pair[0], "amount", span), pair[1]))
     return out
 
 
@@ -671,13 +690,13 @@ def conform(ctx: Context, var: VarDef, v: Value, span: Span | None) -> Value:
     raise ctx.violation(f"'{var.name}' is {var.type}: it cannot be set to {a_value(v)}", span)
 
 
-def advance(ctx: Context, track: str, by: Value) -> None:
+def advance(ctx: Context, track: str, by: Value, span: Span | None = None) -> None:
     rs = ctx.rs
     tdef = rs.tracks[track]
     me = ctx.player()
     key = ("t", track, me)
     level = ctx.get(key)
-    steps = _num(ctx, by, "advance")
+    steps = _num(ctx, by, "advance", span)
     if steps < 0:
         raise ctx.violation(f"cannot advance {track} by a negative number ({steps})")
     if level == tdef.high and steps:
@@ -832,10 +851,12 @@ def emit(ctx: Context, event: str, args: Sequence[Value]) -> None:
                 raise
 
 
-def run_slot(ctx: Context, entity: Value, slot: str, for_: Value) -> None:
+def run_slot(ctx: Context, entity: Value, slot: str, for_: Value, span: Span | None = None) -> None:
+    """Run ``entity``'s ``slot`` (for player ``for_``, None: me); what is no entity is refused at
+    ``span`` (the ``run`` statement's; the slot's body places its own refusals)."""
     rs = ctx.rs
     if type(entity) is not str or entity not in rs.entities:
-        entity_arg(ctx, "run", entity)   # (raises; the test inlined: slots run often)
+        raise at(entity_arg_error(ctx, "run", entity), span)   # (entity_arg's test inlined: slots run often)
     fn = rs._slots.get((entity, slot))   # (Ruleset.slot_fn, without the call)
     if fn is None:
         return
