@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .errors import (BoardrulesError, ExecutionBudgetError, GameStuckError,
                          IllegalActionError, NotationError, OptionError, PluginError,
-                         PrimitiveError, ReplayMismatch, RulesError)
+                         PrimitiveError, ReplayMismatch, RuleFailedError, RulesError)
     from .game import Action, Game, LegalActions, load_game, new_game
     from .plugins import GameSpec, ModuleSpec, hookimpl
     from .primitives import Primitive, primitive
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 _HOME = {
     **dict.fromkeys(("BoardrulesError", "ExecutionBudgetError", "GameStuckError",
                      "IllegalActionError", "NotationError", "OptionError", "PluginError",
-                     "PrimitiveError", "ReplayMismatch", "RulesError"), "errors"),
+                     "PrimitiveError", "ReplayMismatch", "RuleFailedError", "RulesError"), "errors"),
     **dict.fromkeys(("Action", "Game", "LegalActions", "load_game", "new_game"), "game"),
     **dict.fromkeys(("GameSpec", "ModuleSpec", "hookimpl"), "plugins"),
     **dict.fromkeys(("Primitive", "primitive"), "primitives"),
@@ -68,6 +68,6 @@ __all__ = [
     "Action", "BoardrulesError", "CHANCE", "ExecutionBudgetError", "Game", "GameSpec", "GameStuckError",
     "IllegalActionError", "LegalActions", "ModuleSpec", "NotationError", "OptionError",
     "PluginError", "Primitive", "PrimitiveError", "Record",
-    "ReplayMismatch", "Ruleset", "RulesError", "State", "build_ruleset", "hookimpl",
+    "ReplayMismatch", "RuleFailedError", "Ruleset", "RulesError", "State", "build_ruleset", "hookimpl",
     "load_game", "new_game", "primitive",
 ]

@@ -320,8 +320,10 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         except LookupError as err:      # a stuck game (GameStuckError), a bot that found nothing
             if isinstance(err, (KeyError, IndexError)) and not isinstance(err, GameStuckError):
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
-            fail(f"the game is stuck after {counted(len(g.record.actions), 'action')}: {err}"
-                 f"{budget_hint(max_steps)}")
+            fail((err.headline(f"after {counted(len(g.record.actions), 'action')}")
+                  if isinstance(err, GameStuckError) else
+                  f"the game is stuck after {counted(len(g.record.actions), 'action')}: {err}")
+                 + budget_hint(max_steps))
         except BoardrulesError as err:  # e.g. a flow step over the execution budget
             fail(f"after {counted(len(g.record.actions), 'action')}: {err}")
         except RuntimeError as err:     # play_out's bound on a game's length

@@ -9,6 +9,8 @@
   the execution budget; names the rule and its position.
 * :class:`PrimitiveError` (an :class:`IllegalActionError`) — a plugin's primitive whose Python
   code raised; names the primitive, the rule that called it with its position, and the action.
+* :class:`RuleFailedError` (an :class:`IllegalActionError`) — a rule that failed at run time
+  on a value it cannot take (a defect of the rules, not a rule saying no).
 * :class:`NotationError` (a ``ValueError``) — action text that does not parse.
 * :class:`ReplayMismatch` — a replayed record ends in a state other than the one it claims.
 * :class:`OptionError` (a ``ValueError``) — an unknown option or a value of the wrong kind.
@@ -86,6 +88,15 @@ class PrimitiveError(IllegalActionError):
     unchanged (play is atomic), and the legal actions leave such an action out."""
 
 
+class RuleFailedError(IllegalActionError):
+    """A rule that failed at run time on a value it cannot take: an index outside a list, a
+    text or none where a number is needed (``'amount' needs numbers``), no entity where one is,
+    a value of another type set to a variable, a player that is none. A defect of the rules
+    (the checker could not see it), not a rule saying no (``require``, a cost not met). The
+    message names the rule and the position of the construct that failed; the game state is
+    unchanged."""
+
+
 class NotationError(BoardrulesError, ValueError):
     """Action or record text that cannot be read."""
 
@@ -120,3 +131,18 @@ class GameStuckError(BoardrulesError, IndexError):
     def __init__(self, message: str, *, refusals: tuple[IllegalActionError, ...] = ()):
         self.refusals = refusals
         super().__init__(message)
+
+    @property
+    def failed(self) -> RuleFailedError | None:
+        """The first refusal that is a rule failing at run time (:class:`RuleFailedError`: the
+        game is stuck by a defect of the rules), else None (the rules say no to every action)."""
+        return next((err for err in self.refusals if isinstance(err, RuleFailedError)), None)
+
+    def headline(self, after: str = "") -> str:
+        """The failure as the command line says it: "a rule failed" with the failure and its
+        place when a rule failed at run time (:attr:`failed`), else "the game is stuck";
+        ``after`` (e.g. "after 3 actions") follows those words."""
+        failed = self.failed
+        lead = f"a rule failed{' ' + after if after else ''}: {failed}; so " if failed is not None \
+            else f"the game is stuck{' ' + after if after else ''}: "
+        return lead + str(self)

@@ -65,6 +65,13 @@ class BudgetExceeded(RuleViolation):
     innermost loop that sees it fills in its position."""
 
 
+class RuleFailed(RuleViolation):
+    """Raised when a rule fails at run time on a value it cannot take (an index outside a list,
+    a text where a number is needed, no entity where one is, a value of another type set to a
+    variable, a player that is none): a defect of the rules, not a rule saying no; the engine
+    turns it into :class:`~boardrules.errors.RuleFailedError`."""
+
+
 class TooDeep(RuleViolation):
     """Raised when rules run one another more than ``LIMITS.max_call_depth`` levels deep (a
     procedure, trigger or slot running itself without end): its rule is the procedure entered
@@ -270,7 +277,7 @@ class Context:
         if type(p) is int and 0 <= p < self.np:  # the common case, checked as below
             return p
         if p is None or not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.nplayers:
-            raise RuleViolation(f"no player here (got {rules_value(p)}; players are 0..{self.np - 1})", self.source)
+            raise RuleFailed(f"no player here (got {rules_value(p)}; players are 0..{self.np - 1})", self.source)
         return p
 
     # ---- resources ----
@@ -334,6 +341,10 @@ class Context:
 
     def violation(self, message: str, span: Span | None = None) -> RuleViolation:
         return RuleViolation(message, self.source, span)
+
+    def failure(self, message: str, span: Span | None = None) -> RuleFailed:
+        """A rule failing at run time on a value it cannot take (:class:`RuleFailed`)."""
+        return RuleFailed(message, self.source, span)
 
     def over_budget(self) -> BudgetExceeded:
         """The error for rules that ran past the execution budget (``steps`` < 0)."""

@@ -137,7 +137,7 @@ def _play(ruleset: Ruleset, players: int, seed: int, bot_specs: tuple[str, ...],
     try:
         play_out(g, bots, max_actions=max_actions)
     except GameStuckError as err:   # (which game: its seed replays it)
-        raise GameStuckError(f"the game of seed {seed}: {err}") from None
+        raise GameStuckError(f"the game of seed {seed}: {err}", refusals=err.refusals) from None
     ranks = [0] * players
     place = 1
     ranking = g.ranking()

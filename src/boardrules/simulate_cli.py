@@ -119,7 +119,7 @@ def simulate_command(
         except (KeyError, IndexError) as err:
             if not isinstance(err, GameStuckError):
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
-            fail(f"{err}{budget_hint(max_steps)}")
+            fail(f"{err.headline() if err.failed is not None else err}{budget_hint(max_steps)}")
         except (ImportError, ValueError, LookupError, RuntimeError, BoardrulesError) as err:
             fail(str(err))   # (a game that is stuck, never ends or breaks the budget, too)
     elapsed = time.perf_counter() - start

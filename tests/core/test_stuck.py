@@ -274,16 +274,18 @@ BOOM = "p1 boom: index 0 is outside a list of 0 [rule: boom (stuck.rules:6:25)]"
 def test_every_actions_refusal_is_named_not_only_the_first(backend):
     """p1's work is refused (no coins) and boom fails at run time (an index outside a list):
     the error named work's refusal alone, "(e.g. p1 work: needs 1 coins, has 0 ...)", so the
-    rule to mend (boom's, with its file:line:column) was not said anywhere."""
+    rule to mend (boom's, with its file:line:column) was not said anywhere. Boom's failure is a
+    defect of the rules (a RuleFailedError), named first."""
     g = _game(BROKEN, backend)
     state = g.state
     with pytest.raises(GameStuckError) as info:
         list(g.legal_actions())
     assert str(info.value).endswith(
-        "(work, boom) is legal (e.g. p1 work: needs 1 coins, has 0 [rule: work (stuck.rules:5:1)]; " + BOOM + ")")
+        "(work, boom) is legal (e.g. " + BOOM + "; p1 work: needs 1 coins, has 0 [rule: work (stuck.rules:5:1)])")
     assert [str(err) for err in info.value.refusals] == [
-        "p1 work: needs 1 coins, has 0 [rule: work (stuck.rules:5:1)]", BOOM]
-    assert all(isinstance(err, boardrules.IllegalActionError) for err in info.value.refusals)
+        BOOM, "p1 work: needs 1 coins, has 0 [rule: work (stuck.rules:5:1)]"]
+    assert [type(err) for err in info.value.refusals] == [boardrules.RuleFailedError, boardrules.IllegalActionError]
+    assert info.value.failed is info.value.refusals[0]
     with pytest.raises(boardrules.IllegalActionError) as played:   # the API names it, nothing played
         g.play("p1 boom")
     assert str(played.value) == BOOM and g.state is state and g.record.actions == []
@@ -300,6 +302,9 @@ def test_play_simulate_and_replay_name_the_rule_that_fails_at_run_time(tmp_path)
     for result in (play, simulate):
         assert result.exit_code == 1 and "Traceback" not in result.output, result.output
         assert boom in result.output, result.output
+    # a rule failed at run time (a defect of the rules), not a rule saying no: said so, with its place
+    assert " ".join(play.output.split()).startswith(f"error: a rule failed after 0 actions: {boom}; so nobody can act")
+    assert " ".join(simulate.output.split()).startswith(f"error: a rule failed: {boom}; so the game of seed")
     record = tmp_path / "r.json"
     record.write_text(boardrules.new_game(texts={str(rules): BROKEN}, players=2).save().replace(
         '"actions": []', '"actions": ["p1 boom"]'), encoding="utf-8")
@@ -332,4 +337,4 @@ def test_an_action_of_many_arguments_does_not_hide_the_next_ones_refusal():
     with pytest.raises(GameStuckError) as info:
         list(_game(text).legal_actions())
     assert [str(err) for err in info.value.refusals] == [
-        "p1 work 1: needs 1 coins, has 0 [rule: work (stuck.rules:5:1)]", BOOM]
+        BOOM, "p1 work 1: needs 1 coins, has 0 [rule: work (stuck.rules:5:1)]"]

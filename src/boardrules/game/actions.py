@@ -10,12 +10,12 @@ from typing import Any
 import attrs
 
 from ..limits import LIMITS
-from ..errors import ExecutionBudgetError, IllegalActionError, PrimitiveError
+from ..errors import ExecutionBudgetError, IllegalActionError, PrimitiveError, RuleFailedError
 from ..lang import ast as A
 from ..lang import semantics as S
 from ..quoting import MESSAGE, QUOTE, as_int, brief_text, brief_value, format_value, rules_value
 from ..ruleset import Ruleset
-from ..runtime import CHANCE, BudgetExceeded, Context, Decision, PrimitiveFailed, RuleViolation
+from ..runtime import CHANCE, BudgetExceeded, Context, Decision, PrimitiveFailed, RuleFailed, RuleViolation
 
 
 DONE = "done"
@@ -180,9 +180,12 @@ def _too_many_values(held: int) -> str:
 
 def _error_class(err: RuleViolation) -> type[IllegalActionError]:
     """The public error for a rule violation: the execution budget spent, a primitive's
-    Python error (a plugin's defect), else an illegal action."""
+    Python error (a plugin's defect), a rule failing at run time (the rules' defect), else an
+    illegal action."""
     if isinstance(err, BudgetExceeded):
         return ExecutionBudgetError
+    if isinstance(err, RuleFailed):
+        return RuleFailedError
     return PrimitiveError if isinstance(err, PrimitiveFailed) else IllegalActionError
 
 

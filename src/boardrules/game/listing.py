@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Iterator, NoReturn, overload
 
 from ..limits import LIMITS
 from ..errors import (BoardrulesError, ExecutionBudgetError, GameStuckError, IllegalActionError, NotationError,
-                      PrimitiveError)
+                      PrimitiveError, RuleFailedError)
 from ..lang import semantics as S
 from ..quoting import MESSAGE, brief_text, brief_value, counted
 from ..ruleset import Step
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 # and the actions whose refusal its message shows
 _STUCK_TRIES, _STUCK_EACH, _STUCK_SHOWN = 200, 20, 4
 # The refusals that are defects of the rules or a plugin, not the rules saying no: shown first.
-_DEFECTS = (ExecutionBudgetError, PrimitiveError)
+_DEFECTS = (ExecutionBudgetError, PrimitiveError, RuleFailedError)
 
 
 def _some_of_each(candidates: Iterator[Action]) -> list[Action]:

@@ -24,6 +24,7 @@ from ..runtime import _event as _new_event
 from ..runtime import BudgetExceeded as BudgetExceeded  # (re-exported: the back ends use S.*)
 from ..runtime import MAX_NUMBER as MAX_NUMBER
 from ..runtime import PrimitiveFailed as PrimitiveFailed
+from ..runtime import RuleFailed as RuleFailed
 from ..runtime import RuleViolation as RuleViolation
 from ..runtime import TooDeep as TooDeep
 
@@ -68,7 +69,7 @@ def classify(rs: Ruleset, name: str) -> tuple[int, Any]:
         return ENTITY, name
     if name in rs.by_kind:
         return KIND, rs.by_kind[name]
-    raise RuleViolation(f"unknown name '{name}'")
+    raise RuleFailed(f"unknown name '{name}'")
 
 
 def _me(ctx: Context) -> int:
@@ -156,21 +157,21 @@ def index(ctx: Context, obj: Value, idx: Value) -> Value:
         return ctx.get(var_key(ctx, obj.var, idx))
     if isinstance(obj, (tuple, str)):
         if not isinstance(idx, int) or isinstance(idx, bool):
-            raise ctx.violation(f"a list index must be a number, not {rules_value(idx)}")
+            raise ctx.failure(f"a list index must be a number, not {rules_value(idx)}")
         if not -len(obj) <= idx < len(obj):
-            raise ctx.violation(f"index {idx} is outside a list of {len(obj)}")
+            raise ctx.failure(f"index {idx} is outside a list of {len(obj)}")
         return obj[idx]
-    raise ctx.violation(f"cannot index {rules_value(obj)}")
+    raise ctx.failure(f"cannot index {rules_value(obj)}")
 
 
 def field(ctx: Context, obj: Value, name: str) -> Value:
     ent = ctx.rs.entities.get(obj) if isinstance(obj, str) else None
     if ent is None:
-        raise ctx.violation(f"{rules_value(obj)} is not an entity, so it has no field '{name}'")
+        raise ctx.failure(f"{rules_value(obj)} is not an entity, so it has no field '{name}'")
     try:
         return ent.fields[name]
     except KeyError:
-        raise ctx.violation(f"a {ent.kind} has no field '{name}'") from None
+        raise ctx.failure(f"a {ent.kind} has no field '{name}'") from None
 
 
 def with_me(ctx: Context, player: Value, thunk: Callable[[], Value]) -> Value:
@@ -191,7 +192,7 @@ def _num(ctx: Context, v: Value, op: str, span: Span | None = None) -> int:
     if type(v) is int:   # (the common case: a number, not a truth value)
         return v
     if isinstance(v, bool) or not isinstance(v, int):
-        raise ctx.violation(f"'{op}' needs numbers, got {rules_value(v)}", span)
+        raise ctx.failure(f"'{op}' needs numbers, got {rules_value(v)}", span)
     return v
 
 
@@ -217,7 +218,7 @@ def binop(ctx: Context, op: str, a: Value, b: Value) -> Value:
     if op == "*":
         return bounded(ctx, a * b)
     if b == 0:
-        raise ctx.violation(f"division by zero in '{op}'")
+        raise ctx.failure(f"division by zero in '{op}'")
     return a // b if op == "//" else a % b
 
 
@@ -382,7 +383,7 @@ def domain(ctx: Context, value: Value) -> Any:
     if isinstance(value, frozenset):
         spent(ctx, len(value))
         return tuple(sorted(value, key=repr))
-    raise ctx.violation(f"cannot iterate over {rules_value(value)}")
+    raise ctx.failure(f"cannot iterate over {rules_value(value)}")
 
 
 # ---- built-in functions -----------------------------------------------------------
@@ -399,7 +400,7 @@ def entity_arg(ctx: Context, what: str, e: Value) -> str:
 
 def entity_arg_error(ctx: Context, what: str, e: Value) -> RuleViolation:
     """The violation of :func:`entity_arg` for ``e``, no entity."""
-    return ctx.violation(f"{what} expects an entity, got {a_value(e)}")
+    return ctx.failure(f"{what} expects an entity, got {a_value(e)}")
 
 
 def a_value(v: Value) -> str:
@@ -428,7 +429,7 @@ def _held(ctx: Context, kind: Value) -> tuple[str, ...]:
     elif type(kind) is str and kind in rs.by_kind:
         names = rs.by_kind[kind]
     else:
-        raise ctx.violation(f"held() expects a kind (or a list of entities), got {a_value(kind)}"
+        raise ctx.failure(f"held() expects a kind (or a list of entities), got {a_value(kind)}"
                             + (": no kind has this name" if type(kind) is str else ""))
     spent(ctx, len(names))
     w, base = ctx.w, ctx.base  # (Context.get inlined: an owner's default is None)
@@ -460,7 +461,7 @@ def _position(ctx: Context, lst: Value, x: Value) -> int:
 
 def _field(ctx: Context, e: Value, name: Value) -> Value:
     if type(name) is not str:
-        raise ctx.violation(f"field() expects the name of a field as text, got {a_value(name)}")
+        raise ctx.failure(f"field() expects the name of a field as text, got {a_value(name)}")
     if type(e) is not str or e not in ctx.rs.entities:
         entity_arg(ctx, "field()", e)
     return field(ctx, e, name)
@@ -546,8 +547,8 @@ def builtin_failed(ctx: Context, fn: str, args: Sequence[Value], err: Exception)
     """The rule violation for built-in ``fn`` failing on ``args`` with Python's ``err`` (a
     TypeError or ValueError), in the rules' words where they are known."""
     if fn in _ORDERING:
-        return ctx.violation(_unordered(fn, args))
-    return ctx.violation(f"{fn}() failed: {err}")
+        return ctx.failure(_unordered(fn, args))
+    return ctx.failure(f"{fn}() failed: {err}")
 
 
 def call(ctx: Context, fn: str, args: Sequence[Value]) -> Value:
@@ -622,7 +623,7 @@ def amounts(ctx: Context, pairs: Iterable[Value], span: Span | None = None) -> l
     out = []
     for pair in pairs:
         if not (isinstance(pair, tuple) and len(pair) == 2 and pair[1] in ctx.rs.resources):
-            raise ctx.violation(f"{rules_value(pair)} is not an amount of a resource", span)
+            raise ctx.failure(f"{rules_value(pair)} is not an amount of a resource", span)
         out.append((_num(ctx, pair[0], "amount", span), pair[1]))
     return out
 
@@ -687,7 +688,7 @@ def conform(ctx: Context, var: VarDef, v: Value, span: Span | None) -> Value:
     (Program.proven_sets); else the violation at the ``set`` (``span``), state unchanged."""
     if fits(ctx, var.type, v):
         return v
-    raise ctx.violation(f"'{var.name}' is {var.type}: it cannot be set to {a_value(v)}", span)
+    raise ctx.failure(f"'{var.name}' is {var.type}: it cannot be set to {a_value(v)}", span)
 
 
 def advance(ctx: Context, track: str, by: Value, span: Span | None = None) -> None:
