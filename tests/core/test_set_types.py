@@ -153,3 +153,13 @@ def test_every_value_set_in_the_games_is_of_its_type(game, players, decisions):
             if g.over:
                 break
             g.play(rnd.choice(list(g.legal_actions())))
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted", "closures"])
+def test_a_procedures_parameter_is_tested_as_its_call_passes_it(backend):
+    """A procedure's arguments are not tested against its parameters' types when it is called
+    (an action's are, against their domains): ``set n = k`` of a parameter ``k: int in 0..9`` is tested."""
+    statement = "call keep(junk[i])\n}\naction keep(k: int in 0..9) procedure {\n  set n = k"
+    assert _played(statement, backend, 0) is None
+    assert _played(statement, backend, 2) == \
+        "p1 zz 2: 'n' is int: it cannot be set to the text 'plow' [rule: zz (probe.rules:18:3)]"

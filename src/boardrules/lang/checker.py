@@ -886,7 +886,8 @@ class Checker:
             if p.where is not None:
                 self.expr(p.where, scope.child(names))
         inner = scope.child(names)
-        for p in a.params:   # (an argument is one of its domain's values: listing, play)
+        for p in () if "procedure" in a.tags else a.params:   # (an action's argument is one of
+            # its domain's values, as listing and play test it; a procedure's is what its call passes)
             elem = None if p.domain is None else self._sure(p.domain, scope)
             t = self._type(p.type, False)
             if not p.type.optional and t != "any" and (
