@@ -668,8 +668,11 @@ def fits(ctx: Context, t: TypeRef, v: Value) -> bool:
     if t.list_of is not None:
         if type(v) is not tuple:
             return False
+        elem = t.list_of
+        if elem.list_of is None and elem.name == "any":
+            return True   # (a list of anything: its elements not walked)
         spent(ctx, len(v))
-        return all(fits(ctx, t.list_of, x) for x in v)
+        return all(fits(ctx, elem, x) for x in v)
     name = t.name
     if name == "any":
         return True
