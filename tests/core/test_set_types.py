@@ -163,3 +163,62 @@ def test_a_procedures_parameter_is_tested_as_its_call_passes_it(backend):
     assert _played(statement, backend, 0) is None
     assert _played(statement, backend, 2) == \
         "p1 zz 2: 'n' is int: it cannot be set to the text 'plow' [rule: zz (probe.rules:18:3)]"
+
+
+def _proven_in(statement: str, action: str) -> list[bool]:
+    """Whether each ``set`` of ``action`` (in the order written) is proven by the checker."""
+    game = boardrules.new_game(texts={"probe.rules": GAME.replace("STATEMENT", statement)}, players=2)
+    found: list[A.Set] = []
+
+    def walk(x: object) -> None:
+        if isinstance(x, A.Set):
+            found.append(x)
+        for a in getattr(x, "__attrs_attrs__", ()):
+            walk(getattr(x, a.name))
+        if isinstance(x, tuple):
+            for y in x:
+                walk(y)
+    walk(game.ruleset.actions[action].body)
+    return [id(s) in game.ruleset.proven_sets for s in found]
+
+
+KEEP = "\n}\naction keep(k: int in 0..9) procedure {\n  set n = k"
+RELAY = "\n}\naction relay(j: int in 0..9) procedure {\n  call keep(j)" + KEEP
+
+
+@pytest.mark.parametrize("calls, proven", [
+    ("call keep(i)", True),                          # (an action's argument: an int)
+    ("call keep(i)\n  call keep(n + 1)", True),      # (every call passes an int)
+    ("call keep(i)\n  call keep(junk[i])", False),   # (one call may pass anything)
+    ("call keep(maybe)", False),                     # (an int? may be none)
+    ("call relay(i)" + RELAY[:RELAY.index(KEEP)], True),   # (through another procedure's parameter)
+    ("call relay(junk[i])" + RELAY[:RELAY.index(KEEP)], False),
+    ("call relay(i)\n  call keep(junk[i])" + RELAY[:RELAY.index(KEEP)], False),
+    ("call keep(plough.cost)", True),
+])
+def test_a_procedures_parameter_is_proven_by_its_calls(calls, proven):
+    """A procedure's parameter is surely of its type when every call passes a value that
+    surely is (a procedure's parameter too, once its own calls prove it): its sets are then
+    not tested when they run; one call that may pass another value leaves them tested."""
+    assert _proven_in(calls + KEEP, "keep") == [proven]
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted", "closures"])
+def test_a_wrong_call_through_a_proven_looking_chain_is_still_refused(backend):
+    """``relay`` passes its parameter on to ``keep``; one call of ``relay`` passes a text:
+    ``set n = k`` in ``keep`` is tested and refuses it, the good calls played as before."""
+    statement = "if i == 0 { call relay(i) } else { call relay(junk[i]) }" + RELAY
+    assert _played(statement, backend, 0) is None
+    assert _played(statement, backend, 2) == \
+        "p1 zz 2: 'n' is int: it cannot be set to the text 'plow' [rule: zz (probe.rules:21:3)]"
+
+
+def test_self_in_a_slot_and_a_list_literal_domain_are_sure():
+    """``self`` in an entity's slot is that entity (its fields of a never-none type are sure),
+    and an action's parameter whose domain is a list literal of entities is one of them."""
+    statement = ("run hammer.use\n}\nkind implement { field uses: int = 1; slot use }\n"
+                 "implement hammer { uses 2; use { set n = self.uses } }\n"
+                 "action pick(t: card in [plough]) main {\n  set n = t.cost")
+    assert _proven_in(statement, "pick") == [True]
+    rs = boardrules.new_game(texts={"probe.rules": GAME.replace("STATEMENT", statement)}, players=2).ruleset
+    assert [id(s) in rs.proven_sets for s in rs.entities["hammer"].slots["use"].stmts] == [True]

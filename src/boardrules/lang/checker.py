@@ -252,6 +252,11 @@ class Checker:
         self._options_resolving: list[str] = []  # options whose defaults are being evaluated
         self._proven: set[int] = set()     # ids of ``set`` statements proven (Program.proven_sets)
         self._unproven: set[int] = set()   # (a statement checked twice: proven only if both times)
+        # A procedure's parameters surely of their type (_sure_params), and what its calls pass:
+        # (procedure, parameter index) -> whether every call so far passes a value of its type,
+        # from the bodies outside procedures (_calls_outside) and from the procedures' (_calls)
+        self._sure_params: dict[str, dict[str, str]] = {}
+        self._calls: dict[tuple[str, int], bool] = {}
 
     # ---- reporting ----
     def err(self, node: object, message: str, hint: str = "") -> None:
@@ -494,12 +499,14 @@ class Checker:
             for block in e.slots.values():
                 self.block(block, self._root(me=True, extra={"self": "entity:" + e.kind}))
         for adef in self.actions.values():
-            self._action(adef)
+            if "procedure" not in adef.tags:
+                self._action(adef)
         for tdef in self.triggers:
             self._trigger(tdef)
         flow = items.get(("flow", "flow"))
         if flow is not None:
             self._flow(flow)
+        self._procedures()
 
         games = [d for d in decls if d.kind == "game"]
         game = games[0] if games else None
@@ -799,6 +806,9 @@ class Checker:
                 return "int" if k == "count" else "bool"
             case A.Range():
                 return "list:int"
+            case A.ListLit(items=(first, *rest)):   # (items all surely of one type)
+                t = self._sure(first, scope)
+                return None if t is None or any(self._sure(i, scope) != t for i in rest) else "list:" + t
             case A.BinOp(op="+", left=l, right=r):   # (numbers, or two lists joined)
                 a = self._sure(l, scope)
                 return a if a is not None and (a == "int" or a.startswith("list:")) \
@@ -868,10 +878,15 @@ class Checker:
     # ---- scopes ----
     def _root(self, me: bool = True, extra: dict[str, str] | None = None) -> _Scope:
         names = dict(extra or {})
-        return _Scope(names)
+        scope = _Scope(names)
+        if "self" in names:   # (the entity whose slot, trigger or action runs: semantics.run_slot)
+            scope.sure["self"] = names["self"]
+        return scope
 
     def _action(self, a: ActionDef) -> None:
         scope = self._root(extra={"self": f"entity:{self.entity_kind[a.entity]}"} if a.entity else None)
+        if "procedure" in a.tags:   # (a call binds its parameters only: semantics.call_procedure)
+            scope.sure.pop("self", None)
         names: dict[str, str] = {}
         for p in a.params:
             if p.name in names:   # (the second would hide the first)
@@ -886,6 +901,8 @@ class Checker:
             if p.where is not None:
                 self.expr(p.where, scope.child(names))
         inner = scope.child(names)
+        if "procedure" in a.tags:   # (what its calls pass: _procedures)
+            inner.sure.update(self._sure_params.get(a.name, {}))
         for p in () if "procedure" in a.tags else a.params:   # (an action's argument is one of
             # its domain's values, as listing and play test it; a procedure's is what its call passes)
             elem = None if p.domain is None else self._sure(p.domain, scope)
@@ -895,6 +912,45 @@ class Checker:
                     or elem is not None and _same(elem[5:], t)):
                 inner.sure[p.name] = t
         self.block(a.body, inner)
+
+    def _procedures(self) -> None:
+        """Check the procedures' bodies, once every other body is checked (their calls
+        recorded in ``_calls``). A procedure's parameter is surely of its type (non-optional,
+        not ``any``) when every call passes a value that surely is (``_fits``): the values
+        its ``set``s are given from it need no test when they run. Calls from procedures
+        count too, so a procedure whose parameters that proves is checked again (and so on):
+        each round assumes only what the rounds before proved, so every round's proofs hold
+        (a parameter no call passes stays unproven). A body checked again repeats its
+        diagnostics, dropped; its calls and ``set`` verdicts replace its earlier ones."""
+        procedures = {n: a for n, a in self.actions.items() if "procedure" in a.tags}
+        outside, proven, unproven = self._calls, self._proven, self._unproven
+        checked: dict[str, tuple[dict[tuple[str, int], bool], set[int], set[int]]] = {}
+        again = list(procedures)
+        reported = None
+        while again:
+            for name in again:
+                self._calls, self._proven, self._unproven = {}, set(), set()
+                self._action(procedures[name])
+                checked[name] = self._calls, self._proven, self._unproven
+            if reported is None:
+                reported = len(self.errors)
+            del self.errors[reported:]
+            calls = dict(outside)
+            for got, _, _ in checked.values():
+                for k, fits in got.items():
+                    calls[k] = calls.get(k, True) and fits
+            before, self._sure_params = self._sure_params, {}
+            for a in procedures.values():
+                for i, p in enumerate(a.params):
+                    t = self._type(p.type, False)
+                    if calls.get((a.name, i)) and not p.type.optional and t != "any":
+                        self._sure_params.setdefault(a.name, {})[p.name] = t
+            again = [n for n in procedures if self._sure_params.get(n) != before.get(n)]
+        self._calls = outside
+        self._proven, self._unproven = proven, unproven
+        for _, p_ids, u_ids in checked.values():
+            proven |= p_ids
+            unproven |= u_ids
 
     def _trigger(self, t: TriggerDef) -> None:
         if t.event not in self.events:
@@ -1212,6 +1268,8 @@ class Checker:
                 self.err(node, f"{fn}() takes {len(proc.params)} arguments, got {len(args)}",
                          f"procedure: {fn}({', '.join(p.name for p in proc.params)})")
             self._arguments(args, proc.params, f"procedure '{fn}'", fn, scope)
+            for i, (a, p) in enumerate(zip(args, proc.params)):   # (for _procedures)
+                self._calls[fn, i] = self._calls.get((fn, i), True) and self._fits(a, p.type, scope)
             return "none"
         arg_types = [self.expr(a, scope) for a in args]
         if fn in BUILTIN_FUNCTIONS and not statement:
