@@ -212,6 +212,33 @@ def test_ivits_space_station():
     assert res(g, "qic", 0) == qic and var(g, "owner_at", x) == 0
 
 
+def test_ivits_station_pays_its_range_and_is_listed_as_tried():
+    """A station beyond the navigation range costs a QIC per 2 hexes (as reach(h, 0) counts
+    them); its candidates, settled by their prechecks without a run (lang/guards.py, sure), are
+    exactly those a full try accepts, with and without a station left."""
+    g = start(2, ("ivits", "terrans"))
+    patch(g, {("r", "qic", 0): 2})
+    acts = [a for a in g.legal_actions(0) if a.name == "ivits_station"]
+    tried = [a for a in g._legal_by_trying(0) if a.name == "ivits_station"]
+    assert acts and acts == tried
+    nav = [1, 1, 2, 2, 3, 4][g.state.values.get(("t", "navigation", 0), 0)]   # (research.rules' nav_range)
+    d = {a.args[0]: distance_from(g, a.args[0]) for a in acts}
+    h = max(d, key=d.get)
+    assert d[h] > nav
+    g.play(f"p1 ivits_station {h}")
+    assert res(g, "qic", 0) == 2 - (d[h] - nav + 1) // 2
+    patch(g, {("v", "special_used", 0): False, ("v", "station_limit"): 1})
+    assert [a for a in g.legal_actions(0) if a.name == "ivits_station"] == [] \
+        == [a for a in g._legal_by_trying(0) if a.name == "ivits_station"]
+
+
+def distance_from(g, h):
+    """The distance from ``h`` to the Ivits' (player 0's) planets and stations."""
+    layout = tuple(var(g, "map_layout"))
+    sources = list(var(g, "my_hexes", 0)) + list(var(g, "stations", 0, default=()))
+    return min(next(d for d in range(20) if s in _within(layout, h, d)) for s in sources)
+
+
 # ---- Taklons ------------------------------------------------------------------------------------
 
 def test_taklons_start_with_the_brainstone_in_bowl_one():
