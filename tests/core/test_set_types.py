@@ -90,6 +90,23 @@ def test_a_value_of_another_type_is_refused_at_the_set(statement, declared, fits
         assert refused == f"p1 zz {i}: '{var}' is {declared}: it cannot be set to {given} [rule: zz (probe.rules:15:3)]"
 
 
+def _proven_in(statement: str, action: str) -> list[bool]:
+    """Whether each ``set`` of ``action`` (in the order written) is proven by the checker."""
+    game = boardrules.new_game(texts={"probe.rules": GAME.replace("STATEMENT", statement)}, players=2)
+    found: list[A.Set] = []
+
+    def walk(x: object) -> None:
+        if isinstance(x, A.Set):
+            found.append(x)
+        for a in getattr(x, "__attrs_attrs__", ()):
+            walk(getattr(x, a.name))
+        if isinstance(x, tuple):
+            for y in x:
+                walk(y)
+    walk(game.ruleset.actions[action].body)
+    return [id(s) in game.ruleset.proven_sets for s in found]
+
+
 @pytest.mark.parametrize("statement, proven", [
     ("set n = junk[i]", False),
     ("set n = n + i", True),
@@ -117,21 +134,7 @@ def test_the_checker_proves_the_types_it_can(statement, proven):
     """A set the checker proves is not tested when it runs (no cost on the hot path): values
     of a sure type (numbers from arithmetic, a declared non-optional variable, a parameter, a
     loop variable over a list of a sure type, a list joined of such); the rest is tested."""
-    game = boardrules.new_game(texts={"probe.rules": GAME.replace("STATEMENT", statement)}, players=2)
-    rs = game.ruleset
-    found = []
-
-    def walk(x: object) -> None:
-        if isinstance(x, A.Set):
-            found.append(x)
-        for a in getattr(x, "__attrs_attrs__", ()):
-            walk(getattr(x, a.name))
-        if isinstance(x, tuple):
-            for y in x:
-                walk(y)
-    walk(rs.actions["zz"].body)
-    (s,) = found
-    assert (id(s) in rs.proven_sets) is proven
+    assert _proven_in(statement, "zz") == [proven]
 
 
 @pytest.mark.parametrize("game, players, decisions", [("harvest", 3, 150), ("gaia-project", 4, 150),
@@ -163,23 +166,6 @@ def test_a_procedures_parameter_is_tested_as_its_call_passes_it(backend):
     assert _played(statement, backend, 0) is None
     assert _played(statement, backend, 2) == \
         "p1 zz 2: 'n' is int: it cannot be set to the text 'plow' [rule: zz (probe.rules:18:3)]"
-
-
-def _proven_in(statement: str, action: str) -> list[bool]:
-    """Whether each ``set`` of ``action`` (in the order written) is proven by the checker."""
-    game = boardrules.new_game(texts={"probe.rules": GAME.replace("STATEMENT", statement)}, players=2)
-    found: list[A.Set] = []
-
-    def walk(x: object) -> None:
-        if isinstance(x, A.Set):
-            found.append(x)
-        for a in getattr(x, "__attrs_attrs__", ()):
-            walk(getattr(x, a.name))
-        if isinstance(x, tuple):
-            for y in x:
-                walk(y)
-    walk(game.ruleset.actions[action].body)
-    return [id(s) in game.ruleset.proven_sets for s in found]
 
 
 KEEP = "\n}\naction keep(k: int in 0..9) procedure {\n  set n = k"
