@@ -78,3 +78,38 @@ def test_an_after_turn_block_left_by_the_rest_is_caught(monkeypatch):
     monkeypatch.setattr(g.ruleset.guards, "sure_after", set())
     with pytest.raises(AssertionError, match="state"):
         compare_states(g, 300, random.Random(2))
+
+
+TAKEN = """game pick { players 2..3 }
+kind badge { field worth: int = 1 }
+badge gold { worth 3 }
+badge silver { worth 2 }
+badge tin { worth 1 }
+var mine: badge? per player = none
+action choose_badge(b: badge) main {
+  require owner(b) == none else "that badge is taken"
+  take b
+  set mine = b
+}
+flow { setup { step picks: turns seat once { main choose_badge } } }
+"""
+
+
+def test_a_take_whose_owner_is_required_is_a_sure_precheck(monkeypatch):
+    """``require owner(b) == none; take b`` then inert statements: the take is tested by the
+    prechecks and inert after the require (lang/inert.py): its rest begins at the take, among
+    the statements tested, and the candidates are listed without their runs (Gaia's
+    pick_faction too), the same as the full tries, a badge taken refused."""
+    names = full_runs(monkeypatch)
+    g = boardrules.new_game(texts={"pick.rules": TAKEN}, players=3)
+    assert g.ruleset.guards.sure("choose_badge") is not None
+    assert [a.args for a in g.legal_actions()] == [("gold",), ("silver",), ("tin",)]
+    assert names == []
+    g.play("p1 choose_badge silver")
+    assert [a.args for a in g.legal_actions()] == [("gold",), ("tin",)] == \
+        [a.args for a in g._legal_by_trying()]
+    g = boardrules.new_game("gaia-project", players=4, seed=3)
+    assert g.ruleset.guards.sure("pick_faction") is not None
+    del names[:]
+    assert len(g.legal_actions()) >= 10 and "pick_faction" not in names
+    assert compare_states(g, 12, random.Random(3)) == 12

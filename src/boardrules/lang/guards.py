@@ -384,7 +384,9 @@ class Guards:
             return _no_rest
         plan = self._plan(stmts, self._scope(name), frozenset({name}))   # (the guard's: action)
         facts, cost = plan.facts, plan.cost
-        if plan.head != tested or PASS in facts.writes or 1 + facts.depth > LIMITS.max_call_depth:
+        # (a rest that begins among the statements tested, as a take after a require of its
+        # owner, holds from there on too: the same facts and bound cover its end)
+        if not 0 <= plan.head <= tested or PASS in facts.writes or 1 + facts.depth > LIMITS.max_call_depth:
             return None   # (the rest is not all inert, or passes the player: its guard decides)
         if AFTER in facts.writes:
             self.sure_after.add(name)
