@@ -18,8 +18,8 @@ start, so the resources of the two kinds of game are read at slightly different 
 what moved each resource over the games of rounds 1-6, per player: gained and spent, by the
 action that moved it (a conversion by its name, ``leech+`` an accepted charge); power as
 charge potential (bowl II + 2 × bowl III: a charge adds one, a token spent from bowl III takes
-two). A record's income shows as its ``income`` lines (and the last pass of a round, whose play
-runs the income step: all of a bot game's income, most of a record's); it lists the top sources.
+two); the top sources. Income shows under the action whose play runs the income step: mostly
+``income`` in a record, mostly a round's last ``pass_round`` in a bot game (count the two together).
 
 What ``--flow`` showed (4 December, issue 12's thirteenth pass; deep-mind-2 and JaeggaFun04
 against the bots' seeds 0-3, per player over the game): income is alike (credits 39 against 41,
