@@ -134,6 +134,9 @@ PLAY = ["play", "harvest", "--players", "2", "--quiet"]
     (["simulate", "harvest", "--players", "9" * 30, "--quiet"], "Harvest is for 2–4 players, not 999"),
     (PLAY + ["--seed", "9" * 30], "seed 999"),
     (["play", "harvest", "--players", "-3", "--quiet"], "Harvest is for 2–4 players, not -3"),
+    # (simulate left out the module that allows them, which play and new_game name)
+    (["simulate", "eclipse", "--players", "7", "--quiet"],
+     "Eclipse is for 2–6 players, not 7; module 'nine-players' allows 7–9 players (-m nine-players)"),
     (["play", "eclipse", "--players", "2", "--quiet", "-m", "alliances"],
      "module 'alliances' is for 4–9 players, not 2"),
     (["play", "eclipse", "--players", "3", "--quiet", "-m", "secret-homeworlds", "-m", "-ancient-homeworlds"],

@@ -76,6 +76,11 @@ class Limits:
     """Bytes of one rule file (a device such as ``/dev/zero`` is read no further)."""
     max_record_bytes: int = attrs.field(default=64 << 20, validator=_at_least_one)
     """Bytes of one record file."""
+    max_record_names: int = attrs.field(default=1_000, validator=_at_least_one)
+    """Options, modules, house-rule files and rule texts one record may give, each (a game
+    declares a few dozen options and modules; a record holds a few files): each is checked
+    (looked up, its value read, parsed) before a move is replayed, so a record of a million
+    options took 21 s and 415 MB to be refused; counted as soon as the JSON is read."""
     max_moves: int = attrs.field(default=100_000, validator=_at_least_one)
     """Moves (player actions and chance outcomes) a game may have, and a record hold (the
     games here take a few thousand; ``play_out`` stops bots after as many actions): every move

@@ -171,17 +171,32 @@ class Record:
         if "actions" not in data:   # (a file that lost its moves replayed as a game of none)
             raise NotationError("malformed boardrules record: $.actions: missing "
                                 "(the moves in order; [] for a game not begun)")
+        _counted(data)
         try:
             record = structure(_converter, data, cls)
         except ShapeError as err:
             raise NotationError(f"malformed boardrules record: {err}") from None
-        if len(record.actions) > LIMITS.max_moves:   # (refused before a replay takes them all in)
-            raise NotationError(f"malformed boardrules record: $.actions: {len(record.actions)} moves, "
-                                f"more than the {LIMITS.max_moves} a game may have")
         if record.game is None and not record.texts:
             raise NotationError("malformed boardrules record: $.game is null and $.texts holds no "
                                 "rule file: no rules to replay with")
         return record
+
+
+def _counted(data: dict[str, Any]) -> None:
+    """NotationError for a record whose lists hold more than the limits allow, counted before
+    any element is read (a million options were each read, then each named unknown: 21 s):
+    ``actions`` at most ``LIMITS.max_moves``, ``options``, ``modules``, ``rules`` and ``texts``
+    each at most ``LIMITS.max_record_names``."""
+    for field in ("actions", "options", "modules", "rules", "texts"):
+        value = data.get(field)
+        if not isinstance(value, (list, dict)):
+            continue   # (said by the shape's check)
+        if field == "actions" and len(value) > LIMITS.max_moves:
+            raise NotationError(f"malformed boardrules record: $.actions: {len(value)} moves, "
+                                f"more than the {LIMITS.max_moves} a game may have")
+        if field != "actions" and len(value) > LIMITS.max_record_names:
+            raise NotationError(f"malformed boardrules record: $.{field}: {len(value)} entries, more "
+                                f"than the {LIMITS.max_record_names} a record may give (LIMITS.max_record_names)")
 
 
 def _file(v: Any) -> bool:

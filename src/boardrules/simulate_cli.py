@@ -21,7 +21,7 @@ from .files import make_folder
 from .quoting import QUOTE, brief_value, escape as escape_text
 from .ruleset import Ruleset, build_ruleset
 from .runtime import BUDGET_HELP, budget_hint
-from .plugins import player_counts
+from .plugins import modules_allowing, player_counts
 from .simulate import Row, SimulationSpec, entity_title, results_kind, seat_rows, simulate, summarise, write_results
 from .simulate_pool import check_start_method, wire_bytes
 
@@ -70,7 +70,7 @@ def simulate_command(
         lo, hi = rs.players
         if not lo <= players <= hi:
             raise ValueError(f"{brief_value(rs.title, QUOTE)} is for {player_counts((lo, hi))} players, "
-                             f"not {brief_value(players, 24)}")
+                             f"not {brief_value(players, 24)}" + modules_allowing(rs.game, players, (lo, hi)))
         seat_bots(bot, players)   # refuses unknown bots and seats before any game starts
         check_start_method(start_method)
         if not -2 ** 63 <= seed <= 2 ** 63 - games:   # (a Parquet column of 64-bit numbers)

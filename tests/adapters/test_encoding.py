@@ -31,8 +31,8 @@ def test_colliding_ids_move_to_the_next_free_id_in_key_order():
     assert ids[first] == a                 # 'x' sorts first and keeps its own id
     with pytest.raises(ValueError, match="more than 2 legal actions"):
         encoding.encode_actions([a, b, Action(0, "z")], bits=1)
-    for bits in (0, 31):
-        with pytest.raises(ValueError, match="bits must be an int from 1 to 30"):
+    for bits in (0, 21, 31):
+        with pytest.raises(ValueError, match="bits must be an int from 1 to 20"):
             encoding.encode_actions([a], bits=bits)
     for bits in (2.5, True, "8"):
         with pytest.raises(TypeError, match="bits must be a whole number"):

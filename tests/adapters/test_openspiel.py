@@ -71,8 +71,10 @@ def test_game_type_follows_the_rules():
     assert harvest.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     with pytest.raises(Exception, match="2–4 players, not 7"):
         pyspiel.load_game(register("harvest"), {"players": 7})
-    with pytest.raises(ValueError, match="bits must be an int"):
+    with pytest.raises(ValueError, match="action_bits must be an int from 1 to 20"):
         register("harvest", action_bits=40, short_name="boardrules_harvest_wide")
+    with pytest.raises(ValueError, match="observation_bits must be an int from 1 to 20 .*, not 30"):
+        register("harvest", observation_bits=30, short_name="boardrules_harvest_wide")
     with pytest.raises(ValueError, match="max_moves must be a whole number of moves, at least 1, not 0"):
         register("harvest", max_moves=0, short_name="boardrules_harvest_endless")   # (OpenSpiel was told 0)
     state = eclipse.new_initial_state()

@@ -109,8 +109,19 @@ def test_max_moves_truncates():
 def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="2–4 players, not 9"):
         env("harvest", players=9)
-    with pytest.raises(ValueError, match="bits must be an int from 1 to 30, not 0"):
+    with pytest.raises(ValueError, match="action_bits must be an int from 1 to 20 .*, not 0"):
         env("harvest", players=2, action_bits=0)
+    # (30 was taken: every observation then held a mask of 2**30 bytes, 1 GiB)
+    for bits in (21, 30):
+        with pytest.raises(ValueError, match=f"action_bits must be an int from 1 to 20 .*, not {bits}"):
+            env("harvest", players=2, action_bits=bits)
+        with pytest.raises(ValueError, match=f"observation_bits must be an int from 1 to 20 .*, not {bits}"):
+            env("harvest", players=2, observation_bits=bits)
+    e = env("harvest", players=2, action_bits=encoding.MAX_BITS, observation_bits=encoding.MAX_BITS)
+    e.reset(seed=1)
+    obs = e.observe(e.agent_selection)
+    assert obs["action_mask"].shape == obs["observation"].shape == (1 << 20,)
+    assert obs["action_mask"].sum() == len(e.legal_ids(e.agent_selection)) > 0
     with pytest.raises(ValueError, match="render_mode"):
         env("harvest", players=2, render_mode="human")
     # (a text failed with a TypeError at the first move; 0 or less truncated every game after it)

@@ -98,3 +98,14 @@ def test_a_brace_missing_in_the_middle_of_a_file_is_named(old, new, opening):
     column = text.splitlines()[line - 1].index(opening) + len(opening)
     assert diag.hint == f"the '{{' at line {line}, column {column} is not closed: add '}}'", \
         diag.format()
+
+
+def test_a_type_is_shown_as_written():
+    # (an optional list was shown without its '?': 'list[int]')
+    from boardrules.lang.ast import TypeRef
+    int_ = TypeRef(name="int")
+    shown = [TypeRef(name="int", optional=True), TypeRef(name="list", list_of=int_),
+             TypeRef(name="list", list_of=TypeRef(name="int", optional=True)),
+             TypeRef(name="list", list_of=int_, optional=True),
+             TypeRef(name="list", list_of=TypeRef(name="list", list_of=int_, optional=True), optional=True)]
+    assert [str(t) for t in shown] == ["int?", "list[int]", "list[int?]", "list[int]?", "list[list[int]?]?"]

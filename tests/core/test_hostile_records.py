@@ -282,3 +282,41 @@ def test_a_record_of_many_faults_names_the_first_ones_and_counts_the_rest(record
     assert message.startswith("malformed boardrules record: $.actions[0]: expected a text, not 1; ")
     assert "$.actions[19]: expected a text, not 1; ... and 99979 more faults (99999 in all)" in message
     assert "$.actions[20]" not in message
+
+
+N = 1_001   # (one past the limit: a million took 21 s and 415 MB, each read before it was refused)
+
+
+@pytest.mark.parametrize("field, value", [
+    ("options", {f"o{i}": i for i in range(N)}), ("modules", [f"m{i}" for i in range(N)]),
+    ("rules", [[f"r{i}.rules", "x"] for i in range(N)]), ("texts", [[f"t{i}.rules", "x"] for i in range(N)])])
+def test_a_record_giving_too_many_is_refused_before_any_is_read(record, field, value, monkeypatch):
+    from boardrules import record as records
+    record[field] = value
+    def unread(*_):
+        raise AssertionError("read")
+    monkeypatch.setattr(records, "structure", unread)
+    with pytest.raises(NotationError, match=rf"^malformed boardrules record: \$\.{field}: {N} entries, more than "
+                                            r"the 1000 a record may give \(LIMITS\.max_record_names\)$"):
+        boardrules.load_game(json.dumps(record))
+    with boardrules.limits.LIMITS.changed(max_moves=1), pytest.raises(NotationError, match=r"\$\.actions: 2 moves"):
+        boardrules.load_game(json.dumps({**record, field: [], "actions": ["p1 study", "p2 study"]}))
+
+
+def test_a_record_giving_as_many_as_the_limit_is_read(record):
+    from boardrules.limits import LIMITS
+    record["modules"] = ["weather", "drought"]
+    with LIMITS.changed(max_record_names=2):
+        assert boardrules.load_game(json.dumps(record)).record.modules == ("weather", "drought")
+        record["modules"].append("guilds")
+        with pytest.raises(NotationError, match=r"\$\.modules: 3 entries"):
+            boardrules.load_game(json.dumps(record))
+
+
+@pytest.mark.parametrize("spoil, error, said", [
+    (lambda r: r["options"].update(goal=True), OptionError, "option 'goal' needs a whole number .*, got true"),
+    (lambda r: r["actions"].append("p1 sell true"), NotationError, "'true' is not a number")])
+def test_a_record_giving_a_truth_value_for_a_number_is_refused(record, spoil, error, said):
+    spoil(record)
+    with pytest.raises(error, match=said):
+        boardrules.load_game(json.dumps(record))

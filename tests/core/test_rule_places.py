@@ -104,3 +104,31 @@ def test_the_cli_prints_a_huge_require_message_in_brief(tmp_path):
 ])
 def test_format_value_writes_values_as_the_rules_do(value, text):
     assert format_value(value) == text
+
+
+NO_PLAYER = """game t { players 2..2 }
+resource vp { scored true }
+var who: player? = none
+kind card { slot go { gain 1 vp } }
+card c1 { }
+action a main {
+  gain 1 vp
+  STATEMENT
+}
+flow { rounds 1 { step s: turns seat once { main a } } }
+"""
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+@pytest.mark.parametrize("statement", ['choose x in [1, 2] by who "pick" { gain x vp }', "gain 1 vp to who",
+                                       "give c1 to who", "run c1.go for who"])
+def test_a_statement_naming_no_player_is_placed_at_the_statement(backend, statement):
+    # (a 'choose ... by' was placed at its action, t.rules:6:1)
+    text = NO_PLAYER.replace("STATEMENT", statement)
+    for check in (True, False):
+        game = boardrules.new_game(texts={"t.rules": text}, players=2, seed=1, backend=backend)
+        state = game.state
+        with pytest.raises(boardrules.IllegalActionError) as err:
+            game.play("p1 a", check=check)
+        assert game.state is state
+        assert str(err.value).endswith("no player here (got none; players are 0..1) [rule: a (t.rules:8:3)]")

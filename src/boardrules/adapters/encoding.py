@@ -57,12 +57,25 @@ def whole_seed(value: object, what: str = "seed") -> int:
     return number
 
 
-def check_bits(bits: int) -> int:
+MAX_BITS = 20
+"""The most bits of an action space or observation: ``2**20`` ids or entries. The ids of one
+state's legal actions are one-to-one, so they need at least as many ids as actions (an action
+lists at most ``LIMITS.max_candidates``, 100,000: 2^17), and collisions (about
+``n*n / 2**(bits+1)`` for ``n`` legal actions) are rare: 0.01 a state at 2^20 for the 150 or so
+real games list at most. More only costs memory: every observation holds an action mask of
+``2**bits`` bytes and ``2**bits`` float32 numbers built from a Python list of as many (at 20:
+1 MiB and 4 MiB; at 30 a mask alone was 1 GiB)."""
+
+
+def check_bits(bits: int, what: str = "bits") -> int:
     """``bits`` (as an int) if it is a size these encodings allow (a whole number from 1 to
-    30), else ``TypeError`` for another type, ``ValueError`` for a number out of range."""
-    number = check_int(bits, "bits")
-    if not 1 <= number <= 30:
-        raise ValueError(f"bits must be an int from 1 to 30, not {number}")
+    :data:`MAX_BITS`), else ``TypeError`` for another type, ``ValueError`` for a number out
+    of range (both naming ``what``: ``action_bits``, ``observation_bits``)."""
+    number = check_int(bits, what)
+    if not 1 <= number <= MAX_BITS:
+        raise ValueError(f"{what} must be an int from 1 to {MAX_BITS} (2**{what} ids or entries: "
+                         f"{MAX_BITS} gives {1 << MAX_BITS:,}, far more than a game lists; each "
+                         f"observation holds 2**{what} bytes or numbers), not {number}")
     return number
 
 

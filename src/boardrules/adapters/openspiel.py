@@ -82,7 +82,8 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
     if short_name is not None and "(" in short_name:   # (registered for good, never loadable)
         raise ValueError(f"short_name {short_name!r}: OpenSpiel reads '(' in a game's name as "
                          f"the start of its parameters, so the game could not be loaded")
-    action_bits, observation_bits = map(encoding.check_bits, (action_bits, observation_bits))
+    action_bits = encoding.check_bits(action_bits, "action_bits")
+    observation_bits = encoding.check_bits(observation_bits, "observation_bits")
     max_moves = encoding.check_max_moves(max_moves)
     ruleset = build_ruleset(game, modules=modules, options=options, texts=texts)
     name = short_name or f"boardrules_{encoding.game_name(ruleset)}"

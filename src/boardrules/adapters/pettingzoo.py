@@ -76,11 +76,12 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
                  observation_bits: int = encoding.OBSERVATION_BITS, max_moves: int | None = None,
                  render_mode: str | None = None):
         super().__init__()
+        action_bits = encoding.check_bits(action_bits, "action_bits")   # (before the rules are built)
+        observation_bits = encoding.check_bits(observation_bits, "observation_bits")
         self.ruleset = build_ruleset(game, modules=modules, options=options, rules=rules,
                                      texts=texts)
         Game(self.ruleset, players)     # the engine checks the player count
         self.game: Game | None = None   # until reset()
-        action_bits, observation_bits = map(encoding.check_bits, (action_bits, observation_bits))
         if max_moves is not None:
             max_moves = encoding.check_max_moves(max_moves)
         if render_mode not in (None, "ansi"):

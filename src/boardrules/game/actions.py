@@ -104,13 +104,15 @@ def _plain_value(value: Any) -> Any:
     return value if number is None else number
 
 
-@attrs.frozen(cache_hash=True)  # (actions are dict keys by the thousand: runs, listings)
+@attrs.frozen(cache_hash=True, eq=False, unsafe_hash=True)  # (dict keys by the thousand: runs, listings)
 class Action:
     """One move: ``player`` (0-based; ``CHANCE`` = -1 for chance), ``name`` (an action,
     a decision's label, or ``done``) and ``args`` (a tuple; empty to decline an
     optional decision; a single text is one argument). Whole numbers of other integer
     types (NumPy's) are kept as ints. Raises ``TypeError`` for values of the wrong type and
-    ``ValueError`` for a player below ``CHANCE``."""
+    ``ValueError`` for a player below ``CHANCE``. Two actions are equal when their arguments
+    are equal and of the same types: ``p1 sell true`` is not ``p1 sell 1`` (Python's
+    ``True == 1`` found the one listed for the other, played as a number)."""
 
     player: int
     name: str
@@ -124,8 +126,20 @@ class Action:
             _action_name(self.name)
             object.__setattr__(self, "args", _action_args(self.args))
 
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Action:
+            return NotImplemented
+        o: Action = other   # type: ignore[assignment]
+        return (self.player == o.player and self.name == o.name and self.args == o.args
+                and _same_kinds(self.args, o.args))
+
     def __str__(self) -> str:
         return format_action(self)
+
+
+def _same_kinds(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Whether the equal tuples ``a`` and ``b`` hold values of the same types, at every depth."""
+    return all(type(x) is type(y) and (type(x) is not tuple or _same_kinds(x, y)) for x, y in zip(a, b))
 
 
 def _slot_setters() -> tuple[Any, ...]:

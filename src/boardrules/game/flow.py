@@ -20,7 +20,7 @@ from ..runtime import (CHANCE, F_ACTED, F_AFTER, F_LANES, F_OVER, F_PASSED, F_RO
 from ..state import State
 from .actions import Action, DONE, _broken, _error_class, _flow_broken, _offered, _who, _why_not, brief_action
 from .lanes import _deciding
-from .notation import _params_wanted, _shape_problem
+from .notation import _params_wanted, _shape_problem, answer_problem, arg_problem
 from .verdicts import ACCEPTED, _bindings, _get
 
 if TYPE_CHECKING:
@@ -145,6 +145,9 @@ class GameFlow:
             raise RuleViolation(f"{brief_value(value)} is not one of the choices for '{d.label}'"
                                 + (_why_not(self.ruleset, ctx, d, value) if len(action.args) == 1
                                    else ""), "decision")
+        problem = answer_problem(d, value)
+        if problem:
+            raise RuleViolation(problem, "decision")
         pending.pop(0)
         if d.bag is not None:
             bag = tuple(ctx.get(("v", d.bag)) or ())
@@ -213,10 +216,14 @@ class GameFlow:
         name = action.name
         adef = rs.actions[name]
         ctx.me = action.player
-        if not args_checked and (check or name in rs.param_where_actions):
-            # (without ``check`` the domains are not tested: only the conditions the rules
-            # wrote on the parameters, with their messages)
-            self._check_args(ctx, adef, action.args, check)
+        if not args_checked:
+            mistyped = arg_problem(ctx, adef, action.args)   # (with or without ``check``)
+            if mistyped is not None:
+                raise mistyped
+            if check or name in rs.param_where_actions:
+                # (without ``check`` the domains are not tested: only the conditions the rules
+                # wrote on the parameters, with their messages)
+                self._check_args(ctx, adef, action.args, check)
         triggers = rs.triggers_by_event
         if "action_begins" in triggers:
             S.emit(ctx, "action_begins", [action.player, name])

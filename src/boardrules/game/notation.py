@@ -12,7 +12,7 @@ from ..reader import check_name, index_problem
 from ..quoting import brief_text, brief_value, format_value, move_words, read_whole
 from ..ruleset import Ruleset
 from ..runtime import CHANCE, Context, Dice, RuleViolation
-from .actions import Action, DONE, _plain_value
+from .actions import Action, DONE, _Unlisted, _plain_value, _same_kinds
 from .lanes import _fronts
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def _params_wanted(params: Any) -> str:
 
 
 _KINDS = ((bool, "true or false"), (int, "a whole number"), (str, "a text"), (tuple, "a tuple"),
-          (list, "a list"), (dict, "a mapping"))
+          (list, "a list"), (dict, "a mapping"), (type(None), "none"))
 
 
 def _python_kind(v: Any) -> str:
@@ -91,10 +91,57 @@ def _shape_problem(prm: Any, v: Any, domain: Any) -> str:
     sample = next(iter(domain), None) if isinstance(domain, (tuple, list, range)) else None
     if sample is None:
         return ""
-    want, got = _python_kind(sample), _python_kind(v)
-    if want == got:
+    want = _python_kind(sample)
+    return "" if want == _python_kind(v) else _expected(prm.name, prm.type.name, want, v)
+
+
+def arg_problem(ctx: Context, adef: Any, args: tuple[Any, ...]) -> RuleViolation | None:
+    """The violation of an argument of ``args`` of another kind than its parameter's declared
+    type (:func:`~boardrules.lang.semantics.fits`; a kind's entity: any text, the domain says
+    which), naming the parameter, its type and what was given, at the parameter; else None.
+    ``True == 1`` (and ``1.0 == 1``) would let a truth value pass a number's domain and run as
+    one, or the reverse."""
+    for prm, v in zip(adef.params, args):
+        if type(v) is not _Unlisted and not S.fits(ctx, prm.type, v, entities=False):   # (<n>: its domain says why)
+            return RuleViolation(_expected(prm.name, str(prm.type), _type_kind(prm.type), v), adef.name, prm.span)
+    return None
+
+
+def answer_problem(d: Any, value: Any) -> str:
+    """Whether ``value``, among the options of decision ``d``, equals one of another kind (a
+    truth value for the number 1, a float for an int, in a dice roll too): what was expected
+    and given; else ``""`` (the options' kinds are looked up for such values only)."""
+    if not _ambiguous(value):
         return ""
-    return f"{prm.name}: expected a {prm.type.name} ({want}), given {got}: {brief_text(v, 40)}"
+    if isinstance(d.options, Dice):
+        if type(value) is tuple and all(type(x) is int for x in value):
+            return ""
+        return _expected(d.label, "roll", "a tuple of whole numbers", value)
+    if type(d.options) is not tuple:   # (a plugin's domain: its own test of membership)
+        return ""
+    other = next((o for o in d.options if o == value and not _same_kinds((o,), (value,))), None)
+    return "" if other is None else _expected(d.label, "choice", _python_kind(other), value)
+
+
+def _expected(name: str, type_name: str, want: str, v: Any) -> str:
+    article = "an" if type_name[:1] in ("a", "e", "i", "o", "u") else "a"
+    return f"{name}: expected {article} {type_name} ({want}), given {_python_kind(v)}: {brief_text(v, 40)}"
+
+
+def _type_kind(t: Any) -> str:
+    """The Python kind of declared type ``t``'s values, as :func:`_python_kind` says it."""
+    kind = ("a tuple" if t.list_of is not None else "a whole number" if t.name in ("int", "player")
+            else "true or false" if t.name == "bool" else "a text")
+    return kind + (" or none" if t.optional else "")
+
+
+def _ambiguous(v: Any) -> bool:
+    """Whether ``v`` equals a value of another kind the rules hold (a truth value and 0 or 1; a
+    float and an int)."""
+    t = type(v)
+    if t is tuple:
+        return any(map(_ambiguous, v))
+    return t is bool or t is float or (t is int and (v == 0 or v == 1))
 
 
 def _convert(text: str, type_name: str, raw: str) -> Any:

@@ -44,9 +44,8 @@ class TypeRef:
     span: Span = _span()
 
     def __str__(self) -> str:
-        if self.list_of is not None:
-            return f"list[{self.list_of}]"
-        return self.name + ("?" if self.optional else "")
+        shown = f"list[{self.list_of}]" if self.list_of is not None else self.name
+        return shown + ("?" if self.optional else "")
 
 
 # ---- expressions ------------------------------------------------------------

@@ -42,7 +42,7 @@ def player_fn(f: ExprFn | None, chance: bool = False, span: A.Span | None = None
     if f is None:
         return None
     if chance:
-        return lambda ctx: v if (v := f(ctx)) == CHANCE else ctx.player(v)
+        return lambda ctx: v if (v := f(ctx)) == CHANCE else S.player_at(ctx, v, span)
     if span is not None:
         return lambda ctx: S.player_at(ctx, f(ctx), span)
     return lambda ctx: ctx.player(f(ctx))
@@ -262,7 +262,7 @@ class Compiler:
                 return require
             case A.Choose(var=name, domain=d, where=w, by=by, optional=opt, prompt=p, body=b):
                 bid = rs.block_id(b)
-                fd, fw, fby = self.expr(d), self.expr(w), player_fn(self.expr(by), chance=True)
+                fd, fw, fby = self.expr(d), self.expr(w), player_fn(self.expr(by), chance=True, span=s.span)
                 each = None if w is None else self._exprs.filter(w, name)
                 span = s.span
                 lazy: list[Any] = []   # (lang/lazy.py: worked out on the first listing's run)
@@ -515,7 +515,7 @@ class Interpreter:
         def who(e: A.Expr | None, chance: bool = False) -> Value:   # (as player_fn)
             v = None if e is None else ev(e, ctx)
             return v if e is None or chance and v == CHANCE else \
-                ctx.player(v) if chance else S.player_at(ctx, v, s.span)
+                S.player_at(ctx, v, s.span)
         match s:
             case A.Gain(amounts=am, to=to):
                 S.gain(ctx, self.amounts(am, ctx, s.span), who(to))

@@ -94,13 +94,19 @@ name that long is no one's typing slip (the games' longest are 28 characters). A
 (difflib rejects it by the lengths alone)."""
 
 
-def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+def did_you_mean(word: str, candidates: Iterable[str], nearest: int = 0) -> str:
     """A hint naming the closest candidate, or '' when nothing is close (or ``word`` is longer
-    than :data:`HINT_LONGEST`)."""
+    than :data:`HINT_LONGEST`); with ``nearest``, when nothing is close, the ``nearest``
+    candidates nearest to it all the same (a change to a step the flow lacks: 'nosuch' is close
+    to no step, and the steps there are are the help)."""
     if len(word) > HINT_LONGEST:
         return ""
-    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else ""
+    names = sorted(set(candidates))
+    close = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean '{close[0]}'?"
+    few = difflib.get_close_matches(word, names, n=nearest, cutoff=0) if nearest else []
+    return f"none is close; the nearest: {', '.join(repr(n) for n in few)}" if few else ""
 
 
 HINT_BUDGET = 50_000
@@ -124,9 +130,11 @@ class Hints:
     def __init__(self, budget: int | None = None) -> None:
         self.left = HINT_BUDGET if budget is None else budget
 
-    def __call__(self, word: str, candidates: Iterable[str]) -> str:
+    def __call__(self, word: str, candidates: Iterable[str], nearest: int = 0) -> str:
+        """:func:`did_you_mean` (``nearest``: its nearest names too, when none is close; a
+        second comparison, charged so)."""
         if self.left <= 0:
             return ""
         pool = candidates if isinstance(candidates, Collection) else tuple(candidates)
-        self.left -= int(len(pool) * max(1.0, (len(word) / 10) ** 2)) + HINT_CALL
-        return did_you_mean(word, pool) if self.left >= 0 else ""
+        self.left -= (int(len(pool) * max(1.0, (len(word) / 10) ** 2)) + HINT_CALL) * (2 if nearest else 1)
+        return did_you_mean(word, pool, nearest) if self.left >= 0 else ""

@@ -199,7 +199,7 @@ class Guards:
                     steps.append(("call", (fs, bound),
                                   _precheck(tuple((k, f, a) for k, f, a, _ in inner)), s))
             elif isinstance(s, A.Run) and isinstance(s.target, A.Field):
-                fo, ffor = backend.expr(s.target.obj), player_fn(backend.expr(s.for_))
+                fo, ffor = backend.expr(s.target.obj), player_fn(backend.expr(s.for_), span=s.span)
                 slot = s.target.name
                 steps.append(("run", (fo, ffor), lambda e, slot=slot: self._slot_precheck(e, slot, busy), s))
             if steps and steps[-1][3] is s and steps[-1][0] in ("pay", "use", "take"):

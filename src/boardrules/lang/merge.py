@@ -20,6 +20,9 @@ import attrs
 from . import ast as A
 from .diagnostics import INCOMPLETE, Diagnostic, Hints
 
+NEAREST = 3
+"""The names a change to something not there (``override step nosuch``) is told are nearest,
+when none is close enough to be meant."""
 
 Item = Union[A.Decl, A.OptionDecl, A.VarDecl, A.EventDecl, A.ActionDecl, A.FlowDecl]
 """A definition as merged: what :func:`boardrules.lang.ast.decl_key` names."""
@@ -155,7 +158,7 @@ class _Merger:
                 verb = "remove" if isinstance(item, A.RemoveDecl) else modifier
                 names = (n for (k, n) in self.items if k == key[0])   # (listed for a hint only)
                 self.error(item, f"nothing to {verb}: no {key[0]} named '{key[1]}'",
-                           self.hint(key[1], names), rf, INCOMPLETE)
+                           self.hint(key[1], names, NEAREST), rf, INCOMPLETE)
                 return
             # (`extend event E { }`, `override event E { }` read as an entity's braces: they
             # met an event, which no change can take)
@@ -305,7 +308,7 @@ class _Merger:
             if item.name not in where:
                 if not self.placed_later_error(layer, rf, item, item.name, "it is extended"):
                     self.step_error(layer, rf, item, f"nothing to extend: no step named '{item.name}'",
-                                    self.hint(item.name, where), INCOMPLETE)
+                                    self.hint(item.name, where, NEAREST), INCOMPLETE)
                 return
             i, j = where[item.name]
             step = flow.stages[i].steps[j]
@@ -326,7 +329,7 @@ class _Merger:
             if anchor not in where:
                 if not self.placed_later_error(layer, rf, item, anchor, f"'{item.name}' is put {side} it"):
                     self.step_error(layer, rf, item, f"no step named '{anchor}' to put '{item.name}' {side}",
-                                    self.hint(anchor, where))
+                                    self.hint(anchor, where, NEAREST))
                 return
             if item.name in where:
                 self.redefined(("step", item.name), layer, item,
@@ -348,7 +351,7 @@ class _Merger:
                 done = "it is removed" if verb == "remove" else "it is overridden"
                 if not self.placed_later_error(layer, rf, item, item.name, done):
                     self.step_error(layer, rf, item, f"nothing to {verb}: no step named '{item.name}'",
-                                    self.hint(item.name, where), INCOMPLETE)
+                                    self.hint(item.name, where, NEAREST), INCOMPLETE)
                 return
             # (made again on a replacing flow: checked against the other modules' changes once)
             if self.replacing is None and self.conflicts(("step", item.name), layer, item, rf):

@@ -658,11 +658,11 @@ def set_var(ctx: Context, var: VarDef, idx: Value, of: Value, value: Value) -> N
         pass
 
 
-def fits(ctx: Context, t: TypeRef, v: Value) -> bool:
+def fits(ctx: Context, t: TypeRef, v: Value, entities: bool = True) -> bool:
     """Whether ``v`` is a value of declared type ``t``: a number (not a truth value) for int and
-    player, a text for text and hex, an entity of the kind for a kind, a list of such for
-    ``list[...]``, anything for any; none only for an optional type or any; a list's elements are
-    charged to the budget."""
+    player, a text for text and hex, an entity of the kind for a kind (without ``entities``:
+    any text), a list of such for ``list[...]``, anything for any; none only for an optional
+    type or any; a list's elements are charged to the budget."""
     if v is None:
         return t.optional or t.list_of is None and t.name == "any"
     if t.list_of is not None:
@@ -672,7 +672,7 @@ def fits(ctx: Context, t: TypeRef, v: Value) -> bool:
         if elem.list_of is None and elem.name == "any":
             return True   # (a list of anything: its elements not walked)
         spent(ctx, len(v))
-        return all(fits(ctx, elem, x) for x in v)
+        return all(fits(ctx, elem, x, entities) for x in v)
     name = t.name
     if name == "any":
         return True
@@ -680,7 +680,7 @@ def fits(ctx: Context, t: TypeRef, v: Value) -> bool:
         return type(v) is int
     if name == "bool":
         return type(v) is bool
-    if name in ("text", "hex"):
+    if name in ("text", "hex") or not entities:
         return type(v) is str
     ent = ctx.rs.entities.get(v) if type(v) is str else None
     return ent is not None and ent.kind == name
