@@ -303,3 +303,23 @@ def test_load_refuses_a_game_boardrules_did_not_register_naming_those_it_did(nam
         load(name, players=2)
     with pytest.raises(TypeError, match="name is the text register"):
         load(None, players=2)  # type: ignore[arg-type]
+
+
+def test_a_game_is_never_longer_than_max_moves():
+    """``max_moves`` is OpenSpiel's ``max_game_length``, a promise its algorithms may rely on;
+    a game was only told it: Eclipse with ``max_moves=400`` ran on to its end, 653 moves. A game
+    that reaches it unfinished is now truncated there: terminal, returns 0, nothing to play."""
+    game = load(register("harvest", max_moves=5, short_name="boardrules_harvest_5"), players=2, seed=3)
+    assert game.max_game_length() == 5
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        ids = [i for i, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(ids[0])
+    assert len(state.game.record.actions) == 5 and not state.game.over
+    assert state.current_player() == pyspiel.PlayerId.TERMINAL
+    assert state.returns() == [0.0, 0.0] and state.legal_actions() == [] and state.chance_outcomes() == []
+    twin = state.clone()
+    assert twin.is_terminal() and twin.legal_actions() == []
+    with pytest.raises(Exception, match="not legal now"):
+        state.apply_action(0)
+    assert len(state.game.record.actions) == 5

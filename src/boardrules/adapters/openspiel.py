@@ -20,7 +20,8 @@ seed and move number, each as likely: an unbiased sample, since listing 6**n rol
 of reach). Several players to act at once act one after another, lowest seat first.
 Returns are
 :func:`~boardrules.adapters.encoding.outcome` (1 for first place … -1 for last), given
-when the game ends. The game type says imperfect information when the rules declare
+when the game ends; a game that reaches ``max_moves`` unfinished is truncated there (returns
+0). The game type says imperfect information when the rules declare
 ``hidden`` or ``private`` variables. Observations come through OpenSpiel's observer
 interface (``make_py_observer``): ``observation_tensor(player)`` is
 :func:`~boardrules.adapters.encoding.observation` (``2**observation_bits`` numbers, as the
@@ -73,7 +74,10 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
     parameters: ``players`` (default: the game's smallest count), ``seed`` (0; an OpenSpiel
     int, within :data:`SEED_PARAMETER`) and ``seed_text`` (a seed beyond that range in
     digits, or a text seed; :func:`load` chooses between them).
-    ``max_moves`` bounds the game length OpenSpiel is told; ``observation_bits`` sets the
+    ``max_moves`` is the game length OpenSpiel is told (``max_game_length``, chance outcomes
+    counted): a game that reaches it unfinished is truncated there, terminal with returns of 0
+    for everyone (as :func:`~boardrules.adapters.encoding.outcome` gives while a game goes
+    on), so no game is longer than promised; ``observation_bits`` sets the
     length of ``observation_tensor`` (``2**observation_bits``). Raises what
     :func:`boardrules.build_ruleset` raises, ``ValueError`` for ``action_bits`` or
     ``observation_bits`` out of range, a ``max_moves`` below 1 or a ``short_name`` holding
@@ -120,6 +124,7 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
             Game(ruleset, self.players, self.seed, auto_chance=False)  # the engine checks them
             self.ruleset = ruleset
             self.action_bits = action_bits
+            self.max_moves = max_moves
             size = 1 << action_bits
             super().__init__(game_type, pyspiel.GameInfo(
                 num_distinct_actions=size, max_chance_outcomes=size, num_players=self.players,
@@ -223,13 +228,18 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
         super().__init__(spiel_game)
         self.game = game
         self._bits = spiel_game.action_bits
+        self._max_moves: int = spiel_game.max_moves
         self._ids_state: object = None
         self._ids: dict[int, Action] = {}
         self._probs: dict[int, float] = {}
 
     def _legal(self) -> dict[int, Action]:
-        """``{id: action}`` for the actions legal now (the chance outcomes at a chance node)."""
-        if self._ids_state is not self.game.state:
+        """``{id: action}`` for the actions legal now (the chance outcomes at a chance node;
+        none at a terminal state, a truncated one too)."""
+        if self.is_terminal():
+            self._ids, self._probs = {}, {}
+            self._ids_state = None
+        elif self._ids_state is not self.game.state:
             weights = self._chance_weights()
             if weights is None:   # only the player OpenSpiel is told to act, in a simultaneous step too
                 player = self.current_player()
@@ -262,7 +272,7 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
         return dict(self.game.chance_outcomes())
 
     def current_player(self) -> int:
-        if self.game.over:
+        if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
         to_act = self.game.players_to_act()
         if CHANCE in to_act:
@@ -287,7 +297,9 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
         return str(chosen) if chosen is not None else f"action id {action}"
 
     def is_terminal(self) -> bool:
-        return self.game.over
+        """Over, or truncated at ``max_moves`` (OpenSpiel's ``max_game_length``: longer
+        histories break its promise; the record holds every move of the state, chance's too)."""
+        return self.game.over or len(self.game.record.actions) >= self._max_moves
 
     def returns(self) -> list[float]:
         return encoding.outcome(self.game)
