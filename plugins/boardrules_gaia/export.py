@@ -25,7 +25,8 @@ factions' actions and decisions; the ``auction`` and ``random-factions`` modules
 :mod:`.module_export`).
 
 A module's contribution, ``ModuleSpec(..., extras={EXPORT_KEY: {...}})``, has the keys (each
-optional): ``lines``, action name -> ``fn(args) -> str | None`` (the command; None: nothing is
+optional; a game with a module in force that gives no contribution is refused, so a module the
+notation carries as it is gives ``{}``): ``lines``, action name -> ``fn(args) -> str | None`` (the command; None: nothing is
 written, the site's default); ``own_lines``, actions the site writes on lines of their own;
 ``turn_ends``, actions that end the player's turn part without a ``done``; ``names``, engine
 name -> the site's name of a tile in the final state (a federation token); ``picks``, actions
@@ -139,14 +140,21 @@ def export_game(game: Game) -> dict:
     """The site-record JSON object of ``game`` (any state; a finished game gives ``ended``).
 
     Raises :class:`ExportError` for an action of a kind the notation has no line for, and for
-    a game played with house rules or rule texts of its own, which the site's records cannot
-    carry (its engine would play the moves by the printed rules)."""
+    a game played with house rules or rule texts of its own, or with a module that gives no
+    export contribution (:data:`EXPORT_KEY`; ``{}`` says it needs none), which the site's
+    records cannot carry (its engine would play the moves by the printed rules)."""
     rs = game.ruleset
     changed = [path for path, _ in (*rs.recipe.rules, *rs.recipe.texts)]
     if changed:
         raise ExportError(f"the game was played with house rules ({', '.join(map(brief_text, changed))}): "
                           f"the site's records cannot carry them, and its engine would play the moves by "
                           f"the printed rules")
+    specs = plugins.modules(rs.game)
+    mute = [m for m in rs.modules if EXPORT_KEY not in specs[m].extras]
+    if mute:   # (a module that only reacts to events changes the game without an action of its own)
+        raise ExportError(f"the game was played with the module{'s' * (len(mute) > 1)} "
+                          f"{', '.join(map(repr, mute))}, which the site's notation has no export for "
+                          f"(ModuleSpec.extras[{EXPORT_KEY!r}]): its engine would play the moves without")
     n = game.players
     draws: dict[str, list] = {}
     factions: list = [None] * n

@@ -21,7 +21,7 @@ from boardrules.bots import make_bot, play_out
 from boardrules.cli import app
 from boardrules.replay import replay_file
 from boardrules_gaia import notation as N
-from boardrules_gaia.export import ExportError, export_game
+from boardrules_gaia.export import EXPORT_KEY, ExportError, export_game
 from boardrules_gaia.records import load_record
 from boardrules_gaia.replay import final_state, replay_record
 from tests.conftest import SHARED, shared_path
@@ -129,7 +129,7 @@ def test_untranslatable_action_is_named(monkeypatch):
     is refused naming it."""
     game = boardrules.new_game("gaia-project", players=2, seed=1, modules=["auction"])
     _play_some(game, make_bot("random", 1), 40)
-    specs = {k: (attrs.evolve(v, extras={}) if k == "auction" else v)
+    specs = {k: (attrs.evolve(v, extras={EXPORT_KEY: {}}) if k == "auction" else v)
              for k, v in plugins.modules("gaia-project").items()}
     monkeypatch.setattr(plugins, "modules", lambda game=None: specs)
     with pytest.raises(ExportError, match="auction_faction"):
@@ -144,6 +144,43 @@ def test_a_game_with_house_rules_is_refused(tmp_path):
     with pytest.raises(ExportError, match=r"^the game was played with house rules \('.*house.rules'\): "
                                           r"the site's records cannot carry them"):
         export_game(game)
+
+
+@pytest.fixture
+def gift_module(tmp_path):
+    """A third party's Gaia module that only reacts to an event (3 QIC each when round 3 begins),
+    with no export contribution, registered for the test."""
+    from boardrules.ruleset import _build
+    rules = tmp_path / "gift.rules"
+    rules.write_text("when round_begins(n) if n == 3 { for p in players { gain 3 qic to p } }\n",
+                     encoding="utf-8")
+
+    class Plugin:
+        @plugins.hookimpl
+        def boardrules_modules(self):
+            return [plugins.ModuleSpec("qic-gift", "gaia-project", (rules,), "3 QIC at round 3")]
+    pm, plugin = plugins.manager(), Plugin()
+    pm.register(plugin, "gift_plugin")
+    _build.cache_clear()
+    yield
+    pm.unregister(plugin)
+    _build.cache_clear()
+
+
+def test_a_game_with_a_module_the_notation_cannot_carry_is_refused(gift_module, tmp_path):
+    """A module without a contribution was exported as if it were not there (a trial's qic-gift
+    game replayed to 'move 60: ... build m 7B5: no mine of yours can go there'); like house
+    rules, it is refused naming the module. With a contribution, even an empty one, it exports."""
+    game = boardrules.new_game("gaia-project", players=2, seed=3, modules=["qic-gift"])
+    play_out(game, [make_bot("random", 3)] * 2)
+    with pytest.raises(ExportError, match=r"^the game was played with the module 'qic-gift', which the "
+                                          r"site's notation has no export for"):
+        export_game(game)
+    specs = {k: (attrs.evolve(v, extras={EXPORT_KEY: {}}) if k == "qic-gift" else v)
+             for k, v in plugins.modules("gaia-project").items()}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(plugins, "modules", lambda game=None: specs)
+        assert export_game(game)["players"] == 2
 
 
 # ---- the modules' actions (their ModuleSpec.extras: boardrules_gaia/module_export.py) -------------
