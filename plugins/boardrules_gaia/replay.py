@@ -189,6 +189,25 @@ def map_option(record: Record) -> str:
     return ",".join(items)
 
 
+def check_listed_hexes(record: Record) -> None:
+    """Raise :class:`ReplayError` naming the first hex of ``setup.map.hexes`` that is not the
+    hex the placement builds there (name, coordinate, sector, planet): the replay plays on the
+    placement's map, so a file whose list says otherwise (a planet changed) replayed as if it
+    agreed."""
+    try:
+        built = record.build_map().by_name
+    except G.GeometryError as err:
+        raise ReplayError(f"{escape(record.name)}: {err}") from None
+    for h in record.setup.hexes:
+        ours = built.get(h.name)
+        if ours != h:
+            there = ("no such hex" if ours is None else
+                     f"q={ours.q}, r={ours.r}, sector {ours.sector}, planet {ours.planet!r}")
+            raise ReplayError(f"{escape(record.name)}: setup.map.hexes lists {escape(h.name)} at q={h.q}, "
+                              f"r={h.r}, sector {escape(h.sector)}, planet {escape(h.planet)!r}; the "
+                              f"placement's map has {there}")
+
+
 def setup_outcomes(record: Record) -> dict[str, list]:
     """The chance outcomes of the setup draws, per draw label, in drawing order."""
     t = record.setup.tiles
@@ -213,6 +232,7 @@ def new_replay_game(record: Record, lenient: bool = False, max_steps: int | None
     budget per action (:func:`boardrules.new_game`). Raises :class:`ReplayError` for a map or a
     player count the game cannot start with."""
     options = {"fixed_map": map_option(record)}
+    check_listed_hexes(record)
     if lenient:
         options["lenient_no_effect"] = True
     options.update(site_module_options(record.options))

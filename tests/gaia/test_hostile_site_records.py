@@ -327,3 +327,20 @@ def test_a_move_line_of_millions_of_characters_is_refused_before_it_is_read(usin
         load_record(path)
     with pytest.raises(NotationError, match=re.escape(f"{path}: {message}")):
         replay_file(path)
+
+
+@pytest.mark.parametrize("field, value", [("planet", "Z"), ("planet", "r"), ("q", 40), ("name", "9Z9")])
+def test_a_listed_hex_the_placement_does_not_build_is_refused(base, tmp_path, field, value):
+    """The replay plays on the placement's map and read past ``setup.map.hexes``: a record whose
+    list had a planet changed (a 'Z', or an 'r' for an empty hex) replayed to "final state
+    matches"."""
+    first = base["setup"]["map"]["hexes"][0]
+    listed = {**first, field: value}
+    there = ("no such hex" if field == "name" else
+             f"q={first['q']}, r={first['r']}, sector {first['sector']}, planet '{first['planet']}'")
+    data = _changed(base, ("setup", "map", "hexes", 0, field), value)
+    with pytest.raises(NotationError, match=re.escape(
+            f"setup.map.hexes lists {listed['name']} at q={listed['q']}, r={listed['r']}, sector "
+            f"{listed['sector']}, planet '{listed['planet']}'; the placement's map has {there}")):
+        replay_file(_write(tmp_path, data))
+    assert replay_file(_write(tmp_path, base)).ok
