@@ -32,12 +32,16 @@ _FORMAT = {c: f"\\u{c:04x}" if c <= 0xffff else f"\\U{c:08x}" for c in (
     *range(0x2060, 0x2065), *range(0x206a, 0x2070), 0xfeff, *range(0xfff9, 0xfffc), 0x110bd, 0x110cd,
     *range(0x13430, 0x13440), *range(0x1bca0, 0x1bca4), *range(0x1d173, 0x1d17b), 0xe0001,
     *range(0xe0020, 0xe0080))}
+# the spaces other than ' ' (category Zs: no-break, em, ideographic...): a move's words split on
+# ' ' and tabs only, so 'p1 buy\u00a0reap' named the action 'buy\u00a0reap', which a message showed
+# as "'buy reap' is not an action of 'pick' (there: buy, study)"
+_SPACES = {c: f"\\u{c:04x}" for c in (0xa0, 0x1680, *range(0x2000, 0x200b), 0x202f, 0x205f, 0x3000)}
 # UTF-16 surrogates alone (a JSON escape "\ud800", Python's surrogateescape of a byte that is not
 # UTF-8): not characters, and no UTF-8 writer encodes them (a message holding one could not be
 # printed)
 _SURROGATES = {c: f"\\u{c:04x}" for c in range(0xd800, 0xe000)}
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_SHOWN = _CONTROL | _FORMAT | _SURROGATES
+_SHOWN = _CONTROL | _FORMAT | _SPACES | _SURROGATES
 _SHOWN_BUT_TAB = {c: e for c, e in _SHOWN.items() if c != ord("\t")}
 
 
@@ -51,8 +55,9 @@ def escape(text: str, *, keep_tabs: bool = False) -> str:
     """``text`` with control characters (C0, DEL, C1, line separators and bidirectional
     overrides, which could fake or hide the message around them) and the other invisible format
     characters (a zero-width space, a soft hyphen) and lone surrogates as escapes: ``\\x00``,
-    ``\\n``, ``\\u202e``, ``\\u200b``, ``\\ud800``; everything else as given (``keep_tabs``: tabs too, for a quoted source line
-    whose caret line copies them)."""
+    ``\\n``, ``\\u202e``, ``\\u200b``, ``\\ud800``, and the spaces other than ``' '`` (a no-break
+    space ``\\u00a0``: a move's words split on ' ' and tabs only); everything else as given
+    (``keep_tabs``: tabs too, for a quoted source line whose caret line copies them)."""
     return text.translate(_SHOWN_BUT_TAB if keep_tabs else _SHOWN)
 
 

@@ -151,3 +151,17 @@ def test_a_record_file_name_with_control_characters_is_escaped(tmp_path):
     from boardrules.cli import app
     result = CliRunner().invoke(app, ["replay", str(path)], env={"COLUMNS": "300"})
     assert result.exit_code == 0 and "bad\\x01\\u202ename.json: 1 moves replayed" in result.output, result.output
+
+
+def test_every_space_but_the_space_is_escaped():
+    """A move's words split on ' ' and tabs only, so 'p1 buy\\u00a0reap' is the action
+    'buy\\u00a0reap'; the message showed it raw: "p1 buy reap: 'buy reap' is not an action of
+    'pick' (there: buy, study)". Every space other than ' ' (category Zs) is an escape now."""
+    raw = [hex(c) for c in range(sys.maxunicode + 1)
+           if unicodedata.category(chr(c)) == "Zs" and c != 0x20 and escape(chr(c)) == chr(c)]
+    assert not raw
+    game = boardrules.new_game("harvest", players=2, seed=1)
+    game.play("p2 buy sow")
+    with pytest.raises(boardrules.IllegalActionError) as err:
+        game.play("p1 buy\u00a0reap")
+    assert str(err.value).startswith("p1 buy\\u00a0reap: 'buy\\u00a0reap' is not an action of 'pick'")
