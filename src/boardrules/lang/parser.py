@@ -145,11 +145,22 @@ def _hint_for(text: str, err: lark.exceptions.UnexpectedToken, expected: list[st
             text[token.end_pos or 0:].lstrip().startswith("else"):
         return ("put the 'else' of the next line on this one ('require COND else \"…\"'); a line "
                 "break ends the condition, however the next line is indented")
+    head = _ENTITY_HEAD.fullmatch(text, text.rfind("\n", 0, token.start_pos or 0) + 1, token.start_pos or 0)
+    if str(token) == "(" and head is not None and expected == ["'{'"]:
+        # 'procedure score(p: player) {': read as an entity of the kind 'procedure', whose '{' was due
+        kind, name = head.groups()
+        return (f"'{kind} {name} {{ … }}' declares an entity of the kind '{kind}', without parameters; "
+                f"a procedure with parameters is an action tagged 'procedure': "
+                f"'action {name}(…) procedure {{ … }}', run with 'call {name}(…)'")
     if token.type == "EQUAL" and "EQUAL" not in err.expected:
         return "to compare, write '=='; to assign, use 'set NAME = value'"
     if len(expected) <= 8:
         return "expected " + ", ".join(expected)
     return ""
+
+
+# the start of an entity's declaration, 'KIND NAME', alone on its line before a token
+_ENTITY_HEAD = re.compile(r"([A-Za-z_]\w*)[ \t]+([A-Za-z_]\w*)[ \t]*")
 
 
 # what may stand between two tokens: blanks and comments (possessive: a failed match does not
