@@ -360,6 +360,23 @@ def module_options(spec: ModuleSpec) -> dict[str, str]:
     return out
 
 
+def module_declarations(spec: ModuleSpec) -> set[tuple[str, str]]:
+    """The (kind, name) of every definition a module's rule files add (``("option",
+    "market_coins")``, ``("step", "market_day")``; not their changes to others), parsed on
+    demand."""
+    from .lang import ast as A
+    from .lang.parser import parse_file
+    keys = set()
+    for path in spec.rule_files:
+        try:
+            items = parse_file(path).items
+        except BoardrulesError:   # (a file that does not read or parse defines nothing to point at)
+            continue
+        keys |= {key for item in items if getattr(item, "modifier", None) is None
+                 and not isinstance(item, A.RemoveDecl) and (key := A.decl_key(item)) is not None}
+    return keys
+
+
 def modules_declaring(game: str | None, options: Iterable[str], on: Iterable[str]) -> str:
     """A hint naming the modules of ``game`` not in ``on`` whose rule files declare one of
     ``options`` (an option given while its module is off), e.g. ``"; module

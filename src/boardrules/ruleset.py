@@ -13,6 +13,7 @@ import functools
 import gc
 import hashlib
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union, cast
@@ -415,6 +416,30 @@ def _rebuild(recipe: Recipe) -> Ruleset:
     return _build(recipe, LIMITS.copy())
 
 
+_NOTHING_TO_CHANGE = re.compile(r"nothing to (?:override|extend|remove): no (\w+) named '(\w+)'")
+
+
+def _module_hints(recipe: Recipe, errors: list[Diagnostic]) -> list[Diagnostic]:
+    """``errors``, those that change what nothing defines given the hint to switch on the
+    module that defines it, when one does (a house rule overriding market-day's option
+    'market_coins' without the module said only "nothing to override: no option named
+    'market_coins'"); the rest as they are."""
+    found = [_NOTHING_TO_CHANGE.fullmatch(d.message) for d in errors]
+    if recipe.game is None or not any(found):
+        return errors
+    off = {name: plugins.module_declarations(spec)    # (each module's files parsed once)
+           for name, spec in sorted(plugins.modules(recipe.game).items()) if name not in recipe.modules}
+    out = []
+    for d, key in zip(errors, found):
+        names = [name for name, keys in off.items() if key and (key[1], key[2]) in keys]
+        if names:
+            switches = " or ".join(f"-m {n}" for n in names)
+            d = attrs.evolve(d, hint=f"the module {' or '.join(map(repr, names))} defines it: "
+                                     f"switch it on ({switches})")
+        out.append(d)
+    return out
+
+
 @functools.lru_cache(maxsize=64)
 def _build(recipe: Recipe, limits: Limits) -> Ruleset:
     """The ruleset of ``recipe``, read, checked and analysed under ``limits`` (those in force:
@@ -453,7 +478,7 @@ def _build(recipe: Recipe, limits: Limits) -> Ruleset:
     if recipe.rules:
         layers.append(Layer("house rules", "house", parse_all(recipe.rules)))
     merged, merge_errors = merge(layers)
-    diagnostics.extend(merge_errors)
+    diagnostics.extend(_module_hints(recipe, merge_errors))
     known = {o.name for o in merged.items.values() if isinstance(o, A.OptionDecl)}
     unknown = [name for name, _ in recipe.options if name not in known]
     if unknown and not diagnostics:

@@ -226,3 +226,22 @@ def test_a_house_rule_file_given_twice_is_refused_as_such(tmp_path, monkeypatch)
                                                      r"twice \(as h.rules too\): give it once$"):
         boardrules.build_ruleset("harvest", rules=["h.rules", house])
     assert boardrules.build_ruleset("harvest", rules=["h.rules"]).recipe.rules[0][0] == "h.rules"
+
+
+def test_a_house_rule_changing_what_a_module_off_defines_names_the_module(tmp_path):
+    """A house rule overriding market-day's option without the module said only "nothing to
+    override: no option named 'market_coins'"; the hint names the module that defines it (and
+    no module, for a name none defines: the hint is then the one it had)."""
+    house = tmp_path / "house.rules"
+    house.write_text('override option market_coins = 3 "more"\nremove step guild_dues\n'
+                     'override resource coinz { }\n', encoding="utf-8")
+    with pytest.raises(boardrules.RulesError) as err:
+        boardrules.new_game("harvest", players=2, rules=[house])
+    assert [(d.message, d.hint) for d in err.value.diagnostics] == [
+        ("nothing to override: no option named 'market_coins'",
+         "the module 'market-day' defines it: switch it on (-m market-day)"),
+        ("nothing to remove: no step named 'guild_dues'",
+         "the module 'guilds' defines it: switch it on (-m guilds)"),
+        ("nothing to override: no resource named 'coinz'", "did you mean 'coins'?")]
+    house.write_text('override option market_coins = 3 "more"\n', encoding="utf-8")
+    assert boardrules.new_game("harvest", players=2, rules=[house], modules=["market-day"]).get("market_coins") == 3
