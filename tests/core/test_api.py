@@ -202,6 +202,21 @@ def test_main_action_done_follows_a_turn_with_free_actions(game):
             game.main_action_done(bad)
 
 
+@pytest.mark.parametrize("backend", ["compiled", "interpreted"])
+def test_a_value_of_no_entity_is_not_blamed_on_a_condition_it_cannot_be_tested_with(backend):
+    """'p1 pass_round booster99' said "that booster is taken (booster99)": the condition
+    ('owner(b) == none') fails to run for a text that is no booster, and that failure was taken
+    for the condition failing. A value the condition cannot be tested with gets the plain fact."""
+    text = HARVEST.replace("action buy(c: card) main {",
+                           'action buy(c: card where owner(c) == none else "that card is taken") main {')
+    game = boardrules.new_game(texts={"h.rules": text}, players=3, seed=1, backend=backend)
+    before = game.state
+    with pytest.raises(IllegalActionError, match=r"^p3 buy nothing: nothing is not a possible c \(one of: "
+                                                 r"sow, reap, market, tithe\) \[rule: buy"):
+        game.play(Action(2, "buy", ("nothing",)))
+    assert game.state == before
+
+
 def test_a_value_that_was_never_a_choice_is_told_the_choices():
     """'gaiaa is not a possible t' left the player guessing: a refused value outside a
     parameter's domain names the choices (a range by its ends, up to 12 values; not players,

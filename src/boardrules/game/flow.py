@@ -294,8 +294,8 @@ class GameFlow:
             ctx.env = {**env, prm.name: v}
             try:
                 blamed = not where(ctx)
-            except Exception:  # the rules never expected this value: their words still fit
-                blamed = True
+            except Exception:  # (a condition it cannot be tested with, e.g. 'owner(b)' of a text
+                blamed = False   # that is no booster, says nothing of it: "that booster is taken")
             if blamed:
                 return f"{prm.message} ({brief_value(v)})"
         choices = ""
