@@ -48,6 +48,9 @@ EXPRS = [
     "cog.size + axle.size", "cog.label", "axle.label", "saw.label", "e.size", "t.size", "w.size",
     "n.size", "f.size", "(sum g.size for g in [cog, axle])",
     "(count g in [cog, axle, saw] where g.label == \"\")", "(sum y for y in [cog.size, e.size])",
+    # orders of lengths and counts (surely whole numbers: compared without a test, _Gen.surely_int)
+    "len(n) > 0", "0 < len(t)", "len(n) <= (count g in [cog, axle] where g.size > 1)", "len(w) > 0",
+    "(count g in [cog, axle] where g.size > 1) >= x",
 ]
 
 
