@@ -59,6 +59,32 @@ def test_the_memo_sees_what_the_context_wrote():
     assert not any(o.partition(">")[0] == f"{cls}@{src}" for o in move_options.fn(ctx))
 
 
+def test_blueprint_changes_sees_the_blueprints_and_parts_the_context_wrote():
+    """blueprint_changes is memoised per state (every listing runs an Upgrade): asked again in
+    a context that wrote a blueprint or the parts placeable on a class, it answers afresh."""
+    from boardrules.runtime import Context
+    from boardrules_eclipse.primitives import blueprint_changes
+    g = boardrules.new_game("eclipse", players=2, seed=3)
+    rnd = random.Random(3)
+    while not g.get("blueprint", player=0, index="interceptor"):
+        g.play(rnd.choice(list(g.legal_actions())))
+    ctx = Context(g.ruleset, g.state.values, me=0)
+    before = blueprint_changes.fn(ctx)
+    assert before and blueprint_changes.fn(ctx) is before   # (from the memo)
+    grid = g.get("blueprint", player=0, index="interceptor")
+    ctx.set(("v", "blueprint", 0, "interceptor"), grid[:-1])
+    fewer = blueprint_changes.fn(ctx)
+    assert len(fewer) < len(before) and not any(o.startswith(f"interceptor#{len(grid) - 1}=") for o in fewer)
+    ctx.set(("v", "placeable_on", 0, "cruiser"), ())
+    assert not any(o.startswith("cruiser#") for o in blueprint_changes.fn(ctx))
+    assert any(o.startswith("cruiser#") for o in before)
+    memo.ENABLED = False
+    try:
+        assert blueprint_changes.fn(Context(g.ruleset, g.state.values, me=0)) == before
+    finally:
+        memo.ENABLED = True
+
+
 # ---- answers carried over to the next state (memo._carried) ------------------------------------
 
 _NAMES = ("ships", "controller", "blueprint", "techs")
