@@ -515,6 +515,22 @@ def _row_filled(ctx, me, c) -> int:
     return n
 
 
+@primitive("lowest_min", returns="int", pure=True)
+def lowest_min(ctx):
+    """The smallest minimum cost (``min``) of the technologies on offer (``tech_market``; a
+    ``ValueError`` when it is empty): Research's first check, which every listing runs. Pure
+    (primitives.py); memoised per state (memo.py: the market changes only when a technology
+    is taken or drawn)."""
+    got = per_state(ctx, ("lowest_min",), _MARKET_READS, lambda: min(
+        (_f(ctx, t, "min") for t in _v(ctx, "tech_market") or ()), default=None))
+    if got is None:
+        raise ValueError("no technology is on offer")
+    return got
+
+
+_MARKET_READS = frozenset({"tech_market"})
+
+
 # ---- moving ----------------------------------------------------------------------------------
 
 def _pin_need(ctx, p) -> int:
