@@ -85,6 +85,30 @@ def test_blueprint_changes_sees_the_blueprints_and_parts_the_context_wrote():
         memo.ENABLED = True
 
 
+def test_squares_of_sees_the_hexes_and_orbitals_the_context_wrote():
+    """squares_of is memoised per state (every listing lists the colony ships' squares): asked
+    again in a context that built an orbital or gave a hex up, it answers afresh."""
+    from boardrules.runtime import Context
+    from boardrules_eclipse.influence import squares_of
+    g = boardrules.new_game("eclipse", players=2, seed=3)
+    rnd = random.Random(3)
+    while not g.get("species_of", player=0):
+        g.play(rnd.choice(list(g.legal_actions())))
+    ctx = Context(g.ruleset, g.state.values, me=0)
+    before = squares_of.fn(ctx, 0)
+    home = before[0].partition("|")[0]
+    assert squares_of.fn(ctx, 0) is before and not any(o.startswith(f"{home}|o:") for o in before)
+    ctx.set(("v", "orbital_at", home), True)
+    assert {f"{home}|o:money", f"{home}|o:science"} <= set(squares_of.fn(ctx, 0))
+    ctx.set(("v", "controller", home), None)
+    assert not any(o.startswith(f"{home}|") for o in squares_of.fn(ctx, 0))
+    memo.ENABLED = False
+    try:
+        assert squares_of.fn(Context(g.ruleset, g.state.values, me=0), 0) == before
+    finally:
+        memo.ENABLED = True
+
+
 # ---- answers carried over to the next state (memo._carried) ------------------------------------
 
 _NAMES = ("ships", "controller", "blueprint", "techs")
