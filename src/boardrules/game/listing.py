@@ -551,7 +551,7 @@ class GameListing:
                 f"listing the answers to '{d.label}': the {6 ** opts.count} outcomes of {opts.count} dice "
                 f"are more than the {LIMITS.max_candidates} to try (the listing's limit): the game's own "
                 "chance (auto_chance) rolls them, or play one outcome", rule=d.label)
-        if type(opts) is dict and {*map(type, opts)} == _TEXT_ONLY:   # (an Upgrade's ~140 texts)
+        if type(opts) is dict and len(opts) > 8 and {*map(type, opts)} == _TEXT_ONLY:   # (an Upgrade's ~140 texts)
             yield from _answers(d.player, d.label, opts)
         else:
             for o in opts:
