@@ -76,8 +76,17 @@ def _squares(ctx, h):
 def squares_of(ctx, p):
     """Every population square, taken or free, in the hexes ``p`` controls, one entry per cube
     type it takes: ``"hex|square:type"`` (``"2,0|1:science"``; square ``o`` is the orbital's).
-    Which of them a colony ship may fill is the rules' ``colonize``."""
-    return tuple(f"{h}|{sq}:{res}" for h in _controlled(ctx, p) for sq, res, _ in _squares(ctx, h))
+    Which of them a colony ship may fill is the rules' ``colonize``. Memoised per state (memo.py:
+    every listing asks, and the hexes and structures change far less often than the turn)."""
+    kinds = _kind(ctx, "structure")
+    reads = _SQUARE_READS.get(kinds)
+    if reads is None:
+        reads = _SQUARE_READS[kinds] = frozenset({"hexes", "controller", "sector_at", *(f"{w}_at" for w in kinds)})
+    return per_state(ctx, ("squares_of", p), reads, lambda: tuple(
+        f"{h}|{sq}:{res}" for h in _controlled(ctx, p) for sq, res, _ in _squares(ctx, h)))
+
+
+_SQUARE_READS: dict = {}   # the structures' names -> the variables squares_of reads
 
 
 @primitive("square_advanced", returns="bool", h="hex", square="text")

@@ -23,10 +23,11 @@ from typing import Any
 from boardrules.runtime import MISSING, changed_keys
 
 
-# (committed state, ruleset, its memo: key -> (reads, answer)): replaced as a whole when
-# another state asks, so a memo dict only ever holds answers for its own state (also with
-# threads)
-_CURRENT: tuple[object, object, dict[Hashable, tuple[frozenset[str], Any]]] = (None, None, {})
+# (committed state, ruleset, its memo: reads -> {key: answer}, the answers grouped by the
+# variables they read): replaced as a whole when another state asks. A group carried over is
+# shared with the state it came from: its variables hold the same values in both, so an answer
+# either adds to it holds in both (also with threads)
+_CURRENT: tuple[object, object, dict[frozenset[str], dict[Hashable, Any]]] = (None, None, {})
 ENABLED = True     # False: every question computed afresh (tests compare the two)
 CARRY = True       # False: no answer is carried over to another state (tests compare the two)
 DELTAS = True      # False: what changed is found by comparing the tables whole (tests compare)
@@ -48,19 +49,21 @@ def per_state(ctx: Any, key: Hashable, reads: frozenset[str], compute: Callable[
     if memo[0] is not ctx.base or memo[1] is not ctx.rs:
         kept = _carried(memo[0], ctx.base, memo[2]) if memo[1] is ctx.rs and CARRY else {}
         memo = _CURRENT = (ctx.base, ctx.rs, kept)
-    values = memo[2]
-    got = values.get(key)
-    if got is None:
-        got = values[key] = (reads, compute())
-    return got[1]
+    group = memo[2].get(reads)
+    if group is None:
+        group = memo[2][reads] = {}
+    got = group.get(key, MISSING)
+    if got is MISSING:
+        got = group[key] = compute()
+    return got
 
 
-def _carried(old: Any, new: dict[Any, Any], memo: dict[Hashable, tuple[frozenset[str], Any]]
-             ) -> dict[Hashable, tuple[frozenset[str], Any]]:
-    """The entries of ``memo`` (answers for the values ``old``) that hold for the values
-    ``new``: those reading no rule variable with a key whose value is not the same object in
-    both (or is in one only)."""
-    if not memo or type(old) is not dict or len(memo) > CARRIED:
+def _carried(old: Any, new: dict[Any, Any], memo: dict[frozenset[str], dict[Hashable, Any]]
+             ) -> dict[frozenset[str], dict[Hashable, Any]]:
+    """The groups of ``memo`` (answers for the values ``old``, by the variables they read) that
+    hold for the values ``new``: those reading no rule variable with a key whose value is not
+    the same object in both (or is in one only)."""
+    if not memo or type(old) is not dict or sum(map(len, memo.values())) > CARRIED:
         return {}
     keys = changed_keys(old, new) if DELTAS else None   # (from the keys the actions wrote)
     if keys is not None:
@@ -69,4 +72,4 @@ def _carried(old: Any, new: dict[Any, Any], memo: dict[Hashable, tuple[frozenset
         changed = {k[1] for k, v in new.items() if old.get(k, MISSING) is not v and k[0] == "v"}
         if not old.keys() <= new.keys():   # (a key gone: its variable changed too)
             changed.update(k[1] for k in old.keys() - new.keys() if k[0] == "v")
-    return {key: got for key, got in memo.items() if changed.isdisjoint(got[0])}
+    return {reads: group for reads, group in memo.items() if changed.isdisjoint(reads)}

@@ -341,11 +341,19 @@ def blueprint_changes(ctx):
     """Every single-part change of ``me``'s blueprints with a part ``me`` may place on that
     ship class (the rules' ``placeable_on``, made by ``placeable_parts``): ``"cls#slot=part"``,
     by class, slot, then part in that list's order. Which blueprints are legal is the rules'
-    ``upgrade_step``. Pure (primitives.py)."""
+    ``upgrade_step``. Pure (primitives.py); memoised per state (memo.py: every listing runs an
+    Upgrade, and its key's tuples take longer to gather and hash than the answer to look up)."""
     me = _me(ctx)
+    return per_state(ctx, ("blueprint_changes", me), _CHANGES_READS, lambda: _changes(ctx, me))
+
+
+def _changes(ctx, me) -> tuple[str, ...]:
     classes = _kind(ctx, "ship_class")
     return B.tables(ctx.rs).changes(tuple(_blueprint(ctx, me, cls) for cls in classes),
                                     tuple(tuple(_v(ctx, "placeable_on", me, cls) or ()) for cls in classes))
+
+
+_CHANGES_READS = frozenset({"blueprint", "placeable_on"})
 
 
 @primitive("placeable_inputs", returns="any", pure=True)
@@ -505,6 +513,22 @@ def _row_filled(ctx, me, c) -> int:
         row = _v(ctx, "placed_row", me, t)
         n += row == c or (row == "" and _f(ctx, t, "category") == c)
     return n
+
+
+@primitive("lowest_min", returns="int", pure=True)
+def lowest_min(ctx):
+    """The smallest minimum cost (``min``) of the technologies on offer (``tech_market``; a
+    ``ValueError`` when it is empty): Research's first check, which every listing runs. Pure
+    (primitives.py); memoised per state (memo.py: the market changes only when a technology
+    is taken or drawn)."""
+    got = per_state(ctx, ("lowest_min",), _MARKET_READS, lambda: min(
+        (_f(ctx, t, "min") for t in _v(ctx, "tech_market") or ()), default=None))
+    if got is None:
+        raise ValueError("no technology is on offer")
+    return got
+
+
+_MARKET_READS = frozenset({"tech_market"})
 
 
 # ---- moving ----------------------------------------------------------------------------------

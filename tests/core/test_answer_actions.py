@@ -65,5 +65,15 @@ def test_the_kept_answers_are_bounded():
     A._answer(0, "w", "red")
     for i in range(A.MAX_ANSWERS + 10):
         A._answer(0, "many", f"t{i}")
-        assert len(A._ANSWERS) <= A.MAX_ANSWERS
+        assert sum(map(len, A._ANSWERS.values())) == A._KEPT[0] <= A.MAX_ANSWERS
     assert A._answer(0, "many", f"t{A.MAX_ANSWERS + 9}").args == (f"t{A.MAX_ANSWERS + 9}",)
+
+
+def test_a_decisions_text_answers_are_looked_up_at_once():
+    """``_answers`` (a listing of an Upgrade's ~140 texts): the kept Actions of ``_answer``, in
+    the options' order, those not kept yet made and kept."""
+    red = A._answer(0, "w", "red")
+    got = A._answers(0, "w", {"blue": None, "red": None, "green": None})
+    assert [a.args for a in got] == [("blue",), ("red",), ("green",)] and got[1] is red
+    assert all(a is A._answer(0, "w", a.args[0]) for a in got)
+    assert A._answers(0, "w", ("green", "blue")) == [got[2], got[0]]

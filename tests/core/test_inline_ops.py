@@ -48,6 +48,9 @@ EXPRS = [
     "cog.size + axle.size", "cog.label", "axle.label", "saw.label", "e.size", "t.size", "w.size",
     "n.size", "f.size", "(sum g.size for g in [cog, axle])",
     "(count g in [cog, axle, saw] where g.label == \"\")", "(sum y for y in [cog.size, e.size])",
+    # orders of lengths and counts (surely whole numbers: compared without a test, _Gen.surely_int)
+    "len(n) > 0", "0 < len(t)", "len(n) <= (count g in [cog, axle] where g.size > 1)", "len(w) > 0",
+    "(count g in [cog, axle] where g.size > 1) >= x",
 ]
 
 
@@ -91,3 +94,18 @@ def test_a_list_built_is_charged_the_elements_of_its_lists_only():
     deep = (1, (2, (3, 4)), frozenset({5, 6, 7}), "x")
     assert S.nested(ctx, deep) is deep and ctx.budget - ctx.steps == 2 + 2 + 3
     assert S.nested(ctx, ((),)) == ((),) and ctx.budget - ctx.steps == 7
+
+
+def test_a_list_compared_with_itself_is_charged_as_with_an_equal_copy():
+    """semantics.equal decides a list compared with the very same object after one walk of it
+    (a value read back where it was written); the charge is the same as for an equal copy."""
+    from boardrules.lang import semantics as S
+    from boardrules.runtime import Context
+    g = new_game(texts={"t.rules": RULES.replace("EXPR", "x")}, players=2)
+    for value in [(), (1, ("a", "b"), frozenset({2, 3})), tuple((i, "x" * 70) for i in range(30))]:
+        spent = []
+        for other in (value, tuple(list(value))):
+            ctx = Context(g.ruleset, {("nplayers",): 2})
+            assert S.equal(ctx, value, other) is True
+            spent.append(ctx.budget - ctx.steps)
+        assert spent[0] == spent[1] == S.size(value, 10 ** 9)

@@ -54,6 +54,12 @@ def _scaled_each(ctx, opts, k):
         return "x" * len(opts)
     if mode == "wrong":   # (a list of the right length, its answers not the primitive's)
         return [0] * len(opts)
+    if mode == "all":   # (every option answered, 3 too: the where never asks of it)
+        return [o * k for o in opts]
+    if mode == "truth":   # (true is no number of the rules: the declared int refuses it)
+        return [True] * len(opts)
+    if mode == "huge":    # (beyond the rules' numbers)
+        return [2 ** 63 + o for o in opts]
     # (odd options left to the call; 3 is one the call raises for)
     return [NOT_BATCHED if o % 2 else o * k for o in opts]
 
@@ -112,6 +118,55 @@ def test_the_batch_form_answers_in_place_of_the_calls(batching):
     # the call is asked only where the batch form left an option out (odd), and where the
     # where reaches it (not 3)
     assert CALLS == [("scaled", 1), ("scaled", 5), ("scaled", 5), ("scaled", 7), ("scaled", 7)]
+
+
+def test_answers_of_the_declared_type_for_every_option_are_used_as_they_are(batching):
+    """A batch form answering every option with plain whole numbers passes the primitive's
+    return check as a whole (codegen._sure): the filter then tests no answer one by one, and
+    admits what the interpreter does."""
+    MODE["batch"] = "all"
+    assert _options("pickit") == _options("pickit", "interpreted") == (4, 5, 7)
+    assert [c for c in CALLS if c[0] == "scaled"] == []
+
+
+@pytest.mark.parametrize("mode", ["truth", "huge"])
+def test_answers_the_declared_type_refuses_are_the_primitives_defect(batching, mode):
+    """Answers that fail the primitive's return check (a truth value, a number beyond the rules')
+    are not taken as a whole: each is checked as the call's result is, and refused."""
+    MODE["batch"] = mode
+    g = boardrules.new_game("harvest", players=2, seed=1, modules=["batching"])
+    while not any(a.name == "pickit" for a in g.legal_actions()):
+        g.play(next(iter(g.legal_actions())))
+    before = g.state
+    a = next(a for a in g.legal_actions() if a.name == "pickit")
+    with pytest.raises(boardrules.PrimitiveError, match="primitive 'scaled'"):
+        g.play(a)
+    assert g.state is before
+
+
+def test_sure_tests_the_answers_as_the_return_check_does():
+    from boardrules.lang.codegen import _sure
+    from boardrules.runtime import MAX_NUMBER
+    from boardrules.plugins import _checked
+
+    @primitive("n_of", returns="int", pure=True, o="int")
+    def n_of(ctx, o):
+        return o
+
+    @primitive("t_of", returns="text", pure=True, o="int")
+    def t_of(ctx, o):
+        return "x"
+
+    @primitive("e_of", returns="player", pure=True, o="int")
+    def e_of(ctx, o):
+        return 0
+
+    n, t, e = _checked(n_of), _checked(t_of), _checked(e_of)
+    assert _sure(n, [1, -MAX_NUMBER, MAX_NUMBER]) and _sure(n, [])
+    assert not _sure(n, [1, True]) and not _sure(n, [MAX_NUMBER + 1]) and not _sure(n, [1.0])
+    assert not _sure(n, [1, NOT_BATCHED]) and not _sure(n, [None])
+    assert _sure(t, ["a", type("Sub", (str,), {})("b")]) and not _sure(t, ["a", None, NOT_BATCHED])
+    assert _sure(e, [0, "anything", None]) and not _sure(e, [0, NOT_BATCHED])
 
 
 def test_without_batch_forms_the_same(unbatched):

@@ -59,6 +59,25 @@ def test_research_is_listed_from_exactly_the_discounted_cost_or_minimum():
     assert _research_options(g, 13) == {"tech_plasma_cannon", "tech_gluon_computer"}
 
 
+def test_research_is_listed_from_the_lowest_minimum_on_offer():
+    """Research's first check (``lowest_min``, memoised per state): some technology on offer
+    has a minimum the player's science reaches [S tile art: Neutron Bombs cost 2, minimum 2;
+    Plasma Cannon 6, minimum 4; Gluon Computer 16, minimum 8]; an empty market refuses it.
+    Each verdict equals a full try of the action (with no discount, science from the lowest
+    minimum up to the lowest cost passes the check and fails in the tile's choice)."""
+    g = new(2)
+    market = ("tech_gluon_computer", "tech_plasma_cannon", "tech_neutron_bombs")
+    for offer, science, listed in [(market, 1, False), (market, 2, True), (market[:2], 3, False),
+                                   (market[:2], 4, False), (market[:2], 6, True), (market[:1], 7, False),
+                                   (market[:1], 16, True), ((), 40, False)]:
+        _set(g, v__tech_market=offer, r__science__0=science)
+        legal = list(g.legal_actions())
+        assert (Action(0, "research", ()) in legal) == listed, (offer, science)
+        assert legal == g._legal_by_trying()
+    with pytest.raises(IllegalActionError, match="not enough science for any technology on offer"):
+        g.play("p1 research")
+
+
 def test_build_is_listed_from_exactly_the_cheapest_build_cost():
     """Build costs [S boards]: a Terran Interceptor and Starbase (Terrans start with its
     technology) cost 3 materials, the cheapest of the species' builds; with 2 Build is not

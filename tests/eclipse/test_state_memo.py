@@ -59,6 +59,56 @@ def test_the_memo_sees_what_the_context_wrote():
     assert not any(o.partition(">")[0] == f"{cls}@{src}" for o in move_options.fn(ctx))
 
 
+def test_blueprint_changes_sees_the_blueprints_and_parts_the_context_wrote():
+    """blueprint_changes is memoised per state (every listing runs an Upgrade): asked again in
+    a context that wrote a blueprint or the parts placeable on a class, it answers afresh."""
+    from boardrules.runtime import Context
+    from boardrules_eclipse.primitives import blueprint_changes
+    g = boardrules.new_game("eclipse", players=2, seed=3)
+    rnd = random.Random(3)
+    while not g.get("blueprint", player=0, index="interceptor"):
+        g.play(rnd.choice(list(g.legal_actions())))
+    ctx = Context(g.ruleset, g.state.values, me=0)
+    before = blueprint_changes.fn(ctx)
+    assert before and blueprint_changes.fn(ctx) is before   # (from the memo)
+    grid = g.get("blueprint", player=0, index="interceptor")
+    ctx.set(("v", "blueprint", 0, "interceptor"), grid[:-1])
+    fewer = blueprint_changes.fn(ctx)
+    assert len(fewer) < len(before) and not any(o.startswith(f"interceptor#{len(grid) - 1}=") for o in fewer)
+    ctx.set(("v", "placeable_on", 0, "cruiser"), ())
+    assert not any(o.startswith("cruiser#") for o in blueprint_changes.fn(ctx))
+    assert any(o.startswith("cruiser#") for o in before)
+    memo.ENABLED = False
+    try:
+        assert blueprint_changes.fn(Context(g.ruleset, g.state.values, me=0)) == before
+    finally:
+        memo.ENABLED = True
+
+
+def test_squares_of_sees_the_hexes_and_orbitals_the_context_wrote():
+    """squares_of is memoised per state (every listing lists the colony ships' squares): asked
+    again in a context that built an orbital or gave a hex up, it answers afresh."""
+    from boardrules.runtime import Context
+    from boardrules_eclipse.influence import squares_of
+    g = boardrules.new_game("eclipse", players=2, seed=3)
+    rnd = random.Random(3)
+    while not g.get("species_of", player=0):
+        g.play(rnd.choice(list(g.legal_actions())))
+    ctx = Context(g.ruleset, g.state.values, me=0)
+    before = squares_of.fn(ctx, 0)
+    home = before[0].partition("|")[0]
+    assert squares_of.fn(ctx, 0) is before and not any(o.startswith(f"{home}|o:") for o in before)
+    ctx.set(("v", "orbital_at", home), True)
+    assert {f"{home}|o:money", f"{home}|o:science"} <= set(squares_of.fn(ctx, 0))
+    ctx.set(("v", "controller", home), None)
+    assert not any(o.startswith(f"{home}|") for o in squares_of.fn(ctx, 0))
+    memo.ENABLED = False
+    try:
+        assert squares_of.fn(Context(g.ruleset, g.state.values, me=0), 0) == before
+    finally:
+        memo.ENABLED = True
+
+
 # ---- answers carried over to the next state (memo._carried) ------------------------------------
 
 _NAMES = ("ships", "controller", "blueprint", "techs")
@@ -85,14 +135,14 @@ def test_an_answer_is_carried_only_while_its_variables_hold_the_same_values():
                 new.pop(k, None)
             else:
                 new[k] = v if old.get(k, "missing") != v else old[k]   # (equal: the same object)
-        entries = {i: (r, object()) for i, r in enumerate(reads)}
-        kept = memo._carried(old, new, entries)
-        for i, (r, answer) in entries.items():
+        groups = {r: {i: object()} for i, r in enumerate(reads)}
+        kept = memo._carried(old, new, groups)
+        for r, group in groups.items():
             same = all(old.get(k, "missing") == new.get(k, "missing") for k in set(old) | set(new)
                        if k[0] == "v" and k[1] in r)
-            assert (i in kept) == same, (old, new, r)
+            assert (r in kept) == same, (old, new, r)
             if same:
-                assert kept[i][1] is answer
+                assert kept[r] is group
     check()
 
 
@@ -102,8 +152,8 @@ def test_a_carried_answer_is_recomputed_when_an_object_is_replaced_by_an_equal_o
     a recomputation, never a stale answer."""
     old = {("v", "ships", "0,0"): ((0, "cruiser"),)}
     new = {("v", "ships", "0,0"): tuple([(0, "cruiser")])}
-    assert memo._carried(old, new, {"k": (frozenset({"ships"}), 1)}) == {}
-    assert memo._carried(old, dict(old), {"k": (frozenset({"ships"}), 1)}) == {"k": (frozenset({"ships"}), 1)}
+    assert memo._carried(old, new, {frozenset({"ships"}): {"k": 1}}) == {}
+    assert memo._carried(old, dict(old), {frozenset({"ships"}): {"k": 1}}) == {frozenset({"ships"}): {"k": 1}}
 
 
 @pytest.mark.parametrize("modules", MODULE_SETS[1:], ids=lambda m: "+".join(m))

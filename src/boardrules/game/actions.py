@@ -5,6 +5,7 @@ broken flow."""
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from typing import Any
 
 import attrs
@@ -170,7 +171,8 @@ def _candidate(player: int, name: str, args: tuple[Any, ...]) -> Action:
 # kept, an answer is neither rebuilt nor hashed again (attrs caches an Action's hash). Bounded:
 # started afresh past MAX_ANSWERS (hostile rules may offer texts without end).
 MAX_ANSWERS = 20_000
-_ANSWERS: dict[tuple[int, str, str], Action] = {}
+_ANSWERS: dict[tuple[int, str], dict[str, Action]] = {}   # (decider, label) -> text -> Action
+_KEPT = [0]   # how many _ANSWERS holds
 
 
 def _answer(player: int, label: str, option: Any) -> Action:
@@ -178,13 +180,22 @@ def _answer(player: int, label: str, option: Any) -> Action:
     ``player``, the same Action each time for a text option (``_ANSWERS``)."""
     if type(option) is not str:   # (other values: 1 == True would share a key)
         return _candidate(player, label, (option,))
-    key = (player, label, option)
-    a = _ANSWERS.get(key)
-    if a is None:
-        if len(_ANSWERS) >= MAX_ANSWERS:
+    return _answers(player, label, (option,))[0]
+
+
+def _answers(player: int, label: str, options: Collection[str]) -> list[Action]:
+    """:func:`_answer` of each of ``options``, all texts (the kept ones looked up in C)."""
+    kept = _ANSWERS.get((player, label))
+    if kept is None or not all(map(kept.__contains__, options)):
+        if _KEPT[0] >= MAX_ANSWERS:
             _ANSWERS.clear()
-        a = _ANSWERS[key] = _candidate(player, label, (option,))
-    return a
+            _KEPT[0] = 0
+        kept = _ANSWERS.setdefault((player, label), {})
+        for o in options:
+            if o not in kept:
+                kept[o] = _candidate(player, label, (o,))
+                _KEPT[0] += 1
+    return list(map(kept.__getitem__, options))
 
 
 def _too_many_values(held: int) -> str:

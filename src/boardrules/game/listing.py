@@ -19,7 +19,7 @@ from ..quoting import MESSAGE, brief_text, brief_value, counted
 from ..ruleset import Step
 from ..runtime import (CHANCE, F_LANES, F_OVER, F_TURN, BudgetExceeded, Context, Decision,
                        Dice, RuleViolation)
-from .actions import Action, DONE, _FLOW_BROKEN, _Unlisted, _answer, _broken, _candidate, _who
+from .actions import Action, DONE, _FLOW_BROKEN, _Unlisted, _answer, _answers, _broken, _candidate, _who
 from .notation import _bag
 from .verdicts import _UNSEEN
 
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 _STUCK_TRIES, _STUCK_EACH, _STUCK_SHOWN = 200, 20, 4
 # The refusals that are defects of the rules or a plugin, not the rules saying no: shown first.
 _DEFECTS = (ExecutionBudgetError, PrimitiveError, RuleFailedError)
+_TEXT_ONLY = {str}
 
 
 def _some_of_each(candidates: Iterator[Action]) -> list[Action]:
@@ -550,8 +551,11 @@ class GameListing:
                 f"listing the answers to '{d.label}': the {6 ** opts.count} outcomes of {opts.count} dice "
                 f"are more than the {LIMITS.max_candidates} to try (the listing's limit): the game's own "
                 "chance (auto_chance) rolls them, or play one outcome", rule=d.label)
-        for o in opts:
-            yield _answer(d.player, d.label, o)
+        if type(opts) is dict and len(opts) > 8 and {*map(type, opts)} == _TEXT_ONLY:   # (an Upgrade's ~140 texts)
+            yield from _answers(d.player, d.label, opts)
+        else:
+            for o in opts:
+                yield _answer(d.player, d.label, o)
         if d.optional:
             yield _candidate(d.player, d.label, ())
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import linecache
+import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from types import CodeType
@@ -315,6 +316,23 @@ def _each(ctx: Context, prim: Primitive, opts: Sequence[Value], *args: Value) ->
     return got   # type: ignore[no-any-return]
 
 
+def _sure(prim: Primitive, got: Sequence[Value]) -> bool:
+    """Whether each answer of ``prim``'s batch form in ``got`` (of :func:`_each`) is what the
+    checked call answers (no NOT_BATCHED; each passes the primitive's return check, plugins.py
+    ``_checked``), tested over the list at once: a filter then uses them without a test per
+    option (ExprCompiler.filter)."""
+    check = getattr(prim.fn, "inline", None)
+    if check is None:   # (no return check: any answer but NOT_BATCHED is the call's)
+        return not any(map(operator.is_, got, itertools.repeat(NOT_BATCHED)))
+    kinds = set(map(type, got))
+    if check.types is None:   # (plain ints within the rules' numbers)
+        return kinds <= _INT_ONLY and (not got or -S.MAX_NUMBER <= min(got) and max(got) <= S.MAX_NUMBER)
+    return all(issubclass(k, check.types) for k in kinds)
+
+
+_INT_ONLY = frozenset({int})
+
+
 def _check_batch(ctx: Context, prim: Primitive, opts: Sequence[Value], args: tuple[Value, ...],
                  got: Sequence[Value]) -> None:
     """``PrimitiveFailed`` naming ``prim`` at the first option whose batch answer (in ``got``)
@@ -347,7 +365,7 @@ _HELPERS: dict[str, object] = {
     "_mul": _int_op("*", int.__mul__), "_lt": _int_op("<", int.__lt__),
     "_le": _int_op("<=", int.__le__), "_gt": _int_op(">", int.__gt__),
     "_ge": _int_op(">=", int.__ge__), "_floordiv": _int_op("//", int.__floordiv__),
-    "_mod": _int_op("%", int.__mod__), "_each": _each, "_NB": NOT_BATCHED,
+    "_mod": _int_op("%", int.__mod__), "_each": _each, "_sure": _sure, "_NB": NOT_BATCHED,
 }
 # built-ins with a helper of their own (name -> its arguments): their common case at once
 _QUICK_BUILTINS = {"holds": 1, "len": 1, "first": 1, "owner": 1, "held": 1, "field": 2}
@@ -456,13 +474,23 @@ class ExprCompiler:
         asked = "".join(f"        {b} = _each(ctx, {call}, opts{rest})\n" for b, _, call, rest in each.batches)
         loop = ", ".join([q] + [x for _, x, _, _ in each.batches])
         over = f"zip(opts, {', '.join(b for b, _, _, _ in each.batches)})" if each.batches else "opts"
+        sure = ""
+        if each.batches:
+            # (each batch's answers passing the primitive's return check as a whole, _sure: the
+            # same test without a test per option and answer, as a primitive declared int gives
+            # a whole number, _Gen.surely_int)
+            fast = _Gen(self.rs, ns, batch_of=q, sure_batches=True)
+            quick = fast.gen(e, {var: q})
+            assert [(b, x, r) for b, x, _, r in fast.batches] == [(b, x, r) for b, x, _, r in each.batches]
+            tests = " and ".join(f"_sure({call}, {b})" for b, _, call, _ in each.batches)
+            sure = f"        if {tests}:\n            return tuple([{q} for {loop} in {over} if {quick}])\n"
         span = e.span
         ns["_span"] = span
         filename = f"<rules {span.file}:{span.line}:{span.column} #{next(_ids)}>"
         src = (f"def rule_filter(ctx, opts, first):\n    try:\n        if first:\n"
                f"            n = 0\n            for {q} in opts:\n                n += 1\n"
                f"                if {cond}:\n                    return n\n            return 0\n"
-               f"{asked}        return tuple([{q} for {loop} in {over} if {every}])\n"
+               f"{asked}{sure}        return tuple([{q} for {loop} in {over} if {every}])\n"
                f"    except _RuleViolation as err:\n        raise _at(err, _span)\n"
                f"    except Exception as err:\n        raise _foreign(ctx, err, None, _span)\n")
         return cast(FilterFn | None, self._load(src, filename, ns, "rule_filter"))
@@ -476,7 +504,8 @@ def _renamed(code: CodeType, filename: str) -> CodeType:
 
 class _Gen:
     def __init__(self, rs: Ruleset, ns: dict[str, object], batch_of: str | None = None,
-                 bound: frozenset[str] | None = None, fixed: Mapping[str, str] | None = None) -> None:
+                 bound: frozenset[str] | None = None, fixed: Mapping[str, str] | None = None,
+                 sure_batches: bool = False) -> None:
         self.rs = rs
         self.ns = ns
         self._temps = 0
@@ -492,6 +521,9 @@ class _Gen:
         # loop, the batch form's name, the other arguments), one per such call
         self.batch_of = batch_of
         self.batches: list[tuple[str, str, str, str]] = []
+        # the batch forms' answers are known to be the checked calls' (the filter tested them
+        # before its loop, _sure): a call's answer is used as it is
+        self.sure_batches = sure_batches
         # > 0 while a quantifier's domain is written: Python refuses an assignment expression
         # (``:=``) in a comprehension's iterable, so no value is held in a temporary there
         self._in_domain = 0
@@ -517,6 +549,8 @@ class _Gen:
         (plugins.py, ``ReturnCheck``: the checking wrapper's frame costs as much as a simple
         primitive), else through the primitive as registered. ``batched``: the name of the
         call's answer from a batch form (:meth:`batched`), used unless it is NOT_BATCHED."""
+        if batched is not None and self.sure_batches:
+            return batched
         registered = self.rs.primitives[fn].fn
         check = getattr(registered, "inline", None)
         t = None if check is None else self.temp()
@@ -548,10 +582,30 @@ class _Gen:
         self.batches.append((f"_b{n}", f"_e{n}", self.const(prim), rest))
         return f"_e{n}"
 
+    def surely_int(self, e: A.Expr) -> bool:
+        """Whether ``e``'s value is a whole number within the rules' numbers whenever the code
+        goes on past it: a number written in the rule, ``len`` of one value or a ``count`` (a
+        list's length, at most LIMITS.max_list), or a call of a primitive declared ``int``
+        whose result is checked (plugins.py ``_checked``: anything else raises its defect; a
+        filter's batch answers tested as a whole, :func:`_sure`)."""
+        if isinstance(e, A.Int) or isinstance(e, A.Quant) and e.kind == "count":
+            return True
+        if isinstance(e, A.Call) and e.fn == "len" and len(e.args) == 1:
+            return True
+        if not isinstance(e, A.Call) or e.fn in S.BUILTIN_FUNCTIONS or e.fn in ("min", "max", "abs") \
+                or e.fn in _QUICK_BUILTINS:
+            return False
+        prim = self.rs.primitives.get(e.fn)
+        check = None if prim is None else getattr(prim.fn, "inline", None)
+        return check is not None and check.types is None and prim is not None and prim.returns == "int"
+
     def int_compare(self, op: str, l: A.Expr, r: A.Expr, sc: dict[str, str]) -> str:
         """``<``, ``<=``, ``>``, ``>=``: of a number written in the rule and a whole number at
-        once, else through the helper (which compares or refuses as semantics.compare)."""
+        once (without a test where it is surely one, :meth:`surely_int`), else through the
+        helper (which compares or refuses as semantics.compare)."""
         helper = _INT_OPS[op]
+        if self.surely_int(l) and self.surely_int(r):
+            return f"({self.gen(l, sc)} {op} {self.gen(r, sc)})"
         lv, rv = self.whole(l, sc), self.whole(r, sc)
         t = self.temp() if rv is not None or lv is not None else None
         if t is not None and rv is not None:

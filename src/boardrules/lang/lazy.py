@@ -118,6 +118,8 @@ def common_type(rs: Ruleset, values: tuple[Any, ...]) -> str | None:
     decision's options: an Eclipse Upgrade offers about 100 texts, typed in one pass)."""
     if {*map(type, values)} == {str}:   # (the common case, without a call per value)
         ents = rs.entities
+        if ents.keys().isdisjoint(values):   # (texts naming no entity: one test in C)
+            return "text"
         kinds = {e.kind if (e := ents.get(v)) is not None else None for v in values}
         if len(kinds) != 1:
             return None
