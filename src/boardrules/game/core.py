@@ -413,14 +413,15 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         action = self._action(action)
         mark = (self.state, len(self._history), self._kept, len(self.record.actions), len(self.log))
         self._apply(action, check)
-        try:
-            self._auto()
-        except BaseException as err:
-            self._back_to(mark)
-            if isinstance(err, ExecutionBudgetError):
-                raise ExecutionBudgetError(f"{brief_action(action)}: {err} (the move is not played)",
-                                           rule=err.rule, action=action) from None
-            raise
+        if self.state.pending:   # (no chance outcome is due without a pending decision)
+            try:
+                self._auto()
+            except BaseException as err:
+                self._back_to(mark)
+                if isinstance(err, ExecutionBudgetError):
+                    raise ExecutionBudgetError(f"{brief_action(action)}: {err} (the move is not played)",
+                                               rule=err.rule, action=action) from None
+                raise
         self._thin_if_held()
 
     def _back_to(self, mark: tuple[State, int, int, int, int]) -> None:

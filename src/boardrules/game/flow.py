@@ -489,7 +489,7 @@ class GameFlow:
                 raise _flow_broken(err, f"event '{event}'", event) from None
 
     def _order(self: Game, ctx: Any, step: Any) -> tuple[int, ...]:
-        n = ctx.nplayers
+        n = ctx.np
         kind, fn = step.order
         if kind == "by":
             order = fn(ctx)
