@@ -361,8 +361,8 @@ class GameVerdicts:
                 raise
         else:
             return ctx, pending
-        finally:
-            self._meter.spend(ctx)   # (a listing's try: charged to it)
+        finally:   # (a listing's try: charged to it, as _Meter.spend without the call)
+            self._meter.left -= ctx.budget - ctx.steps
         return self._candidate_run(action, info, lazy=False, settle=settle)   # (cut short: in full)
 
     def _tried_legal(self: Game, action: Action, tried: dict[Any, Any]) -> bool:
