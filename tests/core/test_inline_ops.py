@@ -109,3 +109,33 @@ def test_a_list_compared_with_itself_is_charged_as_with_an_equal_copy():
             assert S.equal(ctx, value, other) is True
             spent.append(ctx.budget - ctx.steps)
         assert spent[0] == spent[1] == S.size(value, 10 ** 9)
+
+
+def _steps_needed(expr: str, backend: str) -> int:
+    """The least ``max_steps`` with which ``p1 go`` sets ``out`` to ``expr``."""
+    from boardrules.errors import BoardrulesError
+    for steps in range(1, 500):
+        try:
+            g = new_game(texts={"t.rules": RULES.replace("EXPR", expr)}, players=2, backend=backend,
+                         max_steps=steps)
+            g.play("p1 go")
+        except BoardrulesError:
+            continue
+        return steps
+    raise AssertionError(f"{expr} needs more than 500 steps")
+
+
+@pytest.mark.parametrize("expr", ["1..40", "(count y in 1..40 where y > 2)", "(sum y for y in 3..1)"])
+def test_a_range_of_written_numbers_is_charged_and_refused_as_the_interpreter_does(expr):
+    """The compiled back end makes a range of two numbers written in the rule once (a listing's
+    domain ``1..3`` cost three calls each time): its value, what it charges the execution budget
+    and its refusal past ``LIMITS.max_list`` are the interpreter's."""
+    from boardrules.limits import LIMITS
+    assert _outcome(expr, "compiled") == _outcome(expr, "interpreted")
+    assert _steps_needed(expr, "compiled") == _steps_needed(expr, "interpreted")
+    with LIMITS.changed(max_list=39):
+        compiled, interpreted = _outcome(expr, "compiled"), _outcome(expr, "interpreted")
+    assert compiled == interpreted
+    assert compiled[0] == ("ok" if "3..1" in expr else "refused")
+    if compiled[0] == "refused":
+        assert "the range 1..40 is too long for the rules (at most 39 numbers)" in compiled[1]

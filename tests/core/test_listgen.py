@@ -175,21 +175,20 @@ def test_house_rules_and_the_interpreter_get_listings_of_their_own(tmp_path):
 
 
 def test_a_traceback_names_the_step_and_shows_the_line(monkeypatch):
-    """An error raised inside a step's listing (here: making a candidate) has a frame named
-    after the step's place whose line, from linecache, is the generated source's."""
+    """An error raised inside a step's listing (here: testing a candidate's prechecks) has a
+    frame named after the step's place whose line, from linecache, is the generated source's."""
     import traceback
-    from boardrules.game import listing
 
-    def broken(p, name, args):
-        raise LookupError(name)
+    def broken(ctx):
+        raise LookupError("buy")
     g = harvest(seed=1)
-    monkeypatch.setattr(listing, "_candidate", broken)
+    monkeypatch.setitem(g.ruleset.guards.listed, "buy", (broken, False))
     with pytest.raises(LookupError) as got:
         list(g.legal_actions())
     frames = [f for f in traceback.extract_tb(got.value.__traceback__) if f.filename.startswith("<listing")]
     assert frames and frames[-1].filename.endswith("harvest.rules:99:5 'pick'>")
-    # (buy's prechecks are sure: the candidate is left in game._sure as it is made)
-    assert frames[-1].line == "game._sure = _a = candidate(p, 'buy', (a0, ))"
+    # (buy's prechecks are sure: their verdict is kept to tell a sure candidate)
+    assert frames[-1].line == "verdict = check(pctx)"
 
 
 SHOP = """game shop { players 2..3 }

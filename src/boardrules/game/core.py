@@ -270,8 +270,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
 
     def legal_actions(self, player: int | None = None) -> "LegalActions":
         """A lazy view of the legal actions (of ``player``, else of everyone to act)."""
-        player = self._check_player(player)
-        return LegalActions(self, player)
+        return LegalActions(self, None if player is None else self._check_player(player))
 
     def _check_player(self, player: object) -> int | None:
         """``player`` (None, ``CHANCE`` or a seat of this game) as an int, else ``TypeError``
@@ -410,17 +409,19 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         allow no outcome at all, the action stays played and chance waits (the game is stuck:
         :class:`~boardrules.errors.GameStuckError` from :meth:`legal_actions`).
         """
-        action = self._action(action)
+        if type(action) is not Action:   # (text, or not an action: the call says which)
+            action = self._action(action)
         mark = (self.state, len(self._history), self._kept, len(self.record.actions), len(self.log))
         self._apply(action, check)
-        try:
-            self._auto()
-        except BaseException as err:
-            self._back_to(mark)
-            if isinstance(err, ExecutionBudgetError):
-                raise ExecutionBudgetError(f"{brief_action(action)}: {err} (the move is not played)",
-                                           rule=err.rule, action=action) from None
-            raise
+        if self.state.pending:   # (no chance outcome is due without a pending decision)
+            try:
+                self._auto()
+            except BaseException as err:
+                self._back_to(mark)
+                if isinstance(err, ExecutionBudgetError):
+                    raise ExecutionBudgetError(f"{brief_action(action)}: {err} (the move is not played)",
+                                               rule=err.rule, action=action) from None
+                raise
         self._thin_if_held()
 
     def _back_to(self, mark: tuple[State, int, int, int, int]) -> None:

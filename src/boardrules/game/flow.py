@@ -21,7 +21,7 @@ from ..state import State
 from .actions import Action, DONE, _broken, _error_class, _flow_broken, _offered, _who, _why_not, brief_action
 from .lanes import _deciding
 from .notation import _params_wanted, _shape_problem, answer_problem, arg_problem
-from .verdicts import ACCEPTED, _bindings, _get
+from .verdicts import ACCEPTED, _bindings
 
 if TYPE_CHECKING:
     from .core import Game
@@ -63,7 +63,12 @@ class GameFlow:
     def _try(self: Game, action: Action, check: bool = True) -> tuple[State, list[Event]]:
         """Run ``action``; return (new state, events) or raise IllegalActionError."""
         known = self._known_for(self.state)
-        run = None if known is None else _get(known.runs, action)
+        run = None
+        if known is not None:
+            try:   # (_get, without the call)
+                run = known.runs.get(action)
+            except TypeError:   # (arguments that cannot be a key: never listed)
+                pass
         listed = run is ACCEPTED  # listed as legal from its guard alone: run it now
         if listed:
             assert known is not None
@@ -496,7 +501,7 @@ class GameFlow:
                 raise _flow_broken(err, f"event '{event}'", event) from None
 
     def _order(self: Game, ctx: Any, step: Any) -> tuple[int, ...]:
-        n = ctx.nplayers
+        n = ctx.np
         kind, fn = step.order
         if kind == "by":
             order = fn(ctx)

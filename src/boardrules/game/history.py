@@ -39,7 +39,8 @@ class GameHistory:
     def _apply(self: Game, action: Action, check: bool) -> None:
         """Play ``action`` (its run, then :meth:`_commit`): IllegalActionError, nothing changed,
         when it breaks a rule or a limit. The caller thins the undo history (:meth:`_thin_if_held`)."""
-        self._check_moves(action)
+        if len(self.record.actions) >= LIMITS.max_moves:   # (the call only to raise)
+            self._check_moves(action)
         new_state, events = self._try(action, check)
         self._commit(action, new_state, events)
 

@@ -128,8 +128,9 @@ class LegalActions:
         the game has moved on since the view was made, also between two of them (a loop that
         plays what it lists without undoing it: the rest would be tried against another
         state). Playing and undoing before the next one is fine: undo restores the very state."""
-        self._fresh()
         game, state, player = self._game, self._state, self._player
+        if game.state is not state:
+            self._fresh()
         found, known, info = self._cache, None, None
         if found is None:
             known = game._known_for(state, create=True)
@@ -242,10 +243,11 @@ class LegalActions:
     def _all(self) -> list[Action]:
         """Every legal action, listed once (``RuntimeError`` once the game moved on: ``len``,
         indexing and ``repr`` answered from the list of the earlier state)."""
-        self._fresh()
         if self._cache is None:
-            for _ in self:
+            for _ in self:   # (it tests that the game has not moved on)
                 pass
+        elif self._game.state is not self._state:
+            self._fresh()
         assert self._cache is not None
         return self._cache
 
@@ -438,7 +440,7 @@ class GameListing:
                 if type(values) is tuple and ctx.rs.param_repeats[adef.name][i] else values
         t = adef.params[i].type.name
         if t == "player":
-            return tuple(range(ctx.nplayers))
+            return tuple(range(ctx.np))
         if t == "hex":
             return ctx.get(("v", "hexes")) or ()
         if t == "bool":
@@ -575,7 +577,7 @@ class GameListing:
         pctx = info[3] if info is not None else None   # (the prechecks' scratch context)
         lister = rs.step_lister(step) if hoist and compiled else None
         if lister is not None:   # (the same, generated per step: lang/listgen.py)
-            return lister(self, ctx, p, main_done, pctx, _candidate,  # type: ignore[no-any-return]
+            return lister(self, ctx, p, main_done, pctx,  # type: ignore[no-any-return]
                           self._listing_budget_error)
         return self._generic_candidates(ctx, step, p, main_done, hoist, pctx)
 

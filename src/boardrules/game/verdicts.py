@@ -328,7 +328,8 @@ class GameVerdicts:
                         if len(places) >= FLOW_VERDICTS:
                             places.clear()
                         at = places[place] = {}
-            info = (self._step(ctx), turn, values.get(F_ACTED) or (), ctx, at)   # (its default: None)
+            step = self.ruleset.stages[values[F_STAGE]].steps[values[F_STEP]]   # (_step's: a turn has both)
+            info = (step, turn, values.get(F_ACTED) or (), ctx, at)   # (its default: None)
         self._turn_memo = (st, info)
         return info
 
@@ -360,8 +361,8 @@ class GameVerdicts:
                 raise
         else:
             return ctx, pending
-        finally:
-            self._meter.spend(ctx)   # (a listing's try: charged to it)
+        finally:   # (a listing's try: charged to it, as _Meter.spend without the call)
+            self._meter.left -= ctx.budget - ctx.steps
         return self._candidate_run(action, info, lazy=False, settle=settle)   # (cut short: in full)
 
     def _tried_legal(self: Game, action: Action, tried: dict[Any, Any]) -> bool:
@@ -501,8 +502,8 @@ class GameVerdicts:
                 raise
             finally:
                 self._meter.spend(ctx)   # (a listing's try: charged to it)
-        queued = ctx.queued
-        passed = ctx.get(F_PASSED) or ()
+        queued, w = ctx.queued, ctx.w
+        passed = (w[F_PASSED] if F_PASSED in w else ctx.base.get(F_PASSED)) or ()
         pending = queued + list(st.pending) if st.pending else queued
         settled = (verdict == INERT or verdict == PASSES and action.player not in passed) \
             and not (main and action.player in passed) and self._settles(ctx, pending)
@@ -565,13 +566,14 @@ class GameVerdicts:
         flow's place of the state (:meth:`_turn_info`), where whether the next turn begins is
         kept per player when ``ctx`` wrote nothing and nothing is pending (a question about
         the place alone)."""
-        if "turn_ends" in ctx.rs.triggers_by_event or ctx.get(F_AFTER):
+        w = ctx.w   # (ctx.get, ctx.set of the flow's keys without the calls, as _end_turn)
+        if "turn_ends" in ctx.rs.triggers_by_event or (w[F_AFTER] if F_AFTER in w else ctx.base.get(F_AFTER)):
             return False
-        key = None if at is None or ctx.w or pending else ("pass", player)
+        key = None if at is None or w or pending else ("pass", player)
         handover = None if key is None else at.get(key)   # type: ignore[union-attr]
-        ctx.set(F_PASSED, passed + (player,))
-        order, pos, _, _ = ctx.get(F_TURN)
-        ctx.set(F_TURN, (order, pos, None, False))   # (as _end_turn)
+        order, pos, _, _ = w[F_TURN] if F_TURN in w else ctx.base.get(F_TURN)
+        w[F_PASSED] = passed + (player,)
+        w[F_TURN] = (order, pos, None, False)   # (as _end_turn)
         if handover is None:
             handover = self._settles(ctx, pending, handover=True)
             if key is not None:

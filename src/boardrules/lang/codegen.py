@@ -28,6 +28,7 @@ from contextvars import ContextVar
 from types import CodeType
 from typing import TYPE_CHECKING, Any, cast, overload
 
+from ..limits import LIMITS
 from . import ast as A
 from . import semantics as S
 from ..primitives import NOT_BATCHED, Primitive
@@ -359,7 +360,7 @@ _HELPERS: dict[str, object] = {
     "_owner": _owner, "_field_of": _field_of, "_held": _held, "_min2": _pair_builtin("min"), "_max2": _pair_builtin("max"), "_abs": _abs,
     "_load_name": S.load_name, "_load": S.load, "_index": S.index,
     "_with_me": S.with_me, "_num": S._num, "_bounded": S.bounded, "_binop": S.binop, "_compare": S.compare, "_eq": S.equal, "_sized": S.sized, "_nested": S.nested,
-    "_rng": S.rng, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
+    "_rng": S.rng, "_LIMITS": LIMITS, "_dom": S.domain, "_RuleViolation": S.RuleViolation, "_at": S.at,
     "_foreign": S.primitive_failed,
     "_add": _int_op("+", int.__add__), "_sub": _int_op("-", int.__sub__),
     "_mul": _int_op("*", int.__mul__), "_lt": _int_op("<", int.__lt__),
@@ -367,6 +368,8 @@ _HELPERS: dict[str, object] = {
     "_ge": _int_op(">=", int.__ge__), "_floordiv": _int_op("//", int.__floordiv__),
     "_mod": _int_op("%", int.__mod__), "_each": _each, "_sure": _sure, "_NB": NOT_BATCHED,
 }
+# a range of two numbers written in the rule and fewer numbers than this is made once, when compiled
+_CONST_RANGE = 64
 # built-ins with a helper of their own (name -> its arguments): their common case at once
 _QUICK_BUILTINS = {"holds": 1, "len": 1, "first": 1, "owner": 1, "held": 1, "field": 2}
 _INT_OPS = {"+": "_add", "-": "_sub", "*": "_mul", "<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge",
@@ -751,6 +754,10 @@ class _Gen:
                 if op in ("in", "notin"):
                     return f"({'' if op == 'in' else 'not '}_member(ctx, {g(l, sc)}, {g(r, sc)}))"
                 return f"_compare(ctx, {op!r}, {g(l, sc)}, {g(r, sc)})"
+            case A.Range(low=A.Int(value=a), high=A.Int(value=b)) if b - a < _CONST_RANGE:
+                # (its numbers made once; charged and refused as _rng does, whose check is len's)
+                numbers = self.const(tuple(range(a, b + 1)))
+                return f"(_sized(ctx, {numbers}) if {max(b - a + 1, 0)} <= _LIMITS.max_list else _rng(ctx, {a}, {b}))"
             case A.Range(low=lo, high=hi):
                 return f"_rng(ctx, {g(lo, sc)}, {g(hi, sc)})"
             case A.BoolOp(op=op, items=items):  # short-circuit, a bool (as all()/any())

@@ -181,14 +181,14 @@ class Guards:
             if isinstance(s, A.Pay) and not isinstance(s.amounts, A.AmountExpr) \
                     and len(s.amounts) == 1 and s.amounts[0].per is None:
                 res = s.amounts[0].resource
-                steps.append(("pay", backend.expr(s.amounts[0].count),
+                steps.append(("pay", self._operand(s.amounts[0].count, names),
                               (res, rs.resources[res].floor), s))
             elif isinstance(s, A.Use):
                 steps.append(("use", None, s.component, s))
             elif isinstance(s, A.Take):
-                steps.append(("take", backend.expr(s.entity), None, s))
+                steps.append(("take", self._operand(s.entity, names), None, s))
             elif isinstance(s, A.Advance):
-                steps.append(self._advance_step(s))
+                steps.append(self._advance_step(s, names))
             elif isinstance(s, A.CallStmt) and s.fn not in rs.primitives and s.fn in rs.actions \
                     and s.fn not in busy and len(busy) < LIMITS.max_call_depth:   # (deeper: the full try refuses)
                 bound = tuple(p.name for p in rs.actions[s.fn].params)
@@ -230,25 +230,33 @@ class Guards:
                     and len(s.amounts) == 1 and s.amounts[0].per is None \
                     and _fixed(s.amounts[0].count, fixed):
                 res = s.amounts[0].resource
-                steps.append(("pay", backend.expr(s.amounts[0].count),
+                steps.append(("pay", self._operand(s.amounts[0].count, names),
                               (res, rs.resources[res].floor), s))
             elif isinstance(s, A.Use):
                 steps.append(("use", None, s.component, s))
             elif isinstance(s, A.Take) and _fixed(s.entity, fixed):
-                steps.append(("take", backend.expr(s.entity), None, s))
+                steps.append(("take", self._operand(s.entity, names), None, s))
             elif isinstance(s, A.Advance) and (s.by is None or _fixed(s.by, fixed)):
-                steps.append(self._advance_step(s))
+                steps.append(self._advance_step(s, names))
                 break   # (its level rewards may gain what a later step tests: the last)
             else:
                 break
         return steps
 
-    def _advance_step(self, s: A.Advance) -> tuple[str, Any, Any, A.Stmt]:
+    def _advance_step(self, s: A.Advance, names: frozenset[str]) -> tuple[str, Any, Any, A.Stmt]:
         """The precheck step of ``advance T [by N]``: the level it meets is the state's (no
         ``pay``, ``use`` or ``take`` before it changes a track), refused past the top as
-        S.advance refuses it."""
-        fb = None if s.by is None else self.backend.expr(s.by)
+        S.advance refuses it (``names``: the block's bindings, :meth:`_operand`)."""
+        fb = None if s.by is None else self._operand(s.by, names)
         return ("advance", fb, (s.track, self.rs.tracks[s.track].high), s)
+
+    def _operand(self, e: A.Expr, names: frozenset[str]) -> Any:
+        """A precheck step's amount or entity ``e``: compiled, or a :class:`_Binding` when it
+        is one of the bindings ``names`` the block begins with (the prechecks read it in place:
+        no call)."""
+        if isinstance(e, A.Name) and e.id in names:
+            return _Binding(e.id)
+        return self.backend.expr(e)
 
     def _slot_precheck(self, entity: str, slot: str, busy: frozenset[str]) -> Precheck | None:
         """The prechecks of entity ``entity``'s ``slot`` body (None when it has none), built on
@@ -390,11 +398,7 @@ class Guards:
             return None   # (the rest is not all inert, or passes the player: its guard decides)
         if AFTER in facts.writes:
             self.sure_after.add(name)
-        hold = self._holds(facts)
-
-        def rest(ctx: Context) -> bool:   # (as the guard's test after its run: _guard)
-            return ctx.steps > cost and hold(ctx)
-        return rest
+        return _within(cost, self._holds(facts))   # (as the guard's test after its run: _guard)
 
     def _advance_rest(self, track: str, name: str) -> SureRest | None:
         """:meth:`sure`'s ``rest`` for action ``name`` whose last statement, tested by its
@@ -417,14 +421,13 @@ class Guards:
                 or 2 + facts.depth > LIMITS.max_call_depth:   # (the body's unit, a reward's)
             return None
         bound = (tdef.high - tdef.low) * (1 + worst)
-        hold = self._holds(facts)
+        return _within(bound, self._holds(facts))
 
-        def rest(ctx: Context) -> bool:
-            return ctx.steps > bound and hold(ctx)
-        return rest
-
-    def _holds(self, facts: Facts) -> Callable[["Context"], bool]:
-        """:func:`facts_check` of what a rest with ``facts`` relies on."""
+    def _holds(self, facts: Facts) -> Callable[["Context"], bool] | None:
+        """:func:`facts_check` of what a rest with ``facts`` relies on; None when it relies on
+        nothing (no call to make)."""
+        if not facts.needs and not facts.sized:
+            return None
         rs = self.rs
         return facts_check(tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.needs)),
                            tuple((v, bool(rs.vars[v].per)) for v in sorted(facts.sized)))
@@ -528,7 +531,8 @@ class Guards:
 
         def guard(ctx: Context) -> Any:
             cost = run(ctx)
-            if ctx.steps < cost or ctx.depth + depth > LIMITS.max_call_depth or not hold(ctx):
+            if ctx.steps < cost or ctx.depth + depth > LIMITS.max_call_depth \
+                    or hold is not None and not hold(ctx):
                 return False
             ctx.steps -= cost   # (charged for the rest: what the flow runs after it, the engine
             return verdict      # bounds with what is left: game/flow.py, _step_end_settles)
@@ -707,12 +711,20 @@ class _Plan:
     cost: int = 0
 
 
+def _within(bound: int, hold: Callable[["Context"], bool] | None) -> SureRest:
+    """A sure ``rest(ctx)``: the budget left covers ``bound`` steps and what the rest relies on
+    holds (``hold``; None: nothing)."""
+    if hold is None:
+        return lambda ctx: ctx.steps > bound
+    return lambda ctx: ctx.steps > bound and hold(ctx)
+
+
 def facts_hold(ctx: Context, needs: tuple[tuple[str, bool], ...],
                lists: tuple[tuple[str, bool], ...], grown: Mapping[str, int] | None = None) -> bool:
     """Whether what an inert rest relies on holds in ``ctx`` (lang/inert.py, ``Facts``): the
     variables ``needs`` are present and the lists ``lists`` short, for every player when kept
     per player (``(name, per player)`` pairs), also once ``grown[name]`` elements are added."""
-    get, players = ctx.get, range(ctx.nplayers)
+    get, players = ctx.get, range(ctx.np)
     for v, per in needs:   # (read as present by the rest: Facts.needs)
         for key in ([("v", v, p) for p in players] if per else [("v", v)]):
             if get(key) is None:
@@ -728,7 +740,7 @@ def facts_hold(ctx: Context, needs: tuple[tuple[str, bool], ...],
 def seats_hold(ctx: Context, names: tuple[str, ...]) -> bool:
     """Whether the global list variables ``names`` hold only players of the game (lang/inert.py,
     ``Facts.seats``: the flow reads their elements as seats)."""
-    n = ctx.nplayers
+    n = ctx.np
     return all(type(p) is int and 0 <= p < n for v in names for p in ctx.get(("v", v)) or ())
 
 
@@ -780,6 +792,13 @@ def _read(key: str, default: str) -> str:
     return f"(ctx.base.get({key}, {default}) if not ctx.w else ctx.get({key}))"
 
 
+@attrs.frozen
+class _Binding:
+    """A precheck step's operand that is a binding of its block (a parameter): its ``name``."""
+
+    name: str
+
+
 def _precheck(steps: tuple[tuple[str, Any, Any], ...], sure: bool = False) -> Precheck:
     """The prechecks ``steps`` as one function (see :meth:`Guards.precheck`): generated Python
     source, one line or two a step, calling the steps' compiled expressions (a loop over the
@@ -802,13 +821,15 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...], sure: bool = False) -> Pr
         return "me"
     for i, (kind, f, arg) in enumerate(steps):
         names[f"f{i}"], names[f"a{i}"] = f, arg
+        # (an operand that is a binding read in place, as its compiled expression reads it)
+        value = f"ctx.env[{f.name!r}]" if type(f) is _Binding else f"f{i}(ctx)"
         if kind == "require":
             lines.append(f"        if not f{i}(ctx): return False")
         elif kind in ("let", "set"):   # (run on the scratch context: the caller drops writes)
             lines.append(f"        f{i}(ctx)")
         elif kind == "pay":   # (as Context.pay: a count that is no number breaks a rule)
             names[f"r{i}"], names[f"m{i}"] = arg
-            lines.append(f"        n = f{i}(ctx)")
+            lines.append(f"        n = {value}")
             if sure:   # (Context.pay refuses it, or _num converts it: the full try decides)
                 lines.append("        if type(n) is not int or n < 0: return UNSURE")
             lines.append(f"        k = ('r', r{i}, {player()})")
@@ -818,16 +839,16 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...], sure: bool = False) -> Pr
             lines.append(f"        if ctx.get(('c', a{i}, {player()})) <= 0: return False")
         elif kind == "take":   # (as S.take)
             if sure:   # (S.take refuses what is not an entity)
-                lines += [f"        e = f{i}(ctx)",
+                lines += [f"        e = {value}",
                           "        if type(e) is not str or e not in ctx.rs.entities: return UNSURE",
                           "        k = ('o', e)"]
             else:
-                lines.append(f"        k = ('o', f{i}(ctx))")
+                lines.append(f"        k = ('o', {value})")
             lines.append(f"        owner = {_read('k', 'None')}")
             lines.append(f"        if owner is not None and owner != {player()}: return False")
         elif kind == "advance":   # (as S.advance: past the top, or a negative amount, refused)
             names[f"t{i}"], names[f"m{i}"] = arg
-            lines.append("        n = 1" if f is None else f"        n = f{i}(ctx)")
+            lines.append("        n = 1" if f is None else f"        n = {value}")
             if sure:
                 lines.append("        if type(n) is not int or n < 0: return UNSURE")
             lines.append(f"        k = ('t', t{i}, {player()})")

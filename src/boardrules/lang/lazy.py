@@ -188,7 +188,7 @@ def answers_hold(ctx: Context, d: Any, later: tuple[Any, ...] | None = None) -> 
 
 
 def runs_for_a_player(ctx: Context, d: Any) -> bool:
-    return type(d.me) is int and 0 <= d.me < ctx.nplayers
+    return type(d.me) is int and 0 <= d.me < ctx.np
 
 
 def _analysis(ctx: Context, d: Any, answer: str | None = None) -> tuple[Any, ...] | None:
@@ -201,7 +201,7 @@ def _analysis(ctx: Context, d: Any, answer: str | None = None) -> tuple[Any, ...
     scope: dict[str, Any] = {name: value_type(rs, v) for name, v in d.env}
     # (a binding that holds a seat of this game is one: 'gain 1 coins to p' cannot fail)
     # (the answer, bound last, hides a binding of its name)
-    seats = frozenset(name for name, v in d.env if type(v) is int and 0 <= v < ctx.nplayers
+    seats = frozenset(name for name, v in d.env if type(v) is int and 0 <= v < ctx.np
                       and (d.player is None or name != d.label))
     if seats:
         scope[SEATS] = seats

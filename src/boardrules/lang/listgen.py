@@ -38,16 +38,16 @@ if TYPE_CHECKING:
     from ..ruleset import Ruleset, Step
 
 Lister = Callable[..., Iterator[Any]]
-"""``fn(game, ctx, p, main_done, pctx, candidate, budget_error) -> Iterator[Action]``: the step's
+"""``fn(game, ctx, p, main_done, pctx, budget_error) -> Iterator[Action]``: the step's
 candidates for player ``p`` (see :func:`step_lister`)."""
 
 
 def step_lister(rs: Ruleset, step: Step) -> Lister | None:
     """The compiled listing of ``step``'s turn candidates for ruleset ``rs``: called as
-    ``fn(game, ctx, p, main_done, pctx, candidate, budget_error)`` it yields what
+    ``fn(game, ctx, p, main_done, pctx, budget_error)`` it yields what
     ``Game._turn_candidates(ctx, step, p, main_done, hoist=True)`` yields (the step's main
     actions unless ``main_done``, then its free ones; ``pctx``: the state's scratch context
-    for the prechecks; ``candidate(p, name, args)`` makes an action; ``budget_error(name, err)``
+    for the prechecks; ``budget_error(name, err)``
     raises the listing's error for action ``name`` from the ``BudgetExceeded`` ``err``), in the same order, and raises the
     same errors. Built once per ruleset and step (``Ruleset.step_lister``); None when Python
     cannot compile it (an action with more parameters than Python nests loops: about 19)."""
@@ -64,6 +64,13 @@ def step_lister(rs: Ruleset, step: Step) -> Lister | None:
     linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
     exec(code, gen.ns)   # (our own source: names and texts only as repr() literals)
     return gen.ns["rule_listing"]  # type: ignore[no-any-return]
+
+
+def _make(name: str, args: str) -> str:
+    """The statement that makes candidate ``_a``, ``p``'s action ``name`` with the arguments
+    ``args`` (source of a tuple): game/actions.py's ``_candidate`` without its call (a listing
+    makes one per candidate)."""
+    return f"_a = _new(_Action); _sp(_a, p); _sn(_a, {name!r}); _sa(_a, {args}); _sh(_a, None)"
 
 
 FREE = 64
@@ -86,10 +93,13 @@ class _ListGen:
     def source(self, step: Step) -> str:
         """The source of ``step``'s listing function (its constants put in ``self.ns``)."""
         from ..game import DONE   # (game imports the ruleset, which imports this)
+        from ..game.actions import _SET_ARGS, _SET_HASH, _SET_NAME, _SET_PLAYER, Action
+        self.ns.update({"_new": object.__new__, "_Action": Action, "_sp": _SET_PLAYER,   # (_make's)
+                        "_sn": _SET_NAME, "_sa": _SET_ARGS, "_sh": _SET_HASH})
         self.ns["_LIMITS"] = LIMITS   # (read as the listing runs: the limit in force then)
         self.step = step
         out = self.lines
-        out += ["def rule_listing(game, ctx, p, main_done, pctx, candidate, budget_error):",
+        out += ["def rule_listing(game, ctx, p, main_done, pctx, budget_error):",
                 "    budget = game.max_steps",
                 f"    floor = budget - {FREE}",   # (see _ListGen.charge)
                 "    ctx.me = p",
@@ -101,7 +111,7 @@ class _ListGen:
         for k, name in enumerate(step.free, len(step.main)):
             self.action(k, name, 1)
         if step.free:
-            out += ["    if main_done:", f"        yield candidate(p, {DONE!r}, ())"]
+            out += ["    if main_done:", "        " + _make(DONE, "()"), "        yield _a"]
         return "\n".join(out) + "\n"
 
     def action(self, k: int, name: str, depth: int) -> None:
@@ -249,14 +259,10 @@ class _ListGen:
                     f"to try (the listing\\'s limit)', ctx.source, game.ruleset.actions[{name!r}].span)",
                     f"{ind}n += 1"]
         if rs.guards.covered(name):   # (no prechecks of its own: see Game._turn_candidates)
+            out.append(ind + _make(name, tup))
             if self.sure(name) is not None:   # (the hoisted prechecks were sure: Game._sure)
-                out += [f"{ind}if all_sure:",
-                        f"{ind}    game._sure = _a = candidate(p, {name!r}, {tup})",
-                        f"{ind}    yield _a",
-                        f"{ind}else:",
-                        f"{ind}    yield candidate(p, {name!r}, {tup})"]
-            else:
-                out.append(f"{ind}yield candidate(p, {name!r}, {tup})")
+                out += [f"{ind}if all_sure:", f"{ind}    game._sure = _a"]
+            out.append(f"{ind}yield _a")
             return
         env = {prm.name: a for prm, a in zip(adef.params, args)}
         if adef.entity is not None:
@@ -279,12 +285,8 @@ class _ListGen:
                 f"{ind}    if trial:",
                 f"{ind}        _guards.count({name!r}, fails)"]
         self.charge("pctx", ind + "    ")
-        if sure is not None:
-            out += [f"{ind}if sure:",
-                    f"{ind}    game._sure = _a = candidate(p, {name!r}, {tup})",
-                    f"{ind}    yield _a",
-                    f"{ind}elif not fails:"]
-        else:
-            out.append(f"{ind}if not fails:")
-        out += [f"{ind}    yield candidate(p, {name!r}, {tup})"]
+        out += [f"{ind}if not fails:", f"{ind}    " + _make(name, tup)]
+        if sure is not None:   # (sure: its prechecks passed, not failed)
+            out += [f"{ind}    if sure:", f"{ind}        game._sure = _a"]
+        out.append(f"{ind}    yield _a")
 

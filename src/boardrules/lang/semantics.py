@@ -78,11 +78,11 @@ def _me(ctx: Context) -> int:
 
 BUILTIN_VALUES = {
     "me": _me,
-    "players": lambda ctx: tuple(range(ctx.nplayers)),
-    "others": lambda ctx: tuple(p for p in range(ctx.nplayers) if p != ctx.me),
+    "players": lambda ctx: tuple(range(ctx.np)),
+    "others": lambda ctx: tuple(p for p in range(ctx.np) if p != ctx.me),
     "hexes": lambda ctx: ctx.get(("v", "hexes")) or (),
     "round": lambda ctx: ctx.get(F_ROUND),
-    "nplayers": lambda ctx: ctx.nplayers,
+    "nplayers": lambda ctx: ctx.np,
     "chance": lambda ctx: CHANCE,
 }
 
@@ -450,7 +450,7 @@ def _lane_of(ctx: Context, p: Value) -> int | None:
 
 def _table_after(ctx: Context, p: Value) -> tuple[int, ...]:
     p = ctx.player(p)
-    n = ctx.nplayers
+    n = ctx.np
     return tuple((p + i) % n for i in range(1, n))
 
 
