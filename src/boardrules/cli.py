@@ -385,8 +385,9 @@ def _print_scores(g: Game) -> None:
     if g.over:
         places = g.ranking()
         tied = [names[p] for p in places[0]]   # (a rules file's game of 4,000 players tied them all)
-        first = " and ".join(tied[:SHOWN_TIED]) + (
-            f" and {counted(len(tied) - SHOWN_TIED, 'more player')}" if len(tied) > SHOWN_TIED else "")
+        shown = tied[:SHOWN_TIED] + ([counted(len(tied) - SHOWN_TIED, "more player")]
+                                     if len(tied) > SHOWN_TIED else [])
+        first = f"{', '.join(shown[:-1])} and {shown[-1]}" if len(shown) > 1 else shown[0]
         console.print(f"winner: {first}" if len(places[0]) == 1 else f"tie for first: {first}")
 
 

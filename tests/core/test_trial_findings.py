@@ -286,5 +286,9 @@ def test_a_game_of_thousands_of_players_is_scored_and_its_tie_said_in_brief(tmp_
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())   # (the console wraps the line)
     tie = said[said.index("tie for first"):]
-    assert tie.startswith("tie for first: " + " and ".join(f"p{i}" for i in range(1, 11)) + " and 30 more "
+    assert tie.startswith("tie for first: " + ", ".join(f"p{i}" for i in range(1, 11)) + " and 30 more "
                           "players 40 actions"), tie[:300]
+    result = CliRunner().invoke(app, ["play", str(rules), "--players", "3", "--bot", "random", "--quiet",
+                                      "--out", str(tmp_path / "out3")])
+    assert result.exit_code == 0, result.output
+    assert "tie for first: p1, p2 and p3 " in " ".join(result.output.split())   # (not 'p1 and p2 and p3')
