@@ -384,7 +384,8 @@ def modules_declaring(game: str | None, options: Iterable[str], on: Iterable[str
     wanted, on = set(options), set(on)
     hint = ""
     for name, spec in sorted((modules(game) if game else {}).items()):
-        declared = sorted(wanted & module_options(spec).keys()) if name not in on else []
+        declared = sorted(n for k, n in module_declarations(spec) if k == "option" and n in wanted) \
+            if name not in on else []
         if declared:
             hint += f"; module '{name}' declares {', '.join(map(repr, declared))} (-m {name})"
     return hint
