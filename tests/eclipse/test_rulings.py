@@ -174,8 +174,13 @@ def test_trade_at_the_species_rate_in_own_turn(species, rate):
     assert g.state == before
     with pytest.raises(IllegalActionError):
         g.play("p2 trade science money")                    # not p2's turn
+    with pytest.raises(IllegalActionError, match="trade rate"):
+        g.play("p1 trade money money")                      # 1 money: the rate is asked first
+    _set(g, r__money__0=rate)
+    before = g.state
     with pytest.raises(IllegalActionError, match="another"):
         g.play("p1 trade money money")
+    assert g.state == before
 
 
 # ---- discoveries -------------------------------------------------------------------------------

@@ -11,7 +11,6 @@ import pytest
 
 import boardrules
 from boardrules import IllegalActionError
-from boardrules.bots import make_bot
 
 from .common import start
 
@@ -116,20 +115,27 @@ def test_nobody_else_places_a_disc_on_or_moves_into_a_hex_being_explored():
 
 
 def test_a_move_the_other_holder_forbade_meanwhile_is_asked_again_or_spent():
-    """A seeded random 9-player game (486 moves): p6 reacts with a move whose one option
-    p5's interceptor then pins (p5 moved in first). It stuck there before."""
-    g = boardrules.new_game("eclipse", players=9, seed=1022, options={"auto_combat": True, "rounds": 3},
-                            modules=["nine-players", "simultaneous", "new-discoveries", "rare-technologies"])
-    bot = make_bot("random", seed=1022)
-    for _ in range(486):
-        g.play(bot.choose(g))
-    fly = "interceptor@-2,-1>-3,0"
-    assert g.record.actions[-1] == "p5 fly interceptor@-3,0>-2,-1"
-    assert [(d.player, d.label, d.options) for d in g.decisions_due()] == [(5, "fly", (fly,))]
-    ships = g.get("ships", index="-2,-1")
-    assert f"p6 fly {fly}" in g.legal_actions()    # the answer stands, the move does not
-    g.play(f"p6 fly {fly}")
-    assert g.get("ships", index="-2,-1") == ships and not g.decisions_due()
+    """p2 chooses Move and is offered its interceptor's moves; meanwhile p1 moves an interceptor
+    into p2's hex, pinning it: p2's answer stands, the move does not, and with no move left
+    open the activation is spent. (A trial's seeded 9-player game stuck there; it was replayed
+    by the random bot, whose draws follow the candidates listed, so the race is staged here.)"""
+    g = _both_may_explore()
+    values = dict(g.state.values)
+    values[("v", "ships", "2,0")] = ()                           # p1's interceptor next to p2's home
+    values[("v", "ships", "-2,-1")] = ((0, "interceptor"),)
+    g.state = type(g.state)(values, g.state.pending)
+    g.play("p2 move")
+    fly = "interceptor@-2,0>-3,0"
+    assert [(d.player, d.label) for d in g.decisions_due()] == [(1, "fly")]
+    assert fly in g.decisions_due()[0].options
+    g.play("p1 move")
+    g.play("p1 fly interceptor@-2,-1>-2,0")                    # p2's interceptor is pinned now
+    ships = g.get("ships", index="-2,0")
+    assert ships == ((1, "interceptor"), (0, "interceptor"))
+    assert f"p2 fly {fly}" in g.legal_actions()                 # the answer stands, the move does not
+    g.play(f"p2 fly {fly}")
+    assert g.get("ships", index="-2,0") == ships and not g.get("ships", index="-3,0")
+    assert not g.decisions_due()
 
 
 # A staged start (house rules): every player has 23 science, the supply holds MARKET and every
