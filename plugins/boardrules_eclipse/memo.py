@@ -12,7 +12,10 @@ another state asks, the answers whose variables hold the very same values in it 
 objects: values are immutable, and a state is a copy of the one before with what an action
 wrote) are carried over to it (:func:`_carried`) rather than computed afresh. What changed is
 worked out from the keys the engine wrote between the two states (``runtime.changed_keys``),
-not by comparing the two tables key by key, when the new state was made from the old.
+not by comparing the two tables key by key, when the new state was made from the old. A
+question about one player's own variables (``player``: their blueprints, technologies) keeps
+its answer while that player's entries hold, whatever another player's Upgrade or Research
+wrote.
 """
 
 from __future__ import annotations
@@ -24,52 +27,71 @@ from boardrules.runtime import MISSING, changed_keys
 
 
 # (committed state, ruleset, its memo: reads -> {key: answer}, the answers grouped by the
-# variables they read): replaced as a whole when another state asks. A group carried over is
-# shared with the state it came from: its variables hold the same values in both, so an answer
-# either adds to it holds in both (also with threads)
-_CURRENT: tuple[object, object, dict[frozenset[str], dict[Hashable, Any]]] = (None, None, {})
+# variables they read, or by (reads, player) for those reading one player's entries only):
+# replaced as a whole when another state asks. A group carried over is shared with the state
+# it came from: its variables hold the same values in both, so an answer either adds to it
+# holds in both (also with threads)
+_CURRENT: tuple[object, object, dict[Hashable, dict[Hashable, Any]]] = (None, None, {})
 ENABLED = True     # False: every question computed afresh (tests compare the two)
 CARRY = True       # False: no answer is carried over to another state (tests compare the two)
 DELTAS = True      # False: what changed is found by comparing the tables whole (tests compare)
 CARRIED = 1000     # a memo with more answers than this starts afresh with the next state
 
 
-def per_state(ctx: Any, key: Hashable, reads: frozenset[str], compute: Callable[[], Any]) -> Any:
+def per_state(ctx: Any, key: Hashable, reads: frozenset[str], compute: Callable[[], Any],
+              player: int | None = None) -> Any:
     """``compute()``, memoised under ``key`` for ``ctx``'s committed state while ``ctx`` has
     written none of the rule variables named in ``reads`` (every variable ``compute`` reads:
     ``("v", NAME, ...)`` keys; it reads nothing else of the state). ``key`` must name the
-    question fully (the player asking, the arguments); the answer must not be mutated."""
+    question fully (the player asking, the arguments); the answer must not be mutated.
+    ``player``: ``compute`` reads only that player's entries of ``reads`` (each a variable
+    declared per player: ``("v", NAME, player, ...)`` keys), so only writes of those count."""
     global _CURRENT
     if not ENABLED:
         return compute()
     for k in ctx.w:
-        if k[0] == "v" and k[1] in reads:
+        if k[0] == "v" and k[1] in reads and (player is None or len(k) < 3 or k[2] == player):
             return compute()
     memo = _CURRENT
     if memo[0] is not ctx.base or memo[1] is not ctx.rs:
         kept = _carried(memo[0], ctx.base, memo[2]) if memo[1] is ctx.rs and CARRY else {}
         memo = _CURRENT = (ctx.base, ctx.rs, kept)
-    group = memo[2].get(reads)
+    at = reads if player is None else (reads, player)
+    group = memo[2].get(at)
     if group is None:
-        group = memo[2][reads] = {}
+        group = memo[2][at] = {}
     got = group.get(key, MISSING)
     if got is MISSING:
         got = group[key] = compute()
     return got
 
 
-def _carried(old: Any, new: dict[Any, Any], memo: dict[frozenset[str], dict[Hashable, Any]]
-             ) -> dict[frozenset[str], dict[Hashable, Any]]:
-    """The groups of ``memo`` (answers for the values ``old``, by the variables they read) that
-    hold for the values ``new``: those reading no rule variable with a key whose value is not
+def _carried(old: Any, new: dict[Any, Any], memo: dict[Hashable, dict[Hashable, Any]]
+             ) -> dict[Hashable, dict[Hashable, Any]]:
+    """The groups of ``memo`` (answers for the values ``old``, by the variables they read, or
+    by those and the one player whose entries they read) that hold for the values ``new``:
+    those reading no rule variable (no entry of that player's) with a key whose value is not
     the same object in both (or is in one only)."""
     if not memo or type(old) is not dict or sum(map(len, memo.values())) > CARRIED:
         return {}
     keys = changed_keys(old, new) if DELTAS else None   # (from the keys the actions wrote)
-    if keys is not None:
-        changed = {k[1] for k in keys if k[0] == "v"}
-    else:   # (not made from old by the last merges: both compared whole)
-        changed = {k[1] for k, v in new.items() if old.get(k, MISSING) is not v and k[0] == "v"}
+    if keys is None:   # (not made from old by the last merges: both compared whole)
+        keys = {k for k, v in new.items() if old.get(k, MISSING) is not v and k[0] == "v"}
         if not old.keys() <= new.keys():   # (a key gone: its variable changed too)
-            changed.update(k[1] for k in old.keys() - new.keys() if k[0] == "v")
-    return {reads: group for reads, group in memo.items() if changed.isdisjoint(reads)}
+            keys.update(k for k in old.keys() - new.keys() if k[0] == "v")
+    changed = {k[1] for k in keys if k[0] == "v"}
+    kept: dict[Hashable, dict[Hashable, Any]] = {}
+    entries: set[tuple[Any, Any]] | None = None
+    for at, group in memo.items():
+        if type(at) is not tuple:
+            if changed.isdisjoint(at):
+                kept[at] = group
+        elif changed.isdisjoint(at[0]):
+            kept[at] = group
+        else:   # (reads, player): are the variables it reads changed in that player's entries?
+            if entries is None:
+                entries = {(k[1], k[2] if len(k) > 2 else None) for k in keys if k[0] == "v"}
+            reads, p = at
+            if not any((n, p) in entries or (n, None) in entries for n in reads):
+                kept[at] = group
+    return kept

@@ -344,7 +344,7 @@ def blueprint_changes(ctx):
     ``upgrade_step``. Pure (primitives.py); memoised per state (memo.py: every listing runs an
     Upgrade, and its key's tuples take longer to gather and hash than the answer to look up)."""
     me = _me(ctx)
-    return per_state(ctx, ("blueprint_changes", me), _CHANGES_READS, lambda: _changes(ctx, me))
+    return per_state(ctx, ("blueprint_changes", me), _CHANGES_READS, lambda: _changes(ctx, me), me)
 
 
 def _changes(ctx, me) -> tuple[str, ...]:
@@ -363,7 +363,7 @@ def placeable_inputs(ctx):
     parts' fields are fixed). Pure (primitives.py); memoised per state (memo.py)."""
     me = _me(ctx)
     return per_state(ctx, ("placeable_inputs", me), _PLACEABLE_READS, lambda: (
-        _v(ctx, "techs", me) or (), tuple(x for x in _kind(ctx, "part") if _v(ctx, "spares", me, x) > 0)))
+        _v(ctx, "techs", me) or (), tuple(x for x in _kind(ctx, "part") if _v(ctx, "spares", me, x) > 0)), me)
 
 
 _PLACEABLE_READS = frozenset({"techs", "spares"})
@@ -501,7 +501,7 @@ def row_filled(ctx, c):
     room, the Ancient technology and the rows' VP read it. Pure (primitives.py); memoised per
     state (memo.py): a Research choice asks of every tile on offer."""
     me = _me(ctx)
-    return per_state(ctx, ("row_filled", me, c), _ROW_READS, lambda: _row_filled(ctx, me, c))
+    return per_state(ctx, ("row_filled", me, c), _ROW_READS, lambda: _row_filled(ctx, me, c), me)
 
 
 _ROW_READS = frozenset({"techs", "placed_row"})
@@ -577,7 +577,7 @@ def move_options(ctx):
     into a hex another player is exploring: rules/actions.rules; memoised per state: memo.py)."""
     me = ctx.player()
     asker = per_state(ctx, ("move_asker", me), _ASKER_READS, lambda: (
-        tuple(_drives(ctx, me, cls) for cls in _kind(ctx, "ship_class")), _pin_need(ctx, me), _wg(ctx, me)))
+        tuple(_drives(ctx, me, cls) for cls in _kind(ctx, "ship_class")), _pin_need(ctx, me), _wg(ctx, me)), me)
     drives = asker[0]
     moves = per_state(ctx, ("move_options", me, *asker), _MOVE_READS, lambda: _moves(ctx, me, drives))
     claimed = _claimed_by_others(ctx, me)

@@ -146,6 +146,56 @@ def test_an_answer_is_carried_only_while_its_variables_hold_the_same_values():
     check()
 
 
+def test_one_players_answer_is_carried_while_that_players_entries_hold():
+    """An answer grouped by the variables it reads and one player (``per_state(..., player)``:
+    that player's entries only) is kept for the new state exactly when no key of those
+    variables for that player has another value, appeared or disappeared; another player's
+    keys do not count."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    values = st.sampled_from([(), ("a",), ("b", 1), 0, 1, None])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.dictionaries(st.sampled_from(_KEYS), values),
+           st.lists(st.tuples(st.sampled_from(_KEYS), values | st.just("gone"))),
+           st.lists(st.tuples(st.frozensets(st.sampled_from(_NAMES)), st.integers(0, 2)), max_size=6))
+    def check(old, edits, ats):
+        new = dict(old)
+        for k, v in edits:
+            if v == "gone":
+                new.pop(k, None)
+            else:
+                new[k] = v if old.get(k, "missing") != v else old[k]   # (equal: the same object)
+        groups = {at: {i: object()} for i, at in enumerate(ats)}
+        kept = memo._carried(old, new, groups)
+        for (r, p), group in groups.items():
+            same = all(old.get(k, "missing") == new.get(k, "missing") for k in set(old) | set(new)
+                       if k[0] == "v" and k[1] in r and k[2] == p)
+            assert ((r, p) in kept) == same, (old, new, r, p)
+            if same:
+                assert kept[(r, p)] is group
+    check()
+
+
+def test_one_players_answer_sees_that_players_writes_only():
+    """blueprint_changes reads only the asker's blueprints and parts: a context that wrote
+    another player's blueprint is answered from the memo, one that wrote the asker's afresh."""
+    from boardrules.runtime import Context
+    from boardrules_eclipse.primitives import blueprint_changes
+    g = boardrules.new_game("eclipse", players=2, seed=3)
+    rnd = random.Random(3)
+    while not g.get("blueprint", player=1, index="interceptor"):
+        g.play(rnd.choice(list(g.legal_actions())))
+    ctx = Context(g.ruleset, g.state.values, me=0)
+    before = blueprint_changes.fn(ctx)
+    ctx.set(("v", "blueprint", 1, "interceptor"), ())
+    assert blueprint_changes.fn(ctx) is before
+    grid = g.get("blueprint", player=0, index="interceptor")
+    ctx.set(("v", "blueprint", 0, "interceptor"), grid[:-1])
+    assert len(blueprint_changes.fn(ctx)) < len(before)
+
+
 def test_a_carried_answer_is_recomputed_when_an_object_is_replaced_by_an_equal_one():
     """Values are compared by identity (a state is a copy of the one before with what an
     action wrote): an equal value that is another object counts as changed, which is only ever
