@@ -121,9 +121,12 @@ def test_at_reads_each_state_at_the_same_tuple_of_indexes():
 
 
 def test_a_key_spelled_wrong_is_caught(monkeypatch):
-    """The checks above fail when a reading keeps a per-player name under a wrong key."""
+    """The checks above fail when a reading keeps a per-player name under a wrong key (read
+    where a player's money is not their science: the wrong key then gives another value)."""
     game = boardrules.new_game("eclipse", players=3, seed=2)
     for _ in range(30):
+        game.play(RandomBot(2).choose(game), check=False)
+    while all(game.get("money", p) == game.get("science", p) for p in range(3)):
         game.play(RandomBot(2).choose(game), check=False)
     wrong = R._PerPlayer(game.ruleset, "money", ("r", "science"))
     monkeypatch.setitem(game.ruleset.readings, "money", wrong)
