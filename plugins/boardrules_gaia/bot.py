@@ -46,12 +46,7 @@ the script's docstring). Content numbers (booster and tech tile effects) are tho
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
-from itertools import combinations
-
-# (absolute: bench/bench_bots.py --only paired loads a revision's copy of this file alone)
-from boardrules_gaia.primitives import _distances
 
 ROUNDS = 6
 # resource: (worth at the end: 1 VP per 3 after conversion, worth early in the game)
@@ -99,14 +94,6 @@ BOOSTER_INCOME = {"booster1": {"knowledge": 1, "ore": 1}, "booster2": {"ore": 1,
                   "booster5": {"pw": 2, "ore": 1}, "booster6": {"ore": 1}, "booster7": {"ore": 1},
                   "booster8": {"knowledge": 1}, "booster9": {"pw": 4}, "booster10": {"credits": 4}}
 # (booster4's free terraforming step and booster5's range count as about an ore)
-# the board's power actions that pay resources (``rules/tiles.rules``, §9): power spent, gain
-POWER_ACTIONS = {"power1": (7, {"knowledge": 3}), "power3": (4, {"ore": 2}),
-                 "power4": (4, {"credits": 7}), "power5": (4, {"knowledge": 2}),
-                 "power7": (3, {"tokens": 2})}
-EXPERIMENT = os.environ.get("GAIA_PW", "")
-T9_CHARGE = float(os.environ.get("GAIA_T9", "0"))   # VP a charge of tech9's action is worth
-PLAN_SHARE = float(os.environ.get("GAIA_PS", "1"))   # the share of the power plan's worth counted before it is played
-NEIGHBOUR_CHARGES = float(os.environ.get("GAIA_NB", "0"))   # charges a round per other player's structure near
 
 # the weight of each of :func:`terms` in the evaluation: 1 for the hand-made terms, 0 for the
 # terms they lacked
@@ -117,8 +104,8 @@ TRACK_TERM = {t: "track_" + t for t in TRACKS}
 TERMS = ("vp", *RES_TERM.values(), *INC_TERM.values(), *BLD_TERM.values(), "tech", "pass_now",
          "pass_later", "booster", *TRACK_TERM.values(), "research_vp", "level", "terra", "fed", "green",
          "fed_power", "final", "gaiaformer", "gf_site")
-NEW_TERMS = ("power", "mines_left", "levels_left", "terra1", "power_cycle", "structures")
-HAND_WEIGHTS = {**dict.fromkeys(TERMS, 1.0), **dict.fromkeys(NEW_TERMS, 0.0), "power": 1.0}
+NEW_TERMS = ("mines_left", "levels_left", "terra1", "power_cycle", "structures")
+HAND_WEIGHTS = {**dict.fromkeys(TERMS, 1.0), **dict.fromkeys(NEW_TERMS, 0.0)}
 WEIGHTS = dict(HAND_WEIGHTS)
 
 
@@ -176,55 +163,6 @@ def _weights(left: int) -> dict[str, float]:
     w["pw"] = POWER_CHARGE * left / ROUNDS
     w["tokens"] = POWER_TOKEN * left / ROUNDS
     return w
-
-
-@lru_cache(maxsize=1024)
-def _spends(power: int, free: tuple[str, ...], left: int) -> tuple[tuple[float, int], ...]:
-    """Each way to spend up to ``power`` tokens of bowl III on the power actions ``free``
-    (each once): its worth (VP, at the worths of ``left`` rounds to come) and the power spent."""
-    w = _weights(left)
-    worth = {a: sum(w[r] * n for r, n in POWER_ACTIONS[a][1].items()) for a in free}
-    ways = [(0.0, 0)]
-    for k in range(1, len(free) + 1):
-        for subset in combinations(free, k):
-            cost = sum(POWER_ACTIONS[a][0] for a in subset)
-            if cost <= power:
-                ways.append((sum(worth[a] for a in subset), cost))
-    return tuple(ways)
-
-
-def _bowls_worth(bowls: tuple[int, int, int], left: int) -> float:
-    """The bowls at the resources' worths of ``left`` rounds to come (``RESOURCE``)."""
-    w = _weights(left)
-    return sum(w[b] * n for b, n in zip(("bowl1", "bowl2", "bowl3"), bowls))
-
-
-@lru_cache(maxsize=8192)
-def _power(bowls: tuple[int, int, int], free: tuple[str, ...], charges: int, tokens: int,
-           left: int) -> float:
-    """What a player's power bowls are worth (VP): bowl III (and tokens burnt into it) spent on
-    the power actions ``free`` this round, the rest held; then the next round's ``charges``
-    (I to II first, §4.4) and new ``tokens`` of its income, and bowl III then spent on any
-    power action, at ``NEXT_ROUND``; the bowls after that at their worths
-    (:func:`_bowls_worth`). In the last round what is not spent is worth its end-game
-    exchange (§12.6). The best of these plans."""
-    b1, b2, b3 = bowls
-    best = 0.0
-    for burn in range(b2 // 2 + 1):
-        for now, spent in _spends(b3 + burn, free, left):
-            n1, n2, n3 = b1 + spent, b2 - 2 * burn, b3 + burn - spent
-            if left:
-                n1 += tokens
-                up = min(charges, n1)
-                n1, n2 = n1 - up, n2 + up
-                n2, n3 = n2 - min(charges - up, n2), n3 + min(charges - up, n2)
-                after = max(0, left - 2)
-                now = PLAN_SHARE * now + PLAN_SHARE * NEXT_ROUND * max(later + _bowls_worth((n1 + used, n2, n3 - used), after)
-                                        for later, used in _spends(n3, tuple(POWER_ACTIONS), left - 1))
-            else:
-                now = PLAN_SHARE * now + _bowls_worth((n1, n2, n3), 0)
-            best = max(best, now)
-    return best
 
 
 def _income(game, player: int, tables: dict) -> dict[str, float]:
@@ -324,20 +262,8 @@ def terms(game, player: int) -> dict[str, float]:
         t[RES_TERM[name]] = w[name] * (n - spare) + end * spare
     # income per round, for the rounds left (valued at the weights of mid-way through them)
     later = later_weights(left)
-    income = _income(game, player, tables)
-    for r, n in income.items():
+    for r, n in _income(game, player, tables).items():
         t[INC_TERM[r]] = left * later[r] * n
-    t["power"] = 0.0
-    if EXPERIMENT.startswith("B"):
-        tokens = sum(game.get(b, player) for b in ("bowl1", "bowl2", "bowl3"))
-        charges = income["pw"] + NEIGHBOUR_CHARGES * neighbours(game, player)
-        t[INC_TERM["pw"]] = left * later["pw"] * min(charges, 2 * tokens) * float(EXPERIMENT[1:])
-    elif EXPERIMENT:
-        bowls = tuple(game.get(b, player) for b in ("bowl1", "bowl2", "bowl3"))
-        free = tuple(a for a in POWER_ACTIONS if not (rnd and game.get("action_used", index=a)))
-        t["power"] = _power(bowls, free, int(income["pw"]), int(income["tokens"]), left)
-        for b in ("bowl1", "bowl2", "bowl3"):
-            t[RES_TERM[b]] = 0.0
     built = {b: game.get("built", player, b) for b in BUILDING}
     for b, now in BUILDING.items():
         t[BLD_TERM[b]] = built[b] * now
@@ -348,8 +274,6 @@ def terms(game, player: int) -> dict[str, float]:
             if tile in src:
                 tech += per * sum(later[r] * n for r, n in src[tile].items())
         tech += TECH_EVENTS.get(tile, 0.0) * left
-        if tile == "tech9" and T9_CHARGE:
-            tech += (left + (1 if rnd else 0)) * 4 * (T9_CHARGE - later["pw"])
         tech += TECH_BIG.get(tile, 0.0) * (built["pi"] + built["ac1"] + built["ac2"])
     t["tech"] = tech
     # passing: this round's bonus is the player's whenever it passes; the next rounds' too
@@ -396,21 +320,6 @@ def terms(game, player: int) -> dict[str, float]:
     t["power_cycle"] = (game.get("bowl3", player) + game.get("bowl2", player) / 2) * left / ROUNDS
     t["structures"] = float(sum(built.values()))
     return t
-
-
-def neighbours(game, player: int) -> int:
-    """How many structures of the other players lie within distance 2 of a structure of
-    ``player``'s (each one counted once): building or upgrading there offers ``player`` a power
-    charge (§12.1, ``power_charge`` in ``rules/buildings.rules``)."""
-    if not NEIGHBOUR_CHARGES:
-        return 0
-    geo = _distances(tuple(game.get("map_layout")))
-    near = 0
-    for h in game.get("my_hexes", player):
-        near |= geo.ball(h, 2)
-    index = geo.index
-    return sum(1 for q in range(game.players) if q != player
-               for h in game.get("my_hexes", q) if near >> index[h] & 1)
 
 
 def evaluate(game, player: int) -> float:
