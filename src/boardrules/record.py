@@ -8,11 +8,12 @@ reproducing a random number generator.
 from __future__ import annotations
 
 import json
-from json.decoder import scanstring
+import json.decoder
 import operator
 import sys
 from collections import Counter
 from functools import partial
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -25,6 +26,9 @@ from .jsonshape import (JSON_VALUE, Expected, ShapeError, elements, exact, json_
                         strict_converter, structure, whole)
 
 FORMAT = "boardrules-record/1"
+
+_scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+"""json's own (C) reading of one JSON text from after its opening quote: (the text, where it ends)."""
 
 SEED_RANGE = (-2 ** 63, 2 ** 63 - 1)
 """Whole-number seeds are 64-bit: the range simulation results store (a Parquet column of 64-bit
@@ -96,7 +100,7 @@ def elements_passing(text: str, most: int) -> bool:
             break
         texts += 1
         try:
-            pos = scanstring(text, quote + 1, False)[1]
+            pos = _scanstring(text, quote + 1, False)[1]
         except ValueError:
             break
     return n > most
