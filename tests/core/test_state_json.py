@@ -92,3 +92,12 @@ def test_states_of_played_games_round_trip(name):
             break
         game.play(rng.choice(list(game.legal_actions())))
     assert pending   # (decisions were among the states tried)
+
+
+def test_a_value_that_holds_itself_is_refused_at_the_nesting_bound():
+    """(a state built in Python: a cycle recursed until Python's stack ran out)"""
+    cycle: list = [1]
+    cycle.append(cycle)
+    for data in (_values((KEY, cycle)), _values((["r", cycle], 1))):
+        with pytest.raises(NotationError, match="nested at most 48 deep"):
+            State.from_json(data)
