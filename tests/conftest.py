@@ -61,3 +61,20 @@ def limits() -> Iterator[Callable[..., object]]:
     from boardrules.limits import LIMITS
     with ExitStack() as stack:
         yield lambda **changes: stack.enter_context(LIMITS.changed(**changes))
+
+
+_files: list[pytest.TempPathFactory] = []   # (the session's, once a test has asked for it)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_files(tmp_path_factory: pytest.TempPathFactory) -> None:
+    _files.append(tmp_path_factory)
+
+
+def rules_file(text: str, name: str = "house.rules") -> Path:
+    """A rule file holding ``text`` in a new folder of pytest's temporary ones (removed with its
+    old runs, as ``tmp_path``'s), for helpers that have no fixture (Hypothesis tests): the
+    ``tempfile.mkdtemp()`` folders they made stayed in /tmp after every run."""
+    path = _files[0].mktemp("rules") / name
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -166,24 +166,23 @@ def _game_with_paid_charges() -> boardrules.Game:
     raise AssertionError("no random game of 20 paid VP for a power charge")
 
 
-def test_vp_paid_for_power_charges_is_its_own_row():
+def test_vp_paid_for_power_charges_is_its_own_row(tmp_path):
     game = _game_with_paid_charges()
     factions = {boardrules.simulate.player_role(game, p) for p in range(game.players)}
     sources = [sc["sources"] for sc in game.scores()]
     assert all(v >= 0 for s in sources for name, v in s.items() if name in factions)
-    result = runner.invoke(app, ["replay", "--max-steps", "1000000", _saved(game)],
+    result = runner.invoke(app, ["replay", "--max-steps", "1000000", _saved(game, tmp_path)],
                            env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    assert "VP paid for power charges" in result.output and "power_charge" not in result.output
+    table = result.output.split("\n", 1)[1]   # (the first line names the file: tmp_path holds the test's name)
+    assert "VP paid for power charges" in table and "power_charge" not in table
     assert "score10" not in result.output and "booster" not in result.output
 
 
-def _saved(game) -> str:
-    import tempfile
-    path = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
-    with path:
-        path.write(game.save())
-    return path.name
+def _saved(game, folder) -> str:
+    path = folder / "saved.json"
+    path.write_text(game.save(), encoding="utf-8")
+    return str(path)
 
 
 def _raw_rows(game: boardrules.Game) -> list[str]:
@@ -209,7 +208,7 @@ def test_every_score_row_of_the_real_gaia_records_reads_as_players_read_it():
 
 
 @pytest.mark.parametrize("form", ["choose-bid", "bid-while-choosing"])
-def test_auction_bids_are_their_own_score_row(form):
+def test_auction_bids_are_their_own_score_row(form, tmp_path):
     """The VP bid for the factions are paid at the end on a titled row (they came under
     'when round_ends', which says nothing of the auction)."""
     import random
@@ -226,7 +225,7 @@ def test_auction_bids_are_their_own_score_row(form):
     paid = [sc["sources"].get("auction_bids", 0) for sc in game.scores()]
     assert paid == [-b for b in bids]   # paid whole, even below 0 VP
     assert not _raw_rows(game)
-    result = runner.invoke(app, ["replay", _saved(game)], env={"COLUMNS": "200"})
+    result = runner.invoke(app, ["replay", _saved(game, tmp_path)], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "Auction: VP bid for the faction" in result.output and "round_ends" not in result.output
 
@@ -315,7 +314,7 @@ def _narrow(text: str) -> list[str]:
     return lines
 
 
-def test_a_score_table_of_nine_players_reads_at_80_columns():
+def test_a_score_table_of_nine_players_reads_at_80_columns(tmp_path):
     """At 80 columns a 9-player Eclipse table cut every heading and the sources ('Terr…',
     'Desc…', 'sour…'): a table too wide for its words is headed p1 … p9, the names below it."""
     import random
@@ -323,7 +322,7 @@ def test_a_score_table_of_nine_players_reads_at_80_columns():
     rng = random.Random(1)
     for _ in range(400):   # (past the choice of species)
         game.play(game.legal_actions().sample(rng))
-    result = runner.invoke(app, ["replay", _saved(game)], env={"COLUMNS": "80"})
+    result = runner.invoke(app, ["replay", _saved(game, tmp_path)], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     lines = _narrow(result.output)
     assert any(line.startswith("┃ source ┃ p1 ┃ p2 ┃") and line.endswith("┃ p9 ┃") for line in lines)
@@ -357,13 +356,13 @@ def test_a_score_table_of_thousands_of_players_is_split_without_trying_every_wid
     assert headings == names and all(real(t) for t in tables)   # (the last ones fit too: 'p3000')
 
 
-def test_a_score_table_that_fits_keeps_the_names_in_its_headings():
+def test_a_score_table_that_fits_keeps_the_names_in_its_headings(tmp_path):
     import random
     game = boardrules.new_game("gaia-project", players=4, seed=1)
     rng = random.Random(1)
     for _ in range(80):
         game.play(game.legal_actions().sample(rng))
-    result = runner.invoke(app, ["replay", _saved(game)], env={"COLUMNS": "80"})
+    result = runner.invoke(app, ["replay", _saved(game, tmp_path)], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     assert "┃ p1 Hadsch Hallas ┃" in result.output and " · " not in result.output
     _narrow(result.output)

@@ -19,15 +19,19 @@ eighteen games are read mirrored because their seed is on the site's legacy list
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
 import attrs
 
-from boardrules.jsonshape import ShapeError, strict_converter, structure
+from boardrules.jsonshape import Expected, ShapeError, strict_converter, structure, whole
+from boardrules.runtime import MAX_NUMBER
+from boardrules.errors import NotationError as JSONError
+from boardrules.files import read_bounded
+from boardrules.limits import LIMITS, in_bytes
 from boardrules.quoting import brief_text, escape
+from boardrules.record import read_json
 
 from . import geometry
 from .geometry import GaiaMap, Hex, MapHex, MapPlacement
@@ -238,6 +242,26 @@ _RecordShape = TypedDict("_RecordShape", {
 _shapes = strict_converter()
 
 
+def _bounded(kind: type, expected: str, bound: str, within: Any) -> Any:
+    """A structure hook for ``kind`` (a text, a whole number) that names a value of another type
+    as :func:`~boardrules.jsonshape.strict_converter` does, and one past its bound (``within``
+    false) so: a hostile record's hex or sector name of a megabyte was quoted whole in the
+    messages that named it, a VP count of 4,000 digits in the final state's differences."""
+    def hook(value: Any, _: Any) -> Any:
+        if not (isinstance(value, kind) and (kind is str or whole(value))):
+            raise Expected(expected, value)
+        if not within(value):
+            raise Expected(bound, value)
+        return value
+    return hook
+
+
+_shapes.register_structure_hook(str, _bounded(str, "a text", f"a text of at most {MAX_LINE} characters",
+                                              lambda v: len(v) <= MAX_LINE))
+_shapes.register_structure_hook(int, _bounded(int, "a whole number", f"a whole number within ±{MAX_NUMBER}",
+                                              lambda v: abs(v) <= MAX_NUMBER))
+
+
 # --------------------------------------------------------------------------------------------
 
 
@@ -295,19 +319,35 @@ def _lines(texts: tuple[str, ...], path: Path, field: str, first: int) -> tuple[
     return tuple(out)
 
 
-def load_record(path: str | Path) -> Record:
-    """Load and parse one record file.
+def load_record(path: str | Path, data: Any = None) -> Record:
+    """Load and parse one record file (``data``: its JSON, already read; else the file is read,
+    at most ``LIMITS.max_record_bytes`` of it, as :func:`boardrules.replay.replay_file` reads).
 
     Raises :class:`RecordError` (a :class:`ValueError`) on a missing field or a value of the wrong
     type (naming its path, the value and what was expected), an unparsable move line (with its
     index and the notation error), more than :data:`MAX_LINES` lines or one of more than
     :data:`MAX_LINE` characters, ``moves``/``moves_clean`` of
     different length, or player counts that disagree;
-    :class:`OSError` / :class:`json.JSONDecodeError` for unreadable files.
+    :class:`OSError` for unreadable files, :class:`RecordError` for one too large or no JSON
+    (a device such as ``/dev/zero`` was read without end).
     """
     path = Path(path)
-    data = json.loads(path.read_text(encoding="utf-8"))
     where = escape(path.name)
+    if data is None:
+        text, _ = read_bounded(path, LIMITS.max_record_bytes + 1)
+        if len(text) > LIMITS.max_record_bytes:
+            raise RecordError(f"{where}: a record file is at most {in_bytes(LIMITS.max_record_bytes)}")
+        try:
+            data = read_json(text)
+        except JSONError as err:
+            raise RecordError(f"{where}: {err}") from None
+    for field in ("moves", "moves_clean"):   # (said so before the shape's bound on every text)
+        texts = data.get(field) if isinstance(data, dict) else None
+        long = next((i for i, t in enumerate(texts) if isinstance(t, str) and len(t) > MAX_LINE),
+                    None) if isinstance(texts, list) else None
+        if long is not None:
+            raise RecordError(f"{where}: $.{field}[{long}] is {len(texts[long])} characters long; a move "
+                              f"line has at most {MAX_LINE}")
     try:
         structure(_shapes, data, _RecordShape)
     except ShapeError as err:
@@ -329,11 +369,6 @@ def load_record(path: str | Path) -> Record:
         raise RecordError(f"{where}: $.moves_clean has {len(clean)} lines; a record has at most {MAX_LINES}")
     if len(raw) != len(clean):
         raise RecordError(f"{where}: moves ({len(raw)}) and moves_clean ({len(clean)}) differ in length")
-    for field, texts in (("moves", raw), ("moves_clean", clean)):
-        long = next((i for i, t in enumerate(texts) if len(t) > MAX_LINE), None)
-        if long is not None:
-            raise RecordError(f"{where}: $.{field}[{long}] is {len(texts[long])} characters long; a move "
-                              f"line has at most {MAX_LINE}")
     if not 1 <= n_lead <= len(clean):  # (a slice would quietly take none or all of the moves)
         raise RecordError(f"{where}: $.setup.consumesLeadingMoves is {n_lead}: it counts the leading "
                           f"lines the setup accounts for, from 1 ('init') to the {len(clean)} moves")

@@ -919,7 +919,7 @@ def boardrules_report(path, data, check: bool = True, max_steps: int | None = No
     if not is_site_record(data):
         return None
     try:
-        record = load_record(path)
+        record = load_record(path, data)
     except (RecordError, G.GeometryError) as err:  # a missing field, an unreadable line or map
         said = str(err).removeprefix(f"{escape(Path(path).name)}: ")   # (named once, in full, here)
         raise NotationError(f"{escape(str(path))}: {said}") from None

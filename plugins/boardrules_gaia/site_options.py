@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from boardrules.errors import NotationError
+from boardrules.quoting import QUOTE, brief_value, escape
 
 from . import geometry as G
 
@@ -70,7 +71,8 @@ class UnsupportedOption(NotationError):
     def __init__(self, option: str, value: Any, why: str):
         self.option = option
         self.value = value
-        super().__init__(f"unsupported site option {option}={value!r}: {why}")
+        name = escape(option[:QUOTE]) + ("..." if len(option) > QUOTE else "")   # (a hostile record's: any size)
+        super().__init__(f"unsupported site option {name}={brief_value(value)}: {why}")
 
 
 def check_site_options(options: Mapping[str, Any], sectors: int | None = None) -> None:

@@ -40,7 +40,55 @@ from .runtime import BUDGET_HELP, F_ROUND, MAX_NUMBER, budget_hint
 from .simulate import entity_title, player_role, step_title
 
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+_OPTION_LIKE = re.compile(r"-[A-Za-z]+")
+
+
+def values_apart(command: Any, ctx: Any, args: List[str]) -> List[str]:
+    """``args`` of ``command`` with its options (and their values) first and every other word
+    after a ``--``, in its order: a word that begins with '-' but is none of the command's
+    options is a value (click read ``odds "-1 interceptor" ...`` as an option '-1' and said "No
+    such option"; a file named ``-x.rules`` too). A word beginning with '--', or a '-' and
+    letters only (``-x``), stays an option (click names a mistyped one); after a ``--`` given,
+    every word is a value."""
+    takes = {name: 0 if getattr(p, "is_flag", False) or getattr(p, "count", False) else p.nargs
+             for p in command.get_params(ctx) if p.param_type_name == "option"
+             for name in (*p.opts, *p.secondary_opts)}
+    options: List[str] = []
+    values: List[str] = []
+    words, whole = iter(args), True
+
+    def option(word: str, taken: int) -> bool:   # (and the ``taken`` words after it, its value)
+        value = [w for _, w in zip(range(taken), words)]
+        options.extend([word, *value])
+        return len(value) == taken
+
+    for word in words:
+        if word == "--":
+            values.extend(words)
+        elif word.startswith("--") or (word[:2] not in takes and _OPTION_LIKE.fullmatch(word)):
+            name, given, _ = word.partition("=")
+            whole = option(word, 0 if given else takes.get(name, 0))
+        elif len(word) > 1 and word[0] == "-" and word[:2] in takes:
+            # a cluster of flags, the first that takes a value taking the rest or the next word
+            taking = next((i for i, letter in enumerate(word[1:], 2) if takes.get("-" + letter) != 0), None)
+            whole = option(word, takes.get("-" + word[taking - 1], 0) if taking == len(word) else 0)
+        else:
+            values.append(word)
+        if not whole:   # (an option's value missing: the words as given, for click to say so)
+            return list(args)
+    return options + (["--", *values] if values else [])
+
+
+class _Commands(typer.core.TyperGroup):
+    """The commands, each reading a word that begins with '-' as a value where it is no option
+    of the command (:func:`values_apart`)."""
+
+    def resolve_command(self, ctx: Any, args: List[str]) -> Any:
+        name, command, rest = super().resolve_command(ctx, args)
+        return name, command, rest if command is None else values_apart(command, ctx, rest)
+
+
+app = typer.Typer(cls=_Commands, add_completion=False, no_args_is_help=True,
                   help="Play heavy board games by their exact rules.")
 console = Console()
 err_console = Console(stderr=True)

@@ -81,6 +81,12 @@ class Limits:
     declares a few dozen options and modules; a record holds a few files): each is checked
     (looked up, its value read, parsed) before a move is replayed, so a record of a million
     options took 21 s and 415 MB to be refused; counted as soon as the JSON is read."""
+    max_record_elements: int = attrs.field(default=200_000, validator=_at_least_one)
+    """Elements (a list's items, a mapping's entries, at every depth) one record's JSON may
+    hold besides its moves (``max_moves`` more), counted from its commas and brackets outside
+    its texts before it is parsed: parsing costs about 1 µs and 200 bytes an element (a record
+    of a million options took 1.4 s and 200 MB to read before it was refused). A game's record
+    holds one per move and some dozens besides; a Gaia site record about 2,500."""
     max_moves: int = attrs.field(default=100_000, validator=_at_least_one)
     """Moves (player actions and chance outcomes) a game may have, and a record hold (the
     games here take a few thousand; ``play_out`` stops bots after as many actions): every move

@@ -8,10 +8,12 @@ reproducing a random number generator.
 from __future__ import annotations
 
 import json
+import json.decoder
 import operator
 import sys
 from collections import Counter
 from functools import partial
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -24,6 +26,9 @@ from .jsonshape import (JSON_VALUE, Expected, ShapeError, elements, exact, json_
                         strict_converter, structure, whole)
 
 FORMAT = "boardrules-record/1"
+
+_scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+"""json's own (C) reading of one JSON text from after its opening quote: (the text, where it ends)."""
 
 SEED_RANGE = (-2 ** 63, 2 ** 63 - 1)
 """Whole-number seeds are 64-bit: the range simulation results store (a Parquet column of 64-bit
@@ -51,9 +56,15 @@ def read_json(text: str | bytes) -> Any:
     if isinstance(text, (bytes, bytearray)) and _pickled(text):
         raise NotationError("it is a Python pickle, not a record's JSON text; boardrules never "
                             "unpickles (a pickle runs code as it loads): give Game.save()'s text")
-    if isinstance(text, str):   # (a file's bytes may begin with a byte-order mark: JSON reads them so)
-        text = text.removeprefix("\ufeff")
     try:
+        if isinstance(text, (bytes, bytearray)):   # (as json.loads reads bytes: UTF-8, -16 or -32)
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        text = text.removeprefix("\ufeff")   # (a byte-order mark: JSON reads a file's bytes past it)
+        most = LIMITS.max_moves + LIMITS.max_record_elements
+        if elements_passing(text, most):
+            raise NotationError(f"it holds more than {most} elements (list items and mapping entries): "
+                                f"a record holds its moves (LIMITS.max_moves) and "
+                                f"{LIMITS.max_record_elements} more at most (LIMITS.max_record_elements)")
         return json.loads(text, object_pairs_hook=_keys_once)
     except NotationError:
         raise
@@ -68,6 +79,31 @@ def read_json(text: str | bytes) -> Any:
         raise NotationError(not_readable(err)) from None
     except ValueError:   # (the only other: a number longer than int() reads)
         raise NotationError(f"it holds a number of more than {sys.get_int_max_str_digits()} digits") from None
+
+
+def elements_passing(text: str, most: int) -> bool:
+    """Whether the JSON ``text`` holds more than ``most`` elements (a list's items, a mapping's
+    entries, at every depth), counted before it is parsed (a parse costs some 1 µs and 200
+    bytes an element) as its commas and opening brackets outside its texts, an upper bound:
+    from the whole text when that is within ``most`` (a few ms for 10 MB), else text by text
+    (``json``'s own scanner), stopping once past ``most``. Text that is no JSON (a text that
+    does not end, more texts than a JSON of its elements holds) is left to the parse to name."""
+    count = text.count
+    if count(",") + count("[") + count("{") <= most:
+        return False
+    n = pos = texts = 0
+    while n <= most and texts <= 2 * n + 1:   # (a key and a value for each element, or one text)
+        quote = text.find('"', pos)
+        end = len(text) if quote < 0 else quote
+        n += count(",", pos, end) + count("[", pos, end) + count("{", pos, end)
+        if quote < 0:
+            break
+        texts += 1
+        try:
+            pos = _scanstring(text, quote + 1, False)[1]
+        except ValueError:
+            break
+    return n > most
 
 
 def _pickled(data: bytes | bytearray) -> bool:

@@ -16,7 +16,9 @@ from typing import Any
 import attrs
 
 from .errors import NotationError
-from .runtime import Decision, Dice
+from .jsonshape import brief_json
+from .limits import LIMITS
+from .runtime import MAX_NUMBER, Decision, Dice
 
 
 @attrs.frozen(eq=False)
@@ -54,17 +56,18 @@ class State:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "State":
+    def from_json(cls, data: Any) -> "State":
         """Inverse of :meth:`to_json`. :class:`~boardrules.errors.NotationError` for data of
-        another shape (it names what it found)."""
+        another shape or holding what no state holds, naming the place (``$.values[3][1]``) and
+        what it found: values are null, true/false, whole numbers within ±(2^63-1) (the rules'
+        numbers), texts and ``{"t": [...]}`` tuples of them nested at most
+        ``LIMITS.max_nesting`` deep, of at most ``LIMITS.max_list`` elements; keys are lists
+        beginning with a text, each given once; at most ``LIMITS.max_values`` values."""
         try:
-            values = {tuple(_dec(x) for x in k): _dec(v) for k, v in data["values"]}
-            state = cls(values, tuple(_dec_decision(d) for d in data["pending"]))
-            hash(state)   # (a dict or a set in a key or value: no state holds one)
-        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as err:
+            return _decoded(data)
+        except _Fault as fault:
             raise NotationError(f"not a state as State.to_json gives it ({{'values': [[key, value], ...], "
-                                f"'pending': [decision, ...]}}): {type(err).__name__}: {str(err)[:80]}") from None
-        return state
+                                f"'pending': [decision, ...]}}): {fault}") from None
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
@@ -82,17 +85,6 @@ def _enc(v: Any) -> Any:
     return v
 
 
-def _dec(v: Any) -> Any:
-    if isinstance(v, dict):
-        if "t" in v:
-            return tuple(_dec(x) for x in v["t"])
-        if "dice" in v:
-            return Dice(v["dice"])
-    if isinstance(v, list):
-        return tuple(_dec(x) for x in v)
-    return v
-
-
 def _enc_decision(d: Decision) -> dict[str, Any]:
     out = attrs.asdict(d, recurse=False)
     if d.lane is None:  # (the digests of states without interleaved turns stay as they were)
@@ -102,8 +94,93 @@ def _enc_decision(d: Decision) -> dict[str, Any]:
     return out
 
 
-def _dec_decision(data: dict[str, Any]) -> Decision:
-    data = dict(data)
-    data["options"] = _dec(data["options"])
-    data["env"] = tuple((k, _dec(v)) for k, v in data["env"])
-    return Decision(**data)
+class _Fault(ValueError):
+    """What no state holds: ``$.path: expected ..., not ...``."""
+
+    def __init__(self, path: str, expected: str, value: Any) -> None:
+        super().__init__(f"{path}: expected {expected}, not {brief_json(value)}")
+
+
+VALUE = f"null, true, false, a whole number within ±{MAX_NUMBER}, a text or {{\"t\": [value, ...]}}"
+
+
+def _decoded(data: Any) -> State:
+    """The state ``data`` holds (:meth:`State.from_json`), else :class:`_Fault` naming the place."""
+    if not isinstance(data, dict) or set(data) != {"values", "pending"}:
+        raise _Fault("$", "a mapping of 'values' and 'pending'", data)
+    pairs, pending = data["values"], data["pending"]
+    for name, given in (("values", pairs), ("pending", pending)):
+        if not isinstance(given, list):
+            raise _Fault(f"$.{name}", "a list", given)
+    if len(pairs) > LIMITS.max_values:
+        raise _Fault("$.values", f"at most {LIMITS.max_values} values (LIMITS.max_values)", pairs)
+    values = {}
+    for i, pair in enumerate(pairs):
+        at = f"$.values[{i}]"
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise _Fault(at, "a [key, value] pair", pair)
+        key = pair[0]
+        if not (isinstance(key, list) and key and isinstance(key[0], str)):
+            raise _Fault(f"{at}[0]", "a key: a list beginning with a text", key)
+        k = tuple(_value(x, f"{at}[0][{j}]") for j, x in enumerate(key))
+        if k in values:
+            raise _Fault(f"{at}[0]", "a key not given before", key)
+        values[k] = _value(pair[1], f"{at}[1]")
+    return State(values, tuple(_decision(d, f"$.pending[{i}]") for i, d in enumerate(pending)))
+
+
+def _value(v: Any, at: str, depth: int = 0, dice: bool = False) -> Any:
+    """A state's value as JSON holds it (:data:`VALUE`; a list for a tuple, as keys are
+    written; ``dice``: also ``{"dice": N}``), checked all through."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, int):
+        if -MAX_NUMBER <= v <= MAX_NUMBER:
+            return v
+        raise _Fault(at, f"a whole number within ±{MAX_NUMBER} (the rules' numbers)", v)
+    if isinstance(v, dict) and len(v) == 1:
+        if dice and "dice" in v and type(v["dice"]) is int and 1 <= v["dice"] <= LIMITS.max_dice:
+            return Dice(v["dice"])
+        if "t" in v:
+            at, v = f"{at}.t", v["t"]
+    if not isinstance(v, list):
+        raise _Fault(at, VALUE + (", or {\"dice\": N}" if dice else ""), v)
+    if depth >= LIMITS.max_nesting or len(v) > LIMITS.max_list:
+        raise _Fault(at, f"a list of at most {LIMITS.max_list} elements nested at most "
+                         f"{LIMITS.max_nesting} deep (the rules' lists)", v)
+    return tuple(_value(x, f"{at}[{i}]", depth + 1) for i, x in enumerate(v))
+
+
+_FIELDS: dict[str, tuple[str, Any]] = {
+    "player": ("a whole number or null", (int, type(None))), "label": ("a text", str), "options": ("", None),
+    "optional": ("true or false", bool), "prompt": ("a text", str), "block": ("a whole number", int),
+    "env": ("", None), "me": ("a whole number or null", (int, type(None))), "source": ("a text", str),
+    "bag": ("a text or null", (str, type(None))), "lane": ("a whole number or null", (int, type(None)))}
+
+
+def _decision(data: Any, at: str) -> Decision:
+    """A pending decision as :func:`_enc_decision` writes it, checked field by field."""
+    if not isinstance(data, dict):
+        raise _Fault(at, "a decision (a mapping)", data)
+    fields = {}
+    for name, value in data.items():
+        if name not in _FIELDS:
+            raise _Fault(at, f"a decision of the fields {', '.join(_FIELDS)} (not {brief_json(name)})", data)
+        expected, kind = _FIELDS[name]
+        if name == "options":
+            value = _value(value, f"{at}.options", dice=True)
+        elif name == "env":
+            if not isinstance(value, list):
+                raise _Fault(f"{at}.env", "a list of [name, value] pairs", value)
+            for i, pair in enumerate(value):
+                if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
+                    raise _Fault(f"{at}.env[{i}]", "a [name, value] pair", pair)
+            value = tuple((n, _value(v, f"{at}.env[{i}][1]")) for i, (n, v) in enumerate(value))
+        elif not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)) or (
+                isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER):
+            raise _Fault(f"{at}.{name}", expected, value)
+        fields[name] = value
+    missing = [n for n in _FIELDS if n not in fields and n not in ("bag", "lane")]
+    if missing:
+        raise _Fault(at, f"a decision giving its {missing[0]!r}", data)
+    return Decision(**fields)

@@ -12,6 +12,13 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "simulate.md"
 FENCE = re.compile(r"^```python\n(.*?)^```\s*$", re.S | re.M)
 
 
+@pytest.fixture(autouse=True)
+def _temporary_folders_in_tmp_path(tmp_path, monkeypatch):
+    """The page's example makes its folder with ``tempfile.mkdtemp()`` (as a user would): here
+    under the test's ``tmp_path``, not left in /tmp after every run."""
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+
+
 def test_simulate_page_runs(capsys):
     pytest.importorskip("matplotlib", reason="the page's plot needs the extra boardrules[analysis]")
     code = FENCE.findall(DOC.read_text(encoding="utf-8"))

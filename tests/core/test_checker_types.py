@@ -101,11 +101,29 @@ def test_a_brace_missing_in_the_middle_of_a_file_is_named(old, new, opening):
 
 
 def test_a_type_is_shown_as_written():
-    # (an optional list was shown without its '?': 'list[int]')
+    # (an optional list was shown without its '?': 'list[int]'; session 22: no list is optional,
+    # as the grammar writes types, so none is shown 'list[int]?')
     from boardrules.lang.ast import TypeRef
     int_ = TypeRef(name="int")
     shown = [TypeRef(name="int", optional=True), TypeRef(name="list", list_of=int_),
              TypeRef(name="list", list_of=TypeRef(name="int", optional=True)),
-             TypeRef(name="list", list_of=int_, optional=True),
-             TypeRef(name="list", list_of=TypeRef(name="list", list_of=int_, optional=True), optional=True)]
-    assert [str(t) for t in shown] == ["int?", "list[int]", "list[int?]", "list[int]?", "list[list[int]?]?"]
+             TypeRef(name="list", list_of=TypeRef(name="list", list_of=int_))]
+    assert [str(t) for t in shown] == ["int?", "list[int]", "list[int?]", "list[list[int]]"]
+
+
+def test_an_optional_list_can_be_neither_written_nor_built():
+    """'list[T]?' was shown (a TypeRef built in Python) but could not be written; no list is none
+    (an empty list stands for none): the grammar refuses it with that hint, and a TypeRef of it
+    cannot be built."""
+    from boardrules.lang.ast import TypeRef
+    from boardrules.lang.parser import parse_text
+    with pytest.raises(ValueError, match=r"list\[int\] cannot be optional: a list is never none"):
+        TypeRef(name="list", list_of=TypeRef(name="int"), optional=True)
+    for text in ("var x: list[int]? = []\n", "action a(x: list[list[card]]?) main { }\n"):
+        with pytest.raises(RulesError) as err:
+            parse_text(text, "t.rules")
+        assert "unexpected '?'" in str(err.value) and "a list is never none" in str(err.value), str(err.value)
+    with pytest.raises(RulesError) as err:
+        parse_text("var y: int?? = none\n", "t.rules")
+    assert "a list is never none" not in str(err.value)
+    assert str(parse_text("var x: list[int?] = []\n", "t.rules").items[0].type) == "list[int?]"

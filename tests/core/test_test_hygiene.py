@@ -49,3 +49,26 @@ def test_the_hygiene_check_sees_an_unsorted_listing():
            "ok = sorted(p.stem for p in d.glob('*.json'))\n"
            "ok2 = {p for p in d.iterdir()}\n")
     assert _unsorted_listings(ast.parse(src)) == [1, 2]
+
+
+def _temp_files_made(tree: ast.AST) -> list[int]:
+    """Lines that use the ``tempfile`` module (``mkdtemp()``, ``NamedTemporaryFile(delete=False)``...):
+    what they make stays in /tmp unless the test removes it; pytest's ``tmp_path`` (or
+    ``tests.conftest.rules_file`` where there is no fixture) is removed with its old runs."""
+    return sorted({node.lineno for node in ast.walk(tree)
+                   if isinstance(node, (ast.Import, ast.ImportFrom)) and (
+                       getattr(node, "module", None) == "tempfile"
+                       or any(alias.name == "tempfile" for alias in node.names))})
+
+
+def test_no_test_leaves_temporary_files_behind():
+    """``tmp*.json`` files and ``tmp*`` folders were left in /tmp after every run of the suite
+    (test_cli_output's saved records, the rota tests' house-rule files; session 22)."""
+    bad = [f"{path.relative_to(TESTS)}:{line}" for path in sorted(TESTS.rglob("*.py"))
+           for line in _temp_files_made(ast.parse(path.read_text(encoding="utf-8")))]
+    assert bad == []
+
+
+def test_the_hygiene_check_sees_tempfile_used():
+    src = "import tempfile\nfrom tempfile import mkdtemp\nimport os, tempfile as t\nimport json\n"
+    assert _temp_files_made(ast.parse(src)) == [1, 2, 3]

@@ -20,12 +20,9 @@ MAX_ACTIONS = 4000
 
 def _rich(n: int):
     """A house-rule text: every player starts with ``n`` of each resource."""
-    import pathlib
-    import tempfile
-    f = pathlib.Path(tempfile.mkdtemp()) / "rich.rules"
-    f.write_text("".join(f"extend resource {r} {{ start {n} }}\n"
-                         for r in ("money", "science", "materials")), encoding="utf-8")
-    return f
+    from tests.conftest import rules_file
+    return rules_file("".join(f"extend resource {r} {{ start {n} }}\n"
+                              for r in ("money", "science", "materials")), "rich.rules")
 
 
 def play_random(data, modules: tuple, own: Callable, *, players=None, prefer=(), money=0, picks=None,

@@ -319,11 +319,8 @@ step staged_relations after start_reputation: do {
 
 
 def _relations_file():
-    import pathlib
-    import tempfile
-    f = pathlib.Path(tempfile.mkdtemp()) / "relations.rules"
-    f.write_text(RELATIONS, encoding="utf-8")
-    return f
+    from tests.conftest import rules_file
+    return rules_file(RELATIONS, "relations.rules")
 
 
 @settings(SETTINGS, max_examples=6)

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import pathlib
-import tempfile
-
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -13,6 +10,7 @@ from boardrules import Action
 from boardrules_eclipse import galaxy as G
 from tests.eclipse.test_combat_play import FAR, _end_actions, _stage
 from tests.eclipse.test_edge_cases import _set
+from tests.conftest import rules_file
 from tests.eclipse.test_invariants import check_invariants
 
 from .common import SETTINGS, play_random
@@ -48,9 +46,7 @@ def _start(species=("terrans", "terrans"), modules=("hives",)):
 
 
 def _house(text):
-    f = pathlib.Path(tempfile.mkdtemp()) / "house.rules"
-    f.write_text(text, encoding="utf-8")
-    return f
+    return rules_file(text)
 
 
 def test_hive_sectors_join_their_stacks():

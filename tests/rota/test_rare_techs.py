@@ -624,11 +624,8 @@ step stage_bays after start_reputation: do {
 
 
 def _staged_bays(seed=3):
-    import pathlib
-    import tempfile
-    f = pathlib.Path(tempfile.mkdtemp()) / "bays.rules"
-    f.write_text(BAY_STAGE, encoding="utf-8")
-    g = _start(2, seed, rules=[f])
+    from tests.conftest import rules_file
+    g = _start(2, seed, rules=[rules_file(BAY_STAGE, "bays.rules")])
     assert _on_board(g, HOME) == 4 and _on_board(g, HOME, cls="cruiser") == 1
     return g
 

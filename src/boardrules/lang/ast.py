@@ -6,7 +6,7 @@ checker, the merger and runtime errors can point at the user's text.
 
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import attrs
 
@@ -36,16 +36,26 @@ def _span() -> Span:
 # ---- types ------------------------------------------------------------------
 
 
+def _not_a_list(type_: "TypeRef", _: Any, optional: bool) -> None:
+    if optional and type_.list_of is not None:
+        raise ValueError(f"list[{type_.list_of}] cannot be optional: a list is never none (an empty "
+                         f"list stands for none), as the rules language writes types")
+
+
 @attrs.frozen(kw_only=True)
 class TypeRef:
+    """A declared type as written: ``name`` (``int``, a kind...), ``T?`` (``optional``: may be
+    none; never a list: ``ValueError``) or ``list[T]`` (``list_of``)."""
+
     name: str
-    optional: bool = False
+    optional: bool = attrs.field(default=False, validator=_not_a_list)
     list_of: Optional["TypeRef"] = None
     span: Span = _span()
 
     def __str__(self) -> str:
-        shown = f"list[{self.list_of}]" if self.list_of is not None else self.name
-        return shown + ("?" if self.optional else "")
+        if self.list_of is not None:
+            return f"list[{self.list_of}]"
+        return self.name + ("?" if self.optional else "")
 
 
 # ---- expressions ------------------------------------------------------------

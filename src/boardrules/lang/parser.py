@@ -152,12 +152,19 @@ def _hint_for(text: str, err: lark.exceptions.UnexpectedToken, expected: list[st
         return (f"'{kind} {name} {{ … }}' declares an entity of the kind '{kind}', without parameters; "
                 f"a procedure with parameters is an action tagged 'procedure': "
                 f"'action {name}(…) procedure {{ … }}', run with 'call {name}(…)'")
+    if str(token) == "?" and _LIST_TYPE.search(text, text.rfind("\n", 0, token.start_pos or 0) + 1,
+                                               token.start_pos or 0):
+        return ("a list is never none (an empty list stands for none): write 'list[T]', or "
+                "'list[T?]' for a list whose elements may be none")
     if token.type == "EQUAL" and "EQUAL" not in err.expected:
         return "to compare, write '=='; to assign, use 'set NAME = value'"
     if len(expected) <= 8:
         return "expected " + ", ".join(expected)
     return ""
 
+
+# a list type right before a token: 'list[int]' of 'var x: list[int]?'
+_LIST_TYPE = re.compile(r"\blist\s*\[[^\n]*\]\s*\Z")
 
 # the start of an entity's declaration, 'KIND NAME', alone on its line before a token
 _ENTITY_HEAD = re.compile(r"([A-Za-z_]\w*)[ \t]+([A-Za-z_]\w*)[ \t]*")
