@@ -94,6 +94,24 @@ def test_quiet_play_and_simulation_say_on_stderr_that_they_are_alive(command, li
         assert line in result.stderr and "still running" not in result.stdout
 
 
+@pytest.mark.parametrize("command, first", [
+    (["play", "harvest", "--players", "2"], "Harvest: final scores"),
+    (["play", "harvest", "--players", "2", "--max-steps", "1"], None),   # (an error: nothing on stdout)
+    (["simulate", "harvest", "--players", "2", "--games", "2", "--workers", "1"], None),
+])
+def test_output_to_a_file_or_pipe_begins_with_what_it_says(command, first, tmp_path):
+    """Without --quiet, the progress bar nobody sees on a file or pipe ended with an empty line:
+    the scores written to a file began with one, and an error left one on stdout."""
+    out = ["--out", str(tmp_path / ("r.csv" if command[0] == "simulate" else "o"))]
+    result = runner.invoke(cli.app, command + out, env=WIDE)
+    if "--max-steps" in command:   # (every action over one step: the game is stuck at once)
+        assert result.exit_code == 1 and result.stdout == "", result.output
+    else:
+        assert result.exit_code == 0 and not result.stdout.startswith("\n"), result.stdout[:200]
+    if first is not None:
+        assert result.stdout.startswith(first)
+
+
 def test_simulate_refuses_a_results_file_it_cannot_write_before_the_games(tmp_path):
     """The results were lost: every game played, then 'cannot write the results'."""
     blocker = tmp_path / "file"

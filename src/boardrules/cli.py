@@ -113,6 +113,13 @@ live progress bar shows it (``--quiet``, or output to a file or pipe): a greedy 
 Eclipse may take a quarter of an hour (the help of ``--quiet`` says "every minute")."""
 
 
+def bar_shown(quiet: bool) -> bool:
+    """Whether ``play`` and ``simulate`` draw a live progress bar: not with ``--quiet``, nor when
+    the output goes to a file or pipe (a bar drawn there is never seen, and rich ends it with an
+    empty line: the scores written to a file began with one). The heartbeat stands in for it."""
+    return not quiet and console.is_terminal
+
+
 def heartbeat(live: bool) -> Callable[[Callable[[], str]], None]:
     """``beat(describe)``, to call as the work goes on: unless ``live`` (a progress bar shows
     it), every :data:`HEARTBEAT` seconds it prints ``still running: DESCRIBE(), M:SS so far``
@@ -349,9 +356,10 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         fail(f"cannot write the record to {out}: {err.strerror or err}")
     start = time.perf_counter()
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
-                  TimeElapsedColumn(), console=console, disable=quiet, transient=True) as progress:
+                  TimeElapsedColumn(), console=console, disable=not bar_shown(quiet),
+                  transient=True) as progress:
         task = progress.add_task(rules_text(g.ruleset.title), total=None, info="")
-        beat = heartbeat(live=not quiet and console.is_terminal)
+        beat = heartbeat(live=bar_shown(quiet))
 
         def where(g: Game) -> str:
             rnd = g.state.values.get(F_ROUND, 0)

@@ -59,7 +59,7 @@ def simulate_command(
     (or species) and per seat, and game lengths; write one row per game and seat with each
     game's record (replay one with 'boardrules replay' after saving its record column).
     Ctrl-C stops the games and keeps those already finished (their summary and results)."""
-    from .cli import (_game_texts, _options, _rules_failed, _unknown_game, fail, free_name,
+    from .cli import (_game_texts, _options, _rules_failed, _unknown_game, bar_shown, fail, free_name,
                       heartbeat, modules_named, rules_text)   # (as play reads and shows them)
     texts = _game_texts(game)
     try:
@@ -97,10 +97,10 @@ def simulate_command(
     start = time.perf_counter()
     # redrawn as games end, with no refresh thread: pool workers are forked from this process
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=quiet,
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=not bar_shown(quiet),
                   transient=True, auto_refresh=False) as progress:
         task = progress.add_task(f"{rules_text(rs.title)}: {games} games", total=games)
-        beat = heartbeat(live=not quiet and console.is_terminal)
+        beat = heartbeat(live=bar_shown(quiet))
 
         finished: list[Row] = []   # (what Ctrl-C keeps)
 
