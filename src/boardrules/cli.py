@@ -26,6 +26,7 @@ from rich.table import Table
 
 from .limits import LIMITS
 from . import plugins
+from .adapters.encoding import whole_seed
 from .bots import BOT_HELP, play_out, seat_bots
 from .errors import SHOWN, BoardrulesError, ExecutionBudgetError, GameStuckError, PluginError, RulesError
 from .game import Action, Game, new_game
@@ -335,6 +336,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
     the game and writes its record so far."""
     texts = _game_texts(game)
     try:
+        whole_seed(seed, "--seed")   # (the engine's own message offers a text, which --seed does not take)
         options = _options(option, lambda: build_ruleset(None if texts else game, modules=module, rules=rules,
                                                          texts=texts).options)
         g = new_game(None if texts else game, players=players, seed=seed, modules=module,

@@ -46,10 +46,11 @@ def whole(value: object, what: str) -> int:
 
 
 def whole_seed(value: object, what: str = "seed") -> int:
-    """``value`` as an int if it is a seed the adapters take: a whole number (:func:`whole`)
-    from -2^63 to 2^63-1 (:data:`~boardrules.record.SEED_RANGE`, the 64-bit seeds learning
-    toolkits pass), else ``TypeError`` for another type and ``ValueError`` naming that range
-    (the engine's own message offers a text seed, which the adapters' ``seed`` does not take)."""
+    """``value`` as an int if it is a seed the adapters (and ``boardrules play --seed``) take: a
+    whole number (:func:`whole`) from -2^63 to 2^63-1 (:data:`~boardrules.record.SEED_RANGE`,
+    the 64-bit seeds learning toolkits pass), else ``TypeError`` for another type and
+    ``ValueError`` naming that range (the engine's own message offers a text seed, which the
+    adapters' ``seed`` and ``--seed`` do not take)."""
     number = whole(value, what)
     if not SEED_RANGE[0] <= number <= SEED_RANGE[1]:
         raise ValueError(f"{what} {brief_value(number, 40)}: expected a whole number (from -2^63 "
