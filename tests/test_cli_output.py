@@ -4,12 +4,14 @@ players named with their faction or species, replay errors naming the move or th
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from typer.testing import CliRunner
 
 import boardrules
+from boardrules import plugins
 from boardrules.cli import app
 
 runner = CliRunner()
@@ -392,3 +394,28 @@ def test_the_summaries_of_nine_players_read_at_80_columns(monkeypatch):
     simulate_cli._print_summary(rs, rows)
     _narrow(out.getvalue())
     assert "│ Descendants of Draco │" in out.getvalue() and "mcts:1000" in out.getvalue()
+
+
+def test_counts_of_one_are_singular_in_every_commands_summary(tmp_path):
+    """'1 moves replayed', '(the game is not finished: 1 moves)', '1 games in', '1 players, 45
+    move lines' and 'Monte-Carlo (1 battles)' (messages already counted in words)."""
+    game = boardrules.new_game("harvest", players=2, seed=1)   # (the setup's draw: one move)
+    record = tmp_path / "one.json"
+    record.write_text(game.save())
+    replay = runner.invoke(app, ["replay", str(record)], env={"COLUMNS": "200"})
+    assert replay.exit_code == 0, replay.output
+    assert f"{record}: 1 move replayed, the game is not finished" in replay.stdout
+    assert "(the game is not finished: 1 move)" in replay.stdout
+    simulated = runner.invoke(app, ["simulate", "harvest", "--players", "2", "-n", "1", "--quiet", "--out",
+                                    str(tmp_path / "r.csv")], env={"COLUMNS": "200"})
+    assert simulated.exit_code == 0 and "\n1 game in " in simulated.stdout, simulated.output
+    plugins.manager().hook.boardrules_cli(app=app)   # (odds and export are the plugins' commands)
+    odds = runner.invoke(app, ["odds", "2 interceptor", "1 ancient", "--mc", "1"], env={"COLUMNS": "200"})
+    assert odds.exit_code == 0 and "Monte-Carlo (1 battle)" in odds.stdout, odds.output
+    gaia = boardrules.new_game("gaia-project", players=1, seed=1)
+    boardrules.bots.play_out(gaia, boardrules.bots.seat_bots(["random"], 1, 1))
+    (tmp_path / "gaia.json").write_text(gaia.save())
+    export = runner.invoke(app, ["export", str(tmp_path / "gaia.json"), "-o", str(tmp_path / "site.json")],
+                           env={"COLUMNS": "200"})
+    assert export.exit_code == 0, export.output
+    assert re.fullmatch(rf"{re.escape(str(tmp_path / 'site.json'))}: 1 player, \d+ move lines\n", export.stderr)

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from boardrules.cli import fail, print_error
+from boardrules.quoting import counted
 
 from . import combat
 
@@ -95,7 +96,7 @@ def odds(attacker: str = typer.Argument(..., help='attacking fleet, e.g. "2 inte
         except combat.CombatTooLarge as error:
             fail(str(error))
         rows = [r for r in combat.outcome_rows(sim) if r[1] == "all outcomes"]
-        _table(console, f"Monte-Carlo ({mc} battles)", combat.OUTCOME_HEADERS, rows)
+        _table(console, f"Monte-Carlo ({counted(mc, 'battle')})", combat.OUTCOME_HEADERS, rows)
     if failed:
         raise typer.Exit(1)
 

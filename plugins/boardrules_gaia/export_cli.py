@@ -18,6 +18,7 @@ from rich.console import Console
 
 from boardrules.cli import fail
 from boardrules.errors import BoardrulesError
+from boardrules.quoting import counted
 
 err_console = Console(stderr=True)
 
@@ -43,5 +44,5 @@ def export(record: Path = typer.Argument(..., help="a game record (boardrules JS
         output.write_text(text + "\n", encoding="utf-8")
     except OSError as err:   # (said as the record's errors are: the file, then why)
         fail(f"cannot write {output}: {err.strerror or err}")
-    err_console.print(f"{output}: {report.game.players} players, "
-                      f"{len(json.loads(text)['moves'])} move lines", highlight=False, markup=False)
+    err_console.print(f"{output}: {counted(report.game.players, 'player')}, "
+                      f"{counted(len(json.loads(text)['moves']), 'move line')}", highlight=False, markup=False)

@@ -429,7 +429,7 @@ def _print_scores(g: Game) -> None:
         console.print(f"[bold]{rules_text(g.ruleset.title)}: final scores[/bold]")
     else:
         console.print(f"[bold]{rules_text(g.ruleset.title)}: scores so far[/bold] (the game is not finished: "
-                      f"{len(g.record.actions)} moves)")
+                      f"{counted(len(g.record.actions), 'move')})")
     names = [rules_text(_player_name(g, p)) for p in range(g.players)]
     rows = [(rules_text(_source_label(g, s)), [str(sc["sources"].get(s, 0)) for sc in scores]) for s in sources]
     rows.append(("[bold]total[/bold]", [f"[bold]{sc['total']}[/bold]" for sc in scores]))
@@ -584,12 +584,12 @@ def replay(file: Path = typer.Argument(..., help="a record: boardrules JSON or a
     for note in report.notes:
         err_console.print(f"{shown}: note: {note}", highlight=False, markup=False)
     if report.differences:
-        err_console.print(f"{shown}: {report.moves} moves replayed; the final state differs:", markup=False)
+        err_console.print(f"{shown}: {counted(report.moves, 'move')} replayed; the final state differs:", markup=False)
         for d in report.differences[:20]:
             err_console.print(f"  {d}", highlight=False, markup=False)
         raise typer.Exit(1)
     state = "final state matches" if report.game.over else "the game is not finished"
-    console.print(f"{shown}: {report.moves} moves replayed, {state}", soft_wrap=True, markup=False)
+    console.print(f"{shown}: {counted(report.moves, 'move')} replayed, {state}", soft_wrap=True, markup=False)
     _print_scores(report.game)
 
 

@@ -45,10 +45,11 @@ _SHOWN = _CONTROL | _FORMAT | _SPACES | _SURROGATES
 _SHOWN_BUT_TAB = {c: e for c, e in _SHOWN.items() if c != ord("\t")}
 
 
-def counted(n: int, noun: str) -> str:
+def counted(n: int | float, noun: str) -> str:
     """``n`` and ``noun``, plural unless ``n`` is 1: ``counted(1, "action")`` is
-    ``"1 action"``, ``counted(3, "more error")`` is ``"3 more errors"``."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    ``"1 action"``, ``counted(3, "more error")`` is ``"3 more errors"``; a float (a median)
+    as ``:g`` writes it (``counted(1.0, "round")`` is ``"1 round"``, 2.5 ``"2.5 rounds"``)."""
+    return f"{f'{n:g}' if isinstance(n, float) else n} {noun}{'' if n == 1 else 's'}"
 
 
 def escape(text: str, *, keep_tabs: bool = False) -> str:

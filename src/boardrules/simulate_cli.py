@@ -18,7 +18,7 @@ from . import plugins
 from .bots import BOT_HELP, seat_bots
 from .errors import BoardrulesError, GameStuckError, PluginError, RulesError
 from .files import make_folder
-from .quoting import QUOTE, brief_value, escape as escape_text
+from .quoting import QUOTE, brief_value, counted, escape as escape_text
 from .ruleset import Ruleset, build_ruleset
 from .runtime import BUDGET_HELP, budget_hint
 from .plugins import modules_allowing, player_counts
@@ -99,7 +99,7 @@ def simulate_command(
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=not bar_shown(quiet),
                   transient=True, auto_refresh=False) as progress:
-        task = progress.add_task(f"{rules_text(rs.title)}: {games} games", total=games)
+        task = progress.add_task(f"{rules_text(rs.title)}: {counted(games, 'game')}", total=games)
         beat = heartbeat(live=bar_shown(quiet))
 
         finished: list[Row] = []   # (what Ctrl-C keeps)
@@ -136,7 +136,7 @@ def simulate_command(
     except (OSError, ImportError) as err:
         fail(f"cannot write the results to {out}: {err}")
     sent = wire_bytes(spec.tasks(), rows)
-    console.print(f"{len(rows)} games in {elapsed:.1f} s ({len(rows) / elapsed:.2f} games/s, {backend}; "
+    console.print(f"{counted(len(rows), 'game')} in {elapsed:.1f} s ({len(rows) / elapsed:.2f} games/s, {backend}; "
                   f"{sent['task']:.0f} bytes per task, {sent['result']:.0f} per result) · results: "
                   + ", ".join(map(str, written)), soft_wrap=True)
     if interrupted:
@@ -200,6 +200,6 @@ def _print_summary(rs: Ruleset, rows: list[Row]) -> None:
         console.print(table)
     lengths = [r["actions"] for r in rows]
     winners = [max(r["scores"]) for r in rows]
-    console.print(f"game length: {statistics.median(lengths):g} actions median "
-                  f"({min(lengths)}–{max(lengths)}), {statistics.median(r['rounds'] for r in rows):g} rounds; "
+    console.print(f"game length: {counted(statistics.median(lengths), 'action')} median "
+                  f"({min(lengths)}–{max(lengths)}), {counted(statistics.median(r['rounds'] for r in rows), 'round')}; "
                   f"winner's score median {statistics.median(winners):g}", soft_wrap=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 
 import attrs
 import pytest
@@ -93,6 +94,18 @@ def test_ray_backend_gives_the_same_games():
 def test_unknown_backend():
     with pytest.raises(ValueError, match="no backend 'spark'"):
         simulate(_spec(games=2), backend="spark")
+
+
+@pytest.mark.parametrize("rounds, said", [("1", "1 round;"), ("2", "2 rounds;")])
+def test_the_game_length_counts_rounds_in_words(rounds, said, tmp_path):
+    """A one-round game's summary said '1 rounds'."""
+    result = runner.invoke(app, ["simulate", "harvest", "--players", "2", "-n", "3", "-w", "1", "-o",
+                                 f"rounds={rounds}", "--quiet", "--out", str(tmp_path / "r.csv")],
+                           env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    length = next(line for line in result.stdout.splitlines() if line.startswith("game length: "))
+    assert re.fullmatch(rf"game length: \d+ actions median \(\d+–\d+\), {said} winner's score median \d+",
+                        length), length
 
 
 def test_simulate_command(tmp_path):

@@ -150,7 +150,7 @@ def test_a_record_file_name_with_control_characters_is_escaped(tmp_path):
     path.write_text(boardrules.new_game("harvest", players=3, seed=1).save())
     from boardrules.cli import app
     result = CliRunner().invoke(app, ["replay", str(path)], env={"COLUMNS": "300"})
-    assert result.exit_code == 0 and "bad\\x01\\u202ename.json: 1 moves replayed" in result.output, result.output
+    assert result.exit_code == 0 and "bad\\x01\\u202ename.json: 1 move replayed" in result.output, result.output
 
 
 def test_every_space_but_the_space_is_escaped():
