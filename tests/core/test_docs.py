@@ -345,6 +345,17 @@ def test_the_front_pages_example_runs_as_it_says(page):
     assert game.save() == namespace["text"]
 
 
+def test_the_front_page_lists_every_extra():
+    """docs/index.md's "Optional extras" listed test, rl, openspiel and docs, not the analysis
+    extra (simulate's Parquet files), ray or bench that pyproject.toml declares."""
+    import tomllib
+    extras = set(tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+                 ["project"]["optional-dependencies"])
+    text = (DOCS / "index.md").read_text(encoding="utf-8").split("## Optional extras", 1)[1]
+    listed = set(re.findall(r"^\| `([a-z]+)` \|", text, re.M))
+    assert listed == extras
+
+
 # ---- plugins.md: the modules tutorial ------------------------------------------------------
 
 DEMO = REPO / "plugins" / "boardrules_demo"
