@@ -312,3 +312,30 @@ def test_a_file_where_the_output_folder_should_be_is_named(tmp_path, command, fo
     result = runner.invoke(cli.app, command + [out], env=WIDE)
     assert result.exit_code == 1 and f"{out}: {file} is not a folder" in result.output, result.output
     assert file.read_text() == "x"
+
+
+OWN = """game tiny { players 1..2 }
+option bonus = 1
+resource coins { scored true }
+action work main { gain (1 + bonus) coins }
+flow { rounds 1 { step play: turns seat once { main work } } }
+"""
+
+
+def test_check_takes_a_game_of_ones_own_as_play_does(tmp_path):
+    """'boardrules play tiny.rules --rules house.rules' played, while 'boardrules check --game
+    tiny.rules house.rules' said "no game named 'tiny.rules'"."""
+    own, house = tmp_path / "tiny.rules", tmp_path / "house.rules"
+    own.write_text(OWN)
+    house.write_text("override option bonus = 5\n")
+    ok = runner.invoke(cli.app, ["check", "--game", str(own), str(house)], env=WIDE)
+    assert ok.exit_code == 0 and f"ok: {house}" in ok.output, ok.output
+    house.write_text("override option bonu = 5\n")
+    bad = runner.invoke(cli.app, ["check", "--game", str(own), str(house)], env=WIDE)
+    assert bad.exit_code == 1 and "nothing to override: no option named 'bonu'" in bad.output, bad.output
+    assert "did you mean 'bonus'?" in bad.output
+    unnamed = tmp_path / "tiny"   # (as play says of a rule file without its ending)
+    unnamed.write_text(OWN)
+    named = runner.invoke(cli.app, ["check", "--game", str(unnamed), str(house)], env=WIDE)
+    assert named.exit_code == 1, named.output
+    assert "(a rule file of your own? its name must end in .rules)" in named.output

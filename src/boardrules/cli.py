@@ -201,7 +201,8 @@ def plugins_cmd() -> None:
 
 @app.command()
 def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
-          game: Optional[str] = typer.Option(None, help="check FILES as house rules of this game"),
+          game: Optional[str] = typer.Option(None, help="check FILES as house rules of this game "
+                                                        "(a name, or a .rules file of your own, as play takes)"),
           module: List[str] = typer.Option([], "--module", "-m", help=plugins.MODULE_HELP),
           all_errors: bool = typer.Option(False, "--all",
                                           help=f"show every error (default: the first {SHOWN})")) -> None:
@@ -222,7 +223,8 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
     try:
         if texts:
             if game:
-                build_ruleset(game, modules=module, rules=[Path(t) for t in texts])
+                own = _game_texts(game)   # (a game of one's own, as play and simulate take it)
+                build_ruleset(None if own else game, modules=module, rules=[Path(t) for t in texts], texts=own)
             else:   # a game of one's own: it must be playable too
                 build_ruleset(None, texts=texts).check_playable()
     except RulesError as err:
@@ -234,6 +236,8 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
         if not game:
             _house_rules_hint(err, "check them with '--game GAME', e.g. 'boardrules check --game "
                                    f"harvest {escape_text(str(files[0]))}'")
+    except PluginError as err:
+        _unknown_game(err, game or "")
     except BoardrulesError as err:
         fail(str(err))
     if n:
