@@ -253,6 +253,20 @@ def test_registering_again_with_other_sizes_is_refused():
     assert register("harvest") == name
 
 
+def test_house_rules_are_played_as_pettingzoo_plays_them(tmp_path):
+    """docs/adapters.md: every game "with any modules, options and house rules" through both
+    adapters; OpenSpiel's register took no house rules ('unexpected keyword argument')."""
+    house = tmp_path / "rich.rules"
+    house.write_text("override resource coins { start 9; cap 12 }\n")
+    name = register("harvest", rules=(str(house),), short_name="boardrules_harvest_rich")
+    state = pyspiel.load_game(name, {"players": 2, "seed": 1}).new_initial_state()
+    assert [state.game.get("coins", p) for p in range(2)] == [9, 9]
+    assert state.game.ruleset.id == boardrules.build_ruleset("harvest", rules=[house]).id
+    register("harvest")
+    with pytest.raises(ValueError, match="already has a game named 'boardrules_harvest'"):
+        register("harvest", rules=(str(house),))   # (other rules under the base game's name)
+
+
 def test_a_short_name_openspiel_cannot_load_is_refused():
     """A short name holding '(' was registered for good, yet pyspiel.load_game read it as a
     name and parameters ('Missing closing bracket')."""

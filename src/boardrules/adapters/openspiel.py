@@ -61,11 +61,12 @@ _registered: dict[str, tuple[str, int, int, int]] = {}
 
 
 def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
-             options: dict[str, Any] | None = None, texts: dict[str, str] | None = None,
+             options: dict[str, Any] | None = None, rules: tuple[str, ...] = (),
+             texts: dict[str, str] | None = None,
              action_bits: int = encoding.ACTION_BITS, short_name: str | None = None,
              max_moves: int = _DEFAULT_MAX_MOVES,
              observation_bits: int = encoding.OBSERVATION_BITS) -> str:
-    """Register ``game`` (with ``modules``, ``options`` and ``texts``, as for
+    """Register ``game`` (with ``modules``, ``options``, house ``rules`` and ``texts``, as for
     :func:`boardrules.build_ruleset`; ``game`` None with ``texts``: your own rules) with
     OpenSpiel and return its short name (``boardrules_<game>``, from the title for your
     own rules, unless ``short_name`` is given). Registering the same rules with the same
@@ -89,7 +90,7 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
     action_bits = encoding.check_bits(action_bits, "action_bits")
     observation_bits = encoding.check_bits(observation_bits, "observation_bits")
     max_moves = encoding.check_max_moves(max_moves)
-    ruleset = build_ruleset(game, modules=modules, options=options, texts=texts)
+    ruleset = build_ruleset(game, modules=modules, options=options, rules=rules, texts=texts)
     name = short_name or f"boardrules_{encoding.game_name(ruleset)}"
     registration = (ruleset.id, action_bits, observation_bits, max_moves)
     if name in pyspiel.registered_names():
