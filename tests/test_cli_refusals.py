@@ -107,6 +107,15 @@ def test_an_mcts_budget_past_the_limit_is_refused():
            "1 to 100000)" in result.output
 
 
+@pytest.mark.parametrize("bot", ["greedy:0", "greedy:100001"])
+def test_a_greedy_budget_out_of_range_is_refused_naming_the_range(bot):
+    """greedy:N was refused at 0 and past 100000 with a message giving mcts:N's range only."""
+    result = runner.invoke(app, ["play", "harvest", "--players", "3", "--quiet", "--bot", bot], env=WIDE)
+    assert result.exit_code == 1
+    assert f"no bot '{bot}': " in result.output
+    assert "greedy:N (N positions a decision may try, 1 to 100000)" in result.output
+
+
 def test_play_refuses_an_output_folder_it_cannot_make_before_the_game(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

@@ -66,7 +66,8 @@ def make_bot(name: str, seed: int | float | str = 0) -> Bot:
     if kind not in BOTS or (colon and (kind not in ("mcts", "greedy") or n is None
                                         or not 1 <= n <= MAX_ITERATIONS)):
         raise ValueError(f"no bot {name!r}: choose random, greedy, mcts or mcts:N "
-                         f"(N iterations, 1 to {MAX_ITERATIONS}), or greedy:N (N positions a decision may try)")
+                         f"(N iterations, 1 to {MAX_ITERATIONS}), or greedy:N (N positions a decision may try, "
+                         f"1 to {MAX_ITERATIONS})")
     if n is not None:
         return MCTSBot(seed, iterations=n) if kind == "mcts" else GreedyBot(seed, budget=n)
     return BOTS[kind](seed)
