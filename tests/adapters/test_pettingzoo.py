@@ -66,6 +66,11 @@ def test_a_game_is_the_boardrules_game_and_ends_with_ranked_rewards():
         rewards[agent] += reward
         e.step(None if terminated or truncated else min(e.legal_ids(agent)))
     assert list(rewards.values()) == encoding.outcome(replay)
+    state = e.game.state
+    for action in (None, 0):   # every agent done: said, not a KeyError of the last agent's name
+        with pytest.raises(boardrules.IllegalActionError, match=r"the game is over and every agent is done"):
+            e.step(action)
+    assert e.game.state is state and not e.agents
 
 
 def test_an_illegal_id_is_refused_and_changes_nothing():

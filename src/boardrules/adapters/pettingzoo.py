@@ -181,7 +181,11 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     def step(self, action: int | None) -> None:
         """Play action id ``action`` for the agent selected (None once it is done).
         Raises :class:`~boardrules.IllegalActionError` for an id that is not legal now
-        (the game is unchanged), ``TypeError`` for one that is no whole number."""
+        (the game is unchanged) or once every agent is done (the game over, its agents
+        removed: :meth:`reset` starts another), ``TypeError`` for one that is no whole number."""
+        if not self.agents:   # (the dead steps removed them all: a KeyError of the last one's name)
+            raise IllegalActionError(f"action id {action!r}: the game is over and every agent is done; "
+                                     "reset() starts a new one", rule="flow")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
