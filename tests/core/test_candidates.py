@@ -1,23 +1,48 @@
-"""The engine's candidates are made without attrs' ``__init__`` (game/actions.py, ``_candidate``): they
-must be the very actions ``Action(...)`` makes (equal, same hash, same text), with every field
-set, so a field added to :class:`Action` cannot be left out."""
+"""The engine's candidates are made without ``Action``'s checks (game/actions.py, ``_candidate``, and
+the generated listings): they must be the very actions ``Action(...)`` makes (equal, same hash, same
+text). An Action is a tuple underneath, yet behaves as the value it was: equal only to an action of
+equal arguments of the same types, never to a plain tuple, not ordered, pickled whole."""
 
 from __future__ import annotations
 
-import attrs
+import copy
+import pickle
+
+import pytest
 
 import boardrules
-from boardrules.game import Action, _candidate, _slot_setters
+from boardrules.game import Action, _candidate
 
 
-def test_candidates_are_the_actions_attrs_makes():
+def test_candidates_are_the_actions_action_makes():
     for player, name, args in [(0, "buy", ("sow",)), (2, "done", ()), (-1, "tile", (("a", 1),)),
                                (1, "sell", (3,))]:
         made, fast = Action(player, name, args), _candidate(player, name, args)
-        assert fast == made and hash(fast) == hash(made) and {made: 1}[fast] == 1
-        assert attrs.asdict(fast) == attrs.asdict(made) and repr(fast) == repr(made)
-        assert str(fast) == str(made)
-    assert len(_slot_setters()) == len(attrs.fields(Action)) + 1   # (every field, the cached hash)
+        assert type(fast) is Action and fast == made and hash(fast) == hash(made) and {made: 1}[fast] == 1
+        assert repr(fast) == repr(made) == f"Action(player={player!r}, name={name!r}, args={args!r})"
+        assert str(fast) == str(made) and (fast.player, fast.name, fast.args) == (player, name, args)
+
+
+def test_actions_compare_by_value_and_kind():
+    a = Action(0, "sell", (1,))
+    assert a == Action(0, "sell", (1,)) and not a != Action(0, "sell", (1,))
+    assert a != Action(0, "sell", (True,)) and not a == Action(0, "sell", (True,))   # (True == 1 in Python)
+    assert Action(0, "t", ((1, "a"),)) != Action(0, "t", ((True, "a"),))
+    assert {a: 1}.get(Action(0, "sell", (True,))) is None and Action(0, "sell", (True,)) not in [a]
+    for plain in [(0, "sell", (1,)), tuple(a)]:   # (from either side)
+        assert a != plain and plain != a and not a == plain and not plain == a
+    assert a != "p1 sell 1" and a != None   # noqa: E711
+    with pytest.raises(TypeError):
+        sorted([a, Action(1, "buy")])
+    with pytest.raises(AttributeError):
+        a.name = "buy"   # type: ignore[misc]
+
+
+def test_actions_pickle_and_copy_whole():
+    for a in [Action(0, "sell", (True,)), Action(-1, "roll", ((3, 5),)), Action(1, "study")]:
+        for b in [pickle.loads(pickle.dumps(a)), copy.copy(a), copy.deepcopy(a)]:
+            assert type(b) is Action and b == a and hash(b) == hash(a) and type(b.args[0] if b.args else 0) \
+                is type(a.args[0] if a.args else 0)
 
 
 def test_listed_candidates_are_actions():

@@ -29,7 +29,7 @@ its machinery, so the hot paths look their methods up on ``self`` as before):
 from __future__ import annotations
 
 from ..runtime import CHANCE
-from .actions import DONE, Action, _candidate, _slot_setters, brief_action, format_action   # (_x: for tests)
+from .actions import DONE, Action, _candidate, brief_action, format_action   # (_x: for tests)
 from .core import Game, Score, View, final_mismatch, load_game, new_game
 from .history import HISTORY_VALUES, RECENT_STATES
 from .listing import LegalActions, _Meter, _redraws

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection
-from typing import Any
-
-import attrs
+from typing import Any, NamedTuple
 
 from ..limits import LIMITS
 from ..errors import ExecutionBudgetError, IllegalActionError, PrimitiveError, RuleFailedError
@@ -87,7 +85,7 @@ def _action_args(value: object) -> tuple[Any, ...]:
     numbers of other integer types (NumPy's) as ints, in tuples too (a dice roll)."""
     if isinstance(value, str):
         return (value,)
-    if isinstance(value, (tuple, list)):
+    if isinstance(value, (tuple, list)) and not isinstance(value, Action):
         return tuple(map(_plain_value, value))
     raise TypeError(f"Action: args must be a tuple of values, not {brief_text(value)}")
 
@@ -105,37 +103,58 @@ def _plain_value(value: Any) -> Any:
     return value if number is None else number
 
 
-@attrs.frozen(cache_hash=True, eq=False, unsafe_hash=True)  # (dict keys by the thousand: runs, listings)
-class Action:
+class _Fields(NamedTuple):
+    player: int
+    name: str
+    args: tuple[Any, ...] = ()
+
+
+class Action(_Fields):
     """One move: ``player`` (0-based; ``CHANCE`` = -1 for chance), ``name`` (an action,
     a decision's label, or ``done``) and ``args`` (a tuple; empty to decline an
     optional decision; a single text is one argument). Whole numbers of other integer
     types (NumPy's) are kept as ints. Raises ``TypeError`` for values of the wrong type and
     ``ValueError`` for a player below ``CHANCE``. Two actions are equal when their arguments
     are equal and of the same types: ``p1 sell true`` is not ``p1 sell 1`` (Python's
-    ``True == 1`` found the one listed for the other, played as a number)."""
+    ``True == 1`` found the one listed for the other, played as a number). Never equal to a
+    plain tuple, and not ordered."""
 
-    player: int
-    name: str
-    args: tuple[Any, ...] = ()
+    # (a tuple underneath: the engine makes and hashes actions by the thousand, and a tuple is
+    # made and hashed in C, where a class of slots took a Python call for each: about 7% of a
+    # Harvest decision's instructions)
+    __slots__ = ()
 
-    def __attrs_post_init__(self) -> None:
-        # one cheap test on the common case: the engine makes actions by the thousand
-        if type(self.player) is not int or self.player < CHANCE or type(self.name) is not str \
-                or type(self.args) is not tuple or not _PLAIN.issuperset(map(type, self.args)):
-            object.__setattr__(self, "player", _action_player(self.player))
-            _action_name(self.name)
-            object.__setattr__(self, "args", _action_args(self.args))
+    def __new__(cls, player: int, name: str, args: Any = ()) -> Action:
+        # one cheap test on the common case
+        if type(player) is not int or player < CHANCE or type(name) is not str \
+                or type(args) is not tuple or not _PLAIN.issuperset(map(type, args)):
+            player = _action_player(player)
+            _action_name(name)
+            args = _action_args(args)
+        return _new_tuple(cls, (player, name, args))
+
+    __hash__ = tuple.__hash__   # (in C: see above; equal actions hold equal tuples)
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Action:
-            return NotImplemented
-        o: Action = other   # type: ignore[assignment]
-        return (self.player == o.player and self.name == o.name and self.args == o.args
-                and _same_kinds(self.args, o.args))
+        if other.__class__ is not Action:   # (a plain tuple would compare as one, from either side)
+            return False if isinstance(other, tuple) else NotImplemented
+        return _tuple_eq(self, other) and _same_kinds(self[2], other[2])   # type: ignore[index]
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def _unordered(self, other: object) -> bool:
+        raise TypeError("actions have no order")
+
+    __lt__ = __le__ = __gt__ = __ge__ = _unordered   # type: ignore[assignment]
 
     def __str__(self) -> str:
         return format_action(self)
+
+
+_new_tuple = tuple.__new__
+_tuple_eq = tuple.__eq__
 
 
 def _same_kinds(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
@@ -143,32 +162,15 @@ def _same_kinds(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return all(type(x) is type(y) and (type(x) is not tuple or _same_kinds(x, y)) for x, y in zip(a, b))
 
 
-def _slot_setters() -> tuple[Any, ...]:
-    """The setters of :class:`Action`'s slots, in the order of its fields and then its cached
-    hash (tests/core/test_api.py holds them to the attrs class)."""
-    names = [f.name for f in attrs.fields(Action)] + ["_attrs_cached_hash"]
-    return tuple(Action.__dict__[n].__set__ for n in names)
-
-
-_SET_PLAYER, _SET_NAME, _SET_ARGS, _SET_HASH = _slot_setters()
-_new_object = object.__new__
-
-
 def _candidate(player: int, name: str, args: tuple[Any, ...]) -> Action:
     """``Action(player, name, args)`` for the engine's own candidates, whose values are of the
-    right types by construction: the slots set directly (a listing makes one per candidate;
-    attrs' ``__init__`` and its type checks cost several times as much)."""
-    a = _new_object(Action)
-    _SET_PLAYER(a, player)
-    _SET_NAME(a, name)
-    _SET_ARGS(a, args)
-    _SET_HASH(a, None)
-    return a
+    right types by construction: made without the type checks."""
+    return _new_tuple(Action, (player, name, args))   # type: ignore[no-any-return]
 
 
 # The answers to decisions whose options are texts, one Action kept per (decider, label, text):
 # a listing of an Eclipse Upgrade offers ~140 of them and lists them again at each step;
-# kept, an answer is neither rebuilt nor hashed again (attrs caches an Action's hash). Bounded:
+# kept, an answer is not rebuilt. Bounded:
 # started afresh past MAX_ANSWERS (hostile rules may offer texts without end).
 MAX_ANSWERS = 20_000
 _ANSWERS: dict[tuple[int, str], dict[str, Action]] = {}   # (decider, label) -> text -> Action

@@ -70,7 +70,7 @@ def _make(name: str, args: str) -> str:
     """The statement that makes candidate ``_a``, ``p``'s action ``name`` with the arguments
     ``args`` (source of a tuple): game/actions.py's ``_candidate`` without its call (a listing
     makes one per candidate)."""
-    return f"_a = _new(_Action); _sp(_a, p); _sn(_a, {name!r}); _sa(_a, {args}); _sh(_a, None)"
+    return f"_a = _new(_Action, (p, {name!r}, {args}))"
 
 
 FREE = 64
@@ -93,9 +93,8 @@ class _ListGen:
     def source(self, step: Step) -> str:
         """The source of ``step``'s listing function (its constants put in ``self.ns``)."""
         from ..game import DONE   # (game imports the ruleset, which imports this)
-        from ..game.actions import _SET_ARGS, _SET_HASH, _SET_NAME, _SET_PLAYER, Action
-        self.ns.update({"_new": object.__new__, "_Action": Action, "_sp": _SET_PLAYER,   # (_make's)
-                        "_sn": _SET_NAME, "_sa": _SET_ARGS, "_sh": _SET_HASH})
+        from ..game.actions import Action
+        self.ns.update({"_new": tuple.__new__, "_Action": Action})   # (_make's)
         self.ns["_LIMITS"] = LIMITS   # (read as the listing runs: the limit in force then)
         self.step = step
         out = self.lines
