@@ -518,7 +518,7 @@ class GameListing:
         turn = st.values.get(F_TURN)
         if turn is None:
             return iter(())
-        ctx = Context(self.ruleset, st.values, budget=self.max_steps)
+        ctx = Context(self.ruleset, st.values, None, 0, self.max_steps)   # (positional: Game._scratch)
         lanes = st.values.get(F_LANES)
         if lanes is not None:
             return self._lane_candidates(ctx, self._step(ctx), st, lanes, player)

@@ -237,8 +237,7 @@ class GameVerdicts:
         guard = L.answer_guard(self.ruleset, d, value)
         if guard is None:
             return False
-        ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
-                      budget=self.max_steps)
+        ctx = self._scratch()
         ctx.lazy = True   # (as a turn's guard: the run is not kept)
         env = dict(d.env)
         env[d.label] = value
@@ -313,8 +312,7 @@ class GameVerdicts:
         if (turn is not None and not values.get(F_OVER)
                 and not (st.pending and st.pending[0].lane is None)
                 and values.get(F_LANES) is None):
-            ctx = Context(self.ruleset, values, ply=len(self.record.actions) + 1,
-                          budget=self.max_steps)
+            ctx = self._scratch()
             at = None
             if not st.pending:   # (the flow's place: what the verdicts kept by place read)
                 place = (*map(values.get, _WAIT_KEYS), not values.get(F_AFTER))
@@ -344,8 +342,7 @@ class GameVerdicts:
         again in full. Without ``settle``, the flow is run on to the next wait (as :meth:`_run`,
         whose run it is then)."""
         st = self.state
-        ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1,
-                      budget=self.max_steps)
+        ctx = self._scratch()
         ctx.lazy = lazy
         pending = list(st.pending)
         try:
@@ -524,8 +521,7 @@ class GameVerdicts:
         ctx = memo[2]
         values = self.state.values
         if ctx is None:
-            ctx = Context(self.ruleset, values, ply=len(self.record.actions) + 1,
-                          budget=self.max_steps)
+            ctx = self._scratch()
             ctx.lazy = True
             self._guard_memo = (memo[0], memo[1], ctx)
             return ctx
@@ -550,7 +546,7 @@ class GameVerdicts:
         st = self.state
         if st.pending or "turn_ends" in self.ruleset.triggers_by_event or st.values.get(F_AFTER):
             return False
-        ctx = Context(self.ruleset, st.values, ply=len(self.record.actions) + 1, budget=self.max_steps)
+        ctx = self._scratch()
         order, pos, _, _ = ctx.get(F_TURN)
         ctx.set(F_TURN, (order, pos, None, False))   # (as _end_turn)
         return self._settles(ctx, [], handover=True)
