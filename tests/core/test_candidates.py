@@ -65,3 +65,16 @@ def test_a_listing_runs_once(monkeypatch):
     g = boardrules.new_game("harvest", players=3, seed=3)
     it = iter(g.legal_actions())   # (not begun: the next listing fills the cache it reads)
     assert list(g.legal_actions()) == listed and list(it) == listed and len(listings) == 2
+
+
+def test_the_engines_states_are_the_states_state_makes():
+    """game/flow.py makes a move's state without attrs' ``__init__`` (state.py, ``_state``): every
+    field set, the same value as ``State(...)`` makes."""
+    import attrs
+
+    from boardrules.state import State, _state
+    g = boardrules.new_game("harvest", players=3, seed=3)
+    g.play(g.legal_actions()[0])
+    made, fast = State(dict(g.state.values), g.state.pending), _state(dict(g.state.values), g.state.pending)
+    assert type(g.state) is State and attrs.asdict(fast) == attrs.asdict(made) and hash(fast) == hash(made)
+    assert fast == made == g.state and repr(fast) == repr(made)

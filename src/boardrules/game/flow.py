@@ -17,7 +17,7 @@ from ..lang.inert import Facts
 from ..quoting import brief_text, brief_value, rules_value
 from ..runtime import (CHANCE, F_ACTED, F_AFTER, F_LANES, F_OVER, F_PASSED, F_ROUND, F_ROUNDS, F_STAGE,
                        F_STEP, F_TURN, Context, Decision, Event, PrimitiveFailed, RuleViolation)
-from ..state import State
+from ..state import State, _state
 from .actions import Action, DONE, _broken, _error_class, _flow_broken, _offered, _who, _why_not, brief_action
 from .lanes import _deciding
 from .notation import _params_wanted, _shape_problem, answer_problem, arg_problem
@@ -83,7 +83,7 @@ class GameFlow:
                     else self._candidate_run(action, info, lazy=False, settle=False)
             except RuleViolation as err:  # (the guards' soundness is tested: never here)
                 self._listed_but_broken(action, err, "breaks a rule")
-            run = known.runs[action] = (State(ctx.merged(), tuple(pending)), ctx.events)
+            run = known.runs[action] = (_state(ctx.merged(), tuple(pending)), ctx.events)
             return run
         if run is not None:
             # listed as legal on this very state: its run is known (the same with or without
@@ -94,13 +94,13 @@ class GameFlow:
                 assert known is not None
                 if len(run) == 3:   # (listed with its flow left where it cannot break a rule)
                     self._advance_listed(action, ctx, pending)
-                run = known.runs[action] = (State(ctx.merged(), tuple(pending)), ctx.events)
+                run = known.runs[action] = (_state(ctx.merged(), tuple(pending)), ctx.events)
             return run
         try:
             ctx, pending = self._run(action, check)
         except RuleViolation as err:
             raise self._refusal(action, err) from None
-        run = State(ctx.merged(), tuple(pending)), ctx.events
+        run = _state(ctx.merged(), tuple(pending)), ctx.events
         if known is not None and known.listed:   # (legal, listed without a run: kept as one)
             known.runs[action] = run
         return run
