@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from .errors import NotationError
-from .jsonshape import brief_json
+from .jsonshape import Expected, brief_json
 from .limits import LIMITS
 from .runtime import MAX_NUMBER, Decision, Dice
 
@@ -109,10 +109,10 @@ def _enc_decision(d: Decision) -> dict[str, Any]:
 
 
 class _Fault(ValueError):
-    """What no state holds: ``$.path: expected ..., not ...``."""
+    """What no state holds: ``$.path: expected ..., not ...`` (a record's wording: jsonshape)."""
 
     def __init__(self, path: str, expected: str, value: Any) -> None:
-        super().__init__(f"{path}: expected {expected}, not {brief_json(value)}")
+        super().__init__(f"{path}: {Expected(expected, value)}")
 
 
 VALUE = f"null, true, false, a whole number within ±{MAX_NUMBER}, a text or {{\"t\": [value, ...]}}"
