@@ -29,11 +29,6 @@ def _last_pass(bag: tuple[int, ...]):
     return g
 
 
-def test_the_round_end_is_not_proven():
-    rs = new(2).ruleset
-    assert F.after_step(rs, 1, 0, False) is None and F.after_step(rs, 1, 0, True) is None
-
-
 @pytest.mark.parametrize("bag, breaks", [((2,), True), ((2, 3), False)])
 def test_a_round_end_short_of_reputation_tiles_lists_as_the_full_tries(bag, breaks):
     """One tile for two queued draws: the Reputation step breaks a rule, so the last pass is
