@@ -50,6 +50,17 @@ def _check_state(g) -> int:
             kept = g._pass_settles(Context(g.ruleset, values), [], turn[2], passed, Facts(), info[4])
             assert kept == fresh
         n += 1
+    guards = g.ruleset.guards
+    for name in step.main + step.free:
+        guard = guards.way(name)[1]
+        if turn[2] is not None and guard in guards.bare and guards.argument_free(name):
+            # (a guard that runs nothing: what follows its verdict kept by place, the second
+            # answer from there; the fresh one without the place's memory)
+            action = Action(turn[2], name, ())
+            fresh = g._guard_verdict(action, info[:4] + (None,), guard)
+            for _ in range(2):
+                assert g._guard_verdict(action, info, guard) == fresh, name
+            n += 1
     if turn[2] is not None and turn[3]:
         kept = g._guard_way(Action(turn[2], DONE, ()), info)
         assert kept == (True if g._done_settles() else None)
@@ -70,3 +81,7 @@ def test_kept_verdicts_answer_as_worked_out(game, players, games):
             g.play(rnd.choice(list(g.legal_actions())), check=False)
     assert compared > 100
     assert g.ruleset.guards.flow_waits   # (the memory was used)
+    if game == "harvest":   # (pass_round's guard runs nothing: its settled verdicts kept by place)
+        guard = g.ruleset.guards.action("pass_round")
+        assert any(type(k) is tuple and k[0] is guard for at in g.ruleset.guards.by_place.values()
+                   for k in at)
