@@ -305,6 +305,26 @@ class Guards:
         would pass too (call after :meth:`hoisted`)."""
         return name in self._covered
 
+    def stops(self, name: str) -> bool:
+        """Whether action ``name``'s prechecks, once they refuse a value of its last parameter,
+        refuse every later one with the same earlier arguments: that parameter is a whole number
+        of a range ``lo..hi`` (walked upwards) and each step is a ``require``, ``use`` or ``pay``
+        that does not mention it, or a ``pay`` of exactly it (a larger amount is refused too, as
+        Context.pay refuses; Harvest's ``sell(n: int in 1..3) { pay n grain ... }``). The listing
+        then stops at the first refusal (lang/listgen.py): the same candidates, fewer tries."""
+        adef = self.rs.actions[name]
+        if not adef.params:
+            return False
+        last = adef.params[-1]
+        if not isinstance(last.domain, A.Range) or last.type.name != "int" \
+                or last.type.list_of is not None or last.type.optional:
+            return False
+        steps = self._precheck_steps(name)
+        return bool(steps) and all(
+            kind == "pay" and type(f) is _Binding and f.name == last.name
+            or kind in ("require", "use", "pay") and last.name not in names_in(stmt)
+            for kind, f, _, stmt in steps)
+
     def where_lead(self, name: str, i: int) -> Precheck | None:
         """The leading conjuncts of the ``where`` of parameter ``i`` of action ``name`` that do
         not mention that parameter: they do not depend on its value, so when they are false

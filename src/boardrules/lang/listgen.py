@@ -284,6 +284,8 @@ class _ListGen:
                 f"{ind}    if trial:",
                 f"{ind}        _guards.count({name!r}, fails)"]
         self.charge("pctx", ind + "    ")
+        if count and rs.guards.stops(name):   # (every later value is refused too; on trial, counted)
+            out.append(f"{ind}if fails and not trial: break")
         out += [f"{ind}if not fails:", f"{ind}    " + _make(name, tup)]
         if sure is not None:   # (sure: its prechecks passed, not failed)
             out += [f"{ind}    if sure:", f"{ind}        game._sure = _a"]
