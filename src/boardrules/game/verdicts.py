@@ -480,29 +480,26 @@ class GameVerdicts:
 
     def _guard_verdict(self: Game, action: Action, info: tuple[Any, ...], guard: Any) -> bool | None:
         """:meth:`_guard_settles` once its guard ``guard`` is known to be run. A guard that runs
-        no statement (``bare``) writes nothing: what follows its verdict (:meth:`_settles`, the
-        handover of :meth:`_pass_settles`) is then a question about the flow's place and the
-        player, kept by place (``info[4]``) when it settled the candidate; a later state at
-        that place runs only the guard's own test, on the prechecks' clean context ``info[3]``."""
+        no statement (``bare``) writes nothing: when its rest passes the player and the turn is
+        handed on (:meth:`_pass_settles`), what follows its verdict is a question about the
+        flow's place and the player, kept by place (``info[4]``); a later state at that place
+        runs only the guard's own test, on the prechecks' clean context ``info[3]``."""
         rs = self.ruleset
         name = action.name
         adef = rs.actions[name]
         bare = rs.guards.bare.get(guard)
-        at = info[4]
-        if bare is not None and at is not None:
-            placed = at.get((guard, action.player))
+        if bare is not None:   # (it runs no statement: lang/guards.py, _bare)
+            placed = None if info[4] is None else info[4].get((guard, action.player))
             ctx = info[3]
             if placed is not None and not ctx.w:   # (the place settled this verdict before)
                 ctx.steps, ctx.depth = self.max_steps, 0   # (as _guard_context leaves them)
                 if bare(ctx, adef.entity or name) == placed:
                     rs.guards.settled(name, True)
                     return True
-        st, step = self.state, info[0]
-        main = name in step.main
-        ctx = self._guard_context()
-        if bare is not None:   # (it runs no statement: lang/guards.py, _bare)
+            ctx = self._guard_context()
             verdict = bare(ctx, adef.entity or name)
         else:
+            ctx = self._guard_context()
             env = _bindings(rs, adef, action.args)
             try:
                 verdict = S.run_unit(ctx, guard, adef.entity or name, me=action.player, env=env)
@@ -512,6 +509,8 @@ class GameVerdicts:
                 raise
             finally:
                 self._meter.spend(ctx)   # (a listing's try: charged to it)
+        st, step = self.state, info[0]
+        main = name in step.main
         queued, w = ctx.queued, ctx.w
         passed = (w[F_PASSED] if F_PASSED in w else ctx.base.get(F_PASSED)) or ()
         pending = queued + list(st.pending) if st.pending else queued
@@ -523,9 +522,9 @@ class GameVerdicts:
             if not settled:   # (what follows the pass may break a rule: tried as a candidate)
                 rs.guards.settled(name, False)
                 return None
-        if settled and bare is not None and at is not None \
-                and (verdict == INERT or not main or at.get(("pass", action.player))):
-            at[(guard, action.player)] = verdict   # (settled by the place alone: no last turn)
+            at = info[4]
+            if bare is not None and at is not None and at.get(("pass", action.player)):
+                at[(guard, action.player)] = verdict   # (settled by the place alone: a handover)
         rs.guards.settled(name, settled)
         return settled
 
