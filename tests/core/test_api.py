@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import boardrules
-from boardrules import Action, IllegalActionError, OptionError, PluginError
+from boardrules import CHANCE, Action, IllegalActionError, OptionError, PluginError
 
 HARVEST = (Path(__file__).parent / "rules" / "harvest.rules").read_text()
 
@@ -114,6 +114,24 @@ def test_game_refuses_an_auto_chance_that_is_not_a_bool():
     for bad in ("no", 0, None):
         with pytest.raises(TypeError, match="auto_chance must be True or False, not "):
             boardrules.Game(rs, 2, auto_chance=bad)
+        with pytest.raises(TypeError, match="auto_chance must be True or False, not "):
+            boardrules.new_game("harvest", players=2, auto_chance=bad)
+        with pytest.raises(TypeError, match="auto_chance must be True or False, not "):
+            boardrules.load_game(boardrules.new_game("harvest", players=2).save(), auto_chance=bad)
+
+
+def test_new_game_and_load_game_leave_chance_to_the_caller():
+    """docs/eclipse.md said "start with auto_chance=False" beside new_game, the one obvious entry
+    point, which refused the argument (TypeError: only Game took it); and a game saved with
+    chance left to the caller loaded with the game's chance on. Both entry points take it now:
+    setup's outcome is the caller's, and a loaded game goes on as the saved one did."""
+    game = boardrules.new_game("harvest", players=2, seed=1, auto_chance=False)
+    assert game.players_to_act() == frozenset({CHANCE}) and game.record.actions == []
+    game.play("chance c sow")
+    game.play(next(a for a in game.legal_actions() if a.player != CHANCE))
+    again = boardrules.load_game(game.save(), auto_chance=False)
+    assert again.state == game.state and not again.auto_chance
+    assert boardrules.load_game(game.save()).auto_chance    # (the default, as before)
 
 
 @pytest.mark.parametrize("texts", [{"tiny.rules": 5}, {"tiny.rules": b"resource coins { }"}, {3: "resource coins { }"}])

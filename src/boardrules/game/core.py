@@ -63,8 +63,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         max_steps = check_count(LIMITS.max_steps if max_steps is None else max_steps, "max_steps", 1)
         players = _player_count(players)
         seed = check_seed(seed)
-        if not isinstance(auto_chance, bool):   # ('no' would have switched chance on)
-            raise TypeError(f"auto_chance must be True or False, not {brief_text(auto_chance, 40)}")
+        _check_auto_chance(auto_chance)
         self.max_steps = max_steps
         lo, hi = ruleset.players
         if not lo <= players <= hi:
@@ -538,13 +537,16 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
 
     @classmethod
     def from_record(cls, record: Record, *, check: bool = True,
-                    max_steps: int | None = None) -> "Game":
+                    max_steps: int | None = None, auto_chance: bool = True) -> "Game":
         """Replay ``record`` (with legality checks unless ``check=False``; ``max_steps``:
         the execution budget per action, as for :func:`new_game`). A record built in Python
         is held to the shape of one read from a file (:class:`NotationError` naming each
-        field of the wrong type: ``modules="weather"`` was read as its letters)."""
+        field of the wrong type: ``modules="weather"`` was read as its letters).
+        ``auto_chance``: the loaded game's, for the moves played after loading (the record
+        holds every outcome so far; one due at its end stays due, to be played or decided)."""
         if not isinstance(record, Record):
             raise TypeError(f"from_record needs a Record, not {brief_text(record, 40)}")
+        _check_auto_chance(auto_chance)
         record = record.checked()
         # (options a house rule declares exist only with the house rules: both at once)
         rs = build_ruleset(record.game, modules=plugins.exactly(record.game, record.modules),
@@ -571,7 +573,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
                                 action=err.action) from None
             except (NotationError, TypeError) as err:  # text that is not a move
                 raise NotationError(f"move {i}: {err}") from None
-        game.auto_chance = True
+        game.auto_chance = auto_chance
         return game
 
     def copy(self) -> "Game":
@@ -617,7 +619,7 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
              modules: str | Iterable[str] = (), options: Mapping[str, Any] | None = None,
              rules: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] = (),
              texts: Mapping[str, str] | None = None, backend: str = "compiled",
-             max_steps: int | None = None) -> Game:
+             max_steps: int | None = None, auto_chance: bool = True) -> Game:
     """Start a game: the one obvious entry point.
 
     ``game``: an installed game's name (``boardrules plugins`` lists them) or None with
@@ -627,7 +629,9 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
     ``options``: option values; ``rules``: house-rule file paths; ``max_steps``: the
     execution budget, the steps (loop iterations, list elements walked or built, rules
     run) one action or the setup may take before
-    :class:`~boardrules.errors.ExecutionBudgetError` stops it.
+    :class:`~boardrules.errors.ExecutionBudgetError` stops it; ``auto_chance``: the game
+    decides chance outcomes from ``seed`` (False: you play the ``chance`` actions, setup's
+    included).
     Raises :class:`~boardrules.errors.RulesError` (also for rules with no flow step, an
     empty file: nothing to play), :class:`~boardrules.errors.PluginError`
     (unknown or conflicting modules, a module that does not allow this player count)
@@ -640,12 +644,20 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
                          "texts={path: text}")
     rs = build_ruleset(game, modules=modules, options=options, rules=rules, texts=texts,
                        backend=backend)
-    return Game(rs, players, seed, max_steps=max_steps)
+    return Game(rs, players, seed, auto_chance=auto_chance, max_steps=max_steps)
 
 
-def load_game(text: str, *, check: bool = True, max_steps: int | None = None) -> Game:
+def _check_auto_chance(auto_chance: object) -> None:
+    """``TypeError`` unless ``auto_chance`` is a bool (``'no'`` would have switched chance on)."""
+    if not isinstance(auto_chance, bool):
+        raise TypeError(f"auto_chance must be True or False, not {brief_text(auto_chance, 40)}")
+
+
+def load_game(text: str, *, check: bool = True, max_steps: int | None = None,
+              auto_chance: bool = True) -> Game:
     """Rebuild a game from :meth:`Game.save` output by replaying its record (``check=False``:
-    without legality checks, for trusted saves).
+    without legality checks, for trusted saves; ``auto_chance=False``: you go on playing the
+    ``chance`` actions, as :func:`new_game`'s).
 
     ``text``: the JSON text (a str, or its bytes); a pickle is never unpickled. Raises
     ``TypeError`` for anything else (``None``, a ``Game``),
@@ -656,7 +668,7 @@ def load_game(text: str, *, check: bool = True, max_steps: int | None = None) ->
     to a state other than the save's ``final`` digest: the save was altered, or the rules
     changed since (``Game.from_record(Record.loads(text))`` loads it without this check)."""
     record = Record.loads(text)
-    game = Game.from_record(record, check=check, max_steps=max_steps)
+    game = Game.from_record(record, check=check, max_steps=max_steps, auto_chance=auto_chance)
     mismatch = final_mismatch(record, game)
     if mismatch is not None:
         raise ReplayMismatch(f"the saved game does not replay to its saved state: {mismatch}")
