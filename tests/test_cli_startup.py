@@ -30,15 +30,18 @@ def test_import_loads_no_engine_until_a_name_is_asked_for():
     assert done.stdout == "module 'boardrules' has no attribute 'no_such_name'\n"
 
 
-def test_ctrl_c_while_the_command_loads_ends_it_without_a_traceback():
-    # (a KeyboardInterrupt raised where the command imports its CLI: Ctrl-C in that second)
+@pytest.mark.parametrize("module", ["boardrules.cli", "boardrules_eclipse"])
+def test_ctrl_c_while_the_command_loads_ends_it_without_a_traceback(module):
+    # (a KeyboardInterrupt raised where the command imports its CLI, or a plugin (which imports
+    # numpy, say): Ctrl-C in that second; the plugins' was a traceback, trial of 4 December)
     done = _python(
         "import sys\n"
         "class Interrupt:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'boardrules.cli':\n"
+        f"        if name == {module!r}:\n"
         "            raise KeyboardInterrupt\n"
         "sys.meta_path.insert(0, Interrupt())\n"
+        "sys.argv = ['boardrules', 'plugins']\n"
         "from boardrules.__main__ import main\n"
         "main()\n")
     assert (done.returncode, done.stderr) == (130, "\ninterrupted while boardrules was loading\n")

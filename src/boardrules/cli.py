@@ -616,7 +616,11 @@ def add_plugin_commands() -> None:
 def main() -> None:
     """The CLI (the ``boardrules`` script runs it through :func:`boardrules.__main__.main`)."""
     try:
-        add_plugin_commands()   # (a plugin that fails to load: a PluginError, said below)
+        try:
+            add_plugin_commands()   # (a plugin that fails to load: a PluginError, said below)
+        except KeyboardInterrupt:   # (the plugins import their code here: numpy, for one)
+            from .__main__ import loading_interrupted
+            loading_interrupted()
         app()
     except BoardrulesError as err:  # last resort: never a traceback for a user's mistake
         print_error(str(err))
