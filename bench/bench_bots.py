@@ -52,7 +52,7 @@ import time
 import boardrules
 from boardrules.bots import GreedyBot, MCTSBot, RandomBot, make_bot, play_out
 from boardrules.game import Game
-from boardrules.simulate import SimulationSpec, proportion_ci, simulate
+from boardrules.simulate import SimulationSpec, proportion_ci, simulate, winner_score
 from boardrules.simulate_pool import chunk_size, wire_bytes
 
 GAMES = ("gaia-project", "eclipse", "harvest")
@@ -66,7 +66,7 @@ def default_games(n: int, workers: int, games=("gaia-project", "eclipse"), first
         t = time.perf_counter()
         rows = simulate(spec, workers=workers, on_result=_scores_line if verbose else None)
         took = time.perf_counter() - t
-        winners = [max(r["scores"]) for r in rows]
+        winners = [winner_score(r) for r in rows]
         line = (f"{name}: {n} games (seeds {first_seed}-{first_seed + n - 1}), {bot} in every seat, "
                 f"{took:.0f} s, CPU {statistics.fmean(r['cpu'] for r in rows):.1f} s a game: winners' median "
                 f"{statistics.median(winners):g} VP (range {min(winners)}-{max(winners)})")

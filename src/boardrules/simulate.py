@@ -161,6 +161,13 @@ def _play(ruleset: Ruleset, players: int, seed: int, bot_specs: tuple[str, ...],
     return row
 
 
+def winner_score(row: Row) -> int:
+    """The best scored total among the game's winners (``row["winners"]``, those the ranking puts
+    first): not the game's highest total, where a ``final_score`` ranks (an alliance's shared
+    score can put a player with fewer VP first)."""
+    return int(max(row["scores"][p] for p in row["winners"]))
+
+
 def run_tasks(tasks: Iterable[GameTask], *, workers: int = 0, backend: str = "process",
               on_result: Callable[[Row], object] | None = None, chunksize: int = 0,
               start_method: str | None = None) -> list[Row]:

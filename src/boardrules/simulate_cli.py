@@ -22,7 +22,8 @@ from .quoting import QUOTE, brief_value, counted, escape as escape_text
 from .ruleset import Ruleset, build_ruleset
 from .runtime import BUDGET_HELP, budget_hint
 from .plugins import modules_allowing, player_counts
-from .simulate import Row, SimulationSpec, entity_title, results_kind, seat_rows, simulate, summarise, write_results
+from .simulate import (Row, SimulationSpec, entity_title, results_kind, seat_rows, simulate, summarise,
+                       winner_score, write_results)
 from .simulate_pool import check_start_method, wire_bytes
 
 #: The most games one ``simulate`` run plays (its rows stay in memory until they are written).
@@ -199,7 +200,7 @@ def _print_summary(rs: Ruleset, rows: list[Row]) -> None:
             table = _summary_table(f"{title}: by {label}", label, names, groups, stacked=True)
         console.print(table)
     lengths = [r["actions"] for r in rows]
-    winners = [max(r["scores"]) for r in rows]
+    winners = [winner_score(r) for r in rows]
     console.print(f"game length: {counted(statistics.median(lengths), 'action')} median "
                   f"({min(lengths)}–{max(lengths)}), {counted(statistics.median(r['rounds'] for r in rows), 'round')}; "
                   f"winner's score median {statistics.median(winners):g}", soft_wrap=True)

@@ -353,3 +353,25 @@ def test_ray_workers_play_under_the_callers_limits(limits):
             simulate(_spec(games=2), workers=1, backend="ray")
     finally:
         ray.shutdown()
+
+
+def test_the_winners_score_is_a_winners_where_a_final_score_ranks(tmp_path):
+    """The summary's "winner's score" was the game's highest total; where the game's
+    ``final_score`` ranks (Eclipse's alliances share one), the player with the most VP need not
+    win. Here the fewest coins win: the winner's score is the lowest total."""
+    rules = tmp_path / "lowball.rules"
+    rules.write_text("game lowball { players 2..2; final_score 0 - coins }\n"
+                     "resource coins { start 0; scored true }\n"
+                     "action work(n: int in 1..3) main { gain n coins }\n"
+                     "flow { rounds 1 { step play: turns seat once { main work } } }\n")
+    out = tmp_path / "r.csv"
+    result = runner.invoke(app, ["simulate", str(rules), "--players", "2", "-n", "3", "-w", "1",
+                                 "--bot", "random", "--quiet", "--out", str(out)], env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    rows = read_results(out)
+    best = sorted(min(r["score"] for r in rows if r["seed"] == seed) for seed in (0, 1, 2))
+    assert any(min(r["score"] for r in rows if r["seed"] == s) < max(r["score"] for r in rows if r["seed"] == s)
+               for s in (0, 1, 2)), "no game where the winner has fewer coins: the test shows nothing"
+    assert all(r["won"] == (r["score"] == min(q["score"] for q in rows if q["seed"] == r["seed"])) for r in rows)
+    length = next(line for line in result.stdout.splitlines() if line.startswith("game length: "))
+    assert length.endswith(f"winner's score median {best[1]}"), length
