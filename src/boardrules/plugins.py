@@ -213,6 +213,7 @@ def _specs(hook: str, kind: type[Any]) -> list[Any]:
     if known is not None and known[0] == impls:   # (hooks describe; every build asks again)
         return known[1]
     out: list[Any] = []
+    by: list[str] = []   # (the plugin of each spec of out, to name both of a clash)
     for impl in impls:
         found = impl.function() or []
         stray = [spec for spec in found if not isinstance(spec, kind)] \
@@ -222,17 +223,29 @@ def _specs(hook: str, kind: type[Any]) -> list[Any]:
                               f"{kind.__name__}, not {'one holding ' if stray[0] is not found else ''}"
                               f"a {type(stray[0]).__name__}")
         out += found
+        by += [impl.plugin_name] * len(found)
     out = [_spec_checked(spec) for spec in out]
-    seen: set[tuple[str, str]] = set()
-    for spec in out:
+    seen: dict[tuple[str, str], str] = {}
+    for spec, plugin in zip(out, by):
         key = (getattr(spec, "game", ""), spec.name)
         if key in seen:
             where = f" of {key[0]}" if key[0] else ""
-            raise PluginError(f"{kind.__name__} {brief_text(spec.name, 60)}{where} is declared twice "
-                              "(by two plugins, or twice by one): rename one of them")
-        seen.add(key)
+            whose = (f"twice by {_plugin_named(plugin)}" if seen[key] == plugin else
+                     f"by {_plugin_named(seen[key])} and by {_plugin_named(plugin)}")
+            raise PluginError(f"{kind.__name__} {brief_text(spec.name, 60)}{where} is declared {whose}: "
+                              "rename one of them, or uninstall one plugin's package")
+        seen[key] = plugin
     _LISTED[hook] = (impls, out)
     return out
+
+
+def _plugin_named(name: str) -> str:
+    """``plugin 'NAME'``, with the package that installed it when an entry point did (its
+    name may differ from the plugin's: the one to uninstall)."""
+    pm = manager()
+    plugin = pm.get_plugin(name)
+    package = next((dist.project_name for p, dist in pm.list_plugin_distinfo() if p is plugin), None)
+    return f"plugin {brief_text(name, 60)}" + (f" (package {brief_text(package, 60)})" if package else "")
 
 
 def games() -> dict[str, GameSpec]:

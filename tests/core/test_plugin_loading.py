@@ -107,10 +107,36 @@ def _with_modules(specs) -> dict:
 
 def test_a_module_id_a_bundled_module_has_is_refused_not_hidden():
     """A third party's module named as a bundled one hid it (or was hidden) silently."""
-    with pytest.raises(PluginError, match=r"ModuleSpec 'weather' of harvest is declared twice "
-                                          r"\(by two plugins, or twice by one\): rename one of them"):
+    # (the message named neither plugin: with a third party's package installed, every command
+    # failed without saying which package to rename or uninstall; trial of 4 December)
+    with pytest.raises(PluginError, match=r"ModuleSpec 'weather' of harvest is declared by plugin "
+                                          r"'mine' and by plugin 'boardrules_demo': rename one of "
+                                          r"them, or uninstall one plugin's package"):
         _with_modules(lambda: [plugins.ModuleSpec("weather", "harvest", (), "rain")])
+    with pytest.raises(PluginError, match=r"ModuleSpec 'feast' of harvest is declared twice by "
+                                          r"plugin 'mine': rename one of them"):
+        _with_modules(lambda: [plugins.ModuleSpec("feast", "harvest", (), ""),
+                               plugins.ModuleSpec("feast", "harvest", (), "")])
     assert "feast" in _with_modules(lambda: [plugins.ModuleSpec("feast", "harvest", (), "")])
+
+
+def test_a_clash_names_the_package_that_installed_a_plugin(tmp_path, monkeypatch):
+    """The entry point's name may differ from the package's, the one to uninstall: both said."""
+    (tmp_path / "boardrules_clash.py").write_text(
+        "from boardrules import ModuleSpec, hookimpl\n"
+        "@hookimpl\n"
+        "def boardrules_modules():\n"
+        "    return [ModuleSpec('weather', 'harvest', (), 'rain')]\n")
+    info = tmp_path / "boardrules_clash-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: boardrules-clash\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[boardrules]\nclash = boardrules_clash\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    pm = plugins.manager.__wrapped__()    # (a manager of its own: the cached one stays as it is)
+    monkeypatch.setattr(plugins, "manager", lambda: pm)
+    with pytest.raises(PluginError, match=r"ModuleSpec 'weather' of harvest is declared by plugin 'clash' "
+                                          r"\(package 'boardrules-clash'\) and by plugin 'boardrules_demo'"):
+        plugins.modules("harvest")
 
 
 @pytest.mark.parametrize("returned, said", [
