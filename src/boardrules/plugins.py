@@ -230,13 +230,18 @@ def _specs(hook: str, kind: type[Any]) -> list[Any]:
         key = (getattr(spec, "game", ""), spec.name)
         if key in seen:
             where = f" of {key[0]}" if key[0] else ""
-            whose = (f"twice by {_plugin_named(plugin)}" if seen[key] == plugin else
-                     f"by {_plugin_named(seen[key])} and by {_plugin_named(plugin)}")
-            raise PluginError(f"{kind.__name__} {brief_text(spec.name, 60)}{where} is declared {whose}: "
-                              "rename one of them, or uninstall one plugin's package")
+            raise PluginError(f"{kind.__name__} {brief_text(spec.name, 60)}{where} is declared "
+                              f"{_declared_by(seen[key], plugin)}")
         seen[key] = plugin
     _LISTED[hook] = (impls, out)
     return out
+
+
+def _declared_by(first: str, second: str) -> str:
+    """Who declared one id twice, plugins ``first`` and ``second`` (perhaps one), and what to do."""
+    whose = (f"twice by {_plugin_named(first)}" if first == second else
+             f"by {_plugin_named(first)} and by {_plugin_named(second)}")
+    return f"{whose}: rename one of them, or uninstall one plugin's package"
 
 
 def _plugin_named(name: str) -> str:
@@ -450,12 +455,16 @@ def primitives(game: str, names: Iterable[str] = ()) -> dict[str, Primitive]:
     called with the primitive it wraps as its second argument, so the first module's
     wrapper is innermost. A replacement or wrapper must have the same signature."""
     out: dict[str, Primitive] = {}
+    by: dict[str, str] = {}   # (the plugin of each, to name both of a clash)
     hook = manager().hook
-    for group in hook.boardrules_primitives(game=game) + hook.boardrules_setup_steps(game=game):
-        for prim in group or ():
-            if prim.name in out:
-                raise PluginError(f"two plugins declare the primitive {prim.name!r}")
-            out[prim.name] = prim
+    for caller in (hook.boardrules_primitives, hook.boardrules_setup_steps):
+        for impl in reversed(caller.get_hookimpls()):   # (pluggy's call order)
+            declared: Any = impl.function(**{arg: game for arg in impl.argnames}) or ()   # (lists of Primitive)
+            for prim in declared:
+                if prim.name in out:
+                    raise PluginError(f"the primitive {prim.name!r} of {game} is declared "
+                                      f"{_declared_by(by[prim.name], impl.plugin_name)}")
+                out[prim.name], by[prim.name] = prim, impl.plugin_name
     available = modules(game)
     replaced: dict[str, str] = {}
     wrappers: list[Primitive] = []

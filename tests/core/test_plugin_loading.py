@@ -8,6 +8,7 @@ import re
 import sys
 import types
 
+import attrs
 import pluggy
 import pytest
 
@@ -137,6 +138,36 @@ def test_a_clash_names_the_package_that_installed_a_plugin(tmp_path, monkeypatch
     with pytest.raises(PluginError, match=r"ModuleSpec 'weather' of harvest is declared by plugin 'clash' "
                                           r"\(package 'boardrules-clash'\) and by plugin 'boardrules_demo'"):
         plugins.modules("harvest")
+
+
+def test_a_primitive_two_plugins_declare_names_both():
+    """It said "two plugins declare the primitive 'row_of'", naming neither."""
+    from boardrules import primitive
+
+    @primitive("stat_after", o="text", stat="text", returns="int")
+    def stat_after(ctx, o, stat):
+        return 0
+
+    class Plugin:
+        @hookimpl
+        def boardrules_primitives(self, game):
+            return [stat_after]
+
+        @hookimpl
+        def boardrules_setup_steps(self):
+            return [attrs.evolve(stat_after, effect=True)]
+    pm = plugins.manager()
+    pm.register(Plugin(), "mine")
+    try:
+        with pytest.raises(PluginError, match=r"the primitive 'stat_after' of eclipse is declared by plugin "
+                                              r"'mine' and by plugin 'boardrules_eclipse': rename one"):
+            plugins.primitives("eclipse")
+        with pytest.raises(PluginError, match=r"the primitive 'stat_after' of harvest is declared twice by "
+                                              r"plugin 'mine': rename one"):
+            plugins.primitives("harvest")
+    finally:
+        pm.unregister(name="mine")
+    assert "stat_after" in plugins.primitives("eclipse")
 
 
 @pytest.mark.parametrize("returned, said", [
