@@ -383,13 +383,14 @@ def proportion_ci(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def mean_ci(values: Iterable[float], z: float = 1.96) -> tuple[float, float, float]:
-    """Mean of ``values`` with a normal-approximation interval (95%): (mean, low, high)."""
+    """Mean of ``values`` with a normal-approximation interval (95%): (mean, low, high); one
+    value tells nothing of the spread: (value, -inf, inf), not an interval of width 0."""
     values = list(values)
     if not values:
         return (math.nan, math.nan, math.nan)
     m = statistics.fmean(values)
     if len(values) < 2:
-        return (m, m, m)
+        return (m, -math.inf, math.inf)
     half = z * statistics.stdev(values) / math.sqrt(len(values))
     return (m, m - half, m + half)
 
@@ -422,11 +423,14 @@ def task_bytes(task: GameTask) -> int:
 
 
 def compare(base: Iterable[Row], variant: Iterable[Row], by: str = "seat") -> list[Row]:
-    """Base game vs house rule: per value of column ``by`` (over the per-seat rows of each),
-    the change in win rate and in mean score, each with a 95% normal-approximation interval
-    (Welch's for the means). Rows: ``{by, games, win_rate: (base, variant), win_diff: (diff,
-    low, high), score_mean: (base, variant), score_diff: (diff, low, high)}``; a difference
-    whose interval excludes 0 is unlikely to be chance."""
+    """Base game vs house rule: per value of column ``by`` found in both (over the per-seat rows
+    of each), the change in win rate and in mean score, each with a 95% interval: Newcombe's
+    (hybrid Wilson score) for the win rates, Welch's normal approximation for the means
+    (unbounded where a side has one game: its spread is unknown). Rows: ``{by, games, win_rate:
+    (base, variant), win_diff: (diff, low, high), score_mean: (base, variant), score_diff: (diff,
+    low, high)}``; a difference whose interval excludes 0 is unlikely to be chance. (The win
+    rates had a normal-approximation interval, of width 0 where a rate is 0% or 100%: 0 of 10
+    wins against 3 of 10 "excluded 0"; Newcombe's interval includes it.)"""
     z = 1.96
     a: dict[Any, list[Row]] = {}
     b: dict[Any, list[Row]] = {}
@@ -436,16 +440,16 @@ def compare(base: Iterable[Row], variant: Iterable[Row], by: str = "seat") -> li
     result = []
     for key in sorted(set(a) & set(b), key=str):
         ra, rb = a[key], b[key]
-        pa = sum(r["won"] for r in ra) / len(ra)
-        pb = sum(r["won"] for r in rb) / len(rb)
-        half = z * math.sqrt(pa * (1 - pa) / len(ra) + pb * (1 - pb) / len(rb))
+        wa, wb = sum(r["won"] for r in ra), sum(r["won"] for r in rb)
+        pa, pb = wa / len(ra), wb / len(rb)
+        (la, ua), (lb, ub) = proportion_ci(wa, len(ra), z), proportion_ci(wb, len(rb), z)
         sa, sb = [r["score"] for r in ra], [r["score"] for r in rb]
         ma, mb = statistics.fmean(sa), statistics.fmean(sb)
-        va = statistics.variance(sa) if len(sa) > 1 else 0.0
-        vb = statistics.variance(sb) if len(sb) > 1 else 0.0
-        shalf = z * math.sqrt(va / len(sa) + vb / len(sb))
+        shalf = (z * math.sqrt(statistics.variance(sa) / len(sa) + statistics.variance(sb) / len(sb))
+                 if len(sa) > 1 and len(sb) > 1 else math.inf)
         result.append({by: key, "games": (len(ra), len(rb)), "win_rate": (pa, pb),
-                       "win_diff": (pb - pa, pb - pa - half, pb - pa + half),
+                       "win_diff": (pb - pa, pb - pa - math.hypot(pb - lb, ua - pa),
+                                    pb - pa + math.hypot(ub - pb, pa - la)),
                        "score_mean": (ma, mb), "score_diff": (mb - ma, mb - ma - shalf, mb - ma + shalf)})
     return result
 

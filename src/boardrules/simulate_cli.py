@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 import statistics
 import time
 from pathlib import Path
@@ -175,7 +176,7 @@ def _summary_table(title: str, label: str, names: list[str], groups: list[Row], 
         lo, hi = g["win_ci"]
         slo, shi = g["score_ci"]
         wins = (f"{g['win_rate']:.0%}", f"{lo:.0%}–{hi:.0%}")
-        means = (f"{g['score_mean']:.1f}", f"{slo:.1f}–{shi:.1f}")
+        means = (f"{g['score_mean']:.1f}", f"{slo:.1f}–{shi:.1f}" if math.isfinite(slo) else "—")  # (one game)
         figures = [sep.join(wins), sep.join(means)] if sep else [*wins, *means]
         table.add_row(name, str(g["games"]), *figures, f"{g['score_median']:g}",
                       f"{g['score_min']}–{g['score_max']}")

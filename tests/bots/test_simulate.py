@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import re
 
 import attrs
@@ -78,6 +79,29 @@ def test_intervals():
             {"seat": 2, "won": 0, "score": 6}, {"seat": 2, "won": 1, "score": 12}]
     s = summarise(flat, "seat")
     assert [(x["seat"], x["wins"], x["score_median"]) for x in s] == [(1, 1, 7.0), (2, 1, 9.0)]
+
+
+def _seats(seat, wins, games, score=5):
+    return [{"seat": seat, "won": int(i < wins), "score": score + i} for i in range(games)]
+
+
+def test_intervals_of_small_samples_claim_no_certainty():
+    """compare's win-rate interval was the normal approximation, of width 0 at 0% or 100%: 0 of
+    10 wins against 3 of 10 (Fisher's exact p 0.21) "excluded 0", as did 0 of 1 against 1 of 1;
+    one game's score had an interval of width 0 (in compare and in summarise's tables)."""
+    from boardrules.simulate import compare
+    (row,) = compare(_seats(1, 0, 10), _seats(1, 3, 10))
+    diff, lo, hi = row["win_diff"]
+    assert diff == pytest.approx(0.3) and lo < 0 < hi
+    assert (lo, hi) == pytest.approx((-0.0376, 0.6032), abs=1e-3)   # (Newcombe 1998, method 10, by hand)
+    (row,) = compare(_seats(1, 0, 1), _seats(1, 1, 1))
+    assert row["win_diff"][1] < 0 < row["win_diff"][2]
+    assert row["score_diff"][1:] == (-math.inf, math.inf)
+    (row,) = compare(_seats(1, 50, 100), _seats(1, 60, 100))   # (large samples: about the normal one's)
+    assert row["win_diff"][1:] == pytest.approx((-0.0373, 0.2321), abs=1e-3)
+    assert mean_ci([7]) == (7, -math.inf, math.inf)
+    (one,) = summarise([{"seat": 1, "won": 1, "score": 7}], "seat")
+    assert one["score_ci"] == (-math.inf, math.inf)
 
 
 def test_ray_backend_gives_the_same_games():
