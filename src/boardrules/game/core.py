@@ -63,7 +63,8 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         max_steps = check_count(LIMITS.max_steps if max_steps is None else max_steps, "max_steps", 1)
         players = _player_count(players)
         seed = check_seed(seed)
-        _check_auto_chance(auto_chance)
+        if not isinstance(auto_chance, bool):   # ('no' would have switched chance on)
+            raise TypeError(_not_a_bool(auto_chance))
         self.max_steps = max_steps
         lo, hi = ruleset.players
         if not lo <= players <= hi:
@@ -546,7 +547,8 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         holds every outcome so far; one due at its end stays due, to be played or decided)."""
         if not isinstance(record, Record):
             raise TypeError(f"from_record needs a Record, not {brief_text(record, 40)}")
-        _check_auto_chance(auto_chance)
+        if not isinstance(auto_chance, bool):   # (before the replay, not after it)
+            raise TypeError(_not_a_bool(auto_chance))
         record = record.checked()
         # (options a house rule declares exist only with the house rules: both at once)
         rs = build_ruleset(record.game, modules=plugins.exactly(record.game, record.modules),
@@ -647,10 +649,9 @@ def new_game(game: str | None = None, *, players: int, seed: int | str = 0,
     return Game(rs, players, seed, auto_chance=auto_chance, max_steps=max_steps)
 
 
-def _check_auto_chance(auto_chance: object) -> None:
-    """``TypeError`` unless ``auto_chance`` is a bool (``'no'`` would have switched chance on)."""
-    if not isinstance(auto_chance, bool):
-        raise TypeError(f"auto_chance must be True or False, not {brief_text(auto_chance, 40)}")
+def _not_a_bool(auto_chance: object) -> str:
+    """The ``TypeError`` message for an ``auto_chance`` that is not a bool."""
+    return f"auto_chance must be True or False, not {brief_text(auto_chance, 40)}"
 
 
 def load_game(text: str, *, check: bool = True, max_steps: int | None = None,
