@@ -1,6 +1,7 @@
 """The ``boardrules`` command (and ``python -m boardrules``): the CLI (:mod:`boardrules.cli`),
 loaded here so that Ctrl-C while the engine loads (its first second or two; the plugins load
-in :func:`boardrules.cli.main`, which ends the same way) ends the command as Ctrl-C in a game does, exit status 130, not with a traceback."""
+in :func:`boardrules.cli.main`, which ends the same way) ends the command as Ctrl-C in a game
+does, exit status 130, not with a traceback."""
 
 from __future__ import annotations
 
