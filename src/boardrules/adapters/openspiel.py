@@ -27,6 +27,13 @@ interface (``make_py_observer``): ``observation_tensor(player)`` is
 :func:`~boardrules.adapters.encoding.observation` (``2**observation_bits`` numbers, as the
 PettingZoo adapter's), ``observation_string(player)`` that player's view as text; with a
 public-only observation type, a spectator's.
+
+``state.serialize()`` is the game's record (:meth:`~boardrules.Game.save`: JSON, the moves in
+the project's notation) and ``game.deserialize_state(text)`` reads one back
+(:func:`deserialize_state`): data, bounded by :data:`~boardrules.limits.LIMITS`, safe to read
+from anyone. OpenSpiel's own C++ forms of a Python game's state
+(``pyspiel.serialize_game_and_state``, ``deserialize_game_and_state``, pickling a state) carry
+its Python attributes as a pickle, which runs code as it loads: never load one you did not make.
 """
 
 from __future__ import annotations
@@ -43,9 +50,10 @@ except ImportError as err:  # pragma: no cover - depends on the installed extras
     raise ImportError("the OpenSpiel adapter needs the 'openspiel' extra: "
                       "pip install 'boardrules[openspiel]'") from err
 
+from ..errors import NotationError, ReplayMismatch
 from ..game import Action, Game
 from ..quoting import brief_text, check_int, read_whole
-from ..record import check_seed
+from ..record import Record, check_seed
 from ..ruleset import build_ruleset
 from ..runtime import CHANCE, Dice
 from . import encoding
@@ -133,6 +141,10 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
 
         def new_initial_state(self) -> BoardrulesState:
             return BoardrulesState(self, Game(ruleset, self.players, self.seed, auto_chance=False))
+
+        def deserialize_state(self, text: str) -> BoardrulesState:
+            """The state ``state.serialize()`` gave (:func:`deserialize_state`)."""
+            return deserialize_state(self, text)
 
         def make_py_observer(self, iig_obs_type: Any = None,
                              params: dict[str, Any] | None = None) -> BoardrulesObserver:
@@ -308,7 +320,57 @@ class BoardrulesState(pyspiel.State):  # type: ignore[misc,unused-ignore]
     def __str__(self) -> str:
         return f"{self.game!r} {self.game.record.actions[-3:]}"
 
+    def serialize(self) -> str:
+        """The state as data: its game's record (:meth:`~boardrules.Game.save`, compact JSON),
+        read back by ``game.deserialize_state`` (:func:`deserialize_state`)."""
+        return self.game.save(compact=True)
+
     def clone(self) -> "BoardrulesState":
         """A copy that plays on independently (same ruleset, state and record so far)."""
         return BoardrulesState(self.get_game(), self.game.copy())
 
+
+
+def deserialize_state(spiel_game: Any, text: str) -> BoardrulesState:
+    """The state of ``spiel_game`` (a game :func:`register` registered, loaded) that
+    ``state.serialize()`` gave: its record read as data (never unpickled), bounded by
+    :data:`~boardrules.limits.LIMITS`, then replayed from a new initial state move by move
+    through OpenSpiel's ``apply_action``, so the state's ``history()`` is as it was. Raises
+    ``TypeError`` for ``text`` that is no str,
+    :class:`~boardrules.errors.NotationError` for text that is no record (OpenSpiel's own
+    pickled form named) or a move that does not parse, ``ValueError`` for a record of other
+    rules, players or seed than the game's, of more moves than its ``max_moves``, or holding
+    a move not legal (not offered) where it stands, and
+    :class:`~boardrules.errors.ReplayMismatch` for moves that end in another state than the
+    record's ``final`` digest."""
+    if not isinstance(text, str):
+        raise TypeError(f"a serialized state is the text state.serialize() gave, not {brief_text(text, 40)}")
+    try:
+        record = Record.loads(text)
+    except NotationError:
+        if "__dict__=" in text:   # (C++'s form of a Python game's state: its attributes pickled)
+            raise NotationError("this is OpenSpiel's own serialization of a Python game's state, "
+                                "whose attributes are a pickle (it runs code as it loads): boardrules "
+                                "never reads it; give state.serialize()'s text") from None
+        raise
+    state: BoardrulesState = spiel_game.new_initial_state()
+    mine = state.game.record
+    for field in ("game", "modules", "options", "rules", "texts", "players", "seed"):
+        if getattr(record, field) != getattr(mine, field):
+            raise ValueError(f"the serialized state is of another game than this one: its {field} "
+                             f"{brief_text(getattr(record, field), 60)}, not "
+                             f"{brief_text(getattr(mine, field), 60)}")
+    if len(record.actions) > state._max_moves:
+        raise ValueError(f"the serialized state has {len(record.actions)} moves, more than this "
+                         f"game's max_moves ({state._max_moves})")
+    for n, move in enumerate(record.actions, 1):
+        action = state.game.parse(move)
+        ids = {a: i for i, a in state._legal().items()}
+        if action not in ids:
+            raise ValueError(f"move {n} of the serialized state, {brief_text(move, 60)}, is not "
+                             f"legal (among the actions offered) where it stands")
+        state.apply_action(ids[action])
+    if record.final is not None and record.final != state.game.state.digest():
+        raise ReplayMismatch("the serialized state's moves end in another state than its final "
+                             "digest: it was altered, or the rules changed since")
+    return state
