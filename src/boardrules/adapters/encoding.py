@@ -100,6 +100,17 @@ def check_not_stuck(game: Game) -> None:
         len(game.legal_actions())   # (everyone's listing raises it when nobody can act)
 
 
+DEFAULT_GAME = "harvest"
+"""The game the adapters build when given none and no rules of one's own (the demo game)."""
+
+
+def adapter_game(game: str | None, texts: object) -> str | None:
+    """The game an adapter's ``game`` argument names: ``game``; when None, :data:`DEFAULT_GAME`
+    unless ``texts`` gives rules of one's own (then those alone: on top of Harvest, a text
+    declaring its own game was refused as 'a second game declaration')."""
+    return DEFAULT_GAME if game is None and not texts else game
+
+
 def game_name(ruleset: Ruleset) -> str:
     """The game's name for the toolkits' registries: its plugin name, or for rules given as
     texts their ``title`` (the game's name when untitled), lower case,

@@ -68,14 +68,15 @@ node; larger ones (an Eclipse battle's volley) by this many sampled rolls."""
 _registered: dict[str, tuple[str, int, int, int]] = {}
 
 
-def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
+def register(game: str | None = None, *, modules: tuple[str, ...] = (),
              options: dict[str, Any] | None = None, rules: tuple[str, ...] = (),
              texts: dict[str, str] | None = None,
              action_bits: int = encoding.ACTION_BITS, short_name: str | None = None,
              max_moves: int = _DEFAULT_MAX_MOVES,
              observation_bits: int = encoding.OBSERVATION_BITS) -> str:
     """Register ``game`` (with ``modules``, ``options``, house ``rules`` and ``texts``, as for
-    :func:`boardrules.build_ruleset`; ``game`` None with ``texts``: your own rules) with
+    :func:`boardrules.build_ruleset`; ``game`` None: Harvest, or with ``texts`` only your own
+    rules) with
     OpenSpiel and return its short name (``boardrules_<game>``, from the title for your
     own rules, unless ``short_name`` is given). Registering the same rules with the same
     sizes again returns the name; other rules or sizes under a name already taken raise
@@ -98,7 +99,8 @@ def register(game: str | None = "harvest", *, modules: tuple[str, ...] = (),
     action_bits = encoding.check_bits(action_bits, "action_bits")
     observation_bits = encoding.check_bits(observation_bits, "observation_bits")
     max_moves = encoding.check_max_moves(max_moves)
-    ruleset = build_ruleset(game, modules=modules, options=options, rules=rules, texts=texts)
+    ruleset = build_ruleset(encoding.adapter_game(game, texts), modules=modules, options=options,
+                            rules=rules, texts=texts)
     name = short_name or f"boardrules_{encoding.game_name(ruleset)}"
     registration = (ruleset.id, action_bits, observation_bits, max_moves)
     if name in pyspiel.registered_names():

@@ -224,9 +224,11 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         self.game = None
 
 
-def env(game: str | None = "harvest", **kwargs: Any) -> BoardrulesEnv:
-    """A :class:`BoardrulesEnv` for ``game`` (arguments as the class's); ``players``
-    defaults to the game's smallest player count."""
+def env(game: str | None = None, **kwargs: Any) -> BoardrulesEnv:
+    """A :class:`BoardrulesEnv` for ``game`` (arguments as the class's; None: Harvest, or
+    with ``texts`` only those rules: :func:`~boardrules.adapters.encoding.adapter_game`);
+    ``players`` defaults to the game's smallest player count."""
+    game = encoding.adapter_game(game, kwargs.get("texts"))
     if "players" not in kwargs:
         kwargs["players"] = build_ruleset(game, modules=kwargs.get("modules", ()),
                                           options=kwargs.get("options"),

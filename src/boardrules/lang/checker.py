@@ -515,7 +515,8 @@ class Checker:
             self.err(other, f"a second game declaration: '{other.name}' (the game is '{game.name}', "
                             f"declared at {game.span.file}:{game.span.line}:{game.span.column})",
                      f"a game is declared once: change it with 'extend game {game.name} {{ ... }}' "
-                     f"or 'override game {game.name} {{ ... }}'")
+                     f"or 'override game {game.name} {{ ... }}'; rules of a game of their own are "
+                     f"built alone (game=None, with only their texts=)")
         title, players = "", (1, 9)
         # (the expressions are checked here: a property's values are any nodes until then)
         tiebreak: tuple[A.Expr, ...] = ()
