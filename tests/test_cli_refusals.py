@@ -136,7 +136,7 @@ def test_a_record_with_a_number_too_long_is_refused_cleanly(text, tmp_path):
     result = runner.invoke(app, ["replay", str(path)], env=WIDE)
     assert result.exit_code == 1 and f"{path}: cannot read a record" in result.output
     assert "Traceback" not in result.output
-    with pytest.raises(NotationError, match="not a boardrules record"):
+    with pytest.raises(NotationError, match="(cannot read|not) a boardrules record"):
         boardrules.load_game(text)
 
 

@@ -29,7 +29,7 @@ from boardrules.jsonshape import Expected, ShapeError, strict_converter, structu
 from boardrules.runtime import MAX_NUMBER
 from boardrules.errors import NotationError as JSONError
 from boardrules.files import read_bounded
-from boardrules.limits import LIMITS, in_bytes
+from boardrules.limits import LIMITS, in_bytes, raise_with
 from boardrules.quoting import brief_text, escape
 from boardrules.record import read_json
 
@@ -336,7 +336,8 @@ def load_record(path: str | Path, data: Any = None) -> Record:
     if data is None:
         text, _ = read_bounded(path, LIMITS.max_record_bytes + 1)
         if len(text) > LIMITS.max_record_bytes:
-            raise RecordError(f"{where}: a record file is at most {in_bytes(LIMITS.max_record_bytes)}")
+            raise RecordError(f"{where}: a record file is at most {in_bytes(LIMITS.max_record_bytes)} "
+                              f"({raise_with('max_record_bytes')})")
         try:
             data = read_json(text)
         except JSONError as err:

@@ -126,6 +126,12 @@ def _set(limits: Limits, values: Limits) -> None:
         object.__setattr__(limits, field.name, getattr(values, field.name))
 
 
+def raise_with(name: str) -> str:
+    """What a message ends with for the limit ``name`` a user hit: its field and how to raise
+    it (a record of a long game, a larger file, is refused by a limit, not broken)."""
+    return f"LIMITS.{name}; raise it with boardrules.limits.LIMITS.changed({name}=N)"
+
+
 def in_bytes(size: int) -> str:
     """A limit in bytes as a user reads it: ``64 MiB`` when it is whole mebibytes, else ``N bytes``."""
     return f"{size >> 20} MiB" if size % (1 << 20) == 0 else f"{size} bytes"

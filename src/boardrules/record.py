@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import json.decoder
 import operator
+import re
 import sys
 from collections import Counter
 from functools import partial
@@ -18,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from .limits import LIMITS
+from .limits import LIMITS, raise_with
 from .errors import NotationError
 from .files import not_readable
 from .quoting import as_int, brief_text, brief_value, lone_surrogate
@@ -62,9 +63,12 @@ def read_json(text: str | bytes) -> Any:
         text = text.removeprefix("\ufeff")   # (a byte-order mark: JSON reads a file's bytes past it)
         most = LIMITS.max_moves + LIMITS.max_record_elements
         if elements_passing(text, most):
-            raise NotationError(f"it holds more than {most} elements (list items and mapping entries): "
-                                f"a record holds its moves (LIMITS.max_moves) and "
-                                f"{LIMITS.max_record_elements} more at most (LIMITS.max_record_elements)")
+            if moves_passing(text, LIMITS.max_moves, LIMITS.max_record_elements):
+                raise NotationError(f"its $.actions holds more than {LIMITS.max_moves} moves, the most a "
+                                    f"game may have ({raise_with('max_moves')})")
+            raise NotationError(f"it holds more than {LIMITS.max_record_elements} elements (list items "
+                                f"and mapping entries) besides its moves, the most a record may "
+                                f"({raise_with('max_record_elements')})")
         return json.loads(text, object_pairs_hook=_keys_once)
     except NotationError:
         raise
@@ -104,6 +108,46 @@ def elements_passing(text: str, most: int) -> bool:
         except ValueError:
             break
     return n > most
+
+
+_STRUCTURE = re.compile(r'[\[\]{},"]')
+
+
+def moves_passing(text: str, moves: int, others: int) -> bool:
+    """For JSON ``text`` holding more than ``moves + others`` elements (:func:`elements_passing`):
+    whether the list under its top-level key ``actions`` (a record's moves) holds more than
+    ``moves`` of them before ``moves + others`` elements in all are counted (else the others
+    passed ``others`` first), counted as there: commas and opening brackets outside texts."""
+    depth = n_moves = n_others = pos = 0
+    key, in_moves = None, False
+    search = _STRUCTURE.search
+    while n_moves <= moves and n_moves + n_others <= moves + others:
+        found = search(text, pos)
+        if found is None:
+            break
+        c, pos = found.group(), found.end()
+        if c == '"':
+            try:
+                name, pos = _scanstring(text, pos, False)
+            except ValueError:
+                break
+            key = name if depth == 1 else key   # (the text before a value at depth 1 is its key)
+        elif c in "[{":
+            depth += 1
+            in_moves = in_moves or (depth == 2 and c == "[" and key == "actions")
+            if in_moves and depth == 2:
+                n_moves += 1
+            else:
+                n_others += 1
+        elif c == ",":
+            if in_moves and depth == 2:
+                n_moves += 1
+            else:
+                n_others += 1
+        else:
+            depth -= 1
+            in_moves = in_moves and depth >= 2
+    return n_moves > moves
 
 
 def _pickled(data: bytes | bytearray) -> bool:
@@ -193,7 +237,7 @@ class Record:
         try:
             data = read_json(text)
         except NotationError as err:
-            raise NotationError(f"not a boardrules record: {err}") from None
+            raise NotationError(f"cannot read a boardrules record: {err}") from None
         return cls.from_json(data)
 
     @classmethod
@@ -229,10 +273,11 @@ def _counted(data: dict[str, Any]) -> None:
             continue   # (said by the shape's check)
         if field == "actions" and len(value) > LIMITS.max_moves:
             raise NotationError(f"malformed boardrules record: $.actions: {len(value)} moves, "
-                                f"more than the {LIMITS.max_moves} a game may have")
+                                f"more than the {LIMITS.max_moves} a game may have ({raise_with('max_moves')})")
         if field != "actions" and len(value) > LIMITS.max_record_names:
             raise NotationError(f"malformed boardrules record: $.{field}: {len(value)} entries, more "
-                                f"than the {LIMITS.max_record_names} a record may give (LIMITS.max_record_names)")
+                                f"than the {LIMITS.max_record_names} a record may give "
+                                f"({raise_with('max_record_names')})")
 
 
 def _file(v: Any) -> bool:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import attrs
 
-from .limits import LIMITS, in_bytes
+from .limits import LIMITS, in_bytes, raise_with
 from . import plugins
 from .errors import NotationError
 from .files import read_bounded
@@ -59,7 +59,7 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int | None =
         raise NotationError(f"{shown}: cannot read a record ({escape(err.strerror or str(err))})") from None
     if len(text) > LIMITS.max_record_bytes:
         raise NotationError(f"{shown}: cannot read a record (a record file is at most "
-                            f"{in_bytes(LIMITS.max_record_bytes)}){_results_hint(text)}")
+                            f"{in_bytes(LIMITS.max_record_bytes)}: {raise_with('max_record_bytes')}){_results_hint(text)}")
     try:
         data = read_json(text)
     except NotationError as err:

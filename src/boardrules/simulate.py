@@ -25,7 +25,7 @@ from typing import Any
 
 import attrs
 
-from .limits import LIMITS, in_bytes
+from .limits import LIMITS, in_bytes, raise_with
 from .bots import bot_specs, play_out, seat_bots
 from .errors import GameStuckError, NotationError
 from .files import make_folder, not_readable
@@ -365,7 +365,7 @@ def read_results(path: str | Path) -> list[Row]:
         line = reader.line_num
         if "field limit" in str(err):
             raise NotationError(f"{shown}: line {line}: a field of more than {in_bytes(LIMITS.max_record_bytes)} "
-                                f"(a game's record is at most that)") from None
+                                f"(a game's record is at most that: {raise_with('max_record_bytes')})") from None
         raise NotationError(f"{shown}: line {line}: not CSV ({escape(str(err))})") from None
     return rows
 

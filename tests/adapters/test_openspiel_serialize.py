@@ -80,7 +80,7 @@ def _edited(state, **changes) -> str:
 
 
 @pytest.mark.parametrize("edit, error, message", [
-    (lambda s: "", NotationError, "not a boardrules record: it is empty"),
+    (lambda s: "", NotationError, "cannot read a boardrules record: it is empty"),
     (lambda s: "[" * 100_000, NotationError, "nested deeper than can be read"),
     (lambda s: _edited(s, players=3), ValueError, "of another game than this one: its players 3, not 2"),
     (lambda s: _edited(s, seed=2), ValueError, "its seed 2, not 1"),

@@ -82,8 +82,9 @@ def test_a_game_has_at_most_so_many_moves(limits):
     for move in ("p1 work", "p2 work", "p1 stop"):
         game.play(move)
     state = game.state
-    with pytest.raises(boardrules.ExecutionBudgetError, match="p2 work: the game has had 3 moves, "
-                       "the most a game may have"):
+    with pytest.raises(boardrules.ExecutionBudgetError, match=r"p2 work: the game has had 3 moves, "
+                       r"the most a game may have \(LIMITS.max_moves; raise it with "
+                       r"boardrules.limits.LIMITS.changed\(max_moves=N\)\)"):
         game.play("p2 work")
     assert game.state is state and len(game.record.actions) == 3
 
@@ -93,5 +94,6 @@ def test_a_record_of_more_moves_than_a_game_may_have_is_refused_before_its_repla
     record = {"format": "boardrules-record/1", "game": "harvest", "players": 2, "seed": 1,
               "options": {}, "modules": [], "actions": ["p1 study"] * (LIMITS.max_moves + 1)}
     with pytest.raises(boardrules.NotationError, match=rf"\$\.actions: {LIMITS.max_moves + 1} moves, more "
-                       f"than the {LIMITS.max_moves} a game may have"):
+                       rf"than the {LIMITS.max_moves} a game may have \(LIMITS.max_moves; raise it with "
+                       r"boardrules.limits.LIMITS.changed\(max_moves=N\)\)"):
         boardrules.Record.from_json(record)

@@ -255,7 +255,7 @@ def test_json_errors_are_said_once_in_the_files_terms(spoil, said):
     text = spoil(boardrules.new_game("harvest", players=2, seed=1).save())
     with pytest.raises(NotationError) as err:
         boardrules.load_game(text)
-    assert str(err.value) == f"not a boardrules record: {said}"
+    assert str(err.value) == f"cannot read a boardrules record: {said}"
 
 
 def test_a_record_text_with_a_byte_order_mark_loads_as_its_file_does(tmp_path):
@@ -297,7 +297,8 @@ def test_a_record_giving_too_many_is_refused_before_any_is_read(record, field, v
         raise AssertionError("read")
     monkeypatch.setattr(records, "structure", unread)
     with pytest.raises(NotationError, match=rf"^malformed boardrules record: \$\.{field}: {N} entries, more than "
-                                            r"the 1000 a record may give \(LIMITS\.max_record_names\)$"):
+                                            r"the 1000 a record may give \(LIMITS\.max_record_names; raise it with "
+                                            r"boardrules\.limits\.LIMITS\.changed\(max_record_names=N\)\)$"):
         boardrules.load_game(json.dumps(record))
     with boardrules.limits.LIMITS.changed(max_moves=1), pytest.raises(NotationError, match=r"\$\.actions: 2 moves"):
         boardrules.load_game(json.dumps({**record, field: [], "actions": ["p1 study", "p2 study"]}))

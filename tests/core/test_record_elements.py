@@ -12,11 +12,14 @@ import boardrules
 from boardrules import NotationError
 from boardrules import record as records
 from boardrules.limits import LIMITS
-from boardrules.record import elements_passing
+from boardrules.record import elements_passing, moves_passing
 from boardrules.replay import replay_file
 
-SAID = (r"it holds more than 300000 elements \(list items and mapping entries\): a record holds its moves "
-        r"\(LIMITS.max_moves\) and 200000 more at most \(LIMITS.max_record_elements\)")
+SAID = (r"it holds more than 200000 elements \(list items and mapping entries\) besides its moves, the most "
+        r"a record may \(LIMITS.max_record_elements; raise it with boardrules.limits.LIMITS.changed\("
+        r"max_record_elements=N\)\)")
+MOVES = (r"its \$.actions holds more than 100000 moves, the most a game may have \(LIMITS.max_moves; raise "
+         r"it with boardrules.limits.LIMITS.changed\(max_moves=N\)\)")
 
 
 @pytest.fixture
@@ -69,3 +72,23 @@ def test_a_record_at_the_limit_is_read_and_one_past_it_is_refused(record):
 def test_json_that_is_no_json_is_still_said_so(text, said):
     with pytest.raises(NotationError, match=f"it is not JSON: {said}"):
         boardrules.load_game(text)
+
+
+@pytest.mark.parametrize("moves, others, said", [
+    (300_001, 0, MOVES), (150_000, 160_000, MOVES), (100_000, 200_001, SAID), (0, 300_001, SAID),
+    (50_000, 260_000, SAID),
+])
+def test_the_limit_passed_is_the_one_named_with_how_to_raise_it(record, unparsed, moves, others, said):
+    """A record of more than 300,000 moves was told it held too many elements (LIMITS.max_record_elements),
+    not too many moves (LIMITS.max_moves), the limit that mattered."""
+    text = json.dumps({**record, "actions": ["p1 study"] * moves, "options": {"x": [0] * others}})
+    with pytest.raises(NotationError, match="^cannot read a boardrules record: " + said):
+        boardrules.load_game(text)
+
+
+def test_only_the_top_level_actions_are_counted_as_moves():
+    assert moves_passing('{"actions": ["a", "b", "c", "d"]}', 3, 1)   # (5 elements: 4 moves)
+    assert not moves_passing('{"x": {"actions": ["a", "b", "c", "d"]}}', 3, 2)
+    assert not moves_passing('{"x": "actions", "y": ["a", "b", "c", "d"]}', 3, 2)
+    assert not moves_passing('{"actions": [[1, 2, 3, 4, 5]]}', 3, 3)   # (deeper: not moves)
+    assert not moves_passing('{"actions": ["a,b,c,d,e"], "x": [1, 2, 3, 4]}', 3, 3)

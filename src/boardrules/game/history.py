@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..limits import LIMITS
+from ..limits import LIMITS, raise_with
 from ..errors import ExecutionBudgetError
 from ..runtime import BudgetExceeded, Event
 from ..state import State
@@ -34,7 +34,8 @@ class GameHistory:
         """ExecutionBudgetError when the game has had ``LIMITS.max_moves`` moves (``action`` would pass it)."""
         if len(self.record.actions) >= LIMITS.max_moves:
             raise ExecutionBudgetError(f"{brief_action(action)}: the game has had {LIMITS.max_moves} moves, "
-                                       "the most a game may have", rule=action.name, action=action)
+                                       f"the most a game may have ({raise_with('max_moves')})",
+                                       rule=action.name, action=action)
 
     def _apply(self: Game, action: Action, check: bool) -> None:
         """Play ``action`` (its run, then :meth:`_commit`): IllegalActionError, nothing changed,
