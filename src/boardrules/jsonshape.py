@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar, get_args, get_origin, is_typeddict
+from types import UnionType
+from typing import Any, TypeVar, Union, get_args, get_origin, is_typeddict
 
 import attrs
 import cattrs
@@ -36,10 +37,13 @@ class ShapeError(ValueError):
 
 
 class Expected(ValueError):
-    """One value of the wrong type: the message says what was expected and what was found."""
+    """One value of the wrong type: the message says what was expected and what was found;
+    ``at`` is the place within the value a hook was given (``.t[3]``, ``[0][1]``; "" for the
+    value itself), which :func:`structure` puts after the value's own path."""
 
-    def __init__(self, expected: str, value: Any) -> None:
+    def __init__(self, expected: str, value: Any, at: str = "") -> None:
         super().__init__(f"expected {expected}, not {brief_json(value)}")
+        self.expected, self.value, self.at = expected, value, at
 
 
 def brief_json(value: Any, limit: int = 60) -> str:
@@ -151,6 +155,23 @@ def _each(converter: cattrs.Converter, pairs: Iterable[tuple[Any, Any]], item: A
     return out
 
 
+def _optional(t: Any) -> bool:
+    args = get_args(t)
+    return len(args) == 2 and args[1] is type(None) and get_origin(t) in (Union, UnionType)
+
+
+def nullable(converter: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    """A hook for ``X | None``: null, or an X (its fault says "or null")."""
+    def hook(value: Any, type_: Any) -> Any:
+        if value is None:
+            return None
+        try:
+            return converter.structure(value, get_args(type_)[0])
+        except Expected as err:
+            raise Expected(f"{err.expected} or null", err.value, err.at) from None
+    return hook
+
+
 def _homogeneous(t: Any) -> bool:
     args = get_args(t)
     return get_origin(t) is list or (get_origin(t) is tuple and len(args) == 2 and args[1] is ...)
@@ -188,28 +209,30 @@ def strict_converter() -> cattrs.Converter:
     c.register_structure_hook(str, exact(lambda v: isinstance(v, str), "a text"))
     c.register_structure_hook(int, exact(whole, "a whole number"))
     c.register_structure_hook(bool, exact(lambda v: isinstance(v, bool), "true or false"))
+    c.register_structure_hook_func(_optional, nullable(c))
     c.register_structure_hook_func(_homogeneous, listed(c))
     c.register_structure_hook_func(_mapping, mapped(c))
     c.register_structure_hook_factory(_record, _fields(c))
     return c
 
 
-def structure(converter: cattrs.Converter, data: Any, type_: type[T]) -> T:
+def structure(converter: cattrs.Converter, data: Any, type_: type[T], root: str = "$") -> T:
     """``data`` structured as ``type_`` by ``converter``. Raises :class:`ShapeError` naming
-    every value of the wrong type or missing (``$.path: expected ..., not ...``)."""
+    every value of the wrong type or missing (``$.path: expected ..., not ...``; paths begin
+    with ``root``, the place of ``data``)."""
     try:
         return converter.structure(data, type_)
     except cattrs.BaseValidationError as err:
-        details = [f"{path}: {message}" for message, path in (
-            m.rsplit(" @ ", 1) for m in cattrs.transform_error(err, format_exception=_explain))]
+        details = [f"{path}{message}" if message[:1] in ".[" else f"{path}: {message}" for message, path in (
+            m.rsplit(" @ ", 1) for m in cattrs.transform_error(err, path=root, format_exception=_explain))]
         raise ShapeError(details) from None
     except Expected as err:
-        raise ShapeError([f"$: {err}"]) from None
+        raise ShapeError([f"{root}{_explain(err, type_)}" if err.at else f"{root}: {err}"]) from None
 
 
 def _explain(err: BaseException, type_: Any) -> str:
     if isinstance(err, Expected):
-        return str(err)
+        return f"{err.at}: {err}" if err.at else str(err)
     if isinstance(err, KeyError):
         return "missing"
     return str(cattrs.v.format_exception(err, type_))

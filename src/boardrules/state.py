@@ -14,9 +14,10 @@ import json
 from typing import Any
 
 import attrs
+from cattrs.gen import make_dict_structure_fn, override
 
 from .errors import NotationError
-from .jsonshape import Expected, brief_json
+from .jsonshape import Expected, ShapeError, exact, strict_converter, structure, whole
 from .limits import LIMITS
 from .runtime import MAX_NUMBER, Decision, Dice
 
@@ -65,9 +66,10 @@ class State:
         beginning with a text, each given once; at most ``LIMITS.max_values`` values."""
         try:
             return _decoded(data)
-        except _Fault as fault:
+        except (Expected, ShapeError) as fault:
+            said = f"{fault.at}: {fault}" if isinstance(fault, Expected) else str(fault)
             raise NotationError(f"not a state as State.to_json gives it ({{'values': [[key, value], ...], "
-                                f"'pending': [decision, ...]}}): {fault}") from None
+                                f"'pending': [decision, ...]}}): {said}") from None
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
@@ -108,93 +110,86 @@ def _enc_decision(d: Decision) -> dict[str, Any]:
     return out
 
 
-class _Fault(ValueError):
-    """What no state holds: ``$.path: expected ..., not ...`` (a record's wording: jsonshape)."""
-
-    def __init__(self, path: str, expected: str, value: Any) -> None:
-        super().__init__(f"{path}: {Expected(expected, value)}")
-
-
+NUMBER = f"a whole number within ±{MAX_NUMBER} (the rules' numbers)"
 VALUE = f"null, true, false, a whole number within ±{MAX_NUMBER}, a text or {{\"t\": [value, ...]}}"
 
 
 def _decoded(data: Any) -> State:
-    """The state ``data`` holds (:meth:`State.from_json`), else :class:`_Fault` naming the place."""
+    """The state ``data`` holds (:meth:`State.from_json`), else :class:`Expected` naming the
+    place (``at``) or :class:`ShapeError` (a pending decision's fields)."""
     if not isinstance(data, dict) or set(data) != {"values", "pending"}:
-        raise _Fault("$", "a mapping of 'values' and 'pending'", data)
+        raise Expected("a mapping of 'values' and 'pending'", data, "$")
     pairs, pending = data["values"], data["pending"]
     for name, given in (("values", pairs), ("pending", pending)):
         if not isinstance(given, list):
-            raise _Fault(f"$.{name}", "a list", given)
+            raise Expected("a list", given, f"$.{name}")
     if len(pairs) > LIMITS.max_values:
-        raise _Fault("$.values", f"at most {LIMITS.max_values} values (LIMITS.max_values)", pairs)
+        raise Expected(f"at most {LIMITS.max_values} values (LIMITS.max_values)", pairs, "$.values")
     values = {}
     for i, pair in enumerate(pairs):
         at = f"$.values[{i}]"
         if not (isinstance(pair, list) and len(pair) == 2):
-            raise _Fault(at, "a [key, value] pair", pair)
+            raise Expected("a [key, value] pair", pair, at)
         key = pair[0]
         if not (isinstance(key, list) and key and isinstance(key[0], str)):
-            raise _Fault(f"{at}[0]", "a key: a list beginning with a text", key)
+            raise Expected("a key: a list beginning with a text", key, f"{at}[0]")
         k = tuple(_value(x, f"{at}[0][{j}]") for j, x in enumerate(key))
         if k in values:
-            raise _Fault(f"{at}[0]", "a key not given before", key)
+            raise Expected("a key not given before", key, f"{at}[0]")
         values[k] = _value(pair[1], f"{at}[1]")
-    return State(values, tuple(_decision(d, f"$.pending[{i}]") for i, d in enumerate(pending)))
+    return State(values, tuple(structure(_converter, d, Decision, f"$.pending[{i}]")
+                               for i, d in enumerate(pending)))
 
 
-def _value(v: Any, at: str, depth: int = 0, dice: bool = False) -> Any:
+def _value(v: Any, at: str = "", depth: int = 0, dice: bool = False) -> Any:
     """A state's value as JSON holds it (:data:`VALUE`; a list for a tuple, as keys are
-    written; ``dice``: also ``{"dice": N}``), checked all through."""
+    written; ``dice``: also ``{"dice": N}``), checked all through: :class:`Expected` naming
+    the place, ``at`` (the value's own) followed by the place within it."""
     if v is None or isinstance(v, (bool, str)):
         return v
     if isinstance(v, int):
         if -MAX_NUMBER <= v <= MAX_NUMBER:
             return v
-        raise _Fault(at, f"a whole number within ±{MAX_NUMBER} (the rules' numbers)", v)
+        raise Expected(NUMBER, v, at)
     if isinstance(v, dict) and len(v) == 1:
         if dice and "dice" in v and type(v["dice"]) is int and 1 <= v["dice"] <= LIMITS.max_dice:
             return Dice(v["dice"])
         if "t" in v:
             at, v = f"{at}.t", v["t"]
     if not isinstance(v, list):
-        raise _Fault(at, VALUE + (", or {\"dice\": N}" if dice else ""), v)
+        raise Expected(VALUE + (", or {\"dice\": N}" if dice else ""), v, at)
     if depth >= LIMITS.max_nesting or len(v) > LIMITS.max_list:
-        raise _Fault(at, f"a list of at most {LIMITS.max_list} elements nested at most "
-                         f"{LIMITS.max_nesting} deep (the rules' lists)", v)
+        raise Expected(f"a list of at most {LIMITS.max_list} elements nested at most "
+                       f"{LIMITS.max_nesting} deep (the rules' lists)", v, at)
     return tuple(_value(x, f"{at}[{i}]", depth + 1) for i, x in enumerate(v))
 
 
-_FIELDS: dict[str, tuple[str, Any]] = {
-    "player": ("a whole number or null", (int, type(None))), "label": ("a text", str), "options": ("", None),
-    "optional": ("true or false", bool), "prompt": ("a text", str), "block": ("a whole number", int),
-    "env": ("", None), "me": ("a whole number or null", (int, type(None))), "source": ("a text", str),
-    "bag": ("a text or null", (str, type(None))), "lane": ("a whole number or null", (int, type(None)))}
+def _env(value: Any, _: Any) -> tuple[tuple[str, Any], ...]:
+    """A decision's bindings: ``[[name, value], ...]``."""
+    if not isinstance(value, list):
+        raise Expected("a list of [name, value] pairs", value)
+    for i, pair in enumerate(value):
+        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
+            raise Expected("a [name, value] pair", pair, f"[{i}]")
+    return tuple((n, _value(v, f"[{i}][1]")) for i, (n, v) in enumerate(value))
 
 
-def _decision(data: Any, at: str) -> Decision:
-    """A pending decision as :func:`_enc_decision` writes it, checked field by field."""
-    if not isinstance(data, dict):
-        raise _Fault(at, "a decision (a mapping)", data)
-    fields = {}
-    for name, value in data.items():
-        if name not in _FIELDS:
-            raise _Fault(at, f"a decision of the fields {', '.join(_FIELDS)} (not {brief_json(name)})", data)
-        expected, kind = _FIELDS[name]
-        if name == "options":
-            value = _value(value, f"{at}.options", dice=True)
-        elif name == "env":
-            if not isinstance(value, list):
-                raise _Fault(f"{at}.env", "a list of [name, value] pairs", value)
-            for i, pair in enumerate(value):
-                if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
-                    raise _Fault(f"{at}.env[{i}]", "a [name, value] pair", pair)
-            value = tuple((n, _value(v, f"{at}.env[{i}][1]")) for i, (n, v) in enumerate(value))
-        elif not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)) or (
-                isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER):
-            raise _Fault(f"{at}.{name}", expected, value)
-        fields[name] = value
-    missing = [n for n in _FIELDS if n not in fields and n not in ("bag", "lane")]
-    if missing:
-        raise _Fault(at, f"a decision giving its {missing[0]!r}", data)
-    return Decision(**fields)
+# a pending decision as _enc_decision writes it: each field of its type (numbers the rules'),
+# no other field; its options and bindings values as _value reads them
+_PLAYER: Any = int | None   # (None: a queued step's, whoever's turn it then is)
+_converter = strict_converter()
+_converter.register_structure_hook(int, exact(lambda v: whole(v) and abs(v) <= MAX_NUMBER, NUMBER))
+_decision_fields = make_dict_structure_fn(
+    Decision, _converter, _cattrs_forbid_extra_keys=True, env=override(struct_hook=_env),
+    options=override(struct_hook=lambda v, _: _value(v, dice=True)),
+    player=override(struct_hook=lambda v, _: _converter.structure(v, _PLAYER)))
+
+
+def _decision(value: Any, _: Any) -> Decision:
+    if not isinstance(value, dict):
+        raise Expected("a decision (a mapping)", value)
+    decision: Decision = _decision_fields(value, Decision)
+    return decision
+
+
+_converter.register_structure_hook_func(lambda t: t is Decision, _decision)

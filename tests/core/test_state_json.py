@@ -51,13 +51,18 @@ def _nested(depth):
     ({"values": [], "pending": [{**DECISION, "player": "x"}]}, r"\$\.pending\[0\]\.player: expected a whole number"),
     ({"values": [], "pending": [{**DECISION, "player": 2 ** 63}]}, r"\$\.pending\[0\]\.player: expected a whole"),
     ({"values": [], "pending": [{**DECISION, "optional": 1}]}, r"\$\.pending\[0\]\.optional: expected true or false"),
-    ({"values": [], "pending": [{**DECISION, "me": True}]}, r"\$\.pending\[0\]\.me: expected a whole number or null"),
+    ({"values": [], "pending": [{**DECISION, "me": True}]}, r"\$\.pending\[0\]\.me: expected a whole number within .* or null, not true"),
     ({"values": [], "pending": [{**DECISION, "options": {"dice": 10 ** 6}}]}, r"\$\.pending\[0\]\.options: expected"),
+    ({"values": [], "pending": [{**DECISION, "options": {"t": [1, 2 ** 64]}}]}, r"\$\.pending\[0\]\.options\.t\[1\]: expected a whole"),
+    ({"values": [], "pending": [{**DECISION, "player": None, "lane": "x"}]}, r"\$\.pending\[0\]\.lane: expected a whole number within .* or null"),
+    ({"values": [], "pending": [{**DECISION, "bag": 3}]}, r"\$\.pending\[0\]\.bag: expected a text or null, not 3"),
+    ({"values": [], "pending": [DECISION, 7]}, r"\$\.pending\[1\]: expected a decision \(a mapping\), not 7"),
+    ({"values": [], "pending": [{**DECISION, "env": {"h": 1}}]}, r"\$\.pending\[0\]\.env: expected a list of \[name, value\] pairs"),
     ({"values": [], "pending": [{**DECISION, "env": [["h", 2 ** 63]]}]}, r"\$\.pending\[0\]\.env\[0\]\[1\]: expected"),
     ({"values": [], "pending": [{**DECISION, "env": [[1, 2]]}]}, r"\$\.pending\[0\]\.env\[0\]: expected a \[name, value\]"),
-    ({"values": [], "pending": [{**DECISION, "extra": 1}]}, r"\$\.pending\[0\]: expected a decision of the fields"),
+    ({"values": [], "pending": [{**DECISION, "extra": 1}]}, r"\$\.pending\[0\]: extra fields found \(extra\)"),
     ({"values": [], "pending": [{k: v for k, v in DECISION.items() if k != "block"}]},
-     r"\$\.pending\[0\]: expected a decision giving its 'block'"),
+     r"\$\.pending\[0\]\.block: missing"),
 ])
 def test_what_no_state_holds_is_refused_naming_the_place(data, place):
     with pytest.raises(NotationError, match=r"not a state as State.to_json gives it .*" + place):
