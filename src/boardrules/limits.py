@@ -81,6 +81,11 @@ class Limits:
     declares a few dozen options and modules; a record holds a few files): each is checked
     (looked up, its value read, parsed) before a move is replayed, so a record of a million
     options took 21 s and 415 MB to be refused; counted as soon as the JSON is read."""
+    max_record_tokens: int = attrs.field(default=100_000, validator=_at_least_one)
+    """Words, numbers and symbols of all the rule texts one record gives (house rules and base
+    texts) together, counted as soon as its JSON is read: each is parsed, checked and compiled
+    before a move is replayed, some 50 µs a token, so a 64 MiB record of files each within
+    ``max_tokens`` took about 20 minutes. A whole game's rules hold under 25,000."""
     max_record_elements: int = attrs.field(default=200_000, validator=_at_least_one)
     """Elements (a list's items, a mapping's entries, at every depth) one record's JSON may
     hold besides its moves (``max_moves`` more), counted from its commas and brackets outside

@@ -266,7 +266,8 @@ def _counted(data: dict[str, Any]) -> None:
     """NotationError for a record whose lists hold more than the limits allow, counted before
     any element is read (a million options were each read, then each named unknown: 21 s):
     ``actions`` at most ``LIMITS.max_moves``, ``options``, ``modules``, ``rules`` and ``texts``
-    each at most ``LIMITS.max_record_names``."""
+    each at most ``LIMITS.max_record_names``, and the rule texts of ``rules`` and ``texts`` at
+    most ``LIMITS.max_record_tokens`` tokens together."""
     for field in ("actions", "options", "modules", "rules", "texts"):
         value = data.get(field)
         if not isinstance(value, (list, dict)):
@@ -278,6 +279,13 @@ def _counted(data: dict[str, Any]) -> None:
             raise NotationError(f"malformed boardrules record: $.{field}: {len(value)} entries, more "
                                 f"than the {LIMITS.max_record_names} a record may give "
                                 f"({raise_with('max_record_names')})")
+    from .lang.parser import tokens_passing
+    texts = [pair[1] for field in ("rules", "texts") if isinstance(data.get(field), list)
+             for pair in data[field] if _file(pair)]
+    if tokens_passing(texts, LIMITS.max_record_tokens):
+        raise NotationError(f"malformed boardrules record: its rule texts ($.rules and $.texts) hold more "
+                            f"than {LIMITS.max_record_tokens} words, numbers and symbols in all "
+                            f"({raise_with('max_record_tokens')})")
 
 
 def _file(v: Any) -> bool:

@@ -321,3 +321,20 @@ def test_a_record_giving_a_truth_value_for_a_number_is_refused(record, spoil, er
     spoil(record)
     with pytest.raises(error, match=said):
         boardrules.load_game(json.dumps(record))
+
+
+def test_a_record_of_many_large_rule_texts_is_refused_before_any_is_parsed(record):
+    """Each house-rule file within LIMITS.max_tokens was parsed, checked and compiled in turn: a 64 MiB
+    record of some 500 such files took about 20 minutes (4 files of 50,000 tokens: 10 s)."""
+    from boardrules.limits import LIMITS
+    text = "".join(f"var v{i}: int = 1 + 2 + 3\n" for i in range(2_000))   # (20,000 tokens)
+    files = [[f"h{k}.rules", text.replace("var v", f"var w{k}_")] for k in range(6)]
+    for field in ("rules", "texts"):
+        with pytest.raises(NotationError, match=r"its rule texts \(\$\.rules and \$\.texts\) hold more than "
+                           r"100000 words, numbers and symbols in all \(LIMITS.max_record_tokens; raise it"):
+            boardrules.load_game(json.dumps({**record, field: files}))
+    two = {**record, "rules": files[:1] + [["c.rules", "# a comment\nvar z: int = 1"]], "final": None}
+    with LIMITS.changed(max_record_tokens=20_005), pytest.raises(NotationError, match="more than 20005 words"):
+        boardrules.load_game(json.dumps(two))
+    with LIMITS.changed(max_record_tokens=20_006):   # (the comment is not counted)
+        assert boardrules.load_game(json.dumps(two)).ruleset.vars["z"]

@@ -263,20 +263,30 @@ def _open_bracket(text: str, line: int, column: int) -> tuple[int, int, str] | N
     return stack[-1] if stack else None
 
 
-def _tokens_diagnostic(path: str, text: str) -> Diagnostic | None:
-    """Where a file of more than LIMITS.max_tokens tokens passes the limit (counted before parsing)."""
-    if len(text) <= LIMITS.max_tokens:   # (a token takes a character at least: no need to count)
+def tokens_passing(texts: list[str], most: int) -> re.Match[str] | None:
+    """Where the rule ``texts`` together pass ``most`` tokens (words, numbers, symbols; comments
+    do not count), in the last text counted, counted no further; None when they hold no more."""
+    if sum(map(len, texts)) <= most:   # (a token takes a character at least: no need to count)
         return None
     count = 0
-    for m in _TOKEN.finditer(text):
-        count += m.group()[0] != "#"
-        if count > LIMITS.max_tokens:
-            line = text.count("\n", 0, m.start()) + 1
-            column = m.start() - text.rfind("\n", 0, m.start())
-            return Diagnostic(A.Span(path, line, column, line, column + 1),
-                              f"rule file has more than {LIMITS.max_tokens} words, numbers and symbols",
-                              "split it into several files", text)
+    for text in texts:
+        for m in _TOKEN.finditer(text):
+            count += m.group()[0] != "#"
+            if count > most:
+                return m
     return None
+
+
+def _tokens_diagnostic(path: str, text: str) -> Diagnostic | None:
+    """Where a file of more than LIMITS.max_tokens tokens passes the limit (counted before parsing)."""
+    m = tokens_passing([text], LIMITS.max_tokens)
+    if m is None:
+        return None
+    line = text.count("\n", 0, m.start()) + 1
+    column = m.start() - text.rfind("\n", 0, m.start())
+    return Diagnostic(A.Span(path, line, column, line, column + 1),
+                      f"rule file has more than {LIMITS.max_tokens} words, numbers and symbols",
+                      "split it into several files", text)
 
 
 def _nesting_diagnostic(path: str, text: str) -> Diagnostic | None:
