@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from .quoting import counted, surrogates_shown
+from .quoting import counted, printable
 
 if TYPE_CHECKING:
     from .lang.diagnostics import Diagnostic
@@ -32,10 +32,11 @@ if TYPE_CHECKING:
 class BoardrulesError(Exception):
     """Base class of every error boardrules raises on purpose. Its text shows a lone surrogate
     of what it quotes as an escape (``\\ud800``: a text from Python or a record's JSON escape),
-    so that it can be printed."""
+    and control characters other than line breaks and tabs (``\\x1b``), so that it can be
+    printed as it is (:func:`~boardrules.quoting.printable`)."""
 
     def __str__(self) -> str:
-        return surrogates_shown(super().__str__())
+        return printable(super().__str__())
 
 
 #: How many diagnostics a :class:`RulesError`'s message shows (a file of thousands of errors

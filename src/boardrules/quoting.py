@@ -69,10 +69,17 @@ def lone_surrogate(text: str) -> int | None:
     return None if found is None else found.start()
 
 
-def surrogates_shown(text: str) -> str:
-    """``text`` with its lone surrogates as escapes (``\\ud800``), the rest as it is: what
-    every error message is, so that it can be printed."""
-    return text if lone_surrogate(text) is None else text.translate(_SURROGATES)
+_SHOWN_BUT_LINES = {c: e for c, e in (_CONTROL | _SURROGATES).items() if c not in (ord("\n"), ord("\t"))}
+_UNPRINTABLE = re.compile("[" + "".join(map(re.escape, map(chr, _SHOWN_BUT_LINES))) + "]")
+
+
+def printable(text: str) -> str:
+    """``text`` with its lone surrogates (``\\ud800``: no UTF-8 writer encodes them) and its
+    control characters other than line breaks and tabs (a terminal's escape ``\\x1b``, a
+    bidirectional override ``\\u202e``, which could fake or hide the message around them) as
+    escapes, the rest as it is: what every error message is, so that it can be printed (a house
+    rule named with a terminal's escapes, in a record, coloured the terminal)."""
+    return text if _UNPRINTABLE.search(text) is None else text.translate(_SHOWN_BUT_LINES)
 
 
 def control_character(text: str) -> str | None:

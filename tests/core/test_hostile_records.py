@@ -338,3 +338,20 @@ def test_a_record_of_many_large_rule_texts_is_refused_before_any_is_parsed(recor
         boardrules.load_game(json.dumps(two))
     with LIMITS.changed(max_record_tokens=20_006):   # (the comment is not counted)
         assert boardrules.load_game(json.dumps(two)).ruleset.vars["z"]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("override action study { require 1 == 2 else \"no\" }\n", "no [rule: study ("),
+    ("override action study { let z = [1][5] }\n", "index 5 is outside a list of 1 [rule: study ("),
+    ("override action study { gain 1 nothing }\n", ".rules:1:30: unknown resource 'nothing'"),
+])
+def test_a_house_rule_named_with_a_terminals_escapes_is_named_escaped(record, text, said):
+    """A record's house rule is named by the record: its name was shown raw in the errors at its
+    rules ('[rule: study (\\x1b[31m...rules:1:25)]'), colouring or clearing the terminal that printed them."""
+    name = "\x1b[2J\x1b[31mx\u202e\u0085.rules"
+    record.update(rules=[[name, text]], actions=record["actions"][:1] + ["p2 study"], final=None)
+    with pytest.raises(boardrules.BoardrulesError) as err:
+        boardrules.load_game(json.dumps(record))
+    shown = str(err.value)
+    assert said in shown and "\\x1b[2J\\x1b[31mx\\u202e\\x85.rules" in shown
+    assert not any(c in shown for c in "\x1b\u202e\x85")

@@ -48,7 +48,8 @@ class Diagnostic:
 
     def format(self) -> str:
         """``file:line:column: message``, the source line, a caret under the span, the hint."""
-        lines = [f"{self.span}: {_clipped(escape(self.message))}"]
+        # (the file's name too: a record's house rule may be named with a terminal's escapes)
+        lines = [f"{escape(str(self.span))}: {_clipped(escape(self.message))}"]
         # lines end at '\n' only (a '\r' alone read as one), as the parser counts them (not at a
         # form feed or U+2028)
         source = as_read(self.source)   # (a source given raw: its lines as the parser read them)
@@ -72,7 +73,7 @@ class Diagnostic:
             pad = "".join("\t" if c == "\t" else " " for c in before)  # under a tab, a tab
             lines.append("    " + pad + " " * max(start - len(line), 0) + "^" * max(len(marked), 1))
         if self.hint:
-            lines.append(f"hint: {_clipped(self.hint)}")
+            lines.append(f"hint: {_clipped(escape(self.hint))}")
         return "\n".join(lines)
 
     __str__ = format
