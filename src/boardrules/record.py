@@ -311,7 +311,6 @@ def _option_value(value: Any, _: Any) -> Any:
 
 _converter.register_structure_hook_func(partial(operator.is_, _OptionValue), _option_value)
 for _type, _hook in (
-        (str | None, exact(lambda v: v is None or isinstance(v, str), "a text or null")),
         (int | str, exact(seed_ok, SEED_EXPECTED)),
         (tuple[str, str], exact(_file, "a [file name, rule text] pair of texts, the name not empty", tuple)),
         (dict[str, Any], mapped(_converter, "a mapping of option names to values", _OptionValue)),
