@@ -8,6 +8,7 @@ is needed, a field that is not there) and evaluate both sides before refusing.""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from boardrules.errors import IllegalActionError
 from boardrules.game import new_game
@@ -109,6 +110,45 @@ def test_a_list_compared_with_itself_is_charged_as_with_an_equal_copy():
             assert S.equal(ctx, value, other) is True
             spent.append(ctx.budget - ctx.steps)
         assert spent[0] == spent[1] == S.size(value, 10 ** 9)
+
+
+_VALUES = st.recursive(
+    st.one_of(st.integers(-3, 3), st.booleans(), st.none(), st.sampled_from(["", "a", "b", "x" * 64, "y" * 130])),
+    lambda inner: st.one_of(st.lists(inner, max_size=4).map(tuple), st.frozensets(inner, max_size=4)),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_VALUES, _VALUES, st.integers(0, 40))
+def test_equal_charges_the_smaller_size_and_refuses_past_the_budget(a, b, steps):
+    """semantics.equal answers ``a == b`` and charges ``min(size(a), size(b))`` for two lists or
+    sets of one type and length (one walk when they are equal: equal values have equal sizes),
+    over the budget exactly where that charge exceeds the steps left (two long texts of one length:
+    a step per 64 characters), whatever the pair: equal
+    copies, the same object, values that differ deep inside, ``1`` beside ``True``."""
+    from boardrules.lang import semantics as S
+    from boardrules.runtime import Context, RuleViolation
+    g = new_game(texts={"t.rules": RULES.replace("EXPR", "x")}, players=2)
+    for x, y in ((a, b), (a, a), (a, _copy(a)), (b, _copy(b))):
+        same_kind = type(x) in (tuple, frozenset) and type(y) is type(x) and len(x) == len(y)
+        charge = min(S.size(x, 10 ** 9), S.size(y, 10 ** 9)) if same_kind else \
+            len(x) >> 6 if type(x) is str and type(y) is str and len(x) == len(y) > 63 else 0
+        ctx = Context(g.ruleset, {("nplayers",): 2}, budget=steps)
+        if charge > steps:
+            with pytest.raises(RuleViolation):
+                S.equal(ctx, x, y)
+            continue
+        assert S.equal(ctx, x, y) is (x == y)
+        assert steps - ctx.steps == charge
+
+
+def _copy(v):
+    """An equal value built afresh (not the same objects at any depth)."""
+    if type(v) is tuple:
+        return tuple([_copy(x) for x in v])
+    if type(v) is frozenset:
+        return frozenset(_copy(x) for x in v)
+    return "".join(list(v)) if type(v) is str else v
 
 
 def _steps_needed(expr: str, backend: str) -> int:
