@@ -13,6 +13,7 @@ they are sums of the parts' fields, so each distinct list of parts is summed onc
 from __future__ import annotations
 
 import weakref
+from operator import add
 from typing import Any
 
 from boardrules.primitives import NOT_BATCHED
@@ -146,9 +147,16 @@ class Tables:
         key = (bp, outside, design, segment[1], segment[2], stat)
         got = self._answers.get(key)
         if got is None:
-            sums, part_stats, n = self.without(bp, outside, design), self._part, len(bp)
-            got = tuple(sums[i][stat] + part_stats(part)[stat] if i < n else NOT_BATCHED
-                        for i, part in zip(segment[3], segment[4]))
+            # (a column of the sums and a value per part, then one pass in C: an Upgrade's
+            # filter asks for the class it just changed afresh, about 40 options)
+            col = [sums[stat] for sums in self.without(bp, outside, design)]
+            own = {part: self._part(part)[stat] for part in segment[2]}
+            slots, parts = segment[3], segment[4]
+            if len(bp) >= len(segment[1]):   # (every slot of the grid the options were made from)
+                got = tuple(map(add, map(col.__getitem__, slots), map(own.__getitem__, parts)))
+            else:
+                n = len(bp)
+                got = tuple(col[i] + own[part] if i < n else NOT_BATCHED for i, part in zip(slots, parts))
             if len(self._answers) >= MEMO_SIZE // 10:
                 self._answers.clear()
             self._answers[key] = got
