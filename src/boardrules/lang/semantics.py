@@ -766,6 +766,9 @@ def _unit_name(ctx: Context, fn: Callable[[Context], Any]) -> str:
     return next((name for name, body in ctx.rs._action_bodies.items() if body is fn), ctx.source)
 
 
+_LAZY: list[Callable[..., Any]] = []   # lang/lazy.py's ``admitted``, once imported
+
+
 def choose(ctx: Context, block_id: int, var: str, options: Value, where: ExprFn | None,
            by: Value, optional: bool, prompt: str, lazy: Any = None, each: FilterFn | None = None) -> None:
     """Queue a decision; ``where`` filters the options with ``var`` bound to each (``each``:
@@ -779,8 +782,10 @@ def choose(ctx: Context, block_id: int, var: str, options: Value, where: ExprFn 
         if where is not None:
             cut = None
             if lazy is not None and ctx.lazy:
-                from .lazy import admitted
-                cut = admitted(ctx, var, listed, where, optional, lazy, each)
+                if not _LAZY:   # (imported once: an import statement run per call costs a
+                    from .lazy import admitted   # few µs, and lang/lazy.py imports this module)
+                    _LAZY.append(admitted)
+                cut = _LAZY[0](ctx, var, listed, where, optional, lazy, each)
             opts = admitted_by(ctx, var, listed, where, each) if cut is None else cut
     player = ctx.player() if by is None else (CHANCE if by == CHANCE else ctx.player(by))
     if not optional and not isinstance(opts, Dice) and len(opts) == 0:
