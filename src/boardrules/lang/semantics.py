@@ -327,8 +327,12 @@ def equal(ctx: Context, a: Value, b: Value) -> bool:
     elif (t is tuple or t is frozenset) and type(b) is t:
         if len(a) != len(b):
             return False
-        if a is b or a == b:   # (one walk: equal values have equal sizes, so the smaller is
-            spent(ctx, size(a, ctx.steps))   # either; the compare costs what the walk does)
+        if a is b:   # (one walk: a value read back where it was written, a memo's answer)
+            spent(ctx, size(a, ctx.steps))
+            return True
+        if a == b:   # (equal values have equal sizes: one walk unless it stopped at the cap,
+            n = size(a, ctx.steps)   # where the walks of two sets may stop at other counts)
+            spent(ctx, n if n <= ctx.steps else min(n, size(b, ctx.steps)))
             return True
         spent(ctx, min(size(a, ctx.steps), size(b, ctx.steps)))
         return False
