@@ -46,7 +46,6 @@ the script's docstring). Content numbers (booster and tech tile effects) are tho
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 
 ROUNDS = 6
@@ -81,11 +80,6 @@ FED_POWER = 0.35        # per unit of power value in structures not federated (u
 GAIAFORMER = 0.3        # a Gaiaformer on the faction board, per round left (a Gaia project to come)
 GF_SITE = 3.0           # a Gaiaformer on a transdim planet: a mine site needing no terraforming
 FINAL = 1.5             # per unit a final scoring tile counts, early in the game
-# (experiment, session 23 lane gaiabot3) power tokens kept: the power they cycle per round left,
-# up to TOKEN_CAP tokens; TOK_W, TOK_CAP and PW_BOUND (power income bounded by the tokens) set
-# the variants measured
-TOKEN_ROUND = float(os.environ.get("TOK_W", "0.3"))
-TOKEN_CAP = int(os.environ.get("TOK_CAP", "4"))
 PASS_BOOSTER = 1.0      # the share of the best booster left counted before passing
 NEXT_ROUND = 0.85       # what VP or income of the next round are worth now
 # tiles (``rules/tiles.rules``): income per round; VP per round from the events they score
@@ -109,7 +103,7 @@ BLD_TERM = {b: "bld_" + b for b in BUILDING}
 TRACK_TERM = {t: "track_" + t for t in TRACKS}
 TERMS = ("vp", *RES_TERM.values(), *INC_TERM.values(), *BLD_TERM.values(), "tech", "pass_now",
          "pass_later", "booster", *TRACK_TERM.values(), "research_vp", "level", "terra", "fed", "green",
-         "fed_power", "final", "gaiaformer", "gf_site", "tokens_kept")
+         "fed_power", "final", "gaiaformer", "gf_site")
 NEW_TERMS = ("mines_left", "levels_left", "terra1", "power_cycle", "structures")
 HAND_WEIGHTS = {**dict.fromkeys(TERMS, 1.0), **dict.fromkeys(NEW_TERMS, 0.0)}
 WEIGHTS = dict(HAND_WEIGHTS)
@@ -316,10 +310,6 @@ def terms(game, player: int) -> dict[str, float]:
         fed = {h for group in groups for h in group.split(",")}
         loose = sum(game.get("pval", index=h) for h in game.get("my_hexes", player) if h not in fed)
     t["fed_power"] = FED_POWER * min(loose, 7) * min(1.0, left / 2)
-    tokens = sum(game.get(b, player) for b in ("bowl1", "bowl2", "bowl3", "gaia_power"))
-    t["tokens_kept"] = TOKEN_ROUND * left * min(tokens, TOKEN_CAP)
-    if os.environ.get("PW_BOUND"):
-        t[INC_TERM["pw"]] *= min(1.0, tokens / TOKEN_CAP)
     t["final"] = _final_tiles(game, player, rnd / ROUNDS, tables["final_vp"])
     t["gaiaformer"] = GAIAFORMER * left * game.get("gaiaformers", player) if left else 0.0
     t["gf_site"] = GF_SITE * len(game.get("gf_hexes", player)) if left else 0.0
