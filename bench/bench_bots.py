@@ -23,11 +23,11 @@ Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts [GA
   bots with the evaluation of ``plugins/boardrules_gaia/bot.py`` at git revision REV, then the
   same seed with this tree's evaluation, alternated in one process (a paired difference is far
   less noisy than two runs: one seed's winner moves by 10-15 VP with any change): per seed the
-  winners' VP; per side the winners' median and mean, all players' mean, main actions, mines
-  built, leech offers accepted and declined, federations and satellites per player, games with a
-  planetary institute, the winner's VP by source (round tiles, federation tokens, tech tiles, final
-  tiles, boosters), CPU seconds a game; the mean paired difference of the winners with its standard
-  error.
+  winners' VP; per side the winners' median and mean, all players' mean, main actions, board
+  (power and QIC) actions, mines built, leech offers accepted and declined, federations and
+  satellites per player, games with a planetary institute, the winner's VP by source (round
+  tiles, federation tokens, tech tiles, final tiles, boosters), CPU seconds a game; the mean
+  paired difference of the winners with its standard error.
 * scaling: the same simulations with 1 and K worker processes, each in a fresh process: the CPU
   time spent outside the games (start, imports, ruleset build, pool, pickling, collection) as a
   share of all CPU time; the per-core scaling an idle machine would allow (that CPU time, and
@@ -213,7 +213,8 @@ def paired(n: int, first_seed: int, baseline: str) -> None:
         mean = {k: statistics.fmean(r[k] for r in got) for k in got[0]}
         print(f"{side}: winners' median {statistics.median(r['winner'] for r in got):g} VP, mean "
               f"{mean['winner']:.1f}, all players {mean['all']:.1f}; per player: main actions "
-              f"{mean['main']:.1f}, mines built {mean['mines']:.1f}, leech accepted {mean['accepted']:.1f}, "
+              f"{mean['main']:.1f}, board actions {mean['board']:.1f}, mines built {mean['mines']:.1f}, "
+              f"leech accepted {mean['accepted']:.1f}, "
               f"declined {mean['declined']:.1f}, federations {mean['feds']:.2f}, satellites "
               f"{mean['satellites']:.1f}; a planetary institute in {sum(r['pi'] for r in got)}/{n} games; "
               f"the winner's VP from " + ", ".join(f"{k} {mean['vp_' + k]:.1f}" for k in SOURCE_KINDS)
@@ -233,11 +234,12 @@ SOURCE_KINDS = ("roundtile", "fedtoken", "tech", "finaltile", "booster")
 
 def _paired_game(rs, seed: int, bots: list) -> dict:
     """One Gaia game of ``bots`` from ``seed``: the winner's VP, all players' mean, CPU seconds,
-    per player the main actions of rounds 1-6 (passing not counted), mines built, leech offers
+    per player the main actions of rounds 1-6 (passing not counted), board (power and QIC)
+    actions among them (real players take about 6.5: docs/status.md), mines built, leech offers
     accepted and declined, federations, satellites; the winner's VP by ``SOURCE_KINDS``; whether
     anyone built a planetary institute."""
     g = Game(rs, 4, seed)
-    counts = dict.fromkeys(("main", "mines", "accepted", "declined"), 0)
+    counts = dict.fromkeys(("main", "mines", "accepted", "declined", "board"), 0)
     main = {name for name, a in rs.actions.items() if "main" in a.tags}
 
     def count(game: Game, action) -> None:
@@ -246,6 +248,7 @@ def _paired_game(rs, seed: int, bots: list) -> dict:
         elif (action.name in main and game.get("round")) and not action.name.startswith("pass"):
             counts["main"] += 1
             counts["mines"] += action.name in MINE_ACTIONS
+            counts["board"] += action.name in ("board", "power_mine")
 
     t = time.process_time()
     play_out(g, bots, on_action=count)
