@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import boardrules
-from boardrules.errors import PluginError
+from boardrules.errors import GameStuckError, PluginError
 from boardrules_eclipse import galaxy as G
 from tests.eclipse.test_invariants import _field, _kind
 
@@ -100,6 +100,20 @@ def test_seven_to_nine_players_need_the_module_and_it_refuses_fewer():
     for n in (2, 6, 10):
         with pytest.raises((PluginError, ValueError)):
             boardrules.new_game("eclipse", players=n, modules=[MODULE])
+
+
+def test_a_house_rule_widening_the_count_without_the_tables_is_told_why(tmp_path):
+    """A house rule allowing 7 players without the module's tables by player count: the last
+    pick, which runs the galaxy step, is refused naming the tables to extend (it said 'index 7
+    is outside a list of 7'), and the game says it is stuck there."""
+    wide = tmp_path / "wide.rules"
+    wide.write_text('override game eclipse { title "Eclipse"; players 2..7; '
+                    'tiebreak money + science + materials }\n')
+    g = boardrules.new_game("eclipse", players=7, rules=[wide])
+    for _ in range(6):
+        g.play(next(iter(g.legal_actions())))
+    with pytest.raises(GameStuckError, match=r"tables by player count \(outer_by_players"):
+        list(g.legal_actions())
 
 
 @pytest.mark.parametrize("n", [7, 8, 9])
