@@ -251,9 +251,10 @@ action two(q: player, n: int in 0..4) main { pay 1 coins; pay n grain }
 action odd(n: int in 1..5) main { require n != 2 else "not two"; pay n grain }
 action more(n: int in 1..5) main { pay (n + 1) grain }
 action listed(n: int in [3, 1, 2]) main { pay n grain }
+action neg(n: int in -2..3) main { pay n grain; gain 1 vp }
 action rest main { gain 1 grain; gain 1 coins }
 action stop main { pass }
-flow { rounds 4 { step play: turns seat until_pass { main sell, two, odd, more, listed, rest, stop } } }
+flow { rounds 4 { step play: turns seat until_pass { main sell, two, odd, more, listed, neg, rest, stop } } }
 """
 
 
@@ -262,10 +263,11 @@ def test_a_listing_stops_at_the_first_amount_refused(monkeypatch):
     it, or a ``pay`` of exactly it: once a value is refused, every larger one is, and the
     listing tries no more of them (one try a state for ``sell`` with 1 grain: 1 passes, 2 is
     refused, not 3, 4, 5). Not for a ``require`` or an amount reading it, nor a list of
-    values. The candidates stay the generic listing's, the legal actions the full tries'."""
+    values, nor a range from below 0 (a negative pay is refused, a larger one not). The candidates stay the generic listing's, the legal actions the full tries'."""
     g = boardrules.new_game(texts={"stops.rules": STOPS}, players=2, seed=1)
     guards = g.ruleset.guards
-    assert [n for n in ("sell", "two", "odd", "more", "listed", "rest") if guards.stops(n)] == ["sell", "two"]
+    assert [n for n in ("sell", "two", "odd", "more", "listed", "neg", "rest")
+            if guards.stops(n)] == ["sell", "two"]
     assert guards.stops("sell") and harvest(seed=1).ruleset.guards.stops("sell")
     check, _ = guards.listing("sell")
     tried = []
@@ -276,6 +278,7 @@ def test_a_listing_stops_at_the_first_amount_refused(monkeypatch):
     monkeypatch.setitem(guards.listed, "sell", (counted, False))
     assert [a.args for a in g.legal_actions() if a.name == "sell"] == [(1,)]
     assert tried == [1, 2]
+    assert [a.args for a in g.legal_actions() if a.name == "neg"] == [(0,), (1,)]
     for seed in range(4):
         g = boardrules.new_game(texts={"stops.rules": STOPS}, players=2, seed=seed)
         assert play_comparing(g, 200, random.Random(seed)) > 5

@@ -309,8 +309,9 @@ class Guards:
         """Whether action ``name``'s prechecks, once they refuse a value of its last parameter,
         refuse every later one with the same earlier arguments: that parameter is a whole number
         of a range ``lo..hi`` (walked upwards) and each step is a ``require``, ``use`` or ``pay``
-        that does not mention it, or a ``pay`` of exactly it (a larger amount is refused too, as
-        Context.pay refuses; Harvest's ``sell(n: int in 1..3) { pay n grain ... }``). The listing
+        that does not mention it, or a ``pay`` of exactly it from a literal ``lo`` of 0 or more
+        (a larger amount is refused too, as Context.pay refuses; a negative one is refused while
+        larger ones may pass; Harvest's ``sell(n: int in 1..3) { pay n grain ... }``). The listing
         then stops at the first refusal (lang/listgen.py): the same candidates, fewer tries."""
         adef = self.rs.actions[name]
         if not adef.params:
@@ -320,8 +321,10 @@ class Guards:
                 or last.type.list_of is not None or last.type.optional:
             return False
         steps = self._precheck_steps(name)
+        # (a pay of a negative amount is refused while larger ones may pass: only from 0 up)
+        from_zero = isinstance(last.domain.low, A.Int) and last.domain.low.value >= 0
         return bool(steps) and all(
-            kind == "pay" and type(f) is _Binding and f.name == last.name
+            kind == "pay" and from_zero and type(f) is _Binding and f.name == last.name
             or kind in ("require", "use", "pay") and last.name not in names_in(stmt)
             for kind, f, _, stmt in steps)
 
