@@ -103,7 +103,7 @@ BLD_TERM = {b: "bld_" + b for b in BUILDING}
 TRACK_TERM = {t: "track_" + t for t in TRACKS}
 TERMS = ("vp", *RES_TERM.values(), *INC_TERM.values(), *BLD_TERM.values(), "tech", "pass_now",
          "pass_later", "booster", *TRACK_TERM.values(), "research_vp", "level", "terra", "fed", "green",
-         "fed_power", "final", "gaiaformer", "gf_site", "lost_credits")
+         "fed_power", "final", "gaiaformer", "gf_site")
 NEW_TERMS = ("mines_left", "levels_left", "terra1", "power_cycle", "structures")
 HAND_WEIGHTS = {**dict.fromkeys(TERMS, 1.0), **dict.fromkeys(NEW_TERMS, 0.0)}
 WEIGHTS = dict(HAND_WEIGHTS)
@@ -147,7 +147,6 @@ def later_weights(left: int) -> dict[str, float]:
 def _tables(ruleset) -> dict:
     """What the evaluation reads from a ruleset once: incomes by level and building."""
     from boardrules.game import Game
-    from boardrules.runtime import Context
     g = Game(ruleset, 2, 0, auto_chance=False)
     ent = ruleset.entities
     return {"econ": [(g.get("econ_c")[i], g.get("econ_o")[i], g.get("econ_pw")[i]) for i in range(6)],
@@ -156,11 +155,7 @@ def _tables(ruleset) -> dict:
             "boosters": set(ruleset.by_kind.get("booster", ())),
             "techs": tuple(t for t in ruleset.by_kind.get("tech", ())),
             "final_vp": list(g.get("final_vp")),
-            "ore_per_step": list(g.get("ore_per_step")),
-            "credit_cap": ruleset.resources["credits"].cap(Context(ruleset, g.state.values), 0),
-            # the most credits a build pairs with one ore (a trading station far from others:
-            # 6 credits, 2 ore): the credits the ore to come can put to use
-            "credits_per_ore": max(ent[b].fields["credits"] / ent[b].fields["ore"] for b in BUILDING)}
+            "ore_per_step": list(g.get("ore_per_step"))}
 
 
 def _weights(left: int) -> dict[str, float]:
@@ -202,23 +197,6 @@ def _income(game, player: int, tables: dict) -> dict[str, float]:
     inc["pw"] += pw
     inc["knowledge"] += tables["sci"][min(game.get("science", player), 5)]
     return inc
-
-
-def _lost_credits(credits: int, ore: int, income: dict[str, float], left: int, tables: dict) -> float:
-    """The credits the cap will take from a player (credits 30, ``rules/resources.rules``):
-    round by round, the credits held are spent as far as the ore held pairs with them (at the
-    most credits a build takes per ore), then the income arrives and what passes the cap is
-    lost. Income and the rest of the held credits already count at their worth; this is what
-    of them never arrives (bots sat at 30 credits from round 3 on, for want of ore)."""
-    cap, per_ore = tables["credit_cap"], tables["credits_per_ore"]
-    lost = 0.0
-    for _ in range(left):
-        spent = min(credits, per_ore * ore)
-        credits, ore = credits - spent + income["credits"], ore - spent / per_ore + income["ore"]
-        if credits > cap:
-            lost += credits - cap
-            credits = cap
-    return lost
 
 
 def _final_count(game, player: int, tile: str) -> int:
@@ -284,11 +262,8 @@ def terms(game, player: int) -> dict[str, float]:
         t[RES_TERM[name]] = w[name] * (n - spare) + end * spare
     # income per round, for the rounds left (valued at the weights of mid-way through them)
     later = later_weights(left)
-    income = _income(game, player, tables)
-    for r, n in income.items():
+    for r, n in _income(game, player, tables).items():
         t[INC_TERM[r]] = left * later[r] * n
-    t["lost_credits"] = -later["credits"] * _lost_credits(game.get("credits", player), game.get("ore", player),
-                                                          income, left, tables)
     built = {b: game.get("built", player, b) for b in BUILDING}
     for b, now in BUILDING.items():
         t[BLD_TERM[b]] = built[b] * now
