@@ -153,33 +153,6 @@ def test_greedy_converts_to_act_rather_than_pass():
     assert seen >= 2, "positions where the look past a conversion changes the choice"
 
 
-def test_greedy_looks_past_a_chain_of_different_conversions():
-    """A trading station that needs two burns and a conversion of power to ore first (1 ore,
-    bowls 0/5/1, nothing else legal but conversions and passing): the greedy bot burns, burns,
-    converts and builds, in three of four such positions (the fourth: a pass rated higher).
-    The look repeated one conversion up to twice: the bots passed at every one (b64f3e4)."""
-    held = dict(ore=1, credits=11, knowledge=0, qic=0, bowl1=0, bowl2=5, bowl3=1)
-
-    def stuck(g, p):
-        if not 2 <= (g.get("round") or 0) <= 4 or g.decisions_due() or not g.get("built", p, "mine"):
-            return False
-        if not any(a.name == "pass_round" for a in g.legal_actions(p)):
-            return False
-        return {a.name for a in _with(g, p, g.get("round"), **held).legal_actions(p)} <= {"convert", "pass_round"}
-    built = 0
-    for seed in range(4):
-        g, p = _greedy_until(seed, stuck)
-        c = _with(g, p, g.get("round"), **held)
-        bot, free = GreedyBot(seed), []
-        while (action := bot.choose(c, p)).name == "convert":
-            free.append(action.args[0])
-            c.play(action)
-        if action.name in MAIN:
-            assert len(free) >= 2 and "burn" in free, free
-            built += 1
-    assert built >= 3
-
-
 def test_looking_past_conversions_keeps_the_game_unchanged():
     """Rating leaves the game as it was (the bots' contract), the look past conversions too."""
     def stuck(g, p):

@@ -143,12 +143,3 @@ def rewards(game: Game, evaluate: Evaluation, scale: float) -> list[float]:
         best_other = max((values[q] for q in range(n) if q != p), default=0.0)
         out.append(1.0 / (1.0 + math.exp(-(values[p] - best_other) / scale)))
     return out
-
-
-def free_actions(game: Game, player: int) -> tuple[str, ...]:
-    """The names of the free actions ``player`` may take in its turn now (the flow step's
-    ``free`` actions); none outside its own turn or while a decision is due."""
-    step = game.flow_step()
-    if step is None or game.main_action_done(player) is None or game.decisions_due():
-        return ()
-    return step.free

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from ..game import DONE, Action, Game
 from ..quoting import check_count
-from .common import Evaluation, decision, evaluation_for, free_actions, searching, seeded, try_action
+from .common import Evaluation, decision, evaluation_for, searching, seeded, try_action
 
 BUDGET = 6000
 """The positions a greedy decision may try (each a rating) before its look-ahead is shared out:
@@ -31,10 +30,9 @@ class GreedyBot:
     make (where to place an explored sector, which tech tile to take) is rated after that
     decision too, taken greedily, up to ``follow`` decisions deep: its worth shows only then.
     Before ending its turn without a main action (passing, in a game with free actions), it
-    looks past free actions: a free action (a conversion) is rated by the best of the position
-    it leads to and the main actions it makes legal, after up to ``prepare`` free actions in
-    all, any of them in any order (each position once), so a player burns power, converts it
-    into ore and builds a mine rather than pass (one ply alone rates the conversion as a loss).
+    looks past free actions: a free action (a conversion) is rated by the best action it makes
+    legal, after it is taken up to ``prepare`` times, so a player converts power into ore to
+    build a mine rather than pass (one ply alone rates the conversion as a loss).
     Chance outcomes an action triggers are drawn once by the bot, never the real game's.
     ``seed``: for ties and those draws, so games are reproducible.
 
@@ -51,7 +49,7 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(self, seed: int | float | str = 0, evaluate: Evaluation | None = None,
-                 follow: int = 4, tolerance: float = 1e-9, prepare: int = 3, budget: int = BUDGET):
+                 follow: int = 4, tolerance: float = 1e-9, prepare: int = 2, budget: int = BUDGET):
         self.rng = seeded(seed)
         self.evaluate = evaluate
         self.follow, self.prepare = check_count(follow, "follow", 0), check_count(prepare, "prepare", 0)
@@ -110,7 +108,8 @@ class GreedyBot:
         return search(start + 2 * self.budget)
 
     def _best(self, game: Game, actions: Sequence[Action], player: int, evaluate: Evaluation,
-              follow: int, cap: int | None, prepare: int = 0) -> tuple[Action, float]:
+              follow: int, cap: int | None, prepare: int = 0,
+              again: Action | None = None) -> tuple[Action, float]:
         # cap: None while the whole search fits the budget (else _OverBudget), or the count
         # ``tried`` may reach in this subtree, shared out among ``actions`` in turn
         tolerance = self.tolerance
@@ -120,23 +119,17 @@ class GreedyBot:
         best = [(a, main) for v, main, a in rated if v >= top - tolerance]
         if prepare and all(main is False for _, main in best) and not any(a.name == DONE for a in actions):
             # the best ends the turn before its main action (a pass): rate the free actions by
-            # the main actions they make legal in the same turn, after any mix of them (a burn
-            # then a conversion to ore pays for a mine; repeating one alone missed it)
-            free = [a for _, main, a in rated if main is None]
-            deeper = self._free_chains(game, free, player, evaluate, prepare, cap, set(actions), {game.state})
+            # the best they lead to in the same turn
+            free = [a for _, main, a in rated if main is None and again in (None, a)]
+            # (in a shared-out search, only those with a try left: they were rated once already,
+            # and one more try each past the cap passed the bound)
+            deeper = [(self._prepared(game, a, player, evaluate, prepare, share), a)
+                      for i, a in enumerate(free)
+                      if (share := self._share(cap, len(free) - i, least=0)) is None or share > self.tried]
             if deeper and max(v for v, _ in deeper) > top + tolerance:
                 top = max(v for v, _ in deeper)
                 return self.rng.choice([a for v, a in deeper if v >= top - tolerance]), top
         return self.rng.choice([a for a, _ in best]), top
-
-    def _free_chains(self, game: Game, free: Sequence[Action], player: int, evaluate: Evaluation,
-                     prepare: int, cap: int | None, known: set[Action], seen: set[object]) -> list[tuple[float, Action]]:
-        """Each of the free actions ``free`` rated by :meth:`_prepared` (in a shared-out search,
-        only those with a try left: they were rated once already, and one more try each past
-        the cap passed the bound)."""
-        return [(self._prepared(game, a, player, evaluate, prepare, share, known, seen), a)
-                for i, a in enumerate(free)
-                if (share := self._share(cap, len(free) - i, least=0)) is None or share > self.tried]
 
     def _share(self, cap: int | None, left: int, least: int = 1) -> int | None:
         """The count :attr:`tried` may reach while the next of ``left`` actions is looked at:
@@ -176,28 +169,13 @@ class GreedyBot:
         return value, main
 
     def _prepared(self, game: Game, action: Action, player: int, evaluate: Evaluation,
-                  prepare: int, cap: int | None, known: set[Action], seen: set[object]) -> float:
-        """The best rating of a main action ``player`` may take in its turn after free action
-        ``action`` and up to ``prepare`` - 1 more free actions (any of them, in any order):
-        among the main actions not in ``known`` (those legal before, rated already); -inf
-        if there is none, or if the position was reached before (``seen``: the same free
-        actions in another order)."""
+                  prepare: int, cap: int | None) -> float:
+        """The best rating after free action ``action`` and the best of what ``player`` may do
+        next in its turn (the same free action again, up to ``prepare`` times in all)."""
         self._try(game, action, cap)
         try:
-            if game.state in seen:
-                return -math.inf
-            seen.add(game.state)
             nexts = self._deeper(game, player, cap)
-            names = free_actions(game, player)
-            new = [a for a in nexts if a.name not in names and a not in known]
-            # (or the position itself: the free actions taken, the turn ended as it is)
-            value = evaluate(game, player)
-            if new:
-                value = max(value, self._best(game, new, player, evaluate, self.follow, cap)[1])
-            if prepare > 1:
-                free = [a for a in nexts if a.name in names]
-                value = max([value, *(v for v, _ in self._free_chains(game, free, player, evaluate, prepare - 1,
-                                                                       cap, known, seen))])
-            return value
+            return (self._best(game, nexts, player, evaluate, self.follow, cap, prepare - 1, again=action)[1]
+                    if nexts else evaluate(game, player))
         finally:
             game.undo()

@@ -19,8 +19,8 @@ import time
 
 from ..game import Action, Game
 from ..quoting import brief_text, check_count
-from .common import (Evaluation, actor, decision, evaluation_for, free_actions, rewards, sample_chance,
-                     score_evaluation, searching, seeded, try_action)
+from .common import (Evaluation, actor, decision, evaluation_for, rewards, sample_chance, score_evaluation,
+                     searching, seeded, try_action)
 from .greedy import GreedyBot
 
 
@@ -37,6 +37,15 @@ def playout_for(evaluate: Evaluation) -> int:
     """The random actions a playout takes before ``evaluate`` rates its end: ``FULL_PLAYOUT``
     for the bare score, else ``PLAYOUT``."""
     return FULL_PLAYOUT if evaluate is score_evaluation else PLAYOUT
+
+
+def free_actions(game: Game, player: int) -> tuple[str, ...]:
+    """The names of the free actions ``player`` may take in its turn now (the flow step's
+    ``free`` actions); none outside its own turn or while a decision is due."""
+    step = game.flow_step()
+    if step is None or game.main_action_done(player) is None or game.decisions_due():
+        return ()
+    return step.free
 
 
 class _Node:
