@@ -19,15 +19,16 @@ Run: ``python bench/bench_bots.py [--games N] [--workers K] [--vs N] [--mcts [GA
 * speed: random-bot decisions per CPU second, greedy decisions per CPU second and MCTS
   playouts (iterations, the root's ratings included) per CPU second on the same games, side by
   side (ratios to the random bot in the same run; CPU time, as other sessions load the machine).
-* paired (``--only paired --baseline REV``): Gaia Project, N seeded 4-player games of greedy
-  bots with the evaluation of ``plugins/boardrules_gaia/bot.py`` at git revision REV, then the
-  same seed with this tree's evaluation, alternated in one process (a paired difference is far
-  less noisy than two runs: one seed's winner moves by 10-15 VP with any change): per seed the
-  winners' VP; per side the winners' median and mean, all players' mean, main actions, board
-  (power and QIC) actions, mines built, leech offers accepted and declined, federations and
-  satellites per player, games with a planetary institute, the winner's VP by source (round
-  tiles, federation tokens, tech tiles, final tiles, boosters), CPU seconds a game; the mean
-  paired difference of the winners with its standard error.
+* paired (``--only paired --baseline REV``): Gaia Project, N seeded 4-player games of greedy bots
+  with the evaluation of ``plugins/boardrules_gaia/bot.py`` and the greedy bot of
+  ``src/boardrules/bots/greedy.py`` at git revision REV, then the same seed with this tree's,
+  alternated in one process (a paired difference is far less noisy than two runs: one seed's
+  winner moves by 10-15 VP with any change): per seed the winners' VP; per side the winners'
+  median and mean, all players' mean, main actions, board (power and QIC) actions, mines built,
+  leech offers accepted and declined, federations and satellites per player, games with a
+  planetary institute, the winner's VP by source (round tiles, federation tokens, tech tiles,
+  final tiles, boosters), CPU seconds a game; the mean paired difference of the winners with its
+  standard error.
 * scaling: the same simulations with 1 and K worker processes, each in a fresh process: the CPU
   time spent outside the games (start, imports, ruleset build, pool, pickling, collection) as a
   share of all CPU time; the per-core scaling an idle machine would allow (that CPU time, and
@@ -183,29 +184,17 @@ def speed(iterations: dict[str, int], games=GAMES) -> None:
 
 
 def paired(n: int, first_seed: int, baseline: str) -> None:
-    import importlib.util
-    import tempfile
-
     import boardrules_gaia.bot as current
-    path = "plugins/boardrules_gaia/bot.py"
-    root = subprocess.run(["git", "rev-parse", "--show-toplevel"], check=True, capture_output=True,
-                          text=True, cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
-    source = subprocess.run(["git", "show", f"{baseline}:{path}"], check=True, capture_output=True,
-                            text=True, cwd=root).stdout
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(source)
-    spec = importlib.util.spec_from_file_location("baseline_gaia_bot", f.name)
-    assert spec is not None and spec.loader is not None
-    old = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(old)
-    os.unlink(f.name)
+    old_bot = _baseline_module(baseline, "plugins/boardrules_gaia/bot.py", "baseline_gaia_bot")
+    # the greedy bot too, as a module of boardrules.bots (its relative imports)
+    old_greedy = _baseline_module(baseline, "src/boardrules/bots/greedy.py", "boardrules.bots._baseline_greedy")
     rs = boardrules.build_ruleset("gaia-project")
-    sides = {baseline: old.evaluate, "this tree": current.evaluate}
+    sides = {baseline: (old_greedy.GreedyBot, old_bot.evaluate), "this tree": (GreedyBot, current.evaluate)}
     rows: dict[str, list[dict]] = {side: [] for side in sides}
     for seed in range(first_seed, first_seed + n):
         line = f"  seed {seed}:"
-        for side, evaluate in sides.items():
-            row = _paired_game(rs, seed, [GreedyBot(f"{seed}/{p}", evaluate=evaluate) for p in range(4)])
+        for side, (bot, evaluate) in sides.items():
+            row = _paired_game(rs, seed, [bot(f"{seed}/{p}", evaluate=evaluate) for p in range(4)])
             rows[side].append(row)
             line += f" {side} {row['winner']} VP (CPU {row['cpu']:.1f} s)"
         print(line, flush=True)
@@ -223,6 +212,28 @@ def paired(n: int, first_seed: int, baseline: str) -> None:
     err = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 0.0
     print(f"winners, this tree minus {baseline}: {statistics.fmean(diffs):+.1f} ± {err:.1f} VP "
           f"(mean paired difference, its standard error; seeds {first_seed}-{first_seed + n - 1})", flush=True)
+
+
+def _baseline_module(baseline: str, path: str, name: str):
+    """The module at ``path`` of this repository as git revision ``baseline`` holds it, loaded as
+    ``name`` (its package: what ``name`` names before its last dot)."""
+    import importlib.util
+    import tempfile
+    root = subprocess.run(["git", "rev-parse", "--show-toplevel"], check=True, capture_output=True,
+                          text=True, cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
+    source = subprocess.run(["git", "show", f"{baseline}:{path}"], check=True, capture_output=True,
+                            text=True, cwd=root).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(source)
+    try:
+        spec = importlib.util.spec_from_file_location(name, f.name)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        module.__package__ = name.rpartition(".")[0]
+        spec.loader.exec_module(module)
+    finally:
+        os.unlink(f.name)
+    return module
 
 
 MINE_ACTIONS = ("build_mine", "power_mine", "booster_mine")

@@ -230,6 +230,20 @@ def test_greedy_beats_random():
         assert 0 in ranking[0]
 
 
+def test_paired_bench_plays_the_baselines_greedy_bot():
+    """``bench_bots.py --only paired --baseline REV`` plays REV's greedy bot with REV's
+    evaluation (it took this tree's greedy bot for both sides, so a change to the greedy bot
+    was measured against itself): the module it loads is REV's file, not this tree's, and
+    its bot plays (at HEAD, as this tree's does)."""
+    import boardrules.bots.greedy as greedy
+    from tests.conftest import bench_script
+    old = bench_script("bench_bots")._baseline_module("HEAD", "src/boardrules/bots/greedy.py",
+                                                       "boardrules.bots._baseline_greedy")
+    assert old.GreedyBot is not GreedyBot and old.__file__ != greedy.__file__
+    g = boardrules.new_game("gaia-project", players=2, seed=3)
+    assert old.GreedyBot(1).choose(g, 0) == GreedyBot(1).choose(g, 0)
+
+
 def test_mcts_beats_random_at_harvest():
     assert all(0 in ranking[0] for _, ranking in _games("harvest", 3, "mcts:30", [1, 2, 3]))
 
