@@ -159,7 +159,14 @@ _tuple_eq = tuple.__eq__
 
 def _same_kinds(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """Whether the equal tuples ``a`` and ``b`` hold values of the same types, at every depth."""
-    return all(type(x) is type(y) and (type(x) is not tuple or _same_kinds(x, y)) for x, y in zip(a, b))
+    # (a loop, not all() over a generator: every equality of actions comes here)
+    if a is b:
+        return True
+    for x, y in zip(a, b):
+        t = type(x)
+        if t is not type(y) or t is tuple and not _same_kinds(x, y):
+            return False
+    return True
 
 
 def _candidate(player: int, name: str, args: tuple[Any, ...]) -> Action:
