@@ -148,6 +148,27 @@ def test_held_reads_owners_through_the_overlay(pending, mine):
     assert compiled(_ctx(g, 0, {}, committed.items(), pending.items())) == mine
 
 
+def test_held_asked_again_answers_for_the_table_and_player_read():
+    """``held(card)`` asked again of the same committed table without writes (a listing's
+    ``where`` per candidate: the last answer kept, semantics._held) answers for the table, the
+    player and the overlay of each call, and charges its steps each time."""
+    from boardrules.runtime import Context
+    g, _, compiled, interpreted = _fns("held(card)")
+    tables = [{**g.state.values, ("o", "sow"): 0, ("o", "reap"): 1, ("o", "plow"): 0},
+              {**g.state.values, ("o", "sow"): 1, ("o", "plow"): 1}]
+    calls = [(0, 0, {}), (0, 0, {}), (0, 1, {}), (1, 1, {}), (1, 1, {("o", "sow"): 2}),
+             (1, 1, {}), (0, 0, {("o", "plow"): 1}), (0, 0, {}), (1, 0, {})]
+    for table, me, pending in calls:
+        ctx = Context(g.ruleset, tables[table], me=me)
+        ctx.w.update(pending)
+        want = tuple(c for c in ("sow", "reap", "plow") if ctx.get(("o", c)) == me)
+        assert compiled(ctx) == want
+        assert ctx.budget - ctx.steps == 3
+        oracle = Context(g.ruleset, tables[table], me=me)
+        oracle.w.update(pending)
+        assert interpreted(oracle) == want
+
+
 def test_equal_actions_hash_alike():
     a, b = Action(0, "probe", ("sow", "a1")), Action(0, "probe", ["sow", "a1"])
     assert a == b and hash(a) == hash(b) and len({a, b}) == 1

@@ -429,7 +429,15 @@ def _owner(ctx: Context, e: Value) -> Value:
     return ctx.get(("o", entity_arg(ctx, "owner()", e)))
 
 
+# held(kind)'s last answer read from a committed table alone (nothing written over it): (table,
+# ruleset, kind or its entities, player, answer). A table is never changed, so the answer holds
+# while it is the one read: a listing asks the same again (a parameter's `where` per candidate:
+# Gaia's booster_mine reads first(held(booster)) up to four times per hex).
+_HELD_LAST: tuple[Any, ...] = (None, None, None, None, ())
+
+
 def _held(ctx: Context, kind: Value) -> tuple[str, ...]:
+    global _HELD_LAST
     me = ctx.player()
     rs = ctx.rs
     if type(kind) is tuple or type(kind) is frozenset:
@@ -441,7 +449,15 @@ def _held(ctx: Context, kind: Value) -> tuple[str, ...]:
                             + (": no kind has this name" if type(kind) is str else ""))
     spent(ctx, len(names))
     w, base = ctx.w, ctx.base  # (Context.get inlined: an owner's default is None)
-    return tuple(e for e in names if (w[k] if (k := ("o", e)) in w else base.get(k)) == me)
+    if w:
+        return tuple(e for e in names if (w[k] if (k := ("o", e)) in w else base.get(k)) == me)
+    last = _HELD_LAST   # (the very kind asked: a kind's entities are a compiled rule's constant)
+    if last[0] is base and last[2] is kind and last[3] == me and last[1] is rs:
+        held: tuple[str, ...] = last[4]
+        return held
+    held = tuple(e for e in names if base.get(("o", e)) == me)
+    _HELD_LAST = (base, rs, kind, me, held)
+    return held
 
 
 def _lane_of(ctx: Context, p: Value) -> int | None:
