@@ -678,8 +678,6 @@ def set_var(ctx: Context, var: VarDef, idx: Value, of: Value, value: Value) -> N
     else:
         key = var_key(ctx, var, idx)
     ctx.set(key, value)
-    if var.name == "hexes":
-        pass
 
 
 def fits(ctx: Context, t: TypeRef, v: Value, entities: bool = True) -> bool:
