@@ -27,11 +27,8 @@ import attrs
 
 from boardrules.jsonshape import Expected, ShapeError, strict_converter, structure, whole
 from boardrules.runtime import MAX_NUMBER
-from boardrules.errors import NotationError as JSONError
-from boardrules.files import read_bounded
-from boardrules.limits import LIMITS, in_bytes, raise_with
 from boardrules.quoting import brief_text, escape
-from boardrules.record import read_json
+from boardrules.record import RecordFileError, read_record_file
 
 from . import geometry
 from .geometry import GaiaMap, Hex, MapHex, MapPlacement
@@ -334,13 +331,9 @@ def load_record(path: str | Path, data: Any = None) -> Record:
     path = Path(path)
     where = escape(path.name)
     if data is None:
-        text, _ = read_bounded(path, LIMITS.max_record_bytes + 1)
-        if len(text) > LIMITS.max_record_bytes:
-            raise RecordError(f"{where}: a record file is at most {in_bytes(LIMITS.max_record_bytes)} "
-                              f"({raise_with('max_record_bytes')})")
         try:
-            data = read_json(text)
-        except JSONError as err:
+            data = read_record_file(path)
+        except RecordFileError as err:
             raise RecordError(f"{where}: {err}") from None
     for field in ("moves", "moves_clean"):   # (said so before the shape's bound on every text)
         texts = data.get(field) if isinstance(data, dict) else None

@@ -445,6 +445,25 @@ def modules_allowing(game: str | None, players: int, base: tuple[int, int] = (0,
     return hint
 
 
+def rule_files(game: str, modules: tuple[str, ...]) -> list[tuple[str | os.PathLike[str], str]]:
+    """The extra rule files every plugin's ``boardrules_rule_files`` gives for ``game`` with
+    ``modules`` on, each with the name of the plugin that gave it (a record names it: replayed
+    without that plugin, the rules that differ are named), in pluggy's call order. One path
+    alone stands for itself; a result that is neither a path nor a list of them is a
+    :class:`PluginError` naming the plugin (a path was iterated, a text read as its letters)."""
+    out: list[tuple[str | os.PathLike[str], str]] = []
+    kw = {"game": game, "modules": modules}
+    for impl in reversed(manager().hook.boardrules_rule_files.get_hookimpls()):   # (pluggy's call order)
+        found = impl.function(**{arg: kw[arg] for arg in impl.argnames}) or ()
+        if isinstance(found, (str, os.PathLike)):
+            found = (found,)
+        if not isinstance(found, (list, tuple)) or not all(isinstance(f, (str, os.PathLike)) for f in found):
+            raise PluginError(f"boardrules_rule_files of plugin {brief_text(impl.plugin_name, 60)} must return "
+                              f"a list of rule-file paths, not {brief_text(found, 60)}")
+        out += [(f, impl.plugin_name) for f in found]
+    return out
+
+
 def primitives(game: str, names: Iterable[str] = ()) -> dict[str, Primitive]:
     """The primitives of ``game`` with the modules ``names`` on: name → Primitive.
 

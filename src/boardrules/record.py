@@ -13,15 +13,16 @@ import operator
 import re
 import sys
 from collections import Counter
+from pathlib import Path
 from functools import partial
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-from .limits import LIMITS, raise_with
+from .limits import LIMITS, in_bytes, raise_with
 from .errors import NotationError
-from .files import not_readable
+from .files import not_readable, read_bounded
 from .quoting import as_int, brief_text, brief_value, lone_surrogate
 from .jsonshape import (JSON_VALUE, Expected, ShapeError, elements, exact, json_value, listed, mapped,
                         strict_converter, structure, whole)
@@ -83,6 +84,31 @@ def read_json(text: str | bytes) -> Any:
         raise NotationError(not_readable(err)) from None
     except ValueError:   # (the only other: a number longer than int() reads)
         raise NotationError(f"it holds a number of more than {sys.get_int_max_str_digits()} digits") from None
+
+
+class RecordFileError(NotationError):
+    """Why a record file could not be read (:func:`read_record_file`); ``text``: its bytes as
+    far as they were read (a caller's hint may tell what else the file is)."""
+
+    def __init__(self, message: str, text: bytes) -> None:
+        super().__init__(message)
+        self.text = text
+
+
+def read_record_file(path: str | Path) -> Any:
+    """The JSON of the record file ``path``, as :func:`read_json` reads it, of which at most
+    ``LIMITS.max_record_bytes`` bytes are read (``/dev/zero`` and pipes: see
+    :func:`~boardrules.files.read_bounded`): boardrules' records and other sites' read by
+    plugins. Raises ``OSError`` for a file that cannot be read, and :class:`RecordFileError`
+    for one too large or no JSON, saying why in words to put after the file's name."""
+    text, _ = read_bounded(path, LIMITS.max_record_bytes + 1)   # (not all of /dev/zero)
+    if len(text) > LIMITS.max_record_bytes:
+        raise RecordFileError(f"a record file is at most {in_bytes(LIMITS.max_record_bytes)}: "
+                              f"{raise_with('max_record_bytes')}", text)
+    try:
+        return read_json(text)
+    except NotationError as err:
+        raise RecordFileError(str(err), text) from None
 
 
 def elements_passing(text: str, most: int) -> bool:
@@ -189,11 +215,31 @@ def check_seed(seed: Any, name: str = "seed") -> int | str:
     return seed  # type: ignore[no-any-return]
 
 
+@attrs.frozen
+class Source:
+    """One rule file a game's rules were built from, as its record keeps it: ``layer``, one of
+    :data:`LAYERS`; ``name``, the game, module id or plugin that gave it ("" for ``texts``
+    and house rules); ``file``, its file name (the path given, for ``texts`` and house rules);
+    ``digest``, the first 16 hexadecimal digits of the SHA-256 of its text (UTF-8)."""
+
+    layer: str
+    name: str
+    file: str
+    digest: str
+
+
+LAYERS = ("game", "module", "plugin", "texts", "house")
+"""Where a rule file comes from: the game's own files, a module's, a plugin's
+``boardrules_rule_files`` hook, rule texts given as the game, house rules."""
+
+
 @attrs.define
 class Record:
     """``game`` (None for rules given as ``texts``), ``modules``, ``options``, ``players``,
-    ``seed``, house ``rules`` and base ``texts`` as ((path, text), ...), and ``actions``
-    (canonical action texts, in order)."""
+    ``seed``, house ``rules`` and base ``texts`` as ((path, text), ...), ``actions``
+    (canonical action texts, in order), ``final`` and ``ruleset`` (the state's digest and the
+    rules' id when saved) and ``sources``: every rule file the rules were built from
+    (:class:`Source`; empty in a record saved before they were kept)."""
 
     game: str | None
     modules: tuple[str, ...]
@@ -205,6 +251,7 @@ class Record:
     actions: list[str] = attrs.field(factory=list)
     final: str | None = None  # State.digest() after the last action, when saved
     ruleset: str | None = None  # Ruleset.id of the rules that wrote it
+    sources: tuple[Source, ...] = ()  # Ruleset.sources of those rules
 
     def checked(self) -> "Record":
         """This record held to the shape of one read from a file (:meth:`from_json`'s
@@ -217,7 +264,9 @@ class Record:
                 return v
             return [list(x) if pairs and isinstance(x, tuple) else x for x in v]
         fields = {f.name: getattr(self, f.name) for f in attrs.fields(Record)}
-        return Record.from_json({"format": FORMAT, **fields, **{
+        sources = [attrs.asdict(v) if isinstance(v, Source) else v for v in fields["sources"]] \
+            if isinstance(fields["sources"], (tuple, list)) else fields["sources"]
+        return Record.from_json({"format": FORMAT, **fields, "sources": sources, **{
             name: as_read(fields[name], pairs=name in ("rules", "texts"))
             for name in ("modules", "rules", "texts", "actions")}})
 
@@ -265,10 +314,10 @@ class Record:
 def _counted(data: dict[str, Any]) -> None:
     """NotationError for a record whose lists hold more than the limits allow, counted before
     any element is read (a million options were each read, then each named unknown: 21 s):
-    ``actions`` at most ``LIMITS.max_moves``, ``options``, ``modules``, ``rules`` and ``texts``
-    each at most ``LIMITS.max_record_names``, and the rule texts of ``rules`` and ``texts`` at
-    most ``LIMITS.max_record_tokens`` tokens together."""
-    for field in ("actions", "options", "modules", "rules", "texts"):
+    ``actions`` at most ``LIMITS.max_moves``, ``options``, ``modules``, ``rules``, ``texts``
+    and ``sources`` each at most ``LIMITS.max_record_names``, and the rule texts of ``rules``
+    and ``texts`` at most ``LIMITS.max_record_tokens`` tokens together."""
+    for field in ("actions", "options", "modules", "rules", "texts", "sources"):
         value = data.get(field)
         if not isinstance(value, (list, dict)):
             continue   # (said by the shape's check)

@@ -6,14 +6,13 @@ from pathlib import Path
 
 import attrs
 
-from .limits import LIMITS, in_bytes, raise_with
+from .limits import LIMITS
 from . import plugins
 from .errors import NotationError
-from .files import read_bounded
-from .game import Game, final_mismatch
+from .game import Game, final_mismatch, rules_changed
 from .jsonshape import brief_json
 from .quoting import escape
-from .record import FORMAT, Record, read_json
+from .record import FORMAT, Record, RecordFileError, read_record_file
 
 @attrs.frozen
 class ReplayReport:
@@ -54,21 +53,18 @@ def replay_file(path: str | Path, *, check: bool = True, max_steps: int | None =
     max_steps = LIMITS.max_steps if max_steps is None else max_steps
     shown = escape(str(path))   # (a file name may hold control characters)
     try:
-        text, _ = read_bounded(path, LIMITS.max_record_bytes + 1)   # (not all of /dev/zero)
+        data = read_record_file(path)
     except OSError as err:
         raise NotationError(f"{shown}: cannot read a record ({escape(err.strerror or str(err))})") from None
-    if len(text) > LIMITS.max_record_bytes:
-        raise NotationError(f"{shown}: cannot read a record (a record file is at most "
-                            f"{in_bytes(LIMITS.max_record_bytes)}: {raise_with('max_record_bytes')}){_results_hint(text)}")
-    try:
-        data = read_json(text)
-    except NotationError as err:
-        raise NotationError(f"{shown}: cannot read a record ({escape(str(err))}){_results_hint(text)}") from None
+    except RecordFileError as err:
+        raise NotationError(f"{shown}: cannot read a record ({escape(str(err))}){_results_hint(err.text)}") from None
     if isinstance(data, dict) and data.get("format") == FORMAT:
         record = Record.from_json(data)
         game = Game.from_record(record, check=check, max_steps=max_steps)
         mismatch = final_mismatch(record, game)
-        return ReplayReport(game, len(record.actions), () if mismatch is None else (mismatch,))
+        changed = rules_changed(record, game.ruleset) if mismatch is None else ""   # (else said there)
+        return ReplayReport(game, len(record.actions), () if mismatch is None else (mismatch,),
+                            (f"replayed with other rules than it was written with: {changed}",) if changed else ())
     report = plugins.manager().hook.boardrules_replay(path=path, data=data, check=check,
                                                       max_steps=max_steps)
     if not isinstance(report, ReplayReport):

@@ -14,6 +14,7 @@ import gc
 import hashlib
 import os
 import re
+from itertools import repeat
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union, cast
@@ -36,6 +37,7 @@ from .lang.parser import parse_text, read_rule_file, unreadable
 from .lang.semantics import BlockFn, ExprFn, Key, Value
 from .primitives import Primitive
 from .quoting import as_int, brief_text, read_whole
+from .record import Source
 
 if TYPE_CHECKING:
     from .lang.checker import Program
@@ -118,12 +120,14 @@ class Ruleset:
     Attributes: ``title``, ``players`` (min, max), ``options`` (name → OptionDef with
     the value in force as ``default``), ``resources``, ``tracks``, ``components``,
     ``kinds``, ``entities``, ``by_kind``, ``vars``, ``events``, ``actions``,
-    ``primitives``, ``stages`` and ``id`` (a digest of the recipe).
+    ``primitives``, ``stages``, ``id`` (a digest of the recipe and of every rule file's text)
+    and ``sources`` (each rule file read, in load order: :class:`~boardrules.record.Source`).
     """
 
     def __init__(self, program: Program, primitives: dict[str, Primitive], recipe: Recipe,
-                 digest: str = "") -> None:
+                 digest: str = "", sources: tuple[Source, ...] = ()) -> None:
         self.recipe = recipe
+        self.sources = sources   # (every rule file read, in load order: a record keeps them)
         self.game = recipe.game
         self.modules = recipe.modules
         # The id names the rules' content: every rule file's text plus the recipe.
@@ -450,12 +454,19 @@ def _build(recipe: Recipe, limits: Limits) -> Ruleset:
 
     content = hashlib.sha256()
     rank: dict[str, int] = {}   # (each file's place in the load: game, modules, house rules)
+    sources: list[Source] = []   # (what a record keeps of each file: replay/core.rules_changed)
 
-    def parse_all(pairs: Iterable[tuple[str, ...]]) -> tuple[A.RuleFile, ...]:  # (path, text)
+    def parse_all(pairs: Iterable[tuple[str, ...]], layer: str,
+                  names: Iterable[str] | str = "") -> tuple[A.RuleFile, ...]:
+        """The files of ``pairs`` (path, text) of ``layer`` parsed, ``names`` what gave each
+        (one text: all of them)."""
         files = []
-        for path, text in pairs:
+        for (path, text), name in zip(pairs, repeat(names) if isinstance(names, str) else names):
             rank.setdefault(path, len(rank))
-            content.update(text.encode("utf-8", "surrogatepass"))   # (parse_text refuses one)
+            data = text.encode("utf-8", "surrogatepass")   # (parse_text refuses one)
+            content.update(data)
+            shown = path if layer in ("texts", "house") else Path(path).name   # (not where installed)
+            sources.append(Source(layer, name, shown, hashlib.sha256(data).hexdigest()[:16]))
             try:
                 files.append(parse_text(text, path))
             except RulesError as err:
@@ -465,18 +476,18 @@ def _build(recipe: Recipe, limits: Limits) -> Ruleset:
     if recipe.game is not None:
         spec = plugins.game_spec(recipe.game)
         primitives = plugins.primitives(recipe.game, recipe.modules)
-        layers.append(Layer(recipe.game, "game", parse_all(_read(spec.rule_files))))
+        layers.append(Layer(recipe.game, "game", parse_all(_read(spec.rule_files), "game", recipe.game)))
         available = plugins.modules(recipe.game)
         for name in recipe.modules:
-            layers.append(Layer(name, "module", parse_all(_read(available[name].rule_files))))
-        extra = [f for group in plugins.manager().hook.boardrules_rule_files(
-            game=recipe.game, modules=recipe.modules) for f in (group or ())]
+            layers.append(Layer(name, "module", parse_all(_read(available[name].rule_files), "module", name)))
+        extra = plugins.rule_files(recipe.game, recipe.modules)
         if extra:
-            layers.append(Layer("plugins", "module", parse_all(_read(extra))))
+            layers.append(Layer("plugins", "module", parse_all(
+                _read(f for f, _ in extra), "plugin", [plugin for _, plugin in extra])))
     if recipe.texts:
-        layers.append(Layer("rules", "game", parse_all(recipe.texts)))
+        layers.append(Layer("rules", "game", parse_all(recipe.texts, "texts")))
     if recipe.rules:
-        layers.append(Layer("house rules", "house", parse_all(recipe.rules)))
+        layers.append(Layer("house rules", "house", parse_all(recipe.rules, "house")))
     merged, merge_errors = merge(layers)
     diagnostics.extend(_module_hints(recipe, merge_errors))
     known = {o.name for o in merged.items.values() if isinstance(o, A.OptionDecl)}
@@ -496,7 +507,7 @@ def _build(recipe: Recipe, limits: Limits) -> Ruleset:
     if diagnostics:
         raise RulesError(sorted(diagnostics, key=lambda d: (
             rank.get(d.span.file, len(rank)), d.span.file, d.span.line, d.span.column)))
-    rs = Ruleset(program, primitives, recipe, content.hexdigest())
+    rs = Ruleset(program, primitives, recipe, content.hexdigest(), tuple(sources))
     if recipe.game is not None:
         plugins.manager().hook.boardrules_ruleset_built(ruleset=rs)
     return rs

@@ -16,7 +16,7 @@ The package, by what each module owns (the :class:`Game` is built from mixins, o
 its machinery, so the hot paths look their methods up on ``self`` as before):
 
 * ``core.py``: the :class:`Game` class, its public API and construction; :func:`new_game`,
-  :func:`load_game`, :func:`final_mismatch`
+  :func:`load_game`, :func:`final_mismatch`, :func:`rules_changed`
 * ``actions.py``: :class:`Action`, its text forms, the wording of refusals
 * ``notation.py``: the generic notation (:func:`parse_generic`), :func:`read_name`
 * ``flow.py``: running an action, the flow's steps, turns and ``after turn`` blocks
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from ..runtime import CHANCE
 from .actions import DONE, Action, _candidate, brief_action, format_action   # (_x: for tests)
-from .core import Game, Score, View, final_mismatch, load_game, new_game
+from .core import Game, Score, View, final_mismatch, load_game, new_game, rules_changed
 from .history import HISTORY_VALUES, RECENT_STATES
 from .listing import LegalActions, _Meter, _redraws
 from .notation import parse_generic, read_name
@@ -45,4 +45,4 @@ del _cls
 __all__ = ["ACCEPTED", "CHANCE", "DONE", "HISTORY_VALUES", "KNOWN_STATES",
            "RECENT_STATES", "Action", "Game", "LegalActions", "Score",
            "View", "brief_action", "final_mismatch", "format_action", "load_game", "new_game", "parse_generic",
-           "read_name"]
+           "read_name", "rules_changed"]

@@ -18,7 +18,7 @@ from .. import plugins
 from ..errors import BoardrulesError, ExecutionBudgetError, IllegalActionError, NotationError, ReplayMismatch
 from ..reader import StateReader, check_seat
 from ..quoting import QUOTE, brief_text, brief_value, check_count
-from ..record import Record, check_seed
+from ..record import LAYERS, Record, check_seed
 from ..ruleset import Ruleset, Step, build_ruleset
 from ..runtime import (CHANCE, F_ACTED, F_LANES, F_OVER, F_ROUND, F_STAGE, F_STEP, F_TURN,
                        NPLAYERS, Context, Decision, Event,
@@ -80,7 +80,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         self.record = Record(game=ruleset.game, modules=ruleset.modules,
                              options=dict(ruleset.recipe.options), players=players, seed=seed,
                              rules=ruleset.recipe.rules, texts=ruleset.recipe.texts,
-                             ruleset=ruleset.id)
+                             ruleset=ruleset.id, sources=ruleset.sources)
         self.log: list[Event] = []
         # (state, record length, log length) before each action; the state None once dropped (_thin)
         self._history: list[tuple[State | None, int, int]] = []
@@ -568,13 +568,10 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
             try:
                 game.play(text, check=check)
             except IllegalActionError as err:
-                changed = (f" (note: the rules changed since this record was written: ruleset "
-                           f"{record.ruleset} then, {rs.id} now)"
-                           if record.ruleset and record.ruleset != rs.id else "")
-                raise type(err)(f"move {i}: {err}{changed}", rule=err.rule,
+                raise type(err)(f"move {i}: {err}{_changed_note(record, rs)}", rule=err.rule,
                                 action=err.action) from None
-            except (NotationError, TypeError) as err:  # text that is not a move
-                raise NotationError(f"move {i}: {err}") from None
+            except (NotationError, TypeError) as err:  # text that is not a move (of these rules)
+                raise NotationError(f"move {i}: {err}{_changed_note(record, rs)}") from None
         game.auto_chance = auto_chance
         return game
 
@@ -588,7 +585,7 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         new.__dict__.update(self.__dict__)
         r = self.record   # (a shallow copy with its own action list; copy.copy is slower)
         new.record = Record(r.game, r.modules, r.options, r.players, r.seed, r.rules, r.texts,
-                            r.actions.copy(), r.final, r.ruleset)
+                            r.actions.copy(), r.final, r.ruleset, r.sources)
         new.log = self.log.copy()
         new._history = self._history.copy()
         return new
@@ -685,9 +682,57 @@ def final_mismatch(record: Record, game: Game) -> str | None:
     if record.final is None or digest == record.final:
         return None
     n = len(record.actions)
-    changed = (f"; the rules changed since it was written (ruleset {brief_value(record.ruleset)} "
-               f"then, {game.ruleset.id} now)" if record.ruleset and record.ruleset != game.ruleset.id
-               else "; the record was altered, or this version of boardrules plays its moves "
-               "differently")
+    changed = rules_changed(record, game.ruleset)
+    why = (f"; the rules changed since it was written: {changed}" if changed else
+           "; the record was altered, or this version of boardrules plays its moves differently")
     return (f"after its {n} move{'' if n == 1 else 's'} the state digest is {digest}, the record "
-            f"says {brief_value(record.final)}{changed}")
+            f"says {brief_value(record.final)}{why}")
+
+
+def rules_changed(record: Record, ruleset: Ruleset) -> str:
+    """How ``ruleset`` (the rules ``record`` is replayed with) differs from the rules that wrote
+    it, in words, or ``""`` when they are the same: each rule file the record's ``sources``
+    list that is gone (a plugin's, with the plugin not installed now or no longer giving it),
+    changed (its digests then and now) or new, at most :data:`SHOWN_CHANGES` of them; for a
+    record without ``sources`` (saved before they were kept), the two rulesets' ids."""
+    if not record.ruleset or record.ruleset == ruleset.id:
+        return ""
+    ids = f"ruleset {brief_value(record.ruleset)} then, {ruleset.id} now"
+    if not record.sources:
+        return ids
+    then = {(s.layer, s.name, s.file): s.digest for s in record.sources}
+    now = {(s.layer, s.name, s.file): s.digest for s in ruleset.sources}
+    installed = {name for name, _ in plugins.manager().list_name_plugin()}
+    said: list[str] = []
+    for (layer, name, file), digest in then.items():
+        whose, shown = _whose(layer, name), brief_text(file, 80)
+        if (layer, name, file) not in now:
+            said.append(f"{whose} is not installed (it gave the rule file {shown})"
+                        if layer == "plugin" and name not in installed else
+                        f"{whose} no longer gives the rule file {shown}")
+        elif now[layer, name, file] != digest:
+            said.append(f"the rule file {shown} of {whose} changed (digest {brief_value(digest, 20)} "
+                        f"then, {now[layer, name, file]} now)")
+    said += [f"{_whose(*k[:2])} gives the rule file {brief_text(k[2], 80)}, which the record's rules "
+             f"did not have" for k in now if k not in then]
+    more = f"; and {len(said) - SHOWN_CHANGES} more" if len(said) > SHOWN_CHANGES else ""
+    return "; ".join(said[:SHOWN_CHANGES]) + more if said else f"{ids} (the same rule files)"
+
+
+def _changed_note(record: Record, ruleset: Ruleset) -> str:
+    """What a replayed move's error ends with when the rules changed since ``record`` was
+    written (:func:`rules_changed`), else ``""``."""
+    changed = rules_changed(record, ruleset)
+    return f" (note: the rules changed since this record was written: {changed})" if changed else ""
+
+
+def _whose(layer: str, name: str) -> str:
+    """Who gives a rule file, for :func:`rules_changed`: ``plugin 'NAME'``, ``module 'ID'``,
+    ``game 'NAME'``; the record's rule texts or house rules."""
+    if layer in ("texts", "house"):
+        return "the record's " + ("rule texts" if layer == "texts" else "house rules")
+    return f"{layer if layer in LAYERS else f'layer {brief_text(layer, 20)}'} {brief_text(name, 60)}"
+
+
+SHOWN_CHANGES = 6
+"""The most rule files :func:`rules_changed` names (a game's every file changed: a new version)."""
