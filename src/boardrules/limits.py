@@ -76,6 +76,13 @@ class Limits:
     """Bytes of one rule file (a device such as ``/dev/zero`` is read no further)."""
     max_record_bytes: int = attrs.field(default=64 << 20, validator=_at_least_one)
     """Bytes of one record file."""
+    max_results_bytes: int = attrs.field(default=1 << 30, validator=_at_least_one)
+    """Bytes of one results file of ``boardrules simulate`` read back (``read_results``), and of
+    its data uncompressed (Parquet): it is read whole, its every row kept. 100,000 Gaia games,
+    the most one ``simulate`` plays, write about 1 GiB of records."""
+    max_results_rows: int = attrs.field(default=900_000, validator=_at_least_one)
+    """Rows (one a seat) of one results file read back: a row costs about 1 KB in memory, its
+    record apart; ``simulate`` writes at most 100,000 games of at most 9 players."""
     max_record_names: int = attrs.field(default=1_000, validator=_at_least_one)
     """Options, modules, house-rule files and rule texts one record may give, each (a game
     declares a few dozen options and modules; a record holds a few files): each is checked

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import io
 import math
 import os
 import statistics
@@ -28,7 +29,7 @@ import attrs
 from .limits import LIMITS, in_bytes, raise_with
 from .bots import bot_specs, play_out, seat_bots
 from .errors import GameStuckError, NotationError
-from .files import make_folder, not_readable
+from .files import make_folder, not_readable, read_bounded
 from .game import Game
 from .quoting import as_int, brief_text, check_count, counted, escape, read_whole
 from .record import check_seed
@@ -328,39 +329,45 @@ def _csv_row(shown: str, line: int, header: list[str], fields: list[str]) -> Row
 def read_results(path: str | Path) -> list[Row]:
     """The per-seat rows of a results file :func:`write_results` wrote (Parquet when ``path``
     ends in ``.parquet``, else CSV), numbers as ints and floats, each game's record (JSON text)
-    in the ``record`` column of seat 1's row. Raises
+    in the ``record`` column of seat 1's row. The file is read whole, so a stranger's is held to
+    ``LIMITS.max_results_bytes`` (its bytes, and a Parquet file's data uncompressed) and
+    ``LIMITS.max_results_rows``, checked before its rows are read (a device or a pipe is read
+    as :func:`~boardrules.files.read_bounded` reads). Raises
     :class:`~boardrules.errors.NotationError` naming the file, and the line and column where
-    there is one, for a file that is not a results file (a column missing, a line of another
-    number of fields, a number that is none, a field longer than a record file may be,
-    ``LIMITS.max_record_bytes``, text that is not UTF-8, a ``.parquet`` file that is not
-    Parquet); ``OSError`` for a file that cannot be read; ``ImportError`` for Parquet without
-    pyarrow."""
+    there is one, for a file past those limits or that is not a results file (a column
+    missing, a line of another number of fields, a number that is none, a record longer than a
+    record file may be, ``LIMITS.max_record_bytes``, text that is not UTF-8, a ``.parquet``
+    file that is not Parquet); ``OSError`` for a file that cannot be read; ``ImportError`` for
+    Parquet without pyarrow."""
     path = Path(path)
     shown = escape(str(path))
-    if path.suffix == ".parquet":
-        pa, pq = _parquet()
-        try:
-            table = pq.read_table(path)
-        except pa.ArrowInvalid as err:
-            raise NotationError(f"{shown}: {_NOT_RESULTS}: it is not Parquet "
-                                f"({brief_text(str(err), 60)})") from None
-        _check_columns(shown, table.column_names)
-        table_rows: list[Row] = table.to_pylist()
-        for r in table_rows:
-            r.setdefault("cpu", 0.0)
-        return table_rows
-    rows: list[Row] = []
+    parquet = _parquet() if path.suffix == ".parquet" else None   # (said before the file is read)
+    most = LIMITS.max_results_bytes
+    size = path.stat().st_size if path.is_file() else 0
+    if size > most:   # (refused before a byte of it is read)
+        raise _too_large(shown, f"{size} bytes")
+    data, _ = read_bounded(path, most + 1)
+    if len(data) > most:   # (a device or a pipe)
+        raise _too_large(shown)
+    if parquet is not None:
+        return _parquet_rows(shown, data, *parquet)
     try:
-        with path.open(newline="", encoding="utf-8") as f, _field_limit(LIMITS.max_record_bytes):
-            reader = csv.reader(f)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise NotationError(f"{shown}: {not_readable(err)}") from None
+    del data
+    rows: list[Row] = []
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        with _field_limit(LIMITS.max_record_bytes):
             header = next(reader, None)
             if header is None:
                 raise NotationError(f"{shown}: {_NOT_RESULTS}: it is empty")
             _check_columns(shown, header)
             for fields in reader:
+                if len(rows) == LIMITS.max_results_rows:
+                    raise _too_many(shown, f"line {reader.line_num}: ")
                 rows.append(_csv_row(shown, reader.line_num, header, fields))
-    except UnicodeDecodeError as err:
-        raise NotationError(f"{shown}: {not_readable(err)}") from None
     except csv.Error as err:
         line = reader.line_num
         if "field limit" in str(err):
@@ -368,6 +375,59 @@ def read_results(path: str | Path) -> list[Row]:
                                 f"(a game's record is at most that: {raise_with('max_record_bytes')})") from None
         raise NotationError(f"{shown}: line {line}: not CSV ({escape(str(err))})") from None
     return rows
+
+
+def _parquet_rows(shown: str, data: bytes, pa: Any, pq: Any) -> list[Row]:
+    """The rows of the Parquet results file ``data`` (named ``shown``), its rows and its data
+    uncompressed counted from its footer before they are read (:func:`read_results`)."""
+    try:
+        parquet = pq.ParquetFile(pa.BufferReader(data))
+    except (pa.ArrowInvalid, OSError) as err:
+        raise NotationError(f"{shown}: {_NOT_RESULTS}: it is not Parquet "
+                            f"({brief_text(str(err), 60)})") from None
+    meta = parquet.metadata
+    _check_columns(shown, parquet.schema_arrow.names)
+    if meta.num_rows > LIMITS.max_results_rows:
+        raise _too_many(shown, "")
+    size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    if size > LIMITS.max_results_bytes:
+        raise _too_large(shown, f"{size} bytes of data uncompressed")
+    # texts read as dictionaries, as they may be stored: a text stored once for every row (a
+    # megabyte's record, a million rows) would be as many copies; their size counted first
+    texts = [f.name for f in parquet.schema_arrow if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+    table = pq.ParquetFile(pa.BufferReader(data), read_dictionary=texts).read()
+    size = sum(_decoded_bytes(pa, chunk) for column in table.columns for chunk in column.chunks)
+    if size > LIMITS.max_results_bytes:
+        raise _too_large(shown, f"{size} bytes of data decoded")
+    rows: list[Row] = table.to_pylist()
+    for i, r in enumerate(rows):
+        r.setdefault("cpu", 0.0)
+        if isinstance(r["record"], str) and len(r["record"]) > LIMITS.max_record_bytes:
+            raise NotationError(f"{shown}: row {i + 1}: a record of more than {in_bytes(LIMITS.max_record_bytes)} "
+                                f"(a game's record is at most that: {raise_with('max_record_bytes')})")
+    return rows
+
+
+def _decoded_bytes(pa: Any, chunk: Any) -> int:
+    """Bytes of Arrow array ``chunk`` with its dictionary's values written out (at each row)."""
+    if not pa.types.is_dictionary(chunk.type):
+        return int(chunk.nbytes)
+    import pyarrow.compute as pc
+    lengths = pc.binary_length(chunk.dictionary)
+    return int(pc.sum(pc.take(lengths, chunk.indices)).as_py() or 0) + int(chunk.indices.nbytes)
+
+
+def _too_large(shown: str, size: str = "") -> NotationError:
+    """The error for a results file ``shown`` of ``size`` (in words) past ``max_results_bytes``."""
+    this = f"this one: {size}; " if size else ""
+    return NotationError(f"{shown}: a results file is read whole, at most {in_bytes(LIMITS.max_results_bytes)} "
+                         f"({this}{raise_with('max_results_bytes')})")
+
+
+def _too_many(shown: str, where: str) -> NotationError:
+    """The error for a results file ``shown`` past ``max_results_rows`` (``where``: its line)."""
+    return NotationError(f"{shown}: {where}a results file is read whole, at most {LIMITS.max_results_rows} "
+                         f"rows ({raise_with('max_results_rows')})")
 
 
 # ---- summaries ------------------------------------------------------------------------------

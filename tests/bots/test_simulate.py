@@ -399,3 +399,53 @@ def test_the_winners_score_is_a_winners_where_a_final_score_ranks(tmp_path):
     assert all(r["won"] == (r["score"] == min(q["score"] for q in rows if q["seed"] == r["seed"])) for r in rows)
     length = next(line for line in result.stdout.splitlines() if line.startswith("game length: "))
     assert length.endswith(f"winner's score median {best[1]}"), length
+
+
+def test_a_results_file_past_its_limits_is_refused_before_its_rows_are_read(tmp_path, limits):
+    """A results file is read whole (every row kept): a stranger's was read to its end,
+    however large or long; now LIMITS.max_results_bytes and max_results_rows hold it."""
+    path = tmp_path / "many.csv"
+    path.write_text(_results_text("{}") + _results_text("{}").split("\r\n", 1)[1] * 3, encoding="utf-8")
+    assert len(read_results(path)) == 4
+    size = path.stat().st_size
+    limits(max_results_bytes=size - 1)
+    with pytest.raises(NotationError, match=rf"many\.csv: a results file is read whole, at most {size - 1} bytes "
+                                            rf"\(this one: {size} bytes; LIMITS\.max_results_bytes; raise it"):
+        read_results(path)
+    limits(max_results_bytes=size, max_results_rows=3)
+    with pytest.raises(NotationError, match=r"many\.csv: line 5: a results file is read whole, at most 3 rows "
+                                            r"\(LIMITS\.max_results_rows; raise it"):
+        read_results(path)
+
+
+def test_a_device_as_results_file_is_read_no_further_than_the_limit(limits):
+    limits(max_results_bytes=1000)
+    with pytest.raises(NotationError, match=r"/dev/zero: a results file is read whole, at most 1000 bytes "
+                                            r"\(LIMITS\.max_results_bytes"):
+        read_results("/dev/zero")
+
+
+def test_a_parquet_results_file_is_bounded_by_its_rows_and_its_data_uncompressed(tmp_path, limits):
+    pytest.importorskip("pyarrow", reason="Parquet needs the extra boardrules[analysis]")
+    rows = [{**r, "record": "x" * 100_000} for r in read_results(_one_csv(tmp_path))] * 3
+    path = write_results([], tmp_path / "r.parquet")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    pq.write_table(pa.Table.from_pylist(rows), path)   # (a record of one letter repeated packs small)
+    assert len(read_results(path)) == 3 and path.stat().st_size < 10_000
+    limits(max_results_bytes=200_000)   # (100,000 bytes stored once: three rows read hold 300,000)
+    with pytest.raises(NotationError, match=r"r\.parquet: a results file is read whole, at most 200000 bytes "
+                                            r"\(this one: 3\d{5} bytes of data decoded; LIMITS\.max_results_bytes"):
+        read_results(path)
+    limits(max_results_bytes=1 << 20, max_results_rows=2)
+    with pytest.raises(NotationError, match=r"r\.parquet: a results file is read whole, at most 2 rows"):
+        read_results(path)
+    limits(max_results_rows=3, max_record_bytes=99_999)
+    with pytest.raises(NotationError, match=r"r\.parquet: row 1: a record of more than 99999 bytes"):
+        read_results(path)
+
+
+def _one_csv(tmp_path) -> Path:
+    path = tmp_path / "one.csv"
+    path.write_text(_results_text("{}"), encoding="utf-8")
+    return path
