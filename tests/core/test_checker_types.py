@@ -59,6 +59,19 @@ def test_list_elements_players_and_optional_types_are_checked():
     ]
 
 
+@pytest.mark.parametrize("declared, value, message", [
+    # (it said "'x' is a list of numbers, but this element is a list of numbers": found by the
+    # grammar fuzzer's nesting, tests/core/test_fuzz_grammar.py)
+    ("list[int]", "[[1]]", "'x' is a list of numbers, but this element is a list of numbers, not a number"),
+    ("list[list[int]]", "[[[[1]]]]", "'x' is a list of lists, but this element is a list of lists, not a number"),
+    ("list[list[int]]", "[[[]]]", "'x' is a list of lists, but this element is a list of values, not a number"),
+    ("list[player]", "[[me]]", "'x' is a list of players, but this element is a list of players, not a player"),
+])
+def test_a_list_where_an_element_is_wanted_says_what_the_element_must_be(declared, value, message):
+    errs = errors_of(HARVEST + f"var x: {declared} = []\naction setx main {{ set x = {value} }}\n")
+    assert [e.split(": ", 1)[1] for e in errs] == [message]
+
+
 def test_assignments_are_checked_element_by_element():
     text = HARVEST.replace("set order = order + [me]", 'set order = [me, "p2"]')
     n = line_of(text, 'set order = [me, "p2"]')

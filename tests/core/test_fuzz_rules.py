@@ -12,8 +12,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import boardrules
-from boardrules import BoardrulesError, RulesError
+from tests.core.test_fuzz_grammar import builds_or_says_where
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = {
@@ -56,18 +55,4 @@ def mutated(draw):
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutated())
 def test_mutated_rule_files_fail_only_with_positioned_rules_errors(case):
-    name, text = case
-    try:
-        rs = boardrules.build_ruleset(texts={name: text})
-    except RulesError as err:
-        assert err.diagnostics
-        for d in err.diagnostics:
-            assert d.span.file == name and d.span.line >= 1 and d.span.column >= 1, d
-            assert d.message
-        return
-    try:
-        game = boardrules.Game(rs, max(rs.players[0], min(3, rs.players[1])), max_steps=20_000)
-        for action in list(game.legal_actions())[:3]:
-            game.play(action)
-    except BoardrulesError:
-        pass
+    builds_or_says_where(*case)

@@ -744,8 +744,9 @@ class Checker:
         if found == "none" and not optional and wanted not in ("any", "none"):
             self.err(node, f"{what} is {shown or _show(wanted)}, so {this} cannot be none",
                      "declare its type with '?' (e.g. 'player?') to allow none")
-        elif not _compatible(found, wanted):
-            self.err(node, f"{what} is {shown or _show(wanted)}, but {this} is {_show(found)}", hint)
+        elif not _compatible(found, wanted):   # (a list as an element: what it must be said too)
+            must = f", not {_show(wanted)}" if shown and found.startswith("list") else ""
+            self.err(node, f"{what} is {shown or _show(wanted)}, but {this} is {_show(found)}{must}", hint)
         elif wanted == "player" and isinstance(node, (A.Int, A.Neg)):
             n = self.const(node)
             if isinstance(n, int) and not 0 <= n < self.max_players:
