@@ -202,3 +202,17 @@ def test_a_rule_files_hook_returning_no_paths_names_its_plugin(layer_plugin, giv
     with pytest.raises(PluginError, match=r"boardrules_rule_files of plugin 'boardrules_odd' must return a list "
                                           r"of rule-file paths"):
         boardrules.build_ruleset("harvest")
+
+
+def test_an_openspiel_state_of_other_rules_names_the_plugin(layer_plugin, tmp_path):
+    pytest.importorskip("pyspiel", reason="the 'openspiel' extra is not installed (CI installs it)")
+    from boardrules.adapters.openspiel import load, register
+    layer_plugin.install([_cheap_file(tmp_path, "override option rounds = 1 in 0..20\n")])
+    state = load(register("harvest", short_name="boardrules_harvest_cheap"), players=2, seed=4).new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    text = state.serialize()
+    layer_plugin.remove()
+    with pytest.raises(ReplayMismatch, match=r"final digest: the rules changed since: plugin 'boardrules_cheap_study' "
+                                             r"is not installed \(it gave the rule file 'cheap.rules'\)$"):
+        load(register("harvest", short_name="boardrules_harvest_plain"), players=2, seed=4).deserialize_state(text)

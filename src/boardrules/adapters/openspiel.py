@@ -51,7 +51,7 @@ except ImportError as err:  # pragma: no cover - depends on the installed extras
                       "pip install 'boardrules[openspiel]'") from err
 
 from ..errors import NotationError, ReplayMismatch
-from ..game import Action, Game
+from ..game import Action, Game, rules_changed
 from ..quoting import brief_text, check_int, read_whole
 from ..record import Record, check_seed
 from ..ruleset import build_ruleset
@@ -373,6 +373,8 @@ def deserialize_state(spiel_game: Any, text: str) -> BoardrulesState:
                              f"legal (among the actions offered) where it stands")
         state.apply_action(ids[action])
     if record.final is not None and record.final != state.game.state.digest():
-        raise ReplayMismatch("the serialized state's moves end in another state than its final "
-                             "digest: it was altered, or the rules changed since")
+        changed = rules_changed(record, state.game.ruleset)
+        raise ReplayMismatch("the serialized state's moves end in another state than its final digest: "
+                             + (f"the rules changed since: {changed}" if changed else
+                                "it was altered, or this version of boardrules plays its moves differently"))
     return state
