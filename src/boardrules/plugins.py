@@ -454,6 +454,9 @@ def rule_files(game: str, modules: tuple[str, ...]) -> list[tuple[str | os.PathL
     out: list[tuple[str | os.PathLike[str], str]] = []
     kw = {"game": game, "modules": modules}
     for impl in reversed(manager().hook.boardrules_rule_files.get_hookimpls()):   # (pluggy's call order)
+        if impl.wrapper or impl.hookwrapper:   # (each file is named with its plugin: no wrapping)
+            raise PluginError(f"boardrules_rule_files of plugin {brief_text(impl.plugin_name, 60)} is a hook "
+                              f"wrapper; return the plugin's own rule files instead")
         found = impl.function(**{arg: kw[arg] for arg in impl.argnames}) or ()
         if isinstance(found, (str, os.PathLike)):
             found = (found,)

@@ -216,3 +216,20 @@ def test_an_openspiel_state_of_other_rules_names_the_plugin(layer_plugin, tmp_pa
     with pytest.raises(ReplayMismatch, match=r"final digest: the rules changed since: plugin 'boardrules_cheap_study' "
                                              r"is not installed \(it gave the rule file 'cheap.rules'\)$"):
         load(register("harvest", short_name="boardrules_harvest_plain"), players=2, seed=4).deserialize_state(text)
+
+
+def test_a_rule_files_hook_wrapper_is_refused_naming_its_plugin(layer_plugin):
+    mod = types.ModuleType("boardrules_wrapping")
+
+    @plugins.hookimpl(wrapper=True)
+    def boardrules_rule_files(game, modules):
+        return (yield)
+    mod.boardrules_rule_files = boardrules_rule_files
+    plugins.manager().register(mod, "boardrules_wrapping")
+    _build.cache_clear()
+    try:
+        with pytest.raises(PluginError, match=r"boardrules_rule_files of plugin 'boardrules_wrapping' is a hook wrapper"):
+            boardrules.build_ruleset("harvest")
+    finally:
+        plugins.manager().unregister(mod)
+        _build.cache_clear()
