@@ -200,7 +200,8 @@ class Ruleset:
         self.stages = self._compile_flow(p.flow, backend)
         self.resources = {n: attrs.evolve(r, cap=_cap_fn(self.caps[n]) if n in self.caps else None)
                           for n, r in p.resources.items()}
-        self._listers: dict[int, tuple[Guards, Lister | None]] = {}   # id(step) -> (guards, listing)
+        # (id(step), settling) -> (guards, listing)
+        self._listers: dict[tuple[int, bool], tuple[Guards, Lister | None]] = {}
         self._listing_wheres: dict[tuple[str, int], tuple[ExprFn, dict[str, ExprFn] | None] | None] = {}
         self.guards = Guards(self, backend, Inert(self, {n: r.cap for n, r in p.resources.items()
                                                           if r.cap is not None}))
@@ -341,13 +342,14 @@ class Ruleset:
     def action_body(self, name: str) -> BlockFn:
         return self._action_bodies[name]
 
-    def step_lister(self, step: Step) -> Lister | None:
-        """The compiled listing of ``turns`` step ``step``'s candidates (lang/listgen.py), built
-        on first use (again when ``guards`` was replaced: it calls their prechecks); None when
-        the step is listed the generic way."""
-        got = self._listers.get(id(step))
+    def step_lister(self, step: Step, settling: bool = False) -> Lister | None:
+        """The compiled listing of ``turns`` step ``step``'s candidates (lang/listgen.py; with
+        ``settling``, of its legal actions), built on first use (again when ``guards`` was
+        replaced: it calls their prechecks); None when the step is listed the generic way."""
+        key = (id(step), settling)
+        got = self._listers.get(key)
         if got is None or got[0] is not self.guards:
-            got = self._listers[id(step)] = (self.guards, step_lister(self, step))
+            got = self._listers[key] = (self.guards, step_lister(self, step, settling))
         return got[1]
 
     def listing_wheres(self, name: str, i: int) -> tuple[ExprFn, dict[str, ExprFn] | None] | None:

@@ -37,10 +37,9 @@ def _check_state(g) -> int:
         return n
     step, turn = info[0], info[1]
     for name in step.main + step.free:
-        action = Action(turn[2], name, ())
         if turn[2] is None:
             continue
-        assert g._sure_settles(action, info) == g._sure_settles_now(action, info), name
+        assert g._sure_settles(name, turn[2], info) == g._sure_settles_now(name, turn[2], info), name
         n += 1
     if turn[2] is not None and turn[2] not in (g.state.values.get(F_PASSED) or ()):
         # (whether a pass hands the turn on, kept per player: asked twice, the second answer kept)

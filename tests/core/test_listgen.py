@@ -6,6 +6,10 @@ generated listing yields the candidates the generic code (``Game._turn_candidate
 house rule defeats what the generated code could fix in advance: its hexes, a parameter's
 domain and a ``where``'s lead read values the game changes, one action has two parameters and
 another is refused by its prechecks.
+
+A turn's legal actions made and settled in one call (``settling``: ``Game._turn_legal``, what
+``list()`` and ``len`` of a view use) are, for everyone and for each player, those the view lists
+iterated (each candidate tried by ``Game._candidate_legal``), with the same runs kept.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import boardrules
+from boardrules.lang import listgen
 from boardrules.errors import ExecutionBudgetError
+from boardrules.game.verdicts import ACCEPTED
 from tests.combinations import draw_example, refusal
 from tests.core.test_guards import compare_states, harvest
 
@@ -39,12 +45,39 @@ def same_candidates(g) -> int:
     return len(compiled)
 
 
+def _fresh(g):
+    """A copy of ``g`` with no memory of the states seen (its listings start afresh)."""
+    c = g.copy()
+    c._forget()
+    return c
+
+
+def _kept(c) -> dict:
+    """The runs ``c`` keeps for its state: whether each was accepted without a run."""
+    return {a: r is ACCEPTED for a, r in c._known_for(c.state).runs.items()}
+
+
+def same_legal_actions(g) -> int:
+    """Assert the settled listing and the iterated one agree at ``g``'s state, for everyone and
+    for each player; how many times the settled listing answered."""
+    answered = 0
+    for player in (None, *range(g.players)):
+        settled, iterated = _fresh(g), _fresh(g)
+        got = settled._turn_legal(settled.state, player)
+        if got is not None:
+            answered += 1
+            assert got == [a for a in iterated.legal_actions(player)], f"{g!r}, player {player}"
+            assert _kept(settled) == _kept(iterated), f"{g!r}, player {player}"
+    return answered
+
+
 def play_comparing(g, steps: int, rng: random.Random) -> int:
-    """Play ``steps`` random actions, comparing the two listings at each state; the states
-    where there were candidates of a turn."""
+    """Play ``steps`` random actions, comparing the two listings, and the settled one with the
+    iterated view, at each state; the states where there were candidates of a turn."""
     seen = 0
     while not g.over and steps:
         seen += same_candidates(g) > 0 and g._turn_info() is not None
+        same_legal_actions(g)
         g.play(rng.choice(list(g.legal_actions())), check=False)
         steps -= 1
     return seen
@@ -125,16 +158,17 @@ def test_a_file_name_cannot_write_the_listing_source():
     assert "\nraise SystemExit" not in src.replace("\\n", "")
 
 
-def test_a_wrong_compiled_listing_is_caught(monkeypatch):
-    """The comparison fails when the generated listing drops candidates (here: build_farm's)."""
-    from boardrules.lang import listgen
-    emit = listgen._ListGen.emit
+@pytest.mark.parametrize("method", ["emit", "settle"])
+def test_a_wrong_compiled_listing_is_caught(monkeypatch, method):
+    """The comparison fails when the generated listing drops candidates (here: build_farm's), and
+    when the settled listing drops legal actions (``settle``: its own only)."""
+    original = getattr(listgen._ListGen, method)
 
-    def dropping(self, name, args, depth, count):
-        if name != "build_farm":
-            return emit(self, name, args, depth, count)
-        self.lines.append("    " * depth + "pass")
-    monkeypatch.setattr(listgen._ListGen, "emit", dropping)
+    def dropping(self, name, *rest, **kw):
+        if name != "build_farm" or method == "settle" and not self.settling:
+            return original(self, name, *rest, **kw)
+        self.lines.append((rest[0] if method == "settle" else "    " * rest[1]) + "pass")
+    monkeypatch.setattr(listgen._ListGen, method, dropping)
     g = harvest(seed=3)
     g.ruleset._listers.clear()   # (the cached ruleset's listings: made again, wrong)
     try:
@@ -142,6 +176,30 @@ def test_a_wrong_compiled_listing_is_caught(monkeypatch):
             play_comparing(g, 10_000, random.Random(3))
     finally:
         g.ruleset._listers.clear()
+
+
+@pytest.mark.parametrize("game, players", [("harvest", 3), ("gaia-project", 4), ("eclipse", 4)])
+def test_the_settled_listing_answers_in_turns(game, players):
+    g, rng, answered = boardrules.new_game(game, players=players, seed=2), random.Random(2), 0
+    for _ in range(40):
+        answered += same_legal_actions(g) > 0
+        g.play(rng.choice(list(g.legal_actions())), check=False)
+    assert answered > 5
+
+
+def test_list_settles_a_sure_candidate_where_it_is_made(monkeypatch):
+    """``list()`` of a turn's view tries only the candidates that are not sure with
+    ``_candidate_legal`` (Harvest's pass_round and done), and ``len`` answers from it."""
+    g, rng = harvest(seed=5), random.Random(5)
+    while "build_farm" not in {a.name for a in g.legal_actions()}:
+        g.play(rng.choice(list(g.legal_actions())), check=False)
+    tried, legal = [], type(g)._candidate_legal
+    monkeypatch.setattr(type(g), "_candidate_legal",
+                        lambda self, a, *rest: tried.append(a.name) or legal(self, a, *rest))
+    fresh = _fresh(g)
+    listed = list(fresh.legal_actions())
+    assert "build_farm" in {a.name for a in listed} and set(tried) <= {"pass_round", "done"}
+    assert len(fresh.legal_actions()) == len(listed)
 
 
 def test_more_parameters_than_python_nests():

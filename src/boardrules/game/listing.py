@@ -20,6 +20,7 @@ from ..ruleset import Step
 from ..runtime import (CHANCE, F_LANES, F_OVER, F_TURN, BudgetExceeded, Context, Decision,
                        Dice, RuleViolation)
 from .actions import Action, DONE, _FLOW_BROKEN, _Unlisted, _answer, _answers, _broken, _candidate, _who
+from ..state import State
 from .notation import _bag
 from .verdicts import _UNSEEN
 
@@ -244,8 +245,14 @@ class LegalActions:
         """Every legal action, listed once (``RuntimeError`` once the game moved on: ``len``,
         indexing and ``repr`` answered from the list of the earlier state)."""
         if self._cache is None:
-            for _ in self:   # (it tests that the game has not moved on)
-                pass
+            game = self._game
+            # (a turn's actions made and settled in one call, when the view is of the game's state)
+            found = game._turn_legal(self._state, self._player) if game.state is self._state else None
+            if found is not None:
+                self._cache = found
+            else:
+                for _ in self:   # (it tests that the game has not moved on)
+                    pass
         elif self._game.state is not self._state:
             self._fresh()
         assert self._cache is not None
@@ -538,6 +545,36 @@ class GameListing:
         for p in sorted(self.players_to_act()):
             if player is None or p == player:
                 yield from self._turn_candidates(ctx, step, p, main_done, hoist, compiled)
+
+    def _turn_legal(self: Game, state: State, player: int | None) -> list[Action] | None:
+        """:class:`LegalActions`' list of ``player``'s legal actions in ``state``, the game's
+        state, when they are the actions of one player's turn listed by its step's generated
+        listing: made and settled in one call (lang/listgen.py, ``settling``), as iterating
+        lists them, the listing's candidates made by ``_turn_candidates`` and each tried by
+        ``_candidate_legal``. None in the other cases (a decision, a simultaneous or 'lanes'
+        step, ``action_begins`` rules, a step listed the generic way): iterating lists them."""
+        known = self._known_for(state, create=True)
+        assert known is not None  # (created when missing)
+        found = known.listed.get(player)
+        if found is None:
+            info = self._turn_info()
+            rs = self.ruleset
+            if info is None or info[1][2] is None or "action_begins" in rs.triggers_by_event:
+                return None
+            who = info[1][2]
+            if player is not None and player != who:
+                found = []
+            else:
+                lister = rs.step_lister(info[0], settling=True)
+                if lister is None:
+                    return None
+                self._meter.left = LIMITS.max_listing_steps   # (a listing begins: Game._charge)
+                found = lister(self, info[3], who, info[1][3], self._listing_budget_error, known.runs,
+                               info, self._candidate_legal)
+            known.listed[player] = found
+        if not found and player is None and not self.over:
+            raise self._stuck()
+        return found
 
     def _decision_candidates(self: Game, d: Decision, player: int | None) -> Iterator[Action]:
         """The answers to decision ``d`` (none unless ``player`` is None or its decider)."""

@@ -126,7 +126,7 @@ class GameVerdicts:
                 if self._sure is action and prechecked:
                     at = info[4]   # (_sure_settles' memory by place, looked up at once)
                     sure = None if at is None or info[3].w else at.get((action.name, action.player))
-                    if sure or sure is None and self._sure_settles(action, info):
+                    if sure or sure is None and self._sure_settles(action.name, action.player, info):
                         tried[action] = ACCEPTED   # (its prechecks were its body: run when played)
                         return True
                 settled = self._guard_settles(action, info)
@@ -425,7 +425,7 @@ class GameVerdicts:
             return True if got else None
         if "action_taken" in triggers or "action_begins" in triggers:
             return None
-        if self._ends_turn(action, info[0]):
+        if self._ends_turn(name, action.player, info[0]):
             return None
         per_entity, guard, argument_free = rs.guards.way(name)
         if per_entity:
@@ -440,32 +440,33 @@ class GameVerdicts:
         except (RuleViolation, BoardrulesError) as err:
             return err
 
-    def _ends_turn(self: Game, action: Action, step: Step) -> bool:
-        """Whether turn candidate ``action`` of ``step`` surely ends its player's turn: a main
-        action of a simultaneous step, of a step without free actions, or of a player who has
-        passed (:meth:`_act`)."""
-        return action.name in step.main and (
+    def _ends_turn(self: Game, name: str, player: int, step: Step) -> bool:
+        """Whether a turn candidate of ``player``'s action ``name`` in ``step`` surely ends the
+        player's turn: a main action of a simultaneous step, of a step without free actions, or
+        of a player who has passed (:meth:`_act`)."""
+        return name in step.main and (
             step.mode == "simultaneous" or not step.free
-            or action.player in (self.state.values.get(F_PASSED) or ()))
+            or player in (self.state.values.get(F_PASSED) or ()))
 
-    def _sure_settles(self: Game, action: Action, info: tuple[Any, ...]) -> bool:
-        """Whether turn candidate ``action``, whose prechecks proved that its body runs without
-        breaking a rule (lang/guards.py, ``sure``: the listing marked it ``_sure``), is legal
-        without its run: no rule reacts to the action, and the flow runs nothing after it
-        (:meth:`_settles`, as for a guard whose rest is inert), or it ends the turn of a step
-        taken in turns and the next turn begins without a rule running, as after ``done``
-        (:meth:`_done_settles`; its rest leaves no 'after turn' block: ``sure_after``). Kept
-        per flow place, name and player (``Guards.by_place``)."""
+    def _sure_settles(self: Game, name: str, player: int, info: tuple[Any, ...]) -> bool:
+        """Whether a turn candidate of ``player``'s action ``name``, whose prechecks proved that
+        its body runs without breaking a rule (lang/guards.py, ``sure``: the listing marked it
+        ``_sure``), is legal without its run: no rule reacts to the action, and the flow runs
+        nothing after it (:meth:`_settles`, as for a guard whose rest is inert), or it ends the
+        turn of a step taken in turns and the next turn begins without a rule running, as after
+        ``done`` (:meth:`_done_settles`; its rest leaves no 'after turn' block: ``sure_after``).
+        The same for every candidate of the name in a listing; kept per flow place, name and
+        player (``Guards.by_place``)."""
         at = info[4]
         if at is None or info[3].w:   # (a decision pending, a write: asked anew)
-            return self._sure_settles_now(action, info)
-        key = (action.name, action.player)
+            return self._sure_settles_now(name, player, info)
+        key = (name, player)
         got = at.get(key)
         if got is None:
-            got = at[key] = self._sure_settles_now(action, info)
+            got = at[key] = self._sure_settles_now(name, player, info)
         return got   # type: ignore[no-any-return]
 
-    def _sure_settles_now(self: Game, action: Action, info: tuple[Any, ...]) -> bool:
+    def _sure_settles_now(self: Game, name: str, player: int, info: tuple[Any, ...]) -> bool:
         """:meth:`_sure_settles` worked out: a question about the rules and the flow's place
         (``info[4]``) alone, when nothing is pending and ``info[3]`` holds no write."""
         rs = self.ruleset
@@ -473,8 +474,8 @@ class GameVerdicts:
         if "action_taken" in triggers or "action_begins" in triggers:
             return False
         step = info[0]
-        if self._ends_turn(action, step):
-            return step.mode != "simultaneous" and action.name not in rs.guards.sure_after \
+        if self._ends_turn(name, player, step):
+            return step.mode != "simultaneous" and name not in rs.guards.sure_after \
                 and self._done_settles()
         return self._settles(info[3], list(self.state.pending))
 

@@ -25,7 +25,7 @@ A candidate that sure prechecks proved legal is left in ``game._sure`` as it is 
 from __future__ import annotations
 
 import linecache
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..limits import LIMITS
@@ -37,12 +37,13 @@ from .guards import SureRest
 if TYPE_CHECKING:
     from ..ruleset import Ruleset, Step
 
-Lister = Callable[..., Iterator[Any]]
+Lister = Callable[..., Any]
 """``fn(game, ctx, p, main_done, pctx, budget_error) -> Iterator[Action]``: the step's
-candidates for player ``p`` (see :func:`step_lister`)."""
+candidates for player ``p``; settling, ``fn(game, ctx, p, main_done, budget_error, runs, info,
+legal) -> list[Action]``: its legal actions (see :func:`step_lister`)."""
 
 
-def step_lister(rs: Ruleset, step: Step) -> Lister | None:
+def step_lister(rs: Ruleset, step: Step, settling: bool = False) -> Lister | None:
     """The compiled listing of ``step``'s turn candidates for ruleset ``rs``: called as
     ``fn(game, ctx, p, main_done, pctx, budget_error)`` it yields what
     ``Game._turn_candidates(ctx, step, p, main_done, hoist=True)`` yields (the step's main
@@ -50,13 +51,21 @@ def step_lister(rs: Ruleset, step: Step) -> Lister | None:
     for the prechecks; ``budget_error(name, err)``
     raises the listing's error for action ``name`` from the ``BudgetExceeded`` ``err``), in the same order, and raises the
     same errors. Built once per ruleset and step (``Ruleset.step_lister``); None when Python
-    cannot compile it (an action with more parameters than Python nests loops: about 19)."""
-    gen = _ListGen(rs)
+    cannot compile it (an action with more parameters than Python nests loops: about 19).
+
+    ``settling``: instead, called as ``fn(game, ctx, p, main_done, budget_error, runs, info,
+    legal)`` (``ctx``: the prechecks' scratch context ``info[3]`` of :meth:`Game._turn_info`,
+    the listing's too) it returns the legal actions ``LegalActions`` lists one candidate at a
+    time, each candidate settled where it is made: kept when ``runs`` holds its run, a sure
+    one (``Game._sure``) accepted when ``Game._sure_settles`` says the flow lets its action settle,
+    the others by ``legal(action, runs, True, info)`` (``Game._candidate_legal``), the
+    listing's meter tested after each, as ``LegalActions.__iter__`` does."""
+    gen = _ListGen(rs, settling)
     src = gen.source(step)
     node = step.node
     span = getattr(node, "span", None)
     where = f"{span.file}:{span.line}:{span.column}" if span is not None else "flow"
-    filename = f"<listing {where} {step.name!r}>"
+    filename = f"<listing{' settled' if settling else ''} {where} {step.name!r}>"
     try:
         code = compile(src, filename, "exec")
     except (SyntaxError, RecursionError, MemoryError):
@@ -81,8 +90,10 @@ FREE = 64
 class _ListGen:
     """Writes one step's listing function (see :func:`step_lister`)."""
 
-    def __init__(self, rs: Ruleset) -> None:
+    def __init__(self, rs: Ruleset, settling: bool) -> None:
         self.rs = rs
+        self.settling = settling
+        self.k = 0   # (the action whose block is being written)
         self.ns: dict[str, Any] = {
             "_BudgetExceeded": BudgetExceeded, "_Refused": (RuleViolation, BoardrulesError),
             "_RuleViolation": RuleViolation, "_domain": S.domain, "_unique": dict.fromkeys, "_guards": rs.guards,
@@ -94,12 +105,15 @@ class _ListGen:
         """The source of ``step``'s listing function (its constants put in ``self.ns``)."""
         from ..game import DONE   # (game imports the ruleset, which imports this)
         from ..game.actions import Action
-        self.ns.update({"_new": tuple.__new__, "_Action": Action})   # (_make's)
+        from ..game.verdicts import ACCEPTED
+        self.ns.update({"_new": tuple.__new__, "_Action": Action, "_ACCEPTED": ACCEPTED})   # (_make's, settle's)
         self.ns["_LIMITS"] = LIMITS   # (read as the listing runs: the limit in force then)
         self.step = step
         out = self.lines
-        out += ["def rule_listing(game, ctx, p, main_done, pctx, budget_error):",
-                "    budget = game.max_steps",
+        out += ["def rule_listing(game, ctx, p, main_done, budget_error, runs, info, legal):",
+                "    pctx, seen, found, meter = ctx, bool(runs), [], game._meter"] if self.settling \
+            else ["def rule_listing(game, ctx, p, main_done, pctx, budget_error):"]
+        out += ["    budget = game.max_steps",
                 f"    floor = budget - {FREE}",   # (see _ListGen.charge)
                 "    ctx.me = p",
                 "    if not main_done:"]
@@ -110,8 +124,36 @@ class _ListGen:
         for k, name in enumerate(step.free, len(step.main)):
             self.action(k, name, 1)
         if step.free:
-            out += ["    if main_done:", "        " + _make(DONE, "()"), "        yield _a"]
+            out += ["    if main_done:", "        " + _make(DONE, "()")]
+            self.settle(DONE, "        ", None)
+        if self.settling:   # (the prechecks' context left clean, as the prechecks leave it)
+            out += ["    if ctx.w or ctx.events or ctx.queued:",
+                    "        ctx.w, ctx.events, ctx.queued = {}, [], []",
+                    "    return found"]
         return "\n".join(out) + "\n"
+
+    def settle(self, name: str, ind: str, sure: str | None) -> None:
+        """Yield candidate ``_a`` of action ``name`` (``sure``: the local telling that its
+        prechecks were sure, Game._sure), or when ``settling`` keep it in ``found`` if it is
+        legal, as LegalActions.__iter__ and Game._candidate_legal find (the flow's verdict on a
+        sure action asked once per listing, in ``ok`` + the action's number)."""
+        out = self.lines
+        if not self.settling:
+            if sure is not None:
+                out += [f"{ind}if {sure}:", f"{ind}    game._sure = _a"]
+            out.append(f"{ind}yield _a")
+            return
+        ok = f"ok{self.k}"
+        out += [f"{ind}if seen and _a in runs:",
+                f"{ind}    found.append(_a)"]
+        if sure is not None:   # (not kept as sure otherwise: _candidate_legal asks its guard)
+            out += [f"{ind}elif {sure} and ({ok} if {ok} is not None else ({ok} := game._sure_settles({name!r}, p, info))):",
+                    f"{ind}    runs[_a] = _ACCEPTED   # (its prechecks were its body: run when played)",
+                    f"{ind}    found.append(_a)"]
+        out += [f"{ind}elif legal(_a, runs, True, info):",
+                f"{ind}    found.append(_a)",
+                f"{ind}if meter.left < 0:",
+                f"{ind}    raise game._over_listing()"]
 
     def action(self, k: int, name: str, depth: int) -> None:
         """The block listing action ``name`` (the step's ``k``-th), indented ``depth`` levels:
@@ -126,6 +168,9 @@ class _ListGen:
                    else f"{ind}# action {name!r}")
         self.charge("ctx", ind)   # (what the action before spent)
         out.append(f"{ind}ctx.steps = budget")   # (each action's arguments have the whole budget)
+        self.k = k
+        if self.settling:
+            out.append(f"{ind}ok{k} = None")
         hoisted = guards.hoisted(name)
         if hoisted is not None:   # (as Game._hoisted_fails)
             ns[f"H{k}"] = hoisted
@@ -145,7 +190,7 @@ class _ListGen:
             ind = "    " * depth
         if not guards.covered(name):   # (covered: the hoisted prechecks were all of them)
             guards.listing(name)   # (built now: the listing reads what it keeps)
-            out.append(f"{ind}check, trial = _listed[{name!r}] if pctx is not None else _OFF")
+            out.append(f"{ind}check, trial = _listed[{name!r}]" + ("" if self.settling else " if pctx is not None else _OFF"))
             sure = self.sure(name)
             if sure is not None:   # (what sure prechecks leave to test: see emit)
                 ns[f"S{k}"] = sure
@@ -259,9 +304,8 @@ class _ListGen:
                     f"{ind}n += 1"]
         if rs.guards.covered(name):   # (no prechecks of its own: see Game._turn_candidates)
             out.append(ind + _make(name, tup))
-            if self.sure(name) is not None:   # (the hoisted prechecks were sure: Game._sure)
-                out += [f"{ind}if all_sure:", f"{ind}    game._sure = _a"]
-            out.append(f"{ind}yield _a")
+            # (the hoisted prechecks were sure: Game._sure)
+            self.settle(name, ind, "all_sure" if self.sure(name) is not None else None)
             return
         env = {prm.name: a for prm, a in zip(adef.params, args)}
         if adef.entity is not None:
@@ -269,8 +313,16 @@ class _ListGen:
         env_src = "{" + ", ".join(f"{n!r}: {v}" for n, v in env.items()) + "}"
         sure = self.sure(name)   # (its prechecks may prove it legal: Game._sure)
         out += [f"{ind}fails = sure = False" if sure is not None else f"{ind}fails = False",
-                f"{ind}if check is not None:",
-                f"{ind}    pctx.env = {env_src}",
+                f"{ind}if check is not None:"]
+        if self.settling and any(rs.param_domains[name][i] is not None or rs.param_wheres[name][i] is not None
+                                 for i in range(len(adef.params))):
+            # (the listing's context is the prechecks' here: what its domains and wheres spent is
+            # charged, and what a primitive of theirs wrote dropped, as the prechecks read values
+            # elsewhere; its events and decisions are dropped at the end)
+            self.charge("ctx", ind + "    ")
+            out += [f"{ind}    if ctx.w:",
+                    f"{ind}        ctx.w = {{}}"]
+        out += [f"{ind}    pctx.env = {env_src}",
                 f"{ind}    pctx.me = p",
                 f"{ind}    pctx.steps = budget"]
         if sure is not None:   # (True, not UNSURE, and what they leave surely passes)
@@ -284,10 +336,11 @@ class _ListGen:
                 f"{ind}    if trial:",
                 f"{ind}        _guards.count({name!r}, fails)"]
         self.charge("pctx", ind + "    ")
+        if self.settling:   # (charged: the listing's context goes on from the whole budget)
+            out.append(f"{ind}        pctx.steps = budget")
         if count and rs.guards.stops(name):   # (every later value is refused too; on trial, counted)
             out.append(f"{ind}if fails and not trial: break")
         out += [f"{ind}if not fails:", f"{ind}    " + _make(name, tup)]
-        if sure is not None:   # (sure: its prechecks passed, not failed)
-            out += [f"{ind}    if sure:", f"{ind}        game._sure = _a"]
-        out.append(f"{ind}    yield _a")
+        # (sure: its prechecks passed, not failed)
+        self.settle(name, ind + "    ", "sure" if sure is not None else None)
 
