@@ -55,10 +55,14 @@ def test_a_listing_runs_once(monkeypatch):
     """``list(game.legal_actions())`` asks for an iterator before the length: the candidates
     are listed once, whichever comes first (a listing begun before another filled the cache
     reads it)."""
-    from boardrules.game import Game
+    from boardrules.ruleset import Ruleset
     listings = []
-    candidates = Game._candidates
-    monkeypatch.setattr(Game, "_candidates", lambda self, *a, **k: listings.append(1) or candidates(self, *a, **k))
+    step_lister = Ruleset.step_lister
+
+    def counted(self, step, settling=False):   # (each run of a step's listing, settled or not)
+        lister = step_lister(self, step, settling)
+        return lambda *a: listings.append(1) or lister(*a)
+    monkeypatch.setattr(Ruleset, "step_lister", counted)
     g = boardrules.new_game("harvest", players=3, seed=3)
     listed = list(g.legal_actions())
     assert listed and len(listings) == 1
