@@ -12,7 +12,8 @@ or an equal one (``==``). Prints the verdicts' time, the time of those that coul
 verdict differs (a read the recording missed: it must be 0 for the bound to mean anything).
 The bound is free of costs: recording the reads and testing them are not counted, nor the run
 a reused verdict does not keep for the play. A diagnostic: it wraps ``Game._candidate_legal``
-for the run, nothing else.
+and lists by iterating (the turn's settled listing, ``Game._turn_legal``, off: each candidate
+goes through ``_candidate_legal``) for the run, nothing else.
 """
 
 from __future__ import annotations
@@ -156,11 +157,14 @@ def measure(game: str, seeds: list[int], players: int) -> tuple[Bound, list[int]
             last[action] = (reads, st.pending, got)
         return got
 
+    settled = Game._turn_legal
     Game._candidate_legal = timed  # type: ignore[method-assign]
+    Game._turn_legal = lambda self, state, player: None  # type: ignore[method-assign]
     try:
         decisions = [play(game, players, seed) for seed in seeds]
     finally:
         Game._candidate_legal = verdict  # type: ignore[method-assign]
+        Game._turn_legal = settled  # type: ignore[method-assign]
     return found, decisions
 
 

@@ -21,9 +21,9 @@ def _script():
 
 def test_reuses_found_are_the_verdicts_worked_out_again():
     vr = _script()
-    verdict = Game._candidate_legal
+    verdict, settled = Game._candidate_legal, Game._turn_legal
     found, decisions = vr.measure("harvest", [2, 3], 3)
-    assert Game._candidate_legal is verdict
+    assert Game._candidate_legal is verdict and Game._turn_legal is settled
     counts = found.counts
     assert len(decisions) == 2 and counts["verdicts"] > 100 and counts["keys read"] > 0
     assert counts["reusable =="] >= counts["reusable is"] > 0   # (the bound is not empty...)
