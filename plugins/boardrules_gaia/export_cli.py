@@ -34,6 +34,10 @@ def export(record: Path = typer.Argument(..., help="a game record (boardrules JS
 
     try:
         report = replay_file(record)
+        if report.differences:   # (a move it could not play, or a record altered: the rest is lost)
+            raise ExportError(f"{record}: its replay does not reach the state it records "
+                              f"({report.differences[0]}); nothing written ('boardrules replay "
+                              f"{record}' lists every difference)")
         if report.game.ruleset.game != GAME:
             raise ExportError(f"{record}: a game of {report.game.ruleset.game!r}; "
                               f"only {GAME} games have the site's notation")

@@ -900,10 +900,16 @@ def _replay(record: Record, strict: bool, check: bool, lenient: bool, max_steps:
     return Outcome(rp.game, done, rp.actions, divergence, diffs, seconds, power_log, lenient)
 
 
+#: The fields every normalized site record has (gaia-records README; ``records._RecordShape``).
+SITE_FIELDS = frozenset({"players", "factions", "moves", "moves_clean", "setup", "final"})
+
+
 def is_site_record(data) -> bool:
-    """Whether parsed JSON is one of the normalized site records (gaia-records README)."""
-    return (isinstance(data, dict) and isinstance(data.get("moves_clean"), list)
-            and isinstance(data.get("setup"), dict) and "final" in data and "factions" in data)
+    """Whether parsed JSON is meant as one of the normalized site records (gaia-records README):
+    an object that is no boardrules record (``format``) and holds four or more of its six fields,
+    so that one cut short or missing a field or two is read, and refused naming what is missing
+    or of the wrong shape (it was "no installed plugin reads this kind of record")."""
+    return isinstance(data, dict) and "format" not in data and len(SITE_FIELDS & data.keys()) >= 4
 
 
 def boardrules_report(path, data, check: bool = True, max_steps: int | None = None):

@@ -264,3 +264,28 @@ def test_export_command(tmp_path):
     bad = CliRunner().invoke(app, ["export", str(rec), "-o", str(unwritable)], env={"COLUMNS": "400"})
     assert bad.exit_code == 1
     assert f"error: cannot write {unwritable}: No such file or directory" in bad.output
+
+
+@pytest.mark.parametrize("damage", ["a line changed", "lines cut"])
+def test_a_record_that_does_not_replay_to_its_final_state_is_not_exported(damage, tmp_path):
+    """A site record whose replay stops at a line it cannot play, or whose lines were cut short
+    (its `final` kept), was exported with exit 0: the game up to the fault, the rest of it dropped,
+    and the file written then replayed as a sound game (trial3). Now refused, nothing written."""
+    plugins.manager().hook.boardrules_cli(app=app)
+    data = json.loads(shared_path("gaia-records", "djfjjv4k.json").read_text(encoding="utf-8"))
+    if damage == "a line changed":   # (the docs' example: p2 is to play)
+        data["moves_clean"][30] = data["moves"][30] = "geodens build m 4A1."
+        said = "(first divergence: move 30 'geodens build m 4A1.': p1 build_mine 4A1: it is p2's turn"
+    else:
+        data["moves_clean"], data["moves"] = data["moves_clean"][:60], data["moves"][:60]
+        said = "(geodens vp: 14 != recorded 130)"
+    rec = tmp_path / "damaged.json"
+    rec.write_text(json.dumps(data), encoding="utf-8")
+    out = tmp_path / "site.json"
+    result = CliRunner().invoke(app, ["export", str(rec), "-o", str(out)], env={"COLUMNS": "400"})
+    assert result.exit_code == 1
+    assert f"error: {rec}: its replay does not reach the state it records {said}" in result.output
+    assert "nothing written" in result.output and not out.exists()
+    out.write_text("kept", encoding="utf-8")   # (an earlier export of that name stays as it was)
+    assert CliRunner().invoke(app, ["export", str(rec), "-o", str(out)]).exit_code == 1
+    assert out.read_text(encoding="utf-8") == "kept"

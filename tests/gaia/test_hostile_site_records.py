@@ -75,6 +75,27 @@ def test_a_missing_field_is_named(base, tmp_path):
         load_record(_write(tmp_path, data))
 
 
+@pytest.mark.parametrize("gone", [("final",), ("setup",), ("factions",), ("moves_clean",), ("players",),
+                                  ("moves",), ("setup", "final")])
+def test_a_record_missing_a_top_level_field_is_read_and_the_field_named(base, tmp_path, gone):
+    """A site record without its `final`, `setup`, `factions` or `moves_clean` was taken for no
+    site record at all: "no installed plugin reads this kind of record" (trial3, a rating site's
+    import of a damaged file); only a missing `moves` or `players` was named."""
+    data = {k: v for k, v in base.items() if k not in gone}
+    said = "; ".join(f"$.{field}: missing" for field in gone)
+    with pytest.raises(NotationError) as err:
+        replay_file(_write(tmp_path, data))
+    assert str(err.value).endswith(f"record.json: {said}")
+    result = CliRunner().invoke(app, ["replay", str(_write(tmp_path, data))], env={"COLUMNS": "400"})
+    assert result.exit_code == 1 and said in result.output
+
+
+def test_json_with_few_of_the_site_records_fields_is_no_site_record(base, tmp_path):
+    data = {k: base[k] for k in ("players", "factions", "moves")}
+    with pytest.raises(NotationError, match=r"no installed plugin reads this kind of record"):
+        replay_file(_write(tmp_path, data))
+
+
 @pytest.mark.parametrize("change, message", [
     ({"factions": ["ivits", "baltaks"]}, "$.players is 3, the first line 'init 3 12' and $.factions lists 2"),
     ({"players": 0, "factions": []}, "$.players is 0, the first line 'init 3 12' and $.factions lists 0"),
