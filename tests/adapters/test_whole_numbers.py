@@ -10,6 +10,7 @@ pytest.importorskip("pettingzoo", reason="the 'rl' extra is not installed (CI in
 
 import numpy as np  # noqa: E402
 
+from boardrules import IllegalActionError  # noqa: E402
 from boardrules.adapters.pettingzoo import env  # noqa: E402
 
 
@@ -37,3 +38,11 @@ def test_numpy_integers_are_action_ids_and_seeds():
     for seed in ("x", "1", 1.5):
         with pytest.raises(TypeError, match="seed is a whole number"):
             e.reset(seed=seed)
+
+
+def test_an_illegal_numpy_action_id_is_named_as_the_number():
+    # (it said "action id np.int64(3) is not legal now": NumPy 2's repr)
+    e, first = _env_and_first_id()
+    unused = next(i for i in range(1 << e.action_bits) if i not in e.legal_ids(e.agent_selection))
+    with pytest.raises(IllegalActionError, match=rf"^player_1: action id {unused} is not legal now \("):
+        e.step(np.int64(unused))

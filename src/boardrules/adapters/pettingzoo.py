@@ -191,11 +191,12 @@ class BoardrulesEnv(AECEnv):  # type: ignore[misc,unused-ignore]
             self._was_dead_step(action)
             return
         legal = self.legal_ids(agent)
-        chosen = legal.get(encoding.whole(action, f"{agent}: an action id")) if action is not None else None
+        number = None if action is None else encoding.whole(action, f"{agent}: an action id")
+        chosen = None if number is None else legal.get(number)
         if chosen is None:
             if not legal:
                 encoding.check_not_stuck(self._game())
-            raise IllegalActionError(f"{agent}: action id {action!r} is not legal now "
+            raise IllegalActionError(f"{agent}: action id {number!r} is not legal now "   # (np.int64(3): 3)
                                      f"({len(legal)} legal ids)", rule="action_mask")
         game = self._game()
         self._cumulative_rewards[agent] = 0.0
