@@ -29,6 +29,16 @@ from .jsonshape import (JSON_VALUE, Expected, ShapeError, elements, exact, json_
 
 FORMAT = "boardrules-record/1"
 
+
+def _file_name_hint(text: str | bytes) -> str:
+    """For a record's text that is no JSON but one line ending in ``.json``, as a file's name is:
+    that the text is wanted, else ``""`` (``load_game("game.json")`` said only "it is not JSON:
+    expecting value at line 1, column 1")."""
+    if not isinstance(text, str) or "\n" in text.strip() or not text.strip().lower().endswith(".json"):
+        return ""
+    return ("; this reads a record's text, not a file's name: give the file's text "
+            "(pathlib.Path(name).read_text()), or replay the file with boardrules.replay.replay_file(name)")
+
 _scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 """json's own (C) reading of one JSON text from after its opening quote: (the text, where it ends)."""
 
@@ -286,7 +296,7 @@ class Record:
         try:
             data = read_json(text)
         except NotationError as err:
-            raise NotationError(f"cannot read a boardrules record: {err}") from None
+            raise NotationError(f"cannot read a boardrules record: {err}{_file_name_hint(text)}") from None
         return cls.from_json(data)
 
     @classmethod
@@ -295,7 +305,11 @@ class Record:
         :class:`~boardrules.errors.NotationError` naming each field of the wrong type (as a
         path, ``$.players``), the value found and what was expected."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise NotationError(f"not a boardrules record (expected format {FORMAT!r})")
+            other = isinstance(data, dict) and "format" not in data
+            raise NotationError(f"not a boardrules record (expected format {FORMAT!r})"
+                                + ("; another site's game log is read from its file by "
+                                   "boardrules.replay.replay_file(path) ('boardrules replay FILE'), "
+                                   "when a plugin reads its kind" if other else ""))
         data = {k: v for k, v in data.items() if k != "format"}
         if "actions" not in data:   # (a file that lost its moves replayed as a game of none)
             raise NotationError("malformed boardrules record: $.actions: missing "

@@ -303,3 +303,26 @@ def test_a_game_of_thousands_of_players_is_scored_and_its_tie_said_in_brief(tmp_
                                       "--out", str(tmp_path / "out3")])
     assert result.exit_code == 0, result.output
     assert "tie for first: p1, p2 and p3 " in " ".join(result.output.split())   # (not 'p1 and p2 and p3')
+
+
+@pytest.mark.parametrize("load", [boardrules.load_game, boardrules.Record.loads])
+def test_a_file_name_given_for_a_records_text_is_said_so(load, tmp_path):
+    """load_game("game.json") said only "it is not JSON: expecting value at line 1, column 1"
+    (trial3: a rating site's first import)."""
+    with pytest.raises(NotationError, match=r"it is not JSON: .*; this reads a record's text, not a file's "
+                                            r"name: give the file's text \(pathlib\.Path\(name\)\.read_text\(\)\)"):
+        load(str(tmp_path / "game.json"))
+    with pytest.raises(NotationError) as err:   # (other text that is no JSON: no such hint)
+        load("p1 study\np2 study")
+    assert "file's name" not in str(err.value)
+
+
+def test_another_sites_game_log_given_to_load_game_names_replay_file():
+    # (it said only "not a boardrules record (expected format 'boardrules-record/1')")
+    log = json.dumps({"players": 2, "factions": ["terrans", "ivits"], "moves": ["init 2 x"]})
+    with pytest.raises(NotationError, match=r"^not a boardrules record \(expected format 'boardrules-record/1'\); "
+                                            r"another site's game log is read from its file by "
+                                            r"boardrules\.replay\.replay_file\(path\)"):
+        boardrules.load_game(log)
+    with pytest.raises(NotationError, match=r"^not a boardrules record \(expected format 'boardrules-record/1'\)$"):
+        boardrules.load_game("[1, 2]")
