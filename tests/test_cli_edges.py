@@ -35,6 +35,27 @@ def test_house_rules_given_as_the_game_get_the_hint_to_use_rules(command, tmp_pa
     assert played.exit_code == 0, played.output
 
 
+@pytest.mark.parametrize("command", ["play", "check"])
+@pytest.mark.parametrize("text, game", [
+    ("extend faction gleens { gaia_ore 0 }\nroundtile score11 { vp 3 }\n", "gaia-project"),
+    ("override var fed_threshold: int per player = 6\n", "gaia-project"),
+    ("extend species terrans { }\n", "eclipse"),
+    (HOUSE, "harvest"),
+    ("extend thing nobody_declares { }\n", "harvest"),    # (none: Harvest, as before)
+])
+def test_the_house_rules_hint_names_the_game_they_change(command, text, game, tmp_path):
+    """The hint named Harvest for every file: 'boardrules check --game harvest' for house rules
+    that extend a Gaia Project faction (trial3)."""
+    house = tmp_path / "house.rules"
+    house.write_text(text)
+    argv = [command, str(house)] + (["--players", "2", "--quiet", "--out", str(tmp_path)] if command == "play" else [])
+    result = runner.invoke(cli.app, argv, env=WIDE)
+    assert result.exit_code == 1
+    said = {"play": f"e.g. 'boardrules play {game} --players 2 --rules {house}'",
+            "check": f"e.g. 'boardrules check --game {game} {house}'"}[command]
+    assert said in result.output
+
+
 @pytest.mark.parametrize("text", [HOUSE, "extend step play { main sow }\n", "remove step play\n",
                                   "override step play: do { }\n", "resource coins { start 1 }\n"])
 def test_the_house_rules_hint_follows_the_kind_of_error_not_its_wording(text, capsys):
@@ -48,11 +69,11 @@ def test_the_house_rules_hint_follows_the_kind_of_error_not_its_wording(text, ca
     with pytest.raises(RulesError) as err:
         build_ruleset(None, texts={"house.rules": text}).check_playable()
     assert [d.kind for d in err.value.diagnostics] == [INCOMPLETE]
-    cli._house_rules_hint(err.value, "HOW")
+    cli._house_rules_hint(err.value, lambda: "HOW")
     assert "(house rules or a module of an installed game? HOW)" in capsys.readouterr().err
     reworded = RulesError([attrs.evolve(d, message="the rules " + d.message, kind="")
                            for d in err.value.diagnostics])
-    cli._house_rules_hint(reworded, "HOW")
+    cli._house_rules_hint(reworded, lambda: "HOW")
     assert capsys.readouterr().err == ""
 
 

@@ -15,7 +15,7 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, List, Mapping, NoReturn, Optional
+from typing import Any, Callable, Iterable, List, Mapping, NoReturn, Optional
 
 import typer
 from rich.cells import cell_len
@@ -234,8 +234,8 @@ def check(files: List[Path] = typer.Argument(..., help="rule files to check"),
         if not all_errors and len(err.diagnostics) > SHOWN:
             err_console.print("(--all shows every one)", highlight=False, markup=False)
         if not game:
-            _house_rules_hint(err, "check them with '--game GAME', e.g. 'boardrules check --game "
-                                   f"harvest {escape_text(str(files[0]))}'")
+            _house_rules_hint(err, lambda: "check them with '--game GAME', e.g. 'boardrules check --game "
+                                           f"{_game_for(texts.values())} {escape_text(str(files[0]))}'")
     except PluginError as err:
         _unknown_game(err, game or "")
     except BoardrulesError as err:
@@ -284,12 +284,12 @@ def _option_value(text: str) -> object:
     return number if number is not None else {"true": True, "false": False}.get(text, text)
 
 
-def _house_rules_hint(err: RulesError, how: str) -> None:
+def _house_rules_hint(err: RulesError, how: Callable[[], str]) -> None:
     """After ``err`` of rule files given as a game of their own: when they fail as house rules
     or a module do (they change what is not there, ``override``/``extend``/``remove``, or have
-    no flow step), say ``how`` to give them to an installed game."""
+    no flow step), say ``how()`` to give them to an installed game."""
     if any(d.kind == INCOMPLETE for d in err.diagnostics):
-        err_console.print(f"(house rules or a module of an installed game? {how})",
+        err_console.print(f"(house rules or a module of an installed game? {how()})",
                           highlight=False, markup=False, soft_wrap=True)
 
 
@@ -298,9 +298,16 @@ def _rules_failed(err: RulesError, command: str, game: str, players: int) -> NoR
     file, the hint to play house rules with ``--rules``."""
     err_console.print(str(err), highlight=False, markup=False, soft_wrap=True)
     if game.endswith(".rules"):
-        _house_rules_hint(err, f"give them with '--rules', e.g. 'boardrules {command} harvest "
-                               f"--players {players} --rules {escape_text(game)}'")
+        _house_rules_hint(err, lambda: f"give them with '--rules', e.g. 'boardrules {command} "
+                                       f"{_game_for([read_rule_file(game)])} --players {players} "
+                                       f"--rules {escape_text(game)}'")
     raise typer.Exit(1)
+
+
+def _game_for(texts: Iterable[str]) -> str:
+    """The installed game house rules given as a game of their own change (Gaia Project's for
+    ``extend faction gleens``; the hint named Harvest for every file), else ``harvest``."""
+    return plugins.game_changed_by(texts) or "harvest"
 
 
 def _unknown_game(err: BoardrulesError, game: str) -> NoReturn:

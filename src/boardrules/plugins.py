@@ -395,6 +395,41 @@ def module_declarations(spec: ModuleSpec) -> set[tuple[str, str]]:
     return keys
 
 
+def _declared_names(paths: Iterable[str | Path]) -> set[str]:
+    """The names the rule files at ``paths`` declare (a file that does not read or parse: none)."""
+    from .lang import ast as A
+    from .lang.parser import parse_file
+    names = set()
+    for path in paths:
+        try:
+            names |= {key[1] for item in parse_file(path).items if (key := A.decl_key(item)) is not None}
+        except BoardrulesError:
+            continue
+    return names
+
+
+def game_changed_by(texts: Iterable[str]) -> str | None:
+    """The installed game whose rule files (its modules' included) declare the most of what the
+    rule ``texts`` define, extend or override, by name or kind (``extend faction gleens``,
+    ``roundtile score11 { … }``: gaia-project), else None: the game house rules given as a game
+    of their own were written for, for the hint to give them to it."""
+    from .lang import ast as A
+    from .lang.parser import parse_text
+    wanted = set()
+    for text in texts:
+        try:
+            wanted |= {w for item in parse_text(text).items if (key := A.decl_key(item)) is not None for w in key}
+        except BoardrulesError:
+            continue
+    best, most = None, 0
+    for name, spec in sorted(games().items()):
+        files = [*spec.rule_files, *(f for m in modules(name).values() for f in m.rule_files)]
+        hits = len(wanted & _declared_names(files))
+        if hits > most:
+            best, most = name, hits
+    return best
+
+
 def modules_declaring(game: str | None, options: Iterable[str], on: Iterable[str]) -> str:
     """A hint naming the modules of ``game`` not in ``on`` whose rule files declare one of
     ``options`` (an option given while its module is off), e.g. ``"; module
