@@ -65,6 +65,7 @@ def boardrules_ruleset_built(ruleset):
     ``factions``) must offer factions at all."""
     if ruleset.game != GAME:
         return
+    _check_round_tiles(ruleset)
     known = ruleset.by_kind.get("faction", ())
     if not known:
         raise PluginError("gaia-project needs factions: switch on the module 'factions' "
@@ -75,6 +76,42 @@ def boardrules_ruleset_built(ruleset):
     if unknown:
         raise BoardrulesError(f"option 'factions': no faction {', '.join(map(repr, unknown))}; "
                               f"the factions are {', '.join(sorted(known))}")
+
+
+def _check_round_tiles(ruleset) -> None:
+    """A round tile scores the events the procedure ``did`` reports (``what``: "terraform",
+    "research", …) by its field ``event`` (tiles.rules, ``kind roundtile``): one whose event is
+    none of them, and that has no ``score`` slot of its own, would score nothing, silently (a house
+    rule's ``event "reserch"``). Raises :class:`RulesError` naming each such tile where it is
+    declared, with the events (or the one meant)."""
+    from boardrules.errors import RulesError
+    from boardrules.lang import ast as A
+    from boardrules.lang.diagnostics import Diagnostic, did_you_mean
+    from boardrules.lang.parser import read_rule_file
+
+    did = ruleset.actions.get("did")
+    domain = did.params[0].domain if did is not None and did.params else None
+    kind = ruleset.kinds.get("roundtile")
+    if not isinstance(domain, A.ListLit) or kind is None or "event" not in kind.fields:
+        return   # (rules changed beyond this check's reading: nothing to hold them to)
+    events = [item.value for item in domain.items if isinstance(item, A.Str)]
+    texts = dict(ruleset.recipe.rules + ruleset.recipe.texts)
+    diagnostics = []
+    for name in ruleset.by_kind["roundtile"]:
+        tile = ruleset.entities[name]
+        event = tile.fields.get("event")
+        if event in events or "score" in tile.slots:
+            continue
+        try:
+            source = texts.get(tile.span.file) or read_rule_file(tile.span.file)
+        except (OSError, UnicodeDecodeError, BoardrulesError):
+            source = ""
+        diagnostics.append(Diagnostic(
+            tile.span, f"round tile '{name}' scores the event {event!r}, which no action reports" if event
+            else f"round tile '{name}' has no event to score (its field 'event') and no 'score' of its own",
+            did_you_mean(str(event), events) or f"the events: {', '.join(map(repr, events))}", source=source))
+    if diagnostics:
+        raise RulesError(diagnostics)
 
 
 @hookimpl
