@@ -23,7 +23,7 @@ from .quoting import QUOTE, brief_value, counted, escape as escape_text
 from .ruleset import Ruleset, build_ruleset
 from .runtime import BUDGET_HELP, budget_hint
 from .plugins import modules_allowing, player_counts
-from .simulate import (Row, SimulationSpec, entity_title, results_kind, seat_rows, simulate, summarise,
+from .simulate import (ROLE_KINDS, Row, SimulationSpec, entity_title, results_kind, seat_rows, simulate, summarise,
                        winner_score, write_results)
 from .simulate_pool import check_start_method, wire_bytes
 
@@ -188,7 +188,8 @@ def _print_summary(rs: Ruleset, rows: list[Row]) -> None:
     from .cli import fits, rules_text
     title = rules_text(rs.title)
     flat = seat_rows(rows)
-    for by, label in (("role", "faction / species"), ("seat", "seat"), ("bot", "bot")):
+    role = next((kind for kind in ROLE_KINDS if kind in rs.kinds), "role")   # (Gaia's faction, Eclipse's species)
+    for by, label in (("role", role), ("seat", "seat"), ("bot", "bot")):
         groups = summarise(flat, by)
         if by == "role" and all(g["role"] == "" for g in groups):
             continue

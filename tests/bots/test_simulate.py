@@ -138,7 +138,9 @@ def test_simulate_command(tmp_path):
                                  "--bot", "random", "--quiet", "--out", str(out)],
                            env={"COLUMNS": "160"})
     assert result.exit_code == 0, result.output
-    assert "by faction / species" in result.output and "by seat" in result.output
+    # (the table was titled 'by faction / species' in every game: Gaia Project's are factions)
+    assert "Gaia Project: by faction" in result.output and "species" not in result.output
+    assert "by seat" in result.output
     assert "game length" in result.output and "bytes per task" in result.output
     rows = read_results(out)
     assert len(rows) == 4 and {r["seed"] for r in rows} == {0, 1}
@@ -149,7 +151,7 @@ def test_simulate_command(tmp_path):
     roles = {r["role"] for r in rows}
     titles = {rs.entities[role].fields["title"] for role in roles}
     assert all(t != role for t, role in zip(sorted(titles), sorted(roles)))
-    table = result.output.split("by faction / species")[1].split("by seat")[0]
+    table = result.output.split("by faction")[1].split("by seat")[0]
     assert all(t in table for t in titles) and not any(f"│ {role} " in table for role in roles)
 
 
@@ -449,3 +451,11 @@ def _one_csv(tmp_path) -> Path:
     path = tmp_path / "one.csv"
     path.write_text(_results_text("{}"), encoding="utf-8")
     return path
+
+
+def test_the_summary_by_role_is_titled_by_the_games_kind(tmp_path):
+    # (every game's said 'by faction / species')
+    result = runner.invoke(app, ["simulate", "eclipse", "--players", "2", "-n", "1", "-w", "1", "--bot", "random",
+                                 "--quiet", "--out", str(tmp_path / "e.csv")], env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    assert "Eclipse: by species" in result.output and "faction" not in result.output
