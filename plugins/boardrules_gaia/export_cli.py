@@ -33,6 +33,8 @@ def export(record: Path = typer.Argument(..., help="a game record (boardrules JS
     from .export import ExportError, export_game
 
     try:
+        if output.exists() and record.exists() and output.samefile(record):   # (the record written over)
+            raise ExportError(f"{record}: -o names the record itself; write the export to another file")
         report = replay_file(record)
         if report.differences:   # (a move it could not play, or a record altered: the rest is lost)
             raise ExportError(f"{record}: its replay does not reach the state it records "

@@ -289,3 +289,16 @@ def test_a_record_that_does_not_replay_to_its_final_state_is_not_exported(damage
     out.write_text("kept", encoding="utf-8")   # (an earlier export of that name stays as it was)
     assert CliRunner().invoke(app, ["export", str(rec), "-o", str(out)]).exit_code == 1
     assert out.read_text(encoding="utf-8") == "kept"
+
+
+def test_an_export_over_its_own_record_is_refused(tmp_path):
+    """'export game.json -o game.json' wrote the site's notation over the boardrules record
+    (its seed, modules and options gone with it): refused, the record as it was (trial3)."""
+    plugins.manager().hook.boardrules_cli(app=app)
+    game = boardrules.new_game("gaia-project", players=2, seed=4)
+    rec = tmp_path / "game.json"
+    rec.write_text(game.save(), encoding="utf-8")
+    for given in (rec, tmp_path / "." / "game.json"):
+        result = CliRunner().invoke(app, ["export", str(rec), "-o", str(given)], env={"COLUMNS": "400"})
+        assert result.exit_code == 1 and "-o names the record itself" in result.output
+        assert rec.read_text(encoding="utf-8") == game.save()
