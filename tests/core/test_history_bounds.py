@@ -97,3 +97,33 @@ def test_a_record_of_more_moves_than_a_game_may_have_is_refused_before_its_repla
                        rf"than the {LIMITS.max_moves} a game may have \(LIMITS.max_moves; raise it with "
                        r"boardrules.limits.LIMITS.changed\(max_moves=N\)\)"):
         boardrules.Record.from_json(record)
+
+
+def test_an_interrupted_undo_changes_nothing(monkeypatch):
+    """A KeyboardInterrupt while undo replayed a thinned history's moves left the record cut and
+    the state as it was: the next move was recorded after the wrong ones, and the save no longer
+    replayed ("move 524: p3 done: p3 must first decide 'fly'", trial3's interrupted Eclipse game).
+    Now nothing changes until the state to go back to is in hand."""
+    monkeypatch.setattr(history, "HISTORY_VALUES", 300)
+    monkeypatch.setattr(history, "RECENT_STATES", 4)
+    game = boardrules.new_game("harvest", players=3, seed=5)
+    rng = random.Random(5)
+    for _ in range(40):
+        game.play(game.legal_actions().sample(rng))
+    for _ in range(10):   # (undo back into the thinned part of the history)
+        game.undo()
+    before = (game.state, list(game.record.actions), list(game.log), list(game._history), game._kept)
+    played = core.Game.play
+
+    def interrupted(self, action, *, check=True):   # (the replay's scratch game plays unchecked)
+        if not check:
+            raise KeyboardInterrupt
+        return played(self, action, check=check)
+
+    monkeypatch.setattr(core.Game, "play", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        game.undo()
+    assert (game.state, game.record.actions, game.log, game._history, game._kept) == before
+    monkeypatch.setattr(core.Game, "play", played)
+    game.undo()
+    assert boardrules.load_game(game.save()).state == game.state

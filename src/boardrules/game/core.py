@@ -498,19 +498,19 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         if not any(not self.record.actions[nrec].startswith("chance ")
                    for _, nrec, _ in self._history):
             raise IllegalActionError("nothing to undo: no player has acted yet", rule="undo")
-        undone: list[str] = []
-        while self._history:
-            state, nrec, nlog = self._history.pop()
-            if state is not None:
-                self._kept -= len(state.values)
-            moves = self.record.actions[nrec:]
-            undone[:0] = moves
-            del self.record.actions[nrec:]
-            del self.log[nlog:]
-            if not moves or not moves[0].startswith("chance "):
-                break
-        self.state = self._replayed(nrec) if state is None else state
-        self.log.append(Event(len(self.record.actions), "undo", None, tuple(undone), "undo"))
+        # (the state to go back to first, then the changes: a KeyboardInterrupt in the replay of a
+        # thinned history left the record cut and the state as it was, diverged)
+        h, actions = self._history, self.record.actions
+        back = len(h) - 1
+        while back > 0 and h[back][1] < len(actions) and actions[h[back][1]].startswith("chance "):
+            back -= 1
+        state, nrec, nlog = h[back]
+        state = self._replayed(nrec, back) if state is None else state
+        undone = tuple(actions[nrec:])
+        self._kept -= sum(len(s.values) for s, _, _ in h[back:] if s is not None)
+        del h[back:], actions[nrec:], self.log[nlog:]
+        self.state = state
+        self.log.append(Event(len(actions), "undo", None, undone, "undo"))
 
     def candidates(self, player: int | None = None) -> Iterator[Action]:
         """Every action worth trying now (legal or not), of ``player`` or of everyone to act;

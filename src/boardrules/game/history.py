@@ -80,11 +80,11 @@ class GameHistory:
             h[i] = (None, nrec, nlog)
             self._kept -= len(state.values)
 
-    def _replayed(self: Game, upto: int) -> State:
+    def _replayed(self: Game, upto: int, below: int) -> State:
         """The state before the record's move ``upto`` (from 0), dropped from the undo history:
-        the moves from the last state it holds before that played again, as a replay plays
-        them (:meth:`from_record`)."""
-        j = len(self._history) - 1
+        the moves from the last state its first ``below`` entries hold played again, as a replay
+        plays them (:meth:`from_record`)."""
+        j = below - 1
         while self._history[j][0] is None:   # (the first state is never dropped)
             j -= 1
         state, start, _ = self._history[j]
