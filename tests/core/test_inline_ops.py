@@ -181,3 +181,51 @@ def test_a_range_of_written_numbers_is_charged_and_refused_as_the_interpreter_do
     assert compiled[0] == ("ok" if "3..1" in expr else "refused")
     if compiled[0] == "refused":
         assert "the range 1..40 is too long for the rules (at most 39 numbers)" in compiled[1]
+
+
+def _size_walked(v, cap):
+    """semantics.size as one walk element by element (the reference of its walk in C)."""
+    if type(v) is str:
+        return len(v) >> 6
+    if type(v) not in (tuple, frozenset):
+        return 0
+    n, stack = 0, [v]
+    while stack and n <= cap:
+        x = stack.pop()
+        n += len(x)
+        for y in x:
+            if type(y) in (tuple, frozenset):
+                stack.append(y)
+            elif type(y) is str:
+                n += len(y) >> 6
+    return n
+
+
+_FLAT = st.lists(st.one_of(st.integers(-3, 3), st.booleans(), st.none(),
+                           st.sampled_from(["", "a", "cog", "x" * 63, "x" * 64, "y" * 130])), max_size=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_VALUES, _FLAT.map(tuple), _FLAT.map(frozenset),
+                st.lists(st.sampled_from(["a", "x" * 63, "x" * 64]), min_size=3, max_size=5).map(tuple)),
+       st.integers(-2, 40))
+def test_size_and_nested_answer_as_one_walk_element_by_element(v, cap):
+    """semantics.size walks a flat list of numbers, entities or short texts in C (a text of 64
+    characters or more, or a list inside, walked as before) and semantics.nested tests a list
+    of three or more in C for a list inside: the same size for every value and cap (a negative
+    cap too), and nested returns a flat list as it is, charging nothing, and charges a list
+    holding lists the elements at every depth."""
+    from boardrules.lang import semantics as S
+    from boardrules.runtime import Context
+    assert S.size(v, cap) == _size_walked(v, cap)
+    if type(v) is tuple:
+        g = new_game(texts={"t.rules": RULES.replace("EXPR", "x")}, players=2)
+        ctx = Context(g.ruleset, {("nplayers",): 2}, budget=10 ** 6)
+        assert S.nested(ctx, v) is v
+        assert 10 ** 6 - ctx.steps == _size_walked(v, 10 ** 9) - len(v) - _strings(v)
+
+
+def _strings(v):
+    """What size counts for the texts at every depth of ``v`` (nested does not charge texts)."""
+    return sum(_strings(x) if type(x) in (tuple, frozenset) else len(x) >> 6 if type(x) is str else 0
+               for x in v)

@@ -254,12 +254,15 @@ def nested(ctx: Context, items: tuple[Value, ...]) -> tuple[Value, ...]:
     lists nested deeper than LIMITS.max_nesting. Without this, a list doubled by ``[v, v]`` in a loop
     holds 2^60 elements in a few bytes, and ``[v]`` nests it 100,000 deep: saving the game
     never ends, or hashing it kills the process."""
-    for x in items:
-        t = type(x)
-        if t is tuple or t is frozenset:
-            break
-    else:
-        return items
+    if len(items) < 3:
+        for x in items:
+            t = type(x)
+            if t is tuple or t is frozenset:
+                break
+        else:
+            return items
+    elif _LISTS.isdisjoint(map(type, items)):   # (one walk in C: a list of 100 tiles built
+        return items                            # one by one walks 5,000 elements)
     n, stack = 0, [(items, 1)]
     while stack:
         x, depth = stack.pop()
@@ -293,6 +296,11 @@ def at(err: RuleViolation, span: Span | None) -> RuleViolation:
     return err
 
 
+_LISTS = frozenset((tuple, frozenset))
+_HELD = frozenset((tuple, frozenset, str))   # (the elements size counts beyond one each)
+_TEXT = {str}
+
+
 def size(v: Value, cap: int) -> int:
     """What comparing or hashing ``v`` may cost, in steps: the elements of a list or set at
     every depth, plus one per 64 characters of a text (0 for a number, an entity...). The walk
@@ -302,6 +310,10 @@ def size(v: Value, cap: int) -> int:
         return len(v) >> 6
     if t is not tuple and t is not frozenset:
         return 0
+    if len(v) > 2 and cap >= 0:   # (a flat list of numbers, entities or short texts: in C)
+        types = set(map(type, v))
+        if types.isdisjoint(_HELD) or types == _TEXT and max(map(len, v)) < 64:
+            return len(v)
     n, stack = 0, [v]
     while stack and n <= cap:
         x = stack.pop()
