@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Hashable
+from operator import itemgetter
 from typing import Any
 
 from boardrules.runtime import MISSING, changed_keys
@@ -37,6 +38,7 @@ ENABLED = True     # False: every question computed afresh (tests compare the tw
 CARRY = True       # False: no answer is carried over to another state (tests compare the two)
 DELTAS = True      # False: what changed is found by comparing the tables whole (tests compare)
 CARRIED = 1000     # a memo with more answers than this starts afresh with the next state
+_SECOND = itemgetter(1)
 
 
 def per_state(ctx: Any, key: Hashable, reads: frozenset[str], compute: Callable[[], Any],
@@ -50,9 +52,16 @@ def per_state(ctx: Any, key: Hashable, reads: frozenset[str], compute: Callable[
     global _CURRENT
     if not ENABLED:
         return compute()
-    for k in ctx.w:
-        if k[0] == "v" and k[1] in reads and (player is None or len(k) < 3 or k[2] == player):
-            return compute()
+    w = ctx.w
+    if w:
+        try:   # (most writes are of other variables: told in C by the second item of each key)
+            clear = reads.isdisjoint(map(_SECOND, w))
+        except IndexError:   # (a key of one item: not a rule variable's)
+            clear = False
+        if not clear:
+            for k in w:
+                if k[0] == "v" and k[1] in reads and (player is None or len(k) < 3 or k[2] == player):
+                    return compute()
     memo = _CURRENT
     if memo[0] is not ctx.base or memo[1] is not ctx.rs:
         kept = _carried(memo[0], ctx.base, memo[2]) if memo[1] is ctx.rs and CARRY else {}

@@ -45,10 +45,10 @@ def _hid(pos: G.Pos) -> str:
 def _v(ctx, name, *idx):
     key = ("v", name, *idx)         # (ctx.get, inlined: the primitives read state constantly)
     w = ctx.w
-    if key in w:
+    if w and key in w:   # (a key tuple is hashed on every lookup: none in an empty overlay)
         return w[key]
     v = ctx.base.get(key, MISSING)
-    return ctx.rs.default_of(key) if v is MISSING else v
+    return ctx.rs.key_defaults[key] if v is MISSING else v
 
 
 def _set(ctx, name, idx: tuple, value) -> None:
@@ -95,13 +95,11 @@ def _column(ctx, name) -> tuple:
 
 
 def _read_column(ctx, name) -> tuple:
-    w, base = ctx.w, ctx.base   # (_v inlined: a column is read at every new state)
+    w, get = ctx.w, ctx.base.get   # (_v inlined: a column is read at every new state)
     default = ctx.rs.default_of(("v", name))
-    got = []
-    for h in _hexes(ctx):
-        key = ("v", name, h)
-        got.append((h, w[key] if key in w else base.get(key, default)))
-    return tuple(got)
+    if not w:   # (a key tuple is hashed on every lookup: once, with no overlay)
+        return tuple([(h, get(("v", name, h), default)) for h in _hexes(ctx)])
+    return tuple([(h, w[key] if (key := ("v", name, h)) in w else get(key, default)) for h in _hexes(ctx)])
 
 
 _COLUMN_READS: dict = {}

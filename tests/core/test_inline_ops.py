@@ -202,18 +202,19 @@ def _size_walked(v, cap):
 
 
 _FLAT = st.lists(st.one_of(st.integers(-3, 3), st.booleans(), st.none(),
-                           st.sampled_from(["", "a", "cog", "x" * 63, "x" * 64, "y" * 130])), max_size=8)
+                           st.sampled_from(["", "a", "cog", "x" * 63, "x" * 64, "y" * 130])), max_size=12)
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(_VALUES, _FLAT.map(tuple), _FLAT.map(frozenset),
-                st.lists(st.sampled_from(["a", "x" * 63, "x" * 64]), min_size=3, max_size=5).map(tuple)),
+                st.lists(st.sampled_from(["a", "x" * 63, "x" * 64]), min_size=7, max_size=12).map(tuple),
+                st.lists(_VALUES, min_size=7, max_size=12).map(tuple)),
        st.integers(-2, 40))
 def test_size_and_nested_answer_as_one_walk_element_by_element(v, cap):
     """semantics.size walks a flat list of numbers, entities or short texts in C (a text of 64
     characters or more, or a list inside, walked as before) and semantics.nested tests a list
-    of three or more in C for a list inside: the same size for every value and cap (a negative
-    cap too), and nested returns a flat list as it is, charging nothing, and charges a list
+    of more than ``semantics._SHORT`` in C for a list inside: the same size for every value and
+    cap (a negative cap too), and nested returns a flat list as it is, charging nothing, and charges a list
     holding lists the elements at every depth."""
     from boardrules.lang import semantics as S
     from boardrules.runtime import Context

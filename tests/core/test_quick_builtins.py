@@ -1,5 +1,5 @@
 """The compiled back end's quick forms (lang/codegen.py): the built-ins ``len``, ``first``,
-``owner``, ``held`` and ``field`` called through helpers of their own (``_QUICK_BUILTINS``),
+``owner``, ``held``, ``field`` and ``passed`` called through helpers of their own (``_QUICK_BUILTINS``),
 ``me`` read inline, two lists joined at once, and ``==``/``!=`` decided at once where one side
 is surely no long text and no list (``_Gen.scalar``). Each gives the tree-walking interpreter's
 value (the oracle), charges the same steps, and refuses alike (what is no list, no entity, no
@@ -44,6 +44,9 @@ EXPRS = [
     "len(num)", "len(word)", "first(num)", "owner(word)", "owner(num)", "owner(none)",
     "held(num)", "held(\"nothing\")", "field(c, \"size\")", "field(word, \"cost\")",
     "field(c, num)", "field(num, \"cost\")",
+    # passed(p): a player's number (the players passed now, none before the first pass), and
+    # what is no player (out of range, a truth value, a text, none)
+    "passed(me)", "passed(0)", "passed(num)", "passed(-1)", "passed(true)", "passed(word)", "passed(none)",
     # ``me``, and comparisons with it or with numbers computed, decided at once
     "me", "owner_at[h] == me", "me != owner_at[h]", "owner(c) == me", "[me, c]",
     "len(deck) == len(hexes)", "(count x in hexes where owner_at[x] == me) != 0",
@@ -53,7 +56,7 @@ EXPRS = [
 ]
 
 WRITES = {("o", "sow"): 1, ("o", "plow"): 0, ("v", "owner_at", "a1"): 0,
-          ("v", "deck"): ("plow", "sow", "reap"), ("v", "num"): 5}
+          ("v", "deck"): ("plow", "sow", "reap"), ("v", "num"): 5, ("f", "passed"): (2, 0)}
 
 
 def _fns(expr: str):
@@ -96,7 +99,7 @@ def test_quick_forms_give_the_interpreters_values_charges_and_refusals(expr):
 
 
 @pytest.mark.parametrize("expr", ["me", "owner_at[h] == me", "owner(c) == me", "held(card)",
-                                  "[me, c]"])
+                                  "[me, c]", "passed(me)"])
 @pytest.mark.parametrize("me", [None, -1, 3, True, "p1"])
 def test_no_player_as_me_is_the_interpreters_violation(expr, me):
     g, compiled, interpreted = _fns(expr)
@@ -115,6 +118,9 @@ def test_no_player_as_me_is_the_interpreters_violation(expr, me):
     ("owner(c)", 0, WRITES.items(), 1, 0),
     ("held(card)", 0, WRITES.items(), ("plow",), 3),
     ("field(c, \"cost\")", 0, (), 1, 0),
+    ("passed(me)", 0, (), False, 0),
+    ("passed(me)", 0, WRITES.items(), True, 0),
+    ("passed(me)", 1, WRITES.items(), False, 0),
     ("owner_at[h] == me", 0, WRITES.items(), True, 0),
     ("owner_at[h] == me", 1, WRITES.items(), False, 0),
     ("deck + hexes", 0, (), ("reap", "sow", "a1", "a2", "b1"), 5),

@@ -33,7 +33,7 @@ from . import ast as A
 from . import semantics as S
 from ..primitives import NOT_BATCHED, Primitive
 from ..quoting import brief_value
-from ..runtime import F_ROUND, MISSING
+from ..runtime import F_PASSED, F_ROUND, MISSING
 from .semantics import ExprFn, FilterFn, Key, Value
 
 if TYPE_CHECKING:
@@ -160,6 +160,16 @@ def _holds(ctx: Context, e: Value) -> Value:
             me = ctx.player()   # (raises the violation)
         return owner == me
     return _builtin(ctx, "holds", S.BUILTIN_FUNCTIONS["holds"], e)
+
+
+def _passed(ctx: Context, p: Value) -> Value:
+    """``passed(p)`` (the built-in) at once for a player's number (every main action of
+    Eclipse asks it of ``me`` first); anything else as the built-in does it."""
+    if type(p) is int and 0 <= p < ctx.np:
+        w = ctx.w
+        got = w[F_PASSED] if w and F_PASSED in w else ctx.base.get(F_PASSED)   # (its default: none)
+        return p in (got or ())
+    return _builtin(ctx, "passed", S.BUILTIN_FUNCTIONS["passed"], p)
 
 
 def _len(ctx: Context, x: Value) -> Value:
@@ -705,6 +715,8 @@ class _Gen:
                 a = "".join(f", {g(x, sc)}" for x in args)
                 if fn in ("min", "max") and len(args) == 2 or fn == "abs" and len(args) == 1:
                     return f"_{fn}{len(args) if fn != 'abs' else ''}(ctx{a})"
+                if fn == "passed" and len(args) == 1:   # (a constant: one more name in every
+                    return f"{self.const(_passed)}(ctx{a})"   # namespace made Gaia's larger)
                 if fn in _QUICK_BUILTINS and len(args) == _QUICK_BUILTINS[fn]:
                     return f"_{'field_of' if fn == 'field' else fn}(ctx{a})"
                 if fn in S.BUILTIN_FUNCTIONS:
