@@ -254,15 +254,12 @@ def nested(ctx: Context, items: tuple[Value, ...]) -> tuple[Value, ...]:
     lists nested deeper than LIMITS.max_nesting. Without this, a list doubled by ``[v, v]`` in a loop
     holds 2^60 elements in a few bytes, and ``[v]`` nests it 100,000 deep: saving the game
     never ends, or hashing it kills the process."""
-    if len(items) <= _SHORT:
-        for x in items:
-            t = type(x)
-            if t is tuple or t is frozenset:
-                break
-        else:
-            return items
-    elif _LISTS.isdisjoint(map(type, items)):   # (one walk in C: a list of 100 tiles built
-        return items                            # one by one walks 5,000 elements)
+    for x in items:
+        t = type(x)
+        if t is tuple or t is frozenset:
+            break
+    else:
+        return items
     n, stack = 0, [(items, 1)]
     while stack:
         x, depth = stack.pop()
@@ -296,12 +293,6 @@ def at(err: RuleViolation, span: Span | None) -> RuleViolation:
     return err
 
 
-_SHORT = 8   # (a list this long or shorter is walked faster in Python: Gaia's lists of 3-8 items)
-_LISTS = frozenset((tuple, frozenset))
-_HELD = frozenset((tuple, frozenset, str))   # (the elements size counts beyond one each)
-_TEXT = {str}
-
-
 def size(v: Value, cap: int) -> int:
     """What comparing or hashing ``v`` may cost, in steps: the elements of a list or set at
     every depth, plus one per 64 characters of a text (0 for a number, an entity...). The walk
@@ -311,10 +302,6 @@ def size(v: Value, cap: int) -> int:
         return len(v) >> 6
     if t is not tuple and t is not frozenset:
         return 0
-    if len(v) > _SHORT and cap >= 0:   # (a flat list of numbers, entities or short texts: in C)
-        types = set(map(type, v))
-        if types.isdisjoint(_HELD) or types == _TEXT and max(map(len, v)) < 64:
-            return len(v)
     n, stack = 0, [v]
     while stack and n <= cap:
         x = stack.pop()
