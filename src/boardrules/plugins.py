@@ -13,7 +13,7 @@ import os
 import re
 import reprlib
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
@@ -383,29 +383,19 @@ def module_declarations(spec: ModuleSpec) -> set[tuple[str, str]]:
     "market_coins")``, ``("step", "market_day")``; not their changes to others), parsed on
     demand."""
     from .lang import ast as A
-    from .lang.parser import parse_file
-    keys = set()
-    for path in spec.rule_files:
-        try:
-            items = parse_file(path).items
-        except BoardrulesError:   # (a file that does not read or parse defines nothing to point at)
-            continue
-        keys |= {key for item in items if getattr(item, "modifier", None) is None
-                 and not isinstance(item, A.RemoveDecl) and (key := A.decl_key(item)) is not None}
-    return keys
+    return {key for item in _declarations(spec.rule_files) if getattr(item, "modifier", None) is None
+            and not isinstance(item, A.RemoveDecl) and (key := A.decl_key(item)) is not None}
 
 
-def _declared_names(paths: Iterable[str | Path]) -> set[str]:
-    """The names the rule files at ``paths`` declare (a file that does not read or parse: none)."""
-    from .lang import ast as A
+def _declarations(paths: Iterable[str | Path]) -> Iterator[Any]:
+    """The top-level items of the rule files at ``paths``, parsed on demand (a file that does
+    not read or parse declares nothing to point at)."""
     from .lang.parser import parse_file
-    names = set()
     for path in paths:
         try:
-            names |= {key[1] for item in parse_file(path).items if (key := A.decl_key(item)) is not None}
+            yield from parse_file(path).items
         except BoardrulesError:
             continue
-    return names
 
 
 def game_changed_by(texts: Iterable[str]) -> str | None:
@@ -424,7 +414,7 @@ def game_changed_by(texts: Iterable[str]) -> str | None:
     best, most = None, 0
     for name, spec in sorted(games().items()):
         files = [*spec.rule_files, *(f for m in modules(name).values() for f in m.rule_files)]
-        hits = len(wanted & _declared_names(files))
+        hits = len(wanted & {key[1] for item in _declarations(files) if (key := A.decl_key(item)) is not None})
         if hits > most:
             best, most = name, hits
     return best
