@@ -129,11 +129,21 @@ class Limits:
             _set(self, old)
 
     def copy(self) -> Limits:
-        """These limits as they are now, a value no block changes (what a worker is sent)."""
-        return attrs.evolve(self)
+        """These limits as they are now, a value no block changes (what a worker is sent, the
+        ruleset cache's key). For :data:`LIMITS` the same object until they change: every
+        ``new_game`` asks, and a new copy checks every field again and is compared field by
+        field in the cache (about a third of a cached ``build_ruleset``)."""
+        global _copy
+        if self is not LIMITS:
+            return attrs.evolve(self)
+        if _copy is None:
+            _copy = attrs.evolve(self)
+        return _copy
 
 
 def _set(limits: Limits, values: Limits) -> None:
+    global _copy
+    _copy = None   # (LIMITS.copy() is taken anew)
     for field in attrs.fields(Limits):   # (frozen for everyone else: only changed() and adopt())
         object.__setattr__(limits, field.name, getattr(values, field.name))
 
@@ -157,3 +167,4 @@ def adopt(values: Limits) -> None:
 
 LIMITS = Limits()
 """The limits in force, read by every check when it runs."""
+_copy: Limits | None = None   # (LIMITS.copy() while they stay as they are)

@@ -158,6 +158,8 @@ class Ruleset:
         self.key_defaults = _KeyDefaults(self.default_of)
         self._field_values: dict[str, dict[str, Value]] = {}   # (field_values)
         self.readings: dict[str, Any] = {}   # reader.py's reading per name, filled as names are read
+        # a new game's first state and the events of its setup's run, by (players, budget, limits)
+        self.starts: dict[tuple[int, int, Any], tuple[Any, tuple[Any, ...]]] = {}
         self.primitive_codes: dict[Any, str] | None = None   # (semantics._failing_primitive)
         backend: Backend = Compiler(self) if recipe.backend == "compiled" else Interpreter(self)
         self.backend = backend

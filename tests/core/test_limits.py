@@ -129,6 +129,22 @@ def test_setup_and_the_flow_have_the_budget_too():
         boardrules.new_game(texts=texts, players=3)
 
 
+def test_a_setup_run_once_for_a_budget_is_run_again_for_a_smaller_one_and_other_limits(limits):
+    """Games of one ruleset start from one state, worked out once per player count, budget and
+    limits: a budget or limit its setup does not fit still refuses the game."""
+    texts = harvest_with(setup="for i in 1..40 { set first_passer = none }")
+    first, second = (boardrules.new_game(texts=texts, players=3, seed=s) for s in (1, 2))
+    start = first._history[0][0]
+    assert second._history[0][0] is start and first.log[:3] == second.log[:3]
+    assert start.values == first._setup_run()[0].values   # (what a run of the setup makes)
+    with pytest.raises(ExecutionBudgetError, match=r"the game cannot start: .*step 'reveal'"):
+        boardrules.new_game(texts=texts, players=3, max_steps=30)
+    assert boardrules.new_game(texts=texts, players=2)._history[0][0].values[("r", "coins", 1)] == 5
+    limits(max_values=len(start.values) - 1)
+    with pytest.raises(ExecutionBudgetError, match="the game cannot start: the game would hold"):
+        boardrules.new_game(texts=texts, players=3, seed=3)
+
+
 def test_listing_the_legal_actions_has_the_budget():
     texts = harvest_with(extra="action spin(n: int in 1..1000 where (count i in 1..5000) > 0) main "
                                "{ gain 1 vp }")

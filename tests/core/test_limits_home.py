@@ -53,6 +53,22 @@ def test_a_limit_out_of_bounds_is_refused_before_anything_changes(changes, error
     assert LIMITS == DEFAULTS
 
 
+def test_a_copy_holds_the_limits_as_they_were_and_is_taken_anew_once_they_change():
+    before = LIMITS.copy()
+    assert before == DEFAULTS and before is not LIMITS
+    with LIMITS.changed(max_moves=7):
+        inside = LIMITS.copy()
+        assert inside.max_moves == 7 and inside is not before
+        assert LIMITS.copy() is inside   # (unchanged since: the same value, the cache's key)
+        with LIMITS.changed(max_moves=3):
+            assert LIMITS.copy().max_moves == 3
+        assert LIMITS.copy() == inside
+    assert before.max_moves == DEFAULTS.max_moves   # (taken before: unchanged)
+    assert LIMITS.copy() == DEFAULTS
+    other = Limits(max_moves=9)
+    assert other.copy() == other and other.copy() is not other
+
+
 def test_limits_are_frozen_outside_changed():
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         LIMITS.max_moves = 3  # type: ignore[misc]

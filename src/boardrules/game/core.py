@@ -124,6 +124,23 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
 
     # ---- construction ----
     def _initial_state(self) -> State:
+        """The state the game starts from (the setup run up to its first decision or turn), its
+        events logged. The same for every game of these rules with as many players and as large
+        a budget, under the same limits: worked out once (``Ruleset.starts``; values and pending
+        decisions are never changed in place, so games share them as states share them)."""
+        starts = self.ruleset.starts
+        key = (self.players, self.max_steps, LIMITS.copy())
+        start = starts.get(key)
+        if start is None:
+            if len(starts) >= 16:   # (a caller trying many budgets: keep a few)
+                starts.clear()
+            start = starts[key] = self._setup_run()
+        state, events = start
+        self.log.extend(events)
+        return state
+
+    def _setup_run(self) -> tuple[State, tuple[Event, ...]]:
+        """:meth:`_initial_state`'s state worked out, with the events of its run."""
         rs = self.ruleset
         ctx = Context(rs, {NPLAYERS: self.players}, ply=0, budget=self.max_steps)
         for p in range(self.players):
@@ -144,12 +161,11 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
             message = err.message.removeprefix(_FLOW_BROKEN)
             raise _error_class(err)(f"the game cannot start: {_broken(message, err.rule or 'setup', err.span, rs)}",
                       rule=err.rule) from None
-        self.log.extend(ctx.events)
         values = ctx.merged()
         if len(values) > LIMITS.max_values:
             raise ExecutionBudgetError(f"the game cannot start: {_too_many_values(len(values))}",
                                        rule="setup")
-        return State(values, tuple(pending))
+        return State(values, tuple(pending)), tuple(ctx.events)
 
     # ---- queries ----
     @property
