@@ -322,110 +322,11 @@ def terms(game, player: int) -> dict[str, float]:
     return t
 
 
-import os
-EXP = os.environ.get("GAIA_EXP", "")
-GIVE = float(os.environ.get("GAIA_GIVE", "1.0"))
-GIVE_ROUNDS = int(os.environ.get("GAIA_GR", "5"))
-FACTION_SHARE = float(os.environ.get("GAIA_FS", "0.5"))
-FACTION_WORTH = {"ivits": 12.5, "hadsch_hallas": 5.4, "ambas": 5.1, "geodens": 4.2, "xenos": 3.9,
-                 "firaks": 2.6, "bescods": 0.5, "terrans": -0.2, "nevlas": -1.2, "itars": -1.3,
-                 "baltaks": -1.9, "lantids": -3.9, "gleens": -5.3, "taklons": -16.9}
-OPEN_BONUS = float(os.environ.get("GAIA_OB", "2.0"))
-OPEN_ROUNDS = int(os.environ.get("GAIA_OR", "2"))
-TILE_CAP = int(os.environ.get("GAIA_TC", "2"))
-
-
-def _next_tile(game, player: int, rnd: int) -> float:
-    """The next round's scoring tile's VP for the events the resources held now pay for (up to
-    ``TILE_CAP``): resources kept for the round that scores what they build."""
-    tile = game.get("round_tiles")[rnd]
-    f = game.ruleset.entities[tile].fields
-    ore, credits, k = (game.get(r, player) for r in ("ore", "credits", "knowledge"))
-    event = f.get("event")
-    if event == "mine":
-        n = min(ore, credits // 2, 8 - game.get("built", player, "mine"))
-    elif event == "ts":
-        n = min(ore // 2, credits // 6, game.get("built", player, "mine"))
-    elif event == "big":
-        n = 1 if ore >= 4 and credits >= 6 and (game.get("built", player, "ts") or game.get("built", player, "lab")) else 0
-    elif event == "research":
-        n = k // 4
-    else:
-        n = 0
-    return f.get("vp", 0) * max(0, min(n, TILE_CAP))
-
-
-ADV_SHARE = float(os.environ.get("GAIA_ADV", "0.7"))
-
-
-def _adv_target(game, player: int, rnd: int) -> float:
-    """The worth of the best advanced tech tile a green federation token may buy: on a track
-    where the player is at level 3+ (half at 3), the tile not taken, a standard tile to cover."""
-    left = ROUNDS - rnd if rnd else ROUNDS
-    if not left:
-        return 0.0
-    techs = _tables(game.ruleset)["techs"]
-    if not any(game.get("has_tech", player, t) and not game.get("covered", player, t)
-               for t in techs if not t.startswith("adv")):
-        return 0.0
-    later = later_weights(left)
-    best = 0.0
-    for track, tile in zip(TRACKS, game.get("adv_slots")):
-        level = game.get(track, player)
-        if level < 3 or game.owner(tile) is not None:
-            continue
-        worth = _adv_worth(game, player, tile, left, later) + LEVEL   # (and its free step)
-        best = max(best, worth * (1.0 if level >= 4 else 0.5))
-    return best
-
-
-def _adv_worth(game, player: int, tile: str, left: int, later: dict) -> float:
-    hexes = game.get("my_hexes", player)
-    sectors = len({h.rstrip("0123456789")[:-1] for h in hexes})
-    if tile == "advtech4":
-        return 2.0 * sum(1 for h in hexes if game.get("bld", index=h) == "mine" or game.get("owner_at", index=h) != player)
-    if tile == "advtech8":
-        return 2.0 * sum(1 for h in hexes if game.get("planet", index=h) == "g" and game.get("owner_at", index=h) == player)
-    if tile == "advtech9":
-        return 4.0 * game.get("built", player, "ts")
-    if tile == "advtech10":
-        return 2.0 * sectors
-    if tile == "advtech6":
-        return later["ore"] * sectors
-    if tile == "advtech12":
-        return 5.0 * game.get("fed_count", player)
-    if tile in ("advtech1", "advtech5", "advtech7"):
-        return _pass_vp(game, player, tile) * left * NEXT_ROUND
-    if tile in TECH_EVENTS:
-        return TECH_EVENTS[tile] * left
-    if tile in TECH_ACTION:
-        return left * sum(later[r] * n for r, n in TECH_ACTION[tile].items())
-    return 0.0
-
-
 def evaluate(game, player: int) -> float:
     """Victory points of ``player`` plus the estimated worth of the position (see the module):
     :func:`terms` weighted by ``WEIGHTS``; at the end of the game, the score."""
     weights = WEIGHTS
-    v = sum(weights[name] * value for name, value in terms(game, player).items())
-    if EXP and not game.over:
-        rnd = game.get("round") or 0
-        if "G" in EXP and game.get("green_feds", player) > 0:
-            v += ADV_SHARE * _adv_target(game.reader(), player, rnd)
-        if "F" in EXP and not rnd:
-            f = game.get("myfaction", player)
-            v += FACTION_SHARE * FACTION_WORTH.get(f, 0.0) if f is not None else 0.0
-        if "O" in EXP and rnd and rnd <= OPEN_ROUNDS:
-            # the real players' rounds 1-2: about 3 upgrades and under 1 mine a player a round
-            steps = sum(n * game.get("built", player, b) for b, n in (("ts", 1), ("lab", 2), ("pi", 2), ("ac1", 3), ("ac2", 3)))
-            v += OPEN_BONUS * steps
-        if "R" in EXP and 0 < rnd < ROUNDS:
-            v += NEXT_ROUND * _next_tile(game.reader(), player, rnd)
-        if "L" in EXP:
-            # real players accept charges in rounds 1-5 (~90%), round 6 about half
-            paid = -game.state.values.get(("s", player, "power_charge"), 0)
-            v += paid * (GIVE if rnd <= GIVE_ROUNDS else GIVE / 2 if rnd == 6 and GIVE_ROUNDS >= 5 else 0.0)
-    return v
+    return sum(weights[name] * value for name, value in terms(game, player).items())
 
 
 def _passed(game, player: int) -> bool:
