@@ -54,6 +54,12 @@ class Limits:
     steps for each of many candidates would multiply them without end. The games here spend at
     most about 1,200,000 in one listing; a Gaia house rule of an action over two hexes without
     a ``where`` (about 36,000 candidates) spends 58,700,000 (about a second)."""
+    max_replay_steps: int = attrs.field(default=100_000_000, validator=_at_least_one)
+    """Steps the moves of one record may take in all when it is replayed (``load_game``,
+    ``Game.from_record``, ``boardrules replay``): each move has the whole ``max_steps``, so a
+    record of ``max_moves`` moves each spending it would take 10^11 steps (hours). A whole game
+    here takes under 100,000 (Eclipse 4p, 991 moves: 47,591); a record past it is refused
+    with ``ExecutionBudgetError`` naming the move, after at most about a minute."""
     max_candidates: int = attrs.field(default=100_000, validator=_at_least_one)
     """Argument combinations one action lists in one state, and outcomes of a roll listed
     (6^N for N dice): real games list at most about 150; each is tried and kept."""

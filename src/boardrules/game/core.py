@@ -13,7 +13,7 @@ from typing import Any, Iterator, TypedDict
 
 import attrs
 
-from ..limits import LIMITS
+from ..limits import LIMITS, raise_with
 from .. import plugins
 from ..errors import BoardrulesError, ExecutionBudgetError, IllegalActionError, NotationError, ReplayMismatch
 from ..reader import StateReader, check_seat
@@ -560,7 +560,10 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         is held to the shape of one read from a file (:class:`NotationError` naming each
         field of the wrong type: ``modules="weather"`` was read as its letters).
         ``auto_chance``: the loaded game's, for the moves played after loading (the record
-        holds every outcome so far; one due at its end stays due, to be played or decided)."""
+        holds every outcome so far; one due at its end stays due, to be played or decided).
+        :class:`~boardrules.errors.ExecutionBudgetError` naming the move once the moves took
+        more than ``LIMITS.max_replay_steps`` steps in all (a record from a stranger must not
+        run for hours at ``max_steps`` a move)."""
         if not isinstance(record, Record):
             raise TypeError(f"from_record needs a Record, not {brief_text(record, 40)}")
         if not isinstance(auto_chance, bool):   # (before the replay, not after it)
@@ -580,7 +583,9 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
             raise ExecutionBudgetError(f"this record cannot start a game: {err}", rule=err.rule) from None
         except ValueError as err:
             raise NotationError(f"this record cannot start a game: {err}") from None
+        left, meter = LIMITS.max_replay_steps, game._meter
         for i, text in enumerate(record.actions, 1):
+            meter.left = LIMITS.max_listing_steps   # (the move's runs charge it: what it spent)
             try:
                 game.play(text, check=check)
             except IllegalActionError as err:
@@ -588,6 +593,12 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
                                 action=err.action) from None
             except (NotationError, TypeError) as err:  # text that is not a move (of these rules)
                 raise NotationError(f"move {i}: {err}{_changed_note(record, rs)}") from None
+            left -= LIMITS.max_listing_steps - meter.left
+            if left < 0:
+                raise ExecutionBudgetError(
+                    f"move {i}: the record's moves so far took more than {LIMITS.max_replay_steps} "
+                    f"steps in all, the most one replay may ({raise_with('max_replay_steps')})",
+                    rule="replay")
         game.auto_chance = auto_chance
         return game
 
@@ -678,7 +689,8 @@ def load_game(text: str, *, check: bool = True, max_steps: int | None = None,
     :class:`~boardrules.errors.NotationError` (text that is not a record, a pickle, a move that
     does not parse), :class:`~boardrules.errors.IllegalActionError` naming the first illegal
     move (:class:`~boardrules.errors.ExecutionBudgetError` where the setup or a move needs
-    more than ``max_steps``: a game played with a larger budget), and :class:`~boardrules.errors.ReplayMismatch` (``move`` None) when the moves replay
+    more than ``max_steps``: a game played with a larger budget, or the moves all together more
+    than ``LIMITS.max_replay_steps``), and :class:`~boardrules.errors.ReplayMismatch` (``move`` None) when the moves replay
     to a state other than the save's ``final`` digest: the save was altered, or the rules
     changed since (``Game.from_record(Record.loads(text))`` loads it without this check)."""
     record = Record.loads(text)
