@@ -483,6 +483,11 @@ class Checker:
                 self._entity(d)
         for t, source in self.m.triggers:
             self.triggers.append(TriggerDef(t.event, t.names, t.cond, t.body, None, source, t.span))
+        for d in decls:   # (a trigger where none may stand, or in a declaration of no kind: its
+            if d.kind in CORE_KINDS or d.kind not in self.kinds_ast:   # event is checked too)
+                for e in d.entries:
+                    if isinstance(e, A.Trigger):
+                        self._known_event(e)
 
         # bodies
         for r in self.resources.values():
@@ -954,10 +959,16 @@ class Checker:
             proven |= p_ids
             unproven |= u_ids
 
+    def _known_event(self, t: TriggerDef | A.Trigger) -> bool:
+        """Whether trigger ``t``'s event is declared; else its error, with a did-you-mean."""
+        if t.event in self.events:
+            return True
+        self.err(t, f"unknown event '{t.event}'", self.hint(t.event, self.events)
+                 or "declare it with 'event NAME(param: type, ...)'")
+        return False
+
     def _trigger(self, t: TriggerDef) -> None:
-        if t.event not in self.events:
-            self.err(t, f"unknown event '{t.event}'", self.hint(t.event, self.events)
-                     or "declare it with 'event NAME(param: type, ...)'")
+        if not self._known_event(t):
             return
         params = self.events[t.event]
         if len(t.names) > len(params):
