@@ -81,12 +81,22 @@ def squares_of(ctx, p):
     kinds = _kind(ctx, "structure")
     reads = _SQUARE_READS.get(kinds)
     if reads is None:
-        reads = _SQUARE_READS[kinds] = frozenset({"hexes", "controller", "sector_at", *(f"{w}_at" for w in kinds)})
+        reads = _square_reads(kinds)
     return per_state(ctx, ("squares_of", p), reads, lambda: tuple(
         f"{h}|{sq}:{res}" for h in _controlled(ctx, p) for sq, res, _ in _squares(ctx, h)))
 
 
 _SQUARE_READS: dict = {}   # the structures' names -> the variables squares_of reads
+SQUARE_READS = 16   # the most _SQUARE_READS keeps (house rules add structures: a ruleset's own)
+
+
+def _square_reads(kinds: tuple) -> frozenset:
+    """The variables squares_of reads with the structures ``kinds``, kept in _SQUARE_READS (begun
+    afresh past SQUARE_READS: a process building ruleset after ruleset must not grow it)."""
+    if len(_SQUARE_READS) >= SQUARE_READS:
+        _SQUARE_READS.clear()
+    reads = _SQUARE_READS[kinds] = frozenset({"hexes", "controller", "sector_at", *(f"{w}_at" for w in kinds)})
+    return reads
 
 
 @primitive("square_advanced", returns="bool", h="hex", square="text")

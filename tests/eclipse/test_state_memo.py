@@ -130,8 +130,8 @@ def test_an_answer_is_carried_only_while_its_variables_hold_the_same_values():
     one player's entries (grouped by its variables and that player: ``per_state(...,
     player)``) when none of that player's keys of them has, whatever another player's did
     (a key of a variable by no player, such as ``("v", "techs")`` here, counts for every
-    player). What changed drops the groups reading it (memo._READERS), each group entered when
-    first met."""
+    player). What changed drops the groups reading it (memo._INDEX), each group entered when
+    first met, for the ruleset asking (two take turns here)."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
@@ -141,8 +141,8 @@ def test_an_answer_is_carried_only_while_its_variables_hold_the_same_values():
     @settings(max_examples=400, deadline=None)
     @given(st.dictionaries(st.sampled_from(_KEYS), values),
            st.lists(st.tuples(st.sampled_from(_KEYS), values | st.just("gone"))),
-           st.lists(reads | st.tuples(reads, st.integers(0, 2)), max_size=6))
-    def check(old, edits, ats):
+           st.lists(reads | st.tuples(reads, st.integers(0, 2)), max_size=6), st.sampled_from(_RULESETS))
+    def check(old, edits, ats, rs):
         new = dict(old)
         for k, v in edits:
             if v == "gone":
@@ -150,7 +150,7 @@ def test_an_answer_is_carried_only_while_its_variables_hold_the_same_values():
             else:
                 new[k] = v if old.get(k, "missing") != v else old[k]   # (equal: the same object)
         groups = {at: {i: object()} for i, at in enumerate(ats)}
-        kept = memo._carried(old, new, groups)
+        kept = memo._carried(old, new, groups, rs)
         for at, group in groups.items():
             r, p = at if type(at) is tuple else (at, None)
             same = all(old.get(k, "missing") == new.get(k, "missing") for k in set(old) | set(new)
@@ -161,14 +161,48 @@ def test_an_answer_is_carried_only_while_its_variables_hold_the_same_values():
     check()
 
 
+_RULESETS = (object(), object())   # (stand-ins: the index is kept per ruleset, by identity)
+
+
+def test_the_index_of_groups_is_one_rulesets_and_does_not_grow_with_rulesets_built():
+    """A long-running process building rulesets (a server of house rules) kept every group any
+    ruleset made in a module-global index (squares_of reads each structure's variable: a house
+    rule's structure makes a new group), growing it and the tuples walked for each change; the
+    index is now the ruleset's asking, begun afresh for another."""
+    from types import SimpleNamespace
+
+    def ask(rs, base, reads):
+        ctx = SimpleNamespace(w={}, base=base, rs=rs)
+        return memo.per_state(ctx, ("q",), reads, lambda: len(reads))
+
+    sizes = []
+    for i in range(200):
+        rs, old = object(), {("v", "hexes"): ("0,0",)}
+        reads = frozenset({"hexes", f"fortress{i}_at"})   # (a house rule's structure)
+        ask(rs, old, reads)
+        ask(rs, {**old, ("v", "ships"): ()}, reads)   # (a new state: the group carried over)
+        of, readers, indexed = memo._INDEX
+        assert of is rs and indexed == {reads}
+        sizes.append(sum(map(len, readers.values())))
+    assert set(sizes) == {2}   # (hexes and fortressN_at, each naming the one group)
+
+
+def test_squares_of_keeps_a_bounded_table_of_what_it_reads():
+    from boardrules_eclipse import influence
+
+    for i in range(1000):
+        assert f"fortress{i}_at" in influence._square_reads((f"fortress{i}", "orbital"))
+    assert len(influence._SQUARE_READS) <= influence.SQUARE_READS
+
+
 def test_a_carried_answer_is_recomputed_when_an_object_is_replaced_by_an_equal_one():
     """Values are compared by identity (a state is a copy of the one before with what an
     action wrote): an equal value that is another object counts as changed, which is only ever
     a recomputation, never a stale answer."""
     old = {("v", "ships", "0,0"): ((0, "cruiser"),)}
     new = {("v", "ships", "0,0"): tuple([(0, "cruiser")])}
-    assert memo._carried(old, new, {frozenset({"ships"}): {"k": 1}}) == {}
-    assert memo._carried(old, dict(old), {frozenset({"ships"}): {"k": 1}}) == {frozenset({"ships"}): {"k": 1}}
+    assert memo._carried(old, new, {frozenset({"ships"}): {"k": 1}}, _RULESETS[0]) == {}
+    assert memo._carried(old, dict(old), {frozenset({"ships"}): {"k": 1}}, _RULESETS[0]) == {frozenset({"ships"}): {"k": 1}}
 
 
 @pytest.mark.parametrize("modules", MODULE_SETS[1:], ids=lambda m: "+".join(m))
