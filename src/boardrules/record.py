@@ -229,7 +229,8 @@ def check_seed(seed: Any, name: str = "seed") -> int | str:
 class Source:
     """One rule file a game's rules were built from, as its record keeps it: ``layer``, one of
     :data:`LAYERS`; ``name``, the game, module id or plugin that gave it ("" for ``texts``
-    and house rules); ``file``, its file name (the path given, for ``texts`` and house rules);
+    and house rules); ``file``, its file name (with the folders before it that tell it from
+    another file of that name of its owner; the path given, for ``texts`` and house rules);
     ``digest``, the first 16 hexadecimal digits of the SHA-256 of its text (UTF-8)."""
 
     layer: str

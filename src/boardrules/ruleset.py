@@ -465,12 +465,17 @@ def _build(recipe: Recipe, limits: Limits) -> Ruleset:
         """The files of ``pairs`` (path, text) of ``layer`` parsed, ``names`` what gave each
         (one text: all of them)."""
         files = []
-        for (path, text), name in zip(pairs, repeat(names) if isinstance(names, str) else names):
+        pairs = tuple(pairs)
+        owners = tuple(repeat(names, len(pairs)) if isinstance(names, str) else names)
+        # (as given for texts and house rules; else not where installed: the shortest end of
+        # its path that no other file of its owner ends with, mostly its name alone)
+        shown = [path for path, _ in pairs] if layer in ("texts", "house") else \
+            _short_names([path for path, _ in pairs], owners)
+        for (path, text), name, file in zip(pairs, owners, shown):
             rank.setdefault(path, len(rank))
             data = text.encode("utf-8", "surrogatepass")   # (parse_text refuses one)
             content.update(data)
-            shown = path if layer in ("texts", "house") else Path(path).name   # (not where installed)
-            sources.append(Source(layer, name, shown, hashlib.sha256(data).hexdigest()[:16]))
+            sources.append(Source(layer, name, file, hashlib.sha256(data).hexdigest()[:16]))
             try:
                 files.append(parse_text(text, path))
             except RulesError as err:
@@ -515,6 +520,23 @@ def _build(recipe: Recipe, limits: Limits) -> Ruleset:
     if recipe.game is not None:
         plugins.manager().hook.boardrules_ruleset_built(ruleset=rs)
     return rs
+
+
+def _short_names(paths: list[str], owners: tuple[str, ...]) -> list[str]:
+    """Each of ``paths`` (rule files, ``owners`` the game, module or plugin giving each) as a
+    record's ``sources`` names it: the fewest of its last parts, joined by ``/``, that no other
+    path of the same owner ends with (its file name when no other has that name; two files
+    ``a/extra.rules`` and ``b/extra.rules`` of one plugin were both ``extra.rules``, told apart
+    by digest only), never where the owner is installed."""
+    parts = [Path(p).parts for p in paths]
+    out = []
+    for i, mine in enumerate(parts):
+        others = [q for j, q in enumerate(parts) if j != i and owners[j] == owners[i]]
+        k = 1
+        while k < len(mine) and any(q[-k:] == mine[-k:] for q in others):
+            k += 1
+        out.append("/".join(mine[-k:]))
+    return out
 
 
 def _read(paths: Iterable[str | os.PathLike[str]]) -> tuple[tuple[str, str], ...]:

@@ -115,6 +115,32 @@ def test_a_changed_plugin_file_is_named_with_both_digests(layer_plugin, tmp_path
         boardrules.load_game(g.save())
 
 
+def test_files_of_one_name_in_two_folders_are_told_apart(layer_plugin, tmp_path):
+    """A plugin's two files named alike in two folders were both 'extra.rules' in the record:
+    a change of one was said as a change of both names' one entry, and its digest compared with
+    the other's. Each is named by the shortest end of its path that tells it apart (a file
+    whose name no other file of its owner has keeps its name alone, as every shipped one)."""
+    (tmp_path / "a").mkdir(), (tmp_path / "b" / "deep").mkdir(parents=True)
+    first, second = tmp_path / "a" / "extra.rules", tmp_path / "b" / "deep" / "extra.rules"
+    first.write_text(CHEAP, encoding="utf-8")
+    second.write_text("override option goal = 8 in 0..100\n", encoding="utf-8")
+    layer_plugin.install([first, second, _cheap_file(tmp_path)])
+    g = _studies_cheaply()
+    assert _named(g.ruleset.sources)[-3:] == [
+        ("plugin", "boardrules_cheap_study", "a/extra.rules"),
+        ("plugin", "boardrules_cheap_study", "deep/extra.rules"),
+        ("plugin", "boardrules_cheap_study", "cheap.rules")]
+    before = g.ruleset.sources[-2].digest
+    second.write_text("override option goal = 9 in 0..100\n", encoding="utf-8")
+    _build.cache_clear()
+    now = boardrules.build_ruleset("harvest").sources[-2].digest
+    path = tmp_path / "game.json"
+    path.write_text(g.save(), encoding="utf-8")
+    assert replay_file(path).notes == (
+        f"replayed with other rules than it was written with: the rule file 'deep/extra.rules' of "
+        f"plugin 'boardrules_cheap_study' changed (digest {before} then, {now} now)",)
+
+
 def test_a_plugin_that_no_longer_gives_its_file_and_a_new_one_are_named(layer_plugin, tmp_path):
     layer_plugin.install([_cheap_file(tmp_path)])
     text = _studies_cheaply().save()
