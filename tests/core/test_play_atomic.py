@@ -160,3 +160,85 @@ def test_a_sample_of_many_dice_the_rules_never_allow_names_the_redraws():
     game = _left_to_caller('choose n in dice(7) by chance "luck" { require n[0] > 6 else "no" }')
     with pytest.raises(ExecutionBudgetError, match="refused each of the 1001 rolls of 7 dice drawn"):
         game.legal_actions().sample(random.Random(1))
+
+
+# ---- a KeyboardInterrupt anywhere in play is whole or nothing ---------------------------------
+
+_WATCHED = {"play", "_apply", "_commit", "_auto", "_decide_chance", "decide_chance"}
+
+
+def _interrupted_at(n: int, call) -> bool:
+    """``call()`` with a KeyboardInterrupt raised at the ``n``-th line (from 1) that the
+    functions of :data:`_WATCHED` (the game's moving parts) run; whether it was raised. Not at
+    a line that begins with a no-op (a ``try:``): Python takes a signal only at instructions
+    that do something (a call, a jump back), and a no-op belongs to no ``try``'s range."""
+    import dis
+    import sys
+
+    count, nop = [0], dis.opmap["NOP"]
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_name not in _WATCHED:
+            return None
+        def line(frame, event, arg):
+            if event == "line" and frame.f_code.co_code[frame.f_lasti] != nop:
+                count[0] += 1
+                if count[0] == n:
+                    sys.settrace(None)
+                    raise KeyboardInterrupt
+            return line
+        return line
+
+    sys.settrace(tracer)
+    try:
+        call()
+    except KeyboardInterrupt:
+        return True
+    finally:
+        sys.settrace(None)
+    return False
+
+
+def _seen(game: boardrules.Game) -> tuple:
+    return game.state, list(game.record.actions), list(game.log), len(game._history), game._kept
+
+
+@pytest.mark.parametrize("chance", ["play", "decide_chance"])
+def test_a_keyboard_interrupt_at_any_line_of_a_play_leaves_it_whole_or_not_played(chance):
+    """A Ctrl-C amid ``_commit`` (the history, state, record and log written one after another)
+    or between the move and the game's own chance draw left the game half-applied: its state
+    moved on without its record, or its move played with chance due. Interrupted at each line
+    in turn, the game is exactly as before (or, past the last change, as after), and plays on."""
+    def fresh():
+        game = boardrules.new_game(texts=_rules('choose n in [1, 2, 3] by chance "luck" { gain n coins }'),
+                                   players=2, seed=3, auto_chance=chance == "play")
+        game.play("p1 wait")
+        return game
+
+    def move(game):
+        game.play("p2 roll")
+        if chance == "decide_chance":
+            assert game.decide_chance(random.Random(1))
+
+    whole = fresh()
+    move(whole)
+    after = _seen(whole)
+    n = 0
+    while True:
+        n += 1
+        game = fresh()
+        if chance == "decide_chance":
+            game.play("p2 roll")
+        before = _seen(game)
+        call = (lambda: game.decide_chance(random.Random(1))) if chance == "decide_chance" else \
+            (lambda: game.play("p2 roll"))
+        if not _interrupted_at(n, call):
+            break
+        now = _seen(game)
+        assert now == before or now[:3] == after[:3], n
+        if now == before:
+            call()
+        assert _seen(game)[:3] == after[:3] and game.record.actions[-1].startswith("chance ")
+        game.undo()
+        assert game.record.actions == ["p1 wait"]
+    assert n > 10

@@ -423,21 +423,24 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         ``LIMITS.max_values``) :class:`~boardrules.errors.ExecutionBudgetError` names the limit and the
         game is exactly as before the play (state, record, log, undo history). When the rules
         allow no outcome at all, the action stays played and chance waits (the game is stuck:
-        :class:`~boardrules.errors.GameStuckError` from :meth:`legal_actions`).
+        :class:`~boardrules.errors.GameStuckError` from :meth:`legal_actions`). Any exception
+        (a ``KeyboardInterrupt`` too) before the move and its chance outcomes are all written
+        leaves the game exactly as before (docs/api.md).
         """
         if type(action) is not Action:   # (text, or not an action: the call says which)
             action = self._action(action)
         mark = (self.state, len(self._history), self._kept, len(self.record.actions), len(self.log))
-        self._apply(action, check)
-        if self.state.pending:   # (no chance outcome is due without a pending decision)
-            try:
-                self._auto()
-            except BaseException as err:
-                self._back_to(mark)
-                if isinstance(err, ExecutionBudgetError):
+        try:   # (whole or not at all, also on a KeyboardInterrupt amid _commit or before the chance)
+            self._apply(action, check)
+            if self.state.pending:   # (no chance outcome is due without a pending decision)
+                try:
+                    self._auto()
+                except ExecutionBudgetError as err:
                     raise ExecutionBudgetError(f"{brief_action(action)}: {err} (the move is not played)",
                                                rule=err.rule, action=action) from None
-                raise
+        except BaseException:
+            self._back_to(mark)
+            raise
         self._thin_if_held()
 
     def _back_to(self, mark: tuple[State, int, int, int, int]) -> None:
@@ -472,7 +475,12 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         into a limit: their runs (redraws included) past the listing's, ``LIMITS.max_listing_steps``;
         the game's moves at ``LIMITS.max_moves``; the outcome drawn would make the game hold more than
         ``LIMITS.max_values`` values (the limits are the engine's, not a rule refusing the outcome)."""
-        drawn = self._decide_chance(rng)
+        mark = (self.state, len(self._history), self._kept, len(self.record.actions), len(self.log))
+        try:   # (whole or not at all, as play: also on a KeyboardInterrupt amid _commit)
+            drawn = self._decide_chance(rng)
+        except BaseException:
+            self._back_to(mark)
+            raise
         self._thin_if_held()
         return drawn
 
