@@ -60,6 +60,12 @@ class Limits:
     record of ``max_moves`` moves each spending it would take 10^11 steps (hours). A whole game
     here takes under 100,000 (Eclipse 4p, 991 moves: 47,591); a record past it is refused
     with ``ExecutionBudgetError`` naming the move, after at most about a minute."""
+    max_replay_events: int = attrs.field(default=1_000_000, validator=_at_least_one)
+    """Events (``game.log``: resource changes, the rules' events) the moves of one record may
+    make in all when it is replayed: an event is kept for the game's life (about 150 bytes), and
+    a loop's ``gain`` makes one each turn, so a record's moves may make many more than their
+    steps. A whole game here makes under 1,000 (Eclipse 6p, 1,433 moves: 480); past it the
+    replay is refused with ``ExecutionBudgetError`` naming the move (about 150 MB kept)."""
     max_candidates: int = attrs.field(default=100_000, validator=_at_least_one)
     """Argument combinations one action lists in one state, and outcomes of a roll listed
     (6^N for N dice): real games list at most about 150; each is tried and kept."""

@@ -1,7 +1,7 @@
 """A record from a stranger can neither hang nor exhaust the process that replays it: each move
-has the execution budget (``max_steps``), the moves of one replay all together
-``LIMITS.max_replay_steps``, and a rule's work for each step it is charged is bounded (a loop's
-body, a rule run, a quantifier's test of many statements or terms is charged by its size)."""
+has the execution budget (``max_steps``), and the moves of one replay all together
+``LIMITS.max_replay_steps`` steps and ``LIMITS.max_replay_events`` events (the log it keeps).
+(Records hold no undo: a move list cannot loop.)"""
 
 from __future__ import annotations
 
@@ -75,3 +75,22 @@ def test_a_game_played_live_is_not_held_to_the_replay_bound():
         for _ in range(10):
             game.play("p1 spin")
         assert json.loads(game.save())["actions"] == ["p1 spin"] * 10
+
+
+def test_a_replay_is_bounded_in_the_events_its_moves_make():
+    """A loop's ``gain`` makes an event each turn, kept in the game's log: a record's moves
+    made ~100 MB of them each (for i in 0..999 { for j in 0..299 { gain 1 c; lose 1 c } })."""
+    record = spin_record("for i in 0..99 { gain 1 c }", 30)
+    with LIMITS.changed(max_replay_events=1000):
+        game = boardrules.new_game(None, players=1, texts={"spin.rules": SPIN.replace(
+            "BODY", "for i in 0..99 { gain 1 c }")})
+        n = 0
+        while len(game.log) <= 1000:
+            game.play("p1 spin")
+            n += 1
+        with pytest.raises(ExecutionBudgetError) as err:
+            boardrules.load_game(record)
+    assert str(err.value).startswith(f"move {n}: the record's moves so far made more than 1000 events "
+                                     f"(game.log), the most one replay may (LIMITS.max_replay_events;")
+    assert n == 11   # (100 events a move)
+    assert len(boardrules.load_game(record).log) == 3000   # (within the default)

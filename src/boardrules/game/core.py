@@ -570,8 +570,9 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
         ``auto_chance``: the loaded game's, for the moves played after loading (the record
         holds every outcome so far; one due at its end stays due, to be played or decided).
         :class:`~boardrules.errors.ExecutionBudgetError` naming the move once the moves took
-        more than ``LIMITS.max_replay_steps`` steps in all (a record from a stranger must not
-        run for hours at ``max_steps`` a move)."""
+        more than ``LIMITS.max_replay_steps`` steps in all or made more than
+        ``LIMITS.max_replay_events`` events (a record from a stranger must not run for hours at
+        ``max_steps`` a move, nor fill the memory with its log)."""
         if not isinstance(record, Record):
             raise TypeError(f"from_record needs a Record, not {brief_text(record, 40)}")
         if not isinstance(auto_chance, bool):   # (before the replay, not after it)
@@ -602,11 +603,12 @@ class Game(GameFlow, GameLanes, GameListing, GameVerdicts, GameHistory):
             except (NotationError, TypeError) as err:  # text that is not a move (of these rules)
                 raise NotationError(f"move {i}: {err}{_changed_note(record, rs)}") from None
             left -= LIMITS.max_listing_steps - meter.left
-            if left < 0:
-                raise ExecutionBudgetError(
-                    f"move {i}: the record's moves so far took more than {LIMITS.max_replay_steps} "
-                    f"steps in all, the most one replay may ({raise_with('max_replay_steps')})",
-                    rule="replay")
+            if left < 0 or len(game.log) > LIMITS.max_replay_events:
+                raise ExecutionBudgetError(f"move {i}: the record's moves so far " + (
+                    f"took more than {LIMITS.max_replay_steps} steps in all, the most one replay may "
+                    f"({raise_with('max_replay_steps')})" if left < 0 else
+                    f"made more than {LIMITS.max_replay_events} events (game.log), the most one "
+                    f"replay may ({raise_with('max_replay_events')})"), rule="replay")
         game.auto_chance = auto_chance
         return game
 
@@ -698,9 +700,9 @@ def load_game(text: str, *, check: bool = True, max_steps: int | None = None,
     does not parse), :class:`~boardrules.errors.IllegalActionError` naming the first illegal
     move (:class:`~boardrules.errors.ExecutionBudgetError` where the setup or a move needs
     more than ``max_steps``: a game played with a larger budget, or the moves all together more
-    than ``LIMITS.max_replay_steps``), and :class:`~boardrules.errors.ReplayMismatch` (``move`` None) when the moves replay
-    to a state other than the save's ``final`` digest: the save was altered, or the rules
-    changed since (``Game.from_record(Record.loads(text))`` loads it without this check)."""
+    than ``LIMITS.max_replay_steps`` or more events than ``LIMITS.max_replay_events``), and
+    :class:`~boardrules.errors.ReplayMismatch` (``move`` None) when the moves replay to a state
+    other than the save's ``final`` digest: the save was altered, or the rules changed since (``Game.from_record(Record.loads(text))`` loads it without this check)."""
     record = Record.loads(text)
     game = Game.from_record(record, check=check, max_steps=max_steps, auto_chance=auto_chance)
     mismatch = final_mismatch(record, game)
