@@ -64,7 +64,10 @@ def per_state(ctx: Any, key: Hashable, reads: frozenset[str], compute: Callable[
                     return compute()
     memo = _CURRENT
     if memo[0] is not ctx.base or memo[1] is not ctx.rs:
-        kept = _carried(memo[0], ctx.base, memo[2], ctx.rs) if memo[1] is ctx.rs and CARRY else {}
+        if memo[1] is ctx.rs:
+            kept = _carried(memo[0], ctx.base, memo[2]) if CARRY else {}
+        else:   # (another ruleset: its groups indexed afresh, see _READERS)
+            kept = _new_index()
         memo = _CURRENT = (ctx.base, ctx.rs, kept)
     at = reads if player is None else (reads, player)
     group = memo[2].get(at)
@@ -76,14 +79,14 @@ def per_state(ctx: Any, key: Hashable, reads: frozenset[str], compute: Callable[
     return got
 
 
-def _carried(old: Any, new: dict[Any, Any], memo: dict[Hashable, dict[Hashable, Any]], rs: object
+def _carried(old: Any, new: dict[Any, Any], memo: dict[Hashable, dict[Hashable, Any]]
              ) -> dict[Hashable, dict[Hashable, Any]]:
-    """The groups of ``memo`` (answers for the values ``old`` of ruleset ``rs``, by the
-    variables they read, or by those and the one player whose entries they read) that hold for
-    the values ``new``: those reading no rule variable (no entry of that player's) with a key
-    whose value is not the same object in both (or is in one only). Found from the keys that
-    changed, each dropping the groups that read its variable (:data:`_INDEX`), not by testing
-    every group (a state keeps about 24, and an action changes about 4 keys, dropping one or two)."""
+    """The groups of ``memo`` (answers for the values ``old``, by the variables they read, or
+    by those and the one player whose entries they read) that hold for the values ``new``:
+    those reading no rule variable (no entry of that player's) with a key whose value is not
+    the same object in both (or is in one only). Found from the keys that changed, each
+    dropping the groups that read its variable (:data:`_READERS`), not by testing every group
+    (a state keeps about 24, and an action changes about 4 keys, dropping one or two)."""
     if not memo or type(old) is not dict or sum(map(len, memo.values())) > CARRIED:
         return {}
     keys = changed_keys(old, new) if DELTAS else None   # (from the keys the actions wrote)
@@ -91,9 +94,9 @@ def _carried(old: Any, new: dict[Any, Any], memo: dict[Hashable, dict[Hashable, 
         keys = {k for k, v in new.items() if old.get(k, MISSING) is not v and k[0] == "v"}
         if not old.keys() <= new.keys():   # (a key gone: its variable changed too)
             keys.update(k for k in old.keys() - new.keys() if k[0] == "v")
-    of, readers, indexed = _INDEX   # (one ruleset's: its groups entered, never taken out)
-    if of is not rs or not indexed.issuperset(memo):
-        readers = _index(memo, rs)
+    readers = _READERS   # (one index throughout: another ruleset's replaces it whole)
+    if not readers.entered.issuperset(memo):
+        readers = _index(memo)
     kept = memo.copy()
     pop = kept.pop
     for k in keys:
@@ -109,28 +112,42 @@ def _carried(old: Any, new: dict[Any, Any], memo: dict[Hashable, dict[Hashable, 
     return kept
 
 
-# The groups' variables, each group as the memo keys it (``at``): NAME -> the groups reading
-# NAME (of every player's entries), (NAME, player) -> the groups reading that player's entries
-# of NAME only, (NAME,) -> all of the latter for NAME; with the ruleset whose groups they are and
-# the set of those entered. Kept for one ruleset at a time (a group's variables may be the
-# ruleset's own: squares_of reads each structure's, and house rules add structures), so a
-# process building ruleset after ruleset does not grow it, nor walk longer tuples. Tuples,
-# replaced whole when a group is first met (_index), and a new index for another ruleset, so a
-# thread walking one never sees it change
-_INDEX: tuple[object, dict[Hashable, tuple[Hashable, ...]], set[Hashable]] = (None, {}, set())
+class _Index(dict[Hashable, tuple[Hashable, ...]]):
+    """The groups' variables, each group as the memo keys it (``at``): NAME -> the groups
+    reading NAME (of every player's entries), (NAME, player) -> the groups reading that
+    player's entries of NAME only, (NAME,) -> all of the latter for NAME; ``entered``: the
+    groups entered. Tuples, replaced whole when a group is first met (_index), so a thread
+    walking one never sees it change."""
+
+    __slots__ = ("entered",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered: set[Hashable] = set()
+
+
+# The index of the groups of the ruleset the memo is for, begun afresh with another's
+# (_new_index): a group's variables may be a ruleset's own (squares_of reads each structure's,
+# and house rules add structures), so a process building ruleset after ruleset (a server of
+# house rules) grew a module-global index, and the tuples walked for each change, without end
+_READERS = _Index()
 _INDEXING = threading.Lock()   # (two threads entering groups at once would lose one's)
 
 
-def _index(memo: dict[Hashable, Any], rs: object) -> dict[Hashable, tuple[Hashable, ...]]:
-    """Enter each group of ``memo`` (ruleset ``rs``'s) not met before in :data:`_INDEX`, begun
-    afresh for another ruleset than its own; the readers it then holds."""
-    global _INDEX
+def _new_index() -> dict[Hashable, dict[Hashable, Any]]:
+    """Begin :data:`_READERS` afresh (the memo is for another ruleset now); an empty memo."""
+    global _READERS
     with _INDEXING:
-        if _INDEX[0] is not rs:
-            _INDEX = (rs, {}, set())
-        _, readers, indexed = _INDEX
+        _READERS = _Index()
+    return {}
+
+
+def _index(memo: dict[Hashable, Any]) -> _Index:
+    """Enter each group of ``memo`` not met before in :data:`_READERS`; the index it is in."""
+    with _INDEXING:
+        readers = _READERS
         for at in list(memo):
-            if at in indexed:
+            if at in readers.entered:
                 continue
             if type(at) is tuple:
                 reads, p = at
@@ -140,5 +157,5 @@ def _index(memo: dict[Hashable, Any], rs: object) -> dict[Hashable, tuple[Hashab
             else:
                 for n in at:
                     readers[n] = readers.get(n, ()) + (at,)
-            indexed.add(at)   # (last: a group is entered whole before it counts as entered)
+            readers.entered.add(at)   # (last: a group is entered whole before it counts as entered)
         return readers

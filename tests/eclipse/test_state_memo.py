@@ -130,8 +130,8 @@ def test_an_answer_is_carried_only_while_its_variables_hold_the_same_values():
     one player's entries (grouped by its variables and that player: ``per_state(...,
     player)``) when none of that player's keys of them has, whatever another player's did
     (a key of a variable by no player, such as ``("v", "techs")`` here, counts for every
-    player). What changed drops the groups reading it (memo._INDEX), each group entered when
-    first met, for the ruleset asking (two take turns here)."""
+    player). What changed drops the groups reading it (memo._READERS), each group entered when
+    first met."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
@@ -141,8 +141,8 @@ def test_an_answer_is_carried_only_while_its_variables_hold_the_same_values():
     @settings(max_examples=400, deadline=None)
     @given(st.dictionaries(st.sampled_from(_KEYS), values),
            st.lists(st.tuples(st.sampled_from(_KEYS), values | st.just("gone"))),
-           st.lists(reads | st.tuples(reads, st.integers(0, 2)), max_size=6), st.sampled_from(_RULESETS))
-    def check(old, edits, ats, rs):
+           st.lists(reads | st.tuples(reads, st.integers(0, 2)), max_size=6))
+    def check(old, edits, ats):
         new = dict(old)
         for k, v in edits:
             if v == "gone":
@@ -150,7 +150,7 @@ def test_an_answer_is_carried_only_while_its_variables_hold_the_same_values():
             else:
                 new[k] = v if old.get(k, "missing") != v else old[k]   # (equal: the same object)
         groups = {at: {i: object()} for i, at in enumerate(ats)}
-        kept = memo._carried(old, new, groups, rs)
+        kept = memo._carried(old, new, groups)
         for at, group in groups.items():
             r, p = at if type(at) is tuple else (at, None)
             same = all(old.get(k, "missing") == new.get(k, "missing") for k in set(old) | set(new)
@@ -159,9 +159,6 @@ def test_an_answer_is_carried_only_while_its_variables_hold_the_same_values():
             if same:
                 assert kept[at] is group
     check()
-
-
-_RULESETS = (object(), object())   # (stand-ins: the index is kept per ruleset, by identity)
 
 
 def test_the_index_of_groups_is_one_rulesets_and_does_not_grow_with_rulesets_built():
@@ -181,9 +178,8 @@ def test_the_index_of_groups_is_one_rulesets_and_does_not_grow_with_rulesets_bui
         reads = frozenset({"hexes", f"fortress{i}_at"})   # (a house rule's structure)
         ask(rs, old, reads)
         ask(rs, {**old, ("v", "ships"): ()}, reads)   # (a new state: the group carried over)
-        of, readers, indexed = memo._INDEX
-        assert of is rs and indexed == {reads}
-        sizes.append(sum(map(len, readers.values())))
+        assert memo._READERS.entered == {reads}
+        sizes.append(sum(map(len, memo._READERS.values())))
     assert set(sizes) == {2}   # (hexes and fortressN_at, each naming the one group)
 
 
@@ -201,8 +197,8 @@ def test_a_carried_answer_is_recomputed_when_an_object_is_replaced_by_an_equal_o
     a recomputation, never a stale answer."""
     old = {("v", "ships", "0,0"): ((0, "cruiser"),)}
     new = {("v", "ships", "0,0"): tuple([(0, "cruiser")])}
-    assert memo._carried(old, new, {frozenset({"ships"}): {"k": 1}}, _RULESETS[0]) == {}
-    assert memo._carried(old, dict(old), {frozenset({"ships"}): {"k": 1}}, _RULESETS[0]) == {frozenset({"ships"}): {"k": 1}}
+    assert memo._carried(old, new, {frozenset({"ships"}): {"k": 1}}) == {}
+    assert memo._carried(old, dict(old), {frozenset({"ships"}): {"k": 1}}) == {frozenset({"ships"}): {"k": 1}}
 
 
 @pytest.mark.parametrize("modules", MODULE_SETS[1:], ids=lambda m: "+".join(m))
