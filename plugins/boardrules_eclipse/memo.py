@@ -94,8 +94,8 @@ def _carried(old: Any, new: dict[Any, Any], memo: dict[Hashable, dict[Hashable, 
         keys = {k for k, v in new.items() if old.get(k, MISSING) is not v and k[0] == "v"}
         if not old.keys() <= new.keys():   # (a key gone: its variable changed too)
             keys.update(k for k in old.keys() - new.keys() if k[0] == "v")
-    readers = _READERS   # (one index throughout: another ruleset's replaces it whole)
-    if not readers.entered.issuperset(memo):
+    readers, entered = _READERS   # (one index throughout: another ruleset's replaces it whole)
+    if not entered.issuperset(memo):
         readers = _index(memo)
     kept = memo.copy()
     pop = kept.pop
@@ -112,25 +112,15 @@ def _carried(old: Any, new: dict[Any, Any], memo: dict[Hashable, dict[Hashable, 
     return kept
 
 
-class _Index(dict[Hashable, tuple[Hashable, ...]]):
-    """The groups' variables, each group as the memo keys it (``at``): NAME -> the groups
-    reading NAME (of every player's entries), (NAME, player) -> the groups reading that
-    player's entries of NAME only, (NAME,) -> all of the latter for NAME; ``entered``: the
-    groups entered. Tuples, replaced whole when a group is first met (_index), so a thread
-    walking one never sees it change."""
-
-    __slots__ = ("entered",)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.entered: set[Hashable] = set()
-
-
-# The index of the groups of the ruleset the memo is for, begun afresh with another's
-# (_new_index): a group's variables may be a ruleset's own (squares_of reads each structure's,
-# and house rules add structures), so a process building ruleset after ruleset (a server of
-# house rules) grew a module-global index, and the tuples walked for each change, without end
-_READERS = _Index()
+# The groups' variables, each group as the memo keys it (``at``): NAME -> the groups reading
+# NAME (of every player's entries), (NAME, player) -> the groups reading that player's entries
+# of NAME only, (NAME,) -> all of the latter for NAME; with the set of the groups entered.
+# Tuples, replaced whole when a group is first met (_index), so a thread walking one never sees
+# it change. Of the ruleset the memo is for, begun afresh with another's (_new_index): a group's
+# variables may be a ruleset's own (squares_of reads each structure's, and house rules add
+# structures), so a process building ruleset after ruleset (a server of house rules) grew a
+# module-global index, and the tuples walked for each change, without end
+_READERS: tuple[dict[Hashable, tuple[Hashable, ...]], set[Hashable]] = ({}, set())
 _INDEXING = threading.Lock()   # (two threads entering groups at once would lose one's)
 
 
@@ -138,16 +128,17 @@ def _new_index() -> dict[Hashable, dict[Hashable, Any]]:
     """Begin :data:`_READERS` afresh (the memo is for another ruleset now); an empty memo."""
     global _READERS
     with _INDEXING:
-        _READERS = _Index()
+        _READERS = ({}, set())
     return {}
 
 
-def _index(memo: dict[Hashable, Any]) -> _Index:
-    """Enter each group of ``memo`` not met before in :data:`_READERS`; the index it is in."""
+def _index(memo: dict[Hashable, Any]) -> dict[Hashable, tuple[Hashable, ...]]:
+    """Enter each group of ``memo`` not met before in :data:`_READERS`; the groups' variables
+    of the index it is in."""
     with _INDEXING:
-        readers = _READERS
+        readers, entered = _READERS
         for at in list(memo):
-            if at in readers.entered:
+            if at in entered:
                 continue
             if type(at) is tuple:
                 reads, p = at
@@ -157,5 +148,5 @@ def _index(memo: dict[Hashable, Any]) -> _Index:
             else:
                 for n in at:
                     readers[n] = readers.get(n, ()) + (at,)
-            readers.entered.add(at)   # (last: a group is entered whole before it counts as entered)
+            entered.add(at)   # (last: a group is entered whole before it counts as entered)
         return readers

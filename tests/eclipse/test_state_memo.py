@@ -178,8 +178,9 @@ def test_the_index_of_groups_is_one_rulesets_and_does_not_grow_with_rulesets_bui
         reads = frozenset({"hexes", f"fortress{i}_at"})   # (a house rule's structure)
         ask(rs, old, reads)
         ask(rs, {**old, ("v", "ships"): ()}, reads)   # (a new state: the group carried over)
-        assert memo._READERS.entered == {reads}
-        sizes.append(sum(map(len, memo._READERS.values())))
+        readers, entered = memo._READERS
+        assert entered == {reads}
+        sizes.append(sum(map(len, readers.values())))
     assert set(sizes) == {2}   # (hexes and fortressN_at, each naming the one group)
 
 
