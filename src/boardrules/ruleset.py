@@ -27,7 +27,7 @@ from .errors import OptionError, PluginError, RulesError
 from .jsonshape import elements
 from .lang import ast as A
 from .lang.backends import Compiler, Interpreter
-from .lang.checker import Checker
+from .lang.checker import BASIC_TYPES, Checker
 from .lang.diagnostics import INCOMPLETE, Diagnostic
 from .lang.guards import Guard, Guards
 from .lang.inert import Inert
@@ -143,6 +143,9 @@ class Ruleset:
         self.kinds = p.kinds
         self.entities = p.entities
         self.by_kind = p.by_kind
+        # (each kind's entities as a set: semantics.fits tests a list of them in C; a kind
+        # named as a built-in type is that type there)
+        self.kind_sets = {k: frozenset(v) for k, v in p.by_kind.items() if k not in BASIC_TYPES}
         self.vars = p.vars
         self.proven_sets = p.proven_sets   # (ids of the sets whose value needs no test)
         self.events = p.events

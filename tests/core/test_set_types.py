@@ -37,6 +37,7 @@ action zz(i: int in 0..5) main {
   gain 1 coins
 }
 flow { rounds 1 { step play: turns seat once { main zz } } }
+var cards: list[card] = []
 """
 
 GIVEN = ["the number 5", "the list [1, 2]", "the text 'plow'", "a truth value", "none", "the text 'plough'"]
@@ -72,6 +73,7 @@ def _played(statement: str, backend: str, i: int) -> str | None:
     ("set mine of 1 = junk[i]", "int", {0}),         # per player, of another
     ("set marks[plough] = junk[i]", "int", {0}),     # per entity
     ("set xs = xs + [junk[i]]", "list[int]", {0}),    # a list's element
+    ("set cards = cards + [junk[i]]", "list[card]", {5}),   # an entity of the kind, not a text
     ("set tool = junk[i]", "card?", {4, 5}),
     ("set anything = junk[i]", "any", {0, 1, 2, 3, 4, 5}),
 ])

@@ -694,6 +694,13 @@ def fits(ctx: Context, t: TypeRef, v: Value, entities: bool = True) -> bool:
         if elem.list_of is None and elem.name == "any":
             return True   # (a list of anything: its elements not walked)
         spent(ctx, len(v))
+        if entities and elem.list_of is None and not elem.optional:
+            names = ctx.rs.kind_sets.get(elem.name)
+            if names is not None:   # (a list of one kind's entities: tested in C)
+                try:
+                    return names.issuperset(v)
+                except TypeError:   # (an element that cannot be hashed is no entity)
+                    return False
         return all(fits(ctx, elem, x, entities) for x in v)
     name = t.name
     if name == "any":
