@@ -140,11 +140,8 @@ class LegalActions:
             if found is None:
                 game._meter.left = LIMITS.max_listing_steps   # (a listing begins: Game._charge)
                 info = game._turn_info()
-                if info is None and game._answers_all_legal():
-                    # (every answer to the decision due is legal untried, as _candidate_legal
-                    # would find one by one: listed at once, no run kept: _try keeps the one
-                    # played. An Eclipse Upgrade offers about 100)
-                    found = list(game._candidates(player, True))
+                if info is None:
+                    found = game._all_answers(player)
         if found is not None:
             for a in found:
                 yield a
@@ -246,7 +243,8 @@ class LegalActions:
         indexing and ``repr`` answered from the list of the earlier state)."""
         if self._cache is None:
             game = self._game
-            # (a turn's actions made and settled in one call, when the view is of the game's state)
+            # (a turn's actions made and settled in one call, or a decision's answers, when the
+            # view is of the game's state: list() then walks them once)
             found = game._turn_legal(self._state, self._player) if game.state is self._state else None
             if found is not None:
                 self._cache = found
@@ -548,27 +546,33 @@ class GameListing:
 
     def _turn_legal(self: Game, state: State, player: int | None) -> list[Action] | None:
         """:class:`LegalActions`' list of ``player``'s legal actions in ``state``, the game's
-        state, when they are the actions of one player's turn listed by its step's generated
-        listing: made and settled in one call (lang/listgen.py, ``settling``), as iterating
-        lists them, the listing's candidates made by ``_turn_candidates`` and each tried by
-        ``_candidate_legal``. None in the other cases (a decision, a simultaneous or 'lanes'
-        step, ``action_begins`` rules, a step listed the generic way): iterating lists them."""
+        state, made in one call as iterating lists them: the actions of one player's turn listed
+        by its step's generated listing, made and settled at once (lang/listgen.py,
+        ``settling``), the listing's candidates made by ``_turn_candidates`` and each tried by
+        ``_candidate_legal``; the answers to a decision when all are legal untried
+        (:meth:`_all_answers`). None in the other cases (a decision's answers to be tried, a
+        simultaneous or 'lanes' step, ``action_begins`` rules, a step listed the generic way):
+        iterating lists them."""
         known = self._known_for(state, create=True)
         assert known is not None  # (created when missing)
         found = known.listed.get(player)
         if found is None:
+            self._meter.left = LIMITS.max_listing_steps   # (a listing begins: Game._charge)
             info = self._turn_info()
             rs = self.ruleset
-            if info is None or info[1][2] is None or "action_begins" in rs.triggers_by_event:
+            if info is None:   # (a decision: its answers when all are legal untried)
+                found = self._all_answers(player)
+                if found is None:
+                    return None
+            elif info[1][2] is None or "action_begins" in rs.triggers_by_event:
                 return None
-            who = info[1][2]
-            if player is not None and player != who:
+            elif player is not None and player != info[1][2]:
                 found = []
             else:
+                who = info[1][2]
                 lister = rs.step_lister(info[0], settling=True)
                 if lister is None:
                     return None
-                self._meter.left = LIMITS.max_listing_steps   # (a listing begins: Game._charge)
                 found = lister(self, info[3], who, info[1][3], self._listing_budget_error, known.runs,
                                info, self._candidate_legal)
             known.listed[player] = found
@@ -576,8 +580,29 @@ class GameListing:
             raise self._stuck()
         return found
 
+    def _all_answers(self: Game, player: int | None) -> list[Action] | None:
+        """``player``'s answers to the decision due when every one of them is legal untried, as
+        :meth:`_candidate_legal` would find one by one (:meth:`_answers_all_legal`): listed at
+        once, no run kept (:meth:`_try` keeps the one played; an Eclipse Upgrade offers about
+        100); else None. Called as a listing begins (its meter set by the caller)."""
+        return list(self._candidates(player, True)) if self._answers_all_legal() else None
+
     def _decision_candidates(self: Game, d: Decision, player: int | None) -> Iterator[Action]:
-        """The answers to decision ``d`` (none unless ``player`` is None or its decider)."""
+        """The answers to decision ``d`` (none unless ``player`` is None or its decider): made at
+        once when more than 8 texts (an Upgrade's ~140: a listing then walks a list in C), else
+        one by one (:meth:`_each_answer`)."""
+        opts = d.options
+        if d.bag is None and type(opts) is tuple and len(opts) > 8 and player in (None, d.player):
+            texts = dict.fromkeys(opts)   # (each answer once: the values hashed, not the actions)
+            if len(texts) > 8 and {*map(type, texts)} == _TEXT_ONLY:
+                found = _answers(d.player, d.label, texts)
+                if d.optional:
+                    found.append(_candidate(d.player, d.label, ()))
+                return iter(found)
+        return self._each_answer(d, player)
+
+    def _each_answer(self: Game, d: Decision, player: int | None) -> Iterator[Action]:
+        """:meth:`_decision_candidates`, one by one (the cards of a bag, each roll of dice)."""
         if player is not None and player != d.player:
             return
         opts = d.options
@@ -590,11 +615,8 @@ class GameListing:
                 f"listing the answers to '{d.label}': the {6 ** opts.count} outcomes of {opts.count} dice "
                 f"are more than the {LIMITS.max_candidates} to try (the listing's limit): the game's own "
                 "chance (auto_chance) rolls them, or play one outcome", rule=d.label)
-        if type(opts) is dict and len(opts) > 8 and {*map(type, opts)} == _TEXT_ONLY:   # (an Upgrade's ~140 texts)
-            yield from _answers(d.player, d.label, opts)
-        else:
-            for o in opts:
-                yield _answer(d.player, d.label, o)
+        for o in opts:
+            yield _answer(d.player, d.label, o)
         if d.optional:
             yield _candidate(d.player, d.label, ())
 
