@@ -342,3 +342,14 @@ def test_a_listing_stops_at_the_first_amount_refused(monkeypatch):
         assert play_comparing(g, 200, random.Random(seed)) > 5
         g = boardrules.new_game(texts={"stops.rules": STOPS}, players=2, seed=seed)
         assert compare_states(g, 200, random.Random(seed)) > 5
+
+
+def test_the_settled_listing_answers_a_decision_whose_answers_all_hold():
+    """A decision whose answers are all legal untried (an Eclipse Upgrade's ~140: Game._all_answers)
+    is answered in one call too, as iterating lists them: ``list()`` walks them once."""
+    g, rng, answered = boardrules.new_game("eclipse", players=4, seed=2), random.Random(2), 0
+    for _ in range(150):
+        if g.state.pending and g._turn_info() is None:
+            answered += same_legal_actions(g) > 0
+        g.play(rng.choice(list(g.legal_actions())), check=False)
+    assert answered >= 3
