@@ -86,6 +86,13 @@ class Compiler:
         (the caller keeps it)."""
         return self._exprs.compile(e, bound, fixed)
 
+    def inline(self, e: A.Expr, ns: dict[str, Any]) -> str:
+        """Python source of expression ``e`` to write into generated code run with globals
+        ``ns`` (the constants and helpers it reads put there), read as :meth:`expr`'s function
+        reads it; its errors are raised bare, without that function's handler
+        (codegen.ExprCompiler.inline)."""
+        return self._exprs.inline(e, ns)
+
     def _amounts(self, am: Amounts, span: A.Span) -> Callable[[Context], list[tuple[int, str]]]:
         """The amounts of a ``gain``, ``lose`` or ``pay`` (refused at ``span``, the statement)."""
         if isinstance(am, A.AmountExpr):

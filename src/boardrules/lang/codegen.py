@@ -452,6 +452,15 @@ class ExprCompiler:
             return Interpreter(self.rs).expr(e)
         return cast(ExprFn, fn)
 
+    def inline(self, e: A.Expr, ns: dict[str, object]) -> str:
+        """The source :meth:`compile`'s function returns for ``e`` (no ``bound``), to write into
+        other generated code whose globals are ``ns`` (its helpers and constants put there); the
+        caller handles its errors as that function does (a ``RuleViolation`` placed at ``e``, a
+        primitive's defect by ``S.primitive_failed``) or stands for them."""
+        for k, v in _HELPERS.items():
+            ns.setdefault(k, v)
+        return _Gen(self.rs, ns).gen(e, {})
+
     def _load(self, src: str, filename: str, ns: dict[str, object], name: str) -> object | None:
         """The function ``name`` defined by generated source ``src``, run in namespace ``ns``
         and registered with ``linecache`` as ``filename`` (tracebacks show the source); a

@@ -197,7 +197,7 @@ class Guards:
                 if inner:
                     fs = tuple(backend.expr(a) for a in s.args)
                     steps.append(("call", (fs, bound),
-                                  _precheck(tuple((k, f, a) for k, f, a, _ in inner)), s))
+                                  self._precheck(inner), s))
             elif isinstance(s, A.Run) and isinstance(s.target, A.Field):
                 fo, ffor = backend.expr(s.target.obj), player_fn(backend.expr(s.for_), span=s.span)
                 slot = s.target.name
@@ -258,6 +258,12 @@ class Guards:
             return _Binding(e.id)
         return self.backend.expr(e)
 
+    def _precheck(self, steps: list[tuple[str, Any, Any, A.Stmt]], sure: bool = False) -> Precheck:
+        """:func:`_precheck` of ``steps`` (:meth:`_block_steps`'), their expressions written
+        into its source where the back end writes source (``Compiler.inline``)."""
+        return _precheck(tuple((k, f, a) for k, f, a, _ in steps), sure,
+                         getattr(self.backend, "inline", None), tuple(_operand_of(k, f, s) for k, f, _, s in steps))
+
     def _slot_precheck(self, entity: str, slot: str, busy: frozenset[str]) -> Precheck | None:
         """The prechecks of entity ``entity``'s ``slot`` body (None when it has none), built on
         first use."""
@@ -268,7 +274,7 @@ class Guards:
             body = ent.slots.get(slot, rs.kinds[ent.kind].slots.get(slot))
             steps = self._block_steps(body.stmts, busy, frozenset({"self"})) if body is not None \
                 and rs.slot_fn(entity, slot) is not None else []
-            self._slots[key] = _precheck(tuple((k, f, a) for k, f, a, _ in steps)) if steps else None
+            self._slots[key] = self._precheck(steps) if steps else None
         return self._slots[key]
 
     def hoisted(self, name: str) -> Precheck | None:
@@ -289,11 +295,11 @@ class Guards:
                 if kind == "set":
                     break   # (what it writes may be read further on)
                 continue
-            kept.append((kind, f, arg))
+            kept.append((kind, f, arg, s))
         while kept and kept[-1][0] in ("let", "set"):
             kept.pop()
         covered = len(kept) == len(self._precheck_steps(name))
-        check = _precheck(tuple(kept), covered and self.sure(name) is not None) if kept else None
+        check = self._precheck(kept, covered and self.sure(name) is not None) if kept else None
         self._hoisted[name] = check
         if check is not None and covered:
             self._covered.add(name)
@@ -366,8 +372,8 @@ class Guards:
         a rule: the full try says which). None when the body does not start with a check."""
         if name in self._prechecks:
             return self._prechecks[name]
-        steps = [(kind, f, arg) for kind, f, arg, _ in self._precheck_steps(name)]
-        check = _precheck(tuple(steps), self.sure(name) is not None) if steps else None
+        steps = self._precheck_steps(name)
+        check = self._precheck(steps, self.sure(name) is not None) if steps else None
         self._prechecks[name] = check
         return check
 
@@ -822,16 +828,50 @@ class _Binding:
     name: str
 
 
-def _precheck(steps: tuple[tuple[str, Any, Any], ...], sure: bool = False) -> Precheck:
+def _operand_of(kind: str, f: Any, s: A.Stmt) -> A.Expr | None:
+    """The expression a precheck step's ``f`` (of :meth:`Guards._block_steps`) is compiled from
+    (statement ``s``'s condition, amount, entity or levels), None when ``f`` is none of them."""
+    if f is None or type(f) is _Binding:
+        return None
+    if kind == "require":
+        return s.cond  # type: ignore[attr-defined, no-any-return]
+    if kind == "pay":
+        return s.amounts[0].count  # type: ignore[attr-defined, no-any-return]
+    if kind == "take":
+        return s.entity  # type: ignore[attr-defined, no-any-return]
+    if kind == "advance":
+        return s.by  # type: ignore[attr-defined, no-any-return]
+    return None
+
+
+def _precheck(steps: tuple[tuple[str, Any, Any], ...], sure: bool = False,
+              inline: Callable[[A.Expr, dict[str, Any]], str] | None = None,
+              exprs: tuple[A.Expr | None, ...] = ()) -> Precheck:
     """The prechecks ``steps`` as one function (see :meth:`Guards.precheck`): generated Python
     source, one line or two a step, calling the steps' compiled expressions (a loop over the
     steps that tests each one's kind costs about as much as the checks themselves; the source is
     made here from the kinds alone, no text of the rules goes into it). ``sure``: the steps are
     an action's whole body (:meth:`Guards.sure`): True only when each passed as its statement
     would, else ``UNSURE`` at once (an amount or an entity that the body's statement refuses,
-    or an error: the full try says which; the steps after it are not tested)."""
+    or an error: the full try says which; the steps after it are not tested). ``inline``: the
+    source of an expression (``exprs``: each step's, else None) written into the function
+    instead of a call of its compiled function (codegen's, ``Compiler.inline``: a frame less a
+    step); an error of it is then met as that function would raise it (a primitive's defect a
+    violation, ``primitive_failed``; an engine's defect raised)."""
+    if inline is not None and any(e is not None for e in exprs):
+        try:
+            return _precheck_source(steps, sure, inline, exprs)
+        except (SyntaxError, RecursionError, MemoryError):   # (nested deeper than Python compiles)
+            pass
+    return _precheck_source(steps, sure, None, ())
+
+
+def _precheck_source(steps: tuple[tuple[str, Any, Any], ...], sure: bool,
+                     inline: Callable[[A.Expr, dict[str, Any]], str] | None,
+                     exprs: tuple[A.Expr | None, ...]) -> Precheck:
+    """:func:`_precheck`'s function, written with ``inline`` or without (``None``)."""
     names: dict[str, Any] = {"RuleViolation": RuleViolation, "BoardrulesError": BoardrulesError,
-                             "UNSURE": UNSURE}
+                             "UNSURE": UNSURE, "primitive_failed": S.primitive_failed}
     lines = ["def precheck(ctx):", "    try:"]
     me = False   # (whether ``me`` holds ``ctx.player()`` yet: no step changes ``ctx.me``)
 
@@ -844,10 +884,12 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...], sure: bool = False) -> Pr
         return "me"
     for i, (kind, f, arg) in enumerate(steps):
         names[f"f{i}"], names[f"a{i}"] = f, arg
+        e = exprs[i] if inline is not None else None
         # (an operand that is a binding read in place, as its compiled expression reads it)
-        value = f"ctx.env[{f.name!r}]" if type(f) is _Binding else f"f{i}(ctx)"
+        value = f"ctx.env[{f.name!r}]" if type(f) is _Binding else f"f{i}(ctx)" if e is None \
+            else f"({inline(e, names)})"
         if kind == "require":
-            lines.append(f"        if not f{i}(ctx): return False")
+            lines.append(f"        if not {value}: return False")
         elif kind in ("let", "set"):   # (run on the scratch context: the caller drops writes)
             lines.append(f"        f{i}(ctx)")
         elif kind == "pay":   # (as Context.pay: a count that is no number breaks a rule)
@@ -882,7 +924,12 @@ def _precheck(steps: tuple[tuple[str, Any, Any], ...], sure: bool = False) -> Pr
             lines += [f"        verdict = h{i}(ctx, f{i}, a{i})",
                       "        if verdict is not None: return verdict"]
     lines += ["    except (RuleViolation, BoardrulesError):   # (the full try says which)",
-              "        return UNSURE" if sure else "        pass", "    return True"]
+              "        return UNSURE" if sure else "        pass"]
+    if inline is not None:   # (as the compiled expression's own handler: codegen.ExprCompiler.compile)
+        lines += ["    except Exception as err:",
+                  "        if primitive_failed(ctx, err) is err: raise",
+                  "        return UNSURE" if sure else "        pass"]
+    lines.append("    return True")
     exec(compile("\n".join(lines), "<prechecks>", "exec"), names)   # (our own source: see above)
     return names["precheck"]  # type: ignore[no-any-return]
 
