@@ -32,7 +32,7 @@ from ..limits import LIMITS
 from ..errors import BoardrulesError
 from ..runtime import BudgetExceeded, RuleViolation
 from . import semantics as S
-from .guards import SureRest
+from .guards import UNSURE, SureRest
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset, Step
@@ -82,6 +82,12 @@ def _make(name: str, args: str) -> str:
     return f"_a = _new(_Action, (p, {name!r}, {args}))"
 
 
+def _unsure(ctx: Any) -> str:
+    """The prechecks of a sure action whose ``Guards.listed`` entry holds none (a caller's):
+    they refuse nothing and prove nothing, as none."""
+    return UNSURE
+
+
 FREE = 64
 """Steps a listing's own check of one candidate or action may spend uncharged (see
 ``_ListGen.charge``)."""
@@ -97,7 +103,8 @@ class _ListGen:
         self.ns: dict[str, Any] = {
             "_BudgetExceeded": BudgetExceeded, "_Refused": (RuleViolation, BoardrulesError),
             "_RuleViolation": RuleViolation, "_domain": S.domain, "_unique": dict.fromkeys, "_guards": rs.guards,
-            "_listed": rs.guards.listed, "_OFF": (None, False)}
+            "_listed": rs.guards.listed, "_OFF": (None, False),
+            "_unsure": _unsure}
         self.lines: list[str] = []
         self.step: Step | None = None
 
@@ -190,8 +197,11 @@ class _ListGen:
             ind = "    " * depth
         if not guards.covered(name):   # (covered: the hoisted prechecks were all of them)
             guards.listing(name)   # (built now: the listing reads what it keeps)
-            out.append(f"{ind}check, trial = _listed[{name!r}]" + ("" if self.settling else " if pctx is not None else _OFF"))
             sure = self.sure(name)
+            if self.settling and sure is not None:   # (never on trial nor switched off: see emit)
+                out.append(f"{ind}check = _listed[{name!r}][0] or _unsure")
+            else:
+                out.append(f"{ind}check, trial = _listed[{name!r}]" + ("" if self.settling else " if pctx is not None else _OFF"))
             if sure is not None:   # (what sure prechecks leave to test: see emit)
                 ns[f"S{k}"] = sure
                 out.append(f"{ind}rest = S{k}")
@@ -312,10 +322,12 @@ class _ListGen:
             env["self"] = repr(adef.entity)
         env_src = "{" + ", ".join(f"{n!r}: {v}" for n, v in env.items()) + "}"
         sure = self.sure(name)   # (its prechecks may prove it legal: Game._sure)
+        if self.settling and sure is not None:
+            self.emit_sure(name, tup, env_src, depth, count)
+            return
         out += [f"{ind}fails = sure = False" if sure is not None else f"{ind}fails = False",
                 f"{ind}if check is not None:"]
-        if self.settling and any(rs.param_domains[name][i] is not None or rs.param_wheres[name][i] is not None
-                                 for i in range(len(adef.params))):
+        if self.settling and self._listing_reads(adef, name):
             # (the listing's context is the prechecks' here: what its domains and wheres spent is
             # charged, and what a primitive of theirs wrote dropped, as the prechecks read values
             # elsewhere; its events and decisions are dropped at the end)
@@ -344,3 +356,37 @@ class _ListGen:
         # (sure: its prechecks passed, not failed)
         self.settle(name, ind + "    ", "sure" if sure is not None else None)
 
+
+    def emit_sure(self, name: str, tup: str, env_src: str, depth: int, count: bool) -> None:
+        """:meth:`emit`'s settling block for an action whose prechecks may be sure (``Guards.sure``):
+        they are never on trial nor switched off (``Guards.count``), so the candidate's verdict
+        is the prechecks' own (``check``: ``_unsure`` when a caller left none), without the
+        tests of the other actions' block."""
+        rs, out = self.rs, self.lines
+        adef = rs.actions[name]
+        ind = "    " * depth
+        if self._listing_reads(adef, name):
+            self.charge("ctx", ind)
+            out += [f"{ind}if ctx.w:",
+                    f"{ind}    ctx.w = {{}}"]
+        out += [f"{ind}pctx.env = {env_src}",
+                f"{ind}pctx.me = p",
+                f"{ind}pctx.steps = budget",
+                f"{ind}verdict = check(pctx)",
+                f"{ind}sure = verdict is True and rest(pctx)",
+                f"{ind}if pctx.w or pctx.events or pctx.queued:",
+                f"{ind}    pctx.w, pctx.events, pctx.queued = {{}}, [], []",
+                f"{ind}if pctx.steps < floor:",
+                f"{ind}    game._charge(pctx.steps)",
+                f"{ind}    pctx.steps = budget"]
+        if count and rs.guards.stops(name):   # (every later value is refused too)
+            out.append(f"{ind}if not verdict: break")
+        out += [f"{ind}if verdict:", f"{ind}    " + _make(name, tup)]
+        self.settle(name, ind + "    ", "sure")
+
+    def _listing_reads(self, adef: Any, name: str) -> bool:
+        """Whether the listing's context ran a domain or ``where`` of action ``name``'s
+        parameters before its prechecks (the same context, in ``settling``: see :meth:`emit`)."""
+        rs = self.rs
+        return any(rs.param_domains[name][i] is not None or rs.param_wheres[name][i] is not None
+                   for i in range(len(adef.params)))
