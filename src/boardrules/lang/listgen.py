@@ -107,12 +107,14 @@ class _ListGen:
             "_unsure": _unsure}
         self.lines: list[str] = []
         self.step: Step | None = None
+        self.done = ""   # (game.DONE, once source() imported it)
 
     def source(self, step: Step) -> str:
         """The source of ``step``'s listing function (its constants put in ``self.ns``)."""
         from ..game import DONE   # (game imports the ruleset, which imports this)
         from ..game.actions import Action
         from ..game.verdicts import ACCEPTED
+        self.done = DONE
         self.ns.update({"_new": tuple.__new__, "_Action": Action, "_ACCEPTED": ACCEPTED})   # (_make's, settle's)
         self.ns["_LIMITS"] = LIMITS   # (read as the listing runs: the limit in force then)
         self.step = step
@@ -156,6 +158,10 @@ class _ListGen:
         if sure is not None:   # (not kept as sure otherwise: _candidate_legal asks its guard)
             out += [f"{ind}elif {sure} and ({ok} if {ok} is not None else ({ok} := game._sure_settles({name!r}, p, info))):",
                     f"{ind}    runs[_a] = _ACCEPTED   # (its prechecks were its body: run when played)",
+                    f"{ind}    found.append(_a)"]
+        if name == self.done:   # (settled by the flow's place, as Game._guard_way finds it)
+            out += [f"{ind}elif (_at := info[4]) is not None and _at.get({name!r}):",
+                    f"{ind}    runs[_a] = _ACCEPTED",
                     f"{ind}    found.append(_a)"]
         out += [f"{ind}elif legal(_a, runs, True, info):",
                 f"{ind}    found.append(_a)",
