@@ -833,14 +833,12 @@ def _operand_of(kind: str, f: Any, s: A.Stmt) -> A.Expr | None:
     (statement ``s``'s condition, amount, entity or levels), None when ``f`` is none of them."""
     if f is None or type(f) is _Binding:
         return None
-    if kind == "require":
-        return s.cond  # type: ignore[attr-defined, no-any-return]
-    if kind == "pay":
-        return s.amounts[0].count  # type: ignore[attr-defined, no-any-return]
-    if kind == "take":
-        return s.entity  # type: ignore[attr-defined, no-any-return]
-    if kind == "advance":
-        return s.by  # type: ignore[attr-defined, no-any-return]
+    if isinstance(s, A.Require):
+        return s.cond
+    if isinstance(s, A.Pay) and not isinstance(s.amounts, A.AmountExpr):
+        return s.amounts[0].count
+    if isinstance(s, (A.Take, A.Advance)) and kind in ("take", "advance"):
+        return s.entity if isinstance(s, A.Take) else s.by
     return None
 
 
@@ -886,7 +884,7 @@ def _precheck_source(steps: tuple[tuple[str, Any, Any], ...], sure: bool,
         names[f"f{i}"], names[f"a{i}"] = f, arg
         e = exprs[i] if inline is not None else None
         # (an operand that is a binding read in place, as its compiled expression reads it)
-        value = f"ctx.env[{f.name!r}]" if type(f) is _Binding else f"f{i}(ctx)" if e is None \
+        value = f"ctx.env[{f.name!r}]" if type(f) is _Binding else f"f{i}(ctx)" if e is None or inline is None \
             else f"({inline(e, names)})"
         if kind == "require":
             lines.append(f"        if not {value}: return False")
