@@ -202,6 +202,25 @@ def test_list_settles_a_sure_candidate_where_it_is_made(monkeypatch):
     assert len(fresh.legal_actions()) == len(listed)
 
 
+def test_a_sure_action_without_prechecks_is_tried(monkeypatch):
+    """A sure action whose ``Guards.listed`` entry holds no prechecks (a caller's) is listed
+    as without them: each candidate tried by ``_candidate_legal``, none settled as sure, the
+    legal actions the iterated view's; and ``done`` settled by the flow's place (the settling
+    listing's shortcut) is kept as ``_guard_way`` keeps it."""
+    g, rng = harvest(seed=5), random.Random(5)
+    monkeypatch.setitem(g.ruleset.guards.listed, "buy", (None, False))
+    monkeypatch.setitem(g.ruleset.guards.listed, "sell", (None, False))
+    tried, legal = [], type(g)._candidate_legal
+    monkeypatch.setattr(type(g), "_candidate_legal",
+                        lambda self, a, *rest: tried.append(a.name) or legal(self, a, *rest))
+    for _ in range(60):
+        if g.over:
+            break
+        same_legal_actions(g)
+        g.play(rng.choice(list(g.legal_actions())), check=False)
+    assert {"buy", "sell"} <= set(tried)
+
+
 def test_more_parameters_than_python_nests():
     """An action with 25 parameters (more nested loops than Python compiles) is listed the
     generic way: the listing's limit, not a SyntaxError."""
