@@ -221,6 +221,32 @@ def test_a_sure_action_without_prechecks_is_tried(monkeypatch):
     assert {"buy", "sell"} <= set(tried)
 
 
+def test_a_place_settles_a_bare_guard_as_the_full_chain(monkeypatch):
+    """Harvest's pass_round (a guard that runs no statement and reads no argument) is settled
+    in the settling listing by the verdict its flow's place kept (``Game._placed_settles``)
+    in most of its listings, and each one so settled is what ``_candidate_legal`` settles."""
+    g, rng = harvest(seed=3), random.Random(3)
+    asked, settled = [], 0
+    placed = type(g)._placed_settles
+    monkeypatch.setattr(type(g), "_placed_settles",
+                        lambda self, a, info: asked.append(placed(self, a, info)) or asked[-1])
+    while not g.over:
+        info = g._turn_info()
+        if info is not None and info[1][2] is not None and info[4] is not None:
+            p = info[1][2]
+            a = next((a for a in _fresh(g).legal_actions() if a.name == "pass_round"), None)
+            c = _fresh(g)
+            c._turn_legal(c.state, None)   # (the place's verdicts kept as a listing keeps them)
+            fresh = _fresh(c)
+            info = fresh._turn_info()
+            if a is not None and placed(fresh, a, info):
+                runs = {}
+                assert _fresh(c)._candidate_legal(a, runs) and runs[a] is ACCEPTED, f"{g!r}, p{p + 1}"
+                settled += 1
+        g.play(rng.choice(list(g.legal_actions())), check=False)
+    assert settled > 3 and sum(asked) > len(asked) / 2
+
+
 def test_more_parameters_than_python_nests():
     """An action with 25 parameters (more nested loops than Python compiles) is listed the
     generic way: the listing's limit, not a SyntaxError."""

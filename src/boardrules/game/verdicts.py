@@ -479,6 +479,28 @@ class GameVerdicts:
                 and self._done_settles()
         return self._settles(info[3], list(self.state.pending))
 
+    def _placed_settles(self: Game, action: Action, info: tuple[Any, ...]) -> bool:
+        """Whether turn candidate ``action`` is settled by the verdict its bare argument-free
+        guard had at this flow's place before (:meth:`_guard_verdict`'s first test), as
+        :meth:`_candidate_legal` would find; False when that does not settle it (asked then)."""
+        at, ctx = info[4], info[3]
+        if at is None or ctx.w:
+            return False
+        rs = self.ruleset
+        name, player = action.name, action.player
+        per_entity, guard, argument_free = rs.guards.way(name)
+        if guard is None or per_entity or not argument_free:
+            return False
+        placed = at.get((guard, player))
+        bare = rs.guards.bare.get(guard)
+        if placed is None or bare is None or self._ends_turn(name, player, info[0]):
+            return False
+        ctx.steps, ctx.depth = self.max_steps, 0   # (as _guard_verdict)
+        if bare(ctx, rs.actions[name].entity or name) != placed:
+            return False
+        rs.guards.settled(name, True)
+        return True
+
     def _guard_verdict(self: Game, action: Action, info: tuple[Any, ...], guard: Any) -> bool | None:
         """:meth:`_guard_settles` once its guard ``guard`` is known to be run. A guard that runs
         no statement (``bare``) writes nothing: when its rest passes the player and the turn is

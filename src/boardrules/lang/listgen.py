@@ -58,8 +58,10 @@ def step_lister(rs: Ruleset, step: Step, settling: bool = False) -> Lister | Non
     the listing's too) it returns the legal actions ``LegalActions`` lists one candidate at a
     time, each candidate settled where it is made: kept when ``runs`` holds its run, a sure
     one (``Game._sure``) accepted when ``Game._sure_settles`` says the flow lets its action settle,
-    the others by ``legal(action, runs, True, info)`` (``Game._candidate_legal``), the
-    listing's meter tested after each, as ``LegalActions.__iter__`` does."""
+    the others by ``legal(action, runs, True, info)`` (``Game._candidate_legal``) unless the
+    flow's place settles them first (``done``, and an action whose bare guard reads no argument:
+    ``Game._placed_settles``), the listing's meter tested after each, as
+    ``LegalActions.__iter__`` does."""
     gen = _ListGen(rs, settling)
     src = gen.source(step)
     node = step.node
@@ -120,7 +122,7 @@ class _ListGen:
         self.step = step
         out = self.lines
         out += ["def rule_listing(game, ctx, p, main_done, budget_error, runs, info, legal):",
-                "    pctx, seen, found, meter = ctx, bool(runs), [], game._meter"] if self.settling \
+                "    pctx, seen, found, meter, at = ctx, bool(runs), [], game._meter, info[4]"] if self.settling \
             else ["def rule_listing(game, ctx, p, main_done, pctx, budget_error):"]
         out += ["    budget = game.max_steps",
                 f"    floor = budget - {FREE}",   # (see _ListGen.charge)
@@ -156,17 +158,31 @@ class _ListGen:
         out += [f"{ind}if seen and _a in runs:",
                 f"{ind}    found.append(_a)"]
         if sure is not None:   # (not kept as sure otherwise: _candidate_legal asks its guard)
-            out += [f"{ind}elif {sure} and ({ok} if {ok} is not None else ({ok} := game._sure_settles({name!r}, p, info))):",
+            # (the verdict kept by the flow's place looked up at once, as Game._sure_settles does)
+            out += [f"{ind}elif {sure} and ({ok} if {ok} is not None else ({ok} := (_g if at is not None and not ctx.w and (_g := at.get(({name!r}, p))) is not None else game._sure_settles({name!r}, p, info)))):",
                     f"{ind}    runs[_a] = _ACCEPTED   # (its prechecks were its body: run when played)",
                     f"{ind}    found.append(_a)"]
         if name == self.done:   # (settled by the flow's place, as Game._guard_way finds it)
-            out += [f"{ind}elif (_at := info[4]) is not None and _at.get({name!r}):",
+            out += [f"{ind}elif at is not None and at.get({name!r}):",
+                    f"{ind}    runs[_a] = _ACCEPTED",
+                    f"{ind}    found.append(_a)"]
+        if sure is None and self.placed(name):   # (a verdict the place settled before: Game._placed_settles)
+            out += [f"{ind}elif game._placed_settles(_a, info):",
                     f"{ind}    runs[_a] = _ACCEPTED",
                     f"{ind}    found.append(_a)"]
         out += [f"{ind}elif legal(_a, runs, True, info):",
                 f"{ind}    found.append(_a)",
                 f"{ind}if meter.left < 0:",
                 f"{ind}    raise game._over_listing()"]
+
+    def placed(self, name: str) -> bool:
+        """Whether action ``name``'s guard reads none of its arguments and runs no statement (its
+        verdict kept by the flow's place: ``Game._guard_verdict``), no rule reacting to actions."""
+        rs = self.rs
+        if name == self.done or "action_taken" in rs.triggers_by_event or "action_begins" in rs.triggers_by_event:
+            return False
+        per_entity, guard, argument_free = rs.guards.way(name)
+        return not per_entity and argument_free and guard is not None and guard in rs.guards.bare
 
     def action(self, k: int, name: str, depth: int) -> None:
         """The block listing action ``name`` (the step's ``k``-th), indented ``depth`` levels:
