@@ -166,8 +166,10 @@ class _ListGen:
             out += [f"{ind}elif at is not None and at.get({name!r}):",
                     f"{ind}    runs[_a] = _ACCEPTED",
                     f"{ind}    found.append(_a)"]
-        if sure is None and self.placed(name):   # (a verdict the place settled before: Game._placed_settles)
-            out += [f"{ind}elif game._placed_settles(_a, info):",
+        guard = self.placed(name) if sure is None else None
+        if guard is not None:   # (a verdict the place kept before, if any: Game._placed_settles)
+            self.ns[f"G{self.k}"] = guard
+            out += [f"{ind}elif at is not None and (G{self.k}, p) in at and game._placed_settles(_a, info):",
                     f"{ind}    runs[_a] = _ACCEPTED",
                     f"{ind}    found.append(_a)"]
         out += [f"{ind}elif legal(_a, runs, True, info):",
@@ -175,14 +177,15 @@ class _ListGen:
                 f"{ind}if meter.left < 0:",
                 f"{ind}    raise game._over_listing()"]
 
-    def placed(self, name: str) -> bool:
-        """Whether action ``name``'s guard reads none of its arguments and runs no statement (its
-        verdict kept by the flow's place: ``Game._guard_verdict``), no rule reacting to actions."""
+    def placed(self, name: str) -> Any:
+        """Action ``name``'s guard when it reads none of its arguments and runs no statement (its
+        verdict kept by the flow's place: ``Game._guard_verdict``) and no rule reacts to
+        actions, else None."""
         rs = self.rs
         if name == self.done or "action_taken" in rs.triggers_by_event or "action_begins" in rs.triggers_by_event:
-            return False
+            return None
         per_entity, guard, argument_free = rs.guards.way(name)
-        return not per_entity and argument_free and guard is not None and guard in rs.guards.bare
+        return guard if not per_entity and argument_free and guard in rs.guards.bare else None
 
     def action(self, k: int, name: str, depth: int) -> None:
         """The block listing action ``name`` (the step's ``k``-th), indented ``depth`` levels:
