@@ -428,21 +428,39 @@ def _rebuild(recipe: Recipe) -> Ruleset:
 
 
 _NOTHING_TO_CHANGE = re.compile(r"nothing to (?:override|extend|remove): no (\w+) named '(\w+)'")
+_UNKNOWN = re.compile(r"unknown (declaration kind|type|resource|track|component|event|action|procedure"
+                      r"|function|name) '(\w+)'|'(\w+)' is not a (constant here|variable)")
+# the kind of definition an unknown ... names (None: a name of any kind)
+_UNKNOWN_KINDS = {"declaration kind": "kind", "type": "kind", "procedure": "action", "function": "action",
+                  "name": None}
+
+
+def _undefined(message: str) -> tuple[str | None, str] | None:
+    """(kind or None for any, name) of what ``message`` says nothing defines, else None."""
+    if found := _NOTHING_TO_CHANGE.fullmatch(message):
+        return found[1], found[2]
+    if found := _UNKNOWN.fullmatch(message):
+        if found[3]:
+            return (None if found[4] == "constant here" else "var"), found[3]
+        return _UNKNOWN_KINDS.get(found[1], found[1]), found[2]
+    return None
 
 
 def _module_hints(recipe: Recipe, errors: list[Diagnostic]) -> list[Diagnostic]:
-    """``errors``, those that change what nothing defines given the hint to switch on the
-    module that defines it, when one does (a house rule overriding market-day's option
-    'market_coins' without the module said only "nothing to override: no option named
-    'market_coins'"); the rest as they are."""
-    found = [_NOTHING_TO_CHANGE.fullmatch(d.message) for d in errors]
+    """``errors``, those that name what nothing defines (a change of it, a use of it: a kind, a
+    resource, an entity, a name...) given the hint to switch on the module that defines it,
+    when one does (a house rule overriding market-day's option 'market_coins' without the
+    module said only "nothing to override: no option named 'market_coins'", and a development
+    of Eclipse's developments "declare it first with 'kind NAME { ... }'"); the rest as they are."""
+    found = [_undefined(d.message) for d in errors]
     if recipe.game is None or not any(found):
         return errors
     off = {name: plugins.module_declarations(spec)    # (each module's files parsed once)
            for name, spec in sorted(plugins.modules(recipe.game).items()) if name not in recipe.modules}
     out = []
     for d, key in zip(errors, found):
-        names = [name for name, keys in off.items() if key and (key[1], key[2]) in keys]
+        names = [name for name, keys in off.items() if key and any(
+            n == key[1] and key[0] in (None, k) for k, n in keys)]
         if names:
             switches = " or ".join(f"-m {n}" for n in names)
             d = attrs.evolve(d, hint=f"the module {' or '.join(map(repr, names))} defines it: "
@@ -513,7 +531,7 @@ def _build(recipe: Recipe, limits: Limits) -> Ruleset:
                               f"{plugins.modules_declaring(recipe.game, unknown, recipe.modules)}")
     checker = Checker(merged, primitives, dict(recipe.options))
     program = checker.check()
-    diagnostics.extend(checker.errors)
+    diagnostics.extend(_module_hints(recipe, checker.errors))
     if checker.bad_options and not diagnostics:
         raise OptionError("; ".join(checker.bad_options))
     if diagnostics:

@@ -79,6 +79,13 @@ class TooDeep(RuleViolation):
     statement that sees it gives it its position."""
 
 
+class NumberTooLarge(RuleViolation):
+    """Raised when rules would make a number beyond theirs (±MAX_NUMBER: a sum, a product, a
+    resource gained). Listing the legal actions assumes numbers stay far below that
+    (lang/inert.py: a ``gain`` cannot break a rule), so an action listed as legal may meet it
+    when played: it is refused then, the game unchanged (game/flow.py, ``_listed_but_broken``)."""
+
+
 class PrimitiveFailed(RuleViolation):
     """Raised when a primitive's Python code raises something other than a rule violation (a
     defect of the plugin that provides it: see ``lang/semantics.primitive_failed``); the engine
@@ -297,8 +304,8 @@ class Context:
         if cap is not None and new > cap:
             new = max(cap, old)
         if new > MAX_NUMBER:
-            raise RuleViolation(f"gaining {n} {res} would make {new}, more than the rules' numbers "
-                                f"go to ({MAX_NUMBER})", self.source)
+            raise NumberTooLarge(f"gaining {n} {res} would make {new}, more than the rules' numbers "
+                                 f"go to ({MAX_NUMBER})", self.source)
         self._change(res, p, key, old, new, "gain")
 
     def pay(self, res: str, n: int, p: int | None = None) -> None:
@@ -328,11 +335,15 @@ class Context:
         if new == old:
             return
         w = self.w   # (Context.set inlined: every resource change comes here)
-        w[key] = new
         source = self.source or "rules"
         if self.rs.resources[res].scored:
             skey = ("s", p, source)
-            w[skey] = self.get(skey) + new - old
+            tally = self.get(skey) + new - old   # (gains from one source, losses from another)
+            if not -MAX_NUMBER <= tally <= MAX_NUMBER:
+                raise NumberTooLarge(f"p{p + 1}'s {res} from '{source}' would come to {tally}, beyond "
+                                     f"the rules' numbers (±{MAX_NUMBER})", self.source)
+            w[skey] = tally
+        w[key] = new
         self.events.append(_event(Event, (self.ply, kind, p, (res, new - old), source)))
 
     # ---- decisions ----

@@ -245,3 +245,32 @@ def test_a_house_rule_changing_what_a_module_off_defines_names_the_module(tmp_pa
         ("nothing to override: no resource named 'coinz'", "did you mean 'coins'?")]
     house.write_text('override option market_coins = 3 "more"\n', encoding="utf-8")
     assert boardrules.new_game("harvest", players=2, rules=[house], modules=["market-day"]).get("market_coins") == 3
+
+
+def test_a_house_rule_using_what_a_module_off_defines_names_the_module(tmp_path):
+    """Using (not only changing) what a switched-off module defines: a development of Eclipse's
+    developments said "unknown declaration kind 'development'", hint "declare it first with
+    'kind NAME { ... }'"; its variable "did you mean 'sector_at'?". Each now names the module;
+    a name no module defines keeps its own hint."""
+    house = tmp_path / "house.rules"
+    house.write_text("action tip main { gain market_coins coins }\nextend step actions { main tip }\n"
+                     "action tap main { gain coinz coins }\n", encoding="utf-8")
+    with pytest.raises(boardrules.RulesError) as err:
+        boardrules.new_game("harvest", players=2, rules=[house])
+    assert [(d.message, d.hint) for d in err.value.diagnostics] == [
+        ("unknown name 'market_coins'", "the module 'market-day' defines it: switch it on (-m market-day)"),
+        ("unknown name 'coinz'", "did you mean 'coins'?")]
+    house.write_text('development dev_yard { money 4; bought { gain 2 vp } }\n'
+                     'var yards: list[development] = [dev_research_station]\n'
+                     'action x main { set shellworld_at["0,0"] = true; call place_tile("shellworld") }\n',
+                     encoding="utf-8")
+    with pytest.raises(boardrules.RulesError) as err:
+        boardrules.build_ruleset("eclipse", rules=[house])
+    switch = "the module 'developments' defines it: switch it on (-m developments)"
+    assert [(d.message, d.hint) for d in err.value.diagnostics] == [
+        ("unknown declaration kind 'development'", switch),
+        ("unknown type 'development'", switch),
+        ("unknown name 'dev_research_station'", switch),
+        ("'shellworld_at' is not a variable", switch),
+        ("unknown procedure 'place_tile'", switch)]
+    assert boardrules.build_ruleset("eclipse", rules=[house], modules=["developments"]).entities["dev_yard"]

@@ -16,7 +16,8 @@ from ..lang.guards import facts_hold, seats_hold
 from ..lang.inert import Facts
 from ..quoting import brief_text, brief_value, rules_value
 from ..runtime import (CHANCE, F_ACTED, F_AFTER, F_LANES, F_OVER, F_PASSED, F_ROUND, F_ROUNDS, F_STAGE,
-                       F_STEP, F_TURN, Context, Decision, Event, PrimitiveFailed, RuleViolation)
+                       F_STEP, F_TURN, Context, Decision, Event, NumberTooLarge, PrimitiveFailed,
+                       RuleViolation)
 from ..state import State, _state
 from .actions import Action, DONE, _broken, _error_class, _flow_broken, _offered, _who, _why_not, brief_action
 from .lanes import _deciding
@@ -122,12 +123,15 @@ class GameFlow:
 
     def _listed_but_broken(self: Game, action: Action, err: RuleViolation, what: str) -> NoReturn:
         """Raise the error of ``action``, listed as legal, whose play broke a rule (``err``;
-        ``what`` says where). The listing's analyses are tested sound, so a plugin's defect is
-        likely: a batch form answering other values than its primitive (primitives.batched;
+        ``what`` says where). A number beyond the rules' is refused as when not listed: the
+        listing assumes numbers stay far below it (lang/inert.py), as the bundled games' do.
+        The listing's analyses are otherwise tested sound, so a plugin's defect is likely: a batch form answering other values than its primitive (primitives.batched;
         play asks it, the listing the primitive), or a primitive that failed only now. The
         action is run again with each batch form's answers held to the primitive's (only
         here: one call per option): a :class:`PrimitiveError` naming what failed, else the
         ``AssertionError`` of an engine defect."""
+        if isinstance(err, NumberTooLarge):
+            raise self._refusal(action, err) from None
         from ..lang.codegen import checking_batches
         try:
             with checking_batches():

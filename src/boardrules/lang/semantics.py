@@ -23,6 +23,7 @@ from ..runtime import (CHANCE, F_AFTER, F_LANES, F_PASSED, F_ROUND, Decision, Di
 from ..runtime import _event as _new_event
 from ..runtime import BudgetExceeded as BudgetExceeded  # (re-exported: the back ends use S.*)
 from ..runtime import MAX_NUMBER as MAX_NUMBER
+from ..runtime import NumberTooLarge as NumberTooLarge
 from ..runtime import PrimitiveFailed as PrimitiveFailed
 from ..runtime import RuleFailed as RuleFailed
 from ..runtime import RuleViolation as RuleViolation
@@ -226,8 +227,8 @@ def bounded(ctx: Context, n: int) -> int:
     """``n`` when it is within the numbers rules may use (±MAX_NUMBER), else a violation."""
     if -MAX_NUMBER <= n <= MAX_NUMBER:
         return n
-    raise ctx.violation(f"a number of {digit_count(n)} digits is too large for the rules "
-                        f"(they use numbers up to {MAX_NUMBER})")
+    raise NumberTooLarge(f"a number of {digit_count(n)} digits is too large for the rules "
+                         f"(they use numbers up to {MAX_NUMBER})", ctx.source)
 
 
 FREE_LIST = 64
