@@ -335,15 +335,11 @@ class Context:
         if new == old:
             return
         w = self.w   # (Context.set inlined: every resource change comes here)
+        w[key] = new
         source = self.source or "rules"
         if self.rs.resources[res].scored:
             skey = ("s", p, source)
-            tally = self.get(skey) + new - old   # (gains from one source, losses from another)
-            if not -MAX_NUMBER <= tally <= MAX_NUMBER:
-                raise NumberTooLarge(f"p{p + 1}'s {res} from '{source}' would come to {tally}, beyond "
-                                     f"the rules' numbers (±{MAX_NUMBER})", self.source)
-            w[skey] = tally
-        w[key] = new
+            w[skey] = self.get(skey) + new - old
         self.events.append(_event(Event, (self.ply, kind, p, (res, new - old), source)))
 
     # ---- decisions ----

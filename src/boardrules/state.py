@@ -136,7 +136,9 @@ def _decoded(data: Any) -> State:
         k = tuple(_value(x, f"{at}[0][{j}]") for j, x in enumerate(key))
         if k in values:
             raise Expected("a key not given before", key, f"{at}[0]")
-        values[k] = _value(pair[1], f"{at}[1]")
+        tally = pair[1]   # (a score by source, ("s", player, source): not a number the rules
+        # read, it may pass theirs: VP gained from one source and lost from another)
+        values[k] = tally if k[0] == "s" and type(tally) is int else _value(tally, f"{at}[1]")
     return State(values, tuple(structure(_converter, d, Decision, f"$.pending[{i}]")
                                for i, d in enumerate(pending)))
 
