@@ -228,16 +228,21 @@ def test_a_house_rule_file_given_twice_is_refused_as_such(tmp_path, monkeypatch)
     assert boardrules.build_ruleset("harvest", rules=["h.rules"]).recipe.rules[0][0] == "h.rules"
 
 
+def house_errors(path, game: str, text: str) -> list[tuple[str, str | None]]:
+    """(message, hint) of each error the house rules ``text`` (written to ``path``) give ``game``."""
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(boardrules.RulesError) as err:
+        boardrules.build_ruleset(game, rules=[path])
+    return [(d.message, d.hint) for d in err.value.diagnostics]
+
+
 def test_a_house_rule_changing_what_a_module_off_defines_names_the_module(tmp_path):
     """A house rule overriding market-day's option without the module said only "nothing to
     override: no option named 'market_coins'"; the hint names the module that defines it (and
     no module, for a name none defines: the hint is then the one it had)."""
     house = tmp_path / "house.rules"
-    house.write_text('override option market_coins = 3 "more"\nremove step guild_dues\n'
-                     'override resource coinz { }\n', encoding="utf-8")
-    with pytest.raises(boardrules.RulesError) as err:
-        boardrules.new_game("harvest", players=2, rules=[house])
-    assert [(d.message, d.hint) for d in err.value.diagnostics] == [
+    assert house_errors(house, "harvest", 'override option market_coins = 3 "more"\nremove step guild_dues\n'
+                        'override resource coinz { }\n') == [
         ("nothing to override: no option named 'market_coins'",
          "the module 'market-day' defines it: switch it on (-m market-day)"),
         ("nothing to remove: no step named 'guild_dues'",
@@ -253,21 +258,14 @@ def test_a_house_rule_using_what_a_module_off_defines_names_the_module(tmp_path)
     'kind NAME { ... }'"; its variable "did you mean 'sector_at'?". Each now names the module;
     a name no module defines keeps its own hint."""
     house = tmp_path / "house.rules"
-    house.write_text("action tip main { gain market_coins coins }\nextend step actions { main tip }\n"
-                     "action tap main { gain coinz coins }\n", encoding="utf-8")
-    with pytest.raises(boardrules.RulesError) as err:
-        boardrules.new_game("harvest", players=2, rules=[house])
-    assert [(d.message, d.hint) for d in err.value.diagnostics] == [
+    assert house_errors(house, "harvest", "action tip main { gain market_coins coins }\n"
+                        "extend step actions { main tip }\naction tap main { gain coinz coins }\n") == [
         ("unknown name 'market_coins'", "the module 'market-day' defines it: switch it on (-m market-day)"),
         ("unknown name 'coinz'", "did you mean 'coins'?")]
-    house.write_text('development dev_yard { money 4; bought { gain 2 vp } }\n'
-                     'var yards: list[development] = [dev_research_station]\n'
-                     'action x main { set shellworld_at["0,0"] = true; call place_tile("shellworld") }\n',
-                     encoding="utf-8")
-    with pytest.raises(boardrules.RulesError) as err:
-        boardrules.build_ruleset("eclipse", rules=[house])
     switch = "the module 'developments' defines it: switch it on (-m developments)"
-    assert [(d.message, d.hint) for d in err.value.diagnostics] == [
+    assert house_errors(house, "eclipse", 'development dev_yard { money 4; bought { gain 2 vp } }\n'
+                        'var yards: list[development] = [dev_research_station]\n'
+                        'action x main { set shellworld_at["0,0"] = true; call place_tile("shellworld") }\n') == [
         ("unknown declaration kind 'development'", switch),
         ("unknown type 'development'", switch),
         ("unknown name 'dev_research_station'", switch),
