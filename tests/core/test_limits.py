@@ -501,3 +501,22 @@ def test_the_outcomes_of_many_dice_are_not_listed(dice):
     assert game.is_legal(roll)
     game.play(roll)
     assert game.get("coins", 0) == 6
+
+
+def test_a_stuck_game_names_rules_running_themselves_first():
+    """Rules that run themselves without end (a trigger emitting its own event) are a budget
+    run out, like a loop too long: the refusal is an ExecutionBudgetError, and a stuck game's
+    examples show it before the ordinary refusals (it was an IllegalActionError, and the
+    house rule behind an Eclipse game stuck at a pass came after four 'no disc left' and was
+    cut off as 'and 9 other actions')."""
+    text = ("game g { players 2 }\nresource coins { }\nevent shout(p: player)\n"
+            "when shout(p) { emit shout(p) }\n"
+            + "".join(f'action w{i} main {{ require coins > 0 else "no coins" }}\n' for i in range(6))
+            + "action quit main { emit shout(me) }\n"
+            "flow { rounds 1 { step play: turns seat once { main w0, w1, w2, w3, w4, w5, quit } } }\n")
+    g = boardrules.new_game(texts={"g.rules": text}, players=2)
+    with pytest.raises(boardrules.GameStuckError) as stuck:
+        list(g.legal_actions())
+    assert str(stuck.value).split("(e.g. ")[1].startswith("p1 quit: rules call each other more than 100")
+    with pytest.raises(boardrules.ExecutionBudgetError, match="more than 100 levels deep"):
+        g.play("p1 quit")

@@ -14,7 +14,8 @@ from ..lang import ast as A
 from ..lang import semantics as S
 from ..quoting import MESSAGE, QUOTE, as_int, brief_text, brief_value, format_value, rules_value
 from ..ruleset import Ruleset
-from ..runtime import CHANCE, BudgetExceeded, Context, Decision, PrimitiveFailed, RuleFailed, RuleViolation
+from ..runtime import (CHANCE, BudgetExceeded, Context, Decision, PrimitiveFailed, RuleFailed, RuleViolation,
+                       TooDeep)
 
 
 DONE = "done"
@@ -213,10 +214,10 @@ def _too_many_values(held: int) -> str:
 
 
 def _error_class(err: RuleViolation) -> type[IllegalActionError]:
-    """The public error for a rule violation: the execution budget spent, a primitive's
-    Python error (a plugin's defect), a rule failing at run time (the rules' defect), else an
-    illegal action."""
-    if isinstance(err, BudgetExceeded):
+    """The public error for a rule violation: the execution budget spent (its steps, or its
+    depth: rules running one another past LIMITS.max_call_depth), a primitive's Python error (a
+    plugin's defect), a rule failing at run time (the rules' defect), else an illegal action."""
+    if isinstance(err, (BudgetExceeded, TooDeep)):
         return ExecutionBudgetError
     if isinstance(err, RuleFailed):
         return RuleFailedError
