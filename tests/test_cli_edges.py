@@ -360,3 +360,31 @@ def test_check_takes_a_game_of_ones_own_as_play_does(tmp_path):
     named = runner.invoke(cli.app, ["check", "--game", str(unnamed), str(house)], env=WIDE)
     assert named.exit_code == 1, named.output
     assert "(a rule file of your own? its name must end in .rules)" in named.output
+
+
+STUCK_LATER = """game stuckgame { players 2 }
+resource coins { }
+event shout(p: player)
+when shout(p) { emit shout(p) }
+action work main { require round < 2 else "no more work"; gain 1 coins }
+action quit main { emit shout(me) }
+flow { rounds 3 { step play: turns seat once { main work, quit } } }
+"""
+
+
+def test_a_game_that_cannot_go_on_keeps_its_record_so_far(tmp_path):
+    """A house-rule author's game stuck in round 2 (a trigger emitting its own event) ended
+    with the error alone: the moves that led there were lost. The record so far is written,
+    named in the error, and replays."""
+    game = tmp_path / "stuckgame.rules"
+    game.write_text(STUCK_LATER, encoding="utf-8")
+    out = tmp_path / "o"
+    result = runner.invoke(cli.app, ["play", str(game), "--players", "2", "--bot", "random", "--quiet",
+                                     "--out", str(out)], env=WIDE)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "the game is stuck after 2 actions" in result.stderr
+    assert "p1 quit: rules call each other more than 100 levels deep" in result.stderr
+    [record] = out.glob("*.json")
+    assert result.stderr.rstrip().endswith(f"(the record so far: {record})")
+    replayed = runner.invoke(cli.app, ["replay", str(record)], env=WIDE)
+    assert replayed.exit_code == 0 and "2 moves replayed, the game is not finished" in replayed.output

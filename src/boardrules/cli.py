@@ -344,7 +344,8 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
          max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
     """Let bots play a whole game; print the scores and write the record (and the map as
     SVG when the game has a renderer). GAME may also be a rule file of your own. Ctrl-C stops
-    the game and writes its record so far."""
+    the game and writes its record so far, as does a game that cannot go on (stuck, or a rule
+    over its budget: the error names the record)."""
     texts = _game_texts(game)
     try:
         whole_seed(seed, "--seed")   # (the engine's own message offers a text, which --seed does not take)
@@ -382,6 +383,7 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
             progress.update(task, info=where(g))
             beat(lambda: f"{rules_text(g.ruleset.title)}, {where(g)}")
         interrupted = False
+        failed = None   # (why the game stopped short: said once its record so far is written)
         try:
             play_out(g, bots, on_action=shown)
         except KeyboardInterrupt:       # (Ctrl-C: the game so far is kept, its record written)
@@ -389,14 +391,14 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         except LookupError as err:      # a stuck game (GameStuckError), a bot that found nothing
             if isinstance(err, (KeyError, IndexError)) and not isinstance(err, GameStuckError):
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
-            fail((err.headline(f"after {counted(len(g.record.actions), 'action')}")
-                  if isinstance(err, GameStuckError) else
-                  f"the game is stuck after {counted(len(g.record.actions), 'action')}: {err}")
-                 + budget_hint(max_steps))
+            failed = ((err.headline(f"after {counted(len(g.record.actions), 'action')}")
+                       if isinstance(err, GameStuckError) else
+                       f"the game is stuck after {counted(len(g.record.actions), 'action')}: {err}")
+                      + budget_hint(max_steps))
         except BoardrulesError as err:  # e.g. a flow step over the execution budget
-            fail(f"after {counted(len(g.record.actions), 'action')}: {err}")
+            failed = f"after {counted(len(g.record.actions), 'action')}: {err}"
         except RuntimeError as err:     # play_out's bound on a game's length
-            fail(str(err))
+            failed = str(err)
     elapsed = time.perf_counter() - start
     record = g.save()
     # GAME-Np-seedS+MODULE…, ~2… while the name holds another game (other options, house rules
@@ -409,6 +411,8 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         record_path.write_text(record, encoding="utf-8")
     except OSError as err:
         fail(f"cannot write the record to {out}: {err.strerror or err}")
+    if failed is not None:   # (the record so far: replayed, it shows where the rules went wrong)
+        fail(f"{failed} (the record so far: {record_path})")
     try:   # (after the record is written: a final_score or tiebreak that breaks a rule keeps it)
         _print_scores(g)
     except BoardrulesError as err:
