@@ -388,3 +388,9 @@ def test_a_game_that_cannot_go_on_keeps_its_record_so_far(tmp_path):
     assert result.stderr.rstrip().endswith(f"(the record so far: {record})")
     replayed = runner.invoke(cli.app, ["replay", str(record)], env=WIDE)
     assert replayed.exit_code == 0 and "2 moves replayed, the game is not finished" in replayed.output
+    # simulate keeps no record of it: its error says how to get one (the same game, by play)
+    simulated = runner.invoke(cli.app, ["simulate", str(game), "--players", "2", "--games", "2", "--bot",
+                                        "random", "--workers", "1", "--quiet", "--seed", "1",
+                                        "--out", str(tmp_path / "r.csv")], env=WIDE)
+    assert simulated.exit_code == 1 and "the game of seed 1: " in simulated.stderr, simulated.output
+    assert simulated.stderr.rstrip().endswith("plays that game alone and writes its record so far")

@@ -121,7 +121,8 @@ def simulate_command(
         except (KeyError, IndexError) as err:
             if not isinstance(err, GameStuckError):
                 raise   # not a stuck game: a bug in Python the rules call (a primitive); its traceback
-            fail(f"{err.headline() if err.failed is not None else err}{budget_hint(max_steps)}")
+            fail(f"{err.headline() if err.failed is not None else err}{budget_hint(max_steps)}"
+                 f"{STUCK_REPLAY}")
         except (ImportError, ValueError, LookupError, RuntimeError, BoardrulesError) as err:
             fail(str(err))   # (a game that is stuck, never ends or breaks the budget, too)
     elapsed = time.perf_counter() - start
@@ -146,6 +147,11 @@ def simulate_command(
                           f"written ({', '.join(escape_text(str(w)) for w in written)})",
                           highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(130)
+
+
+#: What a stuck game's error adds: play (not simulate) keeps the moves that led there.
+STUCK_REPLAY = ("; 'boardrules play' with that seed, the same players, modules, options, rules and bots "
+                "plays that game alone and writes its record so far")
 
 
 def _check_writable(out: Path) -> None:
