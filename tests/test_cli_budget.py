@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import boardrules
 import pytest
 from typer.testing import CliRunner
@@ -17,7 +19,10 @@ def test_play_stops_at_a_small_budget_with_a_clear_error(tmp_path):
     assert result.exit_code == 1 and "Traceback" not in result.output
     # the setup fits in 3 steps; then every action is over budget, so none is legal
     assert "every action takes more than the 3 steps of --max-steps" in " ".join(result.output.split())
-    assert not list(tmp_path.iterdir())  # no record written
+    # the two moves played before it stopped are kept, and the error names their record
+    [record] = tmp_path.iterdir()
+    assert record.name == "harvest-2p-seed1.json" and len(json.loads(record.read_text())["actions"]) == 2
+    assert f"(the record so far: {record})" in "".join(result.output.split("\n"))
 
 
 def test_simulate_stops_at_a_small_budget_with_the_same_hint(tmp_path):
@@ -37,6 +42,7 @@ def test_play_of_a_looping_flow_stops_at_the_budget(tmp_path):
                                  "500", "--out", str(tmp_path)], env={"COLUMNS": "200"})
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "step 'spin' breaks a rule" in result.output and "more than 500 steps" in result.output
+    assert not list(tmp_path.glob("*.json"))   # (stopped in its setup: no moves, no record)
 
 
 def test_play_with_a_roomy_budget_finishes(tmp_path):

@@ -394,3 +394,14 @@ def test_a_game_that_cannot_go_on_keeps_its_record_so_far(tmp_path):
                                         "--out", str(tmp_path / "r.csv")], env=WIDE)
     assert simulated.exit_code == 1 and "the game of seed 1: " in simulated.stderr, simulated.output
     assert simulated.stderr.rstrip().endswith("plays that game alone and writes its record so far")
+
+
+def test_a_game_stuck_at_its_start_writes_no_record(tmp_path):
+    """Nothing to keep: no moves were played (the error alone, as before)."""
+    game = tmp_path / "never.rules"
+    game.write_text('game never { players 2 }\nresource vp { }\naction w main { require vp > 5 else "never" }\n'
+                    "flow { rounds 1 { step play: turns seat once { main w } } }\n", encoding="utf-8")
+    out = tmp_path / "o"
+    result = runner.invoke(cli.app, ["play", str(game), "--players", "2", "--quiet", "--out", str(out)], env=WIDE)
+    assert result.exit_code == 1 and "the game is stuck after 0 actions" in result.stderr, result.output
+    assert "record so far" not in result.stderr and not list(out.glob("*.json"))

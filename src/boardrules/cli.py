@@ -344,8 +344,8 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
          max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help=BUDGET_HELP)) -> None:
     """Let bots play a whole game; print the scores and write the record (and the map as
     SVG when the game has a renderer). GAME may also be a rule file of your own. Ctrl-C stops
-    the game and writes its record so far, as does a game that cannot go on (stuck, or a rule
-    over its budget: the error names the record)."""
+    the game and writes its record so far, as does a game that cannot go on after a move
+    (stuck, or a rule over its budget: the error names the record)."""
     texts = _game_texts(game)
     try:
         whole_seed(seed, "--seed")   # (the engine's own message offers a text, which --seed does not take)
@@ -400,6 +400,8 @@ def play(game: str = typer.Argument(..., help="game name (see 'boardrules plugin
         except RuntimeError as err:     # play_out's bound on a game's length
             failed = str(err)
     elapsed = time.perf_counter() - start
+    if failed is not None and not g.record.actions:   # (stopped at its start: no moves to keep)
+        fail(failed)
     record = g.save()
     # GAME-Np-seedS+MODULE…, ~2… while the name holds another game (other options, house rules
     # or bots)
