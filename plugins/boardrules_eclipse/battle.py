@@ -355,10 +355,16 @@ def _retreat_targets(ctx, h, p) -> tuple:
 
 @primitive("retreat_targets", returns="list:hex")
 def retreat_targets(ctx):
-    """Hexes the active ship type (``battle_active``) may retreat to; none for NPC ships."""
+    """Hexes the active ship type (``battle_active``) may retreat to; none for NPC ships nor for
+    a class that does not move (starbases, the Exiles' combat orbitals: a retreat is a move,
+    eclipse.md §4; the rules' ``mobile`` field)."""
     b = _thaw(ctx)
-    owner = type_owner.fn(ctx, _v(ctx, "battle_active"))
-    return () if owner is None else _retreat_targets(ctx, b["h"], owner)
+    side, index = _type_index(ctx, b, _v(ctx, "battle_active"))
+    party = _party(b, side)
+    if party == NPC:
+        return ()
+    owner, cls = _type_keys(ctx, b["h"], party)[index]
+    return _retreat_targets(ctx, b["h"], owner) if _f(ctx, cls, "mobile") else ()
 
 
 @primitive("battle_leave", effect=True, to="hex")

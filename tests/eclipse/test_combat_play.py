@@ -139,6 +139,21 @@ def test_retreat_announced_then_leaves_next_round():
     check_invariants(g)
 
 
+def test_a_starbase_never_retreats():
+    """A retreat is a move and a starbase cannot move (no drive: eclipse-data.md, the class's
+    ``mobile``): the starbase fires (no retreat question) though a retreat hex exists; the
+    interceptor beside it still may retreat."""
+    g = new(2)
+    g.auto_chance = False
+    _stage(g, NEAR, "s105", ships=[(0, "starbase"), (0, "interceptor")], npcs=["ancient"])
+    _end_actions(g)
+    d = g.state.pending[0]
+    assert (d.player, d.label) == (CHANCE, "rolls")     # the starbase (initiative 4) fires
+    g.play(Action(CHANCE, "rolls", ((1,) * d.options.count,)))
+    d = g.state.pending[0]
+    assert (d.player, d.label, d.options) == (0, "retreat", (False, True))   # the interceptor
+
+
 def test_no_retreat_without_a_controlled_connected_hex():
     g = new(2)
     g.auto_chance = False

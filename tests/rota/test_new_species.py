@@ -202,6 +202,27 @@ def test_exiles_build_armed_orbitals_and_no_starbase():
     new_species_invariant(g)
 
 
+def test_exiles_combat_orbital_never_retreats():
+    """The combat orbital stands where its orbital stands ([D J, PE]: no drive; ``mobile false``):
+    it fires instead of being asked to retreat, though a retreat hex (the home) exists. It used
+    to retreat away from its orbital (module-combination run, seed 22937, ``retreat_to``)."""
+    from boardrules.game import Action
+    from boardrules.runtime import CHANCE
+    g = _start(("exiles", "terrans"))
+    g.auto_chance = False
+    h = "1,0"                       # s105 turned 0 joins the Exiles' home (2,0)
+    _stage(g, h, "s105", ships=((0, "exile_orbital"),), npcs=("ancient",))
+    _set(g, **{f"v__orbital_at__{h}": True})
+    g.play("p1 pass_turn")
+    g.play("p2 pass_turn")
+    d = g.state.pending[0]
+    assert (d.player, d.label) == (CHANCE, "rolls")          # the Ancient (initiative 2) fires
+    g.play(Action(CHANCE, "rolls", ((1,) * d.options.count,)))
+    d = g.state.pending[0]
+    assert (d.player, d.label) == (CHANCE, "rolls")          # the orbital fires: no retreat
+    new_species_invariant(g)
+
+
 def test_cloaking_device_needs_two_ships_to_pin():
     """Rare tech [S]: opponents need two ships to pin each Exile ship."""
     from boardrules_eclipse.primitives import _pinning, _pos
