@@ -133,7 +133,7 @@ class LegalActions:
         if game.state is not state:
             self._fresh()
         found, known, info = self._cache, None, None
-        if found is None:
+        if found is None:   # (as Game._turn_legal begins: one helper for both cost Harvest +0.57%)
             known = game._known_for(state, create=True)
             assert known is not None  # (created when missing)
             found = known.listed.get(player)
